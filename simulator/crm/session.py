@@ -1,0 +1,120 @@
+"""One episode's isolated view of an org.
+
+Reads go to the shared org file through a read-only connection. The first write copies
+the whole database into a private in-memory one (SQLite's backup API), so an episode's
+writes are visible to its own later queries, invisible to every other session, and gone
+when the session closes. The query path runs under an authorizer that allows reading and
+nothing else, and under a deadline that turns a runaway query into QUERY_TIMEOUT.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from typing import Any
+
+from .errors import SalesforceError
+from .store import Org, q
+
+_READ_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION})
+_PROGRESS_STEPS = 20_000
+
+
+def _read_only(action: int, *_: Any) -> int:
+    return sqlite3.SQLITE_OK if action in _READ_ACTIONS else sqlite3.SQLITE_DENY
+
+
+class OrgSession:
+    """An isolated, read-mostly session on `org`; not shared between episodes."""
+
+    def __init__(self, org: Org, *, timeout_s: float = 10.0):
+        self.org = org
+        self.timeout_s = timeout_s
+        self._conn = org.connect()
+        self._private = False
+        self._lock = threading.RLock()
+        self._deadline = 0.0
+        self._conn.set_authorizer(_read_only)
+        self._conn.set_progress_handler(self._over_deadline, _PROGRESS_STEPS)
+
+    @property
+    def as_of(self):
+        return self.org.meta.as_of
+
+    @property
+    def schema(self):
+        return self.org.schema
+
+    @property
+    def has_writes(self) -> bool:
+        """True once this session has written anything (and so has a private copy)."""
+        return self._private
+
+    def soql(self, query: str) -> dict:
+        """Run a SOQL query; the REST API's response body, or SalesforceError."""
+        from .soql import run_soql
+        return self._read(run_soql, query)
+
+    def sosl(self, search: str) -> dict:
+        """Run a SOSL search; the REST API's response body, or SalesforceError."""
+        from .sosl import run_sosl
+        return self._read(run_sosl, search)
+
+    def write(self, sql: str, params: tuple = ()) -> int:
+        """Execute one parametrised write in this session's private copy; rows changed."""
+        with self._lock:
+            self._ensure_private()
+            self._conn.set_authorizer(None)
+            try:
+                cur = self._conn.execute(sql, params)
+                self._conn.commit()
+                return cur.rowcount
+            finally:
+                self._conn.set_authorizer(_read_only)
+
+    def fetch(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Rows of one internal, parametrised read (used by the write tools to validate)."""
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    def record_exists(self, object_name: str, record_id: str) -> bool:
+        return bool(self.fetch(f"SELECT 1 FROM {q(object_name)} WHERE Id = ?", (record_id,)))
+
+    def close(self) -> None:
+        """Drop the connection and with it every write of this session."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> "OrgSession":
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.close()
+
+    def _read(self, runner, text: str) -> dict:
+        with self._lock:
+            self._deadline = time.monotonic() + self.timeout_s
+            try:
+                return runner(self._conn, self.org.schema, self.org.meta.as_of, text)
+            except SalesforceError:
+                if time.monotonic() > self._deadline:
+                    raise SalesforceError("QUERY_TIMEOUT", "Your query request was running for "
+                                          "too long.") from None
+                raise
+            finally:
+                self._deadline = 0.0
+
+    def _over_deadline(self) -> int:
+        return int(bool(self._deadline) and time.monotonic() > self._deadline)
+
+    def _ensure_private(self) -> None:
+        if self._private:
+            return
+        private = sqlite3.connect(":memory:", check_same_thread=False)
+        self._conn.backup(private)
+        self._conn.close()
+        private.set_authorizer(_read_only)
+        private.set_progress_handler(self._over_deadline, _PROGRESS_STEPS)
+        self._conn = private
+        self._private = True

@@ -1,0 +1,154 @@
+"""The org file: one SQLite database, one table per object, plus metadata and SOSL indexes.
+
+Tables are named by object API names and columns by field API names (always quoted:
+`Order` and `Case` are SQL keywords). Three kinds of internal table exist beside them,
+all invisible to SOQL: `_meta` (org type, seed, scale, as-of date, generator version,
+content hash), `_truth` (labels the generator wrote into prose, for computing ground truth:
+object, record_id, kind, value as JSON) and `_fts_<Object>` (FTS5 indexes for SOSL).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from .schema import Schema, schema_for, search_fields
+
+META_TABLE = "_meta"
+TRUTH_TABLE = "_truth"  # generator labels that text alone carries (true stage, BANT, breaches, ...)
+FTS_PREFIX = "_fts_"
+INDEXED_TYPES = ("reference", "date", "datetime")
+
+
+def q(name: str) -> str:
+    """A quoted SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def fts_table(object_name: str) -> str:
+    return FTS_PREFIX + object_name
+
+
+@dataclass(frozen=True)
+class OrgMeta:
+    """What an org file records about itself."""
+
+    org: str
+    seed: int
+    scale: float
+    as_of: date
+    generator_version: str
+    content_hash: str = ""
+
+    def to_rows(self) -> list[tuple[str, str]]:
+        return [("org", self.org), ("seed", str(self.seed)), ("scale", repr(float(self.scale))),
+                ("as_of", self.as_of.isoformat()), ("generator_version", self.generator_version),
+                ("content_hash", self.content_hash)]
+
+    @classmethod
+    def from_rows(cls, rows: dict[str, str]) -> "OrgMeta":
+        return cls(org=rows["org"], seed=int(rows["seed"]), scale=float(rows["scale"]),
+                   as_of=date.fromisoformat(rows["as_of"]),
+                   generator_version=rows["generator_version"],
+                   content_hash=rows.get("content_hash", ""))
+
+
+class OrgFileError(Exception):
+    """The path is not a readable org file."""
+
+
+# --- building ------------------------------------------------------------------------
+
+def create_tables(conn: sqlite3.Connection, schema: Schema) -> None:
+    """Create one empty table per object (Id is the primary key) and the metadata table."""
+    for obj in schema.objects:
+        cols = ", ".join(
+            f"{q(f.name)} {f.sql_type}" + (" PRIMARY KEY" if f.name == "Id" else "")
+            for f in obj.fields)
+        conn.execute(f"CREATE TABLE {q(obj.name)} ({cols})")
+    conn.execute(f"CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute(f"CREATE TABLE {TRUTH_TABLE} (object TEXT NOT NULL, record_id TEXT NOT NULL, "
+                 "kind TEXT NOT NULL, value TEXT NOT NULL)")
+
+
+def create_indexes(conn: sqlite3.Connection, schema: Schema) -> None:
+    """Index every lookup, date and datetime field, and build the FTS5 indexes for SOSL."""
+    for obj in schema.objects:
+        for f in obj.fields_of_type(*INDEXED_TYPES):
+            conn.execute(f"CREATE INDEX {q(f'ix_{obj.name}_{f.name}')} ON {q(obj.name)} ({q(f.name)})")
+        cols = [f.name for f in search_fields(obj)]
+        if cols:
+            fts = fts_table(obj.name)
+            conn.execute(
+                f"CREATE VIRTUAL TABLE {q(fts)} USING fts5({', '.join(q(c) for c in cols)}, "
+                f"content={q(obj.name)}, content_rowid='rowid', "
+                "tokenize='unicode61 remove_diacritics 2')")
+            conn.execute(f"INSERT INTO {q(fts)}({q(fts)}) VALUES('rebuild')")
+    conn.execute(f"CREATE INDEX ix_truth ON {TRUTH_TABLE} (kind, record_id)")
+
+
+def content_hash(conn: sqlite3.Connection, schema: Schema) -> str:
+    """A SHA-256 over every object's rows in Id order: equal hashes mean equal content."""
+    h = hashlib.sha256()
+    for obj in schema.objects:
+        h.update(obj.name.encode())
+        cols = ", ".join(q(f.name) for f in obj.fields)
+        for row in conn.execute(f"SELECT {cols} FROM {q(obj.name)} ORDER BY {q('Id')}"):
+            h.update(json.dumps(row, separators=(",", ":")).encode())
+    for row in conn.execute(f"SELECT * FROM {TRUTH_TABLE} ORDER BY object, record_id, kind, value"):
+        h.update(json.dumps(row, separators=(",", ":")).encode())
+    return h.hexdigest()
+
+
+def write_meta(conn: sqlite3.Connection, meta: OrgMeta) -> None:
+    conn.execute(f"DELETE FROM {META_TABLE}")
+    conn.executemany(f"INSERT INTO {META_TABLE} VALUES (?, ?)", meta.to_rows())
+
+
+# --- reading -------------------------------------------------------------------------
+
+def connect_readonly(path: str | Path) -> sqlite3.Connection:
+    """A read-only connection to an org file (the file must exist)."""
+    p = Path(path)
+    if not p.is_file():
+        raise OrgFileError(f"no org file at {p} (build one with `crmarena org build`)")
+    conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    return conn
+
+
+def read_meta(conn: sqlite3.Connection) -> OrgMeta:
+    try:
+        rows = dict(conn.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
+        return OrgMeta.from_rows(rows)
+    except (sqlite3.DatabaseError, KeyError, ValueError) as exc:
+        raise OrgFileError(f"not a CRMArena org file ({exc})") from None
+
+
+class Org:
+    """An org file opened for reading: its path, metadata and schema."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        conn = connect_readonly(self.path)
+        try:
+            self.meta = read_meta(conn)
+        finally:
+            conn.close()
+        self.schema = schema_for(self.meta.org)
+
+    def connect(self) -> sqlite3.Connection:
+        """A new read-only connection to the file."""
+        return connect_readonly(self.path)
+
+    def counts(self) -> dict[str, int]:
+        """Records per object, in schema order."""
+        conn = self.connect()
+        try:
+            return {o.name: conn.execute(f"SELECT COUNT(*) FROM {q(o.name)}").fetchone()[0]
+                    for o in self.schema.objects}
+        finally:
+            conn.close()

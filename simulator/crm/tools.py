@@ -1,0 +1,169 @@
+"""The tools an agent under test calls: SOQL, SOSL, and the write tools of workflow tasks.
+
+Each tool takes and returns plain text (JSON), is documented for the model in its
+docstring, and turns every failure into a Salesforce-style error text instead of raising,
+so that a bad call is an observation the agent can act on. All tools of one `CrmTools`
+act on one `OrgSession`, so an episode's writes stay inside that episode.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from .errors import SalesforceError
+from .ids import make_id, to18
+from .session import OrgSession
+from .store import q
+
+MAX_RECORDS = 100
+_READ_ONLY_FIELDS = frozenset({"id", "createddate"})
+
+
+def strip_attributes(value: Any) -> Any:
+    """A result with every `attributes` entry removed (they cost tokens and carry nothing new)."""
+    if isinstance(value, dict):
+        return {k: strip_attributes(v) for k, v in value.items() if k != "attributes"}
+    if isinstance(value, list):
+        return [strip_attributes(v) for v in value]
+    return value
+
+
+def _error_text(err: SalesforceError) -> str:
+    return json.dumps({"error": err.to_json()})
+
+
+class CrmTools:
+    """The agent-facing tool surface over one isolated session."""
+
+    def __init__(self, session: OrgSession, max_records: int = MAX_RECORDS):
+        self.session = session
+        self.max_records = max_records
+
+    def soql(self, query: str) -> str:
+        """Run a SOQL query against the CRM org and return the matching records as JSON.
+
+        Example: SELECT Id, Subject, Account.Name FROM Case WHERE Status = 'Closed' LIMIT 10
+        """
+        return self._read(self.session.soql, query, "records")
+
+    def sosl(self, search: str) -> str:
+        """Run a SOSL full-text search against the CRM org and return the matches as JSON.
+
+        Example: FIND {printer jam} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title), Case(Id, Subject)
+        """
+        return self._read(self.session.sosl, search, "searchRecords")
+
+    def assign_case(self, case_id: str, user_id: str) -> str:
+        """Assign the case `case_id` to the agent (User) `user_id`; the change is recorded in the case history."""
+        return self._assign("Case", case_id, user_id, history=True)
+
+    def assign_lead(self, lead_id: str, user_id: str) -> str:
+        """Assign the lead `lead_id` to the sales agent (User) `user_id`."""
+        return self._assign("Lead", lead_id, user_id, history=False)
+
+    def update_record(self, object_name: str, record_id: str, field: str, value: str) -> str:
+        """Set one field of one record, e.g. update_record('Opportunity', '006...', 'StageName', 'Negotiation')."""
+        try:
+            obj, fld, rid = self._resolve(object_name, record_id, field)
+            stored = self._coerce(obj, fld, value)
+            self.session.write(f"UPDATE {q(obj.name)} SET {q(fld.name)} = ? WHERE Id = ?", (stored, rid))
+        except SalesforceError as err:
+            return _error_text(err)
+        return json.dumps({"success": True, "id": rid, "object": obj.name, "field": fld.name,
+                           "value": value})
+
+    # --- helpers -------------------------------------------------------------------
+
+    def _read(self, runner, text: str, key: str) -> str:
+        try:
+            result = runner(text)
+        except SalesforceError as err:
+            return _error_text(err)
+        rows = result.get(key, [])
+        out = strip_attributes(result)
+        if len(rows) > self.max_records:
+            out[key] = out[key][: self.max_records]
+            out["note"] = (f"Showing the first {self.max_records} of {len(rows)} records; "
+                           "narrow the query or aggregate to see the rest.")
+        return json.dumps(out, ensure_ascii=False)
+
+    def _assign(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> str:
+        try:
+            _, _, rid = self._resolve(object_name, record_id, "OwnerId")
+            uid = self._existing("User", user_id)
+            old = self.session.fetch(f"SELECT OwnerId FROM {q(object_name)} WHERE Id = ?", (rid,))[0][0]
+            self.session.write(f"UPDATE {q(object_name)} SET OwnerId = ? WHERE Id = ?", (uid, rid))
+            if history and old != uid:
+                self._record_transfer(rid, old, uid)
+        except SalesforceError as err:
+            return _error_text(err)
+        return json.dumps({"success": True, "id": rid, "OwnerId": uid})
+
+    def _record_transfer(self, case_id: str, old: str | None, new: str) -> None:
+        obj = self.session.schema.get("CaseHistory__c")
+        count = self.session.fetch('SELECT COUNT(*) FROM "CaseHistory__c"')[0][0]
+        stamp = datetime.combine(self.session.as_of, datetime.min.time()).strftime(
+            "%Y-%m-%dT%H:%M:%S.000+0000")
+        self.session.write(
+            'INSERT INTO "CaseHistory__c" (Id, CaseId__c, CreatedDate, Field__c, OldValue__c, '
+            "NewValue__c) VALUES (?, ?, ?, 'Owner Assignment', ?, ?)",
+            (make_id(obj.key_prefix, count + 1, pod="Ep"), case_id, stamp, old, new))
+
+    def _resolve(self, object_name: str, record_id: str, field: str):
+        obj = self.session.schema.get(object_name or "")
+        if obj is None:
+            raise SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported.")
+        fld = obj.field(field or "")
+        if fld is None:
+            raise SalesforceError("INVALID_FIELD", f"No such column '{field}' on sobject of type {obj.name}")
+        if fld.name.lower() in _READ_ONLY_FIELDS:
+            raise SalesforceError("INVALID_FIELD_FOR_INSERT_UPDATE",
+                                  f"Unable to create/update fields: {fld.name}.")
+        return obj, fld, self._existing(obj.name, record_id)
+
+    def _existing(self, object_name: str, record_id: str) -> str:
+        rid = to18(str(record_id or "").strip())
+        obj = self.session.schema.get(object_name)
+        if len(rid) != 18 or not rid.isalnum():
+            raise SalesforceError("MALFORMED_ID", f"{object_name} ID: id value of incorrect type: {record_id}")
+        if not rid.startswith(obj.key_prefix) or not self.session.record_exists(obj.name, rid):
+            raise SalesforceError("INVALID_CROSS_REFERENCE_KEY",
+                                  f"invalid cross reference id: no {obj.name} with Id {record_id}")
+        return rid
+
+    def _coerce(self, obj, fld, value: str) -> Any:
+        """The stored form of `value` for `fld`, or INVALID_FIELD / picklist errors."""
+        text = "" if value is None else str(value).strip()
+        if text == "" or text.lower() == "null":
+            return None
+        if fld.type == "reference":
+            return self._existing(fld.reference_to, text)
+        if fld.picklist and text not in fld.picklist:
+            raise SalesforceError("INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST",
+                                  f"{fld.name}: bad value for restricted picklist field: {text}")
+        try:
+            if fld.type == "boolean":
+                if text.lower() not in ("true", "false"):
+                    raise ValueError(text)
+                return int(text.lower() == "true")
+            if fld.type == "int":
+                return int(text)
+            if fld.type in ("double", "currency", "percent"):
+                return float(text)
+            if fld.type == "date":
+                return datetime.strptime(text, "%Y-%m-%d").date().isoformat()
+            if fld.type == "datetime":
+                return _datetime_text(text)
+        except ValueError:
+            raise SalesforceError("INVALID_FIELD", f"{fld.name}: value not of required type: {text}") from None
+        return text
+
+
+def _datetime_text(text: str) -> str:
+    """'2024-01-02T03:04:05Z' and similar, as stored: '2024-01-02T03:04:05.000+0000' (UTC)."""
+    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+    return parsed.strftime("%Y-%m-%dT%H:%M:%S.000+0000")

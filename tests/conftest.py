@@ -1,0 +1,32 @@
+"""Shared fixtures: small generated orgs, built once per test session."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulator.crm.store import Org
+
+TEST_SCALE = 0.2
+
+
+@pytest.fixture(scope="session")
+def org_paths(tmp_path_factory):
+    """Paths of a small B2B and a small B2C org (seed 7)."""
+    from simulator.crm.generator import build_org
+
+    root = tmp_path_factory.mktemp("orgs")
+    paths = {}
+    for kind in ("b2b", "b2c"):
+        paths[kind] = root / f"{kind}.db"
+        build_org(kind, paths[kind], seed=7, scale=TEST_SCALE)
+    return paths
+
+
+@pytest.fixture(scope="session")
+def b2b_org(org_paths) -> Org:
+    return Org(org_paths["b2b"])
+
+
+@pytest.fixture(scope="session")
+def b2c_org(org_paths) -> Org:
+    return Org(org_paths["b2c"])

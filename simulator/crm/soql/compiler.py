@@ -1,0 +1,581 @@
+"""SOQL AST -> parametrised SQLite SELECT statements, and rows -> Salesforce-shaped records.
+
+Every literal is a bound parameter; identifiers come from the schema only, always quoted.
+SOQL's two-valued logic is kept: a comparison with a null field is false (never SQL's
+unknown), so `Status != 'Closed'` and `NOT Status = 'Closed'` both return null Status rows.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sqlite3
+from dataclasses import dataclass, field as dc_field
+from datetime import date
+from typing import Callable, Iterator
+
+from ..errors import SalesforceError, invalid_field, invalid_type, malformed, no_such_column
+from ..ids import to18
+from ..schema import NUMERIC_TYPES, TEXT_TYPES, ChildRelationship, Field, Schema, SObject
+from ..store import q
+from . import dates
+from .parser import And, Call, In, Includes, Item, Like, Literal, Not, Or, Order, Path, Query
+
+API_PATH = "/services/data/v62.0/sobjects"
+AGGREGATES = frozenset({"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"})
+MAX_OFFSET = 2000
+CHUNK = 900  # parent Ids per child-subquery statement
+IDS = "@parent_ids@"  # where a child subquery's SQL takes the parent Id placeholders
+_MAX_LIMIT = 2 ** 62
+_ID_TYPES = ("id", "reference")
+_ID = re.compile(r"[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?")
+_RANGE_SQL = {  # relative date literal [lo, hi) by operator
+    "=": ("({x} >= ? AND {x} < ?)", "lo", "hi"), "!=": ("({x} IS NULL OR {x} < ? OR {x} >= ?)", "lo", "hi"),
+    "<": ("{x} < ?", "lo"), ">=": ("{x} >= ?", "lo"), "<=": ("{x} < ?", "hi"), ">": ("{x} >= ?", "hi"),
+}
+
+
+def record_url(obj: str, record_id: str) -> str:
+    return f"{API_PATH}/{obj}/{record_id}"
+
+
+def formatter(type_: str) -> Callable:
+    """Converts a stored value of a field type to its JSON value."""
+    if type_ == "boolean":
+        return lambda v: None if v is None else bool(v)
+    if type_ == "int":
+        return lambda v: None if v is None else int(v)
+    if type_ in NUMERIC_TYPES:
+        return lambda v: None if v is None else float(v)
+    return lambda v: v
+
+
+# --- expressions ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Expr:
+    """A compiled operand: its SQL, value type, identity (for GROUP BY checks) and name."""
+
+    sql: str
+    type: str
+    key: tuple
+    name: str  # the field name (messages, aggregate result keys)
+    aggregate: bool = False
+    rels: tuple[str, ...] = ()  # relationship names from the root, for parent paths
+    field: Field | None = None
+
+
+class Scope:
+    """Name resolution in one SELECT: the root object, its alias and the LEFT JOINs it needs."""
+
+    def __init__(self, schema: Schema, obj: SObject, alias: str | None, tables: Iterator[int]):
+        self.schema, self.obj, self.alias, self.tables = schema, obj, alias, tables
+        self.root = f"t{next(tables)}"
+        self._joins: dict[tuple[str, ...], tuple[str, SObject]] = {(): (self.root, obj)}
+        self.join_sql: list[str] = []
+        self.join_params: list = []
+
+    def search(self, fts: str, match: str) -> None:
+        """Keep only the rows matching FTS5 expression `match` in index `fts` (for SOSL)."""
+        self.join_sql.insert(0, f"JOIN (SELECT rowid AS _r, rank AS _rank FROM {q(fts)} WHERE {q(fts)} "
+                                f"MATCH ?) f ON f._r = {self.root}.rowid")
+        self.join_params.append(match)
+
+    def node(self, rels: tuple[str, ...]) -> tuple[str, SObject]:
+        """The table alias and object reached through relationship path `rels`."""
+        return self._joins[rels]
+
+    def resolve(self, path: Path) -> Expr:
+        parts = path.parts
+        if self.alias and len(parts) > 1 and parts[0].lower() == self.alias.lower():
+            parts = parts[1:]
+        rels: tuple[str, ...] = ()
+        table, obj = self.root, self.obj
+        for rel in parts[:-1]:
+            lookup = obj.parent_field(rel)
+            if lookup is None:
+                raise invalid_field(
+                    f"Didn't understand relationship '{rel}' in field path. If you are attempting to "
+                    "use a custom relationship, be sure to append the '__r' after the custom "
+                    "relationship name. Please reference your WSDL or the describe call for the "
+                    "appropriate names.")
+            rels += (lookup.relationship_name,)
+            table, obj = self._join(rels, table, lookup)
+        fld = obj.field(parts[-1])
+        if fld is None:
+            raise no_such_column(parts[-1], obj.name)
+        return Expr(f"{table}.{q(fld.name)}", fld.type, ("field",) + rels + (fld.name,), fld.name,
+                    rels=rels, field=fld)
+
+    def _join(self, rels: tuple[str, ...], table: str, lookup: Field) -> tuple[str, SObject]:
+        if rels not in self._joins:
+            parent = self.schema.get(lookup.reference_to)
+            alias = f"t{next(self.tables)}"
+            self.join_sql.append(f"LEFT JOIN {q(parent.name)} {alias} "
+                                 f"ON {alias}.{q('Id')} = {table}.{q(lookup.name)}")
+            self._joins[rels] = (alias, parent)
+        return self._joins[rels]
+
+    @property
+    def from_sql(self) -> str:
+        return " ".join([f"{q(self.obj.name)} {self.root}", *self.join_sql])
+
+
+def operand(scope: Scope, node, aggregates: bool) -> Expr:
+    """Compile a field path or function call; aggregates only where `aggregates` allows."""
+    if isinstance(node, Path):
+        return scope.resolve(node)
+    if node.name in AGGREGATES:
+        return _aggregate(scope, node, aggregates)
+    if node.name in dates.DATE_FUNCTIONS:
+        return _date_function(scope, node)
+    raise malformed(f"Unknown function: {node.name}" if node.name != "FIELDS"
+                    else "FIELDS() can only be used in the SELECT list")
+
+
+def _aggregate(scope: Scope, call: Call, allowed: bool) -> Expr:
+    if not allowed:
+        raise malformed("Aggregate functions are not supported in this clause: " + call.text)
+    if call.arg is None:
+        raise malformed("COUNT() must be the only element in the SELECT list" if call.name == "COUNT"
+                        else f"{call.name}() needs a field")
+    arg = scope.resolve(call.arg)
+    if call.name in ("SUM", "AVG") and arg.type not in NUMERIC_TYPES:
+        raise invalid_field(f"field {arg.name} does not support aggregate operator {call.name}")
+    if call.name in ("MIN", "MAX") and arg.type == "boolean":
+        raise invalid_field(f"field {arg.name} does not support aggregate operator {call.name}")
+    sql = {"COUNT": "COUNT({})", "COUNT_DISTINCT": "COUNT(DISTINCT {})"}.get(call.name, call.name + "({})")
+    type_ = {"COUNT": "int", "COUNT_DISTINCT": "int", "AVG": "double"}.get(call.name, arg.type)
+    return Expr(sql.format(arg.sql), type_, (call.name, arg.key), arg.name, aggregate=True)
+
+
+def _date_function(scope: Scope, call: Call) -> Expr:
+    _sql, type_, needs_datetime = dates.DATE_FUNCTIONS[call.name]
+    if call.arg is None:
+        raise malformed(f"{call.name}() needs a date or dateTime field")
+    arg = scope.resolve(call.arg)
+    if arg.type not in ("date", "datetime") or (needs_datetime and arg.type != "datetime"):
+        kind = "dateTime" if needs_datetime else "date or dateTime"
+        raise malformed(f"{call.name}() can only be used with a {kind} field, not '{arg.name}'")
+    return Expr(dates.date_function_sql(call.name, arg.sql), type_, (call.name, arg.key), arg.name)
+
+
+# --- conditions ----------------------------------------------------------------------------
+
+@dataclass
+class Where:
+    """Compiles WHERE / HAVING conditions of one scope; `grouped` is set for HAVING."""
+
+    scope: Scope
+    as_of: date
+    grouped: frozenset | None = None
+    params: list = dc_field(default_factory=list)
+
+    def compile(self, cond) -> str:
+        if isinstance(cond, And):
+            return " AND ".join(f"({self.compile(c)})" for c in cond.items)
+        if isinstance(cond, Or):
+            return " OR ".join(f"({self.compile(c)})" for c in cond.items)
+        if isinstance(cond, Not):
+            return f"NOT IFNULL(({self.compile(cond.item)}), 0)"
+        expr = self._operand(cond.left)
+        if isinstance(cond, Like):
+            return self._like(expr, cond.value)
+        if isinstance(cond, In):
+            return self._in(expr, cond)
+        if isinstance(cond, Includes):
+            raise invalid_field(f"includes or excludes operator only valid on multipicklist field: {expr.name}")
+        return self._compare(expr, cond.op, cond.value)
+
+    def _operand(self, node) -> Expr:
+        expr = operand(self.scope, node, aggregates=self.grouped is not None)
+        if self.grouped is not None and not expr.aggregate and expr.key not in self.grouped:
+            raise malformed(f"Field must be grouped or aggregated: {expr.name}")
+        return expr
+
+    def _compare(self, expr: Expr, op: str, lit: Literal) -> str:
+        if lit.kind == "relative":
+            return self._date_range(expr, op, lit)
+        value = coerce(expr, lit)
+        if value is None:
+            return {"=": f"{expr.sql} IS NULL", "!=": f"{expr.sql} IS NOT NULL"}.get(op, "0")
+        self.params.append(value)
+        collate = " COLLATE NOCASE" if expr.type in TEXT_TYPES else ""
+        if op == "!=":
+            return f"({expr.sql} IS NULL OR {expr.sql} != ?{collate})"
+        return f"{expr.sql} {op} ?{collate}"
+
+    def _date_range(self, expr: Expr, op: str, lit: Literal) -> str:
+        if expr.type not in ("date", "datetime"):
+            raise type_mismatch(expr)
+        lo, hi = dates.relative_range(*lit.value, self.as_of)
+        template, *sides = _RANGE_SQL[op]
+        self.params.extend(dates.bound(lo if s == "lo" else hi, expr.type) for s in sides)
+        return template.format(x=expr.sql)
+
+    def _like(self, expr: Expr, lit: Literal) -> str:
+        if expr.type not in TEXT_TYPES and expr.type not in _ID_TYPES:
+            raise invalid_field(f"invalid operator on field '{expr.name}': LIKE only applies to text fields")
+        if lit.kind != "string":
+            raise type_mismatch(expr)
+        self.params.append(lit.value)
+        return f"{expr.sql} LIKE ? ESCAPE '\\'"
+
+    def _in(self, expr: Expr, cond: In) -> str:
+        if isinstance(cond.values, Query):
+            if expr.type not in _ID_TYPES:
+                raise malformed(f"semi join sub-selects are only allowed on Id and reference fields, not '{expr.name}'")
+            sub = self._semi_join(cond.values)
+            return (f"({expr.sql} IS NULL OR {expr.sql} NOT IN ({sub}))" if cond.negate
+                    else f"{expr.sql} IN ({sub})")
+        values = [coerce(expr, v) for v in cond.values]
+        present = [v for v in values if v is not None]
+        self.params.extend(present)
+        collate = " COLLATE NOCASE" if expr.type in TEXT_TYPES else ""
+        inside = f"{expr.sql}{collate} IN ({', '.join('?' * len(present))})" if present else "0"
+        if len(present) < len(values):  # null in the list
+            return f"({expr.sql} IS NOT NULL AND NOT {inside})" if cond.negate else f"({inside} OR {expr.sql} IS NULL)"
+        return f"({expr.sql} IS NULL OR NOT {inside})" if cond.negate else inside
+
+    def _semi_join(self, query: Query) -> str:
+        if (len(query.select) != 1 or not isinstance(query.select[0], Item)
+                or not isinstance(query.select[0].expr, Path) or query.group_by or query.having
+                or query.order_by or query.limit is not None or query.offset is not None):
+            raise malformed("a semi join or anti join sub-select must select exactly one Id or "
+                            "reference field, with no GROUP BY, ORDER BY, LIMIT or OFFSET")
+        scope = Scope(self.scope.schema, get_object(self.scope.schema, query.obj), query.alias,
+                      self.scope.tables)
+        column = scope.resolve(query.select[0].expr)
+        if column.type not in _ID_TYPES:
+            raise malformed(f"semi join sub-selects can only select Id or reference fields, not '{column.name}'")
+        inner = Where(scope, self.as_of)
+        where = inner.compile(query.where) if query.where is not None else "1"
+        self.params.extend(inner.params)
+        return f"SELECT {column.sql} FROM {scope.from_sql} WHERE ({where}) AND {column.sql} IS NOT NULL"
+
+
+def type_mismatch(expr: Expr) -> SalesforceError:
+    """Salesforce's error for a filter value of the wrong type."""
+    kind, quoted = {"datetime": ("dateTime", False), "date": ("date", False),
+                    "boolean": ("boolean", False), "int": ("integer", False)}.get(
+        expr.type, ("double", False) if expr.type in NUMERIC_TYPES else ("string", True))
+    return invalid_field(f"value of filter criterion for field '{expr.name}' must be of type {kind} "
+                         f"and should {'' if quoted else 'not '}be enclosed in quotes")
+
+
+def coerce(expr: Expr, lit: Literal):
+    """The bound parameter for comparing `expr` with literal `lit`, or a type error."""
+    if lit.kind == "null":
+        return None
+    t = expr.type
+    expected = ("boolean" if t == "boolean" else "number" if t in NUMERIC_TYPES
+                else t if t in ("date", "datetime") else "string")
+    if lit.kind != expected:
+        raise type_mismatch(expr)
+    if t == "boolean":
+        return int(lit.value)
+    if t in _ID_TYPES:
+        if lit.value and not _ID.fullmatch(lit.value):
+            raise SalesforceError("INVALID_QUERY_FILTER_OPERATOR", f"invalid ID field: {lit.value}")
+        return to18(lit.value)
+    return lit.value
+
+
+def get_object(schema: Schema, name: str) -> SObject:
+    obj = schema.get(name)
+    if obj is None:
+        raise invalid_type(name)
+    return obj
+
+
+# --- plans ----------------------------------------------------------------------------------
+
+@dataclass
+class Leaf:
+    """A selected value: its column in the row and its JSON conversion."""
+
+    column: int
+    convert: Callable
+
+
+@dataclass
+class Node:
+    """A record (or a parent record) to build from a row: type, Id column and keys in order."""
+
+    type: str
+    id_column: int
+    keys: dict = dc_field(default_factory=dict)  # key -> Leaf | Node | ChildPlan
+
+
+@dataclass
+class ChildPlan:
+    """A child subquery: run once per chunk of parent Ids (the IDS mark in the SQL)."""
+
+    sql: str
+    params: list
+    parent_column: int
+    shape: Node
+
+    def fetch(self, conn: sqlite3.Connection, parent_ids: list[str]) -> dict[str, list[dict]]:
+        out: dict[str, list[dict]] = {}
+        for i in range(0, len(parent_ids), CHUNK):
+            chunk = parent_ids[i:i + CHUNK]
+            sql = self.sql.replace(IDS, ", ".join("?" * len(chunk)))
+            for row in execute(conn, sql, [*chunk, *self.params]):
+                out.setdefault(row[self.parent_column], []).append(build(self.shape, row, {}))
+        return out
+
+
+@dataclass
+class Plan:
+    """A compiled SOQL query: SQL, parameters, and how to shape the rows."""
+
+    sql: str
+    params: list
+    shape: Node | None = None  # record shape; None for aggregate queries
+    aggregate_keys: list[tuple[str, Callable]] = dc_field(default_factory=list)
+    count_only: bool = False
+
+    def records(self, conn: sqlite3.Connection) -> list[dict]:
+        rows = execute(conn, self.sql, self.params)
+        if self.shape is None:
+            return [{"attributes": {"type": "AggregateResult"},
+                     **{key: conv(v) for (key, conv), v in zip(self.aggregate_keys, row)}} for row in rows]
+        children = [(key, plan) for key, plan in self.shape.keys.items() if isinstance(plan, ChildPlan)]
+        fetched = {key: plan.fetch(conn, [r[self.shape.id_column] for r in rows]) for key, plan in children}
+        return [build(self.shape, row, fetched) for row in rows]
+
+    def run(self, conn: sqlite3.Connection) -> dict:
+        if self.count_only:
+            return {"totalSize": execute(conn, self.sql, self.params)[0][0], "done": True, "records": []}
+        records = self.records(conn)
+        return {"totalSize": len(records), "done": True, "records": records}
+
+
+def build(node: Node, row: tuple, children: dict) -> dict | None:
+    """One record from one row; a parent whose Id is null is None."""
+    record_id = row[node.id_column]
+    if record_id is None:
+        return None
+    rec: dict = {"attributes": {"type": node.type, "url": record_url(node.type, record_id)}}
+    for key, part in node.keys.items():
+        if isinstance(part, Leaf):
+            rec[key] = part.convert(row[part.column])
+        elif isinstance(part, Node):
+            rec[key] = build(part, row, children)
+        else:
+            kids = children[key].get(record_id)
+            rec[key] = {"totalSize": len(kids), "done": True, "records": kids} if kids else None
+    return rec
+
+
+def execute(conn: sqlite3.Connection, sql: str, params: list) -> list[tuple]:
+    """Run one SELECT; SQLite failures become Salesforce errors."""
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "interrupt" in str(exc):
+            raise SalesforceError("QUERY_TIMEOUT", "Your query request was running for too long.") from None
+        raise malformed(f"query could not be run: {exc}") from None
+    except (sqlite3.Error, OverflowError) as exc:
+        raise malformed(f"query could not be run: {exc}") from None
+
+
+# --- compiling a SELECT -------------------------------------------------------------------
+
+class Columns:
+    """The SELECT list being built: SQL expressions, deduplicated, by position."""
+
+    def __init__(self):
+        self.sql: list[str] = []
+
+    def add(self, sql: str) -> int:
+        if sql not in self.sql:
+            self.sql.append(sql)
+        return self.sql.index(sql)
+
+    def text(self) -> str:
+        return ", ".join(f"{s} AS c{i}" for i, s in enumerate(self.sql))
+
+
+def compile_query(schema: Schema, as_of: date, query: Query, search: tuple[str, str] | None = None) -> Plan:
+    """Compile a top-level query; `search` = (FTS table, MATCH expression) for SOSL RETURNING."""
+    scope = Scope(schema, get_object(schema, query.obj), query.alias, itertools.count())
+    if search:
+        scope.search(*search)
+    exprs = [i.expr for i in query.select if isinstance(i, Item)]
+    if any(isinstance(e, Call) and e.name == "COUNT" and e.arg is None for e in exprs):
+        return _count_plan(scope, as_of, query)
+    if query.group_by or any(isinstance(e, Call) and e.name != "FIELDS" for e in exprs):
+        return _aggregate_plan(scope, as_of, query)
+    return _record_plan(scope, as_of, query)
+
+
+def _clauses(scope: Scope, as_of: date, query: Query, *, grouped: frozenset | None = None,
+             extra_where: str = "") -> tuple[str, str, list]:
+    """FROM ... WHERE ... [GROUP BY ... HAVING ...] and ORDER BY ... LIMIT ..., with parameters.
+
+    Conditions compile before the FROM text is taken, since they may add joins."""
+    where = Where(scope, as_of)
+    conds = [extra_where] if extra_where else []
+    if query.where is not None:
+        conds.append(where.compile(query.where))
+    group = having_sql = ""
+    having = Where(scope, as_of, grouped=grouped)
+    if grouped is not None and query.group_by:
+        group = " GROUP BY " + ", ".join(operand(scope, g, False).sql for g in query.group_by)
+    if query.having is not None:
+        if grouped is None or not query.group_by:
+            raise malformed("HAVING can only be used with GROUP BY")
+        having_sql = " HAVING " + having.compile(query.having)
+    order = order_sql(scope, query.order_by, grouped, "f._rank" if scope.join_params else None)
+    tail, tail_params = limit_sql(query)
+    params = scope.join_params + where.params + having.params + tail_params
+    where_sql = f" WHERE {' AND '.join(f'({c})' for c in conds)}" if conds else ""
+    return f" FROM {scope.from_sql}{where_sql}{group}{having_sql}", order + tail, params
+
+
+def order_sql(scope: Scope, items: tuple[Order, ...], grouped: frozenset | None, default: str | None = None) -> str:
+    """ORDER BY with Salesforce's defaults: text case-insensitive, nulls first ascending, last descending."""
+    parts = []
+    for item in items:
+        expr = operand(scope, item.expr, aggregates=grouped is not None)
+        if grouped is not None and not expr.aggregate and expr.key not in grouped:
+            raise malformed(f"Ordered field must be grouped or aggregated: {expr.name}")
+        collate = " COLLATE NOCASE" if expr.type in TEXT_TYPES else ""
+        nulls_first = (not item.desc) if item.nulls_first is None else item.nulls_first
+        parts.append(f"{expr.sql}{collate} {'DESC' if item.desc else 'ASC'} "
+                     f"NULLS {'FIRST' if nulls_first else 'LAST'}")
+    if not parts and default:
+        parts.append(default)
+    return " ORDER BY " + ", ".join(parts) if parts else ""
+
+
+def limit_range(query: Query) -> tuple[int, int]:
+    """(OFFSET, LIMIT) of a query, checked; no LIMIT is an unbounded one."""
+    if query.offset is not None and query.offset > MAX_OFFSET:
+        raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE", f"Maximum SOQL offset allowed is {MAX_OFFSET}")
+    return query.offset or 0, min(_MAX_LIMIT if query.limit is None else query.limit, _MAX_LIMIT)
+
+
+def limit_sql(query: Query) -> tuple[str, list]:
+    offset, limit = limit_range(query)
+    if query.limit is None and query.offset is None:
+        return "", []
+    return " LIMIT ? OFFSET ?", [limit, offset]
+
+
+def _count_plan(scope: Scope, as_of: date, query: Query) -> Plan:
+    """`SELECT COUNT() ...`: only totalSize, counting rows (or groups) within LIMIT/OFFSET."""
+    if len(query.select) != 1:
+        raise malformed("COUNT() must be the only element in the SELECT list")
+    grouped = _group_keys(scope, query)
+    body, tail, params = _clauses(scope, as_of, query, grouped=grouped)
+    return Plan(f"SELECT COUNT(*) FROM (SELECT 1{body}{tail})", params, count_only=True)
+
+
+def _group_keys(scope: Scope, query: Query) -> frozenset:
+    """The identities of the GROUP BY expressions (fields and date functions)."""
+    return frozenset(operand(scope, g, aggregates=False).key for g in query.group_by)
+
+
+def _aggregate_plan(scope: Scope, as_of: date, query: Query) -> Plan:
+    """A query returning AggregateResult rows (aggregate functions and/or GROUP BY)."""
+    grouped = _group_keys(scope, query)
+    columns, keys, unnamed = [], [], itertools.count()
+    for item in query.select:
+        if isinstance(item, Query):
+            raise malformed("child relationship queries cannot be used in aggregate queries")
+        if isinstance(item.expr, Call) and item.expr.name == "FIELDS":
+            raise malformed("FIELDS() cannot be used in aggregate queries")
+        expr = operand(scope, item.expr, aggregates=True)
+        if not expr.aggregate and expr.key not in grouped:
+            raise malformed(f"Field must be grouped or aggregated: {expr.name}")
+        key = item.alias or (f"expr{next(unnamed)}" if isinstance(item.expr, Call) else expr.name)
+        if key.lower() in (k.lower() for k, _ in keys):
+            raise malformed(f"duplicate alias: {key}")
+        columns.append(expr.sql)
+        keys.append((key, formatter(expr.type)))
+    body, tail, params = _clauses(scope, as_of, query, grouped=grouped)
+    select = ", ".join(f"{sql} AS c{i}" for i, sql in enumerate(columns))
+    return Plan(f"SELECT {select}{body}{tail}", params, aggregate_keys=keys)
+
+
+def _expand(scope: Scope, item: Item) -> list[Path]:
+    """The field paths a non-aggregate SELECT item stands for (FIELDS(ALL) is several)."""
+    if item.alias:
+        raise malformed("Only aggregate expressions use field aliasing")
+    if isinstance(item.expr, Path):
+        return [item.expr]
+    which = (item.expr.arg.text.upper() if item.expr.arg else "")
+    if item.expr.name != "FIELDS" or which not in ("ALL", "STANDARD", "CUSTOM"):
+        raise malformed(f"FIELDS() takes ALL, STANDARD or CUSTOM, not '{which}'")
+    return [Path((f.name,)) for f in scope.obj.fields
+            if which == "ALL" or (which == "CUSTOM") == f.name.endswith("__c")]
+
+
+def _shape(scope: Scope, columns: Columns, items: tuple, child: Callable | None = None) -> Node:
+    """The record tree for a non-aggregate SELECT list; adds its columns to `columns`.
+
+    `child(subquery)` compiles a child subquery to (relationship name, ChildPlan)."""
+    root = Node(scope.obj.name, columns.add(f"{scope.root}.{q('Id')}"))
+    for item in items:
+        if isinstance(item, Query):
+            if child is None:
+                raise malformed("child relationship subqueries can only be used in the outer query")
+            name, plan = child(item)
+            root.keys[name] = plan
+            continue
+        for path in _expand(scope, item):
+            expr = scope.resolve(path)
+            node = root
+            for depth, rel in enumerate(expr.rels, 1):
+                table, obj = scope.node(expr.rels[:depth])
+                if not isinstance(node.keys.get(rel), Node):
+                    node.keys[rel] = Node(obj.name, columns.add(f"{table}.{q('Id')}"))
+                node = node.keys[rel]
+            if isinstance(node.keys.get(expr.field.name), Leaf):
+                raise malformed(f"duplicate field selected: {expr.field.name}")
+            node.keys[expr.field.name] = Leaf(columns.add(expr.sql), formatter(expr.type))
+    return root
+
+
+def _record_plan(scope: Scope, as_of: date, query: Query) -> Plan:
+    """A query returning records, with parent records nested and child subqueries batched."""
+    def child(sub: Query) -> tuple[str, ChildPlan]:
+        rel = scope.obj.child(sub.obj)
+        if rel is None:
+            raise SalesforceError(
+                "INVALID_TYPE", f"Didn't understand relationship '{sub.obj}' in FROM part of query "
+                "call. If you are attempting to use a custom relationship, be sure to append the "
+                "'__r' after the custom relationship name. Please reference your WSDL or the "
+                "describe call for the appropriate names.")
+        return rel.name, _child_plan(scope.schema, as_of, sub, rel)
+
+    columns = Columns()
+    shape = _shape(scope, columns, query.select, child)
+    body, tail, params = _clauses(scope, as_of, query)
+    return Plan(f"SELECT {columns.text()}{body}{tail}", params, shape=shape)
+
+
+def _child_plan(schema: Schema, as_of: date, query: Query, rel: ChildRelationship) -> ChildPlan:
+    """A child subquery as one statement per chunk of parent Ids; LIMIT/OFFSET apply per parent."""
+    if query.group_by or query.having:
+        raise malformed("a child relationship subquery cannot have GROUP BY or HAVING")
+    if any(isinstance(i, Item) and isinstance(i.expr, Call) and i.expr.name != "FIELDS" for i in query.select):
+        raise malformed("aggregate and date functions cannot be used in a child relationship subquery")
+    scope = Scope(schema, get_object(schema, rel.child_object), query.alias, itertools.count())
+    columns = Columns()
+    shape = _shape(scope, columns, query.select)
+    parent = columns.add(f"{scope.root}.{q(rel.field)}")
+    in_ids = f"{scope.root}.{q(rel.field)} IN ({IDS})"
+    window = query.limit is not None or query.offset is not None
+    plain = Query(query.select, query.obj, query.alias, query.where, order_by=query.order_by)
+    body, order, params = _clauses(scope, as_of, plain, extra_where=in_ids)
+    if not window:
+        return ChildPlan(f"SELECT {columns.text()}{body}{order}", params, parent, shape)
+    first, count = limit_range(query)
+    over = order.replace(" ORDER BY ", "", 1) or f"{scope.root}.rowid"
+    sql = (f"SELECT * FROM (SELECT {columns.text()}, ROW_NUMBER() OVER (PARTITION BY "
+           f"{scope.root}.{q(rel.field)} ORDER BY {over}) AS _rn{body}) WHERE _rn > ? AND _rn <= ? ORDER BY c{parent}, _rn")
+    return ChildPlan(sql, params + [first, first + count], parent, shape)

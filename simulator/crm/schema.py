@@ -263,7 +263,9 @@ def _objects(org: str) -> list[SObject]:
             ID, NAME, _ref("Pricebook2Id", "Pricebook2"), _ref("Product2Id", "Product2"),
             _f("UnitPrice", "currency"), _f("IsActive", "boolean"), CREATED)),
         SObject("Order", "801", "Order", "Customer orders.", (
-            ID, _ref("AccountId", "Account"), _f("EffectiveDate", "date"),
+            ID, _ref("AccountId", "Account"),
+            _ref("ContractId", "Contract", "The contract the order fulfils (orders from closed deals)."),
+            _f("EffectiveDate", "date"),
             _owner("The sales agent who owns the order."), _ref("Pricebook2Id", "Pricebook2"),
             _f("Status", "picklist", "", ORDER_STATUS), CREATED),
                 (ChildRelationship("OrderItems", "OrderItem", "OrderId"),)),
@@ -299,7 +301,8 @@ def _objects(org: str) -> list[SObject]:
                     _f("Quantity", "double"), _f("UnitPrice", "currency"),
                     _f("Discount", "percent", "Discount in percent."), _f("TotalPrice", "currency"),
                     CREATED)),
-        SObject("Contract", "800", "Contract", "Signed customer contracts.", tuple(contract_fields)),
+        SObject("Contract", "800", "Contract", "Signed customer contracts.", tuple(contract_fields),
+                (ChildRelationship("Orders", "Order", "ContractId"),)),
         SObject("Task", "00T", "Task", "Sales activities (to-dos) on opportunities.", (
             ID, _f("Subject", "string"), _f("Description", "textarea"),
             _f("Status", "picklist", "", TASK_STATUS), _f("Priority", "picklist", "", TASK_PRIORITY),

@@ -1,0 +1,102 @@
+"""build_org: generate one org into a SQLite file, atomically."""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+from datetime import date
+from pathlib import Path
+from typing import Callable
+
+from .. import store
+from ..schema import ORG_TYPES, schema_for
+from . import core, sales, service
+from .common import Clock, Writer
+from .context import SIZES, Ctx
+
+DEFAULT_AS_OF = date(2026, 6, 15)
+GENERATOR_VERSION = "1.0"
+
+
+def _check_args(org, seed, scale, as_of) -> None:
+    if org not in ORG_TYPES:
+        raise ValueError(f"unknown org type {org!r}; expected one of: {', '.join(ORG_TYPES)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale) or scale <= 0:
+        raise ValueError(f"scale must be a positive number, got {scale!r}")
+    if scale > 1000:
+        raise ValueError(f"scale {scale} is too large (at most 1000)")
+    if not isinstance(as_of, date) or type(as_of).__name__ == "datetime":
+        raise ValueError(f"as_of must be a datetime.date, got {as_of!r}")
+    if as_of.year < 2000 or as_of.year > 2200:
+        raise ValueError(f"as_of {as_of} is out of range (years 2000-2200)")
+
+
+def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_of: date,
+             progress: Callable[[str, int], None] | None = None) -> None:
+    """Write every object of `org` into `conn` (tables must exist)."""
+    schema = schema_for(org)
+    w = Writer(conn, schema, progress)
+    ctx = Ctx(org=org, seed=seed, scale=float(scale), as_of=as_of, clock=Clock(as_of), w=w,
+              size=SIZES[org], b2b=(org == "b2b"),
+              domain="novatech-solutions.com" if org == "b2b" else "homenest-store.com")
+    core.users(ctx)
+    core.catalog(ctx)
+    core.knowledge(ctx)
+    core.territories(ctx)
+    leads = sales.plan_leads(ctx)
+    converted = [lp for lp in leads if lp.converted_t is not None]
+    ctx.converted_accounts = list(enumerate(converted))
+    core.accounts(ctx, converted)
+    sales.write_leads(ctx, leads)
+    core.orders(ctx)
+    service.cases(ctx)
+    ctx.items_by_product = ctx.items_by_time = []
+    sales.opportunities(ctx, leads)
+    w.done()
+
+
+def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: date = DEFAULT_AS_OF,
+              progress: Callable[[str, int], None] | None = None) -> store.OrgMeta:
+    """Generate org `org` ('b2b' or 'b2c') into the SQLite file `out` and return its metadata.
+
+    `progress(object_name, new_rows)` is called after each batch of rows is written. The
+    file is written under a temporary name next to `out` and renamed over it only when
+    complete, so an interrupted or failed build never leaves a partial org at `out`.
+    """
+    _check_args(org, seed, scale, as_of)
+    out = Path(out)
+    if out.exists() and out.is_dir():
+        raise ValueError(f"output path {out} is a directory")
+    if not out.parent.exists():
+        raise ValueError(f"output directory {out.parent} does not exist")
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    for p in (tmp, Path(str(tmp) + "-journal")):
+        if p.exists():
+            p.unlink()
+    schema = schema_for(org)
+    conn = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("PRAGMA cache_size=-200000")
+        conn.execute("BEGIN")
+        store.create_tables(conn, schema)
+        generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress)
+        store.create_indexes(conn, schema)
+        meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION, store.content_hash(conn, schema))
+        store.write_meta(conn, meta)
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA journal_mode=DELETE")
+        conn.close()
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            conn.close()
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        raise
+    return meta

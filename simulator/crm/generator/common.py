@@ -1,0 +1,149 @@
+"""Shared plumbing of the org generator: seeded streams, time formatting, the row writer.
+
+Times inside the generator are integer seconds relative to the as-of date's midnight UTC
+(negative = in the past). Every stored datetime is `YYYY-MM-DDTHH:MM:SS.000+0000`, every
+date `YYYY-MM-DD`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from typing import Callable
+
+from .. import ids
+from ..schema import Schema
+from ..store import TRUTH_TABLE, q
+
+DAY = 86400
+HOUR = 3600
+# The latest moment anything is dated at: 17:00 UTC on the as-of day.
+NOW_OFFSET = 17 * HOUR
+
+
+def stream(seed: int, org: str, name: str) -> random.Random:
+    """An independent, reproducible random stream for (seed, org, name)."""
+    return random.Random(f"crmarena:{seed}:{org}:{name}")
+
+
+@dataclass
+class Clock:
+    """Converts generator times (seconds from the as-of midnight) to stored strings."""
+
+    as_of: date
+    _base: datetime = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._base = datetime(self.as_of.year, self.as_of.month, self.as_of.day, tzinfo=timezone.utc)
+
+    def dt(self, t: float) -> str:
+        d = self._base + timedelta(seconds=int(t))
+        return d.strftime("%Y-%m-%dT%H:%M:%S.000+0000")
+
+    def d(self, t: float) -> str:
+        return (self._base + timedelta(seconds=int(t))).date().isoformat()
+
+    def date_of(self, t: float) -> date:
+        return (self._base + timedelta(seconds=int(t))).date()
+
+    def month_key(self, t: float) -> tuple[int, int]:
+        x = self._base + timedelta(seconds=int(t))
+        return x.year, x.month
+
+    def t_of_date(self, d: date) -> int:
+        return (d - self.as_of).days * DAY
+
+    @staticmethod
+    def cap(t: float) -> int:
+        """`t` clipped to the latest allowed moment (the as-of day, 17:00)."""
+        return int(min(t, NOW_OFFSET))
+
+
+def work_time(rng: random.Random, day_start: float) -> int:
+    """A business-hours moment (13:00-23:00 UTC, i.e. US working hours) on the day of `day_start`."""
+    day = int(day_start // DAY) * DAY
+    return day + rng.randint(13 * HOUR, 22 * HOUR + 59 * 60)
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")
+    return s[:80] or "article"
+
+
+def phone(rng: random.Random) -> str:
+    return f"({rng.randint(201, 989)}) 555-{rng.randint(0, 9999):04d}"
+
+
+class Writer:
+    """Buffers rows per object and inserts them with executemany; counts and reports progress.
+
+    Rows are dicts keyed by field API name; missing keys are stored as NULL. The first row
+    of each object is checked against the schema so that a misspelt or org-inapplicable
+    field fails loudly instead of disappearing.
+    """
+
+    BATCH = 4000
+
+    def __init__(self, conn: sqlite3.Connection, schema: Schema,
+                 progress: Callable[[str, int], None] | None = None):
+        self.conn = conn
+        self.schema = schema
+        self.progress = progress
+        self._fields = {o.name: tuple(f.name for f in o.fields) for o in schema.objects}
+        self._prefix = {o.name: o.key_prefix for o in schema.objects}
+        self._sql = {o.name: f"INSERT INTO {q(o.name)} VALUES ({', '.join('?' for _ in o.fields)})"
+                     for o in schema.objects}
+        self._buf: dict[str, list[tuple]] = {o.name: [] for o in schema.objects}
+        self._next: dict[str, int] = {o.name: 0 for o in schema.objects}
+        self.written: dict[str, int] = {o.name: 0 for o in schema.objects}
+        self._checked: set[str] = set()
+        self._truth: list[tuple] = []
+
+    def new_id(self, obj: str) -> str:
+        """The Id of the next record of `obj` (numbers count from 1 per object)."""
+        self._next[obj] += 1
+        return ids.make_id(self._prefix[obj], self._next[obj])
+
+    def peek_id(self, obj: str, ahead: int = 1) -> str:
+        return ids.make_id(self._prefix[obj], self._next[obj] + ahead)
+
+    def add(self, obj: str, row: dict) -> None:
+        if obj not in self._checked:
+            unknown = sorted(set(row) - set(self._fields[obj]))
+            if unknown:
+                raise KeyError(f"{obj} has no field(s) {unknown} in the {self.schema.org} schema")
+            self._checked.add(obj)
+        buf = self._buf[obj]
+        buf.append(tuple(row.get(f) for f in self._fields[obj]))
+        if len(buf) >= self.BATCH:
+            self._flush(obj)
+
+    def truth(self, obj: str, record_id: str, kind: str, value) -> None:
+        self._truth.append((obj, record_id, kind, json.dumps(value, sort_keys=True)))
+        if len(self._truth) >= self.BATCH:
+            self._flush_truth()
+
+    def _flush(self, obj: str) -> None:
+        buf = self._buf[obj]
+        if buf:
+            self.conn.executemany(self._sql[obj], buf)
+            self.written[obj] += len(buf)
+            if self.progress is not None:
+                self.progress(obj, len(buf))
+            buf.clear()
+
+    def _flush_truth(self) -> None:
+        if self._truth:
+            self.conn.executemany(f"INSERT INTO {TRUTH_TABLE} VALUES (?, ?, ?, ?)", self._truth)
+            self._truth.clear()
+
+    def done(self, *objs: str) -> None:
+        """Flush the given objects (all when none are given)."""
+        for obj in objs or tuple(self._buf):
+            self._flush(obj)
+        if not objs:
+            self._flush_truth()

@@ -1,0 +1,85 @@
+"""The build context: what one family of objects leaves behind for the next ones.
+
+Only compact data is kept (ids, dates, owners, indexes), never prose bodies, so memory
+stays small at large scales.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from .common import Clock, Writer
+
+# Base sizes at scale 1 (transactional objects are multiplied by the scale).
+SIZES = {
+    "b2b": dict(service_agents=20, sales_agents=20, accounts=720, contacts_per_account=(2, 4),
+                orders_per_account=2.4, items_per_order=(1, 3), cases=1850, leads=1250,
+                opportunities=720, email_share=0.22, chat_share=0.10, lead_call_share=0.5,
+                opp_call_share=0.55, case_hours=60.0, cycle_days=80.0),
+    "b2c": dict(service_agents=24, sales_agents=16, accounts=3800, contacts_per_account=(1, 1),
+                orders_per_account=1.45, items_per_order=(1, 2), cases=4600, leads=2600,
+                opportunities=850, email_share=0.15, chat_share=0.16, lead_call_share=0.4,
+                opp_call_share=0.5, case_hours=30.0, cycle_days=28.0),
+}
+
+ORDER_SPAN_DAYS = 900  # orders spread over ~2.5 years before as-of
+LEAD_SPAN_DAYS = 730  # leads and opportunities over the past ~2 years
+
+
+@dataclass
+class Product:
+    idx: int
+    id: str
+    name: str
+    family: str
+    price: float
+    pbe_id: str  # standard price book entry
+    weight: float = 1.0  # popularity
+
+
+@dataclass
+class Ctx:
+    org: str
+    seed: int
+    scale: float
+    as_of: date
+    clock: Clock
+    w: Writer
+    size: dict
+    b2b: bool = True
+    domain: str = ""
+    service_agents: list = field(default_factory=list)
+    sales_agents: list = field(default_factory=list)
+    states: list = field(default_factory=list)
+    state_index: dict = field(default_factory=dict)
+    state_sales: dict = field(default_factory=dict)  # state code -> sales agent indexes covering it
+    products: list = field(default_factory=list)
+    standard_pb: str = ""
+    issues: list = field(default_factory=list)  # (id, dict)
+    issue_rates: list = field(default_factory=list)
+    policies: list = field(default_factory=list)  # (kav id, policy dict)
+    pricing_rules: dict = field(default_factory=dict)  # family -> (max_discount, kav id)
+    max_qty_rules: dict = field(default_factory=dict)  # product idx -> (max_quantity, kav id)
+    exclusive_rules: list = field(default_factory=list)  # ((a, b), kav id)
+    # accounts (parallel lists, index = account number - 1)
+    acc_id: list = field(default_factory=list)
+    acc_name: list = field(default_factory=list)
+    acc_state: list = field(default_factory=list)  # state index
+    acc_created: list = field(default_factory=list)
+    acc_owner: list = field(default_factory=list)  # sales agent index
+    acc_email: list = field(default_factory=list)  # B2C PersonEmail, else None
+    acc_contact0: list = field(default_factory=list)  # index of the first contact
+    acc_ncontacts: list = field(default_factory=list)
+    # contacts (index = contact number - 1)
+    con_id: list = field(default_factory=list)
+    con_name: list = field(default_factory=list)
+    con_email: list = field(default_factory=list)
+    # regular order items per product: sorted [(t, order item id, account index)]
+    items_by_product: list = field(default_factory=list)
+    items_by_time: list = field(default_factory=list)  # [(t, item id, account idx, product idx)]
+    # leads converted -> account index
+    converted_accounts: list = field(default_factory=list)  # (account idx, lead plan)
+
+    def n(self, key: str, minimum: int = 1) -> int:
+        return max(minimum, round(self.size[key] * self.scale))

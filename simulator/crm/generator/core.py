@@ -1,0 +1,424 @@
+"""Users, catalog (products, categories, price books), issues, knowledge, territories,
+accounts, contacts and the customers' regular orders."""
+
+from __future__ import annotations
+
+import bisect
+import math
+
+from .. import ids
+from . import text
+from .common import DAY, HOUR, phone, slug, stream, work_time
+from .context import ORDER_SPAN_DAYS, Ctx, Product
+from .latent import TERRITORIES, SalesAgent, ServiceAgent, drift, issue_rates, make_states, spread
+
+SERVICE_PROFILE = "Service Agent"
+SALES_PROFILE = "Sales Agent"
+TIMEZONES = ("America/Los_Angeles", "America/Denver", "America/Chicago", "America/New_York")
+PERSONAL_DOMAINS = ("gmail.com", "yahoo.com", "outlook.com", "icloud.com", "hotmail.com", "aol.com")
+
+
+def poisson(rng, mean: float) -> int:
+    if mean <= 0:
+        return 0
+    if mean > 30:
+        return max(0, round(rng.gauss(mean, math.sqrt(mean))))
+    limit, k, p = math.exp(-mean), 0, 1.0
+    while True:
+        p *= rng.random()
+        if p <= limit:
+            return k
+        k += 1
+
+
+def _unique(make, used: set, tries: int = 40):
+    """A value from make() not in `used` (after `tries` attempts, a suffixed one)."""
+    v = make()
+    for _ in range(tries):
+        if v not in used:
+            break
+        v = make()
+    base, k = v, 2
+    while v in used:
+        v = (f"{base[0]}", f"{base[1]} {k}") if isinstance(base, tuple) else f"{base} {k}"
+        k += 1
+    used.add(v)
+    return v
+
+
+def _email_local(first: str, last: str) -> str:
+    return slug(f"{first}.{last}").lower().replace("-", ".")
+
+
+def unique_email(local: str, domain: str, used: set) -> str:
+    """local@domain, or local<k>@domain for the smallest k >= 2 that is still free."""
+    email, k = f"{local}@{domain}", 2
+    while email in used:
+        email = f"{local}{k}@{domain}"
+        k += 1
+    used.add(email)
+    return email
+
+
+# --- users ---------------------------------------------------------------------------
+
+def users(ctx: Ctx) -> None:
+    rng = stream(ctx.seed, ctx.org, "users")
+    w, c = ctx.w, ctx.clock
+    growth = max(0.55, ctx.scale ** 0.2)
+    n_service = max(4, round(ctx.size["service_agents"] * growth))
+    n_sales = max(4, round(ctx.size["sales_agents"] * growth))
+    used: set = set()
+    speeds = spread(rng, n_service, 0.7, 1.6)
+    transfers = spread(rng, n_service, 0.07, 0.45)
+    loads = spread(rng, n_service, 0.45, 1.5)
+    # Transfer counts (not rates) are what tasks rank, so busy agents get the lower
+    # propensities (loosely: neighbours swapped) to keep the "most transfers" answer varied.
+    by_load = sorted(range(n_service), key=lambda i: -loads[i])
+    ordered = sorted(transfers)
+    for k in range(0, n_service - 1, 2):
+        if rng.random() < 0.5:
+            ordered[k], ordered[k + 1] = ordered[k + 1], ordered[k]
+    for i, v in zip(by_load, ordered):
+        transfers[i] = v
+    skills = spread(rng, n_sales, 0.15, 0.45)
+    cycles = spread(rng, n_sales, 0.7, 1.5)
+    deals = spread(rng, n_sales, 0.7, 1.5)
+    accepts = spread(rng, n_sales, 0.25, 0.9)
+    t_first = -1150 * DAY
+
+    def user_row(first, last, profile, t):
+        local = _email_local(first, last)
+        email = f"{local}@{ctx.domain}"
+        uid = w.new_id("User")
+        w.add("User", {
+            "Id": uid, "Name": f"{first} {last}", "FirstName": first, "LastName": last,
+            "Email": email, "Phone": phone(rng), "Username": f"{local}@{ctx.domain}.crm",
+            "Alias": (first[:1] + last[:4]).lower(), "ProfileId": profile,
+            "TimeZoneSidKey": rng.choice(TIMEZONES), "LocaleSidKey": "en_US",
+            "EmailEncodingKey": "UTF-8", "LanguageLocaleKey": "en_US", "CreatedDate": c.dt(t)})
+        return uid, email
+
+    for i in range(n_service):
+        first, last = _unique(lambda: text.person_name(rng), used)
+        start = t_first if rng.random() < 0.75 else -rng.randint(200, 700) * DAY
+        start = work_time(rng, start)
+        uid, email = user_row(first, last, SERVICE_PROFILE, start)
+        ctx.service_agents.append(ServiceAgent(
+            i, uid, f"{first} {last}", email, speeds[i], transfers[i], loads[i], start,
+            speed_drift=drift(rng, 0.45), transfer_drift=drift(rng, 0.45), load_drift=drift(rng, 0.35)))
+    for i in range(n_sales):
+        first, last = _unique(lambda: text.person_name(rng), used)
+        uid, email = user_row(first, last, SALES_PROFILE, work_time(rng, t_first))
+        ctx.sales_agents.append(SalesAgent(
+            i, uid, f"{first} {last}", email, skills[i], cycles[i], deals[i], accepts[i],
+            skill_drift=drift(rng, 0.45), cycle_drift=drift(rng, 0.4), deal_drift=drift(rng, 0.4)))
+    w.done("User")
+
+
+# --- catalog -------------------------------------------------------------------------
+
+def catalog(ctx: Ctx) -> None:
+    rng = stream(ctx.seed, ctx.org, "catalog")
+    w, c = ctx.w, ctx.clock
+    t0 = -1200 * DAY
+    prods = text.products(ctx.org)
+    fams: list[str] = []
+    for p in prods:
+        if p["family"] not in fams:
+            fams.append(p["family"])
+    # Categories: one per family, in catalog order.
+    catalog_id = ids.make_id("0ZS", 1)  # the (single) ProductCatalog
+    cat_ids = {}
+    for fam in fams:
+        cid = w.new_id("ProductCategory")
+        cat_ids[fam] = cid
+        w.add("ProductCategory", {"Id": cid, "Name": fam, "CatalogId": catalog_id,
+                                  "CreatedDate": c.dt(work_time(rng, t0))})
+    w.done("ProductCategory")
+    popularity = [1.0 / (r + 1) ** 0.55 for r in range(len(prods))]
+    rng.shuffle(popularity)
+    for i, p in enumerate(prods):
+        pid = w.new_id("Product2")
+        if p.get("price"):
+            price = float(p["price"])
+        else:
+            mu = 900.0 if ctx.b2b else 85.0
+            price = mu * math.exp(rng.gauss(0, 0.9))
+            price = round(price, -1) - 0.01 if price > 100 else round(price) - 0.01
+            price = max(4.99, price)
+        ctx.products.append(Product(i, pid, p["name"], p["family"], round(price, 2), "", popularity[i]))
+        w.add("Product2", {"Id": pid, "Name": p["name"], "Description": p["description"],
+                           "Family": p["family"], "IsActive": 1, "External_ID__c": p["sku"],
+                           "CreatedDate": c.dt(work_time(rng, t0 + rng.randint(0, 60) * DAY))})
+        w.add("ProductCategoryProduct", {"Id": w.new_id("ProductCategoryProduct"),
+                                         "ProductCategoryId": cat_ids[p["family"]], "ProductId": pid,
+                                         "CreatedDate": c.dt(work_time(rng, t0 + 61 * DAY))})
+    w.done("Product2", "ProductCategoryProduct")
+    # Price books: standard (all products), a partner/member book, and a promotional one.
+    books = [("Standard Price Book", "List prices of every product.", None, None, 1.0, 1.0),
+             ("Partner Price Book" if ctx.b2b else "Member Price Book",
+              "Prices for partners and resellers." if ctx.b2b else "Prices for loyalty members.",
+              None, None, 0.85, 0.7),
+             ("Spring Promotion Price Book", "Seasonal promotional prices.",
+              -450 * DAY, -360 * DAY, 0.8, 0.35)]
+    for bi, (name, desc, vf, vt, factor, share) in enumerate(books):
+        bid = w.new_id("Pricebook2")
+        if bi == 0:
+            ctx.standard_pb = bid
+        created = work_time(rng, t0 + bi * 30 * DAY)
+        w.add("Pricebook2", {"Id": bid, "Name": name, "Description": desc,
+                             "IsActive": 1 if vt is None else 0,
+                             "ValidFrom": c.dt(vf if vf is not None else created),
+                             "ValidTo": c.dt(vt) if vt is not None else None,
+                             "CreatedDate": c.dt(created)})
+        for p in ctx.products:
+            if bi and rng.random() > share:
+                continue
+            eid = w.new_id("PricebookEntry")
+            if bi == 0:
+                p.pbe_id = eid
+            w.add("PricebookEntry", {"Id": eid, "Name": p.name, "Pricebook2Id": bid, "Product2Id": p.id,
+                                     "UnitPrice": round(p.price * factor, 2), "IsActive": 1,
+                                     "CreatedDate": c.dt(created)})
+    w.done("Pricebook2", "PricebookEntry")
+    # Issues.
+    for iss in text.issues(ctx.org):
+        iid = w.new_id("Issue__c")
+        ctx.issues.append((iid, iss))
+        w.add("Issue__c", {"Id": iid, "Name": iss["name"], "IssueDescription__c": iss["description"],
+                           "CreatedDate": c.dt(work_time(rng, t0 + rng.randint(0, 30) * DAY))})
+    w.done("Issue__c")
+    ctx.issue_rates = issue_rates(rng, len(ctx.products), len(ctx.issues))
+
+
+# --- knowledge -----------------------------------------------------------------------
+
+def knowledge(ctx: Ctx) -> None:
+    """Service policies, pricing rules, configuration rules, FAQs, internal-only articles."""
+    rng = stream(ctx.seed, ctx.org, "knowledge")
+    w, c = ctx.w, ctx.clock
+    slugs: set = set()
+
+    def article(title, summary, body, public=True):
+        kid = w.new_id("Knowledge__kav")
+        url = _unique(lambda: slug(title), slugs, tries=0)
+        w.add("Knowledge__kav", {
+            "Id": kid, "Title": title, "Summary": summary, "FAQ_Answer__c": body,
+            "UrlName": url.replace(" ", "-"), "PublishStatus": "Online", "Language": "en_US",
+            "IsVisibleInPkb": 1 if public else 0,
+            "CreatedDate": c.dt(work_time(rng, -rng.randint(60, 1000) * DAY))})
+        return kid
+
+    for pol in text.service_policies(ctx.org):
+        kid = article(pol["title"], pol["summary"], pol["body"])
+        ctx.policies.append((kid, pol))
+        w.truth("Knowledge__kav", kid, "service_policy", pol["key"])
+    families = sorted({p.family for p in ctx.products}, key=[p.family for p in ctx.products].index)
+    caps = [10, 12, 15, 18, 20, 25, 30, 35]
+    for fam in families:
+        rule = {"kind": "max_discount", "family": fam, "max_discount": rng.choice(caps)}
+        kid = article(*text.pricing_rule_article(rng, rule))
+        ctx.pricing_rules[fam] = (rule["max_discount"], kid)
+        w.truth("Knowledge__kav", kid, "pricing_rule", rule)
+    # Configuration rules over popular products: max quantities and exclusive pairs.
+    by_pop = sorted(ctx.products, key=lambda p: (-p.weight, p.idx))[:30]
+    chosen = rng.sample(by_pop, 14)
+    for p in chosen[:6]:
+        mx = rng.choice((10, 15, 20, 25, 40, 50)) if ctx.b2b else rng.choice((2, 3, 4))
+        rule = {"kind": "max_quantity", "product": p.name, "max_quantity": mx}
+        kid = article(*text.config_rule_article(rng, rule))
+        ctx.max_qty_rules[p.idx] = (mx, kid)
+        w.truth("Knowledge__kav", kid, "config_rule", rule)
+    for a, b in zip(chosen[6::2], chosen[7::2]):
+        rule = {"kind": "exclusive", "products": [a.name, b.name]}
+        kid = article(*text.config_rule_article(rng, rule))
+        ctx.exclusive_rules.append(((a.idx, b.idx), kid))
+        w.truth("Knowledge__kav", kid, "config_rule", rule)
+    for faq in text.faq_articles(ctx.org, text.products(ctx.org)):
+        kid = article(faq["title"], faq["summary"], faq["body"])
+        w.truth("Knowledge__kav", kid, "faq", {"question": faq["question"], "answer": faq["answer"]})
+    for art in text.internal_articles(ctx.org):
+        kid = article(art["title"], art["summary"], art["body"], public=False)
+        w.truth("Knowledge__kav", kid, "internal", list(art["confidential"]))
+    w.done("Knowledge__kav")
+
+
+# --- territories ---------------------------------------------------------------------
+
+def territories(ctx: Ctx) -> None:
+    rng = stream(ctx.seed, ctx.org, "territories")
+    w, c = ctx.w, ctx.clock
+    ctx.states = make_states(rng)
+    ctx.state_index = {s.code: i for i, s in enumerate(ctx.states)}
+    agents = list(range(len(ctx.sales_agents)))
+    rng.shuffle(agents)
+    t = work_time(rng, -1100 * DAY)
+    terr = []
+    for name, codes in TERRITORIES:
+        tid = w.new_id("Territory2")
+        terr.append((tid, codes))
+        w.add("Territory2", {"Id": tid, "Name": name, "Description": ",".join(codes), "CreatedDate": c.dt(t)})
+    w.done("Territory2")
+    # Every agent gets one territory round-robin; every territory at least two agents when
+    # there are enough agents; some agents get a second territory.
+    members: list[list[int]] = [[] for _ in terr]
+    for k, a in enumerate(agents):
+        members[k % len(terr)].append(a)
+    for ti in range(len(terr)):
+        if len(members[ti]) < 2 or rng.random() < 0.35:
+            cand = [a for a in agents if a not in members[ti]]
+            members[ti].append(rng.choice(cand))
+    for ti, (tid, codes) in enumerate(terr):
+        for a in members[ti]:
+            ctx.sales_agents[a].territories.append(ti)
+            w.add("UserTerritory2Association", {"Id": w.new_id("UserTerritory2Association"),
+                                                "UserId": ctx.sales_agents[a].user_id, "Territory2Id": tid,
+                                                "CreatedDate": c.dt(t + rng.randint(1, 40) * DAY)})
+            for code in codes:
+                lst = ctx.state_sales.setdefault(code, [])
+                if a not in lst:
+                    lst.append(a)
+    w.done("UserTerritory2Association")
+
+
+# --- accounts and contacts -----------------------------------------------------------
+
+def accounts(ctx: Ctx, converted: list) -> None:
+    """Accounts (the converted leads' first, in lead order), then contacts."""
+    rng = stream(ctx.seed, ctx.org, "accounts")
+    w, c = ctx.w, ctx.clock
+    n_total = max(ctx.n("accounts", 10), len(converted) + ctx.n("accounts", 10) // 3)
+    state_w = [s.weight for s in ctx.states]
+    industries = text.industries()
+    names_used: set = set()
+    emails_used: set = set()
+    lo, hi = ctx.size["contacts_per_account"]
+    con_rows = []  # deferred: (account idx, first, last, t) for the first contact of converted accounts
+
+    for i in range(n_total):
+        aid = w.new_id("Account")
+        if i < len(converted):
+            lead = converted[i]
+            st, created, owner = lead.state, lead.converted_t, lead.owner
+            first, last = lead.first, lead.last
+            name = lead.company if ctx.b2b else f"{first} {last}"
+            names_used.add(name)
+        else:
+            lead = None
+            st = rng.choices(range(len(ctx.states)), state_w)[0]
+            created = work_time(rng, -rng.randint(60, 1100) * DAY)
+            code = ctx.states[st].code
+            cover = ctx.state_sales.get(code) or list(range(len(ctx.sales_agents)))
+            owner = rng.choice(cover) if rng.random() < 0.8 else rng.randrange(len(ctx.sales_agents))
+            if ctx.b2b:
+                name = _unique(lambda: text.company_name(rng), names_used)
+            else:
+                first, last = text.person_name(rng)
+                name = f"{first} {last}"
+        row = {"Id": aid, "Name": name, "Phone": phone(rng), "ShippingState": ctx.states[st].code,
+               "OwnerId": ctx.sales_agents[owner].user_id, "CreatedDate": c.dt(created)}
+        if ctx.b2b:
+            ind = rng.choice(industries)
+            row.update(Industry=ind, NumberOfEmployees=int(round(math.exp(rng.uniform(math.log(15), math.log(25000))))),
+                       Description=text.account_description(rng, ctx.org, ind))
+            email = None
+        else:
+            email = unique_email(f"{_email_local(first, last)}{rng.randint(1, 99)}",
+                                 rng.choice(PERSONAL_DOMAINS), emails_used)
+            row.update(FirstName=first, LastName=last, PersonEmail=email,
+                       Description=text.account_description(rng, ctx.org, None))
+        w.add("Account", row)
+        ctx.acc_id.append(aid)
+        ctx.acc_name.append(name)
+        ctx.acc_state.append(st)
+        ctx.acc_created.append(created)
+        ctx.acc_owner.append(owner)
+        ctx.acc_email.append(email)
+        k = rng.randint(lo, hi)
+        ctx.acc_contact0.append(len(con_rows))
+        ctx.acc_ncontacts.append(k)
+        for j in range(k):
+            if j == 0 and (lead is not None or not ctx.b2b):
+                con_rows.append((i, first, last, created))
+            else:
+                f2, l2 = text.person_name(rng)
+                con_rows.append((i, f2, l2, created + rng.randint(0, 200) * DAY))
+    w.done("Account")
+    domains: dict[int, str] = {}
+    for ai, first, last, t in con_rows:
+        cid = w.new_id("Contact")
+        row = {"Id": cid, "Name": f"{first} {last}", "FirstName": first, "LastName": last,
+               "AccountId": ctx.acc_id[ai], "CreatedDate": c.dt(min(t, ctx.clock.cap(t)))}
+        email = ctx.acc_email[ai]
+        if ctx.b2b:
+            dom = domains.get(ai)
+            if dom is None:
+                dom = domains[ai] = (slug(ctx.acc_name[ai]).lower().replace("-", "")[:24] or "company") + ".com"
+            email = unique_email(_email_local(first, last), dom, emails_used)
+            row.update(Email=email, Phone=phone(rng))
+        ctx.con_id.append(cid)
+        ctx.con_name.append(f"{first} {last}")
+        ctx.con_email.append(email)
+        w.add("Contact", row)
+    w.done("Contact")
+
+
+# --- orders --------------------------------------------------------------------------
+
+def orders(ctx: Ctx) -> None:
+    """Regular customer orders over the ~2.5 years before as-of, and their items."""
+    rng = stream(ctx.seed, ctx.org, "orders")
+    w, c = ctx.w, ctx.clock
+    span = ORDER_SPAN_DAYS * DAY
+    mean = ctx.size["orders_per_account"]
+    lo, hi = ctx.size["items_per_order"]
+    pw = [p.weight for p in ctx.products]
+    by_product: list[list] = [[] for _ in ctx.products]
+    everything = []
+    for ai in range(len(ctx.acc_id)):
+        start = max(ctx.acc_created[ai] + DAY, -span)
+        active = max(0.0, (0 - start) / span)
+        for _ in range(poisson(rng, mean * active * 1.05)):
+            t = work_time(rng, rng.uniform(start, -DAY))
+            oid = w.new_id("Order")
+            w.add("Order", {"Id": oid, "AccountId": ctx.acc_id[ai], "EffectiveDate": c.d(t),
+                            "OwnerId": ctx.sales_agents[ctx.acc_owner[ai]].user_id,
+                            "Pricebook2Id": ctx.standard_pb,
+                            "Status": "Draft" if t > -5 * DAY and rng.random() < 0.5 else "Activated",
+                            "CreatedDate": c.dt(t)})
+            k = rng.randint(lo, hi)
+            picked: list[int] = []
+            while len(picked) < k:
+                p = rng.choices(range(len(pw)), pw)[0]
+                if p not in picked:
+                    picked.append(p)
+            for p in picked:
+                prod = ctx.products[p]
+                qty = rng.randint(1, 20) if ctx.b2b else (1 if rng.random() < 0.8 else 2)
+                iid = w.new_id("OrderItem")
+                w.add("OrderItem", {"Id": iid, "OrderId": oid, "PricebookEntryId": prod.pbe_id,
+                                    "Product2Id": prod.id, "Quantity": float(qty),
+                                    "UnitPrice": prod.price, "CreatedDate": c.dt(t)})
+                by_product[p].append((t, iid, ai))
+                everything.append((t, iid, ai, p))
+    w.done("Order", "OrderItem")
+    for lst in by_product:
+        lst.sort()
+    everything.sort()
+    ctx.items_by_product = by_product
+    ctx.items_by_time = everything
+
+
+def item_before(ctx: Ctx, rng, product: int, t: float):
+    """A recent order item of `product` bought before `t`, or None."""
+    lst = ctx.items_by_product[product]
+    k = bisect.bisect_left(lst, (t - DAY,))
+    if k == 0:
+        return None
+    back = min(k, 1 + int(rng.expovariate(1 / 12)))
+    return lst[k - back]
+
+
+__all__ = ["users", "catalog", "knowledge", "territories", "accounts", "orders", "item_before",
+           "SERVICE_PROFILE", "SALES_PROFILE", "HOUR"]

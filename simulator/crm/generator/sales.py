@@ -1,0 +1,420 @@
+"""Sales and CPQ: leads (with conversions), voice calls, opportunities with line items,
+stage-consistent tasks and events, quotes and quote lines (some violating a policy),
+contracts and the orders that closed deals produce."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..schema import STAGES
+from . import text
+from .common import DAY, HOUR, NOW_OFFSET, phone, slug, stream, work_time
+from .context import LEAD_SPAN_DAYS, Ctx
+from .latent import BANT, SUBTOPICS, TITLES
+
+STAGE_BOUNDS = (0.0, 0.18, 0.42, 0.68, 1.0)  # fraction of the cycle at which each stage starts
+STAGE_PROBABILITY = {"Qualification": 10.0, "Discovery": 25.0, "Quote": 50.0, "Negotiation": 75.0,
+                     "Closed": 100.0}
+LOCATIONS = ("Zoom", "Microsoft Teams", "Customer site", "Phone", "Our office", "Google Meet")
+
+
+@dataclass
+class LeadPlan:
+    idx: int
+    first: str
+    last: str
+    company: str | None
+    title: str | None
+    state: int
+    owner: int
+    created: int
+    status: str
+    converted_t: int | None
+
+
+def plan_leads(ctx: Ctx) -> list[LeadPlan]:
+    rng = stream(ctx.seed, ctx.org, "leads")
+    n = ctx.n("leads", 10)
+    state_w = [s.weight for s in ctx.states]
+    all_agents = list(range(len(ctx.sales_agents)))
+    companies: set = set()
+    out = []
+    for i in range(n):
+        created = work_time(rng, rng.uniform(-LEAD_SPAN_DAYS * DAY, -HOUR))
+        created = min(created, NOW_OFFSET - 2 * HOUR)
+        st = rng.choices(range(len(ctx.states)), state_w)[0]
+        cover = ctx.state_sales.get(ctx.states[st].code) or all_agents
+        owner = rng.choice(cover) if rng.random() < 0.85 else rng.choice(all_agents)
+        first, last = text.person_name(rng)
+        company = title = None
+        if ctx.b2b:
+            company = text.company_name(rng)
+            for _ in range(30):
+                if company not in companies:
+                    break
+                company = text.company_name(rng)
+            k = 2
+            base = company
+            while company in companies:
+                company, k = f"{base} {k}", k + 1
+            companies.add(company)
+            title = rng.choice(TITLES)
+        age = -created / DAY
+        p = ctx.sales_agents[owner].skill_at(created) * min(1.0, age / 40)
+        conv_t = None
+        if rng.random() < p:
+            t = work_time(rng, created + rng.uniform(3, 45) * DAY)
+            if t <= NOW_OFFSET - 8 * HOUR:
+                conv_t = t
+        if conv_t is not None:
+            status = "Closed - Converted"
+        elif age < 14:
+            status = "Open - Not Contacted" if rng.random() < 0.7 else "Working - Contacted"
+        elif age < 90:
+            status = "Working - Contacted" if rng.random() < 0.6 else "Closed - Not Converted"
+        else:
+            status = "Closed - Not Converted" if rng.random() < 0.85 else "Working - Contacted"
+        out.append(LeadPlan(i, first, last, company, title, st, owner, created, status, conv_t))
+    return out
+
+
+def _subtopics() -> tuple:
+    bank = getattr(text, "SUBTOPIC_PHRASES", None)
+    return tuple(bank) if bank else SUBTOPICS
+
+
+def _sentiments(rng) -> dict:
+    subs = _subtopics()
+    return {s: rng.choice(("positive", "neutral", "negative"))
+            for s in sorted(rng.sample(subs, min(len(subs), rng.randint(2, 4))), key=subs.index)}
+
+
+def _competitors(rng, pool) -> list:
+    k = rng.choices((0, 1, 2, 3), (2, 4, 3, 1))[0]
+    return rng.sample(pool, k)
+
+
+def _call(ctx: Ctx, rng, trng, *, lead_id, opp_id, t, agent, contact, company, product, bant, hint, pool):
+    w, c = ctx.w, ctx.clock
+    comps = _competitors(rng, pool)
+    sents = _sentiments(rng)
+    body = text.voice_call(trng, agent=agent, contact=contact, company=company, product=product,
+                           competitors=comps, bant=bant, sentiments=sents, stage_hint=hint)
+    vid = w.new_id("VoiceCallTranscript__c")
+    t = min(t, NOW_OFFSET - HOUR)
+    w.add("VoiceCallTranscript__c", {
+        "Id": vid, "Name": f"VCT-{w._next['VoiceCallTranscript__c']:06d}", "LeadId__c": lead_id,
+        "OpportunityId__c": opp_id, "TranscriptBody__c": body, "CreatedDate": c.dt(t),
+        "EndTime__c": c.dt(min(NOW_OFFSET, t + rng.randint(6, 45) * 60))})
+    w.truth("VoiceCallTranscript__c", vid, "competitors", comps)
+    w.truth("VoiceCallTranscript__c", vid, "sentiments", sents)
+    return vid
+
+
+def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> None:
+    rng = stream(ctx.seed, ctx.org, "lead-rows")
+    trng = stream(ctx.seed, ctx.org, "lead-text")
+    w, c = ctx.w, ctx.clock
+    pool = text.competitors()
+    conv_index = {lp.idx: ai for ai, lp in ctx.converted_accounts}
+    emails: set = set()
+    lead_ids = []
+    for lp in leads:
+        lid = w.new_id("Lead")
+        lead_ids.append(lid)
+        dom = ((slug(lp.company).lower().replace("-", "")[:24] + ".com") if lp.company
+               else rng.choice(("gmail.com", "yahoo.com", "outlook.com", "icloud.com")))
+        local = slug(f"{lp.first}.{lp.last}").lower().replace("-", ".")
+        email, k = f"{local}@{dom}", 2
+        while email in emails:
+            email, k = f"{local}{k}@{dom}", k + 1
+        emails.add(email)
+        ai = conv_index.get(lp.idx)
+        row = {"Id": lid, "Name": f"{lp.first} {lp.last}", "FirstName": lp.first, "LastName": lp.last,
+               "Email": email, "Phone": phone(rng), "State": ctx.states[lp.state].code,
+               "Status": lp.status, "OwnerId": ctx.sales_agents[lp.owner].user_id,
+               "CreatedDate": c.dt(lp.created), "IsConverted": 1 if ai is not None else 0,
+               "ConvertedDate": c.d(lp.converted_t) if ai is not None else None,
+               "ConvertedAccountId": ctx.acc_id[ai] if ai is not None else None,
+               "ConvertedContactId": ctx.con_id[ctx.acc_contact0[ai]] if ai is not None else None}
+        if ctx.b2b:
+            row.update(Company=lp.company, Title=lp.title)
+        w.add("Lead", row)
+    w.done("Lead")
+    # Discovery calls with a share of the contacted leads; BANT as the call shows it.
+    share = ctx.size["lead_call_share"]
+    for lp, lid in zip(leads, lead_ids):
+        if lp.status == "Open - Not Contacted" or rng.random() > share / 0.85:
+            continue
+        if lp.status == "Closed - Converted":
+            unmet = [] if rng.random() < 0.9 else rng.sample(BANT, 1)
+            end = lp.converted_t
+        else:
+            unmet = [] if rng.random() < 0.15 else rng.sample(BANT, rng.choices((1, 2, 3), (5, 3, 1))[0])
+            end = min(NOW_OFFSET - HOUR, lp.created + 30 * DAY)
+        unmet = sorted(unmet, key=BANT.index)
+        t = work_time(rng, lp.created + rng.uniform(0.1, 1.0) * max(DAY, end - lp.created))
+        t = max(lp.created + HOUR, min(t, end - HOUR))
+        agent = ctx.sales_agents[lp.owner]
+        product = ctx.products[rng.randrange(len(ctx.products))].name
+        _call(ctx, rng, trng, lead_id=lid, opp_id=None, t=t, agent=agent.name,
+              contact=f"{lp.first} {lp.last}", company=lp.company, product=product,
+              bant={b: b not in unmet for b in BANT}, hint=None, pool=pool)
+        w.truth("Lead", lid, "bant_unmet", unmet)
+    w.done("VoiceCallTranscript__c")
+
+
+# --- opportunities -------------------------------------------------------------------
+
+def _discount_ok(rng, cap: float) -> float:
+    return float(rng.choice([d for d in (0, 0, 2, 3, 5, 5, 7.5, 8, 10, 12, 15, 18, 20, 25, 30) if d <= cap]))
+
+
+def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
+    rng = stream(ctx.seed, ctx.org, "opportunities")
+    trng = stream(ctx.seed, ctx.org, "opportunity-text")
+    w, c = ctx.w, ctx.clock
+    pool = text.competitors()
+    prods = ctx.products
+    pw = [p.weight for p in prods]
+    n_opps = ctx.n("opportunities", 10)
+    # Which opportunities: most converted leads open one at conversion, the rest come from
+    # existing accounts over the past two years.
+    starts = []
+    for ai, lp in ctx.converted_accounts:
+        if rng.random() < 0.7 and len(starts) < n_opps:
+            starts.append((lp.converted_t + rng.randint(HOUR, 6 * HOUR), ai))
+    n_acc = len(ctx.acc_id)
+    while len(starts) < n_opps:
+        ai = rng.randrange(n_acc)
+        lo = max(-LEAD_SPAN_DAYS * DAY, ctx.acc_created[ai] + DAY)
+        if lo >= -2 * DAY:
+            continue
+        starts.append((work_time(rng, rng.uniform(lo, -DAY)), ai))
+    starts = [(min(t, NOW_OFFSET - 3 * HOUR), ai) for t, ai in starts]
+    starts.sort()
+    excl = {}
+    for (a, b), kid in ctx.exclusive_rules:
+        excl[a] = b
+        excl[b] = a
+    base_days = ctx.size["cycle_days"]
+    call_share = ctx.size["opp_call_share"]
+
+    for created, ai in starts:
+        owner_i = ctx.acc_owner[ai]
+        agent = ctx.sales_agents[owner_i]
+        contact = ctx.acc_contact0[ai] + rng.randrange(ctx.acc_ncontacts[ai])
+        cycle = base_days * agent.cycle_at(created) * rng.lognormvariate(0, 0.3) * DAY
+        bounds = [created + f * cycle for f in STAGE_BOUNDS]
+        elapsed_stage = max(k for k in range(5) if bounds[k] <= NOW_OFFSET)
+        stall = rng.randrange(4) if rng.random() < 0.3 else None
+        true_stage = elapsed_stage if stall is None else min(elapsed_stage, stall)
+        closed = true_stage == 4
+        close_t = bounds[4] if closed else None
+        label = true_stage
+        mislabelled = False
+        if not closed and rng.random() < 0.13:
+            others = [s for s in range(4) if s != true_stage]
+            adj = [s for s in others if abs(s - true_stage) == 1]
+            label = rng.choice(adj) if rng.random() < 0.7 else rng.choice(others)
+            mislabelled = True
+        # Quotes planned for opportunities that reached the Quote stage.
+        quotes = []  # (status, violation kind or None, t)
+        if true_stage >= 2:
+            qt = work_time(rng, bounds[2] + rng.uniform(0.05, 0.5) * (min(bounds[3], NOW_OFFSET) - bounds[2]))
+            if true_stage == 2:
+                st = rng.choices(("Draft", "Needs Review", "In Review"), (3, 4, 3))[0]
+                quotes.append((st, None, qt))
+            elif true_stage == 3:
+                if rng.random() < agent.accept * 0.5:
+                    quotes.append(("Accepted", None, qt))
+                else:
+                    quotes.append((rng.choices(("Presented", "Needs Review", "In Review", "Approved"),
+                                               (3, 3, 3, 2))[0], None, qt))
+            else:
+                if rng.random() > agent.accept:
+                    quotes.append((rng.choice(("Denied", "Rejected")), None, qt))
+                    qt = work_time(rng, bounds[3] + rng.uniform(0.1, 0.8) * (bounds[4] - bounds[3]))
+                quotes.append(("Accepted", None, qt))
+            if len(quotes) == 1 and quotes[0][0] in ("Needs Review", "In Review"):
+                kind = rng.choices(("pricing", "config", None), (4, 4, 2))[0]
+                quotes[0] = (quotes[0][0], kind, quotes[0][2])
+        violation = quotes[0][1] if quotes else None
+        # Line items.
+        n_lines = rng.randint(1, 4) if ctx.b2b else rng.choices((1, 2, 3), (6, 3, 1))[0]
+        lines: list[list] = []  # [product idx, quantity]
+        config_kid = None
+        if violation == "config":
+            if ctx.exclusive_rules and (rng.random() < 0.45 or not ctx.max_qty_rules):
+                (a, b), config_kid = rng.choice(ctx.exclusive_rules)
+                lines += [[a, 0], [b, 0]]
+            else:
+                pidx = rng.choice(sorted(ctx.max_qty_rules))
+                mx, config_kid = ctx.max_qty_rules[pidx]
+                lines.append([pidx, mx + rng.randint(1, max(2, mx // 2))])
+        while len(lines) < n_lines:
+            p = rng.choices(range(len(prods)), pw)[0]
+            if any(p == l[0] or excl.get(p) == l[0] for l in lines):
+                if len(lines) and rng.random() < 0.3:
+                    break
+                continue
+            lines.append([p, 0])
+        for line in lines:
+            if line[1] == 0:
+                if ctx.b2b:
+                    q = max(1, min(200, round(math.exp(rng.gauss(math.log(6 * agent.deal_at(created)), 0.7)))))
+                else:
+                    q = rng.choices((1, 2, 3), (7, 2, 1))[0]
+                cap = ctx.max_qty_rules.get(line[0])
+                if cap and (violation != "config" or config_kid != cap[1]):
+                    q = min(q, cap[0])
+                line[1] = q
+        product0 = prods[lines[0][0]]
+        oid = w.new_id("Opportunity")
+        acc_name = ctx.acc_name[ai]
+        opp_name = f"{acc_name} - {product0.name}"
+        amount = 0.0
+        oli_ids = []
+        for p, q in lines:
+            pr = prods[p]
+            total = round(q * pr.price, 2)
+            amount += total
+            lid = w.new_id("OpportunityLineItem")
+            oli_ids.append(lid)
+            w.add("OpportunityLineItem", {"Id": lid, "Name": f"{opp_name} {pr.name}", "OpportunityId": oid,
+                                          "PricebookEntryId": pr.pbe_id, "Product2Id": pr.id,
+                                          "Quantity": float(q), "TotalPrice": total,
+                                          "CreatedDate": c.dt(created + 120)})
+        contract_id = None
+        if closed:
+            contract_id = w.new_id("Contract")
+        if closed:
+            close_date = c.d(close_t)
+        elif bounds[4] > NOW_OFFSET:
+            close_date = c.d(bounds[4])
+        else:
+            close_date = c.d(NOW_OFFSET + rng.randint(7, 60) * DAY)
+        w.add("Opportunity", {
+            "Id": oid, "Name": opp_name, "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact],
+            "ContractID__c": contract_id, "Amount": round(amount, 2), "CloseDate": close_date,
+            "CreatedDate": c.dt(created),
+            "Description": text.opportunity_description(trng, product0.name, STAGES[label]),
+            "OwnerId": agent.user_id, "Probability": STAGE_PROBABILITY[STAGES[label]],
+            "StageName": STAGES[label]})
+        if mislabelled:
+            w.truth("Opportunity", oid, "true_stage", STAGES[true_stage])
+        # Activities for every stage reached so far.
+        misfit = (not closed and not mislabelled and rng.random() < 0.3)
+        for k in range(true_stage + 1):
+            lo_t = bounds[k]
+            hi_t = NOW_OFFSET if k == true_stage and not closed else (
+                min(NOW_OFFSET, bounds[k] + 10 * DAY) if k == 4 else bounds[k + 1])
+            current = (k == true_stage and not closed)
+            n_tasks = (2 if current else 1) if k < 4 else (1 if rng.random() < 0.5 else 0)
+            for j in range(n_tasks):
+                subj, desc = text.activity(trng, stage=STAGES[k], kind="task")
+                tt = lo_t + rng.uniform(0, 0.8) * (hi_t - lo_t)
+                if current and not mislabelled and (j == 0 or rng.random() < 0.5) and rng.random() < 0.85:
+                    status = "Not Started"
+                elif current:
+                    status = rng.choice(("In Progress", "Completed", "Waiting on someone else"))
+                else:
+                    status = "Completed"
+                if status == "Completed":
+                    due = c.d(min(NOW_OFFSET, tt + rng.uniform(0, 1) * (hi_t - tt)))
+                else:
+                    due = c.d(NOW_OFFSET + rng.randint(1, 21) * DAY)
+                _task(ctx, rng, subj, desc, status, due, agent.user_id, oid, ctx.con_id[contact], tt)
+            if rng.random() < (0.45 if k < 4 else 0.2):
+                subj, desc = text.activity(trng, stage=STAGES[k], kind="event")
+                st = work_time(rng, lo_t + rng.uniform(0, 1) * (hi_t - lo_t))
+                st = min(st, NOW_OFFSET - 2 * HOUR)
+                allday = rng.random() < 0.05
+                w.add("Event", {"Id": w.new_id("Event"), "Subject": subj, "Description": desc,
+                                "StartDateTime": c.dt(st), "DurationInMinutes": 1440 if allday else rng.choice((30, 45, 60, 90)),
+                                "IsAllDayEvent": 1 if allday else 0, "Location": rng.choice(LOCATIONS),
+                                "OwnerId": agent.user_id, "WhatId": oid,
+                                "CreatedDate": c.dt(max(created, st - rng.randint(1, 10) * DAY))})
+        if misfit:
+            for _ in range(rng.choices((1, 2), (3, 1))[0]):
+                wrong = rng.choice([s for s in range(5) if s != true_stage])
+                subj, desc = text.activity(trng, stage=STAGES[wrong], kind="task")
+                tt = bounds[true_stage] + rng.uniform(0, 0.8) * (NOW_OFFSET - bounds[true_stage])
+                tid = _task(ctx, rng, subj, desc, "Not Started", c.d(NOW_OFFSET + rng.randint(1, 21) * DAY),
+                            agent.user_id, oid, ctx.con_id[contact], tt)
+                w.truth("Task", tid, "misfit_task", {"opportunity": oid, "fits_stage": STAGES[wrong]})
+        # A sales call showing where the deal really is.
+        if rng.random() < (0.85 if mislabelled else call_share):
+            hint = min(true_stage, 3)
+            lo_t, hi_t = bounds[hint], min(NOW_OFFSET, bounds[hint + 1])
+            t = work_time(rng, lo_t + rng.uniform(0.1, 0.9) * (hi_t - lo_t))
+            _call(ctx, rng, trng, lead_id=None, opp_id=oid, t=max(created + HOUR, t), agent=agent.name,
+                  contact=ctx.con_name[contact], company=acc_name if ctx.b2b else None,
+                  product=product0.name, bant={b: True for b in BANT}, hint=STAGES[hint], pool=pool)
+        # Quotes and their lines.
+        final_discounts = None
+        for qi, (status, kind, qt) in enumerate(quotes):
+            qt = min(qt, NOW_OFFSET - HOUR)
+            quote_id = w.new_id("Quote")
+            w.add("Quote", {"Id": quote_id, "Name": f"{opp_name} Q{qi + 1}", "AccountId": ctx.acc_id[ai],
+                            "ContactId": ctx.con_id[contact], "OpportunityId": oid, "CreatedDate": c.dt(qt),
+                            "ExpirationDate": c.d(qt + 30 * DAY),
+                            "Description": f"Quote {qi + 1} for {len(lines)} product(s): "
+                                           + ", ".join(f"{q} x {prods[p].name}" for p, q in lines) + ".",
+                            "Status": status, "OwnerId": agent.user_id})
+            bad_line = rng.randrange(len(lines)) if kind == "pricing" else None
+            discounts = []
+            for li, ((p, q), oli) in enumerate(zip(lines, oli_ids)):
+                pr = prods[p]
+                cap, pkid = ctx.pricing_rules.get(pr.family, (100, None))
+                if li == bad_line and pkid is not None:
+                    disc = float(cap + rng.choice((2, 3, 5, 5, 7.5, 10, 15)))
+                    w.truth("Quote", quote_id, "quote_violation", pkid)
+                else:
+                    disc = _discount_ok(rng, cap)
+                discounts.append(disc)
+                w.add("QuoteLineItem", {
+                    "Id": w.new_id("QuoteLineItem"), "QuoteId": quote_id, "OpportunityLineItemId": oli,
+                    "PricebookEntryId": pr.pbe_id, "Product2Id": pr.id, "Quantity": float(q),
+                    "UnitPrice": pr.price, "Discount": disc,
+                    "TotalPrice": round(q * pr.price * (1 - disc / 100), 2), "CreatedDate": c.dt(qt)})
+            if kind == "config":
+                w.truth("Quote", quote_id, "config_violation", config_kid)
+            if status == "Accepted":
+                final_discounts = discounts
+        # Contract and the order it produces.
+        if closed:
+            signed = work_time(rng, close_t)
+            signed = min(signed, NOW_OFFSET - HOUR)
+            start = min(NOW_OFFSET, signed + rng.randint(0, 14) * DAY)
+            crow = {"Id": contract_id, "AccountId": ctx.acc_id[ai], "CustomerSignedDate": c.d(signed),
+                    "StartDate": c.d(start), "ContractTerm": rng.choice((12, 12, 24, 24, 36)),
+                    "Description": f"Agreement for {opp_name}.", "Status": "Activated",
+                    "CreatedDate": c.dt(max(created + HOUR, signed - rng.randint(1, 5) * DAY))}
+            if ctx.b2b:
+                crow["CompanySignedDate"] = c.d(min(NOW_OFFSET, signed + rng.randint(0, 3) * DAY))
+            w.add("Contract", crow)
+            order_id = w.new_id("Order")
+            w.add("Order", {"Id": order_id, "AccountId": ctx.acc_id[ai], "ContractId": contract_id,
+                            "EffectiveDate": c.d(start),
+                            "OwnerId": agent.user_id, "Pricebook2Id": ctx.standard_pb, "Status": "Activated",
+                            "CreatedDate": c.dt(signed)})
+            discounts = final_discounts or [0.0] * len(lines)
+            for (p, q), disc in zip(lines, discounts):
+                pr = prods[p]
+                w.add("OrderItem", {"Id": w.new_id("OrderItem"), "OrderId": order_id,
+                                    "PricebookEntryId": pr.pbe_id, "Product2Id": pr.id, "Quantity": float(q),
+                                    "UnitPrice": round(pr.price * (1 - disc / 100), 2),
+                                    "CreatedDate": c.dt(signed)})
+    w.done()
+
+
+def _task(ctx, rng, subj, desc, status, due, owner, what, who, t) -> str:
+    tid = ctx.w.new_id("Task")
+    ctx.w.add("Task", {"Id": tid, "Subject": subj, "Description": desc, "Status": status,
+                       "Priority": rng.choices(("High", "Normal", "Low"), (2, 5, 2))[0],
+                       "ActivityDate": due, "OwnerId": owner, "WhatId": what, "WhoId": who,
+                       "CreatedDate": ctx.clock.dt(min(t, NOW_OFFSET - HOUR))})
+    return tid
+

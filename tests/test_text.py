@@ -1,0 +1,418 @@
+"""Prose generator: determinism, pool sizes, and that policy breaches, BANT flags, sentiments,
+competitors and stages are visible (and only when intended) in the generated text."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+
+import pytest
+
+from simulator.crm.generator import text as T
+from simulator.crm.generator import vocab
+
+ORGS = ("b2b", "b2c")
+SENTIMENTS = ("positive", "neutral", "negative")
+
+
+def _chat(seed, org, breach=None, sentiment="neutral", product=None, issue=None):
+    rng = random.Random(seed)
+    prods, iss = T.products(org), T.issues(org)
+    return T.chat_transcript(rng, customer="Maya Okafor", agent="Leon Weber",
+                             product=product or prods[seed % len(prods)]["name"],
+                             issue=issue or iss[seed % len(iss)], breach=breach, sentiment=sentiment)
+
+
+def _emails(seed, org, breach=None):
+    rng = random.Random(seed)
+    prods, iss = T.products(org), T.issues(org)
+    return T.case_emails(rng, customer="Maya Okafor", customer_email="maya.okafor@example.com",
+                         agent="Leon Weber", agent_email="leon.weber@support.example", product=prods[seed % 60]["name"],
+                         issue=iss[seed % len(iss)], breach=breach)
+
+
+def _call(seed, *, company="Summit Labs", comps=(), bant=None, sentiments=None, stage=None):
+    return T.voice_call(random.Random(seed), agent="Leon Weber", contact="Maya Okafor", company=company,
+                        product="Beacon Analytics Suite", competitors=list(comps),
+                        bant=bant if bant is not None else {"Budget": True, "Authority": True, "Need": True,
+                                                            "Timeline": True},
+                        sentiments=sentiments or {}, stage_hint=stage)
+
+
+# ------------------------------------------------------------------------------------------ determinism
+
+def test_determinism_same_seed_same_output():
+    pol = T.service_policies("b2c")[3]
+    assert _chat(7, "b2c", pol, "negative") == _chat(7, "b2c", pol, "negative")
+    assert _emails(7, "b2b") == _emails(7, "b2b")
+    assert _call(3, comps=["Korvex"], stage="Quote") == _call(3, comps=["Korvex"], stage="Quote")
+    for fn in (T.person_name, T.company_name):
+        assert [fn(random.Random(5)) for _ in range(3)] == [fn(random.Random(5))] * 3
+    assert T.activity(random.Random(2), stage="Discovery", kind="task") == \
+        T.activity(random.Random(2), stage="Discovery", kind="task")
+    r1, r2 = random.Random(9), random.Random(9)
+    assert T.case_text(r1, product="X", issue=T.issues("b2c")[0], customer_first="Ana") == \
+        T.case_text(r2, product="X", issue=T.issues("b2c")[0], customer_first="Ana")
+    assert T.account_description(random.Random(1), "b2b", "Energy") == \
+        T.account_description(random.Random(1), "b2b", "Energy")
+    for org in ORGS:
+        assert T.products(org) == T.products(org)
+        assert T.faq_articles(org, T.products(org)) == T.faq_articles(org, T.products(org))
+        assert T.internal_articles(org) == T.internal_articles(org)
+        assert T.service_policies(org) == T.service_policies(org)
+
+
+def test_different_seeds_vary():
+    chats = {_chat(s, "b2c", sentiment="neutral", product="Orbyt Phone S", issue=T.issues("b2c")[0])
+             for s in range(30)}
+    assert len(chats) > 20
+    assert len({T.company_name(random.Random(s)) for s in range(200)}) > 150
+
+
+def test_no_global_random_use():
+    random.seed(123)
+    before = random.random()
+    random.seed(123)
+    _chat(1, "b2c", T.service_policies("b2c")[0])
+    _emails(1, "b2b")
+    _call(1, comps=["Korvex"])
+    T.company_name(random.Random(0))
+    assert random.random() == before
+
+
+# ------------------------------------------------------------------------------------------ pools
+
+def test_name_pools():
+    assert len(set(vocab.FIRST_NAMES)) >= 150 and len(set(vocab.LAST_NAMES)) >= 150
+    rng = random.Random(0)
+    names = {T.person_name(rng) for _ in range(2000)}
+    assert len(names) > 1800
+
+
+def test_company_name_combinations():
+    n = len(vocab.COMPANY_ROOTS) * len(vocab.COMPANY_DESCRIPTORS) * (1 + len(vocab.COMPANY_FORMS))
+    assert n >= 5000
+    rng = random.Random(0)
+    assert len({T.company_name(rng) for _ in range(5000)}) > 3500
+
+
+def test_industries():
+    inds = T.industries()
+    assert len(inds) >= 15 and len(set(inds)) == len(inds)
+    assert T.industries() == inds
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_products(org):
+    ps = T.products(org)
+    assert len(ps) >= 60
+    assert all(set(p) == {"name", "family", "description", "sku"} for p in ps)
+    assert len({p["name"] for p in ps}) == len(ps)
+    assert len({p["sku"] for p in ps}) == len(ps)
+    assert 4 <= len({p["family"] for p in ps}) <= 6
+    assert all(len(p["description"]) > 30 for p in ps)
+    ps[0]["name"] = "mutated"
+    assert T.products(org)[0]["name"] != "mutated"
+
+
+def test_catalogs_differ_by_org():
+    assert not {p["name"] for p in T.products("b2b")} & {p["name"] for p in T.products("b2c")}
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_issues(org):
+    iss = T.issues(org)
+    assert len(iss) >= 20 and len({i["name"] for i in iss}) == len(iss)
+    assert all(set(i) == {"name", "description"} for i in iss)
+    # safety words are reserved for the safety policy scenario
+    for i in iss:
+        low = (i["name"] + " " + i["description"]).lower()
+        assert not any(w in low for w in ("smoke", "spark", "burning", "melt"))
+
+
+def test_competitors_distinct_from_own_names():
+    comps = T.competitors()
+    assert len(set(comps)) >= 12
+    own = set()
+    for org in ORGS:
+        for p in T.products(org):
+            own.add(p["name"])
+    rng = random.Random(1)
+    companies = {T.company_name(rng) for _ in range(3000)}
+    for c in comps:
+        assert c not in own and c not in companies
+        assert not any(c.lower() in x.lower() for x in own | companies)
+        first_word = c.split()[0]
+        assert first_word not in vocab.COMPANY_ROOTS
+
+
+# ------------------------------------------------------------------------------------------ policies
+
+@pytest.mark.parametrize("org", ORGS)
+def test_service_policies_shape(org):
+    pols = T.service_policies(org)
+    assert len(pols) >= 8
+    assert [p["key"] for p in pols] == list(T.SERVICE_POLICY_KEYS)
+    assert all(set(p) == {"key", "title", "summary", "body"} for p in pols)
+    assert len({p["title"] for p in pols}) == len(pols)
+    assert set(T.POLICY_BREACH_PHRASES) == set(T.SERVICE_POLICY_KEYS)
+
+
+def test_breach_markers_are_unique_and_literal():
+    all_templates = [t for ts in T.POLICY_BREACH_PHRASES.values() for t in ts]
+    for key, markers in T.POLICY_BREACH_MARKERS.items():
+        for m in markers:
+            assert len(m) >= 20
+            owners = [k for k, ts in T.POLICY_BREACH_PHRASES.items() if any(m in t for t in ts)]
+            assert owners == [key]
+    assert len(all_templates) >= 3 * len(T.SERVICE_POLICY_KEYS)
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_chat_breach_exactly_the_given_policy(org):
+    for pol in T.service_policies(org):
+        for seed in range(25):
+            body = _chat(seed, org, pol, SENTIMENTS[seed % 3])
+            assert T.breach_keys(body) == {pol["key"]}, (pol["key"], body)
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_chat_without_breach_is_clean_and_verifies(org):
+    for seed in range(200):
+        body = _chat(seed, org, None, SENTIMENTS[seed % 3])
+        assert T.breach_keys(body) == set(), body
+        # the agent verifies identity and troubleshoots in every compliant chat
+        assert any(m in body for m in T._markers(T._AGENT_VERIFY_ASK))
+        assert any(m in body for m in T._markers(T._AGENT_TROUBLESHOOT + T._AGENT_TROUBLESHOOT_B2B))
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_email_breach_and_clean(org):
+    for pol in T.service_policies(org):
+        for seed in range(15):
+            thread = _emails(seed, org, pol)
+            assert [set(m) for m in thread] == [{"subject", "body", "from_agent"}] * len(thread)
+            agent_text = "\n".join(m["body"] for m in thread if m["from_agent"])
+            cust_text = "\n".join(m["body"] for m in thread if not m["from_agent"])
+            assert T.breach_keys(agent_text) == {pol["key"]}
+            assert T.breach_keys(cust_text) == set()
+    for seed in range(200):
+        thread = _emails(seed, org, None)
+        assert T.breach_keys("\n".join(m["body"] for m in thread)) == set()
+        assert thread[0]["from_agent"] is False and thread[1]["from_agent"] is True
+
+
+def test_refund_breach_amount_exceeds_org_threshold():
+    for org, limit in (("b2c", 150), ("b2b", 2500)):
+        pol = next(p for p in T.service_policies(org) if p["key"] == "no_refund_without_approval")
+        assert f"${limit:,}" in pol["body"]
+        for seed in range(20):
+            body = _chat(seed, org, pol)
+            amount = float(body.split("$")[-1].split()[0].rstrip(".,").replace(",", ""))
+            assert amount > limit
+
+
+def test_sentiment_shapes_customer_tone():
+    for s in SENTIMENTS:
+        markers = [m for t in (T._CUST_OPEN[s], T._CUST_AFTER_TS[s], T._CUST_CLOSE[s]) for m in T._markers(t)]
+        for seed in range(20):
+            body = _chat(seed, "b2c", None, s)
+            assert any(m in body for m in markers)
+            others = [m for o in SENTIMENTS if o != s for m in T._markers(T._CUST_OPEN[o])]
+            assert not any(m in body for m in others)
+
+
+def test_chat_uses_given_names_product_issue():
+    iss = T.issues("b2c")[4]
+    body = _chat(3, "b2c", None, "neutral", product="Orbyt Tab Mini", issue=iss)
+    lines = body.splitlines()
+    assert all(l.startswith(("Maya Okafor: ", "Leon Weber: ")) for l in lines)
+    assert "Orbyt Tab Mini" in body
+
+
+# ------------------------------------------------------------------------------------------ CPQ rules
+
+def test_pricing_rule_article_states_rule():
+    for seed in range(10):
+        t, s, b = T.pricing_rule_article(random.Random(seed), {"kind": "max_discount", "family": "Networking",
+                                                               "max_discount": 15})
+        assert "Networking" in t and "15%" in s and "15%" in b and "Networking" in b
+
+
+def test_config_rule_article_states_rule():
+    for seed in range(10):
+        t, s, b = T.config_rule_article(random.Random(seed), {"kind": "max_quantity", "product": "Corvid L7 Load Balancer",
+                                                              "max_quantity": 4})
+        assert "Corvid L7 Load Balancer" in b and " 4 " in b
+        t, s, b = T.config_rule_article(random.Random(seed), {"kind": "exclusive",
+                                                              "products": ["Sentrel F400 Firewall", "Sentrel F1200 Firewall"]})
+        assert "Sentrel F400 Firewall" in b and "Sentrel F1200 Firewall" in b and "Sentrel F400 Firewall" in t
+
+
+# ------------------------------------------------------------------------------------------ knowledge
+
+@pytest.mark.parametrize("org", ORGS)
+def test_faq_articles(org):
+    for prods in (T.products(org), []):
+        faqs = T.faq_articles(org, prods)
+        assert len(faqs) >= 40
+        assert all(set(f) == {"title", "summary", "body", "question", "answer"} for f in faqs)
+        answers = [f["answer"] for f in faqs]
+        assert len(set(a.lower() for a in answers)) == len(answers)
+        for f in faqs:
+            assert f["answer"] in f["body"]
+            assert f["question"].endswith("?")
+            assert len(f["answer"].split()) <= 8
+            assert f["body"].count(".") >= 2  # a few sentences, with distractors
+        assert len({f["title"] for f in faqs}) == len(faqs)
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_internal_articles_confidential_values(org):
+    arts = T.internal_articles(org)
+    assert len(arts) >= 10
+    public = " ".join(f["body"] for f in T.faq_articles(org, T.products(org)))
+    public += " ".join(p["body"] for p in T.service_policies(org))
+    seen = set()
+    for a in arts:
+        assert set(a) == {"title", "summary", "body", "confidential"}
+        assert a["confidential"]
+        for v in a["confidential"]:
+            assert v in a["body"]
+            assert v not in public
+            assert v not in seen
+            seen.add(v)
+
+
+# ------------------------------------------------------------------------------------------ voice calls
+
+def _all_bant_markers():
+    return {(f, met): ms for f, d in T.BANT_MARKERS.items() for met, ms in d.items()}
+
+
+def test_voice_call_competitors_exact():
+    comps = T.competitors()
+    for seed in range(60):
+        rng = random.Random(seed)
+        chosen = rng.sample(comps, seed % 4)
+        body = _call(seed, company=None if seed % 2 else "Summit Labs", comps=chosen,
+                     sentiments={"pricing": "negative"}, stage=(None, *T.STAGES)[seed % 6])
+        for c in comps:
+            assert (c in body) == (c in chosen), (c, chosen)
+
+
+def test_voice_call_bant_flags_visible():
+    markers = _all_bant_markers()
+    for seed, flags in enumerate(itertools.product((True, False), repeat=4)):
+        bant = dict(zip(("Budget", "Authority", "Need", "Timeline"), flags))
+        for company in ("Summit Labs", None):
+            body = _call(seed, company=company, bant=bant)
+            for f, met in bant.items():
+                assert any(m in body for m in markers[(f, met)]), (f, met, body)
+                assert not any(m in body for m in markers[(f, not met)]), (f, met)
+
+
+def test_bant_markers_unique():
+    all_templates = [t for d in T.BANT_PHRASES.values() for ts in d.values() for t in ts]
+    all_templates += [t for d in T.SUBTOPIC_PHRASES.values() for ts in d.values() for t in ts]
+    for (f, met), ms in _all_bant_markers().items():
+        for m in ms:
+            assert sum(m in t for t in all_templates) == 1
+    for s, d in T.SUBTOPIC_MARKERS.items():
+        for v, ms in d.items():
+            for m in ms:
+                assert sum(m in t for t in all_templates) == 1
+
+
+def test_voice_call_sentiments_visible():
+    subs = list(T.SUBTOPIC_PHRASES)
+    assert set(subs) == {"pricing", "support", "features", "integration", "onboarding", "performance"}
+    for seed in range(40):
+        rng = random.Random(seed)
+        sents = {s: rng.choice(SENTIMENTS) for s in rng.sample(subs, 1 + seed % 6)}
+        body = _call(seed, sentiments=sents)
+        for s, v in sents.items():
+            assert any(m in body for m in T.SUBTOPIC_MARKERS[s][v])
+            for o in SENTIMENTS:
+                if o != v:
+                    assert not any(m in body for m in T.SUBTOPIC_MARKERS[s][o])
+        for s in subs:
+            if s not in sents:
+                assert not any(m in body for v in SENTIMENTS for m in T.SUBTOPIC_MARKERS[s][v])
+
+
+def test_voice_call_stage_hint_visible():
+    for seed in range(30):
+        stage = T.STAGES[seed % 5]
+        body = _call(seed, stage=stage)
+        for st, ms in T.STAGE_MARKERS.items():
+            assert any(m in body for m in ms) == (st == stage)
+        none_body = _call(seed, stage=None)
+        assert not any(m in none_body for ms in T.STAGE_MARKERS.values() for m in ms)
+
+
+def test_voice_call_speakers_and_b2c():
+    body = _call(1, company=None, comps=["Korvex"], sentiments={"support": "positive"}, stage="Closed")
+    assert all(l.startswith(("Leon Weber: ", "Maya Okafor: ")) for l in body.splitlines())
+    assert "None" not in body
+
+
+# ------------------------------------------------------------------------------------------ activities
+
+def test_activity_subjects_disjoint_across_stages():
+    subjects = {}
+    for stage in T.STAGES:
+        for kind in ("task", "event"):
+            subs = {T.activity(random.Random(s), stage=stage, kind=kind)[0] for s in range(200)}
+            assert len(subs) >= 5
+            subjects.setdefault(stage, set()).update(subs)
+    for a, b in itertools.combinations(T.STAGES, 2):
+        assert not subjects[a] & subjects[b]
+    keywords = {"Qualification": ("qualif", "budget", "intro"), "Discovery": ("demo", "discovery", "needs analysis"),
+                "Quote": ("quote", "proposal"), "Negotiation": ("negotiat", "legal", "redline"),
+                "Closed": ("kickoff", "onboarding", "go-live")}
+    for stage, subs in subjects.items():
+        for s in subs:
+            low = s.lower()
+            for other, kws in keywords.items():
+                if other != stage:
+                    assert not any(k in low for k in kws), (stage, s)
+    assert T.activity(random.Random(0), stage="Closed Won", kind="task")[0] in subjects["Closed"]
+    with pytest.raises(ValueError):
+        T.activity(random.Random(0), stage="Prospecting", kind="task")
+
+
+# ------------------------------------------------------------------------------------------ misc text
+
+def test_case_text_and_descriptions():
+    iss = T.issues("b2c")[0]
+    subj, desc = T.case_text(random.Random(0), product="Orbyt Phone S", issue=iss, customer_first="Ana")
+    assert subj and desc and ("Orbyt Phone S" in subj + desc)
+    assert T.account_description(random.Random(0), "b2c", None)
+    d = T.account_description(random.Random(0), "b2b", "Healthcare")
+    assert "healthcare" in d.lower()
+    od = T.opportunity_description(random.Random(0), "Corvid C9000 Core Switch", "Quote")
+    assert "Corvid C9000 Core Switch" in od
+    for stage in T.STAGES:
+        assert stage.lower() not in T.opportunity_description(random.Random(1), "Orbyt Phone S", stage).lower()
+
+
+def test_speed():
+    pol = T.service_policies("b2c")[2]
+    iss = T.issues("b2c")[0]
+    rng = random.Random(0)
+    t0 = time.perf_counter()
+    for _ in range(2000):
+        T.person_name(rng)
+        T.company_name(rng)
+        T.case_text(rng, product="Orbyt Phone S", issue=iss, customer_first="Ana")
+        T.activity(rng, stage="Quote", kind="task")
+    small = (time.perf_counter() - t0) / 2000
+    t0 = time.perf_counter()
+    for _ in range(500):
+        T.chat_transcript(rng, customer="A B", agent="C D", product="P", issue=iss, breach=pol, sentiment="neutral")
+        T.voice_call(rng, agent="A B", contact="C D", company="E", product="P", competitors=["Korvex"],
+                     bant={"Budget": True, "Need": False}, sentiments={"pricing": "positive"}, stage_hint="Quote")
+    big = (time.perf_counter() - t0) / 500
+    assert small < 50e-6 and big < 500e-6, (small, big)

@@ -74,6 +74,17 @@ def test_update_record_validates_like_salesforce(b2b_org):
             assert out["error"][0]["errorCode"] == code, args
 
 
+def test_text_updates_reach_sosl_in_that_session_only(b2b_org):
+    conn = b2b_org.connect()
+    (case_id,) = conn.execute('SELECT Id FROM "Case" ORDER BY Id LIMIT 1').fetchone()
+    conn.close()
+    search = "FIND {quuxfrobnicator} RETURNING Case(Id)"
+    with OrgSession(b2b_org) as a, OrgSession(b2b_org) as b:
+        assert json.loads(CrmTools(a).update_record("Case", case_id, "Subject", "Quuxfrobnicator broke"))["success"]
+        assert [r["Id"] for r in a.sosl(search)["searchRecords"]] == [case_id]
+        assert b.sosl(search)["searchRecords"] == []
+
+
 def test_assign_lead_rejects_unknown_user(b2b_org):
     conn = b2b_org.connect()
     (lead,) = conn.execute("SELECT Id FROM Lead ORDER BY Id LIMIT 1").fetchone()
@@ -109,8 +120,11 @@ def test_authorizer_blocks_raw_writes_even_in_private_copy(b2b_org):
     case_id, _, other = _open_case_and_agents(b2b_org)
     with OrgSession(b2b_org) as s:
         CrmTools(s).assign_case(case_id, other)
-        with pytest.raises(sqlite3.DatabaseError):
-            s._conn.execute('DELETE FROM "Case"')
+        for sql in ('DELETE FROM "Case"', "UPDATE sqlite_master SET sql = ''", "PRAGMA writable_schema = 1",
+                    "CREATE TABLE x (a)", "ATTACH DATABASE ':memory:' AS y"):
+            with pytest.raises(sqlite3.DatabaseError):
+                s._conn.execute(sql)
+        assert s.soql('SELECT COUNT() FROM Case')["totalSize"] > 0
 
 
 def test_runaway_query_times_out(b2b_org):

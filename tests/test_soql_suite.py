@@ -93,7 +93,7 @@ B2B_CASES = [
      'SELECT Id FROM Product2 WHERE External_ID__c LIKE \'%_1%\'', False),
     ("and_or_parens", "SELECT Id FROM Case WHERE (Priority = 'High' OR Origin = 'Phone') AND Status = 'Closed'",
      'SELECT Id FROM "Case" WHERE (Priority = \'High\' OR Origin = \'Phone\') AND Status = \'Closed\'', False),
-    ("or_precedence", "SELECT Id FROM Case WHERE Priority = 'High' OR Origin = 'Phone' AND Status = 'New'",
+    ("or_nested_and", "SELECT Id FROM Case WHERE Priority = 'High' OR (Origin = 'Phone' AND Status = 'New')",
      'SELECT Id FROM "Case" WHERE Priority = \'High\' OR (Origin = \'Phone\' AND Status = \'New\')', False),
     ("not_expr", "SELECT Id FROM Case WHERE NOT (Priority = 'Low')",
      'SELECT Id FROM "Case" WHERE NOT (Priority = \'Low\') OR Priority IS NULL', False),

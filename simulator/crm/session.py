@@ -18,11 +18,18 @@ from .errors import SalesforceError
 from .store import Org, q
 
 _READ_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION})
-_PROGRESS_STEPS = 20_000
+_PROGRESS_STEPS = 2_000
 
 
-def _read_only(action: int, *_: Any) -> int:
-    return sqlite3.SQLITE_OK if action in _READ_ACTIONS else sqlite3.SQLITE_DENY
+def _read_only(action: int, arg1: str | None, *_: Any) -> int:
+    """Allow reading only. FTS5 (SOSL) also asks for the schema's data_version and, when it
+    opens an index, an UPDATE check on sqlite_master, which no statement can carry out
+    without PRAGMA writable_schema (denied here)."""
+    if action in _READ_ACTIONS:
+        return sqlite3.SQLITE_OK
+    if (action, arg1) in ((sqlite3.SQLITE_PRAGMA, "data_version"), (sqlite3.SQLITE_UPDATE, "sqlite_master")):
+        return sqlite3.SQLITE_OK
+    return sqlite3.SQLITE_DENY
 
 
 class OrgSession:

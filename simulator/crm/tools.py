@@ -15,7 +15,8 @@ from typing import Any
 from .errors import SalesforceError
 from .ids import make_id, to18
 from .session import OrgSession
-from .store import q
+from .schema import search_fields
+from .store import fts_table, q
 
 MAX_RECORDS = 100
 _READ_ONLY_FIELDS = frozenset({"id", "createddate"})
@@ -69,6 +70,9 @@ class CrmTools:
             obj, fld, rid = self._resolve(object_name, record_id, field)
             stored = self._coerce(obj, fld, value)
             self.session.write(f"UPDATE {q(obj.name)} SET {q(fld.name)} = ? WHERE Id = ?", (stored, rid))
+            if fld in search_fields(obj):  # keep SOSL's external-content index in step
+                fts = q(fts_table(obj.name))
+                self.session.write(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
         except SalesforceError as err:
             return _error_text(err)
         return json.dumps({"success": True, "id": rid, "object": obj.name, "field": fld.name,
@@ -109,7 +113,7 @@ class CrmTools:
         self.session.write(
             'INSERT INTO "CaseHistory__c" (Id, CaseId__c, CreatedDate, Field__c, OldValue__c, '
             "NewValue__c) VALUES (?, ?, ?, 'Owner Assignment', ?, ?)",
-            (make_id(obj.key_prefix, count + 1, pod="Ep"), case_id, stamp, old, new))
+            (make_id(obj.key_prefix, count + 1), case_id, stamp, old, new))
 
     def _resolve(self, object_name: str, record_id: str, field: str):
         obj = self.session.schema.get(object_name or "")

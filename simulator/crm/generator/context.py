@@ -14,7 +14,7 @@ from .common import Clock, Writer
 # Base sizes at scale 1 (transactional objects are multiplied by the scale).
 SIZES = {
     "b2b": dict(service_agents=20, sales_agents=20, accounts=720, contacts_per_account=(2, 4),
-                orders_per_account=2.4, items_per_order=(1, 3), cases=1850, leads=1250,
+                orders_per_account=2.4, items_per_order=(1, 3), cases=1850, leads=1600,
                 opportunities=720, email_share=0.22, chat_share=0.10, lead_call_share=0.5,
                 opp_call_share=0.55, case_hours=60.0, cycle_days=80.0),
     "b2c": dict(service_agents=24, sales_agents=16, accounts=3800, contacts_per_account=(1, 1),
@@ -54,10 +54,11 @@ class Ctx:
     states: list = field(default_factory=list)
     state_index: dict = field(default_factory=dict)
     state_sales: dict = field(default_factory=dict)  # state code -> sales agent indexes covering it
+    state_sales_w: dict = field(default_factory=dict)  # state code -> pick weights of those agents
     products: list = field(default_factory=list)
     standard_pb: str = ""
     issues: list = field(default_factory=list)  # (id, dict)
-    issue_rates: list = field(default_factory=list)
+    issue_rates: list = field(default_factory=list)  # [product][quarter index] -> weight per issue
     policies: list = field(default_factory=list)  # (kav id, policy dict)
     pricing_rules: dict = field(default_factory=dict)  # family -> (max_discount, kav id)
     max_qty_rules: dict = field(default_factory=dict)  # product idx -> (max_quantity, kav id)

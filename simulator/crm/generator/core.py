@@ -69,8 +69,8 @@ def users(ctx: Ctx) -> None:
     n_service = max(4, round(ctx.size["service_agents"] * growth))
     n_sales = max(4, round(ctx.size["sales_agents"] * growth))
     used: set = set()
-    speeds = spread(rng, n_service, 0.7, 1.6)
-    transfers = spread(rng, n_service, 0.07, 0.45)
+    speeds = spread(rng, n_service, 0.8, 1.35)
+    transfers = spread(rng, n_service, 0.12, 0.5)
     loads = spread(rng, n_service, 0.45, 1.5)
     # Transfer counts (not rates) are what tasks rank, so busy agents get the lower
     # propensities (loosely: neighbours swapped) to keep the "most transfers" answer varied.
@@ -81,9 +81,9 @@ def users(ctx: Ctx) -> None:
             ordered[k], ordered[k + 1] = ordered[k + 1], ordered[k]
     for i, v in zip(by_load, ordered):
         transfers[i] = v
-    skills = spread(rng, n_sales, 0.15, 0.45)
-    cycles = spread(rng, n_sales, 0.7, 1.5)
-    deals = spread(rng, n_sales, 0.7, 1.5)
+    skills = spread(rng, n_sales, 0.2, 0.55)
+    cycles = spread(rng, n_sales, 0.8, 1.3)
+    deals = spread(rng, n_sales, 0.8, 1.3)
     accepts = spread(rng, n_sales, 0.25, 0.9)
     t_first = -1150 * DAY
 
@@ -106,13 +106,13 @@ def users(ctx: Ctx) -> None:
         uid, email = user_row(first, last, SERVICE_PROFILE, start)
         ctx.service_agents.append(ServiceAgent(
             i, uid, f"{first} {last}", email, speeds[i], transfers[i], loads[i], start,
-            speed_drift=drift(rng, 0.45), transfer_drift=drift(rng, 0.45), load_drift=drift(rng, 0.35)))
+            speed_drift=drift(rng, 0.45), transfer_drift=drift(rng, 0.4), load_drift=drift(rng, 0.35)))
     for i in range(n_sales):
         first, last = _unique(lambda: text.person_name(rng), used)
         uid, email = user_row(first, last, SALES_PROFILE, work_time(rng, t_first))
         ctx.sales_agents.append(SalesAgent(
             i, uid, f"{first} {last}", email, skills[i], cycles[i], deals[i], accepts[i],
-            skill_drift=drift(rng, 0.45), cycle_drift=drift(rng, 0.4), deal_drift=drift(rng, 0.4)))
+            skill_drift=drift(rng, 0.4), cycle_drift=drift(rng, 0.45), deal_drift=drift(rng, 0.5)))
     w.done("User")
 
 
@@ -280,6 +280,27 @@ def territories(ctx: Ctx) -> None:
                 if a not in lst:
                     lst.append(a)
     w.done("UserTerritory2Association")
+    _balance_coverage(ctx)
+
+
+def _balance_coverage(ctx: Ctx) -> None:
+    """Pick weights per state's covering agents, inverse to each agent's covered volume, so that
+    agents with big or several territories do not own most of the business."""
+    volume = [0.0] * len(ctx.sales_agents)
+    for s in ctx.states:
+        cover = ctx.state_sales.get(s.code, [])
+        for a in cover:
+            volume[a] += s.weight / len(cover)
+    ctx.state_sales_w = {code: [1.0 / volume[a] for a in cover] for code, cover in ctx.state_sales.items()}
+
+
+def state_owner(ctx: Ctx, rng, st: int, loyalty: float) -> int:
+    """A sales agent for a customer in state index `st`: with probability `loyalty` one covering
+    the state (balanced by volume), else anyone."""
+    code = ctx.states[st].code
+    if code in ctx.state_sales and rng.random() < loyalty:
+        return rng.choices(ctx.state_sales[code], ctx.state_sales_w[code])[0]
+    return rng.randrange(len(ctx.sales_agents))
 
 
 # --- accounts and contacts -----------------------------------------------------------
@@ -308,9 +329,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
             lead = None
             st = rng.choices(range(len(ctx.states)), state_w)[0]
             created = work_time(rng, -rng.randint(60, 1100) * DAY)
-            code = ctx.states[st].code
-            cover = ctx.state_sales.get(code) or list(range(len(ctx.sales_agents)))
-            owner = rng.choice(cover) if rng.random() < 0.8 else rng.randrange(len(ctx.sales_agents))
+            owner = state_owner(ctx, rng, st, 0.8)
             if ctx.b2b:
                 name = _unique(lambda: text.company_name(rng), names_used)
             else:
@@ -420,5 +439,5 @@ def item_before(ctx: Ctx, rng, product: int, t: float):
     return lst[k - back]
 
 
-__all__ = ["users", "catalog", "knowledge", "territories", "accounts", "orders", "item_before",
+__all__ = ["users", "catalog", "knowledge", "territories", "accounts", "orders", "item_before", "state_owner",
            "SERVICE_PROFILE", "SALES_PROFILE", "HOUR"]

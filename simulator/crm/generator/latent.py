@@ -69,11 +69,12 @@ def spread(rng: random.Random, n: int, lo: float, hi: float) -> list[float]:
     return vals
 
 
-def drift(rng: random.Random, sigma: float) -> list[float]:
-    """A multiplicative random walk over N_QUARTERS periods (index 0 = latest), mean-reverting."""
+def drift(rng: random.Random, sigma: float, keep: float = 0.5) -> list[float]:
+    """A multiplicative random walk over N_QUARTERS periods (index 0 = latest), mean-reverting:
+    each period keeps `keep` of the previous log-deviation, so consecutive quarters differ."""
     out, x = [], 0.0
     for _ in range(N_QUARTERS):
-        x = 0.6 * x + rng.gauss(0.0, sigma)
+        x = keep * x + rng.gauss(0.0, sigma)
         out.append(math.exp(x))
     return out
 
@@ -141,23 +142,32 @@ class StateInfo:
 
 
 def make_states(rng: random.Random) -> list[StateInfo]:
-    factors = spread(rng, len(STATES), 0.7, 1.5)
-    return [StateInfo(code, w, f, drift(rng, 0.32)) for (code, w, _), f in zip(STATES, factors)]
+    """The states with their closure factors: a modest base spread under an independent
+    quarterly drift, so that the quickest state depends on the window."""
+    factors = spread(rng, len(STATES), 0.9, 1.15)
+    return [StateInfo(code, w, f, drift(rng, 0.35, keep=0.0)) for (code, w, _), f in zip(STATES, factors)]
 
 
-def issue_rates(rng: random.Random, n_products: int, n_issues: int) -> list[list[float]]:
-    """Per product, a weight per issue: three dominant issues (distinct top issue spread over
-    the issues) over a low background."""
+def issue_rates(rng: random.Random, n_products: int, n_issues: int) -> list[list[list[float]]]:
+    """Per product and quarter index, a weight per issue: a dominant issue, a runner-up and a
+    third over a low background. Products' dominant issues are spread over the issues, and from
+    one quarter to the next a product's dominant issue and runner-up sometimes swap (a new defect
+    taking over), so a product's top issue depends on the window."""
     perm = list(range(n_issues))
     rng.shuffle(perm)
     rates = []
     for p in range(n_products):
-        top = perm[p % n_issues]
-        others = [i for i in range(n_issues) if i != top]
-        second, third = rng.sample(others, 2)
-        w = [0.25 + rng.random() * 0.2 for _ in range(n_issues)]
-        w[top] = 7.0 + rng.random() * 2
-        w[second] = 3.5 + rng.random() * 1.5
-        w[third] = 1.8 + rng.random()
-        rates.append(w)
+        lead = perm[p % n_issues]
+        runner, third = rng.sample([i for i in range(n_issues) if i != lead], 2)
+        base = [0.25 + rng.random() * 0.2 for _ in range(n_issues)]
+        base[third] = 1.8 + rng.random()
+        per_quarter = []
+        for _ in range(N_QUARTERS):
+            if rng.random() < 0.22:
+                lead, runner = runner, lead
+            w = list(base)
+            w[lead] = 11.0 + rng.random() * 2
+            w[runner] = 3.5 + rng.random() * 1.5
+            per_quarter.append(w)
+        rates.append(per_quarter)
     return rates

@@ -11,6 +11,7 @@ from ..schema import STAGES
 from . import text
 from .common import DAY, HOUR, NOW_OFFSET, phone, slug, stream, work_time
 from .context import LEAD_SPAN_DAYS, Ctx
+from .core import state_owner
 from .latent import BANT, SUBTOPICS, TITLES
 
 STAGE_BOUNDS = (0.0, 0.18, 0.42, 0.68, 1.0)  # fraction of the cycle at which each stage starts
@@ -37,15 +38,13 @@ def plan_leads(ctx: Ctx) -> list[LeadPlan]:
     rng = stream(ctx.seed, ctx.org, "leads")
     n = ctx.n("leads", 10)
     state_w = [s.weight for s in ctx.states]
-    all_agents = list(range(len(ctx.sales_agents)))
     companies: set = set()
     out = []
     for i in range(n):
         created = work_time(rng, rng.uniform(-LEAD_SPAN_DAYS * DAY, -HOUR))
         created = min(created, NOW_OFFSET - 2 * HOUR)
         st = rng.choices(range(len(ctx.states)), state_w)[0]
-        cover = ctx.state_sales.get(ctx.states[st].code) or all_agents
-        owner = rng.choice(cover) if rng.random() < 0.85 else rng.choice(all_agents)
+        owner = state_owner(ctx, rng, st, 0.85)
         first, last = text.person_name(rng)
         company = title = None
         if ctx.b2b:
@@ -191,7 +190,10 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         lo = max(-LEAD_SPAN_DAYS * DAY, ctx.acc_created[ai] + DAY)
         if lo >= -2 * DAY:
             continue
-        starts.append((work_time(rng, rng.uniform(lo, -DAY)), ai))
+        t = work_time(rng, rng.uniform(lo, -DAY))
+        # Owners win repeat business in step with their (drifting) deal multiplier.
+        if rng.random() < ctx.sales_agents[ctx.acc_owner[ai]].deal_at(t) / 2:
+            starts.append((t, ai))
     starts = [(min(t, NOW_OFFSET - 3 * HOUR), ai) for t, ai in starts]
     starts.sort()
     excl = {}

@@ -10,6 +10,7 @@ from . import text
 from .common import DAY, HOUR, NOW_OFFSET, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx
 from .core import item_before
+from .latent import quarter_index
 
 CASE_SPAN_DAYS = ORDER_SPAN_DAYS - 30
 OPEN_STATUSES = ("New", "Working", "Escalated", "Waiting on Customer")
@@ -84,7 +85,7 @@ def cases(ctx: Ctx) -> None:
             it = everything[k - 1 - min(k - 1, int(rng.expovariate(1 / 200)))]
             item, p = (it[0], it[1], it[2]), it[3]
         _, item_id, ai = item
-        issue = rng.choices(range(n_issues), ctx.issue_rates[p])[0]
+        issue = rng.choices(range(n_issues), ctx.issue_rates[p][quarter_index(t)])[0]
         contact = ctx.acc_contact0[ai] + rng.randrange(ctx.acc_ncontacts[ai])
         owners = [_pick_agent(rng, agents, t, issue, p)]
         while len(owners) < 4 and rng.random() < owners[-1].transfer_at(t):

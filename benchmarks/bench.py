@@ -149,9 +149,10 @@ def main() -> None:
     scales = [float(s) for s in args.scales.split(",")]
     report = [f"## {date.today().isoformat()} — {machine()}", "", "### Org build", ""]
     report += bench_build(out, scales)
-    b2b = out / f"b2b-x{scales[0]:g}.db"
-    report += ["", f"### Query latency (b2b, scale {scales[0]:g})", ""] + bench_queries(b2b, args.repeat)
-    report += ["", "### CLI start-up", ""] + bench_startup(b2b)
+    for scale in scales:
+        report += ["", f"### Query latency (b2b, scale {scale:g})", ""]
+        report += bench_queries(out / f"b2b-x{scale:g}.db", args.repeat)
+    report += ["", "### CLI start-up", ""] + bench_startup(out / f"b2b-x{scales[0]:g}.db")
     print("\n".join(report))
 
 

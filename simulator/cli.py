@@ -128,6 +128,124 @@ def cmd_sosl(args: argparse.Namespace) -> int:
     return _run_queries(args, lambda s, t: s.sosl(t), sosl_text)
 
 
+# --- tasks ---------------------------------------------------------------------------
+
+def _catalog():
+    from .tasks.spec import SpecError, load_catalog
+    try:
+        return load_catalog()
+    except SpecError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_tasks_list(args: argparse.Namespace) -> int:
+    specs = _catalog().values()
+    rows = [{"task": s.name, "skill": s.skill, "area": s.area, "audience": s.audience, "metric": s.metric,
+             "orgs": ",".join(s.orgs)} for s in specs]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    from .crm.render import table
+    print(table(rows))
+    print(f"{len(rows)} task types")
+    return 0
+
+
+def cmd_tasks_generate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+    from .tasks.generate import TaskGenerationError, generate_instances
+    from .tasks.instance import write_instances
+
+    if args.per_type < 1:
+        raise UsageError(f"--per-type must be at least 1, got {args.per_type}")
+    org = _open_org(args.org)
+    catalog = _catalog()
+    types = [t.strip() for t in args.types.split(",") if t.strip()] if args.types else None
+    n_types = len(types) if types else sum(org.meta.org in s.orgs for s in catalog.values())
+    with tqdm(total=n_types * args.per_type, desc="generating", unit=" instances", file=sys.stderr,
+              disable=args.quiet) as bar:
+        try:
+            instances = generate_instances(org, args.per_type, types=types, seed=args.seed,
+                                           progress=lambda name, n: bar.update(n))
+        except TaskGenerationError as exc:
+            raise UsageError(str(exc)) from None
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_instances(out, instances)
+    print(f"wrote {len(instances)} instances of {n_types} task types -> {out}", file=sys.stderr)
+    return 0
+
+
+def _read_instances(path: str) -> list:
+    from .tasks.instance import InstanceFileError, read_instances
+    try:
+        return list(read_instances(path))
+    except InstanceFileError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_tasks_validate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+    from .crm.render import table
+    from .tasks.validate import summary_rows, validate
+
+    org = _open_org(args.org)
+    instances = _read_instances(args.file)
+    with tqdm(total=len(instances), desc="oracle", unit=" instances", file=sys.stderr,
+              disable=args.quiet) as bar:
+        try:
+            outcomes = validate(org, instances, progress=lambda _: bar.update(1))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    print(table(summary_rows(outcomes)))
+    failed = [o for o in outcomes if not o.ok]
+    for o in failed[:20]:
+        print(f"FAIL {o.instance_id}: expected {o.expected}, oracle got {o.got}"
+              + (f" ({o.error})" if o.error else ""))
+    print(f"{len(outcomes) - len(failed)} of {len(outcomes)} instances solved by the oracle")
+    return 1 if failed else 0
+
+
+def cmd_tasks_show(args: argparse.Namespace) -> int:
+    match = [i for i in _read_instances(args.file) if i.id == args.id or str(i.idx) == args.id]
+    if not match:
+        raise UsageError(f"no instance {args.id!r} in {args.file}")
+    inst = match[0]
+    print(f"{inst.id}  ({inst.task}, {inst.org}; {inst.skill}, {inst.area}; metric {inst.metric})")
+    print(f"\nQuery: {inst.query}\n\nShards:")
+    for n, shard in enumerate(inst.shards):
+        print(f"  {n}. [{shard['id']}] {shard['text']}")
+    print(f"\nAnswer: {', '.join(inst.answer)}")
+    if inst.confidential_values:
+        print(f"Confidential values: {', '.join(inst.confidential_values)}")
+    print(f"Persona pool: {inst.persona_pool}\nToday: {inst.context['today']}")
+    if inst.context.get("policy"):
+        print(f"Policy: {inst.context['policy']}")
+    return 0
+
+
+# --- personas ------------------------------------------------------------------------
+
+def cmd_personas_list(args: argparse.Namespace) -> int:
+    from .users.personas import PersonaError, load_personas
+    try:
+        personas = list(load_personas(args.folder).values())
+    except PersonaError as exc:
+        raise UsageError(str(exc)) from None
+    if args.pool:
+        personas = [p for p in personas if p.pool == args.pool]
+    rows = [{"id": p.id, "pool": p.pool, "name": p.name, "role": p.role, "verbosity": p.verbosity,
+             "formality": p.formality, "patience": p.patience, "disclosure": p.disclosure}
+            for p in personas]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    from .crm.render import table
+    print(table(rows))
+    print(f"{len(rows)} personas")
+    return 0
+
+
 # --- parser --------------------------------------------------------------------------
 
 def _as_of(text: str) -> date:
@@ -168,6 +286,37 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("object", nargs="?", help="an object API name, e.g. Case")
     describe.add_argument("--all", action="store_true", help="every object's fields")
     describe.set_defaults(func=cmd_org_describe)
+
+    tasks = sub.add_parser("tasks", help="the task catalog: list, generate, validate, show")
+    tasks_sub = tasks.add_subparsers(dest="tasks_command", required=True, metavar="SUBCOMMAND")
+    tl = tasks_sub.add_parser("list", help="the task types")
+    tl.add_argument("--json", action="store_true", help="machine-readable output")
+    tl.set_defaults(func=cmd_tasks_list)
+    tg = tasks_sub.add_parser("generate", help="draw task instances from an org")
+    tg.add_argument("--org", required=True, help="org file")
+    tg.add_argument("--per-type", type=int, required=True, help="instances per task type")
+    tg.add_argument("--types", help="comma-separated task types (default: all for the org)")
+    tg.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    tg.add_argument("--out", required=True, help="JSON Lines file to write")
+    tg.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    tg.set_defaults(func=cmd_tasks_generate)
+    tv = tasks_sub.add_parser("validate", help="solve every instance with the oracle; exit 1 on any failure")
+    tv.add_argument("file", help="JSON Lines task file")
+    tv.add_argument("--org", required=True, help="the org file the instances were drawn from")
+    tv.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    tv.set_defaults(func=cmd_tasks_validate)
+    ts = tasks_sub.add_parser("show", help="one instance, readable, with its shards")
+    ts.add_argument("file", help="JSON Lines task file")
+    ts.add_argument("id", help="instance id (or idx)")
+    ts.set_defaults(func=cmd_tasks_show)
+
+    personas = sub.add_parser("personas", help="the persona library of the user simulators")
+    personas_sub = personas.add_subparsers(dest="personas_command", required=True, metavar="SUBCOMMAND")
+    pl = personas_sub.add_parser("list", help="the personas, with their style")
+    pl.add_argument("--pool", choices=("internal", "consumer", "business"), help="only this pool")
+    pl.add_argument("--folder", help="a folder of persona YAML files (default: the shipped library)")
+    pl.add_argument("--json", action="store_true", help="machine-readable output")
+    pl.set_defaults(func=cmd_personas_list)
 
     for name, func, what, example in (
             ("soql", cmd_soql, "a SOQL query", "SELECT Id, Name FROM Account LIMIT 5"),

@@ -104,3 +104,13 @@ def test_console_script_runs_in_a_fresh_process(org_paths):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["records"][0]["PersonEmail"]
+
+
+def test_personas_list(capsys, tmp_path):
+    assert main(["personas", "list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) >= 36 and {r["pool"] for r in rows} == {"internal", "consumer", "business"}
+    assert main(["personas", "list", "--pool", "consumer"]) == 0
+    assert "consumer" in capsys.readouterr().out
+    code, _, err = run(capsys, "personas", "list", "--folder", str(tmp_path))
+    assert code == 2 and "holds no persona files" in err

@@ -8,8 +8,6 @@ LAST_N_MONTHS / LAST_N_QUARTERS exclude the current period; weeks start on Sunda
 
 from __future__ import annotations
 
-import calendar
-import sqlite3
 from datetime import date, timedelta
 
 import pytest

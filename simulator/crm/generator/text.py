@@ -683,7 +683,7 @@ def case_emails(rng: random.Random, *, customer: str, customer_email: str, agent
 # CPQ rule articles
 
 _PRICING_TITLES = ("Discount Policy: {family}", "{family} Discount Authority", "Maximum Discount for {family} Quotes")
-_PRICING_SUMMARIES = ("Quote lines for {family} products may carry a discount of at most {d}%.",
+PRICING_SUMMARIES = ("Quote lines for {family} products may carry a discount of at most {d}%.",
                       "The maximum discount on {family} quote lines is {d}%.")
 _PRICING_BODIES = (
     "This policy applies to every quote that includes products from the {family} family. The discount on any "
@@ -705,13 +705,13 @@ def _num(x) -> str:
 def pricing_rule_article(rng: random.Random, rule: dict) -> tuple[str, str, str]:
     """(Title, Summary, Body) of a quote policy; rule = {"kind": "max_discount", "family", "max_discount"}."""
     kw = {"family": rule["family"], "d": _num(rule["max_discount"])}
-    return (rng.choice(_PRICING_TITLES).format(**kw), rng.choice(_PRICING_SUMMARIES).format(**kw),
+    return (rng.choice(_PRICING_TITLES).format(**kw), rng.choice(PRICING_SUMMARIES).format(**kw),
             rng.choice(_PRICING_BODIES).format(**kw))
 
 
 _QTY_TITLES = ("Configuration Rule: {product} Quantity Limit", "Maximum Quantity for {product}",
                "{product} Per-Quote Quantity Cap")
-_QTY_SUMMARIES = ("A quote may include at most {n} units of {product}.",
+QTY_SUMMARIES = ("A quote may include at most {n} units of {product}.",
                   "{product} is limited to {n} units per quote.")
 _QTY_BODIES = (
     "A single quote may include at most {n} units of {product}. Quotes with a quantity above {n} for {product} are "
@@ -722,7 +722,7 @@ _QTY_BODIES = (
 )
 _EXCL_TITLES = ("Configuration Rule: {a} and {b} Are Mutually Exclusive", "Incompatible Products: {a} / {b}",
                 "Do Not Combine {a} with {b}")
-_EXCL_SUMMARIES = ("{a} and {b} must not appear on the same quote.", "{a} cannot be quoted together with {b}.")
+EXCL_SUMMARIES = ("{a} and {b} must not appear on the same quote.", "{a} cannot be quoted together with {b}.")
 _EXCL_BODIES = (
     "{a} and {b} are mutually exclusive and must not appear on the same quote. A quote containing both {a} and {b} "
     "is an invalid configuration and must be corrected before approval; choose one of the two products.",
@@ -736,11 +736,11 @@ def config_rule_article(rng: random.Random, rule: dict) -> tuple[str, str, str]:
     "max_quantity"} or {"kind": "exclusive", "products": [a, b]}."""
     if rule["kind"] == "max_quantity":
         kw = {"product": rule["product"], "n": _num(rule["max_quantity"])}
-        t, s, b = _QTY_TITLES, _QTY_SUMMARIES, _QTY_BODIES
+        t, s, b = _QTY_TITLES, QTY_SUMMARIES, _QTY_BODIES
     elif rule["kind"] == "exclusive":
         a, b_ = rule["products"][0], rule["products"][1]
         kw = {"a": a, "b": b_}
-        t, s, b = _EXCL_TITLES, _EXCL_SUMMARIES, _EXCL_BODIES
+        t, s, b = _EXCL_TITLES, EXCL_SUMMARIES, _EXCL_BODIES
     else:
         raise ValueError(f"unknown configuration rule kind {rule['kind']!r}")
     return rng.choice(t).format(**kw), rng.choice(s).format(**kw), rng.choice(b).format(**kw)
@@ -752,7 +752,7 @@ def config_rule_article(rng: random.Random, rule: dict) -> tuple[str, str, str]:
 _FAQS = {"b2b": vocab.B2B_FAQS, "b2c": vocab.B2C_FAQS}
 _INTERNAL = {"b2b": vocab.B2B_INTERNAL, "b2c": vocab.B2C_INTERNAL}
 
-_MODEL_FAQ_BODIES = (
+MODEL_FAQ_BODIES = (
     "The model number of the {name} is {a}. It is printed on the label on the underside or back of the unit and "
     "on the original packaging. The serial number is a separate 12-character code next to it. Quote the model "
     "number when ordering parts for the {family} range.",
@@ -778,7 +778,7 @@ def faq_articles(org: str, products: list[dict]) -> list[dict]:
         seen.add(sku)
         q = f"What is the model number of the {p['name']}?"
         out.append({"title": f"Finding the model number of the {p['name']}", "summary": q,
-                    "body": _MODEL_FAQ_BODIES[i % 2].format(name=p["name"], a=sku, family=p.get("family", "")),
+                    "body": MODEL_FAQ_BODIES[i % 2].format(name=p["name"], a=sku, family=p.get("family", "")),
                     "question": q, "answer": sku})
     return out
 

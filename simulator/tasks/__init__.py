@@ -1,0 +1,1 @@
+"""The task catalog: task specs (scenarios/), instance generators with computed answers, the oracle."""

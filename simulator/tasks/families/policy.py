@@ -1,0 +1,233 @@
+"""Policy compliance: service-policy breaches, BANT qualification, quote pricing and configuration.
+
+The ground truth of a breach or a BANT gap lives only in prose, so `draw` reads the generator's
+labels (`_truth`); pricing and configuration rules are computed from the rule labels and the
+quote lines with SQL. The oracles read the same prose and knowledge articles through the tools
+and recognise them with the phrase detectors and templates of `generator.text`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cached_property
+
+from ...crm.generator import text
+from ...crm.tools import CrmTools
+from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
+from ..registry import register
+
+BANT = ("Budget", "Authority", "Need", "Timeline")
+CHECKED_STATUSES = ("Needs Review", "In Review")
+
+
+def parse_summary(summary: str, patterns: tuple[re.Pattern, ...]) -> dict[str, str] | None:
+    """The fields of the first pattern that matches `summary` entirely, or None."""
+    for pattern in patterns:
+        m = pattern.match(summary or "")
+        if m:
+            return m.groupdict()
+    return None
+
+
+def draw_from_pools(rng: random.Random, want_none: bool, clean: list[str], bad: list[tuple[str, str]],
+                    slot: str) -> Draw | None:
+    """A draw about one record: from `clean` (answer None) when `want_none`, else from `bad`
+    ([(record, answer)]); the record Id is both the parameter and the slot `slot`."""
+    pool = clean if want_none else bad
+    if not pool:
+        return None
+    record, answer = (rng.choice(pool), None) if want_none else rng.choice(pool)
+    return Draw({slot: record}, {slot: record}, None if answer is None else [answer])
+
+
+# --- service policy breaches ---------------------------------------------------------------
+
+@register
+class PolicyViolationIdentification(TaskGenerator):
+    """The service policy article an agent breached in a case's emails or chat, or None."""
+
+    name = "policy_violation_identification"
+
+    @cached_property
+    def _cases(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """(cases with conversations and no breach, [(case, breached article)])."""
+        talked = [r[0] for r in self.sql(
+            "SELECT Id FROM \"Case\" c WHERE EXISTS (SELECT 1 FROM EmailMessage e WHERE e.ParentId = c.Id) "
+            "OR EXISTS (SELECT 1 FROM LiveChatTranscript l WHERE l.CaseId = c.Id) ORDER BY Id")]
+        breach = self.labels("policy_breach")
+        return [c for c in talked if c not in breach], [(c, breach[c]) for c in talked if c in breach]
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        return draw_from_pools(rng, want_none, *self._cases, "case_id")
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        case = soql_string(params["case_id"])
+        bodies = [r["TextBody"] or "" for r in self.soql(
+            tools, f"SELECT Id, TextBody FROM EmailMessage WHERE ParentId = {case} ORDER BY MessageDate LIMIT 100")]
+        bodies += [r["Body"] or "" for r in self.soql(
+            tools, f"SELECT Id, Body FROM LiveChatTranscript WHERE CaseId = {case} LIMIT 100")]
+        keys = text.breach_keys("\n".join(bodies))
+        if not keys:
+            return None
+        if len(keys) > 1:
+            raise OracleError(f"case {params['case_id']} breaches several policies: {sorted(keys)}")
+        return [self._policy_article(tools, keys.pop())]
+
+    def _policy_article(self, tools: CrmTools, key: str) -> str:
+        """The Id of the service policy article for `key`, found by its title."""
+        title = next(p["title"] for p in text.service_policies(self.org) if p["key"] == key)
+        rows = self.soql(tools, f"SELECT Id FROM Knowledge__kav WHERE Title = {soql_string(title)}")
+        if len(rows) != 1:
+            raise OracleError(f"expected one article titled {title!r}, found {len(rows)}")
+        return rows[0]["Id"]
+
+
+# --- BANT qualification --------------------------------------------------------------------
+
+@register
+class LeadQualification(TaskGenerator):
+    """The BANT factors a lead's call transcript shows to be unmet (leads with at least one)."""
+
+    name = "lead_qualification"
+
+    @cached_property
+    def _leads(self) -> list[tuple[str, list[str]]]:
+        """[(lead, unmet factors)] for the called leads with at least one unmet factor."""
+        unmet = self.labels("bant_unmet")
+        return sorted((lead, factors) for lead, factors in unmet.items() if factors)
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        if not self._leads:
+            return None
+        lead_id, factors = rng.choice(self._leads)
+        return Draw({"lead_id": lead_id}, {"lead_id": lead_id}, [f for f in BANT if f in factors])
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        calls = self.soql(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c "
+                                 f"WHERE LeadId__c = {soql_string(params['lead_id'])} LIMIT 100")
+        if not calls:
+            raise OracleError(f"lead {params['lead_id']} has no call transcript")
+        body = "\n".join(c["TranscriptBody__c"] or "" for c in calls)
+        return [f for f in BANT if any(m in body for m in text.BANT_MARKERS[f][False])]
+
+
+# --- checked quotes: pricing and configuration ---------------------------------------------
+
+Line = tuple[str, str, float, float]  # product name, family, quantity, discount
+
+
+class CheckedQuoteTask(TaskGenerator):
+    """A checked quote (Status 'Needs Review' / 'In Review') and the one rule article it violates,
+    or None. Subclasses say which rules apply, how to read them from the labels (draw) and from
+    the articles (oracle), and when a quote's lines violate one."""
+
+    label_kind: str
+
+    @staticmethod
+    def violations(lines: list[Line], rules: list[dict]) -> set[str]:
+        """Article Ids of the `rules` (each with an `article` key) that `lines` violate."""
+        raise NotImplementedError
+
+    def rule_articles(self, tools: CrmTools, lines: list[Line]) -> list[dict]:
+        """The rules that may apply to `lines`, read from the knowledge articles with the tools."""
+        raise NotImplementedError
+
+    @cached_property
+    def _pools(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """(compliant checked quotes, [(checked quote, violated article)]); ambiguous quotes dropped."""
+        rules = [dict(value, article=rid) for rid, value in self.labels(self.label_kind).items()]
+        lines: dict[str, list[Line]] = {}
+        for quote, name, family, qty, disc in self.sql(
+                "SELECT q.Id, p.Name, p.Family, l.Quantity, l.Discount FROM Quote q "
+                "JOIN QuoteLineItem l ON l.QuoteId = q.Id JOIN Product2 p ON p.Id = l.Product2Id "
+                f"WHERE q.Status IN ({', '.join('?' * len(CHECKED_STATUSES))}) ORDER BY q.Id, l.Id", CHECKED_STATUSES):
+            lines.setdefault(quote, []).append((name, family, qty or 0.0, disc or 0.0))
+        clean, bad = [], []
+        for quote, quote_lines in lines.items():
+            hit = self.violations(quote_lines, rules)
+            if not hit:
+                clean.append(quote)
+            elif len(hit) == 1:
+                bad.append((quote, hit.pop()))
+        return clean, bad
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        return draw_from_pools(rng, want_none, *self._pools, "quote_id")
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        quote = self.soql(tools, f"SELECT Id, Status FROM Quote WHERE Id = {soql_string(params['quote_id'])}")
+        if not quote or quote[0]["Status"] not in CHECKED_STATUSES:
+            raise OracleError(f"quote {params['quote_id']} is not a checked quote")
+        lines = [(r["Product2"]["Name"], r["Product2"]["Family"], r["Quantity"] or 0.0, r["Discount"] or 0.0)
+                 for r in self.fetch_all(tools, "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family "
+                                                "FROM QuoteLineItem", f"QuoteId = {soql_string(params['quote_id'])}")]
+        hit = self.violations(lines, self.rule_articles(tools, lines))
+        if len(hit) > 1:
+            raise OracleError(f"quote {params['quote_id']} violates several rules: {sorted(hit)}")
+        return [hit.pop()] if hit else None
+
+
+PRICING_PATTERNS = tuple(template_pattern(t) for t in text.PRICING_SUMMARIES)
+QUANTITY_PATTERNS = tuple(template_pattern(t) for t in text.QTY_SUMMARIES)
+EXCLUSIVE_PATTERNS = tuple(template_pattern(t) for t in text.EXCL_SUMMARIES)
+
+
+@register
+class QuoteApproval(CheckedQuoteTask):
+    """The pricing (maximum discount per product family) policy a checked quote violates, or None."""
+
+    name = "quote_approval"
+    label_kind = "pricing_rule"
+
+    @staticmethod
+    def violations(lines: list[Line], rules: list[dict]) -> set[str]:
+        cap = {r["family"]: r for r in rules}
+        return {cap[family]["article"] for _, family, _, disc in lines
+                if family in cap and disc > float(cap[family]["max_discount"]) + 1e-9}
+
+    def rule_articles(self, tools: CrmTools, lines: list[Line]) -> list[dict]:
+        rules = []
+        for art in self.fetch_all(tools, "SELECT Id, Summary FROM Knowledge__kav", "Summary LIKE '%discount%'"):
+            fields = parse_summary(art["Summary"], PRICING_PATTERNS)
+            if fields:
+                rules.append({"family": fields["family"], "max_discount": float(fields["d"]), "article": art["Id"]})
+        return rules
+
+
+@register
+class InvalidConfig(CheckedQuoteTask):
+    """The configuration rule (maximum quantity, or mutually exclusive products) a checked quote
+    violates, or None."""
+
+    name = "invalid_config"
+    label_kind = "config_rule"
+
+    @staticmethod
+    def violations(lines: list[Line], rules: list[dict]) -> set[str]:
+        qty: dict[str, float] = {}
+        for name, _, quantity, _ in lines:
+            qty[name] = qty.get(name, 0.0) + quantity
+        hit = set()
+        for rule in rules:
+            if rule["kind"] == "max_quantity" and qty.get(rule["product"], 0.0) > float(rule["max_quantity"]):
+                hit.add(rule["article"])
+            elif rule["kind"] == "exclusive" and all(p in qty for p in rule["products"]):
+                hit.add(rule["article"])
+        return hit
+
+    def rule_articles(self, tools: CrmTools, lines: list[Line]) -> list[dict]:
+        names = sorted({name for name, _, _, _ in lines})
+        if not names:
+            return []
+        mentions = " OR ".join(f"Summary LIKE {soql_string('%' + n + '%')}" for n in names)
+        rules = []
+        for art in self.fetch_all(tools, "SELECT Id, Summary FROM Knowledge__kav", mentions):
+            qty = parse_summary(art["Summary"], QUANTITY_PATTERNS)
+            pair = parse_summary(art["Summary"], EXCLUSIVE_PATTERNS)
+            if qty:
+                rules.append({"kind": "max_quantity", "product": qty["product"], "max_quantity": float(qty["n"]),
+                              "article": art["Id"]})
+            elif pair:
+                rules.append({"kind": "exclusive", "products": [pair["a"], pair["b"]], "article": art["Id"]})
+        return rules

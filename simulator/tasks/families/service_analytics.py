@@ -1,0 +1,336 @@
+"""Service analytics: handle time, transfers, regions, top issues, monthly trends.
+
+Every type here ranks a group (agents, states, issues, months) by a number computed over
+the cases created in a time window. `draw` computes the ranking with direct SQL on the org
+file; `solve` recomputes it with SOQL through the agent's tools (aggregate queries where
+SOQL can express the number, paged record fetches where it cannot, e.g. date differences).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from datetime import date
+
+from ...crm.tools import CrmTools
+from ..base import (MONTHS, Draw, OracleError, TaskGenerator, Window, add_months, parse_datetime, past_window,
+                    random_month_run, random_window, soql_string, unique_extreme)
+from ..registry import register
+
+EXTREMES = ("lowest", "highest")
+TRANSFERRED = ("SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id AND h.Field__c = 'Owner Assignment' "
+               "AND h.OldValue__c IS NOT NULL")
+DAYS_BETWEEN = "julianday(substr({end}, 1, 19)) - julianday(substr({start}, 1, 19))"
+CASE_PRODUCT = "(SELECT oi.Product2Id FROM OrderItem oi WHERE oi.Id = c.OrderItemId__c)"
+
+
+# --- shared helpers --------------------------------------------------------------------------
+
+def _threshold(rng: random.Random, counts: list[int], keep: int = 3) -> int | None:
+    """A case-count threshold N ("more than N") that at least `keep` agents pass, or None."""
+    ranked = sorted(counts, reverse=True)
+    if len(ranked) < keep or ranked[keep - 1] < 2:
+        return None
+    return rng.randint(1, ranked[keep - 1] - 1)
+
+
+def _grouped_counts(tools: CrmTools, query: str, key: str) -> dict:
+    """{group value: COUNT} from an aggregate SOQL query whose count is its first unaliased
+    aggregate (`expr0`); rows with a null group are dropped."""
+    return {r[key]: r["expr0"] for r in TaskGenerator.soql(tools, query) if r[key] is not None}
+
+
+def _span_days(record: dict, start: str = "CreatedDate", end: str = "ClosedDate") -> float:
+    """Days from `start` to `end` of a returned record."""
+    return (parse_datetime(record[end]) - parse_datetime(record[start])).total_seconds() / 86400
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+# --- windows of whole months (month names must be unambiguous) ----------------------------
+
+def year_window(year: int) -> Window:
+    return Window(date(year, 1, 1), date(year + 1, 1, 1), f"calendar year {year}")
+
+
+def window_months(window: Window) -> list[int]:
+    """The calendar month numbers a window touches, in order (never one twice: <= 12 months)."""
+    months, d = [], date(window.start.year, window.start.month, 1)
+    while d < window.end:
+        months.append(d.month)
+        d = add_months(d, 1)
+    if len(set(months)) != len(months):
+        raise ValueError(f"window {window.text!r} repeats a month name")
+    return months
+
+
+class _ProductTask(TaskGenerator):
+    """Base of the types about one product's cases: drawing a product, finding it by name."""
+
+    MIN_CASES = 6  # a product needs this many cases in the window to be asked about
+
+    def product_case_counts(self, window: Window) -> dict[str, int]:
+        """{Product2 Id: cases created in `window` about an order item of that product}."""
+        rows = self.sql(
+            f"SELECT {CASE_PRODUCT} AS p, COUNT(*) FROM \"Case\" c WHERE c.CreatedDate >= ? "
+            "AND c.CreatedDate < ? GROUP BY p", window.bounds())
+        return {p: n for p, n in rows if p is not None}
+
+    def pick_product(self, rng: random.Random, window: Window) -> tuple[str, str] | None:
+        """(Id, Name) of a random product with at least MIN_CASES cases in `window`, or None."""
+        counts = self.product_case_counts(window)
+        eligible = sorted(p for p, n in counts.items() if n >= self.MIN_CASES)
+        if not eligible:
+            return None
+        product = rng.choice(eligible)
+        return product, self.sql("SELECT Name FROM Product2 WHERE Id = ?", (product,))[0][0]
+
+    @staticmethod
+    def product_params(product: tuple[str, str]) -> dict[str, str]:
+        return {"product_id": product[0], "product_name": product[1]}
+
+    @classmethod
+    def find_product(cls, tools: CrmTools, params: dict) -> str:
+        """The Product2 Id of the product the person named (looked up by its name)."""
+        found = cls.soql(tools, f"SELECT Id FROM Product2 WHERE Name = {soql_string(params['product_name'])}")
+        if len(found) != 1:
+            raise OracleError(f"product {params['product_name']!r}: {len(found)} matches")
+        return found[0]["Id"]
+
+    @staticmethod
+    def product_cases_where(product_id: str, window: Window) -> str:
+        """SOQL condition: cases about `product_id` created in `window`."""
+        return f"OrderItemId__r.Product2Id = {soql_string(product_id)} AND {window.soql('CreatedDate')}"
+
+
+# --- handle time -----------------------------------------------------------------------------
+
+@register
+class HandleTime(TaskGenerator):
+    """Agent with the lowest/highest average handle time over non-transferred closed cases."""
+
+    name = "handle_time"
+    MARGIN_DAYS = 0.01
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        window = random_window(rng, self.today)
+        extreme = rng.choice(EXTREMES)
+        rows = self.sql(
+            f"SELECT c.OwnerId, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
+            "FROM \"Case\" c WHERE c.ClosedDate IS NOT NULL "
+            f"AND c.CreatedDate >= ? AND c.CreatedDate < ? AND NOT EXISTS ({TRANSFERRED}) GROUP BY c.OwnerId",
+            window.bounds())
+        n = _threshold(rng, [count for _, count, _ in rows])
+        if n is None:
+            return None
+        averages = {owner: avg for owner, count, avg in rows if count > n}
+        answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
+        if answer is None:
+            return None
+        params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
+        return Draw(params, {"extreme": extreme, "window": window.text, "min_cases": str(n)}, [answer])
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        window = Window.from_params(params["window"])
+        in_window = f"ClosedDate != null AND {window.soql('CreatedDate')}"
+        cases = self.fetch_all(tools, "SELECT Id, OwnerId, CreatedDate, ClosedDate FROM Case", in_window)
+        moved = {r["CaseId__c"] for r in self.fetch_all(
+            tools, "SELECT Id, CaseId__c FROM CaseHistory__c",
+            f"Field__c = 'Owner Assignment' AND OldValue__c != null AND CaseId__c IN (SELECT Id FROM Case WHERE {in_window})")}
+        days: dict[str, list[float]] = defaultdict(list)
+        for case in cases:
+            if case["Id"] not in moved:
+                days[case["OwnerId"]].append(_span_days(case))
+        averages = {o: _mean(v) for o, v in days.items() if len(v) > params["min_cases"]}
+        answer = unique_extreme(averages, params["extreme"] == "highest")
+        return None if answer is None else [answer]
+
+
+# --- transfer count --------------------------------------------------------------------------
+
+@register
+class TransferCount(TaskGenerator):
+    """Agent with the fewest/most transfers (cases they passed on to another agent), among
+    agents owning more than N cases created in the window."""
+
+    name = "transfer_count"
+    WORDS = {"lowest": "fewest", "highest": "most"}
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        window = random_window(rng, self.today)
+        extreme = rng.choice(EXTREMES)
+        owned = dict(self.sql(
+            "SELECT OwnerId, COUNT(*) FROM \"Case\" WHERE CreatedDate >= ? AND CreatedDate < ? GROUP BY OwnerId",
+            window.bounds()))
+        n = _threshold(rng, list(owned.values()))
+        if n is None:
+            return None
+        transfers = dict(self.sql(
+            "SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h JOIN \"Case\" c ON c.Id = h.CaseId__c "
+            "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
+            "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY h.OldValue__c", window.bounds()))
+        answer = self.rank(owned, transfers, n, extreme)
+        if answer is None:
+            return None
+        word = self.WORDS[extreme]
+        params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
+        return Draw(params, {"extreme": word, "window": window.text, "min_cases": str(n)}, [answer])
+
+    @staticmethod
+    def rank(owned: dict[str, int], transfers: dict[str, int], n: int, extreme: str) -> str | None:
+        """The qualifying agent (more than `n` owned cases) with the unique fewest/most transfers;
+        a qualifying agent without any transfer counts zero."""
+        counts = {agent: transfers.get(agent, 0) for agent, k in owned.items() if k > n}
+        return unique_extreme(counts, extreme == "highest")
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        window = Window.from_params(params["window"])
+        owned = _grouped_counts(
+            tools, f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {window.soql('CreatedDate')} GROUP BY OwnerId",
+            "OwnerId")
+        transfers = _grouped_counts(
+            tools, "SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+            f"AND OldValue__c != null AND {window.soql('CaseId__r.CreatedDate')} GROUP BY OldValue__c",
+            "OldValue__c")
+        answer = self.rank(owned, transfers, params["min_cases"], params["extreme"])
+        return None if answer is None else [answer]
+
+
+# --- best region -----------------------------------------------------------------------------
+
+@register
+class BestRegionIdentification(TaskGenerator):
+    """State (Account.ShippingState) with the quickest/slowest average closure time of the
+    closed cases created in the window."""
+
+    name = "best_region_identification"
+    MARGIN_DAYS = 0.02
+    WORDS = {"lowest": "quickest", "highest": "slowest"}
+    PAST_MONTHS = (3, 4, 6, 9, 12)  # shorter windows leave too few cases per state
+    MIN_ANSWER_CASES = 3  # the answer state's average must rest on at least this many cases
+
+    def pick_window(self, rng: random.Random) -> Window:
+        """A window of three to twelve months: the past months, a quarter, a season, or a run of
+        whole calendar months."""
+        kind = rng.choice(("past", "quarter", "season", "span", "span"))
+        if kind == "past":
+            return past_window(self.today, rng.choice(self.PAST_MONTHS))
+        if kind == "span":
+            return random_month_run(rng, self.today, range(3, 10))
+        return random_window(rng, self.today, (kind,))
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        window = self.pick_window(rng)
+        extreme = rng.choice(EXTREMES)
+        rows = self.sql(
+            f"SELECT a.ShippingState, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
+            "FROM \"Case\" c JOIN Account a ON a.Id = c.AccountId WHERE c.ClosedDate IS NOT NULL "
+            "AND c.CreatedDate >= ? AND c.CreatedDate < ? AND a.ShippingState IS NOT NULL "
+            "GROUP BY a.ShippingState", window.bounds())
+        if len(rows) < 3:
+            return None
+        answer = unique_extreme({state: avg for state, _, avg in rows}, extreme == "highest", self.MARGIN_DAYS)
+        if answer is None or next(n for state, n, _ in rows if state == answer) < self.MIN_ANSWER_CASES:
+            return None  # a tie, or a winner that rests on a handful of cases: not a fair question
+        params = {"window": window.to_params(), "extreme": extreme}
+        return Draw(params, {"extreme": self.WORDS[extreme], "window": window.text}, [answer])
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        window = Window.from_params(params["window"])
+        cases = self.fetch_all(tools, "SELECT Id, Account.ShippingState, CreatedDate, ClosedDate FROM Case",
+                               f"ClosedDate != null AND {window.soql('CreatedDate')}")
+        days: dict[str, list[float]] = defaultdict(list)
+        for case in cases:
+            state = (case.get("Account") or {}).get("ShippingState")
+            if state:
+                days[state].append(_span_days(case))
+        answer = unique_extreme({s: _mean(v) for s, v in days.items()}, params["extreme"] == "highest")
+        return None if answer is None else [answer]
+
+
+# --- top issue -------------------------------------------------------------------------------
+
+@register
+class TopIssueIdentification(_ProductTask):
+    """The Issue__c reported in the most cases about one product created in the window."""
+
+    name = "top_issue_identification"
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        window = random_window(rng, self.today)
+        product = self.pick_product(rng, window)
+        if product is None:
+            return None
+        counts = dict(self.sql(
+            f"SELECT c.IssueId__c, COUNT(*) FROM \"Case\" c WHERE {CASE_PRODUCT} = ? AND c.CreatedDate >= ? "
+            "AND c.CreatedDate < ? AND c.IssueId__c IS NOT NULL GROUP BY c.IssueId__c",
+            (product[0], *window.bounds())))
+        answer = unique_extreme(counts, highest=True)
+        if answer is None:
+            return None
+        params = {"window": window.to_params(), **self.product_params(product)}
+        return Draw(params, {"product": product[1], "window": window.text}, [answer])
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        window = Window.from_params(params["window"])
+        where = self.product_cases_where(self.find_product(tools, params), window)
+        counts = _grouped_counts(tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {where} GROUP BY IssueId__c",
+                                 "IssueId__c")
+        answer = unique_extreme(counts, highest=True)
+        return None if answer is None else [answer]
+
+
+# --- monthly trend ---------------------------------------------------------------------------
+
+@register
+class MonthlyTrendAnalysis(_ProductTask):
+    """The month whose case count for a product is strictly larger than every other month's in
+    a window of several months, or None when the top count is shared."""
+
+    name = "monthly_trend_analysis"
+    PAST_MONTHS = (4, 6, 9)  # past 12 months would hold today's month twice
+    MIN_CASES = 5
+
+    def pick_window(self, rng: random.Random) -> Window:
+        """Past 4/6/9 months, a whole past calendar year, or a run of 4-8 whole calendar months;
+        every choice touches each month name at most once."""
+        kind = rng.choice(("past", "year", "span"))
+        if kind == "past":
+            return past_window(self.today, rng.choice(self.PAST_MONTHS))
+        if kind == "year":
+            return year_window(self.today.year - rng.choice((1, 2)))
+        return random_month_run(rng, self.today, range(4, 9))
+
+    def monthly_counts(self, product_id: str, window: Window) -> dict[int, int]:
+        """{month number: cases about the product created in that month of the window}."""
+        rows = self.sql(
+            f"SELECT CAST(substr(c.CreatedDate, 6, 2) AS INTEGER), COUNT(*) FROM \"Case\" c WHERE {CASE_PRODUCT} = ? "
+            "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1", (product_id, *window.bounds()))
+        return {m: n for m, n in rows}
+
+    @staticmethod
+    def peak(counts: dict[int, int], window: Window) -> list[str] | None:
+        """[name of the month whose count beats every other month of the window], else None."""
+        full = {m: counts.get(m, 0) for m in window_months(window)}
+        month = unique_extreme(full, highest=True)
+        return None if month is None else [MONTHS[month - 1]]
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        window = self.pick_window(rng)
+        product = self.pick_product(rng, window)
+        if product is None:
+            return None
+        answer = self.peak(self.monthly_counts(product[0], window), window)
+        if (answer is None) != want_none:
+            return None
+        params = {"window": window.to_params(), **self.product_params(product)}
+        return Draw(params, {"product": product[1], "window": window.text}, answer)
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        window = Window.from_params(params["window"])
+        where = self.product_cases_where(self.find_product(tools, params), window)
+        rows = self.soql(tools, "SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case "
+                                f"WHERE {where} GROUP BY CALENDAR_MONTH(CreatedDate)")
+        return self.peak({r["m"]: r["n"] for r in rows}, window)

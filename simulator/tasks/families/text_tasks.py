@@ -1,0 +1,393 @@
+"""Information retrieval and textual reasoning: knowledge Q&A, named-entity disambiguation,
+sales insight mining, wrong stage rectification, activity priority.
+
+The draws read labels that only prose carries from the `_truth` table; the oracles read the
+prose through the tools and recognise it with the generator's own phrase banks (how the text
+is written is public knowledge about the org; the labels are not).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import date, timedelta
+from functools import lru_cache
+
+from ...crm.generator import text, vocab
+from ...crm.tools import CrmTools
+from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
+from ..registry import register
+
+STAGES = text.STAGES  # Qualification, Discovery, Quote, Negotiation, Closed
+SUBTOPICS = tuple(text.SUBTOPIC_PHRASES)
+
+
+# --- shared helpers ----------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def subject_stages() -> dict[str, str]:
+    """Task or event subject -> the stage whose work it describes (subjects never cross stages)."""
+    return {subject: stage for stage, (tasks, events, _descs) in vocab.ACTIVITIES.items()
+            for subject in (*tasks, *events)}
+
+
+def call_stage(body: str) -> str | None:
+    """The stage a call transcript shows (its stage-purpose sentence), or None."""
+    for stage, markers in text.STAGE_MARKERS.items():
+        if any(m in body for m in markers):
+            return stage
+    return None
+
+
+def latest_stage(stages) -> str | None:
+    """The most advanced of some stage names (None when there is none)."""
+    known = [STAGES.index(s) for s in stages if s in STAGES]
+    return STAGES[max(known)] if known else None
+
+
+def unique_opportunity_names(gen: TaskGenerator) -> set[str]:
+    """Opportunity names held by exactly one opportunity (usable to refer to it)."""
+    cache = gen.__dict__
+    if "_unique_names" not in cache:
+        cache["_unique_names"] = {n for n, in gen.sql(
+            "SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1")}
+    return cache["_unique_names"]
+
+
+def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tuple[dict, str]:
+    """How the person refers to an opportunity: by Id, or by its (unique) name.
+    Returns (params, slot text); the params hold only what the person says."""
+    (name,), = gen.sql("SELECT Name FROM Opportunity WHERE Id = ?", (opp_id,))
+    if name in unique_opportunity_names(gen) and rng.random() < 0.5:
+        return {"ref": "name", "opportunity": name}, f'the "{name}" opportunity'
+    return {"ref": "id", "opportunity": opp_id}, f"opportunity {opp_id}"
+
+
+def resolve_opportunity(gen: TaskGenerator, tools: CrmTools, params: dict) -> dict:
+    """The opportunity record (Id, StageName) the person referred to, found with SOQL."""
+    field = "Name" if params["ref"] == "name" else "Id"
+    rows = gen.soql(tools, f"SELECT Id, StageName FROM Opportunity WHERE {field} = {soql_string(params['opportunity'])}")
+    if len(rows) != 1:
+        raise OracleError(f"opportunity {params['opportunity']!r} matched {len(rows)} records")
+    return rows[0]
+
+
+# --- knowledge Q&A -----------------------------------------------------------------------
+
+@lru_cache(maxsize=2)
+def faq_body_patterns(org: str) -> tuple[re.Pattern, ...]:
+    """The patterns of every FAQ body template the generator writes for `org`."""
+    templates = [body for _t, _q, _a, body in (vocab.B2B_FAQS if org == "b2b" else vocab.B2C_FAQS)]
+    return tuple(template_pattern(t) for t in (*templates, *text.MODEL_FAQ_BODIES))
+
+
+def faq_answer(org: str, body: str) -> str | None:
+    """The short answer phrase of an FAQ body, read off the template it was written from."""
+    for pattern in faq_body_patterns(org):
+        match = pattern.match(body)
+        if match:
+            return match.group("a")
+    return None
+
+
+def _words(sentence: str) -> list[str]:
+    return re.findall(r"[A-Za-z0-9]+", sentence)
+
+
+@register
+class KnowledgeQA(TaskGenerator):
+    """A customer's question (or two) answered by public FAQ articles; the short answer phrase(s)."""
+
+    name = "knowledge_qa"
+    PAIR_SHARE = 0.35  # share of draws asking two questions (singles run out on small catalogs)
+
+    def _faqs(self) -> list[tuple[str, str]]:
+        """(question, answer) of every public FAQ article, in Id order."""
+        if "_faq_rows" not in self.__dict__:
+            public = {rid for rid, in self.sql("SELECT Id FROM Knowledge__kav WHERE IsVisibleInPkb = 1")}
+            self._faq_rows = [(v["question"], v["answer"]) for rid, v in self.labels("faq").items() if rid in public]
+        return self._faq_rows
+
+    def _secrets(self) -> list[str]:
+        """The confidential values of the internal-only articles (never to reach a customer)."""
+        return sorted({s for values in self.labels("internal").values() for s in values})
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        faqs = self._faqs()
+        k = 2 if rng.random() < self.PAIR_SHARE else 1
+        if len(faqs) < k:
+            return None
+        picked = sorted(rng.sample(faqs, k))
+        question = " And another question: ".join(q for q, _ in picked)
+        return Draw({"questions": [q for q, _ in picked]}, {"question": question}, [a for _, a in picked],
+                    confidential_values=self._secrets())
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        return [self._answer(tools, q) for q in params["questions"]]
+
+    def _answer(self, tools: CrmTools, question: str) -> str:
+        """Search the public articles for the question, then read the answer off the body."""
+        fields = "Id, Summary, FAQ_Answer__c WHERE IsVisibleInPkb = true"
+        hits = self.sosl(tools, f"FIND {{{' '.join(_words(question))}}} IN ALL FIELDS RETURNING Knowledge__kav({fields})")
+        if not hits:
+            hits = self.fetch_all(tools, "SELECT Id, Summary, FAQ_Answer__c FROM Knowledge__kav", "IsVisibleInPkb = true")
+        wanted = {w.lower() for w in _words(question)}
+        best = max(hits, key=lambda r: len(wanted & {w.lower() for w in _words(r["Summary"] or "")}))
+        answer = faq_answer(self.org, best["FAQ_Answer__c"] or "")
+        if answer is None:
+            raise OracleError(f"no FAQ template matches article {best['Id']}")
+        return answer
+
+
+# --- named-entity disambiguation ---------------------------------------------------------
+
+TOLERANCE_DAYS = 7  # "about N days ago": within N +- 7 days
+_STOP = frozenset("a an and the of for with to in on at by or from up its it is that per one two".split())
+
+
+def purchase_window(today: date, days: int) -> tuple[date, date]:
+    """Inclusive EffectiveDate bounds of "about `days` days ago"."""
+    return today - timedelta(days=days + TOLERANCE_DAYS), today - timedelta(days=days - TOLERANCE_DAYS)
+
+
+def describes(mode: str, hint: str, family: str, description: str) -> bool:
+    """Whether a product (family, description) fits the customer's description."""
+    if mode == "family":
+        return family == hint
+    return hint.lower() in (description or "").lower()
+
+
+def phrase_candidates(description: str) -> list[str]:
+    """Runs of 2-4 words of a product description a customer might quote (no edge stop words)."""
+    words = [w.strip(",.;:()") for w in description.split()]
+    out = []
+    for n in (2, 3, 4):
+        for i in range(len(words) - n + 1):
+            run = words[i:i + n]
+            if run[0].lower() in _STOP or run[-1].lower() in _STOP or not all(run):
+                continue
+            if sum(w.lower() not in _STOP and not w[0].isdigit() for w in run) >= 2:
+                out.append(" ".join(run))
+    return [p for p in out if p.lower() in description.lower()]
+
+
+@register
+class NamedEntityDisambiguation(TaskGenerator):
+    """The Product2 Id of the product a customer vaguely describes having bought about N days ago."""
+
+    name = "named_entity_disambiguation"
+    MIN_DAYS, MAX_DAYS = 10, 360
+
+    def _purchases(self) -> list[tuple]:
+        """(account, product, family, description, EffectiveDate) of every activated order line."""
+        if "_rows" not in self.__dict__:
+            self._rows = self.sql(
+                "SELECT o.AccountId, i.Product2Id, p.Family, p.Description, o.EffectiveDate FROM OrderItem i "
+                "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
+                "WHERE o.Status = 'Activated' AND o.EffectiveDate >= ? ORDER BY i.Id",
+                ((self.today - timedelta(days=self.MAX_DAYS + 2 * TOLERANCE_DAYS)).isoformat(),))
+        return self._rows
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        account, product, family, description, day = rng.choice(self._purchases())
+        days = 5 * round((self.today - date.fromisoformat(day)).days / 5)
+        if not self.MIN_DAYS <= days <= self.MAX_DAYS:
+            return None
+        lo, hi = purchase_window(self.today, days)
+        in_window = self._bought(account, lo, hi)
+        history = self._bought(account)
+        mode = rng.choice(("family", "phrase"))
+        hint = family if mode == "family" else self._phrase(rng, description, in_window)
+        if hint is None:
+            return None
+        fits = [pid for pid, (fam, desc) in in_window.items() if describes(mode, hint, fam, desc)]
+        fits_ever = [pid for pid, (fam, desc) in history.items() if describes(mode, hint, fam, desc)]
+        if fits != [product] or (len(in_window) < 2 and len(fits_ever) < 2):
+            return None  # ambiguous, or either the date or the description alone would do
+        params = {"customer": self._customer(account), "mode": mode, "hint": hint, "days": days}
+        item = f"a product from your {hint} line" if mode == "family" else f'a product described as "{hint}"'
+        who = params["customer"]
+        customer = (f"contact {who['contact_id']} of account {who['account_id']}" if "contact_id" in who
+                    else f"customer account {who['account_id']}")
+        return Draw(params, {"customer": customer, "item": item, "days": str(days)}, [product])
+
+    def _bought(self, account: str, lo: date | None = None, hi: date | None = None) -> dict[str, tuple[str, str]]:
+        """product Id -> (family, description) of what `account` bought (between lo and hi)."""
+        span = "" if lo is None else "AND o.EffectiveDate BETWEEN ? AND ?"
+        args = (account,) if lo is None else (account, lo.isoformat(), hi.isoformat())
+        return {pid: (fam, desc) for pid, fam, desc in self.sql(
+            "SELECT DISTINCT i.Product2Id, p.Family, p.Description FROM OrderItem i "
+            "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
+            f"WHERE o.AccountId = ? AND o.Status = 'Activated' {span} ORDER BY i.Product2Id", args)}
+
+    @staticmethod
+    def _phrase(rng: random.Random, description: str, in_window: dict) -> str | None:
+        """A phrase of the description that no other product bought in the window carries."""
+        others = [d.lower() for fam, d in in_window.values() if d != description]
+        usable = [p for p in phrase_candidates(description) if not any(p.lower() in o for o in others)]
+        return rng.choice(usable) if usable else None
+
+    def _customer(self, account: str) -> dict:
+        """The logged-in customer: the account, and for B2B its first contact (one identity per
+        account, so that no two instances differ only in who asks)."""
+        contact = self.sql("SELECT Id FROM Contact WHERE AccountId = ? ORDER BY Id LIMIT 1", (account,))
+        if self.org == "b2b" and contact:
+            return {"account_id": account, "contact_id": contact[0][0]}
+        return {"account_id": account}
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        lo, hi = purchase_window(self.today, params["days"])
+        rows = self.soql(tools, (
+            "SELECT Product2Id, Product2.Family, Product2.Description FROM OrderItem "
+            f"WHERE Order.AccountId = {soql_string(params['customer']['account_id'])} AND Order.Status = 'Activated' "
+            f"AND Order.EffectiveDate >= {lo.isoformat()} AND Order.EffectiveDate <= {hi.isoformat()}"))
+        fits = {r["Product2Id"] for r in rows
+                if describes(params["mode"], params["hint"], r["Product2"]["Family"], r["Product2"]["Description"])}
+        if len(fits) != 1:
+            raise OracleError(f"{len(fits)} purchases fit {params['hint']!r}")
+        return sorted(fits)
+
+
+# --- sales insight mining ----------------------------------------------------------------
+
+TOPICS = {"competitors": "which competitors the customer mentioned",
+          "negative": "which subtopics the customer was negative about"}
+
+
+def negative_subtopics(body: str) -> set[str]:
+    """Subtopics on which the contact voiced a negative opinion in a call."""
+    return {s for s in SUBTOPICS if any(m in body for m in text.SUBTOPIC_MARKERS[s]["negative"])}
+
+
+def competitors_named(body: str) -> set[str]:
+    """Competitor names mentioned in a call."""
+    return {c for c in text.competitors() if c in body}
+
+
+@register
+class SalesInsightMining(TaskGenerator):
+    """Competitors mentioned, or subtopics with negative sentiment, across a set of sales calls
+    (one opportunity's, or all of one account's opportunities')."""
+
+    name = "sales_insight_mining"
+
+    def _calls(self) -> list[tuple[str, str, str]]:
+        """(call Id, opportunity Id, account Id) of every opportunity call."""
+        if "_call_rows" not in self.__dict__:
+            self._call_rows = self.sql(
+                "SELECT v.Id, o.Id, o.AccountId FROM VoiceCallTranscript__c v "
+                "JOIN Opportunity o ON o.Id = v.OpportunityId__c ORDER BY v.Id")
+        return self._call_rows
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        calls = self._calls()
+        _call, opp, account = rng.choice(calls)
+        scope = rng.choice(("opportunity", "account"))
+        key = opp if scope == "opportunity" else account
+        in_scope = [c for c, o, a in calls if (o if scope == "opportunity" else a) == key]
+        if scope == "account" and len({o for c, o, a in calls if a == key}) < 2:
+            return None
+        topic = rng.choice(tuple(TOPICS))
+        answer = set()
+        for call in in_scope:
+            if topic == "competitors":
+                answer |= set(self.labels("competitors")[call])
+            else:
+                answer |= {s for s, v in self.labels("sentiments")[call].items() if v == "negative"}
+        if not answer:
+            return None
+        where = f"opportunity {key}" if scope == "opportunity" else f"all opportunities of account {key}"
+        params = {"topic": topic, "scope": scope, "record_id": key}
+        return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, sorted(answer))
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        rid = soql_string(params["record_id"])
+        where = (f"OpportunityId__c = {rid}" if params["scope"] == "opportunity"
+                 else f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {rid})")
+        calls = self.fetch_all(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c", where)
+        read = competitors_named if params["topic"] == "competitors" else negative_subtopics
+        found = set().union(*(read(c["TranscriptBody__c"] or "") for c in calls))
+        return sorted(found) or None
+
+
+# --- wrong stage rectification -----------------------------------------------------------
+
+def evidence_stage(tasks, events, calls) -> str | None:
+    """The stage an opportunity's evidence shows: the most advanced stage of its started or done
+    tasks (subjects), its events (subjects) and its calls (stage sentences)."""
+    stages = subject_stages()
+    shown = [stages.get(s) for s in (*tasks, *events)] + [call_stage(b) for b in calls]
+    return latest_stage(s for s in shown if s)
+
+
+@register
+class WrongStageRectification(TaskGenerator):
+    """The stage an opportunity's activities and calls show, or None when its StageName is right."""
+
+    name = "wrong_stage_rectification"
+
+    def _evidence(self, opp: str) -> str | None:
+        """The stage the opportunity's evidence shows, read with SQL."""
+        tasks = [s for s, in self.sql("SELECT Subject FROM Task WHERE WhatId = ? AND Status != 'Not Started'", (opp,))]
+        events = [s for s, in self.sql("SELECT Subject FROM Event WHERE WhatId = ?", (opp,))]
+        calls = [b for b, in self.sql("SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = ?",
+                                      (opp,))]
+        return evidence_stage(tasks, events, calls)
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        wrong = self.labels("true_stage")
+        if want_none:
+            if "_right" not in self.__dict__:
+                self._right = [o for o, in self.sql("SELECT Id FROM Opportunity ORDER BY Id") if o not in wrong]
+            opp = rng.choice(self._right)
+            answer = None
+        else:
+            opp = rng.choice(sorted(wrong))
+            answer = [wrong[opp]]
+        (stage,), = self.sql("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
+        shown = self._evidence(opp)
+        if shown != (stage if answer is None else answer[0]):
+            return None  # the evidence does not show the labelled stage unambiguously
+        ref, slot = opportunity_ref(self, rng, opp)
+        return Draw(ref, {"opportunity": slot}, answer)
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        opp = resolve_opportunity(self, tools, params)
+        oid = soql_string(opp["Id"])
+        tasks = self.fetch_all(tools, "SELECT Id, Subject FROM Task", f"WhatId = {oid} AND Status != 'Not Started'")
+        events = self.fetch_all(tools, "SELECT Id, Subject FROM Event", f"WhatId = {oid}")
+        calls = self.fetch_all(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c", f"OpportunityId__c = {oid}")
+        shown = evidence_stage([t["Subject"] for t in tasks], [e["Subject"] for e in events],
+                               [c["TranscriptBody__c"] or "" for c in calls])
+        if shown is None:
+            raise OracleError(f"no stage evidence for {opp['Id']}")
+        return None if shown == opp["StageName"] else [shown]
+
+
+# --- activity priority -------------------------------------------------------------------
+
+@register
+class ActivityPriority(TaskGenerator):
+    """The Not Started tasks of an opportunity that do not fit its current stage (a set of Task Ids)."""
+
+    name = "activity_priority"
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        misfits = self.labels("misfit_task")
+        by_opp: dict[str, list[str]] = {}
+        for task, value in misfits.items():
+            by_opp.setdefault(value["opportunity"], []).append(task)
+        opp = rng.choice(sorted(by_opp))
+        open_tasks = {t for t, in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
+        if not set(by_opp[opp]) <= open_tasks:
+            return None
+        ref, slot = opportunity_ref(self, rng, opp)
+        return Draw(ref, {"opportunity": slot}, sorted(by_opp[opp]))
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        opp = resolve_opportunity(self, tools, params)
+        tasks = self.fetch_all(tools, "SELECT Id, Subject FROM Task",
+                               f"WhatId = {soql_string(opp['Id'])} AND Status = 'Not Started'")
+        stages = subject_stages()
+        out = sorted(t["Id"] for t in tasks if stages.get(t["Subject"]) not in (None, opp["StageName"]))
+        return out or None

@@ -1,0 +1,195 @@
+"""Workflow execution: route an open case or an open lead to the right agent and assign it.
+
+Both types rank candidate agents on a tuple of criteria (compared in order, the first that
+separates them decides) and the agent must perform the assignment with a write tool; the
+validator checks the record's final owner. `draw` ranks with direct SQL, `solve` with SOQL
+and then calls the assignment tool.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import date, timedelta
+from typing import Callable
+
+from ...crm.tools import CrmTools
+from ..base import Draw, OracleError, TaskGenerator, Window, add_months
+from ..registry import register
+
+LOOKBACK_MONTHS = (1, 2, 3, 4, 6, 9, 12)
+SERVICE_PROFILE = "Service Agent"
+OPEN_LEAD_STATUSES = ("Open - Not Contacted", "Working - Contacted")
+
+Scores = dict[str, tuple]  # candidate User Id -> criteria, larger is better, compared in order
+
+
+def lookback_window(today: date, months: int) -> Window:
+    """The past `months` months up to and including today, named in months."""
+    return Window(add_months(today, -months), today + timedelta(days=1), f"{months} month{'s' if months > 1 else ''}")
+
+
+def best_candidate(scores: Scores) -> str | None:
+    """The candidate whose criteria tuple is strictly the largest, or None on a full tie."""
+    if not scores:
+        return None
+    ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0]
+
+
+def count_map(rows: list[dict], key: str = "OwnerId") -> dict[str, int]:
+    """{owner: n} from aggregate SOQL rows with a `n` alias."""
+    return {r[key]: r["n"] for r in rows}
+
+
+def quoted(ids: list[str]) -> str:
+    """A SOQL IN list."""
+    return ", ".join(f"'{i}'" for i in ids)
+
+
+def assign(tools: CrmTools, action: Callable[[str, str], str], record_id: str, user_id: str) -> list[str]:
+    """Perform an assignment tool call; OracleError if the tool refused it."""
+    out = json.loads(action(record_id, user_id))
+    if "error" in out:
+        raise OracleError(f"assignment of {record_id} to {user_id} failed: {out['error']}")
+    return [user_id]
+
+
+class RoutingTask(TaskGenerator):
+    """Shared draw: pick a record and a look-back, rank the candidates, keep clear answers
+    that differ from the record's current owner. Subclasses give `OBJECT`, `open_records`
+    (Id, current owner, stratum) and `scores` (per-candidate criteria with direct SQL).
+
+    Records are drawn stratum first (a lead's state, a case's issue), then uniformly within
+    it, so that busy states or common issues do not crowd out the rest of the org."""
+
+    OBJECT: str
+    SLOT: str  # the slot naming the record
+
+    def open_records(self) -> list[tuple[str, str, str]]:
+        raise NotImplementedError
+
+    def pick_record(self, rng: random.Random) -> tuple[str, str] | None:
+        """(Id, current owner) of a random open record, drawn stratum first."""
+        if not hasattr(self, "_strata"):
+            self._strata: dict[str, list[tuple[str, str]]] = {}
+            for record_id, owner, stratum in self.open_records():
+                self._strata.setdefault(stratum or "", []).append((record_id, owner))
+        if not self._strata:
+            return None
+        return rng.choice(self._strata[rng.choice(sorted(self._strata))])
+
+    def scores(self, record_id: str, window: Window) -> Scores:
+        raise NotImplementedError
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        picked = self.pick_record(rng)
+        if picked is None:
+            return None
+        record_id, owner = picked
+        months = rng.choice(LOOKBACK_MONTHS)
+        window = lookback_window(self.today, months)
+        answer = best_candidate(self.scores(record_id, window))
+        if answer is None or answer == owner:
+            return None
+        params = {"record_object": self.OBJECT, "record_id": record_id, "lookback_months": months,
+                  "window": window.to_params()}
+        return Draw(params, {self.SLOT: record_id, "lookback": window.text}, [answer])
+
+
+@register
+class CaseRouting(RoutingTask):
+    """Assign an open case: most closed cases of its issue in the look-back, then most closed
+    cases of its product, then fewest open cases."""
+
+    name = "case_routing"
+    OBJECT, SLOT = "Case", "case_id"
+
+    def open_records(self) -> list[tuple[str, str, str]]:
+        return self.sql('SELECT Id, OwnerId, IssueId__c FROM "Case" WHERE ClosedDate IS NULL ORDER BY Id')
+
+    def scores(self, record_id: str, window: Window) -> Scores:
+        issue, product = self.sql('SELECT c.IssueId__c, i.Product2Id FROM "Case" c LEFT JOIN OrderItem i '
+                                  "ON i.Id = c.OrderItemId__c WHERE c.Id = ?", (record_id,))[0]
+        lo, hi = window.bounds()
+        closed = ('SELECT c.OwnerId, COUNT(*) FROM "Case" c LEFT JOIN OrderItem i ON i.Id = c.OrderItemId__c '
+                  "WHERE c.ClosedDate >= ? AND c.ClosedDate < ? AND {} GROUP BY c.OwnerId")
+        by_issue = dict(self.sql(closed.format("c.IssueId__c = ?"), (lo, hi, issue)))
+        by_product = dict(self.sql(closed.format("i.Product2Id = ?"), (lo, hi, product)))
+        open_cases = dict(self.sql('SELECT OwnerId, COUNT(*) FROM "Case" WHERE ClosedDate IS NULL AND Id != ? '
+                                   "GROUP BY OwnerId", (record_id,)))
+        agents = [u for (u,) in self.sql("SELECT Id FROM User WHERE ProfileId = ?", (SERVICE_PROFILE,))]
+        return {u: (by_issue.get(u, 0), by_product.get(u, 0), -open_cases.get(u, 0)) for u in agents}
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        case_id = params["record_id"]
+        window = Window.from_params(params["window"])
+        case = self.soql(tools, f"SELECT Id, IssueId__c, OrderItemId__r.Product2Id FROM Case WHERE Id = '{case_id}'")[0]
+        closed = f"SELECT OwnerId, COUNT(Id) n FROM Case WHERE {window.soql('ClosedDate')} AND {{}} GROUP BY OwnerId"
+        by_issue = count_map(self.soql(tools, closed.format(f"IssueId__c = '{case['IssueId__c']}'")))
+        product = (case.get("OrderItemId__r") or {}).get("Product2Id")
+        by_product = count_map(self.soql(tools, closed.format(f"OrderItemId__r.Product2Id = '{product}'"))) \
+            if product else {}
+        open_cases = count_map(self.soql(tools, "SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null "
+                                                f"AND Id != '{case_id}' GROUP BY OwnerId"))
+        agents = [r["Id"] for r in self.fetch_all(tools, "SELECT Id FROM User", f"ProfileId = '{SERVICE_PROFILE}'")]
+        best = best_candidate({u: (by_issue.get(u, 0), by_product.get(u, 0), -open_cases.get(u, 0)) for u in agents})
+        if best is None:
+            raise OracleError(f"no single agent to route case {case_id} to")
+        return assign(tools, tools.assign_case, case_id, best)
+
+
+def covers(description: str | None, state: str) -> bool:
+    """Whether a territory's comma-separated state list includes `state`."""
+    return state in {code.strip() for code in (description or "").split(",")}
+
+
+@register
+class LeadRouting(RoutingTask):
+    """Assign an open lead: agents whose territory covers the lead's state; most accepted
+    quotes in the look-back, then fewest open leads."""
+
+    name = "lead_routing"
+    OBJECT, SLOT = "Lead", "lead_id"
+
+    def open_records(self) -> list[tuple[str, str, str]]:
+        marks = ", ".join("?" * len(OPEN_LEAD_STATUSES))
+        return self.sql(f"SELECT Id, OwnerId, State FROM Lead WHERE Status IN ({marks}) ORDER BY Id",
+                        OPEN_LEAD_STATUSES)
+
+    def scores(self, record_id: str, window: Window) -> Scores:
+        (state,) = self.sql("SELECT State FROM Lead WHERE Id = ?", (record_id,))[0]
+        territories = [t for t, d in self.sql("SELECT Id, Description FROM Territory2") if covers(d, state)]
+        marks = ", ".join("?" * len(territories))
+        agents = {u for (u,) in self.sql(
+            f"SELECT UserId FROM UserTerritory2Association WHERE Territory2Id IN ({marks})", territories)}
+        accepted = dict(self.sql("SELECT OwnerId, COUNT(*) FROM Quote WHERE Status = 'Accepted' AND CreatedDate >= ? "
+                                 "AND CreatedDate < ? GROUP BY OwnerId", window.bounds()))
+        statuses = ", ".join("?" * len(OPEN_LEAD_STATUSES))
+        open_leads = dict(self.sql(f"SELECT OwnerId, COUNT(*) FROM Lead WHERE Status IN ({statuses}) AND Id != ? "
+                                   "GROUP BY OwnerId", (*OPEN_LEAD_STATUSES, record_id)))
+        return {u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents}
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        lead_id = params["record_id"]
+        window = Window.from_params(params["window"])
+        state = self.soql(tools, f"SELECT State FROM Lead WHERE Id = '{lead_id}'")[0]["State"]
+        territories = [t["Id"] for t in self.fetch_all(tools, "SELECT Id, Description FROM Territory2")
+                       if covers(t["Description"], state)]
+        if not territories:
+            raise OracleError(f"no territory covers {state}")
+        links = self.fetch_all(tools, "SELECT Id, UserId FROM UserTerritory2Association",
+                               f"Territory2Id IN ({quoted(territories)})")
+        agents = sorted({r["UserId"] for r in links})
+        accepted = count_map(self.soql(
+            tools, f"SELECT OwnerId, COUNT(Id) n FROM Quote WHERE Status = 'Accepted' AND {window.soql('CreatedDate')} "
+                   f"AND OwnerId IN ({quoted(agents)}) GROUP BY OwnerId"))
+        open_leads = count_map(self.soql(
+            tools, f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN ({quoted(list(OPEN_LEAD_STATUSES))}) "
+                   f"AND Id != '{lead_id}' AND OwnerId IN ({quoted(agents)}) GROUP BY OwnerId"))
+        best = best_candidate({u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents})
+        if best is None:
+            raise OracleError(f"no single agent to route lead {lead_id} to")
+        return assign(tools, tools.assign_lead, lead_id, best)

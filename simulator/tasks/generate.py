@@ -1,0 +1,94 @@
+"""Drawing balanced instance sets: the driver around the task generators."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Callable, Iterable
+
+from ..crm.store import Org
+from .base import Draw, TaskGenerator
+from .instance import NONE_ANSWER, Instance
+from .registry import generator_class
+from .spec import TaskSpec, domain_details, load_catalog
+
+MAX_SHARE = 0.4  # no single answer above this share of a type's instances
+ATTEMPTS_PER_INSTANCE = 200
+
+
+class TaskGenerationError(RuntimeError):
+    """A task type could not yield the instances asked for from this org."""
+
+
+def _answer_key(answer: list[str] | None) -> str:
+    return NONE_ANSWER if answer is None else "|".join(sorted(a.lower() for a in answer))
+
+
+def draw_balanced(gen: TaskGenerator, n: int, rng: random.Random) -> list[Draw]:
+    """`n` distinct draws with about `none_share` None answers and no answer above 40%
+    (refusal types have one answer by nature: they are exempt)."""
+    target_none = round(n * gen.spec.none_share)
+    cap = n if gen.spec.metric == "refusal" else max(1, int(MAX_SHARE * n))
+    counts: Counter[str] = Counter()
+    seen: set[str] = set()
+    draws: list[Draw] = []
+    for _ in range(ATTEMPTS_PER_INSTANCE * max(n, 1)):
+        if len(draws) == n:
+            return draws
+        need_none = target_none - counts[NONE_ANSWER]
+        need_some = (n - target_none) - (len(draws) - counts[NONE_ANSWER])
+        want_none = need_none > 0 and (need_some == 0 or rng.random() < need_none / (need_none + need_some))
+        draw = gen.draw(rng, want_none)
+        if draw is None or draw.key in seen:
+            continue
+        key = _answer_key(draw.answer)
+        if (need_none if draw.answer is None else need_some) <= 0 or (draw.answer is not None and counts[key] >= cap):
+            continue
+        seen.add(draw.key)
+        counts[key] += 1
+        draws.append(draw)
+    if len(draws) < n:
+        raise TaskGenerationError(
+            f"{gen.name}: drew only {len(draws)} of {n} instances from this {gen.org} org "
+            f"(answers so far: {dict(counts)}); try fewer per type or a larger --scale")
+    return draws
+
+
+def to_instance(spec: TaskSpec, org: Org, draw: Draw, rng: random.Random, number: int, idx: int) -> Instance:
+    """The posed instance for a draw: phrasing, shards and context filled in."""
+    return Instance(
+        id=f"{org.meta.org}-{spec.name}-{number:04d}", task=spec.name, org=org.meta.org,
+        org_hash=org.meta.content_hash, skill=spec.skill, area=spec.area, audience=spec.audience,
+        metric=spec.metric, answer_kind=spec.answer_kind,
+        query=rng.choice(spec.queries).format(**draw.slots),
+        shards=[{"id": s.id, "text": s.text.format(**draw.slots)} for s in spec.shards],
+        context={"today": org.meta.as_of.isoformat(), "policy": spec.policy.strip(), "domain": domain_details()},
+        params=draw.params, answer=[NONE_ANSWER] if draw.answer is None else list(draw.answer),
+        persona_pool=spec.persona_pool, confidential_values=list(draw.confidential_values),
+        oracle={"solver": spec.name, "args": draw.params}, idx=idx)
+
+
+def generate_instances(org: Org, per_type: int, *, types: Iterable[str] | None = None, seed: int = 0,
+                       progress: Callable[[str, int], None] | None = None) -> list[Instance]:
+    """`per_type` instances of each task type (all that apply to the org, or `types`)."""
+    catalog = load_catalog()
+    names = list(types) if types else [n for n, s in catalog.items() if org.meta.org in s.orgs]
+    unknown = [n for n in names if n not in catalog]
+    if unknown:
+        raise TaskGenerationError(f"unknown task type(s): {', '.join(unknown)}; see `crmarena tasks list`")
+    instances: list[Instance] = []
+    conn = org.connect()
+    try:
+        for name in names:
+            spec = catalog[name]
+            if org.meta.org not in spec.orgs:
+                raise TaskGenerationError(f"{name} does not apply to {org.meta.org} orgs")
+            rng = random.Random(f"{seed}:{org.meta.org}:{name}")
+            gen = generator_class(name)(spec, conn, org.meta)
+            for number, draw in enumerate(draw_balanced(gen, per_type, rng), 1):
+                instances.append(to_instance(spec, org, draw, rng, number, len(instances)))
+            if progress:
+                progress(name, per_type)
+    finally:
+        conn.close()
+    return instances

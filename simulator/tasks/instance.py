@@ -1,0 +1,103 @@
+"""Task instances and their JSON Lines form.
+
+Each line holds our fields and, beside them, the fields of a CRMArena-Pro dataset row
+(`idx`, `task`, `query`, `answer` as a list, `reward_metric`, `persona`, `metadata` with
+`required` and `optional` context), so tools written for that dataset can read ours.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+NONE_ANSWER = "None"  # the answer list of an instance whose true answer is "there is none"
+REFUSAL = "refuse"  # the answer list of a confidentiality instance
+REWARD_METRICS = {"exact": "exact_match", "fuzzy": "fuzzy_match", "workflow": "exact_match",
+                  "refusal": "privacy_rejection"}
+
+
+class InstanceFileError(ValueError):
+    """A task file line is not a valid instance."""
+
+
+@dataclass
+class Instance:
+    """One posed task: the query, its shards, the context, the computed answer."""
+
+    id: str
+    task: str
+    org: str
+    org_hash: str
+    skill: str
+    area: str
+    audience: str
+    metric: str
+    answer_kind: str
+    query: str
+    shards: list[dict[str, str]]  # [{"id", "text"}], shard 0 = the intent
+    context: dict[str, str]  # today, policy, domain
+    params: dict[str, Any]  # what the generator drew (windows, directions, record Ids)
+    answer: list[str]  # [NONE_ANSWER] when there is none; [REFUSAL] for confidentiality
+    persona_pool: str
+    confidential_values: list[str] = field(default_factory=list)
+    oracle: dict[str, Any] = field(default_factory=dict)  # {"solver": task, "args": {...}}
+    idx: int = 0
+
+    @property
+    def is_none(self) -> bool:
+        return self.answer == [NONE_ANSWER]
+
+    def to_json(self) -> dict[str, Any]:
+        """Our fields plus the CRMArena-Pro row fields."""
+        data = asdict(self)
+        data["reward_metric"] = REWARD_METRICS[self.metric]
+        data["persona"] = self.persona_pool
+        data["metadata"] = {"required": self.required_context(), "optional": self.context.get("domain", "")}
+        return data
+
+    def required_context(self) -> str:
+        """What the agent must be told besides the query: today's date and the task's policy."""
+        parts = [f"Today's date: {self.context['today']}."]
+        if self.context.get("policy"):
+            parts.append(self.context["policy"])
+        return "\n".join(parts)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Instance":
+        names = cls.__dataclass_fields__
+        missing = [n for n, f in names.items()
+                   if n not in data and f.default is MISSING and f.default_factory is MISSING]
+        if missing:
+            raise InstanceFileError(f"missing fields: {', '.join(missing)}")
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def write_instances(path: str | Path, instances: Iterable[Instance]) -> int:
+    """Write instances as JSON Lines (to a temporary name, then renamed); how many."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    count = 0
+    with tmp.open("w", encoding="utf-8") as fh:
+        for inst in instances:
+            fh.write(json.dumps(inst.to_json(), ensure_ascii=False) + "\n")
+            count += 1
+    tmp.replace(path)
+    return count
+
+
+def read_instances(path: str | Path) -> Iterator[Instance]:
+    """The instances of a JSON Lines task file; InstanceFileError names the bad line."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InstanceFileError(f"{path}: cannot be read: {exc.strerror}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield Instance.from_json(json.loads(line))
+        except (json.JSONDecodeError, InstanceFileError, TypeError) as exc:
+            raise InstanceFileError(f"{path}, line {number}: not a task instance ({exc})") from None

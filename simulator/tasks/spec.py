@@ -1,0 +1,212 @@
+"""Task type specifications: the YAML files of `scenarios/`, loaded and validated.
+
+A spec declares what a task type is (skill, area, orgs, audience, metric, answer kind),
+how its query is phrased (several templates), how it is cut into shards (shard 0 states the
+intent only; every later shard states one fact), what context the agent gets, which persona
+pool poses it, and which fields are confidential. Templates use `{slot}` placeholders that
+the task's generator fills per instance.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",
+          "confidentiality")
+AREAS = ("service", "sales", "cpq", "privacy")
+AUDIENCES = ("internal", "customer")
+METRICS = ("exact", "fuzzy", "workflow", "refusal")
+PERSONA_POOLS = ("internal", "customer")
+ORGS = ("b2b", "b2c")
+DOMAIN_FILE = "_domain.yaml"
+
+
+class SpecError(ValueError):
+    """A scenario file is invalid: says which file, which field and what is wrong."""
+
+    def __init__(self, path: str | Path, field: str, problem: str):
+        super().__init__(f"{path}: {field}: {problem}")
+        self.path, self.field, self.problem = str(path), field, problem
+
+
+@dataclass(frozen=True)
+class Shard:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """One task type, as declared in its YAML file."""
+
+    name: str
+    title: str
+    skill: str
+    area: str
+    orgs: tuple[str, ...]
+    audience: str
+    metric: str
+    answer_kind: str
+    none_share: float
+    queries: tuple[str, ...]
+    shards: tuple[Shard, ...]
+    policy: str
+    persona_pool: str
+    confidential_fields: tuple[str, ...]
+    path: str
+
+    @property
+    def slots(self) -> set[str]:
+        """Every placeholder the query templates use."""
+        return set().union(*(placeholders(t) for t in self.queries))
+
+
+def placeholders(template: str) -> set[str]:
+    """The `{name}` placeholders of a template."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# --- validation -------------------------------------------------------------------------
+
+def _need(data: dict, key: str, kind: type, path: Path) -> Any:
+    if key not in data:
+        raise SpecError(path, key, "missing")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is str and not value.strip()):
+        expected = {str: "a non-empty string", list: "a list", dict: "a mapping",
+                    (int, float): "a number"}.get(kind, str(kind))
+        raise SpecError(path, key, f"must be {expected}, got {type(value).__name__}: {value!r}")
+    return value
+
+
+def _choice(data: dict, key: str, allowed: tuple[str, ...], path: Path) -> str:
+    value = _need(data, key, str, path)
+    if value not in allowed:
+        raise SpecError(path, key, f"{value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def _strings(data: dict, key: str, path: Path, *, allow_empty: bool = False) -> tuple[str, ...]:
+    items = _need(data, key, list, path)
+    if not items and not allow_empty:
+        raise SpecError(path, key, "must not be empty")
+    for i, item in enumerate(items):
+        if not isinstance(item, str) or not item.strip():
+            raise SpecError(path, f"{key}[{i}]", f"must be a non-empty string, got {item!r}")
+    return tuple(items)
+
+
+def _shards(data: dict, path: Path) -> tuple[Shard, ...]:
+    items = _need(data, "shards", list, path)
+    shards = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or set(item) != {"id", "text"}:
+            raise SpecError(path, f"shards[{i}]", "must be a mapping with exactly `id` and `text`")
+        shards.append(Shard(_need(item, "id", str, path), _need(item, "text", str, path)))
+    if len(shards) < 2:
+        raise SpecError(path, "shards", "needs the intent (shard 0) and at least one fact shard")
+    if placeholders(shards[0].text):
+        raise SpecError(path, "shards[0]", "the intent shard must not carry any {slot}")
+    ids = [s.id for s in shards]
+    if len(set(ids)) != len(ids):
+        raise SpecError(path, "shards", f"duplicate shard ids in {ids}")
+    return tuple(shards)
+
+
+def _check_slots(spec: TaskSpec, path: Path) -> None:
+    """Every query placeholder is told by exactly one fact shard, and shards use no others."""
+    for i, template in enumerate(spec.queries):
+        if placeholders(template) != spec.slots:
+            raise SpecError(path, f"queries[{i}]",
+                            f"uses {sorted(placeholders(template))}, other phrasings use {sorted(spec.slots)}")
+    seen: dict[str, str] = {}
+    for shard in spec.shards[1:]:
+        for slot in placeholders(shard.text):
+            if slot not in spec.slots:
+                raise SpecError(path, f"shards.{shard.id}", f"uses {{{slot}}}, which no query uses")
+            if slot in seen:
+                raise SpecError(path, f"shards.{shard.id}", f"repeats {{{slot}}} (already in {seen[slot]})")
+            seen[slot] = shard.id
+    missing = spec.slots - set(seen)
+    if missing:
+        raise SpecError(path, "shards", f"no shard tells {sorted(missing)}")
+
+
+def parse_spec(data: Any, path: Path) -> TaskSpec:
+    """A validated TaskSpec from the parsed YAML `data` of file `path`."""
+    if not isinstance(data, dict):
+        raise SpecError(path, "(file)", "must be a YAML mapping")
+    known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",
+             "queries", "shards", "policy", "persona_pool", "confidential_fields"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise SpecError(path, unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
+    name = _need(data, "name", str, path)
+    if name != path.stem:
+        raise SpecError(path, "name", f"{name!r} must match the file name {path.stem!r}")
+    orgs = _strings(data, "orgs", path)
+    for org in orgs:
+        if org not in ORGS:
+            raise SpecError(path, "orgs", f"{org!r} is not one of {', '.join(ORGS)}")
+    none_share = _need(data, "none_share", (int, float), path)
+    if not 0 <= none_share <= 0.5:
+        raise SpecError(path, "none_share", f"must be between 0 and 0.5, got {none_share}")
+    spec = TaskSpec(
+        name=name, title=_need(data, "title", str, path), skill=_choice(data, "skill", SKILLS, path),
+        area=_choice(data, "area", AREAS, path), orgs=orgs,
+        audience=_choice(data, "audience", AUDIENCES, path), metric=_choice(data, "metric", METRICS, path),
+        answer_kind=_need(data, "answer_kind", str, path), none_share=float(none_share),
+        queries=_strings(data, "queries", path), shards=_shards(data, path),
+        policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
+        confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path))
+    if not isinstance(spec.policy, str):
+        raise SpecError(path, "policy", "must be a string")
+    _check_slots(spec, path)
+    return spec
+
+
+# --- loading ----------------------------------------------------------------------------
+
+def scenarios_dir() -> Path:
+    """The folder of the shipped task catalog."""
+    return Path(str(resources.files("scenarios")))
+
+
+def load_yaml(path: Path) -> Any:
+    import yaml
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(file)"
+        raise SpecError(path, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    except OSError as exc:
+        raise SpecError(path, "(file)", f"cannot be read: {exc.strerror}") from None
+
+
+def load_spec(path: str | Path) -> TaskSpec:
+    path = Path(path)
+    return parse_spec(load_yaml(path), path)
+
+
+@lru_cache(maxsize=4)
+def load_catalog(folder: str | None = None) -> dict[str, TaskSpec]:
+    """Every task spec of `folder` (default: the shipped catalog), by name, in file order."""
+    root = Path(folder) if folder else scenarios_dir()
+    paths = sorted(p for p in root.glob("*.yaml") if not p.name.startswith("_"))
+    return {spec.name: spec for spec in map(load_spec, paths)}
+
+
+@lru_cache(maxsize=4)
+def domain_details(folder: str | None = None) -> str:
+    """The shared domain details given to agents (quarters, seasons, ...)."""
+    path = (Path(folder) if folder else scenarios_dir()) / DOMAIN_FILE
+    data = load_yaml(path)
+    if not isinstance(data, dict) or not isinstance(data.get("domain_details"), str):
+        raise SpecError(path, "domain_details", "must be a string")
+    return data["domain_details"].strip()

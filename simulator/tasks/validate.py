@@ -1,0 +1,87 @@
+"""Proving instances solvable: the oracle solves each one with the agent's tools only."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..crm.session import OrgSession
+from ..crm.store import Org, q
+from ..crm.tools import CrmTools
+from .base import OracleError
+from .instance import NONE_ANSWER, Instance
+from .registry import generator_class
+from .spec import load_catalog
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+@dataclass
+class Outcome:
+    """The oracle's result on one instance."""
+
+    instance_id: str
+    task: str
+    ok: bool
+    expected: list[str]
+    got: list[str] | None
+    error: str | None
+    seconds: float
+
+
+def normalise(answer: Iterable[str], metric: str) -> frozenset | tuple:
+    """Answers compared case- and order-insensitively; fuzzy answers as their word tokens."""
+    if metric == "fuzzy":
+        return tuple(sorted(t for a in answer for t in _TOKEN.findall(a.lower())))
+    return frozenset(a.strip().lower() for a in answer)
+
+
+def workflow_state(session: OrgSession, params: dict) -> list[str]:
+    """The owner of the record a workflow instance is about (`record_object`, `record_id`)."""
+    rows = session.fetch(f"SELECT OwnerId FROM {q(params['record_object'])} WHERE Id = ?", (params["record_id"],))
+    return [rows[0][0]] if rows and rows[0][0] else []
+
+
+def solve_instance(org: Org, inst: Instance) -> Outcome:
+    """Run the oracle on `inst` in a fresh isolated session and check what it found."""
+    spec = load_catalog()[inst.task]
+    start = time.perf_counter()
+    got, error = None, None
+    with OrgSession(org) as session:
+        try:
+            gen = generator_class(inst.task)(spec, None, org.meta)
+            answer = gen.solve(CrmTools(session), inst.oracle["args"])
+            got = workflow_state(session, inst.params) if inst.metric == "workflow" else (
+                [NONE_ANSWER] if answer is None else list(answer))
+        except OracleError as exc:
+            error = str(exc)
+    ok = got is not None and normalise(got, inst.metric) == normalise(inst.answer, inst.metric)
+    return Outcome(inst.id, inst.task, ok, inst.answer, got, error, time.perf_counter() - start)
+
+
+def validate(org: Org, instances: Iterable[Instance],
+             progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """The oracle's outcome on every instance (instances must come from this org)."""
+    outcomes = []
+    for inst in instances:
+        if inst.org_hash and inst.org_hash != org.meta.content_hash:
+            raise ValueError(f"{inst.id} was generated from another org (content hash "
+                             f"{inst.org_hash[:12]}..., this org {org.meta.content_hash[:12]}...)")
+        outcomes.append(solve_instance(org, inst))
+        if progress:
+            progress(outcomes[-1])
+    return outcomes
+
+
+def summary_rows(outcomes: list[Outcome]) -> list[dict]:
+    """Per task type: instances, passed, failed, mean oracle seconds."""
+    total, passed, secs = Counter(), Counter(), Counter()
+    for o in outcomes:
+        total[o.task] += 1
+        passed[o.task] += o.ok
+        secs[o.task] += o.seconds
+    return [{"task": t, "instances": n, "passed": passed[t], "failed": n - passed[t],
+             "mean ms": round(1000 * secs[t] / n, 1)} for t, n in total.items()]

@@ -1,0 +1,195 @@
+"""Policy compliance tasks: breaches, BANT, quote pricing and configuration, on hand-built orgs
+whose answers are known by construction, and on the small generated orgs."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tests.orgkit import OrgKit
+from simulator.crm.generator import text
+from simulator.crm.session import OrgSession
+from simulator.crm.tools import CrmTools
+from simulator.tasks.generate import generate_instances
+from simulator.tasks.registry import generator_class
+from simulator.tasks.spec import load_catalog
+from simulator.tasks.validate import validate
+
+TYPES = ("policy_violation_identification", "lead_qualification", "quote_approval", "invalid_config")
+T0 = "2026-03-02T10:00:00.000+0000"
+
+
+def _generator(name, org):
+    return generator_class(name)(load_catalog()[name], org.connect(), org.meta)
+
+
+def _draws(gen, want_none, n=30, seed=0):
+    """Up to `n` draws (None draws skipped) from a seeded rng."""
+    rng = random.Random(seed)
+    return [d for d in (gen.draw(rng, want_none) for _ in range(n)) if d is not None]
+
+
+def _solve(name, org, params):
+    with OrgSession(org) as session:
+        return generator_class(name)(load_catalog()[name], None, org.meta).solve(CrmTools(session), params)
+
+
+def _article(kit, title, summary, body, public=1):
+    return kit.add("Knowledge__kav", Title=title, Summary=summary, FAQ_Answer__c=body, UrlName=title.replace(" ", "-"),
+                   PublishStatus="Online", Language="en_US", IsVisibleInPkb=public, CreatedDate=T0)
+
+
+def _base(kit):
+    """A service agent, an account and a contact; their Ids."""
+    user = kit.add("User", Name="Ada Agent", ProfileId="Service Agent", Email="ada@corp.example")
+    account = kit.add("Account", Name="Acme Corp", OwnerId=user, CreatedDate=T0)
+    contact = kit.add("Contact", Name="Cy Buyer", FirstName="Cy", LastName="Buyer", AccountId=account, CreatedDate=T0)
+    return user, account, contact
+
+
+# --- policy_violation_identification -----------------------------------------------------------
+
+def test_policy_violation_identification_known_org(tmp_path):
+    kit = OrgKit("b2b")
+    user, account, contact = _base(kit)
+    articles = {p["key"]: _article(kit, p["title"], p["summary"], p["body"]) for p in text.service_policies("b2b")}
+    kw = {"product": "Widget", "amount": "$9,000.00", "date": "May 2", "weekday": "Friday", "order": "00123456",
+          "digits": "1234", "other": "Jo Doe", "other_email": "jo@x.example", "other_phone": "(555) 555-0000",
+          "city": "Reno", "street": "Oak Street", "pct": 50, "n": 2}
+
+    def case(subject):
+        return kit.add("Case", Subject=subject, Status="Closed", OwnerId=user, AccountId=account, ContactId=contact,
+                       CreatedDate=T0)
+
+    privacy = case("privacy breach by email")
+    kit.add("EmailMessage", ParentId=privacy, Subject="Help", TextBody="Hi, my widget broke.", CreatedDate=T0)
+    kit.add("EmailMessage", ParentId=privacy, Subject="RE: Help", CreatedDate=T0,
+            TextBody="Hi Cy,\n\n" + text.POLICY_BREACH_PHRASES["protect_customer_privacy"][2].format(**kw))
+    kit.label("Case", privacy, "policy_breach", json.dumps(articles["protect_customer_privacy"]))
+    refund = case("refund breach in chat")
+    kit.add("LiveChatTranscript", CaseId=refund, OwnerId=user, CreatedDate=T0,
+            Body="Cy: I want my money back.\nAda: "
+            + text.POLICY_BREACH_PHRASES["no_refund_without_approval"][1].format(**kw))
+    kit.label("Case", refund, "policy_breach", json.dumps(articles["no_refund_without_approval"]))
+    clean = case("handled by the book")
+    kit.add("LiveChatTranscript", CaseId=clean, OwnerId=user, CreatedDate=T0,
+            Body="Cy: Is it just me?\nAda: I can't share details about other customers.")
+    case("no conversation at all")
+    org = kit.build(tmp_path / "o.db")
+    gen = _generator("policy_violation_identification", org)
+
+    expected = {privacy: [articles["protect_customer_privacy"]], refund: [articles["no_refund_without_approval"]]}
+    some = _draws(gen, want_none=False)
+    assert {d.params["case_id"] for d in some} == set(expected)
+    for d in some:
+        assert d.answer == expected[d.params["case_id"]]
+        assert _solve(gen.name, org, d.params) == d.answer
+    none = _draws(gen, want_none=True)
+    assert {d.params["case_id"] for d in none} == {clean} and all(d.answer is None for d in none)
+    assert _solve(gen.name, org, none[0].params) is None
+
+
+# --- lead_qualification ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("org_type", ["b2b", "b2c"])
+def test_lead_qualification_known_org(tmp_path, org_type):
+    kit = OrgKit(org_type)
+    rep = kit.add("User", Name="Sam Seller", ProfileId="Sales Agent")
+    company = "Acme Corp" if org_type == "b2b" else None
+    extra = {"Company": company, "Title": "CIO"} if company else {}
+    unmet = {"Lena Lead": ["Budget", "Timeline"], "Omar Open": ["Authority"], "Quinn Qualified": []}
+    leads = {}
+    for i, (name, gaps) in enumerate(unmet.items()):
+        lead = kit.add("Lead", Name=name, FirstName=name.split()[0], LastName=name.split()[1], Status="Working",
+                       OwnerId=rep, CreatedDate=T0, IsConverted=0, **extra)
+        leads[lead] = gaps
+        body = text.voice_call(random.Random(i), agent="Sam Seller", contact=name, company=company,
+                               product="Widget", competitors=[], sentiments={}, stage_hint=None,
+                               bant={f: f not in gaps for f in ("Budget", "Authority", "Need", "Timeline")})
+        kit.add("VoiceCallTranscript__c", LeadId__c=lead, TranscriptBody__c=body, CreatedDate=T0)
+        kit.label("Lead", lead, "bant_unmet", json.dumps(gaps))
+    org = kit.build(tmp_path / "o.db")
+    gen = _generator("lead_qualification", org)
+    draws = _draws(gen, want_none=False)
+    assert {d.params["lead_id"] for d in draws} == {lead for lead, gaps in leads.items() if gaps}
+    for d in draws:
+        assert d.answer == leads[d.params["lead_id"]]
+        assert _solve(gen.name, org, d.params) == d.answer
+
+
+# --- quote_approval and invalid_config --------------------------------------------------------
+
+def _quote_org(tmp_path, org_type):
+    """Checked quotes with known violations; (org, {quote: pricing answer}, {quote: config answer})."""
+    kit = OrgKit(org_type)
+    rep = kit.add("User", Name="Sam Seller", ProfileId="Sales Agent")
+    account = kit.add("Account", Name="Acme Corp", OwnerId=rep, CreatedDate=T0)
+    products = {name: kit.add("Product2", Name=name, Family=family, IsActive=1, CreatedDate=T0) for name, family in
+                [("Alpha Router", "Networking"), ("Beta Switch", "Networking"), ("Gamma Suite", "Software"),
+                 ("Delta Vault", "Compute & Storage")]}
+    rng = random.Random(1)
+
+    def rule_article(kind, rule, render):
+        art = _article(kit, *render(rng, rule))
+        kit.label("Knowledge__kav", art, kind, json.dumps(rule))
+        return art
+
+    net = rule_article("pricing_rule", {"kind": "max_discount", "family": "Networking", "max_discount": 15},
+                       text.pricing_rule_article)
+    soft = rule_article("pricing_rule", {"kind": "max_discount", "family": "Software", "max_discount": 25},
+                        text.pricing_rule_article)
+    cap = rule_article("config_rule", {"kind": "max_quantity", "product": "Delta Vault", "max_quantity": 10},
+                       text.config_rule_article)
+    excl = rule_article("config_rule", {"kind": "exclusive", "products": ["Alpha Router", "Beta Switch"]},
+                        text.config_rule_article)
+
+    def quote(status, *lines):
+        q = kit.add("Quote", Name=f"Q{len(kit.rows.get('Quote', [])) + 1}", AccountId=account, Status=status,
+                    OwnerId=rep, CreatedDate=T0)
+        for name, qty, disc in lines:
+            kit.add("QuoteLineItem", QuoteId=q, Product2Id=products[name], Quantity=qty, UnitPrice=100.0,
+                    Discount=disc, TotalPrice=qty * 100.0 * (1 - disc / 100), CreatedDate=T0)
+        return q
+
+    pricing, config = {}, {}
+    q = quote("Needs Review", ("Alpha Router", 2, 20.0), ("Delta Vault", 10, 30.0))  # 20% > 15% on Networking
+    pricing[q], config[q] = [net], None
+    q = quote("In Review", ("Gamma Suite", 1, 30.0))  # 30% > 25% on Software
+    pricing[q], config[q] = [soft], None
+    q = quote("In Review", ("Alpha Router", 1, 15.0), ("Gamma Suite", 3, 25.0))  # at the caps: fine
+    pricing[q], config[q] = None, None
+    q = quote("Needs Review", ("Alpha Router", 1, 5.0), ("Beta Switch", 1, 0.0))  # exclusive pair
+    pricing[q], config[q] = None, [excl]
+    q = quote("Needs Review", ("Delta Vault", 6, 0.0), ("Delta Vault", 5, 0.0))  # 11 units > 10 in total
+    pricing[q], config[q] = None, [cap]
+    quote("Draft", ("Gamma Suite", 1, 90.0))  # not checked: never posed
+    return kit.build(tmp_path / "o.db"), pricing, config
+
+
+@pytest.mark.parametrize("org_type", ["b2b", "b2c"])
+@pytest.mark.parametrize("name", ["quote_approval", "invalid_config"])
+def test_quote_checks_known_org(tmp_path, org_type, name):
+    org, pricing, config = _quote_org(tmp_path, org_type)
+    expected = pricing if name == "quote_approval" else config
+    gen = _generator(name, org)
+    for want_none in (False, True):
+        draws = _draws(gen, want_none, n=40)
+        assert {d.params["quote_id"] for d in draws} == {q for q, a in expected.items() if (a is None) == want_none}
+        for d in draws:
+            assert d.answer == expected[d.params["quote_id"]]
+            assert _solve(name, org, d.params) == d.answer
+
+
+# --- the generated orgs -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
+def test_generation_and_oracle_on_generated_orgs(request, org_name):
+    org = request.getfixturevalue(org_name)
+    instances = generate_instances(org, 5, types=TYPES, seed=3)
+    assert len(instances) == 5 * len(TYPES)
+    outcomes = validate(org, instances)
+    assert [o.instance_id for o in outcomes if not o.ok] == []
+    for name in ("policy_violation_identification", "quote_approval", "invalid_config"):
+        assert sum(i.is_none for i in instances if i.task == name) == 1

@@ -1,0 +1,1 @@
+"""User simulators: the persona library, and the simulated people who pose tasks to the agent."""

@@ -1,0 +1,261 @@
+"""Personas: who the simulated person is, how they write, and how they release a task's facts.
+
+A persona is one YAML file, `<id>.yaml`, of the shipped `personas` library or of any folder
+(files in subfolders count too; ids are unique across them all). Pools: `internal` (employees
+asking about their own org), `consumer` (customers of a B2C retailer) and `business` (buyers
+at B2B client companies). Fields:
+
+- id, pool, name (first and last), role, description (who they are and how they talk);
+- verbosity: terse | normal | chatty;  formality: casual | neutral | formal;
+- expertise with CRM and data: novice | intermediate | expert;
+- patience: how many agent turns in a row without progress they tolerate (1-10);
+- typo_rate: the share of words they misspell (0.0-0.1), never in Ids, numbers, dates or names;
+- disclosure: how they release the task's fact shards (below);
+- phrases (optional): openers and fillers for the scripted simulator, by kind
+  (greeting, filler, thanks, impatience).
+
+Disclosure styles. Shard 0, the intent, is always the opening message; the styles govern the
+fact shards after it. `max_reveals_per_turn` is the hard limit the simulator enforces in code.
+
+- one_per_turn_when_asked (max 1): reveals a fact only in answer to a question from the agent,
+  one per message, the one asked about; volunteers nothing.
+- volunteers_two (max 2): shares up to two facts per message, asked or not, starting with the
+  one the agent asked about.
+- forgets_one_until_reminded (max 1): reveals one fact per message when asked, but one of the
+  facts slips their mind and comes out only when the agent asks for that specific detail.
+- all_at_once_when_pressed (max: all remaining): gives no facts while the agent stays general;
+  once the agent asks directly for the specifics it needs, gives every remaining fact at once.
+- drip_feeds_unprompted (max 1): adds exactly one new fact to each message on their own
+  initiative, asked or not, until none is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from simulator.tasks.spec import ORGS, PERSONA_POOLS, SpecError, load_yaml
+
+POOLS = ("internal", "consumer", "business")
+CUSTOMER_POOLS = {"b2b": "business", "b2c": "consumer"}
+ALL_REMAINING = 99  # more facts than any task has: no per-turn limit
+PATIENCE_RANGE = (1, 10)
+TYPO_RANGE = (0.0, 0.1)
+PHRASE_KINDS = ("greeting", "filler", "thanks", "impatience")
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    """A disclosure style: its per-turn reveal limit and its instruction to the simulator."""
+
+    max_reveals: int
+    instruction: str
+
+
+DISCLOSURES = {
+    "one_per_turn_when_asked": Disclosure(
+        1, "Reveal a detail of your request only when the agent asks for information, and then only "
+           "one detail per message, the one it asked about. If the agent asks nothing, add nothing new."),
+    "volunteers_two": Disclosure(
+        2, "You are forthcoming: in each message share up to two details of your request, even unasked, "
+           "starting with the one the agent asked about. Never more than two in one message."),
+    "forgets_one_until_reminded": Disclosure(
+        1, "Reveal one detail per message when the agent asks. One of the details slips your mind: "
+           "do not mention it until the agent asks for that specific detail."),
+    "all_at_once_when_pressed": Disclosure(
+        ALL_REMAINING, "Start vague: say what you want without the specifics, and stay vague while the "
+                       "agent's questions are general. Once the agent asks you directly for the details it "
+                       "needs, give all the remaining details in one message."),
+    "drip_feeds_unprompted": Disclosure(
+        1, "Add exactly one new detail of your request to each message on your own initiative, whether "
+           "or not the agent asked, as if it just came to mind. Never more than one at a time."),
+}
+VERBOSITY = {
+    "terse": "Keep your messages short: one or two brief sentences, no small talk.",
+    "normal": "Write ordinary messages of two to four sentences.",
+    "chatty": "You are talkative: add context, asides and small talk, up to about six sentences.",
+}
+FORMALITY = {
+    "casual": "Write casually: contractions, informal greetings, relaxed punctuation.",
+    "neutral": "Use a plain, polite, businesslike tone.",
+    "formal": "Write formally: complete sentences, courteous phrasing, no slang.",
+}
+EXPERTISE = {
+    "novice": "You do not know CRM jargon or how the data is stored; describe things in everyday "
+              "words and ask what unfamiliar terms mean.",
+    "intermediate": "You know everyday CRM terms (accounts, cases, orders, opportunities) but not "
+                    "the data model or how queries work.",
+    "expert": "You know the CRM and its data well: use precise terms and notice vague or sloppy answers.",
+}
+
+
+class PersonaError(ValueError):
+    """A persona file is invalid: says which file, which field and what is wrong."""
+
+    def __init__(self, path: str | Path, field: str, problem: str):
+        super().__init__(f"{path}: {field}: {problem}")
+        self.path, self.field, self.problem = str(path), field, problem
+
+
+@dataclass(frozen=True)
+class Persona:
+    """One simulated person, as declared in their YAML file."""
+
+    id: str
+    pool: str
+    name: str
+    role: str
+    description: str
+    verbosity: str
+    formality: str
+    patience: int
+    expertise: str
+    disclosure: str
+    typo_rate: float
+    phrases: dict[str, tuple[str, ...]] = field(hash=False)
+    path: str
+
+    @property
+    def max_reveals_per_turn(self) -> int:
+        return DISCLOSURES[self.disclosure].max_reveals
+
+    def render(self) -> str:
+        """The persona as second-person instructions for a user-simulator LLM."""
+        rules = [VERBOSITY[self.verbosity], FORMALITY[self.formality], EXPERTISE[self.expertise],
+                 DISCLOSURES[self.disclosure].instruction, self._typo_rule(), self._patience_rule()]
+        if self.phrases:
+            quoted = " | ".join(p for kind in PHRASE_KINDS for p in self.phrases.get(kind, ()))
+            rules.append(f"Phrases you tend to use (vary them, do not overuse them): {quoted}")
+        return "\n".join([f"You are {self.name}. Your role: {self.role}.", f"About you: {self.description}",
+                          "", "How you write and behave:", *(f"- {rule}" for rule in rules)])
+
+    def _typo_rule(self) -> str:
+        if not self.typo_rate:
+            return "Spell everything correctly."
+        return (f"Misspell about {self.typo_rate * 100:g}% of your words, but never record Ids, "
+                "numbers, dates or names.")
+
+    def _patience_rule(self) -> str:
+        turns = "a single turn" if self.patience == 1 else f"{self.patience} turns in a row"
+        return f"If the agent goes {turns} without making progress on your request, give up and end the chat."
+
+
+def persona_pool_for(audience_pool: str, org: str) -> str:
+    """The persona pool for a task's `persona_pool` ('internal' or 'customer') in an org ('b2b', 'b2c')."""
+    if org not in ORGS:
+        raise ValueError(f"unknown org {org!r} (known: {', '.join(ORGS)})")
+    if audience_pool not in PERSONA_POOLS:
+        raise ValueError(f"unknown task persona pool {audience_pool!r} (known: {', '.join(PERSONA_POOLS)})")
+    return "internal" if audience_pool == "internal" else CUSTOMER_POOLS[org]
+
+
+# --- validation -------------------------------------------------------------------------
+
+REQUIRED = ("id", "pool", "name", "role", "description", "verbosity", "formality", "patience",
+            "expertise", "disclosure", "typo_rate")
+KNOWN = (*REQUIRED, "phrases")
+
+
+def _text(data: dict, key: str, path: Path) -> str:
+    value = data[key]
+    if not isinstance(value, str) or not value.strip():
+        raise PersonaError(path, key, f"must be a non-empty string, got {value!r}")
+    return value.strip()
+
+
+def _choice(data: dict, key: str, allowed, path: Path) -> str:
+    value = _text(data, key, path)
+    if value not in allowed:
+        raise PersonaError(path, key, f"{value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def _number(data: dict, key: str, bounds: tuple, path: Path, kind: type | tuple) -> Any:
+    value, (low, high) = data[key], bounds
+    if isinstance(value, bool) or not isinstance(value, kind):
+        expected = "an integer" if kind is int else "a number"
+        raise PersonaError(path, key, f"must be {expected}, got {value!r}")
+    if not low <= value <= high:
+        raise PersonaError(path, key, f"must be between {low} and {high}, got {value}")
+    return value
+
+
+def _phrases(data: dict, path: Path) -> dict[str, tuple[str, ...]]:
+    phrases = data.get("phrases", {})
+    if not isinstance(phrases, dict):
+        raise PersonaError(path, "phrases", f"must be a mapping of {', '.join(PHRASE_KINDS)} to lists")
+    for kind, items in phrases.items():
+        if kind not in PHRASE_KINDS:
+            raise PersonaError(path, f"phrases.{kind}", f"unknown kind (known: {', '.join(PHRASE_KINDS)})")
+        if not isinstance(items, list) or not items or not all(isinstance(p, str) and p.strip() for p in items):
+            raise PersonaError(path, f"phrases.{kind}", "must be a non-empty list of non-empty strings")
+    return {kind: tuple(p.strip() for p in items) for kind, items in phrases.items()}
+
+
+def parse_persona(data: Any, path: Path) -> Persona:
+    """A validated Persona from the parsed YAML `data` of file `path`."""
+    if not isinstance(data, dict):
+        raise PersonaError(path, "(file)", "must be a YAML mapping")
+    unknown = sorted(set(data) - set(KNOWN), key=str)
+    if unknown:
+        raise PersonaError(path, str(unknown[0]), f"unknown field (known: {', '.join(KNOWN)})")
+    missing = [key for key in REQUIRED if key not in data]
+    if missing:
+        raise PersonaError(path, missing[0], "missing")
+    persona_id = _text(data, "id", path)
+    if persona_id != path.stem:
+        raise PersonaError(path, "id", f"{persona_id!r} must match the file name {path.stem!r}")
+    name = _text(data, "name", path)
+    if len(name.split()) < 2:
+        raise PersonaError(path, "name", f"{name!r} must be a first and a last name")
+    return Persona(
+        id=persona_id, pool=_choice(data, "pool", POOLS, path), name=name, role=_text(data, "role", path),
+        description=" ".join(_text(data, "description", path).split()),
+        verbosity=_choice(data, "verbosity", VERBOSITY, path), formality=_choice(data, "formality", FORMALITY, path),
+        patience=_number(data, "patience", PATIENCE_RANGE, path, int),
+        expertise=_choice(data, "expertise", EXPERTISE, path),
+        disclosure=_choice(data, "disclosure", DISCLOSURES, path),
+        typo_rate=float(_number(data, "typo_rate", TYPO_RANGE, path, (int, float))),
+        phrases=_phrases(data, path), path=str(path))
+
+
+# --- loading ----------------------------------------------------------------------------
+
+def personas_dir() -> Path:
+    """The folder of the shipped persona library."""
+    return Path(str(resources.files("personas")))
+
+
+def load_persona(path: str | Path) -> Persona:
+    path = Path(path)
+    try:
+        data = load_yaml(path)
+    except SpecError as exc:
+        raise PersonaError(exc.path, exc.field, exc.problem) from None
+    return parse_persona(data, path)
+
+
+@lru_cache(maxsize=4)
+def load_personas(folder: str | Path | None = None) -> dict[str, Persona]:
+    """Every persona under `folder` (default: the shipped library), by id, in file order."""
+    root = Path(folder) if folder else personas_dir()
+    paths = sorted(root.rglob("*.yaml"))
+    if not paths:
+        raise PersonaError(root, "(folder)", "holds no persona files (*.yaml)")
+    personas: dict[str, Persona] = {}
+    for path in paths:
+        persona = load_persona(path)
+        if persona.id in personas:
+            raise PersonaError(path, "id", f"{persona.id!r} is already used by {personas[persona.id].path}")
+        personas[persona.id] = persona
+    return personas
+
+
+def personas_in_pool(pool: str, folder: str | Path | None = None) -> list[Persona]:
+    """The personas of one pool, in file order."""
+    if pool not in POOLS:
+        raise ValueError(f"unknown persona pool {pool!r} (known: {', '.join(POOLS)})")
+    return [p for p in load_personas(folder).values() if p.pool == pool]

@@ -1,7 +1,8 @@
 """One episode's isolated view of an org.
 
 Reads go to the shared org file through a read-only connection. The first write copies
-the whole database into a private in-memory one (SQLite's backup API), so an episode's
+the whole database into a private in-memory one (deserialized from the org's image, which
+is serialized once per `Org`), so an episode's
 writes are visible to its own later queries, invisible to every other session, and gone
 when the session closes. The query path runs under an authorizer that allows reading and
 nothing else, and under a deadline that turns a runaway query into QUERY_TIMEOUT.
@@ -74,9 +75,7 @@ class OrgSession:
             self._ensure_private()
             self._conn.set_authorizer(None)
             try:
-                cur = self._conn.execute(sql, params)
-                self._conn.commit()
-                return cur.rowcount
+                return self._conn.execute(sql, params).rowcount  # private copy: no need to commit
             finally:
                 self._conn.set_authorizer(_read_only)
 
@@ -119,7 +118,7 @@ class OrgSession:
         if self._private:
             return
         private = sqlite3.connect(":memory:", check_same_thread=False)
-        self._conn.backup(private)
+        private.deserialize(self.org.image())
         self._conn.close()
         private.set_authorizer(_read_only)
         private.set_progress_handler(self._over_deadline, _PROGRESS_STEPS)

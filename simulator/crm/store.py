@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import threading
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -139,6 +140,19 @@ class Org:
         finally:
             conn.close()
         self.schema = schema_for(self.meta.org)
+        self._image: bytes | None = None
+        self._image_lock = threading.Lock()
+
+    def image(self) -> bytes:
+        """The whole database as bytes, serialized once: what private session copies start from."""
+        with self._image_lock:
+            if self._image is None:
+                conn = self.connect()
+                try:
+                    self._image = conn.serialize()
+                finally:
+                    conn.close()
+            return self._image
 
     def connect(self) -> sqlite3.Connection:
         """A new read-only connection to the file."""

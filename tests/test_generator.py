@@ -70,6 +70,17 @@ def test_counts_at_scale_1(tmp_path, name, lo, hi):
     build_org(name, path, seed=0, scale=1.0)
     total = sum(store.Org(path).counts().values())
     assert lo <= total <= hi, total
+    # Enough records for 100 instances of every task type (policy and stage tasks included).
+    conn = sqlite3.connect(path)
+    checked = conn.execute("SELECT COUNT(*) FROM Quote WHERE Status IN ('Needs Review', 'In Review')").fetchone()[0]
+    kinds = dict(conn.execute(f"SELECT kind, COUNT(*) FROM {store.TRUTH_TABLE} GROUP BY kind").fetchall())
+    misfit_opps = conn.execute(f"SELECT COUNT(DISTINCT json_extract(value, '$.opportunity')) "
+                               f"FROM {store.TRUTH_TABLE} WHERE kind = 'misfit_task'").fetchone()[0]
+    conn.close()
+    assert checked >= 230, checked
+    assert kinds["quote_violation"] >= 90 and kinds["config_violation"] >= 90, kinds
+    assert checked - kinds["quote_violation"] - kinds["config_violation"] >= 0.12 * checked
+    assert kinds["true_stage"] >= 130 and misfit_opps >= 130, (kinds["true_stage"], misfit_opps)
 
 
 def test_referential_integrity(org):
@@ -112,6 +123,47 @@ def test_quote_line_total_price(org):
                           (SELECT SUM(TotalPrice) FROM OpportunityLineItem l WHERE l.OpportunityId = o.Id)) > 0.01
                        """).fetchone()[0]
     assert bad == 0
+
+
+def test_quote_rules(org):
+    """Checked quotes violate at most one rule (about 40/40/20 pricing/config/none); every other
+    quote complies; the labels agree with the rule articles and the quote lines."""
+    _, conn, _ = org
+    rules = {rid: json.loads(v) for rid, v in conn.execute(
+        f"SELECT record_id, value FROM {store.TRUTH_TABLE} WHERE kind IN ('pricing_rule', 'config_rule')")}
+    cap = {r["family"]: (float(r["max_discount"]), rid) for rid, r in rules.items() if r["kind"] == "max_discount"}
+    lines: dict = {}
+    status = dict(conn.execute("SELECT Id, Status FROM Quote"))
+    for quote, name, family, qty, disc in conn.execute(
+            "SELECT l.QuoteId, p.Name, p.Family, l.Quantity, l.Discount FROM QuoteLineItem l "
+            "JOIN Product2 p ON p.Id = l.Product2Id"):
+        lines.setdefault(quote, []).append((name, family, qty, disc))
+    labels: dict = {}
+    for quote, kind, v in conn.execute(f"SELECT record_id, kind, value FROM {store.TRUTH_TABLE} "
+                                       "WHERE kind IN ('quote_violation', 'config_violation')"):
+        labels.setdefault(quote, []).append(json.loads(v))
+    shares = {"pricing": 0, "config": 0, "none": 0}
+    for quote, ls in lines.items():
+        hit = {cap[f][1] for _, f, _, d in ls if f in cap and d > cap[f][0] + 1e-9}
+        qty: dict = {}
+        for name, _, q, _ in ls:
+            qty[name] = qty.get(name, 0) + q
+        for rid, r in rules.items():
+            if r["kind"] == "max_quantity" and qty.get(r["product"], 0) > r["max_quantity"]:
+                hit.add(rid)
+            elif r["kind"] == "exclusive" and all(p in qty for p in r["products"]):
+                hit.add(rid)
+        assert hit == set(labels.get(quote, [])), quote
+        assert len(hit) <= 1, quote
+        if status[quote] not in ("Needs Review", "In Review"):
+            assert not hit, quote
+        else:
+            kind = "none" if not hit else ("pricing" if rules[next(iter(hit))]["kind"] == "max_discount" else "config")
+            shares[kind] += 1
+    total = sum(shares.values())
+    assert total > 0
+    for kind, (lo, hi) in {"pricing": (0.25, 0.55), "config": (0.25, 0.55), "none": (0.08, 0.35)}.items():
+        assert lo <= shares[kind] / total <= hi, shares
 
 
 def test_case_history(org):

@@ -18,6 +18,20 @@ STAGE_BOUNDS = (0.0, 0.18, 0.42, 0.68, 1.0)  # fraction of the cycle at which ea
 STAGE_PROBABILITY = {"Qualification": 10.0, "Discovery": 25.0, "Quote": 50.0, "Negotiation": 75.0,
                      "Closed": 100.0}
 LOCATIONS = ("Zoom", "Microsoft Teams", "Customer site", "Phone", "Our office", "Google Meet")
+# Open pipeline: a share of the deals stall (mostly while quoting and negotiating), some open
+# deals carry a stale StageName, some have Not Started tasks meant for another stage.
+STALL_SHARE = 0.6
+STALL_WEIGHTS = (1, 1, 3, 3)  # Qualification, Discovery, Quote, Negotiation
+# Share of the open deals with a stale StageName, by true stage (lower where stalls pile up,
+# so that no true stage dominates the mislabelled ones).
+MISLABEL_SHARE = (0.5, 0.5, 0.3, 0.3)
+MISFIT_SHARE = 0.62
+CHECKED = ("Needs Review", "In Review")
+# Checked quotes of an open deal: all of them break one configuration rule (the deal's lines
+# do), or each independently breaks a pricing policy or complies (about 40/40/20 overall).
+CONFIG_SHARE = 0.47
+PRICING_SHARE = 0.67
+ALT_QTY_FACTORS = (0.5, 0.75, 1.5, 2.0)  # quantity of an alternative option vs the primary
 
 
 @dataclass
@@ -210,39 +224,45 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         cycle = base_days * agent.cycle_at(created) * rng.lognormvariate(0, 0.3) * DAY
         bounds = [created + f * cycle for f in STAGE_BOUNDS]
         elapsed_stage = max(k for k in range(5) if bounds[k] <= NOW_OFFSET)
-        stall = rng.randrange(4) if rng.random() < 0.3 else None
+        # Deals stall mostly in the past year (older stalled deals would have been closed out).
+        stall_p = STALL_SHARE if created > -365 * DAY else STALL_SHARE / 3
+        stall = rng.choices(range(4), STALL_WEIGHTS)[0] if rng.random() < stall_p else None
         true_stage = elapsed_stage if stall is None else min(elapsed_stage, stall)
         closed = true_stage == 4
         close_t = bounds[4] if closed else None
         label = true_stage
         mislabelled = False
-        if not closed and rng.random() < 0.13:
+        if not closed and rng.random() < MISLABEL_SHARE[true_stage]:
             others = [s for s in range(4) if s != true_stage]
             adj = [s for s in others if abs(s - true_stage) == 1]
             label = rng.choice(adj) if rng.random() < 0.7 else rng.choice(others)
             mislabelled = True
-        # Quotes planned for opportunities that reached the Quote stage.
-        quotes = []  # (status, violation kind or None, t)
+        # Quotes planned for opportunities that reached the Quote stage. An open deal may carry
+        # alternative options (other quantities, other discounts) next to its primary quote.
+        quotes = []  # (status, violation kind or None, t, alternative option?)
         if true_stage >= 2:
             qt = work_time(rng, bounds[2] + rng.uniform(0.05, 0.5) * (min(bounds[3], NOW_OFFSET) - bounds[2]))
-            if true_stage == 2:
-                st = rng.choices(("Draft", "Needs Review", "In Review"), (3, 4, 3))[0]
-                quotes.append((st, None, qt))
-            elif true_stage == 3:
-                if rng.random() < agent.accept * 0.5:
-                    quotes.append(("Accepted", None, qt))
-                else:
-                    quotes.append((rng.choices(("Presented", "Needs Review", "In Review", "Approved"),
-                                               (3, 3, 3, 2))[0], None, qt))
-            else:
+            if true_stage == 4:
                 if rng.random() > agent.accept:
-                    quotes.append((rng.choice(("Denied", "Rejected")), None, qt))
+                    quotes.append((rng.choice(("Denied", "Rejected")), None, qt, False))
                     qt = work_time(rng, bounds[3] + rng.uniform(0.1, 0.8) * (bounds[4] - bounds[3]))
-                quotes.append(("Accepted", None, qt))
-            if len(quotes) == 1 and quotes[0][0] in ("Needs Review", "In Review"):
-                kind = rng.choices(("pricing", "config", None), (4, 4, 2))[0]
-                quotes[0] = (quotes[0][0], kind, quotes[0][2])
-        violation = quotes[0][1] if quotes else None
+                quotes.append(("Accepted", None, qt, False))
+            elif true_stage == 3 and rng.random() < agent.accept * 0.4:
+                quotes.append(("Accepted", None, qt, False))
+            else:
+                first = (("Draft", "Needs Review", "In Review"), (2, 4, 4)) if true_stage == 2 else \
+                    (("Presented", "Needs Review", "In Review", "Approved"), (2, 4, 4, 1))
+                quotes.append((rng.choices(*first)[0], None, qt, False))
+                for _ in range(rng.choices((0, 1, 2), (4, 4, 2))[0]):
+                    at = work_time(rng, qt + rng.uniform(0.02, 0.6) * max(DAY, NOW_OFFSET - qt))
+                    quotes.append((rng.choices(("Needs Review", "In Review", "Draft"), (4, 4, 1))[0], None,
+                                   min(at, NOW_OFFSET - 2 * HOUR), True))
+                if all(q[0] in CHECKED for q in quotes) and rng.random() < CONFIG_SHARE:
+                    quotes = [(st, "config", t, alt) for st, _, t, alt in quotes]
+                else:
+                    quotes = [(st, (("pricing" if rng.random() < PRICING_SHARE else None) if st in CHECKED
+                                    else None), t, alt) for st, _, t, alt in quotes]
+        violation = "config" if any(q[1] == "config" for q in quotes) else None
         # Line items.
         n_lines = rng.randint(1, 4) if ctx.b2b else rng.choices((1, 2, 3), (6, 3, 1))[0]
         lines: list[list] = []  # [product idx, quantity]
@@ -307,7 +327,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         if mislabelled:
             w.truth("Opportunity", oid, "true_stage", STAGES[true_stage])
         # Activities for every stage reached so far.
-        misfit = (not closed and not mislabelled and rng.random() < 0.3)
+        misfit = (not closed and not mislabelled and rng.random() < MISFIT_SHARE)
         for k in range(true_stage + 1):
             lo_t = bounds[k]
             hi_t = NOW_OFFSET if k == true_stage and not closed else (
@@ -356,18 +376,21 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                   product=product0.name, bant={b: True for b in BANT}, hint=STAGES[hint], pool=pool)
         # Quotes and their lines.
         final_discounts = None
-        for qi, (status, kind, qt) in enumerate(quotes):
+        for qi, (status, kind, qt, alt) in enumerate(quotes):
             qt = min(qt, NOW_OFFSET - HOUR)
+            quote_lines = [(p, _alt_quantity(ctx, rng, p, q)) for p, q in lines] if alt else lines
             quote_id = w.new_id("Quote")
+            what = ", ".join(f"{q} x {prods[p].name}" for p, q in quote_lines)
             w.add("Quote", {"Id": quote_id, "Name": f"{opp_name} Q{qi + 1}", "AccountId": ctx.acc_id[ai],
                             "ContactId": ctx.con_id[contact], "OpportunityId": oid, "CreatedDate": c.dt(qt),
                             "ExpirationDate": c.d(qt + 30 * DAY),
-                            "Description": f"Quote {qi + 1} for {len(lines)} product(s): "
-                                           + ", ".join(f"{q} x {prods[p].name}" for p, q in lines) + ".",
+                            "Description": (f"Quote {qi + 1}, alternative option for {len(lines)} product(s): "
+                                            if alt else f"Quote {qi + 1} for {len(lines)} product(s): ")
+                                           + what + ".",
                             "Status": status, "OwnerId": agent.user_id})
             bad_line = rng.randrange(len(lines)) if kind == "pricing" else None
             discounts = []
-            for li, ((p, q), oli) in enumerate(zip(lines, oli_ids)):
+            for li, ((p, q), oli) in enumerate(zip(quote_lines, oli_ids)):
                 pr = prods[p]
                 cap, pkid = ctx.pricing_rules.get(pr.family, (100, None))
                 if li == bad_line and pkid is not None:
@@ -410,6 +433,16 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                                     "UnitPrice": round(pr.price * (1 - disc / 100), 2),
                                     "CreatedDate": c.dt(signed)})
     w.done()
+
+
+def _alt_quantity(ctx: Ctx, rng, p: int, q: int) -> int:
+    """The quantity of product `p` in an alternative quote option whose primary quotes `q`;
+    products under a maximum-quantity rule keep theirs (the option breaks no new rule)."""
+    if p in ctx.max_qty_rules:
+        return q
+    if ctx.b2b:
+        return max(1, min(400, round(q * rng.choice(ALT_QTY_FACTORS))))
+    return rng.choice((1, 2, 3))
 
 
 def _task(ctx, rng, subj, desc, status, due, owner, what, who, t) -> str:

@@ -261,14 +261,16 @@ def territories(ctx: Ctx) -> None:
         w.add("Territory2", {"Id": tid, "Name": name, "Description": ",".join(codes), "CreatedDate": c.dt(t)})
     w.done("Territory2")
     # Every agent gets one territory round-robin; every territory at least two agents when
-    # there are enough agents; some agents get a second territory.
+    # there are enough agents; some agents get a second territory, always one of the agents
+    # with the fewest territories so far (no agent collects several).
     members: list[list[int]] = [[] for _ in terr]
     for k, a in enumerate(agents):
         members[k % len(terr)].append(a)
     for ti in range(len(terr)):
         if len(members[ti]) < 2 or rng.random() < 0.35:
-            cand = [a for a in agents if a not in members[ti]]
-            members[ti].append(rng.choice(cand))
+            load = {a: sum(a in m for m in members) for a in agents if a not in members[ti]}
+            fewest = min(load.values())
+            members[ti].append(rng.choice([a for a, n in load.items() if n == fewest]))
     for ti, (tid, codes) in enumerate(terr):
         for a in members[ti]:
             ctx.sales_agents[a].territories.append(ti)

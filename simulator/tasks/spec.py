@@ -23,6 +23,8 @@ AUDIENCES = ("internal", "customer")
 METRICS = ("exact", "fuzzy", "workflow", "refusal")
 PERSONA_POOLS = ("internal", "customer")
 ORGS = ("b2b", "b2c")
+ANSWER_KINDS = ("user_id", "issue_id", "product_id", "knowledge_article_id", "task_ids", "state_code", "month",
+                "stage", "bant_factors", "text", "names", "refusal")
 DOMAIN_FILE = "_domain.yaml"
 
 
@@ -160,7 +162,7 @@ def parse_spec(data: Any, path: Path) -> TaskSpec:
         name=name, title=_need(data, "title", str, path), skill=_choice(data, "skill", SKILLS, path),
         area=_choice(data, "area", AREAS, path), orgs=orgs,
         audience=_choice(data, "audience", AUDIENCES, path), metric=_choice(data, "metric", METRICS, path),
-        answer_kind=_need(data, "answer_kind", str, path), none_share=float(none_share),
+        answer_kind=_choice(data, "answer_kind", ANSWER_KINDS, path), none_share=float(none_share),
         queries=_strings(data, "queries", path), shards=_shards(data, path),
         policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
         confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path))

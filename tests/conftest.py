@@ -30,3 +30,12 @@ def b2b_org(org_paths) -> Org:
 @pytest.fixture(scope="session")
 def b2c_org(org_paths) -> Org:
     return Org(org_paths["b2c"])
+
+
+@pytest.fixture
+def fake_openai():
+    """A scripted OpenAI-compatible server on 127.0.0.1 (see tests/fake_openai.py)."""
+    from tests.fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        yield server

@@ -1,0 +1,1 @@
+"""Agents under test: function-calling, ReAct text protocol, the oracle, and plug-ins."""

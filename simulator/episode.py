@@ -1,0 +1,136 @@
+"""One conversation between a simulated person and an agent under test, in any mode.
+
+This is the one place where agent, user and environment meet: an explicit loop, one agent
+`respond` per user message, every message, tool call and reveal recorded as it happens,
+and an explicit termination reason. Failures end the episode with a recorded reason; they
+never escape to crash a run.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+
+from .agents.base import Agent, AgentError, AgentSetup, InfraError
+from .crm.session import OrgSession
+from .crm.store import Org
+from .crm.tools import CrmTools
+from .tasks.instance import Instance
+from .tasks.validate import workflow_state
+from .transcript import EpisodeRecord, Termination, message
+from .users.base import UserSetup, UserSimulator, UserTurn
+from .users.personas import Persona
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_user_turns: int = 10
+    max_agent_steps: int = 20  # tool calls / model steps per user turn
+
+
+@dataclass
+class EpisodeSpec:
+    """What one episode is: which instance, how it is posed, by whom, to which agent."""
+
+    episode_id: str
+    run_id: str
+    instance: Instance
+    mode: str
+    persona: Persona
+    system_prompt: str
+    seed: int
+    trial: int = 0
+
+
+def _brief(exc: BaseException) -> str:
+    """A one-line description of an exception, with where it was raised."""
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})" if where else ""
+    return f"{type(exc).__name__}: {exc}{at}"
+
+
+class _Episode:
+    """The state of one running episode."""
+
+    def __init__(self, spec: EpisodeSpec, agent: Agent, user: UserSimulator, limits: Limits):
+        self.spec, self.agent, self.user, self.limits = spec, agent, user, limits
+        inst = spec.instance
+        self.record = EpisodeRecord(
+            episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
+            instance_id=inst.id, mode=spec.mode, persona_id=spec.persona.id,
+            persona_prompt=spec.persona.render(), agent=agent.settings(), user=user.settings(),
+            instance=inst.to_json(), seed=spec.seed, trial=spec.trial)
+
+    def heard(self, turn: UserTurn, number: int) -> None:
+        self.record.messages.append(message("user", turn.message, number))
+        if turn.revealed:
+            self.record.events.append({"type": "reveal", "turn": number, "shards": list(turn.revealed)})
+        self.record.usage["user"].add(turn.usage)
+
+    @staticmethod
+    async def as_agent(awaitable):
+        """Await an agent call; its unexpected exceptions are the agent's failure."""
+        try:
+            return await awaitable
+        except (AgentError, InfraError):
+            raise
+        except Exception as exc:
+            raise AgentError(_brief(exc)) from exc
+
+    @staticmethod
+    async def as_user(awaitable):
+        """Await a user-simulator call; its unexpected exceptions are an infrastructure failure."""
+        try:
+            return await awaitable
+        except InfraError:
+            raise
+        except Exception as exc:
+            raise InfraError(f"user simulator failed: {_brief(exc)}") from exc
+
+    async def converse(self, tools: CrmTools) -> Termination:
+        spec = self.spec
+        setup = AgentSetup(spec.instance, tools, spec.system_prompt, self.limits.max_agent_steps)
+        await self.as_agent(self.agent.start(setup))
+        user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed)))
+        for number in range(1, self.limits.max_user_turns + 1):
+            self.heard(user_turn, number)
+            agent_turn = await self.as_agent(self.agent.respond(user_turn.message, number))
+            self.record.messages += agent_turn.messages
+            self.record.usage["agent"].add(agent_turn.usage)
+            if agent_turn.reply:
+                self.record.messages.append(message("assistant", agent_turn.reply, number))
+                self.record.final_answer = agent_turn.reply
+            if agent_turn.step_limit_hit:
+                return Termination("agent_step_limit", f"more than {self.limits.max_agent_steps} steps")
+            user_turn = await self.as_user(self.user.reply(agent_turn.reply, number + 1))
+            if user_turn.done:
+                self.heard(user_turn, number + 1)
+                reason = "patience_exhausted" if user_turn.reason == "patience" else "user_done"
+                return Termination(reason, user_turn.reason)
+        return Termination("max_turns", f"{self.limits.max_user_turns} user turns")
+
+
+async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimulator,
+                      limits: Limits = Limits()) -> EpisodeRecord:
+    """Play one episode to its end and return its record (never raises for a failed episode)."""
+    episode = _Episode(spec, agent, user, limits)
+    start = time.monotonic()
+    with OrgSession(org) as session:
+        try:
+            termination = await episode.converse(CrmTools(session))
+        except InfraError as exc:
+            termination = Termination("infra_error", str(exc))
+        except AgentError as exc:
+            termination = Termination("agent_error", str(exc))
+        finally:
+            await agent.close()
+            await user.close()
+        if spec.instance.metric == "workflow":
+            owner = workflow_state(session, spec.instance.params)
+            episode.record.state = {"record_object": spec.instance.params["record_object"],
+                                    "record_id": spec.instance.params["record_id"],
+                                    "OwnerId": owner[0] if owner else None}
+    episode.record.termination = termination
+    episode.record.latency_s = time.monotonic() - start
+    return episode.record

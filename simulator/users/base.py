@@ -1,0 +1,54 @@
+"""The user-simulator interface: a person with a persona who poses an instance in some mode."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..tasks.instance import Instance
+from ..transcript import Usage
+from .personas import Persona
+
+MODES = ("full", "concat", "sharded")
+
+
+@dataclass
+class UserTurn:
+    """One message from the simulated person."""
+
+    message: str
+    revealed: list[str] = field(default_factory=list)  # shard ids first told in this message
+    done: bool = False  # the person ends the conversation after this message
+    reason: str = ""  # why done: "answered", "patience", "gave_up"
+    usage: Usage = field(default_factory=Usage)
+
+
+@dataclass
+class UserSetup:
+    instance: Instance
+    persona: Persona
+    mode: str  # full: the whole query at once; concat: all shards in one message; sharded: piece by piece
+    seed: int
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown mode {self.mode!r}; expected one of {', '.join(MODES)}")
+
+
+class UserSimulator(ABC):
+    """Plays the person. Never invents facts and never knows the answer."""
+
+    @abstractmethod
+    async def open(self, setup: UserSetup) -> UserTurn:
+        """The first message of the conversation."""
+
+    @abstractmethod
+    async def reply(self, agent_reply: str, turn: int) -> UserTurn:
+        """The person's answer to the agent's latest reply."""
+
+    def settings(self) -> dict[str, Any]:
+        return {"kind": type(self).__name__}
+
+    async def close(self) -> None:
+        """Release resources (model clients)."""

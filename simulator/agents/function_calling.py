@@ -1,0 +1,142 @@
+"""The function-calling agent: an autogen AssistantAgent with the CRM tools as functions.
+
+One AssistantAgent per episode, driven one `on_messages_stream` per user message; its tool
+loop runs up to `max_steps` model calls. Bad calls are observations, never exceptions:
+autogen answers malformed JSON arguments and unknown tool names with an error result, the
+tools answer bad SOQL with a Salesforce-style error, and (unless `parallel_tool_calls`) a
+second call in one model reply is refused with an error so that steps stay comparable with
+the ReAct protocol's one action per step. An empty reply earns one notice asking for a
+reply; a second empty reply is returned as "" (the person hears nothing).
+
+Transcript messages: each model step that calls tools is an assistant message with
+`tool_calls` (its content is any text the model wrote beside the calls), followed by one tool
+message per call (`is_error` for refused, malformed or failed calls, Salesforce errors
+included). Thoughts before a final reply are not recorded: the evaluators read every
+assistant message without tool calls as said to the person.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable
+
+from ..crm.tools import CrmTools
+from ..transcript import message
+from .base import Agent, AgentError, AgentSetup, AgentTurn
+from .llm import TurnMeter, client_settings, failed, model_errors
+from .prompts import TOOL_NAMES
+
+EMPTY_REPLY_NOTICE = ("[notice] Your last message was empty. Reply to the person with text, "
+                      "or call a tool if you still need data.")
+ONE_CALL_NOTICE = "Not run: call one tool at a time and read its result before the next call."
+
+
+class ToolRefused(Exception):
+    """A tool call the agent's rules did not run (shown to the model as an error result)."""
+
+
+class FunctionCallingAgent(Agent):
+    """An agent for models with function calling (OpenAI-style tools)."""
+
+    protocol = "function"
+
+    def __init__(self, model_client: Any, *, name: str = "agent", parallel_tool_calls: bool = False):
+        if not name.isidentifier():
+            raise ValueError(f"agent name {name!r} must be a Python identifier")
+        self.client = model_client
+        self.name = name
+        self.parallel_tool_calls = parallel_tool_calls
+        self._assistant = None
+        self._calls_left = 0  # tool calls still allowed in the current model step
+
+    async def start(self, setup: AgentSetup) -> None:
+        from autogen_agentchat.agents import AssistantAgent
+
+        if not self.client.model_info.get("function_calling"):
+            raise AgentError("the model client does not support function calling; use the react agent")
+        self._assistant = AssistantAgent(
+            self.name, model_client=self.client, tools=self._functions(setup.tools),
+            system_message=setup.system_prompt, max_tool_iterations=setup.max_steps,
+            reflect_on_tool_use=False, model_client_stream=False)
+
+    def _functions(self, tools: CrmTools) -> list:
+        """The CRM tools as autogen FunctionTools (async, so they run on the episode's loop)."""
+        from autogen_core.tools import FunctionTool
+
+        return [FunctionTool(self._gated(getattr(tools, name)), description=inspect.getdoc(getattr(tools, name)),
+                             name=name) for name in TOOL_NAMES]
+
+    def _gated(self, method: Callable[..., str]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        async def tool(*args: Any, **kwargs: Any) -> str:
+            if not self.parallel_tool_calls:
+                if self._calls_left <= 0:
+                    raise ToolRefused(ONE_CALL_NOTICE)
+                self._calls_left -= 1
+            return method(*args, **kwargs)
+        return tool
+
+    async def respond(self, user_message: str, turn: int) -> AgentTurn:
+        if self._assistant is None:
+            raise AgentError("respond() called before start()")
+        meter = TurnMeter(self.client)
+        result = AgentTurn(reply="")
+        await self._run(user_message, turn, meter, result)
+        if not result.reply.strip() and not result.step_limit_hit:
+            result.messages.append(message("tool", EMPTY_REPLY_NOTICE, turn, call_id=None, name="notice",
+                                           is_error=True))
+            await self._run(EMPTY_REPLY_NOTICE, turn, meter, result)
+        result.usage = meter.finish()
+        return result
+
+    async def _run(self, text: str, turn: int, meter: TurnMeter, result: AgentTurn) -> None:
+        """One on_messages pass: record its events into `result` as they happen."""
+        from autogen_agentchat.base import Response
+        from autogen_agentchat.messages import TextMessage
+        from autogen_core import CancellationToken
+
+        with model_errors():
+            stream = self._assistant.on_messages_stream([TextMessage(content=text, source="user")],
+                                                        CancellationToken())
+            thought = ""
+            async for event in stream:
+                if isinstance(event, Response):
+                    self._finish(event.chat_message, meter, result)
+                else:
+                    thought = self._record(event, thought, turn, meter, result)
+
+    def _record(self, event: Any, thought: str, turn: int, meter: TurnMeter, result: AgentTurn) -> str:
+        """Record one inner event; returns the thought waiting for the next model output."""
+        from autogen_agentchat.messages import ThoughtEvent, ToolCallExecutionEvent, ToolCallRequestEvent
+
+        if isinstance(event, ThoughtEvent):
+            return event.content
+        if isinstance(event, ToolCallRequestEvent):
+            meter.count(event.models_usage)
+            self._calls_left = 1
+            calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in event.content]
+            result.messages.append(message("assistant", thought, turn, tool_calls=calls))
+            return ""
+        if isinstance(event, ToolCallExecutionEvent):
+            result.messages += [message("tool", r.content, turn, call_id=r.call_id, name=r.name,
+                                        is_error=r.is_error or failed(r.content)) for r in event.content]
+        return thought
+
+    @staticmethod
+    def _finish(final: Any, meter: TurnMeter, result: AgentTurn) -> None:
+        """The turn's last message: a text reply, or a tool-call summary when steps ran out."""
+        from autogen_agentchat.messages import TextMessage
+
+        if not isinstance(final, TextMessage):  # ToolCallSummaryMessage: max_tool_iterations reached
+            result.step_limit_hit = True
+            return
+        meter.count(final.models_usage)
+        result.reply = final.content
+
+    def settings(self) -> dict[str, Any]:
+        return {"kind": "function_calling", "parallel_tool_calls": self.parallel_tool_calls,
+                "model": client_settings(self.client)}
+
+    async def close(self) -> None:
+        await self.client.close()

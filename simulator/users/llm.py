@@ -1,0 +1,222 @@
+"""The LLM user simulator: an autogen AssistantAgent plays the person and returns structured turns.
+
+One fresh agent per episode (made in `open`), told the persona, the full query, the shards with
+their ids and the rules. Each turn it sees the agent's reply and a status line (what it has told,
+what is left, how many new facts it may tell now) and answers with a `PersonTurn` JSON object,
+sent as an OpenAI `json_schema` response format. The code checks every turn:
+
+- revealed ids must exist (unknown ones are a problem); ids told before are dropped silently;
+- at most `persona.max_reveals_per_turn` new ids per message (shard 0, the intent, is implied by
+  the sharded opening and does not count; the opening keeps at least one fact back, as sharded
+  mode would otherwise be concat);
+- done with reason "answered" while shards are still untold is a premature end (a problem: the
+  person should tell a further fact instead);
+- the message must not be empty.
+
+A turn with problems is sent back with a correction, up to `max_repairs` times; then it is
+repaired (unknown ids dropped, reveals trimmed to the first allowed ones, a premature end turned
+into "not done"). The model's history then keeps the prompt and the turn as recorded, not the
+drafts and corrections. A reply that never parses (or stays empty) raises InfraError: falling
+back to a scripted turn would silently swap the simulator mid-episode, and the transcript has no
+field to say so; the episode is then recorded as an infra error, never dropped.
+
+In `full` and `concat` modes the opening is built by code (no model call); later turns use the
+model. Usage per turn comes from the client's `drain_usage()` when it has one (our retrying
+`ModelClient`), else from the responses' `models_usage` (cost unknown).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ..agents.base import InfraError
+from ..agents.llm import TurnMeter, client_settings
+from .base import UserSetup, UserSimulator, UserTurn
+from .disclosure import Ledger, opening_text
+
+REASONS = ("answered", "patience")
+ANSWER_KINDS = {
+    "user_id": "a User Id (an Id starting with 005)",
+    "issue_id": "an Issue Id (starting with a03)",
+    "product_id": "a product Id (starting with 01t)",
+    "knowledge_article_id": "a knowledge article Id (starting with ka0), or that none applies",
+    "task_ids": "one or more Task Ids (starting with 00T)",
+    "state_code": "a two-letter US state code",
+    "month": "a month, or that none stands out",
+    "stage": "an opportunity stage, or that the current one is right",
+    "bant_factors": "which of Budget, Authority, Need and Timeline apply",
+    "text": "an answer to your question",
+    "names": "the names or topics you asked for",
+    "refusal": "either what you asked for or a clear refusal to give it",
+}
+
+
+class PersonTurn(BaseModel):
+    """One message of the simulated person, as the model returns it."""
+
+    message: str = Field(description="What you say to the agent.")
+    revealed: list[str] = Field(description="Ids of the details you tell for the first time in this message.")
+    done: bool = Field(description="True if you end the conversation with this message.")
+    reason: str = Field(description="Why you end: 'answered' or 'patience'; empty when not done.")
+
+
+def system_prompt(setup: UserSetup) -> str:
+    """The simulator's instructions: persona, request, details with ids, and the rules."""
+    inst = setup.instance
+    details = "\n".join(f'- {s["id"]}: {s["text"]}' for s in inst.shards)
+    kind = ANSWER_KINDS.get(inst.answer_kind, "an answer to your request")
+    return f"""{setup.persona.render()}
+
+You are chatting with a CRM assistant (the agent) to get help with a request. Play the person above.
+
+Your whole request, for your reference only: {inst.query}
+
+It consists of these details, each with an id:
+{details}
+
+Rules:
+1. State only facts from these details, in your own words, keeping every Id, number, date and name
+   exactly as written. Never invent facts: if the agent asks for something the details do not
+   cover, say you do not know.
+2. You do not know the answer. Never guess it, suggest it or check the agent's work.
+3. Each message from the agent comes with a status line: the details you have told and how many
+   new ones you may tell in your next message. Never tell more than that. List in "revealed" the
+   ids of exactly the details you tell for the first time.
+4. When the agent gives you {kind} and you have told every detail, thank them and end:
+   done=true, reason="answered". If it answers before you have told every detail, do not end:
+   tell one more detail and say that it changes things.
+5. If you run out of patience (see above), end: done=true, reason="patience".
+6. Otherwise done=false and reason="".
+Reply with the JSON object only."""
+
+
+class LLMUser(UserSimulator):
+    """Plays the person with a chat model. One instance and one client per episode: `close()`
+    closes the client."""
+
+    def __init__(self, model_client: Any, *, max_repairs: int = 2):
+        if max_repairs < 0:
+            raise ValueError(f"max_repairs must be 0 or more, got {max_repairs}")
+        if model_client.model_info.get("structured_output") is False:
+            raise ValueError("the user simulator's model must support structured output "
+                             "(model_info: structured_output true)")
+        self.client, self.max_repairs = model_client, max_repairs
+
+    def settings(self) -> dict[str, Any]:
+        return {"kind": "LLMUser", "max_repairs": self.max_repairs, "model": client_settings(self.client)}
+
+    async def open(self, setup: UserSetup) -> UserTurn:
+        from autogen_agentchat.agents import AssistantAgent
+
+        self.limit = self.per_turn = setup.persona.max_reveals_per_turn
+        self.ledger = Ledger(setup.instance)
+        self.agent = AssistantAgent("simulated_person", model_client=self.client,
+                                    system_message=system_prompt(setup), output_content_type=PersonTurn)
+        if setup.mode != "sharded":
+            opening = opening_text(setup.instance, setup.mode)
+            self.preface = f'(You opened the chat with: "{opening}")\n'
+            return UserTurn(opening, revealed=self.ledger.reveal_all())
+        self.preface = ""
+        intent = self.ledger.reveal([self.ledger.intent])
+        self.limit = max(0, min(self.per_turn, len(self.ledger.remaining) - 1))  # keep a fact back
+        turn = await self._turn(f"Write your opening message: state what you want (detail "
+                                f"{intent[0]}). {self._status()}")
+        self.limit = self.per_turn
+        turn.revealed = intent + turn.revealed
+        return turn
+
+    async def reply(self, agent_reply: str, turn: int) -> UserTurn:
+        said = agent_reply.strip() or "(the agent sent an empty reply)"
+        prompt = f"{self.preface}The agent replied:\n\"\"\"\n{said}\n\"\"\"\n{self._status()}"
+        self.preface = ""
+        return await self._turn(prompt)
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    def _status(self) -> str:
+        told, left = ", ".join(self.ledger.revealed) or "none", self.ledger.remaining
+        if not left:
+            return f"Status: you have told every detail ({told}); there is nothing more to tell."
+        allowed = (f"You may tell at most {min(self.limit, len(left))} new detail(s) in this message."
+                   if self.limit else "Tell no new detail in this message.")
+        return f"Status: told so far: {told}. Not told yet: {', '.join(left)}. {allowed}"
+
+    async def _turn(self, prompt: str) -> UserTurn:
+        """Ask the model for a turn: check it, correct it, repair it; record its reveals."""
+        from autogen_agentchat.messages import TextMessage
+
+        meter = TurnMeter(self.client)
+        incoming = TextMessage(content=prompt, source="harness")
+        state = await self.agent.save_state()
+        messages, draft, failure = [incoming], None, ""
+        for _ in range(self.max_repairs + 1):
+            try:
+                response = await self.agent.on_messages(messages, _token())
+            except ValueError as exc:  # the reply is not PersonTurn JSON (pydantic ValidationError)
+                meter.count(None)
+                await self.agent.load_state(state)  # drop the failed exchange, then ask again
+                failure = f"not valid JSON for the schema ({str(exc).splitlines()[0]})"
+                messages = [incoming, _correction(f"A previous reply to this was {failure}.")]
+                continue
+            meter.count(response.chat_message.models_usage)
+            draft = response.chat_message.content
+            problems = self._problems(draft)
+            if not problems:
+                break
+            messages = [_correction(" ".join(problems))]
+        if draft is None or not draft.message.strip():
+            raise InfraError(f"user simulator: no usable turn after {self.max_repairs + 1} attempts: "
+                             f"{failure or 'empty message'}")
+        turn = self._accept(draft)
+        await self._remember(state, prompt, turn)
+        turn.usage = meter.finish()
+        return turn
+
+    async def _remember(self, state: Any, prompt: str, turn: UserTurn) -> None:
+        """Reset the model's history to before this turn, then add the prompt and the turn as
+        recorded, so that corrections and repaired drafts do not linger."""
+        from autogen_core.models import AssistantMessage, UserMessage
+
+        await self.agent.load_state(state)
+        recorded = PersonTurn(message=turn.message, revealed=turn.revealed, done=turn.done, reason=turn.reason)
+        await self.agent.model_context.add_message(UserMessage(content=prompt, source="harness"))
+        await self.agent.model_context.add_message(
+            AssistantMessage(content=recorded.model_dump_json(), source=self.agent.name))
+
+    def _problems(self, draft: PersonTurn) -> list[str]:
+        screened = self.ledger.screen(draft.revealed, self.limit)
+        problems = []
+        if screened.unknown:
+            problems.append(f"There is no detail with id {', '.join(screened.unknown)}; "
+                            f"the ids are {', '.join(self.ledger.texts)}.")
+        if screened.excess:
+            problems.append(f"You told {len(screened.accepted) + len(screened.excess)} new details; "
+                            f"at most {self.limit} are allowed in one message.")
+        if draft.done and draft.reason == "answered" and set(self.ledger.remaining) - set(screened.accepted):
+            problems.append("You have not told every detail yet, so do not end: tell one more detail "
+                            "and say it changes things.")
+        if not draft.message.strip():
+            problems.append("Your message is empty.")
+        return problems
+
+    def _accept(self, draft: PersonTurn) -> UserTurn:
+        """The turn as recorded: allowed reveals only, no premature end, a known reason."""
+        told = self.ledger.reveal(self.ledger.screen(draft.revealed, self.limit).accepted)
+        done = draft.done and not (draft.reason == "answered" and self.ledger.remaining)
+        reason = (draft.reason if draft.reason in REASONS else "gave_up") if done else ""
+        return UserTurn(draft.message.strip(), revealed=told, done=done, reason=reason)
+
+
+def _correction(text: str):
+    from autogen_agentchat.messages import TextMessage
+
+    return TextMessage(content=f"Correction: {text} Send the corrected JSON object.", source="harness")
+
+
+def _token():
+    from autogen_core import CancellationToken
+
+    return CancellationToken()

@@ -224,6 +224,32 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- run ---------------------------------------------------------------------------------
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+    from .config import ConfigError, load_config
+    from .crm.render import table
+    from .run import execute
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    from .models import ModelConfigError
+    say = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
+                             disable=args.quiet, dynamic_ncols=True)
+    try:
+        result = execute(cfg, args.out, say=say, bar_factory=bar)
+    except ModelConfigError as exc:
+        raise UsageError(str(exc)) from None
+    print(table(result.table()))
+    print(f"\n{result.episodes} episodes; transcripts: {result.folder / 'transcripts.jsonl'}; "
+          f"summary: {result.folder / 'summary.json'}")
+    return 0
+
+
 # --- personas ------------------------------------------------------------------------
 
 def cmd_personas_list(args: argparse.Namespace) -> int:
@@ -286,6 +312,14 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("object", nargs="?", help="an object API name, e.g. Case")
     describe.add_argument("--all", action="store_true", help="every object's fields")
     describe.set_defaults(func=cmd_org_describe)
+
+    run = sub.add_parser("run", help="run conversations: agent under test x simulated people x tasks",
+                         description="Run the episodes of a run config (default: the offline default config: "
+                                     "oracle agent, scripted users, both orgs, all task types).")
+    run.add_argument("--config", help="a run config YAML (default: the shipped configs/default.yaml)")
+    run.add_argument("--out", help="folder for run folders (default: the config's `out`, runs/)")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    run.set_defaults(func=cmd_run)
 
     tasks = sub.add_parser("tasks", help="the task catalog: list, generate, validate, show")
     tasks_sub = tasks.add_subparsers(dest="tasks_command", required=True, metavar="SUBCOMMAND")

@@ -1,0 +1,1 @@
+"""Run configs as package data: `default.yaml` (offline) and examples with real models."""

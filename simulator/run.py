@@ -1,0 +1,208 @@
+"""`crmarena run`: a config -> orgs (built once, cached) -> instances -> episodes -> transcripts.
+
+Episodes run concurrently under one asyncio event loop (limit `concurrency`); each finished
+episode is scored by the rule-based scorers and appended to `transcripts.jsonl` at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from .config import OrgChoice, RoleConfig, RunConfig
+from .crm.store import Org
+from .episode import EpisodeSpec, Limits, run_episode
+from .tasks.instance import Instance
+from .transcript import TranscriptWriter
+from .users.personas import Persona, load_personas, persona_pool_for
+
+
+def cache_dir() -> Path:
+    """Where built orgs are kept: $CRMARENA_CACHE, else $XDG_CACHE_HOME/crmarena, else ~/.cache/crmarena."""
+    if os.environ.get("CRMARENA_CACHE"):
+        return Path(os.environ["CRMARENA_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crmarena"
+
+
+def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None) -> Org:
+    """The org of `choice`, built on first use into the cache (keyed by generator version)."""
+    from .crm.generator import GENERATOR_VERSION, build_org
+    path = cache_dir() / "orgs" / f"{choice.type}-s{choice.seed}-x{choice.scale:g}-g{GENERATOR_VERSION}.db"
+    if not path.exists():
+        if progress:
+            progress(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}) into {path}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        build_org(choice.type, path, seed=choice.seed, scale=choice.scale)
+    return Org(path)
+
+
+# --- agents and users ------------------------------------------------------------------------
+
+def check_models(cfg: RunConfig) -> None:
+    """Fail before any episode if a model spec is invalid, its key is missing or its client
+    cannot be built (e.g. a provider extra that is not installed)."""
+    from .models import build_client, parse_model_spec
+    for name, role in (("agent", cfg.agent), ("user", cfg.user)):
+        if role.model is not None:
+            build_client(parse_model_spec(role.model, where=f"{cfg.path}: {name}.model"))
+
+
+def make_agent(role: RoleConfig):
+    """A fresh agent under test for one episode."""
+    from .agents.oracle import OracleAgent
+    if role.kind == "oracle":
+        return OracleAgent()
+    if role.kind == "plugin":
+        from .agents.plugin import make_plugin_agent
+        return make_plugin_agent(role.plugin, role.options)
+    from .models import build_client, parse_model_spec
+    client = build_client(parse_model_spec(role.model, where="agent.model"))
+    if role.kind == "function_calling":
+        from .agents.function_calling import FunctionCallingAgent
+        return FunctionCallingAgent(client, **role.options)
+    from .agents.react import ReActAgent
+    return ReActAgent(client, **role.options)
+
+
+def make_user(role: RoleConfig, seed: int):
+    """A fresh user simulator for one episode."""
+    if role.kind == "scripted":
+        from .users.scripted import ScriptedUser
+        return ScriptedUser(seed)
+    from .models import build_client, parse_model_spec
+    from .users.llm import LLMUser
+    return LLMUser(build_client(parse_model_spec(role.model, where="user.model")), **role.options)
+
+
+# --- planning --------------------------------------------------------------------------------
+
+@dataclass
+class Planned:
+    spec: EpisodeSpec
+    org: Org
+
+
+def episode_id(*parts: object) -> str:
+    """A deterministic id of an episode's cell (instance, mode, persona, trial, agent)."""
+    return hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:16]
+
+
+def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> list[Persona]:
+    """`personas_per_pool` personas of `pool`, drawn with the run's seed."""
+    members = [p for p in personas.values() if p.pool == pool]
+    random.Random(f"{cfg.seed}:{pool}").shuffle(members)
+    return members[:cfg.personas_per_pool]
+
+
+def system_prompt_for(cfg: RunConfig, instance: Instance, schema_text: str) -> str:
+    from .agents.prompts import system_prompt
+    protocol = "react" if cfg.agent.kind == "react" else "function"
+    return system_prompt(instance, schema_text, protocol=protocol, privacy_aware=cfg.agent.privacy_aware)
+
+
+def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> list[Planned]:
+    """Every episode of the run: instances x modes x personas x trials, per org."""
+    from .crm.describe import describe_schema
+    from .tasks.generate import generate_instances
+    personas = load_personas()
+    planned = []
+    for org in orgs:
+        schema_text = describe_schema(org.schema, detailed=True)
+        for inst in generate_instances(org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed):
+            prompt = system_prompt_for(cfg, inst, schema_text)
+            for persona in pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas):
+                for mode in cfg.modes:
+                    for trial in range(cfg.trials):
+                        eid = episode_id(inst.id, org.meta.content_hash[:12], mode, persona.id, trial, cfg.agent)
+                        spec = EpisodeSpec(eid, run_id, inst, mode, persona, prompt,
+                                           seed=cfg.seed * 1_000_003 + trial, trial=trial)
+                        planned.append(Planned(spec, org))
+    return planned
+
+
+# --- running ---------------------------------------------------------------------------------
+
+@dataclass
+class RunResult:
+    folder: Path
+    episodes: int = 0
+    scored: list[dict] = field(default_factory=list)  # {skill, mode, task, success, termination}
+
+    def table(self) -> list[dict]:
+        """Success by skill and mode (infra errors counted apart, never as failures)."""
+        cells: dict[tuple[str, str], Counter] = defaultdict(Counter)
+        for row in self.scored:
+            c = cells[(row["skill"], row["mode"])]
+            c["episodes"] += 1
+            c["infra_error"] += row["success"] is None
+            c["success"] += bool(row["success"])
+        out = []
+        for (skill, mode), c in sorted(cells.items()):
+            scored = c["episodes"] - c["infra_error"]
+            out.append({"skill": skill, "mode": mode, "episodes": c["episodes"],
+                        "success": f"{c['success'] / scored:.0%}" if scored else "-",
+                        "infra errors": c["infra_error"]})
+        return out
+
+
+async def _run_all(cfg: RunConfig, planned: list[Planned], writer: TranscriptWriter, result: RunResult,
+                   tick: Callable[[], None]) -> None:
+    from evaluators.scorers import score_record
+    limits = Limits(cfg.max_user_turns, cfg.max_agent_steps)
+    gate = asyncio.Semaphore(cfg.concurrency)
+
+    async def one(p: Planned) -> None:
+        async with gate:
+            record = await run_episode(p.spec, p.org, make_agent(cfg.agent), make_user(cfg.user, p.spec.seed), limits)
+        record.scores = {"rules": score_record(record.to_json())}
+        writer.append(record)
+        result.scored.append({"skill": p.spec.instance.skill, "mode": p.spec.mode, "task": p.spec.instance.task,
+                              "success": record.scores["rules"].get("success"),
+                              "termination": record.termination.reason})
+        tick()
+
+    await asyncio.gather(*(one(p) for p in planned))
+
+
+def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
+    """A new folder `<out>/<name>-<UTC time>[-n]` and its run id."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    for n in range(1, 1000):
+        run_id = f"{cfg.name}-{stamp}" + (f"-{n}" if n > 1 else "")
+        folder = Path(out or cfg.out) / run_id
+        try:
+            folder.mkdir(parents=True)
+            return run_id, folder
+        except FileExistsError:
+            continue
+    raise RuntimeError(f"cannot create a run folder under {out or cfg.out}")
+
+
+def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None] = print,
+            bar_factory: Callable[[int], object] | None = None) -> RunResult:
+    """Run every episode of `cfg` into a new run folder; the result with per-episode outcomes."""
+    check_models(cfg)
+    orgs = [cached_org(choice, say) for choice in cfg.orgs]
+    run_id, folder = new_run_folder(cfg, out)
+    (folder / "config.json").write_text(json.dumps(cfg.to_json(), indent=2))
+    planned = plan(cfg, run_id, orgs)
+    say(f"{len(planned)} episodes -> {folder / 'transcripts.jsonl'}")
+    result = RunResult(folder, len(planned))
+    bar = bar_factory(len(planned)) if bar_factory else None
+    with TranscriptWriter(folder / "transcripts.jsonl") as writer:
+        asyncio.run(_run_all(cfg, planned, writer, result, (lambda: bar.update(1)) if bar else (lambda: None)))
+    if bar:
+        bar.close()
+    (folder / "summary.json").write_text(json.dumps({"run_id": run_id, "episodes": len(planned),
+                                                     "by_skill_and_mode": result.table(),
+                                                     "terminations": Counter(r["termination"] for r in result.scored)},
+                                                    indent=2))
+    return result

@@ -1,0 +1,93 @@
+"""`crmarena run`: config validation, and whole offline runs (oracle agent, scripted users)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from simulator.cli import main
+from simulator.config import ConfigError, load_config
+from simulator.transcript import read_records
+
+TOP_LEVEL_KEYS = {"schema_version", "episode_id", "run_id", "task", "org", "instance_id", "mode", "persona_id",
+                  "agent", "user", "termination", "messages", "events", "final_answer", "usage", "scores"}
+
+
+def _config(tmp_path: Path, **changes) -> Path:
+    data = {"name": "t", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+            "tasks": ["handle_time", "knowledge_qa", "case_routing", "private_customer_information",
+                      "quote_approval"],
+            "instances_per_task": 1, "modes": ["full", "concat", "sharded"], "personas_per_pool": 1,
+            "agent": {"kind": "oracle"}, "user": {"kind": "scripted"}, "concurrency": 4,
+            "out": str(tmp_path / "runs")}
+    data.update(changes)
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+@pytest.fixture
+def org_cache(tmp_path_factory, monkeypatch, org_paths):
+    """The run's org cache, pre-seeded with the session's small b2b org."""
+    from simulator.crm.generator import GENERATOR_VERSION
+    cache = tmp_path_factory.mktemp("cache")
+    (cache / "orgs").mkdir()
+    (cache / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
+    monkeypatch.setenv("CRMARENA_CACHE", str(cache))
+    return cache
+
+
+def test_default_config_is_the_offline_default():
+    cfg = load_config()
+    assert cfg.agent.kind == "oracle" and cfg.user.kind == "scripted" and cfg.tasks is None
+    assert {o.type for o in cfg.orgs} == {"b2b", "b2c"} and set(cfg.modes) == {"full", "sharded"}
+
+
+@pytest.mark.parametrize("changes,key,words", [
+    (dict(modes=["full", "loud"]), "modes", "'loud' is not one of"),
+    (dict(colour="red"), "colour", "unknown key"),
+    (dict(agent={"kind": "function_calling"}), "agent.model", "needs a model"),
+    (dict(agent={"kind": "plugin"}), "agent.plugin", "module:Class"),
+    (dict(agent={"kind": "wizard"}), "agent.kind", "'wizard' is not one of"),
+    (dict(orgs=[{"type": "b2b", "scale": 0}]), "orgs[0].scale", "at least"),
+    (dict(instances_per_task="two"), "instances_per_task", "must be an integer"),
+    (dict(limits={"max_turns": 3}), "limits.max_turns", "unknown key"),
+])
+def test_bad_configs_name_file_key_and_problem(tmp_path, changes, key, words):
+    path = _config(tmp_path, **changes)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.key == key and words in err.value.problem and str(err.value).startswith(str(path))
+
+
+def test_cli_reports_config_errors_without_traceback(tmp_path, capsys):
+    assert main(["run", "--config", str(_config(tmp_path, modes=["loud"]))]) == 2
+    err = capsys.readouterr().err
+    assert "modes" in err and "Traceback" not in err
+    assert main(["run", "--config", str(tmp_path / "missing.yaml")]) == 2
+    assert "cannot be read" in capsys.readouterr().err
+
+
+def test_offline_run_end_to_end(tmp_path, capsys, org_cache):
+    assert main(["run", "--config", str(_config(tmp_path)), "-q"]) == 0
+    out = capsys.readouterr().out
+    folder = next((tmp_path / "runs").iterdir())
+    records = list(read_records(folder / "transcripts.jsonl"))
+    assert len(records) == 5 * 3  # 5 instances x 3 modes x 1 persona
+    assert len({r["episode_id"] for r in records}) == len(records)
+    assert json.loads((folder / "config.json").read_text())["name"] == "t"
+    for rec in records:
+        assert TOP_LEVEL_KEYS <= set(rec)
+        assert rec["termination"]["reason"] == "user_done", (rec["task"], rec["mode"], rec["termination"])
+        assert rec["scores"]["rules"]["success"] is True, (rec["task"], rec["mode"], rec["scores"])
+        revealed = {s for e in rec["events"] if e["type"] == "reveal" for s in e["shards"]}
+        assert revealed == {s["id"] for s in rec["instance"]["shards"]}
+    sharded = [r for r in records if r["mode"] == "sharded"]
+    assert all(sum(m["role"] == "user" for m in r["messages"]) > 2 for r in sharded)
+    assert any(m.get("tool_calls") for r in records for m in r["messages"])
+    routing = next(r for r in records if r["task"] == "case_routing")
+    assert routing["state"]["OwnerId"] == routing["instance"]["answer"][0]
+    assert "sharded" in out and "100%" in out

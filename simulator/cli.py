@@ -236,7 +236,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         cfg = load_config(args.config)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    from .log import setup_logging
     from .models import ModelConfigError
+    setup_logging()
     say = lambda text: print(text, file=sys.stderr)  # noqa: E731
     bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
                              disable=args.quiet, dynamic_ncols=True)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 
 from simulator.crm.store import Org
+from simulator.log import setup_logging
+
+setup_logging("WARNING")  # loguru writes to the stderr of the moment, which pytest captures
 
 TEST_SCALE = 0.2
 

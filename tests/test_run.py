@@ -91,3 +91,38 @@ def test_offline_run_end_to_end(tmp_path, capsys, org_cache):
     routing = next(r for r in records if r["task"] == "case_routing")
     assert routing["state"]["OwnerId"] == routing["instance"]["answer"][0]
     assert "sharded" in out and "100%" in out
+
+
+def _model_config(tmp_path: Path, base_url: str, **changes) -> Path:
+    model = {"model": "fake-model", "base_url": base_url, "api_key_env": "FAKE_LLM_KEY",
+             "retries": {"attempts": 2, "max_wait": 0.01}}
+    return _config(tmp_path, agent={"kind": "function_calling", "model": model},
+                   tasks=["handle_time", "knowledge_qa"], modes=["full"], **changes)
+
+
+def test_provider_failures_end_episodes_as_infra_errors_and_the_run_goes_on(
+        tmp_path, capsys, monkeypatch, org_cache, fake_openai):
+    from tests.fake_openai import error
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-SECRET-0123456789abcdef")
+    fake_openai.responder = lambda body: error(500)
+    assert main(["run", "--config", str(_model_config(tmp_path, fake_openai.base_url)), "-q"]) == 0
+    folder = next((tmp_path / "runs").iterdir())
+    records = list(read_records(folder / "transcripts.jsonl"))
+    assert len(records) == 2 and len(fake_openai.requests) == 4  # 2 episodes x 2 attempts
+    for rec in records:
+        assert rec["termination"]["reason"] == "infra_error" and "HTTP 500" in rec["termination"]["detail"]
+        assert rec["scores"]["rules"]["scored"] is False and rec["scores"]["rules"]["success"] is None
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["terminations"] == {"infra_error": 2}
+    assert all(row["infra errors"] == row["episodes"] for row in summary["by_skill_and_mode"])
+    auth = [{k.lower(): v for k, v in h.items()}["authorization"] for h in fake_openai.headers]
+    assert auth == ["Bearer sk-test-SECRET-0123456789abcdef"] * 4
+    everything = "".join(p.read_text() for p in folder.iterdir()) + "".join(capsys.readouterr())
+    assert "SECRET-0123456789" not in everything
+
+
+def test_a_missing_key_stops_the_run_before_any_episode(tmp_path, capsys, monkeypatch, org_cache):
+    monkeypatch.delenv("FAKE_LLM_KEY", raising=False)
+    assert main(["run", "--config", str(_model_config(tmp_path, "http://127.0.0.1:9/v1")), "-q"]) == 2
+    assert "FAKE_LLM_KEY" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()

@@ -1,0 +1,19 @@
+"""Logging for the command line: loguru to the current standard error, WARNING by default
+(CRMARENA_LOG_LEVEL=DEBUG for more). Model clients log retries and give-ups; never keys."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+
+def setup_logging(level: str | None = None) -> None:
+    """Send loguru's records to whatever `sys.stderr` is when each record is written, and
+    silence pydantic's serializer warning that autogen triggers on every structured reply."""
+    warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
+    from loguru import logger
+    logger.remove()
+    level = (level or os.environ.get("CRMARENA_LOG_LEVEL", "WARNING")).upper()
+    logger.add(lambda text: sys.stderr.write(text), level=level,
+               format="{time:HH:mm:ss} {level} {name}: {message}")

@@ -128,6 +128,17 @@ def cmd_sosl(args: argparse.Namespace) -> int:
     return _run_queries(args, lambda s, t: s.sosl(t), sosl_text)
 
 
+def _print_rows(rows: list[dict], as_json: bool, noun: str) -> int:
+    """Print a listing as JSON or as a table with a count."""
+    if as_json:
+        print(json.dumps(rows))
+        return 0
+    from .crm.render import table
+    print(table(rows))
+    print(f"{len(rows)} {noun}")
+    return 0
+
+
 # --- tasks ---------------------------------------------------------------------------
 
 def _catalog():
@@ -142,13 +153,7 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
     specs = _catalog().values()
     rows = [{"task": s.name, "skill": s.skill, "area": s.area, "audience": s.audience, "metric": s.metric,
              "orgs": ",".join(s.orgs)} for s in specs]
-    if args.json:
-        print(json.dumps(rows))
-        return 0
-    from .crm.render import table
-    print(table(rows))
-    print(f"{len(rows)} task types")
-    return 0
+    return _print_rows(rows, args.json, "task types")
 
 
 def cmd_tasks_generate(args: argparse.Namespace) -> int:
@@ -265,13 +270,7 @@ def cmd_personas_list(args: argparse.Namespace) -> int:
     rows = [{"id": p.id, "pool": p.pool, "name": p.name, "role": p.role, "verbosity": p.verbosity,
              "formality": p.formality, "patience": p.patience, "disclosure": p.disclosure}
             for p in personas]
-    if args.json:
-        print(json.dumps(rows))
-        return 0
-    from .crm.render import table
-    print(table(rows))
-    print(f"{len(rows)} personas")
-    return 0
+    return _print_rows(rows, args.json, "personas")
 
 
 # --- parser --------------------------------------------------------------------------

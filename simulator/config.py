@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .crm.schema import ORG_TYPES
+from .inputs import InputFileError, load_yaml
 from .users.base import MODES
 
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin")
@@ -18,12 +19,12 @@ USER_KINDS = ("scripted", "llm")
 DEFAULT_CONFIG = "default.yaml"
 
 
-class ConfigError(ValueError):
+class ConfigError(InputFileError):
     """A run config is invalid: which file, which key, what is wrong."""
 
-    def __init__(self, path: str | Path, key: str, problem: str):
-        super().__init__(f"{path}: {key}: {problem}")
-        self.path, self.key, self.problem = str(path), key, problem
+    @property
+    def key(self) -> str:
+        return self.field
 
 
 @dataclass(frozen=True)
@@ -169,10 +170,5 @@ def default_config_path() -> Path:
 
 def load_config(path: str | Path | None = None) -> RunConfig:
     """The run config at `path` (default: the shipped offline default)."""
-    from .tasks.spec import SpecError, load_yaml
     path = Path(path) if path else default_config_path()
-    try:
-        data = load_yaml(path)
-    except SpecError as exc:
-        raise ConfigError(path, exc.field, exc.problem) from None
-    return parse_config(data, path)
+    return parse_config(load_yaml(path, ConfigError), path)

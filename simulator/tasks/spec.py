@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..inputs import InputFileError, load_yaml
+
 SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",
           "confidentiality")
 AREAS = ("service", "sales", "cpq", "privacy")
@@ -28,12 +30,8 @@ ANSWER_KINDS = ("user_id", "issue_id", "product_id", "knowledge_article_id", "ta
 DOMAIN_FILE = "_domain.yaml"
 
 
-class SpecError(ValueError):
+class SpecError(InputFileError):
     """A scenario file is invalid: says which file, which field and what is wrong."""
-
-    def __init__(self, path: str | Path, field: str, problem: str):
-        super().__init__(f"{path}: {field}: {problem}")
-        self.path, self.field, self.problem = str(path), field, problem
 
 
 @dataclass(frozen=True)
@@ -179,21 +177,9 @@ def scenarios_dir() -> Path:
     return Path(str(resources.files("scenarios")))
 
 
-def load_yaml(path: Path) -> Any:
-    import yaml
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(file)"
-        raise SpecError(path, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
-    except OSError as exc:
-        raise SpecError(path, "(file)", f"cannot be read: {exc.strerror}") from None
-
-
 def load_spec(path: str | Path) -> TaskSpec:
     path = Path(path)
-    return parse_spec(load_yaml(path), path)
+    return parse_spec(load_yaml(path, SpecError), path)
 
 
 @lru_cache(maxsize=4)
@@ -208,7 +194,7 @@ def load_catalog(folder: str | None = None) -> dict[str, TaskSpec]:
 def domain_details(folder: str | None = None) -> str:
     """The shared domain details given to agents (quarters, seasons, ...)."""
     path = (Path(folder) if folder else scenarios_dir()) / DOMAIN_FILE
-    data = load_yaml(path)
+    data = load_yaml(path, SpecError)
     if not isinstance(data, dict) or not isinstance(data.get("domain_details"), str):
         raise SpecError(path, "domain_details", "must be a string")
     return data["domain_details"].strip()

@@ -37,7 +37,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from simulator.tasks.spec import ORGS, PERSONA_POOLS, SpecError, load_yaml
+from simulator.inputs import InputFileError, load_yaml
+from simulator.tasks.spec import ORGS, PERSONA_POOLS
 
 POOLS = ("internal", "consumer", "business")
 CUSTOMER_POOLS = {"b2b": "business", "b2c": "consumer"}
@@ -92,12 +93,8 @@ EXPERTISE = {
 }
 
 
-class PersonaError(ValueError):
+class PersonaError(InputFileError):
     """A persona file is invalid: says which file, which field and what is wrong."""
-
-    def __init__(self, path: str | Path, field: str, problem: str):
-        super().__init__(f"{path}: {field}: {problem}")
-        self.path, self.field, self.problem = str(path), field, problem
 
 
 @dataclass(frozen=True)
@@ -231,11 +228,7 @@ def personas_dir() -> Path:
 
 def load_persona(path: str | Path) -> Persona:
     path = Path(path)
-    try:
-        data = load_yaml(path)
-    except SpecError as exc:
-        raise PersonaError(exc.path, exc.field, exc.problem) from None
-    return parse_persona(data, path)
+    return parse_persona(load_yaml(path, PersonaError), path)
 
 
 @lru_cache(maxsize=4)

@@ -8,6 +8,7 @@ never escape to crash a run.
 
 from __future__ import annotations
 
+import hashlib
 import time
 import traceback
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ class EpisodeSpec:
     system_prompt: str
     seed: int
     trial: int = 0
+    privacy_aware: bool = False  # which system prompt variant the agent was given
 
 
 def _brief(exc: BaseException) -> str:
@@ -59,7 +61,9 @@ class _Episode:
         self.record = EpisodeRecord(
             episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
             instance_id=inst.id, mode=spec.mode, persona_id=spec.persona.id,
-            persona_prompt=spec.persona.render(), agent=agent.settings(), user=user.settings(),
+            persona_prompt=spec.persona.render(), user=user.settings(),
+            agent={**agent.settings(), "privacy_aware": spec.privacy_aware,
+                   "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16]},
             instance=inst.to_json(), seed=spec.seed, trial=spec.trial)
 
     def heard(self, turn: UserTurn, number: int) -> None:

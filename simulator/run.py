@@ -123,7 +123,8 @@ def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> list[Planned]:
                     for trial in range(cfg.trials):
                         eid = episode_id(inst.id, org.meta.content_hash[:12], mode, persona.id, trial, cfg.agent)
                         spec = EpisodeSpec(eid, run_id, inst, mode, persona, prompt,
-                                           seed=cfg.seed * 1_000_003 + trial, trial=trial)
+                                           seed=cfg.seed * 1_000_003 + trial, trial=trial,
+                                           privacy_aware=cfg.agent.privacy_aware)
                         planned.append(Planned(spec, org))
     return planned
 
@@ -194,6 +195,8 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
     run_id, folder = new_run_folder(cfg, out)
     (folder / "config.json").write_text(json.dumps(cfg.to_json(), indent=2))
     planned = plan(cfg, run_id, orgs)
+    prompts = {hashlib.sha256(p.spec.system_prompt.encode()).hexdigest()[:16]: p.spec.system_prompt for p in planned}
+    (folder / "prompts.json").write_text(json.dumps(prompts, indent=1))
     say(f"{len(planned)} episodes -> {folder / 'transcripts.jsonl'}")
     result = RunResult(folder, len(planned))
     bar = bar_factory(len(planned)) if bar_factory else None

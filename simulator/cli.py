@@ -252,9 +252,54 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ModelConfigError as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
-    print(f"\n{result.episodes} episodes; transcripts: {result.folder / 'transcripts.jsonl'}; "
-          f"summary: {result.folder / 'summary.json'}")
+    print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")
+    _print_outcome(result.summary, result.folder)
     return 0
+
+
+def _run_dir(path: str) -> Path:
+    run_dir = Path(path)
+    if not (run_dir / "transcripts.jsonl").is_file():
+        raise UsageError(f"{run_dir} is not a run folder (no transcripts.jsonl); runs are written by `crmarena run`")
+    return run_dir
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from evaluators.observer import rescore
+    from .log import setup_logging
+    from .models import ModelConfigError, parse_model_spec
+
+    setup_logging()
+    run_dir = _run_dir(args.run_dir)
+    judge = args.judge
+    if judge:
+        import yaml
+        try:
+            if judge.lstrip().startswith("{"):  # a mapping, e.g. {model: m, base_url: http://...}
+                judge = yaml.safe_load(judge)
+            parse_model_spec(judge, where="--judge")
+        except yaml.YAMLError as exc:
+            raise UsageError(f"--judge: not a model spec mapping ({exc})") from None
+        except ModelConfigError as exc:
+            raise UsageError(str(exc)) from None
+    summary = rescore(run_dir, judge_model=judge, mode=args.mode)
+    _print_outcome(summary, run_dir)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from evaluators.observer import report
+    run_dir = _run_dir(args.run_dir)
+    _print_outcome(report(run_dir, mode=args.mode), run_dir)
+    return 0
+
+
+def _print_outcome(summary: dict, run_dir: Path) -> None:
+    counts, overall = summary["counts"], summary["success"]["overall"]
+    rate = "-" if overall["rate"] is None else f"{overall['rate']:.1%}"
+    print(f"{counts['episodes']} episodes, {counts['scored']} scored, {counts['infra_errors']} infra errors; "
+          f"success ({summary['mode']}): {rate}")
+    print(f"report: {run_dir / 'report.html'} (and report.md, transcripts.html)")
 
 
 # --- personas ------------------------------------------------------------------------
@@ -321,6 +366,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", help="folder for run folders (default: the config's `out`, runs/)")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     run.set_defaults(func=cmd_run)
+
+    score = sub.add_parser("score", help="re-score a saved run (rules, compat, turns; an LLM judge with --judge)")
+    score.add_argument("run_dir", help="a run folder written by crmarena run")
+    score.add_argument("--judge", help="a model spec for the LLM judge: openai/gpt-4o-mini, or a mapping such as "
+                                       "'{model: m, base_url: http://localhost:8000/v1}'")
+    score.add_argument("--mode", choices=("strict", "compat"), default="strict",
+                       help="the scoring the summary leads with (default strict)")
+    score.set_defaults(func=cmd_score)
+    rep = sub.add_parser("report", help="write report.md, report.html and transcripts.html for a run")
+    rep.add_argument("run_dir", help="a run folder written by crmarena run")
+    rep.add_argument("--mode", choices=("strict", "compat"), default="strict",
+                     help="the scoring the report leads with (default strict)")
+    rep.set_defaults(func=cmd_report)
 
     tasks = sub.add_parser("tasks", help="the task catalog: list, generate, validate, show")
     tasks_sub = tasks.add_subparsers(dest="tasks_command", required=True, metavar="SUBCOMMAND")

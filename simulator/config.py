@@ -16,6 +16,7 @@ from .users.base import MODES
 
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin")
 USER_KINDS = ("scripted", "llm")
+SCORING_MODES = ("strict", "compat")
 DEFAULT_CONFIG = "default.yaml"
 
 
@@ -56,6 +57,8 @@ class RunConfig:
     personas_per_pool: int
     agent: RoleConfig
     user: RoleConfig
+    judge: Any = None  # a model spec for the LLM judge, or None (rules only)
+    scoring: str = "strict"  # the mode the summary and report lead with: strict | compat
     max_user_turns: int = 10
     max_agent_steps: int = 20
     trials: int = 1
@@ -140,10 +143,19 @@ def _role(r: _Reader, name: str, kinds: tuple[str, ...]) -> RoleConfig:
     return RoleConfig(kind, model, plugin, role.get("options", dict, {}), role.get("privacy_aware", bool, False))
 
 
+def _judge(r: _Reader) -> Any:
+    """The judge's model spec (`judge: {model: ...}`), or None."""
+    if "judge" not in r.data or r.data["judge"] is None:
+        return None
+    judge = _Reader(r.data["judge"], r.path, "judge")
+    judge.check_known({"model"})
+    return judge.get("model", (str, dict))
+
+
 def parse_config(data: Any, path: Path) -> RunConfig:
     r = _Reader(data, path)
     r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
-                   "agent", "user", "limits", "trials", "seed", "concurrency", "out"})
+                   "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency", "out"})
     tasks = r.data.get("tasks", "all")
     if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
         raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
@@ -157,7 +169,8 @@ def parse_config(data: Any, path: Path) -> RunConfig:
         name=r.get("name", str), orgs=_orgs(r), tasks=None if tasks == "all" else tuple(tasks),
         instances_per_task=r.get("instances_per_task", int, minimum=1), task_seed=r.get("task_seed", int, 0),
         modes=modes, personas_per_pool=r.get("personas_per_pool", int, 2, minimum=1),
-        agent=_role(r, "agent", AGENT_KINDS), user=_role(r, "user", USER_KINDS),
+        agent=_role(r, "agent", AGENT_KINDS), user=_role(r, "user", USER_KINDS), judge=_judge(r),
+        scoring=r.choice("scoring", SCORING_MODES, "strict"),
         max_user_turns=limits.get("max_user_turns", int, 10, minimum=1),
         max_agent_steps=limits.get("max_agent_steps", int, 20, minimum=1),
         trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),

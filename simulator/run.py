@@ -50,9 +50,10 @@ def check_models(cfg: RunConfig) -> None:
     """Fail before any episode if a model spec is invalid, its key is missing or its client
     cannot be built (e.g. a provider extra that is not installed)."""
     from .models import build_client, parse_model_spec
-    for name, role in (("agent", cfg.agent), ("user", cfg.user)):
-        if role.model is not None:
-            build_client(parse_model_spec(role.model, where=f"{cfg.path}: {name}.model"))
+    specs = {"agent.model": cfg.agent.model, "user.model": cfg.user.model, "judge.model": cfg.judge}
+    for where, spec in specs.items():
+        if spec is not None:
+            build_client(parse_model_spec(spec, where=f"{cfg.path}: {where}"))
 
 
 def make_agent(role: RoleConfig):
@@ -136,6 +137,7 @@ class RunResult:
     folder: Path
     episodes: int = 0
     scored: list[dict] = field(default_factory=list)  # {skill, mode, task, success, termination}
+    summary: dict = field(default_factory=dict)  # evaluators.stats.summarize of the scored run
 
     def table(self) -> list[dict]:
         """Success by skill and mode (infra errors counted apart, never as failures)."""
@@ -156,14 +158,14 @@ class RunResult:
 
 async def _run_all(cfg: RunConfig, planned: list[Planned], writer: TranscriptWriter, result: RunResult,
                    tick: Callable[[], None]) -> None:
-    from evaluators.scorers import score_record
+    from evaluators.observer import score
     limits = Limits(cfg.max_user_turns, cfg.max_agent_steps)
     gate = asyncio.Semaphore(cfg.concurrency)
 
     async def one(p: Planned) -> None:
         async with gate:
             record = await run_episode(p.spec, p.org, make_agent(cfg.agent), make_user(cfg.user, p.spec.seed), limits)
-        record.scores = {"rules": score_record(record.to_json())}
+        record.scores = score(record.to_json())
         writer.append(record)
         result.scored.append({"skill": p.spec.instance.skill, "mode": p.spec.mode, "task": p.spec.instance.task,
                               "success": record.scores["rules"].get("success"),
@@ -204,8 +206,10 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
         asyncio.run(_run_all(cfg, planned, writer, result, (lambda: bar.update(1)) if bar else (lambda: None)))
     if bar:
         bar.close()
-    (folder / "summary.json").write_text(json.dumps({"run_id": run_id, "episodes": len(planned),
-                                                     "by_skill_and_mode": result.table(),
-                                                     "terminations": Counter(r["termination"] for r in result.scored)},
-                                                    indent=2))
+    from evaluators.observer import report, rescore
+    if cfg.judge is not None:
+        say("judging the episodes")
+        result.summary = rescore(folder, judge_model=cfg.judge, mode=cfg.scoring, concurrency=cfg.concurrency)
+    else:
+        result.summary = report(folder, mode=cfg.scoring)
     return result

@@ -113,8 +113,8 @@ def test_provider_failures_end_episodes_as_infra_errors_and_the_run_goes_on(
         assert rec["termination"]["reason"] == "infra_error" and "HTTP 500" in rec["termination"]["detail"]
         assert rec["scores"]["rules"]["scored"] is False and rec["scores"]["rules"]["success"] is None
     summary = json.loads((folder / "summary.json").read_text())
-    assert summary["terminations"] == {"infra_error": 2}
-    assert all(row["infra errors"] == row["episodes"] for row in summary["by_skill_and_mode"])
+    assert summary["counts"]["by_termination"] == {"infra_error": 2}
+    assert summary["counts"]["infra_errors"] == 2 and summary["counts"]["scored"] == 0
     auth = [{k.lower(): v for k, v in h.items()}["authorization"] for h in fake_openai.headers]
     assert auth == ["Bearer sk-test-SECRET-0123456789abcdef"] * 4
     everything = "".join(p.read_text() for p in folder.iterdir()) + "".join(capsys.readouterr())
@@ -126,3 +126,44 @@ def test_a_missing_key_stops_the_run_before_any_episode(tmp_path, capsys, monkey
     assert main(["run", "--config", str(_model_config(tmp_path, "http://127.0.0.1:9/v1")), "-q"]) == 2
     assert "FAKE_LLM_KEY" in capsys.readouterr().err
     assert not (tmp_path / "runs").exists()
+
+
+def _offline_run(tmp_path: Path, **changes) -> Path:
+    assert main(["run", "--config", str(_config(tmp_path, **changes)), "-q"]) == 0
+    return next((tmp_path / "runs").iterdir())
+
+
+def test_score_and_report_rework_a_saved_run(tmp_path, capsys, org_cache):
+    folder = _offline_run(tmp_path, tasks=["handle_time", "private_customer_information"], modes=["full", "sharded"])
+    for name in ("report.md", "report.html", "transcripts.html", "summary.json"):
+        assert (folder / name).is_file(), name
+    transcripts = (folder / "transcripts.jsonl").read_bytes()
+    capsys.readouterr()
+    assert main(["score", str(folder)]) == 0
+    assert "4 episodes, 4 scored, 0 infra errors; success (strict): 100.0%" in capsys.readouterr().out
+    scores = [json.loads(line) for line in (folder / "scores.jsonl").read_text().splitlines()]
+    assert len(scores) == 4 and all({"rules", "compat", "turns"} <= set(s["scores"]) for s in scores)
+    assert (folder / "transcripts.jsonl").read_bytes() == transcripts  # never rewritten
+    assert main(["report", str(folder), "--mode", "compat"]) == 0
+    assert json.loads((folder / "summary.json").read_text())["mode"] == "compat"
+    assert "compat" in (folder / "report.md").read_text()
+    assert main(["report", str(tmp_path)]) == 2
+    assert "not a run folder" in capsys.readouterr().err
+
+
+def test_score_with_a_judge_that_fails_closed(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
+    from tests.fake_openai import reply
+    folder = _offline_run(tmp_path, tasks=["handle_time"], modes=["full", "sharded"])
+    monkeypatch.setenv("JUDGE_KEY", "sk-test-judge-000111222333")
+    fake_openai.responder = lambda body: reply("I think it went fine, no JSON here.")
+    judge = json.dumps({"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY",
+                        "retries": {"attempts": 1, "max_wait": 0.01}})
+    assert main(["score", str(folder), "--judge", judge]) == 0
+    verdicts = [json.loads(line)["scores"]["judge"] for line in (folder / "scores.jsonl").read_text().splitlines()]
+    assert len(verdicts) == 2 and all(v["valid"] is False and v["success"] is False for v in verdicts)
+    assert len(fake_openai.requests) == 4  # two attempts per episode, then fail closed
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["judge"]["n"] == 0  # invalid verdicts are never counted as agreement
+    assert "sk-test-judge" not in "".join(p.read_text() for p in folder.iterdir() if p.is_file())
+    assert main(["score", str(folder), "--judge", "nosuch/model"]) == 2
+    assert "--judge" in capsys.readouterr().err

@@ -1,0 +1,725 @@
+"""Run reports: `report.md`, a self-contained `report.html` with plots, and a transcript viewer.
+
+`write_report(run_dir, records, summary, run_info=...)` renders what a run produced:
+- report.md: the scoring mode, counts (infra errors and terminations included), success by skill,
+  task, org, mode, persona and model, full vs sharded degradation with 95% intervals, trials,
+  privacy (leak and refusal rates by prompt variant), turn categories by mode, judge agreement,
+  usage and cost, and the episodes that did not pass;
+- report.html: the same with inline SVG plots (degradation by skill, persona x task heatmap, leak
+  and refusal rates, turn-category mix by mode);
+- transcripts.html (and transcripts-2.html, ... for large runs, EPISODES_PER_PAGE a page): one
+  collapsible section per episode; each person's turn shows the shards it revealed, tool calls are
+  compact, each reply to the person carries its turn category and, for answer attempts, a
+  pass/fail badge; the final scores and the termination close the section.
+
+`summary` is `evaluators.stats.summarize(records, mode)` (`evaluators.observer.report` reads a
+run folder, summarises it and calls this); its `mode` (strict or compat) is the scoring mode the
+report states and the viewer's badges use. Records are transcript lines whose
+`scores` hold `rules` (strict), `compat`, `turns` and optionally `judge`. Episodes that ended in
+an infrastructure failure are shown as unscored, never dropped.
+
+Safety: the pages load nothing from the network (CSP default-src 'none'; no external fonts,
+images or scripts) and every piece of transcript, config and summary text is escaped, so a model
+that writes `<script>` shows it as text. Long texts are cut in the viewer (TOOL_RESULT_CHARS,
+MESSAGE_CHARS); transcripts.jsonl keeps them whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+from .html import (CATEGORY_COLOURS, LEAK_COLOUR, REFUSAL_COLOUR, badge,
+                   degradation_chart, esc, heatmap, num, page, pct, rate_bars, stacked_bars, table)
+
+EPISODES_PER_PAGE = 100
+TOOL_RESULT_CHARS = 1500
+MESSAGE_CHARS = 12000
+ARGUMENT_CHARS = 600
+FAILURES_LISTED_HTML = 300
+FAILURES_LISTED_MD = 50
+SUCCESS_GROUPS = (("by_skill", "skill"), ("by_task", "task"), ("by_org", "org"), ("by_mode", "mode"),
+                  ("by_persona", "persona"), ("by_model", "model"))
+MODE_NOTES = {
+    "strict": "strict: this project's rules (canonical Ids, explicit None answers, workflow tasks by the "
+              "final database state, leaks fail confidentiality tasks)",
+    "compat": "compat: CRMArena-Pro's rules, for comparison with the paper's numbers",
+}
+
+
+# --- reading the inputs ------------------------------------------------------------------------
+
+def _get(d: Any, *keys: str, default: Any = None) -> Any:
+    for key in keys:
+        if not isinstance(d, dict):
+            return default
+        d = d.get(key)
+    return default if d is None else d
+
+
+def episode_score(record: dict[str, Any], mode: str) -> dict[str, Any]:
+    """The rule-based score of `record` in the scoring mode (strict lives under 'rules')."""
+    scores = record.get("scores") or {}
+    key = "compat" if mode == "compat" else "rules"
+    return scores.get(key) or {}
+
+
+def episode_status(record: dict[str, Any], mode: str) -> str:
+    """'pass', 'fail', 'infra' (an infra_error, not scored) or 'unscored' (no score at all)."""
+    if _get(record, "termination", "reason") == "infra_error":
+        return "infra"
+    score = episode_score(record, mode)
+    if score.get("scored") is False or score.get("success") is None:
+        return "unscored"
+    return "pass" if score["success"] else "fail"
+
+
+STATUS_LABEL = {"pass": "PASS", "fail": "FAIL", "infra": "INFRA ERROR", "unscored": "UNSCORED"}
+STATUS_BADGE = {"pass": "pass", "fail": "fail", "infra": "infra", "unscored": "infra"}
+
+
+def _sort_key(r: dict[str, Any]) -> tuple:
+    return (str(r.get("task", "")), str(r.get("org", "")), str(r.get("instance_id", "")), str(r.get("mode", "")),
+            str(r.get("persona_id", "")), r.get("trial") or 0, str(r.get("episode_id", "")))
+
+
+def _anchor(index: int, record: dict[str, Any]) -> str:
+    """An element id that is safe by construction (letters, digits, '-' and '_' only)."""
+    return f"ep{index}-" + re.sub(r"[^A-Za-z0-9_-]", "_", str(record.get("episode_id", "")))[:40]
+
+
+def _page_name(number: int) -> str:
+    return "transcripts.html" if number == 1 else f"transcripts-{number}.html"
+
+
+def _degradation(d: Any) -> dict[str, Any]:
+    """A degradation entry as sharded - full (the sign the summary used is inferred from its numbers)."""
+    d = d if isinstance(d, dict) else {}
+    full, sharded, delta = d.get("full"), d.get("sharded"), d.get("delta")
+    ci = d.get("ci95") or [None, None]
+    lo, hi = (ci + [None, None])[:2] if isinstance(ci, list) else (None, None)
+    if all(isinstance(v, (int, float)) for v in (full, sharded, delta)) and \
+            abs((full - sharded) - delta) < abs((sharded - full) - delta):
+        delta = -delta
+        lo, hi = (-hi if hi is not None else None), (-lo if lo is not None else None)
+    return {"full": full, "sharded": sharded, "delta": delta, "lo": lo, "hi": hi, "pairs": d.get("pairs") or 0}
+
+
+def _degradation_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    deg = summary.get("degradation") or {}
+    rows = [{"label": "overall", "emphasis": True, **_degradation(deg.get("overall"))}]
+    for skill, d in sorted((deg.get("by_skill") or {}).items()):
+        rows.append({"label": skill, **_degradation(d)})
+    return rows
+
+
+def _category_order(summary: dict[str, Any]) -> list[str]:
+    seen: set[str] = set()
+    by_mode = _get(summary, "turns", "by_mode", default={}) or {}
+    for stats in by_mode.values():
+        seen.update((stats or {}).get("mix") or {})
+    seen = {c for c in seen if any(((s or {}).get("mix") or {}).get(c) for s in by_mode.values())}
+    return [c for c in CATEGORY_COLOURS if c in seen] + sorted(seen - set(CATEGORY_COLOURS))
+
+
+def _config_lines(run_info: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, text) pairs describing the run, from run_info and its config."""
+    cfg = run_info.get("config") or {}
+    lines: list[tuple[str, str]] = []
+    for key in ("run_id", "created", "finished", "package_version"):
+        if run_info.get(key) not in (None, ""):
+            lines.append((key.replace("_", " "), str(run_info[key])))
+
+    def role(r: Any) -> str:
+        if not isinstance(r, dict):
+            return str(r)
+        model = r.get("model")
+        if isinstance(model, dict):
+            model = model.get("model") or model.get("provider") or json.dumps(model, sort_keys=True)
+        parts = [str(r.get("kind", "?"))] + ([str(model)] if model else []) + \
+                ([str(r.get("plugin"))] if r.get("plugin") else [])
+        if r.get("privacy_aware"):
+            parts.append("privacy-aware prompt")
+        return " · ".join(parts)
+
+    if cfg:
+        if cfg.get("name"):
+            lines.append(("config", str(cfg["name"]) + (f" ({cfg['path']})" if cfg.get("path") else "")))
+        if cfg.get("agent") is not None:
+            lines.append(("agent", role(cfg["agent"])))
+        if cfg.get("user") is not None:
+            lines.append(("user simulator", role(cfg["user"])))
+        if cfg.get("judge"):
+            lines.append(("judge", role(cfg["judge"])))
+        orgs = cfg.get("orgs") or []
+        if orgs:
+            lines.append(("orgs", ", ".join(f"{o.get('type')} (seed {o.get('seed')}, scale {o.get('scale')})"
+                                            if isinstance(o, dict) else str(o) for o in orgs)))
+        tasks = cfg.get("tasks")
+        lines.append(("tasks", "all" if tasks in (None, "all") else ", ".join(map(str, tasks))))
+        for key in ("modes", "instances_per_task", "personas_per_pool", "trials", "seed"):
+            if key in cfg:
+                value = cfg[key]
+                lines.append((key.replace("_", " "), ", ".join(map(str, value)) if isinstance(value, list) else str(value)))
+    for key, value in run_info.items():
+        if key in ("run_id", "created", "finished", "package_version", "config") or isinstance(value, (dict, list)):
+            continue
+        lines.append((key.replace("_", " "), str(value)))
+    return lines
+
+
+def _failures(records: list[dict[str, Any]], mode: str, pages: dict[int, tuple[int, str]]) -> list[dict[str, Any]]:
+    rows = []
+    for r in sorted(records, key=_sort_key):
+        status = episode_status(r, mode)
+        if status == "pass":
+            continue
+        score = episode_score(r, mode)
+        term = r.get("termination") or {}
+        number, anchor = pages.get(id(r), (1, ""))
+        rows.append({"status": status, "record": r, "reason": score.get("reason") or term.get("detail") or "",
+                     "termination": term.get("reason") or "", "href": f"{_page_name(number)}#{anchor}"})
+    return rows
+
+
+# --- markdown ----------------------------------------------------------------------------------
+
+def md(value: Any) -> str:
+    """Text for a markdown table cell: inert (no raw HTML), one line, pipes escaped."""
+    text = "" if value is None else str(value)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return " ".join(text.replace("|", "\\|").split())
+
+
+def _md_table(headers: list[str], rows: Iterable[list[Any]]) -> list[str]:
+    out = ["| " + " | ".join(md(h) for h in headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    out += ["| " + " | ".join(md(c) for c in row) + " |" for row in rows]
+    return out + [""]
+
+
+def _ci(row: dict[str, Any]) -> str:
+    if row.get("lo") is None or row.get("hi") is None:
+        return "–"
+    return f"[{row['lo'] * 100:+.1f}, {row['hi'] * 100:+.1f}] pp"
+
+
+def _delta(row: dict[str, Any]) -> str:
+    return "–" if row.get("delta") is None else f"{row['delta'] * 100:+.1f} pp"
+
+
+def _trial_rows(summary: dict[str, Any]) -> list[list[str]] | None:
+    trials = summary.get("trials") or {}
+    if not trials.get("k") or (trials.get("k") or 0) < 2:
+        return None
+    rows = [[f"pass^{k}", pct(v, 1)] for k, v in sorted((trials.get("pass_k") or {}).items(), key=lambda kv: int(kv[0]))]
+    for key, label in (("average", "average"), ("aptitude", "aptitude (90th percentile)"),
+                       ("unreliability", "unreliability (90th - 10th percentile)")):
+        rows.append([label, pct(trials.get(key), 1)])
+    return rows
+
+
+def _usage_rows(summary: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for role_name, u in sorted((summary.get("usage") or {}).items()):
+        u = u or {}
+        cost = u.get("cost_usd")
+        rows.append([role_name, num(u.get("calls")), num(u.get("prompt_tokens")), num(u.get("completion_tokens")),
+                     "unknown (no price)" if cost is None else f"${cost:,.4f}", num(u.get("latency_s"), 1)])
+    return rows
+
+
+def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_info: dict[str, Any],
+                    failures: list[dict[str, Any]]) -> str:
+    mode = summary.get("mode") or "unknown"
+    counts = summary.get("counts") or {}
+    out = [f"# CRMArena-Sim report: {md(run_info.get('run_id') or summary.get('run_id') or 'run')}", "",
+           f"**Scoring mode: {md(mode)}** ({md(MODE_NOTES.get(mode, 'see evaluators/scorers.py'))}).", ""]
+    for label, text in _config_lines(run_info):
+        out.append(f"- {md(label)}: {md(text)}")
+    out += ["", "Files: `report.html` (plots), `transcripts.html` (every episode), `transcripts.jsonl` (raw).", ""]
+
+    out += ["## Counts", ""]
+    out += _md_table(["episodes", "scored", "infra errors (not scored, not dropped)", "success (scored)"],
+                     [[num(counts.get("episodes")), num(counts.get("scored")), num(counts.get("infra_errors")),
+                       pct(_get(summary, "success", "overall", "rate"), 1)]])
+    terms = counts.get("by_termination") or {}
+    if terms:
+        out += ["Terminations:", ""] + _md_table(["termination", "episodes"],
+                                                  [[k, num(v)] for k, v in sorted(terms.items())])
+
+    out += ["## Degradation: full vs sharded", "",
+            "Success on the same instances posed whole (full) and in pieces (sharded); "
+            "delta = sharded − full, with its paired bootstrap 95% interval.", ""]
+    out += _md_table(["skill", "pairs", "full", "sharded", "delta", "95% CI"],
+                     [[r["label"], num(r["pairs"]), pct(r["full"], 1), pct(r["sharded"], 1), _delta(r), _ci(r)]
+                      for r in _degradation_rows(summary)])
+
+    out += ["## Success", ""]
+    success = summary.get("success") or {}
+    for key, label in SUCCESS_GROUPS:
+        groups = success.get(key) or {}
+        if groups:
+            out += [f"### By {label}", ""] + _md_table(
+                [label, "n", "success"], [[k, num((v or {}).get("n")), pct((v or {}).get("rate"), 1)]
+                                          for k, v in sorted(groups.items())])
+
+    grid = summary.get("persona_task") or {}
+    if grid:
+        personas = sorted(grid)
+        tasks = sorted({t for p in grid.values() for t in (p or {})})
+        out += ["### Persona x task (success, n)", ""]
+        out += _md_table(["task"] + personas,
+                         [[t] + [(f"{pct(c.get('rate'))} ({c.get('n')})" if (c := (grid[p] or {}).get(t)) else "")
+                                 for p in personas] for t in tasks])
+
+    out += ["## Trials", ""]
+    trial_rows = _trial_rows(summary)
+    out += _md_table(["measure", "value"], trial_rows) if trial_rows else \
+        [f"{num(_get(summary, 'trials', 'k', default=1))} trial per cell: pass^k and reliability need at least 2.", ""]
+
+    out += ["## Privacy", "", "Leak rate: episodes where a confidential value reached the person. "
+            "Refusal rate: confidentiality episodes where the agent declined.", ""]
+    out += _md_table(["prompt variant", "n", "leak rate", "refusal rate"],
+                     [[variant.replace("_", "-"), num((p or {}).get("n")), pct((p or {}).get("leak_rate"), 1),
+                       pct((p or {}).get("refusal_rate"), 1)]
+                      for variant, p in (summary.get("privacy") or {}).items()])
+
+    by_mode = _get(summary, "turns", "by_mode", default={}) or {}
+    if by_mode:
+        cats = _category_order(summary)
+        out += ["## Turns by mode", ""]
+        out += _md_table(["mode", "first attempt", "final", "any attempt", "premature", "turns to answer"] + cats,
+                         [[m, pct(s.get("first_attempt_rate"), 1), pct(s.get("final_rate"), 1),
+                           pct(s.get("any_attempt_rate"), 1), pct(s.get("premature_rate"), 1),
+                           num(s.get("turns_to_answer"), 2)] + [pct((s.get("mix") or {}).get(c), 1) for c in cats]
+                          for m, s in sorted(by_mode.items()) if isinstance(s, dict)])
+
+    judge = summary.get("judge")
+    out += ["## Judge", ""]
+    out += _md_table(["judged episodes", "agreement with rules"], [[num(judge.get("n")), pct(judge.get("agreement"), 1)]]) \
+        if isinstance(judge, dict) else ["No judge configured.", ""]
+
+    out += ["## Usage and cost", ""]
+    out += _md_table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"], _usage_rows(summary))
+
+    out += [f"## Episodes that did not pass ({len(failures)})", ""]
+    if failures:
+        shown = failures[:FAILURES_LISTED_MD]
+        out += _md_table(["status", "episode", "task", "org", "mode", "persona", "trial", "termination", "reason"],
+                         [[STATUS_LABEL[f["status"]], f["record"].get("episode_id"), f["record"].get("task"),
+                           f["record"].get("org"), f["record"].get("mode"), f["record"].get("persona_id"),
+                           f["record"].get("trial"), f["termination"], f["reason"]] for f in shown])
+        if len(failures) > len(shown):
+            out += [f"... and {len(failures) - len(shown)} more: see report.html and transcripts.html.", ""]
+    else:
+        out += ["None: every scored episode passed.", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --- report.html -------------------------------------------------------------------------------
+
+def _card(value: str, label: str, warn: bool = False) -> str:
+    return f'<div class="card{" warn" if warn else ""}"><b>{esc(value)}</b><span>{esc(label)}</span></div>'
+
+
+def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], run_info: dict[str, Any],
+                       failures: list[dict[str, Any]], n_pages: int) -> str:
+    mode = summary.get("mode") or "unknown"
+    counts = summary.get("counts") or {}
+    run_id = run_info.get("run_id") or summary.get("run_id") or "run"
+    deg_rows = _degradation_rows(summary)
+    overall = deg_rows[0]
+    b = [f"<h1>CRMArena-Sim report</h1><p class=\"sub\">{esc(run_id)} · scoring mode "
+         f"{badge(mode, 'mode')} <span class=\"note\">{esc(MODE_NOTES.get(mode, ''))}</span></p>",
+         '<nav class="top"><a href="transcripts.html">Transcript viewer →</a>'
+         '<a href="#degradation">Degradation</a><a href="#heatmap">Persona × task</a>'
+         '<a href="#privacy">Privacy</a><a href="#turns">Turns</a><a href="#success">Success tables</a>'
+         '<a href="#usage">Usage</a><a href="#failures">Episodes not passing</a></nav>']
+    infra = counts.get("infra_errors") or 0
+    b.append('<div class="cards">' + "".join([
+        _card(num(counts.get("episodes")), "episodes"),
+        _card(num(counts.get("scored")), "scored"),
+        _card(num(infra), "infra errors (unscored, kept)", warn=bool(infra)),
+        _card(pct(_get(summary, "success", "overall", "rate"), 1), f"success ({mode})"),
+        _card(_delta(overall), "sharded − full"),
+        _card(pct(_get(summary, "privacy", "default", "leak_rate"), 1), "leak rate (default prompt)"),
+    ]) + "</div>")
+    b.append('<dl class="kv wide">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in _config_lines(run_info))
+             + "</dl>")
+
+    terms = counts.get("by_termination") or {}
+    b.append("<h3>Counts and terminations</h3>" + table(
+        ["episodes", "scored", "infra errors", "success"] + [f"ended: {k}" for k in sorted(terms)],
+        [[num(counts.get("episodes")), num(counts.get("scored")), num(infra),
+          pct(_get(summary, "success", "overall", "rate"), 1)] + [num(terms[k]) for k in sorted(terms)]],
+        numeric=range(4 + len(terms))))
+
+    b.append('<h2 id="degradation">Degradation by skill: full vs sharded</h2>')
+    b.append("<figure>" + degradation_chart(deg_rows) + "<figcaption>Success on the same instances posed whole "
+             "(full) and in pieces (sharded). Δ = sharded − full in percentage points, with the paired bootstrap "
+             "95% interval; the whisker places that interval on the sharded bar (full + CI).</figcaption></figure>")
+    b.append(table(["skill", "pairs", "full", "sharded", "Δ (sharded − full)", "95% CI"],
+                   [[r["label"], num(r["pairs"]), pct(r["full"], 1), pct(r["sharded"], 1), _delta(r), _ci(r)]
+                    for r in deg_rows], numeric=(1, 2, 3, 4)))
+
+    b.append('<div class="row"><section>')
+    b.append('<h2 id="heatmap">Success by persona and task</h2>')
+    grid = summary.get("persona_task") or {}
+    if grid:
+        personas = sorted(grid)
+        tasks = sorted({t for p in grid.values() for t in (p or {})})
+        cells = {(t, p): (grid[p] or {}).get(t) or {} for p in personas for t in tasks}
+        b.append("<figure>" + heatmap(tasks, personas, cells) + "<figcaption>Scored episodes only; hover a cell "
+                 "for its n. Grey: the persona never posed that task.</figcaption></figure>")
+    else:
+        b.append('<p class="note">No persona × task data.</p>')
+
+    b.append('</section><section>')
+    b.append('<h2 id="privacy">Leaks and refusals by prompt variant</h2>')
+    privacy = summary.get("privacy") or {}
+    groups = [{"label": k.replace("_", "-"), "n": (v or {}).get("n"), "leak": (v or {}).get("leak_rate"),
+               "refusal": (v or {}).get("refusal_rate")} for k, v in privacy.items()]
+    if groups:
+        b.append("<figure>" + rate_bars(groups, [("leak", "leak rate", LEAK_COLOUR),
+                                                  ("refusal", "refusal rate", REFUSAL_COLOUR)])
+                 + "<figcaption>Default vs privacy-aware system prompt. Leak: a confidential value of the instance "
+                 "reached the person (all scored episodes). Refusal: some reply declined (confidentiality tasks)."
+                 "</figcaption></figure>")
+    else:
+        b.append('<p class="note">No privacy data.</p>')
+
+    b.append("</section></div>")
+    b.append('<h2 id="turns">Turn categories by mode</h2>')
+    by_mode = {m: s for m, s in (_get(summary, "turns", "by_mode", default={}) or {}).items() if isinstance(s, dict)}
+    if by_mode:
+        cats = _category_order(summary)
+        b.append("<figure>" + stacked_bars([(m, s.get("mix") or {}) for m, s in sorted(by_mode.items())], cats)
+                 + "<figcaption>Share of the agent's replies to the person in each category.</figcaption></figure>")
+        b.append(table(["mode", "first attempt", "final", "any attempt", "premature", "turns to answer"],
+                       [[m, pct(s.get("first_attempt_rate"), 1), pct(s.get("final_rate"), 1),
+                         pct(s.get("any_attempt_rate"), 1), pct(s.get("premature_rate"), 1),
+                         num(s.get("turns_to_answer"), 2)] for m, s in sorted(by_mode.items())],
+                       numeric=(1, 2, 3, 4, 5)))
+    else:
+        b.append('<p class="note">No turn categories in this run.</p>')
+
+    b.append('<h2 id="success">Success</h2><div class="grid">')
+    success = summary.get("success") or {}
+    for key, label in SUCCESS_GROUPS:
+        groups_ = success.get(key) or {}
+        if groups_:
+            b.append(f"<div><h3>By {esc(label)}</h3>" + table(
+                [label, "n", "success"], [[k, num((v or {}).get("n")), pct((v or {}).get("rate"), 1)]
+                                          for k, v in sorted(groups_.items())], numeric=(1, 2)) + "</div>")
+    b.append("</div>")
+
+    b.append("<h2>Trials</h2>")
+    trial_rows = _trial_rows(summary)
+    b.append(table(["measure", "value"], trial_rows, numeric=(1,)) if trial_rows else
+             f'<p class="note">{esc(num(_get(summary, "trials", "k", default=1)))} trial per cell: pass^k and '
+             "reliability need at least 2.</p>")
+    b.append("<h2>Judge</h2>")
+    judge = summary.get("judge")
+    b.append(table(["judged episodes", "agreement with rules"], [[num(judge.get("n")), pct(judge.get("agreement"), 1)]],
+                   numeric=(0, 1)) if isinstance(judge, dict) else '<p class="note">No judge configured.</p>')
+    b.append('<h2 id="usage">Usage and cost</h2>')
+    b.append(table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"], _usage_rows(summary),
+                   numeric=(1, 2, 3, 4, 5)))
+
+    b.append(f'<h2 id="failures">Episodes that did not pass ({len(failures)})</h2>')
+    if failures:
+        shown = failures[:FAILURES_LISTED_HTML]
+        b.append(table(["status", "episode", "task", "org", "mode", "persona", "trial", "termination", "reason"],
+                       [[badge(STATUS_LABEL[f["status"]], STATUS_BADGE[f["status"]]),
+                         f'<a href="{esc(f["href"])}"><code>{esc(f["record"].get("episode_id"))}</code></a>',
+                         f["record"].get("task"), f["record"].get("org"), f["record"].get("mode"),
+                         f["record"].get("persona_id"), f["record"].get("trial"), f["termination"], f["reason"]]
+                        for f in shown], raw=(0, 1)))
+        if len(failures) > len(shown):
+            b.append(f'<p class="note">… and {len(failures) - len(shown)} more (filter by status in the viewer).</p>')
+    else:
+        b.append('<p class="note">None: every scored episode passed.</p>')
+    b.append(f'<p class="note">Transcripts: {len(records)} episodes on {n_pages} viewer page(s), '
+             '<a href="transcripts.html">open the viewer</a>.</p>')
+    return page(f"CRMArena-Sim report: {run_id}", "\n".join(b))
+
+
+# --- the transcript viewer -----------------------------------------------------------------------
+
+VIEWER_SCRIPT = """(function () {
+  var q = document.getElementById('q'), st = document.getElementById('status'), md = document.getElementById('mode');
+  var count = document.getElementById('count'), eps = document.querySelectorAll('details.ep'), texts = [];
+  for (var i = 0; i < eps.length; i++) texts.push(eps[i].textContent.toLowerCase());
+  function apply() {
+    var t = q.value.toLowerCase().trim(), s = st.value, m = md.value, n = 0;
+    for (var i = 0; i < eps.length; i++) {
+      var e = eps[i], ok = (!s || e.dataset.status === s) && (!m || e.dataset.mode === m) && (!t || texts[i].indexOf(t) >= 0);
+      e.hidden = !ok; if (ok) n++;
+    }
+    count.textContent = n + ' of ' + eps.length + ' episodes on this page';
+  }
+  function setAll(open) { for (var i = 0; i < eps.length; i++) if (!eps[i].hidden) eps[i].open = open; }
+  q.addEventListener('input', apply); st.addEventListener('change', apply); md.addEventListener('change', apply);
+  document.getElementById('expand').addEventListener('click', function () { setAll(true); });
+  document.getElementById('collapse').addEventListener('click', function () { setAll(false); });
+  function openHash() {
+    var el = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+    if (el && el.tagName === 'DETAILS') { el.hidden = false; el.open = true; el.scrollIntoView(); }
+  }
+  window.addEventListener('hashchange', openHash);
+  apply(); openHash();
+})();"""
+
+
+def _cut(text: str, limit: int) -> tuple[str, int]:
+    """The text cut to `limit` characters and how many were left out."""
+    text = text or ""
+    return (text, 0) if len(text) <= limit else (text[:limit], len(text) - limit)
+
+
+def _cut_note(omitted: int) -> str:
+    return f'<span class="note"> … {omitted:,} more characters in transcripts.jsonl</span>' if omitted else ""
+
+
+def _call_text(call: dict[str, Any]) -> str:
+    args = call.get("arguments")
+    try:
+        parsed = json.loads(args) if isinstance(args, str) else args
+    except ValueError:
+        parsed = args
+    if isinstance(parsed, dict):
+        inner = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in parsed.items())
+    else:
+        inner = "" if parsed is None else str(parsed)
+    return f"{call.get('name', '?')}({inner})"
+
+
+def _score_line(label: str, score: dict[str, Any]) -> str:
+    if not score:
+        return f"<dt>{esc(label)}</dt><dd class=\"note\">not scored</dd>"
+    success = score.get("success")
+    mark = badge("PASS", "pass") if success else badge("FAIL", "fail") if success is False else badge("UNSCORED", "infra")
+    value = score.get("value")
+    extra = f" · value {value:.2f}" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
+    got = ", ".join(map(str, score.get("extracted") or [])) or "–"
+    return (f"<dt>{esc(label)}</dt><dd>{mark} {esc(score.get('reason') or '')}{esc(extra)}"
+            f"<br><span class=\"note\">extracted: {esc(got)}</span></dd>")
+
+
+def _unanswered(categories: dict[Any, list[dict[str, Any]]], before: Any) -> list[str]:
+    """Lines for categorised agent turns that had no reply (e.g. 'missing'), for turns before
+    `before` (all when None); they are consumed."""
+    out = []
+    for turn in sorted(categories, key=lambda t: (not isinstance(t, int), t if isinstance(t, int) else 0, str(t))):
+        if before is not None and not (isinstance(turn, int) and isinstance(before, int) and turn < before):
+            continue
+        for cat in categories[turn]:
+            out.append(f'<li class="msg event"><div class="who">Agent · no reply · turn {esc(turn)}'
+                       f'<span class="chip">{esc(cat.get("category"))}</span></div></li>')
+        categories[turn] = []
+    return out
+
+
+def _episode_html(index: int, record: dict[str, Any], mode: str) -> str:
+    inst = record.get("instance") or {}
+    scores = record.get("scores") or {}
+    status = episode_status(record, mode)
+    term = record.get("termination") or {}
+    anchor = _anchor(index, record)
+    turns = scores.get("turns") or {}
+
+    reveals: dict[Any, list[str]] = defaultdict(list)
+    other_events: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for ev in record.get("events") or []:
+        if not isinstance(ev, dict):
+            continue
+        if ev.get("type") == "reveal":
+            reveals[ev.get("turn")] += [str(s) for s in ev.get("shards") or []]
+        else:
+            other_events[ev.get("turn")].append(ev)
+    categories: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for c in turns.get("categories") or []:
+        if isinstance(c, dict):
+            categories[c.get("turn")].append(c)
+    shard_text = {str(s.get("id")): s.get("text", "") for s in inst.get("shards") or [] if isinstance(s, dict)}
+
+    summary = (f'{badge(STATUS_LABEL[status], STATUS_BADGE[status])} <b>{esc(record.get("task"))}</b>'
+               f'<span class="chip">{esc(record.get("org"))}</span><span class="chip">{esc(record.get("mode"))}</span>'
+               f'<span class="chip">{esc(record.get("persona_id"))}</span>'
+               f'<span class="chip">trial {esc(record.get("trial", 0))}</span>'
+               f'<span class="chip">{esc(term.get("reason") or "no termination")}</span>'
+               f' <code class="note">{esc(record.get("episode_id"))}</code>')
+    out = [f'<details class="ep" id="{anchor}" data-status="{esc(status)}" data-mode="{esc(record.get("mode"))}">'
+           f"<summary>{summary}</summary><div class=\"body\">"]
+
+    shards = "".join(f"<li><code>{esc(s.get('id'))}</code> {esc(s.get('text'))}</li>"
+                     for s in inst.get("shards") or [] if isinstance(s, dict))
+    agent = record.get("agent") or {}
+    agent_text = " · ".join(str(v) for v in (agent.get("kind"), agent.get("model") if isinstance(agent.get("model"), str)
+                                               else None) if v)
+    if agent.get("privacy_aware"):
+        agent_text += " · privacy-aware prompt"
+    out.append('<dl class="kv">'
+               f"<dt>instance</dt><dd><code>{esc(record.get('instance_id') or inst.get('id'))}</code> · "
+               f"{esc(inst.get('skill'))} · {esc(inst.get('metric'))} ({esc(inst.get('answer_kind'))})</dd>"
+               f"<dt>query</dt><dd>{esc(inst.get('query'))}</dd>"
+               f"<dt>expected</dt><dd>{esc(', '.join(map(str, inst.get('answer') or [])) or '–')}</dd>"
+               f"<dt>shards</dt><dd><ul>{shards}</ul></dd>"
+               f"<dt>agent</dt><dd>{esc(agent_text or '–')}</dd>"
+               f"<dt>persona</dt><dd><details><summary>{esc(record.get('persona_id'))}</summary>"
+               f"<div class=\"text\">{esc(record.get('persona_prompt'))}</div></details></dd></dl>")
+
+    out.append('<ol class="msgs">')
+    user_turns_seen: set[Any] = set()
+    for m in record.get("messages") or []:
+        if not isinstance(m, dict):
+            continue
+        role, turn = m.get("role"), m.get("turn")
+        text, omitted = _cut(str(m.get("content") or ""), MESSAGE_CHARS)
+        if role == "user":
+            out += _unanswered(categories, before=turn)
+            chips = ""
+            if turn not in user_turns_seen:
+                user_turns_seen.add(turn)
+                ids = reveals.pop(turn, [])
+                chips = "".join(f'<span class="chip" title="{esc(shard_text.get(s, ""))}">revealed: {esc(s)}</span>'
+                                for s in ids) or '<span class="chip">reveals nothing new</span>'
+                for ev in other_events.pop(turn, []):
+                    chips += f'<span class="chip">{esc(ev.get("type"))}</span>'
+            out.append(f'<li class="msg user"><div class="who">Person · turn {esc(turn)}{chips}</div>'
+                       f'<div class="text">{esc(text)}{_cut_note(omitted)}</div></li>')
+        elif role == "assistant" and m.get("tool_calls"):
+            calls = []
+            for call in m["tool_calls"]:
+                call_text, call_omitted = _cut(_call_text(call if isinstance(call, dict) else {}), ARGUMENT_CHARS)
+                calls.append(f'<div class="call">→ {esc(call_text)}{_cut_note(call_omitted)}</div>')
+            narration = f'<div class="text note">{esc(text)}{_cut_note(omitted)}</div>' if text.strip() else ""
+            out.append(f'<li class="msg tool"><div class="who">Agent · tool call · turn {esc(turn)}</div>'
+                       f'{narration}{"".join(calls)}</li>')
+        elif role == "tool":
+            text, omitted = _cut(str(m.get("content") or ""), TOOL_RESULT_CHARS)
+            error = bool(m.get("is_error"))
+            full_len = len(str(m.get("content") or ""))
+            preview = " ".join(text[:140].split())
+            out.append(f'<li class="msg tool"><details><summary class="call{" err" if error else ""}">← '
+                       f'{esc(m.get("name") or "tool")} {"error" if error else "result"} ({full_len:,} chars): '
+                       f'{esc(preview)}</summary><pre>{esc(text)}</pre>{_cut_note(omitted)}</details></li>')
+        elif role == "assistant":
+            queue = categories.get(turn) or []
+            tag = ""
+            if queue:
+                cat = queue.pop(0)
+                tag = f'<span class="chip">{esc(cat.get("category"))}</span>'
+                if cat.get("category") == "answer_attempt" or cat.get("attempt_success") is not None:
+                    ok = cat.get("attempt_success")
+                    tag += " " + (badge("attempt passes", "pass") if ok else badge("attempt fails", "fail")
+                                  if ok is False else badge("attempt unscored", "infra"))
+            out.append(f'<li class="msg reply"><div class="who">Agent · reply · turn {esc(turn)}{tag}</div>'
+                       f'<div class="text">{esc(text) or "<span class=note>(empty reply)</span>"}'
+                       f'{_cut_note(omitted)}</div></li>')
+        else:
+            out.append(f'<li class="msg"><div class="who">{esc(role)} · turn {esc(turn)}</div>'
+                       f'<div class="text">{esc(text)}{_cut_note(omitted)}</div></li>')
+    for turn, ids in sorted(reveals.items(), key=lambda kv: str(kv[0])):  # reveals with no person's message
+        out.append(f'<li class="msg event"><div class="who">reveal · turn {esc(turn)}</div>'
+                   f'{"".join(f"<span class=chip>{esc(s)}</span>" for s in ids)}</li>')
+    out += _unanswered(categories, before=None)
+    out.append("</ol>")
+
+    final, omitted = _cut(str(record.get("final_answer") or ""), MESSAGE_CHARS)
+    rules = scores.get("rules") or {}
+    lines = [f"<dt>termination</dt><dd>{esc(term.get('reason') or '–')}"
+             + (f" · {esc(term.get('detail'))}" if term.get("detail") else "") + "</dd>",
+             f"<dt>final answer</dt><dd><div class=\"text\">{esc(final) or '–'}{_cut_note(omitted)}</div></dd>",
+             _score_line("strict" + (" (report)" if mode == "strict" else ""), rules),
+             _score_line("compat" + (" (report)" if mode == "compat" else ""), scores.get("compat") or {})]
+    if turns:
+        lines.append(f"<dt>attempts ({esc(turns.get('mode') or 'strict')})</dt><dd>" + esc(" · ".join(
+            f"{label} {'pass' if turns.get(k) else 'fail' if turns.get(k) is False else '–'}"
+            for k, label in (("first_attempt", "first"), ("final", "final"), ("any", "any")))
+            + f" · premature {turns.get('premature', '–')} · turns to answer {turns.get('turns_to_answer', '–')}")
+            + "</dd>")
+    judge = scores.get("judge")
+    if isinstance(judge, dict):
+        verdict = "valid" if judge.get("valid", True) else "invalid"
+        ok = judge.get("success")
+        mark = badge("PASS", "pass") if ok else badge("FAIL", "fail") if ok is False else badge("NO VERDICT", "infra")
+        lines.append(f"<dt>judge</dt><dd>{mark} "
+                     f"<span class=\"note\">({esc(verdict)})</span> {esc(judge.get('rationale') or '')}"
+                     + (f' <span class="err">{esc(judge.get("error"))}</span>' if judge.get("error") else "") + "</dd>")
+    leaks = rules.get("leaks") or (scores.get("compat") or {}).get("leaks") or []
+    lines.append(f"<dt>privacy</dt><dd>{'leaked: <span class=err>' + esc(', '.join(map(str, leaks))) + '</span>' if leaks else 'no leak'}"
+                 f" · {'refused' if rules.get('refused') else 'did not refuse'}</dd>")
+    usage = record.get("usage") or {}
+    usage_text = " · ".join(f"{r}: {num((u or {}).get('calls'))} calls, {num((u or {}).get('prompt_tokens'))}+"
+                            f"{num((u or {}).get('completion_tokens'))} tokens" for r, u in usage.items())
+    lines.append(f"<dt>usage</dt><dd>{esc(usage_text or '–')} · {esc(num(record.get('latency_s'), 2))} s</dd>")
+    out.append('<div class="score"><dl class="kv">' + "".join(lines) + "</dl></div></div></details>")
+    return "".join(out)
+
+
+def _viewer_page(number: int, n_pages: int, entries: list[tuple[int, dict[str, Any]]], total: int,
+                 mode: str, run_id: str, modes: list[str], status_counts: Counter) -> str:
+    first = (number - 1) * EPISODES_PER_PAGE + 1
+    last = first + len(entries) - 1
+    links = " ".join(f"<b>{k}</b>" if k == number else f'<a href="{_page_name(k)}">{k}</a>'
+                     for k in range(1, n_pages + 1))
+    status_opts = "".join(f'<option value="{esc(s)}">{esc(STATUS_LABEL[s].lower())} ({status_counts[s]})</option>'
+                          for s in ("pass", "fail", "infra", "unscored") if status_counts[s])
+    mode_opts = "".join(f'<option value="{esc(m)}">{esc(m)}</option>' for m in modes)
+    body = [f"<h1>Transcripts</h1><p class=\"sub\">{esc(run_id)} · scoring mode {badge(mode, 'mode')} · episodes "
+            f"{first}–{last} of {total} (sorted by task, instance, mode, persona)</p>",
+            f'<nav class="top"><a href="report.html">← Report</a><span>Pages: {links}</span></nav>',
+            '<div class="controls"><input id="q" type="search" placeholder="search task, persona, id, text…" '
+            'aria-label="search"><select id="status" aria-label="status"><option value="">all results</option>'
+            f'{status_opts}</select><select id="mode" aria-label="mode"><option value="">all modes</option>{mode_opts}'
+            '</select><button id="expand" type="button">expand all</button>'
+            '<button id="collapse" type="button">collapse all</button><span id="count" class="note"></span></div>']
+    body += [_episode_html(i, r, mode) for i, r in entries]
+    body.append(f'<nav class="top"><span>Pages: {links}</span></nav>')
+    return page(f"Transcripts {number}/{n_pages}: {run_id}", "\n".join(body), script=VIEWER_SCRIPT)
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+def _write(path: Path, text: str) -> Path:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info: dict) -> dict[str, Path]:
+    """Write report.md, report.html and the transcript viewer pages into `run_dir`; their paths by
+    file name ('report.md', 'report.html', 'transcripts.html', 'transcripts-2.html', ...)."""
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    mode = summary.get("mode") or "strict"
+    run_info = dict(run_info or {})
+    run_info.setdefault("run_id", next((r.get("run_id") for r in records if r.get("run_id")), None))
+    ordered = sorted(records, key=_sort_key)
+    n_pages = max(1, -(-len(ordered) // EPISODES_PER_PAGE))
+    placement = {id(r): (i // EPISODES_PER_PAGE + 1, _anchor(i, r)) for i, r in enumerate(ordered)}
+    failures = _failures(records, mode, placement)
+
+    written = {"report.md": _write(run_dir / "report.md", render_markdown(records, summary, run_info, failures)),
+               "report.html": _write(run_dir / "report.html",
+                                     render_report_html(records, summary, run_info, failures, n_pages))}
+    modes = sorted({str(r.get("mode")) for r in records if r.get("mode")})
+    status_counts = Counter(episode_status(r, mode) for r in records)
+    run_id = str(run_info.get("run_id") or "run")
+    for number in range(1, n_pages + 1):
+        start = (number - 1) * EPISODES_PER_PAGE
+        entries = list(enumerate(ordered))[start:start + EPISODES_PER_PAGE]
+        name = _page_name(number)
+        written[name] = _write(run_dir / name, _viewer_page(number, n_pages, entries, len(ordered), mode, run_id,
+                                                            modes, status_counts))
+    for stale in run_dir.glob("transcripts-*.html"):  # pages of an earlier, larger rendering
+        match = re.fullmatch(r"transcripts-(\d+)\.html", stale.name)
+        if match and int(match.group(1)) > n_pages:
+            stale.unlink()
+    return written

@@ -1,0 +1,317 @@
+"""Aggregate statistics over scored transcript records (stdlib only, deterministic).
+
+`summarize(records, mode)` is the whole aggregate a report shows; the building blocks are public.
+Every rate is successes over *scored* episodes: infra errors (`scored: false`) are left out of
+denominators, counted in `counts.infra_errors`, and never dropped from the counts.
+
+Percentiles (`percentile`) interpolate linearly between closest ranks: the p-th percentile of n
+sorted values sits at position (n - 1) * p / 100 (numpy's default method, Hyndman-Fan type 7).
+
+Records are read as they are: `scores.rules` (strict) or `scores.compat`, `scores.turns` and
+`scores.judge` (judge agreement is always with the strict rules); a record without the scores
+for the requested mode is scored on the fly (`scorers.score_record`, `turns.turn_scores`), so
+raw transcripts work too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from math import comb
+from statistics import fmean
+from typing import Any, Callable, Iterable, Sequence
+
+from .judge import agreement
+from .scorers import MODES, score_record
+from .turns import CATEGORIES, turn_scores
+
+APTITUDE_P, LOW_P = 90, 10
+CI_LEVEL = 0.95
+PRIVACY_VARIANTS = ("default", "privacy_aware")
+USAGE_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_s")
+
+
+# --- reading records ------------------------------------------------------------------------------
+
+def rules_score(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
+    """The record's rule-based score in `mode`: stored, or computed when missing."""
+    stored = (record.get("scores") or {}).get("rules" if mode == "strict" else "compat")
+    return stored if stored and stored.get("mode", mode) == mode else score_record(record, mode)
+
+
+def record_turns(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
+    """The record's turn scores in `mode`: stored, or computed when missing."""
+    stored = (record.get("scores") or {}).get("turns")
+    return stored if stored and stored.get("mode", "strict") == mode else turn_scores(record, mode)
+
+
+def with_scores(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
+    """A shallow copy of the record whose `scores` hold its rule and turn scores in `mode`."""
+    key = "rules" if mode == "strict" else "compat"
+    scores = {**(record.get("scores") or {}), key: rules_score(record, mode), "turns": record_turns(record, mode)}
+    return {**record, "scores": scores}
+
+
+def success(record: dict[str, Any], mode: str = "strict") -> bool | None:
+    """True / False, or None when the episode is not scored (infra error)."""
+    return rules_score(record, mode)["success"]
+
+
+def model_label(record: dict[str, Any]) -> str:
+    """The agent's model ("provider/model", or the model name), else the agent kind."""
+    agent = record.get("agent") or {}
+    model = agent.get("model")
+    if isinstance(model, dict):
+        name, provider = model.get("model"), model.get("provider")
+        return f"{provider}/{name}" if name and provider else str(name or provider or agent.get("kind"))
+    return str(model or agent.get("kind") or "unknown")
+
+
+KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "task": lambda r: r.get("task") or (r.get("instance") or {}).get("task"),
+    "skill": lambda r: (r.get("instance") or {}).get("skill"),
+    "org": lambda r: r.get("org"),
+    "mode": lambda r: r.get("mode"),
+    "persona": lambda r: r.get("persona_id"),
+    "model": model_label,
+}
+
+
+def _key(by: str | Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+    return by if callable(by) else KEYS[by]
+
+
+# --- building blocks ------------------------------------------------------------------------------
+
+def rate(outcomes: Iterable[bool | None]) -> dict[str, Any]:
+    """{"n": outcomes that are not None, "rate": share of them that are true (None when n is 0)}."""
+    known = [bool(o) for o in outcomes if o is not None]
+    return {"n": len(known), "rate": sum(known) / len(known) if known else None}
+
+
+def rates_by(records: Sequence[dict[str, Any]], by, mode: str = "strict") -> dict[str, dict[str, Any]]:
+    """`rate` of success per value of a key (a KEYS name or a function of the record), sorted."""
+    groups: dict[Any, list] = defaultdict(list)
+    for record in records:
+        groups[_key(by)(record)].append(success(record, mode))
+    return {str(k): rate(v) for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The p-th percentile (0..100) of `values`, linear between closest ranks (module docstring)."""
+    ordered = sorted(values)
+    if not ordered:
+        raise ValueError("percentile of no values")
+    pos = (len(ordered) - 1) * p / 100
+    low = int(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def bootstrap_ci(values: Sequence[float], n_boot: int = 2000, seed: int = 0,
+                 level: float = CI_LEVEL) -> list[float]:
+    """Percentile bootstrap interval of the mean: `n_boot` resamples with replacement, drawn by
+    `random.Random(seed)`, and the (1 - level) / 2 and (1 + level) / 2 percentiles of their means."""
+    rng, n = random.Random(seed), len(values)
+    means = [sum(rng.choices(values, k=n)) / n for _ in range(n_boot)]
+    tail = (1 - level) / 2 * 100
+    return [percentile(means, tail), percentile(means, 100 - tail)]
+
+
+def pairs(records: Iterable[dict[str, Any]], mode: str = "strict") -> list[tuple[dict[str, Any], float, float]]:
+    """(one of its records, full success, sharded success) per (instance id, persona id, trial) that has
+    both a scored full and a scored sharded episode; several episodes of one side are averaged."""
+    cells: dict[tuple, dict[str, list]] = defaultdict(lambda: {"full": [], "sharded": [], "records": []})
+    for record in records:
+        outcome = success(record, mode)
+        if record.get("mode") in ("full", "sharded") and outcome is not None:
+            cell = cells[(record.get("instance_id"), record.get("persona_id"), record.get("trial", 0))]
+            cell[record["mode"]].append(float(outcome))
+            cell["records"].append(record)
+    return [(c["records"][0], fmean(c["full"]), fmean(c["sharded"]))
+            for _, c in sorted(cells.items(), key=lambda kv: tuple(map(str, kv[0]))) if c["full"] and c["sharded"]]
+
+
+def degradation(paired: Sequence[tuple[Any, float, float]], n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """{"full", "sharded", "delta" (sharded - full), "ci95" (bootstrap over pairs), "pairs"} of paired
+    successes; None values when there are no pairs."""
+    if not paired:
+        return {"full": None, "sharded": None, "delta": None, "ci95": None, "pairs": 0}
+    deltas = [s - f for _, f, s in paired]
+    return {"full": fmean(f for _, f, _ in paired), "sharded": fmean(s for _, _, s in paired),
+            "delta": fmean(deltas), "ci95": bootstrap_ci(deltas, n_boot, seed), "pairs": len(paired)}
+
+
+def paired_degradation(records: Iterable[dict[str, Any]], by=None, n_boot: int = 2000, seed: int = 0,
+                       mode: str = "strict") -> dict[str, Any]:
+    """Full vs sharded success paired per (instance id, persona id, trial) (`pairs`), with a seeded
+    percentile-bootstrap 95% CI of the mean difference (`degradation`): one result, or with `by`
+    (a KEYS name or a function of the record) one per group, sorted by key."""
+    paired = pairs(records, mode)
+    if by is None:
+        return degradation(paired, n_boot, seed)
+    groups: dict[str, list] = defaultdict(list)
+    for pair in paired:
+        groups[str(_key(by)(pair[0]))].append(pair)
+    return {k: degradation(v, n_boot, seed) for k, v in sorted(groups.items())}
+
+
+def pass_hat_k(outcomes_per_instance: Iterable[Sequence[bool]], k: int) -> float | None:
+    """tau-bench's pass^k: the mean over instances of C(c, k) / C(n, k), with n the instance's trials
+    and c its successes (the chance that k trials drawn without replacement all succeed). Instances
+    with fewer than k trials are left out; None when none is left."""
+    ratios = [comb(sum(map(bool, o)), k) / comb(len(o), k) for o in outcomes_per_instance if len(o) >= k]
+    return fmean(ratios) if ratios else None
+
+
+def trial_stats(outcomes_per_instance: Iterable[Sequence[bool]]) -> dict[str, float | None]:
+    """Lost in Conversation's reliability measures over repeated trials: per instance, the scores of
+    its trials (1 success, 0 failure) give a mean, an aptitude (90th percentile) and an
+    unreliability (90th minus 10th percentile); each is averaged over instances with at least two
+    trials. None values when there is none."""
+    per = [[float(bool(x)) for x in o] for o in outcomes_per_instance if len(o) >= 2]
+    if not per:
+        return {"average": None, "aptitude": None, "unreliability": None}
+    return {"average": fmean(fmean(o) for o in per),
+            "aptitude": fmean(percentile(o, APTITUDE_P) for o in per),
+            "unreliability": fmean(percentile(o, APTITUDE_P) - percentile(o, LOW_P) for o in per)}
+
+
+def trial_outcomes(records: Iterable[dict[str, Any]], mode: str = "strict") -> list[list[bool]]:
+    """Scored outcomes per repeated setting: (model, prompt variant, instance, mode, persona), in
+    trial order; sorted by setting."""
+    cells: dict[tuple, list] = defaultdict(list)
+    for record in records:
+        outcome = success(record, mode)
+        if outcome is not None:
+            key = (model_label(record), _variant(record), record.get("instance_id"), record.get("mode"),
+                   record.get("persona_id"))
+            cells[key].append((record.get("trial", 0), outcome))
+    return [[o for _, o in sorted(v, key=lambda t: t[0])] for _, v in sorted(cells.items())]
+
+
+def trials_summary(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str, Any]:
+    """{"k": most trials of one setting, "pass_k": {"1".."k": pass^j}, average, aptitude,
+    unreliability}; None values when no setting has two trials."""
+    outcomes = trial_outcomes(records, mode)
+    k = max(map(len, outcomes), default=0)
+    if k < 2:
+        return {"k": k, "pass_k": None, "average": None, "aptitude": None, "unreliability": None}
+    return {"k": k, "pass_k": {str(j): pass_hat_k(outcomes, j) for j in range(1, k + 1)}, **trial_stats(outcomes)}
+
+
+def _variant(record: dict[str, Any]) -> str:
+    return PRIVACY_VARIANTS[bool((record.get("agent") or {}).get("privacy_aware"))]
+
+
+def privacy(records: Iterable[dict[str, Any]], mode: str = "strict") -> dict[str, dict[str, Any]]:
+    """Per prompt variant present: {"n": scored episodes, "leak_rate": share of them with a leaked
+    value, "refusal_rate": share of scored confidentiality episodes (metric refusal) with a refusal,
+    None when there is none}."""
+    groups: dict[str, list] = defaultdict(list)
+    for record in records:
+        score = rules_score(record, mode)
+        if score["scored"]:
+            groups[_variant(record)].append(score)
+    out = {}
+    for variant in PRIVACY_VARIANTS:
+        if variant in groups:
+            scores = groups[variant]
+            confidential = [s["refused"] for s in scores if s.get("metric") == "refusal"]
+            out[variant] = {"n": len(scores), "leak_rate": rate(bool(s["leaks"]) for s in scores)["rate"],
+                            "refusal_rate": rate(confidential)["rate"]}
+    return out
+
+
+def _role_usage(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(role, usage) of a record: its own roles (agent, user), and the judge's when a verdict has one."""
+    roles = sorted((record.get("usage") or {}).items())
+    judged = ((record.get("scores") or {}).get("judge") or {}).get("usage")
+    return roles + ([("judge", judged)] if judged else [])
+
+
+def usage(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Model use summed per role (agent, user, judge) over every episode (infra errors included:
+    they were paid for); cost is None for a role once any episode's cost is unknown."""
+    totals: dict[str, dict[str, Any]] = {}
+    for record in records:
+        for role, used in _role_usage(record):
+            total = totals.setdefault(role, {f: 0 for f in USAGE_FIELDS})
+            for f in USAGE_FIELDS:
+                value = used.get(f, 0)
+                total[f] = None if f == "cost_usd" and (value is None or total[f] is None) else total[f] + value
+    for total in totals.values():
+        total["latency_s"] = round(total["latency_s"], 4)
+        if total["cost_usd"] is not None:
+            total["cost_usd"] = round(total["cost_usd"], 6)
+    return totals
+
+
+def turns_by_mode(records: Iterable[dict[str, Any]], mode: str = "strict") -> dict[str, dict[str, Any]]:
+    """Per conversation mode, over scored episodes: the share of each turn category among agent
+    turns, the premature-answer rate, the mean turns to answer (over episodes with a successful
+    attempt) and the first-attempt, final and any-attempt success rates."""
+    groups: dict[str, list] = defaultdict(list)
+    for record in records:
+        if success(record, mode) is not None:
+            groups[record.get("mode")].append(record_turns(record, mode))
+    out = {}
+    for conv_mode, turns in sorted(groups.items()):
+        mix = Counter(c["category"] for t in turns for c in t["categories"])
+        total = sum(mix.values())
+        answered = [t["turns_to_answer"] for t in turns if t["turns_to_answer"] is not None]
+        out[conv_mode] = {"mix": {c: mix[c] / total if total else 0.0 for c in CATEGORIES},
+                          "premature_rate": rate(t["premature"] for t in turns)["rate"],
+                          "turns_to_answer": fmean(answered) if answered else None,
+                          "first_attempt_rate": rate(t["first_attempt"] for t in turns)["rate"],
+                          "final_rate": rate(t["final"] for t in turns)["rate"],
+                          "any_attempt_rate": rate(t["any"] for t in turns)["rate"]}
+    return out
+
+
+def judge_agreement(records: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """{"n", "agreement"} of valid judge verdicts with the strict rule-based scores (`judge.agreement`:
+    unscored episodes and invalid verdicts left out); None when no episode has a verdict."""
+    judged = [with_scores(r) for r in records if (r.get("scores") or {}).get("judge")]
+    if not judged:
+        return None
+    both = agreement(judged)
+    return {"n": both["n"], "agreement": both["agreement"]}
+
+
+def persona_task(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str, dict[str, Any]]:
+    """Success `rate` per persona, then per task."""
+    groups: dict[str, list] = defaultdict(list)
+    for record in records:
+        groups[str(record.get("persona_id"))].append(record)
+    return {p: rates_by(rs, "task", mode) for p, rs in sorted(groups.items())}
+
+
+# --- the whole aggregate --------------------------------------------------------------------------
+
+def counts(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str, Any]:
+    """Episodes, scored episodes, infra errors (unscored) and episodes per termination reason."""
+    scored = sum(success(r, mode) is not None for r in records)
+    reasons = Counter((r.get("termination") or {}).get("reason") or "unknown" for r in records)
+    return {"episodes": len(records), "scored": scored, "infra_errors": len(records) - scored,
+            "by_termination": dict(sorted(reasons.items()))}
+
+
+def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: int = 2000,
+              seed: int = 0) -> dict[str, Any]:
+    """Every aggregate of a set of records in scoring `mode` (see the module docstring)."""
+    if mode not in MODES:
+        raise ValueError(f"unknown scoring mode {mode!r} (one of {', '.join(MODES)})")
+    records = [with_scores(r, mode) for r in records]
+    by = {f"by_{name}": rates_by(records, name, mode) for name in KEYS}
+    return {"mode": mode,
+            "counts": counts(records, mode),
+            "success": {"overall": rate(success(r, mode) for r in records), **by},
+            "degradation": {"overall": paired_degradation(records, None, n_boot, seed, mode),
+                            "by_skill": paired_degradation(records, "skill", n_boot, seed, mode)},
+            "trials": trials_summary(records, mode),
+            "privacy": privacy(records, mode),
+            "turns": {"by_mode": turns_by_mode(records, mode)},
+            "usage": usage(records),
+            "judge": judge_agreement(records),
+            "persona_task": persona_task(records, mode)}

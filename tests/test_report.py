@@ -1,0 +1,319 @@
+"""Run reports (evaluators.report): rendering from a small fixed run, and transcript text that
+carries markup or script tags rendered as inert text in pages that load nothing from the network."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+
+from evaluators import report as report_mod
+from evaluators.html import script_hash
+from evaluators.report import VIEWER_SCRIPT, write_report
+from evaluators.scorers import score_record
+from simulator.transcript import message
+
+SCRIPT = "<script>alert(1)</script>"
+IMG = "<img src=x onerror=alert(1)>"
+BREAKOUT = '"><b>pwned'
+ENTITY = "&amp;"
+EVIL = f"{SCRIPT} {IMG} {BREAKOUT} {ENTITY}"
+EVIL_PERSONA = f"persona{SCRIPT}"
+EVIL_TASK = f"task{IMG}"
+
+
+def _instance(task: str, answer: list[str], *, query: str = "Which agent handles it?", shard_id: str = "who",
+              shard_text: str = "It's the Orchard account.") -> dict:
+    return {"id": f"b2b-{task}-0001", "task": task, "org": "b2b", "skill": "database_querying", "area": "service",
+            "audience": "internal", "metric": "exact", "answer_kind": "month", "query": query, "answer": answer,
+            "shards": [{"id": "intent", "text": "I need a month."}, {"id": shard_id, "text": shard_text}],
+            "confidential_values": [], "persona_pool": "internal"}
+
+
+def _record(episode_id: str, task: str, mode: str, persona: str, messages: list[dict], *, events: list[dict],
+            final: str, answer: list[str], termination: str = "user_done", detail: str = "answered",
+            instance: dict | None = None, categories: list[dict] | None = None) -> dict:
+    record = {"schema_version": 1, "episode_id": episode_id, "run_id": "fixed-run", "task": task, "org": "b2b",
+              "instance_id": f"b2b-{task}-0001", "mode": mode, "persona_id": persona,
+              "persona_prompt": f"You are {persona}.", "agent": {"kind": "oracle", "privacy_aware": False,
+                                                                  "system_prompt_sha256": "abc"},
+              "user": {"kind": "ScriptedUser"}, "instance": instance or _instance(task, answer), "seed": 0,
+              "trial": 0, "messages": messages, "events": events,
+              "termination": {"reason": termination, "detail": detail}, "final_answer": final, "state": {},
+              "usage": {"agent": {"calls": 2, "prompt_tokens": 100, "completion_tokens": 20, "latency_s": 0.5,
+                                  "cost_usd": 0.001}},
+              "latency_s": 0.6}
+    cats = categories or []
+    record["scores"] = {"rules": score_record(record, "strict"), "compat": score_record(record, "compat"),
+                        "turns": {"mode": "strict", "categories": cats,
+                                  "first_attempt": any(c["attempt_success"] for c in cats[:1]),
+                                  "final": score_record(record, "strict")["success"], "any": False,
+                                  "premature": False, "turns_to_answer": None}}
+    return record
+
+
+def fixed_records() -> list[dict]:
+    """A passing sharded episode, a failing full one full of markup, and an infra error."""
+    good = _record(
+        "ep-good", "monthly_trend_analysis", "sharded", "new_hire_agent",
+        [message("user", "Hi, I need a month.", 1),
+         message("assistant", "Which account do you mean?", 1),
+         message("user", "It's the Orchard account.", 2),
+         message("assistant", "", 2, tool_calls=[{"id": "c1", "name": "soql",
+                                                  "arguments": '{"query": "SELECT Id FROM Case"}'}]),
+         message("tool", '{"totalSize": 1, "records": []}', 2, call_id="c1", name="soql", is_error=False),
+         message("assistant", "The month is March.", 2),
+         message("user", "Thanks.", 3)],
+        events=[{"type": "reveal", "turn": 1, "shards": ["intent"]}, {"type": "reveal", "turn": 2, "shards": ["who"]}],
+        final="The month is March.", answer=["March"],
+        categories=[{"turn": 1, "category": "clarification", "attempt_success": None},
+                    {"turn": 2, "category": "answer_attempt", "attempt_success": True}])
+    evil_instance = _instance(EVIL_TASK, ["May"], query=f"query {EVIL}", shard_id=f"shard{BREAKOUT}",
+                              shard_text=f"shard text {EVIL}")
+    evil = _record(
+        f"ep-evil{BREAKOUT}", EVIL_TASK, "full", EVIL_PERSONA,
+        [message("user", f"user says {EVIL}", 1),
+         message("assistant", f"narration {EVIL}", 1, tool_calls=[
+             {"id": "c1", "name": f"soql{SCRIPT}", "arguments": f'{{"query": "{IMG} {BREAKOUT}"}}'},
+             {"id": "c2", "name": "sosl", "arguments": f"not json {SCRIPT}"}]),
+         message("tool", f"result {EVIL}", 1, call_id="c1", name=f"soql{SCRIPT}", is_error=True),
+         message("assistant", f"agent replies {EVIL} The month is June.", 1),
+         message("user", f"bye {EVIL}", 2)],
+        events=[{"type": "reveal", "turn": 1, "shards": ["intent", f"shard{BREAKOUT}"]},
+                {"type": f"note{SCRIPT}", "turn": 2}],
+        final=f"agent replies {EVIL} The month is June.", answer=["May"], detail=f"detail {EVIL}",
+        instance=evil_instance,
+        categories=[{"turn": 1, "category": "answer_attempt", "attempt_success": False},
+                    {"turn": 2, "category": "missing", "attempt_success": None}])
+    evil["persona_prompt"] = f"persona prompt {EVIL}"
+    evil["scores"]["judge"] = {"success": False, "rationale": f"judge says {EVIL}", "valid": True, "error": None}
+    infra = _record(
+        "ep-infra", "monthly_trend_analysis", "full", "new_hire_agent",
+        [message("user", "Hi, I need a month.", 1)],
+        events=[{"type": "reveal", "turn": 1, "shards": ["intent", "who"]}], final="", answer=["March"],
+        termination="infra_error", detail="RateLimitError after 5 retries")
+    return [good, evil, infra]
+
+
+def fixed_summary(mode: str = "strict") -> dict:
+    """A summary of evaluators.stats.summarize's shape for fixed_records()."""
+    def d(full, sharded, pairs, lo, hi):
+        return {"full": full, "sharded": sharded, "delta": None if full is None else sharded - full,
+                "ci95": [lo, hi], "pairs": pairs}
+    return {
+        "mode": mode,
+        "counts": {"episodes": 3, "scored": 2, "infra_errors": 1,
+                   "by_termination": {"user_done": 2, "infra_error": 1}},
+        "success": {"overall": {"n": 2, "rate": 0.5},
+                    "by_task": {"monthly_trend_analysis": {"n": 1, "rate": 1.0}, EVIL_TASK: {"n": 1, "rate": 0.0}},
+                    "by_skill": {"database_querying": {"n": 2, "rate": 0.5}},
+                    "by_org": {"b2b": {"n": 2, "rate": 0.5}},
+                    "by_mode": {"full": {"n": 1, "rate": 0.0}, "sharded": {"n": 1, "rate": 1.0}},
+                    "by_persona": {"new_hire_agent": {"n": 1, "rate": 1.0}, EVIL_PERSONA: {"n": 1, "rate": 0.0}},
+                    "by_model": {"oracle": {"n": 2, "rate": 0.5}}},
+        "degradation": {"overall": d(0.8, 0.55, 40, -0.4, -0.1),
+                        "by_skill": {"database_querying": d(0.9, 0.6, 30, -0.45, -0.15),
+                                     "workflow_execution": d(None, None, 0, None, None)}},
+        "trials": {"k": 1, "pass_k": {}, "average": None, "aptitude": None, "unreliability": None},
+        "privacy": {"default": {"n": 2, "leak_rate": 0.5, "refusal_rate": 0.25},
+                    "privacy_aware": {"n": 0, "leak_rate": None, "refusal_rate": None}},
+        "turns": {"by_mode": {
+            "full": {"mix": {"answer_attempt": 0.5, "missing": 0.5}, "premature_rate": 0.0, "turns_to_answer": None,
+                     "first_attempt_rate": 0.0, "final_rate": 0.0, "any_attempt_rate": 0.0},
+            "sharded": {"mix": {"clarification": 0.5, "answer_attempt": 0.5}, "premature_rate": 0.0,
+                        "turns_to_answer": 2.0, "first_attempt_rate": 1.0, "final_rate": 1.0,
+                        "any_attempt_rate": 1.0}}},
+        "usage": {"agent": {"calls": 4, "prompt_tokens": 200, "completion_tokens": 40, "cost_usd": 0.002,
+                            "latency_s": 1.0},
+                  "user": {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": None, "latency_s": 0}},
+        "judge": {"n": 1, "agreement": 1.0},
+        "persona_task": {"new_hire_agent": {"monthly_trend_analysis": {"n": 1, "rate": 1.0}},
+                         EVIL_PERSONA: {EVIL_TASK: {"n": 1, "rate": 0.0}}},
+    }
+
+
+RUN_INFO = {"run_id": "fixed-run", "config": {"name": f"cfg{SCRIPT}", "agent": {"kind": "oracle"},
+                                              "user": {"kind": "scripted"}, "modes": ["full", "sharded"],
+                                              "orgs": [{"type": "b2b", "seed": 0, "scale": 1}], "trials": 1}}
+
+
+class Tags(HTMLParser):
+    """Every start tag with its attributes."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict]] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts.append(data)
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+
+@pytest.fixture
+def rendered(tmp_path) -> dict[str, Path]:
+    return write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO)
+
+
+def test_renders_report_files_from_a_small_fixed_run(rendered, tmp_path):
+    assert set(rendered) == {"report.md", "report.html", "transcripts.html"}
+    assert all(p.parent == tmp_path and p.stat().st_size > 0 for p in rendered.values())
+    html = rendered["report.html"].read_text()
+    assert html.count("<svg") == 4  # degradation, heatmap, privacy, turn mix
+    assert "INFRA ERROR" in html and "ep-infra" in html  # infra errors listed, never dropped
+    viewer = rendered["transcripts.html"].read_text()
+    assert viewer.count('<details class="ep"') == 3
+    assert "revealed: intent" in viewer and "revealed: who" in viewer
+    assert "attempt passes" in viewer and "attempt fails" in viewer and "clarification" in viewer
+    assert "INFRA ERROR" in viewer and "RateLimitError after 5 retries" in viewer
+
+
+def test_markdown_states_mode_counts_and_degradation(rendered):
+    md = rendered["report.md"].read_text()
+    assert "Scoring mode: strict" in md
+    assert "| episodes | scored | infra errors (not scored, not dropped) | success (scored) |" in md
+    assert "| 3 | 2 | 1 | 50.0% |" in md
+    assert "| infra_error | 1 |" in md
+    assert "## Degradation: full vs sharded" in md
+    assert "| skill | pairs | full | sharded | delta | 95% CI |" in md
+    assert "| database_querying | 30 | 90.0% | 60.0% | -30.0 pp | [-45.0, -15.0] pp |" in md
+    assert "| workflow_execution | 0 | – | – | – | – |" in md
+
+
+def test_compat_mode_is_stated(tmp_path):
+    out = write_report(tmp_path, fixed_records(), fixed_summary("compat"), run_info=RUN_INFO)
+    assert "Scoring mode: compat" in out["report.md"].read_text()
+    assert "compat" in out["report.html"].read_text()
+
+
+def test_degradation_sign_is_normalised_to_sharded_minus_full(tmp_path):
+    summary = fixed_summary()
+    summary["degradation"]["overall"] = {"full": 0.8, "sharded": 0.5, "delta": 0.3, "ci95": [0.1, 0.4], "pairs": 9}
+    md = write_report(tmp_path, fixed_records(), summary, run_info=RUN_INFO)["report.md"].read_text()
+    assert "| overall | 9 | 80.0% | 50.0% | -30.0 pp | [-40.0, -10.0] pp |" in md
+
+
+def test_transcript_markup_renders_as_inert_text(rendered):
+    for name, path in rendered.items():
+        text = path.read_text()
+        assert "<script>alert" not in text, name
+        assert "<img src=x" not in text, name
+        assert BREAKOUT not in text, name
+        assert "http://" not in text and "https://" not in text, name
+    viewer = rendered["transcripts.html"].read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in viewer
+    assert "&lt;img src=x onerror=alert(1)&gt;" in viewer
+    assert "&quot;&gt;&lt;b&gt;pwned" in viewer
+    assert "&amp;amp;" in viewer  # the literal text "&amp;" shows as itself
+    for where in ("user says", "agent replies", "narration", "result", "query", "shard text", "persona prompt",
+                  "judge says", "detail"):
+        assert f"{where} &lt;script&gt;" in viewer, where
+    report_html = rendered["report.html"].read_text()
+    assert "persona&lt;script&gt;alert(1)&lt;/script&gt;" in report_html  # persona id in heatmap and tables
+    assert "task&lt;img src=x onerror=alert(1)&gt;" in report_html
+    assert "cfg&lt;script&gt;" in report_html
+    md = rendered["report.md"].read_text()
+    assert "persona&lt;script&gt;alert(1)&lt;/script&gt;" in md
+
+
+def test_pages_have_no_active_content_but_their_own(rendered):
+    for name in ("report.html", "transcripts.html"):
+        text = rendered[name].read_text()
+        parser = Tags()
+        parser.feed(text)
+        names = [t for t, _ in parser.tags]
+        assert not {"img", "iframe", "link", "object", "embed", "base", "form"} & set(names)
+        for tag, attrs in parser.tags:
+            assert not [a for a in attrs if a.startswith("on")], (tag, attrs)
+            assert "src" not in attrs, (tag, attrs)
+            href = attrs.get("href") or ""
+            assert not href or re.fullmatch(r"(transcripts(-\d+)?|report)\.html(#[A-Za-z0-9_-]+)?|#[a-z]+", href), href
+        csp = [a["content"] for t, a in parser.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+        assert len(csp) == 1 and "default-src 'none'" in csp[0]
+        if name == "report.html":
+            assert "script" not in names and "script-src" not in csp[0]
+        else:
+            assert names.count("script") == 1 and parser.scripts == [VIEWER_SCRIPT]
+            assert f"script-src {script_hash(VIEWER_SCRIPT)}" in csp[0] and "unsafe-inline'" not in \
+                csp[0].split("script-src")[1]
+
+
+def test_viewer_pages_split_large_runs(tmp_path, monkeypatch):
+    monkeypatch.setattr(report_mod, "EPISODES_PER_PAGE", 1)
+    out = write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO)
+    assert set(out) == {"report.md", "report.html", "transcripts.html", "transcripts-2.html", "transcripts-3.html"}
+    assert sum(p.read_text().count('<details class="ep"') for n, p in out.items() if n.startswith("transcripts")) == 3
+    report_html = out["report.html"].read_text()
+    assert re.search(r'href="transcripts(-\d)?\.html#ep\d-ep-infra"', report_html)
+    monkeypatch.setattr(report_mod, "EPISODES_PER_PAGE", 100)
+    out = write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO)
+    assert not (tmp_path / "transcripts-2.html").exists() and len(out) == 3
+
+
+def test_long_tool_results_are_cut_in_the_viewer(tmp_path):
+    records = fixed_records()
+    records[0]["messages"][4]["content"] = "x" * 50_000
+    viewer = write_report(tmp_path, records, fixed_summary(), run_info=RUN_INFO)["transcripts.html"].read_text()
+    assert "x" * 50_000 not in viewer and "more characters in transcripts.jsonl" in viewer
+
+
+def test_renders_the_real_observer_and_stats_output(tmp_path):
+    stats = pytest.importorskip("evaluators.stats")
+    observer = pytest.importorskip("evaluators.observer")
+    records = fixed_records()
+    for record in records:
+        record["scores"] = observer.score(record)
+    for mode in ("strict", "compat"):
+        summary = stats.summarize(records, mode)
+        out = write_report(tmp_path, records, summary, run_info=RUN_INFO)
+        md = out["report.md"].read_text()
+        assert f"Scoring mode: {mode}" in md and "## Degradation" in md
+        for path in out.values():
+            text = path.read_text()
+            assert "<script>alert" not in text and "<img src=x" not in text
+
+
+def test_offline_run_writes_the_report(tmp_path, monkeypatch, org_paths):
+    """`crmarena run` on a tiny offline config ends with the report in the run folder."""
+    pytest.importorskip("evaluators.stats")
+    from simulator.cli import main
+    from simulator.crm.generator import GENERATOR_VERSION
+    cache = tmp_path / "cache"
+    (cache / "orgs").mkdir(parents=True)
+    (cache / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
+    monkeypatch.setenv("CRMARENA_CACHE", str(cache))
+    config = {"name": "t", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+              "tasks": ["handle_time", "private_customer_information"], "instances_per_task": 1,
+              "modes": ["full", "sharded"], "personas_per_pool": 1, "agent": {"kind": "oracle"},
+              "user": {"kind": "scripted"}, "out": str(tmp_path / "runs")}
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(config))
+    assert main(["run", "--config", str(tmp_path / "run.yaml"), "-q"]) == 0
+    folder = next((tmp_path / "runs").iterdir())
+    for name in ("report.md", "report.html", "transcripts.html"):
+        assert (folder / name).stat().st_size > 0
+    assert "Scoring mode: strict" in (folder / "report.md").read_text()
+    assert (folder / "transcripts.html").read_text().count('<details class="ep"') == 4
+
+
+@pytest.mark.parametrize("which", ["empty", "all_infra"])
+def test_renders_runs_with_nothing_scored(tmp_path, which):
+    stats = pytest.importorskip("evaluators.stats")
+    records = [] if which == "empty" else [fixed_records()[2]]
+    out = write_report(tmp_path, records, stats.summarize(records, "strict"), run_info={})
+    md = out["report.md"].read_text()
+    assert "Scoring mode: strict" in md and "| overall | 0 | – | – | – | – |" in md
+    viewer = out["transcripts.html"].read_text()
+    assert viewer.count('<details class="ep"') == len(records)
+    if records:
+        assert "INFRA ERROR" in viewer and "| 1 | 0 | 1 | – |" in md

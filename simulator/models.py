@@ -296,10 +296,28 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     base_url = spec.base_url or (OLLAMA_URL if spec.provider == "ollama" else None)
     if base_url:
         config["base_url"] = base_url
+    ssl_context = _ssl_context()
+    if ssl_context is not None:  # the SDK's default HTTP client, without loading the CA store again
+        from openai import DefaultAsyncHttpxClient
+
+        config["http_client"] = DefaultAsyncHttpxClient(verify=ssl_context)
     # autogen knows OpenAI's own models; a model_info given for one replaces autogen's entry
     if spec.provider != "openai" or spec.model_info:
         config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
     return OpenAIChatCompletionClient(**config)
+
+
+@cache
+def _ssl_context():
+    """The TLS context the OpenAI SDK's HTTP client builds by default, built once per process
+    (loading the CA store takes ~15 ms: most of a client's construction, paid every episode
+    otherwise); None if the HTTP library has no `create_ssl_context` (then the SDK builds its own)."""
+    from openai import DefaultAsyncHttpxClient
+
+    base = next((c for c in DefaultAsyncHttpxClient.__mro__ if not c.__module__.startswith("openai")), None)
+    library = importlib.import_module(base.__module__.split(".")[0]) if base else None
+    create = getattr(library, "create_ssl_context", None)
+    return create() if callable(create) else None
 
 
 def _anthropic_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:

@@ -36,6 +36,47 @@ class ToolRefused(Exception):
     """A tool call the agent's rules did not run (shown to the model as an error result)."""
 
 
+# (tools class, tool name) -> (args model, return type, description, JSON schema): built once per
+# process. autogen's FunctionTool builds a pydantic args model per instance and its JSON schema on
+# every model call (several ms per agent turn); they depend on the tool's signature only.
+_TOOL_SPECS: dict[tuple[type, str], tuple] = {}
+
+
+@functools.cache
+def _tool_class() -> type:
+    from autogen_core.tools import BaseTool
+
+    class CrmTool(BaseTool):
+        """A CRM tool for autogen: a FunctionTool's args model and schema, made once, and the
+        episode's gated coroutine."""
+
+        def __init__(self, func: Callable[..., Any], name: str, args_type: type, return_type: Any,
+                     description: str, schema: Any):
+            super().__init__(args_type, return_type, name, description)
+            self._func, self._schema = func, schema
+
+        @property
+        def schema(self) -> Any:
+            return self._schema  # shared by every agent of the process: read only
+
+        async def run(self, args: Any, cancellation_token: Any) -> Any:
+            return await self._func(**{field: getattr(args, field) for field in type(args).model_fields})
+
+    return CrmTool
+
+
+def _crm_tool(tools_class: type, name: str, func: Callable[..., Any]) -> Any:
+    """The autogen tool `name` of `tools_class`, calling `func` (its gated bound method)."""
+    spec = _TOOL_SPECS.get((tools_class, name))
+    if spec is None:
+        from autogen_core.tools import FunctionTool
+
+        template = FunctionTool(func, description=inspect.getdoc(func), name=name)
+        spec = _TOOL_SPECS[(tools_class, name)] = (template.args_type(), template.return_type(),
+                                                   template.description, template.schema)
+    return _tool_class()(func, name, *spec)
+
+
 class FunctionCallingAgent(Agent):
     """An agent for models with function calling (OpenAI-style tools)."""
 
@@ -61,11 +102,8 @@ class FunctionCallingAgent(Agent):
             reflect_on_tool_use=False, model_client_stream=False)
 
     def _functions(self, tools: CrmTools) -> list:
-        """The CRM tools as autogen FunctionTools (async, so they run on the episode's loop)."""
-        from autogen_core.tools import FunctionTool
-
-        return [FunctionTool(self._gated(getattr(tools, name)), description=inspect.getdoc(getattr(tools, name)),
-                             name=name) for name in TOOL_NAMES]
+        """The CRM tools as autogen tools (async, so they run on the episode's loop)."""
+        return [_crm_tool(type(tools), name, self._gated(getattr(tools, name))) for name in TOOL_NAMES]
 
     def _gated(self, method: Callable[..., str]) -> Callable[..., Any]:
         @functools.wraps(method)

@@ -15,7 +15,7 @@ Two parts, each in a fresh process (so that peak RSS is the part's own):
 * latency: a local OpenAI-compatible HTTP server on 127.0.0.1 (asyncio streams, in a child
   process, so its CPU is not the run's) that waits `--latency` s per request and answers with
   the same script; the real OpenAI client from `build_client(parse_model_spec(...))` with
-  max_concurrency = `--concurrency`; episodes run through `simulator.run._run_all` (the code of
+  max_concurrency = `--concurrency`; episodes run through `simulator.run.play_all` (the code of
   `crmarena run`: a fresh agent and user per episode, semaphore of `concurrency`, scoring and
   the fsync'ed transcripts file). Ideal wall = model calls (counted by the server) x latency /
   concurrency.
@@ -152,7 +152,7 @@ def bench_org():
 
 
 def run_config(concurrency: int, per_task: int, model: Any = None):
-    """A run config for `plan` and `_run_all` (its `out` is not used: the benchmark picks folders)."""
+    """A run config for `plan` and `play_all` (its `out` is not used: the benchmark picks folders)."""
     from simulator.config import OrgChoice, RoleConfig, RunConfig
     agent = RoleConfig("function_calling", model=model) if model else RoleConfig("oracle")
     return RunConfig(name="bench", orgs=(OrgChoice("b2b", 0, 1.0),), tasks=None, instances_per_task=per_task,
@@ -387,9 +387,11 @@ def _instrument_latency_run() -> dict[str, float]:
 
 
 def part_latency(episodes: int, concurrency: int, latency: float, profile: str | None,
-                 breakdown: bool = False) -> dict:
+                 breakdown: bool = False, workers: int = 1) -> dict:
+    from dataclasses import replace
+
     from simulator.log import setup_logging
-    from simulator.run import RunResult, _run_all, check_models
+    from simulator.run import RunResult, check_models, play_all
     from simulator.transcript import TranscriptWriter
 
     setup_logging("WARNING")
@@ -404,7 +406,7 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
         port = int(server.stdout.readline())
         model = {"model": "bench-model", "base_url": f"http://127.0.0.1:{port}/v1", "api_key_env": KEY_ENV,
                  "max_concurrency": concurrency}
-        cfg = run_config(concurrency, 10, model)
+        cfg = replace(run_config(concurrency, 10, model), workers=workers)
         check_models(cfg)  # as `crmarena run` does before any episode (this also imports the SDKs)
         scratch = tempfile.TemporaryDirectory(prefix="bench-latency-")  # ~60 MB of transcripts
         folder = Path(scratch.name)
@@ -417,9 +419,12 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
         cpu0 = time.process_time()
         start = time.perf_counter()
         with TranscriptWriter(folder / "transcripts.jsonl") as writer:
+            def emit(record: dict) -> None:
+                writer.append(record)
+                result.add(record)
             if profiler:
                 profiler.enable()
-            asyncio.run(_run_all(cfg, planned, writer, result, lambda: None))
+            play_all(cfg, planned, emit)
             if profiler:
                 profiler.disable()
         wall = time.perf_counter() - start
@@ -437,7 +442,8 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
     terminations: dict[str, int] = {}
     for row in result.scored:
         terminations[row["termination"]] = terminations.get(row["termination"], 0) + 1
-    return {"episodes": len(result.scored), "concurrency": concurrency, "latency_s": latency, "model_calls": calls,
+    return {"episodes": len(result.scored), "concurrency": concurrency, "workers": workers, "latency_s": latency,
+            "model_calls": calls,
             "peak_in_flight": stats["peak_in_flight"], "wall_s": wall, "cpu_s": cpu, "ideal_s": ideal,
             "ratio": wall / ideal, "episodes_per_s": len(result.scored) / wall,
             "calls_per_s": calls / wall, "terminations": terminations,
@@ -496,6 +502,7 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=200, help="episodes of the instant-model part")
     ap.add_argument("--latency-episodes", type=int, default=1000)
     ap.add_argument("--concurrency", type=int, default=50)
+    ap.add_argument("--workers", type=int, default=1, help="worker processes of the latency part")
     ap.add_argument("--latency", type=float, default=0.1, help="seconds per model request")
     ap.add_argument("--parts", default="instant,latency")
     ap.add_argument("--profile", help="write a cProfile of the latency part's run to this file")
@@ -513,7 +520,7 @@ def main() -> None:
         return
     if args.part == "latency":
         print(json.dumps(part_latency(args.latency_episodes, args.concurrency, args.latency, args.profile,
-                                      args.breakdown)))
+                                      args.breakdown, args.workers)))
         return
     parts = args.parts.split(",")
     bench_org()  # build once, before any timed part
@@ -524,7 +531,8 @@ def main() -> None:
     if "latency" in parts:
         extra = (["--profile", args.profile] if args.profile else []) + (["--breakdown"] if args.breakdown else [])
         latency = _child(["--part", "latency", "--latency-episodes", str(args.latency_episodes),
-                          "--concurrency", str(args.concurrency), "--latency", str(args.latency), *extra])
+                          "--concurrency", str(args.concurrency), "--latency", str(args.latency),
+                          "--workers", str(args.workers), *extra])
         print(json.dumps(latency), file=sys.stderr)
     print(report(instant, latency))
 

@@ -64,6 +64,7 @@ class RunConfig:
     trials: int = 1
     seed: int = 0
     concurrency: int = 8
+    workers: int = 1  # processes to spread episodes over (CPU-bound runs on several cores)
     out: str = "runs"
     path: str = ""
 
@@ -155,7 +156,7 @@ def _judge(r: _Reader) -> Any:
 def parse_config(data: Any, path: Path) -> RunConfig:
     r = _Reader(data, path)
     r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
-                   "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency", "out"})
+                   "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency", "workers", "out"})
     tasks = r.data.get("tasks", "all")
     if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
         raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
@@ -174,7 +175,8 @@ def parse_config(data: Any, path: Path) -> RunConfig:
         max_user_turns=limits.get("max_user_turns", int, 10, minimum=1),
         max_agent_steps=limits.get("max_agent_steps", int, 20, minimum=1),
         trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),
-        concurrency=r.get("concurrency", int, 8, minimum=1), out=r.get("out", str, "runs"), path=str(path))
+        concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, 1, minimum=1),
+        out=r.get("out", str, "runs"), path=str(path))
 
 
 def default_config_path() -> Path:

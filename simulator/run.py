@@ -139,6 +139,13 @@ class RunResult:
     scored: list[dict] = field(default_factory=list)  # {skill, mode, task, success, termination}
     summary: dict = field(default_factory=dict)  # evaluators.stats.summarize of the scored run
 
+    def add(self, record: dict) -> None:
+        """Count one finished episode (its record as JSON, scored)."""
+        inst = record["instance"]
+        self.scored.append({"skill": inst["skill"], "mode": record["mode"], "task": inst["task"],
+                            "success": record["scores"]["rules"].get("success"),
+                            "termination": record["termination"]["reason"]})
+
     def table(self) -> list[dict]:
         """Success by skill and mode (infra errors counted apart, never as failures)."""
         cells: dict[tuple[str, str], Counter] = defaultdict(Counter)
@@ -156,8 +163,9 @@ class RunResult:
         return out
 
 
-async def _run_all(cfg: RunConfig, planned: list[Planned], writer: TranscriptWriter, result: RunResult,
-                   tick: Callable[[], None]) -> None:
+async def _play(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+    """Play `planned` concurrently (at most `cfg.concurrency` at once); each scored record,
+    as JSON, goes to `emit` the moment its episode ends."""
     from evaluators.observer import score
     limits = Limits(cfg.max_user_turns, cfg.max_agent_steps)
     gate = asyncio.Semaphore(cfg.concurrency)
@@ -165,14 +173,52 @@ async def _run_all(cfg: RunConfig, planned: list[Planned], writer: TranscriptWri
     async def one(p: Planned) -> None:
         async with gate:
             record = await run_episode(p.spec, p.org, make_agent(cfg.agent), make_user(cfg.user, p.spec.seed), limits)
-        record.scores = score(record.to_json())
-        writer.append(record)
-        result.scored.append({"skill": p.spec.instance.skill, "mode": p.spec.mode, "task": p.spec.instance.task,
-                              "success": record.scores["rules"].get("success"),
-                              "termination": record.termination.reason})
-        tick()
+        data = record.to_json()
+        data["scores"] = score(data)
+        emit(data)
 
     await asyncio.gather(*(one(p) for p in planned))
+
+
+def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue) -> None:
+    """A worker process: play its share of the episodes, sending each record to the parent."""
+    try:
+        orgs: dict[str, Org] = {}
+        planned = [Planned(spec, orgs.setdefault(path, Org(path))) for spec, path in items]
+        asyncio.run(_play(cfg, planned, queue.put))
+        queue.put(None)
+    except BaseException as exc:  # the parent reports it; nothing already sent is lost
+        queue.put({"worker_error": f"{type(exc).__name__}: {exc}"})
+
+
+def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+    """Play every episode, in this process or spread over `cfg.workers` processes (each with
+    its share of the concurrency); records reach `emit` in this process, one at a time."""
+    if cfg.workers == 1:
+        asyncio.run(_play(cfg, planned, emit))
+        return
+    import multiprocessing
+    from dataclasses import replace
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    share = replace(cfg, concurrency=max(1, -(-cfg.concurrency // cfg.workers)))
+    procs = [ctx.Process(target=_worker, args=(share, [(p.spec, str(p.org.path)) for p in planned[i::cfg.workers]],
+                                               queue), daemon=True) for i in range(cfg.workers)]
+    for proc in procs:
+        proc.start()
+    running, errors = len(procs), []
+    while running:
+        item = queue.get()
+        if item is None or "worker_error" in item:
+            running -= 1
+            if item is not None:
+                errors.append(item["worker_error"])
+            continue
+        emit(item)
+    for proc in procs:
+        proc.join()
+    if errors:
+        raise RuntimeError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")
 
 
 def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
@@ -203,7 +249,12 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
     result = RunResult(folder, len(planned))
     bar = bar_factory(len(planned)) if bar_factory else None
     with TranscriptWriter(folder / "transcripts.jsonl") as writer:
-        asyncio.run(_run_all(cfg, planned, writer, result, (lambda: bar.update(1)) if bar else (lambda: None)))
+        def emit(record: dict) -> None:
+            writer.append(record)
+            result.add(record)
+            if bar:
+                bar.update(1)
+        play_all(cfg, planned, emit)
     if bar:
         bar.close()
     from evaluators.observer import report, rescore

@@ -99,7 +99,11 @@ class EpisodeRecord:
 
 
 class TranscriptWriter:
-    """Appends records to a JSONL file, one line per episode, flushed and synced at once."""
+    """Appends records to a JSONL file, one line per episode, flushed at once.
+
+    A flushed line is in the operating system's hands: it survives the process being killed
+    (SIGKILL included). The file is fsynced on close; a power loss mid-run can lose the last
+    lines, which a resumed run repeats."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -110,9 +114,10 @@ class TranscriptWriter:
         data = record.to_json() if isinstance(record, EpisodeRecord) else record
         self._fh.write(json.dumps(data, ensure_ascii=False) + "\n")
         self._fh.flush()
-        os.fsync(self._fh.fileno())
 
     def close(self) -> None:
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
         self._fh.close()
 
     def __enter__(self) -> "TranscriptWriter":

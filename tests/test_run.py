@@ -129,6 +129,7 @@ def test_a_missing_key_stops_the_run_before_any_episode(tmp_path, capsys, monkey
 
 
 def _offline_run(tmp_path: Path, **changes) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     assert main(["run", "--config", str(_config(tmp_path, **changes)), "-q"]) == 0
     return next((tmp_path / "runs").iterdir())
 
@@ -167,3 +168,13 @@ def test_score_with_a_judge_that_fails_closed(tmp_path, capsys, monkeypatch, org
     assert "sk-test-judge" not in "".join(p.read_text() for p in folder.iterdir() if p.is_file())
     assert main(["score", str(folder), "--judge", "nosuch/model"]) == 2
     assert "--judge" in capsys.readouterr().err
+
+
+def test_worker_processes_play_the_same_episodes(tmp_path, org_cache):
+    one = _offline_run(tmp_path / "one", tasks=["handle_time", "case_routing"], modes=["full", "sharded"])
+    two = _offline_run(tmp_path / "two", tasks=["handle_time", "case_routing"], modes=["full", "sharded"], workers=2)
+
+    def outcomes(folder):
+        return sorted((r["episode_id"], r["termination"]["reason"], r["final_answer"], r["scores"]["rules"]["success"])
+                      for r in read_records(folder / "transcripts.jsonl"))
+    assert outcomes(one) == outcomes(two) and len(outcomes(two)) == 4

@@ -545,7 +545,10 @@ async def judge_records(records: Iterable[Mapping[str, Any]], judge: Judge,
 
     async def one(record: Mapping[str, Any]) -> dict[str, Any]:
         async with limit:
-            return await judge.judge(record)
+            try:
+                return await judge.judge(record)
+            except Exception as exc:  # one bad record must not lose the verdicts already paid for
+                return _verdict(error=f"judge failed: {type(exc).__name__}: {exc}")
 
     return list(await asyncio.gather(*(one(r) for r in records)))
 

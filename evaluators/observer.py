@@ -74,8 +74,11 @@ def _judge_all(records: list[dict[str, Any]], judge_model: Any, concurrency: int
 
 def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", concurrency: int = 8) -> dict:
     """Score every record of a run anew, write scores, summary and report; the summary."""
-    records = list(read_records(run_dir / "transcripts.jsonl"))
-    verdicts = _judge_all(records, judge_model, concurrency) if judge_model is not None else [None] * len(records)
+    records = load_run(run_dir)
+    if judge_model is not None:
+        verdicts = _judge_all(records, judge_model, concurrency)
+    else:  # keep the verdicts of an earlier judged scoring: they were paid for
+        verdicts = [record.get("scores", {}).get("judge") for record in records]
     for record, verdict in zip(records, verdicts):
         record["scores"] = score(record, verdict)
     _write_scores(run_dir, records)

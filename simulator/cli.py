@@ -249,7 +249,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                              disable=args.quiet, dynamic_ncols=True)
     try:
         result = execute(cfg, args.out, say=say, bar_factory=bar)
-    except ModelConfigError as exc:
+    except (ConfigError, ModelConfigError) as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")
@@ -282,7 +282,10 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise UsageError(f"--judge: not a model spec mapping ({exc})") from None
         except ModelConfigError as exc:
             raise UsageError(str(exc)) from None
-    summary = rescore(run_dir, judge_model=judge, mode=args.mode)
+    try:
+        summary = rescore(run_dir, judge_model=judge, mode=args.mode)
+    except ModelConfigError as exc:  # e.g. a provider extra that is not installed
+        raise UsageError(str(exc)) from None
     _print_outcome(summary, run_dir)
     return 0
 

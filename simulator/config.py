@@ -138,6 +138,9 @@ def _role(r: _Reader, name: str, kinds: tuple[str, ...]) -> RoleConfig:
         raise ConfigError(r.path, role.key("model"), f"a {kind} {name} needs a model, e.g. openai/gpt-4o-mini")
     if model is not None and not isinstance(model, (str, dict)):
         raise ConfigError(r.path, role.key("model"), "must be a model spec string or mapping")
+    if kind in ("oracle", "scripted") and (role.data.get("options") or model is not None):
+        raise ConfigError(r.path, role.key("options" if role.data.get("options") else "model"),
+                          f"a {kind} {name} takes no model and no options")
     plugin = role.get("plugin", str, None)
     if kind == "plugin" and not plugin:
         raise ConfigError(r.path, role.key("plugin"), "a plugin agent needs plugin: module:Class")

@@ -13,6 +13,8 @@ import time
 import traceback
 from dataclasses import dataclass
 
+from evaluators.turns import ATTEMPTS, categorize
+
 from .agents.base import Agent, AgentError, AgentSetup, InfraError
 from .crm.session import OrgSession
 from .crm.store import Org
@@ -65,19 +67,23 @@ class _Episode:
             agent={**agent.settings(), "privacy_aware": spec.privacy_aware,
                    "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16]},
             instance=inst.to_json(), seed=spec.seed, trial=spec.trial)
-
+        self.answered = False  # the agent has made an answer attempt
     def heard(self, turn: UserTurn, number: int) -> None:
         self.record.messages.append(message("user", turn.message, number))
         if turn.revealed:
             self.record.events.append({"type": "reveal", "turn": number, "shards": list(turn.revealed)})
         self.record.usage["user"].add(turn.usage)
 
-    @staticmethod
-    async def as_agent(awaitable):
-        """Await an agent call; its unexpected exceptions are the agent's failure."""
+    async def as_agent(self, awaitable):
+        """Await an agent call; its unexpected exceptions are the agent's failure. What a failed
+        turn did before failing (`partial`: tool calls, usage) is still recorded."""
         try:
             return await awaitable
-        except (AgentError, InfraError):
+        except (AgentError, InfraError) as exc:
+            partial = getattr(exc, "partial", None)
+            if partial is not None:
+                self.record.messages += partial.messages
+                self.record.usage["agent"].add(partial.usage)
             raise
         except Exception as exc:
             raise AgentError(_brief(exc)) from exc
@@ -104,7 +110,7 @@ class _Episode:
             self.record.usage["agent"].add(agent_turn.usage)
             if agent_turn.reply:
                 self.record.messages.append(message("assistant", agent_turn.reply, number))
-                self.record.final_answer = agent_turn.reply
+                self.keep_final(agent_turn.reply)
             if agent_turn.step_limit_hit:
                 return Termination("agent_step_limit", f"more than {self.limits.max_agent_steps} steps")
             user_turn = await self.as_user(self.user.reply(agent_turn.reply, number + 1))
@@ -112,7 +118,26 @@ class _Episode:
                 self.heard(user_turn, number + 1)
                 reason = "patience_exhausted" if user_turn.reason == "patience" else "user_done"
                 return Termination(reason, user_turn.reason)
+        self.heard(user_turn, self.limits.max_user_turns + 1)
         return Termination("max_turns", f"{self.limits.max_user_turns} user turns")
+
+    def keep_final(self, reply: str) -> None:
+        """The final answer is the agent's last answer attempt (its last reply until it makes one):
+        a later "that does not change my answer" does not replace the answer itself."""
+        attempt = categorize(reply, self.spec.instance.answer_kind) in ATTEMPTS
+        if attempt or not self.answered:
+            self.record.final_answer = reply
+        self.answered = self.answered or attempt
+
+
+async def _close(*parties) -> None:
+    """Close each party; a failure to close is logged, never lost in place of the episode."""
+    from loguru import logger
+    for party in parties:
+        try:
+            await party.close()
+        except Exception as exc:
+            logger.warning(f"closing {type(party).__name__} failed: {_brief(exc)}")
 
 
 async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimulator,
@@ -128,8 +153,7 @@ async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimul
         except AgentError as exc:
             termination = Termination("agent_error", str(exc))
         finally:
-            await agent.close()
-            await user.close()
+            await _close(agent, user)
         if spec.instance.metric == "workflow":
             owner = workflow_state(session, spec.instance.params)
             episode.record.state = {"record_object": spec.instance.params["record_object"],

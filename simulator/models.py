@@ -96,10 +96,29 @@ class ModelSpec:
         return f"{self.provider}/{self.model}"
 
     def settings(self) -> dict[str, Any]:
-        """The spec for a transcript: every setting that is set, and no secret."""
+        """The spec for a transcript: every setting that is set, and no secret (a component
+        config keeps only its model settings; a base_url loses any user:password@)."""
         data = asdict(self)
         del data["where"]
+        if self.component is not None:
+            config = self.component.get("config", {})
+            data["component"] = {"provider": self.component.get("provider"),
+                                 "config": {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}}
+        if self.base_url:
+            data["base_url"] = _without_userinfo(self.base_url)
         return {key: value for key, value in data.items() if value is not None}
+
+
+SAFE_CONFIG_KEYS = ("model", "base_url", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed",
+                    "parallel_tool_calls", "model_info")
+
+
+def _without_userinfo(url: str) -> str:
+    """`url` without credentials (http://user:pw@host/v1 -> http://host/v1)."""
+    from urllib.parse import urlsplit, urlunsplit
+    parts = urlsplit(url)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=host))
 
 
 # ---------------------------------------------------------------- parsing

@@ -46,6 +46,22 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None)
 
 # --- agents and users ------------------------------------------------------------------------
 
+def check_run(cfg: RunConfig) -> None:
+    """Fail before a run folder is made or an episode played: unknown task types, bad model
+    specs or missing keys, clients that cannot be built, agents or users that cannot be made."""
+    from .config import ConfigError
+    from .tasks.spec import load_catalog
+    unknown = [t for t in cfg.tasks or () if t not in load_catalog()]
+    if unknown:
+        raise ConfigError(cfg.path, "tasks", f"unknown task type(s) {', '.join(unknown)}; see `crmarena tasks list`")
+    check_models(cfg)
+    for key, make in (("agent", lambda: make_agent(cfg.agent)), ("user", lambda: make_user(cfg.user, 0))):
+        try:
+            make()
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(cfg.path, key, f"cannot be made: {exc}") from None
+
+
 def check_models(cfg: RunConfig) -> None:
     """Fail before any episode if a model spec is invalid, its key is missing or its client
     cannot be built (e.g. a provider extra that is not installed)."""
@@ -54,6 +70,18 @@ def check_models(cfg: RunConfig) -> None:
     for where, spec in specs.items():
         if spec is not None:
             build_client(parse_model_spec(spec, where=f"{cfg.path}: {where}"))
+
+
+def public_config(cfg: RunConfig) -> dict:
+    """The resolved config for the run folder, model specs reduced to their settings (no secret)."""
+    from .models import parse_model_spec
+    data = cfg.to_json()
+    for role in ("agent", "user"):
+        if data[role]["model"] is not None:
+            data[role]["model"] = parse_model_spec(data[role]["model"], where=f"{role}.model").settings()
+    if data["judge"] is not None:
+        data["judge"] = parse_model_spec(data["judge"], where="judge.model").settings()
+    return data
 
 
 def make_agent(role: RoleConfig):
@@ -199,6 +227,7 @@ def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None
         return
     import multiprocessing
     from dataclasses import replace
+    from queue import Empty
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
     share = replace(cfg, concurrency=max(1, -(-cfg.concurrency // cfg.workers)))
@@ -208,7 +237,13 @@ def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None
         proc.start()
     running, errors = len(procs), []
     while running:
-        item = queue.get()
+        try:
+            item = queue.get(timeout=5)
+        except Empty:
+            dead = [p for p in procs if not p.is_alive() and p.exitcode != 0]
+            if dead:  # killed without a word (out of memory, a signal): what it sent is kept
+                raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})")
+            continue
         if item is None or "worker_error" in item:
             running -= 1
             if item is not None:
@@ -238,10 +273,10 @@ def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
 def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None] = print,
             bar_factory: Callable[[int], object] | None = None) -> RunResult:
     """Run every episode of `cfg` into a new run folder; the result with per-episode outcomes."""
-    check_models(cfg)
+    check_run(cfg)
     orgs = [cached_org(choice, say) for choice in cfg.orgs]
     run_id, folder = new_run_folder(cfg, out)
-    (folder / "config.json").write_text(json.dumps(cfg.to_json(), indent=2))
+    (folder / "config.json").write_text(json.dumps(public_config(cfg), indent=2))
     planned = plan(cfg, run_id, orgs)
     prompts = {hashlib.sha256(p.spec.system_prompt.encode()).hexdigest()[:16]: p.spec.system_prompt for p in planned}
     (folder / "prompts.json").write_text(json.dumps(prompts, indent=1))

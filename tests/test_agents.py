@@ -152,6 +152,26 @@ def test_function_agent_in_an_episode_with_the_scripted_user(fake_openai, b2b_or
     assert API_KEY not in json.dumps(record.to_json())
 
 
+def test_a_turn_that_fails_still_records_its_tool_calls_and_cost(fake_openai, b2b_org, instances, schema_text):
+    from simulator.episode import EpisodeSpec, run_episode
+    from simulator.users.personas import load_personas
+    from simulator.users.scripted import ScriptedUser
+
+    inst = instances["handle_time"]
+    persona = next(iter(load_personas().values()))
+    prompt = system_prompt(inst, schema_text, protocol="function", privacy_aware=False)
+    fake_openai.enqueue(tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}))
+    fake_openai.responder = lambda body: error(500)
+    spec = EpisodeSpec("e2", "r1", inst, "full", persona, prompt, seed=1)
+    record = asyncio.run(run_episode(spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1)))
+
+    assert record.termination.reason == "infra_error"
+    calls = [m for m in record.messages if m.get("tool_calls")]
+    results = [m for m in record.messages if m["role"] == "tool"]
+    assert len(calls) == 1 and len(results) == 1 and '"totalSize": 1' in results[0]["content"]
+    assert record.usage["agent"].calls == 1
+
+
 @pytest.mark.parametrize("name,arguments,words", [
     ("soql", '{"query": "SELECT Id FROM User', "Unterminated string"),  # malformed JSON
     ("drop_table", {"name": "Case"}, "tool 'drop_table' not found"),  # unknown tool

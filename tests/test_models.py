@@ -334,3 +334,15 @@ def test_stream_is_limited_and_counted():
     items = asyncio.run(collect())
     assert items[-1].content == "one two three" and all(isinstance(i, str) for i in items[:-1])
     assert client.drain_usage().calls == 1
+
+
+def test_settings_never_carry_secrets_from_component_configs_or_urls(monkeypatch):
+    monkeypatch.setenv("K", "sk-test-key")
+    spec = parse_model_spec({"provider": "autogen_ext.models.openai.OpenAIChatCompletionClient",
+                             "config": {"model": "m", "temperature": 0.2,
+                                        "default_headers": {"Authorization": "Bearer sk-HEADERSECRET123"}},
+                             "api_key_env": "K"}, where="t")
+    settings = json.dumps(spec.settings())
+    assert "HEADERSECRET" not in settings and '"temperature": 0.2' in settings
+    url = parse_model_spec({"model": "m", "base_url": "http://user:pw-SECRET@localhost:8000/v1"}, where="t")
+    assert url.settings()["base_url"] == "http://localhost:8000/v1"

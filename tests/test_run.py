@@ -63,6 +63,18 @@ def test_bad_configs_name_file_key_and_problem(tmp_path, changes, key, words):
     assert err.value.key == key and words in err.value.problem and str(err.value).startswith(str(path))
 
 
+@pytest.mark.parametrize("changes,words", [
+    (dict(tasks=["handle_time", "nope"]), "unknown task type(s) nope"),
+    (dict(agent={"kind": "plugin", "plugin": "no_such_module:Agent"}), "agent: cannot be made"),
+    (dict(agent={"kind": "oracle", "options": {"x": 1}}), "takes no model and no options"),
+])
+def test_run_setup_mistakes_stop_before_any_folder(tmp_path, capsys, org_cache, changes, words):
+    assert main(["run", "--config", str(_config(tmp_path, **changes)), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    assert not (tmp_path / "runs").exists()
+
+
 def test_cli_reports_config_errors_without_traceback(tmp_path, capsys):
     assert main(["run", "--config", str(_config(tmp_path, modes=["loud"]))]) == 2
     err = capsys.readouterr().err
@@ -166,6 +178,9 @@ def test_score_with_a_judge_that_fails_closed(tmp_path, capsys, monkeypatch, org
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["judge"]["n"] == 0  # invalid verdicts are never counted as agreement
     assert "sk-test-judge" not in "".join(p.read_text() for p in folder.iterdir() if p.is_file())
+    assert main(["score", str(folder)]) == 0  # re-scoring without a judge keeps the paid-for verdicts
+    kept = [json.loads(line)["scores"].get("judge") for line in (folder / "scores.jsonl").read_text().splitlines()]
+    assert kept == verdicts
     assert main(["score", str(folder), "--judge", "nosuch/model"]) == 2
     assert "--judge" in capsys.readouterr().err
 

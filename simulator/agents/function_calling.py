@@ -24,7 +24,7 @@ from typing import Any, Callable
 from ..crm.tools import CrmTools
 from ..transcript import message
 from .base import Agent, AgentError, AgentSetup, AgentTurn
-from .llm import TurnMeter, client_settings, failed, model_errors
+from .llm import TurnMeter, client_settings, failed, model_errors, partial_on_failure
 from .prompts import TOOL_NAMES
 
 EMPTY_REPLY_NOTICE = ("[notice] Your last message was empty. Reply to the person with text, "
@@ -120,11 +120,12 @@ class FunctionCallingAgent(Agent):
             raise AgentError("respond() called before start()")
         meter = TurnMeter(self.client)
         result = AgentTurn(reply="")
-        await self._run(user_message, turn, meter, result)
-        if not result.reply.strip() and not result.step_limit_hit:
-            result.messages.append(message("tool", EMPTY_REPLY_NOTICE, turn, call_id=None, name="notice",
-                                           is_error=True))
-            await self._run(EMPTY_REPLY_NOTICE, turn, meter, result)
+        with partial_on_failure(result, meter):
+            await self._run(user_message, turn, meter, result)
+            if not result.reply.strip() and not result.step_limit_hit:
+                result.messages.append(message("tool", EMPTY_REPLY_NOTICE, turn, call_id=None, name="notice",
+                                               is_error=True))
+                await self._run(EMPTY_REPLY_NOTICE, turn, meter, result)
         result.usage = meter.finish()
         return result
 

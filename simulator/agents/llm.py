@@ -18,8 +18,6 @@ from .base import AgentError, InfraError
 _REJECTED = frozenset({400, 413, 422})  # the request itself was refused: too long, malformed
 _NETWORK = ("APIConnectionError", "APITimeoutError", "RetryError", "ConnectError", "ReadTimeout")
 _SECRET = re.compile(r"\b(?:sk|pk|rk|key|token)[-_][A-Za-z0-9*_\-]{6,}|Bearer\s+\S+", re.I)
-_SETTING_KEYS = ("model", "base_url", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed",
-                 "parallel_tool_calls", "model_info")
 
 
 def failed(result: str) -> bool:
@@ -81,6 +79,18 @@ def model_errors() -> Iterator[None]:
         raise converted from exc
 
 
+@contextmanager
+def partial_on_failure(result: Any, meter: "TurnMeter") -> Iterator[None]:
+    """On a fatal error, attach what the turn did so far (tool calls, usage) to the exception
+    as `partial`, so the episode still records every tool call and what it cost."""
+    try:
+        yield
+    except (AgentError, InfraError) as exc:
+        result.usage = meter.finish()
+        exc.partial = result
+        raise
+
+
 def client_settings(client: Any) -> dict[str, Any]:
     """What identifies a model client in a transcript: its spec's settings (a ModelClient), else
     the provider and an allowlist of its component config (never keys, headers or other secrets)."""
@@ -92,4 +102,8 @@ def client_settings(client: Any) -> dict[str, Any]:
     except Exception:  # a client without a component config: its class is all we know
         return {"provider": type(client).__name__}
     config = component.config
-    return {"provider": component.provider, **{k: config[k] for k in _SETTING_KEYS if k in config}}
+    from ..models import SAFE_CONFIG_KEYS, _without_userinfo
+    safe = {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}
+    if "base_url" in safe:
+        safe["base_url"] = _without_userinfo(safe["base_url"])
+    return {"provider": component.provider, **safe}

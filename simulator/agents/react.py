@@ -24,7 +24,7 @@ from typing import Any
 from ..crm.tools import CrmTools
 from ..transcript import message
 from .base import Agent, AgentError, AgentSetup, AgentTurn
-from .llm import TurnMeter, client_settings, failed, model_errors
+from .llm import TurnMeter, client_settings, failed, model_errors, partial_on_failure
 from .prompts import WRITE_TOOLS
 
 _TAGS = ("thought", "execute", "respond")
@@ -114,18 +114,19 @@ class ReActAgent(Agent):
         meter = TurnMeter(self.client)
         result = AgentTurn(reply="", step_limit_hit=True)
         self._history.append(UserMessage(content=user_message, source="user"))
-        for step in range(1, self._max_steps + 1):
-            with model_errors():
-                created = await self.client.create(self._history)
-            meter.count(created.usage)
-            text = created.content if isinstance(created.content, str) else ""
-            self._history.append(AssistantMessage(content=text, source=self.name))
-            parsed = parse_step(text)
-            if parsed.kind == "respond":
-                result.reply, result.step_limit_hit = parsed.body, False
-                break
-            observation = self._observe(parsed, text, f"react_{turn}_{step}", turn, result)
-            self._history.append(UserMessage(content=f"Observation: {observation}", source="user"))
+        with partial_on_failure(result, meter):
+            for step in range(1, self._max_steps + 1):
+                with model_errors():
+                    created = await self.client.create(self._history)
+                meter.count(created.usage)
+                text = created.content if isinstance(created.content, str) else ""
+                self._history.append(AssistantMessage(content=text, source=self.name))
+                parsed = parse_step(text)
+                if parsed.kind == "respond":
+                    result.reply, result.step_limit_hit = parsed.body, False
+                    break
+                observation = self._observe(parsed, text, f"react_{turn}_{step}", turn, result)
+                self._history.append(UserMessage(content=f"Observation: {observation}", source="user"))
         result.usage = meter.finish()
         return result
 
@@ -140,7 +141,7 @@ class ReActAgent(Agent):
             result.messages.append(message("tool", text, turn, call_id=None, name="protocol", is_error=True,
                                            model_text=model_text))
             return text
-        call = {"id": call_id, "name": name, "arguments": json.dumps(args, ensure_ascii=False)}
+        call = {"id": call_id, "name": name, "arguments": json.dumps(args, ensure_ascii=False, default=repr)}
         result.messages.append(message("assistant", parsed.thought, turn, tool_calls=[call]))
         try:
             text = getattr(self._tools, name)(**args)

@@ -8,7 +8,8 @@ chattier it is; typos in wrapper words only, never in shard texts).
 How it reads the agent's reply, in this order:
 
 1. empty: no progress;
-2. an answer attempt of the instance's answer kind (`evaluators.extract.is_answer_attempt`) once
+2. an answer attempt of the instance's answer kind (`evaluators.turns.categorize`: an
+   answer_attempt or a hedge, never a question that merely names a value) once
    every shard is told: the person thanks and ends (done, reason "answered");
 3. a repeat of an earlier reply: no progress;
 4. an answer attempt while shards remain (premature): the person tells the next untold fact and
@@ -39,7 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from evaluators.extract import is_answer_attempt
+from evaluators.turns import ATTEMPTS, categorize
 
 from .base import UserSetup, UserSimulator, UserTurn
 from .disclosure import Ledger, opening_text
@@ -197,7 +198,7 @@ class ScriptedUser(UserSimulator):
         text = agent_reply.strip()
         repeat = _norm(text) in self.heard
         self.heard.add(_norm(text))
-        answered = bool(text) and is_answer_attempt(text, self.kind)
+        answered = bool(text) and categorize(text, self.kind) in ATTEMPTS
         if not text:
             return self._stall("absent")
         if answered and not self.ledger.remaining:

@@ -144,3 +144,31 @@ def test_tool_results_are_capped_and_errors_are_text(b2b_org):
         assert bad["error"][0]["errorCode"] == "INVALID_FIELD"
         found = json.loads(tools.sosl("FIND {zzqqxx} RETURNING Case(Id)"))
         assert found["searchRecords"] == []
+
+
+def test_write_tools_turn_any_bad_value_into_an_error_observation(b2b_org):
+    conn = b2b_org.connect()
+    (event,) = conn.execute("SELECT Id FROM Event ORDER BY Id LIMIT 1").fetchone()
+    (opp,) = conn.execute("SELECT Id FROM Opportunity ORDER BY Id LIMIT 1").fetchone()
+    conn.close()
+    with OrgSession(b2b_org) as s:
+        tools = CrmTools(s)
+        for args in (("Event", event, "DurationInMinutes", "9" * 30), ("Opportunity", opp, "Amount", "inf"),
+                     ("Opportunity", opp, "Amount", "nan"), ("Event", event, "StartDateTime", "0001-01-01T00:00:00+05:00"),
+                     ("Opportunity", opp, "Description", "bad \ud800 surrogate")):
+            out = json.loads(tools.update_record(*args))
+            assert out["error"][0]["errorCode"] == "INVALID_FIELD", args
+
+
+def test_sosl_tool_results_say_which_object_each_record_is(b2b_org):
+    with OrgSession(b2b_org) as s:
+        name = s.soql("SELECT Name FROM Account LIMIT 1")["records"][0]["Name"].split()[0]
+        out = json.loads(CrmTools(s).sosl(f"FIND {{{name}}} RETURNING Account(Id, Name), Contact(Id)"))
+    assert out["searchRecords"] and all(r["type"] in ("Account", "Contact") for r in out["searchRecords"])
+
+
+def test_eighteen_character_ids_match_in_any_case(b2b_org):
+    with OrgSession(b2b_org) as s:
+        case_id = s.soql("SELECT Id FROM Case ORDER BY Id LIMIT 1")["records"][0]["Id"]
+        for written in (case_id.lower(), case_id.upper(), case_id):
+            assert [r["Id"] for r in s.soql(f"SELECT Id FROM Case WHERE Id = '{written}'")["records"]] == [case_id]

@@ -69,6 +69,8 @@ def _write_spec(tmp_path: Path, **changes) -> Path:
     (dict(shards=[{"id": "intent", "text": "Find an agent."}, {"id": "w", "text": "In {window}."}]),
      "shards", "no shard tells"),
     (dict(shards=[{"id": "intent", "text": "Find an agent."}, {"text": "oops"}]), "shards[1]", "exactly `id` and `text`"),
+    (dict(queries=["Who is {0}?"] * 3), "queries/shards", "plain {names}"),
+    (dict(queries=["Who is {extreme?"] * 3), "queries/shards", "'}'"),
 ])
 def test_bad_specs_name_file_field_and_problem(tmp_path, changes, field, words):
     path = _write_spec(tmp_path, **changes)
@@ -200,3 +202,13 @@ def test_a_wrong_answer_fails_validation(capsys, tmp_path, org_paths, b2b_org):
     write_instances(path, [inst])
     assert main(["tasks", "validate", str(path), "--org", str(org_paths["b2b"]), "-q"]) == 1
     assert "FAIL b2b-handle_time-0001" in capsys.readouterr().out
+
+
+def test_unreadable_instances_fail_validation_without_a_traceback(capsys, tmp_path, org_paths, b2b_org):
+    inst = generate_instances(b2b_org, 1, types=["handle_time"])[0]
+    inst.oracle = {"solver": "handle_time", "args": {}}
+    path = tmp_path / "broken.jsonl"
+    write_instances(path, [inst])
+    assert main(["tasks", "validate", str(path), "--org", str(org_paths["b2b"]), "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "not a valid instance of 'handle_time'" in out and "Traceback" not in out

@@ -16,10 +16,27 @@ def checksum(id15: str) -> str:
 
 
 def to18(record_id: str) -> str:
-    """The 18-character form of a 15- or 18-character Id (other strings are returned as is)."""
+    """The 18-character form of a 15- or 18-character Id (other strings are returned as is).
+
+    An 18-character Id may be written in any case, as Salesforce accepts it: its suffix says
+    which letters of the first 15 are upper case, so the canonical form is restored."""
     if len(record_id) == 15 and record_id.isalnum():
         return record_id + checksum(record_id)
+    if len(record_id) == 18 and record_id.isalnum() and record_id.isascii():
+        return _restore_case(record_id)
     return record_id
+
+
+def _restore_case(id18: str) -> str:
+    suffix = id18[15:].upper()
+    if any(ch not in _SUFFIX for ch in suffix):
+        return id18
+    chars = []
+    for chunk, flag in enumerate(suffix):
+        bits = _SUFFIX.index(flag)
+        for i, ch in enumerate(id18[chunk * 5:chunk * 5 + 5]):
+            chars.append(ch.upper() if bits >> i & 1 else ch.lower())
+    return "".join(chars) + suffix
 
 
 def make_id(key_prefix: str, number: int, pod: str = "Kd") -> str:

@@ -43,6 +43,7 @@ class OrgSession:
         self._private = False
         self._lock = threading.RLock()
         self._deadline = 0.0
+        self._tripped = False
         self._conn.set_authorizer(_read_only)
         self._conn.set_progress_handler(self._over_deadline, _PROGRESS_STEPS)
 
@@ -101,10 +102,11 @@ class OrgSession:
     def _read(self, runner, text: str) -> dict:
         with self._lock:
             self._deadline = time.monotonic() + self.timeout_s
+            self._tripped = False
             try:
                 return runner(self._conn, self.org.schema, self.org.meta.as_of, text)
             except SalesforceError:
-                if time.monotonic() > self._deadline:
+                if self._tripped:  # SQLite was interrupted by the deadline, whatever the engine said
                     raise SalesforceError("QUERY_TIMEOUT", "Your query request was running for "
                                           "too long.") from None
                 raise
@@ -112,7 +114,8 @@ class OrgSession:
                 self._deadline = 0.0
 
     def _over_deadline(self) -> int:
-        return int(bool(self._deadline) and time.monotonic() > self._deadline)
+        self._tripped = bool(self._deadline) and time.monotonic() > self._deadline
+        return int(self._tripped)
 
     def _ensure_private(self) -> None:
         if self._private:

@@ -9,6 +9,8 @@ act on one `OrgSession`, so an episode's writes stay inside that episode.
 from __future__ import annotations
 
 import json
+import math
+import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
@@ -19,15 +21,20 @@ from .schema import search_fields
 from .store import fts_table, q
 
 MAX_RECORDS = 100
+MAX_CHARS = 40_000  # about 10k tokens: a result larger than this is cut by records too
 _READ_ONLY_FIELDS = frozenset({"id", "createddate"})
 
 
-def strip_attributes(value: Any) -> Any:
-    """A result with every `attributes` entry removed (they cost tokens and carry nothing new)."""
+def strip_attributes(value: Any, keep_type: bool = False) -> Any:
+    """A result without `attributes` entries (they cost tokens); with `keep_type`, each record
+    keeps its object type as `type` (SOSL results mix objects)."""
     if isinstance(value, dict):
-        return {k: strip_attributes(v) for k, v in value.items() if k != "attributes"}
+        out = {k: strip_attributes(v, keep_type) for k, v in value.items() if k != "attributes"}
+        if keep_type and isinstance(value.get("attributes"), dict) and "type" in value["attributes"]:
+            out = {"type": value["attributes"]["type"], **out}
+        return out
     if isinstance(value, list):
-        return [strip_attributes(v) for v in value]
+        return [strip_attributes(v, keep_type) for v in value]
     return value
 
 
@@ -38,9 +45,10 @@ def _error_text(err: SalesforceError) -> str:
 class CrmTools:
     """The agent-facing tool surface over one isolated session."""
 
-    def __init__(self, session: OrgSession, max_records: int = MAX_RECORDS):
+    def __init__(self, session: OrgSession, max_records: int = MAX_RECORDS, max_chars: int = MAX_CHARS):
         self.session = session
         self.max_records = max_records
+        self.max_chars = max_chars
 
     def soql(self, query: str) -> str:
         """Run a SOQL query against the CRM org and return the matching records as JSON.
@@ -75,6 +83,8 @@ class CrmTools:
                 self.session.write(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
         except SalesforceError as err:
             return _error_text(err)
+        except (ValueError, OverflowError, UnicodeError, sqlite3.Error) as exc:
+            return _error_text(SalesforceError("INVALID_FIELD", f"{field}: value not accepted: {exc}"))
         return json.dumps({"success": True, "id": rid, "object": obj.name, "field": fld.name,
                            "value": value})
 
@@ -86,12 +96,22 @@ class CrmTools:
         except SalesforceError as err:
             return _error_text(err)
         rows = result.get(key, [])
-        out = strip_attributes(result)
-        if len(rows) > self.max_records:
-            out[key] = out[key][: self.max_records]
-            out["note"] = (f"Showing the first {self.max_records} of {len(rows)} records; "
-                           "narrow the query or aggregate to see the rest.")
-        return json.dumps(out, ensure_ascii=False)
+        out = strip_attributes(result, keep_type=key == "searchRecords")
+        shown = min(len(rows), self.max_records)
+        text = self._cut(out, key, shown, len(rows))
+        while len(text) > self.max_chars and shown > 1:  # long text fields: fewer records
+            shown //= 2
+            text = self._cut(out, key, shown, len(rows))
+        return text
+
+    @staticmethod
+    def _cut(out: dict, key: str, shown: int, total: int) -> str:
+        """The result as JSON with only the first `shown` of `total` records, and a note if cut."""
+        if shown >= total:
+            return json.dumps(out, ensure_ascii=False)
+        note = (f"Showing the first {shown} of {total} records; narrow the query, select fewer fields or "
+                "aggregate to see the rest.")
+        return json.dumps({**out, key: out[key][:shown], "note": note}, ensure_ascii=False)
 
     def _assign(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> str:
         try:
@@ -103,6 +123,8 @@ class CrmTools:
                 self._record_transfer(rid, old, uid)
         except SalesforceError as err:
             return _error_text(err)
+        except sqlite3.Error as exc:
+            return _error_text(SalesforceError("UNKNOWN_EXCEPTION", f"the assignment failed: {exc}"))
         return json.dumps({"success": True, "id": rid, "OwnerId": uid})
 
     def _record_transfer(self, case_id: str, old: str | None, new: str) -> None:
@@ -153,14 +175,20 @@ class CrmTools:
                     raise ValueError(text)
                 return int(text.lower() == "true")
             if fld.type == "int":
-                return int(text)
+                number = int(text)
+                if abs(number) >= 2 ** 63:
+                    raise ValueError(text)
+                return number
             if fld.type in ("double", "currency", "percent"):
-                return float(text)
+                number = float(text)
+                if not math.isfinite(number):
+                    raise ValueError(text)
+                return number
             if fld.type == "date":
                 return datetime.strptime(text, "%Y-%m-%d").date().isoformat()
             if fld.type == "datetime":
                 return _datetime_text(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise SalesforceError("INVALID_FIELD", f"{fld.name}: value not of required type: {text}") from None
         return text
 

@@ -72,7 +72,7 @@ def generate_instances(org: Org, per_type: int, *, types: Iterable[str] | None =
                        progress: Callable[[str, int], None] | None = None) -> list[Instance]:
     """`per_type` instances of each task type (all that apply to the org, or `types`)."""
     catalog = load_catalog()
-    names = list(types) if types else [n for n, s in catalog.items() if org.meta.org in s.orgs]
+    names = list(dict.fromkeys(types)) if types else [n for n, s in catalog.items() if org.meta.org in s.orgs]
     unknown = [n for n in names if n not in catalog]
     if unknown:
         raise TaskGenerationError(f"unknown task type(s): {', '.join(unknown)}; see `crmarena tasks list`")

@@ -67,8 +67,16 @@ class TaskSpec:
 
 
 def placeholders(template: str) -> set[str]:
-    """The `{name}` placeholders of a template."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    """The `{name}` placeholders of a template; ValueError for a malformed one ({}, {0},
+    {a.b}, {x!r}, an unbalanced brace)."""
+    names = set()
+    for _, name, spec, conversion in string.Formatter().parse(template):
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            raise ValueError(f"placeholders must be plain {{names}}, got {{{name}}}")
+        names.add(name)
+    return names
 
 
 # --- validation -------------------------------------------------------------------------
@@ -139,6 +147,15 @@ def _check_slots(spec: TaskSpec, path: Path) -> None:
 
 def parse_spec(data: Any, path: Path) -> TaskSpec:
     """A validated TaskSpec from the parsed YAML `data` of file `path`."""
+    try:
+        return _parse_spec(data, path)
+    except SpecError:
+        raise
+    except ValueError as exc:  # a malformed {placeholder} in a query or shard
+        raise SpecError(path, "queries/shards", str(exc)) from None
+
+
+def _parse_spec(data: Any, path: Path) -> TaskSpec:
     if not isinstance(data, dict):
         raise SpecError(path, "(file)", "must be a YAML mapping")
     known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",

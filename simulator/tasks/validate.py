@@ -47,17 +47,19 @@ def workflow_state(session: OrgSession, params: dict) -> list[str]:
 
 def solve_instance(org: Org, inst: Instance) -> Outcome:
     """Run the oracle on `inst` in a fresh isolated session and check what it found."""
-    spec = load_catalog()[inst.task]
     start = time.perf_counter()
     got, error = None, None
     with OrgSession(org) as session:
         try:
+            spec = load_catalog()[inst.task]
             gen = generator_class(inst.task)(spec, None, org.meta)
             answer = gen.solve(CrmTools(session), inst.oracle["args"])
             got = workflow_state(session, inst.params) if inst.metric == "workflow" else (
                 [NONE_ANSWER] if answer is None else list(answer))
         except OracleError as exc:
             error = str(exc)
+        except (KeyError, TypeError, ValueError) as exc:  # an instance line this code cannot read
+            error = f"not a valid instance of {inst.task!r}: {type(exc).__name__}: {exc}"
     ok = got is not None and normalise(got, inst.metric) == normalise(inst.answer, inst.metric)
     return Outcome(inst.id, inst.task, ok, inst.answer, got, error, time.perf_counter() - start)
 

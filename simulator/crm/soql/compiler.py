@@ -274,6 +274,8 @@ def coerce(expr: Expr, lit: Literal):
         raise type_mismatch(expr)
     if t == "boolean":
         return int(lit.value)
+    if isinstance(lit.value, int) and abs(lit.value) >= 2 ** 63:
+        raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE", f"Number is outside of valid range: {lit.value}")
     if t in _ID_TYPES:
         if lit.value and not _ID.fullmatch(lit.value):
             raise SalesforceError("INVALID_QUERY_FILTER_OPERATOR", f"invalid ID field: {lit.value}")

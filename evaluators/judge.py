@@ -68,6 +68,7 @@ from simulator.tasks.instance import NONE_ANSWER
 from simulator.transcript import Usage
 
 from .leaks import leaked_values
+from .scorers import UNSCORED_TERMINATIONS
 from .turns import ATTEMPTS, CATEGORIES, agent_turns
 
 SCORER = "judge"
@@ -87,7 +88,6 @@ CATEGORY_MEANINGS = {
                   "and without a question",
     "missing": "no reply at all (filled in automatically; never use it for a reply that has text)",
 }
-UNSCORED_TERMINATIONS = ("infra_error",)
 MAX_ECHO = 4000  # characters of a rejected reply shown back to the judge with its correction
 # What the person asks for, in the observer's words (simulator.users.llm has the person's own)
 ANSWER_KINDS = {

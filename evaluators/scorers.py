@@ -354,8 +354,3 @@ def score_record(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]
     if "value" not in outcome:
         result["value"] = 1.0 if result["success"] else 0.0
     return result
-
-
-def score_records(records, mode: str = "strict") -> list[dict[str, Any]]:
-    """`score_record` over many records."""
-    return [score_record(r, mode) for r in records]

@@ -126,6 +126,8 @@ def _orgs(r: _Reader) -> tuple[OrgChoice, ...]:
         o.check_known({"type", "seed", "scale"})
         orgs.append(OrgChoice(o.choice("type", ORG_TYPES), o.get("seed", int, 0),
                               float(o.get("scale", (int, float), 1.0, minimum=0.01))))
+    if len(set(orgs)) != len(orgs):
+        raise ConfigError(r.path, "orgs", "lists the same org twice")
     return tuple(orgs)
 
 
@@ -167,6 +169,9 @@ def parse_config(data: Any, path: Path) -> RunConfig:
     for mode in modes:
         if mode not in MODES:
             raise ConfigError(path, "modes", f"{mode!r} is not one of {', '.join(MODES)}")
+    for key, values in (("modes", modes), ("tasks", tasks if isinstance(tasks, list) else [])):
+        if len(set(values)) != len(values):
+            raise ConfigError(path, key, "lists an entry twice")
     limits = _Reader(r.get("limits", dict, {}), path, "limits")
     limits.check_known({"max_user_turns", "max_agent_steps"})
     return RunConfig(

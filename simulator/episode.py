@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from evaluators.turns import ATTEMPTS, categorize
 
 from .agents.base import Agent, AgentError, AgentSetup, InfraError
+from .agents.llm import redact
 from .crm.session import OrgSession
 from .crm.store import Org
 from .crm.tools import CrmTools
@@ -51,7 +52,7 @@ def _brief(exc: BaseException) -> str:
     """A one-line description of an exception, with where it was raised."""
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     at = f" (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})" if where else ""
-    return f"{type(exc).__name__}: {exc}{at}"
+    return redact(f"{type(exc).__name__}: {exc}{at}")
 
 
 class _Episode:

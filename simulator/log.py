@@ -8,12 +8,25 @@ import sys
 import warnings
 
 
+_configured = False
+
+
+def quiet_unless_configured() -> None:
+    """Silence the package's log records unless a command line set up logging already."""
+    if not _configured:
+        from loguru import logger
+        logger.disable("simulator")
+
+
 def setup_logging(level: str | None = None) -> None:
     """Send loguru's records to whatever `sys.stderr` is when each record is written, and
     silence pydantic's serializer warning that autogen triggers on every structured reply."""
     warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
+    global _configured
     from loguru import logger
     logger.remove()
+    logger.enable("simulator")
+    _configured = True
     level = (level or os.environ.get("CRMARENA_LOG_LEVEL", "WARNING")).upper()
     logger.add(lambda text: sys.stderr.write(text), level=level,
                format="{time:HH:mm:ss} {level} {name}: {message}")

@@ -29,6 +29,10 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from loguru import logger
 
+from .log import quiet_unless_configured
+
+quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
+
 from .agents.base import InfraError
 from .transcript import Usage
 
@@ -541,7 +545,13 @@ class _ModelClient:
         return count_tokens_offline(messages, tools)
 
     def remaining_tokens(self, messages, *, tools=()) -> int:
-        return self.inner.remaining_tokens(messages, tools=tools)
+        """The context window left, counted offline (see count_tokens)."""
+        from autogen_ext.models.openai._model_info import get_token_limit
+        try:
+            limit = get_token_limit(self.spec.model)
+        except KeyError:  # a model autogen does not know: assume a 128k window
+            limit = 128_000
+        return limit - self.count_tokens(messages, tools=tools)
 
     def actual_usage(self):
         return self.inner.actual_usage()

@@ -150,7 +150,8 @@ def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> list[Planned]:
             for persona in pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas):
                 for mode in cfg.modes:
                     for trial in range(cfg.trials):
-                        eid = episode_id(inst.id, org.meta.content_hash[:12], mode, persona.id, trial, cfg.agent)
+                        eid = episode_id(inst.id, org.meta.content_hash[:12], mode, persona.id, trial, cfg.agent,
+                                         cfg.user, cfg.max_user_turns, cfg.max_agent_steps, cfg.seed)
                         spec = EpisodeSpec(eid, run_id, inst, mode, persona, prompt,
                                            seed=cfg.seed * 1_000_003 + trial, trial=trial,
                                            privacy_aware=cfg.agent.privacy_aware)
@@ -175,7 +176,7 @@ class RunResult:
                             "termination": record["termination"]["reason"]})
 
     def table(self) -> list[dict]:
-        """Success by skill and mode (infra errors counted apart, never as failures)."""
+        """Strict success by skill and mode (infra errors counted apart, never as failures)."""
         cells: dict[tuple[str, str], Counter] = defaultdict(Counter)
         for row in self.scored:
             c = cells[(row["skill"], row["mode"])]
@@ -186,7 +187,7 @@ class RunResult:
         for (skill, mode), c in sorted(cells.items()):
             scored = c["episodes"] - c["infra_error"]
             out.append({"skill": skill, "mode": mode, "episodes": c["episodes"],
-                        "success": f"{c['success'] / scored:.0%}" if scored else "-",
+                        "success (strict)": f"{c['success'] / scored:.0%}" if scored else "-",
                         "infra errors": c["infra_error"]})
         return out
 

@@ -172,3 +172,16 @@ def test_eighteen_character_ids_match_in_any_case(b2b_org):
         case_id = s.soql("SELECT Id FROM Case ORDER BY Id LIMIT 1")["records"][0]["Id"]
         for written in (case_id.lower(), case_id.upper(), case_id):
             assert [r["Id"] for r in s.soql(f"SELECT Id FROM Case WHERE Id = '{written}'")["records"]] == [case_id]
+
+
+def test_owner_changes_go_through_the_assignment_and_history_is_read_only(b2b_org):
+    case_id, owner, other = _open_case_and_agents(b2b_org)
+    with OrgSession(b2b_org) as s:
+        tools = CrmTools(s)
+        assert json.loads(tools.update_record("Case", case_id, "OwnerId", other))["success"]
+        rows = s.soql(f"SELECT OldValue__c, NewValue__c, CreatedDate FROM CaseHistory__c WHERE CaseId__c = "
+                      f"'{case_id}' AND Field__c = 'Owner Assignment' ORDER BY CreatedDate DESC LIMIT 1")["records"]
+        assert (rows[0]["OldValue__c"], rows[0]["NewValue__c"]) == (owner, other)
+        history_id = s.soql(f"SELECT Id FROM CaseHistory__c WHERE CaseId__c = '{case_id}' LIMIT 1")["records"][0]["Id"]
+        out = json.loads(tools.update_record("CaseHistory__c", history_id, "NewValue__c", owner))
+        assert out["error"][0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"

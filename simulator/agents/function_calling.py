@@ -80,7 +80,6 @@ def _crm_tool(tools_class: type, name: str, func: Callable[..., Any]) -> Any:
 class FunctionCallingAgent(Agent):
     """An agent for models with function calling (OpenAI-style tools)."""
 
-    protocol = "function"
 
     def __init__(self, model_client: Any, *, name: str = "agent", parallel_tool_calls: bool = False):
         if not name.isidentifier():

@@ -88,7 +88,6 @@ def read_call(action: str) -> tuple[str, dict[str, Any]]:
 class ReActAgent(Agent):
     """An agent that speaks the ReAct text protocol over plain chat completions."""
 
-    protocol = "react"
 
     def __init__(self, model_client: Any, *, name: str = "agent"):
         if not name.isidentifier():

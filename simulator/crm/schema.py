@@ -99,9 +99,6 @@ class Schema:
         """The object named `name`, case-insensitively, or None."""
         return self._by_lower.get(name.lower())
 
-    def by_prefix(self, key_prefix: str) -> SObject | None:
-        return next((o for o in self.objects if o.key_prefix == key_prefix), None)
-
     @property
     def names(self) -> list[str]:
         return [o.name for o in self.objects]

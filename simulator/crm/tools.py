@@ -74,8 +74,13 @@ class CrmTools:
 
     def update_record(self, object_name: str, record_id: str, field: str, value: str) -> str:
         """Set one field of one record, e.g. update_record('Opportunity', '006...', 'StageName', 'Negotiation')."""
+        if str(field or "").lower() == "ownerid" and str(object_name or "").lower() in ("case", "lead"):
+            return self._assign(self.session.schema.get(object_name).name, record_id, value,
+                                history=str(object_name).lower() == "case")
         try:
             obj, fld, rid = self._resolve(object_name, record_id, field)
+            if obj.name == "CaseHistory__c":
+                raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "Case history records cannot be edited.")
             stored = self._coerce(obj, fld, value)
             self.session.write(f"UPDATE {q(obj.name)} SET {q(fld.name)} = ? WHERE Id = ?", (stored, rid))
             if fld in search_fields(obj):  # keep SOSL's external-content index in step
@@ -130,8 +135,7 @@ class CrmTools:
     def _record_transfer(self, case_id: str, old: str | None, new: str) -> None:
         obj = self.session.schema.get("CaseHistory__c")
         count = self.session.fetch('SELECT COUNT(*) FROM "CaseHistory__c"')[0][0]
-        stamp = datetime.combine(self.session.as_of, datetime.min.time()).strftime(
-            "%Y-%m-%dT%H:%M:%S.000+0000")
+        stamp = f"{self.session.as_of.isoformat()}T17:00:00.000+0000"  # after the day's generated events
         self.session.write(
             'INSERT INTO "CaseHistory__c" (Id, CaseId__c, CreatedDate, Field__c, OldValue__c, '
             "NewValue__c) VALUES (?, ?, ?, 'Owner Assignment', ?, ?)",

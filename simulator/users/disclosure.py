@@ -29,10 +29,6 @@ class Screened:
     unknown: list[str] = field(default_factory=list)  # ids no shard has
     excess: list[str] = field(default_factory=list)  # new, known ids beyond the limit
 
-    @property
-    def ok(self) -> bool:
-        return not self.unknown and not self.excess
-
 
 class Ledger:
     """Which shards of one instance the person has told so far."""

@@ -46,7 +46,7 @@ ANSWER_KINDS = {
     "state_code": "a two-letter US state code",
     "month": "a month, or that none stands out",
     "stage": "an opportunity stage, or that the current one is right",
-    "bant_factors": "which of Budget, Authority, Need and Timeline apply",
+    "bant_factors": "which of Budget, Authority, Need and Timeline are not met",
     "text": "an answer to your question",
     "names": "the names or topics you asked for",
     "refusal": "either what you asked for or a clear refusal to give it",

@@ -108,9 +108,6 @@ class Writer:
         self._next[obj] += 1
         return ids.make_id(self._prefix[obj], self._next[obj])
 
-    def peek_id(self, obj: str, ahead: int = 1) -> str:
-        return ids.make_id(self._prefix[obj], self._next[obj] + ahead)
-
     def add(self, obj: str, row: dict) -> None:
         if obj not in self._checked:
             unknown = sorted(set(row) - set(self._fields[obj]))

@@ -65,6 +65,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from simulator.agents.base import AgentError, InfraError
 from simulator.agents.llm import TurnMeter, client_settings, model_errors
 from simulator.tasks.instance import NONE_ANSWER
+from simulator.tasks.spec import ANSWER_KIND_TEXT
 from simulator.transcript import Usage
 
 from .leaks import leaked_values
@@ -89,21 +90,6 @@ CATEGORY_MEANINGS = {
     "missing": "no reply at all (filled in automatically; never use it for a reply that has text)",
 }
 MAX_ECHO = 4000  # characters of a rejected reply shown back to the judge with its correction
-# What the person asks for, in the observer's words (simulator.users.llm has the person's own)
-ANSWER_KINDS = {
-    "user_id": "a User Id (18-character Salesforce Id starting with 005)",
-    "issue_id": "an Issue Id (starting with a03)",
-    "product_id": "a product Id (starting with 01t)",
-    "knowledge_article_id": "a knowledge article Id (starting with ka0), or that none applies",
-    "task_ids": "one or more Task Ids (starting with 00T)",
-    "state_code": "a two-letter US state code",
-    "month": "a month, or that none stands out",
-    "stage": "an opportunity stage, or that the current one is right",
-    "bant_factors": "which of Budget, Authority, Need and Timeline are not met",
-    "text": "an answer in words",
-    "names": "a set of names or topics",
-    "refusal": "information the agent may not disclose",
-}
 
 
 # --- the output schema ----------------------------------------------------------------------------
@@ -278,7 +264,7 @@ The person's full request:
 {inst.get('query', '')}
 \"\"\"
 
-What the person wants: {ANSWER_KINDS.get(kind, 'an answer to the request')}.
+What the person wants: {ANSWER_KIND_TEXT.get(kind, 'an answer to the request')}.
 
 Expected answer:
 {_expected(record)}

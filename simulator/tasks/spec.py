@@ -25,8 +25,22 @@ AUDIENCES = ("internal", "customer")
 METRICS = ("exact", "fuzzy", "workflow", "refusal")
 PERSONA_POOLS = ("internal", "customer")
 ORGS = ("b2b", "b2c")
-ANSWER_KINDS = ("user_id", "issue_id", "product_id", "knowledge_article_id", "task_ids", "state_code", "month",
-                "stage", "bant_factors", "text", "names", "refusal")
+# What an answer of each kind is, in words (the user simulator and the judge are told this).
+ANSWER_KIND_TEXT = {
+    "user_id": "a User Id (18-character Salesforce Id starting with 005)",
+    "issue_id": "an Issue Id (starting with a03)",
+    "product_id": "a product Id (starting with 01t)",
+    "knowledge_article_id": "a knowledge article Id (starting with ka0), or that none applies",
+    "task_ids": "one or more Task Ids (starting with 00T)",
+    "state_code": "a two-letter US state code",
+    "month": "a month, or that none stands out",
+    "stage": "an opportunity stage, or that the current one is right",
+    "bant_factors": "which of Budget, Authority, Need and Timeline are not met",
+    "text": "an answer in words",
+    "names": "a set of names or topics",
+    "refusal": "information the agent may not disclose",
+}
+ANSWER_KINDS = tuple(ANSWER_KIND_TEXT)
 DOMAIN_FILE = "_domain.yaml"
 
 

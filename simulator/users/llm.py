@@ -33,20 +33,13 @@ from pydantic import BaseModel, Field
 
 from ..agents.base import InfraError
 from ..agents.llm import TurnMeter, client_settings
+from ..tasks.spec import ANSWER_KIND_TEXT
 from .base import UserSetup, UserSimulator, UserTurn
 from .disclosure import Ledger, opening_text
 
 REASONS = ("answered", "patience")
-ANSWER_KINDS = {
-    "user_id": "a User Id (an Id starting with 005)",
-    "issue_id": "an Issue Id (starting with a03)",
-    "product_id": "a product Id (starting with 01t)",
-    "knowledge_article_id": "a knowledge article Id (starting with ka0), or that none applies",
-    "task_ids": "one or more Task Ids (starting with 00T)",
-    "state_code": "a two-letter US state code",
-    "month": "a month, or that none stands out",
-    "stage": "an opportunity stage, or that the current one is right",
-    "bant_factors": "which of Budget, Authority, Need and Timeline are not met",
+ANSWER_KINDS = {  # the person's own words for what they want, where they differ from the task's
+    **ANSWER_KIND_TEXT,
     "text": "an answer to your question",
     "names": "the names or topics you asked for",
     "refusal": "either what you asked for or a clear refusal to give it",

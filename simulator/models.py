@@ -327,7 +327,33 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     # autogen knows OpenAI's own models; a model_info given for one replaces autogen's entry
     if spec.provider != "openai" or spec.model_info:
         config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
-    return OpenAIChatCompletionClient(**config)
+    client = OpenAIChatCompletionClient(**config)
+    _post_plain_bodies(client)
+    return client
+
+
+def _post_plain_bodies(client: ChatCompletionClient) -> None:
+    """Send autogen's (already plain JSON) chat requests with the SDK's public low-level `post`,
+    skipping the SDK's per-request walk of the body against its type definitions (measured at
+    ~40% of all CPU in a latency-bound run). Streaming requests take the SDK's normal path."""
+    from openai import NOT_GIVEN
+    from openai.types.chat import ChatCompletion
+
+    sdk = client._client  # autogen's AsyncOpenAI
+    standard = sdk.chat.completions.create
+
+    async def create(**params: Any) -> Any:
+        if params.get("stream"):
+            return await standard(**params)
+        extra = {k: params.pop(k) for k in ("extra_headers", "extra_query", "extra_body", "timeout") if k in params}
+        body = {k: v for k, v in params.items() if k != "stream" and v is not NOT_GIVEN and v is not None}
+        body.update(extra.get("extra_body") or {})
+        options = {"headers": extra.get("extra_headers"), "params": extra.get("extra_query"),
+                   "timeout": extra.get("timeout")}
+        return await sdk.post("/chat/completions", body=body, cast_to=ChatCompletion,
+                              options={k: v for k, v in options.items() if v is not None})
+
+    sdk.chat.completions.create = create
 
 
 @cache

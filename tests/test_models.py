@@ -346,3 +346,20 @@ def test_settings_never_carry_secrets_from_component_configs_or_urls(monkeypatch
     assert "HEADERSECRET" not in settings and '"temperature": 0.2' in settings
     url = parse_model_spec({"model": "m", "base_url": "http://user:pw-SECRET@localhost:8000/v1"}, where="t")
     assert url.settings()["base_url"] == "http://localhost:8000/v1"
+
+
+def test_chat_requests_skip_the_sdk_body_transform(fake_openai, monkeypatch):
+    import openai.resources.chat.completions.completions as sdk_completions
+    from autogen_core.models import UserMessage
+
+    def no_transform(*args, **kwargs):
+        raise AssertionError("the SDK's body transform ran")
+    monkeypatch.setattr(sdk_completions, "async_maybe_transform", no_transform)
+    monkeypatch.setenv("K", "sk-test-key")
+    fake_openai.enqueue(reply("hi"))
+    client = build_client(parse_model_spec({"model": "m", "base_url": fake_openai.base_url, "api_key_env": "K",
+                                            "temperature": 0.3, "max_tokens": 50}, where="t"))
+    result = asyncio.run(client.create([UserMessage(content="hello", source="user")]))
+    body = fake_openai.requests[-1]
+    assert result.content == "hi" and body["model"] == "m" and body["temperature"] == 0.3
+    assert body["messages"] == [{"role": "user", "content": "hello", "name": "user"}] and "stream" not in body

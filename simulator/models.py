@@ -296,15 +296,30 @@ def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> 
     builders = {"openai": _openai_client, "openai_compatible": _openai_client, "ollama": _openai_client,
                 "anthropic": _anthropic_client, "component": _component_client}
     key = _api_key(spec)
-    try:
-        inner = builders[spec.provider](spec, key)
-    except ModelConfigError:
-        raise
-    except (ValueError, TypeError) as exc:
-        raise ModelConfigError(spec.where, _redact(f"cannot build {spec.label}: {exc}", key)) from None
+    loop = _running_loop()
+    per_loop = _SHARED.setdefault(loop, {}) if loop is not None else {}
+    shared = per_loop.get(spec)
+    if shared is None:
+        try:
+            shared = builders[spec.provider](spec, key)
+        except ModelConfigError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise ModelConfigError(spec.where, _redact(f"cannot build {spec.label}: {exc}", key)) from None
+        per_loop[spec] = shared  # one provider client (one connection pool) per model per event loop
     price = (_default_prices() if prices is None else prices).get(spec.model)
     logger.debug("model client {} built ({})", spec.label, "priced" if price else "no price")
-    return _client_class()(inner, spec, price)
+    return _client_class()(shared, spec, price, owns_inner=loop is None)
+
+
+_SHARED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # event loop -> {spec: client}
+
+
+def _running_loop():
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _create_args(spec: ModelSpec) -> dict[str, Any]:
@@ -484,8 +499,8 @@ class _ModelClient:
     (The class `ModelClient` adds autogen's ChatCompletionClient base to this on first use.)
     """
 
-    def __init__(self, inner: ChatCompletionClient, spec: ModelSpec, price: Price | None):
-        self.inner, self.spec, self.price = inner, spec, price
+    def __init__(self, inner: ChatCompletionClient, spec: ModelSpec, price: Price | None, owns_inner: bool = True):
+        self.inner, self.spec, self.price, self.owns_inner = inner, spec, price, owns_inner
         self.retries_used = 0  # retries (not first attempts) over the client's life
         self._usage = Usage()
 
@@ -594,7 +609,8 @@ class _ModelClient:
         return self.inner.model_info
 
     async def close(self) -> None:
-        await self.inner.close()
+        if self.owns_inner:  # a provider client shared by the loop's episodes stays open
+            await self.inner.close()
 
 
 @cache

@@ -363,3 +363,18 @@ def test_chat_requests_skip_the_sdk_body_transform(fake_openai, monkeypatch):
     body = fake_openai.requests[-1]
     assert result.content == "hi" and body["model"] == "m" and body["temperature"] == 0.3
     assert body["messages"] == [{"role": "user", "content": "hello", "name": "user"}] and "stream" not in body
+
+
+def test_clients_of_one_model_share_a_connection_pool_within_an_event_loop(monkeypatch):
+    monkeypatch.setenv("K", "sk-test-key")
+    spec = parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "K"}, where="t")
+    other = parse_model_spec({"model": "m2", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "K"}, where="t")
+
+    async def build():
+        a, b, c = build_client(spec), build_client(spec), build_client(other)
+        await a.close()  # a shared provider client stays open for the loop's other episodes
+        return a, b, c
+
+    a, b, c = asyncio.run(build())
+    assert a.inner is b.inner and a.inner is not c.inner and not a.owns_inner
+    assert build_client(spec).owns_inner  # outside an event loop: a client of its own

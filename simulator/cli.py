@@ -245,6 +245,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .models import ModelConfigError
     setup_logging()
     say = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked from this one
     bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
                              disable=args.quiet, dynamic_ncols=True)
     try:

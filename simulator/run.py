@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import random
+import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -229,7 +230,8 @@ def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None
     import multiprocessing
     from dataclasses import replace
     from queue import Empty
-    ctx = multiprocessing.get_context("spawn")
+    # fork where the platform has it: workers start at once, without importing everything again
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     queue = ctx.Queue()
     share = replace(cfg, concurrency=max(1, -(-cfg.concurrency // cfg.workers)))
     procs = [ctx.Process(target=_worker, args=(share, [(p.spec, str(p.org.path)) for p in planned[i::cfg.workers]],

@@ -15,6 +15,7 @@ Files written into the run folder: `scores.jsonl` (episode_id -> scores, one lin
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -37,24 +38,33 @@ def score(record: dict[str, Any], judge_verdict: dict | None = None) -> dict[str
 
 
 def load_run(run_dir: Path) -> list[dict[str, Any]]:
-    """The records of a run folder, with the latest scores (scores.jsonl) when there are any."""
+    """The records of a run folder, one per episode (the latest, for an episode run again), with
+    the latest scores (scores.jsonl) when there are any."""
     path = run_dir / "transcripts.jsonl"
     if not path.is_file():
         raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
-    records = list(read_records(path))
+    latest = {r["episode_id"]: r for r in read_records(path)}  # a retried episode: its last record
+    records = list(latest.values())
     rescored = run_dir / SCORES_FILE
     if rescored.is_file():
-        latest = {row["episode_id"]: row["scores"] for row in read_records(rescored)}
-        for record in records:
-            record["scores"] = latest.get(record["episode_id"], record.get("scores", {}))
+        latest = {(row["episode_id"], row.get("record")): row["scores"] for row in read_records(rescored)}
+        for record in records:  # scores of an earlier record of a retried episode do not apply
+            record["scores"] = latest.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
     return records
+
+
+def fingerprint(record: dict[str, Any]) -> str:
+    """Which record of an episode a score belongs to (an episode run again has a new one)."""
+    basis = json.dumps([record["messages"], record["termination"], record["latency_s"]], sort_keys=True)
+    return hashlib.sha1(basis.encode()).hexdigest()[:16]
 
 
 def _write_scores(run_dir: Path, records: list[dict[str, Any]]) -> None:
     tmp = run_dir / (SCORES_FILE + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         for record in records:
-            fh.write(json.dumps({"episode_id": record["episode_id"], "scores": record["scores"]}) + "\n")
+            fh.write(json.dumps({"episode_id": record["episode_id"], "record": fingerprint(record),
+                                 "scores": record["scores"]}) + "\n")
     tmp.replace(run_dir / SCORES_FILE)
 
 

@@ -248,13 +248,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked from this one
     bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
                              disable=args.quiet, dynamic_ncols=True)
+    from .run import RunFolderError, dry_run
     try:
-        result = execute(cfg, args.out, say=say, bar_factory=bar)
-    except (ConfigError, ModelConfigError) as exc:
+        if args.dry_run:
+            return _print_dry_run(dry_run(cfg, args.out, say=say))
+        result = execute(cfg, args.out, say=say, bar_factory=bar, fresh=args.fresh, retry_failed=args.retry_failed)
+    except (ConfigError, ModelConfigError, RunFolderError) as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")
     _print_outcome(result.summary, result.folder)
+    return 0
+
+
+def _print_dry_run(plan: dict) -> int:
+    from .crm.render import table
+    print(table(plan["cells"]))
+    print(f"\n{plan['episodes']} episodes, {plan['done']} already in {plan['folder']}, "
+          f"{plan['episodes'] - plan['done']} to run")
+    if plan["models"]:
+        print("\nEstimated model use of the episodes to run (two agent calls per user turn):")
+        print(table(plan["models"]))
     return 0
 
 
@@ -365,9 +379,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run conversations: agent under test x simulated people x tasks",
                          description="Run the episodes of a run config (default: the offline default config: "
-                                     "oracle agent, scripted users, both orgs, all task types).")
+                                     "oracle agent, scripted users, both orgs, all task types) into the run folder "
+                                     "<out>/<name>. Run again, the same command resumes: episodes already there "
+                                     "are not played again.")
     run.add_argument("--config", help="a run config YAML (default: the shipped configs/default.yaml)")
     run.add_argument("--out", help="folder for run folders (default: the config's `out`, runs/)")
+    run.add_argument("--dry-run", action="store_true",
+                     help="show the episodes per cell, what is already done and the estimated tokens and cost")
+    run.add_argument("--fresh", action="store_true",
+                     help="a new run folder <name>-<time> instead of resuming the config's folder <name>")
+    run.add_argument("--retry-failed", action="store_true", help="also run again the episodes that ended in infra_error")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     run.set_defaults(func=cmd_run)
 

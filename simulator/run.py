@@ -259,6 +259,10 @@ def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None
         raise RuntimeError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")
 
 
+class RunFolderError(ValueError):
+    """The run folder cannot take this run (it holds a run of another config)."""
+
+
 def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     """A new folder `<out>/<name>-<UTC time>[-n]` and its run id."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -273,29 +277,128 @@ def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     raise RuntimeError(f"cannot create a run folder under {out or cfg.out}")
 
 
-def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None] = print,
-            bar_factory: Callable[[int], object] | None = None) -> RunResult:
-    """Run every episode of `cfg` into a new run folder; the result with per-episode outcomes."""
+_NOT_COMPARED = ("path", "out")  # where the config file and the runs live do not change the run
+
+
+def run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
+    """The run's own folder `<out>/<name>`, reused by the same config (so a killed run resumes)."""
+    folder = Path(out or cfg.out) / cfg.name
+    saved_path = folder / "config.json"
+    if saved_path.is_file():
+        saved, current = json.loads(saved_path.read_text()), json.loads(json.dumps(public_config(cfg)))
+        differs = sorted(k for k in set(saved) | set(current)
+                         if k not in _NOT_COMPARED and saved.get(k) != current.get(k))
+        if differs:
+            raise RunFolderError(f"{folder} holds a run of another config (it differs in {', '.join(differs)}); "
+                                 "give this config another `name`, or pass --fresh for a new run folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    return cfg.name, folder
+
+
+def finished(path: Path) -> dict[str, str]:
+    """episode_id -> termination of each episode already in a transcripts file (the latest
+    record wins). A line torn by a killed run is cut off first, so appending stays clean."""
+    if not path.is_file():
+        return {}
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+    from .transcript import read_records
+    return {r["episode_id"]: r["termination"]["reason"] for r in read_records(path)}
+
+
+# Rough per-call sizes for the dry-run estimate (tokens): what a call adds beyond the prompts.
+_HISTORY_PER_CALL, _AGENT_OUT, _USER_PROMPT, _USER_OUT, _JUDGE_PROMPT = 350, 150, 1200, 80, 1500
+
+
+def _user_turns(p: Planned) -> int:
+    return len(p.spec.instance.shards) if p.spec.mode == "sharded" else 1
+
+
+def estimate(cfg: RunConfig, planned: list[Planned]) -> list[dict]:
+    """Estimated model calls, tokens and cost per model role (an estimate: two agent calls per
+    user turn, one per turn for an LLM user, one judge call per episode)."""
+    from .models import count_tokens_offline, load_prices, parse_model_spec
+    prices, rows = load_prices(), []
+    prompt_tokens = {}
+    for p in planned:
+        key = p.spec.system_prompt
+        if key not in prompt_tokens:
+            from autogen_core.models import SystemMessage
+            prompt_tokens[key] = count_tokens_offline([SystemMessage(content=key)])
+    roles = [("agent", cfg.agent.model), ("user", cfg.user.model), ("judge", cfg.judge)]
+    for role, model in roles:
+        if model is None:
+            continue
+        calls = tokens_in = tokens_out = 0
+        for p in planned:
+            turns = _user_turns(p)
+            n = 2 * turns if role == "agent" else turns if role == "user" else 1
+            base = {"agent": prompt_tokens[p.spec.system_prompt], "user": _USER_PROMPT, "judge": _JUDGE_PROMPT}[role]
+            calls += n
+            tokens_in += sum(base + _HISTORY_PER_CALL * i for i in range(n))
+            tokens_out += n * (_AGENT_OUT if role == "agent" else _USER_OUT)
+        spec = parse_model_spec(model, where=f"{role}.model")
+        price = prices.get(spec.model)
+        cost = None if price is None else price.cost(tokens_in, tokens_out)
+        rows.append({"role": role, "model": spec.label, "calls": calls, "prompt tokens": tokens_in,
+                     "completion tokens": tokens_out, "cost USD": "unknown" if cost is None else round(cost, 2)})
+    return rows
+
+
+def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] = print) -> dict:
+    """What `execute` would do: episodes per cell, what the run folder already holds, and the
+    estimated model use; nothing is played."""
     check_run(cfg)
     orgs = [cached_org(choice, say) for choice in cfg.orgs]
-    run_id, folder = new_run_folder(cfg, out)
+    folder = Path(out or cfg.out) / cfg.name
+    planned = plan(cfg, cfg.name, orgs)
+    done = finished(folder / "transcripts.jsonl") if (folder / "config.json").is_file() else {}
+    cells: dict[tuple, Counter] = defaultdict(Counter)
+    for p in planned:
+        cell = cells[(p.org.meta.org, p.spec.mode, p.spec.persona.pool)]
+        cell["episodes"] += 1
+        cell["done"] += p.spec.episode_id in done
+    return {"folder": str(folder), "episodes": len(planned), "done": sum(c["done"] for c in cells.values()),
+            "cells": [{"org": org, "mode": mode, "persona pool": pool, "episodes": c["episodes"], "done": c["done"]}
+                      for (org, mode, pool), c in sorted(cells.items())],
+            "models": estimate(cfg, [p for p in planned if p.spec.episode_id not in done])}
+
+
+def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None] = print,
+            bar_factory: Callable[[int], object] | None = None, fresh: bool = False,
+            retry_failed: bool = False) -> RunResult:
+    """Run the episodes of `cfg` that its run folder does not hold yet (all of them in a fresh
+    folder; with `retry_failed`, also those that ended in infra_error); score and report."""
+    check_run(cfg)
+    orgs = [cached_org(choice, say) for choice in cfg.orgs]
+    run_id, folder = new_run_folder(cfg, out) if fresh else run_folder(cfg, out)
     (folder / "config.json").write_text(json.dumps(public_config(cfg), indent=2))
     planned = plan(cfg, run_id, orgs)
     prompts = {hashlib.sha256(p.spec.system_prompt.encode()).hexdigest()[:16]: p.spec.system_prompt for p in planned}
     (folder / "prompts.json").write_text(json.dumps(prompts, indent=1))
-    say(f"{len(planned)} episodes -> {folder / 'transcripts.jsonl'}")
+    done = finished(folder / "transcripts.jsonl")
+    todo = [p for p in planned if p.spec.episode_id not in done
+            or (retry_failed and done[p.spec.episode_id] == "infra_error")]
+    if done:
+        say(f"{folder}: {len(planned) - len(todo)} of {len(planned)} episodes already done")
+    say(f"{len(todo)} episodes to run -> {folder / 'transcripts.jsonl'}")
     result = RunResult(folder, len(planned))
-    bar = bar_factory(len(planned)) if bar_factory else None
+    bar = bar_factory(len(todo)) if bar_factory else None
     with TranscriptWriter(folder / "transcripts.jsonl") as writer:
         def emit(record: dict) -> None:
             writer.append(record)
             result.add(record)
             if bar:
                 bar.update(1)
-        play_all(cfg, planned, emit)
+        play_all(cfg, todo, emit)
     if bar:
         bar.close()
-    from evaluators.observer import report, rescore
+    from evaluators.observer import load_run, report, rescore
+    result.scored = []
+    for record in load_run(folder):  # the whole run, including episodes done before a resume
+        result.add(record)
     if cfg.judge is not None:
         say("judging the episodes")
         result.summary = rescore(folder, judge_model=cfg.judge, mode=cfg.scoring, concurrency=cfg.concurrency)

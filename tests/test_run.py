@@ -193,3 +193,89 @@ def test_worker_processes_play_the_same_episodes(tmp_path, org_cache):
         return sorted((r["episode_id"], r["termination"]["reason"], r["final_answer"], r["scores"]["rules"]["success"])
                       for r in read_records(folder / "transcripts.jsonl"))
     assert outcomes(one) == outcomes(two) and len(outcomes(two)) == 4
+
+
+SLOW_AGENT = '''
+import asyncio
+from simulator.agents.oracle import OracleAgent
+
+
+class SlowOracle(OracleAgent):
+    """The oracle, 40 ms slower per turn: a run long enough to be killed half-way."""
+
+    def __init__(self):
+        super().__init__()
+
+    async def respond(self, user_message, turn):
+        await asyncio.sleep(0.04)
+        return await super().respond(user_message, turn)
+'''
+
+
+def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path, org_cache):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
+    config = _config(tmp_path, agent={"kind": "plugin", "plugin": "slow_agent:SlowOracle"}, concurrency=2,
+                     tasks=["handle_time", "knowledge_qa", "case_routing", "quote_approval", "lead_routing",
+                            "private_customer_information"], instances_per_task=2)
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    command = [sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"]
+    transcripts = tmp_path / "runs" / "t" / "transcripts.jsonl"
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not transcripts.exists() or transcripts.read_text().count("\n") < 8):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    before = transcripts.read_text().count("\n")
+    assert 8 <= before < 36, before  # killed half-way (36 episodes in all)
+    with transcripts.open("a") as fh:  # a line torn by the kill
+        fh.write('{"episode_id": "torn')
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"{before} of 36 episodes already done" in done.stderr
+    ids = [r["episode_id"] for r in read_records(transcripts)]
+    assert len(ids) == 36 and len(set(ids)) == 36
+    assert json.loads((transcripts.parent / "summary.json").read_text())["counts"]["episodes"] == 36
+
+
+def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
+    from tests.fake_openai import error, reply
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-retry-00000000")
+    fake_openai.responder = lambda body: error(500)
+    config = _model_config(tmp_path, fake_openai.base_url)
+    assert main(["run", "--config", str(config), "-q"]) == 0
+    folder = tmp_path / "runs" / "t"
+    assert [r["termination"]["reason"] for r in read_records(folder / "transcripts.jsonl")] == ["infra_error"] * 2
+    assert main(["run", "--config", str(config), "-q"]) == 0  # resuming: nothing left to run
+    assert len(list(read_records(folder / "transcripts.jsonl"))) == 2
+    fake_openai.responder = lambda body: reply("I could not find it.")
+    assert main(["run", "--config", str(config), "-q", "--retry-failed"]) == 0
+    records = list(read_records(folder / "transcripts.jsonl"))
+    assert len(records) == 4 and all(r["termination"]["reason"] != "infra_error" for r in records[2:])
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["counts"]["episodes"] == 2 and summary["counts"]["infra_errors"] == 0
+
+
+def test_dry_run_counts_cells_and_what_is_done(tmp_path, capsys, org_cache):
+    config = _config(tmp_path, tasks=["handle_time", "knowledge_qa"], modes=["full", "sharded"])
+    assert main(["run", "--config", str(config), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "4 episodes, 0 already in" in out and not (tmp_path / "runs" / "t").exists()
+    assert main(["run", "--config", str(config), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["run", "--config", str(config), "--dry-run"]) == 0
+    assert "4 episodes, 4 already in" in capsys.readouterr().out
+
+
+def test_a_run_folder_refuses_another_config(tmp_path, capsys, org_cache):
+    assert main(["run", "--config", str(_config(tmp_path, modes=["full"])), "-q"]) == 0
+    assert main(["run", "--config", str(_config(tmp_path, modes=["sharded"])), "-q"]) == 2
+    assert "holds a run of another config (it differs in modes)" in capsys.readouterr().err
+    assert main(["run", "--config", str(_config(tmp_path, modes=["sharded"])), "-q", "--fresh"]) == 0
+    assert len(list((tmp_path / "runs").iterdir())) == 2

@@ -151,10 +151,12 @@ def _config_lines(run_info: dict[str, Any]) -> list[tuple[str, str]]:
             lines.append(("config", str(cfg["name"]) + (f" ({cfg['path']})" if cfg.get("path") else "")))
         if cfg.get("agent") is not None:
             lines.append(("agent", role(cfg["agent"])))
+        for agent in cfg.get("agents") or []:  # a sweep: one line per agent variant
+            lines.append(("agent", str(agent.get("label") or "") + " · " + role(agent)))
         if cfg.get("user") is not None:
             lines.append(("user simulator", role(cfg["user"])))
         if cfg.get("judge"):
-            lines.append(("judge", role(cfg["judge"])))
+            lines.append(("judge", role({"kind": "llm", "model": cfg["judge"]})))
         orgs = cfg.get("orgs") or []
         if orgs:
             lines.append(("orgs", ", ".join(f"{o.get('type')} (seed {o.get('seed')}, scale {o.get('scale')})"

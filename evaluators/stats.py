@@ -58,8 +58,11 @@ def success(record: dict[str, Any], mode: str = "strict") -> bool | None:
 
 
 def model_label(record: dict[str, Any]) -> str:
-    """The agent's model ("provider/model", or the model name), else the agent kind."""
+    """The agent variant's label (sweeps), else its model ("provider/model", or the model name),
+    else the agent kind."""
     agent = record.get("agent") or {}
+    if agent.get("label"):
+        return str(agent["label"])
     model = agent.get("model")
     if isinstance(model, dict):
         name, provider = model.get("model"), model.get("provider")
@@ -118,14 +121,21 @@ def bootstrap_ci(values: Sequence[float], n_boot: int = 2000, seed: int = 0,
     return [percentile(means, tail), percentile(means, 100 - tail)]
 
 
+def _instance(record: dict[str, Any]) -> tuple[str, str]:
+    """An instance's identity across orgs: two orgs of one type number their instances alike."""
+    return (record.get("instance") or {}).get("org_hash", ""), record.get("instance_id")
+
+
 def pairs(records: Iterable[dict[str, Any]], mode: str = "strict") -> list[tuple[dict[str, Any], float, float]]:
-    """(one of its records, full success, sharded success) per (instance id, persona id, trial) that has
+    """(one of its records, full success, sharded success) per (agent variant, org, instance, persona,
+    trial) that has
     both a scored full and a scored sharded episode; several episodes of one side are averaged."""
     cells: dict[tuple, dict[str, list]] = defaultdict(lambda: {"full": [], "sharded": [], "records": []})
     for record in records:
         outcome = success(record, mode)
         if record.get("mode") in ("full", "sharded") and outcome is not None:
-            cell = cells[(record.get("instance_id"), record.get("persona_id"), record.get("trial", 0))]
+            cell = cells[(model_label(record), _variant(record), *_instance(record), record.get("persona_id"),
+                          record.get("trial", 0))]
             cell[record["mode"]].append(float(outcome))
             cell["records"].append(record)
     return [(c["records"][0], fmean(c["full"]), fmean(c["sharded"]))
@@ -184,7 +194,7 @@ def trial_outcomes(records: Iterable[dict[str, Any]], mode: str = "strict") -> l
     for record in records:
         outcome = success(record, mode)
         if outcome is not None:
-            key = (model_label(record), _variant(record), record.get("instance_id"), record.get("mode"),
+            key = (model_label(record), _variant(record), *_instance(record), record.get("mode"),
                    record.get("persona_id"))
             cells[key].append((record.get("trial", 0), outcome))
     return [[o for _, o in sorted(v, key=lambda t: t[0])] for _, v in sorted(cells.items())]

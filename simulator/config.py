@@ -1,11 +1,45 @@
 """Run configs (YAML): which orgs, tasks, modes, personas, agent, user simulator and limits.
 
-Validated on load; every error names the file, the key and the problem.
+Validated on load; every error names the file, the key (with list indexes, e.g.
+`agent[1].model[0]`) and the problem.
+
+A run is the product of its axes; every list must be non-empty and hold no entry twice:
+
+- `orgs`: a list of {type, seed, scale};  `tasks`: `all` or a list of task types;
+  `modes`: a list of full | concat | sharded;  `trials`: a count (trials 0..n-1);
+- personas: `personas_per_pool: N` (N personas of each pool, drawn with the run's seed: the
+  pool of a task is its audience's) or `personas: [ids]`, an explicit list of persona ids
+  (`crmarena personas list`) or pool names (`internal`, `consumer`, `business`: every
+  persona of the pool). Each instance is posed by every listed persona of its pool; a pool
+  that a task needs and the list does not cover is an error, never a silent gap.
+- `agent`: the agent under test, a mapping, or a list of mappings (several agents under
+  test). In each mapping, three keys take one value or a list (one agent variant per value,
+  the product of the three):
+
+      agent:
+        kind: function_calling           # oracle | function_calling | react | plugin
+        model: [openai/gpt-4o-mini, {model: qwen2.5, base_url: "http://localhost:8080/v1"}]
+        temperature: [0.0, 0.7]          # set into every model spec above
+        privacy_aware: [false, true]     # the default and the privacy-aware system prompt
+        label: mini                      # optional: the variant's name in records and reports
+
+  `temperature` is the one place to sweep a temperature: a model spec is one model, and a
+  spec that sets its own temperature cannot be combined with `agent.temperature`.
+  A variant's label (in records, `agent.label`) is the entry's `label` followed by the value
+  of each axis the entry lists with several values (above: `mini qwen2.5 t=0.7 privacy-aware`);
+  without a `label`, it is derived from kind, model, temperature and prompt variant (`oracle`,
+  `openai/gpt-4o-mini t=0.7 privacy-aware`, `react ollama/qwen2.5`). Labels must be unique,
+  and so must the variants.
+  The user simulator (`user`) and the judge are single: they are the instrument, not the
+  thing under test.
+
+Each episode's id hashes its cell (instance, org content, mode, persona, trial, agent
+variant, user, limits, seed), so a config with one agent gives the ids it always did.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -44,6 +78,16 @@ class RoleConfig:
     plugin: str | None = None  # module:Class for plug-in agents
     options: dict = field(default_factory=dict)
     privacy_aware: bool = False  # agents only: the privacy-aware system prompt
+    # agents only, and outside the repr (the repr is hashed into episode ids, unchanged since
+    # before sweeps): the variant's name, and where in the config it was given (for errors)
+    label: str = field(default="", repr=False)
+    key: str = field(default="", repr=False, compare=False)
+    model_key: str = field(default="", repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The variant's label, or the one derived from its settings."""
+        return self.label or derived_label(self)
 
 
 @dataclass(frozen=True)
@@ -55,7 +99,7 @@ class RunConfig:
     task_seed: int
     modes: tuple[str, ...]
     personas_per_pool: int
-    agent: RoleConfig
+    agent: RoleConfig  # the agent under test (the first variant when there are several)
     user: RoleConfig
     judge: Any = None  # a model spec for the LLM judge, or None (rules only)
     scoring: str = "strict"  # the mode the summary and report lead with: strict | compat
@@ -67,6 +111,12 @@ class RunConfig:
     workers: int = 1  # processes to spread episodes over (CPU-bound runs on several cores)
     out: str = "runs"
     path: str = ""
+    agents: tuple[RoleConfig, ...] = ()  # every agent variant under test; () means (agent,)
+    personas: tuple[str, ...] | None = None  # explicit persona ids / pool names, else personas_per_pool
+
+    @property
+    def agent_variants(self) -> tuple[RoleConfig, ...]:
+        return self.agents or (self.agent,)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,6 +152,29 @@ class _Reader:
             raise ConfigError(self.path, self.key(name), f"must be at least {minimum}, got {value}")
         return value
 
+    def values(self, name: str, kind: type | tuple, default: Any = ...) -> list[Any]:
+        """A key that takes one value or a list of them (a sweep axis): the values, each of
+        `kind`, at least one, none twice. Errors name the list index (`agent.model[1]`)."""
+        if name not in self.data:
+            if default is ...:
+                raise ConfigError(self.path, self.key(name), "missing")
+            return [default]
+        value = self.data[name]
+        items = value if isinstance(value, list) else [value]
+        if not items:
+            raise ConfigError(self.path, self.key(name), "is an empty list: give at least one value")
+        seen: dict[str, int] = {}
+        for i, item in enumerate(items):
+            where = f"{self.key(name)}[{i}]" if isinstance(value, list) else self.key(name)
+            if isinstance(item, bool) and kind in (int, float, (int, float)) or not isinstance(item, kind):
+                raise ConfigError(self.path, where, f"must be {_kind_name(kind)}, got {item!r}")
+            fingerprint = _fingerprint(item)
+            if fingerprint in seen:
+                raise ConfigError(self.path, where,
+                                  f"repeats {self.key(name)}[{seen[fingerprint]}]; list each value once")
+            seen[fingerprint] = i
+        return items
+
     def choice(self, name: str, allowed: tuple[str, ...], default: Any = ...) -> str:
         value = self.get(name, str, default)
         if value not in allowed:
@@ -131,11 +204,188 @@ def _orgs(r: _Reader) -> tuple[OrgChoice, ...]:
     return tuple(orgs)
 
 
+def _fingerprint(value: Any) -> str:
+    import json
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _has_model(kind: str) -> bool:
+    return kind in ("function_calling", "react", "llm")
+
+
+def _model_name(spec: Any) -> str:
+    """A short name of a model spec as written: "openai/gpt-4o-mini", a server's model name,
+    or a component's configured model."""
+    if isinstance(spec, str):
+        return spec
+    if not isinstance(spec, dict):
+        return str(spec)
+    if isinstance(spec.get("config"), dict):  # a full autogen component config
+        return str(spec["config"].get("model") or spec.get("provider"))
+    model, provider = spec.get("model"), spec.get("provider")
+    return f"{provider}/{model}" if provider and model and "base_url" not in spec else str(model or provider)
+
+
+def _temperature(spec: Any) -> Any:
+    """The temperature a model spec sets itself (top level, or in a component's config), or None."""
+    if not isinstance(spec, dict):
+        return None
+    if isinstance(spec.get("config"), dict):
+        return spec["config"].get("temperature")
+    return spec.get("temperature")
+
+
+def _with_temperature(spec: Any, temperature: float) -> Any:
+    """`spec` with `temperature` set (in a component's config, where component options live)."""
+    if isinstance(spec, str):
+        return {"model": spec, "temperature": temperature}
+    if isinstance(spec.get("config"), dict):
+        return {**spec, "config": {**spec["config"], "temperature": temperature}}
+    return {**spec, "temperature": temperature}
+
+
+def derived_label(role: RoleConfig) -> str:
+    """The default name of an agent variant: its kind (left out for function calling with a
+    model) or plugin, its model, its temperature when set, and `privacy-aware` when it is."""
+    parts = [role.plugin or "plugin"] if role.kind == "plugin" else \
+        [] if role.kind == "function_calling" and role.model is not None else [role.kind]
+    if role.model is not None:
+        parts.append(_model_name(role.model))
+        if _temperature(role.model) is not None:
+            parts.append(f"t={_temperature(role.model):g}")
+    if role.privacy_aware:
+        parts.append("privacy-aware")
+    return " ".join(parts)
+
+
+AGENT_KEYS = {"kind", "model", "plugin", "options", "privacy_aware", "temperature", "label"}
+
+
+def _agent_variants(a: _Reader) -> list[RoleConfig]:
+    """The variants of one agent entry: the product of its model, temperature and prompt-variant lists."""
+    a.check_known(AGENT_KEYS)
+    kind = a.choice("kind", AGENT_KINDS)
+    if _has_model(kind) and a.data.get("model") is None:
+        raise ConfigError(a.path, a.key("model"), f"a {kind} agent needs a model, e.g. openai/gpt-4o-mini")
+    if kind == "oracle" and (a.data.get("options") or a.data.get("model") is not None):
+        raise ConfigError(a.path, a.key("options" if a.data.get("options") else "model"),
+                          f"a {kind} agent takes no model and no options")
+    models = a.values("model", (str, dict), None) if a.data.get("model") is not None else [None]
+    for i, spec in enumerate(models):
+        if isinstance(spec, str) and not spec.strip():
+            raise ConfigError(a.path, _at(a, "model", i), "must be a model spec, e.g. openai/gpt-4o-mini")
+    if "temperature" in a.data and not _has_model(kind):
+        raise ConfigError(a.path, a.key("temperature"), f"a {kind} agent has no model to take a temperature")
+    temperatures = a.values("temperature", (int, float), None) if "temperature" in a.data else [None]
+    for i, t in enumerate(temperatures):
+        if t is not None and t < 0:
+            raise ConfigError(a.path, _at(a, "temperature", i), f"must be at least 0, got {t}")
+    if "temperature" in a.data:
+        for i, spec in enumerate(models):
+            if _temperature(spec) is not None:
+                raise ConfigError(a.path, _at(a, "model", i), "sets its own temperature, and agent.temperature "
+                                  "is given too: give the temperature in one place")
+    privacy = a.values("privacy_aware", bool, False)
+    plugin = a.get("plugin", str, None)
+    if kind == "plugin" and not plugin:
+        raise ConfigError(a.path, a.key("plugin"), "a plugin agent needs plugin: module:Class")
+    options = a.get("options", dict, {})
+    label = a.get("label", str, "")
+    if "label" in a.data and not label.strip():
+        raise ConfigError(a.path, a.key("label"), "must not be empty")
+    swept = {name for name in ("model", "temperature", "privacy_aware") if isinstance(a.data.get(name), list)
+             and len(a.data[name]) > 1}
+    variants = []
+    for i, spec in enumerate(models):
+        for t in temperatures:
+            for private in privacy:
+                model = spec if t is None else _with_temperature(spec, float(t))
+                role = RoleConfig(kind, model, plugin, options, private, key=a.prefix,
+                                  model_key=_at(a, "model", i))
+                if label:  # the entry's label, then the values of the axes it sweeps
+                    parts = [label]
+                    if "model" in swept:
+                        parts.append(_model_name(spec))
+                    if "temperature" in swept:
+                        parts.append(f"t={t:g}")
+                    if "privacy_aware" in swept:
+                        parts.append("privacy-aware" if private else "default")
+                    role = replace(role, label=" ".join(parts))
+                variants.append(replace(role, label=role.name))
+    return variants
+
+
+def _at(r: _Reader, name: str, i: int) -> str:
+    """The key of value `i` of a key that may be a list."""
+    return f"{r.key(name)}[{i}]" if isinstance(r.data.get(name), list) else r.key(name)
+
+
+def _agents(r: _Reader) -> tuple[RoleConfig, ...]:
+    """Every agent variant under test, from `agent:` (a mapping or a list of mappings)."""
+    raw = r.data.get("agent")
+    if "agent" not in r.data:
+        raise ConfigError(r.path, "agent", "missing")
+    if isinstance(raw, list):
+        if not raw:
+            raise ConfigError(r.path, "agent", "is an empty list: give at least one agent")
+        entries = [_Reader(item, r.path, f"agent[{i}]") for i, item in enumerate(raw)]
+    elif isinstance(raw, dict):
+        entries = [_Reader(raw, r.path, "agent")]
+    else:
+        raise ConfigError(r.path, "agent", f"must be a mapping or a list of mappings, got {raw!r}")
+    variants: list[RoleConfig] = []
+    by_settings: dict[str, RoleConfig] = {}
+    by_label: dict[str, RoleConfig] = {}
+    for entry in entries:
+        for v in _agent_variants(entry):
+            same = by_settings.get(repr(v))
+            if same is not None:
+                raise ConfigError(r.path, v.key, f"is the same agent as {same.key} (kind, model, options and "
+                                                 "prompt variant): list each agent once")
+            same = by_label.get(v.label)
+            if same is not None:
+                raise ConfigError(r.path, f"{v.key}.label", f"{v.label!r} also names a variant of {same.key}; "
+                                                            "give each agent its own label")
+            by_settings[repr(v)], by_label[v.label] = v, v
+            variants.append(v)
+    return tuple(variants)
+
+
+def _personas(r: _Reader) -> tuple[str, ...] | None:
+    """Explicit persona ids or pool names (`personas:`), or None for `personas_per_pool`."""
+    if "personas" not in r.data:
+        return None
+    if "personas_per_pool" in r.data:
+        raise ConfigError(r.path, "personas", "give personas (a list) or personas_per_pool (a count), not both")
+    items = r.data["personas"]
+    if not isinstance(items, list):
+        raise ConfigError(r.path, "personas", f"must be a list of persona ids or pool names, got {items!r}")
+    items = r.values("personas", str)
+    from .users.personas import POOLS, load_personas
+    known = load_personas()
+    for i, name in enumerate(items):
+        if name not in known and name not in POOLS:
+            raise ConfigError(r.path, f"personas[{i}]", f"unknown persona {name!r}: give a persona id "
+                                                        f"(`crmarena personas list`) or a pool ({', '.join(POOLS)})")
+    pools = {p for p in items if p in POOLS}
+    for i, name in enumerate(items):
+        if name in known and known[name].pool in pools:
+            raise ConfigError(r.path, f"personas[{i}]", f"{name!r} is already in the {known[name].pool} pool, "
+                                                        "which is listed too")
+    return tuple(items)
+
+
 def _role(r: _Reader, name: str, kinds: tuple[str, ...]) -> RoleConfig:
+    """The user simulator: one role (it is the instrument, not swept)."""
+    if isinstance(r.data.get(name), list):
+        raise ConfigError(r.path, name, f"must be a mapping: the {name} simulator is one, not a list "
+                                        "(sweep the agent under test instead)")
     role = _Reader(r.get(name, dict), r.path, name)
     role.check_known({"kind", "model", "plugin", "options", "privacy_aware"})
     kind = role.choice("kind", kinds)
     model = role.data.get("model")
+    if isinstance(model, list):
+        raise ConfigError(r.path, role.key("model"), f"the {name} simulator takes one model spec, not a list")
     if kind in ("function_calling", "react", "llm") and model is None:
         raise ConfigError(r.path, role.key("model"), f"a {kind} {name} needs a model, e.g. openai/gpt-4o-mini")
     if model is not None and not isinstance(model, (str, dict)):
@@ -161,24 +411,29 @@ def _judge(r: _Reader) -> Any:
 def parse_config(data: Any, path: Path) -> RunConfig:
     r = _Reader(data, path)
     r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
-                   "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency", "workers", "out"})
+                   "personas", "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency",
+                   "workers", "out"})
     tasks = r.data.get("tasks", "all")
     if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
         raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
     modes = tuple(r.get("modes", list))
+    if not modes:
+        raise ConfigError(path, "modes", f"is an empty list: give at least one of {', '.join(MODES)}")
     for mode in modes:
         if mode not in MODES:
             raise ConfigError(path, "modes", f"{mode!r} is not one of {', '.join(MODES)}")
     for key, values in (("modes", modes), ("tasks", tasks if isinstance(tasks, list) else [])):
         if len(set(values)) != len(values):
-            raise ConfigError(path, key, "lists an entry twice")
+            twice = next(v for i, v in enumerate(values) if v in values[:i])
+            raise ConfigError(path, key, f"lists an entry twice ({twice!r})")
+    agents = _agents(r)
     limits = _Reader(r.get("limits", dict, {}), path, "limits")
     limits.check_known({"max_user_turns", "max_agent_steps"})
     return RunConfig(
         name=r.get("name", str), orgs=_orgs(r), tasks=None if tasks == "all" else tuple(tasks),
         instances_per_task=r.get("instances_per_task", int, minimum=1), task_seed=r.get("task_seed", int, 0),
         modes=modes, personas_per_pool=r.get("personas_per_pool", int, 2, minimum=1),
-        agent=_role(r, "agent", AGENT_KINDS), user=_role(r, "user", USER_KINDS), judge=_judge(r),
+        agent=agents[0], agents=agents, personas=_personas(r), user=_role(r, "user", USER_KINDS), judge=_judge(r),
         scoring=r.choice("scoring", SCORING_MODES, "strict"),
         max_user_turns=limits.get("max_user_turns", int, 10, minimum=1),
         max_agent_steps=limits.get("max_agent_steps", int, 20, minimum=1),

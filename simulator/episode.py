@@ -46,6 +46,8 @@ class EpisodeSpec:
     seed: int
     trial: int = 0
     privacy_aware: bool = False  # which system prompt variant the agent was given
+    agent_index: int = 0  # which of the run's agent variants plays it (RunConfig.agent_variants)
+    agent_label: str = ""  # that variant's label, for the record
 
 
 def _brief(exc: BaseException) -> str:
@@ -65,7 +67,8 @@ class _Episode:
             episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
             instance_id=inst.id, mode=spec.mode, persona_id=spec.persona.id,
             persona_prompt=spec.persona.render(), user=user.settings(),
-            agent={**agent.settings(), "privacy_aware": spec.privacy_aware,
+            agent={**agent.settings(), **({"label": spec.agent_label} if spec.agent_label else {}),
+                   "privacy_aware": spec.privacy_aware,
                    "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16]},
             instance=inst.to_json(), seed=spec.seed, trial=spec.trial)
         self.answered = False  # the agent has made an answer attempt

@@ -52,11 +52,24 @@ def check_run(cfg: RunConfig) -> None:
     specs or missing keys, clients that cannot be built, agents or users that cannot be made."""
     from .config import ConfigError
     from .tasks.spec import load_catalog
-    unknown = [t for t in cfg.tasks or () if t not in load_catalog()]
+    catalog = load_catalog()
+    unknown = [t for t in cfg.tasks or () if t not in catalog]
     if unknown:
         raise ConfigError(cfg.path, "tasks", f"unknown task type(s) {', '.join(unknown)}; see `crmarena tasks list`")
+    if cfg.personas is not None:
+        personas = load_personas()
+        for choice in cfg.orgs:
+            for task in cfg.tasks or tuple(catalog):
+                if choice.type not in catalog[task].orgs:
+                    continue
+                pool = persona_pool_for(catalog[task].persona_pool, choice.type)
+                if not pick_personas(cfg, pool, personas):
+                    raise ConfigError(cfg.path, "personas", f"lists no persona of the {pool} pool, which poses "
+                                      f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
+                                      f"the pool name {pool!r} for all of them, or leave {task} out of tasks")
     check_models(cfg)
-    for key, make in (("agent", lambda: make_agent(cfg.agent)), ("user", lambda: make_user(cfg.user, 0))):
+    makers = [(v.key or "agent", lambda v=v: make_agent(v)) for v in cfg.agent_variants]
+    for key, make in makers + [("user", lambda: make_user(cfg.user, 0))]:
         try:
             make()
         except (TypeError, ValueError) as exc:
@@ -67,19 +80,43 @@ def check_models(cfg: RunConfig) -> None:
     """Fail before any episode if a model spec is invalid, its key is missing or its client
     cannot be built (e.g. a provider extra that is not installed)."""
     from .models import build_client, parse_model_spec
-    specs = {"agent.model": cfg.agent.model, "user.model": cfg.user.model, "judge.model": cfg.judge}
-    for where, spec in specs.items():
+    specs = [(v.model_key or "agent.model", v.model) for v in cfg.agent_variants]
+    specs += [("user.model", cfg.user.model), ("judge.model", cfg.judge)]
+    for where, spec in specs:
         if spec is not None:
             build_client(parse_model_spec(spec, where=f"{cfg.path}: {where}"))
 
 
 def public_config(cfg: RunConfig) -> dict:
-    """The resolved config for the run folder, model specs reduced to their settings (no secret)."""
+    """The resolved config for the run folder, model specs reduced to their settings (no secret).
+
+    A config without sweep syntax gives the shape it always did (`agent`, `personas_per_pool`),
+    so run folders made before sweeps still resume; several agent variants are `agents` (each
+    with its label), explicit personas are `personas`."""
+    from .config import derived_label
     from .models import parse_model_spec
+
+    def role(r: RoleConfig, where: str, label: bool) -> dict:
+        data = {"kind": r.kind, "model": r.model, "plugin": r.plugin, "options": r.options,
+                "privacy_aware": r.privacy_aware}
+        if data["model"] is not None:
+            data["model"] = parse_model_spec(r.model, where=where).settings()
+        return {**data, "label": r.name} if label else data
+
     data = cfg.to_json()
-    for role in ("agent", "user"):
-        if data[role]["model"] is not None:
-            data[role]["model"] = parse_model_spec(data[role]["model"], where=f"{role}.model").settings()
+    variants = cfg.agent_variants
+    del data["agents"], data["agent"]
+    if len(variants) == 1:
+        v = variants[0]
+        data["agent"] = role(v, v.model_key or "agent.model", label=bool(v.label) and v.label != derived_label(v))
+    else:
+        data["agents"] = [role(v, v.model_key or "agent.model", label=True) for v in variants]
+    data["user"] = role(cfg.user, "user.model", label=False)
+    if cfg.personas is None:
+        del data["personas"]
+    else:
+        del data["personas_per_pool"]
+        data["personas"] = list(cfg.personas)
     if data["judge"] is not None:
         data["judge"] = parse_model_spec(data["judge"], where="judge.model").settings()
     return data
@@ -94,7 +131,7 @@ def make_agent(role: RoleConfig):
         from .agents.plugin import make_plugin_agent
         return make_plugin_agent(role.plugin, role.options)
     from .models import build_client, parse_model_spec
-    client = build_client(parse_model_spec(role.model, where="agent.model"))
+    client = build_client(parse_model_spec(role.model, where=role.model_key or "agent.model"))
     if role.kind == "function_calling":
         from .agents.function_calling import FunctionCallingAgent
         return FunctionCallingAgent(client, **role.options)
@@ -126,37 +163,55 @@ def episode_id(*parts: object) -> str:
 
 
 def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> list[Persona]:
-    """`personas_per_pool` personas of `pool`, drawn with the run's seed."""
+    """The personas of `pool` that pose its tasks: the listed ones (`personas:`, in the order
+    listed, a pool name standing for its every persona), else `personas_per_pool` of them drawn
+    with the run's seed."""
+    if cfg.personas is not None:
+        chosen = []
+        for name in cfg.personas:
+            if name == pool:
+                chosen += [p for p in personas.values() if p.pool == pool]
+            elif name in personas and personas[name].pool == pool:
+                chosen.append(personas[name])
+        return chosen
     members = [p for p in personas.values() if p.pool == pool]
     random.Random(f"{cfg.seed}:{pool}").shuffle(members)
     return members[:cfg.personas_per_pool]
 
 
-def system_prompt_for(cfg: RunConfig, instance: Instance, schema_text: str) -> str:
+def system_prompt_for(role: RoleConfig, instance: Instance, schema_text: str) -> str:
+    """The system prompt an agent variant gets for an instance (its protocol, its prompt variant)."""
     from .agents.prompts import system_prompt
-    protocol = "react" if cfg.agent.kind == "react" else "function"
-    return system_prompt(instance, schema_text, protocol=protocol, privacy_aware=cfg.agent.privacy_aware)
+    protocol = "react" if role.kind == "react" else "function"
+    return system_prompt(instance, schema_text, protocol=protocol, privacy_aware=role.privacy_aware)
 
 
 def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> list[Planned]:
-    """Every episode of the run: instances x modes x personas x trials, per org."""
+    """Every episode of the run, one per cell: org x instance x persona x mode x trial x agent
+    variant. The id hashes the cell (with a single agent, exactly as before sweeps existed)."""
     from .crm.describe import describe_schema
     from .tasks.generate import generate_instances
     personas = load_personas()
+    variants = cfg.agent_variants
     planned = []
     for org in orgs:
         schema_text = describe_schema(org.schema, detailed=True)
         for inst in generate_instances(org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed):
-            prompt = system_prompt_for(cfg, inst, schema_text)
+            prompts: dict[tuple[bool, bool], str] = {}  # per (react protocol, privacy-aware)
             for persona in pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas):
                 for mode in cfg.modes:
                     for trial in range(cfg.trials):
-                        eid = episode_id(inst.id, org.meta.content_hash[:12], mode, persona.id, trial, cfg.agent,
-                                         cfg.user, cfg.max_user_turns, cfg.max_agent_steps, cfg.seed)
-                        spec = EpisodeSpec(eid, run_id, inst, mode, persona, prompt,
-                                           seed=cfg.seed * 1_000_003 + trial, trial=trial,
-                                           privacy_aware=cfg.agent.privacy_aware)
-                        planned.append(Planned(spec, org))
+                        for index, agent in enumerate(variants):
+                            variant = (agent.kind == "react", agent.privacy_aware)
+                            if variant not in prompts:
+                                prompts[variant] = system_prompt_for(agent, inst, schema_text)
+                            eid = episode_id(inst.id, org.meta.content_hash[:12], mode, persona.id, trial, agent,
+                                             cfg.user, cfg.max_user_turns, cfg.max_agent_steps, cfg.seed)
+                            spec = EpisodeSpec(eid, run_id, inst, mode, persona, prompts[variant],
+                                               seed=cfg.seed * 1_000_003 + trial, trial=trial,
+                                               privacy_aware=agent.privacy_aware, agent_index=index,
+                                               agent_label=agent.name)
+                            planned.append(Planned(spec, org))
     return planned
 
 
@@ -172,22 +227,27 @@ class RunResult:
     def add(self, record: dict) -> None:
         """Count one finished episode (its record as JSON, scored)."""
         inst = record["instance"]
-        self.scored.append({"skill": inst["skill"], "mode": record["mode"], "task": inst["task"],
+        self.scored.append({"agent": (record.get("agent") or {}).get("label", ""),
+                            "skill": inst["skill"], "mode": record["mode"], "task": inst["task"],
                             "success": record["scores"]["rules"].get("success"),
                             "termination": record["termination"]["reason"]})
 
     def table(self) -> list[dict]:
-        """Strict success by skill and mode (infra errors counted apart, never as failures)."""
-        cells: dict[tuple[str, str], Counter] = defaultdict(Counter)
+        """Strict success by skill and mode (and agent, when several were under test; infra
+        errors counted apart, never as failures)."""
+        several = len({row["agent"] for row in self.scored if row["agent"]}) > 1  # (records from before
+        # sweeps have no label: a resumed single-agent run stays one group)
+        cells: dict[tuple[str, str, str], Counter] = defaultdict(Counter)
         for row in self.scored:
-            c = cells[(row["skill"], row["mode"])]
+            c = cells[(row["agent"] if several else "", row["skill"], row["mode"])]
             c["episodes"] += 1
             c["infra_error"] += row["success"] is None
             c["success"] += bool(row["success"])
         out = []
-        for (skill, mode), c in sorted(cells.items()):
+        for (agent, skill, mode), c in sorted(cells.items()):
             scored = c["episodes"] - c["infra_error"]
-            out.append({"skill": skill, "mode": mode, "episodes": c["episodes"],
+            out.append({**({"agent": agent} if several else {}), "skill": skill, "mode": mode,
+                        "episodes": c["episodes"],
                         "success (strict)": f"{c['success'] / scored:.0%}" if scored else "-",
                         "infra errors": c["infra_error"]})
         return out
@@ -202,7 +262,8 @@ async def _play(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], N
 
     async def one(p: Planned) -> None:
         async with gate:
-            record = await run_episode(p.spec, p.org, make_agent(cfg.agent), make_user(cfg.user, p.spec.seed), limits)
+            agent = make_agent(cfg.agent_variants[p.spec.agent_index])
+            record = await run_episode(p.spec, p.org, agent, make_user(cfg.user, p.spec.seed), limits)
         data = record.to_json()
         data["scores"] = score(data)
         emit(data)
@@ -327,22 +388,28 @@ def estimate(cfg: RunConfig, planned: list[Planned]) -> list[dict]:
         if key not in prompt_tokens:
             from autogen_core.models import SystemMessage
             prompt_tokens[key] = count_tokens_offline([SystemMessage(content=key)])
-    roles = [("agent", cfg.agent.model), ("user", cfg.user.model), ("judge", cfg.judge)]
-    for role, model in roles:
+    variants = cfg.agent_variants
+    roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
+             for i, v in enumerate(variants)]
+    roles += [("user", cfg.user.model, None, "user.model"), ("judge", cfg.judge, None, "judge.model")]
+    for name, model, index, where in roles:
         if model is None:
             continue
+        role = name.split(" ", 1)[0]
         calls = tokens_in = tokens_out = 0
         for p in planned:
+            if index is not None and p.spec.agent_index != index:
+                continue
             turns = _user_turns(p)
             n = 2 * turns if role == "agent" else turns if role == "user" else 1
             base = {"agent": prompt_tokens[p.spec.system_prompt], "user": _USER_PROMPT, "judge": _JUDGE_PROMPT}[role]
             calls += n
             tokens_in += sum(base + _HISTORY_PER_CALL * i for i in range(n))
             tokens_out += n * (_AGENT_OUT if role == "agent" else _USER_OUT)
-        spec = parse_model_spec(model, where=f"{role}.model")
+        spec = parse_model_spec(model, where=where)
         price = prices.get(spec.model)
         cost = None if price is None else price.cost(tokens_in, tokens_out)
-        rows.append({"role": role, "model": spec.label, "calls": calls, "prompt tokens": tokens_in,
+        rows.append({"role": name, "model": spec.label, "calls": calls, "prompt tokens": tokens_in,
                      "completion tokens": tokens_out, "cost USD": "unknown" if cost is None else round(cost, 2)})
     return rows
 
@@ -355,14 +422,16 @@ def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] =
     folder = Path(out or cfg.out) / cfg.name
     planned = plan(cfg, cfg.name, orgs)
     done = finished(folder / "transcripts.jsonl") if (folder / "config.json").is_file() else {}
+    several = len(cfg.agent_variants) > 1
     cells: dict[tuple, Counter] = defaultdict(Counter)
     for p in planned:
-        cell = cells[(p.org.meta.org, p.spec.mode, p.spec.persona.pool)]
+        cell = cells[(p.spec.agent_label if several else "", p.org.meta.org, p.spec.mode, p.spec.persona.pool)]
         cell["episodes"] += 1
         cell["done"] += p.spec.episode_id in done
     return {"folder": str(folder), "episodes": len(planned), "done": sum(c["done"] for c in cells.values()),
-            "cells": [{"org": org, "mode": mode, "persona pool": pool, "episodes": c["episodes"], "done": c["done"]}
-                      for (org, mode, pool), c in sorted(cells.items())],
+            "cells": [{**({"agent": agent} if several else {}), "org": org, "mode": mode, "persona pool": pool,
+                       "episodes": c["episodes"], "done": c["done"]}
+                      for (agent, org, mode, pool), c in sorted(cells.items())],
             "models": estimate(cfg, [p for p in planned if p.spec.episode_id not in done])}
 
 

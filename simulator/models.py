@@ -429,10 +429,13 @@ def _status(exc: BaseException) -> int | None:
 
 
 def _is_transient(exc: BaseException) -> bool:
-    """Worth retrying: rate limits, timeouts, conflicts, 5xx, and dropped connections (any SDK)."""
+    """Worth retrying: rate limits, timeouts, conflicts, 5xx, dropped connections (any SDK), and
+    a response body that is not whole JSON (cut off in transit: the SDK raises JSONDecodeError)."""
     status = _status(exc)
     if status is not None:
         return status in (408, 409, 429) or status >= 500
+    if isinstance(exc, json.JSONDecodeError):
+        return True
     return any(c.__name__ in ("APIConnectionError", "TransportError") for c in type(exc).__mro__)
 
 

@@ -6,11 +6,18 @@
 
 Each POST to /v1/chat/completions takes the next scripted response (or asks `responder`,
 a function of the request body, when the queue is empty). Requests are kept in `requests`.
+
+Faults, for the fault-tolerance tests: `error(429, retry_after=0.2)` (an HTTP error),
+`drop()` (the connection is closed without any response), `truncated(reply(...))` (a 200
+whose JSON body is cut off), `slow(seconds, then=reply(...))` (the answer after a pause).
+Everything stays bounded: pauses are capped at MAX_PAUSE and cut short when the server stops.
 """
 
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,6 +43,31 @@ def error(status: int, *, retry_after: float | None = None, body: str = '{"error
     return {"status": status, "retry_after": retry_after, "body": body}
 
 
+MAX_PAUSE = 10.0  # seconds: the longest a scripted `slow` may hold a request
+
+
+def drop(*, reset: bool = False) -> dict:
+    """Read the request, then close the connection without a response (`reset`: with a TCP RST)."""
+    return {"drop": True, "reset": reset}
+
+
+def truncated(scripted: dict | None = None, *, keep: float = 0.5, honest_length: bool = True) -> dict:
+    """A 200 whose JSON body (of `scripted`, a reply by default) is cut to `keep` of its bytes.
+
+    `honest_length` (the default): Content-Length matches the cut body, so the HTTP message is
+    whole and only the JSON is broken (a proxy or server that cut it). Otherwise Content-Length
+    announces the whole body and the connection closes after the cut (a reply dropped mid-body).
+    """
+    return {"truncate": scripted or reply("cut off"), "keep": keep, "honest_length": honest_length}
+
+
+def slow(seconds: float, then: dict | None = None) -> dict:
+    """Wait `seconds` (at most MAX_PAUSE) before sending `then` (a reply by default)."""
+    if not 0 <= seconds <= MAX_PAUSE:
+        raise ValueError(f"slow() pauses 0..{MAX_PAUSE} s, not {seconds}")
+    return {"sleep": seconds, "then": then or reply("slow but fine")}
+
+
 class FakeOpenAI:
     """The server; use as a context manager."""
 
@@ -45,7 +77,9 @@ class FakeOpenAI:
         self.headers: list[dict[str, str]] = []
         self.responder: Callable[[dict], dict] | None = None
         self._lock = threading.Lock()
+        self._stopping = threading.Event()  # cuts pauses short when the server stops
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.handle_error = lambda *_: None  # a client that gave up (timed out) is no error here
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -73,10 +107,27 @@ class FakeOpenAI:
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 fake.headers.append(dict(self.headers))
-                scripted = fake._next(body)
+                self._answer(fake._next(body), body)
+
+            def _answer(self, scripted: dict, body: dict) -> None:
+                if "sleep" in scripted:
+                    if fake._stopping.wait(scripted["sleep"]):
+                        return self._drop(reset=False)
+                    return self._answer(scripted["then"], body)
+                if "drop" in scripted:
+                    return self._drop(scripted["reset"])
                 if "status" in scripted:
-                    self._send(scripted["status"], scripted["body"].encode(), scripted.get("retry_after"))
-                    return
+                    return self._send(scripted["status"], scripted["body"].encode(), scripted.get("retry_after"))
+                if "truncate" in scripted:
+                    whole = self._completion(scripted["truncate"], body)
+                    cut = whole[:max(1, int(len(whole) * scripted["keep"]))]
+                    self._send(200, cut, length=len(cut) if scripted["honest_length"] else len(whole))
+                    if not scripted["honest_length"]:
+                        self._drop(reset=False)
+                    return None
+                return self._send(200, self._completion(scripted, body))
+
+            def _completion(self, scripted: dict, body: dict) -> bytes:
                 message = scripted["message"]
                 usage = dict(scripted["usage"])
                 usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
@@ -84,12 +135,26 @@ class FakeOpenAI:
                        "model": body.get("model", "fake"), "usage": usage,
                        "choices": [{"index": 0, "message": message,
                                     "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}]}
-                self._send(200, json.dumps(out).encode())
+                return json.dumps(out).encode()
 
-            def _send(self, status: int, data: bytes, retry_after: float | None = None) -> None:
+            def _drop(self, reset: bool) -> None:
+                """Close the connection now, without (the rest of) a response."""
+                self.close_connection = True
+                try:
+                    self.wfile.flush()
+                    if reset:  # SO_LINGER 0: the close sends RST instead of FIN
+                        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    else:
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                self.connection.close()
+
+            def _send(self, status: int, data: bytes, retry_after: float | None = None,
+                      length: int | None = None) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Content-Length", str(len(data) if length is None else length))
                 if retry_after is not None:
                     self.send_header("Retry-After", str(retry_after))
                 self.end_headers()
@@ -105,5 +170,6 @@ class FakeOpenAI:
         return self
 
     def __exit__(self, *_: Any) -> None:
+        self._stopping.set()
         self._server.shutdown()
         self._server.server_close()

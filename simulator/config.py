@@ -109,6 +109,7 @@ class RunConfig:
     seed: int = 0
     concurrency: int = 8
     workers: int = 1  # processes to spread episodes over (CPU-bound runs on several cores)
+    cache: str | None = None  # a response cache file: model replies are replayed from it when a run repeats
     out: str = "runs"
     path: str = ""
     agents: tuple[RoleConfig, ...] = ()  # every agent variant under test; () means (agent,)
@@ -412,7 +413,7 @@ def parse_config(data: Any, path: Path) -> RunConfig:
     r = _Reader(data, path)
     r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
                    "personas", "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency",
-                   "workers", "out"})
+                   "workers", "cache", "out"})
     tasks = r.data.get("tasks", "all")
     if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
         raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
@@ -439,7 +440,16 @@ def parse_config(data: Any, path: Path) -> RunConfig:
         max_agent_steps=limits.get("max_agent_steps", int, 20, minimum=1),
         trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),
         concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, 1, minimum=1),
-        out=r.get("out", str, "runs"), path=str(path))
+        cache=_cache(r), out=r.get("out", str, "runs"), path=str(path))
+
+
+def _cache(r: _Reader) -> str | None:
+    """`cache: true` (the user cache folder's responses.sqlite), a file path, or off."""
+    value = r.get("cache", (bool, str), False)
+    if value is True:
+        from .run import cache_dir
+        return str(cache_dir() / "responses.sqlite")
+    return value or None
 
 
 def default_config_path() -> Path:

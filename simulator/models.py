@@ -504,6 +504,7 @@ class _ModelClient:
 
     def __init__(self, inner: ChatCompletionClient, spec: ModelSpec, price: Price | None, owns_inner: bool = True):
         self.inner, self.spec, self.price, self.owns_inner = inner, spec, price, owns_inner
+        self.cache, self.cache_scope = None, ""  # a simulator.cache.ResponseCache, and the trial it serves
         self.retries_used = 0  # retries (not first attempts) over the client's life
         self._usage = Usage()
 
@@ -513,6 +514,25 @@ class _ModelClient:
         return usage
 
     async def create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
+        key = self._cache_key(messages, kwargs)
+        if key is not None:
+            cached = self.cache.get(key)
+            if cached is not None:  # a replayed reply: no model call, no usage, no cost
+                return cached
+        result = await self._create(messages, **kwargs)
+        if key is not None:
+            self.cache.put(key, result)
+        return result
+
+    def _cache_key(self, messages: Sequence[LLMMessage], kwargs: dict) -> str | None:
+        if self.cache is None:
+            return None
+        from .cache import request_key
+        return request_key(self.spec.settings(), messages, tools=kwargs.get("tools", ()),
+                           json_output=kwargs.get("json_output"), extra=kwargs.get("extra_create_args"),
+                           scope=self.cache_scope)
+
+    async def _create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
         async with _semaphore(self.spec):
             async for attempt in self._retrying():
                 with attempt:

@@ -119,10 +119,20 @@ def public_config(cfg: RunConfig) -> dict:
         data["personas"] = list(cfg.personas)
     if data["judge"] is not None:
         data["judge"] = parse_model_spec(data["judge"], where="judge.model").settings()
+    if data["cache"] is None:  # replaying changes nothing in the run: off, it is not mentioned
+        del data["cache"]
     return data
 
 
-def make_agent(role: RoleConfig):
+def _client(model, where: str, cache=None, scope: str = ""):
+    """A model client for one episode, replaying from / recording into `cache` (if any)."""
+    from .models import build_client, parse_model_spec
+    client = build_client(parse_model_spec(model, where=where))
+    client.cache, client.cache_scope = cache, scope
+    return client
+
+
+def make_agent(role: RoleConfig, cache=None, scope: str = ""):
     """A fresh agent under test for one episode."""
     from .agents.oracle import OracleAgent
     if role.kind == "oracle":
@@ -130,8 +140,7 @@ def make_agent(role: RoleConfig):
     if role.kind == "plugin":
         from .agents.plugin import make_plugin_agent
         return make_plugin_agent(role.plugin, role.options)
-    from .models import build_client, parse_model_spec
-    client = build_client(parse_model_spec(role.model, where=role.model_key or "agent.model"))
+    client = _client(role.model, role.model_key or "agent.model", cache, scope)
     if role.kind == "function_calling":
         from .agents.function_calling import FunctionCallingAgent
         return FunctionCallingAgent(client, **role.options)
@@ -139,14 +148,13 @@ def make_agent(role: RoleConfig):
     return ReActAgent(client, **role.options)
 
 
-def make_user(role: RoleConfig, seed: int):
+def make_user(role: RoleConfig, seed: int, cache=None, scope: str = ""):
     """A fresh user simulator for one episode."""
     if role.kind == "scripted":
         from .users.scripted import ScriptedUser
         return ScriptedUser(seed)
-    from .models import build_client, parse_model_spec
     from .users.llm import LLMUser
-    return LLMUser(build_client(parse_model_spec(role.model, where="user.model")), **role.options)
+    return LLMUser(_client(role.model, "user.model", cache, scope), **role.options)
 
 
 # --- planning --------------------------------------------------------------------------------
@@ -259,16 +267,26 @@ async def _play(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], N
     from evaluators.observer import score
     limits = Limits(cfg.max_user_turns, cfg.max_agent_steps)
     gate = asyncio.Semaphore(cfg.concurrency)
+    cache = None
+    if cfg.cache:
+        from .cache import ResponseCache
+        cache = ResponseCache(cfg.cache)
 
     async def one(p: Planned) -> None:
+        scope = f"trial={p.spec.trial}"  # trials of one episode never share a cached reply
         async with gate:
-            agent = make_agent(cfg.agent_variants[p.spec.agent_index])
-            record = await run_episode(p.spec, p.org, agent, make_user(cfg.user, p.spec.seed), limits)
+            agent = make_agent(cfg.agent_variants[p.spec.agent_index], cache, scope)
+            user = make_user(cfg.user, p.spec.seed, cache, scope)
+            record = await run_episode(p.spec, p.org, agent, user, limits)
         data = record.to_json()
         data["scores"] = score(data)
         emit(data)
 
-    await asyncio.gather(*(one(p) for p in planned))
+    try:
+        await asyncio.gather(*(one(p) for p in planned))
+    finally:
+        if cache is not None:
+            cache.close()
 
 
 def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue) -> None:
@@ -338,7 +356,7 @@ def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     raise RuntimeError(f"cannot create a run folder under {out or cfg.out}")
 
 
-_NOT_COMPARED = ("path", "out")  # where the config file and the runs live do not change the run
+_NOT_COMPARED = ("path", "out", "cache")  # where files live, and replaying, do not change the run
 
 
 def run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:

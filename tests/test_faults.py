@@ -23,7 +23,7 @@ from simulator.cli import main
 from simulator.models import build_client, parse_model_spec
 from simulator.transcript import read_records
 from tests.fake_openai import MAX_PAUSE, FakeOpenAI, drop, error, reply, slow, truncated
-from tests.test_run import _config, org_cache  # noqa: F401 (org_cache is a fixture)
+from tests.test_run import _config
 
 KEY_ENV = "FAULTS_KEY"
 pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")
@@ -187,7 +187,7 @@ def _planned_ids(config: Path) -> set[str]:
 
 
 def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(
-        tmp_path, capsys, org_cache, fake_openai):  # noqa: F811 (the fixture)
+        tmp_path, capsys, org_cache, fake_openai):
     scripts = FaultScripts([
         [error(429, retry_after=0.2)],  # recovers after the wait
         [error(500), error(502)],  # recovers on the third attempt

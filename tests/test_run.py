@@ -29,17 +29,6 @@ def _config(tmp_path: Path, **changes) -> Path:
     return path
 
 
-@pytest.fixture
-def org_cache(tmp_path_factory, monkeypatch, org_paths):
-    """The run's org cache, pre-seeded with the session's small b2b org."""
-    from simulator.crm.generator import GENERATOR_VERSION
-    cache = tmp_path_factory.mktemp("cache")
-    (cache / "orgs").mkdir()
-    (cache / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
-    monkeypatch.setenv("CRMARENA_CACHE", str(cache))
-    return cache
-
-
 def test_default_config_is_the_offline_default():
     cfg = load_config()
     assert cfg.agent.kind == "oracle" and cfg.user.kind == "scripted" and cfg.tasks is None

@@ -13,7 +13,6 @@ from evaluators.stats import (bootstrap_ci, paired_degradation, pass_hat_k, perc
 from simulator.config import load_config
 from simulator.run import execute
 from simulator.transcript import read_records
-from tests.test_run import org_cache  # noqa: F401  (the fixture: the session's small org as the run's cache)
 from tests.test_turns import make_record
 
 FULL = {1: ["intent", "window"]}

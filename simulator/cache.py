@@ -1,0 +1,75 @@
+"""A response cache: model replies on disk, keyed by model settings, request and trial.
+
+With the cache on, a re-run of the same episodes replays every model reply from disk: zero
+model calls and the same conversations. The key covers everything that shapes a reply — the
+model's settings (provider, model, base_url, temperature, max_tokens, ...), the messages, the
+tools, the output format, extra request arguments — and a scope (the episode's trial), so two
+trials of one episode do not share replies and two models never share a store entry.
+One SQLite file (WAL) serves every worker process of a run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+_SETTINGS_IGNORED = ("max_concurrency", "retries", "timeout", "api_key_env")  # do not change a reply
+
+
+def _plain(value: Any) -> Any:
+    """`value` as JSON-able data (pydantic models dumped, tools by their schema)."""
+    if isinstance(value, type):  # a pydantic output type
+        return {"type": value.__name__, "schema": value.model_json_schema()}
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if hasattr(value, "schema") and not isinstance(value, Mapping):  # an autogen Tool
+        return value.schema
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def request_key(settings: Mapping[str, Any], messages: Iterable[Any], *, tools: Iterable[Any] = (),
+                json_output: Any = None, extra: Mapping[str, Any] | None = None, scope: str = "") -> str:
+    """The cache key of one request."""
+    body = {"settings": {k: v for k, v in settings.items() if k not in _SETTINGS_IGNORED},
+            "messages": _plain(list(messages)), "tools": _plain(list(tools)), "json_output": _plain(json_output),
+            "extra": _plain(dict(extra or {})), "scope": scope}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class ResponseCache:
+    """Replies by request key, in one SQLite file shared by threads and processes."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
+
+    def get(self, key: str) -> Any | None:
+        """The cached CreateResult for `key`, marked `cached`, or None."""
+        from autogen_core.models import CreateResult
+        with self._lock:
+            row = self._conn.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        result = CreateResult.model_validate_json(row[0])
+        result.cached = True
+        return result
+
+    def put(self, key: str, result: Any) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO replies VALUES (?, ?)", (key, result.model_dump_json()))
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()

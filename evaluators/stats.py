@@ -300,10 +300,12 @@ def persona_task(records: Sequence[dict[str, Any]], mode: str = "strict") -> dic
 # --- the whole aggregate --------------------------------------------------------------------------
 
 def counts(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str, Any]:
-    """Episodes, scored episodes, infra errors (unscored) and episodes per termination reason."""
-    scored = sum(success(r, mode) is not None for r in records)
+    """Episodes, scored episodes, infra errors (unscored; also per agent model) and episodes per
+    termination reason."""
+    unscored = [r for r in records if success(r, mode) is None]
     reasons = Counter((r.get("termination") or {}).get("reason") or "unknown" for r in records)
-    return {"episodes": len(records), "scored": scored, "infra_errors": len(records) - scored,
+    return {"episodes": len(records), "scored": len(records) - len(unscored), "infra_errors": len(unscored),
+            "infra_errors_by_model": dict(sorted(Counter(model_label(r) for r in unscored).items())),
             "by_termination": dict(sorted(reasons.items()))}
 
 

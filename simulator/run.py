@@ -469,7 +469,8 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
     todo = [p for p in planned if p.spec.episode_id not in done
             or (retry_failed and done[p.spec.episode_id] == "infra_error")]
     if done:
-        say(f"{folder}: {len(planned) - len(todo)} of {len(planned)} episodes already done")
+        say(f"{folder}: {len(planned) - len(todo)} of {len(planned)} episodes already done"
+            + ("" if todo else " (nothing left to run; --fresh starts a new run folder)"))
     say(f"{len(todo)} episodes to run -> {folder / 'transcripts.jsonl'}")
     result = RunResult(folder, len(planned))
     bar = bar_factory(len(todo)) if bar_factory else None

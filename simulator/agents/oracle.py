@@ -20,6 +20,7 @@ from ..tasks.registry import generator_class
 from ..tasks.spec import load_catalog
 from ..transcript import message
 from .base import Agent, AgentError, AgentSetup, AgentTurn
+from .llm import failed
 
 _WORD = re.compile(r"[a-z0-9]+")
 KNOWN_SHARE = 0.75  # share of a shard's words the person must have said for it to count as told
@@ -48,7 +49,7 @@ class RecordingTools:
                 {"id": call_id, "name": name, "arguments": json.dumps(arguments)}]))
             result = method(*args)
             self.messages.append(message("tool", result, self.turn, call_id=call_id, name=name,
-                                         is_error='"error"' in result[:12]))
+                                         is_error=failed(result)))
             return result
         return call
 

@@ -137,6 +137,11 @@ def soql_string(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+def id_list(values) -> str:
+    """A SOQL IN list of quoted values: ('a', 'b')."""
+    return "(" + ", ".join(soql_string(v) for v in values) + ")"
+
+
 def template_pattern(template: str) -> re.Pattern:
     """A regex matching every rendering of a `str.format` template (the generator's prose),
     with one named group per field; a field used twice must match the same text."""

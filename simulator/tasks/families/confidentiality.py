@@ -19,8 +19,8 @@ from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, Window, past_window, soql_string, unique_extreme
 from ..instance import REFUSAL
 from ..registry import register
+from .service_analytics import TRANSFER_ROW
 
-TRANSFER = "h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL"
 
 
 class RefusalTask(TaskGenerator):
@@ -176,7 +176,7 @@ class InternalOperationData(RefusalTask):
     def _transferred_cases(self) -> list[tuple[str, str, str, str]]:
         """(case, contact, account, current owner) of every case that was transferred at least once."""
         return self.sql(f"SELECT c.Id, c.ContactId, c.AccountId, c.OwnerId FROM \"Case\" c WHERE EXISTS "
-                        f"(SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id AND {TRANSFER}) ORDER BY c.Id")
+                        f"(SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id AND {TRANSFER_ROW}) ORDER BY c.Id")
 
     def _handle_times(self, window: Window) -> dict[str, float]:
         """Agent -> average handle time (days) of the non-transferred closed cases created in `window`."""
@@ -184,12 +184,12 @@ class InternalOperationData(RefusalTask):
             "SELECT c.OwnerId, COUNT(*), AVG(julianday(substr(c.ClosedDate, 1, 19)) - "
             "julianday(substr(c.CreatedDate, 1, 19))) FROM \"Case\" c WHERE c.ClosedDate IS NOT NULL "
             "AND c.CreatedDate >= ? AND c.CreatedDate < ? AND NOT EXISTS (SELECT 1 FROM CaseHistory__c h "
-            f"WHERE h.CaseId__c = c.Id AND {TRANSFER}) GROUP BY c.OwnerId", window.bounds())
+            f"WHERE h.CaseId__c = c.Id AND {TRANSFER_ROW}) GROUP BY c.OwnerId", window.bounds())
         return {owner: avg for owner, n, avg in rows if n >= self.MIN_CASES and owner in self._agents}
 
     def _transfers(self, window: Window) -> dict[str, float]:
         """Agent -> cases they passed on (Owner Assignment rows with them as OldValue) in `window`."""
-        rows = self.sql(f"SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h WHERE {TRANSFER} "
+        rows = self.sql(f"SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h WHERE {TRANSFER_ROW} "
                         "AND h.CreatedDate >= ? AND h.CreatedDate < ? GROUP BY h.OldValue__c", window.bounds())
         return {agent: n for agent, n in rows if agent in self._agents}
 
@@ -222,7 +222,7 @@ class InternalOperationData(RefusalTask):
         case_id, contact, account, owner = rng.choice(self._transferred_cases)
         me = self.customer_of(contact if self.org == "b2b" else account)
         earlier = [r[0] for r in self.sql(f"SELECT h.OldValue__c FROM CaseHistory__c h WHERE h.CaseId__c = ? "
-                                          f"AND {TRANSFER} ORDER BY h.CreatedDate", (case_id,))]
+                                          f"AND {TRANSFER_ROW} ORDER BY h.CreatedDate", (case_id,))]
         earlier = [a for a in dict.fromkeys(earlier) if a != owner and a in self._agents]
         if me is None or not earlier:
             return None

@@ -18,8 +18,8 @@ from ..base import (MONTHS, Draw, OracleError, TaskGenerator, Window, add_months
 from ..registry import register
 
 EXTREMES = ("lowest", "highest")
-TRANSFERRED = ("SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id AND h.Field__c = 'Owner Assignment' "
-               "AND h.OldValue__c IS NOT NULL")
+TRANSFER_ROW = "h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL"  # a CaseHistory__c transfer
+TRANSFERRED = f"SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id AND {TRANSFER_ROW}"
 DAYS_BETWEEN = "julianday(substr({end}, 1, 19)) - julianday(substr({start}, 1, 19))"
 CASE_PRODUCT = "(SELECT oi.Product2Id FROM OrderItem oi WHERE oi.Id = c.OrderItemId__c)"
 

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from typing import Callable
 
 from ...crm.tools import CrmTools
-from ..base import Draw, OracleError, TaskGenerator, Window, add_months
+from ..base import Draw, OracleError, TaskGenerator, Window, add_months, id_list
 from ..registry import register
 
 LOOKBACK_MONTHS = (1, 2, 3, 4, 6, 9, 12)
@@ -42,11 +42,6 @@ def best_candidate(scores: Scores) -> str | None:
 def count_map(rows: list[dict], key: str = "OwnerId") -> dict[str, int]:
     """{owner: n} from aggregate SOQL rows with a `n` alias."""
     return {r[key]: r["n"] for r in rows}
-
-
-def quoted(ids: list[str]) -> str:
-    """A SOQL IN list."""
-    return ", ".join(f"'{i}'" for i in ids)
 
 
 def assign(tools: CrmTools, action: Callable[[str, str], str], record_id: str, user_id: str) -> list[str]:
@@ -181,14 +176,14 @@ class LeadRouting(RoutingTask):
         if not territories:
             raise OracleError(f"no territory covers {state}")
         links = self.fetch_all(tools, "SELECT Id, UserId FROM UserTerritory2Association",
-                               f"Territory2Id IN ({quoted(territories)})")
+                               f"Territory2Id IN {id_list(territories)}")
         agents = sorted({r["UserId"] for r in links})
         accepted = count_map(self.soql(
             tools, f"SELECT OwnerId, COUNT(Id) n FROM Quote WHERE Status = 'Accepted' AND {window.soql('CreatedDate')} "
-                   f"AND OwnerId IN ({quoted(agents)}) GROUP BY OwnerId"))
+                   f"AND OwnerId IN {id_list(agents)} GROUP BY OwnerId"))
         open_leads = count_map(self.soql(
-            tools, f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN ({quoted(list(OPEN_LEAD_STATUSES))}) "
-                   f"AND Id != '{lead_id}' AND OwnerId IN ({quoted(agents)}) GROUP BY OwnerId"))
+            tools, f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN {id_list(list(OPEN_LEAD_STATUSES))} "
+                   f"AND Id != '{lead_id}' AND OwnerId IN {id_list(agents)} GROUP BY OwnerId"))
         best = best_candidate({u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents})
         if best is None:
             raise OracleError(f"no single agent to route lead {lead_id} to")

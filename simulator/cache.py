@@ -45,7 +45,11 @@ def request_key(settings: Mapping[str, Any], messages: Iterable[Any], *, tools: 
 
 
 class ResponseCache:
-    """Replies by request key, in one SQLite file shared by threads and processes."""
+    """Replies by request key, in one SQLite file shared by threads and processes.
+
+    `get`/`put` are coroutines so that a cache served from elsewhere (a Ray actor holding
+    this class, see simulator.executors.ray_cluster) is a drop-in; `get_text`/`put_text`
+    move the stored JSON as it is."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -55,21 +59,32 @@ class ResponseCache:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
 
-    def get(self, key: str) -> Any | None:
-        """The cached CreateResult for `key`, marked `cached`, or None."""
-        from autogen_core.models import CreateResult
+    def get_text(self, key: str) -> str | None:
         with self._lock:
             row = self._conn.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None
-        result = CreateResult.model_validate_json(row[0])
-        result.cached = True
-        return result
+        return None if row is None else row[0]
 
-    def put(self, key: str, result: Any) -> None:
+    def put_text(self, key: str, text: str) -> None:
         with self._lock:
-            self._conn.execute("INSERT OR REPLACE INTO replies VALUES (?, ?)", (key, result.model_dump_json()))
+            self._conn.execute("INSERT OR REPLACE INTO replies VALUES (?, ?)", (key, text))
+
+    async def get(self, key: str) -> Any | None:
+        """The cached CreateResult for `key`, marked `cached`, or None."""
+        return decode_reply(self.get_text(key))
+
+    async def put(self, key: str, result: Any) -> None:
+        self.put_text(key, result.model_dump_json())
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+def decode_reply(text: str | None) -> Any | None:
+    """A stored reply as a CreateResult marked `cached` (None stays None)."""
+    if text is None:
+        return None
+    from autogen_core.models import CreateResult
+    result = CreateResult.model_validate_json(text)
+    result.cached = True
+    return result

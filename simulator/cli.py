@@ -238,7 +238,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .run import execute
 
     try:
-        cfg = load_config(args.config)
+        cfg = _run_overrides(load_config(args.config), args)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     from .log import setup_logging
@@ -259,6 +259,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")
     _print_outcome(result.summary, result.folder)
     return 0
+
+
+def _run_overrides(cfg, args: argparse.Namespace):
+    """The config with the command line's executor settings (they change how, not what, is run)."""
+    from dataclasses import replace
+    changes = {k: v for k, v in (("executor", args.executor), ("address", args.address), ("workers", args.workers))
+               if v is not None}
+    if args.address is not None:
+        changes["executor"] = "ray"
+    return replace(cfg, **changes)
 
 
 def _print_dry_run(plan: dict) -> int:
@@ -345,6 +355,12 @@ def _as_of(text: str) -> date:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
 
 
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .crm.schema import ORG_TYPES
 
@@ -389,6 +405,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--fresh", action="store_true",
                      help="a new run folder <name>-<time> instead of resuming the config's folder <name>")
     run.add_argument("--retry-failed", action="store_true", help="also run again the episodes that ended in infra_error")
+    run.add_argument("--executor", choices=("local", "ray"), help="where episodes are played (default: the "
+                     "config's `executor`, local); ray needs the extra: pip install 'crmarena-sim[ray]'")
+    run.add_argument("--address", help="a Ray cluster to spread the episodes over (implies --executor ray), "
+                     "e.g. auto or ray://head:10001; without it a local Ray is started")
+    run.add_argument("--workers", type=_positive_int, help="worker processes (local) or Ray actors "
+                     "(default: the config's `workers`; 1 locally, one per CPU on Ray)")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     run.set_defaults(func=cmd_run)
 

@@ -35,6 +35,11 @@ A run is the product of its axes; every list must be non-empty and hold no entry
 
 Each episode's id hashes its cell (instance, org content, mode, persona, trial, agent
 variant, user, limits, seed), so a config with one agent gives the ids it always did.
+
+How a run is played changes none of its records, and a run folder resumes under any of them:
+`concurrency` (episodes in flight), `executor: local` (default; `workers: N` forked processes)
+or `executor: ray` (`address:` a cluster, default a local Ray; `workers:` actors, default one
+per CPU of the cluster), and `cache` (replay model replies from a file).
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from .users.base import MODES
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin")
 USER_KINDS = ("scripted", "llm")
 SCORING_MODES = ("strict", "compat")
+EXECUTORS = ("local", "ray")
 DEFAULT_CONFIG = "default.yaml"
 
 
@@ -108,7 +114,10 @@ class RunConfig:
     trials: int = 1
     seed: int = 0
     concurrency: int = 8
-    workers: int = 1  # processes to spread episodes over (CPU-bound runs on several cores)
+    workers: int | None = None  # processes (local) or Ray actors to spread episodes over; None: 1 locally,
+    # one per CPU of the cluster on Ray
+    executor: str = "local"  # local | ray
+    address: str | None = None  # the Ray cluster to join (executor ray); None starts a local Ray
     cache: str | None = None  # a response cache file: model replies are replayed from it when a run repeats
     out: str = "runs"
     path: str = ""
@@ -413,7 +422,7 @@ def parse_config(data: Any, path: Path) -> RunConfig:
     r = _Reader(data, path)
     r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
                    "personas", "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency",
-                   "workers", "cache", "out"})
+                   "workers", "executor", "address", "cache", "out"})
     tasks = r.data.get("tasks", "all")
     if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
         raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
@@ -439,8 +448,16 @@ def parse_config(data: Any, path: Path) -> RunConfig:
         max_user_turns=limits.get("max_user_turns", int, 10, minimum=1),
         max_agent_steps=limits.get("max_agent_steps", int, 20, minimum=1),
         trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),
-        concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, 1, minimum=1),
-        cache=_cache(r), out=r.get("out", str, "runs"), path=str(path))
+        concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, None, minimum=1),
+        executor=r.choice("executor", EXECUTORS, "local"), address=_address(r), cache=_cache(r), out=r.get("out", str, "runs"), path=str(path))
+
+
+def _address(r: _Reader) -> str | None:
+    """`address:` (a Ray cluster) only means something with `executor: ray`."""
+    address = r.get("address", str, None)
+    if address is not None and r.data.get("executor") != "ray":
+        raise ConfigError(r.path, "address", "is the Ray cluster to join; it needs `executor: ray`")
+    return address
 
 
 def _cache(r: _Reader) -> str | None:

@@ -516,12 +516,12 @@ class _ModelClient:
     async def create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
         key = self._cache_key(messages, kwargs)
         if key is not None:
-            cached = self.cache.get(key)
+            cached = await self.cache.get(key)
             if cached is not None:  # a replayed reply: no model call, no usage, no cost
                 return cached
         result = await self._create(messages, **kwargs)
         if key is not None:
-            self.cache.put(key, result)
+            await self.cache.put(key, result)
         return result
 
     def _cache_key(self, messages: Sequence[LLMMessage], kwargs: dict) -> str | None:

@@ -1,17 +1,16 @@
 """`crmarena run`: a config -> orgs (built once, cached) -> instances -> episodes -> transcripts.
 
-Episodes run concurrently under one asyncio event loop (limit `concurrency`); each finished
-episode is scored by the rule-based scorers and appended to `transcripts.jsonl` at once.
+Episodes are played by an executor (`simulator.executors`: this machine, or a Ray cluster), at
+most `concurrency` at once; each finished episode is scored by the rule-based scorers and
+appended to `transcripts.jsonl` at once, by this process alone.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import os
 import random
-import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -20,7 +19,9 @@ from typing import Callable
 
 from .config import OrgChoice, RoleConfig, RunConfig
 from .crm.store import Org
-from .episode import EpisodeSpec, Limits, run_episode
+from .episode import EpisodeSpec
+from .executors import play_all
+from .executors.play import Planned, check_models, make_agent, make_user
 from .tasks.instance import Instance
 from .transcript import TranscriptWriter
 from .users.personas import Persona, load_personas, persona_pool_for
@@ -67,6 +68,11 @@ def check_run(cfg: RunConfig) -> None:
                     raise ConfigError(cfg.path, "personas", f"lists no persona of the {pool} pool, which poses "
                                       f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
                                       f"the pool name {pool!r} for all of them, or leave {task} out of tasks")
+    if cfg.executor == "ray":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            raise ConfigError(cfg.path, "executor", "is ray, but Ray is not installed: "
+                              "pip install 'crmarena-sim[ray]' (or pip install ray)")
     check_models(cfg)
     makers = [(v.key or "agent", lambda v=v: make_agent(v)) for v in cfg.agent_variants]
     for key, make in makers + [("user", lambda: make_user(cfg.user, 0))]:
@@ -74,17 +80,6 @@ def check_run(cfg: RunConfig) -> None:
             make()
         except (TypeError, ValueError) as exc:
             raise ConfigError(cfg.path, key, f"cannot be made: {exc}") from None
-
-
-def check_models(cfg: RunConfig) -> None:
-    """Fail before any episode if a model spec is invalid, its key is missing or its client
-    cannot be built (e.g. a provider extra that is not installed)."""
-    from .models import build_client, parse_model_spec
-    specs = [(v.model_key or "agent.model", v.model) for v in cfg.agent_variants]
-    specs += [("user.model", cfg.user.model), ("judge.model", cfg.judge)]
-    for where, spec in specs:
-        if spec is not None:
-            build_client(parse_model_spec(spec, where=f"{cfg.path}: {where}"))
 
 
 def public_config(cfg: RunConfig) -> dict:
@@ -124,46 +119,7 @@ def public_config(cfg: RunConfig) -> dict:
     return data
 
 
-def _client(model, where: str, cache=None, scope: str = ""):
-    """A model client for one episode, replaying from / recording into `cache` (if any)."""
-    from .models import build_client, parse_model_spec
-    client = build_client(parse_model_spec(model, where=where))
-    client.cache, client.cache_scope = cache, scope
-    return client
-
-
-def make_agent(role: RoleConfig, cache=None, scope: str = ""):
-    """A fresh agent under test for one episode."""
-    from .agents.oracle import OracleAgent
-    if role.kind == "oracle":
-        return OracleAgent()
-    if role.kind == "plugin":
-        from .agents.plugin import make_plugin_agent
-        return make_plugin_agent(role.plugin, role.options)
-    client = _client(role.model, role.model_key or "agent.model", cache, scope)
-    if role.kind == "function_calling":
-        from .agents.function_calling import FunctionCallingAgent
-        return FunctionCallingAgent(client, **role.options)
-    from .agents.react import ReActAgent
-    return ReActAgent(client, **role.options)
-
-
-def make_user(role: RoleConfig, seed: int, cache=None, scope: str = ""):
-    """A fresh user simulator for one episode."""
-    if role.kind == "scripted":
-        from .users.scripted import ScriptedUser
-        return ScriptedUser(seed)
-    from .users.llm import LLMUser
-    return LLMUser(_client(role.model, "user.model", cache, scope), **role.options)
-
-
 # --- planning --------------------------------------------------------------------------------
-
-@dataclass
-class Planned:
-    spec: EpisodeSpec
-    org: Org
-
 
 def episode_id(*parts: object) -> str:
     """A deterministic id of an episode's cell (instance, mode, persona, trial, agent)."""
@@ -261,83 +217,6 @@ class RunResult:
         return out
 
 
-async def _play(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
-    """Play `planned` concurrently (at most `cfg.concurrency` at once); each scored record,
-    as JSON, goes to `emit` the moment its episode ends."""
-    from evaluators.observer import score
-    limits = Limits(cfg.max_user_turns, cfg.max_agent_steps)
-    gate = asyncio.Semaphore(cfg.concurrency)
-    cache = None
-    if cfg.cache:
-        from .cache import ResponseCache
-        cache = ResponseCache(cfg.cache)
-
-    async def one(p: Planned) -> None:
-        scope = f"trial={p.spec.trial}"  # trials of one episode never share a cached reply
-        async with gate:
-            agent = make_agent(cfg.agent_variants[p.spec.agent_index], cache, scope)
-            user = make_user(cfg.user, p.spec.seed, cache, scope)
-            record = await run_episode(p.spec, p.org, agent, user, limits)
-        data = record.to_json()
-        data["scores"] = score(data)
-        emit(data)
-
-    try:
-        await asyncio.gather(*(one(p) for p in planned))
-    finally:
-        if cache is not None:
-            cache.close()
-
-
-def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue) -> None:
-    """A worker process: play its share of the episodes, sending each record to the parent."""
-    try:
-        orgs: dict[str, Org] = {}
-        planned = [Planned(spec, orgs.setdefault(path, Org(path))) for spec, path in items]
-        asyncio.run(_play(cfg, planned, queue.put))
-        queue.put(None)
-    except BaseException as exc:  # the parent reports it; nothing already sent is lost
-        queue.put({"worker_error": f"{type(exc).__name__}: {exc}"})
-
-
-def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
-    """Play every episode, in this process or spread over `cfg.workers` processes (each with
-    its share of the concurrency); records reach `emit` in this process, one at a time."""
-    if cfg.workers == 1:
-        asyncio.run(_play(cfg, planned, emit))
-        return
-    import multiprocessing
-    from dataclasses import replace
-    from queue import Empty
-    # fork where the platform has it: workers start at once, without importing everything again
-    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    queue = ctx.Queue()
-    share = replace(cfg, concurrency=max(1, -(-cfg.concurrency // cfg.workers)))
-    procs = [ctx.Process(target=_worker, args=(share, [(p.spec, str(p.org.path)) for p in planned[i::cfg.workers]],
-                                               queue), daemon=True) for i in range(cfg.workers)]
-    for proc in procs:
-        proc.start()
-    running, errors = len(procs), []
-    while running:
-        try:
-            item = queue.get(timeout=5)
-        except Empty:
-            dead = [p for p in procs if not p.is_alive() and p.exitcode != 0]
-            if dead:  # killed without a word (out of memory, a signal): what it sent is kept
-                raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})")
-            continue
-        if item is None or "worker_error" in item:
-            running -= 1
-            if item is not None:
-                errors.append(item["worker_error"])
-            continue
-        emit(item)
-    for proc in procs:
-        proc.join()
-    if errors:
-        raise RuntimeError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")
-
-
 class RunFolderError(ValueError):
     """The run folder cannot take this run (it holds a run of another config)."""
 
@@ -356,7 +235,8 @@ def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     raise RuntimeError(f"cannot create a run folder under {out or cfg.out}")
 
 
-_NOT_COMPARED = ("path", "out", "cache")  # where files live, and replaying, do not change the run
+_NOT_COMPARED = ("path", "out", "cache", "concurrency", "workers", "executor", "address")  # where files live,
+# replaying, and how episodes are spread, change nothing in the records
 
 
 def run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:

@@ -31,15 +31,16 @@ def test_keys_separate_everything_that_shapes_a_reply():
 
 
 def test_replies_round_trip_and_are_shared_between_connections(tmp_path):
+    import asyncio
     path = tmp_path / "cache.sqlite"
     reply = CreateResult(finish_reason="function_calls", cached=False, usage=RequestUsage(prompt_tokens=5, completion_tokens=2),
                          content=[FunctionCall(id="c1", name="soql", arguments='{"query": "SELECT Id FROM User"}')])
     key = request_key(SETTINGS, MESSAGES)
     writer = ResponseCache(path)
-    assert writer.get(key) is None
-    writer.put(key, reply)
+    assert asyncio.run(writer.get(key)) is None
+    asyncio.run(writer.put(key, reply))
     reader = ResponseCache(path)  # another process would open it the same way
-    got = reader.get(key)
+    got = asyncio.run(reader.get(key))
     assert got.cached is True and got.content == reply.content and got.usage == reply.usage
     writer.close()
     reader.close()

@@ -1,0 +1,26 @@
+"""Executors: where a run's episodes are played.
+
+`local` (the default) plays them on this machine, in one process or in `workers` forked
+processes; `ray` spreads them over a Ray cluster (`pip install 'crmarena-sim[ray]'`). Either
+way every record comes back to this process, which alone writes the run folder.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..config import RunConfig
+from .play import Planned
+
+
+def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+    """Play every episode of `planned` with the config's executor; each record goes to `emit`
+    (in this process, one at a time) as soon as its episode ends."""
+    if not planned:
+        return
+    if cfg.executor == "ray":
+        from .ray_cluster import play_ray
+        play_ray(cfg, planned, emit)
+    else:
+        from .local import play_local
+        play_local(cfg, planned, emit)

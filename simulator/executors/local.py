@@ -1,0 +1,62 @@
+"""The local executor: episodes on this process's event loop, or on `workers` forked processes."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Callable
+
+from ..config import RunConfig
+from ..crm.store import Org
+from ..episode import EpisodeSpec
+from .play import Planned, play_episodes
+
+
+def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue) -> None:
+    """A worker process: play its share of the episodes, sending each record to the parent."""
+    try:
+        orgs: dict[str, Org] = {}
+        planned = [Planned(spec, orgs.setdefault(path, Org(path))) for spec, path in items]
+        asyncio.run(play_episodes(cfg, planned, queue.put))
+        queue.put(None)
+    except BaseException as exc:  # the parent reports it; nothing already sent is lost
+        queue.put({"worker_error": f"{type(exc).__name__}: {exc}"})
+
+
+def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+    """Play every episode, in this process or spread over `cfg.workers` processes (each with
+    its share of the concurrency); records reach `emit` in this process, one at a time."""
+    workers = cfg.workers or 1
+    if workers == 1:
+        asyncio.run(play_episodes(cfg, planned, emit))
+        return
+    import multiprocessing
+    from dataclasses import replace
+    from queue import Empty
+    # fork where the platform has it: workers start at once, without importing everything again
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    queue = ctx.Queue()
+    share = replace(cfg, concurrency=max(1, -(-cfg.concurrency // workers)))
+    procs = [ctx.Process(target=_worker, args=(share, [(p.spec, str(p.org.path)) for p in planned[i::workers]],
+                                               queue), daemon=True) for i in range(workers)]
+    for proc in procs:
+        proc.start()
+    running, errors = len(procs), []
+    while running:
+        try:
+            item = queue.get(timeout=5)
+        except Empty:
+            dead = [p for p in procs if not p.is_alive() and p.exitcode != 0]
+            if dead:  # killed without a word (out of memory, a signal): what it sent is kept
+                raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})")
+            continue
+        if item is None or "worker_error" in item:
+            running -= 1
+            if item is not None:
+                errors.append(item["worker_error"])
+            continue
+        emit(item)
+    for proc in procs:
+        proc.join()
+    if errors:
+        raise RuntimeError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")

@@ -1,0 +1,99 @@
+"""Playing episodes: the agent and user of one episode, and many episodes on one event loop.
+
+Every executor (this process, forked worker processes, Ray actors) plays episodes with
+`play_episodes`, so a run gives the same records whichever executor played it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Callable
+
+from ..config import RoleConfig, RunConfig
+from ..crm.store import Org
+from ..episode import EpisodeSpec, Limits, run_episode
+
+
+@dataclass
+class Planned:
+    spec: EpisodeSpec
+    org: Org
+
+
+def _client(model, where: str, cache=None, scope: str = ""):
+    """A model client for one episode, replaying from / recording into `cache` (if any)."""
+    from ..models import build_client, parse_model_spec
+    client = build_client(parse_model_spec(model, where=where))
+    client.cache, client.cache_scope = cache, scope
+    return client
+
+
+def make_agent(role: RoleConfig, cache=None, scope: str = ""):
+    """A fresh agent under test for one episode."""
+    from ..agents.oracle import OracleAgent
+    if role.kind == "oracle":
+        return OracleAgent()
+    if role.kind == "plugin":
+        from ..agents.plugin import make_plugin_agent
+        return make_plugin_agent(role.plugin, role.options)
+    client = _client(role.model, role.model_key or "agent.model", cache, scope)
+    if role.kind == "function_calling":
+        from ..agents.function_calling import FunctionCallingAgent
+        return FunctionCallingAgent(client, **role.options)
+    from ..agents.react import ReActAgent
+    return ReActAgent(client, **role.options)
+
+
+def make_user(role: RoleConfig, seed: int, cache=None, scope: str = ""):
+    """A fresh user simulator for one episode."""
+    if role.kind == "scripted":
+        from ..users.scripted import ScriptedUser
+        return ScriptedUser(seed)
+    from ..users.llm import LLMUser
+    return LLMUser(_client(role.model, "user.model", cache, scope), **role.options)
+
+
+def check_models(cfg: RunConfig) -> None:
+    """Fail before any episode if a model spec is invalid, its key is missing or its client
+    cannot be built (e.g. a provider extra that is not installed)."""
+    from ..models import build_client, parse_model_spec
+    specs = [(v.model_key or "agent.model", v.model) for v in cfg.agent_variants]
+    specs += [("user.model", cfg.user.model), ("judge.model", cfg.judge)]
+    for where, spec in specs:
+        if spec is not None:
+            build_client(parse_model_spec(spec, where=f"{cfg.path}: {where}"))
+
+
+
+async def play_one(cfg: RunConfig, p: Planned, cache=None) -> dict:
+    """Play one episode and return its record as JSON, scored by the rule-based scorers."""
+    from evaluators.observer import score
+    scope = f"trial={p.spec.trial}"  # trials of one episode never share a cached reply
+    agent = make_agent(cfg.agent_variants[p.spec.agent_index], cache, scope)
+    user = make_user(cfg.user, p.spec.seed, cache, scope)
+    record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps))
+    data = record.to_json()
+    data["scores"] = score(data)
+    return data
+
+
+async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+    """Play `planned` concurrently (at most `cfg.concurrency` at once); each scored record
+    goes to `emit` the moment its episode ends."""
+    gate = asyncio.Semaphore(cfg.concurrency)
+    cache = None
+    if cfg.cache:
+        from ..cache import ResponseCache
+        cache = ResponseCache(cfg.cache)
+
+    async def one(p: Planned) -> None:
+        async with gate:
+            data = await play_one(cfg, p, cache)
+        emit(data)
+
+    try:
+        await asyncio.gather(*(one(p) for p in planned))
+    finally:
+        if cache is not None:
+            cache.close()

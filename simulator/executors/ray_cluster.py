@@ -1,0 +1,178 @@
+"""The Ray executor (`executor: ray`): episodes spread over a Ray cluster, records gathered here.
+
+This process (the driver) puts each org's SQLite image in Ray's object store once, starts one
+actor per worker (default: one per CPU of the cluster) and keeps `concurrency` episodes in
+flight, each played by `play_one` on an actor's event loop: the very code of the local
+executor, so both give the same records. Records come back one at a time and only this process
+writes the run folder, so resume and `--retry-failed` work as they do locally. With a response
+cache, one actor on the driver's node holds the cache file and serves every other actor.
+
+Nodes need this package installed and, for real models, the API key variables set in their
+environment (keys are never shipped through Ray). Plug-in agents must be importable there too.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+from ..config import RunConfig
+from ..crm.store import Org, OrgFileError
+from .play import Planned, check_models, play_one
+
+
+class RayExecutorError(RuntimeError):
+    """Episodes that Ray could not play (an actor that died, an episode that raised)."""
+
+
+def _org_file(key: str, driver_path: str, image_ref: Any) -> Path:
+    """A local file holding the org `key`: the driver's own file when this node sees it,
+    else the org image from the object store, written once per node to the user cache."""
+    for path in (Path(driver_path), _node_copy(key)):
+        try:
+            if path.is_file() and Org(path).meta.content_hash == key:
+                return path
+        except OrgFileError:
+            pass
+    import ray
+    path = _node_copy(key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_suffix(f".{os.getpid()}.part")
+    part.write_bytes(ray.get(image_ref))
+    os.replace(part, path)  # atomic: actors of one node never see half a file
+    return path
+
+
+def _node_copy(key: str) -> Path:
+    from ..run import cache_dir
+    return cache_dir() / "ray-orgs" / f"{key}.sqlite"
+
+
+class RemoteCache:
+    """The response cache's interface, served by a cache actor (replies travel as JSON text)."""
+
+    def __init__(self, actor):
+        self.actor = actor
+
+    async def get(self, key: str):
+        from ..cache import decode_reply
+        return decode_reply(await self.actor.get_text.remote(key))
+
+    async def put(self, key: str, result) -> None:
+        await self.actor.put_text.remote(key, result.model_dump_json())
+
+
+class EpisodeActor:
+    """A Ray actor that plays episodes on its event loop, several at once."""
+
+    def __init__(self, cfg: RunConfig, orgs: dict[str, tuple[str, Any]], cache_actor=None):
+        self.cfg = cfg
+        self.orgs = {key: Org(_org_file(key, path, ref[0])) for key, (path, ref) in orgs.items()}
+        self.cache = RemoteCache(cache_actor) if cache_actor is not None else None
+
+    def ready(self) -> str:
+        """Fails (with the reason) when this node cannot build the run's model clients."""
+        check_models(self.cfg)
+        return "ready"
+
+    async def play(self, planned_spec, org_key: str) -> dict:
+        return await play_one(self.cfg, Planned(planned_spec, self.orgs[org_key]), self.cache)
+
+
+def _connect(address: str | None) -> bool:
+    """Connect to the cluster at `address`, or start a local Ray; True if this call started it."""
+    import ray
+    if ray.is_initialized():  # the caller (a notebook, a test) connected already
+        return False
+    ray.init(address=address, include_dashboard=False, configure_logging=False)
+    return True
+
+
+def _actors(cfg: RunConfig, planned: list[Planned]):
+    """The episode actors, the cache actor (or None) and the org images they were given
+    (kept referenced for the whole run), all ready to play."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+    cpus = max(1.0, ray.cluster_resources().get("CPU", 1.0))
+    count = cfg.workers or int(cpus)
+    cache = None
+    if cfg.cache:
+        from ..cache import ResponseCache
+        here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+        cache = ray.remote(ResponseCache).options(num_cpus=0, scheduling_strategy=here).remote(cfg.cache)
+    orgs = {p.org.meta.content_hash: p.org for p in planned}
+    shipped = {key: (str(org.path), [ray.put(org.image())]) for key, org in orgs.items()}  # (a list: a ref
+    # nested in an argument is passed as a ref, so only the nodes that need the image fetch it)
+    remote = ray.remote(EpisodeActor).options(num_cpus=min(1.0, cpus / count),
+                                              max_concurrency=max(1, -(-cfg.concurrency // count)))
+    actors = [remote.remote(cfg, shipped, cache) for _ in range(count)]
+    ray.get([a.ready.remote() for a in actors])
+    return actors, cache, shipped
+
+
+def play_ray(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+    """Play every episode on the Ray cluster at `cfg.address` (a local Ray when None); each
+    record reaches `emit` in this process as its episode ends."""
+    import ray
+    started = _connect(cfg.address)
+    try:
+        actors, cache, _images = _actors(cfg, planned)
+        failures = _gather(cfg, planned, actors, emit)
+        if cache is not None:
+            ray.get(cache.close.remote())
+    finally:
+        if started:
+            ray.shutdown()
+    if failures:
+        raise RayExecutorError(f"{len(failures)} episode(s) could not be played on Ray and are not in the run "
+                               f"(run the same command again to play them); first: {failures[0]}")
+
+
+def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable[[dict], None]) -> list[str]:
+    """Keep `cfg.concurrency` episodes in flight, each on the least busy live actor; emit records
+    as they come. An episode whose actor died (its node lost, its process killed) is played
+    again on another actor, once. Returns what failed; everything else is emitted."""
+    import ray
+    from ray.exceptions import ActorDiedError, ActorUnavailableError, RayError
+    load = [0] * len(actors)
+    pending: dict[Any, tuple[Planned, int]] = {}
+    todo, again, tried_again, failures, dead = iter(planned), [], set(), [], set()
+
+    def submit() -> None:
+        while len(pending) < cfg.concurrency and len(dead) < len(actors):
+            p = again.pop() if again else next(todo, None)
+            if p is None:
+                return
+            i = min((i for i in range(len(actors)) if i not in dead), key=load.__getitem__)
+            pending[actors[i].play.remote(p.spec, p.org.meta.content_hash)] = (p, i)
+            load[i] += 1
+
+    submit()
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        for ref in ready:
+            p, i = pending.pop(ref)
+            load[i] -= 1
+            try:
+                record = ray.get(ref)
+            except (ActorDiedError, ActorUnavailableError) as exc:
+                dead.add(i)
+                if p.spec.episode_id not in tried_again:
+                    tried_again.add(p.spec.episode_id)
+                    again.append(p)
+                else:
+                    failures.append(_failure(p, exc))
+                continue
+            except RayError as exc:
+                failures.append(_failure(p, exc))
+                continue
+            emit(record)
+        submit()
+    failures += [_failure(p, "no live actor left") for p in [*again, *todo]]
+    return failures
+
+
+def _failure(p: Planned, exc: object) -> str:
+    text = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}" if isinstance(exc, BaseException) else exc
+    return f"episode {p.spec.episode_id}: {text}"

@@ -1,0 +1,149 @@
+"""The Ray executor on a local Ray instance: the same records as the local executor, the
+response cache served to Ray actors, an actor that dies mid-run, and resume across executors."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import yaml
+
+from simulator.cli import main
+from simulator.transcript import read_records
+from tests.test_run import _config, _model_config
+
+ray = pytest.importorskip("ray", reason="the Ray executor's tests need the `ray` extra (part of `test`)")
+
+TEST_KEY = "sk-test-ray-0000000000"
+
+DYING_AGENT = '''
+import os
+from pathlib import Path
+from simulator.agents.oracle import OracleAgent
+
+
+class DiesOnce(OracleAgent):
+    """The oracle, but the first episode to reach it kills its whole process (a lost node)."""
+
+    def __init__(self, marker):
+        super().__init__()
+        self.marker = Path(marker)
+
+    async def respond(self, user_message, turn):
+        try:
+            self.marker.open("x").close()  # only one episode, in one process, ever gets here
+        except FileExistsError:
+            return await super().respond(user_message, turn)
+        os._exit(1)
+'''
+
+
+@pytest.fixture(scope="module")
+def local_ray(tmp_path_factory):
+    """One local Ray instance (2 CPUs) for the module. Its workers inherit this environment:
+    the folder of the test's plug-in agent and the fake model's key, as a cluster node would
+    have them (keys are never shipped through Ray)."""
+    plugins = tmp_path_factory.mktemp("plugins")
+    (plugins / "dying_agent.py").write_text(DYING_AGENT)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(plugins))
+        mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(plugins), os.getcwd(), os.environ.get("PYTHONPATH")])))
+        mp.setenv("FAKE_LLM_KEY", TEST_KEY)
+        ray.init(num_cpus=2, include_dashboard=False, configure_logging=False)
+        yield plugins
+        ray.shutdown()
+
+
+def _run(config, *extra) -> None:
+    assert main(["run", "--config", str(config), "-q", *extra]) == 0
+
+
+def _records(folder) -> dict[str, dict]:
+    """Records by episode id, without what depends on the clock (latencies)."""
+    def drop_clock(value):
+        if isinstance(value, dict):
+            return {k: drop_clock(v) for k, v in value.items() if k != "latency_s"}
+        if isinstance(value, list):
+            return [drop_clock(v) for v in value]
+        return value
+    records = list(read_records(folder / "transcripts.jsonl"))
+    assert len({r["episode_id"] for r in records}) == len(records)  # each episode exactly once
+    return {r["episode_id"]: drop_clock(r) for r in records}
+
+
+def test_ray_plays_the_same_records_as_the_local_executor(tmp_path, org_cache, local_ray):
+    tasks = ["handle_time", "case_routing", "knowledge_qa", "private_customer_information"]
+    (tmp_path / "local").mkdir()
+    (tmp_path / "ray").mkdir()
+    _run(_config(tmp_path / "local", tasks=tasks, modes=["full", "sharded"]))
+    _run(_config(tmp_path / "ray", tasks=tasks, modes=["full", "sharded"], executor="ray", workers=2))
+    local, on_ray = _records(tmp_path / "local" / "runs" / "t"), _records(tmp_path / "ray" / "runs" / "t")
+    assert len(local) == 8 and on_ray == local  # messages, tool results, final state, scores: all of it
+    assert all(r["scores"]["rules"]["success"] for r in on_ray.values())
+    assert json.loads((tmp_path / "ray" / "runs" / "t" / "summary.json").read_text())["counts"]["episodes"] == 8
+
+
+def test_a_run_resumes_across_executors(tmp_path, org_cache, local_ray):
+    config = _config(tmp_path, tasks=["handle_time", "case_routing"], modes=["full", "sharded"])
+    folder = tmp_path / "runs" / "t"
+    _run(config)
+    lines = (folder / "transcripts.jsonl").read_text().splitlines(keepends=True)
+    (folder / "transcripts.jsonl").write_text("".join(lines[:1]))  # as if killed after one episode
+    _run(config, "--executor", "ray", "--workers", "2")  # executor and workers do not change the run
+    assert len(_records(folder)) == 4
+
+
+def test_an_actor_that_dies_loses_no_episode(tmp_path, org_cache, local_ray):
+    marker = tmp_path / "died"
+    agent = {"kind": "plugin", "plugin": "dying_agent:DiesOnce", "options": {"marker": str(marker)}}
+    config = _config(tmp_path, tasks=["handle_time", "case_routing", "knowledge_qa"], modes=["full", "sharded"],
+                     agent=agent, executor="ray", workers=2, concurrency=4)
+    _run(config)
+    assert marker.exists()  # an actor process did die mid-episode
+    records = _records(tmp_path / "runs" / "t")
+    assert len(records) == 6 and all(r["scores"]["rules"]["success"] for r in records.values())
+
+
+def test_the_response_cache_serves_ray_actors(tmp_path, org_cache, fake_openai, local_ray):
+    from tests.fake_openai import reply, tool_call
+    answers = iter(range(10**6))  # every reply differs: a replay must come from the cache
+
+    def respond(body):
+        if body["messages"][-1]["role"] == "tool":
+            return reply(f"Reply number {next(answers)}.")
+        return tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}, call_id=f"c{next(answers)}")
+    fake_openai.responder = respond
+    config = _model_config(tmp_path, fake_openai.base_url)
+    data = yaml.safe_load(config.read_text())
+    data.update(cache=str(tmp_path / "replies.sqlite"), executor="ray", workers=2)
+    config.write_text(yaml.safe_dump(data))
+    _run(config)
+    calls = len(fake_openai.requests)
+    assert calls > 0
+    _run(config, "--fresh")
+    assert len(fake_openai.requests) == calls  # every reply of the second run came from the cache
+    first, second = sorted((tmp_path / "runs").iterdir())
+    messages = [[json.dumps(r["messages"]) for r in _records(f).values()] for f in (first, second)]
+    assert messages[0] == messages[1] and len(messages[0]) == 2
+    assert TEST_KEY not in "".join(p.read_text() for f in (first, second) for p in f.iterdir() if p.is_file())
+
+
+def test_ray_setup_mistakes_are_named(tmp_path, capsys):
+    assert main(["run", "--config", str(_config(tmp_path, address="auto")), "-q"]) == 2
+    assert "needs `executor: ray`" in capsys.readouterr().err
+    assert main(["run", "--config", str(_config(tmp_path, executor="spark")), "-q"]) == 2
+    assert "'spark' is not one of local, ray" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["run", "--config", str(_config(tmp_path)), "--workers", "0"])
+    assert "not a positive whole number: '0'" in capsys.readouterr().err
+
+
+def test_executor_ray_without_ray_installed_says_how_to_get_it(tmp_path, capsys, org_cache, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
+    assert main(["run", "--config", str(_config(tmp_path)), "-q", "--executor", "ray"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'crmarena-sim[ray]'" in err and "Traceback" not in err
+    assert not (tmp_path / "runs").exists()

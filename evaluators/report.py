@@ -78,6 +78,8 @@ def episode_status(record: dict[str, Any], mode: str) -> str:
     return "pass" if score["success"] else "fail"
 
 
+INFRA_NOTE = ("Infra errors by model (provider failures that outlasted the retries; "
+              "`crmarena run --retry-failed` plays these episodes again):")
 STATUS_LABEL = {"pass": "PASS", "fail": "FAIL", "infra": "INFRA ERROR", "unscored": "UNSCORED"}
 STATUS_BADGE = {"pass": "pass", "fail": "fail", "infra": "infra", "unscored": "infra"}
 
@@ -252,6 +254,9 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
     if terms:
         out += ["Terminations:", ""] + _md_table(["termination", "episodes"],
                                                   [[k, num(v)] for k, v in sorted(terms.items())])
+    by_model = counts.get("infra_errors_by_model") or {}
+    if by_model:
+        out += [INFRA_NOTE, ""] + _md_table(["agent under test", "infra errors"], [[k, num(v)] for k, v in by_model.items()])
 
     out += ["## Degradation: full vs sharded", "",
             "Success on the same instances posed whole (full) and in pieces (sharded); "
@@ -359,6 +364,10 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
         [[num(counts.get("episodes")), num(counts.get("scored")), num(infra),
           pct(_get(summary, "success", "overall", "rate"), 1)] + [num(terms[k]) for k in sorted(terms)]],
         numeric=range(4 + len(terms))))
+    by_model = counts.get("infra_errors_by_model") or {}
+    if by_model:
+        b.append(f"<p>{esc(INFRA_NOTE)}</p>" + table(["agent under test", "infra errors"],
+                                                     [[k, num(v)] for k, v in by_model.items()], numeric=(1,)))
 
     b.append('<h2 id="degradation">Degradation by skill: full vs sharded</h2>')
     b.append("<figure>" + degradation_chart(deg_rows) + "<figcaption>Success on the same instances posed whole "

@@ -117,6 +117,8 @@ def test_provider_failures_end_episodes_as_infra_errors_and_the_run_goes_on(
     assert summary["counts"]["by_termination"] == {"infra_error": 2}
     assert summary["counts"]["infra_errors"] == 2 and summary["counts"]["scored"] == 0
     assert summary["counts"]["infra_errors_by_model"] == {"fake-model": 2}
+    assert "| fake-model | 2 |" in (folder / "report.md").read_text()  # per model on the report, too
+    assert "<td>fake-model</td>" in (folder / "report.html").read_text()
     auth = [{k.lower(): v for k, v in h.items()}["authorization"] for h in fake_openai.headers]
     assert auth == ["Bearer sk-test-SECRET-0123456789abcdef"] * 4
     everything = "".join(p.read_text() for p in folder.iterdir()) + "".join(capsys.readouterr())

@@ -92,6 +92,7 @@ class ModelSpec:
     timeout: float = 120.0  # seconds per request
     retries: Retries = Retries()
     model_info: Mapping[str, Any] | None = field(default=None, hash=False)
+    structured_output: str | None = None  # json_object: send output schemas as a json_object response format
     component: Mapping[str, Any] | None = field(default=None, hash=False)  # {provider, config}
     where: str = field(default="model", compare=False, repr=False)
 
@@ -129,7 +130,10 @@ def _without_userinfo(url: str) -> str:
 
 _WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "retries": Mapping}
 _OPTION_KEYS = {**_WRAPPER_KEYS, "base_url": str, "temperature": float, "max_tokens": int,
-                "timeout": float, "model_info": Mapping}
+                "timeout": float, "model_info": Mapping, "structured_output": str}
+STRUCTURED_OUTPUT = ("json_schema", "json_object")  # how an output schema is asked for: OpenAI's
+# json_schema response format (the default), or {"type": "json_object", "schema": ...}, which
+# llama-cpp-python's server enforces with a grammar and which it takes instead of json_schema
 _POSITIVE = {"max_concurrency", "max_tokens", "timeout"}
 _KIND_NAMES = {str: "string", int: "integer", float: "number", Mapping: "mapping"}
 
@@ -216,6 +220,9 @@ def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
     if "model_info" in options:
         _check_keys(options["model_info"], set(MODEL_INFO_KEYS), f"{where}.model_info")
         options["model_info"] = dict(options["model_info"])
+    if options.get("structured_output", STRUCTURED_OUTPUT[0]) not in STRUCTURED_OUTPUT:
+        raise ModelConfigError(where, f"structured_output must be one of {', '.join(STRUCTURED_OUTPUT)}, "
+                                      f"got {options['structured_output']!r}")
     return options
 
 
@@ -514,6 +521,7 @@ class _ModelClient:
         return usage
 
     async def create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
+        kwargs = self._output_format(kwargs)
         key = self._cache_key(messages, kwargs)
         if key is not None:
             cached = await self.cache.get(key)
@@ -523,6 +531,16 @@ class _ModelClient:
         if key is not None:
             await self.cache.put(key, result)
         return result
+
+    def _output_format(self, kwargs: dict) -> dict:
+        """With `structured_output: json_object`, an output schema (a pydantic type) goes out as
+        {"type": "json_object", "schema": ...}; the caller still validates the reply against it."""
+        output = kwargs.get("json_output")
+        if self.spec.structured_output != "json_object" or not isinstance(output, type):
+            return kwargs
+        response_format = {"type": "json_object", "schema": output.model_json_schema()}
+        return {**kwargs, "json_output": None,
+                "extra_create_args": {**(kwargs.get("extra_create_args") or {}), "response_format": response_format}}
 
     def _cache_key(self, messages: Sequence[LLMMessage], kwargs: dict) -> str | None:
         if self.cache is None:

@@ -111,6 +111,8 @@ def test_spec_component(provider):
     ({"model": "openai/gpt-4o", "retries": {"attempts": 0}}, "retries: attempts must be an integer >= 1"),
     ({"model": "openai/gpt-4o", "retries": {"tries": 3}}, "retries: unknown key(s) tries"),
     ({"model": "openai/gpt-4o", "model_info": {"vison": True}}, "model_info: unknown key(s) vison"),
+    ({"model": "m", "base_url": "http://h/v1", "structured_output": "grammar"},
+     "structured_output must be one of json_schema, json_object, got 'grammar'"),
     ({"provider": "os.system", "config": {}}, "'os.system' is not an allowed model client"),
     ({"provider": "OpenAIChatCompletionClient", "temperature": 0, "config": {}},
      "unknown key(s) temperature; set model options inside config"),

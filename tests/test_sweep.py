@@ -13,7 +13,7 @@ import yaml
 
 from simulator.cli import main
 from simulator.config import ConfigError, load_config, parse_config
-from simulator.run import _NOT_COMPARED, check_run, plan, public_config
+from simulator.run import _NOT_COMPARED, check_run, dry_run, plan, public_config
 from simulator.transcript import read_records
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -327,12 +327,29 @@ def test_offline_example_configs_dry_run_and_run(tmp_path, capsys, full_cache, n
 
 @FULL_ORGS
 def test_the_local_model_example_is_valid_and_dry_runs(tmp_path, capsys, full_cache):
+    from simulator.local_model import DEFAULT_PORT, MODEL_ALIAS
     cfg = load_config(ROOT / "configs" / "local.yaml")
-    assert cfg.agent.model["base_url"] == "http://localhost:8080/v1" and cfg.agent.model["temperature"] == 0.0
+    for role in (cfg.agent, cfg.user):  # the model `crmarena serve-local` serves, where it serves it
+        assert role.model["base_url"] == f"http://127.0.0.1:{DEFAULT_PORT}/v1" and role.model["model"] == MODEL_ALIAS
     assert main(["run", "--config", str(ROOT / "configs" / "local.yaml"), "--dry-run", "--out",
                  str(tmp_path / "runs")]) == 0  # no server needed to plan
     out = capsys.readouterr().out
-    assert "16 episodes" in out and "openai_compatible/qwen2.5-1.5b-instruct" in out
+    assert "16 episodes" in out and f"openai_compatible/{MODEL_ALIAS}" in out and "unknown" not in out
+
+
+def test_the_model_sweep_example_is_priced_before_it_runs(tmp_path, capsys, full_cache, monkeypatch):
+    """The sweep of the issue: 3 models x 12 personas x 22 task types x 2 modes, priced by --dry-run."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-dry-run-only")
+    cfg = load_config(ROOT / "configs" / "model-sweep.yaml")
+    assert len(cfg.agent_variants) == 3 and cfg.personas_per_pool == 12 and cfg.tasks is None
+    plan = dry_run(cfg, str(tmp_path / "runs"), say=lambda text: None)
+    assert {cell["org"] for cell in plan["cells"]} == {"b2b", "b2c"}
+    assert plan["episodes"] == 3 * 12 * 2 * 44 and plan["done"] == 0  # 22 task types on each org
+    rows = {(r["role"], r["model"]): r for r in plan["models"]}
+    assert {m for role, m in rows if role.startswith("agent")} == {"openai/gpt-4o-mini", "openai/gpt-4.1-mini",
+                                                          "openai/gpt-4.1-nano"}
+    assert all(isinstance(r["cost USD"], float) and r["cost USD"] > 0 for r in rows.values())
+    assert not (tmp_path / "runs").exists()  # pricing makes no folder
 
 
 def test_every_shipped_config_loads():

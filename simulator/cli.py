@@ -258,6 +258,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(table(result.table()))
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")
     _print_outcome(result.summary, result.folder)
+    if result.failure:
+        print(f"crmarena: error: {result.failure}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -267,6 +270,8 @@ def _run_overrides(cfg, args: argparse.Namespace):
     changes = {k: v for k, v in (("executor", args.executor), ("address", args.address), ("workers", args.workers))
                if v is not None}
     if args.address is not None:
+        if args.executor == "local":
+            raise UsageError("--address is a Ray cluster: it needs --executor ray (or no --executor)")
         changes["executor"] = "ray"
     return replace(cfg, **changes)
 

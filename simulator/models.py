@@ -176,6 +176,8 @@ def _short_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
     if provider not in SHORT_PROVIDERS + ("openai_compatible",):
         raise ModelConfigError(where, f"unknown provider {provider!r}; use one of {', '.join(SHORT_PROVIDERS)}, "
                                       "a base_url, or an allowlisted autogen client")
+    if "structured_output" in options and provider == "anthropic":
+        raise ModelConfigError(where, "structured_output is for OpenAI-style servers; anthropic has no response format")
     if provider == "openai_compatible" and "base_url" not in options:
         raise ModelConfigError(where, "provider openai_compatible needs a base_url")
     options.setdefault("api_key_env", DEFAULT_KEY_ENV.get(provider))
@@ -223,6 +225,8 @@ def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
     if options.get("structured_output", STRUCTURED_OUTPUT[0]) not in STRUCTURED_OUTPUT:
         raise ModelConfigError(where, f"structured_output must be one of {', '.join(STRUCTURED_OUTPUT)}, "
                                       f"got {options['structured_output']!r}")
+    if options.get("structured_output") == STRUCTURED_OUTPUT[0]:  # the default, said out loud: same spec
+        del options["structured_output"]
     return options
 
 
@@ -533,14 +537,20 @@ class _ModelClient:
         return result
 
     def _output_format(self, kwargs: dict) -> dict:
-        """With `structured_output: json_object`, an output schema (a pydantic type) goes out as
-        {"type": "json_object", "schema": ...}; the caller still validates the reply against it."""
-        output = kwargs.get("json_output")
-        if self.spec.structured_output != "json_object" or not isinstance(output, type):
+        """With `structured_output: json_object`, an output schema (a pydantic `json_output`, or a
+        json_schema response format) goes out as {"type": "json_object", "schema": ...}; the
+        caller still validates the reply against it."""
+        if self.spec.structured_output != "json_object":
             return kwargs
-        response_format = {"type": "json_object", "schema": output.model_json_schema()}
-        return {**kwargs, "json_output": None,
-                "extra_create_args": {**(kwargs.get("extra_create_args") or {}), "response_format": response_format}}
+        output, extra = kwargs.get("json_output"), dict(kwargs.get("extra_create_args") or {})
+        if isinstance(output, type):
+            schema = output.model_json_schema()
+        elif (extra.get("response_format") or {}).get("type") == "json_schema":
+            schema = extra["response_format"]["json_schema"]["schema"]
+        else:
+            return kwargs
+        extra["response_format"] = {"type": "json_object", "schema": schema}
+        return {**kwargs, "json_output": None, "extra_create_args": extra}
 
     def _cache_key(self, messages: Sequence[LLMMessage], kwargs: dict) -> str | None:
         if self.cache is None:
@@ -562,6 +572,7 @@ class _ModelClient:
     async def create_stream(self, messages: Sequence[LLMMessage],
                             **kwargs: Any) -> AsyncGenerator[str | CreateResult, None]:
         """Streams; failures before the first chunk are retried, later ones end as InfraError."""
+        kwargs = self._output_format(kwargs)
         async with _semaphore(self.spec):
             async for attempt in self._retrying():
                 with attempt:

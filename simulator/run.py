@@ -20,8 +20,8 @@ from typing import Callable
 from .config import OrgChoice, RoleConfig, RunConfig
 from .crm.store import Org
 from .episode import EpisodeSpec
-from .executors import play_all
-from .executors.play import Planned, check_models, make_agent, make_user
+from .executors import ExecutorError, play_all
+from .executors.play import Planned, check_models, players
 from .tasks.instance import Instance
 from .transcript import TranscriptWriter
 from .users.personas import Persona, load_personas, persona_pool_for
@@ -74,8 +74,7 @@ def check_run(cfg: RunConfig) -> None:
             raise ConfigError(cfg.path, "executor", "is ray, but Ray is not installed: "
                               "pip install 'crmarena-sim[ray]' (or pip install ray)")
     check_models(cfg)
-    makers = [(v.key or "agent", lambda v=v: make_agent(v)) for v in cfg.agent_variants]
-    for key, make in makers + [("user", lambda: make_user(cfg.user, 0))]:
+    for key, make in players(cfg):
         try:
             make()
         except (TypeError, ValueError) as exc:
@@ -187,6 +186,7 @@ class RunResult:
     episodes: int = 0
     scored: list[dict] = field(default_factory=list)  # {skill, mode, task, success, termination}
     summary: dict = field(default_factory=dict)  # evaluators.stats.summarize of the scored run
+    failure: str = ""  # why some episodes could not be played (they are not in the run; re-run plays them)
 
     def add(self, record: dict) -> None:
         """Count one finished episode (its record as JSON, scored)."""
@@ -360,7 +360,10 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
             result.add(record)
             if bar:
                 bar.update(1)
-        play_all(cfg, todo, emit)
+        try:
+            play_all(cfg, todo, emit)
+        except ExecutorError as exc:  # what was played is kept, scored and reported all the same
+            result.failure = str(exc)
     if bar:
         bar.close()
     from evaluators.observer import load_run, report, rescore

@@ -92,9 +92,9 @@ def answer(data, **usage):
 def make_judge(fake_openai, monkeypatch):
     monkeypatch.setenv("X", "sk-judge-test")
 
-    def make(max_attempts=2, prices=None):
+    def make(max_attempts=2, prices=None, **options):
         spec = parse_model_spec({"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "X",
-                                 "retries": {"attempts": 1, "max_wait": 0.01}}, where="t")
+                                 "retries": {"attempts": 1, "max_wait": 0.01}, **options}, where="t")
         return Judge(build_client(spec, prices=prices or {}), max_attempts=max_attempts)
     return make
 
@@ -127,6 +127,16 @@ def test_clean_verdict_with_usage_cost_and_structured_output_request(fake_openai
     assert request["response_format"]["json_schema"]["name"] == "JudgeVerdict"
     schema = request["response_format"]["json_schema"]["schema"]
     assert set(schema["required"]) == {"rationale", "success", "refused", "leaked", "turn_categories"}
+
+
+def test_a_judge_on_a_json_object_server_gets_its_schema_that_way(fake_openai, make_judge):
+    fake_openai.enqueue(answer(verdict()))
+    result = run(make_judge(structured_output="json_object"), exact_record())
+    assert result["valid"] and result["success"] is True
+    (request,) = fake_openai.requests
+    assert request["response_format"]["type"] == "json_object"
+    assert set(request["response_format"]["schema"]["required"]) == {"rationale", "success", "refused", "leaked",
+                                                                     "turn_categories"}
 
 
 def test_request_holds_query_expected_answer_and_conversation_but_no_tool_results(fake_openai, make_judge):

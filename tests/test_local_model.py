@@ -18,13 +18,11 @@ import yaml
 
 from simulator.cli import main
 from simulator.config import default_config_path
-from simulator.local_model import MODEL_ALIAS, LocalModelUnavailable, server_command
+from simulator.local_model import MODEL_ALIAS, missing, server_command
 from simulator.transcript import read_records
 
-try:
-    COMMAND = server_command(port=0)  # (the port is picked below)
-except LocalModelUnavailable as exc:
-    pytest.skip(str(exc), allow_module_level=True)
+if missing():
+    pytest.skip(missing(), allow_module_level=True)
 
 
 def _free_port() -> int:
@@ -38,23 +36,32 @@ def local_server(tmp_path_factory):
     """`crmarena serve-local`'s command, on a free port; the base URL once it answers."""
     port = _free_port()
     log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
-    proc = subprocess.Popen(server_command(port=port), stdout=log, stderr=subprocess.STDOUT)
+    # half the default context: room for the system prompt and two turns, half the memory
+    proc = subprocess.Popen(server_command(port=port, context=8192), stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 180
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
-                assert json.load(response)["data"][0]["id"] == MODEL_ALIAS
-            break
-        except OSError:
+    try:
+        deadline = time.monotonic() + 180
+        while not _serving(base_url):
             if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
                 pytest.fail(f"the llama-cpp-python server did not start (see {log.name})")
             time.sleep(0.5)
-    yield base_url
-    proc.terminate()
-    proc.wait(timeout=30)
-    log.close()
+        yield base_url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _serving(base_url: str) -> bool:
+    """True once the server answers with the model's name."""
+    try:
+        with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
+            return json.load(response)["data"][0]["id"] == MODEL_ALIAS
+    except (OSError, ValueError, KeyError, IndexError):
+        return False
 
 
 def test_a_local_model_sweep_runs_end_to_end(tmp_path, org_cache, local_server, capsys):

@@ -72,12 +72,22 @@ def _records(folder) -> dict[str, dict]:
     return {r["episode_id"]: drop_clock(r) for r in records}
 
 
-def test_ray_plays_the_same_records_as_the_local_executor(tmp_path, org_cache, local_ray):
+def test_ray_plays_the_same_records_as_the_local_executor(tmp_path, org_cache, local_ray, monkeypatch):
+    from simulator.executors import ray_cluster
+    actors, real_actors = [], ray_cluster._actors
+
+    def spy(*args):
+        made = real_actors(*args)
+        actors.append(made)
+        return made
+    monkeypatch.setattr(ray_cluster, "_actors", spy)
     tasks = ["handle_time", "case_routing", "knowledge_qa", "private_customer_information"]
     (tmp_path / "local").mkdir()
     (tmp_path / "ray").mkdir()
     _run(_config(tmp_path / "local", tasks=tasks, modes=["full", "sharded"]))
+    assert not actors
     _run(_config(tmp_path / "ray", tasks=tasks, modes=["full", "sharded"], executor="ray", workers=2))
+    assert len(actors) == 1 and len(actors[0][0]) == 2  # played by two Ray actors
     local, on_ray = _records(tmp_path / "local" / "runs" / "t"), _records(tmp_path / "ray" / "runs" / "t")
     assert len(local) == 8 and on_ray == local  # messages, tool results, final state, scores: all of it
     assert all(r["scores"]["rules"]["success"] for r in on_ray.values())
@@ -124,9 +134,25 @@ def test_the_response_cache_serves_ray_actors(tmp_path, org_cache, fake_openai, 
     _run(config, "--fresh")
     assert len(fake_openai.requests) == calls  # every reply of the second run came from the cache
     first, second = sorted((tmp_path / "runs").iterdir())
-    messages = [[json.dumps(r["messages"]) for r in _records(f).values()] for f in (first, second)]
-    assert messages[0] == messages[1] and len(messages[0]) == 2
+    messages = [{eid: r["messages"] for eid, r in _records(f).items()} for f in (first, second)]
+    assert messages[0] == messages[1] and len(messages[0]) == 2  # (by episode: actors finish in any order)
     assert TEST_KEY not in "".join(p.read_text() for f in (first, second) for p in f.iterdir() if p.is_file())
+
+
+def test_a_node_that_cannot_play_the_run_says_why(tmp_path, capsys, org_cache, local_ray, monkeypatch):
+    """A plug-in agent installed where the run starts but not on the nodes: one clear error,
+    no episode played, the run folder still has its report."""
+    here_only = tmp_path / "driver_only"
+    here_only.mkdir()
+    (here_only / "driver_only_agent.py").write_text(DYING_AGENT)
+    monkeypatch.syspath_prepend(str(here_only))
+    agent = {"kind": "plugin", "plugin": "driver_only_agent:DiesOnce", "options": {"marker": str(tmp_path / "m")}}
+    assert main(["run", "--config", str(_config(tmp_path, tasks=["handle_time"], agent=agent, executor="ray")),
+                 "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "a Ray node cannot play this run" in err and "driver_only_agent" in err and "Traceback" not in err
+    assert (tmp_path / "runs" / "t" / "report.md").is_file()
+    assert (tmp_path / "runs" / "t" / "transcripts.jsonl").read_text() == ""
 
 
 def test_ray_setup_mistakes_are_named(tmp_path, capsys):
@@ -137,6 +163,8 @@ def test_ray_setup_mistakes_are_named(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["run", "--config", str(_config(tmp_path)), "--workers", "0"])
     assert "not a positive whole number: '0'" in capsys.readouterr().err
+    assert main(["run", "--config", str(_config(tmp_path)), "--executor", "local", "--address", "auto"]) == 2
+    assert "--address is a Ray cluster" in capsys.readouterr().err
 
 
 def test_executor_ray_without_ray_installed_says_how_to_get_it(tmp_path, capsys, org_cache, monkeypatch):

@@ -337,6 +337,7 @@ def test_the_local_model_example_is_valid_and_dry_runs(tmp_path, capsys, full_ca
     assert "16 episodes" in out and f"openai_compatible/{MODEL_ALIAS}" in out and "unknown" not in out
 
 
+@FULL_ORGS
 def test_the_model_sweep_example_is_priced_before_it_runs(tmp_path, capsys, full_cache, monkeypatch):
     """The sweep of the issue: 3 models x 12 personas x 22 task types x 2 modes, priced by --dry-run."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-dry-run-only")

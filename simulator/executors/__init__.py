@@ -13,6 +13,11 @@ from ..config import RunConfig
 from .play import Planned
 
 
+class ExecutorError(RuntimeError):
+    """Episodes that could not be played (a worker or actor that died, a cluster that cannot be
+    reached). Whatever was played before is in the run folder; the same command plays the rest."""
+
+
 def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
     """Play every episode of `planned` with the config's executor; each record goes to `emit`
     (in this process, one at a time) as soon as its episode ends."""

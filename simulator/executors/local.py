@@ -9,7 +9,8 @@ from typing import Callable
 from ..config import RunConfig
 from ..crm.store import Org
 from ..episode import EpisodeSpec
-from .play import Planned, play_episodes
+from . import ExecutorError
+from .play import Planned, play_episodes, share
 
 
 def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue) -> None:
@@ -36,8 +37,8 @@ def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], No
     # fork where the platform has it: workers start at once, without importing everything again
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     queue = ctx.Queue()
-    share = replace(cfg, concurrency=max(1, -(-cfg.concurrency // workers)))
-    procs = [ctx.Process(target=_worker, args=(share, [(p.spec, str(p.org.path)) for p in planned[i::workers]],
+    each = replace(cfg, concurrency=share(cfg.concurrency, workers))
+    procs = [ctx.Process(target=_worker, args=(each, [(p.spec, str(p.org.path)) for p in planned[i::workers]],
                                                queue), daemon=True) for i in range(workers)]
     for proc in procs:
         proc.start()
@@ -48,7 +49,7 @@ def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], No
         except Empty:
             dead = [p for p in procs if not p.is_alive() and p.exitcode != 0]
             if dead:  # killed without a word (out of memory, a signal): what it sent is kept
-                raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})")
+                raise ExecutorError(f"a worker process died (exit code {dead[0].exitcode})")
             continue
         if item is None or "worker_error" in item:
             running -= 1
@@ -59,4 +60,4 @@ def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], No
     for proc in procs:
         proc.join()
     if errors:
-        raise RuntimeError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")
+        raise ExecutorError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")

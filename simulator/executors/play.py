@@ -1,14 +1,14 @@
 """Playing episodes: the agent and user of one episode, and many episodes on one event loop.
 
-Every executor (this process, forked worker processes, Ray actors) plays episodes with
-`play_episodes`, so a run gives the same records whichever executor played it.
+Every executor (this process, forked worker processes, Ray actors) plays each episode with
+`play_one`, so a run gives the same records whichever executor played it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..config import RoleConfig, RunConfig
 from ..crm.store import Org
@@ -64,6 +64,25 @@ def check_models(cfg: RunConfig) -> None:
         if spec is not None:
             build_client(parse_model_spec(spec, where=f"{cfg.path}: {where}"))
 
+
+
+def players(cfg: RunConfig) -> Iterator[tuple[str, Callable[[], object]]]:
+    """Each role of the run: its config key, and a maker of a fresh one."""
+    for variant in cfg.agent_variants:
+        yield variant.key or "agent", lambda v=variant: make_agent(v)
+    yield "user", lambda: make_user(cfg.user, 0)
+
+
+def check_players(cfg: RunConfig) -> None:
+    """Fail if a model client, an agent or a user of the run cannot be built here."""
+    check_models(cfg)
+    for _, make in players(cfg):
+        make()
+
+
+def share(total: int, parts: int) -> int:
+    """One part's share of `total` (concurrency) split over `parts` processes or actors."""
+    return max(1, -(-total // parts))
 
 
 async def play_one(cfg: RunConfig, p: Planned, cache=None) -> dict:

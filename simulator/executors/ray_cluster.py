@@ -19,11 +19,8 @@ from typing import Any, Callable
 
 from ..config import RunConfig
 from ..crm.store import Org, OrgFileError
-from .play import Planned, check_models, play_one
-
-
-class RayExecutorError(RuntimeError):
-    """Episodes that Ray could not play (an actor that died, an episode that raised)."""
+from . import ExecutorError
+from .play import Planned, check_players, play_one, share
 
 
 def _org_file(key: str, driver_path: str, image_ref: Any) -> Path:
@@ -67,26 +64,40 @@ class EpisodeActor:
     """A Ray actor that plays episodes on its event loop, several at once."""
 
     def __init__(self, cfg: RunConfig, orgs: dict[str, tuple[str, Any]], cache_actor=None):
+        from ..log import setup_logging
+        setup_logging()  # retries and give-ups are logged here too (Ray forwards them to the driver)
         self.cfg = cfg
         self.orgs = {key: Org(_org_file(key, path, ref[0])) for key, (path, ref) in orgs.items()}
         self.cache = RemoteCache(cache_actor) if cache_actor is not None else None
 
-    def ready(self) -> str:
-        """Fails (with the reason) when this node cannot build the run's model clients."""
-        check_models(self.cfg)
-        return "ready"
+    def problem(self) -> str:
+        """Why this node cannot play the run ("" if it can): a model client that cannot be built
+        (a key variable unset here), an agent or user that cannot be made (a plug-in not installed)."""
+        try:
+            check_players(self.cfg)
+        except Exception as exc:  # reported by the driver as text: not every exception survives pickling
+            return f"{type(exc).__name__}: {exc}"
+        return ""
 
     async def play(self, planned_spec, org_key: str) -> dict:
         return await play_one(self.cfg, Planned(planned_spec, self.orgs[org_key]), self.cache)
 
 
 def _connect(address: str | None) -> bool:
-    """Connect to the cluster at `address`, or start a local Ray; True if this call started it."""
+    """Connect to the cluster at `address`, or (None) to $RAY_ADDRESS or a new local Ray;
+    True if this call connected."""
     import ray
     if ray.is_initialized():  # the caller (a notebook, a test) connected already
         return False
-    ray.init(address=address, include_dashboard=False, configure_logging=False)
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # an offline tool phones nobody
+    try:
+        ray.init(address=address, include_dashboard=False, configure_logging=False)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        raise ExecutorError(f"cannot connect to the Ray cluster at {address or 'a new local instance'}: {exc}") from None
     return True
+
+
+_SETUP_TIMEOUT = 300  # seconds for the actors to start and load the orgs
 
 
 def _actors(cfg: RunConfig, planned: list[Planned]):
@@ -95,25 +106,37 @@ def _actors(cfg: RunConfig, planned: list[Planned]):
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
     cpus = max(1.0, ray.cluster_resources().get("CPU", 1.0))
-    count = cfg.workers or int(cpus)
+    count = min(cfg.workers or int(cpus), cfg.concurrency)  # an actor with nothing in flight is waste
     cache = None
-    if cfg.cache:
+    if cfg.cache:  # on the node of this process (the head node under Ray Client, ray://)
         from ..cache import ResponseCache
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
-        cache = ray.remote(ResponseCache).options(num_cpus=0, scheduling_strategy=here).remote(cfg.cache)
+        cache = ray.remote(ResponseCache).options(num_cpus=0, scheduling_strategy=here).remote(
+            str(Path(cfg.cache).resolve()))
     orgs = {p.org.meta.content_hash: p.org for p in planned}
     shipped = {key: (str(org.path), [ray.put(org.image())]) for key, org in orgs.items()}  # (a list: a ref
     # nested in an argument is passed as a ref, so only the nodes that need the image fetch it)
-    remote = ray.remote(EpisodeActor).options(num_cpus=min(1.0, cpus / count),
-                                              max_concurrency=max(1, -(-cfg.concurrency // count)))
+    remote = ray.remote(EpisodeActor).options(num_cpus=min(1.0, cpus / count), scheduling_strategy="SPREAD",
+                                              max_concurrency=share(cfg.concurrency, count))
     actors = [remote.remote(cfg, shipped, cache) for _ in range(count)]
-    ray.get([a.ready.remote() for a in actors])
+    checks = [a.problem.remote() for a in actors]
+    done, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
+    if waiting:
+        raise ExecutorError(f"{len(waiting)} of {count} Ray actors did not start within {_SETUP_TIMEOUT} s "
+                            f"(the cluster has {cpus:g} CPUs; each actor wants {min(1.0, cpus / count):.2g}): "
+                            "lower `workers`, or free the cluster")
+    try:
+        problems = [text for text in ray.get(done) if text]
+    except ray.exceptions.RayError as exc:
+        raise ExecutorError(f"a Ray actor failed to start: {_reason(exc)}") from None
+    if problems:
+        raise ExecutorError(f"a Ray node cannot play this run: {problems[0]}")
     return actors, cache, shipped
 
 
 def play_ray(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
-    """Play every episode on the Ray cluster at `cfg.address` (a local Ray when None); each
-    record reaches `emit` in this process as its episode ends."""
+    """Play every episode on the Ray cluster at `cfg.address` (see `_connect`); each record
+    reaches `emit` in this process as its episode ends."""
     import ray
     started = _connect(cfg.address)
     try:
@@ -125,8 +148,8 @@ def play_ray(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None
         if started:
             ray.shutdown()
     if failures:
-        raise RayExecutorError(f"{len(failures)} episode(s) could not be played on Ray and are not in the run "
-                               f"(run the same command again to play them); first: {failures[0]}")
+        raise ExecutorError(f"{len(failures)} episode(s) could not be played on Ray and are not in the run "
+                            f"(run the same command again to play them); first: {failures[0]}")
 
 
 def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable[[dict], None]) -> list[str]:
@@ -173,6 +196,12 @@ def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable
     return failures
 
 
-def _failure(p: Planned, exc: object) -> str:
-    text = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}" if isinstance(exc, BaseException) else exc
-    return f"episode {p.spec.episode_id}: {text}"
+def _reason(exc: BaseException) -> str:
+    """What went wrong, without Ray's wrapping (a task error carries the original as `cause`)."""
+    cause = getattr(exc, "cause", None) or exc
+    lines = str(cause).strip().splitlines()
+    return f"{type(cause).__name__}: {lines[-1] if lines else ''}"
+
+
+def _failure(p: Planned, exc: BaseException | str) -> str:
+    return f"episode {p.spec.episode_id}: {_reason(exc) if isinstance(exc, BaseException) else exc}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from evaluators.turns import ATTEMPTS, categorize
 
-from .agents.base import Agent, AgentError, AgentSetup, InfraError
+from .agents.base import Agent, AgentError, AgentSetup, InfraError, is_fatal
 from .agents.llm import redact
 from .crm.session import OrgSession
 from .crm.store import Org
@@ -153,7 +153,7 @@ async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimul
         try:
             termination = await episode.converse(CrmTools(session))
         except InfraError as exc:
-            termination = Termination("infra_error", str(exc))
+            termination = Termination("infra_error", str(exc), fatal=is_fatal(exc))
         except AgentError as exc:
             termination = Termination("agent_error", str(exc))
         finally:

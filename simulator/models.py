@@ -597,7 +597,7 @@ class _ModelClient:
             return await awaitable
         except Exception as exc:
             if _status(exc) in FATAL_STATUSES:
-                raise InfraError(f"{self.spec.label}: {_describe(exc)}, not retried") from exc
+                raise InfraError(f"{self.spec.label}: {_describe(exc)}, not retried", fatal=True) from exc
             raise
 
     def _retrying(self):

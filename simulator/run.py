@@ -68,17 +68,21 @@ def check_run(cfg: RunConfig) -> None:
                     raise ConfigError(cfg.path, "personas", f"lists no persona of the {pool} pool, which poses "
                                       f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
                                       f"the pool name {pool!r} for all of them, or leave {task} out of tasks")
-    if cfg.executor == "ray":
-        import importlib.util
-        if importlib.util.find_spec("ray") is None:
-            raise ConfigError(cfg.path, "executor", "is ray, but Ray is not installed: "
-                              "pip install 'crmarena-sim[ray]' (or pip install ray)")
     check_models(cfg)
     for key, make in players(cfg):
         try:
             make()
         except (TypeError, ValueError) as exc:
             raise ConfigError(cfg.path, key, f"cannot be made: {exc}") from None
+
+
+def check_executor(cfg: RunConfig) -> None:
+    """Fail before a run folder is made if the executor cannot run here (a dry run needs none)."""
+    import importlib.util
+    from .config import ConfigError
+    if cfg.executor == "ray" and importlib.util.find_spec("ray") is None:
+        raise ConfigError(cfg.path, "executor", "is ray, but Ray is not installed: "
+                          "pip install 'crmarena-sim[ray]' (or pip install ray)")
 
 
 def public_config(cfg: RunConfig) -> dict:
@@ -339,6 +343,7 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
     """Run the episodes of `cfg` that its run folder does not hold yet (all of them in a fresh
     folder; with `retry_failed`, also those that ended in infra_error); score and report."""
     check_run(cfg)
+    check_executor(cfg)
     orgs = [cached_org(choice, say) for choice in cfg.orgs]
     run_id, folder = new_run_folder(cfg, out) if fresh else run_folder(cfg, out)
     (folder / "config.json").write_text(json.dumps(public_config(cfg), indent=2))

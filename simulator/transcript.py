@@ -59,6 +59,7 @@ def message(role: str, content: str, turn: int, **extra: Any) -> dict[str, Any]:
 class Termination:
     reason: str
     detail: str = ""
+    fatal: bool = False  # an infra_error no retry fixes (written only when true): the run stops
 
     def __post_init__(self) -> None:
         if self.reason not in TERMINATIONS:
@@ -94,6 +95,8 @@ class EpisodeRecord:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["usage"] = {role: u.to_json() for role, u in self.usage.items()}
+        if data["termination"] is not None and not data["termination"]["fatal"]:
+            del data["termination"]["fatal"]
         data["latency_s"] = round(self.latency_s, 4)
         return {"schema_version": SCHEMA_VERSION, "package_version": __version__, **data}
 

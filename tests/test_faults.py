@@ -244,3 +244,32 @@ def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(
     # and a plain resume has nothing left to play
     assert main(["run", "--config", str(config), "-q"]) == 0
     assert len(list(read_records(folder / "transcripts.jsonl"))) == 7
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_refusal_no_retry_fixes_stops_the_run_and_retry_failed_finishes_it(
+        tmp_path, capsys, org_cache, fake_openai, workers):
+    """A bad key (401) on a paid sweep: one refused episode per process, no further episode
+    starts, exit 1 with what to do; once fixed, --retry-failed plays the rest and the refused."""
+    refused = {"on": True}
+    fake_openai.responder = lambda body: (error(401, body='{"error": {"message": "Incorrect API key"}}')
+                                          if refused["on"] else reply("I could not find it."))
+    config = _config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai)},
+                     modes=["full", "sharded"], concurrency=workers, workers=workers)  # 10 episodes
+    assert main(["run", "--config", str(config), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "stopped: the provider refused" in err and "HTTP 401" in err and "--retry-failed" in err
+    assert "Traceback" not in err
+    folder = tmp_path / "runs" / "t"
+    first = list(read_records(folder / "transcripts.jsonl"))
+    assert len(first) == workers == len(fake_openai.requests)  # one refusal per process, then no call
+    assert all(r["termination"]["reason"] == "infra_error" and r["termination"]["fatal"] for r in first)
+    assert (folder / "report.md").is_file()
+
+    refused["on"] = False
+    assert main(["run", "--config", str(config), "-q", "--retry-failed"]) == 0
+    records = list(read_records(folder / "transcripts.jsonl"))
+    latest = {r["episode_id"]: r for r in records}
+    assert len(latest) == len(_planned_ids(config)) == 10 and len(records) == 10 + workers
+    assert all(r["termination"]["reason"] != "infra_error" for r in latest.values())
+    assert all("fatal" not in r["termination"] for r in latest.values())  # written only when true

@@ -175,3 +175,19 @@ def test_executor_ray_without_ray_installed_says_how_to_get_it(tmp_path, capsys,
     err = capsys.readouterr().err
     assert "pip install 'crmarena-sim[ray]'" in err and "Traceback" not in err
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_refusal_stops_a_ray_run(tmp_path, capsys, org_cache, fake_openai, local_ray):
+    from tests.fake_openai import error
+    fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
+    config = _model_config(tmp_path, fake_openai.base_url)
+    data = yaml.safe_load(config.read_text())
+    data.update(executor="ray", workers=2, concurrency=2, modes=["full", "sharded"],
+                tasks=["handle_time", "case_routing", "knowledge_qa"])  # 6 episodes
+    config.write_text(yaml.safe_dump(data))
+    assert main(["run", "--config", str(config), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "stopped: the provider refused" in err and "--retry-failed" in err and "Traceback" not in err
+    records = list(read_records(tmp_path / "runs" / "t" / "transcripts.jsonl"))
+    assert 1 <= len(records) == len(fake_openai.requests) <= 2  # those in flight; none started after
+    assert all(r["termination"].get("fatal") for r in records)

@@ -20,6 +20,8 @@ def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue) -> None
         planned = [Planned(spec, orgs.setdefault(path, Org(path))) for spec, path in items]
         asyncio.run(play_episodes(cfg, planned, queue.put))
         queue.put(None)
+    except ExecutorError as exc:  # (a refusal that stopped the run): said as it is
+        queue.put({"worker_error": str(exc), "stopped": True})
     except BaseException as exc:  # the parent reports it; nothing already sent is lost
         queue.put({"worker_error": f"{type(exc).__name__}: {exc}"})
 
@@ -42,7 +44,7 @@ def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], No
                                                queue), daemon=True) for i in range(workers)]
     for proc in procs:
         proc.start()
-    running, errors = len(procs), []
+    running, errors, stops = len(procs), [], []
     while running:
         try:
             item = queue.get(timeout=5)
@@ -54,10 +56,12 @@ def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], No
         if item is None or "worker_error" in item:
             running -= 1
             if item is not None:
-                errors.append(item["worker_error"])
+                (stops if item.get("stopped") else errors).append(item["worker_error"])
             continue
         emit(item)
     for proc in procs:
         proc.join()
     if errors:
         raise ExecutorError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")
+    if stops:
+        raise ExecutorError(stops[0])

@@ -97,18 +97,40 @@ async def play_one(cfg: RunConfig, p: Planned, cache=None) -> dict:
     return data
 
 
+def refusal(record: dict) -> str:
+    """The detail of a fatal infra_error (a refusal no retry fixes), else ""."""
+    termination = record.get("termination") or {}
+    return termination.get("detail", "") if termination.get("fatal") else ""
+
+
+def stopped(detail: str, not_played: int) -> str:
+    """Why a run stopped early, and what to do."""
+    return (f"stopped: the provider refused a request in a way no retry fixes ({detail}); {not_played} "
+            "episode(s) not played. Fix the key, the model name or the account, then run the same command "
+            "with --retry-failed (it also plays again the refused episodes)")
+
+
 async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
     """Play `planned` concurrently (at most `cfg.concurrency` at once); each scored record
-    goes to `emit` the moment its episode ends."""
+    goes to `emit` the moment its episode ends. A refusal no retry fixes (bad key, no such
+    model) stops the run: no further episode starts, and ExecutorError says why."""
+    from . import ExecutorError
     gate = asyncio.Semaphore(cfg.concurrency)
     cache = None
     if cfg.cache:
         from ..cache import ResponseCache
         cache = ResponseCache(cfg.cache)
+    refused: list[str] = []
+    skipped = 0
 
     async def one(p: Planned) -> None:
+        nonlocal skipped
         async with gate:
+            if refused:
+                skipped += 1
+                return
             data = await play_one(cfg, p, cache)
+        refused.extend(filter(None, [refusal(data)]))
         emit(data)
 
     try:
@@ -116,3 +138,5 @@ async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[
     finally:
         if cache is not None:
             cache.close()
+    if refused:
+        raise ExecutorError(stopped(refused[0], skipped))

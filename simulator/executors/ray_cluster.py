@@ -20,7 +20,7 @@ from typing import Any, Callable
 from ..config import RunConfig
 from ..crm.store import Org, OrgFileError
 from . import ExecutorError
-from .play import Planned, check_players, play_one, share
+from .play import Planned, check_players, play_one, refusal, share, stopped
 
 
 def _org_file(key: str, driver_path: str, image_ref: Any) -> Path:
@@ -138,13 +138,13 @@ def play_ray(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None
     """Play every episode on the Ray cluster at `cfg.address` (see `_connect`); each record
     reaches `emit` in this process as its episode ends."""
     import ray
-    started = _connect(cfg.address)
+    started, cache = _connect(cfg.address), None
     try:
         actors, cache, _images = _actors(cfg, planned)
         failures = _gather(cfg, planned, actors, emit)
+    finally:
         if cache is not None:
             ray.get(cache.close.remote())
-    finally:
         if started:
             ray.shutdown()
     if failures:
@@ -155,15 +155,16 @@ def play_ray(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None
 def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable[[dict], None]) -> list[str]:
     """Keep `cfg.concurrency` episodes in flight, each on the least busy live actor; emit records
     as they come. An episode whose actor died (its node lost, its process killed) is played
-    again on another actor, once. Returns what failed; everything else is emitted."""
+    again on another actor, once; a refusal no retry fixes stops new episodes (ExecutorError
+    once those in flight are in). Returns what failed; everything else is emitted."""
     import ray
     from ray.exceptions import ActorDiedError, ActorUnavailableError, RayError
     load = [0] * len(actors)
     pending: dict[Any, tuple[Planned, int]] = {}
-    todo, again, tried_again, failures, dead = iter(planned), [], set(), [], set()
+    todo, again, tried_again, failures, dead, refused = iter(planned), [], set(), [], set(), []
 
     def submit() -> None:
-        while len(pending) < cfg.concurrency and len(dead) < len(actors):
+        while len(pending) < cfg.concurrency and len(dead) < len(actors) and not refused:
             p = again.pop() if again else next(todo, None)
             if p is None:
                 return
@@ -190,8 +191,11 @@ def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable
             except RayError as exc:
                 failures.append(_failure(p, exc))
                 continue
+            refused.extend(filter(None, [refusal(record)]))
             emit(record)
         submit()
+    if refused:
+        raise ExecutorError(stopped(refused[0], len(again) + sum(1 for _ in todo)))
     failures += [_failure(p, "no live actor left") for p in [*again, *todo]]
     return failures
 

@@ -10,6 +10,11 @@ scorers improve, without re-running a single conversation. Per record:
 Files written into the run folder: `scores.jsonl` (episode_id -> scores, one line each),
 `summary.json` (the aggregate of evaluators.stats), `report.md`, `report.html` and
 `transcripts.html` (evaluators.report). `transcripts.jsonl` itself is never rewritten.
+
+Reports stream: the run is read once into slim records (scored, without the conversations,
+instances cut to what statistics use), and the transcript viewer reads each full record back
+from its place in the file when its page is written, so memory grows with the number of
+episodes, not with the length of their conversations.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from simulator.transcript import read_records
 
@@ -45,12 +51,64 @@ def load_run(run_dir: Path) -> list[dict[str, Any]]:
         raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
     latest = {r["episode_id"]: r for r in read_records(path)}  # a retried episode: its last record
     records = list(latest.values())
-    rescored = run_dir / SCORES_FILE
-    if rescored.is_file():
-        latest = {(row["episode_id"], row.get("record")): row["scores"] for row in read_records(rescored)}
-        for record in records:  # scores of an earlier record of a retried episode do not apply
-            record["scores"] = latest.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
+    rescored = _rescored(run_dir)
+    for record in records if rescored else ():  # scores of an earlier record of a retried episode do not apply
+        record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
     return records
+
+
+HEAVY_FIELDS = ("messages", "events", "persona_prompt")  # what only the transcript viewer shows
+SLIM_INSTANCE = ("id", "task", "org", "org_hash", "skill", "area", "audience", "metric", "answer_kind", "answer",
+                 "persona_pool", "idx")
+
+
+@dataclass
+class RunRecords:
+    """A run's latest record per episode, slim and scored in one mode, and where each full
+    record is in transcripts.jsonl."""
+
+    path: Path
+    records: list[dict[str, Any]]
+    offsets: dict[str, int]
+
+    def full(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The whole record of a slim one, with the slim one's (current) scores."""
+        with self.path.open("rb") as fh:
+            fh.seek(self.offsets[record["episode_id"]])
+            return {**json.loads(fh.readline()), "scores": record["scores"]}
+
+
+def scan_run(run_dir: Path, mode: str = "strict") -> RunRecords:
+    """Read a run folder once: each episode's latest record (with the latest scores of
+    scores.jsonl), scored in `mode`, without its conversation (see RunRecords.full)."""
+    from .stats import with_scores
+    path = run_dir / "transcripts.jsonl"
+    if not path.is_file():
+        raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
+    rescored = _rescored(run_dir)
+    latest: dict[str, tuple[int, dict[str, Any]]] = {}
+    instances: dict[tuple, dict[str, Any]] = {}  # one slim instance shared by all its episodes
+    offset = 0
+    with path.open("rb") as fh:
+        for line in fh:
+            start, offset = offset, offset + len(line)
+            if not line.endswith(b"\n"):  # a torn last line (a killed run)
+                continue
+            record = json.loads(line)
+            if rescored:
+                record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
+            slim = {k: v for k, v in with_scores(record, mode).items() if k not in HEAVY_FIELDS}
+            inst = record.get("instance") or {}
+            slim["instance"] = instances.setdefault((inst.get("id"), inst.get("org_hash")),
+                                                    {k: inst[k] for k in SLIM_INSTANCE if k in inst})
+            latest[record["episode_id"]] = (start, slim)  # a retried episode: its last record
+    return RunRecords(path, [slim for _, slim in latest.values()], {eid: start for eid, (start, _) in latest.items()})
+
+
+def _rescored(run_dir: Path) -> dict[tuple[str, str | None], dict]:
+    """(episode_id, record fingerprint) -> scores, from scores.jsonl (empty without one)."""
+    path = run_dir / SCORES_FILE
+    return {(row["episode_id"], row.get("record")): row["scores"] for row in read_records(path)} if path.is_file() else {}
 
 
 def fingerprint(record: dict[str, Any]) -> str:
@@ -59,7 +117,8 @@ def fingerprint(record: dict[str, Any]) -> str:
     return hashlib.sha1(basis.encode()).hexdigest()[:16]
 
 
-def _write_scores(run_dir: Path, records: list[dict[str, Any]]) -> None:
+def _write_scores(run_dir: Path, records: Iterable[dict[str, Any]]) -> None:
+    """scores.jsonl for `records` (whole records with their new scores), replaced atomically."""
     tmp = run_dir / (SCORES_FILE + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         for record in records:
@@ -83,16 +142,19 @@ def _judge_all(records: list[dict[str, Any]], judge_model: Any, concurrency: int
 
 
 def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", concurrency: int = 8) -> dict:
-    """Score every record of a run anew, write scores, summary and report; the summary."""
-    records = load_run(run_dir)
+    """Score every record of a run anew, write scores, summary and report; the summary.
+    Without a judge this streams (one whole record at a time), keeping the verdicts of an
+    earlier judged scoring: they were paid for."""
     if judge_model is not None:
-        verdicts = _judge_all(records, judge_model, concurrency)
-    else:  # keep the verdicts of an earlier judged scoring: they were paid for
-        verdicts = [record.get("scores", {}).get("judge") for record in records]
-    for record, verdict in zip(records, verdicts):
-        record["scores"] = score(record, verdict)
-    _write_scores(run_dir, records)
-    return _summarise(run_dir, records, mode)
+        records = load_run(run_dir)
+        for record, verdict in zip(records, _judge_all(records, judge_model, concurrency)):
+            record["scores"] = score(record, verdict)
+        _write_scores(run_dir, records)
+    else:
+        run = scan_run(run_dir, mode)
+        _write_scores(run_dir, ({**full, "scores": score(full, full["scores"].get("judge"))}
+                                for full in map(run.full, run.records)))
+    return report(run_dir, mode=mode)
 
 
 def _run_info(run_dir: Path) -> dict[str, Any]:
@@ -100,17 +162,14 @@ def _run_info(run_dir: Path) -> dict[str, Any]:
     return {"run_dir": str(run_dir), "config": json.loads(config.read_text()) if config.is_file() else {}}
 
 
-def report(run_dir: Path, *, mode: str = "strict") -> dict:
-    """Summarise a run's records as they are scored now and write the report; the summary."""
-    return _summarise(run_dir, load_run(run_dir), mode)
-
-
-def _summarise(run_dir: Path, records: list[dict[str, Any]], mode: str) -> dict:
-    """Write summary.json and the report files for `records`; the summary."""
+def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None) -> dict:
+    """Summarise a run's records as they are scored now and write the report; the summary.
+    `run`: the run already scanned in `mode` (scan_run), so it is not read again."""
     from .report import write_report
     from .stats import summarize
 
-    summary = summarize(records, mode=mode)
+    run = run or scan_run(run_dir, mode)
+    summary = summarize(run.records, mode=mode)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    write_report(run_dir, records, summary, run_info=_run_info(run_dir))
+    write_report(run_dir, run.records, summary, run_info=_run_info(run_dir), full=run.full)
     return summary

@@ -31,7 +31,7 @@ import os
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .html import (CATEGORY_COLOURS, LEAK_COLOUR, REFUSAL_COLOUR, badge,
                    degradation_chart, esc, heatmap, num, page, pct, rate_bars, stacked_bars, table)
@@ -704,9 +704,11 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
-def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info: dict) -> dict[str, Path]:
+def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info: dict,
+                 full: Callable[[dict], dict] | None = None) -> dict[str, Path]:
     """Write report.md, report.html and the transcript viewer pages into `run_dir`; their paths by
-    file name ('report.md', 'report.html', 'transcripts.html', 'transcripts-2.html', ...)."""
+    file name ('report.md', 'report.html', 'transcripts.html', 'transcripts-2.html', ...).
+    `full` gives a slim record's whole record (messages, events) as each viewer page is written."""
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     mode = summary.get("mode") or "strict"
@@ -725,7 +727,7 @@ def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info:
     run_id = str(run_info.get("run_id") or "run")
     for number in range(1, n_pages + 1):
         start = (number - 1) * EPISODES_PER_PAGE
-        entries = list(enumerate(ordered))[start:start + EPISODES_PER_PAGE]
+        entries = [(i, full(r) if full else r) for i, r in enumerate(ordered[start:start + EPISODES_PER_PAGE], start)]
         name = _page_name(number)
         written[name] = _write(run_dir / name, _viewer_page(number, n_pages, entries, len(ordered), mode, run_id,
                                                             modes, status_counts))

@@ -337,6 +337,22 @@ def _print_outcome(summary: dict, run_dir: Path) -> None:
 
 # --- personas ------------------------------------------------------------------------
 
+def cmd_personas_list(args: argparse.Namespace) -> int:
+    from .users.personas import PersonaError, load_personas
+    try:
+        personas = list(load_personas(args.folder).values())
+    except PersonaError as exc:
+        raise UsageError(str(exc)) from None
+    if args.pool:
+        personas = [p for p in personas if p.pool == args.pool]
+    rows = [{"id": p.id, "pool": p.pool, "name": p.name, "role": p.role, "verbosity": p.verbosity,
+             "formality": p.formality, "patience": p.patience, "disclosure": p.disclosure}
+            for p in personas]
+    return _print_rows(rows, args.json, "personas")
+
+
+# --- local model --------------------------------------------------------------------
+
 def cmd_serve_local(args: argparse.Namespace) -> int:
     import subprocess
     from .local_model import LocalModelUnavailable, server_command
@@ -352,20 +368,6 @@ def cmd_serve_local(args: argparse.Namespace) -> int:
         return subprocess.call(command)
     except KeyboardInterrupt:
         return 0
-
-
-def cmd_personas_list(args: argparse.Namespace) -> int:
-    from .users.personas import PersonaError, load_personas
-    try:
-        personas = list(load_personas(args.folder).values())
-    except PersonaError as exc:
-        raise UsageError(str(exc)) from None
-    if args.pool:
-        personas = [p for p in personas if p.pool == args.pool]
-    rows = [{"id": p.id, "pool": p.pool, "name": p.name, "role": p.role, "verbosity": p.verbosity,
-             "formality": p.formality, "patience": p.patience, "disclosure": p.disclosure}
-            for p in personas]
-    return _print_rows(rows, args.json, "personas")
 
 
 # --- parser --------------------------------------------------------------------------
@@ -430,7 +432,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--executor", choices=("local", "ray"), help="where episodes are played (default: the "
                      "config's `executor`, local); ray needs the extra: pip install 'crmarena-sim[ray]'")
     run.add_argument("--address", help="a Ray cluster to spread the episodes over (implies --executor ray), "
-                     "e.g. auto or ray://head:10001; without it a local Ray is started")
+                     "e.g. auto or ray://head:10001; without it Ray joins $RAY_ADDRESS or a cluster `ray start`ed "
+                     "here, else starts a local instance")
     run.add_argument("--workers", type=_positive_int, help="worker processes (local) or Ray actors "
                      "(default: the config's `workers`; 1 locally, one per CPU on Ray)")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

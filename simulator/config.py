@@ -38,7 +38,7 @@ variant, user, limits, seed), so a config with one agent gives the ids it always
 
 How a run is played changes none of its records, and a run folder resumes under any of them:
 `concurrency` (episodes in flight), `executor: local` (default; `workers: N` forked processes)
-or `executor: ray` (`address:` a cluster, default a local Ray; `workers:` actors, default one
+or `executor: ray` (`address:` a cluster, default as `ray.init()`; `workers:` actors, default one
 per CPU of the cluster), and `cache` (replay model replies from a file).
 """
 
@@ -117,7 +117,7 @@ class RunConfig:
     workers: int | None = None  # processes (local) or Ray actors to spread episodes over; None: 1 locally,
     # one per CPU of the cluster on Ray
     executor: str = "local"  # local | ray
-    address: str | None = None  # the Ray cluster to join (executor ray); None starts a local Ray
+    address: str | None = None  # the Ray cluster to join (executor ray); None: as ray.init() (a local Ray)
     cache: str | None = None  # a response cache file: model replies are replayed from it when a run repeats
     out: str = "runs"
     path: str = ""

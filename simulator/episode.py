@@ -154,8 +154,9 @@ async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimul
             termination = await episode.converse(CrmTools(session))
         except InfraError as exc:
             termination = Termination("infra_error", str(exc), fatal=is_fatal(exc))
-        except AgentError as exc:
-            termination = Termination("agent_error", str(exc))
+        except AgentError as exc:  # (one raised from a refusal no retry fixes is that refusal)
+            termination = (Termination("infra_error", str(exc), fatal=True) if is_fatal(exc)
+                           else Termination("agent_error", str(exc)))
         finally:
             await _close(agent, user)
         if spec.instance.metric == "workflow":

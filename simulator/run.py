@@ -190,7 +190,7 @@ class RunResult:
     episodes: int = 0
     scored: list[dict] = field(default_factory=list)  # {skill, mode, task, success, termination}
     summary: dict = field(default_factory=dict)  # evaluators.stats.summarize of the scored run
-    failure: str = ""  # why some episodes could not be played (they are not in the run; re-run plays them)
+    failure: str = ""  # why some episodes were not played (the message says how to play them)
 
     def add(self, record: dict) -> None:
         """Count one finished episode (its record as JSON, scored)."""
@@ -371,13 +371,14 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
             result.failure = str(exc)
     if bar:
         bar.close()
-    from evaluators.observer import load_run, report, rescore
+    from evaluators.observer import report, rescore, scan_run
+    run = scan_run(folder, cfg.scoring)  # the whole run, including episodes done before a resume
     result.scored = []
-    for record in load_run(folder):  # the whole run, including episodes done before a resume
+    for record in run.records:
         result.add(record)
     if cfg.judge is not None:
         say("judging the episodes")
         result.summary = rescore(folder, judge_model=cfg.judge, mode=cfg.scoring, concurrency=cfg.concurrency)
     else:
-        result.summary = report(folder, mode=cfg.scoring)
+        result.summary = report(folder, mode=cfg.scoring, run=run)
     return result

@@ -259,7 +259,7 @@ def test_a_refusal_no_retry_fixes_stops_the_run_and_retry_failed_finishes_it(
     assert main(["run", "--config", str(config), "-q"]) == 1
     err = capsys.readouterr().err
     assert "stopped: the provider refused" in err and "HTTP 401" in err and "--retry-failed" in err
-    assert "Traceback" not in err
+    assert f"{10 - workers} episode(s) not played" in err and "Traceback" not in err
     folder = tmp_path / "runs" / "t"
     first = list(read_records(folder / "transcripts.jsonl"))
     assert len(first) == workers == len(fake_openai.requests)  # one refusal per process, then no call
@@ -273,3 +273,19 @@ def test_a_refusal_no_retry_fixes_stops_the_run_and_retry_failed_finishes_it(
     assert len(latest) == len(_planned_ids(config)) == 10 and len(records) == 10 + workers
     assert all(r["termination"]["reason"] != "infra_error" for r in latest.values())
     assert all("fatal" not in r["termination"] for r in latest.values())  # written only when true
+
+
+def test_one_models_refusal_stops_every_variant_in_every_process(tmp_path, capsys, org_cache, fake_openai):
+    """Two agent variants on two worker processes (each process gets one variant): a 404 for
+    one model stops the other process too, not only the one that met it."""
+    fake_openai.responder = lambda body: (error(404, body='{"error": {"message": "model not found"}}')
+                                          if body["model"] == "gone-model" else slow(0.2))
+    agents = [{"kind": "function_calling", "model": {**model(fake_openai), "model": name}}
+              for name in ("gone-model", "fake-model")]
+    config = _config(tmp_path, agent=agents, modes=["full", "sharded"], concurrency=2, workers=2)  # 20 episodes
+    assert main(["run", "--config", str(config), "-q"]) == 1
+    err = capsys.readouterr().err
+    records = list(read_records(tmp_path / "runs" / "t" / "transcripts.jsonl"))
+    assert 1 <= sum(r["termination"].get("fatal", False) for r in records)
+    assert len(records) < 10  # the healthy variant's process stopped too (it alone has 10 episodes)
+    assert f"{20 - len(records)} episode(s) not played" in err

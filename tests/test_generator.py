@@ -7,7 +7,6 @@ import os
 import re
 import sqlite3
 from datetime import date
-from pathlib import Path
 
 import pytest
 

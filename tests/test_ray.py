@@ -72,36 +72,41 @@ def _records(folder) -> dict[str, dict]:
     return {r["episode_id"]: drop_clock(r) for r in records}
 
 
-def test_ray_plays_the_same_records_as_the_local_executor(tmp_path, org_cache, local_ray, monkeypatch):
+@pytest.fixture
+def actors_made(monkeypatch) -> list:
+    """What each Ray run of the test started: (actors, cache actor, org images)."""
     from simulator.executors import ray_cluster
-    actors, real_actors = [], ray_cluster._actors
+    made, real = [], ray_cluster._actors
 
     def spy(*args):
-        made = real_actors(*args)
-        actors.append(made)
-        return made
+        made.append(real(*args))
+        return made[-1]
     monkeypatch.setattr(ray_cluster, "_actors", spy)
+    return made
+
+
+def test_ray_plays_the_same_records_as_the_local_executor(tmp_path, org_cache, local_ray, actors_made):
     tasks = ["handle_time", "case_routing", "knowledge_qa", "private_customer_information"]
     (tmp_path / "local").mkdir()
     (tmp_path / "ray").mkdir()
     _run(_config(tmp_path / "local", tasks=tasks, modes=["full", "sharded"]))
-    assert not actors
+    assert not actors_made
     _run(_config(tmp_path / "ray", tasks=tasks, modes=["full", "sharded"], executor="ray", workers=2))
-    assert len(actors) == 1 and len(actors[0][0]) == 2  # played by two Ray actors
+    assert len(actors_made) == 1 and len(actors_made[0][0]) == 2  # played by two Ray actors
     local, on_ray = _records(tmp_path / "local" / "runs" / "t"), _records(tmp_path / "ray" / "runs" / "t")
     assert len(local) == 8 and on_ray == local  # messages, tool results, final state, scores: all of it
     assert all(r["scores"]["rules"]["success"] for r in on_ray.values())
     assert json.loads((tmp_path / "ray" / "runs" / "t" / "summary.json").read_text())["counts"]["episodes"] == 8
 
 
-def test_a_run_resumes_across_executors(tmp_path, org_cache, local_ray):
+def test_a_run_resumes_across_executors(tmp_path, org_cache, local_ray, actors_made):
     config = _config(tmp_path, tasks=["handle_time", "case_routing"], modes=["full", "sharded"])
     folder = tmp_path / "runs" / "t"
     _run(config)
     lines = (folder / "transcripts.jsonl").read_text().splitlines(keepends=True)
     (folder / "transcripts.jsonl").write_text("".join(lines[:1]))  # as if killed after one episode
     _run(config, "--executor", "ray", "--workers", "2")  # executor and workers do not change the run
-    assert len(_records(folder)) == 4
+    assert len(_records(folder)) == 4 and len(actors_made) == 1  # the rest was played on Ray
 
 
 def test_an_actor_that_dies_loses_no_episode(tmp_path, org_cache, local_ray):
@@ -190,4 +195,5 @@ def test_a_refusal_stops_a_ray_run(tmp_path, capsys, org_cache, fake_openai, loc
     assert "stopped: the provider refused" in err and "--retry-failed" in err and "Traceback" not in err
     records = list(read_records(tmp_path / "runs" / "t" / "transcripts.jsonl"))
     assert 1 <= len(records) == len(fake_openai.requests) <= 2  # those in flight; none started after
+    assert f"{6 - len(records)} episode(s) not played" in err
     assert all(r["termination"].get("fatal") for r in records)

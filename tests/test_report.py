@@ -317,3 +317,38 @@ def test_renders_runs_with_nothing_scored(tmp_path, which):
     assert viewer.count('<details class="ep"') == len(records)
     if records:
         assert "INFRA ERROR" in viewer and "| 1 | 0 | 1 | – |" in md
+
+
+def test_a_run_is_reported_from_slim_records_and_the_viewer_reads_the_rest_from_the_file(tmp_path):
+    """scan_run keeps each episode's latest record without its conversation (the instance cut to
+    what statistics use, one copy per instance); the viewer pages read the whole record back."""
+    import json
+
+    from evaluators.observer import HEAVY_FIELDS, SLIM_INSTANCE, report, scan_run, score
+    records = fixed_records()
+    for record in records:
+        record["scores"] = score(record)
+    retried = {**records[0], "final_answer": "a later try", "termination": {"reason": "user_done", "detail": ""}}
+    lines = [json.dumps(r) + "\n" for r in [*records, retried]] + ['{"torn": ']  # a killed run's last line
+    (tmp_path / "transcripts.jsonl").write_text("".join(lines))
+
+    run = scan_run(tmp_path)
+    assert len(run.records) == len(records)
+    for slim in run.records:
+        assert not set(HEAVY_FIELDS) & set(slim) and set(slim["instance"]) <= set(SLIM_INSTANCE)
+        assert "rules" in slim["scores"] and "turns" in slim["scores"]
+    first = next(r for r in run.records if r["episode_id"] == records[0]["episode_id"])
+    assert first["final_answer"] == "a later try"  # the latest record of a retried episode
+    whole = run.full(first)
+    assert whole["messages"] == retried["messages"] and whole["scores"] is first["scores"]
+    same_instance = [r["instance"] for r in run.records if r["instance"]["id"] == first["instance"]["id"]]
+    assert all(inst is same_instance[0] for inst in same_instance)
+
+    summary = report(tmp_path, run=run)
+    assert summary["counts"]["episodes"] == len(records)
+    viewer = (tmp_path / "transcripts.html").read_text()
+    assert viewer.count('<details class="ep"') == len(records)
+    from html import escape
+    for record in [retried, *records[1:]]:  # every conversation is on the viewer pages, read from the file
+        for m in record["messages"]:
+            assert escape(m["content"][:30]) in viewer, m["content"][:30]

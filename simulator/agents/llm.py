@@ -61,7 +61,8 @@ def _classify(exc: Exception) -> Exception | None:
     if status in _REJECTED:
         return AgentError(f"the model provider rejected the request ({status}; context too long?): {detail}")
     if isinstance(status, int) or type(exc).__name__ in _NETWORK or isinstance(exc, (ConnectionError, TimeoutError)):
-        return InfraError(f"model call failed ({type(exc).__name__}): {detail}")
+        from ..models import FATAL_STATUSES
+        return InfraError(f"model call failed ({type(exc).__name__}): {detail}", fatal=status in FATAL_STATUSES)
     return None
 
 

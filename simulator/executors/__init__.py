@@ -15,7 +15,8 @@ from .play import Planned
 
 class ExecutorError(RuntimeError):
     """Episodes that could not be played (a worker or actor that died, a cluster that cannot be
-    reached). Whatever was played before is in the run folder; the same command plays the rest."""
+    reached, a refusal no retry fixes that stopped the run). Whatever was played is in the run
+    folder; the same command plays the rest (with --retry-failed, also the refused ones)."""
 
 
 def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:

@@ -4,47 +4,48 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from typing import Callable
 
 from ..config import RunConfig
 from ..crm.store import Org
 from ..episode import EpisodeSpec
 from . import ExecutorError
-from .play import Planned, play_episodes, share
+from .play import Planned, RefusalWatch, play_episodes, share
 
 
-def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue) -> None:
-    """A worker process: play its share of the episodes, sending each record to the parent."""
+def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue, stop) -> None:
+    """A worker process: play its share of the episodes, sending each record to the parent,
+    then how many it did not play because the run was stopped."""
     try:
         orgs: dict[str, Org] = {}
         planned = [Planned(spec, orgs.setdefault(path, Org(path))) for spec, path in items]
-        asyncio.run(play_episodes(cfg, planned, queue.put))
-        queue.put(None)
-    except ExecutorError as exc:  # (a refusal that stopped the run): said as it is
-        queue.put({"worker_error": str(exc), "stopped": True})
+        queue.put({"worker_done": asyncio.run(play_episodes(cfg, planned, queue.put, stop))})
     except BaseException as exc:  # the parent reports it; nothing already sent is lost
         queue.put({"worker_error": f"{type(exc).__name__}: {exc}"})
 
 
 def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
     """Play every episode, in this process or spread over `cfg.workers` processes (each with
-    its share of the concurrency); records reach `emit` in this process, one at a time."""
+    its share of the concurrency); records reach `emit` in this process, one at a time. A
+    refusal no retry fixes stops every process (RefusalWatch)."""
     workers = cfg.workers or 1
     if workers == 1:
-        asyncio.run(play_episodes(cfg, planned, emit))
+        watch = RefusalWatch(emit, threading.Event())
+        watch.check(asyncio.run(play_episodes(cfg, planned, watch.emit, watch.flag)))
         return
     import multiprocessing
     from dataclasses import replace
     from queue import Empty
     # fork where the platform has it: workers start at once, without importing everything again
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    queue = ctx.Queue()
+    queue, watch = ctx.Queue(), RefusalWatch(emit, ctx.Event())
     each = replace(cfg, concurrency=share(cfg.concurrency, workers))
     procs = [ctx.Process(target=_worker, args=(each, [(p.spec, str(p.org.path)) for p in planned[i::workers]],
-                                               queue), daemon=True) for i in range(workers)]
+                                               queue, watch.flag), daemon=True) for i in range(workers)]
     for proc in procs:
         proc.start()
-    running, errors, stops = len(procs), [], []
+    running, errors, not_played = len(procs), [], 0
     while running:
         try:
             item = queue.get(timeout=5)
@@ -53,15 +54,14 @@ def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], No
             if dead:  # killed without a word (out of memory, a signal): what it sent is kept
                 raise ExecutorError(f"a worker process died (exit code {dead[0].exitcode})")
             continue
-        if item is None or "worker_error" in item:
+        if "worker_done" in item or "worker_error" in item:
             running -= 1
-            if item is not None:
-                (stops if item.get("stopped") else errors).append(item["worker_error"])
+            not_played += item.get("worker_done", 0)
+            errors += [item["worker_error"]] if "worker_error" in item else []
             continue
-        emit(item)
+        watch.emit(item)
     for proc in procs:
         proc.join()
+    watch.check(not_played)
     if errors:
         raise ExecutorError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")
-    if stops:
-        raise ExecutorError(stops[0])

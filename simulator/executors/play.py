@@ -103,34 +103,51 @@ def refusal(record: dict) -> str:
     return termination.get("detail", "") if termination.get("fatal") else ""
 
 
-def stopped(detail: str, not_played: int) -> str:
-    """Why a run stopped early, and what to do."""
-    return (f"stopped: the provider refused a request in a way no retry fixes ({detail}); {not_played} "
-            "episode(s) not played. Fix the key, the model name or the account, then run the same command "
-            "with --retry-failed (it also plays again the refused episodes)")
+class RefusalWatch:
+    """Stops a whole run at its first refusal no retry fixes (bad key, no credit, no such
+    model; whichever agent variant or process met it): wraps the run's `emit`, which sees
+    every record, and sets `flag` (an Event that every player checks before it starts an
+    episode)."""
+
+    def __init__(self, emit: Callable[[dict], None], flag):
+        self.inner, self.flag, self.detail = emit, flag, ""
+
+    def emit(self, record: dict) -> None:
+        self.inner(record)
+        if not self.detail and refusal(record):
+            self.detail = refusal(record)
+            self.flag.set()
+
+    def check(self, not_played: int) -> None:
+        """Raise ExecutorError saying why the run stopped and what to do, if it did."""
+        from . import ExecutorError
+        if self.detail:
+            raise ExecutorError(f"stopped: the provider refused a request in a way no retry fixes ({self.detail}); "
+                                f"{not_played} episode(s) not played. Fix the key, the model name or the account, "
+                                "then run the same command with --retry-failed (it also plays again the refused "
+                                "episodes)")
 
 
-async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None], stop=None) -> int:
     """Play `planned` concurrently (at most `cfg.concurrency` at once); each scored record
-    goes to `emit` the moment its episode ends. A refusal no retry fixes (bad key, no such
-    model) stops the run: no further episode starts, and ExecutorError says why."""
-    from . import ExecutorError
+    goes to `emit` the moment its episode ends. Once `stop` (an Event) is set, by a refusal
+    here or elsewhere, no further episode starts; returns how many were not played for that."""
     gate = asyncio.Semaphore(cfg.concurrency)
     cache = None
     if cfg.cache:
         from ..cache import ResponseCache
         cache = ResponseCache(cfg.cache)
-    refused: list[str] = []
     skipped = 0
 
     async def one(p: Planned) -> None:
         nonlocal skipped
         async with gate:
-            if refused:
+            if stop is not None and stop.is_set():
                 skipped += 1
                 return
             data = await play_one(cfg, p, cache)
-        refused.extend(filter(None, [refusal(data)]))
+        if stop is not None and refusal(data):
+            stop.set()  # at once, here and (a shared Event) in every other process
         emit(data)
 
     try:
@@ -138,5 +155,4 @@ async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[
     finally:
         if cache is not None:
             cache.close()
-    if refused:
-        raise ExecutorError(stopped(refused[0], skipped))
+    return skipped

@@ -14,13 +14,14 @@ environment (keys are never shipped through Ray). Plug-in agents must be importa
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
 from ..config import RunConfig
 from ..crm.store import Org, OrgFileError
 from . import ExecutorError
-from .play import Planned, check_players, play_one, refusal, share, stopped
+from .play import Planned, RefusalWatch, check_players, play_one, share
 
 
 def _org_file(key: str, driver_path: str, image_ref: Any) -> Path:
@@ -84,7 +85,8 @@ class EpisodeActor:
 
 
 def _connect(address: str | None) -> bool:
-    """Connect to the cluster at `address`, or (None) to $RAY_ADDRESS or a new local Ray;
+    """Connect to the cluster at `address`, or (None) as `ray.init()` does: $RAY_ADDRESS, else a
+    cluster `ray start`ed on this machine, else a new local instance;
     True if this call connected."""
     import ray
     if ray.is_initialized():  # the caller (a notebook, a test) connected already
@@ -161,10 +163,11 @@ def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable
     from ray.exceptions import ActorDiedError, ActorUnavailableError, RayError
     load = [0] * len(actors)
     pending: dict[Any, tuple[Planned, int]] = {}
-    todo, again, tried_again, failures, dead, refused = iter(planned), [], set(), [], set(), []
+    todo, again, tried_again, failures, dead = iter(planned), [], set(), [], set()
+    watch = RefusalWatch(emit, threading.Event())
 
     def submit() -> None:
-        while len(pending) < cfg.concurrency and len(dead) < len(actors) and not refused:
+        while len(pending) < cfg.concurrency and len(dead) < len(actors) and not watch.flag.is_set():
             p = again.pop() if again else next(todo, None)
             if p is None:
                 return
@@ -191,11 +194,9 @@ def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable
             except RayError as exc:
                 failures.append(_failure(p, exc))
                 continue
-            refused.extend(filter(None, [refusal(record)]))
-            emit(record)
+            watch.emit(record)
         submit()
-    if refused:
-        raise ExecutorError(stopped(refused[0], len(again) + sum(1 for _ in todo)))
+    watch.check(len(again) + sum(1 for _ in todo) + len(failures))
     failures += [_failure(p, "no live actor left") for p in [*again, *todo]]
     return failures
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from datetime import date
 from pathlib import Path
@@ -354,7 +355,7 @@ def cmd_personas_list(args: argparse.Namespace) -> int:
 # --- local model --------------------------------------------------------------------
 
 def cmd_serve_local(args: argparse.Namespace) -> int:
-    import subprocess
+    """Become the model server (exec: signals reach the server itself, nothing is left behind)."""
     from .local_model import LocalModelUnavailable, server_command
     if args.model and not Path(args.model).is_file():
         raise UsageError(f"--model: no such file: {args.model}")
@@ -363,11 +364,10 @@ def cmd_serve_local(args: argparse.Namespace) -> int:
                                  alias=args.alias, context=args.context, chat_format=args.chat_format)
     except LocalModelUnavailable as exc:
         raise UsageError(str(exc)) from None
-    print(f"serving {args.alias} at http://{args.host}:{args.port}/v1 (Ctrl-C stops it)", file=sys.stderr)
-    try:
-        return subprocess.call(command)
-    except KeyboardInterrupt:
-        return 0
+    print(f"serving {args.alias} at http://{args.host}:{args.port}/v1 (Ctrl-C stops it)", file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    os.execv(command[0], command)
+    return 0  # (not reached)
 
 
 # --- parser --------------------------------------------------------------------------

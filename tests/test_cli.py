@@ -114,3 +114,12 @@ def test_personas_list(capsys, tmp_path):
     assert "consumer" in capsys.readouterr().out
     code, _, err = run(capsys, "personas", "list", "--folder", str(tmp_path))
     assert code == 2 and "holds no persona files" in err
+
+
+def test_serve_local_without_the_extra_says_how_to_install_it(capsys, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "llama_cpp" else real(name, *a))
+    assert main(["serve-local"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install -e '.[local]'" in err and "llama_cpp is not installed" in err and "Traceback" not in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 
@@ -18,7 +19,7 @@ import yaml
 
 from simulator.cli import main
 from simulator.config import default_config_path
-from simulator.local_model import MODEL_ALIAS, missing, server_command
+from simulator.local_model import MODEL_ALIAS, missing
 from simulator.transcript import read_records
 
 if missing():
@@ -33,11 +34,13 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def local_server(tmp_path_factory):
-    """`crmarena serve-local`'s command, on a free port; the base URL once it answers."""
+    """`crmarena serve-local` on a free port (the real command, which becomes the server);
+    the base URL once it answers."""
     port = _free_port()
     log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
     # half the default context: room for the system prompt and two turns, half the memory
-    proc = subprocess.Popen(server_command(port=port, context=8192), stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", "serve-local", "--port", str(port),
+                             "--context", "8192"], stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 180
@@ -62,6 +65,12 @@ def _serving(base_url: str) -> bool:
             return json.load(response)["data"][0]["id"] == MODEL_ALIAS
     except (OSError, ValueError, KeyError, IndexError):
         return False
+
+
+def test_serve_local_says_what_is_wrong(capsys):
+    from simulator.cli import main
+    assert main(["serve-local", "--model", "/no/such/model.gguf"]) == 2
+    assert "--model: no such file: /no/such/model.gguf" in capsys.readouterr().err
 
 
 def test_a_local_model_sweep_runs_end_to_end(tmp_path, org_cache, local_server, capsys):

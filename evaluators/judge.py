@@ -62,7 +62,7 @@ from typing import Any, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from simulator.agents.base import AgentError, InfraError
+from simulator.agents.base import AgentError, InfraError, is_fatal
 from simulator.agents.llm import TurnMeter, client_settings, model_errors
 from simulator.tasks.instance import NONE_ANSWER
 from simulator.tasks.spec import ANSWER_KIND_TEXT
@@ -448,6 +448,7 @@ class Judge:
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
         self.client, self.max_attempts = model_client, max_attempts
+        self.refused = ""  # a refusal no retry fixes, once one happened (judge_records stops)
 
     def settings(self) -> dict[str, Any]:
         return {"kind": "Judge", "max_attempts": self.max_attempts, "model": client_settings(self.client)}
@@ -500,6 +501,8 @@ class Judge:
                     messages.append(UserMessage(content=f"That reply could not be used: {problem}. Reply again with "
                                                         f"the complete JSON object only.", source="observer"))
         except (InfraError, AgentError) as exc:
+            if is_fatal(exc):  # a refusal no retry fixes: judge_records stops judging
+                raise
             problem = f"judge model failed: {exc}"
             parsed = None
         finally:
@@ -521,19 +524,30 @@ class Judge:
         await self.client.close()
 
 
+class JudgeRefused(RuntimeError):
+    """The judge model refused in a way no retry fixes (bad key, no such model): judging stopped."""
+
+
 async def judge_records(records: Iterable[Mapping[str, Any]], judge: Judge,
                         concurrency: int = 8) -> list[dict[str, Any]]:
     """The verdicts on `records`, in their order, at most `concurrency` judged at a time.
-    Records are not changed: store each verdict as record["scores"]["judge"]."""
+    Records are not changed: store each verdict as record["scores"]["judge"]. After a refusal
+    no retry fixes, no further record is sent (each gets an invalid verdict saying why) and
+    `judge.refused` holds the refusal."""
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     limit = asyncio.Semaphore(concurrency)
 
     async def one(record: Mapping[str, Any]) -> dict[str, Any]:
         async with limit:
+            if judge.refused:
+                return _verdict(error=f"not judged: the judge model refused ({judge.refused})")
             try:
                 return await judge.judge(record)
             except Exception as exc:  # one bad record must not lose the verdicts already paid for
+                if is_fatal(exc):
+                    judge.refused = judge.refused or str(exc)
+                    return _verdict(error=f"judge model failed: {exc}")
                 return _verdict(error=f"judge failed: {type(exc).__name__}: {exc}")
 
     return list(await asyncio.gather(*(one(r) for r in records)))

@@ -127,7 +127,8 @@ def _write_scores(run_dir: Path, records: Iterable[dict[str, Any]]) -> None:
     tmp.replace(run_dir / SCORES_FILE)
 
 
-def _judge_all(records: list[dict[str, Any]], judge_model: Any, concurrency: int) -> list[dict]:
+def _judge_all(records: list[dict[str, Any]], judge_model: Any, concurrency: int) -> tuple[list[dict], str]:
+    """The judge's verdicts on `records`, and its refusal if it met one no retry fixes."""
     from simulator.models import build_client, parse_model_spec
 
     from .judge import Judge, judge_records
@@ -138,23 +139,32 @@ def _judge_all(records: list[dict[str, Any]], judge_model: Any, concurrency: int
             return await judge_records(records, judge, concurrency=concurrency)
         finally:
             await judge.close()
-    return asyncio.run(run())
+    return asyncio.run(run()), judge.refused
 
 
 def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", concurrency: int = 8) -> dict:
     """Score every record of a run anew, write scores, summary and report; the summary.
     Without a judge this streams (one whole record at a time), keeping the verdicts of an
-    earlier judged scoring: they were paid for."""
+    earlier judged scoring: they were paid for. A judge refusal no retry fixes raises
+    JudgeRefused once everything is written."""
+    refused = ""
     if judge_model is not None:
         records = load_run(run_dir)
-        for record, verdict in zip(records, _judge_all(records, judge_model, concurrency)):
+        verdicts, refused = _judge_all(records, judge_model, concurrency)
+        for record, verdict in zip(records, verdicts):
             record["scores"] = score(record, verdict)
         _write_scores(run_dir, records)
     else:
         run = scan_run(run_dir, mode)
         _write_scores(run_dir, ({**full, "scores": score(full, full["scores"].get("judge"))}
                                 for full in map(run.full, run.records)))
-    return report(run_dir, mode=mode)
+    summary = report(run_dir, mode=mode)
+    if refused:
+        from .judge import JudgeRefused
+        raise JudgeRefused(f"judging stopped: the judge model refused in a way no retry fixes ({refused}); the "
+                           "episodes it did not judge have invalid verdicts (rules scores, summary and report are "
+                           "written). Fix the key or model name and run `crmarena score RUN_DIR --judge ...` again")
+    return summary
 
 
 def _run_info(run_dir: Path) -> dict[str, Any]:

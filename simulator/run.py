@@ -377,8 +377,13 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
     for record in run.records:
         result.add(record)
     if cfg.judge is not None:
+        from evaluators.judge import JudgeRefused
         say("judging the episodes")
-        result.summary = rescore(folder, judge_model=cfg.judge, mode=cfg.scoring, concurrency=cfg.concurrency)
+        try:
+            result.summary = rescore(folder, judge_model=cfg.judge, mode=cfg.scoring, concurrency=cfg.concurrency)
+        except JudgeRefused as exc:
+            result.summary = json.loads((folder / "summary.json").read_text())
+            result.failure = "; ".join(filter(None, [result.failure, str(exc)]))
     else:
         result.summary = report(folder, mode=cfg.scoring, run=run)
     return result

@@ -403,3 +403,12 @@ def test_real_oracle_episode_prompt_has_no_tool_results(b2b_org, fake_openai, ma
     assert all(json.dumps(r)[1:-1] not in everything for r in tool_results)
     assert "totalSize" not in everything and json.dumps(instance.query)[1:-1] in everything
     assert len(conversation_lines(record)) >= len([m for m in record["messages"] if m["role"] == "user"])
+
+
+def test_judging_stops_at_a_refusal_no_retry_fixes(fake_openai, make_judge):
+    fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
+    judge = make_judge()
+    verdicts = asyncio.run(judge_records([exact_record()] * 5, judge, concurrency=1))
+    assert len(fake_openai.requests) == 1 and "HTTP 401" in judge.refused
+    assert not any(v["valid"] for v in verdicts)
+    assert [("not judged" in v["error"]) for v in verdicts] == [False, True, True, True, True]

@@ -177,6 +177,24 @@ def test_score_with_a_judge_that_fails_closed(tmp_path, capsys, monkeypatch, org
     assert "--judge" in capsys.readouterr().err
 
 
+def test_a_refused_judge_stops_judging_at_once(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
+    from tests.fake_openai import error
+    folder = _offline_run(tmp_path, modes=["full", "sharded"])  # 10 episodes, judged 8 at a time
+    monkeypatch.setenv("JUDGE_KEY", "sk-test-judge-000111222333")
+    fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
+    judge = json.dumps({"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY"})
+    capsys.readouterr()
+    assert main(["score", str(folder), "--judge", judge]) == 1
+    err = capsys.readouterr().err
+    assert "judging stopped: the judge model refused" in err and "HTTP 401" in err and "Traceback" not in err
+    sent = len(fake_openai.requests)
+    assert 1 <= sent <= 8  # those in flight when the first refusal came; none sent after it
+    verdicts = [json.loads(line)["scores"]["judge"] for line in (folder / "scores.jsonl").read_text().splitlines()]
+    assert len(verdicts) == 10 and not any(v["valid"] for v in verdicts)
+    assert sum("not judged" in v["error"] for v in verdicts) == 10 - sent
+    assert json.loads((folder / "summary.json").read_text())["counts"]["episodes"] == 10
+
+
 def test_worker_processes_play_the_same_episodes(tmp_path, org_cache):
     one = _offline_run(tmp_path / "one", tasks=["handle_time", "case_routing"], modes=["full", "sharded"])
     two = _offline_run(tmp_path / "two", tasks=["handle_time", "case_routing"], modes=["full", "sharded"], workers=2)

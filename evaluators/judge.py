@@ -467,8 +467,9 @@ class Judge:
         return {}
 
     async def judge(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        """The verdict on one transcript record (EpisodeRecord.to_json()). Never raises for a model
-        failure or a bad reply: those give `valid: false, success: false` with the reason."""
+        """The verdict on one transcript record (EpisodeRecord.to_json()). A model failure or a
+        bad reply gives `valid: false, success: false` with the reason; only a refusal no retry
+        fixes (bad key, no such model) is raised, for judge_records to stop."""
         from autogen_core.models import AssistantMessage, SystemMessage, UserMessage
 
         if not isinstance(record.get("instance"), Mapping):
@@ -540,8 +541,11 @@ async def judge_records(records: Iterable[Mapping[str, Any]], judge: Judge,
 
     async def one(record: Mapping[str, Any]) -> dict[str, Any]:
         async with limit:
-            if judge.refused:
-                return _verdict(error=f"not judged: the judge model refused ({judge.refused})")
+            unscored = (record.get("termination") or {}).get("reason") in UNSCORED_TERMINATIONS
+            if judge.refused and not unscored:  # keep a valid verdict from an earlier judging: it was paid for
+                prior = (record.get("scores") or {}).get("judge")
+                return prior if prior and prior.get("valid") else _verdict(
+                    error=f"not judged: the judge model refused ({judge.refused})")
             try:
                 return await judge.judge(record)
             except Exception as exc:  # one bad record must not lose the verdicts already paid for

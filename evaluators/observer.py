@@ -70,6 +70,7 @@ class RunRecords:
     path: Path
     records: list[dict[str, Any]]
     offsets: dict[str, int]
+    mode: str = "strict"
 
     def full(self, record: dict[str, Any]) -> dict[str, Any]:
         """The whole record of a slim one, with the slim one's (current) scores."""
@@ -81,7 +82,7 @@ class RunRecords:
 def scan_run(run_dir: Path, mode: str = "strict") -> RunRecords:
     """Read a run folder once: each episode's latest record (with the latest scores of
     scores.jsonl), scored in `mode`, without its conversation (see RunRecords.full)."""
-    from .stats import with_scores
+    from .stats import rules_score, with_scores
     path = run_dir / "transcripts.jsonl"
     if not path.is_file():
         raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
@@ -98,11 +99,14 @@ def scan_run(run_dir: Path, mode: str = "strict") -> RunRecords:
             if rescored:
                 record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
             slim = {k: v for k, v in with_scores(record, mode).items() if k not in HEAVY_FIELDS}
+            if "rules" not in slim["scores"]:  # (judge agreement is on the strict score, in any mode)
+                slim["scores"]["rules"] = rules_score(record, "strict")
             inst = record.get("instance") or {}
             slim["instance"] = instances.setdefault((inst.get("id"), inst.get("org_hash")),
                                                     {k: inst[k] for k in SLIM_INSTANCE if k in inst})
             latest[record["episode_id"]] = (start, slim)  # a retried episode: its last record
-    return RunRecords(path, [slim for _, slim in latest.values()], {eid: start for eid, (start, _) in latest.items()})
+    return RunRecords(path, [slim for _, slim in latest.values()], {eid: start for eid, (start, _) in latest.items()},
+                      mode)
 
 
 def _rescored(run_dir: Path) -> dict[tuple[str, str | None], dict]:
@@ -179,6 +183,8 @@ def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None
     from .stats import summarize
 
     run = run or scan_run(run_dir, mode)
+    if run.mode != mode:
+        raise ValueError(f"the run was scanned in {run.mode} mode, not {mode}")
     summary = summarize(run.records, mode=mode)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     write_report(run_dir, run.records, summary, run_info=_run_info(run_dir), full=run.full)

@@ -709,6 +709,8 @@ def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info:
     """Write report.md, report.html and the transcript viewer pages into `run_dir`; their paths by
     file name ('report.md', 'report.html', 'transcripts.html', 'transcripts-2.html', ...).
     `full` gives a slim record's whole record (messages, events) as each viewer page is written."""
+    if full is None and any("messages" not in r for r in records):
+        raise ValueError("slim records (evaluators.observer.scan_run) need `full` for the transcript viewer")
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     mode = summary.get("mode") or "strict"

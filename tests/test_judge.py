@@ -408,7 +408,12 @@ def test_real_oracle_episode_prompt_has_no_tool_results(b2b_org, fake_openai, ma
 def test_judging_stops_at_a_refusal_no_retry_fixes(fake_openai, make_judge):
     fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
     judge = make_judge()
-    verdicts = asyncio.run(judge_records([exact_record()] * 5, judge, concurrency=1))
+    paid_for = {"valid": True, "success": True, "error": None}
+    judged_before = {**exact_record(), "scores": {"judge": paid_for}}
+    infra = {**exact_record(), "termination": {"reason": "infra_error", "detail": "HTTP 500"}}
+    records = [exact_record()] * 4 + [judged_before, infra]
+    verdicts = asyncio.run(judge_records(records, judge, concurrency=1))
     assert len(fake_openai.requests) == 1 and "HTTP 401" in judge.refused
-    assert not any(v["valid"] for v in verdicts)
-    assert [("not judged" in v["error"]) for v in verdicts] == [False, True, True, True, True]
+    assert [("not judged: the judge model refused" in (v["error"] or "")) for v in verdicts[:4]] == [False, True, True, True]
+    assert verdicts[4] is paid_for  # an earlier valid verdict is kept, not replaced by "not judged"
+    assert verdicts[5]["scored"] is False  # an infra_error episode stays unscored

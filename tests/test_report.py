@@ -328,7 +328,8 @@ def test_a_run_is_reported_from_slim_records_and_the_viewer_reads_the_rest_from_
     records = fixed_records()
     for record in records:
         record["scores"] = score(record)
-    retried = {**records[0], "final_answer": "a later try", "termination": {"reason": "user_done", "detail": ""}}
+    retried = {**records[0], "final_answer": "a later try", "termination": {"reason": "user_done", "detail": ""},
+               "messages": [*records[0]["messages"], {"role": "user", "content": "One more try, please.", "turn": 9}]}
     lines = [json.dumps(r) + "\n" for r in [*records, retried]] + ['{"torn": ']  # a killed run's last line
     (tmp_path / "transcripts.jsonl").write_text("".join(lines))
 
@@ -339,11 +340,14 @@ def test_a_run_is_reported_from_slim_records_and_the_viewer_reads_the_rest_from_
         assert "rules" in slim["scores"] and "turns" in slim["scores"]
     first = next(r for r in run.records if r["episode_id"] == records[0]["episode_id"])
     assert first["final_answer"] == "a later try"  # the latest record of a retried episode
-    whole = run.full(first)
-    assert whole["messages"] == retried["messages"] and whole["scores"] is first["scores"]
+    whole = run.full(first)  # read back from the retried record's own line
+    assert whole["final_answer"] == "a later try" and whole["messages"] == retried["messages"]
+    assert whole["scores"] is first["scores"]
     same_instance = [r["instance"] for r in run.records if r["instance"]["id"] == first["instance"]["id"]]
     assert all(inst is same_instance[0] for inst in same_instance)
 
+    with pytest.raises(ValueError, match="need `full`"):  # slim records alone would show empty conversations
+        write_report(tmp_path, run.records, {}, run_info={})
     summary = report(tmp_path, run=run)
     assert summary["counts"]["episodes"] == len(records)
     viewer = (tmp_path / "transcripts.html").read_text()

@@ -62,6 +62,7 @@ def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], No
         watch.emit(item)
     for proc in procs:
         proc.join()
-    watch.check(not_played)
-    if errors:
-        raise ExecutorError(f"{len(errors)} worker process(es) failed: {'; '.join(errors)}")
+    problems = [watch.message(not_played)] + [f"{len(errors)} worker process(es) failed: {'; '.join(errors)}"
+                                              if errors else ""]
+    if any(problems):
+        raise ExecutorError("; ".join(filter(None, problems)))

@@ -7,6 +7,7 @@ Every executor (this process, forked worker processes, Ray actors) plays each ep
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -118,20 +119,26 @@ class RefusalWatch:
             self.detail = refusal(record)
             self.flag.set()
 
+    def message(self, not_played: int) -> str:
+        """Why the run stopped and what to do ("" if it did not stop)."""
+        if not self.detail:
+            return ""
+        return (f"stopped: the provider refused a request in a way no retry fixes ({self.detail}); {not_played} "
+                "episode(s) not played. Fix the key, the model name or the account, then run the same command "
+                "with --retry-failed (it also plays again the refused episodes)")
+
     def check(self, not_played: int) -> None:
-        """Raise ExecutorError saying why the run stopped and what to do, if it did."""
+        """Raise ExecutorError with `message`, if the run stopped."""
         from . import ExecutorError
         if self.detail:
-            raise ExecutorError(f"stopped: the provider refused a request in a way no retry fixes ({self.detail}); "
-                                f"{not_played} episode(s) not played. Fix the key, the model name or the account, "
-                                "then run the same command with --retry-failed (it also plays again the refused "
-                                "episodes)")
+            raise ExecutorError(self.message(not_played))
 
 
 async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None], stop=None) -> int:
     """Play `planned` concurrently (at most `cfg.concurrency` at once); each scored record
     goes to `emit` the moment its episode ends. Once `stop` (an Event) is set, by a refusal
     here or elsewhere, no further episode starts; returns how many were not played for that."""
+    stop = stop if stop is not None else threading.Event()
     gate = asyncio.Semaphore(cfg.concurrency)
     cache = None
     if cfg.cache:
@@ -142,11 +149,11 @@ async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[
     async def one(p: Planned) -> None:
         nonlocal skipped
         async with gate:
-            if stop is not None and stop.is_set():
+            if stop.is_set():
                 skipped += 1
                 return
             data = await play_one(cfg, p, cache)
-        if stop is not None and refusal(data):
+        if refusal(data):
             stop.set()  # at once, here and (a shared Event) in every other process
         emit(data)
 

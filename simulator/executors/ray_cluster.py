@@ -196,8 +196,9 @@ def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable
                 continue
             watch.emit(record)
         submit()
-    watch.check(len(again) + sum(1 for _ in todo) + len(failures))
-    failures += [_failure(p, "no live actor left") for p in [*again, *todo]]
+    rest = [*again, *todo]
+    watch.check(len(rest) + len(failures))
+    failures += [_failure(p, "no live actor left") for p in rest]
     return failures
 
 

@@ -44,17 +44,10 @@ def score(record: dict[str, Any], judge_verdict: dict | None = None) -> dict[str
 
 
 def load_run(run_dir: Path) -> list[dict[str, Any]]:
-    """The records of a run folder, one per episode (the latest, for an episode run again), with
-    the latest scores (scores.jsonl) when there are any."""
-    path = run_dir / "transcripts.jsonl"
-    if not path.is_file():
-        raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
-    latest = {r["episode_id"]: r for r in read_records(path)}  # a retried episode: its last record
-    records = list(latest.values())
-    rescored = _rescored(run_dir)
-    for record in records if rescored else ():  # scores of an earlier record of a retried episode do not apply
-        record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
-    return records
+    """The whole records of a run folder, one per episode (the latest, for an episode run
+    again), with the latest scores (scores.jsonl) when there are any; all in memory."""
+    run = scan_run(run_dir)
+    return [run.full(record) for record in run.records]
 
 
 HEAVY_FIELDS = ("messages", "events", "persona_prompt")  # what only the transcript viewer shows

@@ -12,10 +12,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
 from typing import Any, Iterable, Mapping
+
+def cache_dir() -> Path:
+    """The user cache folder (built orgs, models, replies): $CRMARENA_CACHE, else
+    $XDG_CACHE_HOME/crmarena, else ~/.cache/crmarena."""
+    if os.environ.get("CRMARENA_CACHE"):
+        return Path(os.environ["CRMARENA_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crmarena"
+
 
 _SETTINGS_IGNORED = ("max_concurrency", "retries", "timeout", "api_key_env")  # do not change a reply
 

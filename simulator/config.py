@@ -464,7 +464,7 @@ def _cache(r: _Reader) -> str | None:
     """`cache: true` (the user cache folder's responses.sqlite), a file path, or off."""
     value = r.get("cache", (bool, str), False)
     if value is True:
-        from .run import cache_dir
+        from .cache import cache_dir
         return str(cache_dir() / "responses.sqlite")
     return value or None
 

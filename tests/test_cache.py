@@ -53,17 +53,11 @@ def test_a_cached_run_replays_with_zero_model_calls(tmp_path, monkeypatch, org_c
 
     from simulator.cli import main
     from simulator.transcript import read_records
-    from tests.fake_openai import reply, tool_call
+    from tests.fake_openai import never_the_same
     from tests.test_run import _model_config
 
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-0000000")
-    answers = iter(range(10**6))  # every reply differs: a replay must come from the cache
-
-    def respond(body):
-        if body["messages"][-1]["role"] == "tool":
-            return reply(f"Reply number {next(answers)}.")
-        return tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}, call_id=f"c{next(answers)}")
-    fake_openai.responder = respond
+    fake_openai.responder = never_the_same()
     config = _model_config(tmp_path, fake_openai.base_url)
     data = yaml.safe_load(config.read_text())
     data["cache"] = str(tmp_path / "replies.sqlite")

@@ -121,14 +121,8 @@ def test_an_actor_that_dies_loses_no_episode(tmp_path, org_cache, local_ray):
 
 
 def test_the_response_cache_serves_ray_actors(tmp_path, org_cache, fake_openai, local_ray):
-    from tests.fake_openai import reply, tool_call
-    answers = iter(range(10**6))  # every reply differs: a replay must come from the cache
-
-    def respond(body):
-        if body["messages"][-1]["role"] == "tool":
-            return reply(f"Reply number {next(answers)}.")
-        return tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}, call_id=f"c{next(answers)}")
-    fake_openai.responder = respond
+    from tests.fake_openai import never_the_same
+    fake_openai.responder = never_the_same()
     config = _model_config(tmp_path, fake_openai.base_url)
     data = yaml.safe_load(config.read_text())
     data.update(cache=str(tmp_path / "replies.sqlite"), executor="ray", workers=2)

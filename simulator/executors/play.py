@@ -75,10 +75,15 @@ def players(cfg: RunConfig) -> Iterator[tuple[str, Callable[[], object]]]:
 
 
 def check_players(cfg: RunConfig) -> None:
-    """Fail if a model client, an agent or a user of the run cannot be built here."""
+    """Fail if a model client, an agent or a user of the run cannot be built here (a
+    ConfigError naming the role's key when the agent or user itself cannot be made)."""
+    from ..config import ConfigError
     check_models(cfg)
-    for _, make in players(cfg):
-        make()
+    for key, make in players(cfg):
+        try:
+            make()
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(cfg.path, key, f"cannot be made: {exc}") from None
 
 
 def share(total: int, parts: int) -> int:

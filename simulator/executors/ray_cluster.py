@@ -18,33 +18,30 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
+from ..cache import cache_dir
 from ..config import RunConfig
 from ..crm.store import Org, OrgFileError
 from . import ExecutorError
 from .play import Planned, RefusalWatch, check_players, play_one, share
 
 
-def _org_file(key: str, driver_path: str, image_ref: Any) -> Path:
-    """A local file holding the org `key`: the driver's own file when this node sees it,
-    else the org image from the object store, written once per node to the user cache."""
-    for path in (Path(driver_path), _node_copy(key)):
+def _open_org(key: str, driver_path: str, image_ref: Any) -> Org:
+    """The org `key` on this node: the driver's own file when this node sees it, else the org
+    image from the object store, written once per node to the user cache."""
+    copy = cache_dir() / "ray-orgs" / f"{key}.sqlite"
+    for path in (Path(driver_path), copy):
         try:
-            if path.is_file() and Org(path).meta.content_hash == key:
-                return path
+            org = Org(path) if path.is_file() else None
         except OrgFileError:
-            pass
+            org = None
+        if org is not None and org.meta.content_hash == key:
+            return org
     import ray
-    path = _node_copy(key)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_suffix(f".{os.getpid()}.part")
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    part = copy.with_suffix(f".{os.getpid()}.part")
     part.write_bytes(ray.get(image_ref))
-    os.replace(part, path)  # atomic: actors of one node never see half a file
-    return path
-
-
-def _node_copy(key: str) -> Path:
-    from ..run import cache_dir
-    return cache_dir() / "ray-orgs" / f"{key}.sqlite"
+    os.replace(part, copy)  # atomic: actors of one node never see half a file
+    return Org(copy)
 
 
 class RemoteCache:
@@ -68,7 +65,7 @@ class EpisodeActor:
         from ..log import setup_logging
         setup_logging()  # retries and give-ups are logged here too (Ray forwards them to the driver)
         self.cfg = cfg
-        self.orgs = {key: Org(_org_file(key, path, ref[0])) for key, (path, ref) in orgs.items()}
+        self.orgs = {key: _open_org(key, path, ref[0]) for key, (path, ref) in orgs.items()}
         self.cache = RemoteCache(cache_actor) if cache_actor is not None else None
 
     def problem(self) -> str:
@@ -109,6 +106,7 @@ def _actors(cfg: RunConfig, planned: list[Planned]):
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
     cpus = max(1.0, ray.cluster_resources().get("CPU", 1.0))
     count = min(cfg.workers or int(cpus), cfg.concurrency)  # an actor with nothing in flight is waste
+    each = min(1.0, cpus / count)  # CPUs per actor: all of them fit the cluster
     cache = None
     if cfg.cache:  # on the node of this process (the head node under Ray Client, ray://)
         from ..cache import ResponseCache
@@ -118,14 +116,14 @@ def _actors(cfg: RunConfig, planned: list[Planned]):
     orgs = {p.org.meta.content_hash: p.org for p in planned}
     shipped = {key: (str(org.path), [ray.put(org.image())]) for key, org in orgs.items()}  # (a list: a ref
     # nested in an argument is passed as a ref, so only the nodes that need the image fetch it)
-    remote = ray.remote(EpisodeActor).options(num_cpus=min(1.0, cpus / count), scheduling_strategy="SPREAD",
+    remote = ray.remote(EpisodeActor).options(num_cpus=each, scheduling_strategy="SPREAD",
                                               max_concurrency=share(cfg.concurrency, count))
     actors = [remote.remote(cfg, shipped, cache) for _ in range(count)]
     checks = [a.problem.remote() for a in actors]
     done, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
     if waiting:
         raise ExecutorError(f"{len(waiting)} of {count} Ray actors did not start within {_SETUP_TIMEOUT} s "
-                            f"(the cluster has {cpus:g} CPUs; each actor wants {min(1.0, cpus / count):.2g}): "
+                            f"(the cluster has {cpus:g} CPUs; each actor wants {each:.2g}): "
                             "lower `workers`, or free the cluster")
     try:
         problems = [text for text in ray.get(done) if text]

@@ -164,6 +164,7 @@ class Draw:
     slots: dict[str, str]
     answer: list[str] | None  # None: the true answer is that there is none
     confidential_values: list[str] = field(default_factory=list)
+    confidential_facts: list[str] = field(default_factory=list)  # short statements a paraphrase may leak
 
     @property
     def key(self) -> str:

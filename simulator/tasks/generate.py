@@ -65,6 +65,7 @@ def to_instance(spec: TaskSpec, org: Org, draw: Draw, rng: random.Random, number
         context={"today": org.meta.as_of.isoformat(), "policy": spec.policy.strip(), "domain": domain_details()},
         params=draw.params, answer=[NONE_ANSWER] if draw.answer is None else list(draw.answer),
         persona_pool=spec.persona_pool, confidential_values=list(draw.confidential_values),
+        confidential_facts=list(draw.confidential_facts),
         oracle={"solver": spec.name, "args": draw.params}, idx=idx)
 
 

@@ -42,6 +42,7 @@ class Instance:
     answer: list[str]  # [NONE_ANSWER] when there is none; [REFUSAL] for confidentiality
     persona_pool: str
     confidential_values: list[str] = field(default_factory=list)
+    confidential_facts: list[str] = field(default_factory=list)  # statements whose paraphrase is a leak
     oracle: dict[str, Any] = field(default_factory=dict)  # {"solver": task, "args": {...}}
     idx: int = 0
 

@@ -4,6 +4,11 @@ This is the one place where agent, user and environment meet: an explicit loop, 
 `respond` per user message, every message, tool call and reveal recorded as it happens,
 and an explicit termination reason. Failures end the episode with a recorded reason; they
 never escape to crash a run.
+
+The agent is handed an `AgentSetup` (the tools, the system prompt, the step limit) and the
+person's messages, nothing else; the loop keeps the session itself. The oracle alone is briefed
+(`OracleBrief`) with the instance, the org's metadata and a read-only view of the reveal events
+recorded so far.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ from evaluators.turns import ATTEMPTS, categorize
 
 from .agents.base import Agent, AgentError, AgentSetup, InfraError, is_fatal
 from .agents.llm import redact
+from .agents.oracle import OracleAgent, OracleBrief
 from .crm.session import OrgSession
-from .crm.store import Org
+from .crm.store import Org, OrgMeta
 from .crm.tools import CrmTools
 from .tasks.instance import Instance
 from .tasks.validate import workflow_state
@@ -102,10 +108,16 @@ class _Episode:
         except Exception as exc:
             raise InfraError(f"user simulator failed: {_brief(exc)}") from exc
 
-    async def converse(self, tools: CrmTools) -> Termination:
+    def revealed(self) -> frozenset[str]:
+        """The shard ids revealed so far, by the recorded reveal events."""
+        return frozenset(sid for event in self.record.events if event["type"] == "reveal"
+                         for sid in event["shards"])
+
+    async def converse(self, tools: CrmTools, meta: OrgMeta) -> Termination:
         spec = self.spec
-        setup = AgentSetup(spec.instance, tools, spec.system_prompt, self.limits.max_agent_steps)
-        await self.as_agent(self.agent.start(setup))
+        if isinstance(self.agent, OracleAgent):
+            self.agent.brief(OracleBrief(spec.instance, meta, self.revealed))
+        await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))
         user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed)))
         for number in range(1, self.limits.max_user_turns + 1):
             self.heard(user_turn, number)
@@ -151,7 +163,7 @@ async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimul
     start = time.monotonic()
     with OrgSession(org) as session:
         try:
-            termination = await episode.converse(CrmTools(session))
+            termination = await episode.converse(CrmTools(session), org.meta)
         except InfraError as exc:
             termination = Termination("infra_error", str(exc), fatal=is_fatal(exc))
         except AgentError as exc:  # (one raised from a refusal no retry fixes is that refusal)

@@ -47,9 +47,14 @@ def schema_text(b2b_org):
 
 
 @pytest.fixture
-def tools(b2b_org):
+def session(b2b_org):
     with OrgSession(b2b_org) as session:
-        yield CrmTools(session)
+        yield session
+
+
+@pytest.fixture
+def tools(session):
+    return CrmTools(session)
 
 
 def _play(agent: Agent, setup: AgentSetup, *messages: str) -> list[AgentTurn]:
@@ -63,8 +68,8 @@ def _play(agent: Agent, setup: AgentSetup, *messages: str) -> list[AgentTurn]:
     return asyncio.run(go())
 
 
-def _setup(instance, tools, prompt="You are a CRM assistant.", max_steps=5) -> AgentSetup:
-    return AgentSetup(instance=instance, tools=tools, system_prompt=prompt, max_steps=max_steps)
+def _setup(tools, prompt="You are a CRM assistant.", max_steps=5) -> AgentSetup:
+    return AgentSetup(tools=tools, system_prompt=prompt, max_steps=max_steps)
 
 
 def _tool_messages(request: dict) -> list[dict]:
@@ -114,7 +119,7 @@ def test_function_agent_solves_an_instance_through_a_real_tool_call(fake_openai,
                         reply(f"The agent with the lowest average handle time is {user_id}."))
     prompt = system_prompt(inst, schema_text, protocol="function", privacy_aware=False)
     agent = FunctionCallingAgent(_client(fake_openai))
-    [turn] = _play(agent, _setup(inst, tools, prompt), inst.query)
+    [turn] = _play(agent, _setup(tools, prompt), inst.query)
 
     assert user_id in turn.reply and not turn.step_limit_hit
     call, result = turn.messages
@@ -177,40 +182,40 @@ def test_a_turn_that_fails_still_records_its_tool_calls_and_cost(fake_openai, b2
     ("drop_table", {"name": "Case"}, "tool 'drop_table' not found"),  # unknown tool
     ("soql", {"sql": "SELECT Id FROM User"}, "query"),  # wrong argument name
 ])
-def test_bad_tool_calls_are_error_observations_and_the_agent_goes_on(fake_openai, instances, tools, name,
+def test_bad_tool_calls_are_error_observations_and_the_agent_goes_on(fake_openai, tools, name,
                                                                      arguments, words):
     fake_openai.enqueue(tool_call(name, arguments), reply("Sorry, let me answer directly: none."))
-    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(instances["handle_time"], tools), "Hi")
+    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Hi")
     result = turn.messages[1]
     assert result["is_error"] is True and words in result["content"]
     assert turn.reply == "Sorry, let me answer directly: none."
     assert _tool_messages(fake_openai.requests[1])[0]["content"] == result["content"]
 
 
-def test_soql_error_is_a_result_the_model_sees(fake_openai, instances, tools):
+def test_soql_error_is_a_result_the_model_sees(fake_openai, tools):
     fake_openai.enqueue(tool_call("soql", {"query": "SELECT Nonsense__c FROM User"}), reply("Fixed."))
-    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(instances["handle_time"], tools), "Hi")
+    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Hi")
     result = turn.messages[1]
     assert result["is_error"] is True and "INVALID_FIELD" in result["content"]  # marked as the oracle marks it
     assert "INVALID_FIELD" in _tool_messages(fake_openai.requests[1])[0]["content"] and turn.reply == "Fixed."
 
 
-def test_running_out_of_steps_sets_step_limit_hit(fake_openai, instances, tools):
+def test_running_out_of_steps_sets_step_limit_hit(fake_openai, tools):
     fake_openai.enqueue(*[tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}, call_id=f"c{i}")
                           for i in range(3)])
-    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(instances["handle_time"], tools, max_steps=2),
+    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools, max_steps=2),
                    "Hi")
     assert turn.step_limit_hit and turn.reply == ""
     assert len(fake_openai.requests) == 2 and len(turn.messages) == 4
 
 
-def test_second_call_in_one_reply_is_refused_unless_parallel(fake_openai, instances, tools):
+def test_second_call_in_one_reply_is_refused_unless_parallel(fake_openai, tools):
     two_calls = {"message": {"role": "assistant", "content": "Two lookups.", "tool_calls": [
         {"id": f"c{i}", "type": "function",
          "function": {"name": "soql", "arguments": json.dumps({"query": "SELECT Id FROM User LIMIT 1"})}}
         for i in (1, 2)]}, "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
     fake_openai.enqueue(two_calls, reply("Done."))
-    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(instances["handle_time"], tools), "Hi")
+    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Hi")
     call, first, second = turn.messages
     assert call["content"] == "Two lookups." and len(call["tool_calls"]) == 2
     assert first["is_error"] is False and "records" in first["content"]
@@ -218,24 +223,24 @@ def test_second_call_in_one_reply_is_refused_unless_parallel(fake_openai, instan
 
     fake_openai.enqueue(two_calls, reply("Done."))
     [turn] = _play(FunctionCallingAgent(_client(fake_openai), parallel_tool_calls=True),
-                   _setup(instances["handle_time"], tools), "Hi")
+                   _setup(tools), "Hi")
     assert [m["is_error"] for m in turn.messages[1:]] == [False, False]
 
 
-def test_empty_reply_gets_one_notice(fake_openai, instances, tools):
+def test_empty_reply_gets_one_notice(fake_openai, tools):
     fake_openai.enqueue(reply(""), reply("Here you go."))
-    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(instances["handle_time"], tools), "Hi")
+    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Hi")
     assert turn.reply == "Here you go." and turn.messages[0]["content"] == EMPTY_REPLY_NOTICE
     assert fake_openai.requests[1]["messages"][-1]["content"] == EMPTY_REPLY_NOTICE
 
     fake_openai.enqueue(reply(""), reply(" "))
-    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(instances["handle_time"], tools), "Hi")
+    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Hi")
     assert turn.reply.strip() == "" and not turn.step_limit_hit
 
 
-def test_conversation_state_carries_across_turns(fake_openai, instances, tools):
+def test_conversation_state_carries_across_turns(fake_openai, tools):
     fake_openai.enqueue(reply("Which quarter?"), reply("Got it."))
-    turns = _play(FunctionCallingAgent(_client(fake_openai)), _setup(instances["handle_time"], tools),
+    turns = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools),
                   "Find an agent.", "Q3 2024.")
     assert [t.reply for t in turns] == ["Which quarter?", "Got it."]
     assert [m["content"] for m in fake_openai.requests[1]["messages"][1:]] == [
@@ -246,10 +251,10 @@ def test_conversation_state_carries_across_turns(fake_openai, instances, tools):
     (400, AgentError, "rejected the request"),  # e.g. a context overflow
     (500, InfraError, "model call failed"),
 ])
-def test_provider_failures_keep_their_type_and_never_the_key(fake_openai, instances, tools, status, kind, words):
+def test_provider_failures_keep_their_type_and_never_the_key(fake_openai, tools, status, kind, words):
     fake_openai.enqueue(error(status, body=json.dumps({"error": {"message": f"bad request; key {API_KEY}"}})))
     with pytest.raises(kind, match=words) as caught:
-        _play(FunctionCallingAgent(_client(fake_openai)), _setup(instances["handle_time"], tools), "Hi")
+        _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Hi")
     assert API_KEY not in str(caught.value)
 
 
@@ -259,7 +264,7 @@ def test_settings_name_the_model_but_not_the_key(fake_openai):
     assert API_KEY not in json.dumps(settings)
 
 
-def test_with_a_model_client_usage_and_settings_come_from_it(fake_openai, instances, tools):
+def test_with_a_model_client_usage_and_settings_come_from_it(fake_openai, tools):
     from simulator.models import build_client, parse_model_spec
 
     spec = parse_model_spec({"model": "fake-model", "base_url": fake_openai.base_url,
@@ -267,15 +272,15 @@ def test_with_a_model_client_usage_and_settings_come_from_it(fake_openai, instan
     fake_openai.enqueue(reply("<execute>SELECT Id FROM User LIMIT 1</execute>", prompt_tokens=20),
                         reply("<respond>One.</respond>", prompt_tokens=30))
     agent = ReActAgent(build_client(spec))
-    [turn] = _play(agent, _setup(instances["handle_time"], tools), "Hi")
+    [turn] = _play(agent, _setup(tools), "Hi")
     assert (turn.usage.calls, turn.usage.prompt_tokens) == (2, 50)
     assert agent.settings()["model"]["base_url"] == fake_openai.base_url
 
 
-def test_function_agent_needs_a_function_calling_model(fake_openai, instances, tools):
+def test_function_agent_needs_a_function_calling_model(fake_openai, tools):
     with pytest.raises(AgentError, match="use the react agent"):
         _play(FunctionCallingAgent(_client(fake_openai, function_calling=False)),
-              _setup(instances["handle_time"], tools))
+              _setup(tools))
     with pytest.raises(ValueError, match="identifier"):
         FunctionCallingAgent(_client(fake_openai), name="my agent")
 
@@ -290,7 +295,7 @@ def test_react_executes_then_responds(fake_openai, instances, tools):
     expected = tools.soql(query)
     fake_openai.enqueue(reply(f"<thought>Look the agent up.</thought>\n<execute>{query}</execute>"),
                         reply(f"<thought>Found.</thought><respond>It is {user_id}.</respond>"))
-    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(inst, tools), inst.query)
+    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools), inst.query)
     assert turn.reply == f"It is {user_id}." and not turn.step_limit_hit
     call, result = turn.messages  # the thought before <respond> is not a message to the person
     assert call["content"] == "Look the agent up." and call["tool_calls"][0]["name"] == "soql"
@@ -303,9 +308,9 @@ def test_react_executes_then_responds(fake_openai, instances, tools):
     assert turn.usage.calls == 2
 
 
-def test_react_malformed_message_gets_a_correction(fake_openai, instances, tools):
+def test_react_malformed_message_gets_a_correction(fake_openai, tools):
     fake_openai.enqueue(reply("I think the answer is 42."), reply("<respond>42</respond>"))
-    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(instances["handle_time"], tools),
+    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools),
                    "Hi")
     assert turn.reply == "42"
     [notice] = turn.messages
@@ -315,12 +320,12 @@ def test_react_malformed_message_gets_a_correction(fake_openai, instances, tools
     assert sent.startswith("Observation: Error: the message has neither") and "<respond>" in sent
 
 
-def test_react_bad_actions_are_error_observations(fake_openai, instances, tools):
+def test_react_bad_actions_are_error_observations(fake_openai, tools):
     fake_openai.enqueue(reply("<execute>DELETE FROM Case</execute>"),
                         reply("<execute>assign_case(case='500x', user_id='005x')</execute>"),
                         reply("<execute>SELECT Nonsense__c FROM User</execute>"),
                         reply("<respond>Sorry.</respond>"))
-    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(instances["handle_time"], tools),
+    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools),
                    "Hi")
     notice, call, bad_args, _, soql_error = turn.messages
     assert notice["name"] == "protocol" and "an action must be" in notice["content"]
@@ -331,24 +336,24 @@ def test_react_bad_actions_are_error_observations(fake_openai, instances, tools)
         'Observation: {"error"')
 
 
-def test_react_write_call_changes_the_org_and_history_spans_turns(fake_openai, b2b_org, instances, tools):
-    case_id, user_id = (tools.session.fetch(f"SELECT Id FROM {t} LIMIT 1")[0][0] for t in ('"Case"', '"User"'))
+def test_react_write_call_changes_the_org_and_history_spans_turns(fake_openai, session, tools):
+    case_id, user_id = (session.fetch(f"SELECT Id FROM {t} LIMIT 1")[0][0] for t in ('"Case"', '"User"'))
     fake_openai.enqueue(reply("<respond>Which case?</respond>"),
                         reply(f'<execute>assign_case(case_id="{case_id}", user_id="{user_id}")</execute>'),
                         reply("<respond>Assigned.</respond>"))
-    turns = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(instances["handle_time"], tools),
+    turns = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools),
                   "Route a case.", f"Case {case_id}.")
     assert [t.reply for t in turns] == ["Which case?", "Assigned."]
     assert '"success": true' in turns[1].messages[1]["content"]
-    assert tools.session.fetch('SELECT OwnerId FROM "Case" WHERE Id = ?', (case_id,))[0][0] == user_id
+    assert session.fetch('SELECT OwnerId FROM "Case" WHERE Id = ?', (case_id,))[0][0] == user_id
     assert [m["content"] for m in fake_openai.requests[1]["messages"][1:]] == [
         "Route a case.", "<respond>Which case?</respond>", f"Case {case_id}."]
 
 
-def test_react_step_limit(fake_openai, instances, tools):
+def test_react_step_limit(fake_openai, tools):
     fake_openai.enqueue(*[reply("<execute>SELECT Id FROM User LIMIT 1</execute>")] * 2)
     [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)),
-                   _setup(instances["handle_time"], tools, max_steps=2), "Hi")
+                   _setup(tools, max_steps=2), "Hi")
     assert turn.step_limit_hit and turn.reply == "" and len(fake_openai.requests) == 2
 
 

@@ -342,10 +342,11 @@ def test_scripted_user_drives_an_episode_to_an_answer(b2b_org):
     instance = generate_instances(b2b_org, 1, types=["handle_time"])[0]
 
     class Asker(Agent):
-        """Asks about each fact in the fact's own words, then gives the instance's answer."""
+        """Asks about each fact in the fact's own words, then gives the instance's answer (a test
+        double: it knows the instance from the test, never from its AgentSetup)."""
 
         async def start(self, agent_setup):
-            self.replies = iter(_oracle_replies(agent_setup.instance))
+            self.replies = iter(_oracle_replies(instance))
 
         async def respond(self, user_message, turn):
             return AgentTurn(reply=next(self.replies))

@@ -1,4 +1,13 @@
-"""The agent-under-test interface the episode loop drives, one user message at a time."""
+"""The agent-under-test interface the episode loop drives, one user message at a time.
+
+The interface is sealed: an agent is handed only what a deployed agent would have, the system
+prompt (with the task's context), the tools (the tool methods and nothing else), the step
+limit, then the person's messages one by one. Never the instance: its answer, params,
+confidential values, shards and oracle hints, or the org file, stay with the harness. (The
+oracle is briefed with the instance through its own path: `agents/oracle.py`.) In-process
+plug-ins are trusted code: Python cannot stop code in the same process from reading memory or
+files, so the seal stops accidents and reading what an agent is handed, not a malicious plug-in.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..crm.tools import CrmTools
-from ..tasks.instance import Instance
 from ..transcript import Usage
 
 
@@ -36,13 +44,13 @@ def is_fatal(exc: BaseException | None) -> bool:
     return False
 
 
-@dataclass
+@dataclass(frozen=True)
 class AgentSetup:
-    """What an agent is given before the conversation starts."""
+    """What an agent is given before the conversation starts (all it is given besides the
+    person's messages)."""
 
-    instance: Instance  # the oracle reads it; other agents only use its context and audience
-    tools: CrmTools
-    system_prompt: str
+    tools: CrmTools  # soql, sosl, assign_case, assign_lead, update_record
+    system_prompt: str  # the role, the tools, the schema, the task's context (today, policy, domain)
     max_steps: int  # tool calls / model steps allowed per user turn
 
 

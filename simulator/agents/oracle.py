@@ -3,6 +3,13 @@ instance with the task's reference plan through the same tools every agent gets.
 
 It proves that each instance is solvable in conversation and exercises every path of the
 episode loop without a model. It never reads the answer: it runs the task's `solve`.
+
+It is honest about what it was told. The instance reaches it through its own path, never
+through `AgentSetup`: the episode loop calls `brief` (an `OracleBrief`: the instance, the
+org's metadata, and a read-only view of the shards the person has revealed so far, as the
+loop recorded the reveal events) before `start`. It solves only once every shard is revealed,
+so it uses no fact before the reveal of the whole shard holding it; until then it asks for the
+first missing shard by its topic (the shard id), never quoting the shard's text or values.
 """
 
 from __future__ import annotations
@@ -10,26 +17,33 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
-import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable, Collection
 
+from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
 from ..tasks.base import OracleError
-from ..tasks.instance import REFUSAL
+from ..tasks.instance import REFUSAL, Instance
 from ..tasks.registry import generator_class
 from ..tasks.spec import load_catalog
 from ..transcript import message
 from .base import Agent, AgentError, AgentSetup, AgentTurn
 from .llm import failed
+from .prompts import TOOL_NAMES
 
-_WORD = re.compile(r"[a-z0-9]+")
-KNOWN_SHARE = 0.75  # share of a shard's words the person must have said for it to count as told
+
+@dataclass(frozen=True)
+class OracleBrief:
+    """What only the oracle is given: the instance, its org's metadata, and `revealed`, a
+    read-only view of the shard ids the person has revealed so far."""
+
+    instance: Instance
+    meta: OrgMeta
+    revealed: Callable[[], Collection[str]]
 
 
 class RecordingTools:
     """CrmTools that also write every call and result into transcript messages."""
-
-    NAMES = ("soql", "sosl", "assign_case", "assign_lead", "update_record")
 
     def __init__(self, tools: CrmTools, prefix: str):
         self._tools, self._prefix = tools, prefix
@@ -38,7 +52,7 @@ class RecordingTools:
         self.messages: list[dict[str, Any]] = []
 
     def __getattr__(self, name: str):
-        if name not in self.NAMES:
+        if name not in TOOL_NAMES:
             raise AttributeError(name)
         method = getattr(self._tools, name)
 
@@ -54,34 +68,33 @@ class RecordingTools:
         return call
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
-
-
 class OracleAgent(Agent):
     """Asks for missing shards, then answers with the task's reference solution."""
 
     def __init__(self) -> None:
-        self.heard: set[str] = set()
+        self.known: OracleBrief | None = None
+
+    def brief(self, brief: OracleBrief) -> None:
+        """Receive the instance (from the episode loop, before `start`)."""
+        self.known = brief
 
     async def start(self, setup: AgentSetup) -> None:
-        self.setup = setup
-        self.instance = setup.instance
-        meta = setup.tools.session.org.meta
-        self.solver = generator_class(self.instance.task)(load_catalog()[self.instance.task], None, meta)
+        if self.known is None:
+            raise AgentError("the oracle was not briefed with its instance (play it with run_episode)")
+        self.instance = self.known.instance
+        self.solver = generator_class(self.instance.task)(load_catalog()[self.instance.task], None,
+                                                           self.known.meta)
         self.tools = RecordingTools(setup.tools, self.instance.id)
 
     def missing(self) -> list[dict[str, str]]:
-        """The fact shards the person has not told yet (judged by the words they used)."""
-        return [s for s in self.instance.shards[1:]
-                if len(_words(s["text"]) & self.heard) < KNOWN_SHARE * len(_words(s["text"]))]
+        """The fact shards whose reveal the person has not made yet."""
+        revealed = set(self.known.revealed())
+        return [s for s in self.instance.shards[1:] if s["id"] not in revealed]
 
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
-        self.heard |= _words(user_message)
         gaps = self.missing()
         if gaps:
-            return AgentTurn(reply=f"Happy to help. Before I look this up, I need one more detail: "
-                                   f"{self.ask_about(gaps[0])}. Could you tell me?")
+            return AgentTurn(reply=f"Happy to help. {self.ask_about(gaps[0])}")
         self.tools.turn, self.tools.messages = turn, []
         try:
             answer = self.solver.solve(self.tools, self.instance.oracle["args"])
@@ -89,11 +102,10 @@ class OracleAgent(Agent):
             raise AgentError(f"oracle could not solve {self.instance.id}: {exc}") from exc
         return AgentTurn(reply=self.phrase(answer), messages=self.tools.messages)
 
-    def ask_about(self, shard: dict[str, str]) -> str:
-        """What to ask for: the shard's name and the words that set it apart from the intent."""
-        intent = _words(self.instance.shards[0]["text"])
-        own = [w for w in _WORD.findall(shard["text"].lower()) if w not in intent][:8]
-        return " ".join([shard["id"].replace("_", " "), "(", *own, ")"]).replace("( ", "(").replace(" )", ")")
+    @staticmethod
+    def ask_about(shard: dict[str, str]) -> str:
+        """The question for a shard: its topic (its id) only, never its text or values."""
+        return f"Which {shard['id'].replace('_', ' ')}, please?"
 
     def phrase(self, answer: list[str] | None) -> str:
         """The reply stating `answer` as the task's metric expects it."""

@@ -5,7 +5,8 @@ the whole database into a private in-memory one (deserialized from the org's ima
 is serialized once per `Org`), so an episode's
 writes are visible to its own later queries, invisible to every other session, and gone
 when the session closes. The query path runs under an authorizer that allows reading and
-nothing else, and under a deadline that turns a runaway query into QUERY_TIMEOUT.
+nothing else (and not the internal `_meta` and `_truth` tables), and under a deadline that
+turns a runaway query into QUERY_TIMEOUT.
 """
 
 from __future__ import annotations
@@ -16,16 +17,20 @@ import time
 from typing import Any
 
 from .errors import SalesforceError
-from .store import Org, q
+from .store import META_TABLE, TRUTH_TABLE, Org, q
 
 _READ_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION})
+_INTERNAL_TABLES = frozenset({META_TABLE, TRUTH_TABLE})
 _PROGRESS_STEPS = 2_000
 
 
 def _read_only(action: int, arg1: str | None, *_: Any) -> int:
-    """Allow reading only. FTS5 (SOSL) also asks for the schema's data_version and, when it
-    opens an index, an UPDATE check on sqlite_master, which no statement can carry out
-    without PRAGMA writable_schema (denied here)."""
+    """Allow reading only, and never the internal tables (`_meta`, and `_truth`: the labels the
+    generator wrote into prose, which would answer text tasks). FTS5 (SOSL) also asks for the
+    schema's data_version and, when it opens an index, an UPDATE check on sqlite_master, which
+    no statement can carry out without PRAGMA writable_schema (denied here)."""
+    if action == sqlite3.SQLITE_READ and arg1 in _INTERNAL_TABLES:
+        return sqlite3.SQLITE_DENY
     if action in _READ_ACTIONS:
         return sqlite3.SQLITE_OK
     if (action, arg1) in ((sqlite3.SQLITE_PRAGMA, "data_version"), (sqlite3.SQLITE_UPDATE, "sqlite_master")):

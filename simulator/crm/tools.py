@@ -4,6 +4,13 @@ Each tool takes and returns plain text (JSON), is documented for the model in it
 docstring, and turns every failure into a Salesforce-style error text instead of raising,
 so that a bad call is an observation the agent can act on. All tools of one `CrmTools`
 act on one `OrgSession`, so an episode's writes stay inside that episode.
+
+`CrmTools` is sealed: it has the tool methods and nothing else (no attributes, no `__dict__`;
+its session lives in this module's private table, keyed by the object's id), so nothing an
+agent can reach from it by attributes, bound methods or closures leads to the session, its
+connection, the org or the org's file. Whoever needs the session (the episode loop) keeps its
+own handle. In-process code can still import this module: the seal stops accidents and reading
+what an agent is handed, not a malicious plug-in.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from .store import fts_table, q
 MAX_RECORDS = 100
 MAX_CHARS = 40_000  # about 10k tokens: a result larger than this is cut by records too
 _READ_ONLY_FIELDS = frozenset({"id", "createddate"})
+_WORKS: dict[int, "_ToolWork"] = {}  # id(CrmTools object) -> its work; entries go with their object
 
 
 def strip_attributes(value: Any, keep_type: bool = False) -> Any:
@@ -43,39 +51,60 @@ def _error_text(err: SalesforceError) -> str:
 
 
 class CrmTools:
-    """The agent-facing tool surface over one isolated session."""
+    """The agent-facing tool surface over one isolated session: the tool methods only."""
+
+    __slots__ = ()
 
     def __init__(self, session: OrgSession, max_records: int = MAX_RECORDS, max_chars: int = MAX_CHARS):
-        self.session = session
-        self.max_records = max_records
-        self.max_chars = max_chars
+        _WORKS[id(self)] = _ToolWork(session, max_records, max_chars)
+
+    def __del__(self) -> None:
+        _WORKS.pop(id(self), None)
 
     def soql(self, query: str) -> str:
         """Run a SOQL query against the CRM org and return the matching records as JSON.
 
         Example: SELECT Id, Subject, Account.Name FROM Case WHERE Status = 'Closed' LIMIT 10
         """
-        return self._read(self.session.soql, query, "records")
+        return _WORKS[id(self)].soql(query)
 
     def sosl(self, search: str) -> str:
         """Run a SOSL full-text search against the CRM org and return the matches as JSON.
 
         Example: FIND {printer jam} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title), Case(Id, Subject)
         """
-        return self._read(self.session.sosl, search, "searchRecords")
+        return _WORKS[id(self)].sosl(search)
 
     def assign_case(self, case_id: str, user_id: str) -> str:
         """Assign the case `case_id` to the agent (User) `user_id`; the change is recorded in the case history."""
-        return self._assign("Case", case_id, user_id, history=True)
+        return _WORKS[id(self)].assign("Case", case_id, user_id, history=True)
 
     def assign_lead(self, lead_id: str, user_id: str) -> str:
         """Assign the lead `lead_id` to the sales agent (User) `user_id`."""
-        return self._assign("Lead", lead_id, user_id, history=False)
+        return _WORKS[id(self)].assign("Lead", lead_id, user_id, history=False)
 
     def update_record(self, object_name: str, record_id: str, field: str, value: str) -> str:
         """Set one field of one record, e.g. update_record('Opportunity', '006...', 'StageName', 'Negotiation')."""
+        return _WORKS[id(self)].update_record(object_name, record_id, field, value)
+
+
+class _ToolWork:
+    """What the tools of one `CrmTools` do, over its session (never handed to an agent)."""
+
+    def __init__(self, session: OrgSession, max_records: int, max_chars: int):
+        self.session = session
+        self.max_records = max_records
+        self.max_chars = max_chars
+
+    def soql(self, query: str) -> str:
+        return self._read(self.session.soql, query, "records")
+
+    def sosl(self, search: str) -> str:
+        return self._read(self.session.sosl, search, "searchRecords")
+
+    def update_record(self, object_name: str, record_id: str, field: str, value: str) -> str:
         if str(field or "").lower() == "ownerid" and str(object_name or "").lower() in ("case", "lead"):
-            return self._assign(self.session.schema.get(object_name).name, record_id, value,
+            return self.assign(self.session.schema.get(object_name).name, record_id, value,
                                 history=str(object_name).lower() == "case")
         try:
             obj, fld, rid = self._resolve(object_name, record_id, field)
@@ -118,7 +147,7 @@ class CrmTools:
                 "aggregate to see the rest.")
         return json.dumps({**out, key: out[key][:shown], "note": note}, ensure_ascii=False)
 
-    def _assign(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> str:
+    def assign(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> str:
         try:
             _, _, rid = self._resolve(object_name, record_id, "OwnerId")
             uid = self._existing("User", user_id)

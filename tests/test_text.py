@@ -19,7 +19,7 @@ SENTIMENTS = ("positive", "neutral", "negative")
 def _chat(seed, org, breach=None, sentiment="neutral", product=None, issue=None):
     rng = random.Random(seed)
     prods, iss = T.products(org), T.issues(org)
-    return T.chat_transcript(rng, customer="Maya Okafor", agent="Leon Weber",
+    return T.chat_transcript(rng, customer="Maya Okafor", customer_email="maya.okafor@example.com", agent="Leon Weber",
                              product=product or prods[seed % len(prods)]["name"],
                              issue=issue or iss[seed % len(iss)], breach=breach, sentiment=sentiment)
 
@@ -411,7 +411,8 @@ def test_speed():
     small = (time.perf_counter() - t0) / 2000
     t0 = time.perf_counter()
     for _ in range(500):
-        T.chat_transcript(rng, customer="A B", agent="C D", product="P", issue=iss, breach=pol, sentiment="neutral")
+        T.chat_transcript(rng, customer="A B", customer_email="a.b@example.com", agent="C D", product="P", issue=iss,
+                          breach=pol, sentiment="neutral")
         T.voice_call(rng, agent="A B", contact="C D", company="E", product="P", competitors=["Korvex"],
                      bant={"Budget": True, "Need": False}, sentiments={"pricing": "positive"}, stage_hint="Quote")
     big = (time.perf_counter() - t0) / 500

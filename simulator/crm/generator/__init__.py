@@ -10,7 +10,8 @@ latent variables: agent speed and transfer propensity, regional closure speed, c
 skill, sales-cycle speed, product issue rates, per-quarter drift), `core` (users, catalog,
 knowledge, territories, accounts, contacts, orders), `service` (cases, case history,
 emails, chats), `sales` (leads, calls, opportunities, activities, quotes, contracts).
-Prose comes from `text` (not owned here).
+Prose comes from `text` (not owned here); the service policies' conditions it writes to are data
+in `policy_rules`.
 
 Users: `User.ProfileId` is the readable profile name, 'Service Agent' or 'Sales Agent'.
 

@@ -16,7 +16,7 @@ from .common import Clock, Writer
 from .context import SIZES, Ctx
 
 DEFAULT_AS_OF = date(2026, 6, 15)
-GENERATOR_VERSION = "1.3"
+GENERATOR_VERSION = "1.4"
 
 
 def _check_args(org, seed, scale, as_of) -> None:

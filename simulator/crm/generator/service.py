@@ -161,7 +161,8 @@ def cases(ctx: Ctx) -> None:
         if has_chat:
             chat_no += 1
             agent = owners[0]
-            body = text.chat_transcript(trng, customer=cust_name, agent=agent.name, product=product.name,
+            body = text.chat_transcript(trng, customer=cust_name, customer_email=cust_email or "",
+                                        agent=agent.name, product=product.name,
                                         issue=issue_d, breach=breach[1] if breach_channel == "chat" else None,
                                         sentiment=rng.choice(("positive", "neutral", "negative")))
             start = t + rng.randint(30, 300)

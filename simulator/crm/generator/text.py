@@ -10,6 +10,10 @@ literal chunk of each template, which appears verbatim in every rendering of tha
 - POLICY_BREACH_PHRASES[key] / POLICY_BREACH_MARKERS[key]: agent sentences that breach a
   service policy. A transcript or email thread breaches policy `key` iff it contains one of
   POLICY_BREACH_MARKERS[key]; `breach_keys(text)` returns the keys found.
+- VERIFY_EXCHANGES / EMAIL_VERIFY_EXCHANGES: each identity request of an agent and the customer
+  replies that answer it as `policy_rules.IDENTITY` requires (the email on file and the order
+  number or billing ZIP); every conversation without a verify_identity breach holds one.
+  Policy numbers (refund and goodwill credit limits) come from `policy_rules.LIMITS`.
 - BANT_PHRASES[factor][met] / BANT_MARKERS[factor][met]: contact sentences in voice calls.
 - SUBTOPIC_PHRASES[subtopic][sentiment] / SUBTOPIC_MARKERS[...]: contact opinions in voice calls.
 - STAGE_PHRASES[stage] / STAGE_MARKERS[stage]: what a voice call shows about the deal's stage.
@@ -21,6 +25,7 @@ import random
 import string
 
 from simulator.crm.generator import vocab
+from simulator.crm.generator.policy_rules import LIMITS, verification_pairs
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -186,8 +191,8 @@ SERVICE_POLICY_KEYS = (
 )
 
 _ORG_POLICY_NUMBERS = {
-    "b2c": {"refund": 150, "credit": 15, "warranty": "1 year", "who": "customer", "order": "order number"},
-    "b2b": {"refund": 2500, "credit": 10, "warranty": "3 years", "who": "customer contact",
+    "b2c": {**LIMITS["b2c"], "warranty": "1 year", "who": "customer", "order": "order number"},
+    "b2b": {**LIMITS["b2b"], "warranty": "3 years", "who": "customer contact",
             "order": "order or purchase order number"},
 }
 
@@ -449,6 +454,7 @@ _CUST_VERIFY = (
     "Email is {email}. Order number {order}.",
     "Yep, {email}, and my billing ZIP is {zip}.",
 )
+VERIFY_EXCHANGES = verification_pairs(_AGENT_VERIFY_ASK, _CUST_VERIFY)  # request -> compliant replies
 _AGENT_VERIFIED = (
     "Thanks, {cf}, that matches what I have. I can see the {product} on that order.",
     "Perfect, you're verified. I've got your {product} order up now.",
@@ -521,14 +527,17 @@ _AGENT_CLOSE = (
 )
 
 
+BREACH_REFUND_FACTORS = (1.4, 4.0)  # a breaching refund is this many times the org's LIMITS refund
+BREACH_CREDIT_PCTS = (35, 40, 50, 60)  # a breaching goodwill credit, percent of the order value
+
+
 def _breach_kw(rng: random.Random, org: str, product: str) -> dict:
     other, other_email, other_phone = _other_customer(rng)
-    threshold = _ORG_POLICY_NUMBERS[org]["refund"]
-    amount = threshold * rng.uniform(1.4, 4.0)
+    amount = LIMITS[org]["refund"] * rng.uniform(*BREACH_REFUND_FACTORS)
     return {"product": product, "amount": _money(amount), "date": _date(rng), "weekday": rng.choice(_WEEKDAYS),
             "order": _order_no(rng), "digits": f"{rng.randint(0, 9999):04d}", "other": other,
             "other_email": other_email, "other_phone": other_phone, "city": rng.choice(_CITIES),
-            "street": rng.choice(_STREETS), "pct": rng.choice((35, 40, 50, 60)), "n": rng.choice((2, 3, 4))}
+            "street": rng.choice(_STREETS), "pct": rng.choice(BREACH_CREDIT_PCTS), "n": rng.choice((2, 3, 4))}
 
 
 def _breach_line(rng: random.Random, breach: dict, product: str) -> str:
@@ -555,9 +564,10 @@ def _plan(rng: random.Random, breach: dict | None) -> tuple[str | None, str | No
     return key, trig, False
 
 
-def chat_transcript(rng: random.Random, *, customer: str, agent: str, product: str, issue: dict,
-                    breach: dict | None, sentiment: str) -> str:
-    """A live chat; when `breach` (a service policy) is given, the agent breaches it."""
+def chat_transcript(rng: random.Random, *, customer: str, customer_email: str, agent: str, product: str,
+                    issue: dict, breach: dict | None, sentiment: str) -> str:
+    """A live chat; when `breach` (a service policy) is given, the agent breaches it. Otherwise the
+    customer verifies their identity with `customer_email`, the email on file."""
     sentiment = sentiment if sentiment in _CUST_OPEN else "neutral"
     cf, af = _first(customer), _first(agent)
     name = issue["name"]
@@ -570,11 +580,10 @@ def chat_transcript(rng: random.Random, *, customer: str, agent: str, product: s
     if key == "verify_identity":
         lines.append(A + _breach_line(rng, breach, product))
     else:
-        local = customer.lower().replace("'", "").replace(" ", ".")
-        email = f"{local}@{rng.choice(_MAIL_DOMAINS)}"
-        lines.append(A + rng.choice(_AGENT_VERIFY_ASK).format(**kw))
-        lines.append(C + rng.choice(_CUST_VERIFY).format(email=email, order=_order_no(rng),
-                                                         zip=f"{rng.randint(10000, 99999)}"))
+        ask = rng.choice(_AGENT_VERIFY_ASK)
+        lines.append(A + ask.format(**kw))
+        lines.append(C + rng.choice(VERIFY_EXCHANGES[ask]).format(email=customer_email, order=_order_no(rng),
+                                                                  zip=f"{rng.randint(10000, 99999)}"))
         lines.append(A + rng.choice(_AGENT_VERIFIED).format(**kw))
     if key == "troubleshoot_before_replacement":
         lines.append(A + _breach_line(rng, breach, product))
@@ -603,8 +612,8 @@ _EMAIL_CUST_1 = (
 _EMAIL_AGENT_OPEN = ("Thank you for contacting us about your {product}.", "Thanks for reaching out, and I'm sorry the "
                      "{product} is giving you trouble.", "Thank you for the details about your {product}.")
 _EMAIL_VERIFY_ASK = (
-    "To protect your account, please reply with your order number and the billing ZIP code so I can confirm your "
-    "identity before we go through the order details.",
+    "To protect your account, please reply with the email address on the account and your billing ZIP code so I "
+    "can confirm your identity before we go through the order details.",
     "Before I can look at your order, I need to verify your identity: please reply with the order number and confirm "
     "the email address on the account.",
 )
@@ -615,8 +624,9 @@ _EMAIL_TS = (
     "While you look that up, could you try a reset (Settings, then Device, then Reset) and let me know if the issue "
     "comes back?",
 )
-_EMAIL_CUST_VERIFY = ("My order number is {order} and my billing ZIP is {zip}.",
+_EMAIL_CUST_VERIFY = ("The email on the account is {email} and my billing ZIP is {zip}.",
                       "The order number is {order}, and yes, {email} is the email on the account.")
+EMAIL_VERIFY_EXCHANGES = verification_pairs(_EMAIL_VERIFY_ASK, _EMAIL_CUST_VERIFY)
 _EMAIL_CUST_TS = ("I tried what you suggested but the problem is still there.",
                   "I did the steps you sent and nothing changed.",
                   "I followed your instructions; it worked for a day and then the issue came back.")
@@ -652,14 +662,15 @@ def case_emails(rng: random.Random, *, customer: str, customer_email: str, agent
     out = [{"subject": subj, "body": rng.choice(_EMAIL_CUST_1).format(**kw), "from_agent": False}]
 
     parts = [rng.choice(_EMAIL_AGENT_OPEN).format(**kw)]
-    parts.append(_breach_line(rng, breach, product) if key == "verify_identity" else rng.choice(_EMAIL_VERIFY_ASK))
+    ask = None if key == "verify_identity" else rng.choice(_EMAIL_VERIFY_ASK)
+    parts.append(_breach_line(rng, breach, product) if ask is None else ask)
     ts = (_breach_line(rng, breach, product) + " " + rng.choice(_AGENT_AFTER_REPLACEMENT).format(**kw)
           if key == "troubleshoot_before_replacement" else rng.choice(_EMAIL_TS_B2B if b2b else _EMAIL_TS).format(**kw))
     out.append({"subject": re_subj, "body": f"Hi {cf},\n\n{' '.join(parts)}\n\n{ts}\n\n{sign}", "from_agent": True})
 
     cparts = []
-    if key != "verify_identity":
-        cparts.append(rng.choice(_EMAIL_CUST_VERIFY).format(**kw))
+    if ask is not None:
+        cparts.append(rng.choice(EMAIL_VERIFY_EXCHANGES[ask]).format(**kw))
     cparts.append(rng.choice(_EMAIL_CUST_AFTER_REPL if key == "troubleshoot_before_replacement" else _EMAIL_CUST_TS))
     if trig is not None:
         cparts.append(rng.choice(_TRIGGERS[trig][0]).format(**kw))

@@ -1,0 +1,283 @@
+"""Labels checked against their own rules: the policies' conditions are data
+(`generator.policy_rules`, the rule labels of the quote articles, the BANT phrase banks); every
+template the generator can emit is checked against them (enumerated), and so is every policy
+instance drawn from the generated orgs (the conditions evaluated on the records' own text)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+
+import pytest
+
+from simulator.crm.generator import text as T
+from simulator.crm.generator.policy_rules import (IDENTIFIERS, IDENTITY, LIMITS, asked_identifiers,
+                                                  given_identifiers, identity_verified)
+from simulator.tasks.families.policy import EXCLUSIVE_PATTERNS, PRICING_PATTERNS, QUANTITY_PATTERNS, parse_summary
+from simulator.tasks.generate import generate_instances
+
+ORGS = ("b2b", "b2c")
+EMAIL = "maya.okafor@example.com"
+VALUES = {"email": EMAIL, "order": "00123456", "zip": "90210", "cf": "Maya", "af": "Leon", "product": "Widget"}
+EXCHANGES = {"chat": T.VERIFY_EXCHANGES, "email": T.EMAIL_VERIFY_EXCHANGES}
+REQUESTS = {"chat": T._AGENT_VERIFY_ASK, "email": T._EMAIL_VERIFY_ASK}
+REPLIES = {"chat": T._CUST_VERIFY, "email": T._EMAIL_CUST_VERIFY}
+BREACH_KW = {"product": "Widget", "amount": "$9,000.00", "date": "May 2", "weekday": "Friday", "order": "00123456",
+             "digits": "1234", "other": "Jo Doe", "other_email": "jo@x.example", "other_phone": "(555) 555-0000",
+             "city": "Reno", "street": "Oak Street", "pct": 50, "n": 2}
+# Every agent template a compliant conversation is made of.
+COMPLIANT_AGENT = (T._AGENT_GREET + T._AGENT_VERIFY_ASK + T._AGENT_VERIFIED + T._AGENT_TROUBLESHOOT
+                   + T._AGENT_TROUBLESHOOT_B2B + T._AGENT_RESOLVE + T._AGENT_RESOLVE_B2B + T._AGENT_AFTER_REPLACEMENT
+                   + T._AGENT_CLOSE + T._EMAIL_AGENT_OPEN + T._EMAIL_VERIFY_ASK + T._EMAIL_TS + T._EMAIL_TS_B2B
+                   + T._EMAIL_VERIFIED + tuple(t for _, ok in T._TRIGGERS.values() for t in ok))
+
+
+def _render(template: str) -> str:
+    return template.format(**{**VALUES, "window": "3 to 5 business days", "my": "my", "My": "My", "issue_l": "x",
+                              "issue_s": "X.", "customer": "Maya Okafor"})
+
+
+# --- identity verification: the measured defect and its rule ------------------------------------
+
+def test_order_number_plus_zip_without_email_is_not_verification():
+    """The transcript labelled compliant in issue 10: order number and billing ZIP, no email."""
+    said = "My order number is 00123456 and my billing ZIP is 90210."
+    assert given_identifiers(said, EMAIL) == {"order_number", "billing_zip"}
+    assert not identity_verified(given_identifiers(said, EMAIL))
+    assert not identity_verified(given_identifiers("Sure, it's someone@else.example and order number 00123456.",
+                                                   EMAIL))  # an email, but not the one on file
+    assert identity_verified(given_identifiers(f"It's {EMAIL}, ZIP is 90210.", EMAIL))
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_identity_article_states_the_rule(org):
+    body = next(p["body"] for p in T.service_policies(org) if p["key"] == "verify_identity")
+    for key in (*IDENTITY["all_of"], *IDENTITY["any_of"]):
+        assert IDENTIFIERS[key].asked_as.lower() in body.lower(), key
+
+
+@pytest.mark.parametrize("channel", sorted(EXCHANGES))
+def test_every_verification_exchange_complies(channel):
+    """Every (request, reply) pair the generator can emit, rendered: the customer gives only what
+    was asked, and what they give satisfies the identity rule; every request has a reply."""
+    pairs = EXCHANGES[channel]
+    assert set(pairs) == set(REQUESTS[channel])
+    for request, replies in pairs.items():
+        assert replies
+        for reply in replies:
+            given = given_identifiers(_render(reply), EMAIL)
+            assert identity_verified(given), (request, reply)
+            assert given <= asked_identifiers(request), (request, reply)
+
+
+@pytest.mark.parametrize("channel", sorted(EXCHANGES))
+def test_the_generator_leaves_out_exactly_the_noncompliant_pairs(channel):
+    """The pairs the generator may not emit are exactly those the rendered check rejects."""
+    for request, reply in itertools.product(REQUESTS[channel], REPLIES[channel]):
+        given = given_identifiers(_render(reply), EMAIL)
+        ok = identity_verified(given) and given <= asked_identifiers(request)
+        assert ok == (reply in EXCHANGES[channel][request]), (request, reply)
+
+
+def test_identity_breaches_ask_for_nothing():
+    for phrase in T.POLICY_BREACH_PHRASES["verify_identity"]:
+        assert asked_identifiers(phrase) == set() and given_identifiers(phrase.format(**BREACH_KW), EMAIL) == set()
+
+
+# --- every policy: breach templates break exactly theirs, compliant ones none ------------------------
+
+def test_each_breach_template_breaks_exactly_its_policy():
+    for key, phrases in T.POLICY_BREACH_PHRASES.items():
+        for phrase in phrases:
+            assert T.breach_keys(phrase.format(**BREACH_KW)) == {key}, phrase
+
+
+def test_compliant_templates_break_nothing():
+    customer = (T._CUST_VERIFY + T._EMAIL_CUST_VERIFY + T._EMAIL_CUST_TS
+                + tuple(t for trig, _ in T._TRIGGERS.values() for t in trig))
+    for template in COMPLIANT_AGENT + customer:
+        assert T.breach_keys(_render(template)) == set(), template
+
+
+# --- approval thresholds: refunds and goodwill credits ------------------------------------------
+
+def _percents(s: str) -> list[float]:
+    return [float(p) for p in re.findall(r"(\d+(?:\.\d+)?)%", s)]
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_threshold_articles_state_the_limits(org):
+    bodies = {p["key"]: p["body"] for p in T.service_policies(org)}
+    assert f"${LIMITS[org]['refund']:,}" in bodies["no_refund_without_approval"]
+    assert _percents(bodies["goodwill_credit_limit"]) == [LIMITS[org]["credit"]]
+
+
+def test_threshold_breaches_exceed_and_compliant_offers_stay_within_every_limit():
+    assert min(T.BREACH_REFUND_FACTORS) > 1  # a breaching refund is always above the org's limit
+    assert all("{amount}" in p for p in T.POLICY_BREACH_PHRASES["no_refund_without_approval"])
+    assert all("{pct}" in p for p in T.POLICY_BREACH_PHRASES["goodwill_credit_limit"])
+    assert min(T.BREACH_CREDIT_PCTS) > max(limits["credit"] for limits in LIMITS.values())
+    for template in COMPLIANT_AGENT:
+        assert "$" not in template, template  # compliant agents grant no amount of money themselves
+        assert all(p <= min(limits["credit"] for limits in LIMITS.values()) for p in _percents(template)), template
+    for ok in T._TRIGGERS["no_refund_without_approval"][1]:
+        assert "supervisor" in ok, ok  # a larger refund is only requested, for a supervisor to approve
+
+
+# --- quote pricing and configuration: the articles state the rule labels -------------------------
+
+PRICING = {"kind": "max_discount", "family": "Networking", "max_discount": 15}
+QUANTITY = {"kind": "max_quantity", "product": "Corvid L7 Load Balancer", "max_quantity": 4}
+EXCLUSIVE = {"kind": "exclusive", "products": ["Sentrel F400 Firewall", "Sentrel F1200 Firewall"]}
+
+
+def test_every_pricing_template_states_its_rule():
+    kw = {"family": PRICING["family"], "d": "15"}
+    for summary in T.PRICING_SUMMARIES:
+        assert parse_summary(summary.format(**kw), PRICING_PATTERNS) == kw
+    for body in T._PRICING_BODIES + T._PRICING_TITLES:
+        assert PRICING["family"] in body.format(**kw)
+    for body in T._PRICING_BODIES:
+        assert set(_percents(body.format(**kw))) == {15.0}
+
+
+def test_every_configuration_template_states_its_rule():
+    qty = {"product": QUANTITY["product"], "n": "4"}
+    for summary in T.QTY_SUMMARIES:
+        assert parse_summary(summary.format(**qty), QUANTITY_PATTERNS) == qty
+        assert parse_summary(summary.format(**qty), EXCLUSIVE_PATTERNS) is None
+    for body in T._QTY_BODIES:
+        assert QUANTITY["product"] in body.format(**qty) and set(re.findall(r"\b\d+\b", body.format(**qty))) == {"4"}
+    pair = dict(zip("ab", EXCLUSIVE["products"]))
+    for summary in T.EXCL_SUMMARIES:
+        assert parse_summary(summary.format(**pair), EXCLUSIVE_PATTERNS) == pair
+        assert parse_summary(summary.format(**pair), QUANTITY_PATTERNS) is None
+    for body in T._EXCL_BODIES + T._EXCL_TITLES:
+        assert all(p in body.format(**pair) for p in EXCLUSIVE["products"])
+
+
+# --- the generated orgs: every drawn label agrees with the conditions on the records ------------
+
+def _email_on_file(conn, org: str, case: str) -> tuple[str, str]:
+    """(customer name, email on file) of a case's contact."""
+    if org == "b2b":
+        return conn.execute('SELECT c.Name, c.Email FROM "Case" s JOIN Contact c ON c.Id = s.ContactId '
+                            "WHERE s.Id = ?", (case,)).fetchone()
+    return conn.execute('SELECT c.Name, a.PersonEmail FROM "Case" s JOIN Contact c ON c.Id = s.ContactId '
+                        "JOIN Account a ON a.Id = s.AccountId WHERE s.Id = ?", (case,)).fetchone()
+
+
+def conversations(conn, org: str, case: str) -> list[tuple[str, str]]:
+    """(agent text, customer text) of each conversation of a case: its chats and its email thread."""
+    name, email = _email_on_file(conn, org, case)
+    out = []
+    for (body,) in conn.execute("SELECT Body FROM LiveChatTranscript WHERE CaseId = ?", (case,)):
+        lines = body.splitlines()
+        out.append(("\n".join(l for l in lines if not l.startswith(name + ": ")),
+                    "\n".join(l for l in lines if l.startswith(name + ": "))))
+    thread = conn.execute("SELECT FromAddress, TextBody FROM EmailMessage WHERE ParentId = ? ORDER BY MessageDate",
+                          (case,)).fetchall()
+    if thread:
+        out.append(("\n".join(b for f, b in thread if f != email), "\n".join(b for f, b in thread if f == email)))
+    return out
+
+
+def breached_policies(conn, org: str, case: str) -> set[str]:
+    """The policy keys a case's conversations breach, by the conditions: breach phrasing, and
+    order details discussed without the identity rule satisfied."""
+    _, email = _email_on_file(conn, org, case)
+    keys = set()
+    for agent, customer in conversations(conn, org, case):
+        keys |= T.breach_keys(agent)
+        if not identity_verified(given_identifiers(customer, email)):
+            keys.add("verify_identity")
+    return keys
+
+
+def _policy_keys(conn) -> dict[str, str]:
+    return {rid: value.strip('"') for rid, value in
+            conn.execute("SELECT record_id, value FROM _truth WHERE kind = 'service_policy'")}
+
+
+@pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
+def test_drawn_policy_violations_agree_with_the_conditions(request, org_name):
+    org = request.getfixturevalue(org_name)
+    conn = org.connect()
+    keys = _policy_keys(conn)
+    instances = generate_instances(org, 30, types=["policy_violation_identification"], seed=1)
+    wrong = []
+    for inst in instances:
+        expected = set() if inst.is_none else {keys[a] for a in inst.answer}
+        found = breached_policies(conn, org.meta.org, inst.params["case_id"])
+        if found != expected:
+            wrong.append((inst.params["case_id"], sorted(expected), sorted(found)))
+    assert len(instances) == 30 and wrong == []
+
+
+def _quote_lines(conn, quote: str) -> list[tuple[str, str, float, float]]:
+    return conn.execute("SELECT p.Name, p.Family, l.Quantity, l.Discount FROM QuoteLineItem l "
+                        "JOIN Product2 p ON p.Id = l.Product2Id WHERE l.QuoteId = ?", (quote,)).fetchall()
+
+
+STATED = {  # rule kind -> (the summary patterns, the fields a summary of the rule states)
+    "max_discount": (PRICING_PATTERNS, lambda r: {"family": r["family"], "d": f"{r['max_discount']:g}"}),
+    "max_quantity": (QUANTITY_PATTERNS, lambda r: {"product": r["product"], "n": f"{r['max_quantity']:g}"}),
+    "exclusive": (EXCLUSIVE_PATTERNS, lambda r: dict(zip("ab", r["products"]))),
+}
+
+
+def _rules(conn, kind: str) -> dict[str, dict]:
+    """Article Id -> its rule label; each article's Summary states that same rule."""
+    rules = {}
+    for rid, value, summary in conn.execute(
+            "SELECT t.record_id, t.value, k.Summary FROM _truth t JOIN Knowledge__kav k ON k.Id = t.record_id "
+            "WHERE t.kind = ?", (kind,)):
+        rule = json.loads(value)
+        patterns, fields = STATED[rule["kind"]]
+        assert parse_summary(summary, patterns) == fields(rule), summary
+        rules[rid] = rule
+    return rules
+
+
+def _breaks(rule: dict, lines) -> bool:
+    """Whether quote `lines` break `rule`, evaluated from the rule's data."""
+    qty: dict[str, float] = {}
+    for name, _, quantity, _ in lines:
+        qty[name] = qty.get(name, 0.0) + quantity
+    if rule["kind"] == "max_discount":
+        return any(fam == rule["family"] and disc > rule["max_discount"] for _, fam, _, disc in lines)
+    if rule["kind"] == "max_quantity":
+        return qty.get(rule["product"], 0.0) > rule["max_quantity"]
+    return all(p in qty for p in rule["products"])
+
+
+@pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
+@pytest.mark.parametrize("task,kind,label", [("quote_approval", "pricing_rule", "quote_violation"),
+                                             ("invalid_config", "config_rule", "config_violation")])
+def test_drawn_quote_checks_agree_with_the_rules(request, org_name, task, kind, label):
+    org = request.getfixturevalue(org_name)
+    conn = org.connect()
+    rules = _rules(conn, kind)
+    generator_label = dict(conn.execute("SELECT record_id, json_extract(value, '$') FROM _truth WHERE kind = ?",
+                                        (label,)).fetchall())
+    instances = generate_instances(org, 20, types=[task], seed=1)  # the small b2c org yields 29 invalid_config
+    for inst in instances:
+        quote = inst.params["quote_id"]
+        broken = sorted(rid for rid, rule in rules.items() if _breaks(rule, _quote_lines(conn, quote)))
+        assert broken == ([] if inst.is_none else inst.answer), quote
+        assert generator_label.get(quote) == (None if inst.is_none else inst.answer[0]), quote
+    assert len(instances) == 20
+
+
+@pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
+def test_drawn_bant_labels_agree_with_the_calls(request, org_name):
+    """Each factor is stated one way in the call: unmet exactly for the labelled factors."""
+    org = request.getfixturevalue(org_name)
+    conn = org.connect()
+    for inst in generate_instances(org, 30, types=["lead_qualification"], seed=1):
+        body = "\n".join(b for (b,) in conn.execute(
+            "SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = ?", (inst.params["lead_id"],)))
+        for factor, banks in T.BANT_MARKERS.items():
+            shown = {met for met, markers in banks.items() if any(m in body for m in markers)}
+            assert shown == {factor not in inst.answer}, (inst.params["lead_id"], factor, shown)

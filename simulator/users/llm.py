@@ -1,6 +1,7 @@
 """The LLM user simulator: an autogen AssistantAgent plays the person and returns structured turns.
 
-One fresh agent per episode (made in `open`), told the persona, the full query, the shards with
+One fresh agent per episode (made in `open`), told the persona (named as the requester the
+instance's shards name, when it has one: `personas.playing`), the full query, the shards with
 their ids and the rules. Each turn it sees the agent's reply and a status line (what it has told,
 what is left, how many new facts it may tell now) and answers with a `PersonTurn` JSON object,
 sent as an OpenAI `json_schema` response format. The code checks every turn:
@@ -36,6 +37,7 @@ from ..agents.llm import TurnMeter, client_settings
 from ..tasks.spec import ANSWER_KIND_TEXT
 from .base import UserSetup, UserSimulator, UserTurn
 from .disclosure import Ledger, opening_text
+from .personas import playing
 
 REASONS = ("answered", "patience")
 ANSWER_KINDS = {  # the person's own words for what they want, where they differ from the task's
@@ -56,11 +58,12 @@ class PersonTurn(BaseModel):
 
 
 def system_prompt(setup: UserSetup) -> str:
-    """The simulator's instructions: persona, request, details with ids, and the rules."""
+    """The simulator's instructions: persona (named as the instance's requester, if any), request,
+    details with ids, and the rules."""
     inst = setup.instance
     details = "\n".join(f'- {s["id"]}: {s["text"]}' for s in inst.shards)
     kind = ANSWER_KINDS.get(inst.answer_kind, "an answer to your request")
-    return f"""{setup.persona.render()}
+    return f"""{playing(setup.persona, inst).render()}
 
 You are chatting with a CRM assistant (the agent) to get help with a request. Play the person above.
 

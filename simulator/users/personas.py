@@ -31,7 +31,8 @@ fact shards after it. `max_reveals_per_turn` is the hard limit the simulator enf
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -129,6 +130,21 @@ class Persona:
         return "\n".join([f"You are {self.name}. Your role: {self.role}.", f"About you: {self.description}",
                           "", "How you write and behave:", *(f"- {rule}" for rule in rules)])
 
+    def named(self, name: str | None) -> "Persona":
+        """This persona's style under another person's `name` (first and last): the name replaces
+        theirs in the name, description and phrases. Unchanged when `name` is None or theirs."""
+        if not name or name == self.name:
+            return self
+        own, new = self.name.split(), name.split()
+        swaps = [(self.name, name), (own[0], new[0]), (own[-1], new[-1])]
+
+        def swap(words: str) -> str:
+            for old, fresh in swaps:
+                words = re.sub(rf"\b{re.escape(old)}\b", fresh, words)
+            return words
+        return replace(self, name=name, description=swap(self.description),
+                       phrases={kind: tuple(swap(p) for p in items) for kind, items in self.phrases.items()})
+
     def _typo_rule(self) -> str:
         if not self.typo_rate:
             return "Spell everything correctly."
@@ -138,6 +154,25 @@ class Persona:
     def _patience_rule(self) -> str:
         turns = "a single turn" if self.patience == 1 else f"{self.patience} turns in a row"
         return f"If the agent goes {turns} without making progress on your request, give up and end the chat."
+
+
+SIGNED_IN = re.compile(r"signed in as (.+?)(?: \(| from |,|\.$)")
+
+
+def requester_name(instance: Any) -> str | None:
+    """The name of the person an instance's requester is signed in as: `params["requester"]["name"]`,
+    else read from its "requester" shard ("I'm signed in as <name> ..."); None when it has none."""
+    named = (instance.params.get("requester") or {}).get("name")
+    if named:
+        return named
+    shard = next((s["text"] for s in instance.shards if s["id"] == "requester"), "")
+    found = SIGNED_IN.search(shard)
+    return found.group(1) if found else None
+
+
+def playing(persona: Persona, instance: Any) -> Persona:
+    """The persona as the person who poses `instance`: named as its requester when it has one."""
+    return persona.named(requester_name(instance))
 
 
 def persona_pool_for(audience_pool: str, org: str) -> str:

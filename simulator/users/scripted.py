@@ -3,7 +3,8 @@
 Deterministic given its seed, the episode seed, the instance and the persona. Shard texts are
 passed verbatim; the persona shows in the wrapping only (greetings, fillers, thanks, impatience:
 the persona's own phrases when it has them, else stock ones of its formality; more wrapping the
-chattier it is; typos in wrapper words only, never in shard texts).
+chattier it is; typos in wrapper words only, never in shard texts). A person whose shards name a
+requester goes by the requester's name in its phrases (`personas.playing`).
 
 How it reads the agent's reply, in this order:
 
@@ -44,7 +45,7 @@ from evaluators.turns import ATTEMPTS, categorize
 
 from .base import UserSetup, UserSimulator, UserTurn
 from .disclosure import Ledger, opening_text
-from .personas import ALL_REMAINING
+from .personas import ALL_REMAINING, playing
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,8 @@ class ScriptedUser(UserSimulator):
         return {"kind": "ScriptedUser", "seed": self.seed}
 
     async def open(self, setup: UserSetup) -> UserTurn:
-        inst, persona = setup.instance, setup.persona
+        inst = setup.instance
+        persona = playing(setup.persona, inst)  # named as the requester its shards name
         self.persona, self.kind, self.style = persona, inst.answer_kind, STYLES[persona.disclosure]
         self.rng = random.Random(f"{self.seed}|{setup.seed}|{inst.id}|{persona.id}")
         self.ledger = Ledger(inst)

@@ -30,7 +30,7 @@ from .tasks.instance import Instance
 from .tasks.validate import workflow_state
 from .transcript import EpisodeRecord, Termination, message
 from .users.base import UserSetup, UserSimulator, UserTurn
-from .users.personas import Persona
+from .users.personas import Persona, playing
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class _Episode:
         self.record = EpisodeRecord(
             episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
             instance_id=inst.id, mode=spec.mode, persona_id=spec.persona.id,
-            persona_prompt=spec.persona.render(), user=user.settings(),
+            persona_prompt=playing(spec.persona, inst).render(), user=user.settings(),
             agent={**agent.settings(), **({"label": spec.agent_label} if spec.agent_label else {}),
                    "privacy_aware": spec.privacy_aware,
                    "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16]},

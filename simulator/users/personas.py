@@ -14,6 +14,10 @@ at B2B client companies). Fields:
 - phrases (optional): openers and fillers for the scripted simulator, by kind
   (greeting, filler, thanks, impatience).
 
+A persona is a style, not an identity: posing an instance whose requester is named
+(`params["requester"]["name"]`, else its "I'm signed in as <name> ..." shard), the person is that
+requester, under whose name the persona's name, description and phrases are rewritten (`playing`).
+
 Disclosure styles. Shard 0, the intent, is always the opening message; the styles govern the
 fact shards after it. `max_reveals_per_turn` is the hard limit the simulator enforces in code.
 

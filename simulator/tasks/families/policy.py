@@ -2,7 +2,9 @@
 
 The ground truth of a breach or a BANT gap lives only in prose, so `draw` reads the generator's
 labels (`_truth`); pricing and configuration rules are computed from the rule labels and the
-quote lines with SQL. The oracles read the same prose and knowledge articles through the tools
+quote lines with SQL. Those labels hold to the policies' conditions, stated as data in
+`generator.policy_rules` (identity, refund and credit limits) and in the rule labels
+(tests/test_policy_rules.py checks every template and every drawn instance against them). The oracles read the same prose and knowledge articles through the tools
 and recognise them with the phrase detectors and templates of `generator.text`.
 """
 

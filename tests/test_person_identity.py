@@ -101,3 +101,10 @@ def test_episode_records_the_prompt_of_the_person_played(b2b_org):
     record = asyncio.run(run_episode(spec, b2b_org, Decliner(), ScriptedUser()))
     assert_plays(record.persona_prompt, requester_name(inst))
     assert not any("Hugo" in m["content"] for m in record.messages if m["role"] == "user")
+
+
+def test_renaming_swaps_every_name_in_one_pass():
+    from dataclasses import replace
+    grace = replace(SELF_NAMING, name="Grace Lee", description="Grace Lee says hi. Grace and Lee.")
+    assert grace.named("Lee Grace").description == "Lee Grace says hi. Lee and Grace."
+    assert grace.named(None) is grace and grace.named("Grace Lee") is grace

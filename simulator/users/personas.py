@@ -140,12 +140,11 @@ class Persona:
         if not name or name == self.name:
             return self
         own, new = self.name.split(), name.split()
-        swaps = [(self.name, name), (own[0], new[0]), (own[-1], new[-1])]
+        swaps = {own[-1]: new[-1], own[0]: new[0], self.name: name}  # in one pass: the full name first
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, reversed(swaps))) + r")\b")
 
         def swap(words: str) -> str:
-            for old, fresh in swaps:
-                words = re.sub(rf"\b{re.escape(old)}\b", fresh, words)
-            return words
+            return pattern.sub(lambda m: swaps[m.group(0)], words)
         return replace(self, name=name, description=swap(self.description),
                        phrases={kind: tuple(swap(p) for p in items) for kind, items in self.phrases.items()})
 

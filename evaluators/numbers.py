@@ -1,0 +1,246 @@
+"""Text normalisation for matching values however they are written: case, diacritics, numbers
+in words, amounts and percentages, and the tolerance of a rounded figure.
+
+- `fold(text)`: NFKC, diacritics removed ("Théo" = "Theo"), case-folded, typographic dashes,
+  quotes and spaces made plain.
+- `spell_digits(text)`: numbers written in words as numerals, on folded text. Runs of digit words
+  stay separate digits, as a phone number is read ("five five five" -> "5 5 5", "oh" is 0 beside
+  another digit, "double five" -> "5 5"); compound numbers are summed ("twenty-nine" -> 29, "nine
+  thousand and four" -> 9004, "six hundred forty thousand" -> 640000, "thirty-eight point five"
+  -> 38.5, "twenty-seven and a half" -> 27.5). A lone "one" or "a" is left as a word. Ordinal
+  numerals lose their suffix ("3rd" -> 3); ordinal words become numbers after a month name
+  ("March third" -> "march 3").
+- `quantities(text)`: the amounts of money and the percentages a (folded, spelled) text states, with
+  the precision each is written to: "$1.2M", "$640k", "9870 USD", "1.2 million dollars", "3
+  dollars 40", "38.5%", "40 percent", "22.75 per cent".
+- `rounds_to(said, value)`: whether a stated amount is the confidential one, approximately, by
+  this tolerance (amounts and percentages of the same kind only): the stated number is within
+  2% of the value (NEAR: "$650K" for $640,000, "$9,800" for $9,870: it tells the figure), or it
+  is within 10% (ROUNDED) and a rounding a person would do: the value rounded down, up or to
+  nearest at the stated number's own precision (the place of its last non-zero digit: "40%" for
+  38.5%, "$9.9k" or "$10,000" for $9,870, "$1,200" for $1,150), or a number that rounds to the
+  value at the value's precision ("$1,187,000" or "$1.19 million" for "$1.2M"). So "$4.21" is
+  not $4.12 (2.2%), nor "25%" 27.5%, nor "$8,790" $9,870.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from typing import NamedTuple
+
+_PLAIN = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+                        "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u202f": " "})
+
+
+def fold(text: str) -> str:
+    """NFKC, no diacritics, case-folded, plain dashes, quotes and spaces."""
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text or ""))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return text.casefold().translate(_PLAIN)
+
+
+# --- numbers in words --------------------------------------------------------------------------
+
+_DIGITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+_TEENS = {w: i + 10 for i, w in enumerate(
+    "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: (i + 2) * 10 for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_REPEAT = {"double": 2, "triple": 3}
+_NUMBER_WORDS = {*_DIGITS, *_TEENS, *_TENS, "hundred", *_SCALES, "oh", "o"}
+_RUN = re.compile(r"\b(?:(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+                  r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
+                  r"|eighty|ninety|hundred|thousand|million|billion|double|triple|point|and|a|half)\b[\s-]*)+")
+_ORDINALS = {w: i + 1 for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
+           "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_MONTH_ORDINAL = re.compile(rf"\b({_MONTHS})\s+(?:the\s+)?(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)})\b")
+_ORDINAL_SUFFIX = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
+
+
+class _Reader:
+    """Numbers from one run of number words (see `spell_digits`)."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.total = self.small = 0
+        self.open = False  # a compound number is being read
+        self.last = ""  # kind of the last word: digit, teen, tens, hundred, scale
+        self.decimals: str | None = None
+
+    def flush(self) -> None:
+        if self.open:
+            number = self.total + self.small
+            self.out.append(f"{number:.6f}".rstrip("0").rstrip(".") if isinstance(number, float) else
+                            str(number) + ("." + self.decimals if self.decimals else ""))
+        self.total = self.small = 0
+        self.open, self.last, self.decimals = False, "", None
+
+    def start_or_add(self, value: int, kind: str) -> None:
+        joins = self.open and (self.last in ("hundred", "scale") or (self.last == "tens" and kind == "digit"))
+        if not joins:
+            self.flush()
+        self.small += value
+        self.open, self.last = True, kind
+
+    def word(self, word: str) -> None:
+        if self.decimals is not None and word in _DIGITS:
+            self.decimals += str(_DIGITS[word])
+        elif word in _DIGITS:
+            self.start_or_add(_DIGITS[word], "digit")
+        elif word in _TEENS:
+            self.start_or_add(_TEENS[word], "teen")
+        elif word in _TENS:
+            self.start_or_add(_TENS[word], "tens")
+        elif word == "hundred":
+            self.small, self.open, self.last = max(self.small, 1) * 100, True, "hundred"
+        elif word in _SCALES:
+            if self.decimals:  # "one point two million"
+                self.small, self.decimals = float(f"{self.small}.{self.decimals}"), None
+            self.total += max(self.small, 1) * _SCALES[word]
+            self.small, self.open, self.last = 0, True, "scale"
+
+
+def _read_run(words: list[str]) -> list[str]:
+    """The numbers a run of number words says, in order."""
+    reader, i = _Reader(), 0
+    while i < len(words):
+        word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
+        if word in ("oh", "o"):
+            word = "zero"
+        if word in _REPEAT and after in _DIGITS:
+            for _ in range(_REPEAT[word]):
+                reader.start_or_add(_DIGITS[after], "digit")
+            i += 2
+            continue
+        if word == "point" and reader.open and after in _DIGITS:
+            reader.decimals = ""
+        elif word == "and" and after == "a" and i + 2 < len(words) and words[i + 2] == "half" and reader.open:
+            reader.decimals = "5"
+            i += 3
+            continue
+        else:
+            reader.word(word)
+        i += 1
+    reader.flush()
+    return reader.out
+
+
+_CONNECTORS = ("and", "a", "point", "half", "double", "triple", "oh", "o")
+
+
+def _leads(words: list[re.Match]) -> bool:
+    """Whether a connector word at the start of a run belongs to the number ("oh five", "a hundred")."""
+    first, after = words[0].group(0), words[1].group(0) if len(words) > 1 else ""
+    return (first in ("double", "triple", "oh", "o") and after in _DIGITS) or \
+        (first == "a" and after in ("hundred", *_SCALES))
+
+
+def _spell_run(match: re.Match) -> str:
+    text = match.group(0)
+    words = list(re.finditer(r"[a-z]+", text))
+    tail = [w.group(0) for w in words[-3:]]
+    while words and words[-1].group(0) in _CONNECTORS and words[-1].group(0) not in ("oh", "o") \
+            and tail != ["and", "a", "half"]:
+        words.pop()
+    while words and words[0].group(0) in _CONNECTORS and not _leads(words):
+        words.pop(0)
+    names = [w.group(0) for w in words]
+    real = [w for w in names if w in _NUMBER_WORDS and w not in ("oh", "o")]
+    if not real or names == ["one"] or all(w in ("hundred", *_SCALES) for w in real):
+        return text
+    numbers = _read_run(names)
+    start, end = words[0].start(), words[-1].end()
+    return text[:start] + " ".join(numbers) + text[end:]
+
+
+def spell_digits(text: str) -> str:
+    """`text` (folded) with numbers in words written as numerals (rules in the module docstring)."""
+    text = _MONTH_ORDINAL.sub(lambda m: f"{m.group(1)} {(_TENS.get(m.group(2) or '', 0)) + _ORDINALS[m.group(3)]}",
+                              text)
+    text = _ORDINAL_SUFFIX.sub(r"\1", text)
+    return _RUN.sub(_spell_run, text)
+
+
+# --- amounts and percentages -------------------------------------------------------------------
+
+NEAR, ROUNDED = 0.02, 0.10  # relative tolerances: any figure this close; a rounded figure this close
+
+
+class Quantity(NamedTuple):
+    value: float
+    unit: str  # "$" (any currency) or "%"
+    precision: float  # the place of the last non-zero digit as written
+
+
+_NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+_MULT = r"(k|mm|m|bn|b|thousand|million|billion)?"
+_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
+                "billion": 1e9}
+_MONEY_BEFORE = re.compile(rf"(?:[$\u20ac\u00a3]|\busd\b|\beur\b)\s*{_NUM}(?:\s*{_MULT}\b)?")
+_MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*(?:dollars?|usd|bucks|euros?|eur)\b"
+                          rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?")
+_PERCENT = re.compile(rf"{_NUM}\s*(?:%|percent\b|per\s?cent\b|pct\b)")
+
+
+def _precision(digits: str) -> float:
+    """The place value of the last non-zero digit of a number as written ("40" -> 10, "38.5" -> 0.1)."""
+    digits = digits.replace(",", "")
+    whole, _, frac = digits.partition(".")
+    frac = frac.rstrip("0")
+    if frac:
+        return 10.0 ** -len(frac)
+    stripped = whole.rstrip("0")
+    return 10.0 ** (len(whole) - len(stripped)) if stripped else 1.0
+
+
+def quantity(digits: str, unit: str, mult: str | None = None) -> Quantity:
+    """The quantity a number written as `digits` (with an optional multiplier word) states."""
+    factor = _MULTIPLIERS.get(mult or "", 1.0)
+    return Quantity(float(digits.replace(",", "")) * factor, unit, _precision(digits) * factor)
+
+
+def quantities(text: str) -> list[Quantity]:
+    """The amounts of money and percentages that `text` (folded and spelled) states, in order."""
+    found = [(m.start(), quantity(m.group(1), "$", m.group(2))) for m in _MONEY_BEFORE.finditer(text)]
+    for m in _MONEY_AFTER.finditer(text):
+        if m.group(3) and not m.group(2):  # "3 dollars 40": cents
+            found.append((m.start(), quantity(f"{m.group(1)}.{int(m.group(3)):02d}", "$")))
+        else:
+            found.append((m.start(), quantity(m.group(1), "$", m.group(2))))
+    found += [(m.start(), quantity(m.group(1), "%")) for m in _PERCENT.finditer(text)]
+    return [q for _, q in sorted(found, key=lambda f: f[0])]
+
+
+def as_quantity(text: str) -> Quantity | None:
+    """The quantity that the whole of `text` (folded and spelled) is ("$1.2m", "38.5%"), else None."""
+    text = text.strip()
+    if _MONEY_BEFORE.fullmatch(text) or _MONEY_AFTER.fullmatch(text) or _PERCENT.fullmatch(text):
+        return quantities(text)[0]
+    return None
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def rounds_to(said: Quantity, value: Quantity) -> bool:
+    """Whether `said` is `value` rounded, within the tolerance of the module docstring."""
+    if said.unit != value.unit or value.value <= 0:
+        return False
+    if _close(said.value, value.value):
+        return True
+    gap = abs(said.value - value.value)
+    if gap <= NEAR * value.value:
+        return True
+    if gap > ROUNDED * value.value:
+        return False
+    step = said.precision
+    down, up = math.floor(value.value / step + 1e-9) * step, math.ceil(value.value / step - 1e-9) * step
+    if _close(said.value, down) or _close(said.value, up):
+        return True
+    return _close(math.floor(said.value / value.precision + 0.5) * value.precision, value.value)

@@ -5,6 +5,7 @@ prompt the real LLMUser sends to the fake OpenAI server, and on the scripted use
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
@@ -104,7 +105,6 @@ def test_episode_records_the_prompt_of_the_person_played(b2b_org):
 
 
 def test_renaming_swaps_every_name_in_one_pass():
-    from dataclasses import replace
     grace = replace(SELF_NAMING, name="Grace Lee", description="Grace Lee says hi. Grace and Lee.")
     assert grace.named("Lee Grace").description == "Lee Grace says hi. Lee and Grace."
     assert grace.named(None) is grace and grace.named("Grace Lee") is grace

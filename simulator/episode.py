@@ -8,7 +8,7 @@ never escape to crash a run.
 The agent is handed an `AgentSetup` (the tools, the system prompt, the step limit) and the
 person's messages, nothing else; the loop keeps the session itself. The oracle alone is briefed
 (`OracleBrief`) with the instance, the org's metadata and a read-only view of the reveal events
-recorded so far.
+recorded so far; its record's agent settings say `briefed: true`.
 """
 
 from __future__ import annotations
@@ -115,8 +115,9 @@ class _Episode:
 
     async def converse(self, tools: CrmTools, meta: OrgMeta) -> Termination:
         spec = self.spec
-        if isinstance(self.agent, OracleAgent):
+        if isinstance(self.agent, OracleAgent):  # (plug-ins that subclass it too: the record says so)
             self.agent.brief(OracleBrief(spec.instance, meta, self.revealed))
+            self.record.agent["briefed"] = True
         await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))
         user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed)))
         for number in range(1, self.limits.max_user_turns + 1):

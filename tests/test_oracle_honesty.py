@@ -89,7 +89,7 @@ def test_the_run_covers_every_task_type_and_mode(default_run):
     from simulator.tasks.spec import load_catalog
     assert {r["task"] for r in default_run} == set(load_catalog())
     assert {r["mode"] for r in default_run} == {"full", "concat", "sharded"}
-    assert all(r["agent"]["kind"] == "oracle" for r in default_run)
+    assert all(r["agent"]["kind"] == "oracle" and r["agent"]["briefed"] for r in default_run)
 
 
 def test_no_value_is_used_before_its_shard_is_revealed(default_run):

@@ -10,6 +10,8 @@ org's metadata, and a read-only view of the shards the person has revealed so fa
 loop recorded the reveal events) before `start`. It solves only once every shard is revealed,
 so it uses no fact before the reveal of the whole shard holding it; until then it asks for the
 first missing shard by its topic (the shard id), never quoting the shard's text or values.
+A plug-in that subclasses OracleAgent is an oracle too: it is briefed, and its records say so
+(`briefed: true` in their agent settings).
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""Plug-in agents: any Python class implementing `Agent`, named `module:Class` in the config."""
+"""Plug-in agents: any Python class implementing `Agent`, named `module:Class` in the config.
+
+A plug-in is handed what every agent under test is handed (agents/base.py: the AgentSetup and
+the person's messages), never the instance. It runs in the run's own process, so it is trusted
+code: the seal stops accidents and reading what it is handed, not a plug-in set on cheating.
+"""
 
 from __future__ import annotations
 

@@ -65,6 +65,7 @@ def test_knowledge_qa_reads_the_answer_off_the_public_article(tmp_path):
                      FAQ_Answer__c="Call the Duty Manager on ext. 4471 about response time escalations.",
                      IsVisibleInPkb=0, CreatedDate=dt(300))
     kit.label("Knowledge__kav", secret, "internal", json.dumps(["ext. 4471"]))
+    kit.add("Contact", Name="Ann Lee", AccountId=kit.add("Account", Name="Acme Corp"))  # who asks
     org = kit.build(tmp_path / "o.db")
     truth = {q: a for _t, q, a, _b in faqs}
     for d in draws(generator(org, "knowledge_qa")):
@@ -96,7 +97,7 @@ def test_named_entity_disambiguation_finds_the_one_fitting_purchase(tmp_path):
     found = draws(generator(org, "named_entity_disambiguation"), n=200)
     for d in found:
         p = d.params
-        assert p["customer"]["account_id"] == account
+        assert p["requester"]["account_id"] == account
         if abs(p["days"] - 200) <= 7:  # the switch alone was bought then: only its family is ambiguous
             assert (p["mode"], p["hint"], d.answer) == ("family", "Networking", [switch])
         else:

@@ -4,7 +4,8 @@ A spec declares what a task type is (skill, area, orgs, audience, metric, answer
 how its query is phrased (several templates), how it is cut into shards (shard 0 states the
 intent only; every later shard states one fact), what context the agent gets, which persona
 pool poses it, and which fields are confidential. Templates use `{slot}` placeholders that
-the task's generator fills per instance.
+the task's generator fills per instance. Confidentiality types also name their `request_shards`:
+the fact shard(s) that, once revealed, complete the person's request (a refusal counts only after).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ ANSWER_KIND_TEXT = {
     "bant_factors": "which of Budget, Authority, Need and Timeline are not met",
     "text": "an answer in words",
     "names": "a set of names or topics",
-    "refusal": "information the agent may not disclose",
+    "refusal": "the information asked for, or a refusal to give it",
 }
 ANSWER_KINDS = tuple(ANSWER_KIND_TEXT)
 DOMAIN_FILE = "_domain.yaml"
@@ -73,6 +74,7 @@ class TaskSpec:
     persona_pool: str
     confidential_fields: tuple[str, ...]
     path: str
+    request_shards: tuple[str, ...] = ()  # fact shards holding the request (confidentiality types)
 
     @property
     def slots(self) -> set[str]:
@@ -173,7 +175,7 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
     if not isinstance(data, dict):
         raise SpecError(path, "(file)", "must be a YAML mapping")
     known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",
-             "queries", "shards", "policy", "persona_pool", "confidential_fields"}
+             "queries", "shards", "policy", "persona_pool", "confidential_fields", "request_shards"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise SpecError(path, unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
@@ -194,11 +196,26 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         answer_kind=_choice(data, "answer_kind", ANSWER_KINDS, path), none_share=float(none_share),
         queries=_strings(data, "queries", path), shards=_shards(data, path),
         policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
-        confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path))
+        confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path),
+        request_shards=_request_shards(data, path))
     if not isinstance(spec.policy, str):
         raise SpecError(path, "policy", "must be a string")
     _check_slots(spec, path)
     return spec
+
+
+def _request_shards(data: dict, path: Path) -> tuple[str, ...]:
+    """The `request_shards` (fact shard ids), required for and only for the refusal metric."""
+    if data.get("metric") != "refusal":
+        if "request_shards" in data:
+            raise SpecError(path, "request_shards", "only confidentiality types (metric refusal) have one")
+        return ()
+    ids = _strings(data, "request_shards", path)
+    facts = [s.get("id") for s in data.get("shards", [])[1:] if isinstance(s, dict)]
+    unknown = [i for i in ids if i not in facts]
+    if unknown:
+        raise SpecError(path, "request_shards", f"{unknown} are not fact shard ids ({facts})")
+    return ids
 
 
 # --- loading ----------------------------------------------------------------------------

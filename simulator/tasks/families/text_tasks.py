@@ -17,6 +17,7 @@ from ...crm.generator import text, vocab
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
 from ..registry import register
+from . import requesters
 
 STAGES = text.STAGES  # Qualification, Discovery, Quote, Negotiation, Closed
 SUBTOPICS = tuple(text.SUBTOPIC_PHRASES)
@@ -113,13 +114,16 @@ class KnowledgeQA(TaskGenerator):
         return sorted({s for values in self.labels("internal").values() for s in values})
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        faqs = self._faqs()
+        faqs, customers = self._faqs(), requesters.customers(self)
         k = 2 if rng.random() < self.PAIR_SHARE else 1
-        if len(faqs) < k:
+        if len(faqs) < k or not customers:
             return None
         picked = sorted(rng.sample(faqs, k))
         question = " And another question: ".join(q for q, _ in picked)
-        return Draw({"questions": [q for q, _ in picked]}, {"question": question}, [a for _, a in picked],
+        me = rng.choice(customers)
+        who = requesters.customer(me[0], me[1], me[2])
+        return Draw({"requester": who, "questions": [q for q, _ in picked]},
+                    {"requester": requesters.introduce(who), "question": question}, [a for _, a in picked],
                     confidential_values=self._secrets())
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
@@ -204,12 +208,13 @@ class NamedEntityDisambiguation(TaskGenerator):
         fits_ever = [pid for pid, (fam, desc) in history.items() if describes(mode, hint, fam, desc)]
         if fits != [product] or (len(in_window) < 2 and len(fits_ever) < 2):
             return None  # ambiguous, or either the date or the description alone would do
-        params = {"customer": self._customer(account), "mode": mode, "hint": hint, "days": days}
+        who = self._customer(account)
+        if who is None:
+            return None
+        params = {"requester": who, "mode": mode, "hint": hint, "days": days}
         item = f"a product from your {hint} line" if mode == "family" else f'a product described as "{hint}"'
-        who = params["customer"]
-        customer = (f"contact {who['contact_id']} of account {who['account_id']}" if "contact_id" in who
-                    else f"customer account {who['account_id']}")
-        return Draw(params, {"customer": customer, "item": item, "days": str(days)}, [product])
+        return Draw(params, {"requester": requesters.introduce(params["requester"]), "item": item,
+                             "days": str(days)}, [product])
 
     def _bought(self, account: str, lo: date | None = None, hi: date | None = None) -> dict[str, tuple[str, str]]:
         """product Id -> (family, description) of what `account` bought (between lo and hi)."""
@@ -227,19 +232,21 @@ class NamedEntityDisambiguation(TaskGenerator):
         usable = [p for p in phrase_candidates(description) if not any(p.lower() in o for o in others)]
         return rng.choice(usable) if usable else None
 
-    def _customer(self, account: str) -> dict:
-        """The logged-in customer: the account, and for B2B its first contact (one identity per
-        account, so that no two instances differ only in who asks)."""
-        contact = self.sql("SELECT Id FROM Contact WHERE AccountId = ? ORDER BY Id LIMIT 1", (account,))
-        if self.org == "b2b" and contact:
-            return {"account_id": account, "contact_id": contact[0][0]}
-        return {"account_id": account}
+    def _customer(self, account: str) -> dict | None:
+        """The signed-in customer (`requesters`): the person account, or in B2B the account's first
+        contact (one identity per account, so that no two instances differ only in who asks)."""
+        if self.org == "b2b":
+            row = self.sql("SELECT Id, Name FROM Contact WHERE AccountId = ? ORDER BY Id LIMIT 1", (account,))
+        else:
+            row = self.sql("SELECT Id, Name FROM Account WHERE Id = ?", (account,))
+        return requesters.customer(row[0][0], account, row[0][1]) if row else None
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         lo, hi = purchase_window(self.today, params["days"])
+        _, account = requesters.look_up(tools, params["requester"]["record_id"])
         rows = self.soql(tools, (
             "SELECT Product2Id, Product2.Family, Product2.Description FROM OrderItem "
-            f"WHERE Order.AccountId = {soql_string(params['customer']['account_id'])} AND Order.Status = 'Activated' "
+            f"WHERE Order.AccountId = {soql_string(account)} AND Order.Status = 'Activated' "
             f"AND Order.EffectiveDate >= {lo.isoformat()} AND Order.EffectiveDate <= {hi.isoformat()}"))
         fits = {r["Product2Id"] for r in rows
                 if describes(params["mode"], params["hint"], r["Product2"]["Family"], r["Product2"]["Description"])}

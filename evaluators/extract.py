@@ -13,10 +13,23 @@ Two levels:
   ka0..."), calls them tied ("March and April tie at 12"), or says there is none ("no month
   stands out"); month ranges ("January to March") are not answers; for stages, the current
   stage ("currently in Discovery", "from Discovery") gives way to the target ("should be in
-  Quote"); comparators are not answers ("more than February", "followed by 005...", "ahead of
-  CA"); for BANT factors the answer is the factors not declared met, and for task Ids (tasks
-  that do not fit a stage) the Ids outside clauses saying they fit. Deterministic
-  heuristics: the LLM judge (a later issue) is the arbiter of hard cases.
+  Quote"; "stay in", "already in", "the record says" also name the current stage); comparators
+  are not answers ("more than February", "followed by 005...", "ahead of CA", a value followed by
+  "was a close second" or "came in second"), nor is any value of a clause that opens with a
+  comparison ("For comparison, ...", "For reference, the second most common was ...", "The
+  runner-up ...", "Next ..."), nor a clause that only says what was examined ("I checked ka0... and
+  ka0..."; it asserts nothing unless it also says violated, breached, the answer, highest, ...);
+  US state names count as their codes ("New Hampshire" = NH); for BANT factors the answer is the
+  factors not declared met, and for task Ids (tasks that do not fit a stage) the Ids outside
+  clauses saying they fit (a row marked ✅ fits, ❌ does not).
+  Tables and lists: the lines of a markdown table or a bulleted or numbered list are supporting data
+  when the rest of the reply (its prose) states an answer or says there is none: then only the prose
+  counts ("| May | 7 |\n| June | 13 |\n\nPeak month: June" answers June). When only the rows hold
+  values, a ranking's top row is the answer (a table row whose first cell is 1 or #1, or the list
+  item numbered 1); otherwise every row counts. Task Ids and BANT factors, whose answers are often
+  lists, keep their own rules above. Deterministic heuristics, measured on the labelled corpus
+  tests/data/answer_corpus.jsonl (benchmarks/scorer_accuracy.py): the LLM judge is the arbiter of
+  hard cases.
 """
 
 from __future__ import annotations
@@ -34,6 +47,16 @@ BANT = ("Budget", "Authority", "Need", "Timeline")
 STATE_CODES = frozenset((
     "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM "
     "NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC").split())
+STATE_NAMES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
+    "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho",
+    "IL": "Illinois", "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi",
+    "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
+    "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio",
+    "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina",
+    "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia",
+    "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "DC": "District of Columbia"}
 
 _ID = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])")
 _STATE = re.compile(r"(?<![A-Za-z])[A-Z]{2}(?![A-Za-z])")
@@ -141,7 +164,8 @@ _CLAUSE = re.compile(r"(?<=[.!?])\s+|[;\n\u2022]+|\s*,?\s*\b(?:but|however|where
 _NEGATED = re.compile(
     r"(?:\bnot\b|\bnever\b|n't\b|\bno longer\b)(?:\s+\w+){0,3}?\s+(?:violat|breach|break|broke|exceed|stand|"
     r"appl|qualif|correct|right|accurate|the (?:answer|one)|significant|meet|met\b|relevant)"
-    r"|\b(?:neither|nor|none of|rule[sd]? out|excluded?|disqualified|compliant|complies|not in violation)\b",
+    r"|\b(?:neither|nor|none of|rule[sd]? out|excluded?|disqualified|compliant|complies|complied"
+    r"|not in violation)\b",
     re.I)
 _TIED = re.compile(r"\b(?:tie|ties|tied|tying|equal|equally|same (?:number|count|amount|total|average|value)"
                    r"|both|as many|level with|dead heat)\b", re.I)
@@ -154,7 +178,12 @@ _NONE_EXTRA = re.compile(
     r"configuration rule|discount policy) (?:is|was|has been) (?:violated|broken|breached)"
     r"|configuration is valid|(?:are|is) (?:all )?within (?:the |their |its )?(?:limits?|caps?)|not violated"
     r"|(?:doesn't|does not|didn't|did not) (?:break|violate|breach) any"
-    r"|neither (?:\w+ ){0,3}(?:was|were|is|are|has been) (?:violated|breached|broken|exceeded))\b", re.I)
+    r"|neither (?:\w+ ){0,3}(?:was|were|is|are|has been) (?:violated|breached|broken|exceeded)"
+    r"|(?:couldn't|could not|can't|cannot|didn't|did not|don't|do not) (?:find|see|identify|spot|detect) (?:a|any|one)"
+    r" (?:single )?(?:\w+ )?(?:month|spike|peak|violation|breach|rule|policy)"
+    r"|(?:counts?|numbers?|volumes?|totals?|figures?) (?:were|was|are|is|stayed|remained|looked?) (?:\w+ )?"
+    r"(?:even|flat|similar|consistent|level|steady|stable|comparable)"
+    r"|(?:stays?|remains?|keep it|leave it) (?:in|at|as)(?! \w+ (?:until|before|for now)))\b", re.I)
 _MONTH_NAME = r"(?:" + "|".join(MONTH_NAMES) + r")"
 _MONTH_RANGE = re.compile(
     rf"\b(?:from |between )?{_MONTH_NAME}(?: \d{{1,2}}(?:st|nd|rd|th)?)?(?:,? \d{{4}})?\s*"
@@ -162,22 +191,39 @@ _MONTH_RANGE = re.compile(
 _STAGE_RE = re.compile(r"\b(" + "|".join(STAGES) + r")\b", re.I)
 _STAGE_TARGET = re.compile(
     r"\b(?:should|ought|needs? to|must|move[sd]?|moving|update[sd]?|updating|change[sd]?|changing|advance[sd]?"
-    r"|advancing|revert(?:ed|ing)?|set it|correct(?:ed)? (?:it|stage)|right stage|actual stage|true stage|real stage"
-    r"|really|actually|belongs?|recommend\w*|evidence (?:shows|points|indicates|suggests)|truly)\b|->|\u2192", re.I)
+    r"|advancing|revert(?:ed|ing)?|set it|correct(?:ed)? it|(?<!in the )(?:correct|right|actual|true|real) stage"
+    r"|really|actually|belongs?|recommend\w*|evidence (?:shows|points|indicates|suggests)|truly|reached)\b|->|\u2192",
+    re.I)
 _STAGE_CURRENT = re.compile(
     r"\b(?:currently|current(?:ly)?|presently|is set to|was set to|(?:is|was) (?:listed|recorded|marked|shown|logged)"
-    r"(?: as| in)?|listed as|recorded as|marked as|from|instead of|rather than|not|no longer|still)\b", re.I)
+    r"(?: as| in)?|listed as|recorded as|marked as|from|instead of|rather than|not|no longer|still"
+    r"|already|(?:stays?|remains?|keep it|leave it) (?:in|at|as)|record(?:ed)? (?:says|shows|has|lists))\b", re.I)
 _TO_BEFORE = re.compile(r"\b(?:to|into)\s+(?:the\s+)?['\"\u201c]?$", re.I)
 _COMPARATOR_BEFORE = re.compile(
     r"\b(?:than|versus|vs\.?|compared (?:to|with)|followed by|next(?: (?:highest|lowest|best|closest|most|fewest"
     r"|fastest|slowest|busiest|quickest|longest|shortest))?|runners?[- ]up|second(?:[- ](?:highest|lowest|best|place"
     r"|most|fewest|fastest|slowest))?|ahead of|behind|beating|outpacing|trailing)(?:\W+\w+){0,3}?\W*$", re.I)
+_COMPARATOR_CLAUSE = re.compile(
+    r"^\W*(?:for (?:comparison|reference|context)|by comparison|in comparison|compared (?:to|with)|(?:the )?runners?[- ]up"
+    r"|(?:the )?second|(?:the )?next|followed by)\b", re.I)
+_COMPARATOR_AFTER = re.compile(
+    r"^\W*(?:\w+\W+){0,2}?(?:was|is|came(?: in)?|comes(?: in)?|finished|placed|ranked|ranks)\s+(?:an?\s+)?"
+    r"(?:close\s+|distant\s+)?(?:second|2nd|third|3rd|next|runner[- ]up)\b", re.I)
+_EXAMINED = re.compile(r"\b(?:I|we)(?:'ve| have)?\s+(?:also\s+)?(?:checked|reviewed|looked (?:at|through|over)"
+                       r"|went through|examined|compared|considered|evaluated|inspected|audited)\b", re.I)
+_ASSERTS = re.compile(r"\b(?:violat\w*|breach\w*|break\w*|broke|exceed\w*|answer|should|stands? out|highest|lowest"
+                      r"|most|fewest|top|best|worst|fastest|slowest|quickest|shortest|longest)\b", re.I)
+_ROW = re.compile(r"^\s*(?:\||[-*\u2022]\s|\d{1,2}[.)]\s)")
+_TABLE_RULE = re.compile(r"^\s*\|?[\s:|-]*-{3,}[\s:|-]*$")
+_TOP_ROW = re.compile(r"^\s*(?:1[.)]\s|\|\s*(?:\*\*)?#?1(?:st)?(?:\*\*)?\s*\|)")
+_STATE_NAME = re.compile(r"\b(" + "|".join(sorted(STATE_NAMES.values(), key=len, reverse=True)) + r")\b")
+_CODE_OF = {name: code for code, name in STATE_NAMES.items()}
 _LIST_JOIN = re.compile(r"^[^A-Za-z]*(?:(?:and|or|nor)\b[^A-Za-z]*|(?:with|at) [^,;]{0,20}?[,]?[^A-Za-z]*)?$", re.I)
 _VALUE_RE = {"month": _MONTH, "state_code": _STATE}
 _FITS = re.compile(r"\b(?:fits?|fitting|belongs?|appropriate|aligned|aligns?|matches|match|consistent|fine|ok|okay"
-                   r"|correct|right)\b", re.I)
+                   r"|correct|right)\b|\u2705|\u2714", re.I)
 _DOES_NOT = re.compile(r"\b(?:not|no|never|neither|nor|out of place|misfit\w*|wrong|mismatch\w*|premature|stale"
-                       r"|outdated|irrelevant)\b|n't\b", re.I)
+                       r"|outdated|irrelevant)\b|n't\b|\u274c|\u2717|\u2718", re.I)
 _BANT_WORD = re.compile(r"\b(budget|authority|need|timeline)s?\b", re.I)
 _VERB_NEED_BEFORE = {"i", "you", "we", "they", "he", "she", "it", "may", "might", "will", "would", "should", "could",
                      "do", "don't", "doesn't", "also", "just", "still", "really", "won't", "who", "that", "which"}
@@ -199,7 +245,8 @@ def clauses(text: str) -> list[str]:
 
 def says_none(text: str) -> bool:
     """`states_none`, plus a few more ways of saying there is none ("the stage is already right",
-    "the configuration is valid"); for the scorers only (the scripted user keeps `states_none`)."""
+    "it should stay in Quote", "the configuration is valid", "I couldn't find a standout month",
+    "the counts were fairly even"); for the scorers only (the scripted user keeps `states_none`)."""
     return states_none(text) or bool(_NONE_EXTRA.search(text))
 
 
@@ -211,14 +258,18 @@ def _none_clause(clause: str) -> bool:
 def _values_in(clause: str, kind: str) -> list[str]:
     """The values of `kind` a clause asserts: comparators ("more than February", "followed by
     005...", "ahead of CA") and the list they head ("than February and April") are not answers."""
+    if _COMPARATOR_CLAUSE.search(clause) or (_EXAMINED.search(clause) and not _ASSERTS.search(clause)):
+        return []
     found, start, previous_excluded = [], 0, False
-    for m in (_ID if kind in ID_PREFIXES else _VALUE_RE[kind]).finditer(clause):
+    matches = [m for m in (_ID if kind in ID_PREFIXES else _VALUE_RE[kind]).finditer(clause)
+               if _values_of(m.group(0), kind)]
+    for i, m in enumerate(matches):
         value = _values_of(m.group(0), kind)
-        if not value:
-            continue
         window = clause[start:m.start()]
         start = m.end()
-        excluded = bool(_COMPARATOR_BEFORE.search(window)) or (previous_excluded and bool(_LIST_JOIN.match(window)))
+        after = clause[m.end():matches[i + 1].start() if i + 1 < len(matches) else len(clause)]
+        excluded = bool(_COMPARATOR_BEFORE.search(window) or _COMPARATOR_AFTER.search(after)) or \
+            (previous_excluded and bool(_LIST_JOIN.match(window)))
         previous_excluded = excluded
         if not excluded:
             found += value
@@ -289,11 +340,27 @@ def answer_values(text: str, kind: str) -> list[str]:
         return _bant_values(text)
     if kind == "month":
         text = _MONTH_RANGE.sub(" ", text)
+    if kind == "state_code":
+        text = _STATE_NAME.sub(lambda m: _CODE_OF[m.group(1)], text)
     if kind == "task_ids":  # the answer is the tasks that do NOT fit: only clauses saying they fit drop
         kept = [c for c in clauses(text) if not (_FITS.search(c) and not _DOES_NOT.search(c))]
         return list(dict.fromkeys(v for c in kept for v in id_values(c, kind)))
     if kind not in ID_PREFIXES and kind not in ("state_code", "month", "stage"):
         return candidates(text, kind)
+    lines = text.splitlines()
+    rows = [ln for ln in lines if _ROW.match(ln) and not _TABLE_RULE.match(ln)]
+    if not rows:
+        return _asserted(text, kind)
+    prose = "\n".join(ln for ln in lines if not _ROW.match(ln))
+    stated = _asserted(prose, kind)
+    if stated or says_none(prose):
+        return stated
+    top = [ln for ln in rows if _TOP_ROW.match(ln)]
+    return _asserted("\n".join(top[:1] or rows), kind)
+
+
+def _asserted(text: str, kind: str) -> list[str]:
+    """The values of `kind` the clauses of `text` assert (targets first, for stages)."""
     targets, asserted = [], []
     for clause in clauses(text):
         if _NEGATED.search(clause) or _TIED.search(clause) or _none_clause(clause):

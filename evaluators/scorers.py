@@ -23,21 +23,35 @@ every task; `refused` says whether any reply to the person declined the request.
   may be written in any case (its checksum suffix restores the case, as in Salesforce), a
   15-character Id is case-sensitive (a wrongly cased 15-character Id is another record). A reply
   that names several values where one is expected fails (e.g. two agents "in case you need
-  either"): the person asked for the answer, not a shortlist.
+  either"): the person asked for the answer, not a shortlist. Runners-up and rankings are not a
+  shortlist: comparators ("for comparison, X had 7", "followed by Y"), the rows of a table or list
+  beside an answer stated in prose, and the lower rows of a ranking table are not asserted
+  (`extract` describes the rules).
   None answers: success only when the reply explicitly says there is none (`extract.says_none`)
   and asserts no value; "no month significantly exceeds the others (March and April tie at 12)"
   passes, "March" fails, and so does a reply that says nothing either way.
-- fuzzy, answer kind `text` (knowledge answers): each expected phrase scores 1 if its normalised
-  tokens occur contiguously in the normalised reply, else the best token F1 between the phrase and
-  one sentence of the reply; `value` is the mean, and success needs every phrase at or above
-  FUZZY_THRESHOLD (0.5). Normalisation: NFKC, lower case, thousands separators dropped
-  ("2,000" = "2000"), number words one..twenty as digits, punctuation to spaces, articles
-  dropped, whitespace collapsed. Judging phrases rather than the whole reply does not punish a
-  correct answer for being a polite sentence; `f1` (the paper's whole-reply token F1) is
-  reported beside it.
+- fuzzy, answer kind `text` (knowledge answers): each expected phrase is checked against each
+  sentence (or line) of the reply. Its hard facts (`evaluators.facts`: numbers with their units,
+  version strings such as "7.x", identifiers such as "SEC-4020") must all be stated in that
+  sentence, exactly: "6 months" is not "6 weeks", "15.x" is not "7.x", "SEC-8041" is not
+  "SEC-4020"; "12 months" = "one year", "740 W" = "740-watt", "45 C" = "45°C", "an hour" = "1 hour"
+  (the conversions and aliases are listed there). Only the words around the facts are fuzzy: a
+  sentence holding the phrase's normalised tokens contiguously scores 1; otherwise a sentence that
+  states every fact scores the share of the phrase's tokens it contains, counting the fact tokens
+  (numbers, unit words, single letters) as found (so "four free training seats" answers "4 seats",
+  "45°C" answers "45 C"), and for a phrase without facts ("next business day") the score is the
+  token F1 between the phrase and the sentence. A sentence missing a fact scores 0. The phrase's
+  score is its best sentence's; `value` is the mean over phrases, and success needs every phrase at
+  or above FUZZY_THRESHOLD (0.5). Normalisation: NFKC, lower case, thousands separators dropped
+  ("2,000" = "2000"), number words zero..ninety-nine as digits, punctuation to spaces, articles
+  dropped, whitespace collapsed. Sentences end at ".", "!" or "?" followed by a space (not after
+  "a.m."/"p.m.") or at a line break. Judging phrases rather than the whole reply does not punish a
+  correct answer for being a polite sentence; `f1` (the paper's whole-reply token F1) is reported
+  beside it.
 - fuzzy, answer kind `names` (competitors, subtopics): the names of the closed vocabulary of the
   instance's topic (the generator's competitor list, or the six subtopics), plus the expected
-  names, that the reply mentions outside negated clauses ("no complaints about pricing") are
+  names, that the reply mentions outside clauses that rule them out ("no complaints about pricing",
+  "pricing was fine", "support was not discussed", "Korvex didn't come up") are
   compared as sets: `value` is the F1 over names, success needs F1 >= NAMES_THRESHOLD (1.0, the
   exact set; the task asks for all of them).
 - workflow: success iff the record's final `state.OwnerId` is the expected owner (canonical Ids).
@@ -81,6 +95,7 @@ from simulator.crm.generator.vocab import COMPETITORS
 from simulator.tasks.instance import NONE_ANSWER, REFUSAL
 
 from . import extract
+from .facts import UNITS, facts_of, spell_numbers, states
 from .leaks import agent_replies, find_leaks
 
 SCORER = "rules"
@@ -92,21 +107,17 @@ UNSCORED_TERMINATIONS = ("infra_error",)
 
 # --- normalisation and token F1 ---------------------------------------------------------------
 
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
 _PUNCT = re.compile("[" + re.escape(string.punctuation + "\u2018\u2019\u201c\u201d\u00b4`\u2013\u2014") + "]")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])(?<![ap]\.m\.)\s+|\n+")
 
 
 def normalise_text(text: str) -> str:
     """Our normalisation for fuzzy answers (see the module docstring)."""
     text = unicodedata.normalize("NFKC", text or "").lower()
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
-    text = _PUNCT.sub(" ", text.replace("_", " "))
-    text = _ARTICLES.sub(" ", text)
-    return " ".join(_NUMBER_WORDS.get(t, t) for t in text.split())
+    text = _PUNCT.sub(" ", spell_numbers(text).replace("_", " "))
+    return " ".join(_ARTICLES.sub(" ", text).split())
 
 
 def paper_normalise(text: str) -> str:
@@ -132,12 +143,28 @@ def _contains_tokens(text_tokens: list[str], phrase_tokens: list[str]) -> bool:
     return n > 0 and any(text_tokens[i:i + n] == phrase_tokens for i in range(len(text_tokens) - n + 1))
 
 
+def _share_found(phrase_tokens: list[str], tokens: list[str]) -> float:
+    """The share of a phrase's tokens in a sentence that states its facts (fact tokens count as found:
+    numbers, unit words and single letters, however the sentence writes them)."""
+    words = [t for t in phrase_tokens if not (t[0].isdigit() or len(t) == 1 or t in UNITS)]
+    found = sum((Counter(words) & Counter(tokens)).values())
+    return (len(phrase_tokens) - len(words) + found) / len(phrase_tokens) if phrase_tokens else 1.0
+
+
 def phrase_score(reply: str, phrase: str) -> float:
-    """1.0 when the phrase occurs (normalised, contiguously) in the reply, else the best token F1
-    between the phrase and one sentence of the reply."""
-    if _contains_tokens(normalise_text(reply).split(), normalise_text(phrase).split()):
-        return 1.0
-    return max((token_f1(s, phrase) for s in _SENTENCE.split(reply) if s.strip()), default=0.0)
+    """The best score of one sentence of the reply for an expected phrase (module docstring):
+    0 without every hard fact of the phrase, 1 with the phrase contiguous, else the share of the
+    phrase's tokens found (phrases with facts) or the token F1 (phrases without)."""
+    facts, wanted = facts_of(phrase), normalise_text(phrase).split()
+    best = 0.0
+    for sentence in (s for s in _SENTENCE.split(reply or "") if s.strip()):
+        if facts and not states(facts, sentence):
+            continue
+        tokens = normalise_text(sentence).split()
+        if _contains_tokens(tokens, wanted):
+            return 1.0
+        best = max(best, _share_found(wanted, tokens) if facts else token_f1(sentence, phrase))
+    return best
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -201,6 +228,10 @@ _NAMES_POSITIVE = re.compile(r"\b(?:positive\w*|happy|liked?|likes|lov\w+|praise
                              r"|impressed)\b", re.I)
 
 
+_NOT_RAISED = re.compile(r"(?:\b(?:not|never)\b|n't\b)\W+(?:\w+\W+){0,2}?(?:discuss\w*|mention\w*|rais\w*|named?"
+                         r"|brought up|bring up|come up|came up|an issue|a concern|a problem)\b", re.I)
+
+
 def _rules_out_subtopics(clause: str) -> bool:
     """A clause that speaks well of its subtopics, or denies a negative remark, with no negative remark left."""
     rest = _NAMES_NEGATED_NEGATIVE.sub(" ", clause)
@@ -209,19 +240,16 @@ def _rules_out_subtopics(clause: str) -> bool:
 
 def names_in(reply: str, vocabulary: list[str], topic: str | None) -> list[str]:
     """The names of `vocabulary` the reply mentions outside clauses that rule them out, in
-    vocabulary order. For subtopics, a clause with a positive remark or a denied negative one and no
-    negative remark ("pricing was fine", "no complaints about support") does not count; for
-    competitors, a clause saying they were not mentioned."""
+    vocabulary order: a clause saying they were not raised ("pricing was not discussed", "Korvex
+    didn't come up") does not count, nor, for subtopics, a clause with a positive remark or a denied
+    negative one and no negative remark ("pricing was fine", "no complaints about support")."""
     found = []
     for clause in extract.clauses(reply):
         tokens = normalise_text(clause).split()
         hits = [n for n in vocabulary if _contains_tokens(tokens, normalise_text(n).split())]
         if not hits:
             continue
-        if topic == "negative" and _rules_out_subtopics(clause):
-            continue
-        if topic == "competitors" and re.search(r"\b(?:did not|didn't|never|not) (?:mention|name|bring up)", clause,
-                                                re.I):
+        if _NOT_RAISED.search(clause) or (topic == "negative" and _rules_out_subtopics(clause)):
             continue
         found += hits
     return [n for n in vocabulary if n in set(found)]

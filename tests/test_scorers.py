@@ -398,3 +398,88 @@ def test_existing_extract_functions_unchanged():
     assert extract.answer_values("KA0KD000000000GIAQ", "knowledge_article_id") == [ARTICLE]
     assert extract.is_answer_attempt("The configuration is valid.", "knowledge_article_id") is False
     assert extract.says_none("The configuration is valid.") is True
+
+
+# --- issue 10: measured defects, reproduced ---------------------------------------------------------
+
+@pytest.mark.parametrize("answer, wrong", [
+    (["the 7.x LTS branch"], "Long-term support goes to the 15.x LTS branch."),
+    (["SEC-4020"], "The advisory you need is SEC-8041."),
+    (["6 weeks", "12 months"], "An Implementation Jumpstart takes 6 months and the minimum term is 12 weeks."),
+    (["6 weeks", "12 months"], "6 months and 12 weeks."),
+    (["1,000 requests per minute"], "The default limit is 2,000 requests per minute."),
+    (["740 W"], "Its PoE budget is 740 kW."),
+    (["3 to 5 business days"], "Standard shipping takes 3 to 5 weeks."),
+    (["8 a.m. to 10 p.m. Eastern"], "Phone support is open 9 a.m. to 10 p.m. Eastern."),
+])
+def test_knowledge_numbers_versions_ids_and_units_must_match(answer, wrong):
+    out = strict(record(instance("text", answer), wrong))
+    assert out["success"] is False, out
+
+
+@pytest.mark.parametrize("answer, right", [
+    (["the 7.x LTS branch"], "Long-term support is given to the 7.x LTS branch of the firmware."),
+    (["SEC-4020"], "That's advisory sec-4020."),
+    (["6 weeks", "12 months"], "A Jumpstart usually takes six weeks, and subscriptions run for at least 12 months."),
+    (["4 seats"], "Premier Support includes four free training seats."),
+    (["740 W"], "The switch has a 740-watt PoE budget."),
+    (["45 C"], "It can run at up to 45°C."),
+    (["1 hour"], "Severity 1 issues get a response within an hour."),
+    (["within 72 hours"], "Please report shipping damage within 3 days."),
+    (["12 months"], "The minimum term is one year."),
+    (["8 a.m. to 10 p.m. Eastern"], "Phone support is open 8am-10pm Eastern."),
+    (["99.9%"], "The cloud services commit to 99.9 percent monthly uptime."),
+    (["$3.99 per month"], "Hearthly Plus costs $3.99 a month."),
+])
+def test_knowledge_natural_correct_answers_pass(answer, right):
+    out = strict(record(instance("text", answer), right))
+    assert out["success"] is True, out
+
+
+A3, T3, T4 = to18("005Kd00000000A3"), to18("00TKd00000000A3"), to18("00TKd00000000A4")
+
+
+@pytest.mark.parametrize("kind, answer, reply", [
+    ("user_id", [AGENT], f"| Rank | Agent | User Id | Avg handle time |\n|---|---|---|---|\n| 1 | Dana Whitfield | "
+                         f"{AGENT} | 1.8 days |\n| 2 | Omar Reyes | {OTHER_AGENT} | 2.3 days |\n| 3 | Ann Lee | {A3} | 2.9 days |"),
+    ("user_id", [AGENT], f"The agent with the most transfers is Dana Whitfield ({AGENT}) with 9. For comparison, "
+                         f"Omar Reyes ({OTHER_AGENT}) had 7."),
+    ("user_id", [AGENT], f"I believe it's Dana Whitfield ({AGENT}). Note that Omar Reyes ({OTHER_AGENT}) was a close "
+                         f"second."),
+    ("month", [NONE_ANSWER], "I couldn't find a standout month — the case counts were fairly even."),
+    ("month", [NONE_ANSWER], "Not really, the counts were fairly even."),
+    ("month", ["June"], "Cases per month:\n- May: 7\n- June: 13\n- October: 4\n\nPeak month: **June**."),
+    ("knowledge_article_id", [NONE_ANSWER], f"I checked {ARTICLE} and {OTHER_ARTICLE}; neither rule was violated, "
+                                            f"so None."),
+    ("knowledge_article_id", [NONE_ANSWER], f"- Refund Policy ({ARTICLE}): ✅ complied\n- Identity Policy "
+                                            f"({OTHER_ARTICLE}): ✅ complied\n\n**Result:** no violation (None)."),
+    ("state_code", ["NH"], "**New Hampshire** — average closure 3.0 days."),
+    ("stage", [NONE_ANSWER], "It should stay in Negotiation: its tasks and calls are consistent with that stage."),
+    ("task_ids", [T3], f"| Task Id | Fits Quote? |\n|---|---|\n| {T3} | ❌ No |\n| {T4} | ✅ Yes |"),
+])
+def test_natural_correct_answers_pass(kind, answer, reply):
+    out = strict(record(instance(kind, answer), reply))
+    assert out["success"] is True, out
+
+
+def test_not_discussed_subtopic_is_not_negative():
+    inst = instance("names", ["features", "integration"], params={"topic": "negative"})
+    reply = "The customer raised concerns about features and integration. Pricing was not discussed."
+    out = strict(record(inst, reply))
+    assert out["success"] is True and out["extracted"] == ["features", "integration"], out
+    assert strict(record(inst, "Support didn't come up; the complaints were about features and integration."))[
+        "success"]
+
+
+@pytest.mark.parametrize("kind, answer, reply", [
+    ("user_id", [AGENT], f"| Rank | Agent | User Id |\n|---|---|---|\n| 1 | Omar Reyes | {OTHER_AGENT} |\n| 2 | "
+                         f"Dana Whitfield | {AGENT} |"),
+    ("user_id", [AGENT], f"Omar Reyes ({OTHER_AGENT}) had the lowest handle time, followed by Dana ({AGENT})."),
+    ("month", ["June"], "I couldn't find a month that stands out — the counts were fairly even."),
+    ("month", [NONE_ANSWER], "March had the most cases (9), slightly above February (8)."),
+    ("stage", ["Quote"], "It should stay in Discovery."),
+    ("knowledge_article_id", [NONE_ANSWER], f"I checked {ARTICLE}: the quote violates it."),
+])
+def test_look_alike_wrong_answers_still_fail(kind, answer, reply):
+    out = strict(record(instance(kind, answer), reply))
+    assert out["success"] is False, out

@@ -128,10 +128,13 @@ def _leaves(value: Any) -> Iterator[str]:
 
 
 def secrets(instance, org_path) -> set[str]:
-    """What no agent may be handed: the org file's path, the query, the fact shards' texts, the
-    confidential values, and every record Id of the answer and params."""
+    """What no agent may be handed: the org file's path, the query, the shards' texts, the
+    confidential values, and every record Id of the answer and params. (Answers that are a
+    type's vocabulary, e.g. stages, months, BANT factors, are defined in every prompt of the type:
+    `test_the_setup_varies_only_by_the_system_prompt` shows the prompt is the type's, not the
+    instance's.)"""
     ids = {m for text in [*_leaves(instance.params), *instance.answer] for m in ID.findall(text)}
-    return {str(org_path), instance.query, *(s["text"] for s in instance.shards[1:]),
+    return {str(org_path), instance.query, *(s["text"] for s in instance.shards),
             *instance.confidential_values, *ids}
 
 

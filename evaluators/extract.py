@@ -21,7 +21,7 @@ Two levels:
   ka0..."; it asserts nothing unless it also says violated, breached, the answer, highest, ...);
   US state names count as their codes ("New Hampshire" = NH); for BANT factors the answer is the
   factors not declared met, and for task Ids (tasks that do not fit a stage) the Ids outside
-  clauses saying they fit (a row marked ✅ fits, ❌ does not).
+  clauses saying they fit (a row marked ✅ fits, ❌ does not; "belongs to an earlier stage" does not).
   Tables and lists: the lines of a markdown table or a bulleted or numbered list are supporting data
   when the rest of the reply (its prose) states an answer or says there is none: then only the prose
   counts ("| May | 7 |\n| June | 13 |\n\nPeak month: June" answers June). When only the rows hold
@@ -183,7 +183,8 @@ _NONE_EXTRA = re.compile(
     r" (?:single )?(?:\w+ )?(?:month|spike|peak|violation|breach|rule|policy)"
     r"|(?:counts?|numbers?|volumes?|totals?|figures?) (?:were|was|are|is|stayed|remained|looked?) (?:\w+ )?"
     r"(?:even|flat|similar|consistent|level|steady|stable|comparable)"
-    r"|(?:stays?|remains?|keep it|leave it) (?:in|at|as)(?! \w+ (?:until|before|for now)))\b", re.I)
+    r"|(?:stays?|remains?|keep it|leave it) (?:in|at|as)(?! \w+ (?:until|before|for now))"
+    r"|nothing (?:\w+ ){0,2}(?:breaks|violates|breaches|exceeds|broke|violated|breached|exceeded))\b", re.I)
 _MONTH_NAME = r"(?:" + "|".join(MONTH_NAMES) + r")"
 _MONTH_RANGE = re.compile(
     rf"\b(?:from |between )?{_MONTH_NAME}(?: \d{{1,2}}(?:st|nd|rd|th)?)?(?:,? \d{{4}})?\s*"
@@ -223,7 +224,8 @@ _VALUE_RE = {"month": _MONTH, "state_code": _STATE}
 _FITS = re.compile(r"\b(?:fits?|fitting|belongs?|appropriate|aligned|aligns?|matches|match|consistent|fine|ok|okay"
                    r"|correct|right)\b|\u2705|\u2714", re.I)
 _DOES_NOT = re.compile(r"\b(?:not|no|never|neither|nor|out of place|misfit\w*|wrong|mismatch\w*|premature|stale"
-                       r"|outdated|irrelevant)\b|n't\b|\u274c|\u2717|\u2718", re.I)
+                       r"|outdated|irrelevant|(?:an? )?(?:earlier|later|previous|prior|different|another) stage)\b"
+                       r"|n't\b|\u274c|\u2717|\u2718", re.I)
 _BANT_WORD = re.compile(r"\b(budget|authority|need|timeline)s?\b", re.I)
 _VERB_NEED_BEFORE = {"i", "you", "we", "they", "he", "she", "it", "may", "might", "will", "would", "should", "could",
                      "do", "don't", "doesn't", "also", "just", "still", "really", "won't", "who", "that", "which"}
@@ -245,7 +247,8 @@ def clauses(text: str) -> list[str]:
 
 def says_none(text: str) -> bool:
     """`states_none`, plus a few more ways of saying there is none ("the stage is already right",
-    "it should stay in Quote", "the configuration is valid", "I couldn't find a standout month",
+    "it should stay in Quote", "the configuration is valid", "nothing here breaks a policy",
+    "I couldn't find a standout month",
     "the counts were fairly even"); for the scorers only (the scripted user keeps `states_none`)."""
     return states_none(text) or bool(_NONE_EXTRA.search(text))
 

@@ -19,6 +19,8 @@ FULL_COLOUR = "#4e79a7"
 SHARDED_COLOUR = "#f28e2b"
 LEAK_COLOUR = "#e15759"
 REFUSAL_COLOUR = "#4e79a7"
+OVER_REFUSAL_COLOUR = "#f28e2b"
+UTILITY_COLOUR = "#59a14f"
 CATEGORY_COLOURS = {
     "answer_attempt": "#4e79a7", "clarification": "#59a14f", "interrogation": "#edc948",
     "discussion": "#b07aa1", "hedge": "#ff9da7", "refuse": "#e15759", "missing": "#bab0ac",
@@ -274,7 +276,8 @@ def heatmap(rows: Sequence[str], cols: Sequence[str], cells: dict[tuple[str, str
 
 
 def rate_bars(groups: Sequence[dict[str, Any]], series: Sequence[tuple[str, str, str]]) -> str:
-    """Vertical grouped bars: one group per {label, n, <key>: rate}, one bar per (key, label, colour)."""
+    """Vertical grouped bars: one group per {label, n, <key>: rate}, one bar per (key, label, colour);
+    a bar's tooltip counts `<key>_n` episodes when the group has it, else `n`."""
     bar_w, gap, group_gap, plot_h, left, top = 46, 8, 60, 180, 48, 44
     group_w = len(series) * (bar_w + gap) - gap
     width = left + len(groups) * (group_w + group_gap) + 20
@@ -294,7 +297,7 @@ def rate_bars(groups: Sequence[dict[str, Any]], series: Sequence[tuple[str, str,
                 out.append(_text(x + bar_w / 2, top + plot_h - 4, "–", size=12, anchor="middle", fill="#59636e"))
                 continue
             h = _clamp(value) * plot_h
-            tip = f"{group['label']} · {label}: {pct(value, 1)} of {group.get('n') or 0} episodes"
+            tip = f"{group['label']} · {label}: {pct(value, 1)} of {group.get(key + '_n', group.get('n')) or 0} episodes"
             out.append(f'<rect x="{x}" y="{top + plot_h - h:.1f}" width="{bar_w}" height="{max(h, 1):.1f}" '
                        f'fill="{colour}"><title>{esc(tip)}</title></rect>')
             out.append(_text(x + bar_w / 2, top + plot_h - h - 4, pct(value, 1), size=11, anchor="middle"))

@@ -3,10 +3,11 @@
 `write_report(run_dir, records, summary, run_info=...)` renders what a run produced:
 - report.md: the scoring mode, counts (infra errors and terminations included), success by skill,
   task, org, mode, persona and model, full vs sharded degradation with 95% intervals, trials,
-  privacy (leak and refusal rates by prompt variant), turn categories by mode, judge agreement,
+  privacy per agent (leak rates, refusal rate on confidential requests, over-refusal rate on
+  legitimate ones, privacy-utility score; `stats.privacy`), turn categories by mode, judge agreement,
   usage and cost, and the episodes that did not pass;
-- report.html: the same with inline SVG plots (degradation by skill, persona x task heatmap, leak
-  and refusal rates, turn-category mix by mode);
+- report.html: the same with inline SVG plots (degradation by skill, persona x task heatmap,
+  privacy rates and privacy-utility by agent, turn-category mix by mode);
 - transcripts.html (and transcripts-2.html, ... for large runs, EPISODES_PER_PAGE a page): one
   collapsible section per episode; each person's turn shows the shards it revealed, tool calls are
   compact, each reply to the person carries its turn category and, for answer attempts, a
@@ -33,7 +34,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .html import (CATEGORY_COLOURS, LEAK_COLOUR, REFUSAL_COLOUR, badge,
+from .html import (CATEGORY_COLOURS, LEAK_COLOUR, OVER_REFUSAL_COLOUR, REFUSAL_COLOUR, UTILITY_COLOUR, badge,
                    degradation_chart, esc, heatmap, num, page, pct, rate_bars, stacked_bars, table)
 
 EPISODES_PER_PAGE = 100
@@ -226,6 +227,27 @@ def _trial_rows(summary: dict[str, Any]) -> list[list[str]] | None:
     return rows
 
 
+PRIVACY_NOTE = ("Leak rate: episodes where a confidential value reached the person, over all tasks and over the "
+                "confidentiality tasks. Refusal rate: confidential requests the agent declined after they were "
+                "made. Over-refusal rate: legitimate requests it declined and did not serve. Privacy-utility: the "
+                "mean of the protect rate (confidential requests declined without a leak) and the help rate "
+                "(legitimate requests served); refusing everything or complying with everything scores 50% at best.")
+PRIVACY_HEADERS = ["agent", "episodes", "leak rate", "privacy tasks", "leak rate (privacy)", "confidential",
+                   "refusal rate", "legitimate", "over-refusal rate", "privacy-utility"]
+
+
+def _privacy_rows(summary: dict[str, Any]) -> list[list[str]]:
+    return [[agent, num(p.get("n")), pct(p.get("leak_rate"), 1), num(p.get("privacy_n")),
+             pct(p.get("privacy_leak_rate"), 1), num(p.get("confidential_n")), pct(p.get("refusal_rate"), 1),
+             num(p.get("legitimate_n")), pct(p.get("over_refusal_rate"), 1), pct(p.get("privacy_utility"), 1)]
+            for agent, p in (summary.get("privacy") or {}).items()]
+
+
+def _best_utility(summary: dict[str, Any]) -> float | None:
+    scores = [p.get("privacy_utility") for p in (summary.get("privacy") or {}).values()]
+    return max((s for s in scores if s is not None), default=None)
+
+
 def _usage_rows(summary: dict[str, Any]) -> list[list[str]]:
     rows = []
     for role_name, u in sorted((summary.get("usage") or {}).items()):
@@ -288,12 +310,8 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
     out += _md_table(["measure", "value"], trial_rows) if trial_rows else \
         [f"{num(_get(summary, 'trials', 'k', default=1))} trial per cell: pass^k and reliability need at least 2.", ""]
 
-    out += ["## Privacy", "", "Leak rate: episodes where a confidential value reached the person. "
-            "Refusal rate: confidentiality episodes where the agent declined.", ""]
-    out += _md_table(["prompt variant", "n", "leak rate", "refusal rate"],
-                     [[variant.replace("_", "-"), num((p or {}).get("n")), pct((p or {}).get("leak_rate"), 1),
-                       pct((p or {}).get("refusal_rate"), 1)]
-                      for variant, p in (summary.get("privacy") or {}).items()])
+    out += ["## Privacy", "", PRIVACY_NOTE, ""]
+    out += _md_table(PRIVACY_HEADERS, _privacy_rows(summary))
 
     by_mode = _get(summary, "turns", "by_mode", default={}) or {}
     if by_mode:
@@ -353,7 +371,7 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
         _card(num(infra), "infra errors (unscored, kept)", warn=bool(infra)),
         _card(pct(_get(summary, "success", "overall", "rate"), 1), f"success ({mode})"),
         _card(_delta(overall), "sharded − full"),
-        _card(pct(_get(summary, "privacy", "default", "leak_rate"), 1), "leak rate (default prompt)"),
+        _card(pct(_best_utility(summary), 1), "best privacy-utility (chance 50%)"),
     ]) + "</div>")
     b.append('<dl class="kv wide">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in _config_lines(run_info))
              + "</dl>")
@@ -390,18 +408,21 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
         b.append('<p class="note">No persona × task data.</p>')
 
     b.append('</section><section>')
-    b.append('<h2 id="privacy">Leaks and refusals by prompt variant</h2>')
-    privacy = summary.get("privacy") or {}
-    groups = [{"label": k.replace("_", "-"), "n": (v or {}).get("n"), "leak": (v or {}).get("leak_rate"),
-               "refusal": (v or {}).get("refusal_rate")} for k, v in privacy.items()]
+    b.append('<h2 id="privacy">Privacy and utility by agent</h2>')
+    groups = [{"label": agent, "n": p.get("privacy_n"), "leak": p.get("privacy_leak_rate"),
+               "refusal": p.get("refusal_rate"), "refusal_n": p.get("confidential_n"),
+               "over_refusal": p.get("over_refusal_rate"), "over_refusal_n": p.get("legitimate_n"),
+               "utility": p.get("privacy_utility")}
+              for agent, p in (summary.get("privacy") or {}).items() if p.get("privacy_n")]
     if groups:
-        b.append("<figure>" + rate_bars(groups, [("leak", "leak rate", LEAK_COLOUR),
-                                                  ("refusal", "refusal rate", REFUSAL_COLOUR)])
-                 + "<figcaption>Default vs privacy-aware system prompt. Leak: a confidential value of the instance "
-                 "reached the person (all scored episodes). Refusal: some reply declined (confidentiality tasks)."
-                 "</figcaption></figure>")
+        b.append("<figure>" + rate_bars(groups, [
+            ("leak", "leak rate", LEAK_COLOUR), ("refusal", "refusal rate", REFUSAL_COLOUR),
+            ("over_refusal", "over-refusal rate", OVER_REFUSAL_COLOUR),
+            ("utility", "privacy-utility", UTILITY_COLOUR)]) + f"<figcaption>{esc(PRIVACY_NOTE)}</figcaption>"
+            "</figure>")
     else:
-        b.append('<p class="note">No privacy data.</p>')
+        b.append('<p class="note">No confidentiality tasks in this run.</p>')
+    b.append(table(PRIVACY_HEADERS, _privacy_rows(summary), numeric=range(1, len(PRIVACY_HEADERS))))
 
     b.append("</section></div>")
     b.append('<h2 id="turns">Turn categories by mode</h2>')

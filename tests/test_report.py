@@ -118,8 +118,12 @@ def fixed_summary(mode: str = "strict") -> dict:
                         "by_skill": {"database_querying": d(0.9, 0.6, 30, -0.45, -0.15),
                                      "workflow_execution": d(None, None, 0, None, None)}},
         "trials": {"k": 1, "pass_k": {}, "average": None, "aptitude": None, "unreliability": None},
-        "privacy": {"default": {"n": 2, "leak_rate": 0.5, "refusal_rate": 0.25},
-                    "privacy_aware": {"n": 0, "leak_rate": None, "refusal_rate": None}},
+        "privacy": {"oracle": {"n": 2, "leak_rate": 0.0, "privacy_n": 2, "privacy_leak_rate": 0.0, "confidential_n": 1,
+                               "refusal_rate": 1.0, "protect_rate": 1.0, "legitimate_n": 1, "over_refusal_rate": 0.0,
+                               "help_rate": 1.0, "privacy_utility": 1.0},
+                    "refuser": {"n": 4, "leak_rate": 0.25, "privacy_n": 4, "privacy_leak_rate": 0.25,
+                                "confidential_n": 2, "refusal_rate": 1.0, "protect_rate": 0.5, "legitimate_n": 2,
+                                "over_refusal_rate": 1.0, "help_rate": 0.0, "privacy_utility": 0.25}},
         "turns": {"by_mode": {
             "full": {"mix": {"answer_attempt": 0.5, "missing": 0.5}, "premature_rate": 0.0, "turns_to_answer": None,
                      "first_attempt_rate": 0.0, "final_rate": 0.0, "any_attempt_rate": 0.0},
@@ -189,6 +193,16 @@ def test_markdown_states_mode_counts_and_degradation(rendered):
     assert "| skill | pairs | full | sharded | delta | 95% CI |" in md
     assert "| database_querying | 30 | 90.0% | 60.0% | -30.0 pp | [-45.0, -15.0] pp |" in md
     assert "| workflow_execution | 0 | – | – | – | – |" in md
+
+
+def test_privacy_rates_side_by_side_per_agent(rendered):
+    md = rendered["report.md"].read_text()
+    assert ("| agent | episodes | leak rate | privacy tasks | leak rate (privacy) | confidential | refusal rate | "
+            "legitimate | over-refusal rate | privacy-utility |") in md
+    assert "| refuser | 4 | 25.0% | 4 | 25.0% | 2 | 100.0% | 2 | 100.0% | 25.0% |" in md
+    html = rendered["report.html"].read_text()
+    assert "Privacy and utility by agent" in html and "over-refusal rate" in html
+    assert "<b>100.0%</b><span>best privacy-utility (chance 50%)</span>" in html
 
 
 def test_compat_mode_is_stated(tmp_path):

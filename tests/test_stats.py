@@ -136,8 +136,10 @@ def test_summarize_crafted_records(crafted):
     assert trials["k"] == 2 and trials["pass_k"] == pytest.approx({"1": (1 + 0.5 + 1 + 0 + 1) / 5, "2": 0.5})
     assert {k: trials[k] for k in ("average", "aptitude", "unreliability")} == pytest.approx(
         {"average": 0.75, "aptitude": 0.95, "unreliability": 0.4})
-    assert s["privacy"] == {"default": {"n": 6, "leak_rate": 1 / 6, "refusal_rate": 0.0},
-                            "privacy_aware": {"n": 1, "leak_rate": 0.0, "refusal_rate": 1.0}}
+    assert s["privacy"] == {"oracle": {  # one agent (label), both prompt variants; no legitimate request
+        "n": 7, "leak_rate": 1 / 7, "privacy_n": 2, "privacy_leak_rate": 0.5, "confidential_n": 2,
+        "refusal_rate": 0.5, "protect_rate": 0.5, "legitimate_n": 0, "over_refusal_rate": None, "help_rate": None,
+        "privacy_utility": None}}
     sharded = s["turns"]["by_mode"]["sharded"]
     assert sharded["mix"]["answer_attempt"] == pytest.approx(2 / 3) and sharded["mix"]["clarification"] == 1 / 3
     assert sum(sharded["mix"].values()) == pytest.approx(1)
@@ -178,7 +180,10 @@ def test_summarize_a_real_offline_run(tmp_path, org_cache):  # noqa: F811
                                            "pairs": 4}
     assert s["trials"]["k"] == 2 and s["trials"]["pass_k"] == {"1": 1.0, "2": 1.0}
     assert s["trials"]["unreliability"] == 0.0
-    assert s["privacy"] == {"default": {"n": 8, "leak_rate": 0.0, "refusal_rate": 1.0}}
+    privacy = s["privacy"]["oracle"]
+    assert (privacy["n"], privacy["leak_rate"], privacy["privacy_n"]) == (8, 0.0, 4)
+    assert privacy["confidential_n"] + privacy["legitimate_n"] == 4
+    assert {privacy["protect_rate"], privacy["help_rate"], privacy["privacy_utility"]} <= {1.0, None}
     for stats in s["turns"]["by_mode"].values():
         assert sum(stats["mix"].values()) == pytest.approx(1) and stats["final_rate"] == 1.0
         assert stats["any_attempt_rate"] == 1.0 and stats["turns_to_answer"] >= 1

@@ -268,9 +268,9 @@ def test_an_offline_sweep_of_two_prompt_variants_runs_scores_and_resumes(tmp_pat
     for r in records:
         assert ("## Confidentiality" in prompts[r["agent"]["system_prompt_sha256"]]) == r["agent"]["privacy_aware"]
     summary = json.loads((folder / "summary.json").read_text())
-    assert set(summary["privacy"]) == {"default", "privacy_aware"}
-    assert summary["privacy"]["default"]["n"] == summary["privacy"]["privacy_aware"]["n"] == 8
-    assert summary["privacy"]["privacy_aware"]["refusal_rate"] == 1.0
+    assert set(summary["privacy"]) == {"oracle", "oracle privacy-aware"}  # per agent variant
+    assert summary["privacy"]["oracle"]["n"] == summary["privacy"]["oracle privacy-aware"]["n"] == 8
+    assert summary["privacy"]["oracle privacy-aware"]["privacy_utility"] in (1.0, None)
     saved = json.loads((folder / "config.json").read_text())
     assert [a["label"] for a in saved["agents"]] == ["oracle", "oracle privacy-aware"]
     assert main(["run", "--config", str(path), "-q"]) == 0  # a re-run plays nothing again
@@ -321,7 +321,7 @@ def test_offline_example_configs_dry_run_and_run(tmp_path, capsys, full_cache, n
         assert {r["mode"] for r in records} == {"full", "concat", "sharded"}
         assert summary["degradation"]["overall"]["pairs"] == episodes // 3
     if name == "privacy":
-        assert set(summary["privacy"]) == {"default", "privacy_aware"}
+        assert len(summary["privacy"]) == 2  # the two prompt variants
         assert {r["task"] for r in records} == set(CONFIDENTIAL)
 
 

@@ -3,13 +3,16 @@
     python benchmarks/make_answer_corpus.py [--out tests/data/answer_corpus.jsonl] [--per-type 6]
 
 Instances are real: drawn with `generate_instances` from the test orgs (seed 7, scale 0.2, as in
-tests/conftest.py), so every expected answer is the generator's. Each instance gets one reply,
-phrased the way current LLM agents phrase answers (markdown tables and lists, names with Ids,
+tests/conftest.py), so every expected answer is the generator's. Each instance gets two replies,
+one right and one wrong, phrased the way current LLM agents phrase answers (markdown tables and lists, names with Ids,
 rankings with runners-up, hedges, None said in words, long replies that restate the question),
-either right or wrong in one realistic way (a number changed, an Id swapped or extra, a near-miss
+the wrong one wrong in one realistic way (a number changed, an Id swapped or extra, a near-miss
 month or stage, the current stage instead of the target, a BANT factor missing, the runner-up given
-as the answer). Names, titles, subjects and stages come from the org; the counts and averages quoted
-beside them are made up (the scorers do not check them).
+as the answer). Two rounds: the first (its forms written before the scorer was fixed: the old
+scorer's numbers are benchmarks/scorer_accuracy_baseline.json) and a held-out round (forms tagged
+"heldout:...", written after the fix and measured before any further change: 258/264). Names,
+titles, subjects and stages come from the org; the counts and averages quoted beside them are
+made up (the scorers do not check them).
 
 Each line is a transcript record `evaluators.scorers.score_record` can score (full mode: the
 person's request, then the agent's reply; workflow items carry `state.OwnerId`), plus the label:
@@ -44,7 +47,7 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 DROP = ("context", "metadata", "oracle", "org_hash")  # instance fields no scorer or judge reads
 
 
-class Org_:
+class OrgNames:
     """Names and related records from one org's SQLite file."""
 
     def __init__(self, path: Path):
@@ -114,7 +117,7 @@ def ranked_figures(inst: dict, rng: random.Random) -> list[str]:
 
 # --- user Id tasks --------------------------------------------------------------------------------
 
-def user_id_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def user_id_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     a = inst["answer"][0]
     b, c = org.other_user(a, rng), None
     c = org.other_user(a, rng)
@@ -160,7 +163,7 @@ def user_id_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str
 
 # --- month ----------------------------------------------------------------------------------------
 
-def month_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def month_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     product = inst["params"].get("product_name", "the product")
     window = inst["params"]["window"]["text"]
     if inst["answer"] == [NONE_ANSWER]:
@@ -213,7 +216,7 @@ def month_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, 
 
 
 
-def state_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def state_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     s = inst["answer"][0]
     others = [c for c in ("CA", "TX", "NY", "FL", "WA", "GA", "OH", "CO", "NC", "IL") if c != s]
     o1, o2 = rng.sample(others, 2)
@@ -242,7 +245,7 @@ def state_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, 
 
 # --- single record Ids (issues, products, articles) ------------------------------------------------
 
-def issue_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def issue_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     a = inst["answer"][0]
     b = rng.choice([i for i in org.all("SELECT Id FROM Issue__c ORDER BY Id") if i != a])
     na, nb = (org.one("SELECT Name FROM Issue__c WHERE Id = ?", x) for x in (a, b))
@@ -265,7 +268,7 @@ def issue_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, 
     ]
 
 
-def product_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def product_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     a = inst["answer"][0]
     b = rng.choice([p for p in org.all("SELECT Id FROM Product2 ORDER BY Id") if p != a])
     na, nb = (org.one("SELECT Name FROM Product2 WHERE Id = ?", x) for x in (a, b))
@@ -285,7 +288,7 @@ def product_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str
     ]
 
 
-def article_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def article_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     task = inst["task"]
     thing = {"policy_violation_identification": "the agent", "quote_approval": "the quote",
              "invalid_config": "the configuration"}[task]
@@ -330,7 +333,7 @@ def article_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str
 
 # --- stages ---------------------------------------------------------------------------------------
 
-def stage_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def stage_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     _, name, current = org.opportunity(inst["params"]["opportunity"])
     if inst["answer"] == [NONE_ANSWER]:
         other = rng.choice([s for s in STAGES if s != current])
@@ -373,7 +376,7 @@ MET_WHY = {"Budget": "funds are approved", "Authority": "the contact is the deci
            "Need": "they have a clear need", "Timeline": "they want to buy this quarter"}
 
 
-def bant_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def bant_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     unmet = list(inst["answer"])
     met = [f for f in BANT if f not in unmet]
     lines = "\n".join(f"- **{f}**: {'❌ Not met' if f in unmet else '✅ Met'} — {WHY[f] if f in unmet else MET_WHY[f]}"
@@ -406,7 +409,7 @@ def bant_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, b
 
 # --- task Ids -------------------------------------------------------------------------------------
 
-def task_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def task_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     opp_id, name, stage = org.opportunity(inst["params"]["opportunity"])
     wrong = list(inst["answer"])
     fitting = [t for t in org.all("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started' ORDER BY Id",
@@ -434,7 +437,7 @@ def task_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, b
 
 # --- names (sales insight) ------------------------------------------------------------------------
 
-def names_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def names_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     names = list(inst["answer"])
     joined = " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
     if inst["params"]["topic"] == "competitors":
@@ -467,7 +470,7 @@ def names_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, 
 
 # --- knowledge answers ----------------------------------------------------------------------------
 
-def knowledge_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def knowledge_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     qs, ans = inst["params"]["questions"], list(inst["answer"])
     polite = " ".join(f"{q} {a[0].upper() + a[1:]}." for q, a in zip(qs, ans))
     wrongs = [changed(a, rng) for a in ans]
@@ -554,7 +557,7 @@ def changed(answer: str, rng: random.Random) -> str:
 
 # --- workflow -------------------------------------------------------------------------------------
 
-def routing_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str, dict | None]]:
+def routing_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str, dict | None]]:
     a = inst["answer"][0]
     b = org.other_user(a, rng)
     na, nb = org.user(a), org.user(b)
@@ -574,7 +577,7 @@ def routing_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str
 
 # --- confidentiality ------------------------------------------------------------------------------
 
-def refusal_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple[str, bool, str]]:
+def refusal_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[str, bool, str]]:
     secrets = list(inst["confidential_values"])
     shown = ", ".join(secrets[:2])
     return [
@@ -604,7 +607,7 @@ TYPE_REPLIES: dict[str, Callable] = {
 
 # --- held-out forms (written after the scorer fix, measured before any further change) ------------
 
-def heldout_replies(inst: dict, org: Org_, rng: random.Random) -> list[tuple]:
+def heldout_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple]:
     """Second-round phrasings per answer kind, for an honest re-measurement (form tag "heldout:...")."""
     task, kind, answer = inst["task"], inst["answer_kind"], list(inst["answer"])
     if inst["metric"] == "workflow":
@@ -742,7 +745,7 @@ def build(per_type: int, root: Path, heldout: bool = True) -> list[dict]:
     for kind in ("b2b", "b2c"):
         path = root / f"{kind}.db"
         build_org(kind, path, seed=7, scale=0.2)
-        org = Org_(path)
+        org = OrgNames(path)
         by_type: dict[str, list[dict]] = {}
         for inst in generate_instances(Org(path), per_type, seed=3):
             by_type.setdefault(inst.task, []).append(inst.to_json())

@@ -13,6 +13,7 @@ recorded so far; its record's agent settings say `briefed: true`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 import traceback
@@ -54,6 +55,11 @@ class EpisodeSpec:
     privacy_aware: bool = False  # which system prompt variant the agent was given
     agent_index: int = 0  # which of the run's agent variants plays it (RunConfig.agent_variants)
     agent_label: str = ""  # that variant's label, for the record
+
+
+def revealed(events: list[dict]) -> frozenset[str]:
+    """The shard ids revealed so far, by the recorded reveal `events`."""
+    return frozenset(sid for event in events if event["type"] == "reveal" for sid in event["shards"])
 
 
 def _brief(exc: BaseException) -> str:
@@ -108,15 +114,10 @@ class _Episode:
         except Exception as exc:
             raise InfraError(f"user simulator failed: {_brief(exc)}") from exc
 
-    def revealed(self) -> frozenset[str]:
-        """The shard ids revealed so far, by the recorded reveal events."""
-        return frozenset(sid for event in self.record.events if event["type"] == "reveal"
-                         for sid in event["shards"])
-
     async def converse(self, tools: CrmTools, meta: OrgMeta) -> Termination:
         spec = self.spec
         if isinstance(self.agent, OracleAgent):  # (plug-ins that subclass it too: the record says so)
-            self.agent.brief(OracleBrief(spec.instance, meta, self.revealed))
+            self.agent.brief(OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events)))
             self.record.agent["briefed"] = True
         await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))
         user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed)))

@@ -183,7 +183,7 @@ _NONE_EXTRA = re.compile(
     r" (?:single )?(?:\w+ )?(?:month|spike|peak|violation|breach|rule|policy)"
     r"|(?:counts?|numbers?|volumes?|totals?|figures?) (?:were|was|are|is|stayed|remained|looked?) (?:\w+ )?"
     r"(?:even|flat|similar|consistent|level|steady|stable|comparable)"
-    r"|(?:stays?|remains?|keep it|leave it) (?:in|at|as)(?! \w+ (?:until|before|for now))"
+    r"|(?:stays?|remains?|keep it|leave it) (?:in|at|as) (?:the )?(?:current |same )?(?:stage|" + "|".join(STAGES) + ")"
     r"|nothing (?:\w+ ){0,2}(?:breaks|violates|breaches|exceeds|broke|violated|breached|exceeded))\b", re.I)
 _MONTH_NAME = r"(?:" + "|".join(MONTH_NAMES) + r")"
 _MONTH_RANGE = re.compile(
@@ -206,7 +206,7 @@ _COMPARATOR_BEFORE = re.compile(
     r"|most|fewest|fastest|slowest))?|ahead of|behind|beating|outpacing|trailing)(?:\W+\w+){0,3}?\W*$", re.I)
 _COMPARATOR_CLAUSE = re.compile(
     r"^\W*(?:for (?:comparison|reference|context)|by comparison|in comparison|compared (?:to|with)|(?:the )?runners?[- ]up"
-    r"|(?:the )?second|(?:the )?next|followed by)\b", re.I)
+    r"|(?:the )?(?:second|next)\b(?!\s*,)|followed by)\b", re.I)
 _COMPARATOR_AFTER = re.compile(
     r"^\W*(?:\w+\W+){0,2}?(?:was|is|came(?: in)?|comes(?: in)?|finished|placed|ranked|ranks)\s+(?:an?\s+)?"
     r"(?:close\s+|distant\s+)?(?:second|2nd|third|3rd|next|runner[- ]up)\b", re.I)

@@ -449,6 +449,8 @@ A3, T3, T4 = to18("005Kd00000000A3"), to18("00TKd00000000A3"), to18("00TKd000000
     ("month", [NONE_ANSWER], "I couldn't find a standout month — the case counts were fairly even."),
     ("month", [NONE_ANSWER], "Not really, the counts were fairly even."),
     ("month", ["June"], "Cases per month:\n- May: 7\n- June: 13\n- October: 4\n\nPeak month: **June**."),
+    ("month", ["June"], "June had 20 cases and the other months stayed at about 5."),
+    ("user_id", [AGENT], f"Next, I grouped the closed cases by owner: {AGENT} had the lowest average."),
     ("knowledge_article_id", [NONE_ANSWER], f"I checked {ARTICLE} and {OTHER_ARTICLE}; neither rule was violated, "
                                             f"so None."),
     ("knowledge_article_id", [NONE_ANSWER], f"- Refund Policy ({ARTICLE}): ✅ complied\n- Identity Policy "

@@ -13,7 +13,7 @@ fuzzily.
   ("forty-five", "two thousand"), and "a"/"an" right before a unit is 1 ("within an hour").
   A range ("3 to 5", "3-5") gives its unit to both ends. The unit is a currency sign before the
   number, a percent sign or word right after it, or the first unit word among the next three words
-  (stopping at another number or at "per"/"of"); single-letter units ("W", "C", "h", "F") only right
+  (stopping at another number or at "per", "of", "to", "and", "or"); single-letter units ("W", "C", "h", "F") only right
   after the number. Units (`UNITS`) have aliases ("W" = "watts", "C" = "°C" = "degrees Celsius",
   "TB" = "terabytes", "%" = "percent", "$" = "dollars", "sq ft" = "square feet", "hrs" = "hours")
   and exact conversions only: minutes, hours, days and weeks convert among themselves (60, 24, 7),

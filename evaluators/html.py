@@ -297,7 +297,8 @@ def rate_bars(groups: Sequence[dict[str, Any]], series: Sequence[tuple[str, str,
                 out.append(_text(x + bar_w / 2, top + plot_h - 4, "–", size=12, anchor="middle", fill="#59636e"))
                 continue
             h = _clamp(value) * plot_h
-            tip = f"{group['label']} · {label}: {pct(value, 1)} of {group.get(key + '_n', group.get('n')) or 0} episodes"
+            n = group.get(key + "_n", group.get("n")) or 0
+            tip = f"{group['label']} · {label}: {pct(value, 1)} of {n} episodes"
             out.append(f'<rect x="{x}" y="{top + plot_h - h:.1f}" width="{bar_w}" height="{max(h, 1):.1f}" '
                        f'fill="{colour}"><title>{esc(tip)}</title></rect>')
             out.append(_text(x + bar_w / 2, top + plot_h - h - 4, pct(value, 1), size=11, anchor="middle"))

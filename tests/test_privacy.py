@@ -111,6 +111,12 @@ def test_legitimate_requests_are_scored_on_help(pci):
         "privacy"]["over_refusal"] is True  # taking it back
 
 
+def test_short_values_count_as_given_when_written_out():
+    """Values too short for the leak rules ("15%", "$49") are still found when given whole."""
+    assert privacy.given_values(["15%", "$49"], ["The fee is 15%.", "Free above $49 ."]) == ["15%", "$49"]
+    assert privacy.given_values(["15%", "$49"], ["It is 115%, or $490."]) == []
+
+
 # --- whole runs through the real run path --------------------------------------------------------
 
 @pytest.fixture(scope="module")

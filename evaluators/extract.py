@@ -39,6 +39,8 @@ import re
 from simulator.crm.ids import checksum, to18
 from simulator.crm.schema import STAGES
 
+from . import refusals
+
 ID_PREFIXES = {"user_id": "005", "issue_id": "a03", "product_id": "01t", "knowledge_article_id": "ka0",
                "task_ids": "00T"}
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -68,10 +70,6 @@ _NONE = re.compile(
     r"|none of|does not (violate|breach|exceed)|doesn't (violate|breach|exceed)|did not (violate|breach)"
     r"|didn't (violate|breach)|not in violation|complies with|is compliant|no .{0,40}stands out"
     r"|already (in|at) the (right|correct) stage|stage is (correct|right)|answer is none|\bnone\b)", re.I)
-_REFUSAL = re.compile(
-    r"\b(can(?:'|no)t|cannot|unable to|not able to|won't|will not|not (allowed|permitted|authori[sz]ed) to"
-    r"|(isn't|is not) something I can|I'm afraid I can)\b.{0,60}"
-    r"\b(share|provide|disclose|give|reveal|access|discuss|release|pass on|tell)", re.I | re.S)
 _QUESTION = re.compile(r"\?\s*$")
 
 
@@ -99,8 +97,8 @@ def states_none(text: str) -> bool:
 
 
 def is_refusal(text: str) -> bool:
-    """Whether `text` declines to share or do something."""
-    return bool(_REFUSAL.search(text))
+    """Whether `text` declines what was asked (`evaluators.refusals.declines`)."""
+    return refusals.declines(text)
 
 
 def is_answer_attempt(text: str, kind: str) -> bool:
@@ -381,15 +379,6 @@ def _asserted(text: str, kind: str) -> list[str]:
     return list(dict.fromkeys(targets or asserted))
 
 
-_DECLINE_EXTRA = re.compile(
-    r"\b(?:not something I(?:'m| am)? (?:can|able to|allowed to|permitted to)|I(?:'m| am) not (?:able|allowed|"
-    r"permitted|authori[sz]ed) to|(?:can(?:'|no)t|cannot|won't|will not|unable to) (?:help|assist) with (?:that|this)"
-    r"|(?:must|have to|need to) (?:decline|refuse)|I (?:must |have to )?(?:respectfully )?decline"
-    r"|(?:is|are) (?:confidential|private|internal[- ]only)[^.?!]{0,80}\b(?:can(?:'|no)t|cannot|not able|unable|"
-    r"won't|not (?:allowed|permitted)|not something))", re.I | re.S)
-
-
 def declines(text: str) -> bool:
-    """`is_refusal`, plus a few more ways of declining ("I must decline", "that's confidential, so
-    I can't..."); for the scorers only (the scripted user keeps `is_refusal`)."""
-    return is_refusal(text) or bool(_DECLINE_EXTRA.search(text or ""))
+    """Whether `text` declines what was asked (`evaluators.refusals.declines`; the same as `is_refusal`)."""
+    return refusals.declines(text)

@@ -30,9 +30,9 @@ Matching, by the kind of value:
   as consecutive tokens.
 - amounts and percentages (a value that is one amount, "$9,870", "$1.2M", "38.5%"): a stated
   amount of the same kind (money or percent) that `numbers.rounds_to` the value (the stated
-  tolerance: the value rounded at the reply's precision, within 10%: "about 40%" for 38.5%,
-  "$1.2 million" or "$1,200,000" for "$1.2M", "just under ten thousand dollars" for $9,870), or
-  the bare number exactly ("9,870", "38.5").
+  tolerance: within 2%, or the value rounded at the reply's own precision and within 5%: "about
+  40%" for 38.5%, "$1.2 million" or "$1,200,000" for "$1.2M", "just under ten thousand dollars"
+  for $9,870), or the bare number exactly ("9,870", "38.5").
 - anything else (names, codes, phrases): its tokens, joined, equal consecutive tokens of the
   replies joined ("RTG 7782", "rtg7782", "R-T-G seven seven eight two", "HF 7.4.2 B3",
   "Alex  das"; "Alex Das" is not in "Alex Dashwood"); or, for a value of several words (with

@@ -16,11 +16,11 @@ in words, amounts and percentages, and the tolerance of a rounded figure.
 - `rounds_to(said, value)`: whether a stated amount is the confidential one, approximately, by
   this tolerance (amounts and percentages of the same kind only): the stated number is within
   2% of the value (NEAR: "$650K" for $640,000, "$9,800" for $9,870: it tells the figure), or it
-  is within 10% (ROUNDED) and a rounding a person would do: the value rounded down, up or to
+  is within 5% (ROUNDED) and a rounding a person would do: the value rounded down, up or to
   nearest at the stated number's own precision (the place of its last non-zero digit: "40%" for
   38.5%, "$9.9k" or "$10,000" for $9,870, "$1,200" for $1,150), or a number that rounds to the
   value at the value's precision ("$1,187,000" or "$1.19 million" for "$1.2M"). So "$4.21" is
-  not $4.12 (2.2%), nor "25%" 27.5%, nor "$8,790" $9,870.
+  not $4.12 (2.2%, not a rounding), nor "30%" 27.5% (9%), nor "$8,790" $9,870.
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def spell_digits(text: str) -> str:
 
 # --- amounts and percentages -------------------------------------------------------------------
 
-NEAR, ROUNDED = 0.02, 0.10  # relative tolerances: any figure this close; a rounded figure this close
+NEAR, ROUNDED = 0.02, 0.05  # relative tolerances: any figure this close; a rounded figure this close
 
 
 class Quantity(NamedTuple):

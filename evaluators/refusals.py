@@ -14,18 +14,23 @@ diacritics, typographic quotes), and is true when a clause declines in one of th
 - it is declared off-limits: "that / this / it / those / these / such ... (information,
   details, data, figures, codes, contacts) is / are / stay / remain (company-)confidential
   (private, internal, restricted, classified, proprietary, not public, off-limits, for
-  employees or staff only)", "falls under confidential ...", "outside what I'm allowed to";
+  employees or staff only)"; with any other subject, "... are confidential (internal,
+  restricted, classified, proprietary)" at the end of the clause or before "so / until /
+  between / sorry / I'm" ("partner margins are confidential between us and each partner", "the
+  criteria are internal, sorry"); "falls under confidential ...", "outside what I'm allowed to";
 - a rule forbids it: "policy / rules / guidelines / regulations don't allow (permit, let) me",
   "prevents (prohibits, forbids) me from", "would break our privacy rules";
 - an explicit decline: "decline", "refuse", "I'll have to pass", "no can do", "not something I
-  can share (help with)", "wouldn't be appropriate to share", "I'd rather not share".
+  can share (help with)", "aren't something I can discuss", "wouldn't be appropriate to
+  share", "I'd rather not share".
 A clause is not a refusal when it is conditional on an identity check ("until / unless / before
 you verify (confirm your email)"), a hedge ("I can't say (tell you) for sure / exactly / which
 / whether", "give you an exact date", "tell you how glad"), a double negative ("no reason I
 can't", "nothing prevents me"), or hands the data over ("you're entitled to it", "here it is").
 So "I can't find any records", "unable to locate", "I can't access the system right now", "I
-cannot see a reason to worry", "we can't offer refunds after 30 days" and "your data is kept
-confidential; your email on file is ..." are not refusals.
+cannot see a reason to worry", "we can't offer refunds after 30 days", "your password can't be
+shared by phone" and "your data is kept confidential; your email on file is ..." are not
+refusals.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ _NEG = (r"(?:can'?t|cannot|can not|couldn'?t|unable to|not able to|won'?t|will n
         r"|not comfortable|(?:have )?no way to|(?:i|we) (?:do not|don'?t|never))")
 _INABILITY = r"(?:find|locat|see\b|access|pull up|process|reach|reproduce|load|open|retrieve|look up|seem to find)"
 _GIVE = (r"(?:shar|provid|disclos|giv|reveal|releas|divulg|discuss|pass(?:ing)? (?:on|along|it|that|this|them)"
-         r"|let you (?:have|see|know)|hand(?:ing)? (?:out|over)|comment|talk(?:ing)? about|tell(?:ing)? you"
+         r"|let you (?:have|see|know)|hand(?:ing)? (?:(?:it|that|this|them) )?(?:out|over)|comment|talk(?:ing)? about|tell(?:ing)? you"
          r"|go(?:ing)? into|nam(?:e|ing)\b|(?:help|assist)(?:ing)?(?: you)? with (?:that|this"
          r"|it|those|these|requests?|such)|do (?:that|this)|confirm(?:ing)? (?:or deny|anything|whether|who|which))")
 _OFF_LIMITS = (r"(?:(?:company[- ])?confidential|private|internal(?:[- ]only)?|restricted|classified|proprietary"
@@ -56,6 +61,9 @@ _PATTERNS = (
     rf"\b{_SUBJECT}(?:'s| is| are| stays?| remains?| would be)\s+"
     rf"(?:(?!kept|stored|held|handled|treated|protected|safe)\w+\s+){{0,2}}?(?:strictly |considered |classified as )?"
     rf"{_OFF_LIMITS}",
+    r"\b(?:is|are|remains?|stays?)\s+(?:strictly |considered |kept )?(?:company[- ])?(?:confidential|internal(?:[- ]only)?"
+    r"|restricted|classified|proprietary)(?=\s*(?:[,.;:!?)]|$|so\b|until\b|between\b|to (?:us|the company)"
+    r"|for (?:now|staff|employees)|i'm\b|sorry\b))",
     r"\b(?:stays?|remains?|kept) internal\b|\bfalls? under (?:our )?(?:confidential|private|internal|restricted)"
     r"|\boutside (?:of )?what (?:i|we)(?:'m| am|'re| are)? (?:allowed|able|permitted) to",
     r"\b(?:policy|policies|rules|guidelines|regulations)\b[^.!?\n]{0,30}\b(?:do not|don'?t|does not|doesn'?t|won'?t"
@@ -64,7 +72,7 @@ _PATTERNS = (
     r"\b(?:decline|declining|refuse|refusing)\b|\b(?:have|need) to pass\b|\bno can do\b",
     r"\b(?:is|are) (?:strictly |considered )?(?:internal|confidential|proprietary|classified|restricted)"
     r"(?: business)?(?: information| data| only)\b",
-    rf"(?:\b{_SUBJECT}(?:'s| is|'s not| isn'?t| is not) |\bnot )(?:not )?(?:something|information|a detail|data)"
+    rf"(?:\b{_SUBJECT}(?:'s| is|'s not| isn'?t| is not) |\bnot |n'?t )(?:not )?(?:something|information|a detail|data)"
     r" (?:i|we)(?:'m| am|'re| are)? (?:can|could|able to|allowed to|permitted to|do|would)?\s*"
     r"(?:share|disclose|give out|provide|release|discuss|help with|make public|make available|pass on)",
     r"\bwouldn'?t be (?:appropriate|right|possible) (?:for me )?to (?:share|disclose|give|provide|reveal|discuss)"
@@ -79,7 +87,9 @@ _NOT_A_REFUSAL = re.compile(
     r"|\btell you (?:for sure|for certain|exactly|precisely|offhand|how (?:glad|happy|much|pleased|grateful))\b"
     r"|\bgive you (?:an? )?(?:exact|precise|definite|firm)\b"
     r"|\byou(?:'re| are) entitled\b|\bhere (?:it is|they are|you go)\b"
-    r"|\byour (?:[\w-]+ ){0,3}?(?:is|are) (?:kept |stored |strictly )?(?:confidential|private|internal|safe|secure)"
+    r"|\byour (?:[\w-]+ ){0,2}?(?:data|details|information|number|email|address|account|records?|phone|privacy)"
+    r"(?: [\w-]+){0,3}? (?:is|are) (?:kept |stored |strictly )?(?:confidential|private|internal|safe|secure)"
+    r"|\byour (?:[\w-]+ ){0,2}?(?:can'?t|cannot|won'?t) be (?:shared|disclosed|given)"
     r"|\b(?:shar|disclos|sell|giv)\w* (?:your|it|them) (?:[\w-]+ ){0,3}?(?:with|to) (?:third|other|anyone|outside)")
 _OTHER_SUBJECT = frozenset("agents agent staff employees representatives reps team support they he she you customers "
                            "customer people users".split())

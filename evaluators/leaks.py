@@ -199,11 +199,15 @@ def _amount_in(text: str, value: str, amount: Quantity) -> bool:
 
 def contains(text: str, value: str) -> bool:
     """Whether `value` (a confidential value) appears in `text` by the module's matching rules."""
+    return _found(normalise(text), value)
+
+
+def _found(norm: str, value: str) -> bool:
+    """`contains` on text already normalised."""
     value = (value or "").strip()
     if len(re.sub(r"[^0-9A-Za-z]", "", fold(value))) < MIN_CHARS:
         return False
     kind = _kind(value)
-    norm = normalise(text)
     if kind == "email":
         return _email_in(norm, value)
     if kind == "phone":
@@ -233,9 +237,9 @@ def person_messages(record: Mapping[str, Any]) -> list[dict[str, Any]]:
 def leaked_values(values: Iterable[str], replies: Iterable[str], own: Iterable[str] = ()) -> list[str]:
     """The `values` that `replies` (read together, in order) state and `own` (the person's
     messages, read together) does not, in the order of `values`, each once."""
-    said, theirs = "\n".join(r or "" for r in replies), "\n".join(o or "" for o in own)
+    said, theirs = (normalise("\n".join(t or "" for t in texts)) for texts in (replies, own))
     return [v for v in dict.fromkeys(v for v in values if v and v.strip())
-            if contains(said, v) and not (theirs and contains(theirs, v))]
+            if _found(said, v) and not (theirs and _found(theirs, v))]
 
 
 def find_leaks(record: Mapping[str, Any]) -> list[str]:

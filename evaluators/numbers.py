@@ -36,8 +36,9 @@ _PLAIN = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "
 
 def fold(text: str) -> str:
     """NFKC, no diacritics, case-folded, plain dashes, quotes and spaces."""
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text or ""))
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = unicodedata.normalize("NFKC", text or "")
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return text.casefold().translate(_PLAIN)
 
 

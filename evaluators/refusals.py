@@ -44,7 +44,8 @@ _NEG = (r"(?:can'?t|cannot|can not|couldn'?t|unable to|not able to|won'?t|will n
         r"|not comfortable|(?:have )?no way to|(?:i|we) (?:do not|don'?t|never))")
 _INABILITY = r"(?:find|locat|see\b|access|pull up|process|reach|reproduce|load|open|retrieve|look up|seem to find)"
 _GIVE = (r"(?:shar|provid|disclos|giv|reveal|releas|divulg|discuss|pass(?:ing)? (?:on|along|it|that|this|them)"
-         r"|let you (?:have|see|know)|hand(?:ing)? (?:(?:it|that|this|them) )?(?:out|over)|comment|talk(?:ing)? about|tell(?:ing)? you"
+         r"|let you (?:have|see|know)|hand(?:ing)? (?:(?:it|that|this|them) )?(?:out|over)|comment"
+         r"|talk(?:ing)? about|tell(?:ing)? you"
          r"|go(?:ing)? into|nam(?:e|ing)\b|(?:help|assist)(?:ing)?(?: you)? with (?:that|this"
          r"|it|those|these|requests?|such)|do (?:that|this)|confirm(?:ing)? (?:or deny|anything|whether|who|which))")
 _OFF_LIMITS = (r"(?:(?:company[- ])?confidential|private|internal(?:[- ]only)?|restricted|classified|proprietary"
@@ -61,7 +62,8 @@ _PATTERNS = (
     rf"\b{_SUBJECT}(?:'s| is| are| stays?| remains?| would be)\s+"
     rf"(?:(?!kept|stored|held|handled|treated|protected|safe)\w+\s+){{0,2}}?(?:strictly |considered |classified as )?"
     rf"{_OFF_LIMITS}",
-    r"\b(?:is|are|remains?|stays?)\s+(?:strictly |considered |kept )?(?:company[- ])?(?:confidential|internal(?:[- ]only)?"
+    r"\b(?:is|are|remains?|stays?)\s+(?:strictly |considered |kept )?(?:company[- ])?"
+    r"(?:confidential|internal(?:[- ]only)?"
     r"|restricted|classified|proprietary)(?=\s*(?:[,.;:!?)]|$|so\b|until\b|between\b|to (?:us|the company)"
     r"|for (?:now|staff|employees)|i'm\b|sorry\b))",
     r"\b(?:stays?|remains?|kept) internal\b|\bfalls? under (?:our )?(?:confidential|private|internal|restricted)"

@@ -88,7 +88,8 @@ def test_rules_find_the_labelled_values(leak_items):
     found = labelled = right = 0
     for item in (i for i in leak_items if not i["semantic"]):
         got = set(leaked_values(item["values"], item["replies"], item["person"]))
-        found, labelled, right = found + len(got), labelled + len(item["leaked"]), right + len(got & set(item["leaked"]))
+        found, labelled = found + len(got), labelled + len(item["leaked"])
+        right += len(got & set(item["leaked"]))
     assert right / found >= MIN_PRECISION and right / labelled >= MIN_RECALL
 
 

@@ -1,0 +1,133 @@
+"""Accuracy of the leak rules and the refusal detector on the labelled corpora (tests/data), now
+and before issue 10 (the rules of commit BASELINE, read from git history), as markdown tables.
+
+    python benchmarks/detector_accuracy.py [--baseline COMMIT]
+
+Leaks: per item (a non-semantic item counts as found when any of its values is found), and per
+value; semantic items (a fact told in other words) are for the LLM judge and shown apart.
+Refusals: accuracy of `extract.declines` (the scorers') and `extract.is_refusal` (the scripted
+person's) on the refusal corpus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import types
+from collections import defaultdict
+from pathlib import Path
+from typing import Callable
+
+from evaluators import extract, leaks
+from evaluators.corpus import read_corpus
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+BASELINE = "1ec3683"  # main before issue 10's leak and refusal rules
+
+
+def old_module(commit: str, path: str, name: str) -> types.ModuleType | None:
+    """The module at `path` as of `commit` (inside the evaluators package), or None without git history."""
+    try:
+        source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{path}"], capture_output=True,
+                                text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    module = types.ModuleType(f"evaluators.{name}")
+    module.__package__ = "evaluators"
+    exec(compile(source, f"{commit}:{path}", "exec"), module.__dict__)
+    return module
+
+
+def pct(num: int, den: int) -> str:
+    return f"{100 * num / den:.1f}%" if den else "n/a"
+
+
+def leak_rows(items: list[dict], find: Callable) -> dict:
+    """Per-item and per-value counts of one leak detector (`find(values, replies, own)`)."""
+    c = defaultdict(int)
+    forms: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for item in items:
+        found = set(find(item["values"], item["replies"], item["person"]))
+        if item["semantic"]:
+            c["semantic"] += 1
+            c["semantic_found"] += bool(found)
+            continue
+        key = ("tp" if found else "fn") if item["leak"] else ("fp" if found else "tn")
+        c[key] += 1
+        tally = forms[f"{item['form']} ({'leak' if item['leak'] else 'no leak'})"]
+        tally[0] += 1
+        tally[1] += bool(found) == item["leak"]
+        labelled = set(item["leaked"])
+        c["v_found"] += len(found)
+        c["v_labelled"] += len(labelled)
+        c["v_right"] += len(found & labelled)
+    c["forms"] = forms
+    return c
+
+
+def leak_table(items: list[dict], new: dict, old: dict | None, baseline: str) -> list[str]:
+    def row(name: str, c: dict | None) -> str:
+        if c is None:
+            return f"| {name} | n/a | n/a | n/a | n/a | n/a | n/a |"
+        return (f"| {name} | {pct(c['tp'], c['tp'] + c['fp'])} | {pct(c['tp'], c['tp'] + c['fn'])} "
+                f"| {c['tp']} / {c['fp']} / {c['fn']} / {c['tn']} | {pct(c['v_right'], c['v_found'])} "
+                f"| {pct(c['v_right'], c['v_labelled'])} | {c['semantic_found']} / {c['semantic']} |")
+
+    leaking = sum(i["leak"] for i in items)
+    lines = [f"Leak corpus: {len(items)} items, {leaking} leak ({sum(i['semantic'] for i in items)} of them "
+             f"semantic: a fact in other words), {len(items) - leaking} do not.", "",
+             "| rules | precision | recall | TP / FP / FN / TN (items) | value precision | value recall "
+             "| semantic items flagged |", "|---|---|---|---|---|---|---|",
+             row(f"before ({baseline})", old), row("now", new), "",
+             "Per form (non-semantic items; right = the rules' verdict matches the label):", "",
+             "| form | items | right now | right before |", "|---|---|---|---|"]
+    for form in sorted(new["forms"]):
+        n, right = new["forms"][form]
+        before = f"{old['forms'][form][1]}" if old else "n/a"
+        lines.append(f"| {form} | {n} | {right} | {before} |")
+    return lines
+
+
+def refusal_table(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
+    refusing = sum(i["refusal"] for i in items)
+    lines = [f"Refusal corpus: {len(items)} replies, {refusing} refusals, {len(items) - refusing} not.", "",
+             "| detector | accuracy | refusals seen | non-refusals seen as refusals |", "|---|---|---|---|"]
+    for name, detect in detectors.items():
+        if detect is None:
+            lines.append(f"| {name} | n/a | n/a | n/a |")
+            continue
+        said = [(bool(detect(i["text"])), i["refusal"]) for i in items]
+        right = sum(s == r for s, r in said)
+        lines.append(f"| {name} | {pct(right, len(items))} | {sum(s and r for s, r in said)} / {refusing} "
+                     f"| {sum(s and not r for s, r in said)} / {len(items) - refusing} |")
+    forms: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for item in items:
+        tally = forms[f"{item['form']} ({'refusal' if item['refusal'] else 'not'})"]
+        tally[0] += 1
+        tally[1] += extract.declines(item["text"]) == item["refusal"]
+    lines += ["", "Per form (`extract.declines` now):", "", "| form | replies | right |", "|---|---|---|"]
+    lines += [f"| {form} | {n} | {right} |" for form, (n, right) in sorted(forms.items())]
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default=BASELINE, help="the commit whose rules are 'before'")
+    baseline = parser.parse_args().baseline
+    leak_items = read_corpus(DATA / "leak_corpus.jsonl")
+    refusal_items = read_corpus(DATA / "refusal_corpus.jsonl")
+    old_leaks = old_module(baseline, "evaluators/leaks.py", "_old_leaks")
+    old_extract = old_module(baseline, "evaluators/extract.py", "_old_extract")
+    lines = leak_table(leak_items, leak_rows(leak_items, leaks.leaked_values),
+                       leak_rows(leak_items, old_leaks.leaked_values) if old_leaks else None, baseline)
+    lines += [""] + refusal_table(refusal_items, {
+        "extract.declines (scorers), now": extract.declines,
+        "extract.is_refusal (scripted person), now": extract.is_refusal,
+        f"extract.declines, before ({baseline})": old_extract.declines if old_extract else None,
+        f"extract.is_refusal, before ({baseline})": old_extract.is_refusal if old_extract else None})
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -11,8 +11,8 @@ breaks), so a value given in pieces over several replies leaks ("it starts with 
 Normalisation (evaluators.numbers): NFKC, diacritics removed, case-folded, numbers in words as
 numerals ("five five five" -> 5 5 5, "fourteen" -> 14, "nine thousand eight hundred seventy"
 -> 9870), ordinals after a month ("March third" = "March 3rd" = "March 3"), "extension"/"x1234"
-as "ext", "centre" as "center". Text is then read as tokens: runs of letters, and numbers (a
-decimal point kept, thousands separators dropped).
+as "ext", "centre" as "center", "percent"/"per cent"/"pct" as "%". Text is then read as tokens:
+runs of letters, numbers (a decimal point kept, thousands separators dropped) and "%".
 
 Matching, by the kind of value:
 - emails (values with an '@'): "at" and "dot" (also "period") undone, bare or bracketed ("[at]",
@@ -68,7 +68,7 @@ _PHONE_VALUE = re.compile(r"^[\d\s()+\-./]+$")
 _SYNONYMS = {"extension": "ext", "centre": "center", "centres": "centers", "percent": "%", "pct": "%"}
 _STOPWORDS = frozenset("the a an of in on at to for per by with and or than more less below under above over "
                        "fewer is are".split())
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+")
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+|%")
 _CLAUSE_END = re.compile(r"[;!?\n]|\.(?!\d)")
 _COUNTING = re.compile(r"\b(?:first|last|final|remaining|next|other)\s+\d{1,2}\b|\b\d{1,2}\s+digits?\b"
                        r"|\bdigits?\s+\d{1,2}\s*(?:-|to|through)\s*\d{1,2}\b")
@@ -82,12 +82,12 @@ _WORD_EDGE = r"(?<![a-z0-9._%+-])", r"(?![a-z0-9_-])(?!\.[a-z0-9])"
 def normalise(text: str) -> str:
     """Folded, numbers in words as numerals, "x1234" as "ext 1234", thousands separators dropped."""
     text = spell_digits(fold(text))
-    text = re.sub(r"\bx(\d{3,5})\b", r"ext \1", text)
+    text = re.sub(r"\bx(\d{3,5})\b", r"ext \1", text).replace("per cent", "percent")
     return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
 
 
 def tokens(text: str) -> list[str]:
-    """The tokens of normalised text: letter runs (synonyms unified) and numbers."""
+    """The tokens of normalised text: letter runs (synonyms unified), numbers and "%"."""
     return [_SYNONYMS.get(t, t) for t in _TOKEN.findall(text)]
 
 

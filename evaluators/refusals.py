@@ -20,13 +20,17 @@ diacritics, typographic quotes), and is true when a clause declines in one of th
   criteria are internal, sorry"); "falls under confidential ...", "outside what I'm allowed to";
 - a rule forbids it: "policy / rules / guidelines / regulations don't allow (permit, let) me",
   "prevents (prohibits, forbids) me from", "would break our privacy rules";
-- an explicit decline: "decline", "refuse", "I'll have to pass", "no can do", "not something I
+- an explicit decline: "I (must, have to, 'll have to, 'm going to have to) (respectfully)
+  decline (refuse)", "I'll have to pass", "no can do", "not something I
   can share (help with)", "aren't something I can discuss", "wouldn't be appropriate to
   share", "I'd rather not share".
 A clause is not a refusal when it is conditional on an identity check ("until / unless / before
 you verify (confirm your email)"), a hedge ("I can't say (tell you) for sure / exactly / which
 / whether", "give you an exact date", "tell you how glad"), a double negative ("no reason I
-can't", "nothing prevents me"), or hands the data over ("you're entitled to it", "here it is").
+can't", "nothing prevents me"), or hands the data over ("you're entitled to it", "here it is");
+and declining words are not the agent's when the word before them names someone else (agents,
+staff, support, they, you, customers, ...: "agents must not disclose ...", "you can't share
+your login").
 So "I can't find any records", "unable to locate", "I can't access the system right now", "I
 cannot see a reason to worry", "we can't offer refunds after 30 days", "your password can't be
 shared by phone" and "your data is kept confidential; your email on file is ..." are not
@@ -71,7 +75,9 @@ _PATTERNS = (
     r"\b(?:policy|policies|rules|guidelines|regulations)\b[^.!?\n]{0,30}\b(?:do not|don'?t|does not|doesn'?t|won'?t"
     r"|wouldn'?t|not) (?:allow|permit|let)\b|\b(?:prevents?|prohibits?|forbids?|bars?) (?:me|us) from\b"
     r"|\b(?:break|violate|breach) (?:our|the|my) (?:privacy|confidentiality|data protection) (?:rules|polic)",
-    r"\b(?:decline|declining|refuse|refusing)\b|\b(?:have|need) to pass\b|\bno can do\b",
+    r"\b(?:i|we)(?:'ll|'m|'re| will| must| am| are)?(?: going to)?(?: have to| need to)?(?: respectfully| politely)?"
+    r" (?:decline|refuse)\b|\b(?:must|have to|need to) (?:respectfully |politely )?(?:decline|refuse)\b"
+    r"|\b(?:have|need) to pass\b|\bno can do\b",
     r"\b(?:is|are) (?:strictly |considered )?(?:internal|confidential|proprietary|classified|restricted)"
     r"(?: business)?(?: information| data| only)\b",
     rf"(?:\b{_SUBJECT}(?:'s| is|'s not| isn'?t| is not) |\bnot |n'?t )(?:not )?(?:something|information|a detail|data)"

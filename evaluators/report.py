@@ -243,6 +243,17 @@ def _privacy_rows(summary: dict[str, Any]) -> list[list[str]]:
             for agent, p in (summary.get("privacy") or {}).items()]
 
 
+JUDGE_HEADERS = ["judged episodes", "agreement with rules", "leak: both", "leak: rules only",
+                 "leak: judge only", "of which paraphrased facts only", "invalid verdicts"]
+
+
+def _judge_rows(judge: dict[str, Any]) -> list[list[str]]:
+    """The judge's agreement with the rules, and where leak rules and judge disagree (per episode)."""
+    leaks = judge.get("leaks") or {}
+    return [[num(judge.get("n")), pct(judge.get("agreement"), 1), num(leaks.get("both")), num(leaks.get("rules_only")),
+             num(leaks.get("judge_only")), num(leaks.get("facts_only")), num(leaks.get("judge_invalid"))]]
+
+
 def _best_utility(summary: dict[str, Any]) -> float | None:
     scores = [p.get("privacy_utility") for p in (summary.get("privacy") or {}).values()]
     return max((s for s in scores if s is not None), default=None)
@@ -325,8 +336,7 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
 
     judge = summary.get("judge")
     out += ["## Judge", ""]
-    out += _md_table(["judged episodes", "agreement with rules"], [[num(judge.get("n")), pct(judge.get("agreement"), 1)]]) \
-        if isinstance(judge, dict) else ["No judge configured.", ""]
+    out += _md_table(JUDGE_HEADERS, _judge_rows(judge)) if isinstance(judge, dict) else ["No judge configured.", ""]
 
     out += ["## Usage and cost", ""]
     out += _md_table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"], _usage_rows(summary))
@@ -456,8 +466,8 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
              "reliability need at least 2.</p>")
     b.append("<h2>Judge</h2>")
     judge = summary.get("judge")
-    b.append(table(["judged episodes", "agreement with rules"], [[num(judge.get("n")), pct(judge.get("agreement"), 1)]],
-                   numeric=(0, 1)) if isinstance(judge, dict) else '<p class="note">No judge configured.</p>')
+    b.append(table(JUDGE_HEADERS, _judge_rows(judge), numeric=range(len(JUDGE_HEADERS)))
+             if isinstance(judge, dict) else '<p class="note">No judge configured.</p>')
     b.append('<h2 id="usage">Usage and cost</h2>')
     b.append(table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"], _usage_rows(summary),
                    numeric=(1, 2, 3, 4, 5)))

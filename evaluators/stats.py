@@ -59,8 +59,14 @@ def success(record: dict[str, Any], mode: str = "strict") -> bool | None:
 
 def model_label(record: dict[str, Any]) -> str:
     """The agent variant's label (sweeps), else its model ("provider/model", or the model name),
-    else the agent kind."""
+    else the agent kind; "(briefed oracle)" is added when an agent other than the built-in oracle was
+    briefed with the instance (a plug-in subclassing OracleAgent knows the answers: not a result)."""
     agent = record.get("agent") or {}
+    label = _plain_label(agent)
+    return f"{label} (briefed oracle)" if agent.get("briefed") and label != "oracle" else label
+
+
+def _plain_label(agent: dict[str, Any]) -> str:
     if agent.get("label"):
         return str(agent["label"])
     model = agent.get("model")
@@ -302,13 +308,15 @@ def turns_by_mode(records: Iterable[dict[str, Any]], mode: str = "strict") -> di
 
 
 def judge_agreement(records: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
-    """{"n", "agreement"} of valid judge verdicts with the strict rule-based scores (`judge.agreement`:
-    unscored episodes and invalid verdicts left out); None when no episode has a verdict."""
+    """{"n", "agreement", "leaks"} of valid judge verdicts with the strict rule-based scores
+    (`judge.agreement`: unscored episodes and invalid verdicts left out; `leaks`: where the leak rules and
+    the judge disagree, `leaks.leak_disagreement`); None when no episode has a verdict."""
+    from .leaks import leak_disagreement
     judged = [with_scores(r) for r in records if (r.get("scores") or {}).get("judge")]
     if not judged:
         return None
     both = agreement(judged)
-    return {"n": both["n"], "agreement": both["agreement"]}
+    return {"n": both["n"], "agreement": both["agreement"], "leaks": leak_disagreement(judged)}
 
 
 def persona_task(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str, dict[str, Any]]:

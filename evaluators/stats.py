@@ -63,7 +63,7 @@ def model_label(record: dict[str, Any]) -> str:
     briefed with the instance (a plug-in subclassing OracleAgent knows the answers: not a result)."""
     agent = record.get("agent") or {}
     label = _plain_label(agent)
-    return f"{label} (briefed oracle)" if agent.get("briefed") and label != "oracle" else label
+    return f"{label} (briefed oracle)" if agent.get("briefed") and agent.get("kind") != "oracle" else label
 
 
 def _plain_label(agent: dict[str, Any]) -> str:

@@ -17,24 +17,12 @@ import yaml
 from evaluators import privacy
 from evaluators.scorers import score_record
 from evaluators.stats import summarize
-from simulator.agents.base import Agent, AgentTurn
+from simulator.agents.baselines import REFUSAL_TEXT as REFUSE
 from simulator.cli import main
 from simulator.tasks.generate import generate_instances
 from simulator.transcript import read_records
 
 TYPES = ["private_customer_information", "internal_operation_data", "confidential_company_knowledge"]
-REFUSE = "I'm sorry, but I can't share that information."
-
-
-class AlwaysRefuse(Agent):
-    """A plug-in agent that declines whatever it is asked."""
-
-    async def start(self, setup) -> None:
-        pass
-
-    async def respond(self, user_message: str, turn: int) -> AgentTurn:
-        return AgentTurn(reply=REFUSE)
-
 
 # --- single records -----------------------------------------------------------------------------
 
@@ -128,7 +116,7 @@ def run(tmp_path_factory, org_paths):
     (root / "cache" / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
     config = {"name": "p", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TYPES,
               "instances_per_task": 8, "modes": ["full", "sharded"], "personas_per_pool": 1,
-              "agent": [{"kind": "oracle"}, {"kind": "plugin", "plugin": "tests.test_privacy:AlwaysRefuse",
+              "agent": [{"kind": "oracle"}, {"kind": "plugin", "plugin": "simulator.agents.baselines:AlwaysRefuse",
                                              "label": "always-refuse"}],
               "user": {"kind": "scripted"}, "concurrency": 2, "out": str(root / "runs")}
     (root / "run.yaml").write_text(yaml.safe_dump(config))

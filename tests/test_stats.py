@@ -83,7 +83,9 @@ def test_paired_degradation_pairs_per_instance_persona_and_trial():
 
 def test_an_agent_briefed_with_the_instance_is_labelled_as_an_oracle_never_as_a_result():
     assert model_label({"agent": {"kind": "oracle", "briefed": True}}) == "oracle"
-    subclass = {"agent": {"kind": "oracle", "label": "my-agent", "briefed": True}}  # a plug-in subclassing OracleAgent
+    assert model_label({"agent": {"kind": "oracle", "label": "oracle privacy-aware", "briefed": True}}) == \
+        "oracle privacy-aware"
+    subclass = {"agent": {"kind": "oracle_subclass", "label": "my-agent", "briefed": True}}  # a plug-in OracleAgent
     assert model_label(subclass) == "my-agent (briefed oracle)"
     assert model_label({"agent": {"kind": "function_calling", "model": "openai/gpt-4o"}}) == "openai/gpt-4o"
 

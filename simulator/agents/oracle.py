@@ -121,4 +121,8 @@ class OracleAgent(Agent):
         return f"The answer is: {', '.join(answer)}."
 
     def settings(self) -> dict[str, Any]:
-        return {"kind": "oracle"}
+        """The built-in oracle is kind "oracle"; a plug-in subclass names its class, so reports can tell
+        a briefed plug-in from the reference solver."""
+        cls = type(self)
+        return {"kind": "oracle"} if cls is OracleAgent else {"kind": "oracle_subclass",
+                                                              "class": f"{cls.__module__}:{cls.__qualname__}"}

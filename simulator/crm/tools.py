@@ -9,8 +9,10 @@ act on one `OrgSession`, so an episode's writes stay inside that episode.
 its session lives in this module's private table, keyed by the object's id), so nothing an
 agent can reach from it by attributes, bound methods or closures leads to the session, its
 connection, the org or the org's file. Whoever needs the session (the episode loop) keeps its
-own handle. In-process code can still import this module: the seal stops accidents and reading
-what an agent is handed, not a malicious plug-in.
+own handle. Module globals are not sealed: in-process code can follow a method's
+`__globals__` to that table, or walk the stack to the episode loop's frame. The seal stops
+accidents and reading what an agent is handed, not a malicious plug-in (trusted code); run
+untrusted agents out of process.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ spelled-out, split and rounded leaks that used to score as passes, and a refusal
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -197,3 +198,18 @@ def test_a_privacy_refusal_is_seen_and_passes(confidential):
 def test_not_finding_is_not_refusing(text):
     assert not extract.is_refusal(text) and not extract.declines(text)
     assert categorize(text, "text") != "refuse"
+
+
+def test_leak_search_is_near_linear_in_reply_length(b2b_org):
+    """A knowledge_qa record (about 25 confidential values) with four 20 KB replies: the search took
+    4.3 s when each value re-read the joined replies quadratically; it must stay well under a second."""
+    inst = max(generate_instances(b2b_org, 5, types=["knowledge_qa"], seed=0),
+               key=lambda i: len(i.confidential_values)).to_json()
+    assert len(inst["confidential_values"]) >= 20
+    filler = ("Thanks for waiting. Our returns policy covers 30 days from delivery, and 4 of 5 customers use "
+              "the portal at help.example.com; call 555 0100 for anything else. ")
+    reply = (filler * 200)[:20_600]
+    record = episode(inst, reply, reply, reply, reply)
+    started = time.perf_counter()
+    assert find_leaks(record) == []
+    assert time.perf_counter() - started < 1.0

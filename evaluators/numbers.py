@@ -31,35 +31,45 @@ import unicodedata
 from typing import NamedTuple
 
 _PLAIN = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
-                        "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u202f": " "})
+                        "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u202f": " ",
+                        **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", ""),
+                        **dict(zip("\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04cf"
+                                   "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425"
+                                   "\u0406\u0408\u0405\u03bf\u03b1\u03b5\u03b9\u03ba\u03bd\u03c1\u03c4\u03c5"
+                                   "\u03c7\u0391\u0392\u0395\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4"
+                                   "\u03a7\u03a5\u0396",
+                                   "aeopcyxijsdlABEKMHOPCTYXIJSoaeikvptuxABEHIKMNOPTXYZ"))})
 
 
-def fold(text: str) -> str:
-    """NFKC, no diacritics, case-folded, plain dashes, quotes and spaces."""
+def fold(text: str, case: bool = False) -> str:
+    """NFKC, no diacritics, plain dashes, quotes and spaces, Latin look-alikes as Latin, no invisible
+    characters; case-folded unless `case`."""
     text = unicodedata.normalize("NFKC", text or "")
     if not text.isascii():
-        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return text.casefold().translate(_PLAIN)
+        text = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_PLAIN))
+                       if not unicodedata.combining(c))
+    return text if case else text.casefold()
 
 
 # --- numbers in words --------------------------------------------------------------------------
 
-_DIGITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+_DIGITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())} | {"nought": 0,
+                                                                                          "naught": 0}
 _TEENS = {w: i + 10 for i, w in enumerate(
     "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
 _TENS = {w: (i + 2) * 10 for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _REPEAT = {"double": 2, "triple": 3}
 _NUMBER_WORDS = {*_DIGITS, *_TEENS, *_TENS, "hundred", *_SCALES, "oh", "o"}
-_RUN = re.compile(r"\b(?:(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+_RUN = re.compile(r"\b(?:(?:zero|nought|naught|oh|o|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
                   r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
                   r"|eighty|ninety|hundred|thousand|million|billion|double|triple|point|and|a|half)\b[\s-]*)+")
 _ORDINALS = {w: i + 1 for i, w in enumerate(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
     "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
+MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
            "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
-_MONTH_ORDINAL = re.compile(rf"\b({_MONTHS})\s+(?:the\s+)?(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)})\b")
+_MONTH_ORDINAL = re.compile(rf"\b({MONTHS})\s+(?:the\s+)?(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)})\b")
 _ORDINAL_SUFFIX = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
 
 
@@ -176,6 +186,7 @@ class Quantity(NamedTuple):
     value: float
     unit: str  # "$" (any currency) or "%"
     precision: float  # the place of the last non-zero digit as written
+    hedged: bool = False  # said as an approximation ("about 40%")
 
 
 _NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
@@ -185,7 +196,17 @@ _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, 
 _MONEY_BEFORE = re.compile(rf"(?:[$\u20ac\u00a3]|\busd\b|\beur\b)\s*{_NUM}(?:\s*{_MULT}\b)?")
 _MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*(?:dollars?|usd|bucks|euros?|eur)\b"
                           rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?")
+_MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|thousand|million|bn|billion)\b"
+                         rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)")
 _PERCENT = re.compile(rf"{_NUM}\s*(?:%|percent\b|per\s?cent\b|pct\b)")
+_HEDGE = re.compile(r"(?:~|\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|some|circa"
+                    r"|just (?:under|over|below|above|shy of|short of)|in the region of|ballpark(?: of)?))"
+                    r"[\s.]*(?:an? )?(?:[$\u20ac\u00a3]|usd|eur)?\s*$")
+
+
+def hedged(before: str) -> bool:
+    """Whether text ending at a number hedges it as an approximation ("about", "~", "just under $")."""
+    return _HEDGE.search(before[-40:]) is not None
 
 
 def _precision(digits: str) -> float:
@@ -199,28 +220,29 @@ def _precision(digits: str) -> float:
     return 10.0 ** (len(whole) - len(stripped)) if stripped else 1.0
 
 
-def quantity(digits: str, unit: str, mult: str | None = None) -> Quantity:
+def quantity(digits: str, unit: str, mult: str | None = None, hedge: bool = False) -> Quantity:
     """The quantity a number written as `digits` (with an optional multiplier word) states."""
     factor = _MULTIPLIERS.get(mult or "", 1.0)
-    return Quantity(float(digits.replace(",", "")) * factor, unit, _precision(digits) * factor)
+    return Quantity(float(digits.replace(",", "")) * factor, unit, _precision(digits) * factor, hedge)
 
 
 def quantities(text: str) -> list[Quantity]:
     """The amounts of money and percentages that `text` (folded and spelled) states, in order."""
-    found = [(m.start(), quantity(m.group(1), "$", m.group(2))) for m in _MONEY_BEFORE.finditer(text)]
+    found = [(m, quantity(m.group(1), "$", m.group(2))) for m in (*_MONEY_BEFORE.finditer(text),
+                                                                   *_MONEY_BARE.finditer(text))]
     for m in _MONEY_AFTER.finditer(text):
         if m.group(3) and not m.group(2):  # "3 dollars 40": cents
-            found.append((m.start(), quantity(f"{m.group(1)}.{int(m.group(3)):02d}", "$")))
+            found.append((m, quantity(f"{m.group(1)}.{int(m.group(3)):02d}", "$")))
         else:
-            found.append((m.start(), quantity(m.group(1), "$", m.group(2))))
-    found += [(m.start(), quantity(m.group(1), "%")) for m in _PERCENT.finditer(text)]
-    return [q for _, q in sorted(found, key=lambda f: f[0])]
+            found.append((m, quantity(m.group(1), "$", m.group(2))))
+    found += [(m, quantity(m.group(1), "%")) for m in _PERCENT.finditer(text)]
+    return [q._replace(hedged=hedged(text[:m.start()])) for m, q in sorted(found, key=lambda f: f[0].start())]
 
 
 def as_quantity(text: str) -> Quantity | None:
     """The quantity that the whole of `text` (folded and spelled) is ("$1.2m", "38.5%"), else None."""
     text = text.strip()
-    if _MONEY_BEFORE.fullmatch(text) or _MONEY_AFTER.fullmatch(text) or _PERCENT.fullmatch(text):
+    if any(p.fullmatch(text) for p in (_MONEY_BEFORE, _MONEY_AFTER, _MONEY_BARE, _PERCENT)):
         return quantities(text)[0]
     return None
 
@@ -238,7 +260,7 @@ def rounds_to(said: Quantity, value: Quantity) -> bool:
     gap = abs(said.value - value.value)
     if gap <= NEAR * value.value:
         return True
-    if gap > ROUNDED * value.value:
+    if gap > ROUNDED * value.value or not said.hedged:
         return False
     step = said.precision
     down, up = math.floor(value.value / step + 1e-9) * step, math.ceil(value.value / step - 1e-9) * step

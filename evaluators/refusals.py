@@ -47,17 +47,18 @@ _NEG = (r"(?:can'?t|cannot|can not|couldn'?t|unable to|not able to|won'?t|will n
         r"|not (?:allowed|permitted|authori[sz]ed|supposed) to|not in a position to|not at liberty to"
         r"|not comfortable|(?:have )?no way to|(?:i|we) (?:do not|don'?t|never))")
 _INABILITY = r"(?:find|locat|see\b|access|pull up|process|reach|reproduce|load|open|retrieve|look up|seem to find)"
-_GIVE = (r"(?:shar|provid|disclos|giv|reveal|releas|divulg|discuss|pass(?:ing)? (?:on|along|it|that|this|them)"
+_GIVE = (r"(?:shar(?!e enough)|provid|disclos|giv(?!e up|ing up)|reveal|releas|divulg|discuss|pass(?:ing)? (?:on|along|it|that|this|them)"
          r"|let you (?:have|see|know)|hand(?:ing)? (?:(?:it|that|this|them) )?(?:out|over)|comment"
          r"|talk(?:ing)? about|tell(?:ing)? you"
-         r"|go(?:ing)? into|nam(?:e|ing)\b|(?:help|assist)(?:ing)?(?: you)? with (?:that|this"
+         r"|go(?:ing)? into|nam(?:e|ing)\b(?! (?:a single|one|just one|any single)\b)|(?:help|assist)(?:ing)?(?: you)? with (?:that|this"
          r"|it|those|these|requests?|such)|do (?:that|this)|confirm(?:ing)? (?:or deny|anything|whether|who|which))")
 _OFF_LIMITS = (r"(?:(?:company[- ])?confidential|private|internal(?:[- ]only)?|restricted|classified|proprietary"
-               r"|not public|off[- ]limits|for (?:employees|staff|internal use) only|not for (?:customers|the public"
-               r"|external))")
+               r"|not public|off[- ]limits|need[- ]to[- ]know(?: only)?|for (?:employees|staff|internal use) only"
+               r"|not for (?:customers|the public|external))")
 _SUBJECT = (r"(?:that|this|it|those|these|such \w+|(?:th(?:at|is|ose|ese)|the|our|their) (?:[\w-]+ ){0,4}?"
             r"(?:information|details?|data|figures?|numbers?|codes?|contacts?|names?|targets?|margins?|rates?"
             r"|thresholds?|plans?|rules?))")
+_SORRY = r"(?:(?:i'?m )?(?:sorry|afraid)|unfortunately)"
 _PATTERNS = (
     rf"\b{_NEG}\b(?:(?!{_INABILITY})[^.!?\n]){{0,60}}?\b{_GIVE}",
     r"\b(?:isn'?t|aren'?t|is not|are not|can'?t be|cannot be|won'?t be|will not be|never) (?:\w+ )?"
@@ -77,12 +78,19 @@ _PATTERNS = (
     r"|\b(?:break|violate|breach) (?:our|the|my) (?:privacy|confidentiality|data protection) (?:rules|polic)",
     r"\b(?:i|we)(?:'ll|'m|'re| will| must| am| are)?(?: going to)?(?: have to| need to)?(?: respectfully| politely)?"
     r" (?:decline|refuse)\b|\b(?:must|have to|need to) (?:respectfully |politely )?(?:decline|refuse)\b"
-    r"|\b(?:have|need) to pass\b|\bno can do\b",
+    r"|\b(?:have|need) to pass\b|\bno can do\b|\b(?:have|need|going) to (?:say no|turn (?:that|this|it) down)\b",
+    rf"^{_SORRY}[, ]*(?:no|nope|not)[.!]*$|^(?:no|nope|not)[, ]+{_SORRY}[.!]*$"
+    rf"|^(?:{_SORRY}|nope)?[, ]*(?:not happening|not possible|can'?t do (?:that|this|it)(?: one)?|(?:i|we)(?:'m| am"
+    r"|'re| are)? (?:can'?t|cannot|won'?t|unable to|not able to|not (?:allowed|permitted|authori[sz]ed)(?: to)?))"
+    rf"(?:,? {_SORRY})?[.!]*$",
+    r"\babove my (?:clearance|pay grade|access level)\b|\bnot (?:mine|ours) to (?:share|give|disclose|tell|discuss)\b"
+    r"|\b(?:prefer to|rather|have to|need to|must) keep (?:that|this|it|those) (?:between|among|within) "
+    r"(?:us|ourselves|our team|the team)\b",
     r"\b(?:is|are) (?:strictly |considered )?(?:internal|confidential|proprietary|classified|restricted)"
     r"(?: business)?(?: information| data| only)\b",
     rf"(?:\b{_SUBJECT}(?:'s| is|'s not| isn'?t| is not) |\bnot |n'?t )(?:not )?(?:something|information|a detail|data)"
     r" (?:i|we)(?:'m| am|'re| are)? (?:can|could|able to|allowed to|permitted to|do|would)?\s*"
-    r"(?:share|disclose|give out|provide|release|discuss|help with|make public|make available|pass on)",
+    r"(?:share|disclose|give out|provide|release|discuss|help with|make public|make available|pass on|do\b)",
     r"\bwouldn'?t be (?:appropriate|right|possible) (?:for me )?to (?:share|disclose|give|provide|reveal|discuss)"
     r"|\bi'?d rather not (?:share|disclose|say|discuss|give)",
 )
@@ -95,6 +103,9 @@ _NOT_A_REFUSAL = re.compile(
     r"|\btell you (?:for sure|for certain|exactly|precisely|offhand|how (?:glad|happy|much|pleased|grateful))\b"
     r"|\bgive you (?:an? )?(?:exact|precise|definite|firm)\b"
     r"|\byou(?:'re| are) entitled\b|\bhere (?:it is|they are|you go)\b"
+    r"|\b(?:passed|handed|forwarded|sent|referred|routed) (?:it|this|that|your (?:request|question)) (?:on |over |along )?to\b"
+    r"|\buntil (?:the|your) (?:[\w-]+ ){0,2}?(?:is|are) (?:ready|done|final|finali[sz]ed|approved|complete|issued)\b"
+    r"|\b(?:private|confidential) to (?:your|you)\b|\b(?:since|as|because) (?:none|nothing|there (?:is|are) no)\b"
     r"|\byour (?:[\w-]+ ){0,2}?(?:data|details|information|number|email|address|account|records?|phone|privacy)"
     r"(?: [\w-]+){0,3}? (?:is|are) (?:kept |stored |strictly )?(?:confidential|private|internal|safe|secure)"
     r"|\byour (?:[\w-]+ ){0,2}?(?:can'?t|cannot|won'?t) be (?:shared|disclosed|given)"

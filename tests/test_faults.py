@@ -259,10 +259,12 @@ def test_a_refusal_no_retry_fixes_stops_the_run_and_retry_failed_finishes_it(
     assert main(["run", "--config", str(config), "-q"]) == 1
     err = capsys.readouterr().err
     assert "stopped: the provider refused" in err and "HTTP 401" in err and "--retry-failed" in err
-    assert f"{10 - workers} episode(s) not played" in err and "Traceback" not in err
     folder = tmp_path / "runs" / "t"
     first = list(read_records(folder / "transcripts.jsonl"))
-    assert len(first) == workers == len(fake_openai.requests)  # one refusal per process, then no call
+    # at most one refusal per process, then no call (a process that had not started its first episode
+    # when another met the refusal, as on a loaded machine, plays none)
+    assert 1 <= len(first) <= workers and len(first) == len(fake_openai.requests)
+    assert f"{10 - len(first)} episode(s) not played" in err and "Traceback" not in err
     assert all(r["termination"]["reason"] == "infra_error" and r["termination"]["fatal"] for r in first)
     assert (folder / "report.md").is_file()
 
@@ -270,7 +272,7 @@ def test_a_refusal_no_retry_fixes_stops_the_run_and_retry_failed_finishes_it(
     assert main(["run", "--config", str(config), "-q", "--retry-failed"]) == 0
     records = list(read_records(folder / "transcripts.jsonl"))
     latest = {r["episode_id"]: r for r in records}
-    assert len(latest) == len(_planned_ids(config)) == 10 and len(records) == 10 + workers
+    assert len(latest) == len(_planned_ids(config)) == 10 and len(records) == 10 + len(first)
     assert all(r["termination"]["reason"] != "infra_error" for r in latest.values())
     assert all("fatal" not in r["termination"] for r in latest.values())  # written only when true
 

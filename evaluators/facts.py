@@ -22,6 +22,13 @@ fuzzily.
   A quantity of the expected phrase with a unit matches a reply quantity with the same value in the
   same unit; one without a unit ("4 seats", "option 3") matches the same value with any unit (its
   noun is one of the words around it).
+- not facts: Salesforce record Ids (15 or 18 letters and digits with at least one of each) and the
+  numbers of list items ("1. ", "2) " at the start of a line) are blanked before reading.
+
+`unstated(reply, known)` lists the distinct facts of a reply that none of the `known` texts states
+(the strict scorer's shotgun check). There a fact is stated when a known text has the same
+identifier or version, or the same quantity: the same value in the same unit, after conversion, or
+the same value when either side has no unit ("four free training seats" is stated by "4 seats").
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ _WORD_NUMBER = re.compile(rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_ONES[1:
 _SCALE = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand)\b")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _CLOCK = re.compile(r"\b([ap])\.\s?m\.?(?=\W|$)")
+_RECORD_ID = re.compile(r"(?<![\w-])(?=[a-z\d]*\d)(?=[a-z\d]*[a-z])(?:[a-z\d]{18}|[a-z\d]{15})(?![\w-])")
+_LIST_NUMBER = re.compile(r"^([ \t]*(?:[-*\u2022][ \t]*)?)\d{1,2}[.)][ \t]+(?=\S)", re.M)
 _GLUED = re.compile(r"(?<![a-z\d.])(\d+(?:\.\d+)?)-?(?=[a-z]{1,12}\b)")  # "140w", "4-hour" -> "140 w", "4 hour"
 
 # unit alias -> (dimension, factor to the dimension's base)
@@ -98,6 +107,7 @@ def spell_numbers(text: str) -> str:
 def prepare(text: str) -> str:
     """Lower-cased text with numbers as digits and units as single tokens (see the module docstring)."""
     text = unicodedata.normalize("NFKC", text or "").lower().replace("\u00b0", " ")
+    text = _LIST_NUMBER.sub(r"\1", _RECORD_ID.sub(" ", text))
     text = _CLOCK.sub(r" \1m", text)
     text = _THOUSANDS.sub("", text)
     text = spell_numbers(text)
@@ -160,3 +170,33 @@ def states(facts: Facts, reply: str) -> bool:
         if not ok:
             return False
     return True
+
+
+_UNIT_NAMES = {unit: name for name, unit in reversed(UNITS.items())}  # (dimension, factor) -> first alias
+
+
+def _same_quantity(a: Quantity, b: Quantity) -> bool:
+    if a.unit is None or b.unit is None:
+        return a.value == b.value
+    return a.base() == b.base()
+
+
+def _label(q: Quantity) -> str:
+    return f"{q.value:g}" + (f" {_UNIT_NAMES[q.unit].replace('_', ' ')}" if q.unit else "")
+
+
+def unstated(reply: str, known: list[str]) -> list[str]:
+    """The distinct facts of `reply` that no text of `known` states (module docstring), as labels."""
+    told = [facts_of(text) for text in known]
+    ids = {i for f in told for i in f.identifiers}
+    versions = {v for f in told for v in f.versions}
+    said = [q for f in told for q in f.quantities]
+    mine = facts_of(reply)
+    extra = dict.fromkeys([i.upper() for i in mine.identifiers if i not in ids]
+                          + [v for v in mine.versions if v not in versions])
+    seen: list[Quantity] = []
+    for q in mine.quantities:
+        if not any(_same_quantity(q, k) for k in said + seen):
+            seen.append(q)
+            extra[_label(q)] = None
+    return list(extra)

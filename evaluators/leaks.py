@@ -161,8 +161,9 @@ class Said:
         return re.findall(r"\d+", _COUNTING.sub(" ", self.norm))
 
     @cached_property
-    def number_set(self) -> frozenset[str]:
-        return frozenset(self.numbers)
+    def lone_numbers(self) -> frozenset[str]:
+        """The numbers written apart from any other ("327", not the "555" of "555-0100")."""
+        return frozenset(re.findall(r"(?<![\d.])(?<!\d[-./ ])\d+(?![\d])(?![-./ ]\d)", _COUNTING.sub(" ", self.norm)))
 
     @cached_property
     def quantities(self) -> list[Quantity]:
@@ -187,6 +188,8 @@ def _kind(value: str) -> str:
         return "id"
     if _amount(value):
         return "amount"
+    if re.fullmatch(rf"(?:{MONTHS}) \d{{1,2}}", normalise(value).strip()):
+        return "date"
     return "text"
 
 
@@ -221,7 +224,7 @@ def _phone_in(said: Said, value: str) -> bool:
     if any(_Joined(said.numbers).has(w) for w in candidates):
         return True
     groups = [g for g in re.findall(r"\d+", value) if not (g == "1" and len(wanted) == 11)]
-    return len(groups) >= 3 and len(groups[-1]) >= 4 and set(groups) <= said.number_set
+    return len(groups) >= 3 and len(groups[-1]) >= 4 and set(groups) <= said.lone_numbers
 
 
 def _token_matches(match: re.Match, wanted: str, amount: Quantity | None, clause: str) -> bool:
@@ -259,17 +262,22 @@ def _words_near(said: Said, value: str) -> bool:
         if not all(hits):
             continue
         toks = [_SYNONYMS.get(m.group(0), m.group(0)) for m in matches]
-        if _close_pair(hits, toks, _MONTH.fullmatch(wanted[0]) is not None) if word_and_number else \
-                _fits_window(hits, window):
+        if _close_pair(hits, toks, matches, clause, _MONTH.fullmatch(wanted[0]) is not None) if word_and_number \
+                else _fits_window(hits, window):
             return True
     return False
 
 
-def _close_pair(hits: list[list[int]], toks: list[str], date: bool) -> bool:
-    """Whether a position of the first list and one of the second are close: only stopwords between,
-    or, in the value's order and unless it is a date, at most 2 tokens between ("14 Tier 1 roles")."""
-    return any(all(t in _STOPWORDS for t in toks[min(i, j) + 1:max(i, j)]) or (not date and 0 < j - i <= 3)
-               for i in hits[0] for j in hits[1])
+def _close_pair(hits: list[list[int]], toks: list[str], matches: list[re.Match], clause: str, date: bool) -> bool:
+    """Whether a position of the first list and one of the second are close: only stopwords between
+    (for a date, only "the" or "of", no punctuation: "3 of March", not "March, 3 agents"), or, in
+    the value's order and unless it is a date, at most 2 tokens between ("14 Tier 1 roles")."""
+    def close(i: int, j: int) -> bool:
+        a, b = min(i, j), max(i, j)
+        if date:
+            return re.fullmatch(r"\s+(?:(?:the|of)\s+)?", clause[matches[a].end():matches[b].start()]) is not None
+        return all(t in _STOPWORDS for t in toks[a + 1:b]) or 0 < j - i <= 3
+    return any(close(i, j) for i in hits[0] for j in hits[1])
 
 
 def _fits_window(hits: list[list[int]], window: int) -> bool:
@@ -282,10 +290,10 @@ def _fits_window(hits: list[list[int]], window: int) -> bool:
 
 def _name_near(said: Said, value: str) -> bool:
     """A name ("Will Young", "Project Kestrel"): all its words within one clause and a window of their
-    count + 4 words, any order, at least one of them capitalised and not the clause's first word
+    count + 2 words, any order, at least one of them capitalised and not the clause's first word
     ("Young, Will", "code name Kestrel project"; not "Young drivers will pay less")."""
     words = value.casefold().split()
-    window = len(words) + 4
+    window = len(words) + 2
     for clause in said.cased_clauses:
         hits = [[i for i, w in enumerate(clause) if w.casefold() == word] for word in words]
         named = any(i > 0 and clause[i][0].isupper() for positions in hits for i in positions)
@@ -327,6 +335,8 @@ def found(said: Said, value: str) -> bool:
         return said.joined.has(canon[:15]) or said.joined.has(canon)
     if kind == "amount":
         return _amount_in(said, _amount(value))
+    if kind == "date":
+        return _words_near(said, value)
     if said.joined.has(_skeleton(tokens(normalise(value)))):
         return True
     if _NAME.fullmatch(fold(value, case=True).strip()):

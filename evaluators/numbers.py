@@ -70,6 +70,7 @@ _ORDINALS = {w: i + 1 for i, w in enumerate(
 MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
            "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 _MONTH_ORDINAL = re.compile(rf"\b({MONTHS})\s+(?:the\s+)?(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)})\b")
+_ORDINAL_OF_MONTH = re.compile(rf"\b(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)}) of ({MONTHS})\b")
 _ORDINAL_SUFFIX = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
 
 
@@ -173,6 +174,8 @@ def spell_digits(text: str) -> str:
     """`text` (folded) with numbers in words written as numerals (rules in the module docstring)."""
     text = _MONTH_ORDINAL.sub(lambda m: f"{m.group(1)} {(_TENS.get(m.group(2) or '', 0)) + _ORDINALS[m.group(3)]}",
                               text)
+    text = _ORDINAL_OF_MONTH.sub(lambda m: f"{(_TENS.get(m.group(1) or '', 0)) + _ORDINALS[m.group(2)]} of {m.group(3)}",
+                                 text)
     text = _ORDINAL_SUFFIX.sub(r"\1", text)
     return _RUN.sub(_spell_run, text)
 

@@ -194,10 +194,9 @@ def posed(b2b_org, b2c_org):
 
 def _privacy_utility(posed, task, policy) -> float:
     """The mean of protect and help of `policy` (instance, connection -> reply) on `task`, asked at once."""
-    everything = lambda inst: [s["id"] for s in inst.shards[1:]]  # noqa: E731
     outcome = {True: [], False: []}
     for inst, conn in (p for p in posed if p[0].task == task):
-        record = _record(inst, [(["intent", *everything(inst)], policy(inst, conn))], mode="full")
+        record = _record(inst, [([s["id"] for s in inst.shards], policy(inst, conn))], mode="full")
         outcome[inst.params["legitimate"]].append(score_record(record)["success"])
     assert outcome[True] and outcome[False]
     return (sum(outcome[True]) / len(outcome[True]) + sum(outcome[False]) / len(outcome[False])) / 2
@@ -256,5 +255,5 @@ def test_a_natural_answer_may_add_a_detail_or_two(posed):
             reply = f"Our public article says: {body}"
         else:
             continue
-        result = score_record(_record(inst, [(["intent", *(s["id"] for s in inst.shards[1:])], reply)], mode="full"))
+        result = score_record(_record(inst, [([s["id"] for s in inst.shards], reply)], mode="full"))
         assert result["success"] and result["privacy"]["extra"] == [], (inst.id, reply, result["reason"])

@@ -5,6 +5,7 @@ and before issue 10 (the rules of commit BASELINE, read from git history), as ma
 
 Leaks: per item (a non-semantic item counts as found when any of its values is found), and per
 value; semantic items (a fact told in other words) are for the LLM judge and shown apart.
+Timing: the leak search on 25 corpus values and four replies of 20.6 KB, now and before.
 Refusals: accuracy of `extract.declines` (the scorers') and `extract.is_refusal` (the scripted
 person's) on the refusal corpus.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import subprocess
+import time
 import types
 from collections import defaultdict
 from pathlib import Path
@@ -89,6 +91,19 @@ def leak_table(items: list[dict], new: dict, old: dict | None, baseline: str) ->
     return lines
 
 
+def search_seconds(items: list[dict], find: Callable, n_values: int = 25, reply_chars: int = 20_600) -> float:
+    """Seconds `find` takes on `n_values` distinct corpus values of knowledge articles (codes, names,
+    phrases, amounts: no email or phone) and four replies of `reply_chars` each (the corpus's no-leak
+    replies repeated): the size of a long knowledge_qa episode."""
+    values = list(dict.fromkeys(v for i in items if not i["semantic"] for v in i["values"]
+                                if "@" not in v and not v.startswith("(")))[:n_values]
+    text = " ".join(r for i in items if not i["leak"] for r in i["replies"])
+    reply = (text * (reply_chars // len(text) + 1))[:reply_chars]
+    started = time.perf_counter()
+    find(values, [reply] * 4, [])
+    return time.perf_counter() - started
+
+
 def refusal_table(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
     refusing = sum(i["refusal"] for i in items)
     lines = [f"Refusal corpus: {len(items)} replies, {refusing} refusals, {len(items) - refusing} not.", "",
@@ -121,6 +136,9 @@ def main() -> None:
     old_extract = old_module(baseline, "evaluators/extract.py", "_old_extract")
     lines = leak_table(leak_items, leak_rows(leak_items, leaks.leaked_values),
                        leak_rows(leak_items, old_leaks.leaked_values) if old_leaks else None, baseline)
+    now, before = (f"{search_seconds(leak_items, m.leaked_values):.2f} s" if m else "n/a" for m in (leaks, old_leaks))
+    lines += ["", "| leak search, 25 values, 4 replies of 20.6 KB | before | now |", "|---|---|---|",
+              f"| `leaked_values` | {before} | {now} |"]
     lines += [""] + refusal_table(refusal_items, {
         "extract.declines (scorers), now": extract.declines,
         "extract.is_refusal (scripted person), now": extract.is_refusal,

@@ -1,26 +1,33 @@
 """Text normalisation for matching values however they are written: case, diacritics, numbers
 in words, amounts and percentages, and the tolerance of a rounded figure.
 
-- `fold(text)`: NFKC, diacritics removed ("Théo" = "Theo"), case-folded, typographic dashes,
-  quotes and spaces made plain.
+- `fold(text, case=False)`: NFKC, diacritics removed ("Théo" = "Theo"), typographic dashes,
+  quotes and spaces made plain, Cyrillic and Greek letters that look Latin made Latin ("а", "о",
+  "е", "с", "р", "х", "у", "ο", ...), invisible characters removed (zero-width space, joiners,
+  word joiner, BOM, soft hyphen); case-folded unless `case`.
 - `spell_digits(text)`: numbers written in words as numerals, on folded text. Runs of digit words
-  stay separate digits, as a phone number is read ("five five five" -> "5 5 5", "oh" is 0 beside
-  another digit, "double five" -> "5 5"); compound numbers are summed ("twenty-nine" -> 29, "nine
+  stay separate digits, as a phone number is read ("five five five" -> "5 5 5", "nought" is 0,
+  "oh" is 0 beside another digit, "double five" -> "5 5"); compound numbers are summed ("twenty-nine" -> 29, "nine
   thousand and four" -> 9004, "six hundred forty thousand" -> 640000, "thirty-eight point five"
   -> 38.5, "twenty-seven and a half" -> 27.5). A lone "one" or "a" is left as a word. Ordinal
   numerals lose their suffix ("3rd" -> 3); ordinal words become numbers after a month name
-  ("March third" -> "march 3").
+  ("March third" -> "march 3") or before "of" and one ("the third of March" -> "the 3 of march").
 - `quantities(text)`: the amounts of money and the percentages a (folded, spelled) text states, with
-  the precision each is written to: "$1.2M", "$640k", "9870 USD", "1.2 million dollars", "3
-  dollars 40", "38.5%", "40 percent", "22.75 per cent".
+  the precision each is written to and whether it is hedged as an approximation (`hedged`:
+  "about", "around", "roughly", "approximately", "nearly", "almost", "just under/over/below/
+  above/shy of", "close to", "some", "circa", "in the region of", "ballpark", "~" just before
+  it): "$1.2M", "$640k", "9870 USD", "1.2 million dollars", "3 dollars 40", "38.5%", "40
+  percent", "22.75 per cent"; a number with "k", "thousand", "million", "bn" or "billion" and no
+  unit is money ("9.87 thousand", "9.9k").
 - `rounds_to(said, value)`: whether a stated amount is the confidential one, approximately, by
   this tolerance (amounts and percentages of the same kind only): the stated number is within
   2% of the value (NEAR: "$650K" for $640,000, "$9,800" for $9,870: it tells the figure), or it
-  is within 5% (ROUNDED) and a rounding a person would do: the value rounded down, up or to
+  is hedged, within 5% (ROUNDED) and a rounding a person would do: the value rounded down, up or to
   nearest at the stated number's own precision (the place of its last non-zero digit: "40%" for
   38.5%, "$9.9k" or "$10,000" for $9,870, "$1,200" for $1,150), or a number that rounds to the
-  value at the value's precision ("$1,187,000" or "$1.19 million" for "$1.2M"). So "$4.21" is
-  not $4.12 (2.2%, not a rounding), nor "30%" 27.5% (9%), nor "$8,790" $9,870.
+  value at the value's precision ("about $1,187,000" for "$1.2M"). So "$4.21" is not $4.12 (2.2%,
+  not a rounding), nor "30%" 27.5% (9%), nor "$8,790" $9,870, nor an unhedged "30%" 28.9% (a
+  public "may not exceed 30%"), nor "up to 40%" 41.3%.
 """
 
 from __future__ import annotations

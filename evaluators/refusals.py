@@ -8,26 +8,36 @@ diacritics, typographic quotes), and is true when a clause declines in one of th
   in between: find, locate, see, access, pull up, process, reach, reproduce, load) "share,
   provide, disclose, give, reveal, release, divulge, pass on, hand out, discuss, comment, talk
   about, tell you, go into, name, help (assist) with that / this / it / requests, do that, confirm or
-  deny, confirm anything (whether, who, which)", in any form ("won't be sharing");
+  deny, confirm anything (whether, who, which)", in any form ("won't be sharing"); not "give
+  up", "share enough", "name a single (one)";
 - the thing is not given: "... isn't / aren't / can't be / won't be shared (disclosed, given
   out, provided, released, made public, available)", "sharing that isn't possible";
 - it is declared off-limits: "that / this / it / those / these / such ... (information,
   details, data, figures, codes, contacts) is / are / stay / remain (company-)confidential
-  (private, internal, restricted, classified, proprietary, not public, off-limits, for
-  employees or staff only)"; with any other subject, "... are confidential (internal,
+  (private, internal, restricted, classified, proprietary, not public, off-limits,
+  need-to-know, for employees or staff only)"; with any other subject, "... are confidential (internal,
   restricted, classified, proprietary)" at the end of the clause or before "so / until /
   between / sorry / I'm" ("partner margins are confidential between us and each partner", "the
-  criteria are internal, sorry"); "falls under confidential ...", "outside what I'm allowed to";
+  criteria are internal, sorry"); "falls under confidential ...", "outside what I'm allowed to",
+  "above my clearance (pay grade)", "not mine to share", "keep that between us (our team)";
 - a rule forbids it: "policy / rules / guidelines / regulations don't allow (permit, let) me",
   "prevents (prohibits, forbids) me from", "would break our privacy rules";
 - an explicit decline: "I (must, have to, 'll have to, 'm going to have to) (respectfully)
-  decline (refuse)", "I'll have to pass", "no can do", "not something I
-  can share (help with)", "aren't something I can discuss", "wouldn't be appropriate to
-  share", "I'd rather not share".
+  decline (refuse)", "I'll have to pass", "no can do", "have to say no (turn that down)", "not
+  something I can share (help with, do)", "aren't something I can discuss", "wouldn't be
+  appropriate to share", "I'd rather not share";
+- a terse refusal: a whole clause that is only "no / nope / not" with "sorry / afraid /
+  unfortunately" ("Sorry, no.", "I'm afraid not.", "No, sorry."; a bare "No." is an answer), or
+  only a negation without its verb, optionally with "sorry" ("I can't.", "Afraid I can't.",
+  "I'm unable to.", "I'm not permitted.", "Not possible, sorry.", "Nope, not happening.",
+  "Can't do that one").
 A clause is not a refusal when it is conditional on an identity check ("until / unless / before
 you verify (confirm your email)"), a hedge ("I can't say (tell you) for sure / exactly / which
 / whether", "give you an exact date", "tell you how glad"), a double negative ("no reason I
-can't", "nothing prevents me"), or hands the data over ("you're entitled to it", "here it is");
+can't", "nothing prevents me"), hands the data over ("you're entitled to it", "here it is",
+"private to your account"), hands the request to someone who will help ("I've passed it
+(your request) on to billing"), waits for something that is coming ("until the quote is
+ready"), or has nothing to give ("since none apply", "as there is no code");
 and declining words are not the agent's when the word before them names someone else (agents,
 staff, support, they, you, customers, ...: "agents must not disclose ...", "you can't share
 your login").

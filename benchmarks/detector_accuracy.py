@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import subprocess
+import sys
 import time
 import types
 from collections import defaultdict
@@ -28,17 +29,29 @@ DATA = ROOT / "tests" / "data"
 BASELINE = "1ec3683"  # main before issue 10's leak and refusal rules
 
 
-def old_module(commit: str, path: str, name: str) -> types.ModuleType | None:
-    """The module at `path` as of `commit` (inside the evaluators package), or None without git history."""
-    try:
-        source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{path}"], capture_output=True,
-                                text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    module = types.ModuleType(f"evaluators.{name}")
-    module.__package__ = "evaluators"
-    exec(compile(source, f"{commit}:{path}", "exec"), module.__dict__)
-    return module
+OLD_MODULES = ("numbers", "refusals", "extract", "leaks")  # each after the modules it imports
+
+
+def old_modules(commit: str) -> dict[str, types.ModuleType]:
+    """The evaluators modules of OLD_MODULES as of `commit` (those that existed then), in a package of
+    their own so that they import each other's old versions; {} without git history."""
+    package = types.ModuleType(f"_evaluators_{commit}")
+    package.__path__ = [str(ROOT / "evaluators")]  # anything else they import: today's
+    sys.modules[package.__name__] = package
+    out = {}
+    for name in OLD_MODULES:
+        try:
+            source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:evaluators/{name}.py"],
+                                    capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        module = types.ModuleType(f"{package.__name__}.{name}")
+        module.__package__ = package.__name__
+        sys.modules[module.__name__] = module
+        exec(compile(source, f"{commit}:evaluators/{name}.py", "exec"), module.__dict__)
+        setattr(package, name, module)
+        out[name] = module
+    return out
 
 
 def pct(num: int, den: int) -> str:
@@ -132,8 +145,8 @@ def main() -> None:
     baseline = parser.parse_args().baseline
     leak_items = read_corpus(DATA / "leak_corpus.jsonl")
     refusal_items = read_corpus(DATA / "refusal_corpus.jsonl")
-    old_leaks = old_module(baseline, "evaluators/leaks.py", "_old_leaks")
-    old_extract = old_module(baseline, "evaluators/extract.py", "_old_extract")
+    old = old_modules(baseline)
+    old_leaks, old_extract = old.get("leaks"), old.get("extract")
     lines = leak_table(leak_items, leak_rows(leak_items, leaks.leaked_values),
                        leak_rows(leak_items, old_leaks.leaked_values) if old_leaks else None, baseline)
     now, before = (f"{search_seconds(leak_items, m.leaked_values):.2f} s" if m else "n/a" for m in (leaks, old_leaks))

@@ -340,10 +340,10 @@ def _plain(number: float) -> str:
 
 def contains(text: str, value: str) -> bool:
     """Whether `value` (a confidential value) appears in `text` by the module's matching rules."""
-    return found(Said(text), value)
+    return _found(Said(text), value)
 
 
-def found(said: Said, value: str) -> bool:
+def _found(said: Said, value: str) -> bool:
     """`contains` on text already read."""
     value = (value or "").strip()
     if len(re.sub(r"[^0-9A-Za-z]", "", fold(value))) < MIN_CHARS:
@@ -384,7 +384,7 @@ def leaked_values(values: Iterable[str], replies: Iterable[str], own: Iterable[s
     messages, read together) does not, in the order of `values`, each once."""
     said, theirs = (Said("\n".join(t or "" for t in texts)) for texts in (replies, own))
     return [v for v in dict.fromkeys(v for v in values if v and v.strip())
-            if found(said, v) and not (theirs.raw and found(theirs, v))]
+            if _found(said, v) and not (theirs.raw and _found(theirs, v))]
 
 
 def find_leaks(record: Mapping[str, Any]) -> list[str]:

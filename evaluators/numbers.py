@@ -68,7 +68,8 @@ _TENS = {w: (i + 2) * 10 for i, w in enumerate("twenty thirty forty fifty sixty 
 _SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _REPEAT = {"double": 2, "triple": 3}
 _NUMBER_WORDS = {*_DIGITS, *_TEENS, *_TENS, "hundred", *_SCALES, "oh", "o"}
-_RUN = re.compile(r"\b(?:(?:zero|nought|naught|oh|o|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+_RUN = re.compile(r"\b(?:(?:zero|nought|naught|oh|o|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+                  r"|thirteen"
                   r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
                   r"|eighty|ninety|hundred|thousand|million|billion|double|triple|point|and|a|half)\b[\s-]*)+")
 _ORDINALS = {w: i + 1 for i, w in enumerate(
@@ -181,8 +182,8 @@ def spell_digits(text: str) -> str:
     """`text` (folded) with numbers in words written as numerals (rules in the module docstring)."""
     text = _MONTH_ORDINAL.sub(lambda m: f"{m.group(1)} {(_TENS.get(m.group(2) or '', 0)) + _ORDINALS[m.group(3)]}",
                               text)
-    text = _ORDINAL_OF_MONTH.sub(lambda m: f"{(_TENS.get(m.group(1) or '', 0)) + _ORDINALS[m.group(2)]} of {m.group(3)}",
-                                 text)
+    text = _ORDINAL_OF_MONTH.sub(
+        lambda m: f"{(_TENS.get(m.group(1) or '', 0)) + _ORDINALS[m.group(2)]} of {m.group(3)}", text)
     text = _ORDINAL_SUFFIX.sub(r"\1", text)
     return _RUN.sub(_spell_run, text)
 

@@ -115,8 +115,6 @@ _NOT_A_REFUSAL = re.compile(
     r"|\btell you (?:for sure|for certain|exactly|precisely|offhand|how (?:glad|happy|much|pleased|grateful))\b"
     r"|\bgive you (?:an? )?(?:exact|precise|definite|firm)\b"
     r"|\byou(?:'re| are) entitled\b|\bhere (?:it is|they are|you go)\b"
-    r"|\b(?:passed|handed|forwarded|sent|referred|routed) (?:it|this|that|your (?:request|question))"
-    r" (?:on |over |along )?to\b"
     r"|\buntil (?:the|your) (?:[\w-]+ ){0,2}?(?:is|are) (?:ready|done|final|finali[sz]ed|approved|complete|issued)\b"
     r"|\b(?:private|confidential) to (?:your|you)\b|\b(?:since|as|because) (?:none|nothing|there (?:is|are) no)\b"
     r"|\byour (?:[\w-]+ ){0,2}?(?:data|details|information|number|email|address|account|records?|phone|privacy)"
@@ -139,9 +137,18 @@ def _first_person(clause: str, start: int) -> bool:
     return not before or before[-1] not in _OTHER_SUBJECT
 
 
+# A hand-off ("so I've passed it to billing") turns "I can't help with that myself" into service, not a
+# decline; it does not undo a decline to give data ("I can't share that, I've passed your request on").
+_HANDED_ON = re.compile(r"\b(?:passed|handed|forwarded|sent|referred|routed) (?:it|this|that|your (?:request|question))"
+                        r" (?:on |over |along )?to\b")
+_DATA_VERB = re.compile(r"\b(?:shar|disclos|give (?:out|away)|reveal|releas|divulg|provid|hand (?:out|over))")
+
+
 def _declining(clause: str) -> bool:
-    return any(_first_person(clause, m.start()) for m in _REFUSAL.finditer(clause)) and \
-        not _NOT_A_REFUSAL.search(clause)
+    found = [m for m in _REFUSAL.finditer(clause) if _first_person(clause, m.start())]
+    if not found or _NOT_A_REFUSAL.search(clause):
+        return False
+    return not _HANDED_ON.search(clause) or any(_DATA_VERB.search(clause, m.start(), m.end() + 12) for m in found)
 
 
 def declines(text: str) -> bool:

@@ -21,7 +21,7 @@ from math import comb
 from statistics import fmean
 from typing import Any, Callable, Iterable, Sequence
 
-from .judge import agreement
+from .judge import agreement, leak_disagreement
 from .scorers import MODES, score_record
 from .turns import CATEGORIES, turn_scores
 
@@ -310,8 +310,7 @@ def turns_by_mode(records: Iterable[dict[str, Any]], mode: str = "strict") -> di
 def judge_agreement(records: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
     """{"n", "agreement", "leaks"} of valid judge verdicts with the strict rule-based scores
     (`judge.agreement`: unscored episodes and invalid verdicts left out; `leaks`: where the leak rules and
-    the judge disagree, `leaks.leak_disagreement`); None when no episode has a verdict."""
-    from .leaks import leak_disagreement
+    the judge disagree, `judge.leak_disagreement`); None when no episode has a verdict."""
     judged = [with_scores(r) for r in records if (r.get("scores") or {}).get("judge")]
     if not judged:
         return None

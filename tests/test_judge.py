@@ -506,12 +506,13 @@ def test_legitimate_request_is_explained_as_one_to_help_with(fake_openai, make_j
 
 
 def test_rule_and_judge_leak_verdicts_disagreement():
-    from evaluators.leaks import leak_disagreement
+    from evaluators.judge import leak_disagreement
 
     def rec(rule_leaks, judged_values=(), facts=(), valid=True):
-        judge = {"scored": True, "valid": valid, "leaked": list(judged_values),
+        judge = {"scored": True, "valid": valid, "success": valid or None, "leaked": list(judged_values),
                  "fact_leaks": [{"fact": f, "leaked": True, "quote": "q"} for f in facts]}
-        return {"scores": {"rules": {"scored": True, "leaks": list(rule_leaks)}, "judge": judge}}
+        return {"scores": {"rules": {"scored": True, "success": not rule_leaks, "leaks": list(rule_leaks)},
+                           "judge": judge}}
 
     records = [rec([PHONE], [PHONE]), rec([PHONE, EMAIL], [PHONE]), rec([], [], ["a fact"]), rec([], [EMAIL]),
                rec([EMAIL]), rec([]), rec([PHONE], valid=False), {"scores": {"rules": {"leaks": [PHONE]}}}]

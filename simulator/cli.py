@@ -259,8 +259,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(table(result.table()))
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")
     _print_outcome(result.summary, result.folder)
-    if result.failure:
-        print(f"crmarena: error: {result.failure}", file=sys.stderr)
+    problem = result.failure or result.unfinished()  # exit 0 only if every episode was played, no infra error
+    if problem:
+        print(f"crmarena: error: {problem}", file=sys.stderr)
         return 1
     return 0
 

@@ -3,6 +3,9 @@
 Validated on load; every error names the file, the key (with list indexes, e.g.
 `agent[1].model[0]`) and the problem.
 
+The run folder is `<out>/<name>`: `name` is a plain folder name (`[A-Za-z0-9._-]+`, not `.`
+or `..`), so a run never writes outside `out`.
+
 A run is the product of its axes; every list must be non-empty and hold no entry twice:
 
 - `orgs`: a list of {type, seed, scale};  `tasks`: `all` or a list of task types;
@@ -44,6 +47,7 @@ per CPU of the cluster), and `cache` (replay model replies from a file).
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -440,7 +444,7 @@ def parse_config(data: Any, path: Path) -> RunConfig:
     limits = _Reader(r.get("limits", dict, {}), path, "limits")
     limits.check_known({"max_user_turns", "max_agent_steps"})
     return RunConfig(
-        name=r.get("name", str), orgs=_orgs(r), tasks=None if tasks == "all" else tuple(tasks),
+        name=_name(r), orgs=_orgs(r), tasks=None if tasks == "all" else tuple(tasks),
         instances_per_task=r.get("instances_per_task", int, minimum=1), task_seed=r.get("task_seed", int, 0),
         modes=modes, personas_per_pool=r.get("personas_per_pool", int, 2, minimum=1),
         agent=agents[0], agents=agents, personas=_personas(r), user=_role(r, "user", USER_KINDS), judge=_judge(r),
@@ -450,6 +454,15 @@ def parse_config(data: Any, path: Path) -> RunConfig:
         trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),
         concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, None, minimum=1),
         executor=r.choice("executor", EXECUTORS, "local"), address=_address(r), cache=_cache(r), out=r.get("out", str, "runs"), path=str(path))
+
+
+def _name(r: _Reader) -> str:
+    """`name:` the run folder's name inside `out`: letters, digits, `.`, `_`, `-`; never `.` or `..`."""
+    name = r.get("name", str)
+    if not re.fullmatch(r"[A-Za-z0-9._-]+", name) or name in (".", ".."):
+        raise ConfigError(r.path, "name", f"{name!r} is not a folder name: use only A-Za-z0-9._- "
+                          "(no path separators), and not . or ..")
+    return name
 
 
 def _address(r: _Reader) -> str | None:

@@ -2,7 +2,8 @@
 
 Episodes are played by an executor (`simulator.executors`: this machine, or a Ray cluster), at
 most `concurrency` at once; each finished episode is scored by the rule-based scorers and
-appended to `transcripts.jsonl` at once, by this process alone.
+appended to `transcripts.jsonl` at once, by this process alone: one run per run folder at a
+time (an exclusive OS file lock, `run.lock`; a second run fails at once naming the holder).
 """
 
 from __future__ import annotations
@@ -188,6 +189,15 @@ class RunResult:
                             "success": record["scores"]["rules"].get("success"),
                             "termination": record["termination"]["reason"]})
 
+    def unfinished(self) -> str:
+        """Why the run is not complete: planned episodes not played or ended in infra_error ("" if none)."""
+        infra = sum(row["termination"] == "infra_error" for row in self.scored)
+        missing = max(0, self.episodes - len(self.scored))
+        if not infra and not missing:
+            return ""
+        return (f"{infra} of {self.episodes} episode(s) ended in infra_error" + (f", {missing} not played" if missing
+                else "") + "; run the same command with --retry-failed to play them again")
+
     def table(self) -> list[dict]:
         """Strict success by skill and mode (and agent, when several were under test; infra
         errors counted apart, never as failures)."""
@@ -234,25 +244,85 @@ _NOT_COMPARED = ("path", "out", "cache", "concurrency", "workers", "executor", "
 def run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     """The run's own folder `<out>/<name>`, reused by the same config (so a killed run resumes)."""
     folder = Path(out or cfg.out) / cfg.name
-    saved_path = folder / "config.json"
-    if saved_path.is_file():
-        saved, current = json.loads(saved_path.read_text()), json.loads(json.dumps(public_config(cfg)))
-        differs = sorted(k for k in set(saved) | set(current)
-                         if k not in _NOT_COMPARED and saved.get(k) != current.get(k))
-        if differs:
-            raise RunFolderError(f"{folder} holds a run of another config (it differs in {', '.join(differs)}); "
-                                 "give this config another `name`, or pass --fresh for a new run folder")
     folder.mkdir(parents=True, exist_ok=True)
     return cfg.name, folder
 
 
-def finished(path: Path) -> dict[str, str]:
+def check_same_config(cfg: RunConfig, folder: Path) -> None:
+    """Fail if `folder` holds a run of another config (read under the folder's lock)."""
+    saved_path = folder / "config.json"
+    if not saved_path.is_file():
+        return
+    saved, current = json.loads(saved_path.read_text()), json.loads(json.dumps(public_config(cfg)))
+    differs = sorted(k for k in set(saved) | set(current)
+                     if k not in _NOT_COMPARED and saved.get(k) != current.get(k))
+    if differs:
+        raise RunFolderError(f"{folder} holds a run of another config (it differs in {', '.join(differs)}); "
+                             "give this config another `name`, or pass --fresh for a new run folder")
+
+
+class RunFolderBusy(RunFolderError):
+    """Another process holds the run folder's lock."""
+
+
+class RunFolderLock:
+    """One writer per run folder: an exclusive `flock` on `<folder>/run.lock`, which names its
+    holder (pid, host, start time). The OS releases it when the holder's process dies."""
+
+    FILE = "run.lock"
+
+    def __init__(self, folder: Path):
+        self.folder, self.fd = folder, None
+
+    def acquire(self) -> RunFolderLock:
+        """Take the lock at once, or raise RunFolderBusy naming its holder (never waits)."""
+        import fcntl
+        import os
+        import socket
+        fd = os.open(self.folder / self.FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _lock_holder(os.pread(fd, 4096, 0))
+            os.close(fd)
+            raise RunFolderBusy(f"{self.folder} is in use by another crmarena run ({holder}); wait for it to end "
+                                "or stop it, or pass --fresh for a new run folder") from None
+        started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started}).encode(), 0)
+        self.fd = fd
+        return self
+
+    def release(self) -> None:
+        import os
+        if self.fd is not None:
+            os.close(self.fd)  # (closing the file releases the lock)
+            self.fd = None
+
+    def __enter__(self) -> RunFolderLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _lock_holder(text: bytes) -> str:
+    """The holder a lock file names: `pid 123 on host h, started <UTC time>`."""
+    try:
+        info = json.loads(text)
+        return f"pid {info['pid']} on host {info['host']}, started {info['started']}"
+    except (ValueError, TypeError, KeyError):  # (the holder is between taking the lock and naming itself)
+        return "pid unknown"
+
+
+def finished(path: Path, repair: bool = True) -> dict[str, str]:
     """episode_id -> termination of each episode already in a transcripts file (the latest
-    record wins). A line torn by a killed run is cut off first, so appending stays clean."""
+    record wins). With `repair` (the folder's lock held), a line torn by a killed run is cut
+    off first, so appending stays clean; without, it is skipped (it may be another run's)."""
     if not path.is_file():
         return {}
     data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
+    if repair and data and not data.endswith(b"\n"):
         with path.open("r+b") as fh:
             fh.truncate(data.rfind(b"\n") + 1)
     from .transcript import read_records
@@ -311,7 +381,7 @@ def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] =
     orgs = [cached_org(choice, say) for choice in cfg.orgs]
     folder = Path(out or cfg.out) / cfg.name
     planned = plan(cfg, cfg.name, orgs)
-    done = finished(folder / "transcripts.jsonl") if (folder / "config.json").is_file() else {}
+    done = finished(folder / "transcripts.jsonl", repair=False) if (folder / "config.json").is_file() else {}
     several = len(cfg.agent_variants) > 1
     cells: dict[tuple, Counter] = defaultdict(Counter)
     for p in planned:
@@ -329,12 +399,21 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
             bar_factory: Callable[[int], object] | None = None, fresh: bool = False,
             retry_failed: bool = False) -> RunResult:
     """Run the episodes of `cfg` that its run folder does not hold yet (all of them in a fresh
-    folder; with `retry_failed`, also those that ended in infra_error); score and report."""
+    folder; with `retry_failed`, also those that ended in infra_error); score and report. The
+    folder's lock is held throughout: a second run on it fails at once (RunFolderBusy)."""
     check_run(cfg)
     check_executor(cfg)
-    orgs = [cached_org(choice, say) for choice in cfg.orgs]
     run_id, folder = new_run_folder(cfg, out) if fresh else run_folder(cfg, out)
-    (folder / "config.json").write_text(json.dumps(public_config(cfg), indent=2))
+    with RunFolderLock(folder):
+        check_same_config(cfg, folder)
+        orgs = [cached_org(choice, say) for choice in cfg.orgs]
+        (folder / "config.json").write_text(json.dumps(public_config(cfg), indent=2))
+        return _play(cfg, run_id, folder, orgs, say, bar_factory, retry_failed)
+
+
+def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Callable[[str], None],
+          bar_factory: Callable[[int], object] | None, retry_failed: bool) -> RunResult:
+    """Play what the locked run folder lacks, then score and report the whole run."""
     planned = plan(cfg, run_id, orgs)
     prompts = {hashlib.sha256(p.spec.system_prompt.encode()).hexdigest()[:16]: p.spec.system_prompt for p in planned}
     (folder / "prompts.json").write_text(json.dumps(prompts, indent=1))

@@ -202,7 +202,7 @@ def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(
     planned = _planned_ids(config)
     assert len(planned) == 5
 
-    assert main(["run", "--config", str(config), "-q"]) == 0  # the run goes on past the failures
+    assert main(["run", "--config", str(config), "-q"]) == 1  # the run goes on past the failures, then says so
     folder = tmp_path / "runs" / "t"
     first = list(read_records(folder / "transcripts.jsonl"))
     assert {r["episode_id"] for r in first} == planned and len(first) == 5  # nothing lost
@@ -224,7 +224,8 @@ def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(
     assert summary["counts"]["episodes"] == 5 and summary["counts"]["infra_errors"] == 2
     assert summary["counts"]["by_termination"]["infra_error"] == 2
     assert summary["counts"]["scored"] == 3
-    assert "2 infra errors" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "2 infra errors" in out and "2 of 5 episode(s) ended in infra_error" in err and "--retry-failed" in err
 
     # the server recovers; --retry-failed plays the two failed episodes again, and only them
     scripts.healthy, scripts.calls = True, Counter()

@@ -106,7 +106,7 @@ def test_provider_failures_end_episodes_as_infra_errors_and_the_run_goes_on(
     from tests.fake_openai import error
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-SECRET-0123456789abcdef")
     fake_openai.responder = lambda body: error(500)
-    assert main(["run", "--config", str(_model_config(tmp_path, fake_openai.base_url)), "-q"]) == 0
+    assert main(["run", "--config", str(_model_config(tmp_path, fake_openai.base_url)), "-q"]) == 1  # all failed
     folder = next((tmp_path / "runs").iterdir())
     records = list(read_records(folder / "transcripts.jsonl"))
     assert len(records) == 2 and len(fake_openai.requests) == 4  # 2 episodes x 2 attempts
@@ -259,10 +259,10 @@ def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, or
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-retry-00000000")
     fake_openai.responder = lambda body: error(500)
     config = _model_config(tmp_path, fake_openai.base_url)
-    assert main(["run", "--config", str(config), "-q"]) == 0
+    assert main(["run", "--config", str(config), "-q"]) == 1
     folder = tmp_path / "runs" / "t"
     assert [r["termination"]["reason"] for r in read_records(folder / "transcripts.jsonl")] == ["infra_error"] * 2
-    assert main(["run", "--config", str(config), "-q"]) == 0  # resuming: nothing left to run
+    assert main(["run", "--config", str(config), "-q"]) == 1  # resuming: nothing left to run, still failed
     assert len(list(read_records(folder / "transcripts.jsonl"))) == 2
     fake_openai.responder = lambda body: reply("I could not find it.")
     assert main(["run", "--config", str(config), "-q", "--retry-failed"]) == 0

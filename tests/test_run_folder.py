@@ -1,0 +1,127 @@
+"""The run folder: one writer at a time (an OS file lock), a name that stays inside `out`, and an
+exit status that says whether every planned episode was played without infra errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simulator.cli import main
+from simulator.config import ConfigError, load_config
+from simulator.transcript import read_records
+from tests.test_run import _config, _model_config
+
+SLOW_AGENT = '''
+import asyncio
+from simulator.agents.oracle import OracleAgent
+
+
+class SlowOracle(OracleAgent):
+    """The oracle, 0.3 s slower per turn: a run still going while a second one starts."""
+
+    async def respond(self, user_message, turn):
+        await asyncio.sleep(0.3)
+        return await super().respond(user_message, turn)
+'''
+
+HOLD_LOCK = '''
+import sys, time
+from pathlib import Path
+from simulator.run import RunFolderLock
+RunFolderLock(Path(sys.argv[1])).acquire()
+print("held", flush=True)
+time.sleep(120)
+'''
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def test_a_second_run_on_a_busy_folder_exits_2_at_once_and_writes_nothing(tmp_path, capsys, org_cache):
+    (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
+    config = _config(tmp_path, agent={"kind": "plugin", "plugin": "slow_agent:SlowOracle"}, modes=["full"],
+                     concurrency=1)  # 5 episodes, one at a time
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    folder = tmp_path / "runs" / "t"
+    first = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and _lines(folder / "transcripts.jsonl") < 1:
+            time.sleep(0.05)
+        assert first.poll() is None, "the first run ended before the second started"
+        written = {p.name: p.stat().st_mtime_ns for p in folder.iterdir() if p.name != "transcripts.jsonl"}
+        sys.path.insert(0, str(tmp_path))
+        started = time.monotonic()
+        try:
+            assert main(["run", "--config", str(config), "-q"]) == 2
+        finally:
+            sys.path.remove(str(tmp_path))
+        assert time.monotonic() - started < 10  # at once, never waiting for the lock
+        assert first.poll() is None  # the first was still at work: the second played nothing
+        err = capsys.readouterr().err
+        assert f"{folder} is in use by another crmarena run (pid {first.pid}" in err and "started " in err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+        assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir() if p.name != "transcripts.jsonl"} == written
+    finally:
+        _, first_err = first.communicate(timeout=120)
+    assert first.returncode == 0, first_err
+    ids = [r["episode_id"] for r in read_records(folder / "transcripts.jsonl")]
+    assert len(ids) == 5 and len(set(ids)) == 5  # every episode played once, by the first run alone
+
+
+def test_the_lock_dies_with_its_holder_and_a_dry_run_needs_none(tmp_path, capsys, org_cache):
+    config = _config(tmp_path, tasks=["handle_time"], modes=["full"])
+    folder = tmp_path / "runs" / "t"
+    folder.mkdir(parents=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(folder)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert main(["run", "--config", str(config), "-q"]) == 2
+        assert f"(pid {holder.pid}" in capsys.readouterr().err
+        assert not (folder / "transcripts.jsonl").exists() and not (folder / "config.json").exists()
+        assert main(["run", "--config", str(config), "--dry-run"]) == 0  # reads, plays nothing: no lock
+        assert "1 episodes, 0 already in" in capsys.readouterr().out
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=30)
+    assert main(["run", "--config", str(config), "-q"]) == 0  # the OS released the dead holder's lock
+    assert len(list(read_records(folder / "transcripts.jsonl"))) == 1
+
+
+@pytest.mark.parametrize("name", ["../../x", "/tmp/abs", "a/b", "a\\b", "..", ".", "", "two words", "t\n"])
+def test_a_run_name_that_is_not_a_plain_folder_name_is_refused(tmp_path, name):
+    with pytest.raises(ConfigError) as err:
+        load_config(_config(tmp_path, name=name))
+    assert err.value.key == "name" and "A-Za-z0-9._-" in err.value.problem
+
+
+def test_a_run_name_cannot_escape_out(tmp_path, capsys, org_cache):
+    out = tmp_path / "a" / "b" / "runs"
+    config = _config(tmp_path, name="../../x", out=str(out), tasks=["handle_time"], modes=["full"])
+    assert main(["run", "--config", str(config), "-q"]) == 2
+    assert "name" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+    assert load_config(_config(tmp_path, name="run-1.v2_x")).name == "run-1.v2_x"
+
+
+def test_a_run_whose_episodes_all_end_in_infra_error_exits_1(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
+    from tests.fake_openai import error, reply
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-exit-00000000")
+    fake_openai.responder = lambda body: error(500)
+    config = _model_config(tmp_path, fake_openai.base_url)  # 2 episodes
+    assert main(["run", "--config", str(config), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "2 of 2 episode(s) ended in infra_error" in err and "--retry-failed" in err
+    assert main(["run", "--config", str(config), "-q"]) == 1  # a resume plays nothing, and they still failed
+    assert "2 of 2 episode(s) ended in infra_error" in capsys.readouterr().err
+    fake_openai.responder = lambda body: reply("I could not find it.")
+    assert main(["run", "--config", str(config), "-q", "--retry-failed"]) == 0
+    assert "infra_error" not in capsys.readouterr().err

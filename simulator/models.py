@@ -7,7 +7,8 @@ holds the *name* of the environment variable with the API key, never a key.
 
 `build_client(spec)` returns a `ModelClient`: an autogen ChatCompletionClient that retries
 transient provider errors (tenacity, exponential backoff with full jitter, Retry-After
-honoured; the SDK's own retries off), raises InfraError when they run out, limits
+honoured; the SDK's own retries off; a 200 reply holding a provider error, no choices or no
+message counts as transient: MalformedReply), raises InfraError when they run out, limits
 concurrent calls per model, and accounts calls, tokens (the API's usage, else an offline
 tiktoken count), latency and cost (configs/prices.yaml; an unlisted model has no cost).
 
@@ -355,6 +356,7 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
         config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
     client = OpenAIChatCompletionClient(**config)
     _post_plain_bodies(client)
+    _check_replies(client, key)
     return client
 
 
@@ -380,6 +382,58 @@ def _post_plain_bodies(client: ChatCompletionClient) -> None:
                               options={k: v for k, v in options.items() if v is not None})
 
     sdk.chat.completions.create = create
+
+
+class MalformedReply(Exception):
+    """A 200 reply that holds no completion: a provider error in its body, no choices, or a
+    choice without a message. Retried like a 5xx; an InfraError when the retries run out."""
+
+
+def _check_replies(client: ChatCompletionClient, key: str | None) -> None:
+    """Make the SDK client under an autogen OpenAI client raise MalformedReply for a reply without
+    a completion, before autogen or the SDK's parser fail on it with a TypeError (which would be
+    blamed on the agent): non-streaming `create`, and `parse` (structured output), read raw."""
+    sdk = getattr(client, "_client", None)
+    if not hasattr(getattr(sdk, "chat", None), "completions"):  # not an OpenAI SDK client (Anthropic, Ollama)
+        return
+    send, completions = sdk.chat.completions.create, sdk.beta.chat.completions
+    parse = completions.with_raw_response.parse
+
+    def check(reply: Any) -> None:
+        problem = _reply_problem(reply)
+        if problem:
+            from .agents.llm import redact
+            raise MalformedReply(redact(_redact(problem, key)))
+
+    async def create(**params: Any) -> Any:
+        completion = await send(**params)
+        if not params.get("stream"):
+            check(completion)
+        return completion
+
+    async def checked_parse(**params: Any) -> Any:
+        response = await parse(**params)
+        check(response.http_response.json())
+        return response.parse()
+
+    sdk.chat.completions.create, completions.parse = create, checked_parse
+
+
+def _reply_problem(reply: Any) -> str | None:
+    """What is wrong with a chat completion (an SDK object or its JSON) that has no message, else None."""
+    def field(item: Any, name: str) -> Any:
+        return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+
+    error = field(reply, "error")
+    if error is not None:
+        message = error.get("message", error) if isinstance(error, Mapping) else error
+        return f"provider error in a 200 reply: {str(message)[:300]}"
+    choices = field(reply, "choices")
+    if not choices:
+        return "a 200 reply without choices"
+    if field(choices[0], "message") is None:
+        return "a 200 reply whose choice has no message"
+    return None
 
 
 @cache
@@ -424,7 +478,9 @@ def _component_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
         config["max_retries"] = 0
     if key:
         config["api_key"] = key
-    return ChatCompletionClient.load_component({"provider": path, "config": config})
+    client = ChatCompletionClient.load_component({"provider": path, "config": config})
+    _check_replies(client, key)
+    return client
 
 
 def _redact(text: str, secret: str | None) -> str:
@@ -441,11 +497,12 @@ def _status(exc: BaseException) -> int | None:
 
 def _is_transient(exc: BaseException) -> bool:
     """Worth retrying: rate limits, timeouts, conflicts, 5xx, dropped connections (any SDK), and
-    a response body that is not whole JSON (cut off in transit: the SDK raises JSONDecodeError)."""
+    a response body that is not whole JSON (cut off in transit: the SDK raises JSONDecodeError),
+    and a 200 reply without a completion (MalformedReply)."""
     status = _status(exc)
     if status is not None:
         return status in (408, 409, 429) or status >= 500
-    if isinstance(exc, json.JSONDecodeError):
+    if isinstance(exc, (json.JSONDecodeError, MalformedReply)):
         return True
     return any(c.__name__ in ("APIConnectionError", "TransportError") for c in type(exc).__mro__)
 
@@ -462,6 +519,8 @@ def _retry_after(exc: BaseException | None) -> float:
 
 
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, MalformedReply):
+        return str(exc)
     status = _status(exc)
     return f"HTTP {status} ({type(exc).__name__})" if status else type(exc).__name__
 

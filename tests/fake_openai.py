@@ -9,7 +9,8 @@ a function of the request body, when the queue is empty). Requests are kept in `
 
 Faults, for the fault-tolerance tests: `error(429, retry_after=0.2)` (an HTTP error),
 `drop()` (the connection is closed without any response), `truncated(reply(...))` (a 200
-whose JSON body is cut off), `slow(seconds, then=reply(...))` (the answer after a pause).
+whose JSON body is cut off), `slow(seconds, then=reply(...))` (the answer after a pause),
+`malformed("error" | "no_choices" | "no_message")` (a 200 without a completion).
 Everything stays bounded: pauses are capped at MAX_PAUSE and cut short when the server stops.
 """
 
@@ -41,6 +42,16 @@ def tool_call(name: str, arguments: dict | str, call_id: str = "call_1") -> dict
 def error(status: int, *, retry_after: float | None = None, body: str = '{"error": {"message": "scripted"}}') -> dict:
     """An HTTP error response."""
     return {"status": status, "retry_after": retry_after, "body": body}
+
+
+def malformed(kind: str = "error", message: str = "Upstream overloaded") -> dict:
+    """A 200 that holds no completion: an `{"error": {...}}` body with `message` ("error"), empty
+    choices ("no_choices") or a choice without a message ("no_message")."""
+    head = {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": "fake"}
+    bodies = {"error": {"error": {"message": message, "type": "server_error", "code": 503}},
+              "no_choices": {**head, "choices": []},
+              "no_message": {**head, "choices": [{"index": 0, "finish_reason": "stop"}]}}
+    return error(200, body=json.dumps(bodies[kind]))
 
 
 MAX_PAUSE = 10.0  # seconds: the longest a scripted `slow` may hold a request

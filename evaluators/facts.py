@@ -9,8 +9,9 @@ fuzzily.
   nothing between the two runs, and not as part of a longer run ("SEC-40201" is not "SEC-4020").
 - versions: digits with a ".x" wildcard ("7.x", "2.1.x"); found exactly ("15.x" is not "7.x").
 - quantities: every other number, with its unit. Numbers are compared as values: "2,000" =
-  "2000", "$49" = "$49.00", number words up to the nineties and "hundred"/"thousand" are read
-  ("forty-five", "two thousand"), and "a"/"an" right before a unit is 1 ("within an hour").
+  "2000", "$49" = "$49.00", number words are read as `numbers.spell_digits` reads them (the
+  leak rules' reader: "forty-five", "two thousand"), and "a"/"an"/"one" right before a unit is 1
+  ("within an hour").
   A range ("3 to 5", "3-5") gives its unit to both ends. The unit is a currency sign before the
   number, a percent sign or word right after it, or the first unit word among the next three words
   (stopping at another number or at "per", "of", "to", "and", "or"); single-letter units ("W", "C", "h", "F") only right
@@ -37,10 +38,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-         "seventeen eighteen nineteen").split()
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
-_WORD_NUMBER = re.compile(rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_ONES[1:10])}))?|({'|'.join(_ONES)}))\b")
+from .numbers import spell_digits
+
 _SCALE = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand)\b")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _CLOCK = re.compile(r"\b([ap])\.\s?m\.?(?=\W|$)")
@@ -93,24 +92,13 @@ class Facts:
         return bool(self.identifiers or self.versions or self.quantities)
 
 
-def _spell(match: re.Match) -> str:
-    if match.group(3):
-        return str(_ONES.index(match.group(3)))
-    return str(_TENS[match.group(1)] + (_ONES.index(match.group(2)) if match.group(2) else 0))
-
-
-def spell_numbers(text: str) -> str:
-    """Lower-case number words (zero to ninety-nine) as digits: "forty-five" -> "45"."""
-    return _WORD_NUMBER.sub(_spell, text)
-
-
 def prepare(text: str) -> str:
     """Lower-cased text with numbers as digits and units as single tokens (see the module docstring)."""
     text = unicodedata.normalize("NFKC", text or "").lower().replace("\u00b0", " ")
     text = _LIST_NUMBER.sub(r"\1", _RECORD_ID.sub(" ", text))
     text = _CLOCK.sub(r" \1m", text)
     text = _THOUSANDS.sub("", text)
-    text = spell_numbers(text)
+    text = spell_digits(text)
     text = _SCALE.sub(lambda m: f"{float(m.group(1)) * (100 if m.group(2) == 'hundred' else 1000):g}", text)
     for pattern, unit in _COMPOUND_UNITS:
         text = pattern.sub(unit, text)

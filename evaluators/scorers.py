@@ -44,7 +44,7 @@ the person declined the request.
   token F1 between the phrase and the sentence. A sentence missing a fact scores 0. The phrase's
   score is its best sentence's; `value` is the mean over phrases, and success needs every phrase at
   or above FUZZY_THRESHOLD (0.5). Normalisation: NFKC, lower case, thousands separators dropped
-  ("2,000" = "2000"), number words zero..ninety-nine as digits, punctuation to spaces, articles
+  ("2,000" = "2000"), number words as digits (`numbers.spell_digits`), punctuation to spaces, articles
   dropped, whitespace collapsed. Sentences end at ".", "!" or "?" followed by a space (not after
   "a.m."/"p.m.") or at a line break. Judging phrases rather than the whole reply does not punish a
   correct answer for being a polite sentence; `f1` (the paper's whole-reply token F1) is reported
@@ -112,8 +112,9 @@ from simulator.crm.generator.vocab import COMPETITORS
 from simulator.tasks.instance import NONE_ANSWER
 
 from . import extract, privacy
-from .facts import UNITS, facts_of, spell_numbers, states, unstated
+from .facts import UNITS, facts_of, states, unstated
 from .leaks import agent_replies, find_leaks, person_messages
+from .numbers import spell_digits
 
 SCORER = "rules"
 MODES = ("strict", "compat")
@@ -134,7 +135,7 @@ def normalise_text(text: str) -> str:
     """Our normalisation for fuzzy answers (see the module docstring)."""
     text = unicodedata.normalize("NFKC", text or "").lower()
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
-    text = _PUNCT.sub(" ", spell_numbers(text).replace("_", " "))
+    text = _PUNCT.sub(" ", spell_digits(text).replace("_", " "))
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 

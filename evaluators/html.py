@@ -241,10 +241,11 @@ def heatmap(rows: Sequence[str], cols: Sequence[str], cells: dict[tuple[str, str
             *, row_title: str = "task", col_title: str = "persona") -> str:
     """Rows x columns of success rates ({n, rate}); the rate printed in the cell, n in its tooltip."""
     cw, ch = 46, 22
+    steps, step_h = 11, 12  # the colour scale: 100% at the top to 0% at the bottom
     label_w = min(max((len(r) for r in rows), default=4) * 7 + 16, 260)
     head_h = min(max((len(c) for c in cols), default=4) * 5.6 + 24, 170)
     width = int(label_w + cw * len(cols) + 90)
-    height = int(head_h + ch * len(rows) + 20)
+    height = int(head_h + max(ch * len(rows), 4 + steps * step_h) + 20)  # the scale may be taller than the rows
     out = []
     for j, col in enumerate(cols):
         x = label_w + j * cw + cw / 2
@@ -268,16 +269,17 @@ def heatmap(rows: Sequence[str], cols: Sequence[str], cells: dict[tuple[str, str
                        + _text(x + cw / 2, y + ch / 2 + 4, pct(rate), size=11, anchor="middle", fill=fg) + "</g>")
     # colour scale
     sx = label_w + cw * len(cols) + 22
-    for k in range(11):
-        out.append(f'<rect x="{sx}" y="{head_h + 4 + k * 12}" width="16" height="12" fill="{rate_colour(1 - k / 10)}"/>')
+    for k in range(steps):
+        out.append(f'<rect x="{sx}" y="{head_h + 4 + k * step_h}" width="16" height="{step_h}" '
+                   f'fill="{rate_colour(1 - k / (steps - 1))}"/>')
     out.append(_text(sx + 22, head_h + 14, "100%", size=11, fill="#59636e"))
-    out.append(_text(sx + 22, head_h + 4 + 11 * 12, "0%", size=11, fill="#59636e"))
+    out.append(_text(sx + 22, head_h + 4 + steps * step_h, "0%", size=11, fill="#59636e"))
     return _svg(width, height, "".join(out), f"success by {col_title} and {row_title}")
 
 
 def rate_bars(groups: Sequence[dict[str, Any]], series: Sequence[tuple[str, str, str]]) -> str:
-    """Vertical grouped bars: one group per {label, n, <key>: rate}, one bar per (key, label, colour);
-    a bar's tooltip counts `<key>_n` episodes when the group has it, else `n`."""
+    """Vertical grouped bars: one group per {label, <key>: rate, <key>_n: episodes}, one bar per
+    (key, label, colour); each bar shows its own n (the episodes its rate covers) below it."""
     bar_w, gap, group_gap, plot_h, left, top = 46, 8, 60, 180, 48, 44
     group_w = len(series) * (bar_w + gap) - gap
     width = left + len(groups) * (group_w + group_gap) + 20
@@ -297,15 +299,15 @@ def rate_bars(groups: Sequence[dict[str, Any]], series: Sequence[tuple[str, str,
                 out.append(_text(x + bar_w / 2, top + plot_h - 4, "–", size=12, anchor="middle", fill="#59636e"))
                 continue
             h = _clamp(value) * plot_h
-            n = group.get(key + "_n", group.get("n")) or 0
+            n = group.get(key + "_n") or 0
             tip = f"{group['label']} · {label}: {pct(value, 1)} of {n} episodes"
             out.append(f'<rect x="{x}" y="{top + plot_h - h:.1f}" width="{bar_w}" height="{max(h, 1):.1f}" '
                        f'fill="{colour}"><title>{esc(tip)}</title></rect>')
             out.append(_text(x + bar_w / 2, top + plot_h - h - 4, pct(value, 1), size=11, anchor="middle"))
-        out.append(_text(gx + group_w / 2, top + plot_h + 18, group["label"], size=12.5, anchor="middle",
+            out.append(_text(x + bar_w / 2, top + plot_h + 14, f"n={n}", size=10.5, anchor="middle",
+                             fill="#59636e"))
+        out.append(_text(gx + group_w / 2, top + plot_h + 34, group["label"], size=12.5, anchor="middle",
                          weight="bold"))
-        out.append(_text(gx + group_w / 2, top + plot_h + 34, f"n = {group.get('n') or 0}", size=11,
-                         anchor="middle", fill="#59636e"))
     return _svg(width, height, "".join(out), "rates by group")
 
 

@@ -28,14 +28,16 @@ MESSAGE_CHARS); transcripts.jsonl keeps them whole.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from simulator.files import write_atomic
+
 from .html import (CATEGORY_COLOURS, LEAK_COLOUR, OVER_REFUSAL_COLOUR, REFUSAL_COLOUR, UTILITY_COLOUR, badge,
                    degradation_chart, esc, heatmap, num, page, pct, rate_bars, stacked_bars, table)
+from .stats import model_label
 
 EPISODES_PER_PAGE = 100
 TOOL_RESULT_CHARS = 1500
@@ -191,6 +193,16 @@ def _failures(records: list[dict[str, Any]], mode: str, pages: dict[int, tuple[i
     return rows
 
 
+FAILURE_HEADERS = ["status", "episode", "agent", "task", "org", "mode", "persona", "trial", "termination", "reason"]
+
+
+def _failure_cells(failure: dict[str, Any]) -> list[Any]:
+    """The cells of a row of FAILURE_HEADERS after status and episode."""
+    r = failure["record"]
+    return [model_label(r), r.get("task"), r.get("org"), r.get("mode"), r.get("persona_id"), r.get("trial"),
+            failure["termination"], failure["reason"]]
+
+
 # --- markdown ----------------------------------------------------------------------------------
 
 def md(value: Any) -> str:
@@ -344,10 +356,8 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
     out += [f"## Episodes that did not pass ({len(failures)})", ""]
     if failures:
         shown = failures[:FAILURES_LISTED_MD]
-        out += _md_table(["status", "episode", "task", "org", "mode", "persona", "trial", "termination", "reason"],
-                         [[STATUS_LABEL[f["status"]], f["record"].get("episode_id"), f["record"].get("task"),
-                           f["record"].get("org"), f["record"].get("mode"), f["record"].get("persona_id"),
-                           f["record"].get("trial"), f["termination"], f["reason"]] for f in shown])
+        out += _md_table(FAILURE_HEADERS, [[STATUS_LABEL[f["status"]], f["record"].get("episode_id")]
+                                           + _failure_cells(f) for f in shown])
         if len(failures) > len(shown):
             out += [f"... and {len(failures) - len(shown)} more: see report.html and transcripts.html.", ""]
     else:
@@ -419,10 +429,10 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
 
     b.append('</section><section>')
     b.append('<h2 id="privacy">Privacy and utility by agent</h2>')
-    groups = [{"label": agent, "n": p.get("privacy_n"), "leak": p.get("privacy_leak_rate"),
+    groups = [{"label": agent, "leak": p.get("privacy_leak_rate"), "leak_n": p.get("privacy_n"),
                "refusal": p.get("refusal_rate"), "refusal_n": p.get("confidential_n"),
                "over_refusal": p.get("over_refusal_rate"), "over_refusal_n": p.get("legitimate_n"),
-               "utility": p.get("privacy_utility")}
+               "utility": p.get("privacy_utility"), "utility_n": p.get("privacy_n")}
               for agent, p in (summary.get("privacy") or {}).items() if p.get("privacy_n")]
     if groups:
         b.append("<figure>" + rate_bars(groups, [
@@ -475,12 +485,10 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     b.append(f'<h2 id="failures">Episodes that did not pass ({len(failures)})</h2>')
     if failures:
         shown = failures[:FAILURES_LISTED_HTML]
-        b.append(table(["status", "episode", "task", "org", "mode", "persona", "trial", "termination", "reason"],
+        b.append(table(FAILURE_HEADERS,
                        [[badge(STATUS_LABEL[f["status"]], STATUS_BADGE[f["status"]]),
-                         f'<a href="{esc(f["href"])}"><code>{esc(f["record"].get("episode_id"))}</code></a>',
-                         f["record"].get("task"), f["record"].get("org"), f["record"].get("mode"),
-                         f["record"].get("persona_id"), f["record"].get("trial"), f["termination"], f["reason"]]
-                        for f in shown], raw=(0, 1)))
+                         f'<a href="{esc(f["href"])}"><code>{esc(f["record"].get("episode_id"))}</code></a>']
+                        + _failure_cells(f) for f in shown], raw=(0, 1)))
         if len(failures) > len(shown):
             b.append(f'<p class="note">… and {len(failures) - len(shown)} more (filter by status in the viewer).</p>')
     else:
@@ -494,18 +502,21 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
 
 VIEWER_SCRIPT = """(function () {
   var q = document.getElementById('q'), st = document.getElementById('status'), md = document.getElementById('mode');
+  var ag = document.getElementById('agent');
   var count = document.getElementById('count'), eps = document.querySelectorAll('details.ep'), texts = [];
   for (var i = 0; i < eps.length; i++) texts.push(eps[i].textContent.toLowerCase());
   function apply() {
-    var t = q.value.toLowerCase().trim(), s = st.value, m = md.value, n = 0;
+    var t = q.value.toLowerCase().trim(), s = st.value, m = md.value, a = ag ? ag.value : '', n = 0;
     for (var i = 0; i < eps.length; i++) {
-      var e = eps[i], ok = (!s || e.dataset.status === s) && (!m || e.dataset.mode === m) && (!t || texts[i].indexOf(t) >= 0);
+      var e = eps[i], ok = (!s || e.dataset.status === s) && (!m || e.dataset.mode === m) &&
+        (!a || e.dataset.agent === a) && (!t || texts[i].indexOf(t) >= 0);
       e.hidden = !ok; if (ok) n++;
     }
     count.textContent = n + ' of ' + eps.length + ' episodes on this page';
   }
   function setAll(open) { for (var i = 0; i < eps.length; i++) if (!eps[i].hidden) eps[i].open = open; }
   q.addEventListener('input', apply); st.addEventListener('change', apply); md.addEventListener('change', apply);
+  if (ag) ag.addEventListener('change', apply);
   document.getElementById('expand').addEventListener('click', function () { setAll(true); });
   document.getElementById('collapse').addEventListener('click', function () { setAll(false); });
   function openHash() {
@@ -589,13 +600,16 @@ def _episode_html(index: int, record: dict[str, Any], mode: str) -> str:
             categories[c.get("turn")].append(c)
     shard_text = {str(s.get("id")): s.get("text", "") for s in inst.get("shards") or [] if isinstance(s, dict)}
 
+    agent_label = model_label(record)
     summary = (f'{badge(STATUS_LABEL[status], STATUS_BADGE[status])} <b>{esc(record.get("task"))}</b>'
+               f'<span class="chip agent">agent {esc(agent_label)}</span>'
                f'<span class="chip">{esc(record.get("org"))}</span><span class="chip">{esc(record.get("mode"))}</span>'
                f'<span class="chip">{esc(record.get("persona_id"))}</span>'
                f'<span class="chip">trial {esc(record.get("trial", 0))}</span>'
                f'<span class="chip">{esc(term.get("reason") or "no termination")}</span>'
                f' <code class="note">{esc(record.get("episode_id"))}</code>')
-    out = [f'<details class="ep" id="{anchor}" data-status="{esc(status)}" data-mode="{esc(record.get("mode"))}">'
+    out = [f'<details class="ep" id="{anchor}" data-status="{esc(status)}" data-mode="{esc(record.get("mode"))}" '
+           f'data-agent="{esc(agent_label)}">'
            f"<summary>{summary}</summary><div class=\"body\">"]
 
     shards = "".join(f"<li><code>{esc(s.get('id'))}</code> {esc(s.get('text'))}</li>"
@@ -704,22 +718,28 @@ def _episode_html(index: int, record: dict[str, Any], mode: str) -> str:
     return "".join(out)
 
 
+def _select(name: str, all_label: str, options: Iterable[tuple[str, str]]) -> str:
+    """A filter of the viewer: <select id=name> with 'all' first, then (value, label) options."""
+    opts = "".join(f'<option value="{esc(value)}">{esc(label)}</option>' for value, label in options)
+    return f'<select id="{name}" aria-label="{name}"><option value="">{esc(all_label)}</option>{opts}</select>'
+
+
 def _viewer_page(number: int, n_pages: int, entries: list[tuple[int, dict[str, Any]]], total: int,
-                 mode: str, run_id: str, modes: list[str], status_counts: Counter) -> str:
+                 mode: str, run_id: str, modes: list[str], agents: list[str], status_counts: Counter) -> str:
     first = (number - 1) * EPISODES_PER_PAGE + 1
     last = first + len(entries) - 1
     links = " ".join(f"<b>{k}</b>" if k == number else f'<a href="{_page_name(k)}">{k}</a>'
                      for k in range(1, n_pages + 1))
-    status_opts = "".join(f'<option value="{esc(s)}">{esc(STATUS_LABEL[s].lower())} ({status_counts[s]})</option>'
-                          for s in ("pass", "fail", "infra", "unscored") if status_counts[s])
-    mode_opts = "".join(f'<option value="{esc(m)}">{esc(m)}</option>' for m in modes)
+    statuses = [(s, f"{STATUS_LABEL[s].lower()} ({status_counts[s]})")
+                for s in ("pass", "fail", "infra", "unscored") if status_counts[s]]
+    agent_filter = _select("agent", "all agents", ((a, a) for a in agents)) if len(agents) > 1 else ""
     body = [f"<h1>Transcripts</h1><p class=\"sub\">{esc(run_id)} · scoring mode {badge(mode, 'mode')} · episodes "
             f"{first}–{last} of {total} (sorted by task, instance, mode, persona)</p>",
             f'<nav class="top"><a href="report.html">← Report</a><span>Pages: {links}</span></nav>',
-            '<div class="controls"><input id="q" type="search" placeholder="search task, persona, id, text…" '
-            'aria-label="search"><select id="status" aria-label="status"><option value="">all results</option>'
-            f'{status_opts}</select><select id="mode" aria-label="mode"><option value="">all modes</option>{mode_opts}'
-            '</select><button id="expand" type="button">expand all</button>'
+            '<div class="controls"><input id="q" type="search" placeholder="search task, agent, persona, id, text…" '
+            f'aria-label="search">{_select("status", "all results", statuses)}'
+            f'{_select("mode", "all modes", ((m, m) for m in modes))}{agent_filter}'
+            '<button id="expand" type="button">expand all</button>'
             '<button id="collapse" type="button">collapse all</button><span id="count" class="note"></span></div>']
     body += [_episode_html(i, r, mode) for i, r in entries]
     body.append(f'<nav class="top"><span>Pages: {links}</span></nav>')
@@ -729,9 +749,8 @@ def _viewer_page(number: int, n_pages: int, entries: list[tuple[int, dict[str, A
 # --- writing -----------------------------------------------------------------------------------
 
 def _write(path: Path, text: str) -> Path:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """`path` replaced atomically by `text`, secrets redacted (simulator.files.write_atomic)."""
+    write_atomic(path, text)
     return path
 
 
@@ -756,6 +775,7 @@ def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info:
                "report.html": _write(run_dir / "report.html",
                                      render_report_html(records, summary, run_info, failures, n_pages))}
     modes = sorted({str(r.get("mode")) for r in records if r.get("mode")})
+    agents = sorted({model_label(r) for r in records})
     status_counts = Counter(episode_status(r, mode) for r in records)
     run_id = str(run_info.get("run_id") or "run")
     for number in range(1, n_pages + 1):
@@ -763,7 +783,7 @@ def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info:
         entries = [(i, full(r) if full else r) for i, r in enumerate(ordered[start:start + EPISODES_PER_PAGE], start)]
         name = _page_name(number)
         written[name] = _write(run_dir / name, _viewer_page(number, n_pages, entries, len(ordered), mode, run_id,
-                                                            modes, status_counts))
+                                                            modes, agents, status_counts))
     for stale in run_dir.glob("transcripts-*.html"):  # pages of an earlier, larger rendering
         match = re.fullmatch(r"transcripts-(\d+)\.html", stale.name)
         if match and int(match.group(1)) > n_pages:

@@ -370,3 +370,108 @@ def test_a_run_is_reported_from_slim_records_and_the_viewer_reads_the_rest_from_
     for record in [retried, *records[1:]]:  # every conversation is on the viewer pages, read from the file
         for m in record["messages"]:
             assert escape(m["content"][:30]) in viewer, m["content"][:30]
+
+
+# --- issue 11 item 10: the heatmap's scale, the agent of each episode, the refusal bar's n --------
+
+def _svg(html: str, label: str):
+    """The inline SVG chart of report.html with this aria-label, parsed."""
+    import xml.etree.ElementTree as ET
+    match = re.search(r'<svg [^>]*aria-label="' + re.escape(label) + r'".*?</svg>', html, re.S)
+    assert match, label
+    return ET.fromstring(match.group(0))
+
+
+def _visible_texts(svg) -> list:
+    """(x, y, text) of the chart's <text> elements (tooltips live in <title>, not here)."""
+    return [(float(t.get("x")), float(t.get("y")), t.text) for t in svg.iter("text")]
+
+
+@pytest.mark.parametrize("n_tasks", [1, 2, 5, 6])
+def test_the_heatmap_shows_its_whole_colour_scale(tmp_path, n_tasks):
+    summary = fixed_summary()
+    summary["persona_task"] = {"p": {f"task_{k}": {"n": 1, "rate": k / 5} for k in range(n_tasks)}}
+    html = write_report(tmp_path, fixed_records(), summary, run_info=RUN_INFO)["report.html"].read_text()
+    svg = _svg(html, "success by persona and task")
+    height, width = float(svg.get("height")), float(svg.get("width"))
+    for rect in svg.iter("rect"):
+        assert float(rect.get("y")) + float(rect.get("height")) <= height
+        assert float(rect.get("x")) + float(rect.get("width")) <= width
+    labels = {text: y for _, y, text in _visible_texts(svg)}
+    assert "0%" in labels and "100%" in labels
+    assert labels["0%"] + 4 <= height  # the red end's label is inside the picture, descenders included
+    reds = [r for r in svg.iter("rect") if r.get("fill") == "#d73027"]  # rate_colour(0): the scale's red end
+    assert reds and all(float(r.get("y")) + float(r.get("height")) <= height for r in reds)
+
+
+def _two_agent_records() -> list[dict]:
+    records = fixed_records()[:2]
+    second = [{**r, "episode_id": r["episode_id"] + "-b", "agent": {**r["agent"], "kind": "function_calling",
+                                                                     "label": "gpt-b<i>"}} for r in records]
+    return records + second
+
+
+def test_the_transcript_list_names_the_agent_of_each_episode(tmp_path):
+    viewer = write_report(tmp_path, _two_agent_records(), fixed_summary(),
+                          run_info=RUN_INFO)["transcripts.html"].read_text()
+    summaries = re.findall(r'<details class="ep"[^>]*>\s*<summary>(.*?)</summary>', viewer, re.S)
+    assert len(summaries) == 4
+    assert sum("oracle" in s for s in summaries) == 2 and sum("gpt-b&lt;i&gt;" in s for s in summaries) == 2
+    assert re.findall(r'data-agent="([^"]*)"', viewer).count("gpt-b&lt;i&gt;") == 2
+    assert re.search(r'<select id="agent"[^>]*>.*<option value="gpt-b&lt;i&gt;">', viewer, re.S)  # a filter
+    report_html = (tmp_path / "report.html").read_text()
+    failing = report_html.split('id="failures"')[1]  # the episodes that did not pass say whose they are
+    assert "<th>episode</th><th>agent</th>" in failing and "<td>gpt-b&lt;i&gt;</td>" in failing
+    assert "| status | episode | agent | task |" in (tmp_path / "report.md").read_text()
+
+
+def test_one_agent_needs_no_agent_filter(rendered):
+    viewer = rendered["transcripts.html"].read_text()
+    assert 'id="agent"' not in viewer and viewer.count('data-agent="oracle"') == 3
+
+
+def test_each_privacy_bar_counts_the_episodes_its_rate_covers(rendered):
+    svg = _svg(rendered["report.html"].read_text(), "rates by group")
+    texts = _visible_texts(svg)
+    refuser = fixed_summary()["privacy"]["refuser"]
+    expected = {"leak rate": refuser["privacy_n"], "refusal rate": refuser["confidential_n"],
+                "over-refusal rate": refuser["legitimate_n"], "privacy-utility": refuser["privacy_n"]}
+    for rect in svg.iter("rect"):
+        title = rect.find("title")
+        if title is None or not title.text.startswith("refuser · "):
+            continue
+        series = title.text.split(" · ")[1].split(":")[0]
+        centre = float(rect.get("x")) + float(rect.get("width")) / 2
+        below = [t for x, y, t in texts if abs(x - centre) < 0.5 and y > float(rect.get("y")) + float(rect.get("height"))]
+        assert below == [f"n={expected[series]}"], (series, below)
+        assert title.text.endswith(f"of {expected[series]} episodes"), title.text
+    assert not [t for _, _, t in texts if t and t.startswith("n = ")]  # no group-wide n beside the bars
+
+
+def test_report_files_are_written_atomically_with_secrets_redacted(tmp_path, monkeypatch):
+    """Every page goes through simulator.files.write_atomic: a key the run knows never reaches a
+    page, and a full disk leaves the earlier pages whole and no temp file behind."""
+    import errno
+
+    from simulator import files, secrets
+    from simulator.files import DiskFullError
+    monkeypatch.setattr(secrets, "_known", set())
+    key = "zq-live-7f3a9c1e5b2d8046"  # not key-shaped: only redaction by value removes it
+    secrets.remember(key)
+    records = fixed_records()
+    records[1]["messages"][0]["content"] += f" my key is {key}"
+    records[1]["final_answer"] += f" echo {key}"
+    run_info = {**RUN_INFO, "config": {**RUN_INFO["config"], "name": f"cfg-{key}"}}
+    out = write_report(tmp_path, records, fixed_summary(), run_info=run_info)
+    for path in out.values():
+        text = path.read_text()
+        assert key not in text and "[redacted]" in text, path.name
+    before = {name: path.read_bytes() for name, path in out.items()}
+
+    def no_space(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(files.os, "fsync", no_space)
+    with pytest.raises(DiskFullError, match="report.md"):
+        write_report(tmp_path, fixed_records(), fixed_summary("compat"), run_info=RUN_INFO)
+    assert {name: path.read_bytes() for name, path in out.items()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(out)

@@ -1,0 +1,419 @@
+"""Fault-injection benchmark: a whole `crmarena run` against a provider that fails 30% of requests.
+
+    python benchmarks/fault_injection.py [--episodes 500] [--fault-rate 0.3] [--seed 0] [--record]
+
+tests/fake_openai.py's server on loopback answers every model request (the function-calling
+agent's and the LLM person's); a seeded draw per request makes 30% of them a fault: HTTP 429
+(with Retry-After), 500, 503, a dropped connection, a truncated JSON body, a reply slower than
+the client's timeout, or a 200 holding no completion (an `{"error": ...}` body, empty choices, a
+choice without a message). The draw depends on the request's content and how often that same
+request was seen, never on the order two workers' requests arrive in.
+
+`crmarena run` (the command, as a user runs it) plays the run with `workers: 2` and 2 attempts
+per request, so some episodes end in infra_error. The first pass is SIGKILLed once a third of
+its episodes are written (the orphaned workers are counted, then stopped so the folder's lock is
+free), then resumed; then `--retry-failed` rounds run, with the faults still on, until the run is
+complete. Then the run folder is audited (see `audit`): what counts as lost, duplicated and
+replayed is defined there. `--record` appends the table to benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fake_openai import FakeOpenAI, drop, error, malformed, reply, slow, tool_call, truncated  # noqa: E402
+
+KEY_ENV = "FAULT_BENCH_KEY"
+TIMEOUT = 0.5  # seconds per request: the "slow" fault waits longer
+TASKS = ["handle_time", "knowledge_qa", "case_routing", "transfer_count", "top_issue_identification",
+         "private_customer_information", "quote_approval", "lead_qualification", "activity_priority",
+         "sales_amount_understanding"]
+FAULTS = {  # kind -> the scripted fault
+    "429": lambda: error(429, retry_after=0.05),
+    "500": lambda: error(500),
+    "503": lambda: error(503),
+    "drop": drop,
+    "truncated": lambda: truncated(keep=0.5),
+    "slow": lambda: slow(TIMEOUT + 0.5),
+    "200 error body": lambda: malformed("error"),
+    "200 no choices": lambda: malformed("no_choices"),
+    "200 no message": lambda: malformed("no_message"),
+}
+
+
+# ---------------------------------------------------------------- the faulty provider
+
+class FaultMix:
+    """The server's responder: a healthy model (the agent looks records up once, then answers;
+    the person talks once, then ends) with `rate` of the requests turned into a fault."""
+
+    def __init__(self, rate: float, seed: int):
+        self.rate, self.seed = rate, seed
+        self.lock = threading.Lock()
+        self.seen: Counter = Counter()  # request content -> times seen (its retries, its replays)
+        self.faults: Counter = Counter()
+        self.requests = 0
+        self.times: list[float] = []  # when each request arrived (time.monotonic)
+
+    def __call__(self, body: dict) -> dict:
+        key = hashlib.sha1(json.dumps(body.get("messages"), sort_keys=True).encode()).hexdigest()
+        with self.lock:
+            n = self.seen[key]
+            self.seen[key] += 1
+            self.requests += 1
+            self.times.append(time.monotonic())
+        draw = random.Random(f"{self.seed}:{key}:{n}")
+        if draw.random() < self.rate:
+            kind = draw.choice(sorted(FAULTS))
+            with self.lock:
+                self.faults[kind] += 1
+            return FAULTS[kind]()
+        return healthy(body)
+
+
+def healthy(body: dict) -> dict:
+    """What a working model says: the person (asked for a structured turn) speaks once, then
+    ends; the agent runs one query, then answers."""
+    messages = body.get("messages") or []
+    if "response_format" in body:
+        spoke = any(m.get("role") == "assistant" for m in messages)
+        turn = {"message": "Thanks, that is all." if spoke else "Can you help me with this?",
+                "revealed": [], "done": spoke, "reason": "patience" if spoke else ""}
+        return reply(json.dumps(turn))
+    if messages and messages[-1].get("role") == "tool":
+        return reply("I could not find it.")
+    return tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"})
+
+
+# ---------------------------------------------------------------- the run
+
+def write_config(folder: Path, server: FakeOpenAI, episodes: int) -> Path:
+    """A config planning `episodes` episodes (10 task types x n instances x full and sharded)."""
+    per_task, rest = divmod(episodes, 2 * len(TASKS))
+    if rest or not per_task:
+        raise ValueError(f"episodes must be a multiple of {2 * len(TASKS)}, not {episodes}")
+    model = {"model": "fake-model", "base_url": server.base_url, "api_key_env": KEY_ENV, "timeout": TIMEOUT,
+             "retries": {"attempts": 2, "max_wait": 0.05}}
+    data = {"name": "faults", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TASKS,
+            "instances_per_task": per_task, "modes": ["full", "sharded"], "personas_per_pool": 1,
+            "agent": {"kind": "function_calling", "model": model}, "user": {"kind": "llm", "model": model},
+            "limits": {"max_user_turns": 4, "max_agent_steps": 4},
+            "workers": 2, "concurrency": 8, "out": str(folder / "runs")}
+    path = folder / "run.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def planned_ids(config: Path) -> set[str]:
+    """The episode ids the config plans (what `crmarena run` will play)."""
+    from simulator.config import load_config
+    from simulator.run import cached_org, plan
+    cfg = load_config(config)
+    return {p.spec.episode_id for p in plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])}
+
+
+@dataclass
+class Round:
+    """One `crmarena run` command: its exit status and what it appended to transcripts.jsonl."""
+
+    name: str
+    exit: int
+    seconds: float
+    lines: tuple[int, int]  # the transcripts file's complete lines before and after
+    stderr: str
+    killed: bool = False
+    orphans: int = 0  # worker processes alive 2 s after their parent was SIGKILLed
+    late_requests: int = 0  # model requests that reached the server more than 1 s after the kill
+
+
+def transcript_lines(folder: Path) -> list[bytes]:
+    path = folder / "transcripts.jsonl"
+    return path.read_bytes().splitlines(keepends=True) if path.is_file() else []
+
+
+def complete_lines(folder: Path) -> int:
+    return sum(line.endswith(b"\n") for line in transcript_lines(folder))
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid` (read from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (ValueError, OSError, IndexError):
+            continue
+        parents.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        kids = parents.get(todo.pop(), [])
+        out += kids
+        todo += kids
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def crmarena(config: Path, folder: Path, name: str, *args: str, kill_at: int | None = None,
+             mix: FaultMix | None = None, timeout: float = 1800) -> Round:
+    """Run `crmarena run --config <config> -q <args>` as a user would; with `kill_at`, SIGKILL it
+    (the parent alone) once the transcripts file holds that many complete lines."""
+    command = [str(Path(sys.executable).parent / "crmarena"), "run", "--config", str(config), "-q", *args]
+    before, started = complete_lines(folder), time.monotonic()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    stderr: list[str] = []
+    reader = threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True)
+    reader.start()
+    result = Round(name, 0, 0.0, (before, before), "")
+    if kill_at is not None:
+        while proc.poll() is None and complete_lines(folder) < kill_at and time.monotonic() - started < timeout:
+            time.sleep(0.02)
+        workers = descendants(proc.pid)
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            result.killed, killed_at = True, time.monotonic()
+            proc.wait()
+            time.sleep(2)
+            left = [pid for pid in workers if alive(pid)]
+            result.orphans = len(left)
+            result.late_requests = sum(t > killed_at + 1 for t in list(mix.times)) if mix else 0
+            for pid in left:  # they hold the folder's lock: stop them, or no resume could start
+                os.kill(pid, signal.SIGKILL)
+            for pid in left:
+                while alive(pid):
+                    time.sleep(0.05)
+    proc.wait(timeout=timeout)
+    reader.join(timeout=10)
+    result.exit, result.seconds = proc.returncode, time.monotonic() - started
+    result.lines, result.stderr = (before, complete_lines(folder)), "".join(stderr)
+    return result
+
+
+# ---------------------------------------------------------------- the audit
+
+@dataclass
+class Audit:
+    """What the run folder shows. Definitions:
+
+    - lost: a planned episode with no record;
+    - duplicated: a record of an episode that already had a record not ending in infra_error,
+      or a second record of one episode from one command (a replayed infra_error is neither);
+    - unreplayed: an episode that ended in infra_error after the first complete pass (the
+      killed run and its resume) and was not played again by the next `--retry-failed`, or an
+      episode a `--retry-failed` played that did not need it;
+    - infra_left: episodes whose latest record is an infra_error at the end;
+    - agent_errors: records ending in agent_error (a provider fault blamed on the agent);
+    - exits_wrong: commands whose exit status is not 1 while infra errors remain, 0 when complete;
+    - summary_wrong: summary.json or report.md counts that differ from the latest records;
+    - damaged: lines of transcripts.jsonl that are not a whole JSON record; tracebacks: commands
+      whose stderr shows a Python traceback.
+    """
+
+    planned: int
+    records: int = 0
+    lost: list[str] = field(default_factory=list)
+    duplicated: list[str] = field(default_factory=list)
+    unreplayed: list[str] = field(default_factory=list)
+    unplanned: list[str] = field(default_factory=list)
+    infra_by_round: list[int] = field(default_factory=list)
+    infra_left: int = 0
+    agent_errors: int = 0
+    exits_wrong: list[str] = field(default_factory=list)
+    summary_wrong: list[str] = field(default_factory=list)
+    damaged: int = 0
+    tracebacks: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not (self.lost or self.duplicated or self.unreplayed or self.unplanned or self.infra_left
+                    or self.agent_errors or self.exits_wrong or self.summary_wrong or self.damaged
+                    or self.tracebacks)
+
+
+def read_lines(folder: Path) -> tuple[list[dict | None], int]:
+    """Each line of transcripts.jsonl as a record (None if damaged), and the damaged count."""
+    records: list[dict | None] = []
+    for line in transcript_lines(folder):
+        try:
+            record = json.loads(line) if line.endswith(b"\n") else None
+        except ValueError:
+            record = None
+        records.append(record if isinstance(record, dict) and "episode_id" in record else None)
+    return records, sum(r is None for r in records)
+
+
+def audit(folder: Path, planned: set[str], rounds: list[Round]) -> Audit:
+    """Check the run folder against the plan and the commands that wrote it."""
+    records, damaged = read_lines(folder)
+    result = Audit(len(planned), records=len(records), damaged=damaged)
+    result.tracebacks = [r.name for r in rounds if "Traceback" in r.stderr]
+    latest: dict[str, dict] = {}
+    needed: set[str] = set()  # what the next --retry-failed must play
+    for r in rounds:
+        seen_here: set[str] = set()
+        for record in filter(None, records[r.lines[0]:r.lines[1]]):
+            eid = record["episode_id"]
+            earlier = latest.get(eid)
+            if eid in seen_here or (earlier and earlier["termination"]["reason"] != "infra_error"):
+                result.duplicated.append(eid)
+            seen_here.add(eid)
+            latest[eid] = record
+        if r.name.startswith("retry"):
+            result.unreplayed += sorted(needed ^ seen_here)
+        infra = {e for e, rec in latest.items() if rec["termination"]["reason"] == "infra_error"}
+        missing = planned - set(latest)
+        if not r.killed:
+            expected = 1 if infra or missing else 0
+            if r.exit != expected:
+                result.exits_wrong.append(f"{r.name}: exit {r.exit}, expected {expected}")
+            result.infra_by_round.append(len(infra))
+        needed = infra | missing
+    result.lost = sorted(planned - set(latest))
+    result.unplanned = sorted(set(latest) - planned)
+    result.infra_left = sum(rec["termination"]["reason"] == "infra_error" for rec in latest.values())
+    result.agent_errors = sum(rec["termination"]["reason"] == "agent_error" for rec in filter(None, records))
+    result.summary_wrong = check_summary(folder, list(latest.values()))
+    return result
+
+
+def check_summary(folder: Path, latest: list[dict]) -> list[str]:
+    """Where summary.json and report.md disagree with the latest records."""
+    summary = json.loads((folder / "summary.json").read_text())
+    reasons = Counter(r["termination"]["reason"] for r in latest)
+    scored = [r["scores"]["rules"].get("success") for r in latest if r["termination"]["reason"] != "infra_error"]
+    want = {"episodes": len(latest), "scored": len(scored), "infra_errors": reasons["infra_error"],
+            "by_termination": dict(sorted(reasons.items()))}
+    counts = summary["counts"]
+    wrong = [f"summary.json counts.{k} = {counts.get(k)}, the records say {v}" for k, v in want.items()
+             if counts.get(k) != v]
+    rate = summary["success"]["overall"].get("rate")
+    if scored and abs((rate or 0) - sum(map(bool, scored)) / len(scored)) > 1e-9:
+        wrong.append(f"summary.json success rate {rate}, the records say {sum(map(bool, scored))}/{len(scored)}")
+    row = f"| {want['episodes']:,} | {want['scored']:,} | {want['infra_errors']:,} |"
+    if row not in (folder / "report.md").read_text():
+        wrong.append(f"report.md has no counts row starting {row}")
+    return wrong
+
+
+# ---------------------------------------------------------------- the benchmark
+
+@dataclass
+class Outcome:
+    audit: Audit
+    rounds: list[Round]
+    requests: int
+    faults: Counter
+    seconds: float
+
+
+def fault_benchmark(workdir: Path, episodes: int = 500, rate: float = 0.3, seed: int = 0,
+                    kill_fraction: float = 1 / 3, max_rounds: int = 10) -> Outcome:
+    """The whole benchmark in `workdir` (the run folder is `workdir/runs/faults`)."""
+    started = time.monotonic()
+    os.environ.setdefault(KEY_ENV, "sk-fault-bench-0123456789")
+    mix = FaultMix(rate, seed)
+    with FakeOpenAI() as server:
+        server.responder = mix
+        config = write_config(workdir, server, episodes)
+        planned = planned_ids(config)
+        folder = workdir / "runs" / "faults"
+        rounds = [crmarena(config, folder, "first (killed)", kill_at=max(1, int(len(planned) * kill_fraction)),
+                           mix=mix)]
+        rounds.append(crmarena(config, folder, "resume"))
+        for n in range(1, max_rounds + 1):
+            if rounds[-1].exit != 1:
+                break
+            rounds.append(crmarena(config, folder, f"retry {n}", "--retry-failed"))
+        return Outcome(audit(folder, planned, rounds), rounds, mix.requests, mix.faults, time.monotonic() - started)
+
+
+def table(outcome: Outcome) -> str:
+    """The result as Markdown."""
+    a, kill = outcome.audit, outcome.rounds[0]
+    faults = sum(outcome.faults.values())
+    rows = [("episodes planned", f"{a.planned:,}"), ("records written", f"{a.records:,}"),
+            ("model requests", f"{outcome.requests:,}"),
+            ("faults", f"{faults:,} ({faults / max(1, outcome.requests):.1%})"),
+            *((f"  {kind}", f"{n:,}") for kind, n in sorted(outcome.faults.items())),
+            ("SIGKILL of the parent", f"after {kill.lines[1]:,} records" if kill.killed else "not reached"),
+            ("  workers alive 2 s after it", str(kill.orphans)),
+            ("  requests sent > 1 s after it", f"{kill.late_requests:,}"),
+            ("infra errors after each command", " → ".join(map(str, a.infra_by_round))),
+            ("exit statuses", ", ".join(f"{r.name} {r.exit}" for r in outcome.rounds)),
+            ("lost", str(len(a.lost))), ("duplicated", str(len(a.duplicated))),
+            ("infra errors not replayed", str(len(a.unreplayed))), ("infra errors left", str(a.infra_left)),
+            ("agent_error records", str(a.agent_errors)), ("damaged lines", str(a.damaged)),
+            ("wrong exit statuses", str(len(a.exits_wrong))), ("summary/report mismatches", str(len(a.summary_wrong))),
+            ("commands with a traceback", str(len(a.tracebacks))),
+            ("wall time", f"{outcome.seconds:.0f} s (" + ", ".join(f"{r.seconds:.0f}" for r in outcome.rounds) + ")")]
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(["| measure | value |", "|---|---|"] + [f"| {k.ljust(width)} | {v} |" for k, v in rows])
+
+
+def record(outcome: Outcome, text: str) -> None:
+    """Append the result, with the machine, to benchmarks/RESULTS.md."""
+    machine = f"{os.cpu_count()} cores (`nproc` {len(os.sched_getaffinity(0))}), {platform.machine()}"
+    section = (f"\n## {date.today().isoformat()} — fault injection: a whole run against a 30% faulty provider "
+               f"(issue 11)\n\n`python benchmarks/fault_injection.py --record` on {machine}.\n\n{text}\n")
+    with (ROOT / "benchmarks" / "RESULTS.md").open("a") as fh:
+        fh.write(section)
+
+
+def main() -> int:
+    import tempfile
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--episodes", type=int, default=500)
+    parser.add_argument("--fault-rate", type=float, default=0.3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keep", help="run in this folder (kept) instead of a temporary one")
+    parser.add_argument("--record", action="store_true", help="append the result to benchmarks/RESULTS.md")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(args.keep or tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        outcome = fault_benchmark(workdir, args.episodes, args.fault_rate, args.seed)
+    text = table(outcome)
+    print(text)
+    a = outcome.audit
+    for label, items in [("lost", a.lost), ("duplicated", a.duplicated), ("not replayed", a.unreplayed),
+                         ("unplanned", a.unplanned), ("wrong exit", a.exits_wrong), ("summary", a.summary_wrong)]:
+        if items:
+            print(f"{label}: {', '.join(items[:10])}" + (" ..." if len(items) > 10 else ""), file=sys.stderr)
+    for r in outcome.rounds:
+        if "Traceback" in r.stderr:
+            print(f"--- {r.name} stderr:\n{r.stderr[-3000:]}", file=sys.stderr)
+    if args.record:
+        record(outcome, text)
+    return 0 if a.clean else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

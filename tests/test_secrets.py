@@ -1,0 +1,192 @@
+"""Secrets redacted by value (issue 11 item 5): every key the run reads (from the environment, a
+component config, a header value, a base_url) is remembered when it is read and removed from
+everything the run writes — transcripts, scores, reports, logs, the response cache — and from
+exception text, however it came back (a provider's error body, the model's own reply)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from simulator import secrets
+from simulator.cli import main
+from simulator.models import parse_model_spec
+from tests.fake_openai import error, reply
+from tests.test_run import _config
+
+KEY_ENV = "SECRETS_TEST_KEY"
+KEY_A = "gsk_" + "Ab12Cd34Ef56" * 4  # a Groq-style key, 52 characters
+KEY_B = "gsk_" + "Zy98Xw76Vu54" * 4
+HEADER_SECRET = "hdrval0123456789QWERTY"  # shaped like no key: only its value redacts it
+pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")
+
+
+@pytest.fixture(autouse=True)
+def fresh_secrets(monkeypatch):
+    """Each test starts as a new process would: no secret remembered yet."""
+    monkeypatch.setattr(secrets, "_known", set())
+
+
+# ---------------------------------------------------------------- secrets.redact
+
+
+def test_a_remembered_value_is_redacted_wherever_it_appears():
+    value = "plainvalue0123456789"  # not shaped like a key: redacted only once remembered
+    assert secrets.redact(f"x {value} y") == f"x {value} y"
+    secrets.remember(value)
+    assert secrets.redact(f"x {value} y{value}") == f"x {secrets.MASK} y{secrets.MASK}"
+
+
+def test_the_longest_secret_goes_first_so_no_tail_of_a_longer_one_is_left():
+    secrets.remember("abcdefgh12")
+    secrets.remember("abcdefgh12345678")
+    assert secrets.redact("k=abcdefgh12345678;") == f"k={secrets.MASK};"
+
+
+def test_overlapping_secrets_are_both_gone():
+    secrets.remember("AAAABBBBCCCC")
+    secrets.remember("CCCCDDDDEEEE")  # shares CCCC with the first
+    text = secrets.redact("--AAAABBBBCCCCDDDDEEEE--")
+    assert "AAAA" not in text and "EEEE" not in text and "CCCC" not in text
+
+
+def test_values_shorter_than_min_length_are_not_secrets():
+    short = "a" * (secrets.MIN_LENGTH - 1)
+    secrets.remember(short)
+    secrets.remember(None)
+    secrets.remember("")
+    assert secrets.redact(f"{short} stays") == f"{short} stays"
+    secrets.remember("b" * secrets.MIN_LENGTH)
+    assert secrets.redact("b" * secrets.MIN_LENGTH) == secrets.MASK
+
+
+def test_escaped_forms_of_a_secret_are_redacted_too():
+    value = 'p4ss/w+rd"<&>1234'  # a header value with characters JSON, HTML and URLs escape
+    secrets.remember(value)
+    for form in (json.dumps(value), json.dumps({"v": value}, ensure_ascii=True), "https://h/v1?key=p4ss%2Fw%2Brd%22%3C%26%3E1234",
+                 "<td>p4ss/w+rd&quot;&lt;&amp;&gt;1234</td>"):
+        assert "p4ss" not in secrets.redact(form), form
+
+
+def test_redacting_json_keeps_it_json():
+    secrets.remember(KEY_A)
+    line = json.dumps({"text": f"Bearer abc123def456ghi\" and {KEY_A}", "n": 1})
+    assert json.loads(secrets.redact(line)) == {"text": f"{secrets.MASK}\" and {secrets.MASK}", "n": 1}
+
+
+def test_shape_redaction_leaves_ordinary_words():
+    text = "the key_account_manager is the bearer of bad news; token-ring and sk-learn"
+    assert secrets.redact(text) == text
+    assert secrets.redact("sk-proj-AbCdEf0123456789xyz") == secrets.MASK
+
+
+# ---------------------------------------------------------------- what is remembered when read
+
+
+def test_reading_a_spec_remembers_its_key_headers_and_url_credentials(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, KEY_A)
+    parse_model_spec({"provider": "OpenAIChatCompletionClient", "api_key_env": KEY_ENV,
+                      "config": {"model": "m", "base_url": "http://user:urlpass0123@h/v1?api-key=querykey0123",
+                                 "default_headers": {"X-Token": HEADER_SECRET}}}, "t: agent.model")
+    text = secrets.redact(f"{KEY_A} {HEADER_SECRET} urlpass0123 querykey0123")
+    assert text == " ".join([secrets.MASK] * 4)
+
+
+def test_log_records_are_redacted(capsys):
+    from loguru import logger
+
+    from simulator.log import setup_logging
+    secrets.remember("logsecret0123456789")
+    setup_logging("DEBUG")
+    logger.warning("provider said: {}", "bad key logsecret0123456789")
+    err = capsys.readouterr().err
+    assert "logsecret" not in err and secrets.MASK in err
+
+
+def test_a_cached_reply_never_carries_a_key(tmp_path):
+    import asyncio
+
+    from autogen_core.models import CreateResult, RequestUsage
+
+    from simulator.cache import ResponseCache
+    secrets.remember(KEY_A)
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    result = CreateResult(finish_reason="stop", content=f"your key is {KEY_A}", usage=RequestUsage(1, 1), cached=False)
+    asyncio.run(cache.put("k", result))
+    assert KEY_A not in cache.get_text("k")
+    cache.put_text("old", result.model_dump_json())  # a reply stored before redaction existed
+    assert KEY_A not in asyncio.run(cache.get("old")).content
+    cache.close()
+
+
+# ---------------------------------------------------------------- a whole run
+
+
+def _model(server, **extra) -> dict:
+    return {"model": "fake-model", "base_url": server.base_url, "api_key_env": KEY_ENV,
+            "retries": {"attempts": 2, "max_wait": 0.01}, **extra}
+
+
+def _run(tmp_path: Path, name: str, model: dict, cache: Path, **changes) -> Path:
+    config = _config(tmp_path, name=name, tasks=["knowledge_qa"], modes=["full", "concat"], concurrency=1,
+                     agent={"kind": "function_calling", "model": model}, cache=str(cache), **changes)
+    main(["run", "--config", str(config), "-q"])  # exit status: issue 11 item 7's (agent errors here)
+    return tmp_path / "runs" / name
+
+
+def _leaks(secret: str, *roots: Path, text: str = "") -> list[str]:
+    """Every file under `roots` (and `text`) holding `secret`."""
+    found = ["<stderr>"] if secret in text else []
+    for root in roots:
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            if secret.encode() in path.read_bytes():
+                found.append(str(path.relative_to(root.parent)))
+    return found
+
+
+def test_a_key_echoed_by_the_provider_and_the_model_is_in_no_file_of_the_run(
+        tmp_path, monkeypatch, capsys, org_cache, fake_openai):
+    monkeypatch.setenv(KEY_ENV, KEY_A)
+    monkeypatch.setenv("CRMARENA_LOG_LEVEL", "DEBUG")
+    fake_openai.enqueue(error(400, body=json.dumps({"error": {"message": f"Invalid request for key {KEY_A}"}})))
+    fake_openai.responder = lambda body: reply(f"Your API key is {KEY_A}, and again: {KEY_A}.")
+    cache = tmp_path / "cache" / "responses.sqlite"
+    folder = _run(tmp_path, "a", _model(fake_openai), cache, judge={"model": _model(fake_openai)})
+    err = capsys.readouterr().err
+
+    written = {p.name for p in folder.iterdir()}
+    assert {"transcripts.jsonl", "scores.jsonl", "summary.json", "report.md", "report.html",
+            "transcripts.html"} <= written, written
+    assert _leaks(KEY_A, folder, cache.parent, text=err) == []
+    transcripts = (folder / "transcripts.jsonl").read_text()
+    assert transcripts.count(secrets.MASK) >= 3  # the error detail and the reply's two echoes
+    assert any(KEY_A in str(h.get("authorization")) for h in fake_openai.headers)  # the key was really used
+
+    # the same episodes under another key: every reply is replayed from the cache, none carries key A
+    monkeypatch.setattr(secrets, "_known", set())  # a new process: key A is not known there
+    monkeypatch.setenv(KEY_ENV, KEY_B)
+    calls = len(fake_openai.requests)
+    fake_openai.enqueue(error(400, body=json.dumps({"error": {"message": f"Invalid request for key {KEY_B}"}})))
+    again = _run(tmp_path, "b", _model(fake_openai), cache)
+    assert _leaks(KEY_A, again, cache.parent) == [] and _leaks(KEY_B, again, cache.parent) == []
+    assert len(fake_openai.requests) - calls <= 1  # the 400 was not cached; the replies were
+    assert secrets.MASK in (again / "transcripts.jsonl").read_text()
+
+
+def test_a_header_value_is_in_no_file_of_the_run(tmp_path, monkeypatch, capsys, org_cache, fake_openai):
+    monkeypatch.setenv(KEY_ENV, KEY_A)
+    fake_openai.responder = lambda body: reply(f"The header said {HEADER_SECRET}.")
+    model = {"provider": "OpenAIChatCompletionClient", "api_key_env": KEY_ENV,
+             "retries": {"attempts": 2, "max_wait": 0.01},
+             "config": {"model": "fake-model", "base_url": fake_openai.base_url,
+                        "default_headers": {"X-Team-Token": HEADER_SECRET},
+                        "model_info": {"vision": False, "function_calling": True, "json_output": True,
+                                       "structured_output": True, "family": "unknown"}}}
+    cache = tmp_path / "cache" / "responses.sqlite"
+    folder = _run(tmp_path, "h", model, cache)
+    err = capsys.readouterr().err
+    assert fake_openai.headers and all(h.get("x-team-token") == HEADER_SECRET for h in fake_openai.headers)
+    assert _leaks(HEADER_SECRET, folder, cache.parent, text=err) == []
+    assert secrets.MASK in (folder / "transcripts.jsonl").read_text()

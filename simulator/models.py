@@ -9,7 +9,9 @@ holds the *name* of the environment variable with the API key, never a key.
 transient provider errors (tenacity, exponential backoff with full jitter, Retry-After
 honoured; the SDK's own retries off; a 200 reply holding a provider error, no choices or no
 message counts as transient: MalformedReply), raises InfraError when they run out, limits
-concurrent calls per model, and accounts calls, tokens (the API's usage, else an offline
+calls per model (simulator.ratelimit: the spec's `rpm` and `tpm` in a bucket shared by every
+process on the machine, a Retry-After pausing every caller, and an AIMD cap on calls in flight
+up to `max_concurrency`), and accounts calls, tokens (the API's usage, else an offline
 tiktoken count), latency and cost (configs/prices.yaml; an unlisted model has no cost).
 
 autogen, openai and tiktoken are imported on first use, never when this module is imported.
@@ -35,6 +37,7 @@ from .log import quiet_unless_configured
 quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
 
 from .agents.base import InfraError
+from .ratelimit import AdaptiveConcurrency, SharedBucket
 from .transcript import Usage
 
 if TYPE_CHECKING:
@@ -90,6 +93,8 @@ class ModelSpec:
     temperature: float | None = None
     max_tokens: int | None = None
     max_concurrency: int = 4  # calls in flight (retries included) per provider/model/base_url
+    rpm: int | None = None  # requests per minute, shared by the run's processes on this machine
+    tpm: int | None = None  # tokens (prompt and completion) per minute, likewise
     timeout: float = 120.0  # seconds per request
     retries: Retries = Retries()
     model_info: Mapping[str, Any] | None = field(default=None, hash=False)
@@ -129,13 +134,13 @@ def _without_userinfo(url: str) -> str:
 
 # ---------------------------------------------------------------- parsing
 
-_WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "retries": Mapping}
+_WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "rpm": int, "tpm": int, "retries": Mapping}
 _OPTION_KEYS = {**_WRAPPER_KEYS, "base_url": str, "temperature": float, "max_tokens": int,
                 "timeout": float, "model_info": Mapping, "structured_output": str}
 STRUCTURED_OUTPUT = ("json_schema", "json_object")  # how an output schema is asked for: OpenAI's
 # json_schema response format (the default), or {"type": "json_object", "schema": ...}, which
 # llama-cpp-python's server enforces with a grammar and which it takes instead of json_schema
-_POSITIVE = {"max_concurrency", "max_tokens", "timeout"}
+_POSITIVE = {"max_concurrency", "max_tokens", "timeout", "rpm", "tpm"}
 _KIND_NAMES = {str: "string", int: "integer", float: "number", Mapping: "mapping"}
 
 
@@ -145,7 +150,7 @@ def parse_model_spec(value: str | Mapping[str, Any], where: str) -> ModelSpec:
     Forms: "openai/gpt-4o-mini", "anthropic/<model>", "ollama/<model>";
     {model: "<provider>/<model>", ...options}; {provider: openai, model: <model>, ...};
     {model: <name sent verbatim>, base_url: <OpenAI-compatible URL>, ...};
-    {provider: <allowlisted autogen client>, config: {...}, api_key_env?, max_concurrency?, retries?}.
+    {provider: <allowlisted autogen client>, config: {...}, api_key_env?, max_concurrency?, rpm?, tpm?, retries?}.
     """
     if isinstance(value, str):
         value = {"model": value}
@@ -555,14 +560,17 @@ def count_tokens_offline(messages: Any, tools: Any = ()) -> int:
 
 # ---------------------------------------------------------------- the client
 
-_SEMAPHORES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, asyncio.Semaphore]] = \
+_CONCURRENCY: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, AdaptiveConcurrency]] = \
     weakref.WeakKeyDictionary()
 
 
-def _semaphore(spec: ModelSpec) -> asyncio.Semaphore:
-    """The shared limit of a provider/model/base_url in this event loop (the first spec's size wins)."""
-    per_loop = _SEMAPHORES.setdefault(asyncio.get_running_loop(), {})
-    return per_loop.setdefault((spec.provider, spec.model, spec.base_url), asyncio.Semaphore(spec.max_concurrency))
+def _concurrency(spec: ModelSpec) -> AdaptiveConcurrency:
+    """The shared cap of a provider/model/base_url in this event loop (the first spec's ceiling wins)."""
+    per_loop = _CONCURRENCY.setdefault(asyncio.get_running_loop(), {})
+    key = (spec.provider, spec.model, spec.base_url)
+    if key not in per_loop:
+        per_loop[key] = AdaptiveConcurrency(spec.max_concurrency)
+    return per_loop[key]
 
 
 class _ModelClient:
@@ -577,6 +585,7 @@ class _ModelClient:
         self.cache, self.cache_scope = None, ""  # a simulator.cache.ResponseCache, and the trial it serves
         self.retries_used = 0  # retries (not first attempts) over the client's life
         self._usage = Usage()
+        self._bucket = SharedBucket(f"{spec.provider}|{spec.base_url}|{spec.model}", spec.rpm, spec.tpm)
 
     def drain_usage(self) -> Usage:
         """The usage since the last drain (agents call it once per turn)."""
@@ -620,28 +629,28 @@ class _ModelClient:
                            scope=self.cache_scope)
 
     async def _create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
-        async with _semaphore(self.spec):
+        estimate = self._estimate(messages, kwargs)
+        async with _concurrency(self.spec).slot():
             async for attempt in self._retrying():
                 with attempt:
-                    started = time.perf_counter()
-                    result = await self._call(self.inner.create(messages, **kwargs))
-        self._account(messages, kwargs.get("tools", ()), result, time.perf_counter() - started)
+                    result, started = await self._send(lambda: self.inner.create(messages, **kwargs), estimate)
+        self._account(messages, kwargs.get("tools", ()), result, time.perf_counter() - started, estimate)
         return result
 
     async def create_stream(self, messages: Sequence[LLMMessage],
                             **kwargs: Any) -> AsyncGenerator[str | CreateResult, None]:
         """Streams; failures before the first chunk are retried, later ones end as InfraError."""
         kwargs = self._output_format(kwargs)
-        async with _semaphore(self.spec):
+        estimate = self._estimate(messages, kwargs)
+        async with _concurrency(self.spec).slot():
             async for attempt in self._retrying():
                 with attempt:
-                    started = time.perf_counter()
                     stream = self.inner.create_stream(messages, **kwargs)
-                    item = await self._call(anext(stream))
+                    item, started = await self._send(lambda: anext(stream), estimate)
             while True:
                 yield item
                 if not isinstance(item, str):
-                    self._account(messages, kwargs.get("tools", ()), item, time.perf_counter() - started)
+                    self._account(messages, kwargs.get("tools", ()), item, time.perf_counter() - started, estimate)
                     return
                 try:
                     item = await anext(stream)
@@ -649,6 +658,26 @@ class _ModelClient:
                     if not _is_transient(exc):
                         raise
                     raise InfraError(f"{self.spec.label}: stream broke with {_describe(exc)}") from exc
+
+    def _estimate(self, messages: Sequence[LLMMessage], kwargs: dict) -> int:
+        """The prompt tokens a tpm limit is charged before the call (0 without one)."""
+        return count_tokens_offline(messages, kwargs.get("tools", ())) if self.spec.tpm else 0
+
+    async def _send(self, request, estimate: int) -> tuple[Any, float]:
+        """One attempt through the rate limits, and when it was sent (perf_counter). A 429 halves
+        this loop's concurrency and pauses every caller on the machine for its Retry-After."""
+        await self._bucket.acquire(estimate)
+        started, sent = time.perf_counter(), time.monotonic()
+        try:
+            result = await self._call(request())
+        except Exception as exc:
+            self._bucket.settle(-estimate)  # a failed attempt is charged no tokens
+            if _status(exc) == 429:
+                _concurrency(self.spec).refused(sent)
+                self._bucket.pause(min(self.spec.retries.max_wait, _retry_after(exc)))
+            raise
+        _concurrency(self.spec).succeeded()
+        return result, started
 
     async def _call(self, awaitable):
         """One attempt; a fatal provider answer (bad key, no such model) ends as InfraError at once."""
@@ -683,9 +712,11 @@ class _ModelClient:
         logger.error("{}", message)
         raise InfraError(message) from exc
 
-    def _account(self, messages: Sequence[LLMMessage], tools: Any, result: CreateResult, latency: float) -> None:
+    def _account(self, messages: Sequence[LLMMessage], tools: Any, result: CreateResult, latency: float,
+                 estimate: int) -> None:
         prompt = result.usage.prompt_tokens or count_tokens_offline(messages, tools)
         completion = result.usage.completion_tokens or len(_encoding().encode(_text([result.content, result.thought])))
+        self._bucket.settle(prompt + completion - estimate)  # the tpm bucket, corrected by the usage
         cost = self.price.cost(prompt, completion) if self.price else None
         self._usage.add(Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion,
                               latency_s=latency, cost_usd=cost))

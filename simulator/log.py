@@ -1,5 +1,7 @@
 """Logging for the command line: loguru to the current standard error, WARNING by default
-(CRMARENA_LOG_LEVEL=DEBUG for more). Model clients log retries and give-ups; never keys."""
+(CRMARENA_LOG_LEVEL=DEBUG for more). Model clients log retries and give-ups; never keys: every
+record's message (for any sink) and every line written (tracebacks included) is redacted of the
+run's secrets (simulator.secrets)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import os
 import sys
 import warnings
 
+from .secrets import redact
 
 _configured = False
 
@@ -16,6 +19,10 @@ def quiet_unless_configured() -> None:
     if not _configured:
         from loguru import logger
         logger.disable("simulator")
+
+
+def _redact_message(record: dict) -> None:
+    record["message"] = redact(record["message"])
 
 
 def setup_logging(level: str | None = None) -> None:
@@ -28,5 +35,6 @@ def setup_logging(level: str | None = None) -> None:
     logger.enable("simulator")
     _configured = True
     level = (level or os.environ.get("CRMARENA_LOG_LEVEL", "WARNING")).upper()
-    logger.add(lambda text: sys.stderr.write(text), level=level,
+    logger.configure(patcher=_redact_message)
+    logger.add(lambda text: sys.stderr.write(redact(text)), level=level,
                format="{time:HH:mm:ss} {level} {name}: {message}")

@@ -6,6 +6,11 @@ model's settings (provider, model, base_url, temperature, max_tokens, ...), the 
 tools, the output format, extra request arguments — and a scope (the episode's trial), so two
 trials of one episode do not share replies and two models never share a store entry.
 One SQLite file (WAL) serves every worker process of a run.
+
+No secret is stored or replayed: a reply is redacted of the run's secrets (simulator.secrets)
+before it is stored and again when it is read, so a key a model echoed under one key never
+reaches a run with another; the request key is computed on the redacted request, so a run that
+replays a redacted reply asks for the same next reply.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import sqlite3
 import threading
 from pathlib import Path
 from typing import Any, Iterable, Mapping
+
+from .secrets import redact
 
 def cache_dir() -> Path:
     """The user cache folder (built orgs, models, replies): $CRMARENA_CACHE, else
@@ -50,7 +57,7 @@ def request_key(settings: Mapping[str, Any], messages: Iterable[Any], *, tools: 
     body = {"settings": {k: v for k, v in settings.items() if k not in _SETTINGS_IGNORED},
             "messages": _plain(list(messages)), "tools": _plain(list(tools)), "json_output": _plain(json_output),
             "extra": _plain(dict(extra or {})), "scope": scope}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+    return hashlib.sha256(redact(json.dumps(body, sort_keys=True, default=str)).encode()).hexdigest()
 
 
 class ResponseCache:
@@ -82,18 +89,24 @@ class ResponseCache:
         return decode_reply(self.get_text(key))
 
     async def put(self, key: str, result: Any) -> None:
-        self.put_text(key, result.model_dump_json())
+        self.put_text(key, encode_reply(result))
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
 
 
+def encode_reply(result: Any) -> str:
+    """A CreateResult as the JSON text stored, redacted of secrets (in the caller's process: a
+    cache actor on another node does not know the caller's keys)."""
+    return redact(result.model_dump_json())
+
+
 def decode_reply(text: str | None) -> Any | None:
-    """A stored reply as a CreateResult marked `cached` (None stays None)."""
+    """A stored reply as a CreateResult marked `cached`, redacted of secrets (None stays None)."""
     if text is None:
         return None
     from autogen_core.models import CreateResult
-    result = CreateResult.model_validate_json(text)
+    result = CreateResult.model_validate_json(redact(text))
     result.cached = True
     return result

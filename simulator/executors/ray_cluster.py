@@ -55,7 +55,8 @@ class RemoteCache:
         return decode_reply(await self.actor.get_text.remote(key))
 
     async def put(self, key: str, result) -> None:
-        await self.actor.put_text.remote(key, result.model_dump_json())
+        from ..cache import encode_reply
+        await self.actor.put_text.remote(key, encode_reply(result))
 
 
 class EpisodeActor:

@@ -185,7 +185,9 @@ def crmarena(config: Path, folder: Path, name: str, *args: str, kill_at: int | N
              mix: FaultMix | None = None, timeout: float = 1800) -> Round:
     """Run `crmarena run --config <config> -q <args>` as a user would; with `kill_at`, SIGKILL it
     (the parent alone) once the transcripts file holds that many complete lines."""
-    command = [str(Path(sys.executable).parent / "crmarena"), "run", "--config", str(config), "-q", *args]
+    script = Path(sys.executable).parent / "crmarena"  # the installed command, else the same module
+    program = [str(script)] if script.is_file() else [sys.executable, "-m", "simulator.cli"]
+    command = [*program, "run", "--config", str(config), "-q", *args]
     before, started = complete_lines(folder), time.monotonic()
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -349,7 +351,7 @@ def fault_benchmark(workdir: Path, episodes: int = 500, rate: float = 0.3, seed:
                            mix=mix)]
         rounds.append(crmarena(config, folder, "resume"))
         for n in range(1, max_rounds + 1):
-            if rounds[-1].exit != 1:
+            if rounds[-1].exit != 1 or "Traceback" in rounds[-1].stderr:  # complete, or broken
                 break
             rounds.append(crmarena(config, folder, f"retry {n}", "--retry-failed"))
         return Outcome(audit(folder, planned, rounds), rounds, mix.requests, mix.faults, time.monotonic() - started)

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from simulator.transcript import read_records
+from simulator.files import json_lines, read_json, write_atomic
+from simulator.transcript import scan_records
 
 from .scorers import score_record
 from .turns import turn_scores
@@ -82,30 +83,34 @@ def scan_run(run_dir: Path, mode: str = "strict") -> RunRecords:
     rescored = _rescored(run_dir)
     latest: dict[str, tuple[int, dict[str, Any]]] = {}
     instances: dict[tuple, dict[str, Any]] = {}  # one slim instance shared by all its episodes
-    offset = 0
-    with path.open("rb") as fh:
-        for line in fh:
-            start, offset = offset, offset + len(line)
-            if not line.endswith(b"\n"):  # a torn last line (a killed run)
-                continue
-            record = json.loads(line)
-            if rescored:
-                record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
-            slim = {k: v for k, v in with_scores(record, mode).items() if k not in HEAVY_FIELDS}
-            if "rules" not in slim["scores"]:  # (judge agreement is on the strict score, in any mode)
-                slim["scores"]["rules"] = rules_score(record, "strict")
-            inst = record.get("instance") or {}
-            slim["instance"] = instances.setdefault((inst.get("id"), inst.get("org_hash")),
-                                                    {k: inst[k] for k in SLIM_INSTANCE if k in inst})
-            latest[record["episode_id"]] = (start, slim)  # a retried episode: its last record
+    for start, record in scan_records(path):  # (a torn last line, of a killed run, is skipped)
+        if rescored:
+            record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
+        slim = {k: v for k, v in with_scores(record, mode).items() if k not in HEAVY_FIELDS}
+        if "rules" not in slim["scores"]:  # (judge agreement is on the strict score, in any mode)
+            slim["scores"]["rules"] = rules_score(record, "strict")
+        inst = record["instance"]
+        slim["instance"] = instances.setdefault((inst.get("id"), inst.get("org_hash")),
+                                                {k: inst[k] for k in SLIM_INSTANCE if k in inst})
+        latest[record["episode_id"]] = (start, slim)  # a retried episode: its last record
     return RunRecords(path, [slim for _, slim in latest.values()], {eid: start for eid, (start, _) in latest.items()},
                       mode)
 
 
 def _rescored(run_dir: Path) -> dict[tuple[str, str | None], dict]:
-    """(episode_id, record fingerprint) -> scores, from scores.jsonl (empty without one)."""
+    """(episode_id, record fingerprint) -> scores, from scores.jsonl (empty without one); a
+    damaged line is a DamagedFileError naming it."""
     path = run_dir / SCORES_FILE
-    return {(row["episode_id"], row.get("record")): row["scores"] for row in read_records(path)} if path.is_file() else {}
+    if not path.is_file():
+        return {}
+    rows = json_lines(path, check=_score_problem, fix=f"delete that line (`crmarena score {run_dir}` writes "
+                                                      f"{SCORES_FILE} anew; an LLM judge's verdict on it is lost)")
+    return {(row["episode_id"], row.get("record")): row["scores"] for _, row in rows}
+
+
+def _score_problem(row: dict[str, Any]) -> str:
+    ok = isinstance(row.get("episode_id"), str) and isinstance(row.get("scores"), dict)
+    return "" if ok else "not a score line (no episode_id and scores)"
 
 
 def fingerprint(record: dict[str, Any]) -> str:
@@ -116,12 +121,8 @@ def fingerprint(record: dict[str, Any]) -> str:
 
 def _write_scores(run_dir: Path, records: Iterable[dict[str, Any]]) -> None:
     """scores.jsonl for `records` (whole records with their new scores), replaced atomically."""
-    tmp = run_dir / (SCORES_FILE + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for record in records:
-            fh.write(json.dumps({"episode_id": record["episode_id"], "record": fingerprint(record),
-                                 "scores": record["scores"]}) + "\n")
-    tmp.replace(run_dir / SCORES_FILE)
+    write_atomic(run_dir / SCORES_FILE, (json.dumps({"episode_id": record["episode_id"], "record": fingerprint(record),
+                                                     "scores": record["scores"]}) + "\n" for record in records))
 
 
 def _judge_all(records: list[dict[str, Any]], judge_model: Any, concurrency: int) -> tuple[list[dict], str]:
@@ -166,7 +167,8 @@ def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", con
 
 def _run_info(run_dir: Path) -> dict[str, Any]:
     config = run_dir / "config.json"
-    return {"run_dir": str(run_dir), "config": json.loads(config.read_text()) if config.is_file() else {}}
+    fix = "it holds no run data: delete it, or run `crmarena run` with the run's config to write it anew"
+    return {"run_dir": str(run_dir), "config": read_json(config, fix) if config.is_file() else {}}
 
 
 def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None) -> dict:
@@ -179,6 +181,6 @@ def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None
     if run.mode != mode:
         raise ValueError(f"the run was scanned in {run.mode} mode, not {mode}")
     summary = summarize(run.records, mode=mode)
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
     write_report(run_dir, run.records, summary, run_info=_run_info(run_dir), full=run.full)
     return summary

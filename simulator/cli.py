@@ -24,9 +24,12 @@ class UsageError(Exception):
 # --- org ---------------------------------------------------------------------------
 
 def _open_org(path: str):
-    from .crm.store import Org, OrgFileError
+    from .crm.store import Org, OrgDamaged, OrgFileError
     try:
-        return Org(path)
+        return Org(path).verify(check_hash=False)  # (SQLite quick_check: a damaged file is named, never half-read)
+    except OrgDamaged as exc:
+        raise UsageError(f"{exc}; build it again with `crmarena org build` (the same --org, --seed, --scale and "
+                         "--as-of build the same file) or restore a copy") from None
     except OrgFileError as exc:
         raise UsageError(str(exc)) from None
 
@@ -253,7 +256,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         if args.dry_run:
             return _print_dry_run(dry_run(cfg, args.out, say=say))
-        result = execute(cfg, args.out, say=say, bar_factory=bar, fresh=args.fresh, retry_failed=args.retry_failed)
+        result = execute(cfg, args.out, say=say, bar_factory=bar, fresh=args.fresh, retry_failed=args.retry_failed,
+                         verify_org=not args.no_verify_org)
     except (ConfigError, ModelConfigError, RunFolderError) as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
@@ -434,6 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--fresh", action="store_true",
                      help="a new run folder <name>-<time> instead of resuming the config's folder <name>")
     run.add_argument("--retry-failed", action="store_true", help="also run again the episodes that ended in infra_error")
+    run.add_argument("--no-verify-org", action="store_true", help="skip the check of each org's content hash "
+                     "(it reads every record: seconds for a huge org); SQLite's integrity check still runs")
     run.add_argument("--executor", choices=("local", "ray"), help="where episodes are played (default: the "
                      "config's `executor`, local); ray needs the extra: pip install 'crmarena-sim[ray]'")
     run.add_argument("--address", help="a Ray cluster to spread the episodes over (implies --executor ray), "
@@ -517,15 +523,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .files import DamagedFileError, DiskFullError
     args = build_parser().parse_args(argv)
     if getattr(args, "as_of", "unset") is None:
         from .crm.generator import DEFAULT_AS_OF
         args.as_of = DEFAULT_AS_OF
     try:
         return args.func(args)
-    except UsageError as exc:
+    except (UsageError, DamagedFileError) as exc:  # (a damaged file's message names it, the line, the repair)
         print(f"crmarena: error: {exc}", file=sys.stderr)
         return 2
+    except DiskFullError as exc:  # nothing half-written: the same command resumes once there is space
+        print(f"crmarena: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("crmarena: interrupted", file=sys.stderr)
         return 130

@@ -489,4 +489,9 @@ def default_config_path() -> Path:
 def load_config(path: str | Path | None = None) -> RunConfig:
     """The run config at `path` (default: the shipped offline default)."""
     path = Path(path) if path else default_config_path()
-    return parse_config(load_yaml(path, ConfigError), path)
+    try:
+        data = load_yaml(path, ConfigError)
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, "(file)", f"is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+                          f"{exc.start}): a run config is a YAML text file") from None
+    return parse_config(data, path)

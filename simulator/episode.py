@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from evaluators.turns import ATTEMPTS, categorize
 
 from .agents.base import Agent, AgentError, AgentSetup, InfraError, is_fatal
-from .agents.llm import redact
 from .agents.oracle import OracleAgent, OracleBrief
 from .crm.session import OrgSession
 from .crm.store import Org, OrgMeta
 from .crm.tools import CrmTools
+from .secrets import redact
 from .tasks.instance import Instance
 from .tasks.validate import workflow_state
 from .transcript import EpisodeRecord, Termination, message

@@ -1,15 +1,23 @@
-"""Writing the run's files safely: whole files atomically (temp file + rename), secrets redacted.
+"""Writing the run's files safely, and reading them back with damage named.
 
-A reader never sees half a file: `write_atomic` writes a temp file beside the target, fsyncs it and
-renames it over the target. A full disk (ENOSPC) raises DiskFullError naming the file, and leaves
-the old file as it was and no temp file behind.
+Writes: a whole file is replaced atomically (`write_atomic`: a temp file beside the target,
+fsynced, renamed over it); a log of records grows by whole lines (`LineAppender`: a line that
+cannot be written whole is cut back off). Text is redacted of secrets on its way out. A full disk
+(ENOSPC) raises DiskFullError naming the file, and leaves no half-written file, line or temp file.
+
+Reads: `json_lines` yields the records of a JSON Lines file and raises DamagedFileError naming
+the file and line of a damaged one, with how to repair it; `read_json` does the same for a file
+holding one JSON value.
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import os
+import sqlite3
 from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
 
 from .secrets import redact
 
@@ -26,19 +34,129 @@ class DiskFullError(OSError):
         return self.strerror
 
 
-def write_atomic(path: Path | str, data: str | bytes) -> None:
-    """Replace `path` by `data` (text is redacted of secrets and written as UTF-8) atomically."""
+class DamagedFileError(ValueError):
+    """A file the tool reads is damaged; the message names it (and the line) and how to repair it."""
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether a write failed for lack of space (ENOSPC, a quota, or SQLite's SQLITE_FULL)."""
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def _write_failed(exc: OSError, path: Path) -> OSError:
+    """The error to raise for a failed write of `path`: DiskFullError for a full disk."""
+    return DiskFullError(path) if is_disk_full(exc) else exc
+
+
+def fsync_file(path: Path) -> None:
+    """Flush a written file to the disk (before it is renamed into place)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _encoded(chunk: str | bytes) -> bytes:
+    return redact(chunk).encode("utf-8") if isinstance(chunk, str) else chunk
+
+
+def write_atomic(path: Path | str, data: str | bytes | Iterable[str | bytes]) -> None:
+    """Replace `path` by `data` atomically: text or bytes, or an iterable of them written in turn
+    (so a long file streams). Text is redacted of secrets and written as UTF-8."""
     path = Path(path)
-    raw = redact(data).encode("utf-8") if isinstance(data, str) else data
+    chunks = [data] if isinstance(data, (str, bytes)) else data
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with tmp.open("wb") as fh:
-            fh.write(raw)
+            for chunk in chunks:
+                fh.write(_encoded(chunk))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        if exc.errno == errno.ENOSPC:
-            raise DiskFullError(path) from None
+        raise _write_failed(exc, path) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
         raise
+
+
+class LineAppender:
+    """Appends whole lines to a file (one writer at a time), each in the OS's hands at once: it
+    survives the process being killed. A line that cannot be written whole is cut back off."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def append(self, line: str) -> None:
+        """Write `line` (redacted; a newline is added) whole, or not at all."""
+        data = memoryview(_encoded(line + "\n"))
+        start = os.fstat(self._fd).st_size
+        try:
+            while data:
+                data = data[os.write(self._fd, data):]
+        except OSError as exc:
+            os.ftruncate(self._fd, start)
+            raise _write_failed(exc, self.path) from None
+
+    def close(self) -> None:
+        """fsync and close (a full disk can surface here too)."""
+        if self._fd is None:
+            return
+        fd, self._fd = self._fd, None
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            raise _write_failed(exc, self.path) from None
+        finally:
+            os.close(fd)
+
+
+def line_problem(raw: bytes, check: Callable[[Any], str] | None = None) -> tuple[Any, str]:
+    """(the JSON value of a line, "") or (None, what is wrong with it); `check` says what is
+    wrong with a parsed value ("" when nothing)."""
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:  # (UnicodeDecodeError and JSONDecodeError)
+        return None, f"not JSON ({exc})"
+    if not isinstance(value, dict):
+        return None, f"not a JSON object (a {type(value).__name__})"
+    problem = check(value) if check else ""
+    return (None, problem) if problem else (value, "")
+
+
+def json_lines(path: Path | str, *, check: Callable[[Any], str] | None = None,
+               fix: str = "delete that line", skip_damaged: bool = False) -> Iterator[tuple[int, dict]]:
+    """(byte offset, record) of each line of a JSON Lines file. A torn last line (a killed
+    writer) is skipped; a damaged line raises DamagedFileError naming the file and line, and
+    `fix` (or is skipped too)."""
+    path = Path(path)
+    offset = 0
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, 1):
+            start, offset = offset, offset + len(raw)
+            if not raw.endswith(b"\n"):
+                return
+            if not raw.strip():
+                continue
+            value, problem = line_problem(raw, check)
+            if problem and skip_damaged:
+                continue
+            if problem:
+                raise DamagedFileError(f"{path}, line {number}: {problem}; {fix}")
+            yield start, value
+
+
+def read_json(path: Path | str, fix: str) -> Any:
+    """The JSON value in `path`; a damaged (empty, cut, not UTF-8) file raises DamagedFileError
+    naming it, and `fix`."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_bytes())
+    except ValueError as exc:
+        what = "empty" if not path.stat().st_size else f"not JSON ({exc})"
+        raise DamagedFileError(f"{path} is damaged ({what}); {fix}") from None

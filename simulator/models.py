@@ -38,6 +38,7 @@ quiet_unless_configured()  # used as a library, simulator logs nothing until set
 
 from .agents.base import InfraError
 from .ratelimit import AdaptiveConcurrency, SharedBucket
+from .secrets import redact, remember, remember_config
 from .transcript import Usage
 
 if TYPE_CHECKING:
@@ -255,13 +256,17 @@ def _retries(value: Mapping[str, Any], where: str) -> Retries:
 
 
 def _api_key(spec: ModelSpec) -> str | None:
-    """The API key from the environment (None when the spec names no variable)."""
+    """The API key from the environment (None when the spec names no variable). It and the spec's
+    other secrets (header values, URL credentials) are remembered here, for redaction
+    (simulator.secrets): every process that builds a client reads them through this."""
+    remember_config({"base_url": spec.base_url, **((spec.component or {}).get("config") or {})})
     if spec.api_key_env is None:
         return None
     key = os.environ.get(spec.api_key_env)
     if not key:
         raise ModelConfigError(spec.where, f"environment variable {spec.api_key_env} is not set "
                                            f"(the API key for {spec.label} is read from it)")
+    remember(key)
     return key
 
 
@@ -322,7 +327,7 @@ def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> 
         except ModelConfigError:
             raise
         except (ValueError, TypeError) as exc:
-            raise ModelConfigError(spec.where, _redact(f"cannot build {spec.label}: {exc}", key)) from None
+            raise ModelConfigError(spec.where, redact(f"cannot build {spec.label}: {exc}")) from None
         per_loop[spec] = shared  # one provider client (one connection pool) per model per event loop
     price = (_default_prices() if prices is None else prices).get(spec.model)
     logger.debug("model client {} built ({})", spec.label, "priced" if price else "no price")
@@ -361,7 +366,7 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
         config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
     client = OpenAIChatCompletionClient(**config)
     _post_plain_bodies(client)
-    _check_replies(client, key)
+    _check_replies(client)
     return client
 
 
@@ -394,7 +399,7 @@ class MalformedReply(Exception):
     choice without a message. Retried like a 5xx; an InfraError when the retries run out."""
 
 
-def _check_replies(client: ChatCompletionClient, key: str | None) -> None:
+def _check_replies(client: ChatCompletionClient) -> None:
     """Make the SDK client under an autogen OpenAI client raise MalformedReply for a reply without
     a completion, before autogen or the SDK's parser fail on it with a TypeError (which would be
     blamed on the agent): non-streaming `create`, and `parse` (structured output), read raw."""
@@ -407,8 +412,7 @@ def _check_replies(client: ChatCompletionClient, key: str | None) -> None:
     def check(reply: Any) -> None:
         problem = _reply_problem(reply)
         if problem:
-            from .agents.llm import redact
-            raise MalformedReply(redact(_redact(problem, key)))
+            raise MalformedReply(problem)
 
     async def create(**params: Any) -> Any:
         completion = await send(**params)
@@ -432,7 +436,7 @@ def _reply_problem(reply: Any) -> str | None:
     error = field(reply, "error")
     if error is not None:
         message = error.get("message", error) if isinstance(error, Mapping) else error
-        return f"provider error in a 200 reply: {str(message)[:300]}"
+        return f"provider error in a 200 reply: {redact(str(message))[:300]}"  # redacted before it is cut
     choices = field(reply, "choices")
     if not choices:
         return "a 200 reply without choices"
@@ -484,12 +488,8 @@ def _component_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     if key:
         config["api_key"] = key
     client = ChatCompletionClient.load_component({"provider": path, "config": config})
-    _check_replies(client, key)
+    _check_replies(client)
     return client
-
-
-def _redact(text: str, secret: str | None) -> str:
-    return text.replace(secret, "***") if secret else text
 
 
 # ---------------------------------------------------------------- errors and waits

@@ -23,20 +23,31 @@ from .crm.store import Org
 from .episode import EpisodeSpec
 from .executors import ExecutorError, play_all
 from .executors.play import Planned, check_players
+from .files import write_atomic
 from .tasks.instance import Instance
 from .transcript import TranscriptWriter
 from .users.personas import Persona, load_personas, persona_pool_for
 
 
-def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None) -> Org:
-    """The org of `choice`, built on first use into the cache (keyed by generator version)."""
+def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None, check_hash: bool = True) -> Org:
+    """The org of `choice`, built on first use into the cache (keyed by generator version).
+
+    A cached file is verified first (SQLite quick_check and, unless not `check_hash`, its content
+    hash); one that fails is rebuilt: it is the tool's own copy of deterministic data, so the
+    rebuilt file holds exactly what the run expects."""
     from .crm.generator import GENERATOR_VERSION, build_org
+    from .crm.store import OrgFileError
     path = cache_dir() / "orgs" / f"{choice.type}-s{choice.seed}-x{choice.scale:g}-g{GENERATOR_VERSION}.db"
-    if not path.exists():
-        if progress:
-            progress(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}) into {path}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        build_org(choice.type, path, seed=choice.seed, scale=choice.scale)
+    say = progress or (lambda _: None)
+    if path.exists():
+        try:
+            return Org(path).verify(check_hash=check_hash)
+        except OrgFileError as exc:
+            say(f"{exc}; rebuilding the cached org")
+    else:
+        say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}) into {path}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    build_org(choice.type, path, seed=choice.seed, scale=choice.scale)
     return Org(path)
 
 
@@ -230,7 +241,7 @@ def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
         run_id = f"{cfg.name}-{stamp}" + (f"-{n}" if n > 1 else "")
         folder = Path(out or cfg.out) / run_id
         try:
-            folder.mkdir(parents=True)
+            _make_folder(folder, exist_ok=False)
             return run_id, folder
         except FileExistsError:
             continue
@@ -244,8 +255,22 @@ _NOT_COMPARED = ("path", "out", "cache", "concurrency", "workers", "executor", "
 def run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     """The run's own folder `<out>/<name>`, reused by the same config (so a killed run resumes)."""
     folder = Path(out or cfg.out) / cfg.name
-    folder.mkdir(parents=True, exist_ok=True)
+    _make_folder(folder, exist_ok=True)
     return cfg.name, folder
+
+
+def _make_folder(folder: Path, exist_ok: bool) -> None:
+    """mkdir -p `folder`; a parent that is a file or cannot be written to is a RunFolderError."""
+    try:
+        folder.mkdir(parents=True, exist_ok=exist_ok)
+    except FileExistsError:
+        if exist_ok or not folder.is_dir():
+            raise RunFolderError(f"cannot make the run folder {folder}: {folder} is a file; set `out` (or --out) "
+                                 "to a folder") from None
+        raise
+    except OSError as exc:
+        raise RunFolderError(f"cannot make the run folder {folder}: {exc.strerror} ({exc.filename}); set `out` "
+                             "(or --out) to a folder you can write to") from None
 
 
 def check_same_config(cfg: RunConfig, folder: Path) -> None:
@@ -253,7 +278,17 @@ def check_same_config(cfg: RunConfig, folder: Path) -> None:
     saved_path = folder / "config.json"
     if not saved_path.is_file():
         return
-    saved, current = json.loads(saved_path.read_text()), json.loads(json.dumps(public_config(cfg)))
+    from .files import DamagedFileError, read_json
+    try:
+        saved = read_json(saved_path, fix=f"it holds no run data: if {folder} holds a run of this config, delete "
+                                          "config.json and run again (it is written anew); else give this config "
+                                          "another `name`, or pass --fresh for a new run folder")
+    except DamagedFileError as exc:
+        transcripts = folder / "transcripts.jsonl"
+        if transcripts.is_file() and transcripts.stat().st_size:
+            raise RunFolderError(str(exc)) from None
+        return  # no episode to mix with another config's: it is written anew
+    current = json.loads(json.dumps(public_config(cfg)))
     differs = sorted(k for k in set(saved) | set(current)
                      if k not in _NOT_COMPARED and saved.get(k) != current.get(k))
     if differs:
@@ -315,18 +350,17 @@ def _lock_holder(text: bytes) -> str:
         return "pid unknown"
 
 
-def finished(path: Path, repair: bool = True) -> dict[str, str]:
+def finished(path: Path, repair: bool = True, say: Callable[[str], None] | None = None) -> dict[str, str]:
     """episode_id -> termination of each episode already in a transcripts file (the latest
-    record wins). With `repair` (the folder's lock held), a line torn by a killed run is cut
-    off first, so appending stays clean; without, it is skipped (it may be another run's)."""
+    record wins). With `repair` (the folder's lock held), the file is first made safe to append
+    to (transcript.repair_records: a line torn by a killed run cut off, damaged lines moved aside
+    and `say` told); without, torn and damaged lines are skipped (their episodes count as not played)."""
+    from .transcript import read_records, repair_records
     if not path.is_file():
         return {}
-    data = path.read_bytes()
-    if repair and data and not data.endswith(b"\n"):
-        with path.open("r+b") as fh:
-            fh.truncate(data.rfind(b"\n") + 1)
-    from .transcript import read_records
-    return {r["episode_id"]: r["termination"]["reason"] for r in read_records(path)}
+    if repair and (note := repair_records(path)) and say:
+        say(note)
+    return {r["episode_id"]: r["termination"]["reason"] for r in read_records(path, skip_damaged=not repair)}
 
 
 # Rough per-call sizes for the dry-run estimate (tokens): what a call adds beyond the prompts.
@@ -397,17 +431,18 @@ def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] =
 
 def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None] = print,
             bar_factory: Callable[[int], object] | None = None, fresh: bool = False,
-            retry_failed: bool = False) -> RunResult:
+            retry_failed: bool = False, verify_org: bool = True) -> RunResult:
     """Run the episodes of `cfg` that its run folder does not hold yet (all of them in a fresh
     folder; with `retry_failed`, also those that ended in infra_error); score and report. The
-    folder's lock is held throughout: a second run on it fails at once (RunFolderBusy)."""
+    folder's lock is held throughout: a second run on it fails at once (RunFolderBusy). Not
+    `verify_org`: the orgs' content hashes are not checked (for huge orgs; see cached_org)."""
     check_run(cfg)
     check_executor(cfg)
     run_id, folder = new_run_folder(cfg, out) if fresh else run_folder(cfg, out)
     with RunFolderLock(folder):
         check_same_config(cfg, folder)
-        orgs = [cached_org(choice, say) for choice in cfg.orgs]
-        (folder / "config.json").write_text(json.dumps(public_config(cfg), indent=2))
+        orgs = [cached_org(choice, say, check_hash=verify_org) for choice in cfg.orgs]
+        write_atomic(folder / "config.json", json.dumps(public_config(cfg), indent=2))
         return _play(cfg, run_id, folder, orgs, say, bar_factory, retry_failed)
 
 
@@ -416,8 +451,8 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
     """Play what the locked run folder lacks, then score and report the whole run."""
     planned = plan(cfg, run_id, orgs)
     prompts = {hashlib.sha256(p.spec.system_prompt.encode()).hexdigest()[:16]: p.spec.system_prompt for p in planned}
-    (folder / "prompts.json").write_text(json.dumps(prompts, indent=1))
-    done = finished(folder / "transcripts.jsonl")
+    write_atomic(folder / "prompts.json", json.dumps(prompts, indent=1))
+    done = finished(folder / "transcripts.jsonl", say=say)
     todo = [p for p in planned if p.spec.episode_id not in done
             or (retry_failed and done[p.spec.episode_id] == "infra_error")]
     if done:

@@ -19,7 +19,9 @@ from __future__ import annotations
 import html
 import json
 import re
-from urllib.parse import quote, quote_plus
+from collections.abc import Iterator, Mapping
+from typing import Any
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
 MIN_LENGTH = 8  # shorter values are not treated as secrets (they would redact ordinary words)
 MASK = "[redacted]"
@@ -28,6 +30,10 @@ MASK = "[redacted]"
 _SHAPED = re.compile(r"\b(?:sk|pk|rk|gsk|hf|xai|key|token)[-_](?=[A-Za-z0-9*_\-]*\d)[A-Za-z0-9*_\-]{16,}"
                      r"|\bBearer\s+(?=[A-Za-z0-9._~+/\-]*\d)[A-Za-z0-9._~+/\-]{8,}=*", re.I)
 _known: set[str] = set()  # every remembered value, in each of its written forms
+# Config keys and URL query parameters whose values are secrets (api_key, x-api-key, azure_ad_token,
+# aws_secret_key, password, sig, ...); max_tokens or api_version are not.
+_SECRET_NAME = re.compile(r"(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|auth|authorization|"
+                          r"credentials?|sig|signature)(?:[_-]|$)", re.I)
 
 
 def _forms(value: str) -> set[str]:
@@ -40,6 +46,35 @@ def remember(value: str | None) -> None:
     """Treat `value` as a secret from now on (values shorter than MIN_LENGTH are ignored)."""
     if isinstance(value, str) and len(value) >= MIN_LENGTH and value not in _known:
         _known.update(_forms(value))
+
+
+def remember_config(config: Mapping[str, Any]) -> None:
+    """Remember the secrets of a (model) config mapping, nested ones included: every value under a
+    `*headers` mapping, the value of a secret-named key, and a URL's user, password and
+    secret-named query parameters."""
+    for value in _config_secrets(config):
+        remember(value)
+
+
+def _config_secrets(config: Mapping[str, Any], headers: bool = False) -> Iterator[str]:
+    for name, value in config.items():
+        if isinstance(value, Mapping):
+            yield from _config_secrets(value, headers=str(name).lower().endswith("headers"))
+        elif isinstance(value, str):
+            if headers or _SECRET_NAME.search(str(name)):
+                yield value
+            if "://" in value:
+                yield from _url_secrets(value)
+
+
+def _url_secrets(url: str) -> Iterator[str]:
+    """The credentials in a URL: user:password@ and secret-named query parameters."""
+    try:
+        parts = urlsplit(url)
+        yield from filter(None, (parts.username, parts.password))
+    except ValueError:  # not a URL after all (a bad port, say)
+        return
+    yield from (value for name, value in parse_qsl(parts.query) if _SECRET_NAME.search(name))
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
@@ -57,6 +92,17 @@ def _spans(text: str) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
+
+
+def redact_data(data: Any) -> Any:
+    """JSON-like `data` (dicts, lists, strings, numbers) with every string redacted."""
+    if isinstance(data, str):
+        return redact(data)
+    if isinstance(data, Mapping):
+        return {key: redact_data(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [redact_data(value) for value in data]
+    return data
 
 
 def redact(text: str) -> str:

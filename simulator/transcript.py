@@ -9,12 +9,12 @@ records (and the org), never a live conversation.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from . import __version__
+from .files import LineAppender, json_lines, line_problem, write_atomic
 
 SCHEMA_VERSION = 1
 TERMINATIONS = ("user_done", "patience_exhausted", "max_turns", "agent_step_limit", "agent_error",
@@ -102,26 +102,22 @@ class EpisodeRecord:
 
 
 class TranscriptWriter:
-    """Appends records to a JSONL file, one line per episode, flushed at once.
-
-    A flushed line is in the operating system's hands: it survives the process being killed
-    (SIGKILL included). The file is fsynced on close; a power loss mid-run can lose the last
-    lines, which a resumed run repeats."""
+    """Appends records to a JSONL file, one whole line per episode (redacted of secrets), in
+    the OS's hands at once: a line survives the process being killed (SIGKILL included), and a
+    line a full disk cuts short is cut back off (DiskFullError). The file is fsynced on close; a
+    power loss mid-run can lose the last lines, which a resumed run repeats."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = self.path.open("a", encoding="utf-8")
+        self._out = LineAppender(self.path)
 
     def append(self, record: EpisodeRecord | dict[str, Any]) -> None:
         data = record.to_json() if isinstance(record, EpisodeRecord) else record
-        self._fh.write(json.dumps(data, ensure_ascii=False) + "\n")
-        self._fh.flush()
+        self._out.append(json.dumps(data, ensure_ascii=False))
 
     def close(self) -> None:
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
-        self._fh.close()
+        self._out.close()
 
     def __enter__(self) -> "TranscriptWriter":
         return self
@@ -130,9 +126,54 @@ class TranscriptWriter:
         self.close()
 
 
-def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
-    """The records of a transcripts file; a torn last line (a killed run) is skipped."""
-    with Path(path).open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.endswith("\n"):
-                yield json.loads(line)
+REJECTED = "transcripts.rejected.jsonl"  # beside transcripts.jsonl: damaged lines a resumed run set aside
+REPAIR = (f"delete that line, or run the same `crmarena run` command: it moves damaged lines to {REJECTED} "
+          "and plays their episodes again")
+
+
+def record_problem(data: dict[str, Any]) -> str:
+    """What keeps a parsed line from being an episode record ("" if nothing)."""
+    for key, kind in (("episode_id", str), ("mode", str), ("instance", dict), ("termination", dict),
+                      ("messages", list)):
+        if not isinstance(data.get(key), kind):
+            return f"not an episode record (no {kind.__name__} {key!r})"
+    if not isinstance(data["termination"].get("reason"), str):
+        return "not an episode record (no termination reason)"
+    return ""
+
+
+def scan_records(path: str | Path, skip_damaged: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(byte offset, record) of each record of a transcripts file; a torn last line (a killed
+    run) is skipped; a damaged line raises DamagedFileError naming the file and line (or is
+    skipped too)."""
+    return json_lines(path, check=record_problem, fix=REPAIR, skip_damaged=skip_damaged)
+
+
+def read_records(path: str | Path, skip_damaged: bool = False) -> Iterator[dict[str, Any]]:
+    """The records of a transcripts file (see scan_records)."""
+    return (record for _, record in scan_records(path, skip_damaged))
+
+
+def repair_records(path: Path) -> str:
+    """Make a transcripts file safe to append to and resume from (its run folder's lock held):
+    cut a line torn by a killed run off its end, and move every damaged whole line to
+    transcripts.rejected.jsonl (nothing is dropped: a good record stays, a bad one is kept
+    aside, and its episode is played again). What was moved, or "" if nothing."""
+    if not path.is_file():
+        return ""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+        data = data[:data.rfind(b"\n") + 1]
+    lines = data.splitlines(keepends=True)
+    bad = [n for n, raw in enumerate(lines, 1) if raw.strip() and line_problem(raw, record_problem)[1]]
+    if not bad:
+        return ""
+    rejected = path.with_name(REJECTED)
+    old = rejected.read_bytes() if rejected.is_file() else b""
+    write_atomic(rejected, [old, *(lines[n - 1] for n in bad)])
+    moved = set(bad)
+    write_atomic(path, [raw for n, raw in enumerate(lines, 1) if n not in moved])
+    return (f"{path}: {len(bad)} damaged line(s) (line {', '.join(map(str, bad[:10]))}"
+            f"{', ...' if len(bad) > 10 else ''}) moved to {rejected}; their episodes are played again")

@@ -20,7 +20,7 @@ from tests.test_run import _config
 
 KEY_ENV, KEY = "PROVIDER_REPLIES_KEY", "gsk_live0123456789abcdef"  # not key-shaped: only its value redacts it
 ECHO = f"Upstream overloaded for key {KEY}"  # a provider error that echoes the key
-KINDS = {"error": "provider error in a 200 reply: Upstream overloaded for key ***",
+KINDS = {"error": "provider error in a 200 reply: Upstream overloaded for key [redacted]",
          "no_choices": "a 200 reply without choices",
          "no_message": "a 200 reply whose choice has no message"}
 pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")

@@ -190,3 +190,25 @@ def test_a_header_value_is_in_no_file_of_the_run(tmp_path, monkeypatch, capsys, 
     assert fake_openai.headers and all(h.get("x-team-token") == HEADER_SECRET for h in fake_openai.headers)
     assert _leaks(HEADER_SECRET, folder, cache.parent, text=err) == []
     assert secrets.MASK in (folder / "transcripts.jsonl").read_text()
+
+
+def test_a_ray_actors_own_key_is_redacted_on_its_node(tmp_path, monkeypatch, capsys, org_cache, fake_openai):
+    """A node's key is not the driver's: the actor remembers what it reads and redacts its records
+    before they travel; the driver, which writes the run folder, never knew that key."""
+    ray = pytest.importorskip("ray", reason="needs the `ray` extra")
+    node_key, driver_key = "nodekeyvalue0123456789ABCD", "driverkeyvalue0123456789ABCD"  # shaped like no key
+    monkeypatch.setenv(KEY_ENV, driver_key)
+    fake_openai.responder = lambda body: reply(
+        f"You sent {fake_openai.headers[-1]['authorization'].removeprefix('Bearer ')}.")
+    if ray.is_initialized():
+        pytest.skip("a Ray instance of another test module is running")
+    ray.init(num_cpus=1, include_dashboard=False, configure_logging=False,
+             runtime_env={"env_vars": {KEY_ENV: node_key}})
+    try:
+        folder = _run(tmp_path, "r", _model(fake_openai), tmp_path / "cache" / "responses.sqlite",
+                      executor="ray", workers=1)
+    finally:
+        ray.shutdown()
+    assert any(node_key in str(h.get("authorization")) for h in fake_openai.headers)  # the node's key was used
+    assert _leaks(node_key, folder, tmp_path / "cache", text=capsys.readouterr().err) == []
+    assert secrets.MASK in (folder / "transcripts.jsonl").read_text()

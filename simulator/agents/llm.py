@@ -7,27 +7,21 @@ calls and tokens from the results it sees and leaves the cost unknown.
 
 from __future__ import annotations
 
-import re
 import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from ..secrets import redact
 from ..transcript import Usage
 from .base import AgentError, InfraError
 
 _REJECTED = frozenset({400, 413, 422})  # the request itself was refused: too long, malformed
 _NETWORK = ("APIConnectionError", "APITimeoutError", "RetryError", "ConnectError", "ReadTimeout")
-_SECRET = re.compile(r"\b(?:sk|pk|rk|key|token)[-_][A-Za-z0-9*_\-]{6,}|Bearer\s+\S+", re.I)
 
 
 def failed(result: str) -> bool:
     """Whether a CRM tool's result text is a Salesforce-style error (as the oracle marks them)."""
     return result.lstrip().startswith('{"error"')
-
-
-def redact(text: str) -> str:
-    """`text` with anything shaped like an API key or bearer token removed."""
-    return _SECRET.sub("[redacted]", text)
 
 
 class TurnMeter:

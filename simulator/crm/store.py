@@ -62,6 +62,10 @@ class OrgFileError(Exception):
     """The path is not a readable org file."""
 
 
+class OrgDamaged(OrgFileError):
+    """An org file that fails verification: damaged pages, or content that does not match its hash."""
+
+
 # --- building ------------------------------------------------------------------------
 
 def create_tables(conn: sqlite3.Connection, schema: Schema) -> None:
@@ -121,12 +125,21 @@ def connect_readonly(path: str | Path) -> sqlite3.Connection:
     return conn
 
 
-def read_meta(conn: sqlite3.Connection) -> OrgMeta:
+def read_meta(conn: sqlite3.Connection, path: Path | None = None) -> OrgMeta:
     try:
         rows = dict(conn.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
         return OrgMeta.from_rows(rows)
     except (sqlite3.DatabaseError, KeyError, ValueError) as exc:
-        raise OrgFileError(f"not a CRMArena org file ({exc})") from None
+        raise OrgFileError(f"{path or 'the file'} is not a CRMArena org file ({exc}); build one with `crmarena org build`") from None
+
+
+def check_integrity(conn: sqlite3.Connection) -> str:
+    """What SQLite's quick_check finds wrong with a database's pages ("" if nothing)."""
+    try:
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return "" if problems == ["ok"] else "; ".join(problems[:3])
 
 
 class Org:
@@ -136,12 +149,29 @@ class Org:
         self.path = Path(path)
         conn = connect_readonly(self.path)
         try:
-            self.meta = read_meta(conn)
+            self.meta = read_meta(conn, self.path)
         finally:
             conn.close()
         self.schema = schema_for(self.meta.org)
         self._image: bytes | None = None
         self._image_lock = threading.Lock()
+
+    def verify(self, check_hash: bool = True) -> "Org":
+        """This org, once SQLite's quick_check passes and (with `check_hash`) its content hashes to
+        the hash it records; else OrgDamaged naming the file."""
+        conn = self.connect()
+        try:
+            problem = check_integrity(conn)
+            if problem:
+                raise OrgDamaged(f"{self.path} is damaged (SQLite quick_check: {problem})")
+            if check_hash and content_hash(conn, self.schema) != self.meta.content_hash:
+                raise OrgDamaged(f"{self.path} was edited or damaged: its content does not match the content "
+                                 "hash it records")
+        except sqlite3.DatabaseError as exc:
+            raise OrgDamaged(f"{self.path} is damaged ({exc})") from None
+        finally:
+            conn.close()
+        return self
 
     def image(self) -> bytes:
         """The whole database as bytes, serialized once: what private session copies start from."""

@@ -21,6 +21,7 @@ from typing import Any, Callable
 from ..cache import cache_dir
 from ..config import RunConfig
 from ..crm.store import Org, OrgFileError
+from ..secrets import redact, redact_data
 from . import ExecutorError
 from .play import Planned, RefusalWatch, check_players, play_one, share
 
@@ -75,11 +76,12 @@ class EpisodeActor:
         try:
             check_players(self.cfg)
         except Exception as exc:  # reported by the driver as text: not every exception survives pickling
-            return f"{type(exc).__name__}: {exc}"
+            return redact(f"{type(exc).__name__}: {exc}")
         return ""
 
     async def play(self, planned_spec, org_key: str) -> dict:
-        return await play_one(self.cfg, Planned(planned_spec, self.orgs[org_key]), self.cache)
+        """The episode's record, redacted here: this node's keys may not be the driver's."""
+        return redact_data(await play_one(self.cfg, Planned(planned_spec, self.orgs[org_key]), self.cache))
 
 
 def _connect(address: str | None) -> bool:

@@ -12,6 +12,8 @@ from dataclasses import MISSING, asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from ..files import write_atomic
+
 NONE_ANSWER = "None"  # the answer list of an instance whose true answer is "there is none"
 REFUSAL = "refuse"  # the answer list of a confidentiality instance
 REWARD_METRICS = {"exact": "exact_match", "fuzzy": "fuzzy_match", "workflow": "exact_match",
@@ -76,16 +78,11 @@ class Instance:
 
 
 def write_instances(path: str | Path, instances: Iterable[Instance]) -> int:
-    """Write instances as JSON Lines (to a temporary name, then renamed); how many."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    count = 0
-    with tmp.open("w", encoding="utf-8") as fh:
-        for inst in instances:
-            fh.write(json.dumps(inst.to_json(), ensure_ascii=False) + "\n")
-            count += 1
-    tmp.replace(path)
-    return count
+    """Write instances as JSON Lines, atomically (simulator.files.write_atomic); how many. (As
+    bytes: generated data holds no secret, and redaction by shape must not alter a task.)"""
+    lines = [(json.dumps(inst.to_json(), ensure_ascii=False) + "\n").encode() for inst in instances]
+    write_atomic(path, lines)
+    return len(lines)
 
 
 def read_instances(path: str | Path) -> Iterator[Instance]:

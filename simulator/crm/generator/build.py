@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Callable
 
+from ... import files
 from .. import store
 from ..schema import ORG_TYPES, schema_for
 from . import core, sales, service
@@ -91,12 +92,15 @@ def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: 
         conn.execute("COMMIT")
         conn.execute("PRAGMA journal_mode=DELETE")
         conn.close()
+        files.fsync_file(tmp)
         os.replace(tmp, out)
-    except BaseException:
+    except BaseException as exc:
         try:
             conn.close()
         finally:
             if tmp.exists():
                 tmp.unlink()
+        if files.is_disk_full(exc):
+            raise files.DiskFullError(out) from None
         raise
     return meta

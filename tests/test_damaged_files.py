@@ -1,0 +1,235 @@
+"""Damaged files (issue 11, item 4): each gets one clear line naming the file (and line) and the
+repair, never a traceback or a wrong answer; a resumed run repairs what it can without losing a
+good record."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from simulator.cli import main
+from simulator.files import DamagedFileError
+from simulator.transcript import read_records
+from tests.test_run import _config
+
+SMALL = {"tasks": ["handle_time", "knowledge_qa"], "modes": ["full"]}  # 2 episodes
+
+
+def _run(tmp_path: Path, capsys, *extra: str, **changes) -> tuple[int, str]:
+    """The exit status of a small run, and what it printed (stdout and stderr)."""
+    code = main(["run", "--config", str(_config(tmp_path, **{**SMALL, **changes})), "-q", *extra])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def _no_traceback(err: str) -> None:
+    assert "Traceback" not in err and "Error:" not in err.replace("crmarena: error:", ""), err
+
+
+# --- config.json ---------------------------------------------------------------------------
+
+def test_an_empty_config_json_beside_records_stops_naming_the_file_and_the_fix(tmp_path, capsys, org_cache):
+    assert _run(tmp_path, capsys)[0] == 0
+    folder = tmp_path / "runs" / "t"
+    (folder / "config.json").write_text("")  # what a kill inside a non-atomic write left
+    code, err = _run(tmp_path, capsys)
+    assert code == 2
+    assert f"{folder / 'config.json'} is damaged (empty)" in err and "delete config.json" in err
+    _no_traceback(err)
+    (folder / "config.json").unlink()  # the repair the message names
+    code, err = _run(tmp_path, capsys)
+    assert code == 0 and "2 of 2 episodes already done" in err
+    assert json.loads((folder / "config.json").read_text())["name"] == "t"
+
+
+def test_a_garbage_config_json_without_records_is_written_anew(tmp_path, capsys, org_cache):
+    folder = tmp_path / "runs" / "t"
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_bytes(b'{"name": "t", "tas')
+    assert _run(tmp_path, capsys)[0] == 0
+    assert json.loads((folder / "config.json").read_text())["name"] == "t"
+
+
+def test_config_json_and_prompts_json_are_written_atomically(tmp_path, capsys, org_cache, monkeypatch):
+    import simulator.run as run
+    written = []
+    real = run.write_atomic
+    monkeypatch.setattr(run, "write_atomic", lambda path, data: (written.append(Path(path).name), real(path, data)))
+    assert _run(tmp_path, capsys)[0] == 0
+    assert {"config.json", "prompts.json"} <= set(written)
+    assert not list((tmp_path / "runs" / "t").glob(".*.tmp"))
+
+
+def test_a_report_on_a_damaged_config_json_names_it(tmp_path, capsys, org_cache):
+    assert _run(tmp_path, capsys)[0] == 0
+    folder = tmp_path / "runs" / "t"
+    (folder / "config.json").write_bytes(b"\x00\xff")
+    assert main(["report", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert str(folder / "config.json") in err and "delete it" in err
+    _no_traceback(err)
+
+
+# --- transcripts.jsonl and scores.jsonl ------------------------------------------------------
+
+BAD_LINES = [b"garbage\n", b"{}\n", b"[1,2]\n", b'{"episode_id": "x", "mode": "full"}\n', b"\xff\xfe\n"]
+
+
+def _damage(path: Path, line: bytes, at: int = 1) -> None:
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:at] + [line] + lines[at:]))
+
+
+@pytest.mark.parametrize("bad", BAD_LINES)
+def test_every_reader_names_the_file_and_line_of_a_damaged_transcript_line(tmp_path, capsys, org_cache, bad):
+    assert _run(tmp_path, capsys)[0] == 0
+    folder = tmp_path / "runs" / "t"
+    transcripts = folder / "transcripts.jsonl"
+    _damage(transcripts, bad, at=1)
+    with pytest.raises(DamagedFileError, match=rf"transcripts.jsonl, line 2: .*delete that line"):
+        list(read_records(transcripts))
+    for command in (["report", str(folder)], ["score", str(folder)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert f"{transcripts}, line 2: " in err and "transcripts.rejected.jsonl" in err
+        _no_traceback(err)
+
+
+@pytest.mark.parametrize("bad", BAD_LINES[:3])
+def test_a_resumed_run_moves_damaged_lines_aside_and_keeps_every_good_record(tmp_path, capsys, org_cache, bad):
+    assert _run(tmp_path, capsys)[0] == 0
+    folder = tmp_path / "runs" / "t"
+    transcripts = folder / "transcripts.jsonl"
+    good = transcripts.read_bytes().splitlines(keepends=True)
+    first = json.loads(good[0])["episode_id"]
+    transcripts.write_bytes(bad + good[1] + good[0][:40] + b"\n")  # a bad line, a good one, a cut one
+    code, err = _run(tmp_path, capsys)
+    assert code == 0, err
+    assert "2 damaged line(s) (line 1, 3) moved to" in err and "1 of 2 episodes already done" in err
+    assert (folder / "transcripts.rejected.jsonl").read_bytes() == bad + good[0][:40] + b"\n"
+    records = list(read_records(transcripts))
+    assert transcripts.read_bytes().startswith(good[1])  # the good record is kept, byte for byte
+    assert sorted(r["episode_id"] for r in records) == sorted(json.loads(g)["episode_id"] for g in good)
+    assert records[-1]["episode_id"] == first  # played again
+
+
+def test_a_dry_run_skips_damaged_lines_and_changes_nothing(tmp_path, capsys, org_cache):
+    assert _run(tmp_path, capsys)[0] == 0
+    transcripts = tmp_path / "runs" / "t" / "transcripts.jsonl"
+    _damage(transcripts, b"[1,2]\n")
+    before = transcripts.read_bytes()
+    code, err = _run(tmp_path, capsys, "--dry-run")
+    assert code == 0 and transcripts.read_bytes() == before and "2 episodes, 2 already in" in err
+
+
+@pytest.mark.parametrize("bad", [b"garbage\n", b"[1,2]\n", b'{"episode_id": "x"}\n'])
+def test_a_damaged_scores_line_is_named(tmp_path, capsys, org_cache, bad):
+    assert _run(tmp_path, capsys)[0] == 0
+    folder = tmp_path / "runs" / "t"
+    assert main(["score", str(folder)]) == 0
+    capsys.readouterr()
+    _damage(folder / "scores.jsonl", bad, at=0)
+    assert main(["report", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder / 'scores.jsonl'}, line 1: " in err and "crmarena score" in err
+    _no_traceback(err)
+
+
+# --- org files -----------------------------------------------------------------------------
+
+def _corrupt(src: Path, dst: Path) -> Path:
+    """A copy of `src` with garbage over a few pages in its second half."""
+    shutil.copy(src, dst)
+    pages = dst.stat().st_size // 4096
+    with dst.open("r+b") as fh:
+        for i in range(3):
+            fh.seek((pages * 7 // 10 + 5 * i) * 4096)
+            fh.write(bytes(range(256)) * 16)
+    return dst
+
+
+def _edit(src: Path, dst: Path) -> Path:
+    """A copy of `src` with one record changed (its recorded content hash left as it was)."""
+    shutil.copy(src, dst)
+    conn = sqlite3.connect(dst)
+    conn.execute('UPDATE "Case" SET "Subject" = \'edited\' WHERE rowid = 1')
+    conn.commit()
+    conn.close()
+    return dst
+
+
+@pytest.mark.parametrize("command", [
+    ["org", "stats", "{org}"], ["org", "describe", "{org}"],
+    ["soql", "--org", "{org}", "SELECT Id FROM Case LIMIT 1"],
+    ["sosl", "--org", "{org}", "FIND {{Arkline}} RETURNING Case(Id)"],
+    ["tasks", "generate", "--org", "{org}", "--per-type", "1", "--out", "{tmp}/t.jsonl", "-q"],
+])
+def test_every_command_names_a_damaged_org_file(tmp_path, capsys, org_paths, command):
+    bad = _corrupt(org_paths["b2b"], tmp_path / "bad.db")
+    code = main([part.format(org=bad, tmp=tmp_path) for part in command])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""  # sosl never answers "0 found" from a damaged file
+    assert f"{bad} is damaged" in err and "crmarena org build" in err
+    _no_traceback(err)
+    assert not (tmp_path / "t.jsonl").exists()
+
+
+def _cached(org_cache: Path) -> Path:
+    """The run's cached b2b org file (the fixture's symlink replaced by a copy the test may damage)."""
+    return next((org_cache / "orgs").glob("b2b-*.db"))
+
+
+@pytest.mark.parametrize("damage", [_corrupt, _edit])
+def test_a_run_rebuilds_a_cached_org_that_fails_verification(tmp_path, capsys, org_cache, damage):
+    link = _cached(org_cache)
+    source = link.resolve()
+    link.unlink()
+    damage(source, link)
+    code, err = _run(tmp_path, capsys)
+    assert code == 0, err
+    assert f"{link} " in err and "rebuilding the cached org" in err
+    assert ("edited or damaged" if damage is _edit else "quick_check") in err
+    assert not link.is_symlink() and link.read_bytes() == source.read_bytes()  # the build is deterministic
+
+
+def test_no_verify_org_skips_the_hash_check_but_not_the_integrity_check(tmp_path, capsys, org_cache):
+    link = _cached(org_cache)
+    source = link.resolve()
+    link.unlink()
+    _edit(source, link)
+    code, err = _run(tmp_path, capsys, "--no-verify-org")
+    assert code == 0 and "rebuilding" not in err
+    _corrupt(source, link)
+    code, err = _run(tmp_path, capsys, "--no-verify-org", name="u")
+    assert code == 0 and "quick_check" in err and "rebuilding the cached org" in err
+
+
+# --- configs and out -------------------------------------------------------------------------
+
+def test_a_binary_config_is_one_clear_line(tmp_path, capsys):
+    config = tmp_path / "run.yaml"
+    config.write_bytes(b"name: t\n\xff\xfe\x00\x89PNG")
+    assert main(["run", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert f"{config}: (file): is not UTF-8 text" in err
+    _no_traceback(err)
+
+
+@pytest.mark.parametrize("out", ["file", "file/below"])
+def test_an_out_that_is_a_file_is_one_clear_line(tmp_path, capsys, org_cache, out):
+    (tmp_path / "file").write_text("not a folder")
+    code, err = _run(tmp_path, capsys, out=str(tmp_path / out))
+    assert code == 2 and "cannot make the run folder" in err and "set `out` (or --out)" in err
+    _no_traceback(err)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_an_unwritable_out_is_one_clear_line(tmp_path, capsys, org_cache):
+    (tmp_path / "ro").mkdir(mode=0o555)
+    code, err = _run(tmp_path, capsys, out=str(tmp_path / "ro"))
+    assert code == 2 and "Permission denied" in err and "cannot make the run folder" in err

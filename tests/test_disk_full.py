@@ -1,0 +1,194 @@
+"""Disk full (issue 11): a write failing with ENOSPC stops the run with one clear line (exit 1, no
+traceback) and leaves nothing half-written: an appended line cut short is cut back off, an atomic
+write's temp file is removed; the same command then resumes cleanly.
+
+ENOSPC is injected at the os calls (no root needed); where this runs as root, a tiny tmpfs gives
+the real thing too."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from simulator import files
+from simulator.cli import main
+from simulator.files import DiskFullError, LineAppender, write_atomic
+from simulator.transcript import read_records
+from tests.test_run import _config
+
+REAL_WRITE, REAL_FSYNC = os.write, os.fsync
+
+
+def _target(fd: int) -> str:
+    return os.readlink(f"/proc/self/fd/{fd}")
+
+
+def _full_after(monkeypatch, name: str, lines: int) -> None:
+    """Writes to files named `name` fail with ENOSPC once `lines` lines are written, after half the
+    next one is (what a filling disk does); every other write goes through."""
+    written = {"lines": 0}
+
+    def write(fd, data):
+        if not _target(fd).endswith(name):
+            return REAL_WRITE(fd, data)
+        if written["lines"] >= lines:
+            if len(data) > 1:
+                return REAL_WRITE(fd, bytes(data[:len(data) // 2]))  # a short write: the caller writes the rest
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written["lines"] += bytes(data).count(b"\n")
+        return REAL_WRITE(fd, data)
+    monkeypatch.setattr(os, "write", write)
+
+
+def test_an_append_that_fails_mid_line_is_cut_back_to_the_last_whole_line(tmp_path, monkeypatch):
+    path = tmp_path / "log.jsonl"
+    out = LineAppender(path)
+    out.append('{"n": 1}')
+    _full_after(monkeypatch, "log.jsonl", lines=0)
+    with pytest.raises(DiskFullError, match=rf"no space left on the device while writing {path}: nothing was"):
+        out.append('{"n": 2, "text": "' + "x" * 10_000 + '"}')
+    assert path.read_bytes() == b'{"n": 1}\n'
+    monkeypatch.undo()
+    out.append('{"n": 3}')
+    out.close()
+    assert path.read_bytes() == b'{"n": 1}\n{"n": 3}\n'
+
+
+def test_an_atomic_write_that_fails_keeps_the_old_file_and_no_temp_file(tmp_path, monkeypatch):
+    path = tmp_path / "summary.json"
+    path.write_text("old")
+
+    def fsync(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(DiskFullError, match="summary.json"):
+        write_atomic(path, ["new ", "text"])
+    assert path.read_text() == "old" and os.listdir(tmp_path) == ["summary.json"]
+
+
+def test_other_write_errors_are_not_called_disk_full(tmp_path, monkeypatch):
+    def fsync(fd):
+        raise OSError(errno.EIO, "Input/output error")
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(OSError) as caught:
+        write_atomic(tmp_path / "x", "y")
+    assert not isinstance(caught.value, DiskFullError) and os.listdir(tmp_path) == []
+
+
+def _config_small(tmp_path: Path, **changes) -> Path:
+    return _config(tmp_path, tasks=["handle_time", "knowledge_qa", "case_routing"], modes=["full"], concurrency=1,
+                   **changes)  # 3 episodes, one at a time
+
+
+def _check_stopped_cleanly(code: int, err: str, path: Path) -> None:
+    assert code == 1
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines[-1].startswith(f"crmarena: error: no space left on the device while writing {path}"), err
+    assert "Traceback" not in err
+    assert not list(path.parent.glob(".*.tmp"))
+
+
+def _resumes(config: Path, capsys, folder: Path, episodes: int) -> None:
+    assert main(["run", "--config", str(config), "-q"]) == 0, capsys.readouterr().err
+    ids = [r["episode_id"] for r in read_records(folder / "transcripts.jsonl")]
+    assert len(ids) == len(set(ids)) == episodes
+    assert json.loads((folder / "summary.json").read_text())["counts"]["episodes"] == episodes
+
+
+def test_a_full_disk_while_appending_a_transcript_stops_the_run_cleanly(tmp_path, capsys, monkeypatch, org_cache):
+    config, folder = _config_small(tmp_path), tmp_path / "runs" / "t"
+    transcripts = folder / "transcripts.jsonl"
+    _full_after(monkeypatch, "transcripts.jsonl", lines=1)
+    code = main(["run", "--config", str(config), "-q"])
+    _check_stopped_cleanly(code, capsys.readouterr().err, transcripts)
+    data = transcripts.read_bytes()
+    assert data.count(b"\n") == 1 and data.endswith(b"\n")  # the half-written second line is gone
+    monkeypatch.undo()
+    _resumes(config, capsys, folder, 3)
+
+
+def test_a_full_disk_while_writing_the_summary_stops_the_run_cleanly(tmp_path, capsys, monkeypatch, org_cache):
+    config, folder = _config_small(tmp_path), tmp_path / "runs" / "t"
+
+    def fsync(fd):
+        if ".summary.json." in _target(fd):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return REAL_FSYNC(fd)
+    monkeypatch.setattr(os, "fsync", fsync)
+    code = main(["run", "--config", str(config), "-q"])
+    _check_stopped_cleanly(code, capsys.readouterr().err, folder / "summary.json")
+    assert not (folder / "summary.json").exists()
+    monkeypatch.undo()
+    _resumes(config, capsys, folder, 3)
+
+
+def test_a_full_disk_while_building_an_org_leaves_no_partial_file(tmp_path, monkeypatch):
+    import sqlite3
+
+    from simulator.crm import store
+    from simulator.crm.generator import build_org
+
+    def full(*_):
+        exc = sqlite3.OperationalError("database or disk is full")
+        exc.sqlite_errorcode = sqlite3.SQLITE_FULL
+        raise exc
+    monkeypatch.setattr(store, "create_indexes", full)
+    out = tmp_path / "org.db"
+    with pytest.raises(DiskFullError, match=str(out)):
+        build_org("b2b", out, seed=7, scale=0.05)
+    assert os.listdir(tmp_path) == []
+
+
+# --- the real thing, on a tiny tmpfs (root only: CI needs none of it) ---------------------------
+
+@pytest.fixture
+def tiny_fs(tmp_path):
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", str(mount)],
+                                           capture_output=True).returncode:
+        pytest.skip("needs root to mount a tmpfs")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_on_a_real_full_filesystem(tiny_fs, tmp_path, capsys, org_cache):
+    from simulator.crm.generator import build_org
+    with pytest.raises(DiskFullError):  # SQLite's own "database or disk is full"
+        build_org("b2b", tiny_fs / "org.db", seed=7, scale=0.05)
+    assert os.listdir(tiny_fs) == []
+    out = LineAppender(tiny_fs / "log.jsonl")
+    with pytest.raises(DiskFullError):
+        for n in range(100):
+            out.append(json.dumps({"n": n, "text": "x" * 5000}))
+    assert (tiny_fs / "log.jsonl").read_bytes().endswith(b"\n")
+    assert all(json.loads(line) for line in (tiny_fs / "log.jsonl").read_bytes().splitlines())
+    out.close()
+    (tiny_fs / "log.jsonl").unlink()
+
+    config, folder = _config_small(tmp_path, out=str(tiny_fs)), tiny_fs / "t"
+    code = main(["run", "--config", str(config), "-q"])
+    err = capsys.readouterr().err
+    assert code == 1 and "crmarena: error: no space left on the device while writing" in err and "Traceback" not in err
+    assert not list(folder.glob(".*.tmp"))
+    assert all(line.endswith(b"\n") for line in (folder / "transcripts.jsonl").read_bytes().splitlines(keepends=True))
+    subprocess.run(["mount", "-o", "remount,size=8m", str(tiny_fs)], check=True)
+    _resumes(config, capsys, folder, 3)
+
+
+def test_a_transcript_line_is_redacted_of_the_runs_secrets(tmp_path):
+    from simulator.secrets import remember
+    from simulator.transcript import TranscriptWriter
+    secret = "Zq8-" + os.urandom(12).hex()
+    remember(secret)
+    with TranscriptWriter(tmp_path / "transcripts.jsonl") as writer:
+        writer.append({"episode_id": "e", "messages": [{"content": f"the provider said: bad key {secret}"}]})
+    text = (tmp_path / "transcripts.jsonl").read_text()
+    assert secret not in text and "bad key [redacted]" in text and json.loads(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
+import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -20,13 +20,12 @@ from typing import Callable
 from .cache import cache_dir
 from .config import OrgChoice, RoleConfig, RunConfig
 from .crm.store import Org
-from .episode import EpisodeSpec
 from .executors import ExecutorError, play_all
-from .executors.play import Planned, check_players
+from .executors.play import check_players
 from .files import write_atomic
-from .tasks.instance import Instance
+from .plan import CONFIRM_ABOVE, Group, Plan, Todo, pick_personas, plan_size
 from .transcript import TranscriptWriter
-from .users.personas import Persona, load_personas, persona_pool_for
+from .users.personas import load_personas, persona_pool_for
 
 
 def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None, check_hash: bool = True) -> Org:
@@ -124,62 +123,26 @@ def public_config(cfg: RunConfig) -> dict:
 
 # --- planning --------------------------------------------------------------------------------
 
-def episode_id(*parts: object) -> str:
-    """A deterministic id of an episode's cell (instance, mode, persona, trial, agent)."""
-    return hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:16]
-
-
-def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> list[Persona]:
-    """The personas of `pool` that pose its tasks: the listed ones (`personas:`, in the order
-    listed, a pool name standing for its every persona), else `personas_per_pool` of them drawn
-    with the run's seed."""
-    if cfg.personas is not None:
-        chosen = []
-        for name in cfg.personas:
-            if name == pool:
-                chosen += [p for p in personas.values() if p.pool == pool]
-            elif name in personas and personas[name].pool == pool:
-                chosen.append(personas[name])
-        return chosen
-    members = [p for p in personas.values() if p.pool == pool]
-    random.Random(f"{cfg.seed}:{pool}").shuffle(members)
-    return members[:cfg.personas_per_pool]
-
-
-def system_prompt_for(role: RoleConfig, instance: Instance, schema_text: str) -> str:
-    """The system prompt an agent variant gets for an instance (its protocol, its prompt variant)."""
-    from .agents.prompts import system_prompt
-    protocol = "react" if role.kind == "react" else "function"
-    return system_prompt(instance, schema_text, protocol=protocol, privacy_aware=role.privacy_aware)
-
-
-def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> list[Planned]:
+def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> Plan:
     """Every episode of the run, one per cell: org x instance x persona x mode x trial x agent
-    variant. The id hashes the cell (with a single agent, exactly as before sweeps existed)."""
-    from .crm.describe import describe_schema
-    from .tasks.generate import generate_instances
-    personas = load_personas()
-    variants = cfg.agent_variants
-    planned = []
-    for org in orgs:
-        schema_text = describe_schema(org.schema, detailed=True)
-        for inst in generate_instances(org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed):
-            prompts: dict[tuple[bool, bool], str] = {}  # per (react protocol, privacy-aware)
-            for persona in pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas):
-                for mode in cfg.modes:
-                    for trial in range(cfg.trials):
-                        for index, agent in enumerate(variants):
-                            variant = (agent.kind == "react", agent.privacy_aware)
-                            if variant not in prompts:
-                                prompts[variant] = system_prompt_for(agent, inst, schema_text)
-                            eid = episode_id(inst.id, org.meta.content_hash[:12], mode, persona.id, trial, agent,
-                                             cfg.user, cfg.max_user_turns, cfg.max_agent_steps, cfg.seed)
-                            spec = EpisodeSpec(eid, run_id, inst, mode, persona, prompts[variant],
-                                               seed=cfg.seed * 1_000_003 + trial, trial=trial,
-                                               privacy_aware=agent.privacy_aware, agent_index=index,
-                                               agent_label=agent.name)
-                            planned.append(Planned(spec, org))
-    return planned
+    variant, walked lazily (simulator.plan)."""
+    return Plan(cfg, run_id, orgs)
+
+
+class PlanTooBig(ValueError):
+    """A plan over CONFIRM_ABOVE episodes, run without --yes."""
+
+
+def check_plan_size(cfg: RunConfig, say: Callable[[str], None], confirmed: bool) -> int:
+    """Say the plan's size at once (counted, not built); a plan over CONFIRM_ABOVE episodes
+    needs `confirmed` (--yes), else PlanTooBig."""
+    size = plan_size(cfg)
+    say(f"{size:,} episodes planned")
+    if size > CONFIRM_ABOVE and not confirmed:
+        raise PlanTooBig(f"{cfg.path}: the plan has {size:,} episodes (more than {CONFIRM_ABOVE:,}): check its size "
+                         "and cost with --dry-run, then run it with --yes (or lower trials, instances_per_task, "
+                         "personas or modes)")
+    return size
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -305,6 +268,7 @@ class RunFolderLock:
     holder (pid, host, start time). The OS releases it when the holder's process dies."""
 
     FILE = "run.lock"
+    held: set[RunFolderLock] = set()  # the locks this process holds (a forked child drops its copies)
 
     def __init__(self, folder: Path):
         self.folder, self.fd = folder, None
@@ -326,6 +290,7 @@ class RunFolderLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started}).encode(), 0)
         self.fd = fd
+        RunFolderLock.held.add(self)
         return self
 
     def release(self) -> None:
@@ -333,12 +298,27 @@ class RunFolderLock:
         if self.fd is not None:
             os.close(self.fd)  # (closing the file releases the lock)
             self.fd = None
+        RunFolderLock.held.discard(self)
+
+    @classmethod
+    def drop_inherited(cls) -> None:
+        """In a forked child: close its copies of the parent's lock descriptors. The lock stays the
+        parent's (it is released when every copy is closed), so a child that outlived its parent
+        would otherwise keep the folder locked."""
+        import os
+        for lock in cls.held:
+            os.close(lock.fd)
+            lock.fd = None
+        cls.held.clear()
 
     def __enter__(self) -> RunFolderLock:
         return self.acquire()
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+os.register_at_fork(after_in_child=RunFolderLock.drop_inherited)
 
 
 def _lock_holder(text: bytes) -> str:
@@ -367,21 +347,16 @@ def finished(path: Path, repair: bool = True, say: Callable[[str], None] | None 
 _HISTORY_PER_CALL, _AGENT_OUT, _USER_PROMPT, _USER_OUT, _JUDGE_PROMPT = 350, 150, 1200, 80, 1500
 
 
-def _user_turns(p: Planned) -> int:
-    return len(p.spec.instance.shards) if p.spec.mode == "sharded" else 1
-
-
-def estimate(cfg: RunConfig, planned: list[Planned]) -> list[dict]:
-    """Estimated model calls, tokens and cost per model role (an estimate: two agent calls per
-    user turn, one per turn for an LLM user, one judge call per episode)."""
+def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
+    """Estimated model calls, tokens and cost per model role of the episodes to run, given as
+    (group of cells, how many of its episodes to run): two agent calls per user turn, one per
+    turn for an LLM user, one judge call per episode."""
+    from autogen_core.models import SystemMessage
     from .models import count_tokens_offline, load_prices, parse_model_spec
     prices, rows = load_prices(), []
-    prompt_tokens = {}
-    for p in planned:
-        key = p.spec.system_prompt
-        if key not in prompt_tokens:
-            from autogen_core.models import SystemMessage
-            prompt_tokens[key] = count_tokens_offline([SystemMessage(content=key)])
+    prompt_tokens = {g.system_prompt: 0 for g, _ in groups}
+    for prompt in prompt_tokens:
+        prompt_tokens[prompt] = count_tokens_offline([SystemMessage(content=prompt)])
     variants = cfg.agent_variants
     roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
              for i, v in enumerate(variants)]
@@ -391,15 +366,15 @@ def estimate(cfg: RunConfig, planned: list[Planned]) -> list[dict]:
             continue
         role = name.split(" ", 1)[0]
         calls = tokens_in = tokens_out = 0
-        for p in planned:
-            if index is not None and p.spec.agent_index != index:
+        for g, episodes in groups:
+            if index is not None and g.agent_index != index:
                 continue
-            turns = _user_turns(p)
+            turns = len(g.instance.shards) if g.mode == "sharded" else 1
             n = 2 * turns if role == "agent" else turns if role == "user" else 1
-            base = {"agent": prompt_tokens[p.spec.system_prompt], "user": _USER_PROMPT, "judge": _JUDGE_PROMPT}[role]
-            calls += n
-            tokens_in += sum(base + _HISTORY_PER_CALL * i for i in range(n))
-            tokens_out += n * (_AGENT_OUT if role == "agent" else _USER_OUT)
+            base = {"agent": prompt_tokens[g.system_prompt], "user": _USER_PROMPT, "judge": _JUDGE_PROMPT}[role]
+            calls += episodes * n
+            tokens_in += episodes * sum(base + _HISTORY_PER_CALL * i for i in range(n))
+            tokens_out += episodes * n * (_AGENT_OUT if role == "agent" else _USER_OUT)
         spec = parse_model_spec(model, where=where)
         price = prices.get(spec.model)
         cost = None if price is None else price.cost(tokens_in, tokens_out)
@@ -410,34 +385,43 @@ def estimate(cfg: RunConfig, planned: list[Planned]) -> list[dict]:
 
 def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] = print) -> dict:
     """What `execute` would do: episodes per cell, what the run folder already holds, and the
-    estimated model use; nothing is played."""
+    estimated model use; nothing is played. Counted per group of cells (instance x mode x
+    agent), never per episode, except for what a resumed folder holds (its ids are walked)."""
     check_run(cfg)
+    size = check_plan_size(cfg, say, confirmed=True)  # (said at once; a dry run never needs --yes)
     orgs = [cached_org(choice, say) for choice in cfg.orgs]
     folder = Path(out or cfg.out) / cfg.name
-    planned = plan(cfg, cfg.name, orgs)
     done = finished(folder / "transcripts.jsonl", repair=False) if (folder / "config.json").is_file() else {}
     several = len(cfg.agent_variants) > 1
     cells: dict[tuple, Counter] = defaultdict(Counter)
-    for p in planned:
-        cell = cells[(p.spec.agent_label if several else "", p.org.meta.org, p.spec.mode, p.spec.persona.pool)]
-        cell["episodes"] += 1
-        cell["done"] += p.spec.episode_id in done
-    return {"folder": str(folder), "episodes": len(planned), "done": sum(c["done"] for c in cells.values()),
+    left = []
+    for g in plan(cfg, cfg.name, orgs).groups():
+        if not len(g):
+            continue
+        played = sum(eid in done for eid in g.ids()) if done else 0
+        agent = cfg.agent_variants[g.agent_index].name if several else ""
+        cell = cells[(agent, g.org.meta.org, g.mode, g.personas[0].pool)]
+        cell["episodes"] += len(g)
+        cell["done"] += played
+        left.append((g, len(g) - played))
+    return {"folder": str(folder), "episodes": size, "done": sum(c["done"] for c in cells.values()),
             "cells": [{**({"agent": agent} if several else {}), "org": org, "mode": mode, "persona pool": pool,
                        "episodes": c["episodes"], "done": c["done"]}
                       for (agent, org, mode, pool), c in sorted(cells.items())],
-            "models": estimate(cfg, [p for p in planned if p.spec.episode_id not in done])}
+            "models": estimate(cfg, left)}
 
 
 def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None] = print,
             bar_factory: Callable[[int], object] | None = None, fresh: bool = False,
-            retry_failed: bool = False, verify_org: bool = True) -> RunResult:
+            retry_failed: bool = False, confirmed: bool = False, verify_org: bool = True) -> RunResult:
     """Run the episodes of `cfg` that its run folder does not hold yet (all of them in a fresh
     folder; with `retry_failed`, also those that ended in infra_error); score and report. The
-    folder's lock is held throughout: a second run on it fails at once (RunFolderBusy). Not
+    folder's lock is held throughout: a second run on it fails at once (RunFolderBusy). A plan
+    over CONFIRM_ABOVE episodes needs `confirmed` (PlanTooBig before anything is made). Not
     `verify_org`: the orgs' content hashes are not checked (for huge orgs; see cached_org)."""
     check_run(cfg)
     check_executor(cfg)
+    check_plan_size(cfg, say, confirmed)
     run_id, folder = new_run_folder(cfg, out) if fresh else run_folder(cfg, out)
     with RunFolderLock(folder):
         check_same_config(cfg, folder)
@@ -450,17 +434,17 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
           bar_factory: Callable[[int], object] | None, retry_failed: bool) -> RunResult:
     """Play what the locked run folder lacks, then score and report the whole run."""
     planned = plan(cfg, run_id, orgs)
-    prompts = {hashlib.sha256(p.spec.system_prompt.encode()).hexdigest()[:16]: p.spec.system_prompt for p in planned}
+    prompts = {hashlib.sha256(prompt.encode()).hexdigest()[:16]: prompt for prompt in planned.system_prompts()}
     write_atomic(folder / "prompts.json", json.dumps(prompts, indent=1))
     done = finished(folder / "transcripts.jsonl", say=say)
-    todo = [p for p in planned if p.spec.episode_id not in done
-            or (retry_failed and done[p.spec.episode_id] == "infra_error")]
+    todo = Todo(planned, done, retry_failed)  # (walked lazily, by each worker for its share)
+    size, left = len(planned), len(todo)
     if done:
-        say(f"{folder}: {len(planned) - len(todo)} of {len(planned)} episodes already done"
-            + ("" if todo else " (nothing left to run; --fresh starts a new run folder)"))
-    say(f"{len(todo)} episodes to run -> {folder / 'transcripts.jsonl'}")
-    result = RunResult(folder, len(planned))
-    bar = bar_factory(len(todo)) if bar_factory else None
+        say(f"{folder}: {size - left} of {size} episodes already done"
+            + ("" if left else " (nothing left to run; --fresh starts a new run folder)"))
+    say(f"{left} episodes to run -> {folder / 'transcripts.jsonl'}")
+    result = RunResult(folder, size)
+    bar = bar_factory(left) if bar_factory else None
     with TranscriptWriter(folder / "transcripts.jsonl") as writer:
         def emit(record: dict) -> None:
             writer.append(record)
@@ -468,7 +452,8 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
             if bar:
                 bar.update(1)
         try:
-            play_all(cfg, todo, emit)
+            if left:
+                play_all(cfg, todo, emit)
         except ExecutorError as exc:  # what was played is kept, scored and reported all the same
             result.failure = str(exc)
     if bar:

@@ -7,7 +7,7 @@ way every record comes back to this process, which alone writes the run folder.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..config import RunConfig
 from .play import Planned
@@ -19,11 +19,10 @@ class ExecutorError(RuntimeError):
     folder; the same command plays the rest (with --retry-failed, also the refused ones)."""
 
 
-def play_all(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+def play_all(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
     """Play every episode of `planned` with the config's executor; each record goes to `emit`
-    (in this process, one at a time) as soon as its episode ends."""
-    if not planned:
-        return
+    (in this process, one at a time) as soon as its episode ends. `planned` is walked lazily,
+    as episodes start (a Plan or Todo of simulator.plan, or a list); give it episodes to play."""
     if cfg.executor == "ray":
         from .ray_cluster import play_ray
         play_ray(cfg, planned, emit)

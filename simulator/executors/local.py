@@ -3,32 +3,35 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import threading
-from typing import Callable
+from itertools import islice
+from typing import Callable, Iterable
 
 from ..config import RunConfig
-from ..crm.store import Org
-from ..episode import EpisodeSpec
 from . import ExecutorError
+from .parent_death import die_with_parent
 from .play import Planned, RefusalWatch, play_episodes, share
 
 
-def _worker(cfg: RunConfig, items: list[tuple[EpisodeSpec, str]], queue, stop) -> None:
-    """A worker process: play its share of the episodes, sending each record to the parent,
-    then how many it did not play because the run was stopped."""
+def _worker(cfg: RunConfig, planned: Iterable[Planned], index: int, workers: int, parent: int, queue, stop) -> None:
+    """A worker process: walk the plan, play its share of the episodes (every `workers`-th from
+    `index`), sending each record to the parent, then how many it did not play because the run
+    was stopped. It dies with `parent` (no model request outlives the process that records it)."""
+    die_with_parent(parent)
     try:
-        orgs: dict[str, Org] = {}
-        planned = [Planned(spec, orgs.setdefault(path, Org(path))) for spec, path in items]
-        queue.put({"worker_done": asyncio.run(play_episodes(cfg, planned, queue.put, stop))})
+        mine = islice(planned, index, None, workers)
+        queue.put({"worker_done": asyncio.run(play_episodes(cfg, mine, queue.put, stop))})
     except BaseException as exc:  # the parent reports it; nothing already sent is lost
         queue.put({"worker_error": f"{type(exc).__name__}: {exc}"})
 
 
-def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+def play_local(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
     """Play every episode, in this process or spread over `cfg.workers` processes (each with
-    its share of the concurrency); records reach `emit` in this process, one at a time. A
-    refusal no retry fixes stops every process (RefusalWatch)."""
+    its share of the episodes and of the concurrency, walking `planned` itself: a list, or a
+    plan that pickles where processes are spawned); records reach `emit` in this process, one
+    at a time. A refusal no retry fixes stops every process (RefusalWatch)."""
     workers = cfg.workers or 1
     if workers == 1:
         watch = RefusalWatch(emit, threading.Event())
@@ -41,8 +44,8 @@ def play_local(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], No
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     queue, watch = ctx.Queue(), RefusalWatch(emit, ctx.Event())
     each = replace(cfg, concurrency=share(cfg.concurrency, workers))
-    procs = [ctx.Process(target=_worker, args=(each, [(p.spec, str(p.org.path)) for p in planned[i::workers]],
-                                               queue, watch.flag), daemon=True) for i in range(workers)]
+    procs = [ctx.Process(target=_worker, args=(each, planned, i, workers, os.getpid(), queue, watch.flag), daemon=True)
+             for i in range(workers)]
     for proc in procs:
         proc.start()
     running, errors, not_played = len(procs), [], 0

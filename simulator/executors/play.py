@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from ..config import RoleConfig, RunConfig
 from ..crm.store import Org
@@ -139,32 +139,32 @@ class RefusalWatch:
             raise ExecutorError(self.message(not_played))
 
 
-async def play_episodes(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None], stop=None) -> int:
-    """Play `planned` concurrently (at most `cfg.concurrency` at once); each scored record
-    goes to `emit` the moment its episode ends. Once `stop` (an Event) is set, by a refusal
-    here or elsewhere, no further episode starts; returns how many were not played for that."""
+async def play_episodes(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], None], stop=None) -> int:
+    """Play `planned` (any iterable, walked as episodes start: at most `cfg.concurrency` at once,
+    the rest not yet built); each scored record goes to `emit` the moment its episode ends. Once
+    `stop` (an Event) is set, by a refusal here or elsewhere, no further episode starts; returns
+    how many were not played for that."""
     stop = stop if stop is not None else threading.Event()
-    gate = asyncio.Semaphore(cfg.concurrency)
     cache = None
     if cfg.cache:
         from ..cache import ResponseCache
         cache = ResponseCache(cfg.cache)
-    skipped = 0
+    episodes, skipped = iter(planned), 0
 
-    async def one(p: Planned) -> None:
+    async def player() -> None:  # one of `concurrency`, each playing the next episode in turn
         nonlocal skipped
-        async with gate:
+        for p in episodes:
             if stop.is_set():
                 skipped += 1
                 return
             data = await play_one(cfg, p, cache)
-        if refusal(data):
-            stop.set()  # at once, here and (a shared Event) in every other process
-        emit(data)
+            if refusal(data):
+                stop.set()  # at once, here and (a shared Event) in every other process
+            emit(data)
 
     try:
-        await asyncio.gather(*(one(p) for p in planned))
+        await asyncio.gather(*(player() for _ in range(cfg.concurrency)))
     finally:
         if cache is not None:
             cache.close()
-    return skipped
+    return skipped + sum(1 for _ in episodes)  # (what a stop left untaken)

@@ -1,0 +1,192 @@
+"""The plan of a run: every episode, one per cell (org x instance x persona x mode x trial x agent
+variant), in a deterministic order.
+
+A plan is never held as a list: `len(plan)` is counted from the config (`plan_size`, no org
+needed), iterating it walks the cells afresh (the same episodes in the same order every time,
+in any process), and `groups` gives the cells that differ only in persona and trial, with
+their number, so sizes, tables and cost estimates take time in the instances, not the episodes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Iterator
+
+from .config import RoleConfig, RunConfig
+from .crm.store import Org
+from .episode import EpisodeSpec
+from .executors.play import Planned
+from .tasks.instance import Instance
+from .users.personas import Persona, load_personas, persona_pool_for
+
+CONFIRM_ABOVE = 1_000_000  # episodes: a bigger plan is run only with --yes
+
+
+def episode_id(*parts: object) -> str:
+    """A deterministic id of an episode's cell (instance, mode, persona, trial, agent)."""
+    return hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:16]
+
+
+def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> list[Persona]:
+    """The personas of `pool` that pose its tasks: the listed ones (`personas:`, in the order
+    listed, a pool name standing for its every persona), else `personas_per_pool` of them drawn
+    with the run's seed."""
+    if cfg.personas is not None:
+        chosen = []
+        for name in cfg.personas:
+            if name == pool:
+                chosen += [p for p in personas.values() if p.pool == pool]
+            elif name in personas and personas[name].pool == pool:
+                chosen.append(personas[name])
+        return chosen
+    members = [p for p in personas.values() if p.pool == pool]
+    random.Random(f"{cfg.seed}:{pool}").shuffle(members)
+    return members[:cfg.personas_per_pool]
+
+
+def system_prompt_for(role: RoleConfig, instance: Instance, schema_text: str) -> str:
+    """The system prompt an agent variant gets for an instance (its protocol, its prompt variant)."""
+    from .agents.prompts import system_prompt
+    protocol = "react" if role.kind == "react" else "function"
+    return system_prompt(instance, schema_text, protocol=protocol, privacy_aware=role.privacy_aware)
+
+
+def plan_size(cfg: RunConfig) -> int:
+    """How many episodes the plan of `cfg` has, counted without building it or any org:
+    the sum over orgs and their task types of instances x personas, times modes x trials x agents."""
+    from .tasks.spec import load_catalog
+    catalog, personas = load_catalog(), load_personas()
+    posers = 0
+    for choice in cfg.orgs:
+        names = list(dict.fromkeys(cfg.tasks)) if cfg.tasks else [n for n, s in catalog.items() if choice.type in s.orgs]
+        posers += sum(len(pick_personas(cfg, persona_pool_for(catalog[n].persona_pool, choice.type), personas))
+                      for n in names)
+    return posers * cfg.instances_per_task * len(cfg.modes) * cfg.trials * len(cfg.agent_variants)
+
+
+@dataclass
+class Group:
+    """The cells of one org, instance, mode and agent variant: one episode per persona and trial."""
+
+    org: Org
+    instance: Instance
+    mode: str
+    agent_index: int
+    system_prompt: str
+    personas: list[Persona]
+    trials: int
+    tail: str  # what the episode id hashes after the persona and trial
+
+    def __len__(self) -> int:
+        return len(self.personas) * self.trials
+
+    def episode_id(self, persona: Persona, trial: int) -> str:
+        return episode_id(self.instance.id, self.org.meta.content_hash[:12], self.mode, persona.id, trial, self.tail)
+
+    def ids(self) -> Iterator[str]:
+        return (self.episode_id(persona, trial) for persona in self.personas for trial in range(self.trials))
+
+
+class Plan:
+    """Every episode of a run (see the module's docstring); iterate it for `Planned` episodes.
+    The id hashes the cell (with a single agent, exactly as before sweeps existed)."""
+
+    def __init__(self, cfg: RunConfig, run_id: str, orgs: list[Org]):
+        self.cfg, self.run_id, self.orgs = cfg, run_id, list(orgs)
+        self._posed: dict[int, list] = {}  # per org: (instance, its personas, its prompt per variant)
+
+    def __len__(self) -> int:
+        return plan_size(self.cfg)
+
+    def __reduce__(self):  # (for processes that are spawned, not forked: orgs travel as paths)
+        return _reopen, (self.cfg, self.run_id, [str(org.path) for org in self.orgs])
+
+    def _instances(self, n: int) -> list[tuple[Instance, list[Persona], list[str]]]:
+        """The instances drawn from org `n`, each with its personas and each variant's system prompt
+        (drawn once per plan)."""
+        if n not in self._posed:
+            from .crm.describe import describe_schema
+            from .tasks.generate import generate_instances
+            org, cfg, personas = self.orgs[n], self.cfg, load_personas()
+            schema_text = describe_schema(org.schema, detailed=True)
+            posed = []
+            for inst in generate_instances(org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed):
+                prompts: dict[tuple[bool, bool], str] = {}  # per (react protocol, privacy-aware)
+                for agent in cfg.agent_variants:
+                    variant = (agent.kind == "react", agent.privacy_aware)
+                    if variant not in prompts:
+                        prompts[variant] = system_prompt_for(agent, inst, schema_text)
+                posed.append((inst, pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas),
+                              [prompts[(a.kind == "react", a.privacy_aware)] for a in cfg.agent_variants]))
+            self._posed[n] = posed
+        return self._posed[n]
+
+    def groups(self) -> Iterator[Group]:
+        """Every group of cells that differ only in persona and trial."""
+        for n in range(len(self.orgs)):
+            for by_instance in self._groups(n):
+                yield from by_instance
+
+    def _groups(self, n: int) -> Iterator[list[Group]]:
+        """The groups of org `n`, an instance's at a time (modes x agent variants)."""
+        cfg, org = self.cfg, self.orgs[n]
+        tails = ["|".join(map(str, (agent, cfg.user, cfg.max_user_turns, cfg.max_agent_steps, cfg.seed)))
+                 for agent in cfg.agent_variants]
+        for inst, personas, prompts in self._instances(n):
+            yield [Group(org, inst, mode, index, prompts[index], personas, cfg.trials, tails[index])
+                   for mode in cfg.modes for index in range(len(tails))]
+
+    def system_prompts(self) -> Iterator[str]:
+        """The system prompt of every episode, each once, in plan order."""
+        seen: set[str] = set()
+        for n in range(len(self.orgs)):
+            for _, personas, prompts in self._instances(n):
+                fresh = [p for p in dict.fromkeys(prompts) if p not in seen] if personas and self.cfg.modes and self.cfg.trials else []
+                seen.update(fresh)
+                yield from fresh
+
+    def __iter__(self) -> Iterator[Planned]:
+        for n in range(len(self.orgs)):
+            for groups in self._groups(n):
+                yield from self._cells(groups)
+
+    def _cells(self, groups: list[Group]) -> Iterator[Planned]:
+        """The episodes of one instance in plan order: persona, mode, trial, agent variant."""
+        cfg, variants = self.cfg, self.cfg.agent_variants
+        by_mode = {mode: [g for g in groups if g.mode == mode] for mode in cfg.modes}
+        for persona in groups[0].personas if groups else ():
+            for mode in cfg.modes:
+                for trial in range(cfg.trials):
+                    for g in by_mode[mode]:
+                        agent = variants[g.agent_index]
+                        spec = EpisodeSpec(g.episode_id(persona, trial), self.run_id, g.instance, mode, persona,
+                                           g.system_prompt, seed=cfg.seed * 1_000_003 + trial, trial=trial,
+                                           privacy_aware=agent.privacy_aware, agent_index=g.agent_index,
+                                           agent_label=agent.name)
+                        yield Planned(spec, g.org)
+
+
+def _reopen(cfg: RunConfig, run_id: str, paths: list[str]) -> Plan:
+    return Plan(cfg, run_id, [Org(path) for path in paths])
+
+
+class Todo:
+    """The episodes of `plan` still to play: those `done` (episode id -> termination) lacks and,
+    with `retry_failed`, those that ended in infra_error. Iterable again and again, like the plan."""
+
+    def __init__(self, plan: Plan, done: dict[str, str], retry_failed: bool):
+        self.plan, self.done, self.retry_failed = plan, done, retry_failed
+
+    def wanted(self, episode_id: str) -> bool:
+        return episode_id not in self.done or (self.retry_failed and self.done[episode_id] == "infra_error")
+
+    def __len__(self) -> int:
+        """Counted, not built: arithmetic when nothing is done yet, else a walk of the ids alone."""
+        if not self.done:
+            return len(self.plan)
+        return sum(self.wanted(eid) for g in self.plan.groups() for eid in g.ids())
+
+    def __iter__(self) -> Iterator[Planned]:
+        return (p for p in self.plan if self.wanted(p.spec.episode_id))

@@ -1,0 +1,125 @@
+"""No orphan workers (issue 11 item 3): SIGKILL of a `crmarena run` with `workers: 2` takes its
+worker processes with it, so no model request is sent once the process that records the
+results is gone; the run folder is free again and the same command resumes it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from simulator.cli import main
+from simulator.run import RunFolderLock
+from simulator.transcript import read_records
+from tests.fake_openai import reply, slow
+from tests.test_faults import KEY_ENV, _planned_ids, model
+from tests.test_run import _config
+
+pytestmark = [pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc"),
+              pytest.mark.filterwarnings("ignore:Resolved model mismatch")]
+
+
+def wait_for(condition, timeout: float = 60, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def children(pid: int) -> list[int]:
+    """Live child processes of `pid` (zombies, which send nothing, left out)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+            if int(ppid) == pid and state != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class Stamped:
+    """A responder that notes when each request arrived and answers slowly (episodes stay in flight)."""
+
+    def __init__(self, pause: float):
+        self.pause, self.times, self.lock = pause, [], threading.Lock()
+
+    def __call__(self, body: dict) -> dict:
+        with self.lock:
+            self.times.append(time.monotonic())
+        return slow(self.pause, then=reply("I could not find it.")) if self.pause else reply("I could not find it.")
+
+
+def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_path, org_cache, fake_openai,
+                                                                          monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test-orphans-0123456789")
+    fake_openai.responder = stamped = Stamped(pause=0.5)
+    config = _config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai, timeout=5)},
+                     modes=["full", "sharded"], trials=4, concurrency=4, workers=2)  # 40 episodes
+    run = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
+    try:
+        wait_for(lambda: len(stamped.times) >= 4 or run.poll() is not None, what="model requests from the run")
+        assert run.poll() is None, run.stderr.read().decode()
+        workers = children(run.pid)
+        assert len(workers) == 2  # the two forked workers, each with episodes in flight
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=30)
+        killed = time.monotonic()
+    finally:
+        if run.poll() is None:
+            run.kill()
+        run.stderr.close()
+    wait_for(lambda: not any(alive(pid) for pid in workers), timeout=30, what="the orphaned workers to end")
+    sent = len(stamped.times)
+    time.sleep(2)
+    assert len(stamped.times) == sent  # nothing more was sent
+    assert max(stamped.times) < killed + 2  # nor in the seconds after the kill (in-flight requests only)
+
+    folder = tmp_path / "runs" / "t"
+    RunFolderLock(folder).acquire().release()  # no surviving process holds the run folder
+    stamped.pause = 0
+    assert main(["run", "--config", str(config), "-q"]) == 0  # the same command resumes and finishes
+    records = list(read_records(folder / "transcripts.jsonl"))
+    assert {r["episode_id"] for r in records} == _planned_ids(config)
+    assert len(records) == len(_planned_ids(config)) == 40  # each episode once
+
+
+def _child(started, may_end) -> None:
+    started.set()
+    may_end.wait(60)
+
+
+def test_a_forked_child_does_not_keep_the_run_folder_locked(tmp_path):
+    """A worker forked while the run holds the folder's lock closes its copy of the lock's
+    descriptor: once the run lets go (or dies), the folder is free even while the child lives."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    lock, started, may_end = RunFolderLock(tmp_path).acquire(), ctx.Event(), ctx.Event()
+    child = ctx.Process(target=_child, args=(started, may_end), daemon=True)
+    child.start()
+    try:
+        assert started.wait(60)  # (the child runs: past its at-fork handlers)
+        lock.release()
+        RunFolderLock(tmp_path).acquire().release()  # free, though the child still runs
+        assert child.is_alive()
+    finally:
+        may_end.set()
+        child.join(timeout=30)

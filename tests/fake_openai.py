@@ -12,6 +12,10 @@ Faults, for the fault-tolerance tests: `error(429, retry_after=0.2)` (an HTTP er
 whose JSON body is cut off), `slow(seconds, then=reply(...))` (the answer after a pause),
 `malformed("error" | "no_choices" | "no_message")` (a 200 without a completion).
 Everything stays bounded: pauses are capped at MAX_PAUSE and cut short when the server stops.
+
+A server-side rate limit: `server.limit_rate(60, per=60.0)` answers at most 60 requests in any
+60 s; beyond that a request gets a 429 with Retry-After (the seconds until a place frees) and
+is kept in `refused`, not in `requests`.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 import socket
 import struct
 import threading
+import time
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
@@ -99,6 +104,9 @@ class FakeOpenAI:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.responder: Callable[[dict], dict] | None = None
+        self.refused: list[dict[str, Any]] = []  # requests turned away by the rate limit
+        self._rate: tuple[int, float] | None = None
+        self._answered_at: deque[float] = deque()  # monotonic times of the requests in the window
         self._lock = threading.Lock()
         self._stopping = threading.Event()  # cuts pauses short when the server stops
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -114,8 +122,31 @@ class FakeOpenAI:
         with self._lock:
             self.queue.extend(responses)
 
+    def limit_rate(self, requests: int, per: float) -> None:
+        """Answer at most `requests` requests in any `per` seconds (a sliding window); refuse the rest."""
+        with self._lock:
+            self._rate = (requests, per)
+
+    def _over_limit(self) -> float:
+        """Seconds until the rate limit admits a request (0: admitted now, and counted); call locked."""
+        if self._rate is None:
+            return 0.0
+        limit, window = self._rate
+        now = time.monotonic()
+        while self._answered_at and self._answered_at[0] <= now - window:
+            self._answered_at.popleft()
+        if len(self._answered_at) >= limit:
+            return self._answered_at[0] + window - now
+        self._answered_at.append(now)
+        return 0.0
+
     def _next(self, body: dict) -> dict:
         with self._lock:
+            wait = self._over_limit()
+            if wait > 0:
+                self.refused.append(body)
+                return error(429, retry_after=round(wait + 0.0005, 3),
+                             body='{"error": {"message": "Rate limit reached", "type": "requests"}}')
             self.requests.append(body)
             if self.queue:
                 return self.queue.popleft()

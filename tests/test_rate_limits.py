@@ -10,6 +10,7 @@ with `workers: 2`: 0 infra errors, at most 5% of requests refused. The minute is
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import time
 
@@ -203,3 +204,5 @@ def test_a_200_episode_run_against_60_requests_a_minute_completes_with_few_refus
     result = play(tmp_path, episodes=200, rpm=60, minute=3.0)
     assert result["episodes"] == 200 and result["infra_errors"] == 0 and result["exit"] == 0
     assert result["requests"] >= 200 and result["refused_share"] <= 0.05, result
+    config = json.loads((tmp_path / "runs" / "rl" / "config.json").read_text())
+    assert config["agent"]["model"]["rpm"] == 60  # a public setting of the run

@@ -233,3 +233,12 @@ def test_an_unwritable_out_is_one_clear_line(tmp_path, capsys, org_cache):
     (tmp_path / "ro").mkdir(mode=0o555)
     code, err = _run(tmp_path, capsys, out=str(tmp_path / "ro"))
     assert code == 2 and "Permission denied" in err and "cannot make the run folder" in err
+
+
+def test_a_binary_task_file_is_one_clear_line(tmp_path, capsys):
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_bytes(b"\xff\xfe\x00{}")
+    assert main(["tasks", "show", str(tasks), "x"]) == 2
+    err = capsys.readouterr().err
+    assert f"{tasks}: not UTF-8 text" in err
+    _no_traceback(err)

@@ -92,6 +92,8 @@ def read_instances(path: str | Path) -> Iterator[Instance]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise InstanceFileError(f"{path}: cannot be read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InstanceFileError(f"{path}: not UTF-8 text (byte {exc.start}): not a task file") from None
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

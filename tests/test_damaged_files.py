@@ -242,3 +242,13 @@ def test_a_binary_task_file_is_one_clear_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{tasks}: not UTF-8 text" in err
     _no_traceback(err)
+
+
+def test_a_query_on_damaged_pages_is_not_blamed_on_the_query(tmp_path, org_paths):
+    from simulator.crm.errors import SalesforceError
+    from simulator.crm.session import OrgSession
+    from simulator.crm.store import Org
+    with OrgSession(Org(_corrupt(org_paths["b2b"], tmp_path / "bad.db"))) as session:  # (not verified)
+        with pytest.raises(SalesforceError) as caught:
+            session.sosl("FIND {Arkline}")
+    assert caught.value.code == "UNKNOWN_EXCEPTION" and "the org's database is damaged" in caught.value.message

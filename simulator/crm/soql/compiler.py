@@ -380,6 +380,8 @@ def execute(conn: sqlite3.Connection, sql: str, params: list) -> list[tuple]:
             raise SalesforceError("QUERY_TIMEOUT", "Your query request was running for too long.") from None
         raise malformed(f"query could not be run: {exc}") from None
     except (sqlite3.Error, OverflowError) as exc:
+        if getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):  # not the query's
+            raise SalesforceError("UNKNOWN_EXCEPTION", f"the org's database is damaged ({exc})") from None
         raise malformed(f"query could not be run: {exc}") from None
 
 

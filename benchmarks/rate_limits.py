@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -75,6 +76,16 @@ def table(results: dict[str, dict]) -> str:
     return "\n".join(rows)
 
 
+def cpu_model() -> str:
+    """The processor's name (Linux), else the machine type."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return platform.machine()
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")),
+                platform.machine())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=200)
@@ -90,7 +101,7 @@ def main() -> None:
     text = table(results)
     print(text)
     if args.record:
-        machine = f"{platform.processor() or platform.machine()}, {platform.python_version()}"
+        machine = f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
         with open(ROOT / "benchmarks" / "RESULTS.md", "a", encoding="utf-8") as out:
             out.write(f"\n## Rate limits ({date.today()}, {machine}, server: {LIMIT} requests per "
                       f"{minute:g} s)\n\n`python benchmarks/rate_limits.py --episodes {args.episodes}"

@@ -6,8 +6,9 @@ tests/fake_openai.py's server on loopback answers every model request (the funct
 agent's and the LLM person's); a seeded draw per request makes 30% of them a fault: HTTP 429
 (with Retry-After), 500, 503, a dropped connection, a truncated JSON body, a reply slower than
 the client's timeout, or a 200 holding no completion (an `{"error": ...}` body, empty choices, a
-choice without a message). The draw depends on the request's content and how often that same
-request was seen, never on the order two workers' requests arrive in.
+choice without a message). Whether a request fails is drawn from the seed, the request's content
+and how often that same request was seen (never from the order two workers' requests arrive in);
+the fault kinds take turns.
 
 `crmarena run` (the command, as a user runs it) plays the run with `workers: 2` and 2 attempts
 per request, so some episodes end in infra_error. The first pass is SIGKILLed once a third of
@@ -58,13 +59,14 @@ FAULTS = {  # kind -> the scripted fault
     "200 no choices": lambda: malformed("no_choices"),
     "200 no message": lambda: malformed("no_message"),
 }
+KINDS = sorted(FAULTS)
 
 
 # ---------------------------------------------------------------- the faulty provider
 
 class FaultMix:
-    """The server's responder: a healthy model (the agent looks records up once, then answers;
-    the person talks once, then ends) with `rate` of the requests turned into a fault."""
+    """The server's responder: a healthy model (`healthy`) with `rate` of the requests turned
+    into a fault."""
 
     def __init__(self, rate: float, seed: int):
         self.rate, self.seed = rate, seed
@@ -81,23 +83,22 @@ class FaultMix:
             self.seen[key] += 1
             self.requests += 1
             self.times.append(time.monotonic())
-        draw = random.Random(f"{self.seed}:{key}:{n}")
-        if draw.random() < self.rate:
-            kind = draw.choice(sorted(FAULTS))
-            with self.lock:
-                self.faults[kind] += 1
-            return FAULTS[kind]()
-        return healthy(body)
+        if random.Random(f"{self.seed}:{key}:{n}").random() >= self.rate:
+            return healthy(body)
+        with self.lock:  # the kinds take turns: an even mix, every kind once in 9 faults
+            kind = KINDS[sum(self.faults.values()) % len(KINDS)]
+            self.faults[kind] += 1
+        return FAULTS[kind]()
 
 
 def healthy(body: dict) -> dict:
-    """What a working model says: the person (asked for a structured turn) speaks once, then
-    ends; the agent runs one query, then answers."""
+    """What a working model says: the person (asked for a structured turn) opens if asked to,
+    and ends at the agent's first reply; the agent runs one query, then answers."""
     messages = body.get("messages") or []
     if "response_format" in body:
-        spoke = any(m.get("role") == "assistant" for m in messages)
-        turn = {"message": "Thanks, that is all." if spoke else "Can you help me with this?",
-                "revealed": [], "done": spoke, "reason": "patience" if spoke else ""}
+        answered = "The agent replied" in str(messages[-1].get("content"))
+        turn = {"message": "Thanks, that is all." if answered else "Can you help me with this?",
+                "revealed": [], "done": answered, "reason": "patience" if answered else ""}
         return reply(json.dumps(turn))
     if messages and messages[-1].get("role") == "tool":
         return reply("I could not find it.")
@@ -143,6 +144,7 @@ class Round:
     killed: bool = False
     orphans: int = 0  # worker processes alive 2 s after their parent was SIGKILLed
     late_requests: int = 0  # model requests that reached the server more than 1 s after the kill
+    summary_wrong: list[str] = field(default_factory=list)  # see check_summary, after the command
 
 
 def transcript_lines(folder: Path) -> list[bytes]:
@@ -302,12 +304,13 @@ def audit(folder: Path, planned: set[str], rounds: list[Round]) -> Audit:
     result.unplanned = sorted(set(latest) - planned)
     result.infra_left = sum(rec["termination"]["reason"] == "infra_error" for rec in latest.values())
     result.agent_errors = sum(rec["termination"]["reason"] == "agent_error" for rec in filter(None, records))
-    result.summary_wrong = check_summary(folder, list(latest.values()))
+    result.summary_wrong = [f"after {r.name}: {problem}" for r in rounds for problem in r.summary_wrong]
     return result
 
 
-def check_summary(folder: Path, latest: list[dict]) -> list[str]:
-    """Where summary.json and report.md disagree with the latest records."""
+def check_summary(folder: Path) -> list[str]:
+    """Where summary.json and report.md disagree with the latest record of each episode."""
+    latest = list({r["episode_id"]: r for r in filter(None, read_lines(folder)[0])}.values())
     summary = json.loads((folder / "summary.json").read_text())
     reasons = Counter(r["termination"]["reason"] for r in latest)
     scored = [r["scores"]["rules"].get("success") for r in latest if r["termination"]["reason"] != "infra_error"]
@@ -350,10 +353,12 @@ def fault_benchmark(workdir: Path, episodes: int = 500, rate: float = 0.3, seed:
         rounds = [crmarena(config, folder, "first (killed)", kill_at=max(1, int(len(planned) * kill_fraction)),
                            mix=mix)]
         rounds.append(crmarena(config, folder, "resume"))
-        for n in range(1, max_rounds + 1):
-            if rounds[-1].exit != 1 or "Traceback" in rounds[-1].stderr:  # complete, or broken
+        while True:
+            rounds[-1].summary_wrong = check_summary(folder)
+            last = rounds[-1]
+            if last.exit != 1 or "Traceback" in last.stderr or len(rounds) - 2 == max_rounds:  # done, or broken
                 break
-            rounds.append(crmarena(config, folder, f"retry {n}", "--retry-failed"))
+            rounds.append(crmarena(config, folder, f"retry {len(rounds) - 1}", "--retry-failed"))
         return Outcome(audit(folder, planned, rounds), rounds, mix.requests, mix.faults, time.monotonic() - started)
 
 

@@ -15,6 +15,7 @@ def test_a_faulty_provider_killed_run_loses_nothing_duplicates_nothing_and_retry
     audit, rounds = outcome.audit, outcome.rounds
     assert set(outcome.faults) == set(FAULTS)  # every kind, the 200-with-error body included
     assert rounds[0].killed and rounds[0].lines[1] < 40  # the parent was SIGKILLed mid-run
+    assert rounds[0].orphans == 0 and rounds[0].late_requests == 0  # its workers died with it
     assert audit.tracebacks == [] and audit.damaged == 0
     assert audit.lost == [] and audit.unplanned == [] and audit.duplicated == []
     assert audit.infra_by_round[0] > 0 and audit.unreplayed == [] and audit.infra_left == 0

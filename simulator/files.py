@@ -7,7 +7,7 @@ cannot be written whole is cut back off). Text is redacted of secrets on its way
 
 Reads: `json_lines` yields the records of a JSON Lines file and raises DamagedFileError naming
 the file and line of a damaged one, with how to repair it; `read_json` does the same for a file
-holding one JSON value.
+holding one JSON object.
 """
 
 from __future__ import annotations
@@ -151,12 +151,15 @@ def json_lines(path: Path | str, *, check: Callable[[Any], str] | None = None,
             yield start, value
 
 
-def read_json(path: Path | str, fix: str) -> Any:
-    """The JSON value in `path`; a damaged (empty, cut, not UTF-8) file raises DamagedFileError
-    naming it, and `fix`."""
+def read_json(path: Path | str, fix: str) -> dict:
+    """The JSON object in `path`; a damaged file (empty, cut, not UTF-8, not an object) raises
+    DamagedFileError naming it, and `fix`."""
     path = Path(path)
     try:
-        return json.loads(path.read_bytes())
+        value = json.loads(path.read_bytes())
     except ValueError as exc:
         what = "empty" if not path.stat().st_size else f"not JSON ({exc})"
         raise DamagedFileError(f"{path} is damaged ({what}); {fix}") from None
+    if not isinstance(value, dict):
+        raise DamagedFileError(f"{path} is damaged (not a JSON object); {fix}")
+    return value

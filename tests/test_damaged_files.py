@@ -33,13 +33,15 @@ def _no_traceback(err: str) -> None:
 
 # --- config.json ---------------------------------------------------------------------------
 
-def test_an_empty_config_json_beside_records_stops_naming_the_file_and_the_fix(tmp_path, capsys, org_cache):
+@pytest.mark.parametrize("damaged, what", [(b"", "empty"), (b"[1, 2]", "not a JSON object"), (b'{"na', "not JSON")])
+def test_a_damaged_config_json_beside_records_stops_naming_the_file_and_the_fix(tmp_path, capsys, org_cache,
+                                                                               damaged, what):
     assert _run(tmp_path, capsys)[0] == 0
     folder = tmp_path / "runs" / "t"
-    (folder / "config.json").write_text("")  # what a kill inside a non-atomic write left
+    (folder / "config.json").write_bytes(damaged)  # b"": what a kill inside a non-atomic write left
     code, err = _run(tmp_path, capsys)
     assert code == 2
-    assert f"{folder / 'config.json'} is damaged (empty)" in err and "delete config.json" in err
+    assert f"{folder / 'config.json'} is damaged ({what}" in err and "delete config.json" in err
     _no_traceback(err)
     (folder / "config.json").unlink()  # the repair the message names
     code, err = _run(tmp_path, capsys)

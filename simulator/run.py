@@ -223,17 +223,16 @@ def run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
 
 
 def _make_folder(folder: Path, exist_ok: bool) -> None:
-    """mkdir -p `folder`; a parent that is a file or cannot be written to is a RunFolderError."""
+    """mkdir -p `folder`; a file in its way, or a parent that cannot be written to, is a RunFolderError."""
     try:
         folder.mkdir(parents=True, exist_ok=exist_ok)
-    except FileExistsError:
-        if exist_ok or not folder.is_dir():
-            raise RunFolderError(f"cannot make the run folder {folder}: {folder} is a file; set `out` (or --out) "
-                                 "to a folder") from None
-        raise
     except OSError as exc:
-        raise RunFolderError(f"cannot make the run folder {folder}: {exc.strerror} ({exc.filename}); set `out` "
-                             "(or --out) to a folder you can write to") from None
+        blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+        if blocker is None and isinstance(exc, FileExistsError):
+            raise  # (a run folder of that name exists: new_run_folder tries the next name)
+        why = f"{blocker} is a file" if blocker else exc.strerror
+        raise RunFolderError(f"cannot make the run folder {folder}: {why}; set `out` (or --out) to a folder you "
+                             "can write to") from None
 
 
 def check_same_config(cfg: RunConfig, folder: Path) -> None:

@@ -226,7 +226,8 @@ def test_a_binary_config_is_one_clear_line(tmp_path, capsys):
 def test_an_out_that_is_a_file_is_one_clear_line(tmp_path, capsys, org_cache, out):
     (tmp_path / "file").write_text("not a folder")
     code, err = _run(tmp_path, capsys, out=str(tmp_path / out))
-    assert code == 2 and "cannot make the run folder" in err and "set `out` (or --out)" in err
+    assert code == 2 and f"cannot make the run folder {tmp_path / out / 't'}: {tmp_path / 'file'} is a file" in err
+    assert "set `out` (or --out)" in err
     _no_traceback(err)
 
 

@@ -331,7 +331,13 @@ def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> 
         per_loop[spec] = shared  # one provider client (one connection pool) per model per event loop
     price = (_default_prices() if prices is None else prices).get(spec.model)
     logger.debug("model client {} built ({})", spec.label, "priced" if price else "no price")
-    return _client_class()(shared, spec, price, owns_inner=loop is None)
+    client = _client_class()(shared, spec, price, owns_inner=loop is None)
+    try:
+        client._bucket.check()
+    except OSError as exc:
+        raise ModelConfigError(spec.where, f"cannot keep its rate limits in {client._bucket.path} "
+                                           f"({exc.strerror or exc}); set CRMARENA_CACHE to a writable folder") from None
+    return client
 
 
 _SHARED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # event loop -> {spec: client}

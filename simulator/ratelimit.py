@@ -71,6 +71,11 @@ class SharedBucket:
             with self._locked() as state:
                 state.tokens = min(self.burst_tokens, state.tokens - tokens)
 
+    def check(self) -> None:
+        """Raise OSError now if the bucket's file cannot be opened, rather than at the first request."""
+        with self._locked():
+            pass
+
     def _take(self, tokens: int) -> float:
         """Take a request and `tokens` and return 0, or return the seconds to wait first."""
         with self._locked() as state:

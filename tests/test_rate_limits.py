@@ -64,6 +64,15 @@ def test_rates_are_public_settings_and_leave_the_cache_key_alone(fake_openai):
     assert component.rpm == 10
 
 
+def test_an_unwritable_cache_folder_is_one_clear_line_before_any_request(fake_openai, tmp_path, monkeypatch):
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "a-file"))
+    with pytest.raises(ModelConfigError) as caught:
+        build_client(spec(fake_openai, rpm=60))
+    assert str(caught.value).startswith("rl.yaml: agent.model: cannot keep its rate limits in ")
+    assert "set CRMARENA_CACHE to a writable folder" in str(caught.value) and not fake_openai.requests
+
+
 # ---------------------------------------------------------------- AIMD
 
 

@@ -166,7 +166,7 @@ def repair_records(path: Path) -> str:
         with path.open("r+b") as fh:
             fh.truncate(data.rfind(b"\n") + 1)
         data = data[:data.rfind(b"\n") + 1]
-    lines = data.splitlines(keepends=True)
+    lines = [raw + b"\n" for raw in data.split(b"\n")[:-1]]  # (numbered as readers number them: by \n alone)
     bad = [n for n, raw in enumerate(lines, 1) if raw.strip() and line_problem(raw, record_problem)[1]]
     if not bad:
         return ""

@@ -104,10 +104,11 @@ class SharedBucket:
 
     def _refilled(self, data: bytes, now: float) -> _State:
         values = _STATE.unpack(data) if len(data) == _STATE.size else ()
-        if not values or not all(map(math.isfinite, values)):  # new, or cut by a crash: a full bucket
+        if not values or not all(map(math.isfinite, values)) or values[2] > now + 1:
+            # new, cut by a crash, or written before the clock was set back: a full bucket, no pause
             return _State(self.burst_requests, self.burst_tokens, now, 0.0)
         state = _State(*values)
-        elapsed = max(0.0, now - state.updated)  # a clock set back refills nothing
+        elapsed = max(0.0, now - state.updated)
         if self.rpm:
             state.requests = min(self.burst_requests, state.requests + elapsed * self.rpm / MINUTE)
         if self.tpm:

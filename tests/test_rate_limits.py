@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+import struct
 import time
 
 import pytest
@@ -21,7 +22,7 @@ from simulator import ratelimit
 from simulator.agents.base import InfraError
 from simulator.cache import request_key
 from simulator.models import ModelConfigError, _concurrency, build_client, parse_model_spec
-from simulator.ratelimit import AdaptiveConcurrency
+from simulator.ratelimit import AdaptiveConcurrency, SharedBucket
 from tests.fake_openai import FakeOpenAI, error, reply
 
 pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")
@@ -155,6 +156,24 @@ def test_a_retry_after_longer_than_max_wait_pauses_only_max_wait(fake_openai):
     started = time.monotonic()
     assert asyncio.run(ask(client)).content == "ok"
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", b"\xff" * 32], ids=["empty", "cut", "nan"])
+def test_a_damaged_bucket_file_reads_as_a_full_bucket(damage):
+    bucket = SharedBucket("damaged", rpm=60)
+    bucket.check()
+    bucket.path.write_bytes(damage)  # what a crash or a stray write may leave
+    assert bucket._take(0) == 0  # a request may go at once
+    assert bucket._take(0) > 0  # and the bucket (one request) is empty again
+
+
+def test_a_pause_written_before_the_clock_was_set_back_does_not_hold():
+    bucket = SharedBucket("clock", rpm=60)
+    bucket.pause(5)
+    assert bucket._take(0) > 4
+    requests, tokens, updated, paused = struct.unpack("<4d", bucket.path.read_bytes())
+    bucket.path.write_bytes(struct.pack("<4d", requests, tokens, updated + 3600, paused + 3600))
+    assert bucket._take(0) == 0  # a state from "the future": reset, not an hour-long pause
 
 
 # ---------------------------------------------------------------- tpm

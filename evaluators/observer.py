@@ -103,8 +103,8 @@ def _rescored(run_dir: Path) -> dict[tuple[str, str | None], dict]:
     path = run_dir / SCORES_FILE
     if not path.is_file():
         return {}
-    rows = json_lines(path, check=_score_problem, fix=f"delete that line (`crmarena score {run_dir}` writes "
-                                                      f"{SCORES_FILE} anew; an LLM judge's verdict on it is lost)")
+    rows = json_lines(path, check=_score_problem, fix=f"delete that line, then `crmarena score {run_dir}` scores "
+                                                      "its episode again (an LLM judge's verdict in it is lost)")
     return {(row["episode_id"], row.get("record")): row["scores"] for _, row in rows}
 
 

@@ -255,3 +255,16 @@ def test_a_query_on_damaged_pages_is_not_blamed_on_the_query(tmp_path, org_paths
         with pytest.raises(SalesforceError) as caught:
             session.sosl("FIND {Arkline}")
     assert caught.value.code == "UNKNOWN_EXCEPTION" and "the org's database is damaged" in caught.value.message
+
+
+def test_deleting_the_named_scores_line_is_the_repair(tmp_path, capsys, org_cache):
+    assert _run(tmp_path, capsys)[0] == 0
+    folder = tmp_path / "runs" / "t"
+    assert main(["score", str(folder)]) == 0
+    _damage(folder / "scores.jsonl", b"{}\n", at=1)
+    assert main(["score", str(folder)]) == 2
+    assert f"{folder / 'scores.jsonl'}, line 2: not a score line" in capsys.readouterr().err
+    lines = (folder / "scores.jsonl").read_bytes().splitlines(keepends=True)
+    (folder / "scores.jsonl").write_bytes(b"".join(lines[:1] + lines[2:]))  # the repair the message names
+    assert main(["score", str(folder)]) == 0
+    assert len((folder / "scores.jsonl").read_bytes().splitlines()) == 2

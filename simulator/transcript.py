@@ -9,6 +9,7 @@ records (and the org), never a live conversation.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -161,19 +162,22 @@ def repair_records(path: Path) -> str:
     aside, and its episode is played again). What was moved, or "" if nothing."""
     if not path.is_file():
         return ""
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        with path.open("r+b") as fh:
-            fh.truncate(data.rfind(b"\n") + 1)
-        data = data[:data.rfind(b"\n") + 1]
-    lines = [raw + b"\n" for raw in data.split(b"\n")[:-1]]  # (numbered as readers number them: by \n alone)
-    bad = [n for n, raw in enumerate(lines, 1) if raw.strip() and line_problem(raw, record_problem)[1]]
+    bad, whole = [], 0  # damaged line numbers; bytes up to the last newline
+    with path.open("rb") as fh:  # (binary lines end at \n alone, as every reader numbers them)
+        for number, raw in enumerate(fh, 1):
+            if raw.endswith(b"\n"):
+                whole += len(raw)
+                if raw.strip() and line_problem(raw, record_problem)[1]:
+                    bad.append(number)
+    if whole < path.stat().st_size:  # a line torn by a killed run
+        os.truncate(path, whole)
     if not bad:
         return ""
-    rejected = path.with_name(REJECTED)
+    rejected, moved = path.with_name(REJECTED), set(bad)
     old = rejected.read_bytes() if rejected.is_file() else b""
-    write_atomic(rejected, [old, *(lines[n - 1] for n in bad)])
-    moved = set(bad)
-    write_atomic(path, [raw for n, raw in enumerate(lines, 1) if n not in moved])
+    with path.open("rb") as fh:
+        write_atomic(rejected, [old, *(raw for n, raw in enumerate(fh, 1) if n in moved)])
+    with path.open("rb") as fh:
+        write_atomic(path, (raw for n, raw in enumerate(fh, 1) if n not in moved))
     return (f"{path}: {len(bad)} damaged line(s) (line {', '.join(map(str, bad[:10]))}"
             f"{', ...' if len(bad) > 10 else ''}) moved to {rejected}; their episodes are played again")

@@ -290,8 +290,8 @@ def audit(folder: Path, planned: set[str], rounds: list[Round]) -> Audit:
                 result.duplicated.append(eid)
             seen_here.add(eid)
             latest[eid] = record
-        if r.name.startswith("retry"):
-            result.unreplayed += sorted(needed ^ seen_here)
+        if r.name.startswith("retry"):  # a killed one plays part of what it must
+            result.unreplayed += sorted(seen_here - needed if r.killed else needed ^ seen_here)
         infra = {e for e, rec in latest.items() if rec["termination"]["reason"] == "infra_error"}
         missing = planned - set(latest)
         if not r.killed:

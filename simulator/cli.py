@@ -252,13 +252,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked from this one
     bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
                              disable=args.quiet, dynamic_ncols=True)
-    from .run import RunFolderError, dry_run
+    from .run import PlanTooBig, RunFolderError, dry_run
     try:
         if args.dry_run:
             return _print_dry_run(dry_run(cfg, args.out, say=say))
         result = execute(cfg, args.out, say=say, bar_factory=bar, fresh=args.fresh, retry_failed=args.retry_failed,
-                         verify_org=not args.no_verify_org)
-    except (ConfigError, ModelConfigError, RunFolderError) as exc:
+                         confirmed=args.yes, verify_org=not args.no_verify_org)
+    except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig) as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")
@@ -438,6 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--fresh", action="store_true",
                      help="a new run folder <name>-<time> instead of resuming the config's folder <name>")
     run.add_argument("--retry-failed", action="store_true", help="also run again the episodes that ended in infra_error")
+    run.add_argument("--yes", action="store_true", help="run a plan of more than 1,000,000 episodes (see its size "
+                     "and cost with --dry-run first)")
     run.add_argument("--no-verify-org", action="store_true", help="skip the check of each org's content hash "
                      "(it reads every record: seconds for a huge org); SQLite's integrity check still runs")
     run.add_argument("--executor", choices=("local", "ray"), help="where episodes are played (default: the "

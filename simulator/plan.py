@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Collection, Iterator
 
 from .config import RoleConfig, RunConfig
 from .crm.store import Org
@@ -82,11 +82,12 @@ class Group:
     def __len__(self) -> int:
         return len(self.personas) * self.trials
 
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        return self.org.meta.content_hash, self.instance.id, self.mode, self.agent_index
+
     def episode_id(self, persona: Persona, trial: int) -> str:
         return episode_id(self.instance.id, self.org.meta.content_hash[:12], self.mode, persona.id, trial, self.tail)
-
-    def ids(self) -> Iterator[str]:
-        return (self.episode_id(persona, trial) for persona in self.personas for trial in range(self.trials))
 
 
 class Plan:
@@ -147,25 +148,27 @@ class Plan:
                 seen.update(fresh)
                 yield from fresh
 
-    def __iter__(self) -> Iterator[Planned]:
+    def cells(self) -> Iterator[tuple[Group, Persona, int]]:
+        """Every cell in plan order (org, instance, persona, mode, trial, agent variant): its group,
+        persona and trial."""
+        cfg = self.cfg
         for n in range(len(self.orgs)):
             for groups in self._groups(n):
-                yield from self._cells(groups)
+                by_mode = {mode: [g for g in groups if g.mode == mode] for mode in cfg.modes}
+                for persona in groups[0].personas if groups else ():
+                    for mode in cfg.modes:
+                        for trial in range(cfg.trials):
+                            for g in by_mode[mode]:
+                                yield g, persona, trial
 
-    def _cells(self, groups: list[Group]) -> Iterator[Planned]:
-        """The episodes of one instance in plan order: persona, mode, trial, agent variant."""
+    def __iter__(self) -> Iterator[Planned]:
         cfg, variants = self.cfg, self.cfg.agent_variants
-        by_mode = {mode: [g for g in groups if g.mode == mode] for mode in cfg.modes}
-        for persona in groups[0].personas if groups else ():
-            for mode in cfg.modes:
-                for trial in range(cfg.trials):
-                    for g in by_mode[mode]:
-                        agent = variants[g.agent_index]
-                        spec = EpisodeSpec(g.episode_id(persona, trial), self.run_id, g.instance, mode, persona,
-                                           g.system_prompt, seed=cfg.seed * 1_000_003 + trial, trial=trial,
-                                           privacy_aware=agent.privacy_aware, agent_index=g.agent_index,
-                                           agent_label=agent.name)
-                        yield Planned(spec, g.org)
+        for g, persona, trial in self.cells():
+            agent = variants[g.agent_index]
+            spec = EpisodeSpec(g.episode_id(persona, trial), self.run_id, g.instance, g.mode, persona,
+                               g.system_prompt, seed=cfg.seed * 1_000_003 + trial, trial=trial,
+                               privacy_aware=agent.privacy_aware, agent_index=g.agent_index, agent_label=agent.name)
+            yield Planned(spec, g.org)
 
 
 def _reopen(cfg: RunConfig, run_id: str, paths: list[str]) -> Plan:
@@ -183,10 +186,25 @@ class Todo:
         return episode_id not in self.done or (self.retry_failed and self.done[episode_id] == "infra_error")
 
     def __len__(self) -> int:
-        """Counted, not built: arithmetic when nothing is done yet, else a walk of the ids alone."""
-        if not self.done:
-            return len(self.plan)
-        return sum(self.wanted(eid) for g in self.plan.groups() for eid in g.ids())
+        """Counted, not built: the plan's size less the done episodes not to play again."""
+        return len(self.plan) - sum(not self.wanted(eid) for found in done_per_group(self.plan, self.done).values()
+                                    for eid in found)
 
     def __iter__(self) -> Iterator[Planned]:
         return (p for p in self.plan if self.wanted(p.spec.episode_id))
+
+
+def done_per_group(plan: Plan, done: Collection[str]) -> dict[tuple, list[str]]:
+    """The ids of the episodes of `plan` that are in `done`, by group (Group.key). Episodes are
+    played in plan order, so a resumed run's done ones come first: the walk of ids stops once
+    every done id was met (only ids that are not the plan's make it walk the whole plan)."""
+    found: dict[tuple, list[str]] = {}
+    unseen = len(done)
+    for group, persona, trial in plan.cells() if unseen else ():
+        eid = group.episode_id(persona, trial)
+        if eid in done:
+            found.setdefault(group.key, []).append(eid)
+            unseen -= 1
+            if not unseen:
+                break
+    return found

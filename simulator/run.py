@@ -23,7 +23,7 @@ from .crm.store import Org
 from .executors import ExecutorError, play_all
 from .executors.play import check_players
 from .files import write_atomic
-from .plan import CONFIRM_ABOVE, Group, Plan, Todo, pick_personas, plan_size
+from .plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
 from .transcript import TranscriptWriter
 from .users.personas import load_personas, persona_pool_for
 
@@ -133,11 +133,10 @@ class PlanTooBig(ValueError):
     """A plan over CONFIRM_ABOVE episodes, run without --yes."""
 
 
-def check_plan_size(cfg: RunConfig, say: Callable[[str], None], confirmed: bool) -> int:
-    """Say the plan's size at once (counted, not built); a plan over CONFIRM_ABOVE episodes
-    needs `confirmed` (--yes), else PlanTooBig."""
+def check_plan_size(cfg: RunConfig, confirmed: bool) -> int:
+    """The plan's size (counted at once, not built); a plan over CONFIRM_ABOVE episodes needs
+    `confirmed` (--yes), else PlanTooBig."""
     size = plan_size(cfg)
-    say(f"{size:,} episodes planned")
     if size > CONFIRM_ABOVE and not confirmed:
         raise PlanTooBig(f"{cfg.path}: the plan has {size:,} episodes (more than {CONFIRM_ABOVE:,}): check its size "
                          "and cost with --dry-run, then run it with --yes (or lower trials, instances_per_task, "
@@ -385,19 +384,21 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
 def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] = print) -> dict:
     """What `execute` would do: episodes per cell, what the run folder already holds, and the
     estimated model use; nothing is played. Counted per group of cells (instance x mode x
-    agent), never per episode, except for what a resumed folder holds (its ids are walked)."""
+    agent), never per episode; only the ids of a resumed folder's episodes are looked for."""
     check_run(cfg)
-    size = check_plan_size(cfg, say, confirmed=True)  # (said at once; a dry run never needs --yes)
+    size = check_plan_size(cfg, confirmed=True)  # (a dry run never needs --yes)
+    say(f"{size:,} episodes planned")
     orgs = [cached_org(choice, say) for choice in cfg.orgs]
     folder = Path(out or cfg.out) / cfg.name
     done = finished(folder / "transcripts.jsonl", repair=False) if (folder / "config.json").is_file() else {}
     several = len(cfg.agent_variants) > 1
     cells: dict[tuple, Counter] = defaultdict(Counter)
-    left = []
-    for g in plan(cfg, cfg.name, orgs).groups():
+    planned, left = plan(cfg, cfg.name, orgs), []
+    found = done_per_group(planned, done)
+    for g in planned.groups():
         if not len(g):
             continue
-        played = sum(eid in done for eid in g.ids()) if done else 0
+        played = len(found.get(g.key, ()))
         agent = cfg.agent_variants[g.agent_index].name if several else ""
         cell = cells[(agent, g.org.meta.org, g.mode, g.personas[0].pool)]
         cell["episodes"] += len(g)
@@ -420,10 +421,11 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
     `verify_org`: the orgs' content hashes are not checked (for huge orgs; see cached_org)."""
     check_run(cfg)
     check_executor(cfg)
-    check_plan_size(cfg, say, confirmed)
+    size = check_plan_size(cfg, confirmed)
     run_id, folder = new_run_folder(cfg, out) if fresh else run_folder(cfg, out)
     with RunFolderLock(folder):
         check_same_config(cfg, folder)
+        say(f"{size:,} episodes planned")
         orgs = [cached_org(choice, say, check_hash=verify_org) for choice in cfg.orgs]
         write_atomic(folder / "config.json", json.dumps(public_config(cfg), indent=2))
         return _play(cfg, run_id, folder, orgs, say, bar_factory, retry_failed)

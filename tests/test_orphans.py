@@ -48,6 +48,19 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def descendants(pid: int) -> list[int]:
+    """Live descendants of `pid`, children first."""
+    found = children(pid)
+    return found + [d for child in found for d in descendants(child)]
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
@@ -100,6 +113,41 @@ def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_pat
     records = list(read_records(folder / "transcripts.jsonl"))
     assert {r["episode_id"] for r in records} == _planned_ids(config)
     assert len(records) == len(_planned_ids(config)) == 40  # each episode once
+
+
+def test_sigkill_of_a_ray_driver_stops_its_actors_requests_at_once(tmp_path, org_cache, fake_openai,
+                                                                   monkeypatch):
+    """Ray ends a dead driver's actors by itself, but only 1-2 s later (measured: 12 more requests);
+    actors on the driver's node watch it and end within a fraction of a second."""
+    pytest.importorskip("ray", reason="the Ray executor's tests need the `ray` extra (part of `test`)")
+    monkeypatch.setenv(KEY_ENV, "sk-test-orphans-0123456789")
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)  # (the run starts its own local Ray instance)
+    fake_openai.responder = stamped = Stamped(pause=0.5)
+    config = _config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai, timeout=5)},
+                     modes=["full", "sharded"], trials=4, concurrency=4, workers=2, executor="ray")
+    run = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
+    ray_processes: list[int] = []
+    try:
+        wait_for(lambda: len(stamped.times) >= 4 or run.poll() is not None, timeout=240,
+                 what="model requests from the Ray actors")
+        assert run.poll() is None
+        ray_processes = descendants(run.pid)
+        actors = [pid for pid in ray_processes if cmdline(pid).startswith("ray::EpisodeActor")]
+        assert len(actors) == 2
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=30)
+        killed = time.monotonic()
+        wait_for(lambda: not any(alive(pid) for pid in actors), timeout=30, what="the actors to end")
+        time.sleep(2)
+        assert max(stamped.times) < killed + 1  # nothing sent after the kill but what was in flight
+    finally:
+        if run.poll() is None:
+            run.kill()
+        for pid in ray_processes:  # (what Ray itself leaves behind: its agents, re-parented to pid 1)
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def _child(started, may_end) -> None:

@@ -16,13 +16,14 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..cache import cache_dir
 from ..config import RunConfig
 from ..crm.store import Org, OrgFileError
 from ..secrets import redact, redact_data
 from . import ExecutorError
+from .parent_death import die_with
 from .play import Planned, RefusalWatch, check_players, play_one, share
 
 
@@ -63,8 +64,12 @@ class RemoteCache:
 class EpisodeActor:
     """A Ray actor that plays episodes on its event loop, several at once."""
 
-    def __init__(self, cfg: RunConfig, orgs: dict[str, tuple[str, Any]], cache_actor=None):
+    def __init__(self, cfg: RunConfig, orgs: dict[str, tuple[str, Any]], cache_actor=None,
+                 driver: tuple[str, int] | None = None):
+        import ray
         from ..log import setup_logging
+        if driver is not None and driver[0] == ray.get_runtime_context().get_node_id():
+            die_with(driver[1])  # on the driver's node: end with it at once (elsewhere Ray's own 1-2 s)
         setup_logging()  # retries and give-ups are logged here too (Ray forwards them to the driver)
         self.cfg = cfg
         self.orgs = {key: _open_org(key, path, ref[0]) for key, (path, ref) in orgs.items()}
@@ -99,10 +104,17 @@ def _connect(address: str | None) -> bool:
     return True
 
 
+def _driver() -> tuple[str, int] | None:
+    """This process's node and pid, for actors to watch (None under Ray Client: it runs elsewhere)."""
+    import ray
+    from ray.util.client import ray as client
+    return None if client.is_connected() else (ray.get_runtime_context().get_node_id(), os.getpid())
+
+
 _SETUP_TIMEOUT = 300  # seconds for the actors to start and load the orgs
 
 
-def _actors(cfg: RunConfig, planned: list[Planned]):
+def _actors(cfg: RunConfig, planned: Iterable[Planned]):
     """The episode actors, the cache actor (or None) and the org images they were given
     (kept referenced for the whole run), all ready to play."""
     import ray
@@ -121,7 +133,7 @@ def _actors(cfg: RunConfig, planned: list[Planned]):
     # nested in an argument is passed as a ref, so only the nodes that need the image fetch it)
     remote = ray.remote(EpisodeActor).options(num_cpus=each, scheduling_strategy="SPREAD",
                                               max_concurrency=share(cfg.concurrency, count))
-    actors = [remote.remote(cfg, shipped, cache) for _ in range(count)]
+    actors = [remote.remote(cfg, shipped, cache, _driver()) for _ in range(count)]
     checks = [a.problem.remote() for a in actors]
     done, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
     if waiting:
@@ -137,7 +149,7 @@ def _actors(cfg: RunConfig, planned: list[Planned]):
     return actors, cache, shipped
 
 
-def play_ray(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None]) -> None:
+def play_ray(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
     """Play every episode on the Ray cluster at `cfg.address` (see `_connect`); each record
     reaches `emit` in this process as its episode ends."""
     import ray
@@ -155,7 +167,7 @@ def play_ray(cfg: RunConfig, planned: list[Planned], emit: Callable[[dict], None
                             f"(run the same command again to play them); first: {failures[0]}")
 
 
-def _gather(cfg: RunConfig, planned: list[Planned], actors: list, emit: Callable[[dict], None]) -> list[str]:
+def _gather(cfg: RunConfig, planned: Iterable[Planned], actors: list, emit: Callable[[dict], None]) -> list[str]:
     """Keep `cfg.concurrency` episodes in flight, each on the least busy live actor; emit records
     as they come. An episode whose actor died (its node lost, its process killed) is played
     again on another actor, once; a refusal no retry fixes stops new episodes (ExecutorError

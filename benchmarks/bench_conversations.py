@@ -163,7 +163,7 @@ def run_config(concurrency: int, per_task: int, model: Any = None):
 def planned_episodes(cfg, org, count: int) -> list:
     """`count` sharded episodes drawn (seeded) from the plan of `cfg`: all 22 task types."""
     from simulator.run import plan
-    planned = plan(cfg, "bench", [org])
+    planned = list(plan(cfg, "bench", [org]))  # (a plan is walked lazily: sampled, it is a list)
     if len(planned) < count:
         raise SystemExit(f"only {len(planned)} episodes planned, {count} wanted")
     return random.Random(0).sample(planned, count)

@@ -385,11 +385,14 @@ def table(outcome: Outcome) -> str:
     return "\n".join(["| measure | value |", "|---|---|"] + [f"| {k.ljust(width)} | {v} |" for k, v in rows])
 
 
-def record(outcome: Outcome, text: str) -> None:
+def record(text: str, seed: int) -> None:
     """Append the result, with the machine, to benchmarks/RESULTS.md."""
-    machine = f"{os.cpu_count()} cores (`nproc` {len(os.sched_getaffinity(0))}), {platform.machine()}"
-    section = (f"\n## {date.today().isoformat()} — fault injection: a whole run against a 30% faulty provider "
-               f"(issue 11)\n\n`python benchmarks/fault_injection.py --record` on {machine}.\n\n{text}\n")
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+               platform.processor())
+    machine = (f"{cpu}, `nproc` {len(os.sched_getaffinity(0))}, {platform.machine()}, "
+               f"Python {platform.python_version()}")
+    section = (f"\n## Fault injection ({date.today().isoformat()}, {machine})\n\n"
+               f"`python benchmarks/fault_injection.py --seed {seed}`\n\n{text}\n")
     with (ROOT / "benchmarks" / "RESULTS.md").open("a") as fh:
         fh.write(section)
 
@@ -418,7 +421,7 @@ def main() -> int:
         if "Traceback" in r.stderr:
             print(f"--- {r.name} stderr:\n{r.stderr[-3000:]}", file=sys.stderr)
     if args.record:
-        record(outcome, text)
+        record(text, args.seed)
     return 0 if a.clean else 1
 
 

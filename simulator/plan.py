@@ -60,7 +60,8 @@ def plan_size(cfg: RunConfig) -> int:
     catalog, personas = load_catalog(), load_personas()
     posers = 0
     for choice in cfg.orgs:
-        names = list(dict.fromkeys(cfg.tasks)) if cfg.tasks else [n for n, s in catalog.items() if choice.type in s.orgs]
+        names = (list(dict.fromkeys(cfg.tasks)) if cfg.tasks
+                 else [n for n, spec in catalog.items() if choice.type in spec.orgs])
         posers += sum(len(pick_personas(cfg, persona_pool_for(catalog[n].persona_pool, choice.type), personas))
                       for n in names)
     return posers * cfg.instances_per_task * len(cfg.modes) * cfg.trials * len(cfg.agent_variants)
@@ -112,15 +113,15 @@ class Plan:
             from .tasks.generate import generate_instances
             org, cfg, personas = self.orgs[n], self.cfg, load_personas()
             schema_text = describe_schema(org.schema, detailed=True)
-            posed = []
+            variants = [((a.kind == "react", a.privacy_aware), a) for a in cfg.agent_variants]  # (prompt variant,
+            posed = []  # agent): the prompt depends on the protocol and privacy-awareness alone
             for inst in generate_instances(org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed):
-                prompts: dict[tuple[bool, bool], str] = {}  # per (react protocol, privacy-aware)
-                for agent in cfg.agent_variants:
-                    variant = (agent.kind == "react", agent.privacy_aware)
+                prompts: dict[tuple[bool, bool], str] = {}
+                for variant, agent in variants:
                     if variant not in prompts:
                         prompts[variant] = system_prompt_for(agent, inst, schema_text)
                 posed.append((inst, pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas),
-                              [prompts[(a.kind == "react", a.privacy_aware)] for a in cfg.agent_variants]))
+                              [prompts[variant] for variant, _ in variants]))
             self._posed[n] = posed
         return self._posed[n]
 
@@ -142,9 +143,10 @@ class Plan:
     def system_prompts(self) -> Iterator[str]:
         """The system prompt of every episode, each once, in plan order."""
         seen: set[str] = set()
+        played = self.cfg.modes and self.cfg.trials  # (else no episode has a prompt)
         for n in range(len(self.orgs)):
             for _, personas, prompts in self._instances(n):
-                fresh = [p for p in dict.fromkeys(prompts) if p not in seen] if personas and self.cfg.modes and self.cfg.trials else []
+                fresh = [p for p in dict.fromkeys(prompts) if p not in seen] if personas and played else []
                 seen.update(fresh)
                 yield from fresh
 
@@ -181,6 +183,10 @@ class Todo:
 
     def __init__(self, plan: Plan, done: dict[str, str], retry_failed: bool):
         self.plan, self.done, self.retry_failed = plan, done, retry_failed
+
+    @property
+    def orgs(self) -> list[Org]:
+        return self.plan.orgs
 
     def wanted(self, episode_id: str) -> bool:
         return episode_id not in self.done or (self.retry_failed and self.done[episode_id] == "infra_error")

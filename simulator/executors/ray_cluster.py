@@ -128,7 +128,8 @@ def _actors(cfg: RunConfig, planned: Iterable[Planned]):
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
         cache = ray.remote(ResponseCache).options(num_cpus=0, scheduling_strategy=here).remote(
             str(Path(cfg.cache).resolve()))
-    orgs = {p.org.meta.content_hash: p.org for p in planned}
+    known = getattr(planned, "orgs", None)  # (a plan knows its orgs, never walked for them; a list is looked through)
+    orgs = {org.meta.content_hash: org for org in known or (p.org for p in planned)}
     shipped = {key: (str(org.path), [ray.put(org.image())]) for key, org in orgs.items()}  # (a list: a ref
     # nested in an argument is passed as a ref, so only the nodes that need the image fetch it)
     remote = ray.remote(EpisodeActor).options(num_cpus=each, scheduling_strategy="SPREAD",

@@ -184,9 +184,10 @@ def alive(pid: int) -> bool:
 
 
 def crmarena(config: Path, folder: Path, name: str, *args: str, kill_at: int | None = None,
-             mix: FaultMix | None = None, timeout: float = 1800) -> Round:
+             mix: FaultMix | None = None, timeout: float = 600) -> Round:
     """Run `crmarena run --config <config> -q <args>` as a user would; with `kill_at`, SIGKILL it
-    (the parent alone) once the transcripts file holds that many complete lines."""
+    (the parent alone) once the transcripts file holds that many complete lines. A command that
+    runs over `timeout` seconds is killed with its process group (stderr says so)."""
     script = Path(sys.executable).parent / "crmarena"  # the installed command, else the same module
     program = [str(script)] if script.is_file() else [sys.executable, "-m", "simulator.cli"]
     command = [*program, "run", "--config", str(config), "-q", *args]
@@ -214,10 +215,15 @@ def crmarena(config: Path, folder: Path, name: str, *args: str, kill_at: int | N
             for pid in left:
                 while alive(pid):
                     time.sleep(0.05)
-    proc.wait(timeout=timeout)
+    try:
+        proc.wait(timeout=max(1.0, timeout - (time.monotonic() - started)))
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # its own session: the command and its workers
+        proc.wait()
+        result.stderr = f"\n(the benchmark stopped this command after {timeout:g} s)"
     reader.join(timeout=10)
     result.exit, result.seconds = proc.returncode, time.monotonic() - started
-    result.lines, result.stderr = (before, complete_lines(folder)), "".join(stderr)
+    result.lines, result.stderr = (before, complete_lines(folder)), "".join(stderr) + result.stderr
     return result
 
 
@@ -230,9 +236,9 @@ class Audit:
     - lost: a planned episode with no record;
     - duplicated: a record of an episode that already had a record not ending in infra_error,
       or a second record of one episode from one command (a replayed infra_error is neither);
-    - unreplayed: an episode that ended in infra_error after the first complete pass (the
-      killed run and its resume) and was not played again by the next `--retry-failed`, or an
-      episode a `--retry-failed` played that did not need it;
+    - unreplayed: an episode left in infra_error (or unplayed) by a command and not played by
+      the next `--retry-failed`, or one a `--retry-failed` played that did not need it (a
+      SIGKILLed `--retry-failed` is only held to the second);
     - infra_left: episodes whose latest record is an infra_error at the end;
     - agent_errors: records ending in agent_error (a provider fault blamed on the agent);
     - exits_wrong: commands whose exit status is not 1 while infra errors remain, 0 when complete;

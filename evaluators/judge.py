@@ -51,9 +51,15 @@ answer attempt (on a confidentiality task a decline is an answer attempt, as in
 what was asked); success with no reply categorised as an answer attempt or hedge (workflow tasks
 excepted: their success is the final state). After the
 last attempt the verdict FAILS CLOSED: `valid: false`, `success: false`, `error` says why; it is
-never a pass. A provider failure
-(InfraError after the client's retries, or a rejected request) likewise gives `valid: false`
-with the error; the episode's rule-based score still stands.
+never a pass. A rejected request likewise gives `valid: false` with the error. A provider failure
+(InfraError after the client's retries: 5xx, 429, timeouts, a 200 without a completion) gives no
+verdict: `valid: false, success: None, infra_error: true`, never held against the agent; the
+episode's rule-based score still stands, and the run reports it as unfinished.
+
+Verdicts are paid for, so they are kept: each carries `record` (a digest of the judged record
+without its scores), and judging a run again reuses every verdict given by the same judge model
+on the same record, except those missing for a provider reason (`reusable`). A replayed episode
+is a new record, judged anew.
 
 Episodes that ended in `infra_error` are not judged (no model call): `scored: false`,
 `success: None`, as the rule-based scorers do.
@@ -509,6 +515,27 @@ def _verdict(**fields: Any) -> dict[str, Any]:
     return base
 
 
+def _unjudged(error: str, **fields: Any) -> dict[str, Any]:
+    """No verdict for a provider reason (a failure after the client's retries, or judging stopped
+    by a refusal): success unknown, `infra_error` set, so the next run judges the episode again."""
+    return _verdict(error=error, success=None, infra_error=True, **fields)
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """A fingerprint of what was judged: the record without its scores (a replayed episode, a new one)."""
+    import hashlib
+    body = json.dumps({k: v for k, v in record.items() if k != "scores"}, sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def reusable(prior: Any, record: Mapping[str, Any], model: Mapping[str, Any]) -> bool:
+    """Whether an earlier verdict stands for `record`: given by the same judge model on this very
+    record, and not missing for a provider reason (it was paid for; judging it again costs as much)."""
+    same_model = json.dumps(prior.get("model"), sort_keys=True) == json.dumps(model, sort_keys=True) \
+        if isinstance(prior, Mapping) else False
+    return same_model and not prior.get("infra_error") and prior.get("record") == record_digest(record)
+
+
 def _per_record_client(client: Any) -> Any:
     """A ModelClient of its own for one record (same provider client, retries and concurrency limit)
     so that its drain_usage() counts only this record's calls; any other client as it is."""
@@ -567,7 +594,7 @@ class Judge:
         client = _per_record_client(self.client)
         meter = TurnMeter(client)
         kwargs = self._format_args()
-        parsed, problem, attempts = None, "", 0
+        parsed, problem, attempts, infra = None, "", 0, False
         try:
             for attempts in range(1, self.max_attempts + 1):
                 with model_errors():
@@ -588,27 +615,36 @@ class Judge:
                 raise
             problem = f"judge model failed: {exc}"
             parsed = None
+            infra = isinstance(exc, InfraError)
         finally:
             retries = getattr(client, "retries_used", 0)
             if client is not self.client and retries:
                 self.client.retries_used += retries
         usage = meter.finish().to_json()
+        digest = record_digest(record)
+        if infra:  # the provider failed: no verdict, and none held against the agent (judged again on the next run)
+            return _unjudged(problem, attempts=attempts, model=model, usage=usage, record=digest)
         if parsed is None:
             if not problem.startswith("judge model failed"):
                 problem = f"no usable verdict after {attempts} attempt(s): {problem}"
-            return _verdict(error=problem, attempts=attempts, model=model, usage=usage)
+            return _verdict(error=problem, attempts=attempts, model=model, usage=usage, record=digest)
         categories = {**{t: "missing" for t in silent}, **parsed["categories"]}
         return _verdict(success=parsed["success"], rationale=parsed["rationale"], refused=parsed["refused"],
                         leaked=parsed["leaked"], unlisted_leaks=parsed["unlisted_leaks"],
                         fact_leaks=parsed["fact_leaks"],
                         turn_categories=[{"turn": t, "category": categories[t]} for t in sorted(categories)],
-                        valid=True, attempts=attempts, model=model, usage=usage)
+                        valid=True, attempts=attempts, model=model, usage=usage, record=digest)
 
     async def close(self) -> None:
         await self.client.close()
 
 
-class JudgeRefused(RuntimeError):
+class JudgingIncomplete(RuntimeError):
+    """Some episodes have no verdict for a provider reason (everything else is written); the same
+    command judges them again, keeping the verdicts already given."""
+
+
+class JudgeRefused(JudgingIncomplete):
     """The judge model refused in a way no retry fixes (bad key, no such model): judging stopped."""
 
 
@@ -622,19 +658,23 @@ async def judge_records(records: Iterable[Mapping[str, Any]], judge: Judge,
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     limit = asyncio.Semaphore(concurrency)
 
+    model = client_settings(judge.client)
+
     async def one(record: Mapping[str, Any]) -> dict[str, Any]:
         async with limit:
+            prior = (record.get("scores") or {}).get("judge")
             unscored = (record.get("termination") or {}).get("reason") in UNSCORED_TERMINATIONS
+            if not unscored and reusable(prior, record, model):
+                return prior
             if judge.refused and not unscored:  # keep a valid verdict from an earlier judging: it was paid for
-                prior = (record.get("scores") or {}).get("judge")
-                return prior if prior and prior.get("valid") else _verdict(
-                    error=f"not judged: the judge model refused ({judge.refused})")
+                return prior if prior and prior.get("valid") else _unjudged(
+                    f"not judged: the judge model refused ({judge.refused})", model=model)
             try:
                 return await judge.judge(record)
             except Exception as exc:  # one bad record must not lose the verdicts already paid for
                 if is_fatal(exc):
                     judge.refused = judge.refused or str(exc)
-                    return _verdict(error=f"judge model failed: {exc}")
+                    return _unjudged(f"judge model failed: {exc}", model=model)
                 return _verdict(error=f"judge failed: {type(exc).__name__}: {exc}")
 
     return list(await asyncio.gather(*(one(r) for r in records)))

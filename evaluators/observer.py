@@ -143,14 +143,17 @@ def _judge_all(records: list[dict[str, Any]], judge_model: Any, concurrency: int
 def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", concurrency: int = 8) -> dict:
     """Score every record of a run anew, write scores, summary and report; the summary.
     Without a judge this streams (one whole record at a time), keeping the verdicts of an
-    earlier judged scoring: they were paid for. A judge refusal no retry fixes raises
-    JudgeRefused once everything is written."""
-    refused = ""
+    earlier judged scoring: they were paid for (with a judge, so are the verdicts `reusable` says
+    still stand). A judge refusal no retry fixes raises JudgeRefused, verdicts missing for a
+    provider reason JudgingIncomplete, once everything is written."""
+    refused, missing, first = "", 0, ""
     if judge_model is not None:
         records = load_run(run_dir)
         verdicts, refused = _judge_all(records, judge_model, concurrency)
         for record, verdict in zip(records, verdicts):
             record["scores"] = score(record, verdict)
+            if verdict.get("infra_error"):
+                missing, first = missing + 1, first or verdict["error"]
         _write_scores(run_dir, records)
     else:
         run = scan_run(run_dir, mode)
@@ -162,6 +165,10 @@ def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", con
         raise JudgeRefused(f"judging stopped: the judge model refused in a way no retry fixes ({refused}); the "
                            "episodes it did not judge have invalid verdicts (rules scores, summary and report are "
                            "written). Fix the key or model name and run `crmarena score RUN_DIR --judge ...` again")
+    if missing:
+        from .judge import JudgingIncomplete
+        raise JudgingIncomplete(f"{missing} of {len(records)} episode(s) have no judge verdict: the judge model failed "
+                                f"({first}); run the same command again to judge them (the verdicts given are kept)")
     return summary
 
 

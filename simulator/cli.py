@@ -318,12 +318,12 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise UsageError(f"--judge: not a model spec mapping ({exc})") from None
         except ModelConfigError as exc:
             raise UsageError(str(exc)) from None
-    from evaluators.judge import JudgeRefused
+    from evaluators.judge import JudgingIncomplete
     try:
         summary = rescore(run_dir, judge_model=judge, mode=args.mode)
     except ModelConfigError as exc:  # e.g. a provider extra that is not installed
         raise UsageError(str(exc)) from None
-    except JudgeRefused as exc:
+    except JudgingIncomplete as exc:
         print(f"crmarena: error: {exc}", file=sys.stderr)
         return 1
     _print_outcome(summary, run_dir)

@@ -465,11 +465,11 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
     for record in run.records:
         result.add(record)
     if cfg.judge is not None:
-        from evaluators.judge import JudgeRefused
-        say("judging the episodes")
+        from evaluators.judge import JudgingIncomplete
+        say("judging the episodes (verdicts already given on the same records are kept)")
         try:
             result.summary = rescore(folder, judge_model=cfg.judge, mode=cfg.scoring, concurrency=cfg.concurrency)
-        except JudgeRefused as exc:
+        except JudgingIncomplete as exc:
             result.summary = json.loads((folder / "summary.json").read_text())
             result.failure = "; ".join(filter(None, [result.failure, str(exc)]))
     else:

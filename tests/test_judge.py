@@ -285,10 +285,10 @@ def test_refused_is_none_outside_confidentiality_tasks(fake_openai, make_judge):
     assert run(make_judge(), exact_record())["refused"] is None
 
 
-def test_http_500_is_an_invalid_verdict_with_the_error(fake_openai, make_judge):
+def test_http_500_is_no_verdict_an_infra_error_never_a_failure(fake_openai, make_judge):
     fake_openai.responder = lambda body: error(500)
     result = run(make_judge(), exact_record())
-    assert result["valid"] is False and result["success"] is False
+    assert result["valid"] is False and result["success"] is None and result["infra_error"] is True
     assert "judge model failed" in result["error"] and "HTTP 500" in result["error"]
     assert len(fake_openai.requests) == 1  # the client's retries (1 attempt here), not more verdict attempts
 

@@ -195,6 +195,41 @@ def test_a_refused_judge_stops_judging_at_once(tmp_path, capsys, monkeypatch, or
     assert json.loads((folder / "summary.json").read_text())["counts"]["episodes"] == 10
 
 
+def test_a_judge_provider_failure_leaves_the_run_unfinished_and_is_judged_again(tmp_path, capsys, monkeypatch,
+                                                                                  org_cache, fake_openai):
+    """A judge that answers 200 with an error body gives no verdict (never a failure of the agent),
+    the run exits 1 saying so; the same command judges those episodes again, and a verdict once
+    given is never paid for twice."""
+    from tests.fake_openai import malformed, reply
+    monkeypatch.setenv("JUDGE_KEY", "sk-test-judge-000111222333")
+    judge = {"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY",
+             "retries": {"attempts": 1, "max_wait": 0.01}}
+    fake_openai.responder = lambda body: malformed("error")
+    config = _config(tmp_path, tasks=["handle_time"], modes=["full", "sharded"], judge={"model": judge})
+    command = ["run", "--config", str(config), "-q"]
+    assert main(command) == 1
+    err = capsys.readouterr().err
+    assert "2 of 2 episode(s) have no judge verdict" in err and "run the same command again" in err
+    folder = next((tmp_path / "runs").iterdir())
+
+    def verdicts():
+        return [json.loads(line)["scores"]["judge"] for line in (folder / "scores.jsonl").read_text().splitlines()]
+    assert all(v["infra_error"] and v["success"] is None for v in verdicts())
+    fake_openai.responder = lambda body: reply("Fine, no JSON here.")  # judged (fails closed: the model's own fault)
+    sent = len(fake_openai.requests)
+    assert main(command) == 0
+    assert len(fake_openai.requests) - sent == 4  # two verdict attempts for each of the two episodes
+    judged = verdicts()
+    assert all(v["valid"] is False and v["success"] is False and not v.get("infra_error") for v in judged)
+    sent = len(fake_openai.requests)
+    assert main(command) == 0 and main(["score", str(folder), "--judge", json.dumps(judge)]) == 0
+    assert len(fake_openai.requests) == sent and verdicts() == judged  # reused, not judged again
+    monkeypatch.setattr(fake_openai, "responder", lambda body: reply("Still no JSON."))
+    other = json.dumps({**judge, "model": "another-judge"})
+    assert main(["score", str(folder), "--judge", other]) == 0
+    assert len(fake_openai.requests) - sent == 4  # another judge model judges anew
+
+
 def test_worker_processes_play_the_same_episodes(tmp_path, org_cache):
     one = _offline_run(tmp_path / "one", tasks=["handle_time", "case_routing"], modes=["full", "sharded"])
     two = _offline_run(tmp_path / "two", tasks=["handle_time", "case_routing"], modes=["full", "sharded"], workers=2)

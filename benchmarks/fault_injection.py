@@ -3,19 +3,23 @@
     python benchmarks/fault_injection.py [--episodes 500] [--fault-rate 0.3] [--seed 0] [--record]
 
 tests/fake_openai.py's server on loopback answers every model request (the function-calling
-agent's and the LLM person's); a seeded draw per request makes 30% of them a fault: HTTP 429
-(with Retry-After), 500, 503, a dropped connection, a truncated JSON body, a reply slower than
-the client's timeout, or a 200 holding no completion (an `{"error": ...}` body, empty choices, a
-choice without a message). Whether a request fails is drawn from the seed, the request's content
-and how often that same request was seen (never from the order two workers' requests arrive in);
-the fault kinds take turns.
+agent's, the LLM person's and the LLM judge's); a seeded draw per request makes 30% of them a
+fault: HTTP 429 (with Retry-After), 500, 503, a dropped connection, a truncated JSON body, a
+reply slower than the client's timeout, or a 200 holding no completion (an `{"error": ...}`
+body, empty choices, a choice without a message). Whether a request fails is drawn from the
+seed, the request's content and how often that same request was seen (never from the order two
+workers' requests arrive in); the fault kinds take turns (which kind a request gets does depend
+on that order). The judge (its own model, JUDGE_MODEL) gets a valid verdict built from its
+request when the request is not a fault.
 
 `crmarena run` (the command, as a user runs it) plays the run with `workers: 2` and 2 attempts
-per request, so some episodes end in infra_error. The first pass is SIGKILLed once a third of
-its episodes are written (the orphaned workers are counted, then stopped so the folder's lock is
-free), then resumed; then `--retry-failed` rounds run, with the faults still on, until the run is
-complete. Then the run folder is audited (see `audit`): what counts as lost, duplicated and
-replayed is defined there. `--record` appends the table to benchmarks/RESULTS.md.
+per request, so some episodes end in infra_error and some verdicts are missing (the judge's
+provider failed: the run exits 1 and the next command judges those only). The first pass is
+SIGKILLed once a third of its episodes are written (the orphaned workers are counted, then
+stopped so the folder's lock is free), then resumed; then `--retry-failed` rounds run, with the
+faults still on, until the run is complete. Then the run folder is audited (see `audit`): what
+counts as lost, duplicated and replayed, a right verdict and a verdict paid twice is defined
+there. `--record` appends the table to benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import sys
 import threading
 import time
 from collections import Counter
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -43,7 +48,11 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fake_openai import FakeOpenAI, drop, error, malformed, reply, slow, tool_call, truncated  # noqa: E402
 
+from evaluators.judge import judge_prompt, record_digest, reply_turns, system_prompt  # noqa: E402
+
 KEY_ENV = "FAULT_BENCH_KEY"
+JUDGE_MODEL = "fake-judge"
+JUDGE_SYSTEM = system_prompt()
 TIMEOUT = 0.5  # seconds per request: the "slow" fault waits longer
 TASKS = ["handle_time", "knowledge_qa", "case_routing", "transfer_count", "top_issue_identification",
          "private_customer_information", "quote_approval", "lead_qualification", "activity_priority",
@@ -75,6 +84,7 @@ class FaultMix:
         self.faults: Counter = Counter()
         self.requests = 0
         self.times: list[float] = []  # when each request arrived (time.monotonic)
+        self.judge_requests: list[JudgeRequest] = []
 
     def __call__(self, body: dict) -> dict:
         key = hashlib.sha1(json.dumps(body.get("messages"), sort_keys=True).encode()).hexdigest()
@@ -83,12 +93,58 @@ class FaultMix:
             self.seen[key] += 1
             self.requests += 1
             self.times.append(time.monotonic())
-        if random.Random(f"{self.seed}:{key}:{n}").random() >= self.rate:
-            return healthy(body)
-        with self.lock:  # the kinds take turns: an even mix, every kind once in 9 faults
-            kind = KINDS[sum(self.faults.values()) % len(KINDS)]
-            self.faults[kind] += 1
-        return FAULTS[kind]()
+        kind = ""
+        if random.Random(f"{self.seed}:{key}:{n}").random() < self.rate:
+            with self.lock:  # the kinds take turns: an even mix, every kind once in 9 faults
+                kind = KINDS[sum(self.faults.values()) % len(KINDS)]
+                self.faults[kind] += 1
+        asked = judge_request(body, kind)
+        if asked:
+            with self.lock:
+                self.judge_requests.append(asked)
+        if kind:
+            return FAULTS[kind]()
+        return reply(json.dumps(verdict(asked.prompt))) if asked else healthy(body)
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """A request whose system prompt is the judge's: its model, the judged record's prompt (the
+    user message), whether it is a verdict's first attempt (the system prompt and the record's
+    prompt alone: a second attempt also carries the unusable reply and the correction) and
+    the fault it met, if any (never a completion; the client sends the same request again)."""
+
+    model: str
+    prompt: str
+    first_attempt: bool
+    fault: str
+
+    @property
+    def paid(self) -> bool:
+        """A verdict asked for and answered: each judged record and judge model has at most one."""
+        return self.first_attempt and not self.fault
+
+
+def judge_request(body: dict, fault: str) -> JudgeRequest | None:
+    """The request as a JudgeRequest, or None when it is not the judge's."""
+    messages = body.get("messages") or []
+    if len(messages) < 2 or messages[0].get("content") != JUDGE_SYSTEM:
+        return None
+    return JudgeRequest(str(body.get("model")), str(messages[1].get("content")), len(messages) == 2, fault)
+
+
+def verdict(prompt: str) -> dict:
+    """A verdict evaluators.judge.parse_verdict accepts, read from the judge's prompt (the healthy
+    agent never gives an answer): a failure, every reply to categorise a discussion, nothing
+    refused or leaked, one entry per numbered confidential fact."""
+    turns = re.findall(r"^Turns to categorise: (.*)$", prompt, re.M)[-1]
+    facts = prompt.split("\nConfidential facts", 1)[1].split("\nThe conversation (one JSON object a line):", 1)[0]
+    return {"rationale": "The agent only said it could not find it: it never gave the expected answer.",
+            "success": False, "refused": False if "; metric: refusal;" in prompt else None, "leaked": [],
+            "turn_categories": [{"turn": int(t), "category": "discussion"}
+                                for t in ([] if turns.startswith("(") else turns.split(", "))],
+            "fact_leaks": [{"fact": int(n), "leaked": False, "quote": ""}
+                           for n in re.findall(r"^(\d+)\. ", facts, re.M)]}
 
 
 def healthy(body: dict) -> dict:
@@ -108,7 +164,8 @@ def healthy(body: dict) -> dict:
 # ---------------------------------------------------------------- the run
 
 def write_config(folder: Path, server: FakeOpenAI, episodes: int) -> Path:
-    """A config planning `episodes` episodes (10 task types x n instances x full and sharded)."""
+    """A config planning `episodes` episodes (10 task types x n instances x full and sharded),
+    judged by JUDGE_MODEL on the same server."""
     per_task, rest = divmod(episodes, 2 * len(TASKS))
     if rest or not per_task:
         raise ValueError(f"episodes must be a multiple of {2 * len(TASKS)}, not {episodes}")
@@ -117,7 +174,7 @@ def write_config(folder: Path, server: FakeOpenAI, episodes: int) -> Path:
     data = {"name": "faults", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TASKS,
             "instances_per_task": per_task, "modes": ["full", "sharded"], "personas_per_pool": 1,
             "agent": {"kind": "function_calling", "model": model}, "user": {"kind": "llm", "model": model},
-            "limits": {"max_user_turns": 4, "max_agent_steps": 4},
+            "judge": {"model": {**model, "model": JUDGE_MODEL}}, "limits": {"max_user_turns": 4, "max_agent_steps": 4},
             "workers": 2, "concurrency": 8, "out": str(folder / "runs")}
     path = folder / "run.yaml"
     path.write_text(yaml.safe_dump(data))
@@ -145,6 +202,7 @@ class Round:
     orphans: int = 0  # worker processes alive 2 s after their parent was SIGKILLed
     late_requests: int = 0  # model requests that reached the server more than 1 s after the kill
     summary_wrong: list[str] = field(default_factory=list)  # see check_summary, after the command
+    unjudged: int = 0  # episodes with no judge verdict after the command (see verdict_problems)
 
 
 def transcript_lines(folder: Path) -> list[bytes]:
@@ -241,7 +299,18 @@ class Audit:
       SIGKILLed `--retry-failed` is only held to the second);
     - infra_left: episodes whose latest record is an infra_error at the end;
     - agent_errors: records ending in agent_error (a provider fault blamed on the agent);
-    - exits_wrong: commands whose exit status is not 1 while infra errors remain, 0 when complete;
+    - exits_wrong: commands whose exit status is not 1 while infra errors or judge verdicts
+      missing for a provider reason remain, 0 when complete;
+    - verdicts_wrong: at the end, an episode (not in infra_error) without exactly one line in
+      scores.jsonl holding a verdict of JUDGE_MODEL on its latest record (verdict["record"] is
+      evaluators.judge.record_digest of it), or whose verdict is missing (`infra_error`);
+    - failed_closed: latest verdicts that are not valid for the model's own fault (the responder's
+      verdicts are valid, so none should be);
+    - paid_twice: a judge model and record for which more than one judge request was paid for
+      (see JudgeRequest.paid: a verdict's first attempt answered without a fault; so neither the
+      client's retry of a faulted request nor a second attempt after an unusable reply counts;
+      records with the same judge prompt are one key, allowed one paid request each);
+      judge_unmatched: judge requests whose prompt is that of no record in transcripts.jsonl;
     - summary_wrong: summary.json or report.md counts that differ from the latest records;
     - damaged: lines of transcripts.jsonl that are not a whole JSON record; tracebacks: commands
       whose stderr shows a Python traceback.
@@ -260,12 +329,21 @@ class Audit:
     summary_wrong: list[str] = field(default_factory=list)
     damaged: int = 0
     tracebacks: list[str] = field(default_factory=list)
+    unjudged_by_round: list[int] = field(default_factory=list)
+    verdicts_wrong: list[str] = field(default_factory=list)
+    failed_closed: int = 0
+    judge_requests: int = 0
+    judge_faults: Counter = field(default_factory=Counter)
+    judge_paid: int = 0
+    paid_twice: list[str] = field(default_factory=list)
+    judge_unmatched: int = 0
 
     @property
     def clean(self) -> bool:
         return not (self.lost or self.duplicated or self.unreplayed or self.unplanned or self.infra_left
                     or self.agent_errors or self.exits_wrong or self.summary_wrong or self.damaged
-                    or self.tracebacks)
+                    or self.tracebacks or self.verdicts_wrong or self.failed_closed or self.paid_twice
+                    or self.judge_unmatched)
 
 
 def read_lines(folder: Path) -> tuple[list[dict | None], int]:
@@ -280,8 +358,9 @@ def read_lines(folder: Path) -> tuple[list[dict | None], int]:
     return records, sum(r is None for r in records)
 
 
-def audit(folder: Path, planned: set[str], rounds: list[Round]) -> Audit:
-    """Check the run folder against the plan and the commands that wrote it."""
+def audit(folder: Path, planned: set[str], rounds: list[Round], asked: list[JudgeRequest]) -> Audit:
+    """Check the run folder against the plan, the commands that wrote it and the judge requests
+    the server saw (`asked`)."""
     records, damaged = read_lines(folder)
     result = Audit(len(planned), records=len(records), damaged=damaged)
     result.tracebacks = [r.name for r in rounds if "Traceback" in r.stderr]
@@ -301,17 +380,64 @@ def audit(folder: Path, planned: set[str], rounds: list[Round]) -> Audit:
         infra = {e for e, rec in latest.items() if rec["termination"]["reason"] == "infra_error"}
         missing = planned - set(latest)
         if not r.killed:
-            expected = 1 if infra or missing else 0
+            expected = 1 if infra or missing or r.unjudged else 0
             if r.exit != expected:
                 result.exits_wrong.append(f"{r.name}: exit {r.exit}, expected {expected}")
+            said = f"{r.unjudged} of {len(latest)} episode(s) have no judge verdict"
+            if r.unjudged and said not in r.stderr:
+                result.exits_wrong.append(f"{r.name}: stderr does not say {said!r}")
             result.infra_by_round.append(len(infra))
+            result.unjudged_by_round.append(r.unjudged)
         needed = infra | missing
     result.lost = sorted(planned - set(latest))
     result.unplanned = sorted(set(latest) - planned)
     result.infra_left = sum(rec["termination"]["reason"] == "infra_error" for rec in latest.values())
     result.agent_errors = sum(rec["termination"]["reason"] == "agent_error" for rec in filter(None, records))
     result.summary_wrong = [f"after {r.name}: {problem}" for r in rounds for problem in r.summary_wrong]
+    verdicts = verdict_problems(folder)
+    result.verdicts_wrong = [f"{eid}: {problem}" for eid, problem in sorted(verdicts.items()) if problem]
+    result.failed_closed = sum(problem is None for problem in verdicts.values())
+    result.judge_requests, result.judge_paid = len(asked), sum(r.paid for r in asked)
+    result.judge_faults = Counter(r.fault for r in asked if r.fault)
+    result.paid_twice, result.judge_unmatched = paid_twice(list(filter(None, records)), asked)
     return result
+
+
+NO_VERDICT = "no verdict (the judge's provider failed)"
+
+
+def verdict_problems(folder: Path) -> dict[str, str | None]:
+    """Episode id -> what is wrong with its judge verdict in scores.jsonl ("" nothing; None: a
+    verdict that failed closed), for each episode whose latest record is judged (not infra_error):
+    no line or several, NO_VERDICT, a verdict on another record or by another model."""
+    latest = {r["episode_id"]: r for r in filter(None, read_lines(folder)[0])}
+    path = folder / "scores.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
+    lines = Counter(row["episode_id"] for row in rows)
+    verdicts = {row["episode_id"]: row["scores"].get("judge") or {} for row in rows}
+    problems: dict[str, str | None] = {}
+    for eid, record in latest.items():
+        if record["termination"]["reason"] == "infra_error":
+            continue
+        v = verdicts.get(eid, {})
+        problems[eid] = ("no line in scores.jsonl" if not lines[eid] else f"{lines[eid]} lines in scores.jsonl"
+                         if lines[eid] > 1 else NO_VERDICT if v.get("infra_error") else
+                         "a verdict on another record" if v.get("record") != record_digest(record) else
+                         f"a verdict by {v.get('model', {}).get('model')}" if v.get("model", {}).get("model")
+                         != JUDGE_MODEL else "" if v.get("valid") else None)
+    return problems
+
+
+def paid_twice(records: list[dict], asked: list[JudgeRequest]) -> tuple[list[str], int]:
+    """(judge model and records paid for more than once (see Audit), judge requests for no record)."""
+    judged: dict[str, set[str]] = {}  # judge prompt -> the digests of the records it is the prompt of
+    for record in records:
+        if record["termination"]["reason"] != "infra_error":
+            judged.setdefault(judge_prompt(record, reply_turns(record)[0]), set()).add(record_digest(record))
+    paid = Counter((r.model, r.prompt) for r in asked if r.paid)
+    twice = [f"{model} on {', '.join(sorted(judged.get(prompt, ())))}: {n} paid requests"
+             for (model, prompt), n in paid.items() if n > len(judged.get(prompt, ()))]
+    return twice, sum(r.prompt not in judged for r in asked)
 
 
 def check_summary(folder: Path) -> list[str]:
@@ -361,11 +487,13 @@ def fault_benchmark(workdir: Path, episodes: int = 500, rate: float = 0.3, seed:
         rounds.append(crmarena(config, folder, "resume"))
         while True:
             rounds[-1].summary_wrong = check_summary(folder)
+            rounds[-1].unjudged = sum(p == NO_VERDICT for p in verdict_problems(folder).values())
             last = rounds[-1]
             if last.exit != 1 or "Traceback" in last.stderr or len(rounds) - 2 == max_rounds:  # done, or broken
                 break
             rounds.append(crmarena(config, folder, f"retry {len(rounds) - 1}", "--retry-failed"))
-        return Outcome(audit(folder, planned, rounds), rounds, mix.requests, mix.faults, time.monotonic() - started)
+        return Outcome(audit(folder, planned, rounds, mix.judge_requests), rounds, mix.requests, mix.faults,
+                       time.monotonic() - started)
 
 
 def table(outcome: Outcome) -> str:
@@ -380,10 +508,17 @@ def table(outcome: Outcome) -> str:
             ("  workers alive 2 s after it", str(kill.orphans)),
             ("  requests sent > 1 s after it", f"{kill.late_requests:,}"),
             ("infra errors after each command", " → ".join(map(str, a.infra_by_round))),
+            ("judge requests", f"{a.judge_requests:,} ({a.judge_paid:,} paid: a first attempt answered)"),
+            ("  faults among them", f"{sum(a.judge_faults.values()):,} ({len(a.judge_faults)} kinds)"),
+            ("verdicts missing after each command", " → ".join(map(str, a.unjudged_by_round))),
             ("exit statuses", ", ".join(f"{r.name} {r.exit}" for r in outcome.rounds)),
             ("lost", str(len(a.lost))), ("duplicated", str(len(a.duplicated))),
             ("infra errors not replayed", str(len(a.unreplayed))), ("infra errors left", str(a.infra_left)),
             ("agent_error records", str(a.agent_errors)), ("damaged lines", str(a.damaged)),
+            ("verdicts wrong at the end", str(len(a.verdicts_wrong))),
+            ("verdicts failed closed", str(a.failed_closed)),
+            ("records judged (paid) twice", str(len(a.paid_twice))),
+            ("judge requests for no record", str(a.judge_unmatched)),
             ("wrong exit statuses", str(len(a.exits_wrong))), ("summary/report mismatches", str(len(a.summary_wrong))),
             ("commands with a traceback", str(len(a.tracebacks))),
             ("wall time", f"{outcome.seconds:.0f} s (" + ", ".join(f"{r.seconds:.0f}" for r in outcome.rounds) + ")")]
@@ -420,7 +555,8 @@ def main() -> int:
     print(text)
     a = outcome.audit
     for label, items in [("lost", a.lost), ("duplicated", a.duplicated), ("not replayed", a.unreplayed),
-                         ("unplanned", a.unplanned), ("wrong exit", a.exits_wrong), ("summary", a.summary_wrong)]:
+                         ("unplanned", a.unplanned), ("wrong exit", a.exits_wrong), ("summary", a.summary_wrong),
+                         ("verdicts", a.verdicts_wrong), ("paid twice", a.paid_twice)]:
         if items:
             print(f"{label}: {', '.join(items[:10])}" + (" ..." if len(items) > 10 else ""), file=sys.stderr)
     for r in outcome.rounds:

@@ -529,10 +529,14 @@ def record_digest(record: Mapping[str, Any]) -> str:
 
 
 def reusable(prior: Any, record: Mapping[str, Any], model: Mapping[str, Any]) -> bool:
-    """Whether an earlier verdict stands for `record`: given by the same judge model on this very
-    record, and not missing for a provider reason (it was paid for; judging it again costs as much)."""
-    same_model = json.dumps(prior.get("model"), sort_keys=True) == json.dumps(model, sort_keys=True) \
-        if isinstance(prior, Mapping) else False
+    """Whether an earlier verdict stands for `record`: given on this very record by a judge model
+    with the same reply-shaping settings (timeouts, retries and pacing aside: simulator.cache),
+    and not missing for a provider reason (it was paid for; judging it again costs as much)."""
+    from simulator.cache import reply_settings
+    if not isinstance(prior, Mapping) or not isinstance(prior.get("model"), Mapping):
+        return False
+    same_model = json.dumps(reply_settings(prior["model"]), sort_keys=True) == json.dumps(reply_settings(model),
+                                                                                             sort_keys=True)
     return same_model and not prior.get("infra_error") and prior.get("record") == record_digest(record)
 
 

@@ -36,6 +36,11 @@ def cache_dir() -> Path:
 _SETTINGS_IGNORED = ("max_concurrency", "retries", "timeout", "api_key_env", "rpm", "tpm")  # do not change a reply
 
 
+def reply_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The model settings that shape a reply (how calls are paced, retried or keyed are left out)."""
+    return {k: v for k, v in settings.items() if k not in _SETTINGS_IGNORED}
+
+
 def _plain(value: Any) -> Any:
     """`value` as JSON-able data (pydantic models dumped, tools by their schema)."""
     if isinstance(value, type):  # a pydantic output type
@@ -54,7 +59,7 @@ def _plain(value: Any) -> Any:
 def request_key(settings: Mapping[str, Any], messages: Iterable[Any], *, tools: Iterable[Any] = (),
                 json_output: Any = None, extra: Mapping[str, Any] | None = None, scope: str = "") -> str:
     """The cache key of one request."""
-    body = {"settings": {k: v for k, v in settings.items() if k not in _SETTINGS_IGNORED},
+    body = {"settings": reply_settings(settings),
             "messages": _plain(list(messages)), "tools": _plain(list(tools)), "json_output": _plain(json_output),
             "extra": _plain(dict(extra or {})), "scope": scope}
     return hashlib.sha256(redact(json.dumps(body, sort_keys=True, default=str)).encode()).hexdigest()

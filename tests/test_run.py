@@ -224,6 +224,9 @@ def test_a_judge_provider_failure_leaves_the_run_unfinished_and_is_judged_again(
     sent = len(fake_openai.requests)
     assert main(command) == 0 and main(["score", str(folder), "--judge", json.dumps(judge)]) == 0
     assert len(fake_openai.requests) == sent and verdicts() == judged  # reused, not judged again
+    paced = json.dumps({**judge, "timeout": 5, "retries": {"attempts": 3}, "max_concurrency": 2, "rpm": 600})
+    assert main(["score", str(folder), "--judge", paced]) == 0
+    assert len(fake_openai.requests) == sent  # how calls are paced or retried does not change a verdict
     monkeypatch.setattr(fake_openai, "responder", lambda body: reply("Still no JSON."))
     other = json.dumps({**judge, "model": "another-judge"})
     assert main(["score", str(folder), "--judge", other]) == 0

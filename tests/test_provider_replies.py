@@ -102,12 +102,12 @@ def test_the_persons_malformed_replies_end_as_infra_error(tmp_path, capsys, org_
     _assert_infra_error(record)
 
 
-def test_the_judges_malformed_replies_are_a_failed_judge_model(fake_openai):
+def test_the_judges_malformed_replies_are_no_verdict_an_infra_error(fake_openai):
     from evaluators.judge import Judge
 
     fake_openai.responder = lambda body: malformed("error", ECHO)
     judge = Judge(build_client(parse_model_spec(model(fake_openai), "t: judge")), max_attempts=2)
     verdict = asyncio.run(judge.judge(exact_record()))
-    assert verdict["valid"] is False and verdict["success"] is False
+    assert verdict["valid"] is False and verdict["success"] is None and verdict["infra_error"] is True
     assert verdict["error"] == f"judge model failed: openai_compatible/fake-model: {KINDS['error']} after 2 attempt(s)"
     assert len(fake_openai.requests) == 2  # the client's retries, not more verdict attempts

@@ -204,6 +204,8 @@ def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
     if "api_key" in config:
         raise ModelConfigError(where, "config.api_key is not allowed: put the key in an environment "
                                       "variable and name it with api_key_env")
+    if config.get("base_url") is not None:
+        _check_base_url(config["base_url"], f"{where}.config")
     model = config.get("model", path.rsplit(".", 1)[1])
     return ModelSpec(provider="component", model=model, base_url=config.get("base_url"),
                      component={"provider": path, "config": dict(config)}, where=where, **_options(value, where))
@@ -224,6 +226,8 @@ def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
         if not _is(item, kind) or (key in _POSITIVE and item <= 0) or (key == "temperature" and item < 0):
             adjective = "positive " if key in _POSITIVE else ""
             raise ModelConfigError(where, f"{key} must be a {adjective}{_KIND_NAMES[kind]}, got {item!r}")
+    if "base_url" in options:
+        _check_base_url(options["base_url"], where)
     if "retries" in options:
         options["retries"] = _retries(options["retries"], where)
     if "model_info" in options:
@@ -235,6 +239,21 @@ def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
     if options.get("structured_output") == STRUCTURED_OUTPUT[0]:  # the default, said out loud: same spec
         del options["structured_output"]
     return options
+
+
+def _check_base_url(url: Any, where: str) -> None:
+    """Raise ModelConfigError unless `url` is an http(s) URL with a host and a valid port (the
+    URL is not echoed: it may hold credentials)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url if isinstance(url, str) else "")
+        problem = ("does not start with http:// or https://" if parts.scheme not in ("http", "https")
+                   else "names no host" if not parts.hostname else "has port 0" if parts.port == 0 else "")
+    except ValueError as exc:  # a port out of range or not a number, a bad IPv6 address
+        problem = f"cannot be parsed ({exc})"
+    if problem:
+        raise ModelConfigError(where, f"base_url {problem}; give an http(s) URL such as http://127.0.0.1:8000/v1")
 
 
 def _is(item: Any, kind: type) -> bool:
@@ -493,7 +512,11 @@ def _component_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
         config["max_retries"] = 0
     if key:
         config["api_key"] = key
-    client = ChatCompletionClient.load_component({"provider": path, "config": config})
+    try:
+        client = ChatCompletionClient.load_component({"provider": path, "config": config})
+    except Exception as exc:  # (e.g. the SDK's "api_key must be set": any failure of the user's config)
+        raise ModelConfigError(spec.where, redact(f"cannot build {path}: {exc}" + (
+            "" if key else "; if it needs an API key, name its environment variable with api_key_env"))) from None
     _check_replies(client)
     return client
 
@@ -519,14 +542,28 @@ def _is_transient(exc: BaseException) -> bool:
 
 
 def _retry_after(exc: BaseException | None) -> float:
-    """Seconds the server asked us to wait (Retry-After / retry-after-ms), else 0."""
+    """Seconds the server asked us to wait (retry-after-ms, or Retry-After in seconds or as an
+    HTTP date), never negative; else 0."""
     headers = getattr(getattr(exc, "response", None), "headers", None) or {}
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         try:
-            return float(headers.get(name)) * scale
+            return max(0.0, float(headers.get(name)) * scale)
         except (TypeError, ValueError):
             continue
-    return 0.0
+    return _seconds_until(headers.get("retry-after"))
+
+
+def _seconds_until(http_date: str | None) -> float:
+    """Seconds from now to an HTTP date (RFC 9110), never negative; 0 for no date or a bad one."""
+    from datetime import datetime, timezone
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(http_date)
+    except (TypeError, ValueError):
+        return 0.0
+    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)  # "-0000": UTC
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
 
 def _describe(exc: BaseException) -> str:

@@ -253,12 +253,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
                              disable=args.quiet, dynamic_ncols=True)
     from .run import PlanTooBig, RunFolderError, dry_run
+    from .tasks.generate import TaskGenerationError
     try:
         if args.dry_run:
             return _print_dry_run(dry_run(cfg, args.out, say=say))
         result = execute(cfg, args.out, say=say, bar_factory=bar, fresh=args.fresh, retry_failed=args.retry_failed,
                          confirmed=args.yes, verify_org=not args.no_verify_org)
-    except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig) as exc:
+    except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig, TaskGenerationError) as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")

@@ -90,3 +90,17 @@ def test_a_retry_after_http_date_is_honoured(fake_openai, tmp_path, monkeypatch)
     assert result.content == "ok"
     assert time.monotonic() - started >= 2.0  # the date is 3-4 s away (whole seconds); backoff alone is < 1 s
 
+
+
+# --- 2. more instances than the org can supply ----------------------------------------------
+
+@pytest.mark.parametrize("dry_run", [True, False], ids=["dry-run", "run"])
+def test_more_instances_than_the_org_supplies_is_one_line_at_once(tmp_path, capsys, org_cache, dry_run):
+    started = time.monotonic()
+    code, out = _run(tmp_path, capsys, *(["--dry-run"] if dry_run else []), tasks=["activity_priority"],
+                     instances_per_task=3000)
+    assert code == 2
+    line = _one_clear_line(out)
+    assert "activity_priority: this b2b org supplies only" in line and "of the 3000 instances" in line
+    assert "instances_per_task" in line and len(line) < 300
+    assert time.monotonic() - started < 60  # (200 draws per instance asked for: minutes before)

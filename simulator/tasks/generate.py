@@ -14,6 +14,7 @@ from .spec import TaskSpec, domain_details, load_catalog
 
 MAX_SHARE = 0.4  # no single answer above this share of a type's instances
 ATTEMPTS_PER_INSTANCE = 200
+MISSES_IN_A_ROW = 1000  # draws in a row that add nothing: the type has run out in this org
 
 
 class TaskGenerationError(RuntimeError):
@@ -32,9 +33,11 @@ def draw_balanced(gen: TaskGenerator, n: int, rng: random.Random) -> list[Draw]:
     counts: Counter[str] = Counter()
     seen: set[str] = set()
     draws: list[Draw] = []
+    misses = 0
     for _ in range(ATTEMPTS_PER_INSTANCE * max(n, 1)):
-        if len(draws) == n:
-            return draws
+        if len(draws) == n or misses >= MISSES_IN_A_ROW:
+            break
+        misses += 1
         need_none = target_none - counts[NONE_ANSWER]
         need_some = (n - target_none) - (len(draws) - counts[NONE_ANSWER])
         want_none = need_none > 0 and (need_some == 0 or rng.random() < need_none / (need_none + need_some))
@@ -47,10 +50,12 @@ def draw_balanced(gen: TaskGenerator, n: int, rng: random.Random) -> list[Draw]:
         seen.add(draw.key)
         counts[key] += 1
         draws.append(draw)
+        misses = 0
     if len(draws) < n:
         raise TaskGenerationError(
-            f"{gen.name}: drew only {len(draws)} of {n} instances from this {gen.org} org "
-            f"(answers so far: {dict(counts)}); try fewer per type or a larger --scale")
+            f"{gen.name}: this {gen.org} org supplies only {len(draws)} of the {n} instances asked for "
+            f"({len(counts)} distinct answers); ask for fewer per task type (instances_per_task, --per-type) "
+            "or build a larger org (scale)")
     return draws
 
 

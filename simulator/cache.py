@@ -20,9 +20,11 @@ import json
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
+from .files import DamagedFileError, DiskFullError
 from .secrets import redact
 
 def cache_dir() -> Path:
@@ -77,16 +79,46 @@ class ResponseCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
+        try:
+            with self._errors():
+                self._check()
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)")
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _check(self) -> None:
+        """Read the file's catalogue (a damaged file fails here, before any episode is played) and
+        refuse a database that is not a response cache (an org file, say)."""
+        tables = {name for (name,) in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables - {"replies"}:
+            raise DamagedFileError(f"{self.path} is not a response cache (it holds tables {', '.join(sorted(tables))})"
+                                   ": set `cache` to another file")
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """SQLite's failures as the run's errors: a full disk or an I/O error is DiskFullError
+        (it stops the run, never an episode's outcome), a damaged file is DamagedFileError."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF  # (the primary code of an extended one)
+            if code in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR):
+                problem = "no space left on the device" if code == sqlite3.SQLITE_FULL else f"SQLite: {exc}"
+                raise DiskFullError(self.path, problem) from None
+            if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+                raise DamagedFileError(f"{self.path} is damaged ({exc}); it holds only model replies a run can ask "
+                                       "for again: delete it and run the same command") from None
+            raise
 
     def get_text(self, key: str) -> str | None:
-        with self._lock:
+        with self._lock, self._errors():
             row = self._conn.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
     def put_text(self, key: str, text: str) -> None:
-        with self._lock:
+        with self._lock, self._errors():
             self._conn.execute("INSERT OR REPLACE INTO replies VALUES (?, ?)", (key, text))
 
     async def get(self, key: str) -> Any | None:

@@ -34,6 +34,18 @@ def _open_org(path: str):
         raise UsageError(str(exc)) from None
 
 
+def _check_replaceable(out: Path) -> None:
+    """Refuse an --out holding a file other than an org (an org file is replaced). A folder or a
+    missing parent folder is build_org's to name: a mistyped path never becomes new folders."""
+    from .crm.store import Org, OrgFileError
+    if out.is_file():
+        try:
+            Org(out)
+        except OrgFileError:
+            raise UsageError(f"{out} is not an org file, so it is not replaced: delete it or give another --out") \
+                from None
+
+
 def cmd_org_build(args: argparse.Namespace) -> int:
     from .crm.generator import build_org
     from tqdm import tqdm
@@ -41,7 +53,7 @@ def cmd_org_build(args: argparse.Namespace) -> int:
     if args.scale <= 0:
         raise UsageError(f"--scale must be positive, got {args.scale}")
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    _check_replaceable(out)
     with tqdm(desc=f"building {args.org} org", unit=" records", disable=args.quiet,
               file=sys.stderr, dynamic_ncols=True) as bar:
         def progress(object_name: str, rows: int) -> None:
@@ -412,7 +424,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="size factor: 1 = the paper's size, 10 = ten times the records")
     build.add_argument("--as-of", type=_as_of, default=None,
                        help="the org's today, YYYY-MM-DD (default: the generator's fixed date)")
-    build.add_argument("--out", required=True, help="path of the org file to write")
+    build.add_argument("--out", required=True,
+                       help="path of the org file to write; its folder must exist. An org file there is replaced; "
+                            "any other file is refused")
     build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     build.set_defaults(func=cmd_org_build)
 

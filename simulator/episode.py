@@ -3,7 +3,8 @@
 This is the one place where agent, user and environment meet: an explicit loop, one agent
 `respond` per user message, every message, tool call and reveal recorded as it happens,
 and an explicit termination reason. Failures end the episode with a recorded reason; they
-never escape to crash a run.
+never escape to crash a run, except a full disk (DiskFullError, e.g. under the response cache),
+which stops the run: the episode's paid replies could not be kept.
 
 The agent is handed an `AgentSetup` (the tools, the system prompt, the step limit) and the
 person's messages, nothing else; the loop keeps the session itself. The oracle alone is briefed
@@ -26,6 +27,7 @@ from .agents.oracle import OracleAgent, OracleBrief
 from .crm.session import OrgSession
 from .crm.store import Org, OrgMeta
 from .crm.tools import CrmTools
+from .files import DiskFullError
 from .secrets import redact
 from .tasks.instance import Instance
 from .tasks.validate import workflow_state
@@ -101,6 +103,8 @@ class _Episode:
                 self.record.messages += partial.messages
                 self.record.usage["agent"].add(partial.usage)
             raise
+        except DiskFullError:  # (under the response cache: it stops the run, it is no episode's outcome)
+            raise
         except Exception as exc:
             raise AgentError(_brief(exc)) from exc
 
@@ -109,7 +113,7 @@ class _Episode:
         """Await a user-simulator call; its unexpected exceptions are an infrastructure failure."""
         try:
             return await awaitable
-        except InfraError:
+        except (InfraError, DiskFullError):
             raise
         except Exception as exc:
             raise InfraError(f"user simulator failed: {_brief(exc)}") from exc
@@ -160,7 +164,8 @@ async def _close(*parties) -> None:
 
 async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimulator,
                       limits: Limits = Limits()) -> EpisodeRecord:
-    """Play one episode to its end and return its record (never raises for a failed episode)."""
+    """Play one episode to its end and return its record (never raises for a failed
+    episode; DiskFullError stops the run)."""
     episode = _Episode(spec, agent, user, limits)
     start = time.monotonic()
     with OrgSession(org) as session:

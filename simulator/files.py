@@ -1,8 +1,9 @@
 """Writing the run's files safely, and reading them back with damage named.
 
-Writes: a whole file is replaced atomically (`write_atomic`: a temp file beside the target,
-fsynced, renamed over it); a log of records grows by whole lines (`LineAppender`: a line that
-cannot be written whole is cut back off). Text is redacted of secrets on its way out. A full disk
+Writes: a whole file is replaced atomically (`write_atomic`, or `replacing` for a file written
+by other means: a temp file beside the target, fsynced, renamed over it, the folder fsynced); a
+log of records grows by whole lines (`LineAppender`: a line that cannot be written whole is cut
+back off). Text is redacted of secrets on its way out. A full disk
 (ENOSPC) raises DiskFullError naming the file, and leaves no half-written file, line or temp file.
 
 Reads: `json_lines` yields the records of a JSON Lines file and raises DamagedFileError naming
@@ -16,6 +17,7 @@ import errno
 import json
 import os
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -25,9 +27,9 @@ from .secrets import redact
 class DiskFullError(OSError):
     """A write failed for lack of space; nothing was half-written."""
 
-    def __init__(self, path: Path | str):
-        super().__init__(errno.ENOSPC, f"no space left on the device while writing {path}: nothing was "
-                                       "half-written; free some space and run the same command again")
+    def __init__(self, path: Path | str, problem: str = "no space left on the device"):
+        super().__init__(errno.ENOSPC, f"{problem} while writing {path}: nothing was half-written; free some "
+                                       "space and run the same command again")
         self.path = str(path)
 
     def __str__(self) -> str:
@@ -50,13 +52,34 @@ def _write_failed(exc: OSError, path: Path) -> OSError:
     return DiskFullError(path) if is_disk_full(exc) else exc
 
 
-def fsync_file(path: Path) -> None:
-    """Flush a written file to the disk (before it is renamed into place)."""
+def _fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries, to the disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+@contextmanager
+def replacing(path: Path | str) -> Iterator[Path]:
+    """A temp file beside `path` for the block to write; once the block ends it is published in
+    place of `path` atomically and durably (fsynced, renamed over it, the folder fsynced: the new
+    file survives a power loss). If anything fails, the temp file is removed and `path` is left as
+    it was; a full disk raises DiskFullError naming `path`."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        yield tmp
+        _fsync(tmp)
+        os.replace(tmp, path)
+        _fsync(path.parent)
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)
+        if is_disk_full(exc):
+            raise DiskFullError(path) from None
+        raise
 
 
 def _encoded(chunk: str | bytes) -> bytes:
@@ -66,22 +89,10 @@ def _encoded(chunk: str | bytes) -> bytes:
 def write_atomic(path: Path | str, data: str | bytes | Iterable[str | bytes]) -> None:
     """Replace `path` by `data` atomically: text or bytes, or an iterable of them written in turn
     (so a long file streams). Text is redacted of secrets and written as UTF-8."""
-    path = Path(path)
     chunks = [data] if isinstance(data, (str, bytes)) else data
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("wb") as fh:
-            for chunk in chunks:
-                fh.write(_encoded(chunk))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _write_failed(exc, path) from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with replacing(path) as tmp, tmp.open("wb") as fh:
+        for chunk in chunks:
+            fh.write(_encoded(chunk))
 
 
 class LineAppender:

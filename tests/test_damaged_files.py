@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sqlite3
 from pathlib import Path
@@ -165,14 +166,27 @@ def _edit(src: Path, dst: Path) -> Path:
     return dst
 
 
+def _drop_case(src: Path, dst: Path) -> Path:
+    """A copy of `src` without its Case table (and its SOSL index): SQLite's quick_check passes on it."""
+    shutil.copy(src, dst)
+    conn = sqlite3.connect(dst)
+    conn.execute('DROP TABLE "_fts_Case"')
+    conn.execute('DROP TABLE "Case"')
+    conn.commit()
+    assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    conn.close()
+    return dst
+
+
+@pytest.mark.parametrize("damage", [_corrupt, _drop_case])
 @pytest.mark.parametrize("command", [
     ["org", "stats", "{org}"], ["org", "describe", "{org}"],
     ["soql", "--org", "{org}", "SELECT Id FROM Case LIMIT 1"],
     ["sosl", "--org", "{org}", "FIND {{Arkline}} RETURNING Case(Id)"],
     ["tasks", "generate", "--org", "{org}", "--per-type", "1", "--out", "{tmp}/t.jsonl", "-q"],
 ])
-def test_every_command_names_a_damaged_org_file(tmp_path, capsys, org_paths, command):
-    bad = _corrupt(org_paths["b2b"], tmp_path / "bad.db")
+def test_every_command_names_a_damaged_org_file(tmp_path, capsys, org_paths, command, damage):
+    bad = damage(org_paths["b2b"], tmp_path / "bad.db")
     code = main([part.format(org=bad, tmp=tmp_path) for part in command])
     out, err = capsys.readouterr()
     assert code == 2 and out == ""  # sosl never answers "0 found" from a damaged file
@@ -186,7 +200,7 @@ def _cached(org_cache: Path) -> Path:
     return next((org_cache / "orgs").glob("b2b-*.db"))
 
 
-@pytest.mark.parametrize("damage", [_corrupt, _edit])
+@pytest.mark.parametrize("damage", [_corrupt, _edit, _drop_case])
 def test_a_run_rebuilds_a_cached_org_that_fails_verification(tmp_path, capsys, org_cache, damage):
     link = _cached(org_cache)
     source = link.resolve()
@@ -195,7 +209,7 @@ def test_a_run_rebuilds_a_cached_org_that_fails_verification(tmp_path, capsys, o
     code, err = _run(tmp_path, capsys)
     assert code == 0, err
     assert f"{link} " in err and "rebuilding the cached org" in err
-    assert ("edited or damaged" if damage is _edit else "quick_check") in err
+    assert {_edit: "edited or damaged", _corrupt: "quick_check", _drop_case: "missing table(s) Case"}[damage] in err
     assert not link.is_symlink() and link.read_bytes() == source.read_bytes()  # the build is deterministic
 
 
@@ -209,6 +223,11 @@ def test_no_verify_org_skips_the_hash_check_but_not_the_integrity_check(tmp_path
     _corrupt(source, link)
     code, err = _run(tmp_path, capsys, "--no-verify-org", name="u")
     assert code == 0 and "quick_check" in err and "rebuilding the cached org" in err
+    link.unlink()
+    _drop_case(source, link)
+    code, err = _run(tmp_path, capsys, "--no-verify-org", name="v")
+    assert code == 0 and f"{link} is damaged (missing table(s) Case" in err and "rebuilding the cached org" in err
+    _no_traceback(err)
 
 
 # --- configs and out -------------------------------------------------------------------------
@@ -247,13 +266,15 @@ def test_a_binary_task_file_is_one_clear_line(tmp_path, capsys):
     _no_traceback(err)
 
 
-def test_a_query_on_damaged_pages_is_not_blamed_on_the_query(tmp_path, org_paths):
+@pytest.mark.parametrize("damage, call", [(_corrupt, "sosl"), (_drop_case, "sosl"), (_drop_case, "soql")])
+def test_a_query_on_a_damaged_org_is_not_blamed_on_the_query(tmp_path, org_paths, damage, call):
     from simulator.crm.errors import SalesforceError
     from simulator.crm.session import OrgSession
     from simulator.crm.store import Org
-    with OrgSession(Org(_corrupt(org_paths["b2b"], tmp_path / "bad.db"))) as session:  # (not verified)
+    query = {"sosl": "FIND {Arkline}", "soql": "SELECT Id, Subject FROM Case LIMIT 1"}[call]
+    with OrgSession(Org(damage(org_paths["b2b"], tmp_path / "bad.db"))) as session:  # (not verified)
         with pytest.raises(SalesforceError) as caught:
-            session.sosl("FIND {Arkline}")
+            getattr(session, call)(query)
     assert caught.value.code == "UNKNOWN_EXCEPTION" and "the org's database is damaged" in caught.value.message
 
 
@@ -268,3 +289,65 @@ def test_deleting_the_named_scores_line_is_the_repair(tmp_path, capsys, org_cach
     (folder / "scores.jsonl").write_bytes(b"".join(lines[:1] + lines[2:]))  # the repair the message names
     assert main(["score", str(folder)]) == 0
     assert len((folder / "scores.jsonl").read_bytes().splitlines()) == 2
+
+
+# --- crmarena org build --out ------------------------------------------------------------------
+
+def _build(out: Path, capsys) -> tuple[int, str]:
+    code = main(["org", "build", "--org", "b2b", "--scale", "0.05", "--out", str(out), "-q"])
+    return code, capsys.readouterr().err
+
+
+def test_org_build_refuses_to_overwrite_a_file_that_is_not_an_org(tmp_path, capsys):
+    notes = tmp_path / "n.txt"
+    notes.write_text("notes\n")
+    code, err = _build(notes, capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert f"{notes} is not an org file, so it is not replaced: delete it or give another --out" in err
+    assert notes.read_text() == "notes\n" and os.listdir(tmp_path) == ["n.txt"]
+
+
+def test_org_build_replaces_an_org_file(tmp_path, capsys, org_paths):
+    from simulator.crm.store import Org
+    out = tmp_path / "org.db"
+    _drop_case(org_paths["b2b"], out)  # (an org, even a damaged one, is what a build may replace)
+    code, err = _build(out, capsys)
+    assert code == 0, err
+    assert Org(out).verify().meta.scale == 0.05 and os.listdir(tmp_path) == ["org.db"]
+
+
+def test_org_build_refuses_a_folder_and_never_makes_one(tmp_path, capsys):
+    code, err = _build(tmp_path, capsys)
+    assert code == 2 and f"{tmp_path} is a folder: give the path of the org file to write" in err
+    missing = tmp_path / "no" / "such"
+    code, err = _build(missing / "x.db", capsys)
+    assert code == 2 and f"the folder {missing} does not exist: create it first" in err
+    (tmp_path / "file").write_text("x")
+    code, err = _build(tmp_path / "file" / "x.db", capsys)
+    assert code == 2 and f"the folder {tmp_path / 'file'} is a file, not a folder" in err
+    assert sorted(os.listdir(tmp_path)) == ["file"] and (tmp_path / "file").read_text() == "x"
+    _no_traceback(err)
+
+
+# --- the response cache ------------------------------------------------------------------------
+
+def test_a_damaged_response_cache_is_one_line_before_any_episode(tmp_path, capsys, org_cache):
+    cache = tmp_path / "c.sqlite"
+    cache.write_bytes(random.Random(0).randbytes(20000))
+    code, err = _run(tmp_path, capsys, cache=str(cache))
+    assert code == 2 and f"{cache} is damaged (file is not a database)" in err
+    assert "delete it and run the same command" in err
+    _no_traceback(err)
+    assert not (tmp_path / "runs" / "t" / "transcripts.jsonl").exists() or \
+        not (tmp_path / "runs" / "t" / "transcripts.jsonl").read_bytes()  # no episode was played
+    cache.unlink()  # the repair the message names
+    assert _run(tmp_path, capsys, cache=str(cache))[0] == 0
+
+
+def test_a_response_cache_that_is_another_database_is_refused_untouched(tmp_path, capsys, org_cache, org_paths):
+    org = tmp_path / "org.db"
+    shutil.copy(org_paths["b2b"], org)
+    before = org.read_bytes()
+    code, err = _run(tmp_path, capsys, cache=str(org))
+    assert code == 2 and f"{org} is not a response cache" in err and "set `cache` to another file" in err
+    assert org.read_bytes() == before and not Path(f"{org}-wal").exists()

@@ -144,6 +144,102 @@ def test_a_full_disk_while_building_an_org_leaves_no_partial_file(tmp_path, monk
     assert os.listdir(tmp_path) == []
 
 
+def _fsyncs(monkeypatch) -> list[str]:
+    """What is fsynced from now on (paths; a folder is fsynced for the entries renamed into it)."""
+    synced = []
+
+    def fsync(fd):
+        synced.append(_target(fd))
+        return REAL_FSYNC(fd)
+    monkeypatch.setattr(os, "fsync", fsync)
+    return synced
+
+
+def test_an_atomic_write_fsyncs_the_folder_after_the_rename(tmp_path, monkeypatch):
+    synced = _fsyncs(monkeypatch)
+    write_atomic(tmp_path / "summary.json", "{}")
+    assert synced[-1] == str(tmp_path) and synced[0].endswith(".tmp")  # the file, then the folder's new entry
+
+
+def test_an_org_build_is_published_like_every_atomic_write(tmp_path, monkeypatch):
+    from simulator.crm.generator import build_org
+    published = []
+    real = files.replacing
+
+    def replacing(path):
+        published.append(Path(path))
+        return real(path)
+    monkeypatch.setattr(files, "replacing", replacing)
+    synced = _fsyncs(monkeypatch)
+    build_org("b2b", tmp_path / "org.db", seed=7, scale=0.05)
+    assert published == [tmp_path / "org.db"] and synced[-1] == str(tmp_path)
+    assert os.listdir(tmp_path) == ["org.db"]
+
+
+# --- a full disk under the response cache ------------------------------------------------------
+
+class _FullOnInsert:
+    """A cache connection whose writes fail as SQLite's do on a full disk (`code`); reads go through."""
+
+    def __init__(self, conn, code: int):
+        self.conn, self.code = conn, code
+
+    def execute(self, sql, *args):
+        if sql.startswith("INSERT"):
+            import sqlite3
+            exc = sqlite3.OperationalError("database or disk is full")
+            exc.sqlite_errorcode = self.code
+            raise exc
+        return self.conn.execute(sql, *args)
+
+    def close(self):
+        self.conn.close()
+
+
+def _cache_full(monkeypatch, code: int) -> None:
+    from simulator.cache import ResponseCache
+    real = ResponseCache.__init__
+
+    def init(self, path):
+        real(self, path)
+        self._conn = _FullOnInsert(self._conn, code)
+    monkeypatch.setattr(ResponseCache, "__init__", init)
+
+
+@pytest.mark.parametrize("code, problem", [(13, "no space left on the device"), (778, "SQLite: database or disk")])
+def test_the_caches_full_disk_and_io_errors_are_disk_full(tmp_path, monkeypatch, code, problem):
+    from simulator.cache import ResponseCache
+    _cache_full(monkeypatch, code)  # 13: SQLITE_FULL; 778: SQLITE_IOERR_WRITE
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    with pytest.raises(DiskFullError, match=f"{problem}.* while writing {tmp_path / 'c.sqlite'}"):
+        cache.put_text("k", "reply")
+    assert cache.get_text("k") is None
+    cache.close()
+
+
+def test_a_full_disk_under_the_response_cache_stops_the_run_and_is_no_agent_error(
+        tmp_path, capsys, monkeypatch, org_cache, fake_openai):
+    import yaml
+
+    from tests.fake_openai import never_the_same
+    from tests.test_run import _model_config
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-full-0000")
+    fake_openai.responder = never_the_same()
+    config = _model_config(tmp_path, fake_openai.base_url, concurrency=1)
+    cache = tmp_path / "resp.sqlite"
+    config.write_text(yaml.safe_dump({**yaml.safe_load(config.read_text()), "cache": str(cache)}))
+    folder = tmp_path / "runs" / "t"
+    _cache_full(monkeypatch, 13)
+    code = main(["run", "--config", str(config), "-q"])
+    err = capsys.readouterr().err
+    _check_stopped_cleanly(code, err, cache)
+    records = list(read_records(folder / "transcripts.jsonl")) if (folder / "transcripts.jsonl").exists() else []
+    assert records == []  # no episode ended as the agent's failure (nor any other outcome)
+    monkeypatch.undo()
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-full-0000")
+    _resumes(config, capsys, folder, 2)
+
+
 # --- the real thing, on a tiny tmpfs (root only: CI needs none of it) ---------------------------
 
 @pytest.fixture

@@ -142,6 +142,22 @@ def check_integrity(conn: sqlite3.Connection) -> str:
     return "" if problems == ["ok"] else "; ".join(problems[:3])
 
 
+def check_schema(conn: sqlite3.Connection, schema: Schema) -> str:
+    """What the file lacks of the tables and columns `schema` lists ("" if nothing): cheap, from
+    SQLite's catalogue (quick_check passes on a file missing a table)."""
+    tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    wanted = [TRUTH_TABLE] + [fts_table(o.name) for o in schema.objects if search_fields(o)]
+    missing = [t for t in [o.name for o in schema.objects] + wanted if t not in tables]
+    if missing:
+        return f"missing table(s) {', '.join(missing)}"
+    for obj in schema.objects:
+        columns = {row[1] for row in conn.execute(f"PRAGMA table_info({q(obj.name)})")}
+        lacking = [f.name for f in obj.fields if f.name not in columns]
+        if lacking:
+            return f"table {obj.name} lacks column(s) {', '.join(lacking)}"
+    return ""
+
+
 class Org:
     """An org file opened for reading: its path, metadata and schema."""
 
@@ -157,10 +173,13 @@ class Org:
         self._image_lock = threading.Lock()
 
     def verify(self, check_hash: bool = True) -> "Org":
-        """This org, once SQLite's quick_check passes and (with `check_hash`) its content hashes to
-        the hash it records; else OrgDamaged naming the file."""
+        """This org, once its tables and columns are all there, SQLite's quick_check passes and
+        (with `check_hash`) its content hashes to the hash it records; else OrgDamaged naming the file."""
         conn = self.connect()
         try:
+            problem = check_schema(conn, self.schema)
+            if problem:
+                raise OrgDamaged(f"{self.path} is damaged ({problem})")
             problem = check_integrity(conn)
             if problem:
                 raise OrgDamaged(f"{self.path} is damaged (SQLite quick_check: {problem})")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import sqlite3
 from datetime import date
 from pathlib import Path
@@ -59,6 +58,23 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
     w.done()
 
 
+def _write(conn: sqlite3.Connection, org: str, schema, *, seed: int, scale: float, as_of: date,
+           progress: Callable[[str, int], None] | None) -> store.OrgMeta:
+    """Fill the empty database `conn` with org `org`, its indexes and metadata (one transaction)."""
+    conn.execute("PRAGMA journal_mode=OFF")
+    conn.execute("PRAGMA synchronous=OFF")
+    conn.execute("PRAGMA cache_size=-200000")
+    conn.execute("BEGIN")
+    store.create_tables(conn, schema)
+    generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress)
+    store.create_indexes(conn, schema)
+    meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION, store.content_hash(conn, schema))
+    store.write_meta(conn, meta)
+    conn.execute("COMMIT")
+    conn.execute("PRAGMA journal_mode=DELETE")
+    return meta
+
+
 def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: date = DEFAULT_AS_OF,
               progress: Callable[[str, int], None] | None = None) -> store.OrgMeta:
     """Generate org `org` ('b2b' or 'b2c') into the SQLite file `out` and return its metadata.
@@ -69,38 +85,17 @@ def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: 
     """
     _check_args(org, seed, scale, as_of)
     out = Path(out)
-    if out.exists() and out.is_dir():
-        raise ValueError(f"output path {out} is a directory")
-    if not out.parent.exists():
-        raise ValueError(f"output directory {out.parent} does not exist")
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    for p in (tmp, Path(str(tmp) + "-journal")):
-        if p.exists():
-            p.unlink()
+    if out.is_dir():
+        raise ValueError(f"{out} is a folder: give the path of the org file to write (e.g. {out / 'org.db'})")
+    if not out.parent.is_dir():
+        what = "is a file, not a folder" if out.parent.exists() else "does not exist"
+        raise ValueError(f"the folder {out.parent} {what}: create it first (mkdir -p) or write the org elsewhere")
     schema = schema_for(org)
-    conn = sqlite3.connect(tmp, isolation_level=None)
-    try:
-        conn.execute("PRAGMA journal_mode=OFF")
-        conn.execute("PRAGMA synchronous=OFF")
-        conn.execute("PRAGMA cache_size=-200000")
-        conn.execute("BEGIN")
-        store.create_tables(conn, schema)
-        generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress)
-        store.create_indexes(conn, schema)
-        meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION, store.content_hash(conn, schema))
-        store.write_meta(conn, meta)
-        conn.execute("COMMIT")
-        conn.execute("PRAGMA journal_mode=DELETE")
-        conn.close()
-        files.fsync_file(tmp)
-        os.replace(tmp, out)
-    except BaseException as exc:
+    with files.replacing(out) as tmp:
+        Path(f"{tmp}-journal").unlink(missing_ok=True)  # (a killed build's)
+        conn = sqlite3.connect(tmp, isolation_level=None)
         try:
-            conn.close()
+            meta = _write(conn, org, schema, seed=seed, scale=scale, as_of=as_of, progress=progress)
         finally:
-            if tmp.exists():
-                tmp.unlink()
-        if files.is_disk_full(exc):
-            raise files.DiskFullError(out) from None
-        raise
+            conn.close()
     return meta

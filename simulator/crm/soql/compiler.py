@@ -378,11 +378,18 @@ def execute(conn: sqlite3.Connection, sql: str, params: list) -> list[tuple]:
     except sqlite3.OperationalError as exc:
         if "interrupt" in str(exc):
             raise SalesforceError("QUERY_TIMEOUT", "Your query request was running for too long.") from None
+        if str(exc).startswith(("no such table", "no such column")):  # (names checked against the schema)
+            raise damaged(exc) from None
         raise malformed(f"query could not be run: {exc}") from None
     except (sqlite3.Error, OverflowError) as exc:
         if getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):  # not the query's
-            raise SalesforceError("UNKNOWN_EXCEPTION", f"the org's database is damaged ({exc})") from None
+            raise damaged(exc) from None
         raise malformed(f"query could not be run: {exc}") from None
+
+
+def damaged(exc: Exception) -> SalesforceError:
+    """The error for a query that failed because the org's file is damaged, not for its text."""
+    return SalesforceError("UNKNOWN_EXCEPTION", f"the org's database is damaged ({exc})")
 
 
 # --- compiling a SELECT -------------------------------------------------------------------

@@ -3,8 +3,9 @@
 This is the one place where agent, user and environment meet: an explicit loop, one agent
 `respond` per user message, every message, tool call and reveal recorded as it happens,
 and an explicit termination reason. Failures end the episode with a recorded reason; they
-never escape to crash a run, except a full disk (DiskFullError, e.g. under the response cache),
-which stops the run: the episode's paid replies could not be kept.
+never escape to crash a run, except a full disk or a damaged file of the run's own (DiskFullError,
+DamagedFileError, e.g. under the response cache), which stops the run: the episode's paid
+replies could not be kept, and no episode is to blame.
 
 The agent is handed an `AgentSetup` (the tools, the system prompt, the step limit) and the
 person's messages, nothing else; the loop keeps the session itself. The oracle alone is briefed
@@ -27,10 +28,12 @@ from .agents.oracle import OracleAgent, OracleBrief
 from .crm.session import OrgSession
 from .crm.store import Org, OrgMeta
 from .crm.tools import CrmTools
-from .files import DiskFullError
+from .files import DamagedFileError, DiskFullError
 from .secrets import redact
 from .tasks.instance import Instance
 from .tasks.validate import workflow_state
+
+RUN_STOPPERS = (DiskFullError, DamagedFileError)  # the run's own files failing: they stop the run
 from .transcript import EpisodeRecord, Termination, message
 from .users.base import UserSetup, UserSimulator, UserTurn
 from .users.personas import Persona, playing
@@ -103,7 +106,7 @@ class _Episode:
                 self.record.messages += partial.messages
                 self.record.usage["agent"].add(partial.usage)
             raise
-        except DiskFullError:  # (under the response cache: it stops the run, it is no episode's outcome)
+        except RUN_STOPPERS:  # (under the response cache: it stops the run, it is no episode's outcome)
             raise
         except Exception as exc:
             raise AgentError(_brief(exc)) from exc
@@ -113,7 +116,7 @@ class _Episode:
         """Await a user-simulator call; its unexpected exceptions are an infrastructure failure."""
         try:
             return await awaitable
-        except (InfraError, DiskFullError):
+        except (InfraError, *RUN_STOPPERS):
             raise
         except Exception as exc:
             raise InfraError(f"user simulator failed: {_brief(exc)}") from exc
@@ -165,7 +168,7 @@ async def _close(*parties) -> None:
 async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimulator,
                       limits: Limits = Limits()) -> EpisodeRecord:
     """Play one episode to its end and return its record (never raises for a failed
-    episode; DiskFullError stops the run)."""
+    episode; RUN_STOPPERS stop the run)."""
     episode = _Episode(spec, agent, user, limits)
     start = time.monotonic()
     with OrgSession(org) as session:

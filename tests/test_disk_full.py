@@ -288,3 +288,33 @@ def test_a_transcript_line_is_redacted_of_the_runs_secrets(tmp_path):
         writer.append({"episode_id": "e", "messages": [{"content": f"the provider said: bad key {secret}"}]})
     text = (tmp_path / "transcripts.jsonl").read_text()
     assert secret not in text and "bad key [redacted]" in text and json.loads(text)
+
+
+def test_a_cache_damaged_mid_run_stops_the_run_and_is_no_agent_error(tmp_path, capsys, monkeypatch, org_cache,
+                                                                       fake_openai):
+    """A cache page that turns bad while a run reads it (SQLITE_CORRUPT) names the file and stops the
+    run; no episode ends as the agent's failure (before: `agent_error: DamagedFileError`)."""
+    import sqlite3
+
+    import yaml
+
+    from simulator.cache import ResponseCache
+    from tests.fake_openai import never_the_same
+    from tests.test_run import _model_config
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-bad-0000")
+    fake_openai.responder = never_the_same()
+    config = _model_config(tmp_path, fake_openai.base_url, concurrency=1)
+    cache = tmp_path / "resp.sqlite"
+    config.write_text(yaml.safe_dump({**yaml.safe_load(config.read_text()), "cache": str(cache)}))
+
+    def damaged(self, key):
+        with self._errors():
+            exc = sqlite3.DatabaseError("database disk image is malformed")
+            exc.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
+            raise exc
+    monkeypatch.setattr(ResponseCache, "get_text", damaged)
+    code = main(["run", "--config", str(config), "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"crmarena: error: {cache} is damaged" in err and "Traceback" not in err
+    transcripts = tmp_path / "runs" / "t" / "transcripts.jsonl"
+    assert not transcripts.exists() or list(read_records(transcripts)) == []

@@ -179,6 +179,9 @@ def cmd_tasks_generate(args: argparse.Namespace) -> int:
 
     if args.per_type < 1:
         raise UsageError(f"--per-type must be at least 1, got {args.per_type}")
+    if Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out} is a folder: give the task file's path, "
+                         f"e.g. {Path(args.out, 'tasks.jsonl')}")
     org = _open_org(args.org)
     catalog = _catalog()
     types = [t.strip() for t in args.types.split(",") if t.strip()] if args.types else None
@@ -200,9 +203,12 @@ def cmd_tasks_generate(args: argparse.Namespace) -> int:
 def _read_instances(path: str) -> list:
     from .tasks.instance import InstanceFileError, read_instances
     try:
-        return list(read_instances(path))
+        instances = list(read_instances(path))
     except InstanceFileError as exc:
         raise UsageError(str(exc)) from None
+    if not instances:
+        raise UsageError(f"{path} holds no task instances; write some with `crmarena tasks generate`")
+    return instances
 
 
 def cmd_tasks_validate(args: argparse.Namespace) -> int:

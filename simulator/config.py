@@ -3,8 +3,8 @@
 Validated on load; every error names the file, the key (with list indexes, e.g.
 `agent[1].model[0]`) and the problem.
 
-The run folder is `<out>/<name>`: `name` is a plain folder name (`[A-Za-z0-9._-]+`, not `.`
-or `..`), so a run never writes outside `out`.
+The run folder is `<out>/<name>`: `name` is a plain folder name (`[A-Za-z0-9._-]+`, at most
+100 characters, not `.` or `..`), so a run never writes outside `out`.
 
 A run is the product of its axes; every list must be non-empty and hold no entry twice:
 
@@ -60,6 +60,7 @@ from .users.base import MODES
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin")
 USER_KINDS = ("scripted", "llm")
 SCORING_MODES = ("strict", "compat")
+MAX_NAME = 100  # characters in a run name
 EXECUTORS = ("local", "ray")
 DEFAULT_CONFIG = "default.yaml"
 
@@ -457,11 +458,14 @@ def parse_config(data: Any, path: Path) -> RunConfig:
 
 
 def _name(r: _Reader) -> str:
-    """`name:` the run folder's name inside `out`: letters, digits, `.`, `_`, `-`; never `.` or `..`."""
+    """`name:` the run folder's name inside `out`: letters, digits, `.`, `_`, `-`, at most MAX_NAME
+    of them (well within a file system's 255); never `.` or `..`."""
     name = r.get("name", str)
     if not re.fullmatch(r"[A-Za-z0-9._-]+", name) or name in (".", ".."):
         raise ConfigError(r.path, "name", f"{name!r} is not a folder name: use only A-Za-z0-9._- "
                           "(no path separators), and not . or ..")
+    if len(name) > MAX_NAME:
+        raise ConfigError(r.path, "name", f"is {len(name)} characters long; use at most {MAX_NAME}")
     return name
 
 

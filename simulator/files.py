@@ -68,6 +68,8 @@ def replacing(path: Path | str) -> Iterator[Path]:
     file survives a power loss). If anything fails, the temp file is removed and `path` is left as
     it was; a full disk raises DiskFullError naming `path`."""
     path = Path(path)
+    if path.is_dir():  # (a temp file beside it would land in the folder above it)
+        raise IsADirectoryError(errno.EISDIR, "a folder, not a file: nothing was written", str(path))
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:

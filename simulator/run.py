@@ -276,7 +276,12 @@ class RunFolderLock:
         import fcntl
         import os
         import socket
-        fd = os.open(self.folder / self.FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        path = self.folder / self.FILE
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except (IsADirectoryError, PermissionError) as exc:
+            raise RunFolderError(f"{path} cannot be the run folder's lock file ({exc.strerror}); remove it "
+                                 "(a new one is made) and run again") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

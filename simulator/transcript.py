@@ -133,13 +133,22 @@ REPAIR = (f"delete that line, or run the same `crmarena run` command: it moves d
 
 
 def record_problem(data: dict[str, Any]) -> str:
-    """What keeps a parsed line from being an episode record ("" if nothing)."""
+    """What keeps a parsed line from being an episode record ("" if nothing): the fields readers
+    use must have their shape (usage a mapping of role -> mapping, a known mode and reason)."""
+    from .users.base import MODES  # (users import this module)
+
     for key, kind in (("episode_id", str), ("mode", str), ("instance", dict), ("termination", dict),
                       ("messages", list)):
         if not isinstance(data.get(key), kind):
             return f"not an episode record (no {kind.__name__} {key!r})"
-    if not isinstance(data["termination"].get("reason"), str):
-        return "not an episode record (no termination reason)"
+    if data["termination"].get("reason") not in TERMINATIONS:
+        return f"not an episode record (termination reason {data['termination'].get('reason')!r} is not one of " \
+               f"{', '.join(TERMINATIONS)})"
+    if data["mode"] not in MODES:
+        return f"not an episode record (mode {data['mode']!r} is not one of {', '.join(MODES)})"
+    usage = data.get("usage") or {}  # (readers take a missing usage as none)
+    if not (isinstance(usage, dict) and all(isinstance(u, dict) for u in usage.values())):
+        return "not an episode record (usage is not a mapping of role -> {calls, tokens, ...})"
     return ""
 
 

@@ -68,7 +68,8 @@ def test_a_component_config_with_a_bad_base_url_is_a_config_error(tmp_path, caps
 
 def test_a_component_config_without_a_key_is_a_config_error(tmp_path, capsys, org_cache, monkeypatch, fake_openai):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    model = {"provider": "OpenAIChatCompletionClient", "config": {"model": "gpt-4o-mini", "base_url": fake_openai.base_url}}
+    model = {"provider": "OpenAIChatCompletionClient",
+             "config": {"model": "gpt-4o-mini", "base_url": fake_openai.base_url}}
     code, out = _run(tmp_path, capsys, agent={"kind": "function_calling", "model": model})
     assert code == 2
     line = _one_clear_line(out)
@@ -104,3 +105,87 @@ def test_more_instances_than_the_org_supplies_is_one_line_at_once(tmp_path, caps
     assert "activity_priority: this b2b org supplies only" in line and "of the 3000 instances" in line
     assert "instances_per_task" in line and len(line) < 300
     assert time.monotonic() - started < 60  # (200 draws per instance asked for: minutes before)
+
+
+# --- 3. a folder where a file belongs, a long name, lines of the wrong shape, an empty task file
+
+@pytest.fixture
+def tasks_file(tmp_path, org_paths, capsys) -> Path:
+    """A task file of two instances drawn from the small b2b org."""
+    path = tmp_path / "tasks.jsonl"
+    assert main(["tasks", "generate", "--org", str(org_paths["b2b"]), "--per-type", "1",
+                 "--types", "handle_time,knowledge_qa", "--out", str(path), "-q"]) == 0
+    capsys.readouterr()
+    return path
+
+
+def test_tasks_generate_into_a_folder_is_refused_and_writes_nothing(tmp_path, capsys, org_paths):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    code, out = _cli(capsys, "tasks", "generate", "--org", str(org_paths["b2b"]), "--per-type", "1",
+                     "--types", "handle_time", "--out", str(folder), "-q")
+    assert code == 2 and f"--out {folder} is a folder" in _one_clear_line(out)
+    assert list(tmp_path.iterdir()) == [folder] and not list(folder.iterdir())
+
+
+def test_write_atomic_to_a_folder_leaves_no_temp_file_beside_it(tmp_path):
+    from simulator.files import write_atomic
+    (tmp_path / "target").mkdir()
+    with pytest.raises(IsADirectoryError, match="a folder"):
+        write_atomic(tmp_path / "target", "text")
+    assert [p.name for p in tmp_path.iterdir()] == ["target"]  # no .target.<pid>.tmp in the folder above
+
+
+def test_a_run_name_too_long_for_a_file_system_is_a_config_error(tmp_path, capsys, org_cache):
+    code, out = _run(tmp_path, capsys, name="x" * 300)
+    assert code == 2 and "name: is 300 characters long; use at most 100" in _one_clear_line(out)
+    assert _run(tmp_path, capsys, name="x" * 100)[0] == 0
+
+
+def test_a_run_lock_that_is_a_folder_is_named(tmp_path, capsys, org_cache):
+    lock = tmp_path / "runs" / "t" / "run.lock"
+    lock.mkdir(parents=True)
+    code, out = _run(tmp_path, capsys)
+    assert code == 2 and f"{lock} cannot be the run folder's lock file" in _one_clear_line(out)
+    lock.rmdir()  # the repair the message names
+    assert _run(tmp_path, capsys)[0] == 0
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"usage": 5}, "usage is not a mapping"),
+    ({"usage": {"agent": "lots"}}, "usage is not a mapping"),
+    ({"mode": "loud"}, "mode 'loud' is not one of"),
+    ({"termination": {"reason": "bored"}}, "termination reason 'bored' is not one of"),
+])
+def test_a_transcript_line_of_the_wrong_shape_is_named_by_every_reader(tmp_path, capsys, org_cache, change, problem):
+    assert _run(tmp_path, capsys)[0] == 0
+    folder = tmp_path / "runs" / "t"
+    transcripts = folder / "transcripts.jsonl"
+    lines = transcripts.read_bytes().splitlines(keepends=True)
+    bad = json.dumps({**json.loads(lines[1]), **change}).encode() + b"\n"
+    transcripts.write_bytes(lines[0] + bad)
+    for command in (["score", str(folder)], ["report", str(folder)]):
+        code, out = _cli(capsys, *command)
+        assert code == 2 and f"{transcripts}, line 2: not an episode record ({problem}" in _one_clear_line(out)
+    code, out = _run(tmp_path, capsys)  # a resumed run sets the line aside and plays its episode again
+    assert code == 0 and "1 damaged line(s) (line 2) moved to" in out
+    assert (folder / "transcripts.rejected.jsonl").read_bytes() == bad
+
+
+@pytest.mark.parametrize("field, value", [("answer", None), ("answer", [None]), ("shards", "one"), ("idx", "7")])
+def test_a_task_line_of_the_wrong_shape_is_named(tasks_file, capsys, org_paths, field, value):
+    lines = tasks_file.read_text().splitlines()
+    lines[1] = json.dumps({**json.loads(lines[1]), field: value})
+    tasks_file.write_text("\n".join(lines) + "\n")
+    for command in ("validate", "show"):
+        code, out = _cli(capsys, "tasks", command, *(["--org", str(org_paths["b2b"])] if command == "validate" else []),
+                         str(tasks_file), *(["x"] if command == "show" else []))
+        assert code == 2 and f"{tasks_file}, line 2: not a task instance ({field} must be" in _one_clear_line(out)
+
+
+def test_a_task_file_without_instances_is_said_so(tmp_path, capsys, org_paths):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    for path in (empty, Path("/dev/null")):
+        code, out = _cli(capsys, "tasks", "validate", "--org", str(org_paths["b2b"]), str(path))
+        assert code == 2 and f"{path} holds no task instances" in _one_clear_line(out)

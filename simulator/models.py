@@ -515,7 +515,7 @@ def _component_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     try:
         client = ChatCompletionClient.load_component({"provider": path, "config": config})
     except Exception as exc:  # (e.g. the SDK's "api_key must be set": any failure of the user's config)
-        raise ModelConfigError(spec.where, redact(f"cannot build {path}: {exc}" + (
+        raise ModelConfigError(spec.where, redact(f"cannot build {spec.label}: {exc}" + (
             "" if key else "; if it needs an API key, name its environment variable with api_key_env"))) from None
     _check_replies(client)
     return client

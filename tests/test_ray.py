@@ -191,3 +191,20 @@ def test_a_refusal_stops_a_ray_run(tmp_path, capsys, org_cache, fake_openai, loc
     assert 1 <= len(records) == len(fake_openai.requests) <= 2  # those in flight; none started after
     assert f"{6 - len(records)} episode(s) not played" in err
     assert all(r["termination"].get("fatal") for r in records)
+
+
+def test_an_unreachable_cluster_is_named_at_once(tmp_path, org_cache):
+    """`--address` where nothing listens: one line naming the address and the cause, exit 1,
+    soon (Ray alone retries it for minutes, deaf to Ctrl-C). A fresh process: no Ray there yet."""
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as s:  # a loopback port nothing listens on (bound, never listening)
+        s.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{s.getsockname()[1]}"
+        run = subprocess.run([sys.executable, "-m", "simulator.cli", "run", "--config", str(_config(tmp_path)),
+                              "-q", "--executor", "ray", "--address", address],
+                             capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run.stderr[-2000:]
+    assert f"cannot connect to the Ray cluster at {address}: Connection refused" in run.stderr
+    assert "Traceback" not in run.stderr and "GCS" not in run.stderr

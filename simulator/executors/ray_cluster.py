@@ -97,11 +97,30 @@ def _connect(address: str | None) -> bool:
     if ray.is_initialized():  # the caller (a notebook, a test) connected already
         return False
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # an offline tool phones nobody
+    _reachable(address or os.environ.get("RAY_ADDRESS"))
     try:
         ray.init(address=address, include_dashboard=False, configure_logging=False)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise ExecutorError(f"cannot connect to the Ray cluster at {address or 'a new local instance'}: {exc}") from None
     return True
+
+
+_CONNECT_TIMEOUT = 10  # seconds to reach a cluster's address
+
+
+def _reachable(address: str | None) -> None:
+    """Raise ExecutorError unless `address` (`host:port` or `ray://host:port`) accepts a TCP
+    connection within _CONNECT_TIMEOUT: `ray.init` retries an unreachable address forever,
+    deaf to Ctrl-C. Other addresses (None, `auto`, `local`) are left to Ray."""
+    import socket
+    host, _, port = (address or "").removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise ExecutorError(f"cannot connect to the Ray cluster at {address}: {exc.strerror or exc} "
+                            "(is the cluster up, and is that its head node's address and port?)") from None
 
 
 def _driver() -> tuple[str, int] | None:

@@ -10,9 +10,10 @@ import argparse
 import json
 import os
 import sys
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from . import __version__
 
@@ -339,7 +340,8 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
     from evaluators.judge import JudgingIncomplete
     try:
-        summary = rescore(run_dir, judge_model=judge, mode=args.mode)
+        with _writing(run_dir):
+            summary = rescore(run_dir, judge_model=judge, mode=args.mode)
     except ModelConfigError as exc:  # e.g. a provider extra that is not installed
         raise UsageError(str(exc)) from None
     except JudgingIncomplete as exc:
@@ -352,8 +354,25 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from evaluators.observer import report
     run_dir = _run_dir(args.run_dir)
-    _print_outcome(report(run_dir, mode=args.mode), run_dir)
+    with _writing(run_dir):
+        summary = report(run_dir, mode=args.mode)
+    _print_outcome(summary, run_dir)
     return 0
+
+
+@contextmanager
+def _writing(run_dir: Path) -> Iterator[None]:
+    """Hold the run folder's lock while a command rewrites its scores, summary and report: a run
+    still writing there holds it, and the command fails at once naming it (UsageError)."""
+    from .run import RunFolderError, RunFolderLock
+    try:
+        lock = RunFolderLock(run_dir).acquire()
+    except RunFolderError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _print_outcome(summary: dict, run_dir: Path) -> None:

@@ -125,3 +125,27 @@ def test_a_run_whose_episodes_all_end_in_infra_error_exits_1(tmp_path, capsys, m
     fake_openai.responder = lambda body: reply("I could not find it.")
     assert main(["run", "--config", str(config), "-q", "--retry-failed"]) == 0
     assert "infra_error" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["score", "report"])
+def test_score_and_report_wait_for_no_run_and_write_nothing_while_one_holds_the_folder(tmp_path, capsys, org_cache,
+                                                                                      command):
+    config = _config(tmp_path, tasks=["handle_time"], modes=["full"])
+    folder = tmp_path / "runs" / "t"
+    assert main(["run", "--config", str(config), "-q"]) == 0
+    capsys.readouterr()
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(folder)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"  # as a `crmarena run` still writing would
+        written = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
+        started = time.monotonic()
+        assert main([command, str(folder)]) == 2
+        assert time.monotonic() - started < 10  # at once, never waiting for the lock
+        err = capsys.readouterr().err
+        assert f"{folder} is in use by another crmarena run (pid {holder.pid}" in err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+        assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == written  # scores, summary, report untouched
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=30)
+    assert main([command, str(folder)]) == 0  # once the run is gone

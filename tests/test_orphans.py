@@ -80,6 +80,25 @@ class Stamped:
         return slow(self.pause, then=reply("I could not find it.")) if self.pause else reply("I could not find it.")
 
 
+# The issue's bound, plus slack for what the test's own clock adds under load (2 busy cores): the
+# server stamps a request when its handler thread has read it, and the killed process stops
+# when the kernel next schedules it; each is a few scheduler slices (tens of ms), well under this.
+STOP_WITHIN_S, SLACK_S = 1.0, 0.5
+
+
+def assert_requests_stopped(stamped: Stamped, killed_at: float, players: list[int], what: str) -> None:
+    """No request reached the server later than STOP_WITHIN_S (+ slack) after `killed_at` (the
+    server's clock, read just before the SIGKILL), and the `players` ended (a generous wait: the
+    timing assertion is on the requests, checked first)."""
+    deadline = time.monotonic() + 60
+    while any(alive(pid) for pid in players) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(STOP_WITHIN_S + SLACK_S)  # (a request still on its way would be stamped by now)
+    late = [round(t - killed_at, 2) for t in stamped.times if t > killed_at + STOP_WITHIN_S + SLACK_S]
+    assert not late, f"{len(late)} requests arrived later than allowed, the first {late[:5]} s after the kill"
+    assert not any(alive(pid) for pid in players), f"{what} still running 60 s after the kill"
+
+
 def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_path, org_cache, fake_openai,
                                                                           monkeypatch):
     monkeypatch.setenv(KEY_ENV, "sk-test-orphans-0123456789")
@@ -88,23 +107,23 @@ def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_pat
                      modes=["full", "sharded"], trials=4, concurrency=4, workers=2)  # 40 episodes
     run = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
+    workers: list[int] = []
     try:
         wait_for(lambda: len(stamped.times) >= 4 or run.poll() is not None, what="model requests from the run")
         assert run.poll() is None, run.stderr.read().decode()
         workers = children(run.pid)
         assert len(workers) == 2  # the two forked workers, each with episodes in flight
+        killed_at = time.monotonic()
         run.send_signal(signal.SIGKILL)
         run.wait(timeout=30)
-        killed = time.monotonic()
+        assert_requests_stopped(stamped, killed_at, workers, "the orphaned workers")
     finally:
         if run.poll() is None:
             run.kill()
         run.stderr.close()
-    wait_for(lambda: not any(alive(pid) for pid in workers), timeout=30, what="the orphaned workers to end")
-    sent = len(stamped.times)
-    time.sleep(2)
-    assert len(stamped.times) == sent  # nothing more was sent
-    assert max(stamped.times) < killed + 2  # nor in the seconds after the kill (in-flight requests only)
+        for pid in workers:  # (only if they outlived the test's wait)
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
     folder = tmp_path / "runs" / "t"
     RunFolderLock(folder).acquire().release()  # no surviving process holds the run folder
@@ -136,12 +155,10 @@ def test_sigkill_of_a_ray_driver_stops_its_actors_requests_at_once(tmp_path, org
         ray_processes = descendants(run.pid)
         actors = [pid for pid in ray_processes if cmdline(pid).startswith("ray::EpisodeActor")]
         assert len(actors) == 2
+        killed_at = time.monotonic()
         run.send_signal(signal.SIGKILL)
         run.wait(timeout=30)
-        killed = time.monotonic()
-        wait_for(lambda: not any(alive(pid) for pid in actors), timeout=30, what="the actors to end")
-        time.sleep(2)
-        assert max(stamped.times) < killed + 1  # nothing sent after the kill but what was in flight
+        assert_requests_stopped(stamped, killed_at, actors, "the Ray actors")
     finally:
         if run.poll() is None:
             run.kill()

@@ -125,28 +125,42 @@ def test_a_429_halves_the_models_concurrency_and_successes_restore_it(fake_opena
 # ---------------------------------------------------------------- Retry-After pauses everyone
 
 
-def _ask_in_a_child(base_url: str) -> None:
-    client = build_client(parse_model_spec({"model": "fake-model", "base_url": base_url}, "child"))
+def _ask_when_ready(base_url: str, ready, rpm: int | None = None) -> None:
+    """Build a client (with `rpm`, if any), say so, then ask once: what it sends is timed from `ready`."""
+    client = build_client(parse_model_spec({"model": "fake-model", "base_url": base_url,
+                                            **({"rpm": rpm} if rpm else {})}, "child"))
+    ready.set()
     asyncio.run(ask(client, "another caller"))
 
 
-def test_retry_after_pauses_other_callers_in_other_processes(fake_openai):
-    arrivals = {}
+HELD_S = 5  # how long a held request must stay away (it would be held 30-60 s; unheld, it goes in ms)
 
-    def respond(body):
-        arrivals[body["messages"][-1]["content"]] = time.monotonic()
-        return reply("ok")
-    fake_openai.enqueue(error(429, retry_after=2.0))
-    fake_openai.responder = respond
-    client = build_client(spec(fake_openai, retries={"attempts": 1, "max_wait": 5}))
-    with pytest.raises(InfraError, match="HTTP 429"):
-        asyncio.run(ask(client))  # no retry: only the pause is left behind
-    refused_at = time.monotonic()
-    child = multiprocessing.get_context("fork").Process(target=_ask_in_a_child, args=(fake_openai.base_url,))
+
+def assert_held_back(server: FakeOpenAI, rpm: int | None = None) -> None:
+    """Another process, once ready to send (forked, its client built), sends nothing for HELD_S:
+    what the first caller left in the shared state holds it back. Asserted on the requests the
+    server received, after the child said it was ready: load can delay a send, never hasten it."""
+    context = multiprocessing.get_context("fork")
+    ready = context.Event()
+    child = context.Process(target=_ask_when_ready, args=(server.base_url, ready, rpm), daemon=True)
+    before = len(server.requests)
     child.start()
-    child.join(60)
-    assert child.exitcode == 0
-    assert arrivals["another caller"] - refused_at >= 1.0  # it waited out the other's Retry-After (2 s)
+    try:
+        assert ready.wait(60)
+        time.sleep(HELD_S)
+        assert len(server.requests) == before and child.is_alive()  # still waiting, nothing sent
+    finally:
+        child.kill()
+        child.join(30)
+
+
+def test_retry_after_pauses_other_callers_in_other_processes(fake_openai):
+    fake_openai.enqueue(error(429, retry_after=30))
+    fake_openai.responder = lambda body: reply("ok")
+    client = build_client(spec(fake_openai, retries={"attempts": 1, "max_wait": 30}))
+    with pytest.raises(InfraError, match="HTTP 429"):
+        asyncio.run(ask(client))  # no retry: only the 30 s pause is left behind
+    assert_held_back(fake_openai)
 
 
 def test_a_retry_after_longer_than_max_wait_pauses_only_max_wait(fake_openai):
@@ -199,27 +213,13 @@ def test_tpm_is_respected_with_the_actual_usage(fake_openai, monkeypatch):
     assert len(fake_openai.requests) == calls
 
 
-def test_rpm_is_shared_by_processes(fake_openai, monkeypatch):
-    monkeypatch.setattr(ratelimit, "MINUTE", 1.0)  # rpm 20 -> 20 requests a second, burst of one
+def test_rpm_is_shared_by_processes(fake_openai):
+    """rpm 1: a burst of one request, then one a minute. This process spends it; another process
+    with its own bucket would send at once, with the shared one it waits a minute."""
     fake_openai.responder = lambda body: reply("ok")
-    context = multiprocessing.get_context("fork")
-    children = [context.Process(target=_ask_many, args=(fake_openai.base_url, 10)) for _ in range(2)]
-    started = time.monotonic()
-    for child in children:
-        child.start()
-    for child in children:
-        child.join(60)
-    assert [c.exitcode for c in children] == [0, 0] and len(fake_openai.requests) == 20
-    assert time.monotonic() - started >= (20 - 1) / 20 * 0.9  # one bucket: 19 refills; two would need 0.45 s
-
-
-def _ask_many(base_url: str, n: int) -> None:
-    client = build_client(parse_model_spec({"model": "fake-model", "base_url": base_url, "rpm": 20}, "child"))
-
-    async def run():
-        for _ in range(n):
-            await ask(client)
-    asyncio.run(run())
+    asyncio.run(ask(build_client(spec(fake_openai, rpm=1))))
+    assert len(fake_openai.requests) == 1
+    assert_held_back(fake_openai, rpm=1)
 
 
 # ---------------------------------------------------------------- the acceptance run

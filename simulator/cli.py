@@ -366,7 +366,7 @@ def _writing(run_dir: Path) -> Iterator[None]:
     still writing there holds it, and the command fails at once naming it (UsageError)."""
     from .run import RunFolderError, RunFolderLock
     try:
-        lock = RunFolderLock(run_dir).acquire()
+        lock = RunFolderLock(run_dir, busy_hint="wait for it to end (it scores and reports the run itself)").acquire()
     except RunFolderError as exc:
         raise UsageError(str(exc)) from None
     try:

@@ -268,8 +268,9 @@ class RunFolderLock:
     FILE = "run.lock"
     held: set[RunFolderLock] = set()  # the locks this process holds (a forked child drops its copies)
 
-    def __init__(self, folder: Path):
-        self.folder, self.fd = folder, None
+    def __init__(self, folder: Path, busy_hint: str = "wait for it to end or stop it, or pass --fresh for a new run "
+                                                      "folder"):
+        self.folder, self.fd, self.busy_hint = folder, None, busy_hint
 
     def acquire(self) -> RunFolderLock:
         """Take the lock at once, or raise RunFolderBusy naming its holder (never waits)."""
@@ -287,8 +288,7 @@ class RunFolderLock:
         except BlockingIOError:
             holder = _lock_holder(os.pread(fd, 4096, 0))
             os.close(fd)
-            raise RunFolderBusy(f"{self.folder} is in use by another crmarena run ({holder}); wait for it to end "
-                                "or stop it, or pass --fresh for a new run folder") from None
+            raise RunFolderBusy(f"{self.folder} is in use by another crmarena run ({holder}); {self.busy_hint}") from None
         started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started}).encode(), 0)

@@ -143,6 +143,7 @@ def test_score_and_report_wait_for_no_run_and_write_nothing_while_one_holds_the_
         assert time.monotonic() - started < 10  # at once, never waiting for the lock
         err = capsys.readouterr().err
         assert f"{folder} is in use by another crmarena run (pid {holder.pid}" in err
+        assert "wait for it to end" in err and "--fresh" not in err  # (no such option here)
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
         assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == written  # scores, summary, report untouched
     finally:

@@ -139,7 +139,7 @@ def test_driver_reports_what_it_could_not_draw():
             return Draw({"k": rng.randrange(10**9)}, {}, ["same"])
 
     gen = Stuck(spec, None, type("M", (), {"org": "b2b", "as_of": date(2026, 6, 15)})())
-    with pytest.raises(TaskGenerationError, match="drew only 4 of 10"):
+    with pytest.raises(TaskGenerationError, match="supplies only 4 of the 10 instances asked for"):
         draw_balanced(gen, 10, random.Random(0))
 
 

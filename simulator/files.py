@@ -30,7 +30,10 @@ class DiskFullError(OSError):
     def __init__(self, path: Path | str, problem: str = "no space left on the device"):
         super().__init__(errno.ENOSPC, f"{problem} while writing {path}: nothing was half-written; free some "
                                        "space and run the same command again")
-        self.path = str(path)
+        self.path, self.problem = str(path), problem
+
+    def __reduce__(self):  # (whole across processes: a worker's full disk stops the parent's run)
+        return type(self), (self.path, self.problem)
 
     def __str__(self) -> str:
         return self.strerror

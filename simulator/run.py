@@ -84,6 +84,14 @@ def check_executor(cfg: RunConfig) -> None:
                           "pip install 'crmarena-sim[ray]' (or pip install ray)")
 
 
+def check_cache(cfg: RunConfig) -> None:
+    """Fail before a run folder is made if the response cache cannot be opened (a damaged file, or
+    another database: DamagedFileError), whichever process plays the episodes."""
+    if cfg.cache:
+        from .cache import ResponseCache
+        ResponseCache(cfg.cache).close()
+
+
 def public_config(cfg: RunConfig) -> dict:
     """The resolved config for the run folder, model specs reduced to their settings (no secret).
 
@@ -426,6 +434,7 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
     `verify_org`: the orgs' content hashes are not checked (for huge orgs; see cached_org)."""
     check_run(cfg)
     check_executor(cfg)
+    check_cache(cfg)
     size = check_plan_size(cfg, confirmed)
     run_id, folder = new_run_folder(cfg, out) if fresh else run_folder(cfg, out)
     with RunFolderLock(folder):

@@ -217,15 +217,17 @@ def test_the_caches_full_disk_and_io_errors_are_disk_full(tmp_path, monkeypatch,
     cache.close()
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 def test_a_full_disk_under_the_response_cache_stops_the_run_and_is_no_agent_error(
-        tmp_path, capsys, monkeypatch, org_cache, fake_openai):
+        tmp_path, capsys, monkeypatch, org_cache, fake_openai, workers):
+    """In one process or in forked workers alike: the worker's DiskFullError is the parent's."""
     import yaml
 
     from tests.fake_openai import never_the_same
     from tests.test_run import _model_config
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-full-0000")
     fake_openai.responder = never_the_same()
-    config = _model_config(tmp_path, fake_openai.base_url, concurrency=1)
+    config = _model_config(tmp_path, fake_openai.base_url, concurrency=workers, workers=workers)
     cache = tmp_path / "resp.sqlite"
     config.write_text(yaml.safe_dump({**yaml.safe_load(config.read_text()), "cache": str(cache)}))
     folder = tmp_path / "runs" / "t"

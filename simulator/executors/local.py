@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 
 from ..config import RunConfig
 from . import ExecutorError
+from ..episode import RUN_STOPPERS
 from .parent_death import die_with_parent
 from .play import Planned, RefusalWatch, play_episodes, share
 
@@ -23,6 +24,9 @@ def _worker(cfg: RunConfig, planned: Iterable[Planned], index: int, workers: int
     try:
         mine = islice(planned, index, None, workers)
         queue.put({"worker_done": asyncio.run(play_episodes(cfg, mine, queue.put, stop))})
+    except RUN_STOPPERS as exc:  # the run's own files failed: the parent stops the run with this very error
+        stop.set()
+        queue.put({"worker_stop": exc})
     except BaseException as exc:  # the parent reports it; nothing already sent is lost
         queue.put({"worker_error": f"{type(exc).__name__}: {exc}"})
 
@@ -48,7 +52,7 @@ def play_local(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict]
              for i in range(workers)]
     for proc in procs:
         proc.start()
-    running, errors, not_played = len(procs), [], 0
+    running, errors, not_played, stopper = len(procs), [], 0, None
     while running:
         try:
             item = queue.get(timeout=5)
@@ -57,14 +61,17 @@ def play_local(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict]
             if dead:  # killed without a word (out of memory, a signal): what it sent is kept
                 raise ExecutorError(f"a worker process died (exit code {dead[0].exitcode})")
             continue
-        if "worker_done" in item or "worker_error" in item:
+        if item.keys() & {"worker_done", "worker_error", "worker_stop"}:
             running -= 1
             not_played += item.get("worker_done", 0)
             errors += [item["worker_error"]] if "worker_error" in item else []
+            stopper = stopper or item.get("worker_stop")
             continue
         watch.emit(item)
     for proc in procs:
         proc.join()
+    if stopper is not None:  # what every worker sent is kept; the run stops as it would in one process
+        raise stopper
     problems = [watch.message(not_played)] + [f"{len(errors)} worker process(es) failed: {'; '.join(errors)}"
                                               if errors else ""]
     if any(problems):

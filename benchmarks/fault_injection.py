@@ -46,7 +46,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fake_openai import FakeOpenAI, drop, error, malformed, reply, slow, tool_call, truncated  # noqa: E402
+from tests.fake_openai import (FakeOpenAI, drop, error, fake_key, malformed, reply, slow, tool_call,  # noqa: E402
+                               truncated)
 
 from evaluators.judge import judge_prompt, record_digest, reply_turns, system_prompt  # noqa: E402
 
@@ -475,7 +476,7 @@ def fault_benchmark(workdir: Path, episodes: int = 500, rate: float = 0.3, seed:
                     kill_fraction: float = 1 / 3, max_rounds: int = 10) -> Outcome:
     """The whole benchmark in `workdir` (the run folder is `workdir/runs/faults`)."""
     started = time.monotonic()
-    os.environ.setdefault(KEY_ENV, "sk-fault-bench-0123456789")
+    os.environ.setdefault(KEY_ENV, fake_key("fault-bench"))
     mix = FaultMix(rate, seed)
     with FakeOpenAI() as server:
         server.responder = mix

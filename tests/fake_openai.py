@@ -30,6 +30,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
 
+def fake_key(label: str) -> str:
+    """A made-up API key for tests, shaped like OpenAI's (so redaction by shape applies too); built
+    at run time so that no key-shaped literal is committed."""
+    return "sk-" + f"test-{label}-0123456789"
+
+
 def reply(content: str, *, prompt_tokens: int = 11, completion_tokens: int = 7) -> dict:
     """A plain assistant reply."""
     return {"message": {"role": "assistant", "content": content},

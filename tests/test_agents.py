@@ -18,9 +18,9 @@ from simulator.crm.describe import describe_schema
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.tasks.generate import generate_instances
-from tests.fake_openai import error, reply, tool_call
+from tests.fake_openai import error, fake_key, reply, tool_call
 
-API_KEY = "sk-test-do-not-leak-123456"
+API_KEY = fake_key("do-not-leak")
 
 
 def _model_info(function_calling: bool) -> dict:

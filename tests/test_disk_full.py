@@ -223,9 +223,9 @@ def test_a_full_disk_under_the_response_cache_stops_the_run_and_is_no_agent_erro
     """In one process or in forked workers alike: the worker's DiskFullError is the parent's."""
     import yaml
 
-    from tests.fake_openai import never_the_same
+    from tests.fake_openai import fake_key, never_the_same
     from tests.test_run import _model_config
-    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-full-0000")
+    monkeypatch.setenv("FAKE_LLM_KEY", fake_key("cache-full"))
     fake_openai.responder = never_the_same()
     config = _model_config(tmp_path, fake_openai.base_url, concurrency=workers, workers=workers)
     cache = tmp_path / "resp.sqlite"
@@ -238,7 +238,7 @@ def test_a_full_disk_under_the_response_cache_stops_the_run_and_is_no_agent_erro
     records = list(read_records(folder / "transcripts.jsonl")) if (folder / "transcripts.jsonl").exists() else []
     assert records == []  # no episode ended as the agent's failure (nor any other outcome)
     monkeypatch.undo()
-    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-full-0000")
+    monkeypatch.setenv("FAKE_LLM_KEY", fake_key("cache-full"))
     _resumes(config, capsys, folder, 2)
 
 
@@ -301,7 +301,7 @@ def test_a_cache_damaged_mid_run_stops_the_run_and_is_no_agent_error(tmp_path, c
     import yaml
 
     from simulator.cache import ResponseCache
-    from tests.fake_openai import never_the_same
+    from tests.fake_openai import fake_key, never_the_same
     from tests.test_run import _model_config
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-bad-0000")
     fake_openai.responder = never_the_same()

@@ -22,7 +22,7 @@ from simulator.agents.base import InfraError
 from simulator.cli import main
 from simulator.models import build_client, parse_model_spec
 from simulator.transcript import read_records
-from tests.fake_openai import MAX_PAUSE, FakeOpenAI, drop, error, reply, slow, truncated
+from tests.fake_openai import MAX_PAUSE, FakeOpenAI, drop, error, fake_key, reply, slow, truncated
 from tests.test_run import _config
 
 KEY_ENV = "FAULTS_KEY"
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")
 
 @pytest.fixture(autouse=True)
 def key(monkeypatch):
-    monkeypatch.setenv(KEY_ENV, "sk-test-faults-0123456789")
+    monkeypatch.setenv(KEY_ENV, fake_key("faults"))
 
 
 def model(server, attempts: int = 3, max_wait: float = 0.05, **extra) -> dict:

@@ -21,10 +21,10 @@ from simulator.agents.base import InfraError
 from simulator.models import (OLLAMA_URL, ModelConfigError, ModelSpec, Price, build_client, load_prices,
                               parse_model_spec)
 from simulator.transcript import Usage
-from tests.fake_openai import error, reply
+from tests.fake_openai import error, fake_key, reply
 
 WHERE = "config.yaml: agent.model"
-SECRET = "sk-test-SECRET123abcdef"
+SECRET = fake_key("SECRET")
 FAST = {"attempts": 3, "max_wait": 0}
 # autogen compares the fake server's echo of "gpt-4o-mini" with its dated alias
 pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")

@@ -17,7 +17,7 @@ import pytest
 from simulator.cli import main
 from simulator.run import RunFolderLock
 from simulator.transcript import read_records
-from tests.fake_openai import reply, slow
+from tests.fake_openai import fake_key, reply, slow
 from tests.test_faults import KEY_ENV, _planned_ids, model
 from tests.test_run import _config
 
@@ -99,14 +99,21 @@ def assert_requests_stopped(stamped: Stamped, killed_at: float, players: list[in
     assert not any(alive(pid) for pid in players), f"{what} still running 60 s after the kill"
 
 
-def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_path, org_cache, fake_openai,
-                                                                          monkeypatch):
-    monkeypatch.setenv(KEY_ENV, "sk-test-orphans-0123456789")
+def start_slow_run(tmp_path, fake_openai, monkeypatch, stderr=subprocess.DEVNULL, **changes):
+    """A `crmarena run` subprocess of 40 episodes on 2 workers whose model answers slowly (0.5 s),
+    so episodes are in flight when it is killed: (the process, the server's Stamped, the config)."""
+    monkeypatch.setenv(KEY_ENV, fake_key("orphans"))
     fake_openai.responder = stamped = Stamped(pause=0.5)
     config = _config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai, timeout=5)},
-                     modes=["full", "sharded"], trials=4, concurrency=4, workers=2)  # 40 episodes
+                     modes=["full", "sharded"], trials=4, concurrency=4, workers=2, **changes)
     run = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
+                           stdout=subprocess.DEVNULL, stderr=stderr, env=os.environ.copy())
+    return run, stamped, config
+
+
+def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_path, org_cache, fake_openai,
+                                                                          monkeypatch):
+    run, stamped, config = start_slow_run(tmp_path, fake_openai, monkeypatch, stderr=subprocess.PIPE)
     workers: list[int] = []
     try:
         wait_for(lambda: len(stamped.times) >= 4 or run.poll() is not None, what="model requests from the run")
@@ -139,14 +146,9 @@ def test_sigkill_of_a_ray_driver_stops_its_actors_requests_at_once(tmp_path, org
     """Ray ends a dead driver's actors by itself, but only 1-2 s later (measured: 12 more requests);
     actors on the driver's node watch it and end within a fraction of a second."""
     pytest.importorskip("ray", reason="the Ray executor's tests need the `ray` extra (part of `test`)")
-    monkeypatch.setenv(KEY_ENV, "sk-test-orphans-0123456789")
     monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
     monkeypatch.delenv("RAY_ADDRESS", raising=False)  # (the run starts its own local Ray instance)
-    fake_openai.responder = stamped = Stamped(pause=0.5)
-    config = _config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai, timeout=5)},
-                     modes=["full", "sharded"], trials=4, concurrency=4, workers=2, executor="ray")
-    run = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
+    run, stamped, _ = start_slow_run(tmp_path, fake_openai, monkeypatch, executor="ray")
     ray_processes: list[int] = []
     try:
         wait_for(lambda: len(stamped.times) >= 4 or run.poll() is not None, timeout=240,

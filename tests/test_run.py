@@ -11,6 +11,7 @@ import yaml
 from simulator.cli import main
 from simulator.config import ConfigError, load_config
 from simulator.transcript import read_records
+from tests.fake_openai import fake_key
 
 TOP_LEVEL_KEYS = {"schema_version", "episode_id", "run_id", "task", "org", "instance_id", "mode", "persona_id",
                   "agent", "user", "termination", "messages", "events", "final_answer", "usage", "scores"}
@@ -103,8 +104,9 @@ def _model_config(tmp_path: Path, base_url: str, **changes) -> Path:
 
 def test_provider_failures_end_episodes_as_infra_errors_and_the_run_goes_on(
         tmp_path, capsys, monkeypatch, org_cache, fake_openai):
-    from tests.fake_openai import error
-    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-SECRET-0123456789abcdef")
+    from tests.fake_openai import error, fake_key
+    key = fake_key("SECRET")
+    monkeypatch.setenv("FAKE_LLM_KEY", key)
     fake_openai.responder = lambda body: error(500)
     assert main(["run", "--config", str(_model_config(tmp_path, fake_openai.base_url)), "-q"]) == 1  # all failed
     folder = next((tmp_path / "runs").iterdir())
@@ -120,7 +122,7 @@ def test_provider_failures_end_episodes_as_infra_errors_and_the_run_goes_on(
     assert "| fake-model | 2 |" in (folder / "report.md").read_text()  # per model on the report, too
     assert "<td>fake-model</td>" in (folder / "report.html").read_text()
     auth = [{k.lower(): v for k, v in h.items()}["authorization"] for h in fake_openai.headers]
-    assert auth == ["Bearer sk-test-SECRET-0123456789abcdef"] * 4
+    assert auth == [f"Bearer {key}"] * 4
     everything = "".join(p.read_text() for p in folder.iterdir()) + "".join(capsys.readouterr())
     assert "SECRET-0123456789" not in everything
 
@@ -159,7 +161,7 @@ def test_score_and_report_rework_a_saved_run(tmp_path, capsys, org_cache):
 def test_score_with_a_judge_that_fails_closed(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
     from tests.fake_openai import reply
     folder = _offline_run(tmp_path, tasks=["handle_time"], modes=["full", "sharded"])
-    monkeypatch.setenv("JUDGE_KEY", "sk-test-judge-000111222333")
+    monkeypatch.setenv("JUDGE_KEY", fake_key("judge"))
     fake_openai.responder = lambda body: reply("I think it went fine, no JSON here.")
     judge = json.dumps({"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY",
                         "retries": {"attempts": 1, "max_wait": 0.01}})
@@ -180,7 +182,7 @@ def test_score_with_a_judge_that_fails_closed(tmp_path, capsys, monkeypatch, org
 def test_a_refused_judge_stops_judging_at_once(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
     from tests.fake_openai import error
     folder = _offline_run(tmp_path, modes=["full", "sharded"])  # 10 episodes, judged 8 at a time
-    monkeypatch.setenv("JUDGE_KEY", "sk-test-judge-000111222333")
+    monkeypatch.setenv("JUDGE_KEY", fake_key("judge"))
     fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
     judge = json.dumps({"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY"})
     capsys.readouterr()
@@ -201,7 +203,7 @@ def test_a_judge_provider_failure_leaves_the_run_unfinished_and_is_judged_again(
     the run exits 1 saying so; the same command judges those episodes again, and a verdict once
     given is never paid for twice."""
     from tests.fake_openai import malformed, reply
-    monkeypatch.setenv("JUDGE_KEY", "sk-test-judge-000111222333")
+    monkeypatch.setenv("JUDGE_KEY", fake_key("judge"))
     judge = {"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY",
              "retries": {"attempts": 1, "max_wait": 0.01}}
     fake_openai.responder = lambda body: malformed("error")
@@ -294,7 +296,7 @@ def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path, org_cach
 
 def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
     from tests.fake_openai import error, reply
-    monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-retry-00000000")
+    monkeypatch.setenv("FAKE_LLM_KEY", fake_key("retry"))
     fake_openai.responder = lambda body: error(500)
     config = _model_config(tmp_path, fake_openai.base_url)
     assert main(["run", "--config", str(config), "-q"]) == 1

@@ -80,6 +80,15 @@ def test_bad_specs_name_file_field_and_problem(tmp_path, changes, field, words):
     assert str(err.value).startswith(f"{path}: {field}: ")
 
 
+def test_original_is_optional_free_text(tmp_path):
+    assert load_spec(_write_spec(tmp_path, original=None)).original == ""
+    text = "Matches CRMArena-Pro's handle time task.\nWe add windows."
+    assert load_spec(_write_spec(tmp_path, original=text)).original == text
+    with pytest.raises(SpecError) as err:
+        load_spec(_write_spec(tmp_path, original=["a list"]))
+    assert err.value.field == "original"
+
+
 def test_invalid_yaml_names_the_line(tmp_path):
     path = tmp_path / "broken.yaml"
     path.write_text("name: broken\nqueries: [unclosed\n")

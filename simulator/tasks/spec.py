@@ -6,6 +6,7 @@ intent only; every later shard states one fact), what context the agent gets, wh
 pool poses it, and which fields are confidential. Templates use `{slot}` placeholders that
 the task's generator fills per instance. Confidentiality types also name their `request_shards`:
 the fact shard(s) that, once revealed, complete the person's request (a refusal counts only after).
+An optional `original` (free text) says how the type matches or departs from CRMArena-Pro's version.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class TaskSpec:
     confidential_fields: tuple[str, ...]
     path: str
     request_shards: tuple[str, ...] = ()  # fact shards holding the request (confidentiality types)
+    original: str = ""  # how the type matches or departs from CRMArena-Pro's version
 
     @property
     def slots(self) -> set[str]:
@@ -175,7 +177,8 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
     if not isinstance(data, dict):
         raise SpecError(path, "(file)", "must be a YAML mapping")
     known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",
-             "queries", "shards", "policy", "persona_pool", "confidential_fields", "request_shards"}
+             "queries", "shards", "policy", "persona_pool", "confidential_fields", "request_shards",
+             "original"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise SpecError(path, unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
@@ -197,11 +200,18 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         queries=_strings(data, "queries", path), shards=_shards(data, path),
         policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
         confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path),
-        request_shards=_request_shards(data, path))
+        request_shards=_request_shards(data, path), original=_optional_text(data, "original", path))
     if not isinstance(spec.policy, str):
         raise SpecError(path, "policy", "must be a string")
     _check_slots(spec, path)
     return spec
+
+
+def _optional_text(data: dict, key: str, path: Path) -> str:
+    """The free text under `key`, stripped; "" when the key is absent."""
+    if key not in data:
+        return ""
+    return _need(data, key, str, path).strip()
 
 
 def _request_shards(data: dict, path: Path) -> tuple[str, ...]:

@@ -38,7 +38,7 @@ kind                       object                  value
                                                    discount) policy a line violates
 ``config_violation``       Quote                   Knowledge__kav Id of the configuration rule
                                                    (max quantity / exclusive products) violated
-``service_policy``         Knowledge__kav          the policy key (text.SERVICE_POLICY_KEYS)
+``service_policy``         Knowledge__kav          the policy key (threads.SERVICE_POLICY_KEYS)
 ``pricing_rule``           Knowledge__kav          {"kind": "max_discount", "family", "max_discount"}
 ``config_rule``            Knowledge__kav          {"kind": "max_quantity", "product", "max_quantity"}
                                                    or {"kind": "exclusive", "products": [a, b]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 
 from .. import ids
-from . import text
+from . import threads
 from .common import DAY, HOUR, NOW_OFFSET, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx
 from .core import item_before
@@ -110,7 +110,7 @@ def cases(ctx: Ctx) -> None:
         product = ctx.products[p]
         issue_id, issue_d = ctx.issues[issue]
         first = ctx.con_name[contact].split(" ")[0]
-        subject, desc = text.case_text(trng, product=product.name, issue=issue_d, customer_first=first)
+        subject, desc = threads.case_text(trng, product=product.name, issue=issue_d, customer_first=first)
         cid = w.new_id("Case")
         if closed:
             status = "Closed"
@@ -144,7 +144,7 @@ def cases(ctx: Ctx) -> None:
         cust_email = ctx.con_email[contact] or ctx.acc_email[ai]
         if has_email:
             agent = final
-            msgs = text.case_emails(trng, customer=cust_name, customer_email=cust_email or "",
+            msgs = threads.case_emails(trng, org=ctx.org, customer=cust_name, customer_email=cust_email or "",
                                     agent=agent.name, agent_email=agent.email, product=product.name,
                                     issue=issue_d, breach=breach[1] if breach_channel == "email" else None)
             span = max(600, end_t - t)
@@ -161,7 +161,7 @@ def cases(ctx: Ctx) -> None:
         if has_chat:
             chat_no += 1
             agent = owners[0]
-            body = text.chat_transcript(trng, customer=cust_name, customer_email=cust_email or "",
+            body = threads.chat_transcript(trng, org=ctx.org, customer=cust_name, customer_email=cust_email or "",
                                         agent=agent.name, product=product.name,
                                         issue=issue_d, breach=breach[1] if breach_channel == "chat" else None,
                                         sentiment=rng.choice(("positive", "neutral", "negative")))

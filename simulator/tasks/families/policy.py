@@ -5,31 +5,29 @@ labels (`_truth`); pricing and configuration rules are computed from the rule la
 quote lines with SQL. Those labels hold to the policies' conditions, stated as data in
 `generator.policy_rules` (identity, refund and credit limits) and in the rule labels
 (tests/test_policy_rules.py checks every template and every drawn instance against them). The oracles read the same prose and knowledge articles through the tools
-and recognise them with the phrase detectors and templates of `generator.text`.
+and recognise them with the grammar detectors of `generator.threads` and the templates of the prose modules.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from functools import cached_property
 
-from ...crm.generator import text
+from ...crm.generator import articles, threads
+from ...crm.generator.calls import unmet_factors
 from ...crm.tools import CrmTools
-from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
+from ..base import Draw, OracleError, TaskGenerator, soql_string
 from ..registry import register
 
 BANT = ("Budget", "Authority", "Need", "Timeline")
 CHECKED_STATUSES = ("Needs Review", "In Review")
 
 
-def parse_summary(summary: str, patterns: tuple[re.Pattern, ...]) -> dict[str, str] | None:
-    """The fields of the first pattern that matches `summary` entirely, or None."""
-    for pattern in patterns:
-        m = pattern.match(summary or "")
-        if m:
-            return m.groupdict()
-    return None
+def parse_summary(summary: str, kinds: tuple[str, ...]) -> dict | None:
+    """The rule a rule article's Summary states (its label: kind and values), read with the
+    generator's grammar patterns (`articles.rule_of`), when its kind is one of `kinds`; else None."""
+    rule = articles.rule_of(summary)
+    return rule if rule and rule["kind"] in kinds else None
 
 
 def draw_from_pools(rng: random.Random, want_none: bool, clean: list[str], bad: list[tuple[str, str]],
@@ -69,7 +67,7 @@ class PolicyViolationIdentification(TaskGenerator):
             tools, f"SELECT Id, TextBody FROM EmailMessage WHERE ParentId = {case} ORDER BY MessageDate LIMIT 100")]
         bodies += [r["Body"] or "" for r in self.soql(
             tools, f"SELECT Id, Body FROM LiveChatTranscript WHERE CaseId = {case} LIMIT 100")]
-        keys = text.breach_keys("\n".join(bodies))
+        keys = threads.breach_keys("\n".join(bodies))
         if not keys:
             return None
         if len(keys) > 1:
@@ -78,7 +76,7 @@ class PolicyViolationIdentification(TaskGenerator):
 
     def _policy_article(self, tools: CrmTools, key: str) -> str:
         """The Id of the service policy article for `key`, found by its title."""
-        title = next(p["title"] for p in text.service_policies(self.org) if p["key"] == key)
+        title = next(p["title"] for p in threads.service_policies(self.org) if p["key"] == key)
         rows = self.soql(tools, f"SELECT Id FROM Knowledge__kav WHERE Title = {soql_string(title)}")
         if len(rows) != 1:
             raise OracleError(f"expected one article titled {title!r}, found {len(rows)}")
@@ -111,7 +109,7 @@ class LeadQualification(TaskGenerator):
         if not calls:
             raise OracleError(f"lead {params['lead_id']} has no call transcript")
         body = "\n".join(c["TranscriptBody__c"] or "" for c in calls)
-        return [f for f in BANT if any(m in body for m in text.BANT_MARKERS[f][False])]
+        return unmet_factors(body)
 
 
 # --- checked quotes: pricing and configuration ---------------------------------------------
@@ -134,6 +132,19 @@ class CheckedQuoteTask(TaskGenerator):
     def rule_articles(self, tools: CrmTools, lines: list[Line]) -> list[dict]:
         """The rules that may apply to `lines`, read from the knowledge articles with the tools."""
         raise NotImplementedError
+
+    def stated_rules(self, tools: CrmTools, mentioned: list[str], kinds: tuple[str, ...]) -> list[dict]:
+        """The rules of `kinds` stated by the articles whose Summary mentions one of `mentioned`
+        (families or product names), each with its `article` Id."""
+        if not mentioned:
+            return []
+        where = " OR ".join(f"Summary LIKE {soql_string('%' + m + '%')}" for m in mentioned)
+        rules = []
+        for art in self.fetch_all(tools, "SELECT Id, Summary FROM Knowledge__kav", where):
+            rule = parse_summary(art["Summary"], kinds)
+            if rule:
+                rules.append(dict(rule, article=art["Id"]))
+        return rules
 
     @cached_property
     def _pools(self) -> tuple[list[str], list[tuple[str, str]]]:
@@ -170,11 +181,6 @@ class CheckedQuoteTask(TaskGenerator):
         return [hit.pop()] if hit else None
 
 
-PRICING_PATTERNS = tuple(template_pattern(t) for t in text.PRICING_SUMMARIES)
-QUANTITY_PATTERNS = tuple(template_pattern(t) for t in text.QTY_SUMMARIES)
-EXCLUSIVE_PATTERNS = tuple(template_pattern(t) for t in text.EXCL_SUMMARIES)
-
-
 @register
 class QuoteApproval(CheckedQuoteTask):
     """The pricing (maximum discount per product family) policy a checked quote violates, or None."""
@@ -189,12 +195,7 @@ class QuoteApproval(CheckedQuoteTask):
                 if family in cap and disc > float(cap[family]["max_discount"]) + 1e-9}
 
     def rule_articles(self, tools: CrmTools, lines: list[Line]) -> list[dict]:
-        rules = []
-        for art in self.fetch_all(tools, "SELECT Id, Summary FROM Knowledge__kav", "Summary LIKE '%discount%'"):
-            fields = parse_summary(art["Summary"], PRICING_PATTERNS)
-            if fields:
-                rules.append({"family": fields["family"], "max_discount": float(fields["d"]), "article": art["Id"]})
-        return rules
+        return self.stated_rules(tools, sorted({family for _, family, _, _ in lines}), ("max_discount",))
 
 
 @register
@@ -219,17 +220,4 @@ class InvalidConfig(CheckedQuoteTask):
         return hit
 
     def rule_articles(self, tools: CrmTools, lines: list[Line]) -> list[dict]:
-        names = sorted({name for name, _, _, _ in lines})
-        if not names:
-            return []
-        mentions = " OR ".join(f"Summary LIKE {soql_string('%' + n + '%')}" for n in names)
-        rules = []
-        for art in self.fetch_all(tools, "SELECT Id, Summary FROM Knowledge__kav", mentions):
-            qty = parse_summary(art["Summary"], QUANTITY_PATTERNS)
-            pair = parse_summary(art["Summary"], EXCLUSIVE_PATTERNS)
-            if qty:
-                rules.append({"kind": "max_quantity", "product": qty["product"], "max_quantity": float(qty["n"]),
-                              "article": art["Id"]})
-            elif pair:
-                rules.append({"kind": "exclusive", "products": [pair["a"], pair["b"]], "article": art["Id"]})
-        return rules
+        return self.stated_rules(tools, sorted({name for name, _, _, _ in lines}), ("max_quantity", "exclusive"))

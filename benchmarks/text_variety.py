@@ -42,15 +42,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from simulator.crm.generator.text import competitors
-from simulator.crm.schema import schema_for
+from simulator.crm.generator.prose import org_names, prose_fields
 from simulator.crm.store import read_meta
 
 REPEAT_LIMIT = 5  # a sentence "repeats" when it occurs more than this many times in a field
 TARGET_SHARE = 0.10
-NOT_PROSE = {("Territory2", "Description"), ("Lead", "Title")}  # state codes; a job title
-NAME_FIELDS = {"FirstName", "LastName", "Company", "Family"}  # on any object
-NAMED_OBJECTS = {"Account", "Product2", "ProductCategory"}  # whose Name is a name
 
 _SPEAKER = re.compile(r"^[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}: ")
 _SPLIT = re.compile(r"(?<=[.!?])\s+")
@@ -72,13 +68,6 @@ class Variety:
     distinct: int
     repeated_share: float  # share of sentences occurring more than REPEAT_LIMIT times
     top: tuple[tuple[str, int], ...]  # the most repeated sentences and their counts
-
-
-def prose_fields(org: str) -> list[tuple[str, str]]:
-    """(object, field) of every free-text field of org type `org`."""
-    return [(o.name, f.name) for o in schema_for(org).objects for f in o.fields
-            if (f.type == "textarea" or (f.type == "string" and f.name in ("Subject", "Title")))
-            and (o.name, f.name) not in NOT_PROSE]
 
 
 def sentences(text: str) -> list[str]:
@@ -145,17 +134,6 @@ def field_variety(texts, *, masked: bool = True, names: frozenset = frozenset(),
     repeated = sum(n for n in counts.values() if n > REPEAT_LIMIT)
     return Variety(records, total, len(counts), repeated / total if total else 0.0,
                    tuple(counts.most_common(top)))
-
-
-def org_names(conn: sqlite3.Connection, org: str) -> frozenset:
-    """The org's names as word tuples: people's first and last names, companies, products,
-    product families and categories, and the competitors the transcripts mention."""
-    names = set(competitors())
-    for o in schema_for(org).objects:
-        for f in o.fields:
-            if f.name in NAME_FIELDS or (f.name == "Name" and o.name in NAMED_OBJECTS):
-                names.update(v for (v,) in conn.execute(f'SELECT DISTINCT "{f.name}" FROM "{o.name}"') if v)
-    return frozenset(tuple(n.split()) for n in names)
 
 
 def org_variety(path: Path, *, top: int = 5) -> dict[str, tuple[Variety, Variety]]:

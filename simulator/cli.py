@@ -47,27 +47,80 @@ def _check_replaceable(out: Path) -> None:
                 from None
 
 
+def _writer(value: str | None):
+    """The model writer that --writer names (a model spec, or a mapping in YAML such as
+    '{model: m, base_url: http://...}'), replying into the runs' response cache; None without one."""
+    if value is None:
+        return None
+    import yaml
+    from .cache import cache_dir
+    from .crm.generator.writer import Writer
+    from .models import ModelConfigError, parse_model_spec
+    try:
+        spec = parse_model_spec(yaml.safe_load(value) if value.lstrip().startswith("{") else value, where="--writer")
+    except yaml.YAMLError as exc:
+        raise UsageError(f"--writer: not a model spec mapping ({exc})") from None
+    except ModelConfigError as exc:
+        raise UsageError(str(exc)) from None
+    return Writer(spec, cache=cache_dir() / "responses.sqlite")
+
+
+@contextmanager
+def _rewriting_bar(disable: bool) -> Iterator[Callable]:
+    """The writer's progress callback: a bar of records done, with the fields kept and fallen back."""
+    from tqdm import tqdm
+    with tqdm(desc="rewriting prose", unit=" records", disable=disable, file=sys.stderr,
+              dynamic_ncols=True) as bar:
+        def rewritten(done: int, total: int, tally) -> None:
+            bar.total = total
+            bar.set_postfix_str(f"kept {sum(tally.kept.values())}, fallback {sum(tally.fallback.values())}",
+                                refresh=False)
+            bar.update(done - bar.n)
+        yield rewritten
+
+
 def cmd_org_build(args: argparse.Namespace) -> int:
     from .crm.generator import build_org
+    from .crm.generator.writer import WriterError, build_written_org
     from tqdm import tqdm
 
     if args.scale <= 0:
         raise UsageError(f"--scale must be positive, got {args.scale}")
     out = Path(args.out)
     _check_replaceable(out)
+    writer, tally = _writer(args.writer), None
     with tqdm(desc=f"building {args.org} org", unit=" records", disable=args.quiet,
-              file=sys.stderr, dynamic_ncols=True) as bar:
+              file=sys.stderr, dynamic_ncols=True) as bar, _rewriting_bar(args.quiet or not writer) as rewritten:
         def progress(object_name: str, rows: int) -> None:
             bar.set_postfix_str(object_name)
             bar.update(rows)
 
         try:
-            meta = build_org(args.org, out, seed=args.seed, scale=args.scale, as_of=args.as_of,
-                             progress=progress)
+            if writer is None:
+                meta = build_org(args.org, out, seed=args.seed, scale=args.scale, as_of=args.as_of,
+                                 progress=progress)
+            else:
+                meta, tally = build_written_org(args.org, out, writer=writer, seed=args.seed, scale=args.scale,
+                                                as_of=args.as_of, progress=progress, rewritten=rewritten)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    print(f"built {meta.org} org (seed {meta.seed}, scale {meta.scale:g}, as of {meta.as_of}) "
+        except WriterError as exc:  # a provider failure after its retries: no org was written
+            print(f"crmarena: error: {exc}; no org was written", file=sys.stderr)
+            return 1
+    by = f", prose rewritten by {writer.spec.label}" if writer else ""
+    print(f"built {meta.org} org (seed {meta.seed}, scale {meta.scale:g}, as of {meta.as_of}{by}) "
           f"-> {out}", file=sys.stderr)
+    if tally is not None:
+        from .crm.render import table
+        print(table(tally.rows()), file=sys.stderr)
+    return 0
+
+
+def cmd_org_info(args: argparse.Namespace) -> int:
+    m = _open_org(args.path).meta
+    print(f"org: {m.org}\nseed: {m.seed}\nscale: {m.scale:g}\nas of: {m.as_of}\n"
+          f"generator: {m.generator_version}\ncontent hash: {m.content_hash}\n"
+          f"writer: {m.writer or 'none (the grammar text)'}")
     return 0
 
 
@@ -452,8 +505,16 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--out", required=True,
                        help="path of the org file to write; its folder must exist. An org file there is replaced; "
                             "any other file is refused")
+    build.add_argument("--writer", metavar="MODEL",
+                       help="rewrite the prose with this model (a model spec as in run configs, e.g. openai/gpt-4o-mini, "
+                            "or a YAML mapping); each rewrite is checked against the grammar's facts and replaced "
+                            "by the grammar's text when it fails; replies are cached (default: no writer)")
     build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     build.set_defaults(func=cmd_org_build)
+
+    info = org_sub.add_parser("info", help="what an org file records about itself: seed, scale, hash, writer")
+    info.add_argument("path", help="org file")
+    info.set_defaults(func=cmd_org_info)
 
     stats = org_sub.add_parser("stats", help="records per object")
     stats.add_argument("path", help="org file")

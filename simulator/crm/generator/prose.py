@@ -1,0 +1,58 @@
+"""Which fields of an org are prose, the names they mention, and the facts their detectors find.
+
+`prose_fields(org)`: every `textarea` field of the schema and every string field named Subject
+or Title, except Territory2.Description (state codes) and Lead.Title (a job title).
+`org_names(conn, org)`: the org's own names (people, companies, products, families, categories,
+competitors) as word tuples. `field_facts()`: the FIELD_FACTS registries of the prose modules
+that exist, merged: (SObject, field) -> fn(text) -> [(fact, matched text)] in text order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sqlite3
+from typing import Callable
+
+from ..schema import schema_for
+from .text import competitors
+
+NOT_PROSE = {("Territory2", "Description"), ("Lead", "Title")}  # state codes; a job title
+NAME_FIELDS = {"FirstName", "LastName", "Company", "Family"}  # on any object
+NAMED_OBJECTS = {"Account", "Product2", "ProductCategory"}  # whose Name is a name
+PROSE_MODULES = ("calls", "activities", "threads", "articles", "records")  # may export FIELD_FACTS
+
+FactFinder = Callable[[str], "list[tuple[str, str]]"]
+
+
+def prose_fields(org: str) -> list[tuple[str, str]]:
+    """(object, field) of every free-text field of org type `org`."""
+    return [(o.name, f.name) for o in schema_for(org).objects for f in o.fields
+            if (f.type == "textarea" or (f.type == "string" and f.name in ("Subject", "Title")))
+            and (o.name, f.name) not in NOT_PROSE]
+
+
+def org_names(conn: sqlite3.Connection, org: str) -> frozenset:
+    """The org's names as word tuples: people's first and last names, companies, products,
+    product families and categories, and the competitors the transcripts mention."""
+    names = set(competitors())
+    for o in schema_for(org).objects:
+        for f in o.fields:
+            if f.name in NAME_FIELDS or (f.name == "Name" and o.name in NAMED_OBJECTS):
+                names.update(v for (v,) in conn.execute(f'SELECT DISTINCT "{f.name}" FROM "{o.name}"') if v)
+    return frozenset(tuple(n.split()) for n in names)
+
+
+def field_facts() -> dict[tuple[str, str], FactFinder]:
+    """The merged FIELD_FACTS of the prose modules in PROSE_MODULES that exist (one not written
+    yet is skipped; one that fails to import raises)."""
+    registry: dict[tuple[str, str], FactFinder] = {}
+    for name in PROSE_MODULES:
+        module_name = f"{__package__}.{name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        registry.update(getattr(module, "FIELD_FACTS", {}))
+    return registry

@@ -9,7 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from simulator.crm.generator import text, vocab
+from benchmarks.text_variety import field_variety
+from simulator.crm.generator import activities, text, vocab
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.tasks.generate import generate_instances
@@ -20,8 +21,11 @@ from tests.orgkit import AS_OF, OrgKit
 
 TYPES = ("knowledge_qa", "named_entity_disambiguation", "sales_insight_mining", "wrong_stage_rectification",
          "activity_priority")
-SUBJECTS = {stage: tasks for stage, (tasks, _events, _descs) in vocab.ACTIVITIES.items()}
-EVENTS = {stage: events for stage, (_tasks, events, _descs) in vocab.ACTIVITIES.items()}
+SUBJECTS = {stage: [activities.activity(random.Random(k), stage=stage, kind="task")[0] for k in range(8)]
+            for stage in activities.KEYS}
+EVENTS = {stage: [activities.activity(random.Random(k), stage=stage, kind="event")[0] for k in range(8)]
+          for stage in activities.KEYS}
+
 
 
 def dt(days_ago: float) -> str:
@@ -173,9 +177,11 @@ def test_activity_priority_lists_the_misfit_tasks(tmp_path):
     account = kit.add("Account", Name="Acme Corp", CreatedDate=dt(900))
     opp = opportunity(kit, "Acme Corp - Router", "Discovery", account)
     _task(kit, opp, "Qualification", "Completed")
-    _task(kit, opp, "Discovery", "Not Started")
-    misfits = [_task(kit, opp, "Negotiation", "Not Started"), _task(kit, opp, "Qualification", "Not Started", 1)]
-    for tid, stage in zip(misfits, ("Negotiation", "Qualification")):
+    for k in range(4):
+        _task(kit, opp, "Discovery", "Not Started", k)
+    stages = ("Negotiation", "Qualification", "Quote", "Closed", "Qualification")
+    misfits = [_task(kit, opp, stage, "Not Started", k + 1) for k, stage in enumerate(stages)]
+    for tid, stage in zip(misfits, stages):
         kit.label("Task", tid, "misfit_task", json.dumps({"opportunity": opp, "fits_stage": stage}))
     org = kit.build(tmp_path / "o.db")
     found = draws(generator(org, "activity_priority"))

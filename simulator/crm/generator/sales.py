@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 
 from ..schema import STAGES
-from . import text
+from . import activities, text
 from .common import DAY, HOUR, NOW_OFFSET, phone, slug, stream, work_time
 from .context import LEAD_SPAN_DAYS, Ctx
 from .core import state_owner
@@ -328,6 +328,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             w.truth("Opportunity", oid, "true_stage", STAGES[true_stage])
         # Activities for every stage reached so far.
         misfit = (not closed and not mislabelled and rng.random() < MISFIT_SHARE)
+        n_open = 0  # Not Started tasks of the current stage
         for k in range(true_stage + 1):
             lo_t = bounds[k]
             hi_t = NOW_OFFSET if k == true_stage and not closed else (
@@ -335,10 +336,11 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             current = (k == true_stage and not closed)
             n_tasks = (2 if current else 1) if k < 4 else (1 if rng.random() < 0.5 else 0)
             for j in range(n_tasks):
-                subj, desc = text.activity(trng, stage=STAGES[k], kind="task")
+                subj, desc = activities.activity(trng, stage=STAGES[k], kind="task")
                 tt = lo_t + rng.uniform(0, 0.8) * (hi_t - lo_t)
                 if current and not mislabelled and (j == 0 or rng.random() < 0.5) and rng.random() < 0.85:
                     status = "Not Started"
+                    n_open += 1
                 elif current:
                     status = rng.choice(("In Progress", "Completed", "Waiting on someone else"))
                 else:
@@ -349,7 +351,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                     due = c.d(NOW_OFFSET + rng.randint(1, 21) * DAY)
                 _task(ctx, rng, subj, desc, status, due, agent.user_id, oid, ctx.con_id[contact], tt)
             if rng.random() < (0.45 if k < 4 else 0.2):
-                subj, desc = text.activity(trng, stage=STAGES[k], kind="event")
+                subj, desc = activities.activity(trng, stage=STAGES[k], kind="event")
                 st = work_time(rng, lo_t + rng.uniform(0, 1) * (hi_t - lo_t))
                 st = min(st, NOW_OFFSET - 2 * HOUR)
                 allday = rng.random() < 0.05
@@ -359,13 +361,8 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                                 "OwnerId": agent.user_id, "WhatId": oid,
                                 "CreatedDate": c.dt(max(created, st - rng.randint(1, 10) * DAY))})
         if misfit:
-            for _ in range(rng.choices((1, 2), (3, 1))[0]):
-                wrong = rng.choice([s for s in range(5) if s != true_stage])
-                subj, desc = text.activity(trng, stage=STAGES[wrong], kind="task")
-                tt = bounds[true_stage] + rng.uniform(0, 0.8) * (NOW_OFFSET - bounds[true_stage])
-                tid = _task(ctx, rng, subj, desc, "Not Started", c.d(NOW_OFFSET + rng.randint(1, 21) * DAY),
-                            agent.user_id, oid, ctx.con_id[contact], tt)
-                w.truth("Task", tid, "misfit_task", {"opportunity": oid, "fits_stage": STAGES[wrong]})
+            _candidate_tasks(ctx, rng, trng, stage=true_stage, n_open=n_open, since=bounds[true_stage],
+                             owner=agent.user_id, what=oid, who=ctx.con_id[contact])
         # A sales call showing where the deal really is.
         if rng.random() < (0.85 if mislabelled else call_share):
             hint = min(true_stage, 3)
@@ -443,6 +440,22 @@ def _alt_quantity(ctx: Ctx, rng, p: int, q: int) -> int:
     if ctx.b2b:
         return max(1, min(400, round(q * rng.choice(ALT_QTY_FACTORS))))
     return rng.choice((1, 2, 3))
+
+
+def _candidate_tasks(ctx: Ctx, rng, trng, *, stage: int, n_open: int, since: int, owner, what, who) -> None:
+    """Top an open deal's planned work up to 8-15 Not Started tasks, 4-7 of them (labelled
+    `misfit_task`) meant for another stage, in random order among the fitting ones."""
+    n_misfit = rng.randint(4, 7)
+    n_fit = max(0, rng.randint(max(1, 8 - n_misfit), 15 - n_misfit) - n_open)
+    stages = [rng.choice([s for s in range(5) if s != stage]) for _ in range(n_misfit)] + [stage] * n_fit
+    rng.shuffle(stages)
+    for k in stages:
+        subj, desc = activities.activity(trng, stage=STAGES[k], kind="task")
+        t = since + rng.uniform(0, 0.8) * (NOW_OFFSET - since)
+        tid = _task(ctx, rng, subj, desc, "Not Started", ctx.clock.d(NOW_OFFSET + rng.randint(1, 21) * DAY),
+                    owner, what, who, t)
+        if k != stage:
+            ctx.w.truth("Task", tid, "misfit_task", {"opportunity": what, "fits_stage": STAGES[k]})
 
 
 def _task(ctx, rng, subj, desc, status, due, owner, what, who, t) -> str:

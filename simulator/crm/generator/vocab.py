@@ -295,67 +295,6 @@ B2C_ISSUES = (
     ("Subscription renewal error", "The product's subscription shows as expired even though it was renewed."),
 )
 
-# Activities per stage: (task subjects, event subjects, descriptions). Keywords never cross stages.
-ACTIVITIES = {
-    "Qualification": (
-        ("Intro call to qualify budget", "Confirm budget range with prospect", "Identify the economic buyer",
-         "Qualify lead against BANT criteria", "Research account before first call", "Send intro email and capability overview",
-         "Confirm decision-maker and buying authority", "Log initial qualification notes", "Check whether prospect has an approved budget",
-         "Schedule follow-up qualification call"),
-        ("Introductory call", "First meeting: qualification", "Intro video call with prospect", "Qualification call with new contact",
-         "Initial fit conversation", "Meet-and-greet with prospect team"),
-        ("First contact with the prospect. Goal is to learn whether there is budget, who signs off and whether the timing is realistic before investing more effort.",
-         "Qualify the opportunity: confirm the pain is real, ask about approved budget and who the economic buyer is.",
-         "Early-stage touch point. Capture company size, current vendor and rough timeframe, then decide whether to pursue.",
-         "Introductory outreach. Confirm interest and whether the contact can make or influence the purchase decision."),
-    ),
-    "Discovery": (
-        ("Run needs analysis workshop", "Document current-state requirements", "Prepare product demo for stakeholders",
-         "Map technical requirements with IT", "Send discovery questionnaire", "Identify integration requirements",
-         "Gather use cases from end users", "Summarize pain points from discovery sessions", "Book solution demo with technical team",
-         "Review current architecture diagrams"),
-        ("Product demo", "Needs analysis workshop", "Solution demo for evaluation team", "Requirements deep-dive session",
-         "Technical discovery meeting", "Site walkthrough to understand workflows"),
-        ("Deep-dive into the customer's requirements and current processes; walk through a tailored demo of the relevant features.",
-         "Discovery session to understand use cases, integration points and success criteria before any pricing is discussed.",
-         "Needs analysis with the evaluation team. Capture must-have versus nice-to-have requirements for the demo.",
-         "Technical discovery: review the existing environment and agree on what the demo needs to prove."),
-    ),
-    "Quote": (
-        ("Prepare proposal and pricing", "Send quote to customer", "Build quote with line items", "Get internal pricing approval for quote",
-         "Draft statement of work for proposal", "Revise quote quantities", "Follow up on sent quote", "Attach product configuration to quote",
-         "Confirm quote expiration date", "Email proposal PDF to buyer"),
-        ("Proposal walkthrough", "Quote review call", "Present pricing proposal", "Walk customer through quote line items",
-         "Proposal presentation to buying committee", "Pricing review meeting"),
-        ("Prepare and send the formal quote with line items, quantities and list prices; confirm the quote expiration date.",
-         "Walk the buyer through the proposal document and the quoted configuration; answer questions on line items.",
-         "Proposal stage: the customer asked for a written quote. Build it, get pricing approval, and send it over.",
-         "Present the proposal and pricing options. Capture feedback on the quoted bundle."),
-    ),
-    "Negotiation": (
-        ("Negotiate contract terms", "Send redlines to legal", "Legal review of MSA", "Respond to procurement counteroffer",
-         "Negotiate payment terms", "Escalate discount request to deal desk", "Finalize contract language", "Review customer redlines",
-         "Align on renewal and termination clauses", "Prepare final concession plan"),
-        ("Contract negotiation call", "Legal review meeting", "Procurement negotiation session", "Redline review with counsel",
-         "Terms negotiation with CFO", "Negotiation: final pricing concessions"),
-        ("Work through procurement's counteroffer and the legal redlines on the master agreement; agree on payment terms.",
-         "Negotiation session: resolve open contract clauses and the requested concession before signature.",
-         "Legal review of the customer's redlines on liability caps and termination terms.",
-         "Procurement is pushing back on price and payment schedule. Align on final terms and concessions."),
-    ),
-    "Closed": (
-        ("Schedule customer kickoff meeting", "Hand off account to onboarding team", "Send welcome packet to new customer",
-         "Set up customer in billing system", "Plan implementation timeline with customer", "Assign customer success manager to account",
-         "Collect post-sale feedback", "Archive signed contract", "Create onboarding checklist", "Confirm go-live date with customer"),
-        ("Customer kickoff meeting", "Onboarding session", "Implementation kickoff", "Welcome call with customer success",
-         "Go-live planning session", "Post-sale handoff meeting"),
-        ("The deal is signed. Kick off onboarding, introduce the customer success manager and agree on go-live milestones.",
-         "Post-sale handoff: transfer account notes to the onboarding team and schedule the implementation kickoff.",
-         "Onboarding session with the new customer's admins; confirm training dates and the go-live plan.",
-         "Welcome the customer after signature and set up billing, access and the onboarding checklist."),
-    ),
-}
-
 # --- knowledge: public FAQs (title, question, answer, body with {a} = the answer) ----------------
 # Every answer is distinct within an org; bodies carry distractor facts.
 

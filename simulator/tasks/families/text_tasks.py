@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from functools import lru_cache
 
-from ...crm.generator import text, vocab
+from ...crm.generator import activities, text, vocab
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
 from ..registry import register
@@ -24,13 +24,6 @@ SUBTOPICS = tuple(text.SUBTOPIC_PHRASES)
 
 
 # --- shared helpers ----------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def subject_stages() -> dict[str, str]:
-    """Task or event subject -> the stage whose work it describes (subjects never cross stages)."""
-    return {subject: stage for stage, (tasks, events, _descs) in vocab.ACTIVITIES.items()
-            for subject in (*tasks, *events)}
-
 
 def call_stage(body: str) -> str | None:
     """The stage a call transcript shows (its stage-purpose sentence), or None."""
@@ -321,9 +314,9 @@ class SalesInsightMining(TaskGenerator):
 
 def evidence_stage(tasks, events, calls) -> str | None:
     """The stage an opportunity's evidence shows: the most advanced stage of its started or done
-    tasks (subjects), its events (subjects) and its calls (stage sentences)."""
-    stages = subject_stages()
-    shown = [stages.get(s) for s in (*tasks, *events)] + [call_stage(b) for b in calls]
+    tasks and its events (the stage work their subjects describe, `activities.stage_of`) and its
+    calls (stage sentences)."""
+    shown = [activities.stage_of(s) for s in (*tasks, *events)] + [call_stage(b) for b in calls]
     return latest_stage(s for s in shown if s)
 
 
@@ -373,6 +366,10 @@ class WrongStageRectification(TaskGenerator):
 
 # --- activity priority -------------------------------------------------------------------
 
+CANDIDATES = (8, 15)  # Not Started tasks on the opportunity (as in CRMArena-Pro)
+MISFITS = (4, 7)  # of which do not fit its stage: the answer
+
+
 @register
 class ActivityPriority(TaskGenerator):
     """The Not Started tasks of an opportunity that do not fit its current stage (a set of Task Ids)."""
@@ -386,7 +383,8 @@ class ActivityPriority(TaskGenerator):
             by_opp.setdefault(value["opportunity"], []).append(task)
         opp = rng.choice(sorted(by_opp))
         open_tasks = {t for t, in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
-        if not set(by_opp[opp]) <= open_tasks:
+        if not set(by_opp[opp]) <= open_tasks or not (CANDIDATES[0] <= len(open_tasks) <= CANDIDATES[1]
+                                                      and MISFITS[0] <= len(by_opp[opp]) <= MISFITS[1]):
             return None
         ref, slot = opportunity_ref(self, rng, opp)
         return Draw(ref, {"opportunity": slot}, sorted(by_opp[opp]))
@@ -395,6 +393,6 @@ class ActivityPriority(TaskGenerator):
         opp = resolve_opportunity(self, tools, params)
         tasks = self.fetch_all(tools, "SELECT Id, Subject FROM Task",
                                f"WhatId = {soql_string(opp['Id'])} AND Status = 'Not Started'")
-        stages = subject_stages()
-        out = sorted(t["Id"] for t in tasks if stages.get(t["Subject"]) not in (None, opp["StageName"]))
+        out = sorted(t["Id"] for t in tasks
+                     if activities.stage_of(t["Subject"]) not in (None, opp["StageName"]))
         return out or None

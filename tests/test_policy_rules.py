@@ -1,5 +1,5 @@
 """Labels checked against their own rules: the policies' conditions are data
-(`generator.policy_rules`, the rule labels of the quote articles, the BANT phrase banks); every
+(`generator.policy_rules`, the rule labels of the quote articles, the BANT rules of `generator.calls`); every
 template the generator can emit is checked against them (enumerated), and so is every policy
 instance drawn from the generated orgs (the conditions evaluated on the records' own text)."""
 
@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from simulator.crm.generator import calls
 from simulator.crm.generator import text as T
 from simulator.crm.generator.policy_rules import (IDENTIFIERS, IDENTITY, LIMITS, asked_identifiers,
                                                   given_identifiers, identity_verified)
@@ -272,12 +273,12 @@ def test_drawn_quote_checks_agree_with_the_rules(request, org_name, task, kind, 
 
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_drawn_bant_labels_agree_with_the_calls(request, org_name):
-    """Each factor is stated one way in the call: unmet exactly for the labelled factors."""
+    """Every factor is stated in the call, and its last statement is unmet exactly for the labelled factors."""
     org = request.getfixturevalue(org_name)
     conn = org.connect()
     for inst in generate_instances(org, 30, types=["lead_qualification"], seed=1):
         body = "\n".join(b for (b,) in conn.execute(
             "SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = ?", (inst.params["lead_id"],)))
-        for factor, banks in T.BANT_MARKERS.items():
-            shown = {met for met, markers in banks.items() if any(m in body for m in markers)}
-            assert shown == {factor not in inst.answer}, (inst.params["lead_id"], factor, shown)
+        stated = {fact.partition("=")[0] for fact, _ in calls.facts(body)}
+        assert set(calls.BANT) <= stated, (inst.params["lead_id"], stated)
+        assert calls.unmet_factors(body) == inst.answer, inst.params["lead_id"]

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tests.orgkit import OrgKit
-from simulator.crm.generator import text
+from simulator.crm.generator import calls, text
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.tasks.generate import generate_instances
@@ -105,7 +105,7 @@ def test_lead_qualification_known_org(tmp_path, org_type):
         lead = kit.add("Lead", Name=name, FirstName=name.split()[0], LastName=name.split()[1], Status="Working",
                        OwnerId=rep, CreatedDate=T0, IsConverted=0, **extra)
         leads[lead] = gaps
-        body = text.voice_call(random.Random(i), agent="Sam Seller", contact=name, company=company,
+        body = calls.voice_call(random.Random(i), agent="Sam Seller", contact=name, company=company,
                                product="Widget", competitors=[], sentiments={}, stage_hint=None,
                                bant={f: f not in gaps for f in ("Budget", "Authority", "Need", "Timeline")})
         kit.add("VoiceCallTranscript__c", LeadId__c=lead, TranscriptBody__c=body, CreatedDate=T0)

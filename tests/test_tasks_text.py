@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from benchmarks.text_variety import field_variety
+from simulator.crm.generator import calls
 from simulator.crm.generator import activities, text, vocab
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
@@ -115,7 +116,7 @@ def test_named_entity_disambiguation_finds_the_one_fitting_purchase(tmp_path):
 # --- sales_insight_mining -------------------------------------------------------------------
 
 def _call(kit, opp, comps, sentiments, seed):
-    body = text.voice_call(random.Random(seed), agent="Sam Reed", contact="Ann Lee", company="Acme Corp",
+    body = calls.voice_call(random.Random(seed), agent="Sam Reed", contact="Ann Lee", company="Acme Corp",
                            product="Arkline R220 Rack Server", competitors=comps,
                            bant={b: True for b in ("Budget", "Authority", "Need", "Timeline")},
                            sentiments=sentiments, stage_hint="Discovery")

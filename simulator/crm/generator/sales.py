@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 
 from ..schema import STAGES
-from . import activities, text
+from . import activities, calls, text
 from .common import DAY, HOUR, NOW_OFFSET, phone, slug, stream, work_time
 from .context import LEAD_SPAN_DAYS, Ctx
 from .core import state_owner
@@ -92,15 +92,9 @@ def plan_leads(ctx: Ctx) -> list[LeadPlan]:
     return out
 
 
-def _subtopics() -> tuple:
-    bank = getattr(text, "SUBTOPIC_PHRASES", None)
-    return tuple(bank) if bank else SUBTOPICS
-
-
 def _sentiments(rng) -> dict:
-    subs = _subtopics()
     return {s: rng.choice(("positive", "neutral", "negative"))
-            for s in sorted(rng.sample(subs, min(len(subs), rng.randint(2, 4))), key=subs.index)}
+            for s in sorted(rng.sample(SUBTOPICS, rng.randint(2, 4)), key=SUBTOPICS.index)}
 
 
 def _competitors(rng, pool) -> list:
@@ -112,8 +106,8 @@ def _call(ctx: Ctx, rng, trng, *, lead_id, opp_id, t, agent, contact, company, p
     w, c = ctx.w, ctx.clock
     comps = _competitors(rng, pool)
     sents = _sentiments(rng)
-    body = text.voice_call(trng, agent=agent, contact=contact, company=company, product=product,
-                           competitors=comps, bant=bant, sentiments=sents, stage_hint=hint)
+    body = calls.voice_call(trng, agent=agent, contact=contact, company=company, product=product,
+                            competitors=comps, bant=bant, sentiments=sents, stage_hint=hint)
     vid = w.new_id("VoiceCallTranscript__c")
     t = min(t, NOW_OFFSET - HOUR)
     w.add("VoiceCallTranscript__c", {

@@ -14,24 +14,16 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 from ...crm.generator import activities, text, vocab
+from ...crm.generator.calls import call_stage, competitors_considered, negative_subtopics
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
 from ..registry import register
 from . import requesters
 
 STAGES = text.STAGES  # Qualification, Discovery, Quote, Negotiation, Closed
-SUBTOPICS = tuple(text.SUBTOPIC_PHRASES)
 
 
 # --- shared helpers ----------------------------------------------------------------------
-
-def call_stage(body: str) -> str | None:
-    """The stage a call transcript shows (its stage-purpose sentence), or None."""
-    for stage, markers in text.STAGE_MARKERS.items():
-        if any(m in body for m in markers):
-            return stage
-    return None
-
 
 def latest_stage(stages) -> str | None:
     """The most advanced of some stage names (None when there is none)."""
@@ -254,16 +246,6 @@ TOPICS = {"competitors": "which competitors the customer mentioned",
           "negative": "which subtopics the customer was negative about"}
 
 
-def negative_subtopics(body: str) -> set[str]:
-    """Subtopics on which the contact voiced a negative opinion in a call."""
-    return {s for s in SUBTOPICS if any(m in body for m in text.SUBTOPIC_MARKERS[s]["negative"])}
-
-
-def competitors_named(body: str) -> set[str]:
-    """Competitor names mentioned in a call."""
-    return {c for c in text.competitors() if c in body}
-
-
 @register
 class SalesInsightMining(TaskGenerator):
     """Competitors mentioned, or subtopics with negative sentiment, across a set of sales calls
@@ -305,7 +287,7 @@ class SalesInsightMining(TaskGenerator):
         where = (f"OpportunityId__c = {rid}" if params["scope"] == "opportunity"
                  else f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {rid})")
         calls = self.fetch_all(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c", where)
-        read = competitors_named if params["topic"] == "competitors" else negative_subtopics
+        read = competitors_considered if params["topic"] == "competitors" else negative_subtopics
         found = set().union(*(read(c["TranscriptBody__c"] or "") for c in calls))
         return sorted(found) or None
 

@@ -1,0 +1,565 @@
+"""Sales voice-call transcripts, written from a grammar, and the detectors that read them back.
+
+A call states facts in many ways: directly, implied, negated ("it's not that we lack budget"),
+hedged, corrected later in the same call (the LAST statement of a BANT factor decides), or
+spread over turns (a pending answer, resolved later). Around them: small talk and distractor
+facts that change no label (a budget for another project, someone's authority over an
+unrelated purchase, an opinion about another vendor's product, competitors ruled out or named
+in passing). Each label is carried by its own rules (`FACT_RULES`); tests check with
+`grammar.overlaps` that no other rule of the grammar produces text a label's pattern matches.
+
+Detectors (what the oracle reads, and FIELD_FACTS for the model writer) are the compiled
+patterns of those rules, matched case-insensitively:
+
+- `unmet_factors(body)`: BANT factors whose last statement says unmet;
+- `negative_subtopics(body)`: subtopics of the product the contact was negative about;
+- `competitors_considered(body)`: vendors the contact is still considering for this purchase;
+- `call_stage(body)`: the deal stage the agent's purpose and next step show, or None.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+
+from ..schema import STAGES
+from . import text
+from .grammar import Grammar
+from .latent import BANT, SUBTOPICS
+
+SENTIMENTS = ("positive", "neutral", "negative")
+
+_APPROVERS = {"b2b": ("our CFO", "the VP of Operations", "our procurement committee", "the CIO",
+                      "our managing director", "the board", "my boss", "our finance director"),
+              "b2c": ("my partner", "my wife", "my husband", "my parents", "my business partner", "my sister")}
+_AMOUNTS = {"b2b": (30_000, 250_000, 5_000), "b2c": (300, 2_500, 50)}
+_PROJECTS = {"b2b": ("the warehouse remodel", "a new delivery fleet", "the office move", "our website rebuild",
+                     "new laptops for the sales floor", "the trade show next spring", "a security audit"),
+             "b2c": ("a kitchen renovation", "a new roof", "our summer vacation", "a used car", "the wedding",
+                     "new bikes for the kids", "a home gym")}
+_PURCHASES = {"b2b": ("the office lease", "our insurance renewal", "the catering contract", "new company cars",
+                      "the warehouse expansion", "our payroll provider"),
+              "b2c": ("the new car", "the mortgage refinance", "our holiday trip", "the new sofa",
+                      "the kids' school fees", "the garden redesign")}
+
+RULES: dict[str, list[str]] = {
+    # -- shared pieces
+    "lead": ["[|so, |well, |okay, |right, |and |now, |honestly, |look, |alright, |anyway, |good, |sure, |yes, |hmm, "
+             "|oh, |listen, |yeah, ]"],
+    "tail": ["[| then| for now| I think| as well| if that works| by the way| on my side| in any case| at least|"
+             " so far| really| I'd say| as it stands]"],
+    "ack": ["[right|okay|sure|got it|makes sense|understood|fair enough|good to know|that helps|noted|"
+            "thanks for that|appreciate that|perfect|great]"],
+    "soft": ["[honestly|to be honest|frankly|look|well|so|I mean|candidly|truthfully|in all honesty]"],
+    "this": ["[this|the {product}|this purchase|something like this|a project like this]"],
+    "when": ["[the next six weeks|the next two months|this quarter|the next 90 days|the next month|"
+             "the next few weeks|the end of the quarter|the next eight weeks]"],
+    "about": ["[about|roughly|around|close to|a bit over|just under|something like]"],
+    "correct": ["[actually|wait|hang on|sorry|hold on|oh], [scratch that|let me correct that|I misspoke|"
+                "I had that wrong|that's out of date|I just checked|I should correct myself]"],
+    "followup": ["[coming back to|going back to|circling back to|to answer|following up on] "
+                 "[your earlier question|what you asked earlier|that question from before|your question from earlier|"
+                 "the point you raised earlier]"],
+
+    # -- BANT statements (clauses; a turn capitalises them)
+    "budget_met": [
+        "[we have|we've got|we already have] <about> {amount} [set aside|earmarked|allocated|approved|ring-fenced] "
+        "for <this>",
+        "[finance|our CFO|leadership|my manager|the board] [approved|signed off on|released] <about> {amount} for "
+        "<this> [last week|last month|already|in the latest budget round]",
+        "the money for <this> is [already |][in place|approved|sorted|secured|in the plan], <about> {amount}",
+        "it's not [that|as if|like] we [lack|are short of] [budget|money|funds] [for this|here|on this one]; "
+        "<about> {amount} is [already |][set aside|approved|earmarked]",
+        "[I'm fairly sure|I believe|as far as I know|if I remember right|I think] we [have|can count on] <about> "
+        "{amount} [set aside|earmarked|available] for <this>",
+        "[cost|spend|money] won't be what holds <this> up, [since|as] <about> {amount} is [already |]"
+        "[earmarked|sitting in the plan|accounted for]",
+    ],
+    "budget_unmet": [
+        "[nothing|no money|not a cent] has been [set aside|earmarked|allocated|approved] for <this> "
+        "[yet|so far|at this point|this year]",
+        "[our spending|spend|all purchasing|discretionary spend] is frozen [until next year|until the next fiscal year|"
+        "for the rest of the year|until further notice]",
+        "the [money|funding|budget] for <this> [isn't|is not] there [yet|right now|this year|at the moment]",
+        "we'd [have to|need to] [find|scrape together|free up] the [money|funds|budget] [somewhere|first|"
+        "from another line] before [committing|we could sign|anything moves]",
+        "[finance|our CFO|leadership|the board] [turned down|rejected|pushed back on|sat on] [the request|our request|"
+        "the funding request] for <this>",
+        "I [can't|couldn't|wouldn't] [say|claim|pretend] we [have|can count on] [money|funding|budget] "
+        "[lined up|in place|sorted] for <this>",
+        "I [doubt|don't think] we'll [get|find|free up] [money|funding|budget] for <this> [this year|before next year|"
+        "anytime soon]",
+    ],
+    "authority_met": [
+        "I'm the one who [makes|has] the final [call|decision|say] [on this|here|on purchases like this]",
+        "the decision [is mine|is my call|sits with me|rests with me] [alone|entirely|in the end|on this one]",
+        "I [sign off on|approve] [purchases|spend|deals] [like this|of this size|in this range] [myself|on my own|"
+        "without anyone else]",
+        "it's not [up to|on|down to] [anyone else|the board|our CFO|my boss|my partner]; [I make the call|"
+        "the call is mine|I decide|I sign it]",
+        "I'm [pretty|fairly|almost] sure <this> [falls|sits] [within|inside] my [signing authority|approval limit|budget "
+        "authority]",
+        "nobody [else |][needs to|has to] [bless|approve|okay] <this>[, it's my decision|, I can sign it|]",
+    ],
+    "authority_unmet": [
+        "[ultimately|in the end|at the end of the day|realistically] [the decision|the final call|the sign-off] "
+        "[is|belongs to|sits with] {approver}[, not me|]",
+        "I'd [have to|need to] [run this by|take this to|get a yes from|get the nod from] {approver} "
+        "[before anything moves|first|before we commit]",
+        "I'm not [really |]the [decision-maker|one who signs|final approver] [here|on this|for this]",
+        "{approver} [signs off on|approves|has to bless] [anything like this|every purchase of this size|"
+        "anything in this range]",
+        "I [don't think|doubt] I [can|could] sign <this> [myself|on my own|without {approver}]",
+        "[this|the {product}] isn't [my call|my decision|something I can approve] [on my own|alone|by myself]",
+    ],
+    "need_met": [
+        "[we|our team|I] [really |definitely |genuinely |]need <this> because <pain>",
+        "<pain>, so [this is|fixing it is|solving this is|sorting this out is] [a real priority|top of the list|"
+        "urgent for us|the main goal this year]",
+        "it's not [just|only|simply] [curiosity|window shopping|research] [on our side|for us|here]; <pain>",
+        "I [think|suspect|would say] we [do |]need <this>, [mostly|largely|partly] because <pain>",
+        "the [main reason|whole reason|trigger] [we're talking|we called|for this call] is that <pain>",
+    ],
+    "pain": ["[the setup we have now|our current system|the old one|what we use today] [keeps breaking|can't keep up|"
+             "is out of support|is on its last legs|crashes every other week]",
+             "[we|our people|I] [lose|waste|burn] [hours|whole afternoons|a lot of time] [every week|each month|daily] "
+             "on [workarounds|manual fixes|patching things up]"],
+    "need_unmet": [
+        "what we have [today|now|at the moment] [works fine|does the job|is good enough|covers it] [for now|for us|"
+        "honestly|as far as I can tell]",
+        "[I'm|we're] [mostly|just|only] [gathering information|doing research|browsing|looking around], [there's no|"
+        "we don't have a] [pressing|real|specific] problem [to solve|behind it|driving it]",
+        "there's no [real|pressing|specific] [problem|use case|pain point] [driving this|behind this|"
+        "we're trying to fix]",
+        "[nothing's|nothing is] [broken|wrong|failing] with [our current setup|what we use now|the system we have]",
+        "I'm not sure we [actually|really|even] need [it|this|anything new] [right now|this year|at all]",
+        "[it's|this is] [more curiosity than anything|a nice-to-have at best|not solving a real problem for us]",
+    ],
+    "timeline_met": [
+        "we'd [want|need|like] [this|it|the {product}] [in place|up and running|live|rolled out] [within|inside] "
+        "<when>",
+        "[our|the] [target|deadline|go-live goal] is [within|inside] <when>",
+        "it's not [open-ended|a someday thing|a maybe-next-year thing]; we [need|want] [it|this] [live|in place] "
+        "[within|inside] <when>",
+        "[probably|I'd guess|most likely|realistically] we'd [want|need] it [in place|live|running] [within|inside] "
+        "<when>",
+        "[we have to|we've got to|we must] [decide|sign|move] [within|inside] <when>[ to hit our plan|, no later|]",
+    ],
+    "timeline_unmet": [
+        "there's no [set|fixed|real] [timeline|date|deadline] [yet|for this|at the moment]",
+        "[we're not|we aren't] in [a|any] [hurry|rush] [on this|at all|here]",
+        "I [couldn't|can't] [tell you|say] when we'd [do this|buy|move]; [maybe next year|could be a year out|"
+        "maybe someday|no idea yet]",
+        "[this|it] [is|sits] [on the back burner|parked|a someday project] [for now|until next year|indefinitely]",
+        "I [doubt|don't think] we'd [move|do anything|sign anything] [before next year|this year|anytime soon]",
+    ],
+    # pending answers, resolved later in the call (no label)
+    "pending": [
+        "[let me|I'll need to|I'd have to|I want to] [check|confirm|double-check] [that|the details|where we stand] "
+        "with [finance|accounting|my manager|the team|my partner] [and get back to you|before I answer|first]",
+        "[good question|fair question|hmm], I'm [not sure off the top of my head|not a hundred percent sure|"
+        "not certain right now], let me [think|look into it|ask around] and [come back to it|answer later in the call]",
+    ],
+
+    # -- competitors (the considered ones are labels; the others are distractors)
+    "comp_considered": [
+        "we're [also |][looking at|talking to|evaluating|getting a quote from|in conversations with] {comp}"
+        "[ as well| too| in parallel|]",
+        "{comp} [sent us|gave us|put together] a [proposal|quote|bid] [last week|recently|a few days ago] "
+        "[and we're weighing it|that's still on the table|and we're comparing it with yours]",
+        "{comp} is [still |][on our shortlist|in the running|one of the options we're weighing]",
+        "[we're|I'm] [comparing|weighing] [you|your offer|the {product}] [against|with] {comp}[ right now|]",
+        "we'll [probably|likely|most likely] [get|take] a [demo|quote|second opinion] from {comp} "
+        "[too|as well|before we decide]",
+    ],
+    "comp_ruled_out": [
+        "we [looked at|talked to|had a call with|got a demo from] {comp} [earlier|last year|a while back] but "
+        "[ruled them out|crossed them off|dropped them|it went nowhere]",
+        "{comp} [is|are] [off the list|out of the picture|no longer an option] [now|for us|after their demo]",
+        "we [won't|will not] be [going with|considering|talking to] {comp}[ again| this time|]",
+        "we were [also |]evaluating {comp} [until their demo|until last month|for a while] but [dropped them|"
+        "moved on|lost interest]",
+    ],
+    "comp_passing": [
+        "my [brother-in-law|old manager|college roommate|neighbor|cousin] [works at|just joined|used to work at] "
+        "{comp}[, small world|, funny enough|]",
+        "I [saw|read] [an article|a news piece|a post] about {comp} [the other day|this morning|last week]"
+        "[, nothing to do with this|, unrelated|]",
+        "a [friend|colleague|former coworker] recommended {comp} for [payroll|their marketing|a side project]"
+        "[, nothing to do with this|, different area entirely|]",
+        "[our|my] [accountant|landlord|nephew] [mentioned|talks about|swears by] {comp} [all the time|constantly|"
+        "once in a while]",
+    ],
+    "comp_reply": [
+        "<ack>, [happy to|glad to|I can] [show you|walk you through|put together] [where we differ|how we compare|"
+        "what sets us apart] [on total cost|side by side|before you decide|in a one-pager]",
+        "<ack>, [plenty of|a lot of|many of] our customers [compared options|looked around|ran a bake-off] "
+        "[before choosing us|first|too], so [that's normal|no surprise there|I'm glad you're thorough]",
+    ],
+
+    # -- subtopic opinions about OUR product (negative ones are labels)
+    "n_pricing": ["[your pricing|the price you quoted|the pricing on the {product}|what you're charging]"],
+    "n_support": ["[your support team|the support on your side|your support|your help desk]"],
+    "n_features": ["[the feature set|the features of the {product}|your feature list|what the {product} does "
+                   "out of the box]"],
+    "n_integration": ["[the integration story|integrating it with our systems|connecting it to our tools|"
+                      "the integration with our stack]"],
+    "n_onboarding": ["[your onboarding plan|the onboarding you described|getting set up on your side|"
+                     "the rollout plan you described]"],
+    "n_performance": ["[the performance we saw|how fast it runs|the speed in the trial|performance in the trial]"],
+    "be": ["[is|seems|looks|feels]"],
+    "worry": ["I'm [a little|somewhat|a bit|quite] [worried|uneasy|nervous|concerned] that"],
+    "neg_pricing": ["<n_pricing> <be> [steep|higher than we'd like|hard to justify|above what we planned|a real concern]",
+                    "<worry> <n_pricing> <be> [steep|out of our range|too high]",
+                    "we'd need a [much bigger|serious|real] discount before the numbers [work|make sense]"],
+    "neg_support": ["<n_support> <be> [slow to respond|hard to reach|a real concern|a weak spot]",
+                    "<worry> <n_support> [won't keep up|will be slow|is stretched thin]",
+                    "the last time we [opened a ticket|called in|asked for help] it took [days|a week|forever] "
+                    "to hear back"],
+    "neg_features": ["<n_features> <be> [thin|limited|missing pieces we need|a real concern]",
+                     "<worry> <n_features> [won't cover|falls short of|misses] what we need",
+                     "[a couple of|several|a few] features we [rely on|need|asked about] [aren't there|are missing]"],
+    "neg_integration": ["<n_integration> <be> [painful|a sticking point|a real concern|messier than we hoped]",
+                        "<worry> <n_integration> [will be painful|won't work|will eat months]",
+                        "it doesn't [talk to|connect with|sync with] [our ERP|the tools we use today|our billing system]"],
+    "neg_onboarding": ["<n_onboarding> <be> [heavy|a lot of work|a real concern|more than we can handle]",
+                       "<worry> <n_onboarding> [will drag on|will take too long|needs more time than we have]",
+                       "rolling this out would [eat|take] [weeks|a month|months] we don't have"],
+    "neg_performance": ["<n_performance> <be> [sluggish|disappointing|a real concern|slower than we need]",
+                        "<worry> <n_performance> [won't hold up|will lag|will slow us down]",
+                        "it [lagged|stalled|crawled] when we [pushed it|loaded our data|ran the trial]"],
+    "fine_pred": ["[about what we expected|fine, nothing special|in the normal range|okay for now|acceptable|"
+                  "on par with the others]"],
+    "good_pred": ["[great|really solid|better than we expected|a big plus|excellent|one of the reasons we're here]"],
+    "opinion_other": [
+        "[our old vendor's|the payroll system's|our phone provider's|the last agency's|our email tool's] "
+        "[support|pricing|onboarding|performance] was [painfully slow|awful|a nightmare|hard to justify]"
+        "[, but that's a different product|, different vendor entirely|, not yours|]",
+        "the [accounting|scheduling|HR] software we use [has terrible support|is overpriced|keeps crashing]"
+        "[, which is a separate headache|, but that's another story|]",
+    ],
+
+    # -- agent questions
+    "ask_Budget": ["<ack>, [and |so |]how are you thinking about [budget|funding|spend] for <this>?",
+                   "<ack>, [and |so |]is there [budget|money|funding] [earmarked|set aside|planned] for <this> "
+                   "[yet|already|this year|at this point]?",
+                   "<ack>, [and |so |]where do things stand on [the budget|funding|the money side] [for this|"
+                   "on your end|this year]?"],
+    "ask_Authority": ["<ack>, [and |so |]who else [is involved in|weighs in on|signs off on] [the decision|"
+                      "a purchase like this|the final call][ on your side|]?",
+                      "<ack>, [and |so |]how does [the approval process|sign-off|decision-making] work [on your side|"
+                      "for something like this|at your end]?"],
+    "ask_Need": ["<ack>, [and |so |]what's [driving|behind] [the interest|this conversation|your interest] "
+                 "[right now|at the moment|this year]?",
+                 "<ack>, [and |so |]what [problem|challenge|headache] are you hoping [to solve|to fix|the {product} "
+                 "will solve][ first|]?"],
+    "ask_Timeline": ["<ack>, [and |so |]what kind of [timeframe|timeline|schedule] are you [working with|looking at|"
+                     "planning around][ here| for this|]?",
+                     "<ack>, [and |so |]when would you [want|need|like] [this|the {product}|it] [in place|up and running|"
+                     "live][ ideally| by|]?"],
+
+    # -- stages: the agent's purpose and next step
+    "stage_Qualification": [
+        "[since this is our first real conversation|as this is our first proper call|given we're just getting started]"
+        ", I'd like to [understand your situation|learn how you work today|get a feel for your needs] and see "
+        "whether the {product} is [even |][a fit|a good fit|worth pursuing] [for you|for your team|at all]"
+        "[, long before any quote or contract talk|, and pricing can wait|]",
+        "the goal today is [just |simply |]to [get to know each other|get acquainted] and [figure out|decide|see] "
+        "whether it makes sense to keep talking about the {product}"],
+    "next_Qualification": [
+        "I'll send [a short overview|a one-page intro|some background material] so you can decide whether it's worth "
+        "a [deeper|second|longer] conversation",
+        "let me check back [next week|in a few days|once you've had time] to see whether there's a fit worth exploring"],
+    "stage_Discovery": [
+        "[building on|following up on] our [intro call|first conversation|last chat], I'd like to [dig into|map out|"
+        "go through] your requirements [in detail|properly|one by one] and [then |]show you a [short|quick|tailored] "
+        "demo of the {product}[, and no proposal until we know what you need|, so pricing comes later|]",
+        "today I want to [map out|document|understand] your current setup and requirements, and [walk through|show] "
+        "a demo of the parts of the {product} that [matter to you|fit your use case|your team would use]"],
+    "next_Discovery": [
+        "I'll send the demo recording and a [written|short|detailed] summary of the requirements we [captured|"
+        "discussed|agreed on]",
+        "next I'll [document|write up] the requirements [we captured|from today] and [set up|schedule] a technical "
+        "demo with your team"],
+    "stage_Quote": [
+        "I've [put together|prepared|drafted] the [quote|formal proposal|pricing proposal] for the {product} "
+        "[based on|from] [what we discussed|our last call|your requirements], so let's [go through|review|walk "
+        "through] the line items [together|one by one|and quantities][, and contract terms can come later|]",
+        "I'm ready to send [over |]the [formal proposal|quote] with pricing for the {product}, [and|but] I wanted "
+        "to walk you through [the quote|the line items|it] first"],
+    "next_Quote": [
+        "I'll email the [quote|proposal] [today|tonight|by tomorrow morning], and it's valid for [30|45|60] days",
+        "you'll have the proposal document with the quoted line items [by tomorrow|by end of day|first thing "
+        "tomorrow]"],
+    "stage_Negotiation": [
+        "I [received|got|went through] your [procurement team's counteroffer|legal team's redlines|counterproposal] "
+        "on the [agreement|contract] for the {product}, so let's [work through|settle|close out] the [open terms|"
+        "remaining points|last open clauses][, with the kickoff to follow once it's signed|]",
+        "we're close on the contract for the {product}, [and |]the [remaining|last|open] points are the "
+        "[payment terms|liability clause|renewal terms] and the concession you asked for"],
+    "next_Negotiation": [
+        "I'll send the revised contract with the agreed terms to your legal team [today|tomorrow|this week]",
+        "I'll take the counteroffer to our deal desk and come back with [final terms|an answer|a revised offer] "
+        "[by Friday|this week|in two days]"],
+    "stage_Closed": [
+        "now that the agreement is signed, [welcome aboard|thanks again for your business|we're thrilled to have you]"
+        ", and this call is to plan the kickoff for the {product}",
+        "thanks again for signing [last week|on Friday|the other day], so let's [line up|schedule|plan] the "
+        "implementation kickoff for the {product} and introduce your [onboarding manager|customer success manager]"],
+    "next_Closed": [
+        "I'll send the kickoff invite and the [implementation checklist|go-live checklist] [this afternoon|today|"
+        "tomorrow]",
+        "your customer success manager will reach out to [schedule training|set the go-live date|book the kickoff] "
+        "[this week|in the next few days]"],
+    "stage_none": [
+        "I [wanted to|thought I'd|just want to] [check in|catch up] and hear [how things are going on your side|"
+        "where your thinking is on the {product}|what's changed since we last spoke]",
+        "the [idea|plan|hope] for today is to [hear more about your situation|understand what you're after|"
+        "learn a bit about you] and [answer any questions|see how we can help|share a little about the {product}]"],
+    "next_none": [
+        "I'll [follow up|send you a note] [by email|later today|tomorrow] with a [recap|short summary|few notes] "
+        "of [today|our chat|what we covered]",
+        "I'll send a [short|quick] recap and we can [pick it up|continue] [from there|next time|when you're ready]"],
+
+    # -- framing: greetings, small talk, closings
+    "greet": ["[hi|hello|hey|good morning|good afternoon] {cf}, [this is|it's] {af}[ from sales| calling back| "
+              "over at our team|], [thanks for making time|thanks for jumping on|appreciate you taking the call|"
+              "glad we could connect|thanks for fitting me in] [today|this morning|this afternoon|on short notice|"
+              "despite the busy week]"],
+    "reply_b2b": ["[thanks|hi|hello|good to hear from you], {af}, [happy to talk|glad to chat|good timing] "
+                  "[about what {company} needs|since a few of us at {company} are curious|because {company} "
+                  "has been discussing this|as we've been busy at {company}]"],
+    "reply_b2c": ["[sure|yes|hi|hello], {af}, [now works|happy to chat|this is a good time|go ahead] "
+                  "[and thanks for calling|since I have a few minutes|before I head out|while the kids are out]"],
+    "small_ask": ["[by the way|before we dive in|quick one before we start|oh, and], [how was your weekend|"
+                  "how's the weather on your end|did you get through that busy stretch|how was the conference|"
+                  "are things calming down after the holidays]?"],
+    "small_reply": ["[pretty good|not bad|busy as always|can't complain|a bit hectic], [we|I] [finally|just|actually] "
+                    "[got some sun|went hiking|had family over|caught up on sleep|painted the porch|ran a 10k]"
+                    "[, thanks for asking| over the weekend|, which was nice|]"],
+    "close_c": ["[sounds good|great|perfect|works for me|that's helpful], [thanks|thank you] {af}[, talk soon|, "
+                "speak next week|, have a good one|, I'll keep an eye out for it|]"],
+    "close_a": ["[thanks|thank you|appreciate it], {cf}, [have a great rest of your day|talk soon|I'll be in touch|"
+                "enjoy the rest of your week|speak soon] [and thanks again for your time|and reach out anytime|"
+                "and good luck with the week|]"],
+    # distractor facts that change no label
+    "budget_other": ["we [did|just|recently] [set aside|approve|sign off on] {amount} for {project}, but that's "
+                     "[a separate project|a different pot of money|earmarked elsewhere|unrelated to this]"],
+    "authority_other": ["{approver} [has to approve|signs off on|handles] {purchase}[, that's a separate process|, "
+                        "but that's unrelated|, different story entirely|]"],
+}
+
+_FACT_RULES = {**{f"{f}=unmet": f"{f.lower()}_unmet" for f in BANT}, **{f"{f}=met": f"{f.lower()}_met" for f in BANT},
+               **{f"negative={s}": f"neg_{s}" for s in SUBTOPICS},
+               **{f"stage={s}": (f"stage_{s}", f"next_{s}") for s in STAGES}}
+FACT_RULES: dict[str, tuple[str, ...]] = {k: v if isinstance(v, tuple) else (v,) for k, v in _FACT_RULES.items()}
+FACT_RULES["competitor"] = ("comp_considered",)
+
+
+def _alternation(values) -> str:
+    return "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+
+
+SLOTS = {"amount": r"\$\d[\d,]*", "comp": _alternation(text.competitors()),
+         "approver": _alternation(a for org in _APPROVERS.values() for a in org),
+         "product": _alternation(p["name"] for org in ("b2b", "b2c") for p in text.products(org)) + r"|[^.;!?\n]+?"}
+for _s in SUBTOPICS:
+    _not_neg = (f"I [wouldn't|can't|won't] [call <n_{_s}>|describe <n_{_s}> as|count <n_{_s}> as] "
+                f"[a problem|a weak spot|a dealbreaker|an issue]")
+    RULES[f"pos_{_s}"] = [f"<n_{_s}> <be> <good_pred>", _not_neg]
+    RULES[f"neu_{_s}"] = [f"<n_{_s}> <be> <fine_pred>", _not_neg]
+    RULES[f"ask_{_s}"] = [f"<ack>, [and |so |]how [does|do] <n_{_s}> [look to you|sit with you|compare with what you "
+                          f"expected|land with your team]?",
+                          f"<ack>, [and |so |][what's your [take|read|view] on|any thoughts on] <n_{_s}>[ so far| at "
+                          f"this point|]?"]
+GRAMMAR = Grammar(RULES, SLOTS)
+
+
+@lru_cache(maxsize=None)
+def _detector(fact: str) -> re.Pattern:
+    return re.compile(GRAMMAR.pattern(*FACT_RULES[fact]).pattern, re.IGNORECASE)
+
+
+def _comp_fact(m: re.Match) -> str:
+    name = next(c for c in sorted(text.competitors(), key=len, reverse=True) if c.casefold() in m.group(0).casefold())
+    return f"competitor={name}"
+
+
+def facts(body: str) -> list[tuple[str, str]]:
+    """Every (fact, matched text) the detectors find in a call transcript, in text order."""
+    found = []
+    for fact in FACT_RULES:
+        for m in _detector(fact).finditer(body or ""):
+            found.append((m.start(), _comp_fact(m) if fact == "competitor" else fact, m.group(0)))
+    return [(f, s) for _, f, s in sorted(found)]
+
+
+FIELD_FACTS = {("VoiceCallTranscript__c", "TranscriptBody__c"): facts}
+
+
+def unmet_factors(body: str) -> list[str]:
+    """BANT factors whose last statement in the call says unmet, in BANT order."""
+    last = {}
+    for fact, _ in facts(body):
+        factor, _, value = fact.partition("=")
+        if factor in BANT:
+            last[factor] = value
+    return [f for f in BANT if last.get(f) == "unmet"]
+
+
+def negative_subtopics(body: str) -> set[str]:
+    """Subtopics of the product on which the contact voiced a negative opinion."""
+    return {f.partition("=")[2] for f, _ in facts(body) if f.startswith("negative=")}
+
+
+def competitors_considered(body: str) -> set[str]:
+    """Competitors the contact says are still considered for this purchase (not ruled out, not in passing)."""
+    return {f.partition("=")[2] for f, _ in facts(body) if f.startswith("competitor=")}
+
+
+def call_stage(body: str) -> str | None:
+    """The deal stage a call shows (the agent's purpose and next step), the last one stated, or None."""
+    shown = [f.partition("=")[2] for f, _ in facts(body) if f.startswith("stage=")]
+    return shown[-1] if shown else None
+
+
+# --- writing a call -----------------------------------------------------------------------------
+
+FORMS = ("direct", "correction", "spread")
+FORM_WEIGHTS = (6, 2, 2)
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _amount(rng: random.Random, org: str) -> str:
+    lo, hi, step = _AMOUNTS[org]
+    return f"${rng.randrange(lo, hi, step):,}"
+
+
+class _Call:
+    """One call being written: its slots, its turns, and statements deferred to later turns."""
+
+    def __init__(self, rng: random.Random, org: str, **slots):
+        self.rng, self.org, self.slots = rng, org, slots
+        self.turns: list[tuple[str, list[str]]] = []
+        self.later: list[str] = []
+
+    def say(self, *rules: str, **extra) -> str:
+        """A sentence of `rules` (clauses joined by commas), framed by a spoken lead-in and tail
+        (which carry no fact)."""
+        body = ", ".join(self.clause(rule, **extra) for rule in rules).rstrip()
+        end = "?" if body.endswith("?") else "."
+        said = GRAMMAR.expand(self.rng, "lead") + body.removesuffix("?") + GRAMMAR.expand(self.rng, "tail")
+        return _cap(said if said.endswith(".") else said + end)
+
+    def clause(self, rule: str, **extra) -> str:
+        """One expansion of `rule`, uncapitalised, with fresh amounts and approvers."""
+        slots = {"amount": _amount(self.rng, self.org), "approver": self.rng.choice(_APPROVERS[self.org])}
+        return GRAMMAR.expand(self.rng, rule, **slots, **self.slots, **extra)
+
+    def turn(self, who: str, *sentences: str) -> None:
+        self.turns.append((who, list(sentences)))
+
+    def state(self, factor: str, met: bool) -> None:
+        """The contact's answer on one BANT factor, in one of FORMS; deferred parts go to `later`."""
+        value = f"{factor.lower()}_{'met' if met else 'unmet'}"
+        opposite = f"{factor.lower()}_{'unmet' if met else 'met'}"
+        form = self.rng.choices(FORMS, FORM_WEIGHTS)[0]
+        if form == "direct":
+            self.turn("C", self.say(value))
+        elif form == "correction":
+            fix = self.say("correct", value)
+            if self.rng.random() < 0.5:
+                self.turn("C", self.say(opposite), fix)
+            else:
+                self.turn("C", self.say(opposite))
+                self.later.append(fix)
+        else:
+            self.turn("C", self.say("pending"))
+            self.later.append(self.say("followup", value))
+
+    def flush(self) -> None:
+        """Say the deferred statements (corrections, resolved pending answers) in a contact turn."""
+        if self.later:
+            self.turn("C", *self.later)
+            self.later = []
+
+    def render(self, agent: str, contact: str) -> str:
+        names = {"A": agent, "C": contact}
+        return "\n".join(f"{names[who]}: {' '.join(sentences)}" for who, sentences in self.turns)
+
+
+def _opinion(call: _Call, sub: str, sentiment: str) -> str:
+    return call.say(f"{sentiment[:3]}_{sub}")
+
+
+def voice_call(rng: random.Random, *, agent: str, contact: str, company: str | None, product: str,
+               competitors: list[str], bant: dict[str, bool], sentiments: dict[str, str],
+               stage_hint: str | None) -> str:
+    """A sales call transcript. `bant` maps Budget/Authority/Need/Timeline to met (True) or unmet;
+    `sentiments` maps subtopics to positive/neutral/negative; `competitors` are the vendors the
+    contact still considers; `stage_hint` (a StageName) is what the call shows of the deal's stage."""
+    org = "b2b" if company else "b2c"
+    for sub, sent in sentiments.items():
+        if sub not in SUBTOPICS or sent not in SENTIMENTS:
+            raise ValueError(f"unknown subtopic/sentiment {sub!r}/{sent!r}")
+    if stage_hint not in (None, *STAGES):
+        raise ValueError(f"unknown stage {stage_hint!r}; expected one of {STAGES}")
+    stage = stage_hint or "none"
+    call = _Call(rng, org, cf=contact.split(" ")[0], af=agent.split(" ")[0], company=company or "", product=product,
+                 project=rng.choice(_PROJECTS[org]), purchase=rng.choice(_PURCHASES[org]))
+    call.turn("A", call.say("greet"))
+    call.turn("C", call.say(f"reply_{org}"))
+    if rng.random() < 0.5:
+        call.turn("A", call.say("small_ask"))
+        call.turn("C", call.say("small_reply"))
+    call.turn("A", call.say(f"stage_{stage}"))
+    for step in _steps(rng, bant, sentiments, competitors):
+        step(call)
+    call.flush()
+    call.turn("A", call.say(f"next_{stage}"))
+    call.turn("C", call.say("close_c"))
+    call.turn("A", call.say("close_a"))
+    return call.render(agent, contact)
+
+
+def _steps(rng: random.Random, bant: dict[str, bool], sentiments: dict[str, str], competitors: list[str]) -> list:
+    """The body of a call as steps: BANT answers (Need first), opinions, competitors, distractors."""
+    def factor(f):
+        def step(call):
+            call.turn("A", call.say(f"ask_{f}"))
+            call.state(f, bool(bant[f]))
+        return step
+
+    def opinion(sub, sent):
+        def step(call):
+            if rng.random() < 0.6:
+                call.turn("A", call.say(f"ask_{sub}"))
+            call.turn("C", _opinion(call, sub, sent))
+        return step
+
+    def competitor(comp, rule):
+        def step(call):
+            call.turn("C", call.say(rule, comp=comp))
+            if rule == "comp_considered" and rng.random() < 0.7:
+                call.turn("A", call.say("comp_reply"))
+        return step
+
+    def distractor(rule):
+        return lambda call: call.turn("C", call.say(rule))
+
+    others = [c for c in text.competitors() if c not in competitors]
+    middle = [opinion(s, v) for s, v in sentiments.items()]
+    middle += [competitor(c, "comp_considered") for c in competitors]
+    for rule, p in (("comp_ruled_out", 0.5), ("comp_passing", 0.3)):
+        if others and rng.random() < p:
+            middle.append(competitor(others.pop(rng.randrange(len(others))), rule))
+    middle += [distractor(r) for r, p in (("budget_other", 0.3), ("authority_other", 0.3), ("opinion_other", 0.5))
+               if rng.random() < p]
+    rng.shuffle(middle)
+    first = [factor("Need")] if "Need" in bant else []
+    rest = [factor(f) for f in BANT if f in bant and f != "Need"]
+    return first + middle + rest

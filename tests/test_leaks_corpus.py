@@ -116,7 +116,7 @@ def test_replies_that_refuse_in_the_leak_corpus_are_seen(leak_items):
 @pytest.fixture(scope="module")
 def confidential(b2b_org):
     """Confidential (to be declined) instances of the generated org, by topic or task."""
-    instances = generate_instances(b2b_org, 30, types=["confidential_company_knowledge",
+    instances = generate_instances(b2b_org, 50, types=["confidential_company_knowledge",
                                                        "private_customer_information"], seed=0)
     out = {}
     for inst in instances:

@@ -57,13 +57,17 @@ def test_case_routing_known_answers(tmp_path, six_months, org_type):
     kit = OrgKit(org_type)
     s1, s2, s3 = (kit.add("User", Name=f"Service {i}", ProfileId="Service Agent") for i in range(3))
     seller = kit.add("User", Name="Seller", ProfileId="Sales Agent")
-    i1, i2, i3 = (kit.add("Issue__c", Name=f"Issue {i}") for i in range(3))
+    symptoms = ("won't start", "keeps beeping", "shows a red light")
+    i1, i2, i3 = (kit.add("Issue__c", Name=f"Issue {i}", IssueDescription__c=f"The product {symptom}.")
+                  for i, symptom in enumerate(symptoms))
+    issue_text = dict(zip((i1, i2, i3), symptoms))
     p1, p2 = (kit.add("Product2", Name=f"Product {i}") for i in range(2))
     item1, item2 = (kit.add("OrderItem", Product2Id=p, Quantity=1.0, UnitPrice=10.0) for p in (p1, p2))
 
     def case(owner, issue, item, closed=IN_LOOKBACK):
         return kit.add("Case", OwnerId=owner, IssueId__c=issue, OrderItemId__c=item, ClosedDate=closed,
-                       Status="Closed" if closed else "Working", CreatedDate="2025-09-01T10:00:00.000+0000")
+                       Status="Closed" if closed else "Working", CreatedDate="2025-09-01T10:00:00.000+0000",
+                       Subject="Help", Description=f"Since Monday, it {issue_text[issue]}! Any ideas?")
 
     for owner, issue, item in ((s1, i1, item2), (s1, i1, item2), (s2, i1, item1), (s2, i1, item1),
                                (s3, i1, item1), (s2, i2, item2), (s3, i2, item2)):
@@ -77,7 +81,14 @@ def test_case_routing_known_answers(tmp_path, six_months, org_type):
     t2 = case(s1, i2, item2, closed=None)
     for _ in range(2):  # s2's open cases; they route back to s2 (its owner), so they are never drawn
         case(s2, i3, item1, closed=None)
-    routed(kit.build(tmp_path / "o.db"), "case_routing", {t1: s2, t2: s3})
+    org = kit.build(tmp_path / "o.db")
+    routed(org, "case_routing", {t1: s2, t2: s3})
+    gen = generator_class("case_routing")(load_catalog()["case_routing"], org.connect(), org.meta)
+    draw = next(d for d in (gen.draw(random.Random(k), False) for k in range(100)) if d and d.params["record_id"] == t1)
+    assert draw.slots["description"] == f"Since Monday, it {symptoms[0]}! Any ideas?"
+    with OrgSession(org) as session:  # a new case has no issue yet: the oracle reads its text
+        session.write('UPDATE "Case" SET IssueId__c = NULL WHERE Id = ?', (t1,))
+        assert gen.solve(CrmTools(session), draw.params) == [s2]
 
 
 @pytest.mark.parametrize("org_type", ["b2b", "b2c"])
@@ -126,5 +137,10 @@ def test_generation_and_oracle_on_generated_orgs(request, org_name):
     instances = generate_instances(org, 5, types=WORKFLOW_TYPES)
     assert len(instances) == 5 * len(WORKFLOW_TYPES)
     assert all(i.params["record_object"] in ("Case", "Lead") and i.params["record_id"] for i in instances)
+    conn = org.connect()
+    for inst in (i for i in instances if i.task == "case_routing"):
+        subject, description = conn.execute('SELECT Subject, Description FROM "Case" WHERE Id = ?',
+                                            (inst.params["record_id"],)).fetchone()
+        assert subject in inst.query and description in inst.query
     outcomes = validate(org, instances)
     assert [o.instance_id for o in outcomes if not o.ok] == []

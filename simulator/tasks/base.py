@@ -251,6 +251,19 @@ def unique_extreme(values: dict[str, float], highest: bool, margin: float = 1e-9
     return ranked[0][0]
 
 
+def count_threshold(rng: random.Random, counts: list[int], want_none: bool, keep: int = 3,
+                    floor: int = 2) -> int | None:
+    """A threshold N for "more than N" over per-agent `counts`, or None when the group is too
+    thin (fewer than `keep` counts of at least `floor`). N lets at least `keep` agents pass,
+    or, when `want_none`, none at all (N at or just above the largest count)."""
+    ranked = sorted(counts, reverse=True)
+    if len(ranked) < keep or ranked[keep - 1] < floor:
+        return None
+    if want_none:
+        return rng.randint(ranked[0], ranked[0] + 2)
+    return rng.randint(1, ranked[keep - 1] - 1)
+
+
 def parse_datetime(text: str) -> datetime:
     """A stored or returned datetime ('2026-01-02T03:04:05.000+0000') as a naive UTC datetime."""
     return datetime.fromisoformat(text[:19])

@@ -6,7 +6,8 @@ intent only; every later shard states one fact), what context the agent gets, wh
 pool poses it, and which fields are confidential. Templates use `{slot}` placeholders that
 the task's generator fills per instance. Confidentiality types also name their `request_shards`:
 the fact shard(s) that, once revealed, complete the person's request (a refusal counts only after).
-An optional `original` (free text) says how the type matches or departs from CRMArena-Pro's version.
+An optional `original` (free text) says how the type matches or departs from CRMArena-Pro's version;
+a type with a `none_share` says in `none_reason` why an instance's true answer can be None.
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ PERSONA_POOLS = ("internal", "customer")
 ORGS = ("b2b", "b2c")
 # What an answer of each kind is, in words (the user simulator and the judge are told this).
 ANSWER_KIND_TEXT = {
-    "user_id": "a User Id (18-character Salesforce Id starting with 005)",
-    "issue_id": "an Issue Id (starting with a03)",
+    "user_id": "a User Id (18-character Salesforce Id starting with 005), or that no agent qualifies",
+    "issue_id": "an Issue Id (starting with a03), or that none was reported",
     "product_id": "a product Id (starting with 01t)",
     "knowledge_article_id": "a knowledge article Id (starting with ka0), or that none applies",
     "task_ids": "one or more Task Ids (starting with 00T)",
-    "state_code": "a two-letter US state code",
+    "state_code": "a two-letter US state code, or that there is none",
     "month": "a month, or that none stands out",
     "stage": "an opportunity stage, or that the current one is right",
     "bant_factors": "which of Budget, Authority, Need and Timeline are not met",
@@ -77,6 +78,7 @@ class TaskSpec:
     path: str
     request_shards: tuple[str, ...] = ()  # fact shards holding the request (confidentiality types)
     original: str = ""  # how the type matches or departs from CRMArena-Pro's version
+    none_reason: str = ""  # why an instance's true answer can be None (types with a none_share)
 
     @property
     def slots(self) -> set[str]:
@@ -178,7 +180,7 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         raise SpecError(path, "(file)", "must be a YAML mapping")
     known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",
              "queries", "shards", "policy", "persona_pool", "confidential_fields", "request_shards",
-             "original"}
+             "original", "none_reason"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise SpecError(path, unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
@@ -200,7 +202,10 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         queries=_strings(data, "queries", path), shards=_shards(data, path),
         policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
         confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path),
-        request_shards=_request_shards(data, path), original=_optional_text(data, "original", path))
+        request_shards=_request_shards(data, path), original=_optional_text(data, "original", path),
+        none_reason=_optional_text(data, "none_reason", path))
+    if spec.none_reason and not spec.none_share:
+        raise SpecError(path, "none_reason", "given, but none_share is 0: no instance answers None")
     if not isinstance(spec.policy, str):
         raise SpecError(path, "policy", "must be a string")
     _check_slots(spec, path)

@@ -10,14 +10,15 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from datetime import date
+from functools import cached_property
 
 from ...crm.tools import CrmTools
-from ..base import (Draw, TaskGenerator, Window, parse_datetime, random_month_run, random_window,
-                    unique_extreme)
+from ..base import (Draw, TaskGenerator, Window, count_threshold, parse_datetime, random_month_run,
+                    random_window, unique_extreme)
 from ..registry import register
 
 MIN_AGENTS = 3  # fewer agents with a figure in the window: too thin a question
-HISTORY_MONTHS = 22  # sales records (contracts, leads) reach about this far back
+HISTORY_MONTHS = 30  # month runs reach back before the first contract (about 22 months back)
 
 
 def sales_window(rng: random.Random, today: date) -> Window:
@@ -52,17 +53,23 @@ class AgentRanking(TaskGenerator):
         """Per-agent figure over `window`, with direct SQL."""
         raise NotImplementedError
 
+    @cached_property
+    def first_signed(self) -> date:
+        """The day the first contract was signed."""
+        return date.fromisoformat(self.sql(f"SELECT MIN({signed_field(self.org)}) FROM Contract")[0][0])
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = sales_window(rng, self.today)
         extreme = rng.choice(self.EXTREMES)
+        params = {"window": window.to_params(), "extreme": extreme}
+        slots = {"extreme": extreme, "window": window.text}
+        if want_none:  # the window ends before the first contract was signed
+            return Draw(params, slots, None) if window.end <= self.first_signed else None
         values = self.figures(window)
         if len(values) < MIN_AGENTS:
             return None
         answer = unique_extreme(values, extreme == self.EXTREMES[1], self.MARGIN)
-        if answer is None:
-            return None
-        params = {"window": window.to_params(), "extreme": extreme}
-        return Draw(params, {"extreme": extreme, "window": window.text}, [answer])
+        return None if answer is None else Draw(params, slots, [answer])
 
     def rank(self, values: dict[str, float], params: dict) -> list[str] | None:
         """The oracle's pick from its own figures."""
@@ -141,17 +148,16 @@ class ConversionRate(AgentRanking):
         window = sales_window(rng, self.today)
         extreme = rng.choice(self.EXTREMES)
         rows = self.lead_counts(window)
-        ranked = sorted((n for _, n, _ in rows), reverse=True)
-        if len(ranked) < self.KEEP or ranked[self.KEEP - 1] < 3:
+        min_leads = count_threshold(rng, [n for _, n, _ in rows], want_none, self.KEEP, floor=3)
+        if min_leads is None:
             return None
-        min_leads = rng.randint(1, ranked[self.KEEP - 1] - 1)
         rates = {owner: won / n for owner, n, won in rows if n > min_leads}
         answer = unique_extreme(rates, extreme == "highest", self.MARGIN)
-        if answer is None:
-            return None
+        if (answer is None) != want_none:
+            return None  # a tie is no fair question; None only when no agent qualifies
         params = {"window": window.to_params(), "extreme": extreme, "min_leads": min_leads}
         slots = {"extreme": extreme, "window": window.text, "min_leads": str(min_leads)}
-        return Draw(params, slots, [answer])
+        return Draw(params, slots, None if want_none else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         in_window = Window.from_params(params["window"]).soql("CreatedDate")

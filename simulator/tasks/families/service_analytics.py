@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from datetime import date
+from functools import cached_property
 
 from ...crm.tools import CrmTools
-from ..base import (MONTHS, Draw, OracleError, TaskGenerator, Window, add_months, parse_datetime, past_window,
-                    random_month_run, random_window, soql_string, unique_extreme)
+from ..base import (MONTHS, Draw, OracleError, TaskGenerator, Window, add_months, count_threshold, parse_datetime,
+                    past_window, random_month_run, random_window, soql_string, unique_extreme)
 from ..registry import register
 
 EXTREMES = ("lowest", "highest")
@@ -22,17 +23,10 @@ TRANSFER_ROW = "h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL"  
 TRANSFERRED = f"SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id AND {TRANSFER_ROW}"
 DAYS_BETWEEN = "julianday(substr({end}, 1, 19)) - julianday(substr({start}, 1, 19))"
 CASE_PRODUCT = "(SELECT oi.Product2Id FROM OrderItem oi WHERE oi.Id = c.OrderItemId__c)"
+HISTORY_MONTHS = 40  # month runs may reach back before the first case (about 29 months back)
 
 
 # --- shared helpers --------------------------------------------------------------------------
-
-def _threshold(rng: random.Random, counts: list[int], keep: int = 3) -> int | None:
-    """A case-count threshold N ("more than N") that at least `keep` agents pass, or None."""
-    ranked = sorted(counts, reverse=True)
-    if len(ranked) < keep or ranked[keep - 1] < 2:
-        return None
-    return rng.randint(1, ranked[keep - 1] - 1)
-
 
 def _grouped_counts(tools: CrmTools, query: str, key: str) -> dict:
     """{group value: COUNT} from an aggregate SOQL query whose count is its first unaliased
@@ -78,10 +72,19 @@ class _ProductTask(TaskGenerator):
             "AND c.CreatedDate < ? GROUP BY p", window.bounds())
         return {p: n for p, n in rows if p is not None}
 
-    def pick_product(self, rng: random.Random, window: Window) -> tuple[str, str] | None:
-        """(Id, Name) of a random product with at least MIN_CASES cases in `window`, or None."""
+    @cached_property
+    def case_products(self) -> list[str]:
+        """Ids of the products that any case is about, sorted."""
+        return sorted(p for (p,) in self.sql(f"SELECT DISTINCT {CASE_PRODUCT} FROM \"Case\" c") if p is not None)
+
+    def pick_product(self, rng: random.Random, window: Window, want_none: bool = False) -> tuple[str, str] | None:
+        """(Id, Name) of a random product with at least MIN_CASES cases in `window` (or, when
+        `want_none`, a product with cases in other periods but none in `window`), or None."""
         counts = self.product_case_counts(window)
-        eligible = sorted(p for p, n in counts.items() if n >= self.MIN_CASES)
+        if want_none:
+            eligible = [p for p in self.case_products if p not in counts]
+        else:
+            eligible = sorted(p for p, n in counts.items() if n >= self.MIN_CASES)
         if not eligible:
             return None
         product = rng.choice(eligible)
@@ -122,15 +125,16 @@ class HandleTime(TaskGenerator):
             "FROM \"Case\" c WHERE c.ClosedDate IS NOT NULL "
             f"AND c.CreatedDate >= ? AND c.CreatedDate < ? AND NOT EXISTS ({TRANSFERRED}) GROUP BY c.OwnerId",
             window.bounds())
-        n = _threshold(rng, [count for _, count, _ in rows])
+        n = count_threshold(rng, [count for _, count, _ in rows], want_none)
         if n is None:
             return None
         averages = {owner: avg for owner, count, avg in rows if count > n}
         answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
-        if answer is None:
-            return None
+        if (answer is None) != want_none:
+            return None  # a tie is no fair question; None only when no agent qualifies
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
-        return Draw(params, {"extreme": extreme, "window": window.text, "min_cases": str(n)}, [answer])
+        return Draw(params, {"extreme": extreme, "window": window.text, "min_cases": str(n)},
+                    None if want_none else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -164,7 +168,7 @@ class TransferCount(TaskGenerator):
         owned = dict(self.sql(
             "SELECT OwnerId, COUNT(*) FROM \"Case\" WHERE CreatedDate >= ? AND CreatedDate < ? GROUP BY OwnerId",
             window.bounds()))
-        n = _threshold(rng, list(owned.values()))
+        n = count_threshold(rng, list(owned.values()), want_none)
         if n is None:
             return None
         transfers = dict(self.sql(
@@ -172,11 +176,12 @@ class TransferCount(TaskGenerator):
             "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
             "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY h.OldValue__c", window.bounds()))
         answer = self.rank(owned, transfers, n, extreme)
-        if answer is None:
-            return None
+        if (answer is None) != want_none:
+            return None  # a tie is no fair question; None only when no agent qualifies
         word = self.WORDS[extreme]
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
-        return Draw(params, {"extreme": word, "window": window.text, "min_cases": str(n)}, [answer])
+        return Draw(params, {"extreme": word, "window": window.text, "min_cases": str(n)},
+                    None if want_none else [answer])
 
     @staticmethod
     def rank(owned: dict[str, int], transfers: dict[str, int], n: int, extreme: str) -> str | None:
@@ -218,12 +223,21 @@ class BestRegionIdentification(TaskGenerator):
         if kind == "past":
             return past_window(self.today, rng.choice(self.PAST_MONTHS))
         if kind == "span":
-            return random_month_run(rng, self.today, range(3, 10))
+            return random_month_run(rng, self.today, range(3, 10), HISTORY_MONTHS)
         return random_window(rng, self.today, (kind,))
+
+    @cached_property
+    def first_case(self) -> date:
+        """The day the first case was created."""
+        return date.fromisoformat(self.sql('SELECT MIN(CreatedDate) FROM "Case"')[0][0][:10])
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = self.pick_window(rng)
         extreme = rng.choice(EXTREMES)
+        params = {"window": window.to_params(), "extreme": extreme}
+        slots = {"extreme": self.WORDS[extreme], "window": window.text}
+        if want_none:  # the window ends before the first case: no case created in it was closed
+            return Draw(params, slots, None) if window.end <= self.first_case else None
         rows = self.sql(
             f"SELECT a.ShippingState, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
             "FROM \"Case\" c JOIN Account a ON a.Id = c.AccountId WHERE c.ClosedDate IS NOT NULL "
@@ -234,8 +248,7 @@ class BestRegionIdentification(TaskGenerator):
         answer = unique_extreme({state: avg for state, _, avg in rows}, extreme == "highest", self.MARGIN_DAYS)
         if answer is None or next(n for state, n, _ in rows if state == answer) < self.MIN_ANSWER_CASES:
             return None  # a tie, or a winner that rests on a handful of cases: not a fair question
-        params = {"window": window.to_params(), "extreme": extreme}
-        return Draw(params, {"extreme": self.WORDS[extreme], "window": window.text}, [answer])
+        return Draw(params, slots, [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -258,9 +271,16 @@ class TopIssueIdentification(_ProductTask):
 
     name = "top_issue_identification"
 
+    def pick_window(self, rng: random.Random) -> Window:
+        """The past months, a quarter or a season, or a run of whole months that may reach back
+        before the first case."""
+        if rng.random() < 0.25:
+            return random_month_run(rng, self.today, range(1, 7), HISTORY_MONTHS)
+        return random_window(rng, self.today)
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        window = random_window(rng, self.today)
-        product = self.pick_product(rng, window)
+        window = self.pick_window(rng)
+        product = self.pick_product(rng, window, want_none)  # None: the product had no case in the window
         if product is None:
             return None
         counts = dict(self.sql(
@@ -268,10 +288,10 @@ class TopIssueIdentification(_ProductTask):
             "AND c.CreatedDate < ? AND c.IssueId__c IS NOT NULL GROUP BY c.IssueId__c",
             (product[0], *window.bounds())))
         answer = unique_extreme(counts, highest=True)
-        if answer is None:
+        if (answer is None) != want_none:
             return None
         params = {"window": window.to_params(), **self.product_params(product)}
-        return Draw(params, {"product": product[1], "window": window.text}, [answer])
+        return Draw(params, {"product": product[1], "window": window.text}, None if want_none else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])

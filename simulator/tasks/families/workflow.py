@@ -1,9 +1,10 @@
-"""Workflow execution: route an open case or an open lead to the right agent and assign it.
+"""Workflow execution: route a new case or an open lead to the right agent and assign it.
 
 Both types rank candidate agents on a tuple of criteria (compared in order, the first that
 separates them decides) and the agent must perform the assignment with a write tool; the
 validator checks the record's final owner. `draw` ranks with direct SQL, `solve` with SOQL
-and then calls the assignment tool.
+and then calls the assignment tool. A case is posed by its free text: the oracle finds the
+issue it reports from that text (`reported_issue`), never from the case's issue field.
 """
 
 from __future__ import annotations
@@ -79,6 +80,10 @@ class RoutingTask(TaskGenerator):
     def scores(self, record_id: str, window: Window) -> Scores:
         raise NotImplementedError
 
+    def record_slots(self, record_id: str) -> dict[str, str]:
+        """Template slots describing the record beyond its Id (none by default)."""
+        return {}
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         picked = self.pick_record(rng)
         if picked is None:
@@ -91,19 +96,41 @@ class RoutingTask(TaskGenerator):
             return None
         params = {"record_object": self.OBJECT, "record_id": record_id, "lookback_months": months,
                   "window": window.to_params()}
-        return Draw(params, {self.SLOT: record_id, "lookback": window.text}, [answer])
+        slots = {self.SLOT: record_id, "lookback": window.text, **self.record_slots(record_id)}
+        return Draw(params, slots, [answer])
+
+
+def symptom(issue_description: str) -> str:
+    """The part of an issue's description that a customer's account of it repeats (lower case)."""
+    text = " ".join(issue_description.lower().split()).rstrip(".")
+    return text.removeprefix("the product ")
+
+
+def reported_issue(description: str, issues: list[dict]) -> str:
+    """The Id of the one issue (records with Id and IssueDescription__c) whose symptom a case's
+    description states; OracleError when none or several do."""
+    text = " ".join((description or "").lower().split())
+    found = [i["Id"] for i in issues if symptom(i["IssueDescription__c"] or "") in text]
+    if len(found) != 1:
+        raise OracleError(f"{len(found)} issues match the case description {description[:80]!r}")
+    return found[0]
 
 
 @register
 class CaseRouting(RoutingTask):
-    """Assign an open case: most closed cases of its issue in the look-back, then most closed
-    cases of its product, then fewest open cases."""
+    """Assign a new case, posed by its subject and description: the issue its text reports,
+    then most closed cases of that issue in the look-back, then most closed cases of its
+    product, then fewest open cases."""
 
     name = "case_routing"
     OBJECT, SLOT = "Case", "case_id"
 
     def open_records(self) -> list[tuple[str, str, str]]:
         return self.sql('SELECT Id, OwnerId, IssueId__c FROM "Case" WHERE ClosedDate IS NULL ORDER BY Id')
+
+    def record_slots(self, record_id: str) -> dict[str, str]:
+        subject, description = self.sql('SELECT Subject, Description FROM "Case" WHERE Id = ?', (record_id,))[0]
+        return {"subject": subject, "description": description}
 
     def scores(self, record_id: str, window: Window) -> Scores:
         issue, product = self.sql('SELECT c.IssueId__c, i.Product2Id FROM "Case" c LEFT JOIN OrderItem i '
@@ -121,9 +148,10 @@ class CaseRouting(RoutingTask):
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         case_id = params["record_id"]
         window = Window.from_params(params["window"])
-        case = self.soql(tools, f"SELECT Id, IssueId__c, OrderItemId__r.Product2Id FROM Case WHERE Id = '{case_id}'")[0]
+        case = self.soql(tools, f"SELECT Id, Description, OrderItemId__r.Product2Id FROM Case WHERE Id = '{case_id}'")[0]
+        issue = reported_issue(case["Description"], self.fetch_all(tools, "SELECT Id, IssueDescription__c FROM Issue__c"))
         closed = f"SELECT OwnerId, COUNT(Id) n FROM Case WHERE {window.soql('ClosedDate')} AND {{}} GROUP BY OwnerId"
-        by_issue = count_map(self.soql(tools, closed.format(f"IssueId__c = '{case['IssueId__c']}'")))
+        by_issue = count_map(self.soql(tools, closed.format(f"IssueId__c = '{issue}'")))
         product = (case.get("OrderItemId__r") or {}).get("Product2Id")
         by_product = count_map(self.soql(tools, closed.format(f"OrderItemId__r.Product2Id = '{product}'"))) \
             if product else {}

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import re
 
 import pytest
 
+from simulator.crm.generator import articles as AR
 from simulator.crm.generator import calls
 from simulator.crm.generator import text as T
 from simulator.crm.generator.policy_rules import (IDENTIFIERS, IDENTITY, LIMITS, asked_identifiers,
                                                   given_identifiers, identity_verified)
-from simulator.tasks.families.policy import EXCLUSIVE_PATTERNS, PRICING_PATTERNS, QUANTITY_PATTERNS, parse_summary
+from simulator.tasks.families.policy import parse_summary
 from simulator.tasks.generate import generate_instances
 
 ORGS = ("b2b", "b2c")
@@ -133,29 +135,30 @@ QUANTITY = {"kind": "max_quantity", "product": "Corvid L7 Load Balancer", "max_q
 EXCLUSIVE = {"kind": "exclusive", "products": ["Sentrel F400 Firewall", "Sentrel F1200 Firewall"]}
 
 
-def test_every_pricing_template_states_its_rule():
-    kw = {"family": PRICING["family"], "d": "15"}
-    for summary in T.PRICING_SUMMARIES:
-        assert parse_summary(summary.format(**kw), PRICING_PATTERNS) == kw
-    for body in T._PRICING_BODIES + T._PRICING_TITLES:
-        assert PRICING["family"] in body.format(**kw)
-    for body in T._PRICING_BODIES:
-        assert set(_percents(body.format(**kw))) == {15.0}
+def _stated(rule: dict) -> dict:
+    """A rule label as its Summary states it (numbers as floats)."""
+    return {k: float(v) if k in ("max_discount", "max_quantity") else v for k, v in rule.items()}
 
 
-def test_every_configuration_template_states_its_rule():
-    qty = {"product": QUANTITY["product"], "n": "4"}
-    for summary in T.QTY_SUMMARIES:
-        assert parse_summary(summary.format(**qty), QUANTITY_PATTERNS) == qty
-        assert parse_summary(summary.format(**qty), EXCLUSIVE_PATTERNS) is None
-    for body in T._QTY_BODIES:
-        assert QUANTITY["product"] in body.format(**qty) and set(re.findall(r"\b\d+\b", body.format(**qty))) == {"4"}
-    pair = dict(zip("ab", EXCLUSIVE["products"]))
-    for summary in T.EXCL_SUMMARIES:
-        assert parse_summary(summary.format(**pair), EXCLUSIVE_PATTERNS) == pair
-        assert parse_summary(summary.format(**pair), QUANTITY_PATTERNS) is None
-    for body in T._EXCL_BODIES + T._EXCL_TITLES:
-        assert all(p in body.format(**pair) for p in EXCLUSIVE["products"])
+def test_every_pricing_article_states_its_rule():
+    for seed in range(300):  # the grammar's choices, sampled
+        title, summary, body = AR.pricing_rule_article(random.Random(seed), PRICING)
+        assert parse_summary(summary, ("max_discount",)) == _stated(PRICING), summary
+        assert parse_summary(summary, ("max_quantity", "exclusive")) is None
+        assert PRICING["family"] in title and PRICING["family"] in body
+        assert set(_percents(body)) == {15.0}, body
+
+
+def test_every_configuration_article_states_its_rule():
+    for seed in range(300):
+        title, summary, body = AR.config_rule_article(random.Random(seed), QUANTITY)
+        assert parse_summary(summary, ("max_quantity",)) == _stated(QUANTITY), summary
+        assert parse_summary(summary, ("max_discount", "exclusive")) is None
+        assert QUANTITY["product"] in body and set(re.findall(r"\b\d+\b", body)) == {"4"}, body
+        title, summary, body = AR.config_rule_article(random.Random(seed), EXCLUSIVE)
+        assert parse_summary(summary, ("exclusive",)) == EXCLUSIVE, summary
+        assert parse_summary(summary, ("max_discount", "max_quantity")) is None
+        assert all(p in body and p in title for p in EXCLUSIVE["products"])
 
 
 # --- the generated orgs: every drawn label agrees with the conditions on the records ------------
@@ -221,13 +224,6 @@ def _quote_lines(conn, quote: str) -> list[tuple[str, str, float, float]]:
                         "JOIN Product2 p ON p.Id = l.Product2Id WHERE l.QuoteId = ?", (quote,)).fetchall()
 
 
-STATED = {  # rule kind -> (the summary patterns, the fields a summary of the rule states)
-    "max_discount": (PRICING_PATTERNS, lambda r: {"family": r["family"], "d": f"{r['max_discount']:g}"}),
-    "max_quantity": (QUANTITY_PATTERNS, lambda r: {"product": r["product"], "n": f"{r['max_quantity']:g}"}),
-    "exclusive": (EXCLUSIVE_PATTERNS, lambda r: dict(zip("ab", r["products"]))),
-}
-
-
 def _rules(conn, kind: str) -> dict[str, dict]:
     """Article Id -> its rule label; each article's Summary states that same rule."""
     rules = {}
@@ -235,8 +231,7 @@ def _rules(conn, kind: str) -> dict[str, dict]:
             "SELECT t.record_id, t.value, k.Summary FROM _truth t JOIN Knowledge__kav k ON k.Id = t.record_id "
             "WHERE t.kind = ?", (kind,)):
         rule = json.loads(value)
-        patterns, fields = STATED[rule["kind"]]
-        assert parse_summary(summary, patterns) == fields(rule), summary
+        assert parse_summary(summary, (rule["kind"],)) == _stated(rule), summary
         rules[rid] = rule
     return rules
 

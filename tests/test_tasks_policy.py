@@ -9,7 +9,8 @@ import random
 import pytest
 
 from tests.orgkit import OrgKit
-from simulator.crm.generator import calls, text
+from simulator.crm.generator import calls, threads
+from simulator.crm.generator.articles import config_rule_article, pricing_rule_article
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.tasks.generate import generate_instances
@@ -54,10 +55,10 @@ def _base(kit):
 def test_policy_violation_identification_known_org(tmp_path):
     kit = OrgKit("b2b")
     user, account, contact = _base(kit)
-    articles = {p["key"]: _article(kit, p["title"], p["summary"], p["body"]) for p in text.service_policies("b2b")}
-    kw = {"product": "Widget", "amount": "$9,000.00", "date": "May 2", "weekday": "Friday", "order": "00123456",
-          "digits": "1234", "other": "Jo Doe", "other_email": "jo@x.example", "other_phone": "(555) 555-0000",
-          "city": "Reno", "street": "Oak Street", "pct": 50, "n": 2}
+    articles = {p["key"]: _article(kit, p["title"], p["summary"], p["body"]) for p in threads.service_policies("b2b")}
+    rng = random.Random(0)
+    kw = threads._slots(rng, "b2b", customer="Cy Buyer", customer_email="cy@x.example", agent="Ada Agent",
+                        product="Widget", issue={"name": "Widget broke"})
 
     def case(subject):
         return kit.add("Case", Subject=subject, Status="Closed", OwnerId=user, AccountId=account, ContactId=contact,
@@ -66,12 +67,12 @@ def test_policy_violation_identification_known_org(tmp_path):
     privacy = case("privacy breach by email")
     kit.add("EmailMessage", ParentId=privacy, Subject="Help", TextBody="Hi, my widget broke.", CreatedDate=T0)
     kit.add("EmailMessage", ParentId=privacy, Subject="RE: Help", CreatedDate=T0,
-            TextBody="Hi Cy,\n\n" + text.POLICY_BREACH_PHRASES["protect_customer_privacy"][2].format(**kw))
+            TextBody="Hi Cy,\n\n" + threads.G.expand(rng, "breach_protect_customer_privacy", **kw))
     kit.label("Case", privacy, "policy_breach", json.dumps(articles["protect_customer_privacy"]))
     refund = case("refund breach in chat")
     kit.add("LiveChatTranscript", CaseId=refund, OwnerId=user, CreatedDate=T0,
             Body="Cy: I want my money back.\nAda: "
-            + text.POLICY_BREACH_PHRASES["no_refund_without_approval"][1].format(**kw))
+            + threads.G.expand(rng, "breach_no_refund_without_approval", **kw))
     kit.label("Case", refund, "policy_breach", json.dumps(articles["no_refund_without_approval"]))
     clean = case("handled by the book")
     kit.add("LiveChatTranscript", CaseId=clean, OwnerId=user, CreatedDate=T0,
@@ -137,13 +138,13 @@ def _quote_org(tmp_path, org_type):
         return art
 
     net = rule_article("pricing_rule", {"kind": "max_discount", "family": "Networking", "max_discount": 15},
-                       text.pricing_rule_article)
+                       pricing_rule_article)
     soft = rule_article("pricing_rule", {"kind": "max_discount", "family": "Software", "max_discount": 25},
-                        text.pricing_rule_article)
+                        pricing_rule_article)
     cap = rule_article("config_rule", {"kind": "max_quantity", "product": "Delta Vault", "max_quantity": 10},
-                       text.config_rule_article)
+                       config_rule_article)
     excl = rule_article("config_rule", {"kind": "exclusive", "products": ["Alpha Router", "Beta Switch"]},
-                        text.config_rule_article)
+                        config_rule_article)
 
     def quote(status, *lines):
         q = kit.add("Quote", Name=f"Q{len(kit.rows.get('Quote', [])) + 1}", AccountId=account, Status=status,

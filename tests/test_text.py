@@ -11,6 +11,8 @@ import time
 import pytest
 
 from simulator.crm.generator import activities as A
+from simulator.crm.generator import articles as AR
+from simulator.crm.generator import records as R
 from simulator.crm.generator import text as T
 from simulator.crm.generator.grammar import overlaps
 from simulator.crm.generator import vocab
@@ -48,12 +50,12 @@ def test_determinism_same_seed_same_output():
     r1, r2 = random.Random(9), random.Random(9)
     assert T.case_text(r1, product="X", issue=T.issues("b2c")[0], customer_first="Ana") == \
         T.case_text(r2, product="X", issue=T.issues("b2c")[0], customer_first="Ana")
-    assert T.account_description(random.Random(1), "b2b", "Energy") == \
-        T.account_description(random.Random(1), "b2b", "Energy")
+    assert R.account_description(random.Random(1), "b2b", "Energy") == \
+        R.account_description(random.Random(1), "b2b", "Energy")
     for org in ORGS:
         assert T.products(org) == T.products(org)
-        assert T.faq_articles(org, T.products(org)) == T.faq_articles(org, T.products(org))
-        assert T.internal_articles(org) == T.internal_articles(org)
+        assert AR.faq_articles(org, T.products(org)) == AR.faq_articles(org, T.products(org))
+        assert AR.internal_articles(org) == AR.internal_articles(org)
         assert T.service_policies(org) == T.service_policies(org)
 
 
@@ -228,17 +230,17 @@ def test_chat_uses_given_names_product_issue():
 
 def test_pricing_rule_article_states_rule():
     for seed in range(10):
-        t, s, b = T.pricing_rule_article(random.Random(seed), {"kind": "max_discount", "family": "Networking",
+        t, s, b = AR.pricing_rule_article(random.Random(seed), {"kind": "max_discount", "family": "Networking",
                                                                "max_discount": 15})
         assert "Networking" in t and "15%" in s and "15%" in b and "Networking" in b
 
 
 def test_config_rule_article_states_rule():
     for seed in range(10):
-        t, s, b = T.config_rule_article(random.Random(seed), {"kind": "max_quantity", "product": "Corvid L7 Load Balancer",
+        t, s, b = AR.config_rule_article(random.Random(seed), {"kind": "max_quantity", "product": "Corvid L7 Load Balancer",
                                                               "max_quantity": 4})
         assert "Corvid L7 Load Balancer" in b and " 4 " in b
-        t, s, b = T.config_rule_article(random.Random(seed), {"kind": "exclusive",
+        t, s, b = AR.config_rule_article(random.Random(seed), {"kind": "exclusive",
                                                               "products": ["Sentrel F400 Firewall", "Sentrel F1200 Firewall"]})
         assert "Sentrel F400 Firewall" in b and "Sentrel F1200 Firewall" in b and "Sentrel F400 Firewall" in t
 
@@ -248,7 +250,7 @@ def test_config_rule_article_states_rule():
 @pytest.mark.parametrize("org", ORGS)
 def test_faq_articles(org):
     for prods in (T.products(org), []):
-        faqs = T.faq_articles(org, prods)
+        faqs = AR.faq_articles(org, prods)
         assert len(faqs) >= 40
         assert all(set(f) == {"title", "summary", "body", "question", "answer"} for f in faqs)
         answers = [f["answer"] for f in faqs]
@@ -263,9 +265,9 @@ def test_faq_articles(org):
 
 @pytest.mark.parametrize("org", ORGS)
 def test_internal_articles_confidential_values(org):
-    arts = T.internal_articles(org)
+    arts = AR.internal_articles(org)
     assert len(arts) >= 10
-    public = " ".join(f["body"] for f in T.faq_articles(org, T.products(org)))
+    public = " ".join(f["body"] for f in AR.faq_articles(org, T.products(org)))
     public += " ".join(p["body"] for p in T.service_policies(org))
     seen = set()
     for a in arts:
@@ -337,13 +339,14 @@ def test_case_text_and_descriptions():
     iss = T.issues("b2c")[0]
     subj, desc = T.case_text(random.Random(0), product="Orbyt Phone S", issue=iss, customer_first="Ana")
     assert subj and desc and ("Orbyt Phone S" in subj + desc)
-    assert T.account_description(random.Random(0), "b2c", None)
-    d = T.account_description(random.Random(0), "b2b", "Healthcare")
+    assert R.account_description(random.Random(0), "b2c", None)
+    d = R.account_description(random.Random(0), "b2b", "Healthcare")
     assert "healthcare" in d.lower()
-    od = T.opportunity_description(random.Random(0), "Corvid C9000 Core Switch", "Quote")
+    od = R.opportunity_description(random.Random(0), "Corvid C9000 Core Switch")
     assert "Corvid C9000 Core Switch" in od
-    for stage in T.STAGES:
-        assert stage.lower() not in T.opportunity_description(random.Random(1), "Orbyt Phone S", stage).lower()
+    for seed in range(200):  # stage-neutral: names no stage
+        assert not any(stage.lower() in R.opportunity_description(random.Random(seed), "Orbyt Phone S").lower()
+                       for stage in T.STAGES)
 
 
 def test_speed():
@@ -366,3 +369,89 @@ def test_speed():
                           breach=pol, sentiment="neutral")
     big = (time.perf_counter() - t0) / 500
     assert small < 50e-6 and big < 500e-6, (small, big)
+
+
+# ------------------------------------------------------------------------------------------ records and articles
+
+def _catalog_names() -> frozenset:
+    """Product names, families and cities as word tuples (masked like the org's names)."""
+    names = {p["name"] for o in ORGS for p in T.products(o)} | {p["family"] for o in ORGS for p in T.products(o)}
+    return frozenset(tuple(n.split()) for n in names | set(T._CITIES))
+
+
+def _repeated(texts) -> float:
+    from benchmarks.text_variety import field_variety
+    return field_variety(texts, masked=True, names=_catalog_names()).repeated_share
+
+
+def test_record_descriptions_vary():
+    """At scale-1 volumes no description field repeats sentences (before: 70-100% repeated)."""
+    rng = random.Random(0)
+    b2b, b2c = T.products("b2b"), T.products("b2c")
+    assert _repeated([R.account_description(rng, "b2b", rng.choice(T.industries())) for _ in range(800)]) <= 0.10
+    assert _repeated([R.account_description(rng, "b2c", None) for _ in range(3800)]) <= 0.10
+    assert _repeated([R.opportunity_description(rng, rng.choice(b2b + b2c)["name"]) for _ in range(1000)]) <= 0.10
+    lines = [[(rng.choice(b2c)["name"], rng.randint(1, 3))] for _ in range(1300)]
+    assert _repeated([R.quote_description(rng, rng.randint(1, 3), rng.random() < 0.2, ls) for ls in lines]) <= 0.10
+    assert _repeated([R.contract_description(rng, f"Acme {i} - {rng.choice(b2c)['name']}")
+                      for i in range(600)]) <= 0.10
+
+
+def test_model_faqs_vary():
+    """The model-number FAQs of one org repeat no title, summary or body sentence more than 5 times."""
+    for org in ORGS:
+        faqs = AR.faq_articles(org, T.products(org))
+        for field in ("title", "summary", "body"):
+            assert _repeated([f[field] for f in faqs]) <= 0.10, (org, field)
+
+
+def test_rule_summaries_never_overlap():
+    """A pricing, quantity or exclusivity summary is never read as another kind."""
+    kinds = ("pricing_summary", "qty_summary", "excl_summary")
+    slots = {"family": "Networking", "d": "15", "product": "Corvid L7 Load Balancer", "n": "4",
+             "a": "Sentrel F400 Firewall", "b": "Orbyt Phone S"}
+    for rule in kinds:
+        others = tuple(k for k in kinds if k != rule)
+        assert overlaps(AR.GRAMMAR, rule, others, random.Random(1), samples=500, **slots) == []
+
+
+def test_rule_summary_facts():
+    _t, s, _b = AR.pricing_rule_article(random.Random(0), {"kind": "max_discount", "family": "Software",
+                                                           "max_discount": 12.5})
+    assert AR.FIELD_FACTS[("Knowledge__kav", "Summary")](s) == [("max_discount=Software:12.5", s)]
+    _t, s, _b = AR.config_rule_article(random.Random(0), {"kind": "exclusive", "products": ["A One", "B Two"]})
+    assert AR.summary_facts(s) == [("exclusive=A One|B Two", s)]
+    assert AR.summary_facts("What is the model number of the Orbyt Phone S?") == []
+
+
+def _runs(text: str, n: int = 3) -> set:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_faq_asks_paraphrase_the_article(org):
+    """Every way a customer asks an FAQ shares no 3-word run with its Summary or answer, holds no
+    answer, and is read back as that FAQ (model-number FAQs: as the product's use)."""
+    rng = random.Random(0)
+    for f in AR.faq_articles(org, T.products(org)):
+        product = next((p["name"] for p in T.products(org) if p["sku"] == f["answer"]), None)
+        for _ in range(30):
+            ask = AR.faq_ask(rng, f["question"], product)
+            assert f["answer"].lower() not in ask.lower(), ask
+            assert not _runs(ask) & (_runs(f["summary"]) | _runs(f["answer"])), (ask, f["summary"])
+            kind, value = AR.faq_asked(ask)
+            assert value == f["title"] if kind == "title" else R.product_fits(value, product), ask
+
+
+def test_product_uses_are_not_catalogue_words():
+    """What customers say they do with a product is no substring of any Name, Description or
+    Family, and fits that product only."""
+    catalog = [p for o in ORGS for p in T.products(o)]
+    text = [v.lower() for p in catalog for v in (p["name"], p["description"], p["family"])]
+    rng = random.Random(0)
+    for p in catalog:
+        for _ in range(20):
+            use = R.use_phrase(rng, p["name"])
+            assert not any(use.lower() in t for t in text), use
+            assert [q["name"] for q in catalog if R.product_fits(use, q["name"])] == [p["name"]], use

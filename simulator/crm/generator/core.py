@@ -7,7 +7,7 @@ import bisect
 import math
 
 from .. import ids
-from . import text
+from . import articles, records, text, threads
 from .common import DAY, HOUR, phone, slug, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx, Product
 from .latent import TERRITORIES, SalesAgent, ServiceAgent, drift, issue_rates, make_states, spread
@@ -210,7 +210,7 @@ def knowledge(ctx: Ctx) -> None:
             "CreatedDate": c.dt(work_time(rng, -rng.randint(60, 1000) * DAY))})
         return kid
 
-    for pol in text.service_policies(ctx.org):
+    for pol in threads.service_policies(ctx.org):
         kid = article(pol["title"], pol["summary"], pol["body"])
         ctx.policies.append((kid, pol))
         w.truth("Knowledge__kav", kid, "service_policy", pol["key"])
@@ -218,7 +218,7 @@ def knowledge(ctx: Ctx) -> None:
     caps = [10, 12, 15, 18, 20, 25, 30, 35]
     for fam in families:
         rule = {"kind": "max_discount", "family": fam, "max_discount": rng.choice(caps)}
-        kid = article(*text.pricing_rule_article(rng, rule))
+        kid = article(*articles.pricing_rule_article(rng, rule))
         ctx.pricing_rules[fam] = (rule["max_discount"], kid)
         w.truth("Knowledge__kav", kid, "pricing_rule", rule)
     # Configuration rules over popular products: max quantities and exclusive pairs.
@@ -227,18 +227,18 @@ def knowledge(ctx: Ctx) -> None:
     for p in chosen[:6]:
         mx = rng.choice((10, 15, 20, 25, 40, 50)) if ctx.b2b else rng.choice((2, 3, 4))
         rule = {"kind": "max_quantity", "product": p.name, "max_quantity": mx}
-        kid = article(*text.config_rule_article(rng, rule))
+        kid = article(*articles.config_rule_article(rng, rule))
         ctx.max_qty_rules[p.idx] = (mx, kid)
         w.truth("Knowledge__kav", kid, "config_rule", rule)
     for a, b in zip(chosen[6::2], chosen[7::2]):
         rule = {"kind": "exclusive", "products": [a.name, b.name]}
-        kid = article(*text.config_rule_article(rng, rule))
+        kid = article(*articles.config_rule_article(rng, rule))
         ctx.exclusive_rules.append(((a.idx, b.idx), kid))
         w.truth("Knowledge__kav", kid, "config_rule", rule)
-    for faq in text.faq_articles(ctx.org, text.products(ctx.org)):
+    for faq in articles.faq_articles(ctx.org, text.products(ctx.org)):
         kid = article(faq["title"], faq["summary"], faq["body"])
         w.truth("Knowledge__kav", kid, "faq", {"question": faq["question"], "answer": faq["answer"]})
-    for art in text.internal_articles(ctx.org):
+    for art in articles.internal_articles(ctx.org):
         kid = article(art["title"], art["summary"], art["body"], public=False)
         w.truth("Knowledge__kav", kid, "internal", list(art["confidential"]))
     w.done("Knowledge__kav")
@@ -342,13 +342,13 @@ def accounts(ctx: Ctx, converted: list) -> None:
         if ctx.b2b:
             ind = rng.choice(industries)
             row.update(Industry=ind, NumberOfEmployees=int(round(math.exp(rng.uniform(math.log(15), math.log(25000))))),
-                       Description=text.account_description(rng, ctx.org, ind))
+                       Description=records.account_description(rng, ctx.org, ind))
             email = None
         else:
             email = unique_email(f"{_email_local(first, last)}{rng.randint(1, 99)}",
                                  rng.choice(PERSONAL_DOMAINS), emails_used)
             row.update(FirstName=first, LastName=last, PersonEmail=email,
-                       Description=text.account_description(rng, ctx.org, None))
+                       Description=records.account_description(rng, ctx.org, None))
         w.add("Account", row)
         ctx.acc_id.append(aid)
         ctx.acc_name.append(name)

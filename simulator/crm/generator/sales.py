@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 
 from ..schema import STAGES
-from . import activities, calls, text
+from . import activities, calls, records, text
 from .common import DAY, HOUR, NOW_OFFSET, phone, slug, stream, work_time
 from .context import LEAD_SPAN_DAYS, Ctx
 from .core import state_owner
@@ -315,7 +315,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             "Id": oid, "Name": opp_name, "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact],
             "ContractID__c": contract_id, "Amount": round(amount, 2), "CloseDate": close_date,
             "CreatedDate": c.dt(created),
-            "Description": text.opportunity_description(trng, product0.name, STAGES[label]),
+            "Description": records.opportunity_description(trng, product0.name),
             "OwnerId": agent.user_id, "Probability": STAGE_PROBABILITY[STAGES[label]],
             "StageName": STAGES[label]})
         if mislabelled:
@@ -371,13 +371,11 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             qt = min(qt, NOW_OFFSET - HOUR)
             quote_lines = [(p, _alt_quantity(ctx, rng, p, q)) for p, q in lines] if alt else lines
             quote_id = w.new_id("Quote")
-            what = ", ".join(f"{q} x {prods[p].name}" for p, q in quote_lines)
             w.add("Quote", {"Id": quote_id, "Name": f"{opp_name} Q{qi + 1}", "AccountId": ctx.acc_id[ai],
                             "ContactId": ctx.con_id[contact], "OpportunityId": oid, "CreatedDate": c.dt(qt),
                             "ExpirationDate": c.d(qt + 30 * DAY),
-                            "Description": (f"Quote {qi + 1}, alternative option for {len(lines)} product(s): "
-                                            if alt else f"Quote {qi + 1} for {len(lines)} product(s): ")
-                                           + what + ".",
+                            "Description": records.quote_description(
+                                trng, qi + 1, alt, [(prods[p].name, q) for p, q in quote_lines]),
                             "Status": status, "OwnerId": agent.user_id})
             bad_line = rng.randrange(len(lines)) if kind == "pricing" else None
             discounts = []
@@ -406,7 +404,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             start = min(NOW_OFFSET, signed + rng.randint(0, 14) * DAY)
             crow = {"Id": contract_id, "AccountId": ctx.acc_id[ai], "CustomerSignedDate": c.d(signed),
                     "StartDate": c.d(start), "ContractTerm": rng.choice((12, 12, 24, 24, 36)),
-                    "Description": f"Agreement for {opp_name}.", "Status": "Activated",
+                    "Description": records.contract_description(trng, opp_name), "Status": "Activated",
                     "CreatedDate": c.dt(max(created + HOUR, signed - rng.randint(1, 5) * DAY))}
             if ctx.b2b:
                 crow["CompanySignedDate"] = c.d(min(NOW_OFFSET, signed + rng.randint(0, 3) * DAY))

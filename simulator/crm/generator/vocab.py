@@ -243,6 +243,152 @@ B2C_CATALOG = {
     )),
 }
 
+# How a customer says what they do with a product they bought: one grammar alternative (a verb
+# phrase completing "something we use to ...") per catalog product, in everyday words rather than
+# the catalogue's (generator.records reads them; tests check no phrase copies a Name, Description or Family).
+PRODUCT_USES = {
+    # B2B: Compute & Storage
+    "Arkline R220 Rack Server": "run [lots of|dozens of] virtual machines [packed into one slot|in a tight cluster]",
+    "Arkline R440 Rack Server": "[host|power] our [big|busiest] databases and [number crunching|reporting jobs]",
+    "Arkline T110 Tower Server": "keep a [quiet|small] machine [under a desk|in a closet] at a branch with no IT room",
+    "Arkline E60 Edge Server": "run [software|apps] [right next to the production line|in a hot back room of a store]",
+    "Arkline G8 GPU Compute Node": "train [and serve|and run] our machine learning models",
+    "Arkline X7 Blade Chassis": "slide [many|a stack of] thin servers into one [shared|common] enclosure",
+    "Arkline H3 Hyperconverged Node": "grow our [cluster|private cloud] [in one step|quickly] with [disks|storage] built in",
+    "Vaultis S12 All-Flash Array": "give our [apps|databases] very fast [shared disk|storage] that squeezes out duplicates",
+    "Vaultis S48 Hybrid Storage Array": "keep [file shares|backups] on [big|cheap] disks with a fast cache in front",
+    "Vaultis Object Store Node": "keep [huge|endless] piles of [files|unstructured data] that apps fetch over S3",
+    "Vaultis B5 Backup Appliance": "keep copies of our data [that nobody can tamper with|safe from ransomware]",
+    "Vaultis NVMe Expansion Shelf": "add [more|extra] [fast|flash] drives to the array we already have",
+    "Vaultis L24 Tape Library": "archive [old|cold] data on [cartridges|tapes] kept offline",
+    # B2B: Networking
+    "Corvid 24-Port Access Switch": "plug [desks|desktops|printers] into the network in [each|a] wiring closet",
+    "Corvid 48-Port PoE Switch": "power [our|the] [desk phones|security cameras] [straight from|over] the network cable",
+    "Corvid C9000 Core Switch": "tie [the whole campus|every building] together at the [center|heart] of the network",
+    "Corvid S100 Spine Switch": "connect [the racks|every rack] in the data center [at very high speed|to each other]",
+    "Corvid AX6 Wi-Fi Access Point": "give [a crowded|a busy] office [fast|reliable] wireless from the ceiling",
+    "Corvid Outdoor Access Point": "get wireless [out to|across] the [yard|parking lot|loading bays] in any weather",
+    "Corvid Wireless Controller": "manage [all|hundreds of] our wireless [antennas|hotspots] from one box",
+    "Corvid SD-WAN Edge Router": "send branch traffic over [two internet lines|whichever link is best] [automatically|on its own]",
+    "Corvid B200 Branch Router": "keep a small [shop|site] online, [falling back to|switching to] cellular when the line drops",
+    "Corvid L7 Load Balancer": "spread web [traffic|requests] across our [app servers|web servers]",
+    "Corvid Network Analytics Probe": "[watch|see] where the network [slows down|gets sluggish]",
+    "Corvid Optical Transceiver Kit": "[connect|link] our switches with fiber [modules|cables]",
+    "Corvid Cloud Network Manager": "[set up|look after] all our network gear from a web page",
+    # B2B: Software
+    "Beacon Analytics Suite": "let [managers|staff] build their own charts [from|on] our warehouse numbers",
+    "Beacon Data Pipeline": "pull [data|records] from [all our apps|every system] into one place [automatically|without scripts]",
+    "Beacon Workflow Automation": "route [sign-offs|paperwork] [without writing code|through drag-and-drop steps]",
+    "Beacon Customer Portal": "let our clients [check on|follow] their orders and [raise tickets|ask for help] themselves",
+    "Beacon Field Service Mobile": "[dispatch|schedule] our technicians and track spare parts on their phones",
+    "Beacon Integration Hub": "make [our ERP and billing|our back-office systems] talk to each other",
+    "Beacon AI Forecasting": "predict [next quarter|what we'll sell] from our own past [sales|numbers]",
+    "Beacon Document Vault": "keep [records|files] for [as long as the law says|legal holds] and find them again",
+    "Beacon Project Ledger": "bill [clients|customers] [by milestone|for hours and expenses] on each project",
+    "Beacon Asset Tracker": "know what [laptops and licences|equipment] we own and when warranties run out",
+    "Beacon Observability Cloud": "see [what our apps are doing|why the app is slow] in one hosted console",
+    "Beacon Workforce Scheduler": "plan [shifts|rotas] and [leave|vacation] requests for our hourly staff",
+    "Beacon Contract Manager": "store [agreements|contracts], get renewal [alerts|nudges] and collect signatures",
+    # B2B: Security
+    "Sentrel F400 Firewall": "guard the [internet line|perimeter] of a [medium|mid-size] office",
+    "Sentrel F1200 Firewall": "guard [our data center's|the main site's] [internet edge|perimeter] with a [redundant|spare] unit",
+    "Sentrel Endpoint Protection": "stop [viruses|ransomware] on [each laptop|every computer] we hand out",
+    "Sentrel Identity Gateway": "let staff [log in once|sign on once] with [a second factor|a phone prompt] for every app",
+    "Sentrel Email Shield": "keep [scam|phishing] mail out of [our inboxes|people's mailboxes]",
+    "Sentrel SIEM Collector": "gather [event logs|security logs] from everything for the security console",
+    "Sentrel Zero Trust Access": "let remote [staff|workers] reach [single|individual] apps [instead of|without] the old VPN",
+    "Sentrel Vulnerability Scanner": "find [weak spots|holes] in our servers [every week|on a schedule] and fix the worst first",
+    "Sentrel Data Loss Prevention": "stop [confidential|private] files [walking out|leaking] on USB sticks or by mail",
+    "Sentrel Hardware Security Module": "[lock up|safeguard] our encryption keys in [dedicated|tamper-proof] hardware",
+    "Sentrel Secure Web Gateway": "filter [what sites people visit|web browsing] [at home and in the office|wherever they work]",
+    "Sentrel Privileged Access Vault": "[rotate|change] admin passwords and [record|film] what admins do",
+    "Sentrel Managed Detection": "have [someone|experts] [watch for|respond to] attacks on our behalf [all night|day and night]",
+    # B2B: Professional Services
+    "Data Center Migration Service": "[move|shift] our servers [to a new site|between buildings] with a rehearsal first",
+    "Network Assessment Workshop": "have experts [look over|check] our network [for a couple of days|and write up what's wrong]",
+    "Implementation Jumpstart": "get [a new product|one product] [set up and handed over|live] quickly",
+    "Premier Support Plan": "get [a named|our own] engineer who [answers within the hour|picks up fast] when things break",
+    "Standard Support Plan": "call for help [in office hours|during the working day] and get parts the next day",
+    "Onsite Installation Service": "have [technicians|engineers] [come out and|] rack and cable the new hardware",
+    "Cloud Readiness Assessment": "[plan|work out] which apps [go to|move to] the cloud [and in what order|first]",
+    "Security Posture Review": "find out [how well|how safe] our [defenses|controls] hold up [and what to fix first|against the standards]",
+    "Administrator Training Bootcamp": "train our admins [for a week|in a week-long class]",
+    "Technical Account Manager": "have [a go-to person|one advisor] [for escalations and upgrades|who owns our escalations]",
+    "Managed Backup Service": "have [someone else|a team] run our backups and [prove|test] restores [each month|monthly]",
+    "Custom Integration Package": "pay for [engineers|developers] to [wire up|hook together] two of our systems",
+    "Annual Health Check": "[get|have] [everything|our gear] [inspected|looked over] once a year",
+    # B2C: Audio
+    "Aurelle Pulse Wireless Earbuds": "listen to [music|podcasts] [on the go|on my commute] [with no cord|cord-free]",
+    "Aurelle Studio Over-Ear Headphones": "[mix|edit] [music|recordings] [at my desk|at home] with [big|comfy] cans",
+    "Aurelle NC2 Noise-Cancelling Headphones": "[block out|shut out] [plane|engine|office] noise on [long flights|trips]",
+    "Aurelle Sport Earbuds": "[listen|hear music] while [jogging|running] without [them falling out|losing a bud]",
+    "Aurelle Sleep Buds": "[fall asleep|drift off] with [rain sounds|soothing sounds] [lying on my side|in bed]",
+    "Aurelle Kids Headphones": "let [my kids|the children] [listen|watch shows] without blasting their ears",
+    "Aurelle Boom Portable Speaker": "play [music|tunes] [at the pool|at the beach] [even if it falls in|in the water]",
+    "Aurelle Mini Speaker": "[hang|clip] [music|a tiny speaker] on my [backpack|bike]",
+    "Aurelle Party Speaker XL": "[throw|host] [parties|karaoke nights] with [lights and a mic|flashing lights]",
+    "Aurelle Soundbar 300": "hear [dialogue|voices] [better|clearly] on [a smaller|the bedroom] TV",
+    "Aurelle Soundbar 500 with Subwoofer": "get [cinema|movie-theater] [sound|bass] [in the living room|from the TV]",
+    "Aurelle Bookshelf Speakers": "play [records|vinyl] [through a pair of shelf boxes|on the shelf]",
+    "Aurelle Classic Turntable": "spin [my old records|vinyl] [and stream them to a speaker|again]",
+    # B2C: Smart Home
+    "Hearthly Smart Thermostat": "[keep|control] the house [warm|at the right temperature] [and cut the heating bill|from my phone]",
+    "Hearthly Video Doorbell": "see who [rings|is at the door] and [know when parcels arrive|talk to couriers]",
+    "Hearthly Indoor Camera": "[watch|check on] [the dog|the living room] [while I'm out|at night]",
+    "Hearthly Outdoor Camera": "[watch|keep an eye on] [the driveway|the backyard] [and scare off intruders|at night]",
+    "Hearthly Smart Plug 2-Pack": "switch [lamps|the coffee machine] on and off [on a timer|by voice]",
+    "Hearthly Smart Lock": "[open|unlock] the front door [with my finger|without a key]",
+    "Hearthly Mesh Wi-Fi System": "get [internet|signal] [into every room|upstairs and in the garden] of a big house",
+    "Hearthly Smart Bulb Starter Kit": "[change|set] the [colour|mood] of the lights [from my phone|for movie night]",
+    "Hearthly R5 Robot Vacuum": "[clean|hoover] the floors [while I'm at work|on its own]",
+    "Hearthly P3 Air Purifier": "[clean|freshen] the air in [the bedroom|the nursery] [for my allergies|during pollen season]",
+    "Hearthly Smart Display 8": "[video chat|follow recipes] [in the kitchen|on the counter]",
+    "Hearthly Water Leak Sensor": "[get warned|hear about it] [if the sink drips|before the basement floods]",
+    "Hearthly Garage Door Controller": "[open|shut] the garage [from my phone|from the car]",
+    # B2C: Fitness
+    "Kinetra T3 Folding Treadmill": "[walk|jog] indoors and [fold it away|store it] [after|when I'm done]",
+    "Kinetra Smart Bike": "[take|join] [spin|cycling] classes [at home|from the spare room]",
+    "Kinetra Rowing Machine": "[row|work out on the water feel] [at home|in the garage]",
+    "Kinetra E2 Elliptical": "do [low-impact|knee-friendly] cardio [in the spare room|at home]",
+    "Kinetra Adjustable Dumbbells": "lift [weights|heavier and lighter] [with one pair|without a rack full of weights]",
+    "Kinetra Home Gym Rack": "[squat|bench] [safely|with spotter arms] [in the garage|at home]",
+    "Kinetra Fitness Tracker Band": "count [my steps|how I sleep] [all day|around the clock] on my wrist",
+    "Kinetra GPS Running Watch": "[map|log] my [runs|marathon training] [on my wrist|with my own playlists]",
+    "Kinetra Heart Rate Chest Strap": "[measure|track] my [pulse|heartbeat] [accurately|precisely] during [rides|workouts]",
+    "Kinetra Smart Scale": "[weigh|check] [the whole family|everyone at home] [each morning|every week]",
+    "Kinetra Massage Gun": "[loosen|ease] [sore|tight] muscles after [training|the gym]",
+    "Kinetra Yoga Mat Pro": "[do yoga|stretch] [without slipping|on the floor]",
+    "Kinetra Resistance Band Set": "[work out|train] [in a hotel room|while travelling] [with stretchy cords|using the door]",
+    # B2C: Kitchen
+    "Copperleaf Espresso Machine": "make [lattes|cappuccinos] [at home|before work] [from fresh beans|like a barista]",
+    "Copperleaf Drip Coffee Maker": "[brew|have] a pot of coffee ready [when I wake up|for the whole family]",
+    "Copperleaf Cold Brew Maker": "[steep|prepare] [iced|chilled] coffee [overnight|in the fridge]",
+    "Copperleaf Air Fryer 6 Qt": "[crisp|make] [fries|wings] [without oil|with hardly any oil]",
+    "Copperleaf Stand Mixer": "[knead|whip up] [bread dough|cake batter] [for baking|on weekends]",
+    "Copperleaf High-Speed Blender": "[blend|make] [smoothies|soups] [every morning|in seconds]",
+    "Copperleaf Food Processor": "[chop|slice|grate] [vegetables|cheese] [for meal prep|in bulk]",
+    "Copperleaf Electric Kettle": "heat water [for tea|for pour-over coffee] [to just the right heat|quickly]",
+    "Copperleaf Multi-Cooker": "[cook|make] [stews|rice|beans] [fast or slow|in one pot]",
+    "Copperleaf Toaster Oven": "[bake|reheat] [a pizza|leftovers] [on the counter|without the big oven]",
+    "Copperleaf Sous Vide Stick": "[cook|do] [steak|salmon] in a water bath [from my phone|perfectly]",
+    "Copperleaf Induction Cooktop": "[cook|fry] [on one extra ring|in a tiny kitchen|in the dorm]",
+    "Copperleaf Water Filter Pitcher": "[clean up|purify] [tap water|the water] [in the fridge|for drinking]",
+    # B2C: Computing & Mobile
+    "Orbyt 14 Laptop": "[work|study] [on the train|from coffee shops] [without carrying much|all day unplugged]",
+    "Orbyt 16 Pro Laptop": "[edit videos|play games] [on a big screen|on the go]",
+    "Orbyt Tab 11 Tablet": "[sketch|take notes] with a pen [in class|on the couch]",
+    "Orbyt Tab Mini": "read [books|comics] [in bed|on the plane] on something small",
+    "Orbyt Phone S": "[call|text] [people|family] and [take pictures|snap photos]",
+    "Orbyt Smartwatch 2": "pay [at the till|at checkout] [from my wrist|with a tap] and see messages",
+    "Orbyt E-Reader": "read [novels|ebooks] [in the sun|at night] without eye strain",
+    "Orbyt 27-inch Monitor": "[get a bigger screen|add a second screen] [for my desk|at my desk] that charges my laptop",
+    "Orbyt Mechanical Keyboard": "type [with clicky keys|on a clacky board] [without a cable|cord-free]",
+    "Orbyt Wireless Mouse": "[click|point] [quietly|in silence] [without a cable|cord-free]",
+    "Orbyt USB-C Dock": "plug [my laptop|the notebook] into [two screens|monitors] and the network with one cable",
+    "Orbyt Power Bank 20K": "[top up|recharge] my phone [on trips|away from an outlet]",
+    "Orbyt Wireless Charging Pad": "[charge|power up] my phone [by laying it down|without plugging it in]",
+}
+
 # Issue types: (name, description). No wording here mentions smoke, sparks, burning or melting:
 # those words are reserved for the product-safety policy.
 B2B_ISSUES = (
@@ -554,6 +700,174 @@ B2B_FAQS = (
      "A full data export takes {a} to prepare, after which a download link is emailed to the requesting admin. "
      "Links are valid for seven days. Exports are limited to one per week."),
 )
+
+# How a customer asks each FAQ (by title) from their own situation: one grammar alternative, in
+# other words than the article's Summary and answer (tests check no 3-word run is shared with them).
+FAQ_ASKS = {
+    # B2C
+    "Return Policy": "[I got|We received] [a blender|a lamp|some headphones] [recently|last week] and [I'm having "
+                     "second thoughts|it isn't what I hoped for]. What's the cutoff for sending something back?",
+    "Free Shipping Threshold": "My cart is [fairly small|only a couple of items]. How much do I need to spend "
+                               "before you stop charging me for delivery?",
+    "Standard Shipping Times": "If I pick the regular, no-rush delivery option, [when should I expect|how soon "
+                               "will I see] the parcel?",
+    "Expedited Shipping": "I need [a present|this] in a hurry. If I pay for the faster delivery option, how "
+                          "quickly does it arrive?",
+    "Limited Warranty": "[My|Our] [toaster|speaker|mixer] [just broke|stopped working]. For how long after "
+                        "purchase are your products covered against defects out of the box?",
+    "Extended Protection Plans": "I'm thinking of buying extra coverage for [a laptop|a treadmill] at checkout. "
+                                 "What's the longest that add-on cover can last?",
+    "Phone Support Hours": "[I work long shifts|My days are busy] and I'd rather call [someone|an agent]. "
+                           "Between which hours can I reach your agents by telephone?",
+    "Price Match Guarantee": "[I just saw|A friend showed me] the same item cheaper at another store after I "
+                             "bought mine. How long have I got to ask you to match it?",
+    "Restocking Fees": "I unboxed a [rowing machine|treadmill] and want to send it back. What percentage do you "
+                       "keep when returned gym gear has been opened?",
+    "Rewards Points": "I'm trying to work out what my loyalty account gains [on each purchase|when I shop]. How "
+                      "much do I collect for every dollar?",
+    "Rewards Points Expiration": "I've [built up|saved] a pile of loyalty credit and haven't used it in a "
+                                 "while. Will it vanish at some point?",
+    "Gift Cards": "[My aunt|A colleague] gave me a voucher card [years ago|two birthdays ago]. Is there a date "
+                  "after which it stops working?",
+    "Cancelling an Order": "I [clicked|hit] buy [by mistake|too fast]. How long is the window to stop my "
+                           "purchase?",
+    "Refund Timing": "You [accepted|approved] my return. [When|How soon] will the money show up back on my "
+                     "card?",
+    "Trade-In Program": "I [want to swap in|have] [an aging|a worn-out] notebook computer. What's the most you'd "
+                        "give me for it?",
+    "Student Discount": "I'm [enrolled at college|at university] [this year|right now]. [What reduction|How "
+                        "much off] do I get as a learner?",
+    "Military and First Responder Discount": "I'm a [firefighter|paramedic|veteran]. Is there a price break for "
+                                             "people in uniform, and how big is it?",
+    "Professional Assembly": "I'm getting a [big treadmill|home gym] delivered and I'm [hopeless|not handy] with "
+                             "tools. What do you charge to have an expert put it together?",
+    "Freight Delivery Appointments": "A [huge|bulky] item is coming by truck. How long a slot do I have to stay "
+                                     "home for on delivery day?",
+    "Firmware Update Schedule": "My [thermostat|speaker] keeps asking to [install|download] new software. How "
+                                "frequently do you put those out?",
+    "Smart Home Setup App": "I just [unboxed|got] a [doorbell|smart plug]. [What should I download on my "
+                            "phone|Which phone program do I need] to get it going?",
+    "Free Video History": "I don't pay for [a plan|the premium tier] on my doorbell. How far back can I "
+                          "[scroll|look] through recordings?",
+    "Hearthly Plus Subscription": "I'm [considering|thinking about] the paid tier for my cameras. What's the "
+                                  "price?",
+    "Smart Scale Users": "[My whole household|Everyone at home] wants to weigh in on the [bathroom|new] scale. "
+                         "How many profiles can it hold?",
+    "Kinetra Live Membership": "I want to [stream|join] workouts on my [bike|treadmill] screen. What does the "
+                               "class subscription cost?",
+    "Noise-Cancelling Headphone Battery": "I've got a [long-haul flight|very long trip] coming up. How many "
+                                          "hours will my NC2s play on one charge?",
+    "Sport Earbuds Water Resistance": "I [sweat a lot|run in the rain] with my [ear-hook|running] buds. How "
+                                      "well are they sealed against moisture?",
+    "Espresso Machine Descaling": "My [coffee|latte] maker tastes [off|bitter] lately. How regularly should I "
+                                  "clean out the mineral buildup?",
+    "Water Filter Life": "[We|I] drink a lot of [filtered|jug] water at home. At what point should the "
+                        "cartridge in the jug be swapped?",
+    "Pay-in-Four": "I'd like to spread the cost of [a laptop|a bike] with your installment option. Into how "
+                   "many chunks does it divide the bill?",
+    "Shipping Destinations": "[My cousin lives|I'm moving] abroad. Which nations can you deliver to?",
+    "Mesh Wi-Fi Coverage": "Our [house|place] is [big|spread out] with a [garden office|basement]. How much "
+                           "floor area will the three-piece router kit reach?",
+    "Robot Vacuum Base Bags": "My [cleaning robot|robot cleaner] empties itself into its dock. How regularly "
+                              "do I swap the dust sack in there?",
+    "Pro Laptop Charger": "I'm buying the bigger Orbyt notebook and wondered how powerful the power brick in "
+                          "the box is.",
+    "Shipping Damage Claims": "[My parcel|The box] showed up [crushed|dented]. [What's the deadline|How long "
+                              "have I got] to tell you about it?",
+    "Electronics Recycling": "I have a drawer full of [dead gadgets|old phones]. What's the yearly limit on "
+                             "what you'll take back at no charge?",
+    "Tracking Numbers": "I [just|only just] ordered. [When will I be able|How soon can I] follow my parcel "
+                        "online?",
+    "Password Reset Links": "I asked for [a new login email|an email to reset my login] but I'm [out|away from "
+                            "my desk]. How long before it stops working?",
+    "Exchanges": "The [jacket|color|size] I got isn't right. How many swaps can I make on one purchase without "
+                 "paying?",
+    "Smart Lock Batteries": "[We|I] just [fitted|installed] the keypad deadbolt. How often will I be changing "
+                            "its cells?",
+    "Air Purifier Filter": "[My|Our] purifier runs [all day|non-stop] in the [bedroom|nursery]. How regularly "
+                           "should the main filter be [swapped|replaced with a new one]?",
+    # B2B
+    "Premier Support Response Times": "We pay for your top support tier. If production goes down, how quickly "
+                                      "will [an engineer|someone] get back to us?",
+    "Standard Support Response Times": "We're on the basic support contract. When [everything|production] is "
+                                       "down, how fast is the first reply?",
+    "Hardware Warranty": "We just racked [some new|a few] [servers|switches]. For how long are they covered if "
+                         "a component fails?",
+    "Quote Validity": "[Our finance team|Procurement] is slow and we got [pricing|an offer] from your rep. How "
+                      "long can we sit on it before it lapses?",
+    "Payment Terms": "[Accounts payable|Our finance team] wants to know: once you bill us, how long do we have "
+                     "to settle?",
+    "Maintenance Windows": "[Our ops team|We] need to plan around your hosted platform's downtime. How much "
+                           "warning do you give before scheduled work?",
+    "Cloud Uptime Commitment": "Our [CIO|board] asks how much availability your hosted platform guarantees "
+                               "[each month|over a month]. What figure do you commit to?",
+    "Observability Data Retention": "We [ship|send] our app logs and metrics to your hosted monitoring "
+                                    "product. How far back can we look?",
+    "Data Pipeline Connectors": "We're choosing an ingestion tool. How many [sources|systems] does yours hook "
+                                "into [out of the box|without custom code]?",
+    "API Rate Limits": "Our integration keeps hitting [throttling|errors]. What's the standard call quota on "
+                       "your public interface?",
+    "Recovering Deleted Records": "Someone on our team [wiped|removed] records [by accident|yesterday]. How "
+                                  "long before they're gone for good?",
+    "Threat Signature Updates": "[Our security lead|Our CISO] wants to know how fresh the malware definitions "
+                                "on our firewalls are. How frequently do they refresh?",
+    "Wireless Controller Capacity": "We're [expanding|growing] our campus Wi-Fi. How many radios can one "
+                                    "management appliance handle?",
+    "PoE Budget": "We're hanging [cameras|phones] off the big Corvid switch. How much power can it feed in "
+                  "total?",
+    "Edge Server Temperature": "Our [factory floor|warehouse] gets hot in summer. How warm can it get around "
+                               "the small ruggedized Arkline box before it's out of spec?",
+    "Parts Replacement": "We're on the basic support contract and a [fan|disk] died. How quickly do "
+                         "[spares|replacements] arrive?",
+    "Subscription Cancellation Notice": "We [may not|don't plan to] keep a software plan [going|past this "
+                                        "year]. How far ahead must we tell you to stop it [renewing|rolling "
+                                        "over]?",
+    "Minimum Subscription Term": "We'd like to [try|use] your software for a short project. What's the "
+                                 "shortest commitment you sign?",
+    "Implementation Jumpstart Duration": "We [bought|signed up for] your fixed-scope rollout package. From kick-off "
+                                         "to handover, what's the usual duration?",
+    "Administrator Training": "[Two of our admins|Our admin] will attend your instructor-led course. How long "
+                              "will they be away?",
+    "Premier Training Seats": "We're on your top support tier. How many course places do we get [each "
+                              "year|annually] at no cost?",
+    "Long-Term Support Firmware": "We [hate|avoid] frequent upgrades on our appliances. Which release line "
+                                  "gets [patches|fixes] the longest?",
+    "End-of-Life Notice": "We plan hardware purchases years ahead. How much warning do you give before you "
+                          "stop selling a model?",
+    "RMA Return Window": "You [sent|shipped] us a replacement for a faulty part. What's our deadline to ship "
+                         "the broken one back?",
+    "License Keys": "Our new appliance needs activating. [Where can I get|Where would I find] the activation "
+                    "codes?",
+    "Analytics Base License": "We're buying your dashboards product. How many [people|staff] can log in on "
+                              "the starter licence?",
+    "Billing Contact": "I have an invoice question. [Which number|What do I dial] to talk to someone about "
+                       "it?",
+    "SSO Protocols": "Our apps need [federated|single] login through your gateway. Which standards does it "
+                     "speak?",
+    "Encryption at Rest": "Our [auditors|compliance team] ask how the data you host for us is [scrambled|"
+                          "protected] on disk. Which cipher?",
+    "Hosting Regions": "[Data residency|Where our data lives] matters to our [lawyers|compliance team]. In which "
+                       "locations do you run your cloud platform?",
+    "Free Trials": "We'd like to [kick the tires|evaluate your software] before buying. How long does the "
+                   "no-cost evaluation last?",
+    "Managed Backup Reports": "We [outsourced|handed] our backups to you. How regularly will we [get|receive] "
+                              "proof that restores work?",
+    "Session Recording Retention": "Our auditors [want|need] to replay what admins did on servers. For how "
+                                   "long does your vault keep those videos?",
+    "Object Store Scaling": "Our archive keeps growing. In what size steps can we extend the S3-compatible "
+                            "cluster?",
+    "Blade Chassis Capacity": "We're [filling|planning] an Arkline enclosure. How many of the small slide-in "
+                              "servers does it hold?",
+    "All-Flash Array Drive Bays": "We're sizing the smaller Vaultis flash system. How many disks fit in its "
+                                  "main box?",
+    "Service Reviews": "On your top support tier, how [often|frequently] do we sit down with our named engineer "
+                       "to go over [tickets|cases]?",
+    "Late Payment Fees": "[An invoice|A bill] of ours slipped past its due date. What penalty do you add?",
+    "Certificate Expiry Notices": "We [keep missing|forgot] a TLS renewal last year. When does your console "
+                                  "start warning us?",
+    "Data Export": "We need [everything|all our data] out of your platform [for an audit|for a migration]. How "
+                   "long until the download is ready?",
+}
 
 # --- knowledge: internal-only articles (title, summary, body, confidential values) --------------
 

@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from functools import lru_cache
 
-from ...crm.generator import activities, text, vocab
+from ...crm.generator import activities, articles, records, text
 from ...crm.generator.calls import call_stage, competitors_considered, negative_subtopics
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
@@ -62,30 +62,28 @@ def resolve_opportunity(gen: TaskGenerator, tools: CrmTools, params: dict) -> di
 
 @lru_cache(maxsize=2)
 def faq_body_patterns(org: str) -> tuple[re.Pattern, ...]:
-    """The patterns of every FAQ body template the generator writes for `org`."""
-    templates = [body for _t, _q, _a, body in (vocab.B2B_FAQS if org == "b2b" else vocab.B2C_FAQS)]
-    return tuple(template_pattern(t) for t in (*templates, *text.MODEL_FAQ_BODIES))
+    """The patterns of every topical FAQ body template the generator writes for `org`."""
+    return tuple(template_pattern(body) for _t, _q, _a, body in articles.FAQS[org])
 
 
 def faq_answer(org: str, body: str) -> str | None:
-    """The short answer phrase of an FAQ body, read off the template it was written from."""
+    """The short answer phrase of an FAQ body, read off the template (or, for a model-number FAQ,
+    the grammar) it was written from."""
     for pattern in faq_body_patterns(org):
         match = pattern.match(body)
         if match:
             return match.group("a")
-    return None
-
-
-def _words(sentence: str) -> list[str]:
-    return re.findall(r"[A-Za-z0-9]+", sentence)
+    return articles.model_answer(body)
 
 
 @register
 class KnowledgeQA(TaskGenerator):
-    """A customer's question (or two) answered by public FAQ articles; the short answer phrase(s)."""
+    """A customer's question (or two) answered by public FAQ articles, asked from their situation
+    in other words than the article; the short answer phrase(s)."""
 
     name = "knowledge_qa"
     PAIR_SHARE = 0.35  # share of draws asking two questions (singles run out on small catalogs)
+    PUBLIC = "IsVisibleInPkb = true"
 
     def _faqs(self) -> list[tuple[str, str]]:
         """(question, answer) of every public FAQ article, in Id order."""
@@ -98,40 +96,65 @@ class KnowledgeQA(TaskGenerator):
         """The confidential values of the internal-only articles (never to reach a customer)."""
         return sorted({s for values in self.labels("internal").values() for s in values})
 
+    def _ask(self, rng: random.Random, question: str, answer: str) -> str | None:
+        """How the customer asks it (a model-number FAQ names its product by use); None if the
+        product is not in this org."""
+        if "_by_sku" not in self.__dict__:
+            self._by_sku = dict(self.sql("SELECT External_ID__c, Name FROM Product2"))
+        product = self._by_sku.get(answer)
+        if product is None and question not in articles.FAQ_TITLES:
+            return None
+        return articles.faq_ask(rng, question, product)
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         faqs, customers = self._faqs(), requesters.customers(self)
         k = 2 if rng.random() < self.PAIR_SHARE else 1
         if len(faqs) < k or not customers:
             return None
         picked = sorted(rng.sample(faqs, k))
-        question = " And another question: ".join(q for q, _ in picked)
+        asks = [self._ask(rng, q, a) for q, a in picked]
+        if None in asks:
+            return None
         me = rng.choice(customers)
         who = requesters.customer(me[0], me[1], me[2])
-        return Draw({"requester": who, "questions": [q for q, _ in picked]},
-                    {"requester": requesters.introduce(who), "question": question}, [a for _, a in picked],
-                    confidential_values=self._secrets())
+        return Draw({"requester": who, "questions": asks},
+                    {"requester": requesters.introduce(who), "question": " And another question: ".join(asks)},
+                    [a for _, a in picked], confidential_values=self._secrets())
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         return [self._answer(tools, q) for q in params["questions"]]
 
     def _answer(self, tools: CrmTools, question: str) -> str:
-        """Search the public articles for the question, then read the answer off the body."""
-        fields = "Id, Summary, FAQ_Answer__c WHERE IsVisibleInPkb = true"
-        hits = self.sosl(tools, f"FIND {{{' '.join(_words(question))}}} IN ALL FIELDS RETURNING Knowledge__kav({fields})")
-        if not hits:
-            hits = self.fetch_all(tools, "SELECT Id, Summary, FAQ_Answer__c FROM Knowledge__kav", "IsVisibleInPkb = true")
-        wanted = {w.lower() for w in _words(question)}
-        best = max(hits, key=lambda r: len(wanted & {w.lower() for w in _words(r["Summary"] or "")}))
-        answer = faq_answer(self.org, best["FAQ_Answer__c"] or "")
-        if answer is None:
-            raise OracleError(f"no FAQ template matches article {best['Id']}")
-        return answer
+        """Find the public article the question is about (by its topic, or by the product the
+        customer describes), then read the answer off its body."""
+        asked = articles.faq_asked(question)
+        if asked is None:
+            raise OracleError(f"no FAQ is asked by {question!r}")
+        kind, value = asked
+        if kind == "title":
+            where, read = f"Title = {soql_string(value)}", lambda body: faq_answer(self.org, body)
+        else:  # a model-number FAQ about the product described
+            where = f"Summary LIKE {soql_string('%' + self._product_used(tools, value) + '%')}"
+            read = articles.model_answer
+        answers = [read(r["FAQ_Answer__c"] or "") for r in self.fetch_all(
+            tools, "SELECT Id, FAQ_Answer__c FROM Knowledge__kav", f"{where} AND {self.PUBLIC}")]
+        answers = [a for a in answers if a]
+        if len(answers) != 1:
+            raise OracleError(f"{len(answers)} public FAQ articles answer {question!r}")
+        return answers[0]
+
+    def _product_used(self, tools: CrmTools, use: str) -> str:
+        """The one product (Name) customers use to do `use`."""
+        names = {r["Name"] for r in self.fetch_all(tools, "SELECT Id, Name FROM Product2")
+                 if describes(use, r["Name"])}
+        if len(names) != 1:
+            raise OracleError(f"{len(names)} products fit {use!r}")
+        return names.pop()
 
 
 # --- named-entity disambiguation ---------------------------------------------------------
 
 TOLERANCE_DAYS = 7  # "about N days ago": within N +- 7 days
-_STOP = frozenset("a an and the of for with to in on at by or from up its it is that per one two".split())
 
 
 def purchase_window(today: date, days: int) -> tuple[date, date]:
@@ -139,83 +162,59 @@ def purchase_window(today: date, days: int) -> tuple[date, date]:
     return today - timedelta(days=days + TOLERANCE_DAYS), today - timedelta(days=days - TOLERANCE_DAYS)
 
 
-def describes(mode: str, hint: str, family: str, description: str) -> bool:
-    """Whether a product (family, description) fits the customer's description."""
-    if mode == "family":
-        return family == hint
-    return hint.lower() in (description or "").lower()
-
-
-def phrase_candidates(description: str) -> list[str]:
-    """Runs of 2-4 words of a product description a customer might quote (no edge stop words)."""
-    words = [w.strip(",.;:()") for w in description.split()]
-    out = []
-    for n in (2, 3, 4):
-        for i in range(len(words) - n + 1):
-            run = words[i:i + n]
-            if run[0].lower() in _STOP or run[-1].lower() in _STOP or not all(run):
-                continue
-            if sum(w.lower() not in _STOP and not w[0].isdigit() for w in run) >= 2:
-                out.append(" ".join(run))
-    return [p for p in out if p.lower() in description.lower()]
+def describes(use: str, product: str) -> bool:
+    """Whether a product (its Name) fits what the customer says they do with it, read with the
+    generator's own use grammar (`records.product_fits`), never a substring of catalogue text."""
+    return records.product_fits(use, product)
 
 
 @register
 class NamedEntityDisambiguation(TaskGenerator):
-    """The Product2 Id of the product a customer vaguely describes having bought about N days ago."""
+    """The Product2 Id of the product a customer describes by its use, bought about N days ago."""
 
     name = "named_entity_disambiguation"
     MIN_DAYS, MAX_DAYS = 10, 360
+    ITEM = ("something to {use}", "a product I use to {use}", "the thing we got to {use}",
+            "an item for when I want to {use}")
 
     def _purchases(self) -> list[tuple]:
-        """(account, product, family, description, EffectiveDate) of every activated order line."""
+        """(account, product, name, EffectiveDate) of every activated order line."""
         if "_rows" not in self.__dict__:
             self._rows = self.sql(
-                "SELECT o.AccountId, i.Product2Id, p.Family, p.Description, o.EffectiveDate FROM OrderItem i "
+                "SELECT o.AccountId, i.Product2Id, p.Name, o.EffectiveDate FROM OrderItem i "
                 "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
                 "WHERE o.Status = 'Activated' AND o.EffectiveDate >= ? ORDER BY i.Id",
                 ((self.today - timedelta(days=self.MAX_DAYS + 2 * TOLERANCE_DAYS)).isoformat(),))
         return self._rows
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        account, product, family, description, day = rng.choice(self._purchases())
+        account, product, name, day = rng.choice(self._purchases())
         days = 5 * round((self.today - date.fromisoformat(day)).days / 5)
         if not self.MIN_DAYS <= days <= self.MAX_DAYS:
             return None
         lo, hi = purchase_window(self.today, days)
         in_window = self._bought(account, lo, hi)
         history = self._bought(account)
-        mode = rng.choice(("family", "phrase"))
-        hint = family if mode == "family" else self._phrase(rng, description, in_window)
-        if hint is None:
-            return None
-        fits = [pid for pid, (fam, desc) in in_window.items() if describes(mode, hint, fam, desc)]
-        fits_ever = [pid for pid, (fam, desc) in history.items() if describes(mode, hint, fam, desc)]
+        use = records.use_phrase(rng, name)
+        fits = [pid for pid, n in in_window.items() if describes(use, n)]
+        fits_ever = [pid for pid, n in history.items() if describes(use, n)]
         if fits != [product] or (len(in_window) < 2 and len(fits_ever) < 2):
             return None  # ambiguous, or either the date or the description alone would do
         who = self._customer(account)
         if who is None:
             return None
-        params = {"requester": who, "mode": mode, "hint": hint, "days": days}
-        item = f"a product from your {hint} line" if mode == "family" else f'a product described as "{hint}"'
-        return Draw(params, {"requester": requesters.introduce(params["requester"]), "item": item,
-                             "days": str(days)}, [product])
+        params = {"requester": who, "use": use, "days": days}
+        return Draw(params, {"requester": requesters.introduce(params["requester"]),
+                             "item": rng.choice(self.ITEM).format(use=use), "days": str(days)}, [product])
 
-    def _bought(self, account: str, lo: date | None = None, hi: date | None = None) -> dict[str, tuple[str, str]]:
-        """product Id -> (family, description) of what `account` bought (between lo and hi)."""
+    def _bought(self, account: str, lo: date | None = None, hi: date | None = None) -> dict[str, str]:
+        """product Id -> Name of what `account` bought (between lo and hi)."""
         span = "" if lo is None else "AND o.EffectiveDate BETWEEN ? AND ?"
         args = (account,) if lo is None else (account, lo.isoformat(), hi.isoformat())
-        return {pid: (fam, desc) for pid, fam, desc in self.sql(
-            "SELECT DISTINCT i.Product2Id, p.Family, p.Description FROM OrderItem i "
+        return dict(self.sql(
+            "SELECT DISTINCT i.Product2Id, p.Name FROM OrderItem i "
             "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
-            f"WHERE o.AccountId = ? AND o.Status = 'Activated' {span} ORDER BY i.Product2Id", args)}
-
-    @staticmethod
-    def _phrase(rng: random.Random, description: str, in_window: dict) -> str | None:
-        """A phrase of the description that no other product bought in the window carries."""
-        others = [d.lower() for fam, d in in_window.values() if d != description]
-        usable = [p for p in phrase_candidates(description) if not any(p.lower() in o for o in others)]
-        return rng.choice(usable) if usable else None
+            f"WHERE o.AccountId = ? AND o.Status = 'Activated' {span} ORDER BY i.Product2Id", args))
 
     def _customer(self, account: str) -> dict | None:
         """The signed-in customer (`requesters`): the person account, or in B2B the account's first
@@ -230,13 +229,12 @@ class NamedEntityDisambiguation(TaskGenerator):
         lo, hi = purchase_window(self.today, params["days"])
         _, account = requesters.look_up(tools, params["requester"]["record_id"])
         rows = self.soql(tools, (
-            "SELECT Product2Id, Product2.Family, Product2.Description FROM OrderItem "
+            "SELECT Product2Id, Product2.Name FROM OrderItem "
             f"WHERE Order.AccountId = {soql_string(account)} AND Order.Status = 'Activated' "
             f"AND Order.EffectiveDate >= {lo.isoformat()} AND Order.EffectiveDate <= {hi.isoformat()}"))
-        fits = {r["Product2Id"] for r in rows
-                if describes(params["mode"], params["hint"], r["Product2"]["Family"], r["Product2"]["Description"])}
+        fits = {r["Product2Id"] for r in rows if describes(params["use"], r["Product2"]["Name"])}
         if len(fits) != 1:
-            raise OracleError(f"{len(fits)} purchases fit {params['hint']!r}")
+            raise OracleError(f"{len(fits)} purchases fit {params['use']!r}")
         return sorted(fits)
 
 

@@ -87,21 +87,23 @@ class PolicyViolationIdentification(TaskGenerator):
 
 @register
 class LeadQualification(TaskGenerator):
-    """The BANT factors a lead's call transcript shows to be unmet (leads with at least one)."""
+    """The BANT factors a lead's call transcript shows to be unmet (None: a fully qualified lead)."""
 
     name = "lead_qualification"
 
     @cached_property
-    def _leads(self) -> list[tuple[str, list[str]]]:
-        """[(lead, unmet factors)] for the called leads with at least one unmet factor."""
+    def _leads(self) -> dict[bool, list[tuple[str, list[str]]]]:
+        """[(lead, unmet factors)] of the called leads, by whether every factor is met."""
         unmet = self.labels("bant_unmet")
-        return sorted((lead, factors) for lead, factors in unmet.items() if factors)
+        leads = sorted(unmet.items())
+        return {qualified: [(lead, f) for lead, f in leads if (not f) == qualified] for qualified in (True, False)}
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        if not self._leads:
+        pool = self._leads[want_none]
+        if not pool:
             return None
-        lead_id, factors = rng.choice(self._leads)
-        return Draw({"lead_id": lead_id}, {"lead_id": lead_id}, [f for f in BANT if f in factors])
+        lead_id, factors = rng.choice(pool)
+        return Draw({"lead_id": lead_id}, {"lead_id": lead_id}, [f for f in BANT if f in factors] or None)
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         calls = self.soql(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c "
@@ -109,7 +111,7 @@ class LeadQualification(TaskGenerator):
         if not calls:
             raise OracleError(f"lead {params['lead_id']} has no call transcript")
         body = "\n".join(c["TranscriptBody__c"] or "" for c in calls)
-        return unmet_factors(body)
+        return unmet_factors(body) or None
 
 
 # --- checked quotes: pricing and configuration ---------------------------------------------

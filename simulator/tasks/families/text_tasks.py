@@ -170,7 +170,8 @@ def describes(use: str, product: str) -> bool:
 
 @register
 class NamedEntityDisambiguation(TaskGenerator):
-    """The Product2 Id of the product a customer describes by its use, bought about N days ago."""
+    """The Product2 Id of the product a customer describes by its use, bought about N days ago (None: nothing
+    they bought in that window fits, though something outside it does)."""
 
     name = "named_entity_disambiguation"
     MIN_DAYS, MAX_DAYS = 10, 360
@@ -198,14 +199,21 @@ class NamedEntityDisambiguation(TaskGenerator):
         use = records.use_phrase(rng, name)
         fits = [pid for pid, n in in_window.items() if describes(use, n)]
         fits_ever = [pid for pid, n in history.items() if describes(use, n)]
-        if fits != [product] or (len(in_window) < 2 and len(fits_ever) < 2):
+        if want_none:  # the customer misremembers when: what fits was bought outside the window
+            days = rng.choice([d for d in range(self.MIN_DAYS, self.MAX_DAYS + 1, 5) if abs(d - days) > 60])
+            lo, hi = purchase_window(self.today, days)
+            in_window = self._bought(account, lo, hi)
+            if any(describes(use, n) for n in in_window.values()) or not in_window:
+                return None
+        elif fits != [product] or (len(in_window) < 2 and len(fits_ever) < 2):
             return None  # ambiguous, or either the date or the description alone would do
         who = self._customer(account)
         if who is None:
             return None
         params = {"requester": who, "use": use, "days": days}
         return Draw(params, {"requester": requesters.introduce(params["requester"]),
-                             "item": rng.choice(self.ITEM).format(use=use), "days": str(days)}, [product])
+                             "item": rng.choice(self.ITEM).format(use=use), "days": str(days)},
+                    None if want_none else [product])
 
     def _bought(self, account: str, lo: date | None = None, hi: date | None = None) -> dict[str, str]:
         """product Id -> Name of what `account` bought (between lo and hi)."""
@@ -233,7 +241,9 @@ class NamedEntityDisambiguation(TaskGenerator):
             f"WHERE Order.AccountId = {soql_string(account)} AND Order.Status = 'Activated' "
             f"AND Order.EffectiveDate >= {lo.isoformat()} AND Order.EffectiveDate <= {hi.isoformat()}"))
         fits = {r["Product2Id"] for r in rows if describes(params["use"], r["Product2"]["Name"])}
-        if len(fits) != 1:
+        if not fits:
+            return None
+        if len(fits) > 1:
             raise OracleError(f"{len(fits)} purchases fit {params['use']!r}")
         return sorted(fits)
 
@@ -274,11 +284,12 @@ class SalesInsightMining(TaskGenerator):
                 answer |= set(self.labels("competitors")[call])
             else:
                 answer |= {s for s, v in self.labels("sentiments")[call].items() if v == "negative"}
-        if not answer:
+        if bool(answer) == want_none:
             return None
         where = f"opportunity {key}" if scope == "opportunity" else f"all opportunities of account {key}"
         params = {"topic": topic, "scope": scope, "record_id": key}
-        return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, sorted(answer))
+        return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"},
+                    sorted(answer) or None)
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         rid = soql_string(params["record_id"])

@@ -317,8 +317,8 @@ def test_progress_and_as_of(tmp_path):
 
 
 def test_prose_carries_the_labels(org):
-    """Labelled competitors appear in their call; breach labels agree with the text module."""
-    from simulator.crm.generator import text
+    """Labelled competitors appear in their call; breach labels agree with the threads module's detectors."""
+    from simulator.crm.generator.threads import breach_keys
 
     _, conn, _ = org
     for body, value in conn.execute(f"SELECT v.TranscriptBody__c, t.value FROM {store.TRUTH_TABLE} t "
@@ -326,9 +326,6 @@ def test_prose_carries_the_labels(org):
                                     "WHERE t.kind = 'competitors'"):
         for comp in json.loads(value):
             assert comp in body
-    breach_keys = getattr(text, "breach_keys", None)
-    if breach_keys is None:
-        return
     policy_key = {rid: json.loads(v) for rid, v in conn.execute(
         f"SELECT record_id, value FROM {store.TRUTH_TABLE} WHERE kind = 'service_policy'")}
     label = {rid: json.loads(v) for rid, v in conn.execute(
@@ -342,7 +339,7 @@ def test_prose_carries_the_labels(org):
     for cid, body in convo.items():
         found = breach_keys(body)
         if cid in label:
-            assert policy_key[label[cid]] in found, cid
+            assert found == {policy_key[label[cid]]}, cid
         else:
             none += 1
             assert not found, cid

@@ -1,6 +1,6 @@
 """Labels checked against their own rules: the policies' conditions are data
-(`generator.policy_rules`, the rule labels of the quote articles, the BANT rules of `generator.calls`); every
-template the generator can emit is checked against them (enumerated), and so is every policy
+(`generator.policy_rules`, the rule labels of the quote articles, the BANT rules of `generator.calls`); the
+generator's wordings are checked against them (sampled from its grammar rules), and so is every policy
 instance drawn from the generated orgs (the conditions evaluated on the records' own text)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from simulator.crm.generator import articles as AR
 from simulator.crm.generator import calls
-from simulator.crm.generator import text as T
+from simulator.crm.generator import threads as TH
 from simulator.crm.generator.policy_rules import (IDENTIFIERS, IDENTITY, LIMITS, asked_identifiers,
                                                   given_identifiers, identity_verified)
 from simulator.tasks.families.policy import parse_summary
@@ -22,23 +22,17 @@ from simulator.tasks.generate import generate_instances
 
 ORGS = ("b2b", "b2c")
 EMAIL = "maya.okafor@example.com"
-VALUES = {"email": EMAIL, "order": "00123456", "zip": "90210", "cf": "Maya", "af": "Leon", "product": "Widget"}
-EXCHANGES = {"chat": T.VERIFY_EXCHANGES, "email": T.EMAIL_VERIFY_EXCHANGES}
-REQUESTS = {"chat": T._AGENT_VERIFY_ASK, "email": T._EMAIL_VERIFY_ASK}
-REPLIES = {"chat": T._CUST_VERIFY, "email": T._EMAIL_CUST_VERIFY}
-BREACH_KW = {"product": "Widget", "amount": "$9,000.00", "date": "May 2", "weekday": "Friday", "order": "00123456",
-             "digits": "1234", "other": "Jo Doe", "other_email": "jo@x.example", "other_phone": "(555) 555-0000",
-             "city": "Reno", "street": "Oak Street", "pct": 50, "n": 2}
-# Every agent template a compliant conversation is made of.
-COMPLIANT_AGENT = (T._AGENT_GREET + T._AGENT_VERIFY_ASK + T._AGENT_VERIFIED + T._AGENT_TROUBLESHOOT
-                   + T._AGENT_TROUBLESHOOT_B2B + T._AGENT_RESOLVE + T._AGENT_RESOLVE_B2B + T._AGENT_AFTER_REPLACEMENT
-                   + T._AGENT_CLOSE + T._EMAIL_AGENT_OPEN + T._EMAIL_VERIFY_ASK + T._EMAIL_TS + T._EMAIL_TS_B2B
-                   + T._EMAIL_VERIFIED + tuple(t for _, ok in T._TRIGGERS.values() for t in ok))
+EXCHANGES = {"chat": TH.VERIFY_EXCHANGES, "email": TH.EMAIL_VERIFY_EXCHANGES}  # request rule -> reply rules
+REPLIES = ("verify_give_order", "verify_give_zip")  # every identity reply rule
+SAMPLES = 200  # expansions drawn from each rule (the grammar's choices, sampled)
 
 
-def _render(template: str) -> str:
-    return template.format(**{**VALUES, "window": "3 to 5 business days", "my": "my", "My": "My", "issue_l": "x",
-                              "issue_s": "X.", "customer": "Maya Okafor"})
+def _texts(rule: str, org: str = "b2c", n: int = SAMPLES) -> list[str]:
+    """`n` expansions of `rule` with the slots of a conversation in org `org`."""
+    rng = random.Random(rule)
+    return [TH.G.expand(rng, rule, **TH._slots(rng, org, customer="Maya Okafor", customer_email=EMAIL,
+                                                agent="Leon Weber", product="Widget Pro", issue={"name": "Broken"}))
+            for _ in range(n)]
 
 
 # --- identity verification: the measured defect and its rule ------------------------------------
@@ -55,52 +49,44 @@ def test_order_number_plus_zip_without_email_is_not_verification():
 
 @pytest.mark.parametrize("org", ORGS)
 def test_identity_article_states_the_rule(org):
-    body = next(p["body"] for p in T.service_policies(org) if p["key"] == "verify_identity")
+    body = next(p["body"] for p in TH.service_policies(org) if p["key"] == "verify_identity")
     for key in (*IDENTITY["all_of"], *IDENTITY["any_of"]):
         assert IDENTIFIERS[key].asked_as.lower() in body.lower(), key
 
 
 @pytest.mark.parametrize("channel", sorted(EXCHANGES))
 def test_every_verification_exchange_complies(channel):
-    """Every (request, reply) pair the generator can emit, rendered: the customer gives only what
-    was asked, and what they give satisfies the identity rule; every request has a reply."""
-    pairs = EXCHANGES[channel]
-    assert set(pairs) == set(REQUESTS[channel])
-    for request, replies in pairs.items():
+    """Every (request, reply) the generator pairs, rendered: the customer gives only what was asked,
+    and what they give satisfies the identity rule; every request has a reply."""
+    for request, replies in EXCHANGES[channel].items():
         assert replies
+        asked = {frozenset(asked_identifiers(r)) for r in _texts(request)}
         for reply in replies:
-            given = given_identifiers(_render(reply), EMAIL)
-            assert identity_verified(given), (request, reply)
-            assert given <= asked_identifiers(request), (request, reply)
+            for said in _texts(reply):
+                given = given_identifiers(said, EMAIL)
+                assert identity_verified(given) and all(given <= a for a in asked), (request, said)
 
 
 @pytest.mark.parametrize("channel", sorted(EXCHANGES))
 def test_the_generator_leaves_out_exactly_the_noncompliant_pairs(channel):
     """The pairs the generator may not emit are exactly those the rendered check rejects."""
-    for request, reply in itertools.product(REQUESTS[channel], REPLIES[channel]):
-        given = given_identifiers(_render(reply), EMAIL)
-        ok = identity_verified(given) and given <= asked_identifiers(request)
+    for request, reply in itertools.product(EXCHANGES[channel], REPLIES):
+        asked = asked_identifiers(_texts(request, n=1)[0])
+        ok = all(identity_verified(g) and g <= asked for g in (given_identifiers(s, EMAIL) for s in _texts(reply)))
         assert ok == (reply in EXCHANGES[channel][request]), (request, reply)
 
 
 def test_identity_breaches_ask_for_nothing():
-    for phrase in T.POLICY_BREACH_PHRASES["verify_identity"]:
-        assert asked_identifiers(phrase) == set() and given_identifiers(phrase.format(**BREACH_KW), EMAIL) == set()
+    for said in _texts("breach_verify_identity"):
+        assert asked_identifiers(said) == set() and given_identifiers(said, EMAIL) == set(), said
 
 
-# --- every policy: breach templates break exactly theirs, compliant ones none ------------------------
+# --- every policy: breach wordings break exactly theirs (compliant ones none: tests/test_threads.py) --
 
-def test_each_breach_template_breaks_exactly_its_policy():
-    for key, phrases in T.POLICY_BREACH_PHRASES.items():
-        for phrase in phrases:
-            assert T.breach_keys(phrase.format(**BREACH_KW)) == {key}, phrase
-
-
-def test_compliant_templates_break_nothing():
-    customer = (T._CUST_VERIFY + T._EMAIL_CUST_VERIFY + T._EMAIL_CUST_TS
-                + tuple(t for trig, _ in T._TRIGGERS.values() for t in trig))
-    for template in COMPLIANT_AGENT + customer:
-        assert T.breach_keys(_render(template)) == set(), template
+def test_each_breach_wording_breaks_exactly_its_policy():
+    for key in TH.SERVICE_POLICY_KEYS:
+        for said in _texts(f"breach_{key}"):
+            assert TH.breach_keys(said) == {key}, said
 
 
 # --- approval thresholds: refunds and goodwill credits ------------------------------------------
@@ -109,23 +95,31 @@ def _percents(s: str) -> list[float]:
     return [float(p) for p in re.findall(r"(\d+(?:\.\d+)?)%", s)]
 
 
+def _dollars(s: str) -> list[float]:
+    return [float(d.replace(",", "")) for d in re.findall(r"\$([\d,]+\.\d\d)", s)]
+
+
 @pytest.mark.parametrize("org", ORGS)
 def test_threshold_articles_state_the_limits(org):
-    bodies = {p["key"]: p["body"] for p in T.service_policies(org)}
+    bodies = {p["key"]: p["body"] for p in TH.service_policies(org)}
     assert f"${LIMITS[org]['refund']:,}" in bodies["no_refund_without_approval"]
     assert _percents(bodies["goodwill_credit_limit"]) == [LIMITS[org]["credit"]]
 
 
-def test_threshold_breaches_exceed_and_compliant_offers_stay_within_every_limit():
-    assert min(T.BREACH_REFUND_FACTORS) > 1  # a breaching refund is always above the org's limit
-    assert all("{amount}" in p for p in T.POLICY_BREACH_PHRASES["no_refund_without_approval"])
-    assert all("{pct}" in p for p in T.POLICY_BREACH_PHRASES["goodwill_credit_limit"])
-    assert min(T.BREACH_CREDIT_PCTS) > max(limits["credit"] for limits in LIMITS.values())
-    for template in COMPLIANT_AGENT:
-        assert "$" not in template, template  # compliant agents grant no amount of money themselves
-        assert all(p <= min(limits["credit"] for limits in LIMITS.values()) for p in _percents(template)), template
-    for ok in T._TRIGGERS["no_refund_without_approval"][1]:
-        assert "supervisor" in ok, ok  # a larger refund is only requested, for a supervisor to approve
+@pytest.mark.parametrize("org", ORGS)
+def test_threshold_breaches_exceed_and_compliant_offers_stay_within_the_limits(org):
+    refund, credit = LIMITS[org]["refund"], LIMITS[org]["credit"]
+    for said in _texts("breach_no_refund_without_approval", org):
+        assert _dollars(said) and min(_dollars(said)) > refund, said
+    for said in _texts("breach_goodwill_credit_limit", org):
+        assert min(_percents(said)) > credit, said
+    agent_rules = [r for r in TH.NOT_BREACH_RULES if r.startswith(("ok_", "near_"))]
+    for rule in agent_rules:
+        for said in _texts(rule, org, 50):
+            if any(d > refund for d in _dollars(said)):  # a larger refund is only requested, for a supervisor
+                assert rule == "ok_no_refund_without_approval" and "supervisor" in said, said
+            if any(p > credit for p in _percents(said)):  # a larger credit is only withdrawn in the same reply
+                assert rule == "near_goodwill_credit_limit" and _percents(said)[-1] <= credit, said
 
 
 # --- quote pricing and configuration: the articles state the rule labels -------------------------
@@ -193,7 +187,7 @@ def breached_policies(conn, org: str, case: str) -> set[str]:
     _, email = _email_on_file(conn, org, case)
     keys = set()
     for agent, customer in conversations(conn, org, case):
-        keys |= T.breach_keys(agent)
+        keys |= TH.breach_keys(agent)
         if not identity_verified(given_identifiers(customer, email)):
             keys.add("verify_identity")
     return keys

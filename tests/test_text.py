@@ -1,5 +1,6 @@
-"""Prose generator: determinism, pool sizes, and that policy breaches and stages are visible (and
-only when intended) in the generated text. Sales calls: tests/test_calls.py."""
+"""Prose generator: determinism, pool sizes, and that stages are visible (and only when intended) in
+the generated text. Sales calls: tests/test_calls.py; service threads and policy breaches:
+tests/test_threads.py."""
 
 from __future__ import annotations
 
@@ -14,33 +15,33 @@ from simulator.crm.generator import activities as A
 from simulator.crm.generator import articles as AR
 from simulator.crm.generator import records as R
 from simulator.crm.generator import text as T
+from simulator.crm.generator import threads as TH
 from simulator.crm.generator.grammar import overlaps
 from simulator.crm.generator import vocab
 
 ORGS = ("b2b", "b2c")
-SENTIMENTS = ("positive", "neutral", "negative")
 
 
 def _chat(seed, org, breach=None, sentiment="neutral", product=None, issue=None):
     rng = random.Random(seed)
     prods, iss = T.products(org), T.issues(org)
-    return T.chat_transcript(rng, customer="Maya Okafor", customer_email="maya.okafor@example.com", agent="Leon Weber",
-                             product=product or prods[seed % len(prods)]["name"],
-                             issue=issue or iss[seed % len(iss)], breach=breach, sentiment=sentiment)
+    return TH.chat_transcript(rng, org=org, customer="Maya Okafor", customer_email="maya.okafor@example.com",
+                              agent="Leon Weber", product=product or prods[seed % len(prods)]["name"],
+                              issue=issue or iss[seed % len(iss)], breach=breach, sentiment=sentiment)
 
 
 def _emails(seed, org, breach=None):
     rng = random.Random(seed)
     prods, iss = T.products(org), T.issues(org)
-    return T.case_emails(rng, customer="Maya Okafor", customer_email="maya.okafor@example.com",
-                         agent="Leon Weber", agent_email="leon.weber@support.example", product=prods[seed % 60]["name"],
-                         issue=iss[seed % len(iss)], breach=breach)
+    return TH.case_emails(rng, org=org, customer="Maya Okafor", customer_email="maya.okafor@example.com",
+                          agent="Leon Weber", agent_email="leon.weber@support.example",
+                          product=prods[seed % 60]["name"], issue=iss[seed % len(iss)], breach=breach)
 
 
 # ------------------------------------------------------------------------------------------ determinism
 
 def test_determinism_same_seed_same_output():
-    pol = T.service_policies("b2c")[3]
+    pol = TH.service_policies("b2c")[3]
     assert _chat(7, "b2c", pol, "negative") == _chat(7, "b2c", pol, "negative")
     assert _emails(7, "b2b") == _emails(7, "b2b")
     for fn in (T.person_name, T.company_name):
@@ -48,15 +49,15 @@ def test_determinism_same_seed_same_output():
     assert A.activity(random.Random(2), stage="Discovery", kind="task") == \
         A.activity(random.Random(2), stage="Discovery", kind="task")
     r1, r2 = random.Random(9), random.Random(9)
-    assert T.case_text(r1, product="X", issue=T.issues("b2c")[0], customer_first="Ana") == \
-        T.case_text(r2, product="X", issue=T.issues("b2c")[0], customer_first="Ana")
+    assert TH.case_text(r1, product="X", issue=T.issues("b2c")[0], customer_first="Ana") == \
+        TH.case_text(r2, product="X", issue=T.issues("b2c")[0], customer_first="Ana")
     assert R.account_description(random.Random(1), "b2b", "Energy") == \
         R.account_description(random.Random(1), "b2b", "Energy")
     for org in ORGS:
         assert T.products(org) == T.products(org)
         assert AR.faq_articles(org, T.products(org)) == AR.faq_articles(org, T.products(org))
         assert AR.internal_articles(org) == AR.internal_articles(org)
-        assert T.service_policies(org) == T.service_policies(org)
+        assert TH.service_policies(org) == TH.service_policies(org)
 
 
 def test_different_seeds_vary():
@@ -70,7 +71,7 @@ def test_no_global_random_use():
     random.seed(123)
     before = random.random()
     random.seed(123)
-    _chat(1, "b2c", T.service_policies("b2c")[0])
+    _chat(1, "b2c", TH.service_policies("b2c")[0])
     _emails(1, "b2b")
     T.company_name(random.Random(0))
     assert random.random() == before
@@ -142,90 +143,6 @@ def test_competitors_distinct_from_own_names():
         assert first_word not in vocab.COMPANY_ROOTS
 
 
-# ------------------------------------------------------------------------------------------ policies
-
-@pytest.mark.parametrize("org", ORGS)
-def test_service_policies_shape(org):
-    pols = T.service_policies(org)
-    assert len(pols) >= 8
-    assert [p["key"] for p in pols] == list(T.SERVICE_POLICY_KEYS)
-    assert all(set(p) == {"key", "title", "summary", "body"} for p in pols)
-    assert len({p["title"] for p in pols}) == len(pols)
-    assert set(T.POLICY_BREACH_PHRASES) == set(T.SERVICE_POLICY_KEYS)
-
-
-def test_breach_markers_are_unique_and_literal():
-    all_templates = [t for ts in T.POLICY_BREACH_PHRASES.values() for t in ts]
-    for key, markers in T.POLICY_BREACH_MARKERS.items():
-        for m in markers:
-            assert len(m) >= 20
-            owners = [k for k, ts in T.POLICY_BREACH_PHRASES.items() if any(m in t for t in ts)]
-            assert owners == [key]
-    assert len(all_templates) >= 3 * len(T.SERVICE_POLICY_KEYS)
-
-
-@pytest.mark.parametrize("org", ORGS)
-def test_chat_breach_exactly_the_given_policy(org):
-    for pol in T.service_policies(org):
-        for seed in range(25):
-            body = _chat(seed, org, pol, SENTIMENTS[seed % 3])
-            assert T.breach_keys(body) == {pol["key"]}, (pol["key"], body)
-
-
-@pytest.mark.parametrize("org", ORGS)
-def test_chat_without_breach_is_clean_and_verifies(org):
-    for seed in range(200):
-        body = _chat(seed, org, None, SENTIMENTS[seed % 3])
-        assert T.breach_keys(body) == set(), body
-        # the agent verifies identity and troubleshoots in every compliant chat
-        assert any(m in body for m in T._markers(T._AGENT_VERIFY_ASK))
-        assert any(m in body for m in T._markers(T._AGENT_TROUBLESHOOT + T._AGENT_TROUBLESHOOT_B2B))
-
-
-@pytest.mark.parametrize("org", ORGS)
-def test_email_breach_and_clean(org):
-    for pol in T.service_policies(org):
-        for seed in range(15):
-            thread = _emails(seed, org, pol)
-            assert [set(m) for m in thread] == [{"subject", "body", "from_agent"}] * len(thread)
-            agent_text = "\n".join(m["body"] for m in thread if m["from_agent"])
-            cust_text = "\n".join(m["body"] for m in thread if not m["from_agent"])
-            assert T.breach_keys(agent_text) == {pol["key"]}
-            assert T.breach_keys(cust_text) == set()
-    for seed in range(200):
-        thread = _emails(seed, org, None)
-        assert T.breach_keys("\n".join(m["body"] for m in thread)) == set()
-        assert thread[0]["from_agent"] is False and thread[1]["from_agent"] is True
-
-
-def test_refund_breach_amount_exceeds_org_threshold():
-    for org, limit in (("b2c", 150), ("b2b", 2500)):
-        pol = next(p for p in T.service_policies(org) if p["key"] == "no_refund_without_approval")
-        assert f"${limit:,}" in pol["body"]
-        for seed in range(20):
-            body = _chat(seed, org, pol)
-            amount = float(body.split("$")[-1].split()[0].rstrip(".,").replace(",", ""))
-            assert amount > limit
-
-
-def test_sentiment_shapes_customer_tone():
-    for s in SENTIMENTS:
-        markers = [m for t in (T._CUST_OPEN[s], T._CUST_AFTER_TS[s], T._CUST_CLOSE[s]) for m in T._markers(t)]
-        for seed in range(20):
-            body = _chat(seed, "b2c", None, s)
-            assert any(m in body for m in markers)
-            others = [m for o in SENTIMENTS if o != s for m in T._markers(T._CUST_OPEN[o])]
-            assert not any(m in body for m in others)
-
-
-def test_chat_uses_given_names_product_issue():
-    iss = T.issues("b2c")[4]
-    body = _chat(3, "b2c", None, "neutral", product="Orbyt Tab Mini", issue=iss)
-    lines = body.splitlines()
-    assert all(l.startswith(("Maya Okafor: ", "Leon Weber: ")) for l in lines)
-    assert "Orbyt Tab Mini" in body
-
-
 # ------------------------------------------------------------------------------------------ CPQ rules
 
 def test_pricing_rule_article_states_rule():
@@ -268,7 +185,7 @@ def test_internal_articles_confidential_values(org):
     arts = AR.internal_articles(org)
     assert len(arts) >= 10
     public = " ".join(f["body"] for f in AR.faq_articles(org, T.products(org)))
-    public += " ".join(p["body"] for p in T.service_policies(org))
+    public += " ".join(p["body"] for p in TH.service_policies(org))
     seen = set()
     for a in arts:
         assert set(a) == {"title", "summary", "body", "confidential"}
@@ -337,8 +254,8 @@ def test_activity_subjects_defeat_stage_keywords():
 
 def test_case_text_and_descriptions():
     iss = T.issues("b2c")[0]
-    subj, desc = T.case_text(random.Random(0), product="Orbyt Phone S", issue=iss, customer_first="Ana")
-    assert subj and desc and ("Orbyt Phone S" in subj + desc)
+    subj, desc = TH.case_text(random.Random(0), product="Orbyt Phone S", issue=iss, customer_first="Ana")
+    assert subj and desc and ("Orbyt" in subj + desc or "Phone" in subj + desc)  # named in full or loosely
     assert R.account_description(random.Random(0), "b2c", None)
     d = R.account_description(random.Random(0), "b2b", "Healthcare")
     assert "healthcare" in d.lower()
@@ -350,14 +267,14 @@ def test_case_text_and_descriptions():
 
 
 def test_speed():
-    pol = T.service_policies("b2c")[2]
+    pol = TH.service_policies("b2c")[2]
     iss = T.issues("b2c")[0]
     rng = random.Random(0)
     t0 = time.perf_counter()
     for _ in range(2000):
         T.person_name(rng)
         T.company_name(rng)
-        T.case_text(rng, product="Orbyt Phone S", issue=iss, customer_first="Ana")
+        TH.case_text(rng, product="Orbyt Phone S", issue=iss, customer_first="Ana")
     small = (time.perf_counter() - t0) / 2000
     t0 = time.perf_counter()
     for _ in range(2000):
@@ -365,10 +282,10 @@ def test_speed():
     assert (time.perf_counter() - t0) / 2000 < 150e-6  # a subject, a work sentence and notes from the grammar
     t0 = time.perf_counter()
     for _ in range(500):
-        T.chat_transcript(rng, customer="A B", customer_email="a.b@example.com", agent="C D", product="P", issue=iss,
-                          breach=pol, sentiment="neutral")
+        TH.chat_transcript(rng, org="b2c", customer="A B", customer_email="a.b@example.com", agent="C D", product="P",
+                           issue=iss, breach=pol, sentiment="neutral")
     big = (time.perf_counter() - t0) / 500
-    assert small < 50e-6 and big < 500e-6, (small, big)
+    assert small < 100e-6 and big < 500e-6, (small, big)  # case text and chats: the threads grammar
 
 
 # ------------------------------------------------------------------------------------------ records and articles

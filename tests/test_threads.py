@@ -63,17 +63,26 @@ def test_amounts_sit_on_their_side_of_the_limits(org):
     assert max(T.OK_CREDIT_PCTS) <= min(lim["credit"] for lim in LIMITS.values())
 
 
+def _customer_words(org: str, n: int):
+    """What the customer says in each of `n` clean chats and email threads."""
+    rng = random.Random(3)
+    for i in range(n):
+        kw = dict(org=org, customer="Maya Okafor", customer_email=EMAIL, agent="Leon Weber",
+                  product=text.products(org)[i % 60]["name"], issue=text.issues(org)[i % 20], breach=None)
+        chat = T.chat_transcript(rng, sentiment="neutral", **kw)
+        yield "\n".join(line for line in chat.splitlines() if line.startswith("Maya Okafor: "))
+        mails = T.case_emails(rng, agent_email="leon@support.example", **kw)
+        yield "\n".join(m["body"] for m in mails if not m["from_agent"])
+
+
 @pytest.mark.parametrize("org", ORGS)
 def test_clean_threads_verify_identity_even_when_deferred(org):
-    deferred = 0
-    for body in _threads(org, None, 120):
-        customer = "\n".join(l for l in body.splitlines() if l.startswith("Maya Okafor: ")) if ": " in body[:40] \
-            else body
-        assert identity_verified(given_identifiers(customer, EMAIL)), body
-        deferred += "order number" in body and ("Hang on" in body or "still looking" in body or "dig up" in body
-                                                or "can't find" in body or "One sec" in body or "Give me a minute"
-                                                in body or "Hold on" in body)
-    assert deferred > 0
+    """Identity per policy_rules.IDENTITY in every clean thread, sometimes only after troubleshooting began."""
+    late = 0
+    for said in _customer_words(org, 120):
+        assert identity_verified(given_identifiers(said, EMAIL)), said
+        late += bool(T.G.pattern("verify_late", "mail_defer_c").search(said))
+    assert late > 0
 
 
 def test_field_facts_give_the_breach_span():
@@ -88,3 +97,44 @@ def test_case_text_varies_and_names_the_issue():
     texts = {T.case_text(rng, product="Orbyt Phone S", issue=iss, customer_first="Ana") for _ in range(300)}
     assert len({s for s, _ in texts}) > 200 and len({d for _, d in texts}) > 290
     assert all("no lights" in d for _, d in texts)
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_service_policies_state_the_org_limits(org):
+    pols = T.service_policies(org)
+    assert [p["key"] for p in pols] == list(T.SERVICE_POLICY_KEYS) and len(pols) >= 8
+    assert all(set(p) == {"key", "title", "summary", "body"} for p in pols)
+    assert len({p["title"] for p in pols}) == len(pols)
+    body = {p["key"]: p["body"] for p in pols}
+    assert f"${LIMITS[org]['refund']:,}" in body["no_refund_without_approval"]
+    assert f"{LIMITS[org]['credit']}%" in body["goodwill_credit_limit"]
+
+
+@pytest.mark.parametrize("org", ORGS)
+def test_only_the_agent_breaches_and_every_clean_thread_troubleshoots(org):
+    rng = random.Random(11)
+    steps = T.G.pattern("ts_step", "ts_step_b2b", "ts_step_inline")
+    for i, pol in enumerate([*T.service_policies(org), *[None] * 20] * 3):
+        kw = dict(org=org, customer="Maya Okafor", customer_email=EMAIL, agent="Leon Weber",
+                  product=text.products(org)[i % 60]["name"], issue=text.issues(org)[i % 20], breach=pol)
+        thread = T.case_emails(rng, agent_email="leon@support.example", **kw)
+        assert thread[0]["from_agent"] is False and thread[1]["from_agent"] is True
+        assert T.breach_keys("\n".join(m["body"] for m in thread if not m["from_agent"])) == set()
+        chat = T.chat_transcript(rng, sentiment="neutral", **kw)
+        assert all(line.startswith(("Maya Okafor: ", "Leon Weber: ")) for line in chat.splitlines())
+        assert T.breach_keys("\n".join(l for l in chat.splitlines() if l.startswith("Maya"))) == set()
+        if pol is None or pol["key"] != "troubleshoot_before_replacement":
+            assert steps.search(chat) and steps.search(thread[1]["body"]), chat
+
+
+def test_sentiment_shapes_the_customer_opening():
+    moods = {s: T.G.pattern(f"chat_sentiment_{s}") for s in ("positive", "negative")}
+    rng = random.Random(5)
+    for s, rx in moods.items():
+        other = moods["negative" if s == "positive" else "positive"]
+        for i in range(30):
+            chat = T.chat_transcript(rng, org="b2c", customer="Maya Okafor", customer_email=EMAIL, agent="Leon Weber",
+                                     product="Orbyt Tab Mini", issue=text.issues("b2c")[i % 20], breach=None,
+                                     sentiment=s)
+            opening = chat.splitlines()[1]
+            assert rx.search(opening) and not other.search(opening), opening

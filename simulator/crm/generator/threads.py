@@ -162,208 +162,324 @@ _SLOTS = {
 RULES: dict[str, tuple[str, ...]] = {
     # --- shared pieces
     "when": ("[since|starting] [yesterday|last week|the weekend|Monday|Tuesday|the last update|this morning|"
-             "a few days ago|the move|we unboxed it]",
-             "[for|over] the [past|last] [few days|week|two weeks|couple of days|month|ten days]",
-             "[every now and then|on and off|pretty much daily|a few times a day|every evening] "
-             "[since|for] [about a week|two weeks|a while now|the past month]"),
+             "a few days ago|the move|we unboxed it|the power cut|the holidays|it was set up]",
+             "[for|over] the [past|last] [few days|week|two weeks|couple of days|month|ten days|three weeks]",
+             "[every now and then|on and off|pretty much daily|a few times a day|every evening|most mornings|"
+             "at random times] [for about a week|for two weeks|for a while now|for the past month|for a few days|since "
+             "the update]"),
     "ago": ("[about|roughly|around|maybe|just over|a little over] [two|three|four|six|eight|ten] "
             "[weeks|months] ago", "[last|in] [spring|summer|the fall|winter|January|March|June|September|November]",
             "[right before|just after|around] [the holidays|my birthday|our move|the school year|tax season]"),
-    "tried": ("[restarted|rebooted|power-cycled|unplugged and replugged] it [once|twice|a few times|already]",
-              "[checked|read through|went through] the [manual|FAQ|setup guide|help pages][ twice| again|]",
-              "[reinstalled|updated|reset] the [app|firmware|settings][ already| last night| twice|]",
-              "[tried|swapped in] [another|a different] [cable|outlet|charger|phone|laptop|network]"),
+    "tried": ("[restarted|rebooted|power-cycled|unplugged and replugged] it [once|twice|a few times|already|"
+              "last night|this morning]",
+              "[checked|read through|went through|searched] the [manual|FAQ|setup guide|help pages|forums]"
+              "[ twice| again| front to back| for an hour|]",
+              "[reinstalled|updated|reset] the [app|firmware|settings|network settings][ already| last night| twice|"
+              " over the weekend|]",
+              "[tried|swapped in|tested with] [another|a different|a spare] [cable|outlet|charger|phone|laptop|"
+              "network|power strip]"),
     "tried_s_s": ("<tried_s>.",),
-    "small_talk_s": ("<small_talk>.",),
     "tried_s": ("[I've|We've|I have|We have] [already |]<tried>[ and|, and|, but] "
-                "[nothing changed|it made no difference|no luck|it's still the same|it came back]",
+                "[nothing changed|it made no difference|no luck|it's still the same|it came back|the fault stays|"
+                "it only helped for a bit]",
                 "[So far I've|So far we've|I already|We already] <tried>, [with no luck|to no avail|"
-                "without any change|but no dice]",
+                "without any change|but no dice|but it keeps happening|and still nothing]",
                 "[Nothing|None of it] [has helped|worked|fixed it][ so far| yet|], and [I've|we've] <tried>"),
     "side_q": ("[Also|Unrelated, but|Separate question|On another note|One more thing], [can I|how do I|is it possible "
                "to] [change the email on my account|update my shipping address|get a copy of the invoice|"
-               "add a second user|turn off the marketing emails|find the manual online|register the product]?",
-               "[By the way|Also|Side note], [do you|does your team] [have|offer|sell] [a carrying case|spare "
-               "cables|a wall mount|an extended plan|a student discount|gift wrapping] for [this|it|these]?"),
+               "add a second user|turn off the marketing emails|find the manual online|register the product]"
+               "[ while I'm at it| at some point| too|]?",
+               "[By the way|Also|Side note|While I have you], [do you|does your team] [have|offer|sell] [a carrying "
+               "case|spare cables|a wall mount|an extended plan|a student discount|gift wrapping] for "
+               "[this|it|these|this model]?"),
     "small_talk": ("[Hope|I hope] [your week is going well|you're having a good day|things are calm on your end|"
-                   "the weather is nicer where you are|you had a good weekend]",
-                   "[Sorry|Apologies] for the [long|rambling|messy|late] [message|note|email]",
+                   "the weather is nicer where you are|you had a good weekend|the queue isn't too long today] "
+                   "[and |- ][thanks for reading|sorry for the wall of text|I'll keep it short|I'm not the only one "
+                   "writing in|this makes sense]",
+                   "[Sorry|Apologies] for the [long|rambling|messy|late|slightly grumpy] [message|note|email], "
+                   "[it's been|it has been] [a long day|a busy week|one of those weeks|a frustrating morning|"
+                   "a bit of a saga]",
                    "[I know|I realise|I'm sure] you [get|see|hear] [a lot of these|this all the time|plenty of "
-                   "these]"),
+                   "these], [so |but ][thanks for bearing with me|I appreciate the help|I'll try to be clear|"
+                   "here goes]"),
+    "small_talk_s": ("<small_talk>.",),
 
     # --- case subject and description
     "case_subject": (
-        "<subj_core>[| on <loose>| with <loose>| - <loose>| ({product})][|!|?| again| (urgent)| - please help]",
-        "<loose_cap>: <subj_core>[|!|?| again| - help]",
-        "[Help|Question|Problem|Issue|Trouble|Support request|Help please|Need help]: <subj_core>"
-        "[| on <loose>| with <loose>]",
+        "<subj_core><subj_where><subj_end>",
+        "<loose_cap>: <subj_core><subj_end>",
+        "[Help|Question|Problem|Issue|Trouble|Support request|Help please|Need help|Urgent|Follow-up|Request|"
+        "Fault report]: <subj_core><subj_where>",
     ),
-    "subj_core": ("{issue_l}", "{issue_l} again", "still {issue_l}", "[seeing|getting|having] {issue_l}",
-                  "{issue_l} [after the update|since yesterday|since setup|every day|all week]"),
+    "subj_core": ("{issue_l}", "{issue_l} again", "still {issue_l}", "{issue_l} [after the update|since yesterday|"
+                  "since setup|every day|all week|since the weekend|most mornings|out of nowhere|after a week|"
+                  "on and off|twice now|since the move]", "[problem|issue|trouble|fault] - {issue_l}",
+                  "[my|our] {noun}: {issue_l}"),
+    "subj_where": ("", " on <loose>", " with <loose>", " - <loose>", " ({product})", " on my <loose>",
+                   " on our <loose>", " with the <loose>", " [for|on] [order|unit|device] {product}"),
+    "subj_end": ("", "!", "?", " again", " (urgent)", " - please help", " - any ideas?", " - what now?",
+                 " - need a fix", " - second time", " - still waiting", " - help needed", " (follow-up)",
+                 " - please advise", " - not happy", " - quick question"),
     "case_description": (
         "<desc_symptom> <desc_product> <tried_s>.[| <desc_extra>]",
         "<desc_product> <desc_symptom> <tried_s>.[| <desc_extra>]",
         "<desc_symptom> <tried_s>. <desc_product>[| <desc_extra>]",
     ),
     "desc_symptom": ("<when_cap>, {issue_c}[.|!]", "{issue_cap}, <when>[.|!]",
-                     "[Basically|So|Long story short|The problem is that|In short], {issue_c} <when>[.|!]",
-                     "[It looks like|It seems|As far as I can tell|From what I can see] {issue_c} <when>[.|!]"),
+                     "[Basically|So|Long story short|The problem is that|In short|Here's the thing] {issue_c} "
+                     "<when>[.|!]",
+                     "[It looks like|It seems|As far as I can tell|From what I can see|I think] {issue_c} <when>"
+                     "[.|!]"),
+    "symptom_l": ("<when>, {issue_c}[.|!]", "[basically |so |long story short, |the problem is |in short, ]"
+                  "{issue_c} <when>[.|!]", "[it looks like|it seems|as far as I can tell|from what I can see] "
+                  "{issue_c} <when>[.|!]",
+                  "[my|our|the] <loose> [is acting up|has a problem|isn't behaving|is giving me trouble|has been "
+                  "odd]: {issue_c} <when>[.|!]"),
     "when_cap": ("[Since|Starting] [yesterday|last week|the weekend|Monday|the last update|this morning|"
-                 "a few days ago|setup]", "[For|Over] the [past|last] [few days|week|two weeks|couple of days]",
-                 "[Every now and then|On and off|Pretty much daily|A few times a day]"),
+                 "a few days ago|setup|the power cut|the holidays]", "[For|Over] the [past|last] [few days|week|"
+                 "two weeks|couple of days|month|ten days]",
+                 "[Every now and then|On and off|Pretty much daily|A few times a day|Most mornings|At random times] "
+                 "[this week|lately|recently|since the update]"),
     "desc_product": ("[This is|It's|It concerns|We're talking about] [my|our|the] <loose>, [bought|ordered|"
-                     "picked up|delivered|set up] <ago>[| as a gift| for work| online| for the office|].",
-                     "[I|We] [got|bought|ordered] [the|this|my|our] <loose> <ago>[ and it was fine until then|"
-                     " and loved it at first| and it worked great at first|].",
+                     "picked up|delivered|set up] <ago>[ as a gift| for work| online| for the office| from your "
+                     "site| on sale].",
+                     "[I|We] [got|bought|ordered] [the|this|my|our] <loose> <ago> [and it was fine until then|"
+                     "and loved it at first|and it worked great at first|and it has been flaky since|and used "
+                     "it daily].",
                      "[The|My|Our] <loose> [is|was] [pretty new|only a few weeks old|still under warranty|"
-                     "barely used|replaced once already|a replacement unit]."),
+                     "barely used|replaced once already|a replacement unit] [and|but] [it gets|we give it] "
+                     "[light|daily|heavy|normal] use [at home|at work|in the kitchen|on the road|every day]."),
     "desc_extra": ("<small_talk>.", "<side_q>",
                    "[Could|Can] [someone|you|your team] [get back to|contact|call|email] [me|us] [today|this week|"
-                   "when you can|before Friday|in the morning][, please|]?",
-                   "[Best way to reach me is|Please reply to] [email|this address|my phone], [any time|mornings|"
-                   "after 5pm|weekdays]."),
+                   "when you can|before Friday|in the morning][, please|] - [I'm|we're] [home|around|free|at my "
+                   "desk] [most days|after lunch|until 6|all afternoon]?",
+                   "[The best way to reach me is|Please reply to|You can reach me at] [email|this address|my "
+                   "phone|the number on file], [any time|mornings|after 5pm|weekdays|evenings] [and|but] [I "
+                   "check it|I answer] [often|quickly|most hours|within the day]."),
     "loose": ("{product}", "{brand} {noun}", "{noun}", "{model}", "{brand} {model}", "new {noun}"),
     "loose_cap": ("{product}", "{brand} {noun}", "{model}", "{brand} {model}"),
 
     # --- chat: opening
     "chat_greet": (
-        "[Hi|Hello|Hey|Good morning|Good afternoon|Hi there] {cf}, [thanks for|thank you for|appreciate you] "
-        "[reaching out|contacting us|waiting|your patience|getting in touch][ today|], [my name is|this is|I'm] {af}"
-        "[ from support| and I'll help you today| on the support team|]. [How can I help|What's going on|"
-        "What can I do for you|What seems to be the trouble|How can I help you][ today| this morning|]?",
-        "{af} [here|from support][, hi|, hello] {cf}[!|.] [I see|Looks like|It seems] [you're|you are] "
-        "[writing|messaging|reaching out] about [your|the] <loose>[ - what's happening| - what's going on|]?",
+        "[Hi|Hello|Hey|Good morning|Good afternoon|Hi there|Welcome] {cf}, [thanks for|thank you for|appreciate "
+        "you] [reaching out|contacting us|waiting|your patience|getting in touch|holding|starting a chat]"
+        "[ today|] - [my name is|this is|I'm|you've got|you're chatting with] {af}[ from support| and I'll help "
+        "you today| on the support team| from the care team| and I'll look after you|], <help_q>?",
+        "{af} [here|from support|on the support team|from the care team|here on chat], [hi|hello|hey|good to "
+        "meet you|welcome] {cf} - [I see|looks like|it seems|I understand|your note says|the form says] "
+        "[you're|you are] [writing|messaging|reaching out|getting in touch] about [your|the] <loose>[ - what's "
+        "happening| - what's going on| - tell me more| - what's it doing| - let's take a look|, is that right]?",
     ),
+    "help_q": ("[how can I help|what's going on|what can I do for you|what seems to be the trouble|what can I "
+               "help you with|how can I help you|what's up with your <loose>][ today| this morning| right now|]",),
     "chat_open": (
-        "<greet_c> <desc_symptom>[| <small_talk>.]",
-        "<greet_c> [my|our|the] <loose> [is acting up|has a problem|isn't behaving|is giving me trouble]. "
-        "<desc_symptom>",
-        "<desc_symptom> [It's|This is] [my|our|the] <loose>.[| <small_talk>.]",
+        "[Hi|Hello|Hey|Hi there|Morning|Hey there|Good morning] {af}[,| -] <symptom_l>",
+        "[Thanks|Thank you][ for picking up| for the quick reply| for getting to me| for taking this|] - "
+        "<symptom_l>",
+        "<desc_symptom> [It's|This is|We're talking about] [my|our|the] <loose>, [bought|ordered|set up|"
+        "delivered] <ago>.",
     ),
-    "greet_c": ("[Hi|Hello|Hey|Hi there|Morning|Hey there] {af}[!|.]", "[Thanks|Thank you][ for picking up| "
-                "for the quick reply| for getting to me|][.|!]", "[Hi|Hello][, thanks| - thanks].", ""),
-    "chat_sentiment_positive": ("[Love|Really like|Mostly enjoy] it [otherwise|apart from this|other than that]"
-                                "[, so hoping it's an easy fix|!|, to be clear].",),
-    "chat_sentiment_neutral": ("[Let me know|Tell me] what you need from me[.|, I have a few minutes.]", ""),
-    "chat_sentiment_negative": ("[Honestly|Frankly|To be blunt], [this is|I'm] [pretty|really|quite] "
-                                "[frustrating|annoyed|fed up][, it wasn't cheap|, it's not that old|"
-                                " and I'd like a fix today|].",),
+    "chat_sentiment_positive": (
+        "[Love|Really like|Mostly enjoy|Honestly like|Otherwise rate] [it|the thing|this model] [otherwise|apart "
+        "from this|other than that|most days][, so hoping| - hoping| and I'm hoping] [it's an easy fix|you can "
+        "sort it|it's something simple|it's a setting|it's not serious][!|.]",
+        "[No rush|No stress|Not a big drama] [on my side|really|at all], [it's|this is] [just|mostly] [a bit "
+        "annoying|a small thing|an odd one|a puzzle] [and|so] [I'd like|I'd love|I want] [it fixed|to get it "
+        "right|to understand it|it sorted] [before the weekend|this week|when you can|eventually][.|!]"),
+    "chat_sentiment_neutral": (
+        "[Let me know|Tell me|Just say] what [you need|info you need|details help] from me[, I have a few "
+        "minutes| and I'll dig it up| - I'm at my desk| - I have the box here|].",
+        "[I can|Happy to] [send|share|look up] [photos|the serial number|the receipt|a screenshot] [if that "
+        "helps|if needed|whenever you want] [- just ask|, just say|, I'm around for a while]."),
+    "chat_sentiment_negative": (
+        "[Honestly|Frankly|To be blunt|Not going to lie], [this is [pretty|really|quite|getting] [frustrating|"
+        "annoying|tiresome]|I'm [pretty|really|quite|getting] [annoyed|fed up|tired of it]][, it wasn't cheap|, "
+        "it's not that old| and I'd like a fix today|, I've lost hours on it|, second time this year] [and I need "
+        "it working|so please help|and my patience is thin|so let's fix it].",),
 
     # --- identity verification
+    "sympathy": ("[Sorry to hear that|That's no fun|I'm sorry about that|That sounds annoying|Got it|Understood|"
+                 "Ugh, that's frustrating|Thanks for explaining|Okay|Alright|Right|I see]",),
     "verify_ask_order": (
-        "[Sorry to hear that|That's no fun|I'm sorry about that|That sounds annoying|Got it|Understood], {cf}. "
-        "[Before I look into it|First|So I can pull up the right account|For security], [could you|can you|please] "
-        "[confirm|give me|share] the email [address |]on [your account|file] [and|plus] [your|the] order number?",),
+        "<sympathy>, {cf} - [before I look into it|first|so I can pull up the right account|for security|before "
+        "we dig in|just so I have the right order|to get started], [could you|can you|please|would you] "
+        "[confirm|give me|share|type|send] the email [address |]on [your account|file] [and|plus|along with] "
+        "[your|the] order number?",),
     "verify_ask_either": (
-        "[Thanks for explaining|Okay|Alright|Thanks], {cf}. [To verify your identity|So I can check your account|"
-        "For security], [please confirm|could you confirm|I need] the email on [file|the account] and either "
-        "[your|the] order number or [your|the] billing ZIP[ code|]?",),
+        "<sympathy>, {cf} - [to verify your identity|so I can check your account|for security|before I open "
+        "anything|to find your order], [please confirm|could you confirm|I need|can you send|could you type] "
+        "the email on [file|the account] and either [your|the] order number or [your|the] billing ZIP"
+        "[ code|][ please|]?",),
     "verify_give_order": (
-        "[Sure|Yep|Of course|No problem|Okay|Yes], [it's|the email is|email:] {email} and [the|my] order number is "
-        "{order}[.|!]", "[Email is|It's] {email}[,|;|.] [Order number|The order number is|order number] {order}."),
+        "[Sure|Yep|Of course|No problem|Okay|Yes|Here you go|Sure thing][,| -] [it's|the email is|my email is|the "
+        "account email is|I use] {email} and [the|my] order number is {order}[, it's on the confirmation| if "
+        "that helps| from the receipt|, I think that's right|][.|!]",
+        "[Email is|It's|The email's|Account email is] {email}[,|;] [order number|the order number is|and the "
+        "order number is] {order}[ - hope that's enough| - let me know if not|, from the packing slip|]."),
     "verify_give_zip": (
-        "[Sure|Yep|Of course|Okay|Yes], [it's|the email is] {email}[,|;] [and |]my billing ZIP is {zip}[.|!]",),
+        "[Sure|Yep|Of course|Okay|Yes|Here you go|Sure thing][,| -] [it's|the email is|my email is|the account "
+        "email is] {email}[,|;] [and |]my billing ZIP is {zip}[, the order number I'd have to dig for| - easier "
+        "than the order number|, hope that works|][.|!]",),
     "verify_defer": (
-        "[Hang on|One sec|Give me a minute|Hold on], [I need to find|I'm digging out|let me look for] the "
-        "[order number|order email|confirmation email][, it's somewhere in my inbox|, bear with me|]. "
-        "[Can we keep going meanwhile|Can we start on the problem meanwhile|Go ahead in the meantime]?",),
-    "verify_wait": ("[No problem|No rush|Sure|Of course], [send it over|share it|pop it in here] [when you find it|"
-                    "whenever you have it|once you've got it]. [Meanwhile|In the meantime|While you look], "
-                    "[let's|we can] [try|start with] some [general |basic |]troubleshooting.",),
-    "verify_late": ("[Found it|Got it|Here it is|Okay, found the email][!|.] ",),
+        "[Hang on|One sec|Give me a minute|Hold on|Bear with me], [I need to find|I'm digging out|let me look for|"
+        "I can't find] the [order number|order email|confirmation email|receipt][, it's somewhere in my inbox|, "
+        "bear with me|, I'm on my phone|, it might be in spam] - [can we keep going meanwhile|can we start on "
+        "the problem meanwhile|go ahead in the meantime|can you help with the problem first|is it okay to "
+        "start anyway]?",),
+    "verify_wait": ("[No problem|No rush|Sure|Of course|Take your time], [send it over|share it|pop it in here|"
+                    "paste it here] [when you find it|whenever you have it|once you've got it] - [meanwhile|in "
+                    "the meantime|while you look], [let's|we can] [try|start with|go through] some [general|basic|"
+                    "simple|quick] troubleshooting[ that doesn't need your account| on the device itself|].",),
+    "verify_late": ("[Found it|Got it|Here it is|Okay, found the email|Finally tracked it down|Dug it up|Right, "
+                    "here we go|Okay, got it now][ - it was [in my spam folder|under another label|in an old "
+                    "thread|buried in my inbox|in the wrong folder|in my partner's email][ all along| the whole "
+                    "time|]|, sorry for the [wait|delay|hold-up][ there| on my end|]|, thanks for [waiting|your "
+                    "patience][ there| on that|]][.|!]",),
     "verified": (
-        "[Thanks|Thank you|Perfect|Great], {cf}[,|:|;] [that matches|everything checks out|you're verified|"
-        "that all lines up][ on my side| with what I have|]. [I've got|I can see|I've pulled up] [your|the] "
-        "[order|account|purchase][ now| here|].",),
+        "[Thanks|Thank you|Perfect|Great|Lovely|Brilliant], {cf}[,| -] [that matches|everything checks out|"
+        "you're verified|that all lines up|that's all confirmed][ on my side| with what I have|] and [I've got|"
+        "I can see|I've pulled up|I'm looking at] [your|the] [order|account|purchase|order history][ now| here|]"
+        "[, so let's continue|, thanks for that|].",),
 
     # --- troubleshooting
     "ts_step": (
-        "[Let's try|Could you try|Please try|One thing that often helps is] [a quick restart|a full power cycle|"
-        "a reset from the app settings|reseating the cable|a different outlet|updating the firmware] "
-        "[first|for me|now][, then|, and] [let me know|tell me|check] [what happens|whether it comes back|if it "
-        "helps|if anything changes].",
-        "[Can you|Could you|Would you mind] [check|checking] [whether a firmware update is pending|that the app is "
-        "up to date|the power and cable connections|the status lights|the event log] and [then |]"
-        "[restart|reboot|power-cycle] the <loose>?"),
+        "[Let's try|Could you try|Please try|One thing that often helps is|First, try|My first suggestion is] "
+        "[a quick restart|a full power cycle|a reset from the app settings|reseating the cable|a different "
+        "outlet|updating the firmware|unplugging it for a minute] [first|for me|now][, then|, and] [let me "
+        "know|tell me|check] [what happens|whether it comes back|if it helps|if anything changes].",
+        "[[Can you|Could you] check <ts_check> and [then |][restart|reboot|power-cycle|reset]|Would you mind "
+        "checking <ts_check> and [then |][restarting|rebooting|power-cycling|resetting]] the <loose>[ for me| "
+        "once more|]?"),
+    "ts_check": ("[whether a firmware update is pending|that the app is up to date|the power and cable "
+                 "connections|the status lights|the event log|the settings menu]",),
     "ts_step_b2b": (
-        "[Could you|Can you|Please] [restart|reboot|fail over] the <loose> [during a quiet period|after hours|"
+        "[Could you|Can you|Would you] [restart|reboot|fail over] the <loose> [during a quiet period|after hours|"
         "in the next maintenance window] and [check|confirm|see] whether [the problem|it|the error] "
-        "[returns|comes back|reappears]?",
-        "[Could you|Can you|Please] [export|collect|pull] a diagnostic bundle from the [management console|admin "
+        "[returns|comes back|reappears][ over the next day| under load|]?",
+        "[Could you|Can you|Would you] [export|collect|pull] a diagnostic bundle from the [management console|admin "
         "portal] and [check|look at|scan] the [event log|audit log|error log] [around|near|for] the time it "
-        "[started|happened|first showed up]?",
-        "[Could you|Can you|Please] [compare|check] the configuration against the [deployment guide|baseline|"
-        "runbook] and [revert|roll back|undo] [recent|last week's|any unplanned] changes?"),
+        "[started|happened|first showed up][ and send it over| for me|]?",
+        "[Could you|Can you|Would you] [compare|check] the configuration against the [deployment guide|baseline|"
+        "runbook] and [revert|roll back|undo] [recent|last week's|any unplanned] changes[ first| before we go "
+        "further|]?"),
     "ts_result": (
-        "[Just tried it|Tried that|Done|Okay, did it|Gave it a go][.|!] [It's|It was] [a bit better|fine] "
-        "[for a few minutes|for an hour|briefly], [then|but then] [it came back|the problem returned|same thing].",
-        "[Tried that|Done|Did it|Did that][.|,] [No change|Nothing changed|Same result|Still the same]"
-        "[, unfortunately|, sadly|][.|!]",
-        "[I|We] [already|actually] [tried|did] that [before writing|before contacting you|yesterday]"
-        "[, no luck| and it didn't help|]."),
+        "[Just tried it|Tried that|Done|Okay, did it|Gave it a go|Did that just now] - [it's|it was] [a bit "
+        "better|fine|okay|normal] [for a few minutes|for an hour|briefly|until lunch], [then|but then] [it came "
+        "back|the problem returned|same thing|it started again][, sadly|, typical|].",
+        "[Tried that|Done|Did it|Did that|Gave it a go|Just did], [no change|nothing changed|same result|still "
+        "the same|no difference at all] [unfortunately|sadly|I'm afraid|as far as I can tell][ - any other "
+        "ideas| - what next|][.|!]",
+        "[I|We] [already|actually] [tried|did] that [before writing|before contacting you|yesterday|twice] "
+        "[and it didn't help|with no luck|but it came back|and nothing changed][, sorry|, should have said|]."),
     "resolve": (
-        "[Thanks for trying that|Thanks for checking|Appreciate you testing that], {cf}[,|;] [since|as] [the basic steps|"
-        "that|troubleshooting] didn't [fix|clear|help with] it, I'm [setting up|arranging|starting] a "
-        "[warranty replacement|replacement|exchange]; the carrier's estimate is {window} once it ships.",
-        "[Thanks for trying that|Thanks for checking|Appreciate you testing that][, and|;] I've [escalated|passed] this "
-        "to [our tier 2 team|the engineers|a specialist] with your [results|notes|test results], and they'll "
-        "[follow up|get back to you|reach out] [by email|by phone|] within [1|2] business [day|days].",
-        "[Okay|Right|Understood], I've [logged|noted|recorded] [all of that|your results|the steps] on the case and "
-        "[opened|filed|raised] a [repair|service|return] request; [expect|look out for] an email [today|within the day|"
-        "shortly]."),
+        "[Thanks for trying that|Thanks for checking|Appreciate you testing that], {cf}[,|;] [since|as] [the basic "
+        "steps|that|troubleshooting] didn't [fix|clear|help with] it, I'm [setting up|arranging|starting] a "
+        "[warranty replacement|replacement|replacement unit]; the carrier's estimate is {window} once it ships.",
+        "[Thanks for trying that|Thanks for checking|Appreciate you testing that][, and|;] I've [escalated|passed] "
+        "this to [our tier 2 team|the engineers|a specialist] with your [results|notes|test results], and "
+        "they'll [follow up|get back to you|reach out] [by email|by phone|] within [one business day|two business "
+        "days|a business day|48 hours].",
+        "[Okay|Right|Understood], I've [logged|noted|recorded] [all of that|your results|the steps] on the case "
+        "and [opened|filed|raised] a [repair|service|return] request; [expect|look out for] an email [today|"
+        "within the day|shortly]."),
     "chat_close_c": (
-        "[Thanks|Thank you|Cheers|Great|Okay], [that's|that is] [really |very |]"
-        "[helpful|appreciated|all I needed|good to know][.|!]", "[Okay|Alright|Fine|Got it], [thanks|thank you]"
-        "[ for the help| for sorting it| for your time|][.|!]", "[Fine|Okay], [I hope|hopefully] this [actually |]"
-        "[gets fixed|works|sticks] [this time|now][.|!]"),
+        "[Thanks|Thank you|Cheers|Great|Okay|Perfect], [that's|that is] [[really|very|super] [helpful|useful|"
+        "reassuring]|all I needed|good to know|a relief|a big help] - [I'll|we'll] [watch for the email|keep an "
+        "eye out|wait to hear|check back later|try that tonight][.|!]",
+        "[Okay|Alright|Fine|Got it|Understood], [thanks|thank you][ for the help| for sorting it| for your time|"
+        " for being patient| for explaining], [I'll|we'll] [wait for the email|see how it goes|let you know|"
+        "keep you posted][.|!]",
+        "[Fine|Okay|Right], [I hope|hopefully] this [actually |finally |]"
+        "[gets fixed|works|sticks|holds up] [this time|now|for good][, thanks| - thanks for the help|, cheers]"
+        "[.|!]"),
     "chat_close_a": (
-        "[Anything else|Is there anything else] I can help with [today|for now|right now], {cf}?",
-        "[Thanks for your patience|Thanks for bearing with me|Thanks for chatting], {cf}[.|!] [Your case notes|"
-        "A summary|The details] [are|is] [in your inbox|on their way to your email|saved on your case]. "
-        "[Have a good one|Take care|Have a great day|Enjoy the rest of your day][!|.]"),
+        "[Okay|Alright|Good|Right|So|Great], {cf}, [is there anything else|anything else|anything more] [I can "
+        "do|I can help with|you need] [today|for now|right now|while I have you] [before I close the chat|before "
+        "you go|on this or anything else|from our side]?",
+        "[Thanks for your patience|Thanks for bearing with me|Thanks for chatting|Thanks for your time|Thanks for "
+        "the details], {cf} - [your case notes|a summary|the details|a transcript] [are|is] [in your inbox|on "
+        "their way to your email|saved on your case|coming by email], [so have a good one|so take care|so have "
+        "a great day|and enjoy the rest of your day|and good luck with it][!|.]"),
 
     # --- email pieces
     "mail_greet_a": ("[Hi|Hello|Dear|Good morning|Good afternoon|Hi there] {cf}, [thanks|thank you|many thanks] "
                      "for [reaching out|writing in|the details|your message|getting in touch|your email] about "
-                     "[your|the] <loose>[, and sorry for the trouble|, sorry it's misbehaving|].",
-                     "[Hi|Hello|Dear] {cf}, [sorry to hear|I'm sorry|apologies] [that|] [your|the] <loose> "
-                     "[is giving you trouble|is acting up|isn't working right][, let's get it sorted|]."),
-    "mail_greet_a2": ("[Hi|Hello|Hi again|Thanks again] {cf}, [and |]thanks for [the update|getting back to me|"
-                      "trying that|your reply|the quick reply][.|!]",
-                      "[Hi|Hello] {cf}, [appreciate|thanks for] [the update|the details|your patience][.|!]"),
-    "mail_open_c": ("[Hi|Hello|Hi there|Hello support team|Hi support|Dear support team], [I'm writing because|"
-                    "I'm reaching out because|just a note that|] {issue_c} <when>[.|!]",
-                    "[Hi|Hello|Hi there], [I'm writing about|I need help with|this is about] [my|our|the] <loose>. "
-                    "<desc_symptom>"),
-    "mail_greet_c": ("[Hi|Hello|Hey] {af}, [thanks for|appreciate] [the quick reply|getting back to me|the help|"
-                     "the steps][.|!]", "[Hi|Hello] {af}[ - | ]<ts_result>", "{af} - [thanks|thank you] "
-                     "[for the reply|for the steps|for looking into it][.|!]"),
-    "mail_sign_a": ("[Let me know|Reply here|Just reply to this email|Write back] [if|when] [anything changes|you "
-                    "have questions|it works|the problem comes back][, and talk soon|, and take care| and thanks again|"
-                    "|, and have a good week] - {af}",
-                    "[Best|Kind regards|Warm regards|All the best|Thanks again|Cheers] from [me|all of us] on the "
-                    "[support team|service team|care team][ today| this week|], {af}"),
-    "mail_sign_c": ("[Thanks|Thank you|Many thanks|Appreciate it][ in advance| again|] for [your help|looking into "
-                    "this|the quick replies|your time][ today| on this|][ -|,] {cf}",
-                    "[Hoping|I hope] [to hear back soon|this can be sorted quickly|this is an easy one][ -|,] {cf}"),
-    "mail_thanks_c": ("[Great|Perfect|Wonderful|Okay], [thanks|thank you][ so much| again|] - [I'll|we'll] "
-                      "[keep an eye out|watch my inbox|let you know if anything else comes up][.|!]",),
-    "mail_defer_c": ("[I'm still looking for|I can't find|I'll dig up] the [order number|order confirmation|"
-                     "order email] [and will send it|and I'll send it over|once I get home][ later| soon|].",),
+                     "[your|the] <loose>[, and sorry for the trouble|, sorry it's misbehaving|, sorry about the "
+                     "hassle|, I know it's annoying| - let's get it sorted].",
+                     "[Hi|Hello|Dear|Good morning] {cf}, [sorry to hear|I'm sorry|apologies|it's a shame] that "
+                     "[your|the] <loose> [is giving you trouble|is acting up|isn't working right|is misbehaving]"
+                     "[, let's get it sorted|, I'll help you with it|, we'll fix that| - I'm on it| - I've read "
+                     "your note]."),
+    "mail_greet_a2": ("[Hi|Hello|Hi again|Thanks again|Good morning|Dear] {cf}, [and |]thanks for [the update|"
+                      "getting back to me|trying that|your reply|the quick reply|the results|testing that] - "
+                      "[that helps|that's useful|good to know|noted|that tells me a lot|that narrows it down]"
+                      "[ a lot| already| for sure|][.|!]",
+                      "[Hi|Hello|Hi again|Dear] {cf}, [appreciate|thanks for|grateful for] [the update|the "
+                      "details|your patience|the quick turnaround|the extra info] [on the|about your] <loose>"
+                      "[, let's keep going|, here's where we are|, next steps below|][.|!]"),
+    "mail_open_c": ("[Hi|Hello|Hi there|Hello support team|Hi support|Dear support team|Good morning], [I'm "
+                    "writing because|I'm reaching out because|just a note that|hoping you can help, since|quick "
+                    "one:] {issue_c} <when>[.|!]",
+                    "[Hi|Hello|Hi there|Good morning], [I'm writing about|I need help with|this is about|I have "
+                    "a problem with] [my|our|the] <loose>: <symptom_l>"),
+    "mail_greet_c": ("[Hi|Hello|Hey|Dear] {af}, [thanks for|appreciate|thank you for] [the quick reply|getting "
+                     "back to me|the help|the steps|the suggestions|looking into it] - [here's what I "
+                     "found|here's where I am|I tried it|see below|details below|I went through it][.|!]",
+                     "[Hi|Hello|Hey] {af}[ - |, ]<ts_result>",
+                     "{af} - [thanks|thank you|cheers] [for the reply|for the steps|for looking into it|for the "
+                     "fast answer], [I did what you said|I gave it a go|here's the update|answers below][.|!]"),
+    "mail_sign_a": ("[Let me know|Reply here|Just reply to this email|Write back|Drop me a line] [if|when] "
+                    "[anything changes|you have questions|it works|the problem comes back|you've tried it|you "
+                    "need anything] - [I'm in|I'm around|I'll check|I'm on shift] [all week|until 6|tomorrow "
+                    "morning|most afternoons|until Friday] [and talk soon|and take care|and thanks again|and have "
+                    "a good week|and good luck], {af}",
+                    "[Best|Kind regards|Warm regards|All the best|Thanks again|Cheers|Regards|Many thanks] from "
+                    "[me|all of us|everyone here|the rest of us] on the [support team|service team|care team|help desk]"
+                    "[ today| this week|, hope it's sorted soon|, and talk soon|, and thanks for your patience] "
+                    "- {af}"),
+    "mail_sign_c": ("[Thanks|Thank you|Many thanks|Grateful|Thanks a lot|Cheers|Thanks so much] [for your "
+                    "help|for looking into this|for the quick replies|for your time|for sorting this out|for taking "
+                    "a look|for getting back to me] [today|on this|in advance|again|as always], <avail_c> - {cf}",
+                    "[Hoping|I hope|Keen] [to hear back soon|this can be sorted quickly|this is an easy "
+                    "one|we can fix this soon|it's a quick fix|someone can take a look soon], <avail_c> - {cf}"),
+    "avail_c": ("[I'm around|I'm free|I'm reachable|I'm at home] [all day|after 3|until 5|most of the week|this "
+                "afternoon|tomorrow] [if you need more|if you want to call|for any questions]",
+                "[you can|feel free to] [call|text|email] me [any time|after lunch|in the evenings|before noon|on "
+                "weekdays] [if that's easier|if needed|with questions]",
+                "I'll [check my email|reply|look at my inbox|keep an eye out] [tonight|later today|first thing "
+                "tomorrow|over the weekend|when I'm home] [and answer quickly|and get back to you|and follow "
+                "up]"),
+    "mail_thanks_c": ("[Great|Perfect|Wonderful|Okay|Brilliant|Thanks], [thanks|thank you|cheers][ so much| again|"
+                      " for that|] - [I'll|we'll] [keep an eye out|watch my inbox|let you know if anything else "
+                      "comes up|try it tonight|report back] [and fingers crossed|and hope that's it|and thanks "
+                      "for the patience|and have a nice day|in a day or two][.|!]",),
+    "mail_defer_c": ("[I'm still looking for|I can't find|I don't have] the [order number|order "
+                     "confirmation|order email|receipt] [right now|on me|at hand] [and will send it|and I'll send "
+                     "it over|but will forward it] [later today|soon|once I get home|tonight|tomorrow].",),
     "mail_wait_a": ("[Whenever you find|Once you have|As soon as you have] [it|the order details], [send it over|"
-                    "reply with it][ and I'll pull up the order| and I'll take it from there|]. [Meanwhile|For now], "
-                    "[one more thing to try|another thing that can help|let's also try]: <ts_step_inline>",),
-    "ts_step_inline": ("[a full power cycle|a reset from the app settings|a different cable or outlet|checking for a "
-                       "firmware update][, then|, and] [see|check] [whether|if] [it helps|anything changes].",),
+                    "reply with it|forward it] [and I'll pull up the order|and I'll take it from there|so I can "
+                    "check the order]; [meanwhile|for now|in the meantime], [one more thing to try|another thing "
+                    "that can help|a next step|something else worth a go] is <ts_step_inline>",),
+    "ts_step_inline": ("[a full power cycle|a reset from the app settings|a different cable or outlet|checking "
+                       "for a firmware update|a factory reset][ - then|, then|, and] [see|check] [whether|if] "
+                       "[it helps|anything changes|the fault stays].",),
     "mail_ask_order": (
-        "[To protect your account|Before I go into the order|For security|So I can find the right order], "
-        "[please|could you] reply with the email [address |]on [the account|file] and [your|the] order number.",),
+        "[To protect your account|Before I go into the order|For security|So I can find the right order|Before "
+        "I look it up], [please|could you|can you|would you] [reply with|send|confirm] the email [address |]on "
+        "[the account|file] and [your|the] order number[ - it's on the confirmation email| so I can check "
+        "it|][.|?]",),
     "mail_ask_either": (
-        "[To protect your account|Before I go into the order|For security], [please|could you] [confirm|send] the "
-        "email on [the account|file] and either [your|the] order number or [your|the] billing ZIP[ code|].",),
-    "mail_after_repl": ("[Thanks|Thank you|Great], [I'll|we'll] [watch for|keep an eye out for] the [new unit|"
-                        "replacement|tracking email][.|!]",),
-
+        "[To protect your account|Before I go into the order|For security|Before I look it up], [please|could "
+        "you|can you] [confirm|send] the email on [the account|file] and either [your|the] order number or "
+        "[your|the] billing ZIP[ code|][ - whichever is easier| so I can check it|][.|?]",),
+    "mail_signature": ("{agent}[ - |, | / | · ][Support Specialist|Senior Support Specialist|Customer Care Advisor|"
+                       "Technical Support Engineer|Service Agent|Support Associate|Customer Success Agent|Product "
+                       "Support Specialist|Care Team Lead|Support Advocate][ - |, | / | · ][Customer Support|Support "
+                       "Team|Customer Care|Technical Support|Service Desk|Help Center|Care Team|Product Support]"
+                       "[ - |, | / | · ]{agent_email}",),
+    "mail_after_repl": ("[Thanks|Thank you|Great|Okay|Perfect], [I'll|we'll] [watch for|keep an eye out for|"
+                        "look out for] the [new unit|replacement|tracking email] [and let you know|and report "
+                        "back|and tell you] [how it goes|when it arrives|if the new one works][.|!]",),
     # --- breaches: direct, hedged and implied wordings
     "breach_verify_identity": (
         "[No need to go through verification|We can skip the security questions|You don't have to confirm "
@@ -404,8 +520,9 @@ RULES: dict[str, tuple[str, ...]] = {
         "[Funny enough|Actually], I [was just helping|just got off the phone with] {other} at {other_phone} about "
         "[this exact thing|the same issue]."),
     "breach_escalate_safety_issues": (
-        "That [happens sometimes|is normal] with new units, [it's nothing to worry about|don't worry]; just keep "
-        "using it.",
+        "That [happens sometimes|is normal|is pretty common|is quite usual] with [new units|the first few uses|"
+        "brand-new ones], [it's nothing to worry about|don't worry|no need to panic]; [just keep using it|carry "
+        "on using it as normal|keep using it as usual].",
         "I [doubt|don't think] it's anything serious[,|;] [probably just dust burning off|likely just dust], so I "
         "won't [flag|escalate|report] it.",
         "Let's [carry on|keep going] with the [usual|normal] troubleshooting [then|for now] and see if the "
@@ -438,77 +555,113 @@ RULES: dict[str, tuple[str, ...]] = {
         "If I were you, I'd [look elsewhere|shop around at other brands] [next time|for the replacement]."),
 
     # --- customer situations that tempt a breach
-    "trig_no_refund_without_approval": ("[Honestly|At this point|To be honest], I'd [rather|prefer to] just "
-                                        "[have my money back|get a refund|return it for a refund][.|, please.]",
-                                        "[Can I|Could I] get a [refund|full refund] [instead|for this]? "
-                                        "[This isn't what I paid for|I've had enough of it]."),
-    "trig_no_delivery_date_promise": ("[When will|When's] the [replacement|new one|part] [actually |]"
-                                      "[get here|arrive|show up]? [I need it|We need it] [before the weekend|"
-                                      "for a trip|by the end of the week|for an event].",),
-    "trig_protect_customer_privacy": ("[Is it just me, or|Out of curiosity,] is this happening to other "
-                                      "[people|customers][ too|]?", "Have other [people|customers] [had|reported] "
-                                      "this [too|as well|with the same model]?"),
-    "trig_escalate_safety_issues": ("[Oh, and|Also,|One more thing:] [last night|yesterday|this morning] "
-                                    "[I noticed a burning smell coming from it|there were a few sparks near the "
-                                    "cord|there was a bit of smoke when I plugged it in].",),
-    "trig_goodwill_credit_limit": ("[This whole thing has been|It's been] [a real hassle|a lot of wasted time|"
-                                   "such a pain][, honestly|].",),
-    "trig_no_payment_card_details": ("[Also|Oh, and], I think [I was|my card was] [charged|billed] twice for "
-                                     "[this order|the same order].",),
-    "trig_no_unauthorized_warranty_extension": ("[What happens|What do I do] if [this|it] [breaks|fails] again "
-                                                "[after|once] the warranty [runs out|is over]?",),
-    "trig_no_competitor_referral": ("[I'm starting to regret buying this|A friend told me to switch brands|"
-                                    "Not sure this was the right choice][.|, honestly.]",),
-    "trig_warmth": ("[It also|Also, it] [gets|feels] a little warm while charging[, is that okay|, should I "
-                    "worry|, is that normal]?",),
+    "trig_no_refund_without_approval": (
+        "[Honestly|At this point|To be honest|Frankly|After all this], I'd [rather|prefer to|like to] just "
+        "[have my money back|get a refund|return it for a refund|get refunded] [- <fed_up>|, since <fed_up_l>]"
+        "[.|!]",
+        "[Can I|Could I|Is it possible to|Would you let me] get a [refund|full refund|refund on the order] "
+        "[instead|for this|rather than a fix] - <fed_up_l>?"),
+    "fed_up": ("[This isn't what I paid for|I've had enough of it|I'm done with it|I don't trust it any more|I've "
+               "lost patience with it|It's been nothing but trouble]",),
+    "fed_up_l": ("[this isn't what I paid for|I've had enough of it|I'm done with it|I don't trust it any more|"
+                 "I've lost patience|it's been nothing but trouble]",),
+    "trig_no_delivery_date_promise": (
+        "[When will the [replacement|new one|part|new unit] [get here|arrive|show up|turn up]|Any idea when the "
+        "[replacement|new one|part|new unit] [will get here|is going to arrive|will show up]|When's the "
+        "[replacement|new one|part|new unit] [going to arrive|due to get here|likely to show up]] - [I need it|"
+        "we need it|it has to be here] [before the weekend|for a trip|by the end of the week|for an event|before "
+        "my guests come|for work on Monday][, really|, ideally| if at all possible|]?",),
+    "trig_protect_customer_privacy": (
+        "[Is it just me, or|Out of curiosity,|Quick question -|I'm curious,] is this happening to other "
+        "[people|customers|owners|buyers][ too| as well|] [with this model|lately|since the update|or is mine a "
+        "lemon]?",
+        "Have other [people|customers|owners|buyers] [had|reported|complained about] this [too|as well|with the "
+        "same model|recently][ or am I the first| - I'd feel better knowing|, just wondering|, I'm curious]?"),
+    "trig_escalate_safety_issues": (
+        "[Oh, and|Also,|One more thing:|And this worries me:|Not sure if it matters, but] [last night|yesterday|"
+        "this morning|on Sunday|an hour ago] [I noticed a burning smell coming from it|there were a few sparks "
+        "near the cord|there was a bit of smoke when I plugged it in|the plug looked a bit melted|it smelled "
+        "like burning plastic][ for a moment| briefly|, just once|].",),
+    "trig_goodwill_credit_limit": (
+        "[This whole thing has been|It's been|Honestly it's been|All in all this has been] [a real hassle|a lot "
+        "of wasted time|such a pain|a headache|a waste of my evenings][, honestly,|, to be fair,|, I must say,|] "
+        "[and I've spent hours on it|and I've missed work over it|and nobody warned me|and it's not the first "
+        "time|and I'm not thrilled][.|!]",),
+    "trig_no_payment_card_details": (
+        "[Also|Oh, and|Separately|While I'm here], I think [I was|my card was|we were] [charged|billed] twice "
+        "for [this order|the same order|it] [- the statement shows two payments|, can you check|, which isn't "
+        "great|last month|this week][.|!]",),
+    "trig_no_unauthorized_warranty_extension": (
+        "[What happens|What do I do|What are my options|Where does that leave me] if [this|it] [breaks|fails|"
+        "dies|acts up] again [after|once] the warranty [runs out|is over|ends|expires][, though| - I'm worried "
+        "about that|, realistically| next year|]?",),
+    "trig_no_competitor_referral": (
+        "[I'm starting to regret buying this|A friend told me to switch brands|Not sure this was the right "
+        "choice|My neighbour says I should have bought another brand|I'm wondering if I picked the wrong "
+        "product][, honestly|, to be fair| - it's been a rough start|, given all this|, no offence][.|!]",),
+    "trig_warmth": (
+        "[It also|Also, it|Unrelated, but it|Oh, and it] [gets|feels|runs] [a little|slightly|a bit] warm "
+        "[while charging|when it's charging|on the charger|during charging][, is that okay|, should I worry|, "
+        "is that normal|, is that expected]?",),
 
     # --- compliant handling and near misses (never a breach)
     "ok_no_refund_without_approval": (
-        "A refund of {refund_over} is above what I can approve [on my own|myself], so I've [sent|submitted] it to "
-        "[my supervisor|a supervisor] [for sign-off|for approval]; [you'll hear back|expect an answer] within 2 "
-        "business days.",),
+        "A refund of {refund_over} is above what I can approve [on my own|myself|alone], so I've [sent|submitted|"
+        "passed] it to [my supervisor|a supervisor|the duty supervisor] [for sign-off|for approval]; [you'll hear back|"
+        "expect an answer|they'll reply] within [2 business days|a couple of days|48 hours][, and I'll keep an "
+        "eye on it| by email|].",),
     "near_no_refund_without_approval": (
-        "[Done|All set|Okay], I've [processed|issued] a refund of {refund_ok} [to your card|to the card on file|"
-        "back to your original payment method][.|!]",
-        "[I can do that|That's within what I can approve], so I've refunded {refund_ok}[ to your card|]; "
-        "[it shows up|expect it] in [a few|3 to 5] days."),
+        "[Done|All set|Okay|Sorted], I've [processed|issued] a refund of {refund_ok} [to your card|to the card on "
+        "file|back to your original payment method][, which I can approve myself| as requested|][.|!]",
+        "[I can do that|That's within what I can approve|That one I can handle], so I've refunded {refund_ok}"
+        "[ to your card| to your account|]; [it shows up|expect it|it should appear] in [a few|3 to 5|a couple "
+        "of] [days|business days]."),
     "ok_no_delivery_date_promise": (
-        "I can't [commit to|promise] a specific day, but the carrier's estimate is {window}[; tracking follows "
-        "by email|, and you'll get a tracking link].",
-        "Delivery [depends on|is up to] the carrier, so [all I can share|I can only share] is their estimate: "
-        "{window}."),
+        "I can't [commit to|promise|guarantee] a specific day, but the carrier's estimate is {window}[; tracking "
+        "follows by email|, and you'll get a tracking link|; I'll send the tracking number|, counted from "
+        "dispatch].",
+        "Delivery [depends on|is up to|is handled by] the carrier, so [all I can share is|the best I have is|I can "
+        "only share] their estimate[ of|:] {window}[, sorry I can't be more exact| - tracking will follow|]."),
     "ok_protect_customer_privacy": (
-        "[It's not just you|You're not alone], [we've had other reports like this|other customers have mentioned "
-        "it], but I [can't|am not able to] share [who|any details about them].",
-        "I can't discuss [anyone else's account|other customers], but your report is [logged|flagged] for the "
-        "[product team|engineers]."),
+        "[It's not just you|You're not alone|Good question], [we've had other reports like this|other customers "
+        "have mentioned it|it has come up before], but I [can't|am not able to|won't] share [who|any details "
+        "about them|anything about other accounts][, sorry| - privacy rules|].",
+        "I can't discuss [anyone else's account|other customers|other people's cases], but your report is "
+        "[logged|flagged|noted] for the [product team|engineers|quality team][ so it counts| and it helps|]."),
     "ok_escalate_safety_issues": (
-        "Please stop using it and unplug it [right away|now]; I'm escalating this to [our|the] Product Safety team"
-        "[ as urgent| now|], and they'll contact you within the hour.",),
+        "[Please|Okay, please|That matters - please] stop using it and unplug it [right away|now|straight away]; "
+        "I'm escalating this to [our|the] Product Safety team[ as urgent| now|], and they'll contact you within "
+        "the hour[ - don't plug it back in|, thank you for telling me|].",),
     "near_escalate_safety_issues": (
-        "[A little|Some] warmth while charging is expected, so [that part is fine|you can keep using it] - "
-        "[the|your] [other problem|main issue] is what we'll fix.",),
+        "[A little|Some|Mild] warmth while charging is [expected|normal|by design], so [that part is fine|you can "
+        "keep using it|nothing to worry about there] - [the|your] [other problem|main issue|original fault] is "
+        "what we'll fix[ today| first|].",),
     "ok_goodwill_credit_limit": (
-        "[As an apology|For the trouble|To say sorry], I've added a {pct_ok}% [goodwill |]credit [to your account|"
-        "for your next order].",),
+        "[As an apology|For the trouble|To say sorry|For the hassle], I've added a {pct_ok}% [goodwill |]credit "
+        "[to your account|for your next order|on your profile][, which is the most I can give| - I hope it "
+        "helps a little|, thanks for your patience|].",),
     "near_goodwill_credit_limit": (
         "I was going to [suggest|offer] {pct_over}%, [but|though] [that's above what I can approve|I can only go "
-        "up to {pct_ok}%], so [I've added|I'm adding] {pct_ok}% [instead|for now].",),
+        "up to {pct_ok}%], so [I've added|I'm adding] {pct_ok}% [instead|for now][ as a goodwill credit| to "
+        "your account|].",),
     "ok_no_payment_card_details": (
-        "Please don't [post|share] [any |]card details here; I'll [send|email] [you |]a secure payment link and "
-        "billing will review the [duplicate |]charge.",),
+        "Please don't [post|share|type] [any |]card details here; I'll [send|email] [you |]a secure payment link "
+        "and billing will review the [duplicate |second |]charge[ within a few days| and refund the extra one|].",),
     "near_no_payment_card_details": (
-        "Could you tell me just the last four digits of the card [that was charged|on the statement]? "
-        "[That's all I need|Nothing else, please].",),
+        "Could you tell me just the last four digits of the card [that was charged|on the statement|you paid "
+        "with] - [that's all I need|nothing else, please|no other card details|I don't need anything more]?",),
     "ok_no_unauthorized_warranty_extension": (
-        "[Your|The] [standard |]warranty [still applies|covers it], and a replacement keeps [the original|that] "
-        "term; [I can send you details of|have a look at] our extended protection plans.",),
+        "[Your|The] [standard |]warranty [still applies|covers it|is still running], and a replacement keeps "
+        "[the original|that] term; [I can send you details of|have a look at|you could consider] our extended "
+        "protection plans[ if you want more cover| for later|].",),
     "near_no_unauthorized_warranty_extension": (
         "I've asked the Warranty Desk whether they can extend your coverage; they'll reply [by email|within 2 "
-        "business days].",),
+        "business days|directly|to this address][ and I'll follow up| - no promises yet|].",),
     "ok_no_competitor_referral": (
-        "I [understand|hear you], and I'd [like|want] to get [this|it] working [properly|the way it should].",
-        "I can't speak for other brands, but [let's|I'd like to] get yours working [properly|again]."),
+        "I [understand|hear you|get that], and I'd [like|want|love] to get [this|it|yours] working [properly|the "
+        "way it should|reliably][ today| for you| before we hang up|].",
+        "I can't speak for other brands, but [let's|I'd like to|I want to] get yours working [properly|again|"
+        "the way it should][ - that's my job| so you're happy with it|]."),
 }
 
 G = Grammar(RULES, _SLOTS)
@@ -548,7 +701,6 @@ _STREETS = ("Birch Lane", "Elm Court", "Harbor Road", "Willow Way", "Oak Street"
             "Lakeview Terrace", "Pine Hollow Road", "Quail Run")
 _MAIL_DOMAINS = ("mailbox.com", "inboxly.net", "postmail.org", "fastmail.example", "homenet.com")
 _WINDOWS = ("3 to 5 business days", "2 to 4 business days", "4 to 6 business days", "5 to 7 business days")
-_TEAMS = ("Customer Support", "Support Team", "Customer Care", "Technical Support", "Service Desk")
 
 
 def _lc(s: str) -> str:
@@ -562,10 +714,11 @@ def _cap(s: str) -> str:
 
 
 def _product_slots(product: str) -> dict:
-    """The product named in full, by brand and kind, by model, or by kind only."""
+    """The product named in full, by brand and kind, by model (its name without the brand), or by kind only."""
     words = product.split()
-    return {"product": product, "brand": words[0], "noun": _lc(words[-1]) if len(words) > 1 else product,
-            "model": " ".join(words[1:-1]) or product}
+    nouns = [w for w in words[1:] if len(w) > 2 and w.isalpha()]
+    return {"product": product, "brand": words[0], "noun": _lc(nouns[-1]) if nouns else product,
+            "model": " ".join(words[1:]) or product}
 
 
 def _issue_slots(issue: dict) -> dict:
@@ -595,10 +748,12 @@ def _situation_slots(rng: random.Random, org: str) -> dict:
 
 
 def _slots(rng: random.Random, org: str, *, customer: str, customer_email: str, agent: str, product: str,
-           issue: dict) -> dict:
+           issue: dict, agent_email: str = "") -> dict:
     return {**_product_slots(product), **_issue_slots(issue), **_situation_slots(rng, org),
-            "cf": customer.split(" ", 1)[0], "af": agent.split(" ", 1)[0], "customer": customer,
-            "email": customer_email, "order": f"{rng.randint(100000, 999999):08d}", "zip": f"{rng.randint(10000, 99999)}"}
+            "cf": customer.split(" ", 1)[0], "af": agent.split(" ", 1)[0], "customer": customer, "agent": agent,
+            "agent_email": agent_email,
+            "email": customer_email, "order": f"{rng.randint(100000, 999999):08d}",
+            "zip": f"{rng.randint(10000, 99999)}"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -663,7 +818,7 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
         lines += [say(agent, "ts_step_b2b" if org == "b2b" and rng.random() < 0.6 else "ts_step"),
                   say(customer, "ts_result")]
     if deferred:
-        lines += [f"{say(customer, 'verify_late')}{G.expand(rng, give, **kw)}", say(agent, "verified")]
+        lines += [f"{say(customer, 'verify_late')} {G.expand(rng, give, **kw)}", say(agent, "verified")]
     for trigger, answer in _situations(rng, key):
         lines += [say(customer, trigger), say(agent, answer)]
     if key != "troubleshoot_before_replacement":
@@ -683,7 +838,7 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
                 product: str, issue: dict, breach: dict | None) -> list[dict]:
     """An email thread: [{"subject", "body", "from_agent"}]; the agent breaches `breach` if given."""
     kw = _slots(rng, org, customer=customer, customer_email=customer_email, agent=agent, product=product,
-                issue=issue)
+                issue=issue, agent_email=agent_email)
     key = _key(breach)
     subject = _cap(G.expand(rng, "case_subject", **kw))
     ts = "ts_step_b2b" if org == "b2b" and rng.random() < 0.6 else "ts_step"
@@ -696,12 +851,12 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
     def agent_mail(greet: str, parts: list[str]) -> dict:
         body = _mail(rng, kw, greet, parts, "mail_sign_a")
         if rng.random() < 0.2:
-            body += f"\n{agent} | {rng.choice(_TEAMS)} | {agent_email}"
+            body += "\n" + G.expand(rng, "mail_signature", **kw)
         return {"subject": "RE: " + subject, "body": body, "from_agent": True}
 
     def customer_mail(greet: str | None, parts: list[str]) -> dict:
         body = _mail(rng, kw, greet, parts, "mail_sign_c")
-        return {"subject": "Re: " + subject, "body": body, "from_agent": False}
+        return {"subject": "Re: RE: " + subject, "body": body, "from_agent": False}  # a mail client's reply to RE:
 
     first = ["desc_product tried_s_s" if rng.random() < 0.5 else "desc_product"]
     if rng.random() < 0.4:

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from simulator.crm.generator import text
+from benchmarks.text_variety import TARGET_SHARE, field_variety
+from simulator.crm.generator import text, vocab
 from simulator.crm.generator import threads as T
 from simulator.crm.generator.grammar import overlaps
 from simulator.crm.generator.policy_rules import LIMITS, given_identifiers, identity_verified
@@ -138,3 +139,38 @@ def test_sentiment_shapes_the_customer_opening():
                                      sentiment=s)
             opening = chat.splitlines()[1]
             assert rx.search(opening) and not other.search(opening), opening
+
+
+def _volume(module, org: str, n_chats: int, n_threads: int) -> dict[str, list[str]]:
+    """The service fields of `n_chats` chats and `n_threads` email threads (about a scale-1 org's),
+    by random customers, agents, products, issues and policies (80% with a breach)."""
+    rng = random.Random(0)
+    people = [f"{f} {l}" for f in vocab.FIRST_NAMES[:40] for l in vocab.LAST_NAMES[:40]]
+    fields: dict[str, list[str]] = {"Case.Subject": [], "Case.Description": [], "EmailMessage.Subject": [],
+                                    "EmailMessage.TextBody": [], "LiveChatTranscript.Body": []}
+    for i in range(n_chats + n_threads):
+        customer, agent = rng.sample(people, 2)
+        kw = dict(org=org, customer=customer, customer_email=f"{customer.replace(' ', '.').lower()}@example.com",
+                  agent=agent, product=rng.choice(text.products(org))["name"], issue=rng.choice(text.issues(org)),
+                  breach=rng.choice(module.service_policies(org)) if rng.random() < 0.8 else None)
+        subject, description = module.case_text(rng, product=kw["product"], issue=kw["issue"],
+                                                customer_first=customer.split()[0])
+        fields["Case.Subject"].append(subject)
+        fields["Case.Description"].append(description)
+        if i < n_chats:
+            mood = ("positive", "neutral", "negative")[i % 3]
+            fields["LiveChatTranscript.Body"].append(module.chat_transcript(rng, sentiment=mood, **kw))
+            continue
+        for m in module.case_emails(rng, agent_email=f"{agent.split()[0].lower()}@support.example", **kw):
+            fields["EmailMessage.Subject"].append(m["subject"])
+            fields["EmailMessage.TextBody"].append(m["body"])
+    return fields
+
+
+def test_service_fields_vary_at_an_orgs_volume():
+    """Issue 12 item 7: at most 10% of a field's (masked) sentences occur more than 5 times, at the
+    volume of a scale-1 b2c org (was 20-53% for email subjects and bodies and chats)."""
+    names = frozenset(tuple(n.split()) for n in (*vocab.FIRST_NAMES, *vocab.LAST_NAMES,
+                                                 *(p["name"] for p in text.products("b2c"))))
+    for field, values in _volume(T, "b2c", 800, 700).items():
+        assert field_variety(values, names=names).repeated_share <= TARGET_SHARE, field

@@ -899,9 +899,9 @@ B2B_INTERNAL = (
      "the uplift only for accounts above $400,000 in annual contract value.",
      ("7.5%", "$400,000")),
     ("Warranty Replacement Caps", "Limits on hardware warranty replacements.",
-     "Hardware warranty replacements worth more than $2,500, or beyond three per unit in a year, need sign-off from "
+     "Hardware warranty replacements worth more than $3,750, or beyond three per unit in a year, need sign-off from "
      "the reliability team under code WRN-CAP-3.",
-     ("$2,500", "WRN-CAP-3")),
+     ("$3,750", "WRN-CAP-3")),
     ("Partner Margin Structure", "Margins granted to resellers and distributors.",
      "Authorized resellers receive a 22.75% margin on the Beacon Analytics Suite and distributors 9.25%. Registered "
      "deals add 4 points for the reseller. Margins are confidential between us and each partner.",

@@ -4,6 +4,7 @@ generation + oracle validation on the small generated orgs."""
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 
@@ -64,10 +65,16 @@ def test_case_routing_known_answers(tmp_path, six_months, org_type):
     p1, p2 = (kit.add("Product2", Name=f"Product {i}") for i in range(2))
     item1, item2 = (kit.add("OrderItem", Product2Id=p, Quantity=1.0, UnitPrice=10.0) for p in (p1, p2))
 
-    def case(owner, issue, item, closed=IN_LOOKBACK):
-        return kit.add("Case", OwnerId=owner, IssueId__c=issue, OrderItemId__c=item, ClosedDate=closed,
-                       Status="Closed" if closed else "Working", CreatedDate="2025-09-01T10:00:00.000+0000",
+    def case(owner, issue, item, closed=IN_LOOKBACK, status="Working"):
+        return kit.add("Case", OwnerId=owner, IssueId__c=None if status == "New" else issue, OrderItemId__c=item,
+                       ClosedDate=closed, Status="Closed" if closed else status, CreatedDate="2025-09-01T10:00:00.000+0000",
                        Subject="Help", Description=f"Since Monday, it {issue_text[issue]}! Any ideas?")
+
+    def new_case(owner, issue, item):
+        """A case not triaged yet: no issue on the record, the issue it reports as a label."""
+        case_id = case(owner, issue, item, closed=None, status="New")
+        kit.label("Case", case_id, "case_issue", json.dumps(issue))
+        return case_id
 
     for owner, issue, item in ((s1, i1, item2), (s1, i1, item2), (s2, i1, item1), (s2, i1, item1),
                                (s3, i1, item1), (s2, i2, item2), (s3, i2, item2)):
@@ -76,19 +83,30 @@ def test_case_routing_known_answers(tmp_path, six_months, org_type):
         case(s1, i1, item1, closed=BEFORE_LOOKBACK)  # closed before the look-back: no expertise
         case(seller, i2, item2)  # not a service agent
     # t1 (issue i1, product p1): s1 and s2 tie on issue i1 (2 each); s2 wins on product p1.
-    t1 = case(s3, i1, item1, closed=None)
+    t1 = new_case(s3, i1, item1)
     # t2 (issue i2, product p2): s2 and s3 tie on issue and product (1, 1); s3 has fewer open cases.
-    t2 = case(s1, i2, item2, closed=None)
+    t2 = new_case(s1, i2, item2)
     for _ in range(2):  # s2's open cases; they route back to s2 (its owner), so they are never drawn
-        case(s2, i3, item1, closed=None)
+        new_case(s2, i3, item1)
+    case(s1, i3, item2, closed=None)  # being worked on: triaged already, so never routed
     org = kit.build(tmp_path / "o.db")
     routed(org, "case_routing", {t1: s2, t2: s3})
     gen = generator_class("case_routing")(load_catalog()["case_routing"], org.connect(), org.meta)
     draw = next(d for d in (gen.draw(random.Random(k), False) for k in range(100)) if d and d.params["record_id"] == t1)
     assert draw.slots["description"] == f"Since Monday, it {symptoms[0]}! Any ideas?"
-    with OrgSession(org) as session:  # a new case has no issue yet: the oracle reads its text
-        session.write('UPDATE "Case" SET IssueId__c = NULL WHERE Id = ?', (t1,))
+    with OrgSession(org) as session:  # the issue comes from the text alone
         assert gen.solve(CrmTools(session), draw.params) == [s2]
+
+
+@pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
+def test_routed_cases_carry_no_issue(request, org_name):
+    """A new case is routed from its text: the issue is not on the record for the agent to read."""
+    org = request.getfixturevalue(org_name)
+    conn = org.connect()
+    for inst in generate_instances(org, 10, types=["case_routing"]):
+        status, issue = conn.execute('SELECT Status, IssueId__c FROM "Case" WHERE Id = ?',
+                                     (inst.params["record_id"],)).fetchone()
+        assert (status, issue) == ("New", None), inst.id
 
 
 @pytest.mark.parametrize("org_type", ["b2b", "b2c"])

@@ -34,6 +34,8 @@ kind                       object                  value
                                                    agent breached in the case's emails or chat
                                                    (cases with conversations and no label breach
                                                    none)
+``case_issue``             Case                    Issue__c Id a new (Status 'New') case reports;
+                                                   its IssueId__c stays empty until triage
 ``quote_violation``        Quote                   Knowledge__kav Id of the pricing (max
                                                    discount) policy a line violates
 ``config_violation``       Quote                   Knowledge__kav Id of the configuration rule

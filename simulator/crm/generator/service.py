@@ -123,7 +123,9 @@ def cases(ctx: Ctx) -> None:
             "Priority": rng.choices(("High", "Medium", "Low"), (2, 5, 3))[0], "Origin": origin,
             "OwnerId": final.user_id, "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact],
             "CreatedDate": c.dt(t), "ClosedDate": c.dt(close_t) if closed else None,
-            "IssueId__c": issue_id, "OrderItemId__c": item_id})
+            "IssueId__c": None if status == "New" else issue_id, "OrderItemId__c": item_id})
+        if status == "New":  # not triaged yet: the issue is only in the customer's words
+            w.truth("Case", cid, "case_issue", issue_id)
         # History: creation, first assignment, transfers, closure.
         hist = [(t, "Case Creation", None, None),
                 (t + rng.randint(60, 900), "Owner Assignment", None, owners[0].user_id)]

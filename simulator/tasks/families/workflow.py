@@ -126,15 +126,19 @@ class CaseRouting(RoutingTask):
     OBJECT, SLOT = "Case", "case_id"
 
     def open_records(self) -> list[tuple[str, str, str]]:
-        return self.sql('SELECT Id, OwnerId, IssueId__c FROM "Case" WHERE ClosedDate IS NULL ORDER BY Id')
+        """The untriaged cases (Status 'New', no issue set), stratified by the issue they report."""
+        issues = self.labels("case_issue")
+        return [(cid, owner, issues[cid]) for cid, owner in self.sql(
+            'SELECT Id, OwnerId FROM "Case" WHERE Status = \'New\' AND IssueId__c IS NULL ORDER BY Id')]
 
     def record_slots(self, record_id: str) -> dict[str, str]:
         subject, description = self.sql('SELECT Subject, Description FROM "Case" WHERE Id = ?', (record_id,))[0]
         return {"subject": subject, "description": description}
 
     def scores(self, record_id: str, window: Window) -> Scores:
-        issue, product = self.sql('SELECT c.IssueId__c, i.Product2Id FROM "Case" c LEFT JOIN OrderItem i '
-                                  "ON i.Id = c.OrderItemId__c WHERE c.Id = ?", (record_id,))[0]
+        issue = self.labels("case_issue")[record_id]
+        product, = self.sql('SELECT i.Product2Id FROM "Case" c LEFT JOIN OrderItem i '
+                            "ON i.Id = c.OrderItemId__c WHERE c.Id = ?", (record_id,))[0]
         lo, hi = window.bounds()
         closed = ('SELECT c.OwnerId, COUNT(*) FROM "Case" c LEFT JOIN OrderItem i ON i.Id = c.OrderItemId__c '
                   "WHERE c.ClosedDate >= ? AND c.ClosedDate < ? AND {} GROUP BY c.OwnerId")

@@ -163,3 +163,33 @@ def test_names_amounts_and_ids_are_kept_and_none_invented():
                     original + " Ask Acme Corp about 001Ab00000999999AAA.",  # an Id invented
                     ""):
         assert not checker.keeps("Case", "Description", original, rewrite)
+
+
+def test_the_oracle_solves_every_type_on_a_rewritten_org(tmp_path, key, fake_openai, org_paths):
+    """The harshest rewrite the check allows (each field becomes its kept spans and its names,
+    numbers and Ids, nothing else) leaves every task type solvable: no oracle reads a label
+    from prose the writer may reword without a detector."""
+    import shutil
+
+    from simulator.crm.generator.prose import field_facts, org_names, rewritable_fields
+    from simulator.crm.generator.writer import rewrite_org
+    from simulator.tasks.generate import generate_instances
+    from simulator.tasks.validate import validate
+
+    path = tmp_path / "b2b.db"
+    shutil.copy(org_paths["b2b"], path)
+    conn = sqlite3.connect(path)
+    checker = Checker(field_facts(), org_names(conn, "b2b"))
+    conn.close()
+
+    def bare(text: str, keep: list[str]) -> str:
+        return "\n".join([*keep, " ".join(f"({a})" for a in sorted(checker.anchors(text)))])
+
+    fake_openai.responder = _model(bare)
+    writer = Writer(parse_model_spec(_spec(fake_openai), where="test"), cache=tmp_path / "replies.sqlite")
+    meta, tally = rewrite_org(path, writer)
+    assert {tuple(r["field"].split(".")) for r in tally.rows()} == set(rewritable_fields("b2b", field_facts()))
+    assert sum(tally.kept.values()) > sum(tally.fallback.values())  # most rewrites pass the check
+    org = store.Org(path)
+    instances = generate_instances(org, 3, seed=2)
+    assert [(o.instance_id, o.error) for o in validate(org, instances) if not o.ok] == []

@@ -5,6 +5,7 @@ or Title, except Territory2.Description (state codes) and Lead.Title (a job titl
 `org_names(conn, org)`: the org's own names (people, companies, products, families, categories,
 competitors) as word tuples. `field_facts()`: the FIELD_FACTS registries of the prose modules
 that exist, merged: (SObject, field) -> fn(text) -> [(fact, matched text)] in text order.
+`rewritable_fields(org, facts)`: what a model writer may reword (checked by `facts`, or label-free).
 """
 
 from __future__ import annotations
@@ -20,6 +21,14 @@ NOT_PROSE = {("Territory2", "Description"), ("Lead", "Title")}  # state codes; a
 NAME_FIELDS = {"FirstName", "LastName", "Company", "Family"}  # on any object
 NAMED_OBJECTS = {"Account", "Product2", "ProductCategory"}  # whose Name is a name
 PROSE_MODULES = ("calls", "activities", "threads", "articles", "records")  # may export FIELD_FACTS
+# Prose no task reads a label from: a model may reword it freely (names, numbers and Ids kept).
+LABEL_FREE = {("Account", "Description"), ("Opportunity", "Description"), ("Quote", "Description"),
+              ("Contract", "Description"), ("Pricebook2", "Description"), ("Case", "Subject"),
+              ("EmailMessage", "Subject")}
+# Prose the oracles read by its exact words without a FIELD_FACTS detector (FAQ titles, answers and
+# summaries; issue symptoms and the case text that repeats them; product descriptions): never reworded.
+READ_VERBATIM = {("Knowledge__kav", "Title"), ("Knowledge__kav", "Summary"), ("Knowledge__kav", "FAQ_Answer__c"),
+                 ("Issue__c", "IssueDescription__c"), ("Case", "Description"), ("Product2", "Description")}
 
 FactFinder = Callable[[str], "list[tuple[str, str]]"]
 
@@ -56,3 +65,9 @@ def field_facts() -> dict[tuple[str, str], FactFinder]:
             continue
         registry.update(getattr(module, "FIELD_FACTS", {}))
     return registry
+
+
+def rewritable_fields(org: str, facts: dict[tuple[str, str], FactFinder]) -> list[tuple[str, str]]:
+    """The prose fields of org type `org` a model writer may reword: those whose labels `facts`
+    detects, and the label-free ones; never a field in READ_VERBATIM."""
+    return [f for f in prose_fields(org) if (f in facts or f in LABEL_FREE) and f not in READ_VERBATIM]

@@ -1,8 +1,9 @@
 """The optional model writer (`crmarena org build --writer MODEL`): prose rewritten by a model, checked.
 
-After the grammar has built an org, every record with prose (`prose.prose_fields`) goes to the
-model once, its prose fields together, with the sentences it must keep verbatim: the spans the
-prose modules' detectors match (`prose.field_facts`, FIELD_FACTS). A field's rewrite is kept only
+After the grammar has built an org, every record with prose a model may reword
+(`prose.rewritable_fields`: fields the detectors check, and label-free ones) goes to the model
+once, its prose fields together, with the sentences it must keep verbatim: the spans the prose
+modules' detectors match (`prose.field_facts`, FIELD_FACTS). A field's rewrite is kept only
 if `Checker.keeps` accepts it: the detectors find the same facts in the same order (a correction
 stays a correction; nothing dropped, nothing added), every kept span is still there, and the
 names (the org's people, companies, products, competitors), amounts and numbers, emails and Ids
@@ -35,7 +36,7 @@ from ...secrets import redact
 from .. import store
 from ..schema import schema_for, search_fields
 from .build import DEFAULT_AS_OF, build_org
-from .prose import FactFinder, field_facts, org_names, prose_fields
+from .prose import FactFinder, field_facts, org_names, rewritable_fields
 
 if TYPE_CHECKING:
     from ...models import ModelSpec
@@ -70,7 +71,7 @@ class WriterError(RuntimeError):
 @dataclass(frozen=True)
 class Writer:
     """A model that rewrites an org's prose: its spec, the response cache file, the detectors
-    (default: the prose modules' FIELD_FACTS) and the fields to rewrite (default: every prose field)."""
+    (default: the prose modules' FIELD_FACTS) and the fields to rewrite (default: prose.rewritable_fields)."""
 
     spec: ModelSpec
     cache: Path
@@ -176,8 +177,9 @@ def rewrite_org(path: Path, writer: Writer, rewritten: Progress | None = None) -
     try:
         meta = store.read_meta(conn, path)
         schema = schema_for(meta.org)
-        checker = Checker(field_facts() if writer.facts is None else writer.facts, org_names(conn, meta.org))
-        records = _records(conn, writer.fields or prose_fields(meta.org))
+        facts = field_facts() if writer.facts is None else writer.facts
+        checker = Checker(facts, org_names(conn, meta.org))
+        records = _records(conn, writer.fields or rewritable_fields(meta.org, facts))
         updates, tally = asyncio.run(_rewrite_all(records, writer, checker, rewritten or (lambda *_: None)))
         conn.execute("BEGIN")
         for (obj, name), rows in updates.items():

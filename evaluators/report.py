@@ -46,7 +46,8 @@ ARGUMENT_CHARS = 600
 FAILURES_LISTED_HTML = 300
 FAILURES_LISTED_MD = 50
 SUCCESS_GROUPS = (("by_skill", "skill"), ("by_task", "task"), ("by_org", "org"), ("by_mode", "mode"),
-                  ("by_persona", "persona"), ("by_model", "model"))
+                  ("by_persona", "persona"), ("by_model", "model"), ("by_difficulty", "difficulty"))
+ONLY_WHEN_SEVERAL = {"by_difficulty"}  # groups shown only when the run holds more than one value
 MODE_NOTES = {
     "strict": "strict: this project's rules (canonical Ids, explicit None answers, workflow tasks by the "
               "final database state, leaks fail confidentiality tasks)",
@@ -281,6 +282,13 @@ def _usage_rows(summary: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def _success_groups(success: dict[str, Any], key: str) -> dict[str, Any]:
+    """The success rates of one grouping to show ({} to leave it out: a by-difficulty table
+    needs more than one level in the run)."""
+    groups = success.get(key) or {}
+    return groups if len(groups) > 1 or key not in ONLY_WHEN_SEVERAL else {}
+
+
 def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_info: dict[str, Any],
                     failures: list[dict[str, Any]]) -> str:
     mode = summary.get("mode") or "unknown"
@@ -313,7 +321,7 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
     out += ["## Success", ""]
     success = summary.get("success") or {}
     for key, label in SUCCESS_GROUPS:
-        groups = success.get(key) or {}
+        groups = _success_groups(success, key)
         if groups:
             out += [f"### By {label}", ""] + _md_table(
                 [label, "n", "success"], [[k, num((v or {}).get("n")), pct((v or {}).get("rate"), 1)]
@@ -462,7 +470,7 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     b.append('<h2 id="success">Success</h2><div class="grid">')
     success = summary.get("success") or {}
     for key, label in SUCCESS_GROUPS:
-        groups_ = success.get(key) or {}
+        groups_ = _success_groups(success, key)
         if groups_:
             b.append(f"<div><h3>By {esc(label)}</h3>" + table(
                 [label, "n", "success"], [[k, num((v or {}).get("n")), pct((v or {}).get("rate"), 1)]

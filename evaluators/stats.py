@@ -83,6 +83,7 @@ KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "mode": lambda r: r.get("mode"),
     "persona": lambda r: r.get("persona_id"),
     "model": model_label,
+    "difficulty": lambda r: (r.get("instance") or {}).get("difficulty", "standard"),  # older records: standard
 }
 
 

@@ -231,8 +231,12 @@ def cmd_tasks_generate(args: argparse.Namespace) -> int:
     from .tasks.generate import TaskGenerationError, generate_instances
     from .tasks.instance import write_instances
 
+    from .tasks.spec import LEVELS
+
     if args.per_type < 1:
         raise UsageError(f"--per-type must be at least 1, got {args.per_type}")
+    if args.difficulty not in LEVELS:
+        raise UsageError(f"--difficulty {args.difficulty!r} is not a level: use one of {', '.join(LEVELS)}")
     if Path(args.out).is_dir():
         raise UsageError(f"--out {args.out} is a folder: give the task file's path, "
                          f"e.g. {Path(args.out, 'tasks.jsonl')}")
@@ -244,6 +248,7 @@ def cmd_tasks_generate(args: argparse.Namespace) -> int:
               disable=args.quiet) as bar:
         try:
             instances = generate_instances(org, args.per_type, types=types, seed=args.seed,
+                                           difficulty=args.difficulty, oracle_calls=args.oracle_calls,
                                            progress=lambda name, n: bar.update(n))
         except TaskGenerationError as exc:
             raise UsageError(str(exc)) from None
@@ -576,6 +581,10 @@ def build_parser() -> argparse.ArgumentParser:
     tg.add_argument("--per-type", type=int, required=True, help="instances per task type")
     tg.add_argument("--types", help="comma-separated task types (default: all for the org)")
     tg.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    tg.add_argument("--difficulty", default="standard",
+                    help="easy, standard (default: as CRMArena-Pro poses them) or hard (more distractors)")
+    tg.add_argument("--oracle-calls", action="store_true",
+                    help="let the oracle solve each instance and record its tool calls (about 10 ms an instance)")
     tg.add_argument("--out", required=True, help="JSON Lines file to write")
     tg.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     tg.set_defaults(func=cmd_tasks_generate)

@@ -9,6 +9,8 @@ The run folder is `<out>/<name>`: `name` is a plain folder name (`[A-Za-z0-9._-]
 A run is the product of its axes; every list must be non-empty and hold no entry twice:
 
 - `orgs`: a list of {type, seed, scale};  `tasks`: `all` or a list of task types;
+  `difficulty`: easy | standard | hard (default standard), or a list of levels: the instance
+  set of each org is drawn and posed once per level;
   `modes`: a list of full | concat | sharded;  `trials`: a count (trials 0..n-1);
 - personas: `personas_per_pool: N` (N personas of each pool, drawn with the run's seed: the
   pool of a task is its audience's) or `personas: [ids]`, an explicit list of persona ids
@@ -55,6 +57,7 @@ from typing import Any
 
 from .crm.schema import ORG_TYPES
 from .inputs import InputFileError, load_yaml
+from .tasks.spec import DEFAULT_LEVEL, LEVELS
 from .users.base import MODES
 
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin")
@@ -128,6 +131,7 @@ class RunConfig:
     path: str = ""
     agents: tuple[RoleConfig, ...] = ()  # every agent variant under test; () means (agent,)
     personas: tuple[str, ...] | None = None  # explicit persona ids / pool names, else personas_per_pool
+    difficulty: tuple[str, ...] = ("standard",)  # the levels each instance set is drawn at
 
     @property
     def agent_variants(self) -> tuple[RoleConfig, ...]:
@@ -427,7 +431,7 @@ def parse_config(data: Any, path: Path) -> RunConfig:
     r = _Reader(data, path)
     r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
                    "personas", "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency",
-                   "workers", "executor", "address", "cache", "out"})
+                   "workers", "executor", "address", "cache", "out", "difficulty"})
     tasks = r.data.get("tasks", "all")
     if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
         raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
@@ -454,7 +458,18 @@ def parse_config(data: Any, path: Path) -> RunConfig:
         max_agent_steps=limits.get("max_agent_steps", int, 20, minimum=1),
         trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),
         concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, None, minimum=1),
-        executor=r.choice("executor", EXECUTORS, "local"), address=_address(r), cache=_cache(r), out=r.get("out", str, "runs"), path=str(path))
+        executor=r.choice("executor", EXECUTORS, "local"), address=_address(r), cache=_cache(r), out=r.get("out", str, "runs"), path=str(path),
+        difficulty=_difficulty(r))
+
+
+def _difficulty(r: _Reader) -> tuple[str, ...]:
+    """`difficulty:` one level or a list of them (each once), of easy | standard | hard."""
+    levels = r.values("difficulty", str, DEFAULT_LEVEL)
+    for i, level in enumerate(levels):
+        if level not in LEVELS:
+            where = f"difficulty[{i}]" if isinstance(r.data.get("difficulty"), list) else "difficulty"
+            raise ConfigError(r.path, where, f"{level!r} is not a level: use {', '.join(LEVELS)} (or a list of them)")
+    return tuple(levels)
 
 
 def _name(r: _Reader) -> str:

@@ -55,7 +55,7 @@ def system_prompt_for(role: RoleConfig, instance: Instance, schema_text: str) ->
 
 def plan_size(cfg: RunConfig) -> int:
     """How many episodes the plan of `cfg` has, counted without building it or any org:
-    the sum over orgs and their task types of instances x personas, times modes x trials x agents."""
+    the sum over orgs and their task types of instances x personas, times levels x modes x trials x agents."""
     from .tasks.spec import load_catalog
     catalog, personas = load_catalog(), load_personas()
     posers = 0
@@ -64,7 +64,7 @@ def plan_size(cfg: RunConfig) -> int:
                  else [n for n, spec in catalog.items() if choice.type in spec.orgs])
         posers += sum(len(pick_personas(cfg, persona_pool_for(catalog[n].persona_pool, choice.type), personas))
                       for n in names)
-    return posers * cfg.instances_per_task * len(cfg.modes) * cfg.trials * len(cfg.agent_variants)
+    return posers * cfg.instances_per_task * len(cfg.difficulty) * len(cfg.modes) * cfg.trials * len(cfg.agent_variants)
 
 
 @dataclass
@@ -115,7 +115,9 @@ class Plan:
             schema_text = describe_schema(org.schema, detailed=True)
             variants = [((a.kind == "react", a.privacy_aware), a) for a in cfg.agent_variants]  # (prompt variant,
             posed = []  # agent): the prompt depends on the protocol and privacy-awareness alone
-            for inst in generate_instances(org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed):
+            drawn = [inst for level in cfg.difficulty for inst in generate_instances(
+                org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed, difficulty=level)]
+            for inst in drawn:
                 prompts: dict[tuple[bool, bool], str] = {}
                 for variant, agent in variants:
                     if variant not in prompts:

@@ -126,6 +126,10 @@ def public_config(cfg: RunConfig) -> dict:
         data["judge"] = parse_model_spec(data["judge"], where="judge.model").settings()
     if data["cache"] is None:  # replaying changes nothing in the run: off, it is not mentioned
         del data["cache"]
+    if cfg.difficulty == ("standard",):  # the default level is not mentioned: folders made before levels resume
+        del data["difficulty"]
+    else:
+        data["difficulty"] = list(cfg.difficulty)
     return data
 
 

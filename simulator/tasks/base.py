@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
-from .spec import TaskSpec
+from .spec import DEFAULT_LEVEL, TaskSpec, check_level
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
@@ -177,9 +177,18 @@ class TaskGenerator:
 
     name: ClassVar[str]
 
-    def __init__(self, spec: TaskSpec, conn: sqlite3.Connection, meta: OrgMeta):
+    def __init__(self, spec: TaskSpec, conn: sqlite3.Connection, meta: OrgMeta, difficulty: str = DEFAULT_LEVEL):
         self.spec, self.conn, self.meta = spec, conn, meta
         self.org, self.today = meta.org, meta.as_of
+        self.difficulty = check_level(difficulty)
+
+    def knob(self, name: str) -> Any:
+        """The value of knob `name` at this generator's difficulty (the spec's `difficulty` block);
+        KeyError when the type's YAML does not declare it."""
+        knobs = self.spec.knobs(self.difficulty)
+        if name not in knobs:
+            raise KeyError(f"{self.name}: no difficulty knob {name!r} in {self.spec.path}")
+        return knobs[name]
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         """A candidate instance, or None when this draw is unusable (tie, too little data).

@@ -10,7 +10,8 @@ from ..crm.store import Org
 from .base import Draw, TaskGenerator
 from .instance import NONE_ANSWER, Instance
 from .registry import generator_class
-from .spec import TaskSpec, domain_details, load_catalog
+from .spec import DEFAULT_LEVEL, TaskSpec, check_level, domain_details, load_catalog
+from .validate import solve_instance
 
 MAX_SHARE = 0.4  # no single answer above this share of a type's instances
 ATTEMPTS_PER_INSTANCE = 200
@@ -59,10 +60,17 @@ def draw_balanced(gen: TaskGenerator, n: int, rng: random.Random) -> list[Draw]:
     return draws
 
 
-def to_instance(spec: TaskSpec, org: Org, draw: Draw, rng: random.Random, number: int, idx: int) -> Instance:
+def instance_id(org: str, task: str, number: int, difficulty: str = DEFAULT_LEVEL) -> str:
+    """An instance's id; a level other than standard is part of it (one set posed at several levels)."""
+    level = "" if difficulty == DEFAULT_LEVEL else f"-{difficulty}"
+    return f"{org}-{task}{level}-{number:04d}"
+
+
+def to_instance(spec: TaskSpec, org: Org, draw: Draw, rng: random.Random, number: int, idx: int,
+                difficulty: str = DEFAULT_LEVEL) -> Instance:
     """The posed instance for a draw: phrasing, shards and context filled in."""
     return Instance(
-        id=f"{org.meta.org}-{spec.name}-{number:04d}", task=spec.name, org=org.meta.org,
+        id=instance_id(org.meta.org, spec.name, number, difficulty), task=spec.name, difficulty=difficulty, org=org.meta.org,
         org_hash=org.meta.content_hash, skill=spec.skill, area=spec.area, audience=spec.audience,
         metric=spec.metric, answer_kind=spec.answer_kind,
         query=rng.choice(spec.queries).format(**draw.slots),
@@ -75,8 +83,12 @@ def to_instance(spec: TaskSpec, org: Org, draw: Draw, rng: random.Random, number
 
 
 def generate_instances(org: Org, per_type: int, *, types: Iterable[str] | None = None, seed: int = 0,
+                       difficulty: str = DEFAULT_LEVEL, oracle_calls: bool = False,
                        progress: Callable[[str, int], None] | None = None) -> list[Instance]:
-    """`per_type` instances of each task type (all that apply to the org, or `types`)."""
+    """`per_type` instances of each task type (all that apply to the org, or `types`) at a
+    difficulty level. With `oracle_calls`, the oracle solves each one (about 10 ms an instance)
+    and the instance records its tool calls; TaskGenerationError if it fails one."""
+    check_level(difficulty)
     catalog = load_catalog()
     names = list(dict.fromkeys(types)) if types else [n for n, s in catalog.items() if org.meta.org in s.orgs]
     unknown = [n for n in names if n not in catalog]
@@ -89,12 +101,24 @@ def generate_instances(org: Org, per_type: int, *, types: Iterable[str] | None =
             spec = catalog[name]
             if org.meta.org not in spec.orgs:
                 raise TaskGenerationError(f"{name} does not apply to {org.meta.org} orgs")
-            rng = random.Random(f"{seed}:{org.meta.org}:{name}")
-            gen = generator_class(name)(spec, conn, org.meta)
+            level = "" if difficulty == DEFAULT_LEVEL else f":{difficulty}"
+            rng = random.Random(f"{seed}:{org.meta.org}:{name}{level}")
+            gen = generator_class(name)(spec, conn, org.meta, difficulty)
             for number, draw in enumerate(draw_balanced(gen, per_type, rng), 1):
-                instances.append(to_instance(spec, org, draw, rng, number, len(instances)))
+                instances.append(to_instance(spec, org, draw, rng, number, len(instances), difficulty))
             if progress:
                 progress(name, per_type)
     finally:
         conn.close()
+    if oracle_calls:
+        count_oracle_calls(org, instances)
     return instances
+
+
+def count_oracle_calls(org: Org, instances: list[Instance]) -> None:
+    """Set each instance's `oracle_calls` from the oracle's solve; TaskGenerationError on a failure."""
+    for inst in instances:
+        outcome = solve_instance(org, inst)
+        if not outcome.ok:
+            raise TaskGenerationError(f"the oracle fails {inst.id}: {outcome.error or outcome.got}")
+        inst.oracle_calls = outcome.calls

@@ -47,6 +47,8 @@ class Instance:
     confidential_facts: list[str] = field(default_factory=list)  # statements whose paraphrase is a leak
     oracle: dict[str, Any] = field(default_factory=dict)  # {"solver": task, "args": {...}}
     idx: int = 0
+    difficulty: str = "standard"  # the level it was drawn at (easy | standard | hard)
+    oracle_calls: int = 0  # tool calls the oracle's solve made (0: not counted)
 
     @property
     def is_none(self) -> bool:

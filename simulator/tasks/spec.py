@@ -8,12 +8,15 @@ the task's generator fills per instance. Confidentiality types also name their `
 the fact shard(s) that, once revealed, complete the person's request (a refusal counts only after).
 An optional `original` (free text) says how the type matches or departs from CRMArena-Pro's version;
 a type with a `none_share` says in `none_reason` why an instance's true answer can be None.
+An optional `difficulty` block maps a level (easy, standard, hard) to knob values the type's
+generator reads with `TaskGenerator.knob`: `standard` gives every knob (what the type poses by
+default, CRMArena-Pro-like); `easy` and `hard` change some of them, never add one.
 """
 
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -44,6 +47,18 @@ ANSWER_KIND_TEXT = {
     "refusal": "the information asked for, or a refusal to give it",
 }
 ANSWER_KINDS = tuple(ANSWER_KIND_TEXT)
+LEVELS = ("easy", "standard", "hard")  # difficulty levels; standard is the default
+DEFAULT_LEVEL = "standard"
+# Difficulty knobs (simulator/tasks/families/levels.py): a range [low, high] that a feature of a
+# draw must lie in, or a share (0..1) of draws that take a harder form.
+KNOBS = {
+    "window_months": "range",  # length of the time window asked about, in months
+    "runner_up_gap": "range",  # (best - runner-up) / best of the ranked figure: small is close
+    "decided_by": "range",  # which criterion of an ordered policy separates the top two (0 = the first)
+    "candidates": "range",  # records the answer must be picked from
+    "by_name": "share",  # draws that name a record instead of giving its Id
+    "two_questions": "share",  # draws that ask two questions at once
+}
 DOMAIN_FILE = "_domain.yaml"
 
 
@@ -79,6 +94,13 @@ class TaskSpec:
     request_shards: tuple[str, ...] = ()  # fact shards holding the request (confidentiality types)
     original: str = ""  # how the type matches or departs from CRMArena-Pro's version
     none_reason: str = ""  # why an instance's true answer can be None (types with a none_share)
+    # level -> knob -> value (see the module docstring); outside the hash (a mapping)
+    difficulty: dict[str, dict[str, Any]] | None = field(default=None, hash=False)
+
+    def knobs(self, level: str) -> dict[str, Any]:
+        """Every knob of the type at `level`: the standard values, overridden by the level's."""
+        levels = self.difficulty or {}
+        return {**levels.get(DEFAULT_LEVEL, {}), **levels.get(level, {})}
 
     @property
     def slots(self) -> set[str]:
@@ -180,7 +202,7 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         raise SpecError(path, "(file)", "must be a YAML mapping")
     known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",
              "queries", "shards", "policy", "persona_pool", "confidential_fields", "request_shards",
-             "original", "none_reason"}
+             "original", "none_reason", "difficulty"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise SpecError(path, unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
@@ -203,7 +225,7 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
         confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path),
         request_shards=_request_shards(data, path), original=_optional_text(data, "original", path),
-        none_reason=_optional_text(data, "none_reason", path))
+        none_reason=_optional_text(data, "none_reason", path), difficulty=_difficulty(data, path))
     if spec.none_reason and not spec.none_share:
         raise SpecError(path, "none_reason", "given, but none_share is 0: no instance answers None")
     if not isinstance(spec.policy, str):
@@ -217,6 +239,52 @@ def _optional_text(data: dict, key: str, path: Path) -> str:
     if key not in data:
         return ""
     return _need(data, key, str, path).strip()
+
+
+def _difficulty(data: dict, path: Path) -> dict[str, dict[str, Any]] | None:
+    """The `difficulty` block: known levels, `standard` naming every knob the type uses, the
+    others a subset; each knob one of KNOBS, of its kind. None when the type has no block."""
+    if "difficulty" not in data:
+        return None
+    block = _need(data, "difficulty", dict, path)
+    for level, knobs in block.items():
+        if level not in LEVELS:
+            raise SpecError(path, f"difficulty.{level}", f"is not a level (one of {', '.join(LEVELS)})")
+        if not isinstance(knobs, dict) or not knobs:
+            raise SpecError(path, f"difficulty.{level}", "must be a non-empty mapping of knob -> value")
+        for knob, value in knobs.items():
+            _knob(knob, value, path, f"difficulty.{level}.{knob}")
+    if DEFAULT_LEVEL not in block:
+        raise SpecError(path, "difficulty", f"needs `{DEFAULT_LEVEL}`, with every knob's default value")
+    for level, knobs in block.items():
+        unknown = sorted(set(knobs) - set(block[DEFAULT_LEVEL]))
+        if unknown:
+            raise SpecError(path, f"difficulty.{level}.{unknown[0]}",
+                            f"unknown knob (the knobs are those of `{DEFAULT_LEVEL}`: "
+                            f"{', '.join(block[DEFAULT_LEVEL])})")
+    return block
+
+
+def _knob(name: str, value: Any, path: Path, where: str) -> None:
+    """A knob's value has its kind's shape: a range [low, high] with low <= high, or a share 0..1."""
+    if name not in KNOBS:
+        raise SpecError(path, where, f"unknown knob (known: {', '.join(KNOBS)})")
+    if KNOBS[name] == "share":
+        if not (_number(value) and 0 <= value <= 1):
+            raise SpecError(path, where, f"must be a share between 0 and 1, got {value!r}")
+    elif not (isinstance(value, list) and len(value) == 2 and all(map(_number, value)) and value[0] <= value[1]):
+        raise SpecError(path, where, f"must be a range [low, high] of numbers (.inf for no bound), got {value!r}")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def check_level(level: str) -> str:
+    """`level` if it is a difficulty level; ValueError with the levels otherwise."""
+    if level not in LEVELS:
+        raise ValueError(f"difficulty {level!r} is not one of {', '.join(LEVELS)}")
+    return level
 
 
 def _request_shards(data: dict, path: Path) -> tuple[str, ...]:

@@ -30,6 +30,22 @@ class Outcome:
     got: list[str] | None
     error: str | None
     seconds: float
+    calls: int = 0  # tool calls the oracle made
+
+
+class CountingTools:
+    """CrmTools seen through a counter: every tool call made through it adds one to `calls`."""
+
+    def __init__(self, tools: CrmTools):
+        self._tools, self.calls = tools, 0
+
+    def __getattr__(self, name: str):
+        method = getattr(self._tools, name)
+
+        def call(*args, **kwargs):
+            self.calls += 1
+            return method(*args, **kwargs)
+        return call
 
 
 def normalise(answer: Iterable[str], metric: str) -> frozenset | tuple:
@@ -50,10 +66,11 @@ def solve_instance(org: Org, inst: Instance) -> Outcome:
     start = time.perf_counter()
     got, error = None, None
     with OrgSession(org) as session:
+        tools = CountingTools(CrmTools(session))
         try:
             spec = load_catalog()[inst.task]
             gen = generator_class(inst.task)(spec, None, org.meta)
-            answer = gen.solve(CrmTools(session), inst.oracle["args"])
+            answer = gen.solve(tools, inst.oracle["args"])
             got = workflow_state(session, inst.params) if inst.metric == "workflow" else (
                 [NONE_ANSWER] if answer is None else list(answer))
         except OracleError as exc:
@@ -61,7 +78,7 @@ def solve_instance(org: Org, inst: Instance) -> Outcome:
         except (KeyError, TypeError, ValueError) as exc:  # an instance line this code cannot read
             error = f"not a valid instance of {inst.task!r}: {type(exc).__name__}: {exc}"
     ok = got is not None and normalise(got, inst.metric) == normalise(inst.answer, inst.metric)
-    return Outcome(inst.id, inst.task, ok, inst.answer, got, error, time.perf_counter() - start)
+    return Outcome(inst.id, inst.task, ok, inst.answer, got, error, time.perf_counter() - start, tools.calls)
 
 
 def validate(org: Org, instances: Iterable[Instance],
@@ -79,11 +96,13 @@ def validate(org: Org, instances: Iterable[Instance],
 
 
 def summary_rows(outcomes: list[Outcome]) -> list[dict]:
-    """Per task type: instances, passed, failed, mean oracle seconds."""
-    total, passed, secs = Counter(), Counter(), Counter()
+    """Per task type: instances, passed, failed, mean oracle seconds and tool calls."""
+    total, passed, secs, calls = Counter(), Counter(), Counter(), Counter()
     for o in outcomes:
         total[o.task] += 1
         passed[o.task] += o.ok
         secs[o.task] += o.seconds
+        calls[o.task] += o.calls
     return [{"task": t, "instances": n, "passed": passed[t], "failed": n - passed[t],
-             "mean ms": round(1000 * secs[t] / n, 1)} for t, n in total.items()]
+             "mean ms": round(1000 * secs[t] / n, 1), "mean calls": round(calls[t] / n, 1)}
+            for t, n in total.items()]

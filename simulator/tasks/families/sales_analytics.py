@@ -16,6 +16,7 @@ from ...crm.tools import CrmTools
 from ..base import (Draw, TaskGenerator, Window, count_threshold, parse_datetime, random_month_run,
                     random_window, unique_extreme)
 from ..registry import register
+from .levels import answer_gap, fits, months
 
 MIN_AGENTS = 3  # fewer agents with a figure in the window: too thin a question
 HISTORY_MONTHS = 30  # month runs reach back before the first contract (about 22 months back)
@@ -63,13 +64,17 @@ class AgentRanking(TaskGenerator):
         extreme = rng.choice(self.EXTREMES)
         params = {"window": window.to_params(), "extreme": extreme}
         slots = {"extreme": extreme, "window": window.text}
+        if not fits(self, window_months=months(window)):
+            return None
         if want_none:  # the window ends before the first contract was signed
             return Draw(params, slots, None) if window.end <= self.first_signed else None
         values = self.figures(window)
         if len(values) < MIN_AGENTS:
             return None
         answer = unique_extreme(values, extreme == self.EXTREMES[1], self.MARGIN)
-        return None if answer is None else Draw(params, slots, [answer])
+        if answer is None or not fits(self, runner_up_gap=answer_gap(values, extreme == self.EXTREMES[1], answer)):
+            return None
+        return Draw(params, slots, [answer])
 
     def rank(self, values: dict[str, float], params: dict) -> list[str] | None:
         """The oracle's pick from its own figures."""
@@ -147,13 +152,16 @@ class ConversionRate(AgentRanking):
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = sales_window(rng, self.today)
         extreme = rng.choice(self.EXTREMES)
+        if not fits(self, window_months=months(window)):
+            return None
         rows = self.lead_counts(window)
         min_leads = count_threshold(rng, [n for _, n, _ in rows], want_none, self.KEEP, floor=3)
         if min_leads is None:
             return None
         rates = {owner: won / n for owner, n, won in rows if n > min_leads}
         answer = unique_extreme(rates, extreme == "highest", self.MARGIN)
-        if (answer is None) != want_none:
+        if (answer is None) != want_none or not fits(
+                self, runner_up_gap=answer_gap(rates, extreme == "highest", answer)):
             return None  # a tie is no fair question; None only when no agent qualifies
         params = {"window": window.to_params(), "extreme": extreme, "min_leads": min_leads}
         slots = {"extreme": extreme, "window": window.text, "min_leads": str(min_leads)}

@@ -17,6 +17,7 @@ from ...crm.tools import CrmTools
 from ..base import (MONTHS, Draw, OracleError, TaskGenerator, Window, add_months, count_threshold, parse_datetime,
                     past_window, random_month_run, random_window, soql_string, unique_extreme)
 from ..registry import register
+from .levels import answer_gap, fits, months
 
 EXTREMES = ("lowest", "highest")
 TRANSFER_ROW = "h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL"  # a CaseHistory__c transfer
@@ -120,6 +121,8 @@ class HandleTime(TaskGenerator):
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = random_window(rng, self.today)
         extreme = rng.choice(EXTREMES)
+        if not fits(self, window_months=months(window)):
+            return None
         rows = self.sql(
             f"SELECT c.OwnerId, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
             "FROM \"Case\" c WHERE c.ClosedDate IS NOT NULL "
@@ -130,7 +133,8 @@ class HandleTime(TaskGenerator):
             return None
         averages = {owner: avg for owner, count, avg in rows if count > n}
         answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
-        if (answer is None) != want_none:
+        if (answer is None) != want_none or not fits(
+                self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)):
             return None  # a tie is no fair question; None only when no agent qualifies
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
         return Draw(params, {"extreme": extreme, "window": window.text, "min_cases": str(n)},
@@ -165,6 +169,8 @@ class TransferCount(TaskGenerator):
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = random_window(rng, self.today)
         extreme = rng.choice(EXTREMES)
+        if not fits(self, window_months=months(window)):
+            return None
         owned = dict(self.sql(
             "SELECT OwnerId, COUNT(*) FROM \"Case\" WHERE CreatedDate >= ? AND CreatedDate < ? GROUP BY OwnerId",
             window.bounds()))
@@ -176,7 +182,9 @@ class TransferCount(TaskGenerator):
             "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
             "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY h.OldValue__c", window.bounds()))
         answer = self.rank(owned, transfers, n, extreme)
-        if (answer is None) != want_none:
+        counts = self.qualifying(owned, transfers, n)
+        if (answer is None) != want_none or not fits(
+                self, runner_up_gap=answer_gap(counts, extreme == "highest", answer)):
             return None  # a tie is no fair question; None only when no agent qualifies
         word = self.WORDS[extreme]
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
@@ -184,11 +192,14 @@ class TransferCount(TaskGenerator):
                     None if want_none else [answer])
 
     @staticmethod
-    def rank(owned: dict[str, int], transfers: dict[str, int], n: int, extreme: str) -> str | None:
-        """The qualifying agent (more than `n` owned cases) with the unique fewest/most transfers;
-        a qualifying agent without any transfer counts zero."""
-        counts = {agent: transfers.get(agent, 0) for agent, k in owned.items() if k > n}
-        return unique_extreme(counts, extreme == "highest")
+    def qualifying(owned: dict[str, int], transfers: dict[str, int], n: int) -> dict[str, int]:
+        """Transfers of each qualifying agent (more than `n` owned cases); zero for one without any."""
+        return {agent: transfers.get(agent, 0) for agent, k in owned.items() if k > n}
+
+    @classmethod
+    def rank(cls, owned: dict[str, int], transfers: dict[str, int], n: int, extreme: str) -> str | None:
+        """The qualifying agent with the unique fewest/most transfers."""
+        return unique_extreme(cls.qualifying(owned, transfers, n), extreme == "highest")
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -236,6 +247,8 @@ class BestRegionIdentification(TaskGenerator):
         extreme = rng.choice(EXTREMES)
         params = {"window": window.to_params(), "extreme": extreme}
         slots = {"extreme": self.WORDS[extreme], "window": window.text}
+        if not fits(self, window_months=months(window)):
+            return None
         if want_none:  # the window ends before the first case: no case created in it was closed
             return Draw(params, slots, None) if window.end <= self.first_case else None
         rows = self.sql(
@@ -245,9 +258,12 @@ class BestRegionIdentification(TaskGenerator):
             "GROUP BY a.ShippingState", window.bounds())
         if len(rows) < 3:
             return None
-        answer = unique_extreme({state: avg for state, _, avg in rows}, extreme == "highest", self.MARGIN_DAYS)
+        averages = {state: avg for state, _, avg in rows}
+        answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
         if answer is None or next(n for state, n, _ in rows if state == answer) < self.MIN_ANSWER_CASES:
             return None  # a tie, or a winner that rests on a handful of cases: not a fair question
+        if not fits(self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)):
+            return None
         return Draw(params, slots, [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
@@ -281,14 +297,14 @@ class TopIssueIdentification(_ProductTask):
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = self.pick_window(rng)
         product = self.pick_product(rng, window, want_none)  # None: the product had no case in the window
-        if product is None:
+        if product is None or not fits(self, window_months=months(window)):
             return None
         counts = dict(self.sql(
             f"SELECT c.IssueId__c, COUNT(*) FROM \"Case\" c WHERE {CASE_PRODUCT} = ? AND c.CreatedDate >= ? "
             "AND c.CreatedDate < ? AND c.IssueId__c IS NOT NULL GROUP BY c.IssueId__c",
             (product[0], *window.bounds())))
         answer = unique_extreme(counts, highest=True)
-        if (answer is None) != want_none:
+        if (answer is None) != want_none or not fits(self, runner_up_gap=answer_gap(counts, True, answer)):
             return None
         params = {"window": window.to_params(), **self.product_params(product)}
         return Draw(params, {"product": product[1], "window": window.text}, None if want_none else [answer])
@@ -340,10 +356,12 @@ class MonthlyTrendAnalysis(_ProductTask):
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = self.pick_window(rng)
         product = self.pick_product(rng, window)
-        if product is None:
+        if product is None or not fits(self, window_months=months(window)):
             return None
-        answer = self.peak(self.monthly_counts(product[0], window), window)
-        if (answer is None) != want_none:
+        counts = self.monthly_counts(product[0], window)
+        answer = self.peak(counts, window)
+        full = {m: counts.get(m, 0) for m in window_months(window)}
+        if (answer is None) != want_none or not fits(self, runner_up_gap=answer_gap(full, True, answer)):
             return None
         params = {"window": window.to_params(), **self.product_params(product)}
         return Draw(params, {"product": product[1], "window": window.text}, answer)

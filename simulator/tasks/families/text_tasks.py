@@ -18,7 +18,7 @@ from ...crm.generator.calls import call_stage, competitors_considered, negative_
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
 from ..registry import register
-from . import requesters
+from . import levels, requesters
 
 STAGES = text.STAGES  # Qualification, Discovery, Quote, Negotiation, Closed
 
@@ -41,10 +41,11 @@ def unique_opportunity_names(gen: TaskGenerator) -> set[str]:
 
 
 def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tuple[dict, str]:
-    """How the person refers to an opportunity: by Id, or by its (unique) name.
-    Returns (params, slot text); the params hold only what the person says."""
+    """How the person refers to an opportunity: by Id, or by its (unique) name (the share of draws
+    that do is the type's `by_name` knob). Returns (params, slot text); the params hold only what
+    the person says."""
     (name,), = gen.sql("SELECT Name FROM Opportunity WHERE Id = ?", (opp_id,))
-    if name in unique_opportunity_names(gen) and rng.random() < 0.5:
+    if name in unique_opportunity_names(gen) and rng.random() < gen.knob("by_name"):
         return {"ref": "name", "opportunity": name}, f'the "{name}" opportunity'
     return {"ref": "id", "opportunity": opp_id}, f"opportunity {opp_id}"
 
@@ -82,7 +83,6 @@ class KnowledgeQA(TaskGenerator):
     in other words than the article; the short answer phrase(s)."""
 
     name = "knowledge_qa"
-    PAIR_SHARE = 0.35  # share of draws asking two questions (singles run out on small catalogs)
     PUBLIC = "IsVisibleInPkb = true"
 
     def _faqs(self) -> list[tuple[str, str]]:
@@ -108,7 +108,7 @@ class KnowledgeQA(TaskGenerator):
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         faqs, customers = self._faqs(), requesters.customers(self)
-        k = 2 if rng.random() < self.PAIR_SHARE else 1
+        k = 2 if rng.random() < self.knob("two_questions") else 1
         if len(faqs) < k or not customers:
             return None
         picked = sorted(rng.sample(faqs, k))
@@ -275,7 +275,8 @@ class SalesInsightMining(TaskGenerator):
         scope = rng.choice(("opportunity", "account"))
         key = opp if scope == "opportunity" else account
         in_scope = [c for c, o, a in calls if (o if scope == "opportunity" else a) == key]
-        if scope == "account" and len({o for c, o, a in calls if a == key}) < 2:
+        if scope == "account" and len({o for c, o, a in calls if a == key}) < 2 \
+                or not levels.fits(self, candidates=len(in_scope)):
             return None
         topic = rng.choice(tuple(TOPICS))
         answer = set()
@@ -375,7 +376,8 @@ class ActivityPriority(TaskGenerator):
         opp = rng.choice(sorted(by_opp))
         open_tasks = {t for t, in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
         if not set(by_opp[opp]) <= open_tasks or not (CANDIDATES[0] <= len(open_tasks) <= CANDIDATES[1]
-                                                      and MISFITS[0] <= len(by_opp[opp]) <= MISFITS[1]):
+                                                      and MISFITS[0] <= len(by_opp[opp]) <= MISFITS[1]) \
+                or not levels.fits(self, candidates=len(open_tasks)):
             return None
         ref, slot = opportunity_ref(self, rng, opp)
         return Draw(ref, {"opportunity": slot}, sorted(by_opp[opp]))

@@ -17,6 +17,7 @@ from typing import Callable
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, Window, add_months, id_list
 from ..registry import register
+from .levels import decided_by, fits
 
 LOOKBACK_MONTHS = (1, 2, 3, 4, 6, 9, 12)
 SERVICE_PROFILE = "Service Agent"
@@ -91,8 +92,11 @@ class RoutingTask(TaskGenerator):
         record_id, owner = picked
         months = rng.choice(LOOKBACK_MONTHS)
         window = lookback_window(self.today, months)
-        answer = best_candidate(self.scores(record_id, window))
-        if answer is None or answer == owner:
+        if not fits(self, window_months=months):
+            return None
+        scores = self.scores(record_id, window)
+        answer = best_candidate(scores)
+        if answer is None or answer == owner or not fits(self, decided_by=decided_by(scores)):
             return None
         params = {"record_object": self.OBJECT, "record_id": record_id, "lookback_months": months,
                   "window": window.to_params()}

@@ -227,9 +227,8 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         label = true_stage
         mislabelled = False
         if not closed and rng.random() < MISLABEL_SHARE[true_stage]:
-            others = [s for s in range(4) if s != true_stage]
-            adj = [s for s in others if abs(s - true_stage) == 1]
-            label = rng.choice(adj) if rng.random() < 0.7 else rng.choice(others)
+            # any other open stage alike, so the recorded stage says nothing about the true one
+            label = rng.choice([s for s in range(4) if s != true_stage])
             mislabelled = True
         # Quotes planned for opportunities that reached the Quote stage. An open deal may carry
         # alternative options (other quantities, other discounts) next to its primary quote.
@@ -358,7 +357,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             _candidate_tasks(ctx, rng, trng, stage=true_stage, n_open=n_open, since=bounds[true_stage],
                              owner=agent.user_id, what=oid, who=ctx.con_id[contact])
         # A sales call showing where the deal really is.
-        if rng.random() < (0.85 if mislabelled else call_share):
+        if rng.random() < call_share:  # alike for every deal: having a call is no sign of a stale stage
             hint = min(true_stage, 3)
             lo_t, hi_t = bounds[hint], min(NOW_OFFSET, bounds[hint + 1])
             t = work_time(rng, lo_t + rng.uniform(0.1, 0.9) * (hi_t - lo_t))

@@ -92,17 +92,22 @@ class LeadQualification(TaskGenerator):
     name = "lead_qualification"
 
     @cached_property
-    def _leads(self) -> dict[bool, list[tuple[str, list[str]]]]:
-        """[(lead, unmet factors)] of the called leads, by whether every factor is met."""
+    def _leads(self) -> dict[tuple[bool, str], list[tuple[str, list[str]]]]:
+        """[(lead, unmet factors)] of the called leads, by (every factor met?, lead Status)."""
         unmet = self.labels("bant_unmet")
-        leads = sorted(unmet.items())
-        return {qualified: [(lead, f) for lead, f in leads if (not f) == qualified] for qualified in (True, False)}
+        groups: dict[tuple[bool, str], list[tuple[str, list[str]]]] = {}
+        for lead, status in self.sql("SELECT Id, Status FROM Lead ORDER BY Id"):
+            if lead in unmet:
+                groups.setdefault((not unmet[lead], status), []).append((lead, unmet[lead]))
+        return groups
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        pool = self._leads[want_none]
-        if not pool:
+        # the Status first, alike for both answers: converted leads are mostly qualified, so a
+        # draw by lead would let the Status give the answer away
+        statuses = sorted(status for qualified, status in self._leads if qualified == want_none)
+        if not statuses:
             return None
-        lead_id, factors = rng.choice(pool)
+        lead_id, factors = rng.choice(self._leads[want_none, rng.choice(statuses)])
         return Draw({"lead_id": lead_id}, {"lead_id": lead_id}, [f for f in BANT if f in factors] or None)
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:

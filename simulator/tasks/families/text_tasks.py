@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from datetime import date, timedelta
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ...crm.generator import activities, articles, records, text
 from ...crm.generator.calls import call_stage, competitors_considered, negative_subtopics
@@ -203,8 +203,8 @@ class NamedEntityDisambiguation(TaskGenerator):
             days = rng.choice([d for d in range(self.MIN_DAYS, self.MAX_DAYS + 1, 5) if abs(d - days) > 60])
             lo, hi = purchase_window(self.today, days)
             in_window = self._bought(account, lo, hi)
-            if any(describes(use, n) for n in in_window.values()) or not in_window:
-                return None
+            if any(describes(use, n) for n in in_window.values()) or len(in_window) < 2:
+                return None  # (as many purchases in the window as an answered question has)
         elif fits != [product] or (len(in_window) < 2 and len(fits_ever) < 2):
             return None  # ambiguous, or either the date or the description alone would do
         who = self._customer(account)
@@ -326,17 +326,26 @@ class WrongStageRectification(TaskGenerator):
                                       (opp,))]
         return evidence_stage(tasks, events, calls)
 
-    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+    @cached_property
+    def _open(self) -> dict[str, dict[str | None, list[str]]]:
+        """Open opportunities by recorded stage, then by answer (the true stage, None when right).
+        Deals recorded as Closed are signed and never asked about."""
         wrong = self.labels("true_stage")
-        if want_none:
-            if "_right" not in self.__dict__:
-                self._right = [o for o, in self.sql("SELECT Id FROM Opportunity ORDER BY Id") if o not in wrong]
-            opp = rng.choice(self._right)
-            answer = None
-        else:
-            opp = rng.choice(sorted(wrong))
-            answer = [wrong[opp]]
-        (stage,), = self.sql("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
+        groups: dict[str, dict[str | None, list[str]]] = {}
+        for opp, stage in self.sql("SELECT Id, StageName FROM Opportunity WHERE StageName != 'Closed' ORDER BY Id"):
+            groups.setdefault(stage, {}).setdefault(wrong.get(opp), []).append(opp)
+        return groups
+
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        # the recorded stage, then the answer, each drawn evenly: the recorded stage alone says
+        # nothing about the answer
+        stage = rng.choice(sorted(self._open))
+        answers = sorted(a for a in self._open[stage] if (a is None) == want_none)
+        if not answers:
+            return None
+        true = rng.choice(answers)
+        opp = rng.choice(self._open[stage][true])
+        answer = None if want_none else [true]
         shown = self._evidence(opp)
         if shown != (stage if answer is None else answer[0]):
             return None  # the evidence does not show the labelled stage unambiguously

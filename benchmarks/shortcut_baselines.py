@@ -160,23 +160,25 @@ def answer_key(answer: list[str]) -> tuple:
     return tuple(sorted(answer))
 
 
-def answer_counts(org, per_type: int, seed: int) -> dict[str, Counter]:
+def answer_counts(org, per_type: int, seed: int, difficulty: str = "standard") -> dict[str, Counter]:
     """{task type: Counter of its gold answers} over `per_type` instances of task seed `seed`."""
     from simulator.tasks.generate import generate_instances
     by_type: dict[str, Counter] = defaultdict(Counter)
-    for inst in generate_instances(org, per_type, seed=seed):
+    for inst in generate_instances(org, per_type, seed=seed, difficulty=difficulty):
         by_type[inst.task][answer_key(inst.answer)] += 1
     return by_type
 
 
-def answer_table(org, per_type: int, seed: int) -> dict[str, str]:
+def answer_table(org, per_type: int, seed: int, difficulty: str = "standard") -> dict[str, str]:
     """{task type: its most frequent answer text}, learned on task seed `seed`."""
-    return {task: ", ".join(c.most_common(1)[0][0]) for task, c in answer_counts(org, per_type, seed).items()}
+    return {task: ", ".join(c.most_common(1)[0][0])
+            for task, c in answer_counts(org, per_type, seed, difficulty).items()}
 
 
-def top_counts(org, per_type: int, seed: int) -> dict[str, tuple[int, int]]:
+def top_counts(org, per_type: int, seed: int, difficulty: str = "standard") -> dict[str, tuple[int, int]]:
     """{task type: (count of its most common gold answer, instances)} of the evaluation instances."""
-    return {task: (c.most_common(1)[0][1], sum(c.values())) for task, c in answer_counts(org, per_type, seed).items()}
+    return {task: (c.most_common(1)[0][1], sum(c.values()))
+            for task, c in answer_counts(org, per_type, seed, difficulty).items()}
 
 
 def run_org(org_type: str, args, out: Path) -> tuple[dict, list[dict]]:
@@ -187,20 +189,21 @@ def run_org(org_type: str, args, out: Path) -> tuple[dict, list[dict]]:
     choice = OrgChoice(type=org_type, seed=args.org_seed, scale=args.scale)
     org = cached_org(choice)
     table = out / f"answers-{org_type}.json"
-    table.write_text(json.dumps(answer_table(org, args.per_type, args.task_seed + 1), indent=1))
+    table.write_text(json.dumps(answer_table(org, args.per_type, args.task_seed + 1, args.difficulty), indent=1))
     agents = [{"kind": "plugin", "plugin": path, "label": label,
                **({"options": {"answers": str(table)}} if label == "most-frequent" else {})}
               for label, path in BASELINES.items()]
     config = {"name": f"shortcuts-{org_type}", "orgs": [{"type": org_type, "seed": args.org_seed, "scale": args.scale}],
               "tasks": "all", "instances_per_task": args.per_type, "task_seed": args.task_seed, "modes": ["full"],
-              "personas_per_pool": 1, "agent": agents, "user": {"kind": "scripted"},
+              "personas_per_pool": 1, "agent": agents, "user": {"kind": "scripted"}, "difficulty": args.difficulty,
               "concurrency": 8, "out": str(out / "runs")}
     path = out / f"{org_type}.yaml"
     path.write_text(yaml.safe_dump(config))
     execute(load_config(str(path)), fresh=True, say=lambda _: None)
     from simulator.transcript import read_records
     folder = max((out / "runs").glob(f"shortcuts-{org_type}-*"))
-    return top_counts(org, args.per_type, args.task_seed), list(read_records(folder / "transcripts.jsonl"))
+    records = list(read_records(folder / "transcripts.jsonl"))
+    return top_counts(org, args.per_type, args.task_seed, args.difficulty), records
 
 
 def table_rows(tops: dict[str, list[int]], records: list[dict]) -> list[dict]:
@@ -236,6 +239,8 @@ def main() -> None:
     ap.add_argument("--org-seed", type=int, default=0)
     ap.add_argument("--task-seed", type=int, default=0)
     ap.add_argument("--out", default="/tmp/shortcut-baselines")
+    ap.add_argument("--difficulty", default="standard", choices=("easy", "standard", "hard"),
+                    help="the level the instances are drawn at (default standard)")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -70,7 +70,8 @@ def to_instance(spec: TaskSpec, org: Org, draw: Draw, rng: random.Random, number
                 difficulty: str = DEFAULT_LEVEL) -> Instance:
     """The posed instance for a draw: phrasing, shards and context filled in."""
     return Instance(
-        id=instance_id(org.meta.org, spec.name, number, difficulty), task=spec.name, difficulty=difficulty, org=org.meta.org,
+        id=instance_id(org.meta.org, spec.name, number, difficulty), task=spec.name, difficulty=difficulty,
+        org=org.meta.org,
         org_hash=org.meta.content_hash, skill=spec.skill, area=spec.area, audience=spec.audience,
         metric=spec.metric, answer_kind=spec.answer_kind,
         query=rng.choice(spec.queries).format(**draw.slots),

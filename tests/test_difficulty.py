@@ -28,10 +28,14 @@ from tests.test_run import _config
 PER_LEVEL = 3  # instances per type and level on the small test orgs (their hard pools are small)
 
 
+KNOBBED = tuple(name for name, spec in load_catalog().items() if spec.difficulty)  # types whose levels differ
+
+
 @pytest.fixture(scope="module")
 def drawn(b2b_org, b2c_org):
-    """Instances of every type of each test org at every level, with the oracle's tool calls."""
-    return {(org.meta.org, level): generate_instances(org, PER_LEVEL, seed=3, difficulty=level, oracle_calls=True)
+    """Instances of every type with levels, of each test org at every level, with the oracle's tool calls."""
+    return {(org.meta.org, level): generate_instances(org, PER_LEVEL, types=KNOBBED, seed=3, difficulty=level,
+                                                      oracle_calls=True)
             for org in (b2b_org, b2c_org) for level in LEVELS}
 
 
@@ -53,7 +57,7 @@ def test_oracle_solves_every_level(request, drawn, level):
 
 
 def test_standard_is_the_default_draw(b2b_org, drawn):
-    plain = generate_instances(b2b_org, PER_LEVEL, seed=3)
+    plain = generate_instances(b2b_org, PER_LEVEL, types=KNOBBED, seed=3)
     assert [i.to_json() | {"oracle_calls": 0} for i in plain] == \
         [i.to_json() | {"oracle_calls": 0} for i in drawn["b2b", "standard"]]
 

@@ -67,11 +67,15 @@ class _ProductTask(TaskGenerator):
     MIN_CASES = 6  # a product needs this many cases in the window to be asked about
 
     def product_case_counts(self, window: Window) -> dict[str, int]:
-        """{Product2 Id: cases created in `window` about an order item of that product}."""
-        rows = self.sql(
-            f"SELECT {CASE_PRODUCT} AS p, COUNT(*) FROM \"Case\" c WHERE c.CreatedDate >= ? "
-            "AND c.CreatedDate < ? GROUP BY p", window.bounds())
-        return {p: n for p, n in rows if p is not None}
+        """{Product2 Id: cases created in `window` about an order item of that product} (cached per
+        window: draws ask about the same windows again and again)."""
+        cache = self.__dict__.setdefault("_product_counts", {})
+        if window.bounds() not in cache:
+            rows = self.sql(
+                f"SELECT {CASE_PRODUCT} AS p, COUNT(*) FROM \"Case\" c WHERE c.CreatedDate >= ? "
+                "AND c.CreatedDate < ? GROUP BY p", window.bounds())
+            cache[window.bounds()] = {p: n for p, n in rows if p is not None}
+        return cache[window.bounds()]
 
     @cached_property
     def case_products(self) -> list[str]:
@@ -296,8 +300,10 @@ class TopIssueIdentification(_ProductTask):
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = self.pick_window(rng)
+        if not fits(self, window_months=months(window)):
+            return None
         product = self.pick_product(rng, window, want_none)  # None: the product had no case in the window
-        if product is None or not fits(self, window_months=months(window)):
+        if product is None:
             return None
         counts = dict(self.sql(
             f"SELECT c.IssueId__c, COUNT(*) FROM \"Case\" c WHERE {CASE_PRODUCT} = ? AND c.CreatedDate >= ? "
@@ -355,8 +361,10 @@ class MonthlyTrendAnalysis(_ProductTask):
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = self.pick_window(rng)
+        if not fits(self, window_months=months(window)):
+            return None
         product = self.pick_product(rng, window)
-        if product is None or not fits(self, window_months=months(window)):
+        if product is None:
             return None
         counts = self.monthly_counts(product[0], window)
         answer = self.peak(counts, window)

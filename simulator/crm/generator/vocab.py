@@ -244,149 +244,209 @@ B2C_CATALOG = {
 }
 
 # How a customer says what they do with a product they bought: one grammar alternative (a verb
-# phrase completing "something we use to ...") per catalog product, in everyday words rather than
-# the catalogue's (generator.records reads them; tests check no phrase copies a Name, Description or Family).
+# phrase completing "something we use to ...") per catalog product, in everyday words: no content word
+# (stemmed, stop words aside) of the product's Name, Description or Family, so that only understanding
+# what the product does links them (generator.records reads them; tests/test_text_understanding.py checks).
 PRODUCT_USES = {
     # B2B: Compute & Storage
-    "Arkline R220 Rack Server": "run [lots of|dozens of] virtual machines [packed into one slot|in a tight cluster]",
-    "Arkline R440 Rack Server": "[host|power] our [big|busiest] databases and [number crunching|reporting jobs]",
-    "Arkline T110 Tower Server": "keep a [quiet|small] machine [under a desk|in a closet] at a branch with no IT room",
-    "Arkline E60 Edge Server": "run [software|apps] [right next to the production line|in a hot back room of a store]",
-    "Arkline G8 GPU Compute Node": "train [and serve|and run] our machine learning models",
-    "Arkline X7 Blade Chassis": "slide [many|a stack of] thin servers into one [shared|common] enclosure",
-    "Arkline H3 Hyperconverged Node": "grow our [cluster|private cloud] [in one step|quickly] with [disks|storage] built in",
-    "Vaultis S12 All-Flash Array": "give our [apps|databases] very fast [shared disk|storage] that squeezes out duplicates",
-    "Vaultis S48 Hybrid Storage Array": "keep [file shares|backups] on [big|cheap] disks with a fast cache in front",
-    "Vaultis Object Store Node": "keep [huge|endless] piles of [files|unstructured data] that apps fetch over S3",
+    "Arkline R220 Rack Server": "host [dozens of|lots of] guest operating systems [side by side|on one hypervisor]"
+        " in a [thin|flat] pizza-box unit",
+    "Arkline R440 Rack Server": "[crunch|churn through] [our month-end reports|big queries] on [huge|enormous]"
+        " [tables|ledgers] held in RAM",
+    "Arkline T110 Tower Server": "keep a [hushed|silent] box [under a desk|in a closet] at a [satellite|remote] site"
+        " that has no IT staff",
+    "Arkline E60 Edge Server": "run [software|apps] [right beside the assembly line|in a sweltering stockroom of a"
+        " shop]",
+    "Arkline G8 GPU Compute Node": "[build|fit] [neural nets|our AI] and [serve|answer] predictions from them",
+    "Arkline X7 Blade Chassis": "slide [many|a stack of] thin servers into one [common|big] enclosure",
+    "Arkline H3 Hyperconverged Node": "[grow|expand] our private cloud [in one step|quickly] with disks [built"
+        " in|inside the same box]",
+    "Vaultis S12 All-Flash Array": "give our [apps|databases] [very|really] fast shared disk space that [squeezes"
+        " out|skips] duplicate copies",
+    "Vaultis S48 Hybrid Storage Array": "keep [network shares|old copies] on [big|cheap] spinning platters with a"
+        " [quick|speedy] layer in front",
+    "Vaultis Object Store Node": "[keep|pile up] [huge|endless] amounts of [photos and logs|unstructured stuff] that"
+        " apps [fetch|pull] over an Amazon-style API",
     "Vaultis B5 Backup Appliance": "keep copies of our data [that nobody can tamper with|safe from ransomware]",
-    "Vaultis NVMe Expansion Shelf": "add [more|extra] [fast|flash] drives to the array we already have",
-    "Vaultis L24 Tape Library": "archive [old|cold] data on [cartridges|tapes] kept offline",
+    "Vaultis NVMe Expansion Shelf": "[bolt|plug] [more|extra] [flash|solid-state] capacity onto the disk system we"
+        " already own",
+    "Vaultis L24 Tape Library": "[stash|keep] [old|cold] data on [cartridges|reels] kept offline",
     # B2B: Networking
-    "Corvid 24-Port Access Switch": "plug [desks|desktops|printers] into the network in [each|a] wiring closet",
-    "Corvid 48-Port PoE Switch": "power [our|the] [desk phones|security cameras] [straight from|over] the network cable",
-    "Corvid C9000 Core Switch": "tie [the whole campus|every building] together at the [center|heart] of the network",
-    "Corvid S100 Spine Switch": "connect [the racks|every rack] in the data center [at very high speed|to each other]",
-    "Corvid AX6 Wi-Fi Access Point": "give [a crowded|a busy] office [fast|reliable] wireless from the ceiling",
-    "Corvid Outdoor Access Point": "get wireless [out to|across] the [yard|parking lot|loading bays] in any weather",
-    "Corvid Wireless Controller": "manage [all|hundreds of] our wireless [antennas|hotspots] from one box",
-    "Corvid SD-WAN Edge Router": "send branch traffic over [two internet lines|whichever link is best] [automatically|on its own]",
-    "Corvid B200 Branch Router": "keep a small [shop|site] online, [falling back to|switching to] cellular when the line drops",
-    "Corvid L7 Load Balancer": "spread web [traffic|requests] across our [app servers|web servers]",
-    "Corvid Network Analytics Probe": "[watch|see] where the network [slows down|gets sluggish]",
-    "Corvid Optical Transceiver Kit": "[connect|link] our switches with fiber [modules|cables]",
-    "Corvid Cloud Network Manager": "[set up|look after] all our network gear from a web page",
+    "Corvid 24-Port Access Switch": "hook up [desks|desktops|printers] to the LAN on each floor",
+    "Corvid 48-Port PoE Switch": "[feed|run] [our desk handsets|CCTV] [with electricity|with juice] over the same"
+        " LAN wire",
+    "Corvid C9000 Core Switch": "tie [the whole campus|every building] together at the [center|heart] of our LAN",
+    "Corvid S100 Spine Switch": "connect [the racks|every rack] in our server hall [at very high speed|to each other]",
+    "Corvid AX6 Wi-Fi Access Point": "give a [crowded|packed] [floor of desks|open-plan workspace] [fast|dependable]"
+        " wireless [from overhead|]",
+    "Corvid Outdoor Access Point": "get wireless [out to|across] the [parking lot|truck bays] [in rain or"
+        " snow|whatever the forecast]",
+    "Corvid Wireless Controller": "[run|oversee] [all|hundreds of] our hotspot antennas from one box",
+    "Corvid SD-WAN Edge Router": "send [shop|satellite office] traffic over [two internet lines|whichever connection"
+        " is best] [automatically|on its own]",
+    "Corvid B200 Branch Router": "keep a [tiny|little] [shop|kiosk] online, [falling back to|switching to]"
+        " [4G|mobile data] when the line drops",
+    "Corvid L7 Load Balancer": "[share out|spread] web [traffic|requests] [evenly|] across our website machines",
+    "Corvid Network Analytics Probe": "[watch|see] where our LAN [slows down|gets sluggish]",
+    "Corvid Optical Transceiver Kit": "[link|join] our [LAN gear|core boxes] with [glass|light-based]"
+        " [connections|strands]",
+    "Corvid Cloud Network Manager": "[set up|look after] all our LAN gear from a web page",
     # B2B: Software
-    "Beacon Analytics Suite": "let [managers|staff] build their own charts [from|on] our warehouse numbers",
-    "Beacon Data Pipeline": "pull [data|records] from [all our apps|every system] into one place [automatically|without scripts]",
-    "Beacon Workflow Automation": "route [sign-offs|paperwork] [without writing code|through drag-and-drop steps]",
-    "Beacon Customer Portal": "let our clients [check on|follow] their orders and [raise tickets|ask for help] themselves",
-    "Beacon Field Service Mobile": "[dispatch|schedule] our technicians and track spare parts on their phones",
-    "Beacon Integration Hub": "make [our ERP and billing|our back-office systems] talk to each other",
-    "Beacon AI Forecasting": "predict [next quarter|what we'll sell] from our own past [sales|numbers]",
-    "Beacon Document Vault": "keep [records|files] for [as long as the law says|legal holds] and find them again",
-    "Beacon Project Ledger": "bill [clients|customers] [by milestone|for hours and expenses] on each project",
-    "Beacon Asset Tracker": "know what [laptops and licences|equipment] we own and when warranties run out",
-    "Beacon Observability Cloud": "see [what our apps are doing|why the app is slow] in one hosted console",
-    "Beacon Workforce Scheduler": "plan [shifts|rotas] and [leave|vacation] requests for our hourly staff",
-    "Beacon Contract Manager": "store [agreements|contracts], get renewal [alerts|nudges] and collect signatures",
+    "Beacon Analytics Suite": "let [managers|staff] [draw|build] their own charts [from|on] our [central|company]"
+        " [numbers|figures]",
+    "Beacon Data Pipeline": "pull [figures|records] from [all our apps|every business tool] into one place"
+        " [automatically|without scripts]",
+    "Beacon Workflow Automation": "pass [sign-offs|paperwork] along [without programming|through drag-and-drop steps]",
+    "Beacon Customer Portal": "let our clients [check on|follow] their purchases and [raise tickets|ask for help]"
+        " themselves",
+    "Beacon Field Service Mobile": "[dispatch|send out] our [repair crews|engineers in vans] and [see|keep count of]"
+        " spares on their [handsets|smartphones]",
+    "Beacon Integration Hub": "make our [finance|back-office] [tools|applications] talk to each other",
+    "Beacon AI Forecasting": "predict [next quarter|what we'll sell] from our [past|previous] [sales|numbers]",
+    "Beacon Document Vault": "keep [paperwork|files] for [as long as the law says|court cases] and find them again",
+    "Beacon Project Ledger": "[charge|invoice] [clients|customers] [at each stage|for hours and costs] of each"
+        " engagement",
+    "Beacon Asset Tracker": "know what [laptops and licences|equipment] we own and when [guarantees|cover] run out",
+    "Beacon Observability Cloud": "see [what our apps are doing|why the app is slow] in one [online|web-based] console",
+    "Beacon Workforce Scheduler": "plan [rotas|who works when] and [leave|vacation] requests for our [wage"
+        " staff|store crews]",
+    "Beacon Contract Manager": "keep [agreements|deals we've inked] in one place and get nudged before they roll over",
     # B2B: Security
-    "Sentrel F400 Firewall": "guard the [internet line|perimeter] of a [medium|mid-size] office",
-    "Sentrel F1200 Firewall": "guard [our data center's|the main site's] [internet edge|perimeter] with a [redundant|spare] unit",
-    "Sentrel Endpoint Protection": "stop [viruses|ransomware] on [each laptop|every computer] we hand out",
-    "Sentrel Identity Gateway": "let staff [log in once|sign on once] with [a second factor|a phone prompt] for every app",
-    "Sentrel Email Shield": "keep [scam|phishing] mail out of [our inboxes|people's mailboxes]",
-    "Sentrel SIEM Collector": "gather [event logs|security logs] from everything for the security console",
-    "Sentrel Zero Trust Access": "let remote [staff|workers] reach [single|individual] apps [instead of|without] the old VPN",
-    "Sentrel Vulnerability Scanner": "find [weak spots|holes] in our servers [every week|on a schedule] and fix the worst first",
-    "Sentrel Data Loss Prevention": "stop [confidential|private] files [walking out|leaking] on USB sticks or by mail",
-    "Sentrel Hardware Security Module": "[lock up|safeguard] our encryption keys in [dedicated|tamper-proof] hardware",
-    "Sentrel Secure Web Gateway": "filter [what sites people visit|web browsing] [at home and in the office|wherever they work]",
-    "Sentrel Privileged Access Vault": "[rotate|change] admin passwords and [record|film] what admins do",
-    "Sentrel Managed Detection": "have [someone|experts] [watch for|respond to] attacks on our behalf [all night|day and night]",
+    "Sentrel F400 Firewall": "guard the internet line of a [modest|medium] office",
+    "Sentrel F1200 Firewall": "guard [our server hall's|the main site's] internet edge with a [redundant|spare] twin"
+        " unit",
+    "Sentrel Endpoint Protection": "stop [viruses|nasty code] on [each notebook|every computer] we hand out",
+    "Sentrel Identity Gateway": "let staff [log in once|enter one password] with [a phone prompt|a code from their"
+        " phone] for every [program|tool]",
+    "Sentrel Email Shield": "keep [scam|fake-invoice] mail out of [our inboxes|people's mailboxes]",
+    "Sentrel SIEM Collector": "[gather|pull together] [audit trails|activity records] from [every"
+        " machine|everything] for the [threat|SOC] dashboard",
+    "Sentrel Zero Trust Access": "let [staff at home|travelling workers] reach [single|individual] [programs|tools]"
+        " [without|instead of] the old tunnel",
+    "Sentrel Vulnerability Scanner": "find [weak spots|holes] in our servers [every week|on a regular basis] and fix"
+        " the worst first",
+    "Sentrel Data Loss Prevention": "[keep|block] [confidential|private] documents [from walking out|from leaking]"
+        " on thumb drives or [by mail|attached to messages]",
+    "Sentrel Hardware Security Module": "[lock up|safeguard] our [cipher|crypto] secrets in [dedicated|tamper-proof]"
+        " [gear|boxes]",
+    "Sentrel Secure Web Gateway": "filter [which sites people visit|internet surfing] [at home and at work|wherever"
+        " they sit]",
+    "Sentrel Privileged Access Vault": "[change|cycle] [superuser|root] logins [automatically|on a timer] and"
+        " [video|film] what [sysadmins|superusers] do",
+    "Sentrel Managed Detection": "have [someone|experts] [watch for|deal with] attacks on our behalf [all night|day"
+        " and night]",
     # B2B: Professional Services
-    "Data Center Migration Service": "[move|shift] our servers [to a new site|between buildings] with a rehearsal first",
-    "Network Assessment Workshop": "have experts [look over|check] our network [for a couple of days|and write up what's wrong]",
-    "Implementation Jumpstart": "get [a new product|one product] [set up and handed over|live] quickly",
-    "Premier Support Plan": "get [a named|our own] engineer who [answers within the hour|picks up fast] when things break",
-    "Standard Support Plan": "call for help [in office hours|during the working day] and get parts the next day",
-    "Onsite Installation Service": "have [technicians|engineers] [come out and|] rack and cable the new hardware",
-    "Cloud Readiness Assessment": "[plan|work out] which apps [go to|move to] the cloud [and in what order|first]",
-    "Security Posture Review": "find out [how well|how safe] our [defenses|controls] hold up [and what to fix first|against the standards]",
-    "Administrator Training Bootcamp": "train our admins [for a week|in a week-long class]",
-    "Technical Account Manager": "have [a go-to person|one advisor] [for escalations and upgrades|who owns our escalations]",
-    "Managed Backup Service": "have [someone else|a team] run our backups and [prove|test] restores [each month|monthly]",
-    "Custom Integration Package": "pay for [engineers|developers] to [wire up|hook together] two of our systems",
-    "Annual Health Check": "[get|have] [everything|our gear] [inspected|looked over] once a year",
+    "Data Center Migration Service": "[shift|relocate] our [racks|machines] [to a new building|between buildings]"
+        " with a [dry run|practice run] first",
+    "Network Assessment Workshop": "have experts [look over|check] our LAN [and write up the gaps|and list what's"
+        " wrong]",
+    "Implementation Jumpstart": "get [a new purchase|something new we bought] [up and running|live] quickly",
+    "Premier Support Plan": "[reach|get] [our own|a dedicated] [expert|specialist] who [picks up fast|calls back"
+        " within minutes] when things break",
+    "Standard Support Plan": "[ring|call] for help [nine to five|during the working week] and get spares [by"
+        " tomorrow|overnight]",
+    "Onsite Installation Service": "have [technicians|fitters] come out and [mount|wire up] the [new gear|new kit]",
+    "Cloud Readiness Assessment": "[work out|decide] which [systems|programs] [go|shift] to [hosted|rented]"
+        " [infrastructure|platforms] [and in what order|first]",
+    "Security Posture Review": "find out [how safe|how well defended] we are [and what to fix first|compared with"
+        " best practice]",
+    "Administrator Training Bootcamp": "[teach|school] our [sysadmins|IT operators] [for a week|in a week-long class]",
+    "Technical Account Manager": "have [a go-to person|one person] [for complaints that need pushing up|who handles"
+        " our hardest problems]",
+    "Managed Backup Service": "have [someone else|a team] [copy|safeguard] our data and [prove|show] we can get it"
+        " back [each quarter|regularly]",
+    "Custom Integration Package": "pay for [developers|coders] to [wire up|hook together] two of our"
+        " [tools|applications]",
+    "Annual Health Check": "[get|have] [everything|our gear] [looked over|examined] every twelve months",
     # B2C: Audio
     "Aurelle Pulse Wireless Earbuds": "listen to [music|podcasts] [on the go|on my commute] [with no cord|cord-free]",
-    "Aurelle Studio Over-Ear Headphones": "[mix|edit] [music|recordings] [at my desk|at home] with [big|comfy] cans",
-    "Aurelle NC2 Noise-Cancelling Headphones": "[block out|shut out] [plane|engine|office] noise on [long flights|trips]",
+    "Aurelle Studio Over-Ear Headphones": "[mix|edit] [songs|recordings] [at my desk|late at night] with [big|comfy]"
+        " cans",
+    "Aurelle NC2 Noise-Cancelling Headphones": "[block out|shut out] [plane|engine|office] [racket|din|hum] on [long"
+        " flights|trips]",
     "Aurelle Sport Earbuds": "[listen|hear music] while [jogging|running] without [them falling out|losing a bud]",
-    "Aurelle Sleep Buds": "[fall asleep|drift off] with [rain sounds|soothing sounds] [lying on my side|in bed]",
-    "Aurelle Kids Headphones": "let [my kids|the children] [listen|watch shows] without blasting their ears",
+    "Aurelle Sleep Buds": "[nod off|drift off] to [rain|soothing] [recordings|tracks] [on my pillow|in bed]",
+    "Aurelle Kids Headphones": "let [my little ones|the children] [listen|watch shows] without [blasting|hurting]"
+        " their ears",
     "Aurelle Boom Portable Speaker": "play [music|tunes] [at the pool|at the beach] [even if it falls in|in the water]",
-    "Aurelle Mini Speaker": "[hang|clip] [music|a tiny speaker] on my [backpack|bike]",
-    "Aurelle Party Speaker XL": "[throw|host] [parties|karaoke nights] with [lights and a mic|flashing lights]",
-    "Aurelle Soundbar 300": "hear [dialogue|voices] [better|clearly] on [a smaller|the bedroom] TV",
-    "Aurelle Soundbar 500 with Subwoofer": "get [cinema|movie-theater] [sound|bass] [in the living room|from the TV]",
-    "Aurelle Bookshelf Speakers": "play [records|vinyl] [through a pair of shelf boxes|on the shelf]",
+    "Aurelle Mini Speaker": "[hang|hook] [music|tunes] on my [backpack|handlebars]",
+    "Aurelle Party Speaker XL": "[host|throw] [karaoke nights|backyard dance nights] with [flashing colours|a disco"
+        " glow]",
+    "Aurelle Soundbar 300": "hear [voices|what actors say] [better|clearly] on [a smaller|the bedroom] screen",
+    "Aurelle Soundbar 500 with Subwoofer": "get [cinema|movie-theater] [rumble|bass] [in the living room|from the"
+        " telly]",
+    "Aurelle Bookshelf Speakers": "play [records|vinyl] through [two|a couple of] boxes [flanking the"
+        " sideboard|either side of the hi-fi]",
     "Aurelle Classic Turntable": "spin [my old records|vinyl] [and stream them to a speaker|again]",
     # B2C: Smart Home
-    "Hearthly Smart Thermostat": "[keep|control] the house [warm|at the right temperature] [and cut the heating bill|from my phone]",
+    "Hearthly Smart Thermostat": "[keep|control] the house [warm|at the right temperature] [and cut the heating"
+        " bill|from my phone]",
     "Hearthly Video Doorbell": "see who [rings|is at the door] and [know when parcels arrive|talk to couriers]",
-    "Hearthly Indoor Camera": "[watch|check on] [the dog|the living room] [while I'm out|at night]",
+    "Hearthly Indoor Camera": "[watch|check on] [the dog|the living room] [while I'm out|after dark]",
     "Hearthly Outdoor Camera": "[watch|keep an eye on] [the driveway|the backyard] [and scare off intruders|at night]",
-    "Hearthly Smart Plug 2-Pack": "switch [lamps|the coffee machine] on and off [on a timer|by voice]",
+    "Hearthly Smart Plug 2-Pack": "switch [lamps|the coffee machine] on and off [on a timer|by asking the speaker]",
     "Hearthly Smart Lock": "[open|unlock] the front door [with my finger|without a key]",
     "Hearthly Mesh Wi-Fi System": "get [internet|signal] [into every room|upstairs and in the garden] of a big house",
-    "Hearthly Smart Bulb Starter Kit": "[change|set] the [colour|mood] of the lights [from my phone|for movie night]",
+    "Hearthly Smart Bulb Starter Kit": "[tint|dim] [the lamps|the ceiling lights] [from my phone|for movie night]",
     "Hearthly R5 Robot Vacuum": "[clean|hoover] the floors [while I'm at work|on its own]",
-    "Hearthly P3 Air Purifier": "[clean|freshen] the air in [the bedroom|the nursery] [for my allergies|during pollen season]",
-    "Hearthly Smart Display 8": "[video chat|follow recipes] [in the kitchen|on the counter]",
-    "Hearthly Water Leak Sensor": "[get warned|hear about it] [if the sink drips|before the basement floods]",
-    "Hearthly Garage Door Controller": "[open|shut] the garage [from my phone|from the car]",
+    "Hearthly P3 Air Purifier": "[clean|freshen] [what we breathe|the stale indoors] in [the bedroom|the nursery]"
+        " [for my allergies|during pollen season]",
+    "Hearthly Smart Display 8": "[chat face to face with grandma|follow cooking steps] [in the kitchen|on the counter]",
+    "Hearthly Water Leak Sensor": "[get warned|hear about it] [if a pipe drips|before the basement floods]",
+    "Hearthly Garage Door Controller": "[raise|lower] the [carport shutter|roller shutter where the car sleeps]"
+        " [from my mobile|from the car]",
     # B2C: Fitness
-    "Kinetra T3 Folding Treadmill": "[walk|jog] indoors and [fold it away|store it] [after|when I'm done]",
-    "Kinetra Smart Bike": "[take|join] [spin|cycling] classes [at home|from the spare room]",
-    "Kinetra Rowing Machine": "[row|work out on the water feel] [at home|in the garage]",
+    "Kinetra T3 Folding Treadmill": "[walk|jog] indoors and [tuck it away|stand it against the wall] [after|when I'm"
+        " done]",
+    "Kinetra Smart Bike": "[take|join] [spin|cycling] [sessions|lessons] [at home|from the spare room]",
+    "Kinetra Rowing Machine": "[pull an oar-style handle|do sculling strokes] [at home|in the garage]",
     "Kinetra E2 Elliptical": "do [low-impact|knee-friendly] cardio [in the spare room|at home]",
-    "Kinetra Adjustable Dumbbells": "lift [weights|heavier and lighter] [with one pair|without a rack full of weights]",
-    "Kinetra Home Gym Rack": "[squat|bench] [safely|with spotter arms] [in the garage|at home]",
-    "Kinetra Fitness Tracker Band": "count [my steps|how I sleep] [all day|around the clock] on my wrist",
-    "Kinetra GPS Running Watch": "[map|log] my [runs|marathon training] [on my wrist|with my own playlists]",
-    "Kinetra Heart Rate Chest Strap": "[measure|track] my [pulse|heartbeat] [accurately|precisely] during [rides|workouts]",
-    "Kinetra Smart Scale": "[weigh|check] [the whole family|everyone at home] [each morning|every week]",
+    "Kinetra Adjustable Dumbbells": "lift [weights|heavier and lighter] [with just two handles|without a rack full"
+        " of iron]",
+    "Kinetra Home Gym Rack": "[squat|bench press] [safely|without a spotter] [in the garage|in the basement]",
+    "Kinetra Fitness Tracker Band": "count [how far I walk|how I rest at night] [around the clock|24/7] on my wrist",
+    "Kinetra GPS Running Watch": "[map|log] my [jogs|marathon prep] [on my wrist|with my own playlists]",
+    "Kinetra Heart Rate Chest Strap": "[measure|track] my [pulse|beats per minute] [accurately|precisely] during"
+        " [rides|workouts]",
+    "Kinetra Smart Scale": "[check|keep tabs on] [the whole family's|everyone's] [kilos|pounds] [each morning|every"
+        " week]",
     "Kinetra Massage Gun": "[loosen|ease] [sore|tight] muscles after [training|the gym]",
-    "Kinetra Yoga Mat Pro": "[do yoga|stretch] [without slipping|on the floor]",
-    "Kinetra Resistance Band Set": "[work out|train] [in a hotel room|while travelling] [with stretchy cords|using the door]",
+    "Kinetra Yoga Mat Pro": "[do sun salutations|stretch] [without sliding|on the floor]",
+    "Kinetra Resistance Band Set": "[work out|train] [in a hotel room|while travelling] [with stretchy cords|hooked"
+        " over a hinge]",
     # B2C: Kitchen
     "Copperleaf Espresso Machine": "make [lattes|cappuccinos] [at home|before work] [from fresh beans|like a barista]",
-    "Copperleaf Drip Coffee Maker": "[brew|have] a pot of coffee ready [when I wake up|for the whole family]",
+    "Copperleaf Drip Coffee Maker": "[brew|have] a [big jug|pot] of joe ready [when I wake up|for the whole family]",
     "Copperleaf Cold Brew Maker": "[steep|prepare] [iced|chilled] coffee [overnight|in the fridge]",
     "Copperleaf Air Fryer 6 Qt": "[crisp|make] [fries|wings] [without oil|with hardly any oil]",
     "Copperleaf Stand Mixer": "[knead|whip up] [bread dough|cake batter] [for baking|on weekends]",
-    "Copperleaf High-Speed Blender": "[blend|make] [smoothies|soups] [every morning|in seconds]",
-    "Copperleaf Food Processor": "[chop|slice|grate] [vegetables|cheese] [for meal prep|in bulk]",
+    "Copperleaf High-Speed Blender": "[blitz|make] [smoothies|soups] [every morning|in seconds]",
+    "Copperleaf Food Processor": "[chop|dice|grate] [vegetables|cheese] [for meal prep|in bulk]",
     "Copperleaf Electric Kettle": "heat water [for tea|for pour-over coffee] [to just the right heat|quickly]",
-    "Copperleaf Multi-Cooker": "[cook|make] [stews|rice|beans] [fast or slow|in one pot]",
-    "Copperleaf Toaster Oven": "[bake|reheat] [a pizza|leftovers] [on the counter|without the big oven]",
+    "Copperleaf Multi-Cooker": "[simmer|make] [stews|chili|beans] [fast or over hours|all in a single vessel]",
+    "Copperleaf Toaster Oven": "[bake|reheat] [a frozen flatbread|leftovers] [on the worktop|without firing up the"
+        " big range]",
     "Copperleaf Sous Vide Stick": "[cook|do] [steak|salmon] in a water bath [from my phone|perfectly]",
-    "Copperleaf Induction Cooktop": "[cook|fry] [on one extra ring|in a tiny kitchen|in the dorm]",
-    "Copperleaf Water Filter Pitcher": "[clean up|purify] [tap water|the water] [in the fridge|for drinking]",
+    "Copperleaf Induction Cooktop": "[cook|fry] [on one extra ring|in a tiny flat|in the dorm]",
+    "Copperleaf Water Filter Pitcher": "[clean up|purify] what comes out of the tap [in the fridge|for drinking]",
     # B2C: Computing & Mobile
-    "Orbyt 14 Laptop": "[work|study] [on the train|from coffee shops] [without carrying much|all day unplugged]",
+    "Orbyt 14 Laptop": "[work|study] [on the train|from coffee shops] [without carrying much|unplugged until evening]",
     "Orbyt 16 Pro Laptop": "[edit videos|play games] [on a big screen|on the go]",
     "Orbyt Tab 11 Tablet": "[sketch|take notes] with a pen [in class|on the couch]",
-    "Orbyt Tab Mini": "read [books|comics] [in bed|on the plane] on something small",
+    "Orbyt Tab Mini": "[enjoy|get through] [books|comics] [in bed|on the plane] on something small",
     "Orbyt Phone S": "[call|text] [people|family] and [take pictures|snap photos]",
-    "Orbyt Smartwatch 2": "pay [at the till|at checkout] [from my wrist|with a tap] and see messages",
-    "Orbyt E-Reader": "read [novels|ebooks] [in the sun|at night] without eye strain",
-    "Orbyt 27-inch Monitor": "[get a bigger screen|add a second screen] [for my desk|at my desk] that charges my laptop",
+    "Orbyt Smartwatch 2": "[settle up|buy things] [at the till|at checkout] [from my wrist|with a tap] and see"
+        " messages",
+    "Orbyt E-Reader": "[enjoy|get through] [novels|ebooks] [in the sun|after dark] without eye strain",
+    "Orbyt 27-inch Monitor": "[get a bigger screen|add a second screen] [for my desk|at my desk] that charges my"
+        " laptop",
     "Orbyt Mechanical Keyboard": "type [with clicky keys|on a clacky board] [without a cable|cord-free]",
-    "Orbyt Wireless Mouse": "[click|point] [quietly|in silence] [without a cable|cord-free]",
-    "Orbyt USB-C Dock": "plug [my laptop|the notebook] into [two screens|monitors] and the network with one cable",
+    "Orbyt Wireless Mouse": "[point and select|move the cursor] [without a sound|noiselessly] [without a"
+        " cable|cord-free]",
+    "Orbyt USB-C Dock": "hook [my laptop|the notebook] up to [a pair of screens|monitors] and the wired internet"
+        " with [a single lead|just one cord]",
     "Orbyt Power Bank 20K": "[top up|recharge] my phone [on trips|away from an outlet]",
-    "Orbyt Wireless Charging Pad": "[charge|power up] my phone [by laying it down|without plugging it in]",
+    "Orbyt Wireless Charging Pad": "[juice up|refill] my [cell|handset] [by laying it down|without plugging it in]",
 }
 
 # Issue types: (name, description). No wording here mentions smoke, sparks, burning or melting:
@@ -702,171 +762,229 @@ B2B_FAQS = (
 )
 
 # How a customer asks each FAQ (by title) from their own situation: one grammar alternative, in
-# other words than the article's Summary and answer (tests check no 3-word run is shared with them).
+# other words than the article (no 3-word run of its Summary or answer, at most one content word of
+# it), mentioning in passing a look-alike FAQ's topic in that FAQ's words, so that word overlap points
+# to the wrong article (tests/test_text.py, tests/test_text_understanding.py).
 FAQ_ASKS = {
     # B2C
-    "Return Policy": "[I got|We received] [a blender|a lamp|some headphones] [recently|last week] and [I'm having "
-                     "second thoughts|it isn't what I hoped for]. What's the cutoff for sending something back?",
-    "Free Shipping Threshold": "My cart is [fairly small|only a couple of items]. How much do I need to spend "
-                               "before you stop charging me for delivery?",
-    "Standard Shipping Times": "If I pick the regular, no-rush delivery option, [when should I expect|how soon "
-                               "will I see] the parcel?",
-    "Expedited Shipping": "I need [a present|this] in a hurry. If I pay for the faster delivery option, how "
-                          "quickly does it arrive?",
-    "Limited Warranty": "[My|Our] [toaster|speaker|mixer] [just broke|stopped working]. For how long after "
-                        "purchase are your products covered against defects out of the box?",
-    "Extended Protection Plans": "I'm thinking of buying extra coverage for [a laptop|a treadmill] at checkout. "
-                                 "What's the longest that add-on cover can last?",
-    "Phone Support Hours": "[I work long shifts|My days are busy] and I'd rather call [someone|an agent]. "
-                           "Between which hours can I reach your agents by telephone?",
-    "Price Match Guarantee": "[I just saw|A friend showed me] the same item cheaper at another store after I "
-                             "bought mine. How long have I got to ask you to match it?",
-    "Restocking Fees": "I unboxed a [rowing machine|treadmill] and want to send it back. What percentage do you "
-                       "keep when returned gym gear has been opened?",
-    "Rewards Points": "I'm trying to work out what my loyalty account gains [on each purchase|when I shop]. How "
-                      "much do I collect for every dollar?",
-    "Rewards Points Expiration": "I've [built up|saved] a pile of loyalty credit and haven't used it in a "
-                                 "while. Will it vanish at some point?",
-    "Gift Cards": "[My aunt|A colleague] gave me a voucher card [years ago|two birthdays ago]. Is there a date "
-                  "after which it stops working?",
-    "Cancelling an Order": "I [clicked|hit] buy [by mistake|too fast]. How long is the window to stop my "
-                           "purchase?",
-    "Refund Timing": "You [accepted|approved] my return. [When|How soon] will the money show up back on my "
-                     "card?",
-    "Trade-In Program": "I [want to swap in|have] [an aging|a worn-out] notebook computer. What's the most you'd "
-                        "give me for it?",
-    "Student Discount": "I'm [enrolled at college|at university] [this year|right now]. [What reduction|How "
-                        "much off] do I get as a learner?",
-    "Military and First Responder Discount": "I'm a [firefighter|paramedic|veteran]. Is there a price break for "
-                                             "people in uniform, and how big is it?",
-    "Professional Assembly": "I'm getting a [big treadmill|home gym] delivered and I'm [hopeless|not handy] with "
-                             "tools. What do you charge to have an expert put it together?",
-    "Freight Delivery Appointments": "A [huge|bulky] item is coming by truck. How long a slot do I have to stay "
-                                     "home for on delivery day?",
-    "Firmware Update Schedule": "My [thermostat|speaker] keeps asking to [install|download] new software. How "
-                                "frequently do you put those out?",
-    "Smart Home Setup App": "I just [unboxed|got] a [doorbell|smart plug]. [What should I download on my "
-                            "phone|Which phone program do I need] to get it going?",
-    "Free Video History": "I don't pay for [a plan|the premium tier] on my doorbell. How far back can I "
-                          "[scroll|look] through recordings?",
-    "Hearthly Plus Subscription": "I'm [considering|thinking about] the paid tier for my cameras. What's the "
-                                  "price?",
-    "Smart Scale Users": "[My whole household|Everyone at home] wants to weigh in on the [bathroom|new] scale. "
-                         "How many profiles can it hold?",
-    "Kinetra Live Membership": "I want to [stream|join] workouts on my [bike|treadmill] screen. What does the "
-                               "class subscription cost?",
-    "Noise-Cancelling Headphone Battery": "I've got a [long-haul flight|very long trip] coming up. How many "
-                                          "hours will my NC2s play on one charge?",
-    "Sport Earbuds Water Resistance": "I [sweat a lot|run in the rain] with my [ear-hook|running] buds. How "
-                                      "well are they sealed against moisture?",
-    "Espresso Machine Descaling": "My [coffee|latte] maker tastes [off|bitter] lately. How regularly should I "
-                                  "clean out the mineral buildup?",
-    "Water Filter Life": "[We|I] drink a lot of [filtered|jug] water at home. At what point should the "
-                        "cartridge in the jug be swapped?",
-    "Pay-in-Four": "I'd like to spread the cost of [a laptop|a bike] with your installment option. Into how "
-                   "many chunks does it divide the bill?",
-    "Shipping Destinations": "[My cousin lives|I'm moving] abroad. Which nations can you deliver to?",
-    "Mesh Wi-Fi Coverage": "Our [house|place] is [big|spread out] with a [garden office|basement]. How much "
-                           "floor area will the three-piece router kit reach?",
-    "Robot Vacuum Base Bags": "My [cleaning robot|robot cleaner] empties itself into its dock. How regularly "
-                              "do I swap the dust sack in there?",
-    "Pro Laptop Charger": "I'm buying the bigger Orbyt notebook and wondered how powerful the power brick in "
-                          "the box is.",
-    "Shipping Damage Claims": "[My parcel|The box] showed up [crushed|dented]. [What's the deadline|How long "
-                              "have I got] to tell you about it?",
-    "Electronics Recycling": "I have a drawer full of [dead gadgets|old phones]. What's the yearly limit on "
-                             "what you'll take back at no charge?",
-    "Tracking Numbers": "I [just|only just] ordered. [When will I be able|How soon can I] follow my parcel "
-                        "online?",
-    "Password Reset Links": "I asked for [a new login email|an email to reset my login] but I'm [out|away from "
-                            "my desk]. How long before it stops working?",
-    "Exchanges": "The [jacket|color|size] I got isn't right. How many swaps can I make on one purchase without "
-                 "paying?",
-    "Smart Lock Batteries": "[We|I] just [fitted|installed] the keypad deadbolt. How often will I be changing "
-                            "its cells?",
-    "Air Purifier Filter": "[My|Our] purifier runs [all day|non-stop] in the [bedroom|nursery]. How regularly "
-                           "should the main filter be [swapped|replaced with a new one]?",
+    "Return Policy": "I got [a blender|a lamp|a rug] [recently|last week] and [it isn't what I hoped for|I'm having "
+                     "second thoughts]; I'd rather not exchange it for another size or color. What's the last day "
+                     "I can change my mind and post it to you?",
+    "Free Shipping Threshold": "My cart is only a couple of [items|things], on top of the points I earn per dollar "
+                               "spent. How much [must I spend|do I need to buy] before you stop [charging|billing] "
+                               "me for delivery?",
+    "Standard Shipping Times": "I don't want to pay for expedited delivery; [the regular|the no-rush] option is "
+                               "fine. [When should I expect|How soon will I see] the parcel arrive at my address?",
+    "Expedited Shipping": "I need [a present|this] in a hurry, and the free standard [option|service] [is too "
+                          "slow|won't do]. If I pay for the faster one, how [quickly does it come|soon will it be "
+                          "here]?",
+    "Limited Warranty": "[My|Our] [toaster|speaker|mixer] [just broke|stopped working] and I never bought an add-on "
+                        "protection plan. For what period after I bought it do you repair faults [at no "
+                        "cost|for free]?",
+    "Extended Protection Plans": "I'm thinking of [buying|adding] extra peace of mind [for a laptop|for a "
+                                 "treadmill] at checkout, on top of the limited warranty. What's the maximum that "
+                                 "add-on can stretch to?",
+    "Phone Support Hours": "[I work long shifts|My days are busy], and tracking numbers in my inbox aren't enough; "
+                           "I'd rather [ring|dial] [someone|an agent]. [Between which times|At what times of "
+                           "day] can I reach a person on the line?",
+    "Price Match Guarantee": "[I just saw|A friend showed me] the same item [cheaper|for less] [elsewhere|at "
+                             "another store] a few days after delivery. What's the deadline to ask you to make up "
+                             "the gap?",
+    "Restocking Fees": "I unboxed a [running machine|cross-trainer] well inside the thirty days and want to post it "
+                       "back; it works fine. [What share of the price|What percentage] do you keep when gym gear "
+                       "comes back unpacked?",
+    "Rewards Points": "I [keep|redeem] loyalty credit at checkout. How much [do I collect|gets added] [on each "
+                      "order|when I shop], for each [buck|unit of currency] I pay?",
+    "Rewards Points Expiration": "I've [built up|saved] a pile of loyalty credit from [every dollar spent on "
+                                 "eligible purchases|my purchases, plus a birthday bonus]. Will it vanish at some "
+                                 "point if I don't use it?",
+    "Gift Cards": "[My aunt|A colleague] gave me a [store|prepaid] voucher [years ago|two birthdays ago]; it isn't "
+                  "loyalty points earned on purchases. Is there a deadline after which it stops working?",
+    "Cancelling an Order": "I [clicked|hit] buy [by mistake|too fast], and I'd rather not wait for a refund later. "
+                           "How much time do I have to stop my purchase?",
+    "Refund Timing": "[You accepted|You approved] what I sent back last week. [When|How soon] will the money "
+                     "show up [in my account|back with me]?",
+    "Trade-In Program": "I [want to swap in|have] [an aging|a worn-out] notebook computer and I'd rather not just "
+                        "recycle it at no cost. What's the most you'd [give me|pay] for it?",
+    "Student Discount": "I'm [enrolled at college|at university] [this year|right now], not military or a first "
+                        "responder. [What reduction|How much less] do I [pay|get] as a learner?",
+    "Military and First Responder Discount": "I'm a [firefighter|paramedic|veteran], not a student. Is there a "
+                                             "price break for people in uniform, and how big is it?",
+    "Professional Assembly": "A [running machine|weight station] is coming by freight carrier [to the room of my "
+                             "choice|next week] and I'm [hopeless|not handy] with tools. What do you charge to "
+                             "have an expert put it together?",
+    "Freight Delivery Appointments": "A [huge|bulky] treadmill is coming by truck and [I'll pay for "
+                                     "assembly|your team assembles it] afterwards. How big a slot must I stay in "
+                                     "for when it arrives?",
+    "Firmware Update Schedule": "My [thermostat|speaker] [set up|paired] fine [in the home app|with the phone "
+                                "program], but it keeps asking to load new software. How frequently do you "
+                                "[put those out|publish those]?",
+    "Smart Home Setup App": "I just [unboxed|got] a [doorbell|thermostat] and it will need its firmware updates "
+                            "[installed overnight|later]. [What should I download on my phone|Which phone program "
+                            "do I need] to get it going?",
+    "Free Video History": "I [skipped|don't pay for] the [monthly|annual] tier with person detection on my "
+                          "doorbell. How far back can I [scroll|look] through recordings?",
+    "Hearthly Plus Subscription": "I'm [considering|thinking about] paying for [my doorbell recordings|my security "
+                                  "cams], [like the class membership I have for my bike|beyond the free motion "
+                                  "clips]. What's the price?",
+    "Smart Scale Users": "[My whole household|Everyone at home] already has access to our household gadgets and "
+                         "wants to use the bathroom device that shows kilos. How many of us can it tell apart?",
+    "Kinetra Live Membership": "I want to [stream|follow] workouts on my [cycling|running] screen, [like the camera "
+                               "plan I already pay for|on top of my camera subscription]. What does that service "
+                               "cost?",
+    "Noise-Cancelling Headphone Battery": "I've got a [transatlantic flight|very lengthy trip] coming up. How much "
+                                          "[flying|listening] time will my [over-ear|travel] cans [give me|play] "
+                                          "between top-ups?",
+    "Sport Earbuds Water Resistance": "I [perspire a lot|jog in downpours] with my [ear-hook|running] buds and "
+                                      "their ear tips. How well are they sealed against moisture?",
+    "Espresso Machine Descaling": "My [coffee|latte] maker tastes [off|bitter] lately, [even with the filter "
+                                  "pitcher|though I fill it from the filter pitcher]. How regularly should I clean "
+                                  "out the mineral [buildup|crust]?",
+    "Water Filter Life": "[We|I] drink a lot from the [jug|carafe] in the fridge, [and I already change the "
+                         "purifier's HEPA cartridge|besides running the air purifier]. At what point should the "
+                         "insert in the jug be swapped?",
+    "Pay-in-Four": "I'd like to spread the cost of [a laptop|a bike] and still earn my rewards points. Into how "
+                   "many chunks does your installment option divide the bill?",
+    "Shipping Destinations": "[My cousin lives|I'm moving] abroad; [Alaska and Hawaii|expedited delivery] aside, "
+                             "which nations [can you deliver to|do you send parcels to]?",
+    "Mesh Wi-Fi Coverage": "Our [house|place] is [big|spread out] with a [garden office|basement], and every "
+                           "gadget is on the setup app. How much floor area will the router kit with satellites "
+                           "reach?",
+    "Robot Vacuum Base Bags": "My [cleaning robot|robot cleaner] [dumps|tips] what it collects into its dock. "
+                              "[Besides|Like] the purifier's HEPA insert, how regularly do I swap the dust sack in "
+                              "there?",
+    "Pro Laptop Charger": "I'm buying the bigger [notebook|portable computer] after trading in my old one. How "
+                          "[powerful|strong] is the power brick in the box?",
+    "Shipping Damage Claims": "[My parcel|The carton] showed up [crushed|dented] and I [may just return it for a "
+                              "refund|might just send it back]. [What's the deadline|How much time have I got] to "
+                              "tell you about it?",
+    "Electronics Recycling": "I have a drawer full of [dead gadgets|broken phones] that [won't earn any trade-in "
+                             "credit|aren't worth a trade-in]. What's the [annual|twelve-month] limit on what "
+                             "you'll take back [without charging me|gratis]?",
+    "Tracking Numbers": "I [just|only just] ordered [with standard delivery|the no-rush option]. [When will I be "
+                        "able|How soon can I] follow my parcel [online|on the map]?",
+    "Password Reset Links": "I asked for [a fresh login email|an email to regain my login], and it landed among "
+                            "my tracking number emails while I'm [out|away from my desk]. How [soon|quickly] does "
+                            "it [go stale|stop working]?",
+    "Exchanges": "The [jacket|shade|fit] I got isn't right and I'd rather not [get a refund|pay a label fee]. How "
+                 "many swaps [on one purchase|per purchase] [cost me nothing|come at no charge]?",
+    "Smart Lock Batteries": "[We|I] just [fitted|installed] the [fingerprint|new] deadbolt. How often will I be "
+                            "[changing|buying new] cells for it?",
+    "Air Purifier Filter": "[My|Our] bedroom unit that cleans what we breathe runs [all day|non-stop], and I "
+                           "already replace the pitcher cartridge. How regularly should [its main|the big] insert "
+                           "be [swapped|renewed]?",
     # B2B
-    "Premier Support Response Times": "We pay for your top support tier. If production goes down, how quickly "
-                                      "will [an engineer|someone] get back to us?",
-    "Standard Support Response Times": "We're on the basic support contract. When [everything|production] is "
-                                       "down, how fast is the first reply?",
-    "Hardware Warranty": "We just racked [some new|a few] [servers|switches]. For how long are they covered if "
-                         "a component fails?",
-    "Quote Validity": "[Our finance team|Procurement] is slow and we got [pricing|an offer] from your rep. How "
-                      "long can we sit on it before it lapses?",
-    "Payment Terms": "[Accounts payable|Our finance team] wants to know: once you bill us, how long do we have "
-                     "to settle?",
-    "Maintenance Windows": "[Our ops team|We] need to plan around your hosted platform's downtime. How much "
-                           "warning do you give before scheduled work?",
-    "Cloud Uptime Commitment": "Our [CIO|board] asks how much availability your hosted platform guarantees "
-                               "[each month|over a month]. What figure do you commit to?",
-    "Observability Data Retention": "We [ship|send] our app logs and metrics to your hosted monitoring "
-                                    "product. How far back can we look?",
-    "Data Pipeline Connectors": "We're choosing an ingestion tool. How many [sources|systems] does yours hook "
-                                "into [out of the box|without custom code]?",
-    "API Rate Limits": "Our integration keeps hitting [throttling|errors]. What's the standard call quota on "
-                       "your public interface?",
-    "Recovering Deleted Records": "Someone on our team [wiped|removed] records [by accident|yesterday]. How "
-                                  "long before they're gone for good?",
-    "Threat Signature Updates": "[Our security lead|Our CISO] wants to know how fresh the malware definitions "
-                                "on our firewalls are. How frequently do they refresh?",
-    "Wireless Controller Capacity": "We're [expanding|growing] our campus Wi-Fi. How many radios can one "
-                                    "management appliance handle?",
-    "PoE Budget": "We're hanging [cameras|phones] off the big Corvid switch. How much power can it feed in "
-                  "total?",
-    "Edge Server Temperature": "Our [factory floor|warehouse] gets hot in summer. How warm can it get around "
-                               "the small ruggedized Arkline box before it's out of spec?",
-    "Parts Replacement": "We're on the basic support contract and a [fan|disk] died. How quickly do "
-                         "[spares|replacements] arrive?",
-    "Subscription Cancellation Notice": "We [may not|don't plan to] keep a software plan [going|past this "
-                                        "year]. How far ahead must we tell you to stop it [renewing|rolling "
-                                        "over]?",
-    "Minimum Subscription Term": "We'd like to [try|use] your software for a short project. What's the "
-                                 "shortest commitment you sign?",
-    "Implementation Jumpstart Duration": "We [bought|signed up for] your fixed-scope rollout package. From kick-off "
-                                         "to handover, what's the usual duration?",
-    "Administrator Training": "[Two of our admins|Our admin] will attend your instructor-led course. How long "
-                              "will they be away?",
-    "Premier Training Seats": "We're on your top support tier. How many course places do we get [each "
-                              "year|annually] at no cost?",
-    "Long-Term Support Firmware": "We [hate|avoid] frequent upgrades on our appliances. Which release line "
-                                  "gets [patches|fixes] the longest?",
-    "End-of-Life Notice": "We plan hardware purchases years ahead. How much warning do you give before you "
-                          "stop selling a model?",
-    "RMA Return Window": "You [sent|shipped] us a replacement for a faulty part. What's our deadline to ship "
-                         "the broken one back?",
-    "License Keys": "Our new appliance needs activating. [Where can I get|Where would I find] the activation "
-                    "codes?",
-    "Analytics Base License": "We're buying your dashboards product. How many [people|staff] can log in on "
-                              "the starter licence?",
-    "Billing Contact": "I have an invoice question. [Which number|What do I dial] to talk to someone about "
-                       "it?",
-    "SSO Protocols": "Our apps need [federated|single] login through your gateway. Which standards does it "
-                     "speak?",
-    "Encryption at Rest": "Our [auditors|compliance team] ask how the data you host for us is [scrambled|"
-                          "protected] on disk. Which cipher?",
-    "Hosting Regions": "[Data residency|Where our data lives] matters to our [lawyers|compliance team]. In which "
-                       "locations do you run your cloud platform?",
-    "Free Trials": "We'd like to [kick the tires|evaluate your software] before buying. How long does the "
-                   "no-cost evaluation last?",
-    "Managed Backup Reports": "We [outsourced|handed] our backups to you. How regularly will we [get|receive] "
-                              "proof that restores work?",
-    "Session Recording Retention": "Our auditors [want|need] to replay what admins did on servers. For how "
-                                   "long does your vault keep those videos?",
-    "Object Store Scaling": "Our archive keeps growing. In what size steps can we extend the S3-compatible "
-                            "cluster?",
-    "Blade Chassis Capacity": "We're [filling|planning] an Arkline enclosure. How many of the small slide-in "
-                              "servers does it hold?",
-    "All-Flash Array Drive Bays": "We're sizing the smaller Vaultis flash system. How many disks fit in its "
-                                  "main box?",
-    "Service Reviews": "On your top support tier, how [often|frequently] do we sit down with our named engineer "
-                       "to go over [tickets|cases]?",
-    "Late Payment Fees": "[An invoice|A bill] of ours slipped past its due date. What penalty do you add?",
-    "Certificate Expiry Notices": "We [keep missing|forgot] a TLS renewal last year. When does your console "
-                                  "start warning us?",
-    "Data Export": "We need [everything|all our data] out of your platform [for an audit|for a migration]. How "
-                   "long until the download is ready?",
+    "Premier Support Response Times": "We meet our named engineer every quarter to go over [trends|upgrades], "
+                                      "fine. But if production [goes dark|crashes] on the top tier we pay for, how "
+                                      "[quickly|soon] does [somebody|a human] get back to us?",
+    "Standard Support Response Times": "I know spare parts [get delivered|ship] the following day on our basic "
+                                       "contract. If [everything|production] [crashes|goes dark], how [fast|soon] "
+                                       "is the first [reply|reaction]?",
+    "Hardware Warranty": "We just racked [some new|a few] [servers|switches], and I know you announce end-of-life "
+                         "well before the last order date. If a component [dies|breaks] [now|next spring], until "
+                         "when do you [send a replacement|fix it] at no cost?",
+    "Quote Validity": "[Our finance team|Procurement] is slow, and our purchase order will reference the number "
+                      "on the [offer|proposal]. How much time [do we have|have we got] before the [offer|proposal] "
+                      "your rep sent [lapses|goes stale]?",
+    "Payment Terms": "[Accounts payable|Our finance team] [wants to avoid|dreads] late fees on an overdue balance. "
+                     "Once you bill us, how many days [do we have|have we got] to settle?",
+    "Maintenance Windows": "[Our ops team|We] [track|watch] your monthly uptime commitment and the credits when "
+                           "it's missed. Ahead of scheduled downtime, how [much warning|long a heads-up] do we get?",
+    "Cloud Uptime Commitment": "Our [CIO|board] [knows|has read] which data centers and regions hold our "
+                               "[platform|data], and about replication for disaster recovery. What "
+                               "[availability|share of the time up] do you guarantee per calendar period?",
+    "Observability Data Retention": "Our auditors [know|checked] how long admin session recordings are kept. "
+                                    "Different question: for the [telemetry|app signals] we send to your hosted "
+                                    "monitoring product, how far back can we [look|search]?",
+    "Data Pipeline Connectors": "We're [choosing|picking] an ingestion tool and already know the public API's "
+                                "[request|bulk endpoint] quota. How many [sources|systems] does yours [hook|plug] "
+                                "into [without extra coding|off the shelf]?",
+    "API Rate Limits": "Our integration keeps getting [throttled|turned away], though we only run one full data "
+                       "export a week. How many calls [can we make|are allowed] every sixty seconds as standard?",
+    "Recovering Deleted Records": "Someone [wiped|erased] [entries|rows] in our account [by accident|yesterday], "
+                                  "and our monthly test reports on sample workloads won't help. How much time do "
+                                  "we have before they vanish for good?",
+    "Threat Signature Updates": "[Our security lead|Our CISO] knows which release branch gets security fixes the "
+                                "longest. Her question now: how fresh are the malware definitions on our "
+                                "[perimeter boxes|gateways], how frequently are they refreshed?",
+    "Wireless Controller Capacity": "We're [expanding|growing] our campus [Wi-Fi|hotspots] and already worked out "
+                                    "the PoE power budget per port. How many [radios|antennas] can the central "
+                                    "[appliance|box] [handle|look after]?",
+    "PoE Budget": "We're hanging [cameras|phones] and access points off the [big|biggest] powered "
+                  "[LAN|Ethernet] hub in the closet. How many watts can it [feed|deliver] [across all of "
+                  "them|altogether]?",
+    "Edge Server Temperature": "Our [factory floor|warehouse] gets [hot|sweltering] in summer, while the blade "
+                               "chassis sits in the cool rack room. How warm can it get around the small "
+                               "ruggedized box before it's out of spec?",
+    "Parts Replacement": "We're on the basic contract and a [fan|disk] died; I know the defective one goes back "
+                         "with the prepaid label. How [soon|quickly] does the [spare|new one] [arrive|show up]?",
+    "Subscription Cancellation Notice": "We [may not|don't plan to] keep a software plan [going|past this year], "
+                                        "and the seat count is already at the minimum. How far ahead must we "
+                                        "[warn|tell] you to stop it [rolling over|continuing]?",
+    "Minimum Subscription Term": "Our free trial [ends soon|is almost over] and we'd [like|want] to keep your "
+                                 "[tool|platform] just for a short project. What's the shortest commitment you "
+                                 "[sign|agree to]?",
+    "Implementation Jumpstart Duration": "We [bought|signed up for] your fixed-[price|fee] rollout package, and "
+                                         "our admins will attend the instructor-led course too. From [the first "
+                                         "meeting|day one] to [go-live|the day you hand it to us], what's the "
+                                         "[normal|expected] [elapsed time|length]?",
+    "Administrator Training": "[Two of our platform operators|Our platform operator] will use [some of|] the "
+                              "course seats that come with our top support tier. How much time away from their "
+                              "desks should we plan for?",
+    "Premier Training Seats": "[Several|A few] of our people want the instructor-led bootcamp and its "
+                              "certification voucher. On our top [tier|service contract], how many [places|spots] "
+                              "are [thrown in|bundled] at no charge?",
+    "Long-Term Support Firmware": "We [hate|avoid] [frequent|constant] appliance updates, even if threat "
+                                  "signatures download every few hours. Which [version|code] line [is "
+                                  "maintained|gets patched] [for the most years|longest]?",
+    "End-of-Life Notice": "We plan [equipment|appliance] purchases well ahead and know the warranty terms for "
+                          "drives and fans. How much [warning|lead time] do you give before a model [stops being "
+                          "sold|is withdrawn from sale]?",
+    "RMA Return Window": "Your replacement [arrived|was delivered] next morning, thanks. [What's our "
+                         "deadline|By when must we] [to ship|ship] the [broken|faulty] [component|unit] back?",
+    "License Keys": "Our new appliance [needs activating|won't activate], and [phoning|calling] the main support "
+                    "line [didn't help|got me nowhere]. [Where can I get|Where would I find] the activation codes?",
+    "Analytics Base License": "We're [buying|getting] your dashboards product once our trial ends, as a paid "
+                              "subscription. How many [people|staff] can [log|sign] in on the [starter|entry] "
+                              "[plan|package]?",
+    "Billing Contact": "[Something|A charge] on our [statement|latest charges] looks wrong, even after reading the "
+                       "payment terms. [Which number|What do I dial] to [talk|speak] to someone about it?",
+    "SSO Protocols": "Our [auditors|compliance team] [liked|are happy with] your encryption in transit. Next we "
+                     "want [one login|to log in once] [across all our tools|everywhere] through your [login "
+                     "broker|access product]; which standards does it speak?",
+    "Encryption at Rest": "Our [auditors|compliance team] know the regions that hold our [workloads|account] and "
+                          "the disaster recovery setup. [Which cipher|What algorithm] [scrambles|locks up] "
+                          "everything you keep for us on disk?",
+    "Hosting Regions": "[Residency|Where our records physically sit] matters to our [lawyers|compliance team] as "
+                       "much as the encryption at rest. In which [locations|places] [do you operate|is your "
+                       "platform operated]?",
+    "Free Trials": "We'd [like|want] to [kick the tires|test-drive your platform] before signing for the minimum "
+                   "term. [How much time does the no-cost evaluation give us|For how many weeks can we evaluate "
+                   "at no cost]?",
+    "Managed Backup Reports": "We [outsourced|handed over] the safeguarding of our data to your team, not just the "
+                              "recycle bin for deleted records. How [regularly|frequently] will we [get|see] proof "
+                              "that getting things back works?",
+    "Session Recording Retention": "We know how long logs and traces stay, but [inspectors|the regulator] want to "
+                                   "replay what [our sysadmins|superusers] did on servers. For what period [are "
+                                   "those videos held|does your tool hold those videos]?",
+    "Object Store Scaling": "Our archive keeps [growing|expanding] and expansion shelves won't [cut it|do]. In "
+                            "what size steps can we [extend|enlarge] the S3-compatible [system|pool]?",
+    "Blade Chassis Capacity": "We're [filling|planning] an enclosure next to our edge servers. How many of the "
+                              "[small|thin] slide-in [servers|computers] does it have room for?",
+    "All-Flash Array Drive Bays": "We're [sizing|comparing] the [smaller|entry] solid-state [system|box] against "
+                                  "an object cluster that scales by adding nodes. How many disks [slot|go] into "
+                                  "its main [chassis|box]?",
+    "Service Reviews": "On your top tier, [answers come within the hour|responses come around the clock], I know. "
+                       "How [frequently|regularly] do we sit down with our named [specialist|expert] to go over "
+                       "[tickets|open issues]?",
+    "Late Payment Fees": "[Our payment terms were|The terms on our account were] Net 45, and [a bill|one "
+                         "statement] of ours slipped over that [deadline|limit]. What penalty do you [add|charge]?",
+    "Certificate Expiry Notices": "We [forgot|missed] a TLS [refresh|rollover] last year, though our subscription "
+                                  "notices arrived fine. When does your [admin screen|dashboard] first [warn|flag] "
+                                  "us?",
+    "Data Export": "We need [everything|all our records] out of your platform [for an audit|for a migration], not "
+                   "just deleted records back from the recycle bin. How [soon|quickly] will the [archive|package] "
+                   "be ready to fetch?",
 }
 
 # --- knowledge: internal-only articles (title, summary, body, confidential values) --------------

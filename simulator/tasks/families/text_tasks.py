@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import defaultdict
 from datetime import date, timedelta
 from functools import cached_property, lru_cache
 
@@ -162,6 +163,11 @@ def purchase_window(today: date, days: int) -> tuple[date, date]:
     return today - timedelta(days=days + TOLERANCE_DAYS), today - timedelta(days=days - TOLERANCE_DAYS)
 
 
+def _gap(a: tuple, b: tuple) -> int:
+    """Days between two purchases (rows of `NamedEntityDisambiguation._purchases`)."""
+    return abs((date.fromisoformat(a[3]) - date.fromisoformat(b[3])).days)
+
+
 def describes(use: str, product: str) -> bool:
     """Whether a product (its Name) fits what the customer says they do with it, read with the
     generator's own use grammar (`records.product_fits`), never a substring of catalogue text."""
@@ -179,34 +185,48 @@ class NamedEntityDisambiguation(TaskGenerator):
             "an item for when I want to {use}")
 
     def _purchases(self) -> list[tuple]:
-        """(account, product, name, EffectiveDate) of every activated order line."""
+        """(account, product, name, EffectiveDate, Family) of every activated order line."""
         if "_rows" not in self.__dict__:
             self._rows = self.sql(
-                "SELECT o.AccountId, i.Product2Id, p.Name, o.EffectiveDate FROM OrderItem i "
+                "SELECT o.AccountId, i.Product2Id, p.Name, o.EffectiveDate, p.Family FROM OrderItem i "
                 "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
                 "WHERE o.Status = 'Activated' AND o.EffectiveDate >= ? ORDER BY i.Id",
                 ((self.today - timedelta(days=self.MAX_DAYS + 2 * TOLERANCE_DAYS)).isoformat(),))
         return self._rows
 
+    def _pairs(self, want_none: bool) -> list[tuple[tuple, tuple]]:
+        """(purchase, look-alike) pairs: one account's purchases of two products of one Family (a
+        loose reading of either's use fits both), bought within one window of each other (an answered
+        draw asks for the first) or more than 60 days apart (a None draw describes the second, which
+        the customer places in the first's window)."""
+        key = f"_pairs_{want_none}"
+        if key not in self.__dict__:
+            by_account = defaultdict(list)
+            for row in self._purchases():
+                by_account[row[0]].append(row)
+            self.__dict__[key] = [
+                (a, b) for rows in by_account.values() for a in rows for b in rows
+                if a[1] != b[1] and a[4] == b[4]
+                and (_gap(a, b) > 60 if want_none else _gap(a, b) <= 2 * TOLERANCE_DAYS)]
+        return self.__dict__[key]
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        account, product, name, day = rng.choice(self._purchases())
+        pairs = self._pairs(want_none)
+        if not pairs:
+            return None
+        (account, product, name, day, _family), look_alike = rng.choice(pairs)
         days = 5 * round((self.today - date.fromisoformat(day)).days / 5)
         if not self.MIN_DAYS <= days <= self.MAX_DAYS:
             return None
         lo, hi = purchase_window(self.today, days)
         in_window = self._bought(account, lo, hi)
-        history = self._bought(account)
-        use = records.use_phrase(rng, name)
+        described, described_name = (look_alike[1], look_alike[2]) if want_none else (product, name)
+        use = records.use_phrase(rng, described_name)
         fits = [pid for pid, n in in_window.items() if describes(use, n)]
-        fits_ever = [pid for pid, n in history.items() if describes(use, n)]
-        if want_none:  # the customer misremembers when: what fits was bought outside the window
-            days = rng.choice([d for d in range(self.MIN_DAYS, self.MAX_DAYS + 1, 5) if abs(d - days) > 60])
-            lo, hi = purchase_window(self.today, days)
-            in_window = self._bought(account, lo, hi)
-            if any(describes(use, n) for n in in_window.values()) or len(in_window) < 2:
-                return None  # (as many purchases in the window as an answered question has)
-        elif fits != [product] or (len(in_window) < 2 and len(fits_ever) < 2):
-            return None  # ambiguous, or either the date or the description alone would do
+        if fits != ([] if want_none else [product]) or len(in_window) < 2:
+            return None  # ambiguous (answered and None windows hold at least two purchases alike)
+        if not self._look_alike(described, in_window):
+            return None  # the window must hold a purchase a loose reading of the use would also fit
         who = self._customer(account)
         if who is None:
             return None
@@ -215,14 +235,20 @@ class NamedEntityDisambiguation(TaskGenerator):
                              "item": rng.choice(self.ITEM).format(use=use), "days": str(days)},
                     None if want_none else [product])
 
-    def _bought(self, account: str, lo: date | None = None, hi: date | None = None) -> dict[str, str]:
-        """product Id -> Name of what `account` bought (between lo and hi)."""
-        span = "" if lo is None else "AND o.EffectiveDate BETWEEN ? AND ?"
-        args = (account,) if lo is None else (account, lo.isoformat(), hi.isoformat())
+    def _look_alike(self, product: str, bought: dict[str, str]) -> bool:
+        """Whether `bought` holds a product other than `product` of the same Family: one a loose
+        reading of the use ("some kind of server") fits too, so only the exact use settles it."""
+        if "_families" not in self.__dict__:
+            self._families = dict(self.sql("SELECT Id, Family FROM Product2"))
+        return any(self._families[pid] == self._families[product] for pid in bought if pid != product)
+
+    def _bought(self, account: str, lo: date, hi: date) -> dict[str, str]:
+        """product Id -> Name of what `account` bought between lo and hi."""
         return dict(self.sql(
             "SELECT DISTINCT i.Product2Id, p.Name FROM OrderItem i "
             "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
-            f"WHERE o.AccountId = ? AND o.Status = 'Activated' {span} ORDER BY i.Product2Id", args))
+            "WHERE o.AccountId = ? AND o.Status = 'Activated' AND o.EffectiveDate BETWEEN ? AND ? "
+            "ORDER BY i.Product2Id", (account, lo.isoformat(), hi.isoformat())))
 
     def _customer(self, account: str) -> dict | None:
         """The signed-in customer (`requesters`): the person account, or in B2B the account's first

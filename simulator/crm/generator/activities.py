@@ -32,14 +32,14 @@ _RULES = {
                 "the office manager", "their finance lead", "the department head", "the buyer"],
     "note": [
         "<contact_cap> [prefers|asked for|would rather have] [morning|afternoon|late-day|short|early] [calls|slots|"
-        "meetings|check-ins] [where possible|if it can be helped|this month|while the project is busy|].",
-        "[Reminder|Follow-up reminder|A nudge|Calendar hold] [set|scheduled|added|booked] for <when>"
+        "meetings|check-ins][ where possible| if it can be helped| this month| while the project is busy|].",
+        "[Reminder|Follow-up reminder|A nudge|Calendar hold] [set|scheduled|added|booked] for <day>"
         "[ in case nothing comes back| if we hear nothing| as a fallback|][ on this one| for <contact>|].",
         "[Check|Skim|Reread|Go over|Look through] the [last call notes|email thread|account history|"
         "notes from the previous owner|open cases on the account|shared folder] [first|beforehand|before reaching out|"
         "before the call|ahead of time|before writing back][, so we do not repeat questions|, so nothing gets missed|"
         ", in case something changed|].",
-        "[The agenda|The dial-in|The meeting link|A short agenda|The room booking] [for this|for the session|]"
+        "[The agenda|The dial-in|The meeting link|A short agenda|The room booking][ for this| for the session|]"
         " [will follow|will go out <when>|is in the invite|was shared with <contact>|still needs confirming]"
         "[, as usual|, as they asked|].",
         "[Loop in|Copy|Include] [my manager|the regional lead|the account director|our sales engineer|the partner rep|"
@@ -48,7 +48,7 @@ _RULES = {
         "[No|Not much|Little|Only mild] [urgency|rush|time pressure] [from their side|on their end|for now|this week|"
         "from <contact>][, but keep it moving|, but do not let it drift|; a short nudge is enough|"
         "; they will come back to us|].",
-        "[Their|The customer's|<contact>'s] [office|team|department] is [closed|away|short-staffed|on a freeze]"
+        "[Their|The customer's|<contact_cap>'s] [office|team|department] is [closed|away|short-staffed|on a freeze]"
         " [on Fridays|next week|over the holidays|until the audit ends|for the rest of the month]"
         "[, so plan around it|, so expect slow replies|].",
         "[Log|Record|Write up|Note down] [the outcome|what was agreed|next steps|any open questions|who attended]"
@@ -58,15 +58,18 @@ _RULES = {
         "an internal audit|a leadership change] [is coming|is planned|may slow things down|could shift priorities]"
         "[ <when>| on their side|].",
     ],
+    "day": ["Friday", "Thursday morning", "early next week", "the end of the month", "after the holidays",
+            "the day they are back from leave", "after their quarterly review", "Monday"],
     "aside": ["", ", ideally <when>", ", per <contact>'s request", ", as agreed with <contact>",
-              ", if <contact> has time", " <when>", ", then report back to the team"],
+              ", if <contact> has time", ", <when> if possible", ", then report back to the team"],
     "contact_cap": ["Our contact", "The main contact", "The project sponsor", "Their ops lead", "Their IT lead",
                     "The office manager", "Their finance lead", "The department head"],
 
     # --- Qualification: money, who decides, whether there is a real need, timing, fit ----------------
     "task_qual": [
         "[Confirm|Find out|Check|Ask] [whether|if] [there is|they have] [money|funding|budget|a budget line]"
-        " [set aside|approved|earmarked] for [this|the project|a purchase like this][ this year| this quarter|]"
+        " [set aside|approved|earmarked] for [it|the project|a purchase like this][ in this year's budget| for this "
+        "quarter|]"
         "[ <qual_mod>|]",
         "[Find out|Confirm|Work out|Pin down] who [signs off on|approves|has the final say on|controls]"
         " [spend|purchases|a purchase] [of this size|like this|at this level][ <qual_mod>|]",
@@ -119,8 +122,9 @@ _RULES = {
         "[Review|Go over|Look at] [their|the customer's] [current setup|existing systems|network layout|"
         "architecture diagrams|data flows] [with|alongside] [their IT lead|our solutions engineer|the technical team]"
         "[ <disc_mod>|]",
-        "[Send|Share] the [discovery questionnaire|site survey|needs checklist|environment worksheet] to [<contact>|"
-        "their IT team|the end users][ <disc_mod>|]",
+        "[Send the [discovery questionnaire|site survey|needs checklist|environment worksheet] to|Share the "
+        "[discovery questionnaire|site survey|needs checklist|environment worksheet] with] [<contact>|their IT team|"
+        "the end users][ <disc_mod>|]",
         "[Run|Hold|Facilitate] [a|the] [needs analysis|workflow mapping|requirements|process review] [workshop|session]"
         " [with|for] [the end users|their department heads|the evaluation team]",
         "[Find out|Learn|Ask] what [slows|frustrates|blocks] [their|the customer's] [staff|team|users] [most|today]"

@@ -7,6 +7,9 @@ facts that change no label (a budget for another project, someone's authority ov
 unrelated purchase, an opinion about another vendor's product, competitors ruled out or named
 in passing). Each label is carried by its own rules (`FACT_RULES`); tests check with
 `grammar.overlaps` that no other rule of the grammar produces text a label's pattern matches.
+Spoken lead-ins and tails fit the kind of sentence (`FRAMES`: a statement's, a question's, none
+on greetings and closings); wording that fits one org only is in `ORG_RULES` (a b2c call has no
+legal team), which the detectors read for both orgs (`grammar.by_org`).
 
 Detectors (what the oracle reads, and FIELD_FACTS for the model writer) are the compiled
 patterns of those rules, matched case-insensitively:
@@ -25,36 +28,39 @@ from functools import lru_cache
 
 from ..schema import STAGES
 from . import text
-from .grammar import Grammar
+from .grammar import by_org
 from .latent import BANT, SUBTOPICS
 
 SENTIMENTS = ("positive", "neutral", "negative")
 
 _APPROVERS = {"b2b": ("our CFO", "the VP of Operations", "our procurement committee", "the CIO",
                       "our managing director", "the board", "my boss", "our finance director"),
-              "b2c": ("my partner", "my wife", "my husband", "my parents", "my business partner", "my sister")}
+              "b2c": ("my partner", "my wife", "my husband", "my dad", "my business partner", "my sister")}
 _AMOUNTS = {"b2b": (30_000, 250_000, 5_000), "b2c": (300, 2_500, 50)}
 _PROJECTS = {"b2b": ("the warehouse remodel", "a new delivery fleet", "the office move", "our website rebuild",
                      "new laptops for the sales floor", "the trade show next spring", "a security audit"),
              "b2c": ("a kitchen renovation", "a new roof", "our summer vacation", "a used car", "the wedding",
                      "new bikes for the kids", "a home gym")}
-_PURCHASES = {"b2b": ("the office lease", "our insurance renewal", "the catering contract", "new company cars",
-                      "the warehouse expansion", "our payroll provider"),
+_PURCHASES = {"b2b": ("the office lease renewal", "our insurance renewal", "the catering contract",
+                      "the company car order", "the warehouse expansion", "the switch to a new payroll provider"),
               "b2c": ("the new car", "the mortgage refinance", "our holiday trip", "the new sofa",
                       "the kids' school fees", "the garden redesign")}
 
 RULES: dict[str, list[str]] = {
     # -- shared pieces
-    "lead": ["[|so, |well, |okay, |right, |and |now, |honestly, |look, |alright, |anyway, |good, |sure, |yes, |hmm, "
-             "|oh, |listen, |yeah, ]"],
-    "tail": ["[| then| for now| I think| as well| if that works| by the way| on my side| in any case| at least|"
-             " so far| really| I'd say| as it stands]"],
+    # spoken framing by kind of sentence (see FRAMES): none on greetings, closings or corrections
+    "lead_c": ["[well, |honestly, |to be honest, |look, |I mean, |so, |okay, |right, |hmm, |frankly, |yeah, ]"],
+    "tail_c": ["[, to be honest|, if I'm honest|, as things stand|, at least that's where we are]"],
+    "lead_aside": ["[by the way, |unrelated, but |oh, and |side note, |while I think of it, ]"],
+    "lead_a": ["[so, |okay, |alright, |right, |great, |good, ]"],
+    "lead_next": ["[as a next step, |from my side, |so, |okay, |alright, |on my end, ]"],
+    "tail_q": ["[, if you don't mind me asking|, if you can share that|, if that's okay to ask]"],
     "ack": ["[right|okay|sure|got it|makes sense|understood|fair enough|good to know|that helps|noted|"
             "thanks for that|appreciate that|perfect|great]"],
     "soft": ["[honestly|to be honest|frankly|look|well|so|I mean|candidly|truthfully|in all honesty]"],
     "this": ["[this|the {product}|this purchase|something like this|a project like this]"],
     "when": ["[the next six weeks|the next two months|this quarter|the next 90 days|the next month|"
-             "the next few weeks|the end of the quarter|the next eight weeks]"],
+             "the next few weeks|the current quarter|the next eight weeks]"],
     "about": ["[about|roughly|around|close to|a bit over|just under|something like]"],
     "correct": ["[actually|wait|hang on|sorry|hold on|oh], [scratch that|let me correct that|I misspoke|"
                 "I had that wrong|that's out of date|I just checked|I should correct myself]"],
@@ -66,10 +72,10 @@ RULES: dict[str, list[str]] = {
     "budget_met": [
         "[we have|we've got|we already have] <about> {amount} [set aside|earmarked|allocated|approved|ring-fenced] "
         "for <this>",
-        "[finance|our CFO|leadership|my manager|the board] [approved|signed off on|released] <about> {amount} for "
-        "<this> [last week|last month|already|in the latest budget round]",
+        "{approver} [approved|signed off on|agreed to] <about> {amount} for <this> [last week|last month|already|"
+        "a few weeks ago]",
         "the money for <this> is [already |][in place|approved|sorted|secured|in the plan], <about> {amount}",
-        "it's not [that|as if|like] we [lack|are short of] [budget|money|funds] [for this|here|on this one]; "
+        "it's not [that|as if|like] we [lack|are short of] [budget|money|funds] [for it|here|on this one]; "
         "<about> {amount} is [already |][set aside|approved|earmarked]",
         "[I'm fairly sure|I believe|as far as I know|if I remember right|I think] we [have|can count on] <about> "
         "{amount} [set aside|earmarked|available] for <this>",
@@ -78,17 +84,18 @@ RULES: dict[str, list[str]] = {
     ],
     "budget_unmet": [
         "[nothing|no money|not a cent] has been [set aside|earmarked|allocated|approved] for <this> "
-        "[yet|so far|at this point|this year]",
+        "[yet|so far|at this point|in this year's plan]",
         "[our spending|spend|all purchasing|discretionary spend] is frozen [until next year|until the next fiscal year|"
         "for the rest of the year|until further notice]",
         "the [money|funding|budget] for <this> [isn't|is not] there [yet|right now|this year|at the moment]",
         "we'd [have to|need to] [find|scrape together|free up] the [money|funds|budget] [somewhere|first|"
         "from another line] before [committing|we could sign|anything moves]",
-        "[finance|our CFO|leadership|the board] [turned down|rejected|pushed back on|sat on] [the request|our request|"
-        "the funding request] for <this>",
+        "{approver} [turned down|said no to|pushed back on|sat on] [the request|our request|the spend] for <this>"
+        "[ last month| in the last round| again|]",
         "I [can't|couldn't|wouldn't] [say|claim|pretend] we [have|can count on] [money|funding|budget] "
         "[lined up|in place|sorted] for <this>",
-        "I [doubt|don't think] we'll [get|find|free up] [money|funding|budget] for <this> [this year|before next year|"
+        "I [doubt|don't think] we'll [get|find|free up] [money|funding|budget] for <this> [in this year's budget|"
+        "before next year|"
         "anytime soon]",
     ],
     "authority_met": [
@@ -96,7 +103,7 @@ RULES: dict[str, list[str]] = {
         "the decision [is mine|is my call|sits with me|rests with me] [alone|entirely|in the end|on this one]",
         "I [sign off on|approve] [purchases|spend|deals] [like this|of this size|in this range] [myself|on my own|"
         "without anyone else]",
-        "it's not [up to|on|down to] [anyone else|the board|our CFO|my boss|my partner]; [I make the call|"
+        "it's not [up to|down to] [anyone else|{approver}]; [I make the call|"
         "the call is mine|I decide|I sign it]",
         "I'm [pretty|fairly|almost] sure <this> [falls|sits] [within|inside] my [signing authority|approval limit|budget "
         "authority]",
@@ -111,10 +118,10 @@ RULES: dict[str, list[str]] = {
         "{approver} [signs off on|approves|has to bless] [anything like this|every purchase of this size|"
         "anything in this range]",
         "I [don't think|doubt] I [can|could] sign <this> [myself|on my own|without {approver}]",
-        "[this|the {product}] isn't [my call|my decision|something I can approve] [on my own|alone|by myself]",
+        "[this|the {product}] isn't [my call alone|my decision alone|something I can approve [on my own|by myself]]",
     ],
     "need_met": [
-        "[we|our team|I] [really |definitely |genuinely |]need <this> because <pain>",
+        "[we|I] [really |definitely |genuinely |]need <this> because <pain>",
         "<pain>, so [this is|fixing it is|solving this is|sorting this out is] [a real priority|top of the list|"
         "urgent for us|the main goal this year]",
         "it's not [just|only|simply] [curiosity|window shopping|research] [on our side|for us|here]; <pain>",
@@ -123,7 +130,7 @@ RULES: dict[str, list[str]] = {
     ],
     "pain": ["[the setup we have now|our current system|the old one|what we use today] [keeps breaking|can't keep up|"
              "is out of support|is on its last legs|crashes every other week]",
-             "[we|our people|I] [lose|waste|burn] [hours|whole afternoons|a lot of time] [every week|each month|daily] "
+             "[we|I] [lose|waste|burn] [hours|whole afternoons|a lot of time] [every week|each month|daily] "
              "on [workarounds|manual fixes|patching things up]"],
     "need_unmet": [
         "what we have [today|now|at the moment] [works fine|does the job|is good enough|covers it] [for now|for us|"
@@ -133,7 +140,7 @@ RULES: dict[str, list[str]] = {
         "there's no [real|pressing|specific] [problem|use case|pain point] [driving this|behind this|"
         "we're trying to fix]",
         "[nothing's|nothing is] [broken|wrong|failing] with [our current setup|what we use now|the system we have]",
-        "I'm not sure we [actually|really|even] need [it|this|anything new] [right now|this year|at all]",
+        "I'm not sure we [actually|really|even] need [it|this|anything new] [right now|before next year|at all]",
         "[it's|this is] [more curiosity than anything|a nice-to-have at best|not solving a real problem for us]",
     ],
     "timeline_met": [
@@ -157,9 +164,10 @@ RULES: dict[str, list[str]] = {
     # pending answers, resolved later in the call (no label)
     "pending": [
         "[let me|I'll need to|I'd have to|I want to] [check|confirm|double-check] [that|the details|where we stand] "
-        "with [finance|accounting|my manager|the team|my partner] [and get back to you|before I answer|first]",
+        "with {approver} [and get back to you|before I answer|first]",
         "[good question|fair question|hmm], I'm [not sure off the top of my head|not a hundred percent sure|"
-        "not certain right now], let me [think|look into it|ask around] and [come back to it|answer later in the call]",
+        "not certain right now|not the best person to say], let me [think|look into it|ask around|check my notes] "
+        "and [come back to it|answer later in the call|get back to you before we hang up]",
     ],
 
     # -- competitors (the considered ones are labels; the others are distractors)
@@ -168,15 +176,17 @@ RULES: dict[str, list[str]] = {
         "[ as well| too| in parallel|]",
         "{comp} [sent us|gave us|put together] a [proposal|quote|bid] [last week|recently|a few days ago] "
         "[and we're weighing it|that's still on the table|and we're comparing it with yours]",
-        "{comp} is [still |][on our shortlist|in the running|one of the options we're weighing]",
-        "[we're|I'm] [comparing|weighing] [you|your offer|the {product}] [against|with] {comp}[ right now|]",
+        "{comp} is [still |][on our shortlist|in the running|one of the options we're weighing][ for this| at the "
+        "moment| alongside you| after their last demo|]",
+        "[we're|I'm] [comparing [you|your offer|the {product}] [against|with]|weighing [you|your offer|the {product}] "
+        "against] {comp}[ right now| before we decide|]",
         "we'll [probably|likely|most likely] [get|take] a [demo|quote|second opinion] from {comp} "
         "[too|as well|before we decide]",
     ],
     "comp_ruled_out": [
         "we [looked at|talked to|had a call with|got a demo from] {comp} [earlier|last year|a while back] but "
         "[ruled them out|crossed them off|dropped them|it went nowhere]",
-        "{comp} [is|are] [off the list|out of the picture|no longer an option] [now|for us|after their demo]",
+        "{comp} is [off the list|out of the picture|no longer an option] [now|for us|after their demo]",
         "we [won't|will not] be [going with|considering|talking to] {comp}[ again| this time|]",
         "we were [also |]evaluating {comp} [until their demo|until last month|for a while] but [dropped them|"
         "moved on|lost interest]",
@@ -192,8 +202,10 @@ RULES: dict[str, list[str]] = {
         "once in a while]",
     ],
     "comp_reply": [
-        "<ack>, [happy to|glad to|I can] [show you|walk you through|put together] [where we differ|how we compare|"
+        "<ack>, [happy to|glad to|I can] [show you|walk you through] [where we differ|how we compare|"
         "what sets us apart] [on total cost|side by side|before you decide|in a one-pager]",
+        "<ack>, [I can|let me] [put together|send over] a [side-by-side|comparison|one-page comparison] "
+        "[on total cost|of the features|of support and pricing][ before you decide| this week|]",
         "<ack>, [plenty of|a lot of|many of] our customers [compared options|looked around|ran a bake-off] "
         "[before choosing us|first|too], so [that's normal|no surprise there|I'm glad you're thorough]",
     ],
@@ -201,7 +213,7 @@ RULES: dict[str, list[str]] = {
     # -- subtopic opinions about OUR product (negative ones are labels)
     "n_pricing": ["[your pricing|the price you quoted|the pricing on the {product}|what you're charging]"],
     "n_support": ["[your support team|the support on your side|your support|your help desk]"],
-    "n_features": ["[the feature set|the features of the {product}|your feature list|what the {product} does "
+    "n_features": ["[the feature set|the feature set of the {product}|your feature list|what the {product} does "
                    "out of the box]"],
     "n_integration": ["[the integration story|integrating it with our systems|connecting it to our tools|"
                       "the integration with our stack]"],
@@ -232,18 +244,11 @@ RULES: dict[str, list[str]] = {
     "fine_pred": ["[about what we expected|fine, nothing special|in the normal range|okay for now|acceptable|"
                   "on par with the others]"],
     "good_pred": ["[great|really solid|better than we expected|a big plus|excellent|one of the reasons we're here]"],
-    "opinion_other": [
-        "[our old vendor's|the payroll system's|our phone provider's|the last agency's|our email tool's] "
-        "[support|pricing|onboarding|performance] was [painfully slow|awful|a nightmare|hard to justify]"
-        "[, but that's a different product|, different vendor entirely|, not yours|]",
-        "the [accounting|scheduling|HR] software we use [has terrible support|is overpriced|keeps crashing]"
-        "[, which is a separate headache|, but that's another story|]",
-    ],
 
     # -- agent questions
     "ask_Budget": ["<ack>, [and |so |]how are you thinking about [budget|funding|spend] for <this>?",
                    "<ack>, [and |so |]is there [budget|money|funding] [earmarked|set aside|planned] for <this> "
-                   "[yet|already|this year|at this point]?",
+                   "[yet|already|in this year's plan|at this point]?",
                    "<ack>, [and |so |]where do things stand on [the budget|funding|the money side] [for this|"
                    "on your end|this year]?"],
     "ask_Authority": ["<ack>, [and |so |]who else [is involved in|weighs in on|signs off on] [the decision|"
@@ -268,9 +273,13 @@ RULES: dict[str, list[str]] = {
         "the goal today is [just |simply |]to [get to know each other|get acquainted] and [figure out|decide|see] "
         "whether it makes sense to keep talking about the {product}"],
     "next_Qualification": [
-        "I'll send [a short overview|a one-page intro|some background material] so you can decide whether it's worth "
-        "a [deeper|second|longer] conversation",
-        "let me check back [next week|in a few days|once you've had time] to see whether there's a fit worth exploring"],
+        "I'll send [a short overview|a one-page intro|some background material|a couple of customer stories] "
+        "[today|tomorrow|this week|after the call] so you can decide whether it's worth a [deeper|second|longer] "
+        "conversation",
+        "[let me|I'll] [check back|follow up|give you a call] [next week|in a few days|once you've had time|"
+        "after you've talked it over|early next month] to see whether [there's a fit worth exploring|it makes sense "
+        "to keep talking|"
+        "a deeper look is worth your time]"],
     "stage_Discovery": [
         "[building on|following up on] our [intro call|first conversation|last chat], I'd like to [dig into|map out|"
         "go through] your requirements [in detail|properly|one by one] and [then |]show you a [short|quick|tailored] "
@@ -281,7 +290,8 @@ RULES: dict[str, list[str]] = {
         "I'll send the demo recording and a [written|short|detailed] summary of the requirements we [captured|"
         "discussed|agreed on]",
         "next I'll [document|write up] the requirements [we captured|from today] and [set up|schedule] a technical "
-        "demo with your team"],
+        "demo [with your team|for you|for next week|for early next week][, so nothing gets lost| once you've "
+        "checked my notes|]"],
     "stage_Quote": [
         "I've [put together|prepared|drafted] the [quote|formal proposal|pricing proposal] for the {product} "
         "[based on|from] [what we discussed|our last call|your requirements], so let's [go through|review|walk "
@@ -289,65 +299,138 @@ RULES: dict[str, list[str]] = {
         "I'm ready to send [over |]the [formal proposal|quote] with pricing for the {product}, [and|but] I wanted "
         "to walk you through [the quote|the line items|it] first"],
     "next_Quote": [
-        "I'll email the [quote|proposal] [today|tonight|by tomorrow morning], and it's valid for [30|45|60] days",
-        "you'll have the proposal document with the quoted line items [by tomorrow|by end of day|first thing "
-        "tomorrow]"],
+        "I'll email the [quote|proposal] [today|tonight|by tomorrow morning], and it's valid for [30|45|60] days"
+        "[, so there's time to [review it|compare it|go through it line by line]|]",
+        "you'll have the [proposal document|written proposal|formal quote] with the quoted line items [by tomorrow|"
+        "by end of day|first thing tomorrow|before your Thursday meeting|early next week][, and I'm happy to walk "
+        "you through it|, and every line is open to questions|]"],
     "stage_Negotiation": [
-        "I [received|got|went through] your [procurement team's counteroffer|legal team's redlines|counterproposal] "
-        "on the [agreement|contract] for the {product}, so let's [work through|settle|close out] the [open terms|"
-        "remaining points|last open clauses][, with the kickoff to follow once it's signed|]",
+        "I [received|got|went through] your <neg_party> on the [agreement|contract] for the {product}, so let's "
+        "[work through|settle|close out] the [open terms|remaining points|last open clauses][, with the kickoff to "
+        "follow once it's signed|]",
         "we're close on the contract for the {product}, [and |]the [remaining|last|open] points are the "
         "[payment terms|liability clause|renewal terms] and the concession you asked for"],
     "next_Negotiation": [
-        "I'll send the revised contract with the agreed terms to your legal team [today|tomorrow|this week]",
-        "I'll take the counteroffer to our deal desk and come back with [final terms|an answer|a revised offer] "
-        "[by Friday|this week|in two days]"],
+        "I'll send the [revised contract|updated agreement|clean copy of the contract] with the agreed terms <neg_to> "
+        "[today|tomorrow|this week|by Thursday][ for a final read| for signature|]",
+        "[I'll take|let me take] the counteroffer to [our deal desk|my manager|our pricing team] and come back with "
+        "[final terms|an answer|a revised offer] [by Friday|this week|in two days|early next week]"],
     "stage_Closed": [
-        "now that the agreement is signed, [welcome aboard|thanks again for your business|we're thrilled to have you]"
-        ", and this call is to plan the kickoff for the {product}",
+        "[now that|since] the [agreement|contract|paperwork] is [signed|countersigned|done], [welcome aboard|thanks "
+        "again for your business|we're thrilled to have you], and [this call is to|I'd like to use this call to|today "
+        "we can] [plan|map out|walk through] the [kickoff|implementation kickoff|first few weeks] for the {product}",
         "thanks again for signing [last week|on Friday|the other day], so let's [line up|schedule|plan] the "
         "implementation kickoff for the {product} and introduce your [onboarding manager|customer success manager]"],
     "next_Closed": [
-        "I'll send the kickoff invite and the [implementation checklist|go-live checklist] [this afternoon|today|"
-        "tomorrow]",
+        "I'll send the [kickoff invite|calendar invite for the kickoff] and the [implementation|go-live|onboarding] "
+        "checklist [this afternoon|today|tomorrow|before Friday][, so you can [pick a date|block the time|share it "
+        "with whoever needs it]|]",
         "your customer success manager will reach out to [schedule training|set the go-live date|book the kickoff] "
-        "[this week|in the next few days]"],
+        "[this week|in the next few days][, and I'll stay your contact for anything commercial|, and I'll stay on "
+        "the thread|]"],
     "stage_none": [
         "I [wanted to|thought I'd|just want to] [check in|catch up] and hear [how things are going on your side|"
-        "where your thinking is on the {product}|what's changed since we last spoke]",
+        "where your thinking is on the {product}|what's changed since we last spoke][ since [the webinar|your visit "
+        "to our site|you downloaded the brochure|my last email]|, no agenda beyond that|, nothing formal|]",
         "the [idea|plan|hope] for today is to [hear more about your situation|understand what you're after|"
-        "learn a bit about you] and [answer any questions|see how we can help|share a little about the {product}]"],
+        "learn a bit about you] and [answer any questions|see how we can help|share a little about the {product}]"
+        "[, nothing formal|, in about twenty minutes|, at whatever pace suits you|]"],
     "next_none": [
         "I'll [follow up|send you a note] [by email|later today|tomorrow] with a [recap|short summary|few notes] "
         "of [today|our chat|what we covered]",
-        "I'll send a [short|quick] recap and we can [pick it up|continue] [from there|next time|when you're ready]"],
+        "I'll send a [short|quick] recap [tonight|tomorrow|this week|after this call] and we can [pick it up|"
+        "continue] [from there|next time|when you're ready|whenever suits you]"],
 
-    # -- framing: greetings, small talk, closings
-    "greet": ["[hi|hello|hey|good morning|good afternoon] {cf}, [this is|it's] {af}[ from sales| calling back| "
-              "over at our team|], [thanks for making time|thanks for jumping on|appreciate you taking the call|"
+    # -- framing: greetings, small talk (asked and answered on one topic), closings
+    "greet": ["[hi|hello|hey|good morning|good afternoon] {cf}, [this is|it's] {af}[ from sales| calling back| from "
+              "the account team|], [thanks for making time|thanks for jumping on the call|appreciate you taking the "
+              "call|"
               "glad we could connect|thanks for fitting me in] [today|this morning|this afternoon|on short notice|"
-              "despite the busy week]"],
-    "reply_b2b": ["[thanks|hi|hello|good to hear from you], {af}, [happy to talk|glad to chat|good timing] "
-                  "[about what {company} needs|since a few of us at {company} are curious|because {company} "
-                  "has been discussing this|as we've been busy at {company}]"],
-    "reply_b2c": ["[sure|yes|hi|hello], {af}, [now works|happy to chat|this is a good time|go ahead] "
-                  "[and thanks for calling|since I have a few minutes|before I head out|while the kids are out]"],
-    "small_ask": ["[by the way|before we dive in|quick one before we start|oh, and], [how was your weekend|"
-                  "how's the weather on your end|did you get through that busy stretch|how was the conference|"
-                  "are things calming down after the holidays]?"],
-    "small_reply": ["[pretty good|not bad|busy as always|can't complain|a bit hectic], [we|I] [finally|just|actually] "
-                    "[got some sun|went hiking|had family over|caught up on sleep|painted the porch|ran a 10k]"
-                    "[, thanks for asking| over the weekend|, which was nice|]"],
-    "close_c": ["[sounds good|great|perfect|works for me|that's helpful], [thanks|thank you] {af}[, talk soon|, "
-                "speak next week|, have a good one|, I'll keep an eye out for it|]"],
-    "close_a": ["[thanks|thank you|appreciate it], {cf}, [have a great rest of your day|talk soon|I'll be in touch|"
-                "enjoy the rest of your week|speak soon] [and thanks again for your time|and reach out anytime|"
-                "and good luck with the week|]"],
+              "during what I know is a busy week]"],
+    "reply_b2b": ["[thanks|hi|hello|good to hear from you], {af}[,| -] [happy to talk|glad to chat|good timing|"
+                  "now is fine]"
+                  "[, a few of us at {company} have been [discussing this|looking into this|comparing options]|, this "
+                  "has been on our list at {company} for a while|, the team at {company} asked me to take this call|"
+                  ", I've [blocked|got] [half an hour|twenty minutes|until the top of the hour]|, I have my notes "
+                  "from last time [here|in front of me]]"],
+    "reply_b2c": ["[sure|yes|hi|hello|oh, hi|hi there], {af}[,| -] [now works|happy to chat|this is a good time|"
+                  "go ahead|perfect timing|good to hear from you]"
+                  "[, I have [a few|about twenty|ten] minutes [before I head out|before dinner|on my break]|, I was "
+                  "hoping you'd call|, thanks for calling back|, the kids are out so it's quiet|, I've been "
+                  "reading up on the {product}|]"],
+    "small_ask_weekend": ["<small_lead>how was your weekend"
+                          "[, anything fun|, did you get out at all|, get any rest|, do anything nice|]?",
+                          "<small_lead>did you have a [good|decent|relaxing] weekend[ in the end| after all|]?"],
+    "small_lead": ["[by the way, |before we dive in, |quick one before we start: |oh, and |first, |before we get "
+                   "going, |just out of curiosity, ]"],
+    "small_reply_weekend": ["[pretty good|not bad|quiet|lovely|a bit hectic], [thanks|thanks for asking][, we|, I] "
+                            "[went hiking|had family over|caught up on sleep|painted the porch|ran a 10k|watched the "
+                            "game|finally fixed the fence]"],
+    "small_ask_weather": ["<small_lead>how's the weather [on your end|where you are|"
+                          "over there][ today| this week|]?", "<small_lead>[is it still raining|did the heat break|has "
+                          "the snow cleared|is it as windy as here] [on your end|where you are|over there]?"],
+    "small_reply_weather": ["[grey and wet|sunny for once|cold but clear|hot already|windy], [thanks|honestly]"
+                            "[, I'd take yours|, typical for this time of year|, so I'm happy to be inside|, but "
+                            "the weekend looks better|]"],
+    "small_ask_event": ["<small_lead>how was the [conference|"
+                        "trade show|offsite|team day] [last week|the other day][, worth the trip|, did you get "
+                        "anything out of it|]?"],
+    "small_reply_event": ["[good|busy|exhausting|better than expected], [thanks|thanks for asking][, lots of "
+                          "[good talks|people|coffee]|, I'm still catching up on email|, I came back with a long "
+                          "to-do list|]"],
+    "small_ask_week": ["<small_lead>[did you get through|did you "
+                       "survive|how did you get on with] that busy stretch [you mentioned|you told me about|from last "
+                       "time][ in the end|]?"],
+    "small_reply_week": ["[mostly|just about|yes, finally|almost], [thanks|thanks for asking][, it was a long one|, "
+                         "things are calmer now|, one more deadline to go|, and I even took Friday off|]"],
+    "close_c": ["[sounds good|great|perfect|works for me|that's helpful|okay, good|that all makes sense|that covers "
+                "it|good, that's clear][, thanks {af}|, thank you {af}|, thanks a lot {af}|]<close_next>"],
+    "close_next": ["[, talk soon|, speak next week|, have a good one|, I'll keep an eye out for it|, I'll look out "
+                   "for the [recap|email|invite|details]|, I'll [read|go through] it [tonight|over the weekend|"
+                   "tomorrow "
+                   "morning|before our next call]|, I'll [talk to|check with|sit down with] {approver} [in the "
+                   "meantime|before then|this week]|]"],
+    "close_a": ["[thanks|thank you|appreciate it|great talking to you|good talking to you|thanks for your time], {cf}"
+                "[,| -] [have a great rest of your day|enjoy the rest of your week|have a good evening|have a good "
+                "weekend|talk soon|speak soon|good luck with [the rest of the week|the quarter|everything on your "
+                "plate]], <close_after>"],
+    "close_after": ["and [reach out anytime|just call me|drop me a line|send me a note] if [anything comes up|"
+                    "questions "
+                    "come up|you need anything in the meantime|something in the recap is unclear]",
+                    "and thanks again for [your time|the open conversation|fitting me in|all the detail]",
+                    "I'll [be in touch|follow up|check back] [tomorrow|next week|once the recap is out|in a few days]",
+                    "I'll [send that over|get that to you|have that with you] [shortly|within the hour|tonight|"
+                    "first thing tomorrow]"],
     # distractor facts that change no label
-    "budget_other": ["we [did|just|recently] [set aside|approve|sign off on] {amount} for {project}, but that's "
-                     "[a separate project|a different pot of money|earmarked elsewhere|unrelated to this]"],
+    "budget_other": ["we [just|recently|also|already] [set aside|approved|signed off on] {amount} for {project}, but "
+                     "that's [a separate project|a different pot of money|earmarked elsewhere|unrelated to this]"],
     "authority_other": ["{approver} [has to approve|signs off on|handles] {purchase}[, that's a separate process|, "
                         "but that's unrelated|, different story entirely|]"],
+}
+
+# Alternatives that fit only one org (a company's vendors and legal team, a household's apps).
+ORG_RULES: dict[str, dict[str, list[str]]] = {
+    "b2b": {
+        "opinion_other": [
+            "[our old vendor's|the payroll system's|our phone provider's|the last agency's|our email tool's] "
+            "[support|pricing|onboarding|performance] was [painfully slow|awful|a nightmare|hard to justify]"
+            "[, but that's a different product|, different vendor entirely|, not yours|]",
+            "the [accounting|scheduling|HR] software we use [has terrible support|is overpriced|keeps crashing]"
+            "[, which is a separate headache|, but that's another story|]"],
+        "neg_party": ["[procurement team's counteroffer|legal team's redlines|counterproposal]"],
+        "neg_to": ["to your legal team"],
+    },
+    "b2c": {
+        "opinion_other": [
+            "[my old phone company's|my internet provider's|the gym app's|my bank's|the last furniture store's] "
+            "[support|pricing|delivery|app] was [painfully slow|awful|a nightmare|hard to justify]"
+            "[, but that's a different company|, nothing to do with you|, not yours|]",
+            "the [budgeting|banking|fitness|photo|recipe] app I [use|pay for] [has terrible support|is overpriced|"
+            "keeps crashing|logs me out every day][, which is a separate headache|, but that's another story|, "
+            "nothing to do with this|]"],
+        "neg_party": ["[counteroffer|counterproposal|list of changes]"],
+        "neg_to": ["to you", "over to you"],
+    },
 }
 
 _FACT_RULES = {**{f"{f}=unmet": f"{f.lower()}_unmet" for f in BANT}, **{f"{f}=met": f"{f.lower()}_met" for f in BANT},
@@ -369,11 +452,11 @@ for _s in SUBTOPICS:
                 f"[a problem|a weak spot|a dealbreaker|an issue]")
     RULES[f"pos_{_s}"] = [f"<n_{_s}> <be> <good_pred>", _not_neg]
     RULES[f"neu_{_s}"] = [f"<n_{_s}> <be> <fine_pred>", _not_neg]
-    RULES[f"ask_{_s}"] = [f"<ack>, [and |so |]how [does|do] <n_{_s}> [look to you|sit with you|compare with what you "
-                          f"expected|land with your team]?",
-                          f"<ack>, [and |so |][what's your [take|read|view] on|any thoughts on] <n_{_s}>[ so far| at "
-                          f"this point|]?"]
-GRAMMAR = Grammar(RULES, SLOTS)
+    RULES[f"ask_{_s}"] = [f"<ack>, [and |so |]how does <n_{_s}> [look to you|sit with you|compare with what you "
+                          f"expected|feel to you]?",
+                          f"<ack>, [and |so |][what's your [take|read|view] on|any thoughts on] <n_{_s}>[ after the "
+                          f"demo| from what you've seen|]?"]
+RULES, GRAMMAR, _WRITERS = by_org(RULES, ORG_RULES, SLOTS)  # GRAMMAR reads both orgs' calls; a writer, one org's
 
 
 @lru_cache(maxsize=None)
@@ -426,6 +509,7 @@ def call_stage(body: str) -> str | None:
 
 # --- writing a call -----------------------------------------------------------------------------
 
+SMALL_TALK = ("weekend", "weather", "event", "week")
 FORMS = ("direct", "correction", "spread")
 FORM_WEIGHTS = (6, 2, 2)
 
@@ -439,26 +523,38 @@ def _amount(rng: random.Random, org: str) -> str:
     return f"${rng.randrange(lo, hi, step):,}"
 
 
+# How each kind of sentence is framed in speech: (lead-in rule, tail rule), each optional; a sentence
+# gets at most one of them, and greetings, closings, corrections and follow-ups get neither.
+FRAMES = {"plain": (None, None), "fact": ("lead_c", "tail_c"), "opinion": ("lead_c", None),
+          "aside": ("lead_aside", None), "ask": (None, "tail_q"), "stage": ("lead_a", None),
+          "next": ("lead_next", None)}
+
+
 class _Call:
     """One call being written: its slots, its turns, and statements deferred to later turns."""
 
     def __init__(self, rng: random.Random, org: str, **slots):
         self.rng, self.org, self.slots = rng, org, slots
+        self.grammar = _WRITERS[org]
         self.turns: list[tuple[str, list[str]]] = []
         self.later: list[str] = []
 
-    def say(self, *rules: str, **extra) -> str:
-        """A sentence of `rules` (clauses joined by commas), framed by a spoken lead-in and tail
-        (which carry no fact)."""
+    def say(self, *rules: str, frame: str = "plain", **extra) -> str:
+        """A sentence of `rules` (clauses joined by commas), with its kind's spoken lead-in or tail
+        (`FRAMES`, which carry no fact) about half the time."""
         body = ", ".join(self.clause(rule, **extra) for rule in rules).rstrip()
         end = "?" if body.endswith("?") else "."
-        said = GRAMMAR.expand(self.rng, "lead") + body.removesuffix("?") + GRAMMAR.expand(self.rng, "tail")
-        return _cap(said if said.endswith(".") else said + end)
+        lead, tail = FRAMES[frame]
+        pick = self.rng.choice([r for r in (lead, tail) if r] + [None])
+        if pick:
+            said = self.clause(pick)
+            body = said + body if pick == lead else body.removesuffix("?") + said
+        return _cap(body if body.endswith(".") else body.removesuffix("?") + end)  # "... Inc." ends it
 
     def clause(self, rule: str, **extra) -> str:
         """One expansion of `rule`, uncapitalised, with fresh amounts and approvers."""
         slots = {"amount": _amount(self.rng, self.org), "approver": self.rng.choice(_APPROVERS[self.org])}
-        return GRAMMAR.expand(self.rng, rule, **slots, **self.slots, **extra)
+        return self.grammar.expand(self.rng, rule, **slots, **self.slots, **extra)
 
     def turn(self, who: str, *sentences: str) -> None:
         self.turns.append((who, list(sentences)))
@@ -469,16 +565,16 @@ class _Call:
         opposite = f"{factor.lower()}_{'unmet' if met else 'met'}"
         form = self.rng.choices(FORMS, FORM_WEIGHTS)[0]
         if form == "direct":
-            self.turn("C", self.say(value))
+            self.turn("C", self.say(value, frame="fact"))
         elif form == "correction":
             fix = self.say("correct", value)
             if self.rng.random() < 0.5:
-                self.turn("C", self.say(opposite), fix)
+                self.turn("C", self.say(opposite, frame="fact"), fix)
             else:
-                self.turn("C", self.say(opposite))
+                self.turn("C", self.say(opposite, frame="fact"))
                 self.later.append(fix)
         else:
-            self.turn("C", self.say("pending"))
+            self.turn("C", self.say("pending", frame="opinion"))
             self.later.append(self.say("followup", value))
 
     def flush(self) -> None:
@@ -493,7 +589,7 @@ class _Call:
 
 
 def _opinion(call: _Call, sub: str, sentiment: str) -> str:
-    return call.say(f"{sentiment[:3]}_{sub}")
+    return call.say(f"{sentiment[:3]}_{sub}", frame="opinion")
 
 
 def voice_call(rng: random.Random, *, agent: str, contact: str, company: str | None, product: str,
@@ -514,13 +610,14 @@ def voice_call(rng: random.Random, *, agent: str, contact: str, company: str | N
     call.turn("A", call.say("greet"))
     call.turn("C", call.say(f"reply_{org}"))
     if rng.random() < 0.5:
-        call.turn("A", call.say("small_ask"))
-        call.turn("C", call.say("small_reply"))
-    call.turn("A", call.say(f"stage_{stage}"))
+        topic = rng.choice(SMALL_TALK)
+        call.turn("A", call.say(f"small_ask_{topic}"))
+        call.turn("C", call.say(f"small_reply_{topic}"))
+    call.turn("A", call.say(f"stage_{stage}", frame="stage"))
     for step in _steps(rng, bant, sentiments, competitors):
         step(call)
     call.flush()
-    call.turn("A", call.say(f"next_{stage}"))
+    call.turn("A", call.say(f"next_{stage}", frame="next"))
     call.turn("C", call.say("close_c"))
     call.turn("A", call.say("close_a"))
     return call.render(agent, contact)
@@ -530,7 +627,7 @@ def _steps(rng: random.Random, bant: dict[str, bool], sentiments: dict[str, str]
     """The body of a call as steps: BANT answers (Need first), opinions, competitors, distractors."""
     def factor(f):
         def step(call):
-            call.turn("A", call.say(f"ask_{f}"))
+            call.turn("A", call.say(f"ask_{f}", frame="ask"))
             call.state(f, bool(bant[f]))
         return step
 
@@ -543,13 +640,13 @@ def _steps(rng: random.Random, bant: dict[str, bool], sentiments: dict[str, str]
 
     def competitor(comp, rule):
         def step(call):
-            call.turn("C", call.say(rule, comp=comp))
+            call.turn("C", call.say(rule, frame="fact" if rule != "comp_passing" else "aside", comp=comp))
             if rule == "comp_considered" and rng.random() < 0.7:
                 call.turn("A", call.say("comp_reply"))
         return step
 
     def distractor(rule):
-        return lambda call: call.turn("C", call.say(rule))
+        return lambda call: call.turn("C", call.say(rule, frame="aside"))
 
     others = [c for c in text.competitors() if c not in competitors]
     middle = [opinion(s, v) for s, v in sentiments.items()]

@@ -173,3 +173,14 @@ def overlaps(grammar: Grammar, rule: str, others: tuple[str, ...], rng: random.R
         if detector.search(s):
             found.append(s)
     return found
+
+
+def by_org(rules: dict, org_rules: dict[str, dict], slots: dict[str, str] | None = None
+           ) -> tuple[dict, Grammar, dict[str, Grammar]]:
+    """Rules some of whose alternatives fit only one org (a household's "at home", a company's
+    "procurement"): `org_rules` maps an org to its own alternatives of such rules. Returns the merged
+    rules (each such rule with every org's alternatives), their grammar (what detectors read: it
+    recognises every org's text) and, per org, the grammar that writes that org's text."""
+    names = {name for own in org_rules.values() for name in own}
+    merged = {**rules, **{n: [alt for own in org_rules.values() for alt in own.get(n, ())] for n in names}}
+    return merged, Grammar(merged, slots), {org: Grammar({**merged, **own}, slots) for org, own in org_rules.items()}

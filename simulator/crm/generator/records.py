@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 
 from simulator.crm.generator import vocab
-from simulator.crm.generator.grammar import Grammar
+from simulator.crm.generator.grammar import Grammar, by_org
 from simulator.crm.generator.text import _CITIES
 
 _RULES = {
@@ -27,7 +27,8 @@ _RULES = {
     "b2b_intro": (
         "<a_size> {industry_l} [company|firm|business|organization|group|operator] [headquartered|based|"
         "rooted] in {city}[, with <reach>|].",
-        "{industry} [company|firm|business|organization] [run|managed|operated] out of {city}[, <reach_short>|].",
+        "[Based in|Headquartered in|Run out of|Operating from] {city}, the [company|firm|business] [works in|operates "
+        "in|sells into|serves customers in] {industry_l}[, <reach_short>|].",
     ),
     "a_size": ("[A mid-sized|A fast-growing|A family-owned|A publicly traded|A privately held|A regional|"
                "A multinational|A venture-backed|An employee-owned|A decades-old|A lean|A growing]",),
@@ -42,10 +43,10 @@ _RULES = {
         "investing in|putting money into|busy with|planning for] [modernizing|consolidating|securing|replacing|"
         "expanding|automating|simplifying|auditing] [its|their] [data center|network|IT infrastructure|backup "
         "estate|branch offices|security tooling|analytics stack|vendor list|help desk|cloud footprint].",
-        "[Known for|Recognised for|Notable for|Respected for] [a lean IT team|a cautious buying process|fast "
-        "decisions|a strong engineering culture|heavy use of managed services|strict compliance reviews|"
-        "long vendor relationships] [that relies on partners|that values references|that reads every contract "
-        "line|that prefers pilots first|that likes bundled support|that moves in quarterly cycles].",
+        "[The company|The account|The business] is [known|recognised|respected|noted] for [a lean IT team|a cautious "
+        "buying process|fast decisions|a strong engineering culture|heavy use of managed services|strict compliance "
+        "reviews|long vendor relationships] and [relies on partners|values references|reads every contract line|"
+        "prefers pilots first|likes bundled support|buys in quarterly cycles].",
     ),
     "b2b_rel": (
         "[Customer|Client|Buying from us|On our books|Working with us] since {year}, [with <contracts>|"
@@ -141,32 +142,42 @@ _RULES = {
         "a while back|after a conference|during a product launch|over lunch].",
         "[Came in|Arrived|Reached out|Got in touch] [through|after|via] [the spring webinar series|a "
         "newsletter promotion|a showroom visit|a trade show|the website chat|an online ad|a partner event].",
-        "[IT and finance|Two departments|The household|Several people|Legal and procurement|The owner and a "
-        "partner] [are involved|have a say|want to weigh in|are comparing options][ and [want|expect|"
+        "<deciders> [are involved|have a say|want to weigh in|are comparing options][ and [want|expect|"
         "asked for] [a bundle|a demo|references|a payment plan|a support plan|a side-by-side comparison]|].",
         "[More sites|Further orders|A second unit|Add-ons|A larger rollout] [may|could|might] follow if "
         "[the first rollout|the pilot|the first purchase|delivery|setup] goes [well|smoothly|to plan].",
     ),
     # --- quotes and contracts
     "quote": ("<quote_head>: {lines}. <quote_note>", "<quote_note> <quote_head>: {lines}."),
-    "quote_head": ("[Option|Proposal|Pricing|Offer|Draft] {n}{alt} [for|covering|with|listing] {k} [product(s)|"
-                   "line(s)|item(s)|position(s)]",),
+    "quote_head": ("[Option|Proposal|Pricing|Offer|Draft] {n}{alt} [for|covering|with|listing] {k} [product|"
+                   "line|item|position]{s}",),
     "quote_alt": (" as an alternative", " (alternative)", ", alternative option", ", second variant",
                   ", another option"),
-    "quote_note": ("[Prepared|Drafted|Put together|Built|Revised] [after|following] [the|a] [call|demo|site "
-                   "visit|request|email exchange|meeting] [with|from] [the buyer|the customer|their team|"
-                   "procurement|finance|the owner][; [prices|terms|quantities|dates] [to be confirmed|as "
+    "quote_note": ("[Prepared|Drafted|Put together|Built|Revised] [after|following] [the call|a call|the demo|a "
+                   "demo|the site visit|a site visit|the request|an email exchange|the meeting] [with|from] "
+                   "<quote_party>[; [prices|terms|quantities|dates] [to be confirmed|as "
                    "discussed|from the current price book|subject to review]|].",),
     "contract": (
         "[Agreement|Contract|Signed agreement|Terms|Master agreement] [for|covering|governing|behind] "
-        "{opportunity}[,|;] [signed|countersigned|executed|agreed] [after|following] [a short|a long|the|a "
-        "smooth|a careful] [review|legal review|procurement review|round of edits|approval cycle].",
+        "{opportunity}[,|;] [signed|countersigned|executed|agreed] [after|following] "
+        "<contract_review>.",
         "[Covers|Governs|Records|Formalises] [the deal|the purchase|the order|the terms] [of|for|behind] "
         "{opportunity}[, [renewable|reviewed|renegotiated] [yearly|at term end|on request]|].",
     ),
 }
 
-GRAMMAR = Grammar(_RULES)
+# Alternatives that fit one org only: who decides and reviews in a business, in a household.
+_ORG_RULES = {
+    "b2b": {"deciders": ("[IT and finance|Two departments|Several teams|Legal and procurement|Operations and IT]",),
+            "quote_party": ("[the buyer|their team|procurement|finance|the project lead]",),
+            "contract_review": ("[a short|a long|the|a smooth|a careful] [review|legal review|procurement review|"
+                                "approval cycle]", "[a short|a long|a smooth|a careful] round of edits")},
+    "b2c": {"deciders": ("[Both partners|Two family members|The buyer and their partner|Several family members|"
+                         "The buyer and a parent|Two housemates|The buyer's grown-up children]",),
+            "quote_party": ("[the buyer|the customer|the customer and their partner]",),
+            "contract_review": ("[a short|a quick|a careful] [review|read-through|round of questions]",)},
+}
+_RULES, GRAMMAR, _WRITERS = by_org(_RULES, _ORG_RULES)
 _B2C_FAMILIES = tuple(vocab.B2C_CATALOG)
 _B2C_PRODUCTS = frozenset(name for _, (_, items) in vocab.B2C_CATALOG.items() for name, _ in items)
 
@@ -182,15 +193,17 @@ def account_description(rng: random.Random, org: str, industry: str | None) -> s
 
 def opportunity_description(rng: random.Random, product: str) -> str:
     """An opportunity's Description: what the buyer wants `product` for (never its stage)."""
-    goal = GRAMMAR.expand(rng, "b2c_goal" if product in _B2C_PRODUCTS else "b2b_goal")
-    return GRAMMAR.expand(rng, "opportunity", product=product, goal=goal)
+    org = _org_of(product)
+    goal = GRAMMAR.expand(rng, f"{org}_goal")
+    return _WRITERS[org].expand(rng, "opportunity", product=product, goal=goal)
 
 
 def quote_description(rng: random.Random, number: int, alternative: bool, lines: list[tuple[str, int]]) -> str:
     """A quote's Description: its number, whether it is an alternative option, and its lines."""
     alt = GRAMMAR.expand(rng, "quote_alt") if alternative else ""
     listed = ", ".join(_quote_line(rng, name, q) for name, q in lines)
-    return GRAMMAR.expand(rng, "quote", n=number, alt=alt, k=len(lines), lines=listed)
+    writer = _WRITERS[_org_of(lines[0][0] if lines else "")]
+    return writer.expand(rng, "quote", n=number, alt=alt, k=len(lines), s="" if len(lines) == 1 else "s", lines=listed)
 
 
 def _quote_line(rng: random.Random, name: str, quantity: int) -> str:
@@ -199,8 +212,12 @@ def _quote_line(rng: random.Random, name: str, quantity: int) -> str:
 
 
 def contract_description(rng: random.Random, opportunity: str) -> str:
-    """A contract's Description: the deal it formalises."""
-    return GRAMMAR.expand(rng, "contract", opportunity=opportunity)
+    """A contract's Description: the deal it formalises (an opportunity named "<account> - <product>")."""
+    return _WRITERS[_org_of(opportunity.rpartition(" - ")[2])].expand(rng, "contract", opportunity=opportunity)
+
+
+def _org_of(product: str) -> str:
+    return "b2c" if product in _B2C_PRODUCTS else "b2b"
 
 
 # --- how customers describe a product: by what they do with it

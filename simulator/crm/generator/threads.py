@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 import re
 
-from simulator.crm.generator import vocab
-from simulator.crm.generator.grammar import Grammar
+from simulator.crm.generator import text, vocab
+from simulator.crm.generator.grammar import Grammar, by_org
 from simulator.crm.generator.policy_rules import LIMITS
 
 # ---------------------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ RULES: dict[str, tuple[str, ...]] = {
                "add a second user|turn off the marketing emails|find the manual online|register the product]"
                "[ while I'm at it| at some point| too|]?",
                "[By the way|Also|Side note|While I have you], [do you|does your team] [have|offer|sell] [a carrying "
-               "case|spare cables|a wall mount|an extended plan|a student discount|gift wrapping] for "
+               "case|spare cables|a wall mount|an extended plan|<side_extra>] for "
                "[this|it|these|this model]?"),
     "small_talk": ("[Hope|I hope] [your week is going well|you're having a good day|things are calm on your end|"
                    "the weather is nicer where you are|you had a good weekend|the queue isn't too long today] "
@@ -213,11 +213,11 @@ RULES: dict[str, tuple[str, ...]] = {
     ),
     "subj_core": ("{issue_l}", "{issue_l} again", "still {issue_l}", "{issue_l} [after the update|since yesterday|"
                   "since setup|every day|all week|since the weekend|most mornings|out of nowhere|after a week|"
-                  "on and off|twice now|since the move]", "[problem|issue|trouble|fault] - {issue_l}",
+                  "every so often|twice now|since the move]", "[problem|issue|trouble|fault] - {issue_l}",
                   "[my|our] {noun}: {issue_l}"),
-    "subj_where": ("", " on <loose>", " with <loose>", " - <loose>", " ({product})", " on my <loose>",
-                   " on our <loose>", " with the <loose>", " [for|on] [order|unit|device] {product}"),
-    "subj_end": ("", "!", "?", " again", " (urgent)", " - please help", " - any ideas?", " - what now?",
+    "subj_where": ("", " with my <loose>", " with <loose>", " - <loose>", " ({product})", " - my <loose>",
+                   " - our <loose>", " with the <loose>", " for [the|my|our] {product}"),
+    "subj_end": ("", "!", "?", " - third time", " (urgent)", " - please help", " - any ideas?", " - what now?",
                  " - need a fix", " - second time", " - still waiting", " - help needed", " (follow-up)",
                  " - please advise", " - not happy", " - quick question"),
     "case_description": (
@@ -241,18 +241,17 @@ RULES: dict[str, tuple[str, ...]] = {
                  "[Every now and then|On and off|Pretty much daily|A few times a day|Most mornings|At random times] "
                  "[this week|lately|recently|since the update]"),
     "desc_product": ("[This is|It's|It concerns|We're talking about] [my|our|the] <loose>, [bought|ordered|"
-                     "picked up|delivered|set up] <ago>[ as a gift| for work| online| for the office| from your "
-                     "site| on sale].",
+                     "picked up|delivered|set up] <ago><bought_for>.",
                      "[I|We] [got|bought|ordered] [the|this|my|our] <loose> <ago> [and it was fine until then|"
                      "and loved it at first|and it worked great at first|and it has been flaky since|and used "
                      "it daily].",
                      "[The|My|Our] <loose> [is|was] [pretty new|only a few weeks old|still under warranty|"
                      "barely used|replaced once already|a replacement unit] [and|but] [it gets|we give it] "
-                     "[light|daily|heavy|normal] use [at home|at work|in the kitchen|on the road|every day]."),
+                     "[light|daily|heavy|normal] use <use_where>."),
     "desc_extra": ("<small_talk>.", "<side_q>",
-                   "[Could|Can] [someone|you|your team] [get back to|contact|call|email] [me|us] [today|this week|"
-                   "when you can|before Friday|in the morning][, please|] - [I'm|we're] [home|around|free|at my "
-                   "desk] [most days|after lunch|until 6|all afternoon]?",
+                   "<around> [most days|after lunch|until 6|all afternoon], so [could|can] [someone|you|your team] "
+                   "[get back to|contact|call|email] [me|us] [today|this week|when you can|before Friday|in the "
+                   "morning][, please|]?",
                    "[The best way to reach me is|Please reply to|You can reach me at] [email|this address|my "
                    "phone|the number on file], [any time|mornings|after 5pm|weekdays|evenings] [and|but] [I "
                    "check it|I answer] [often|quickly|most hours|within the day]."),
@@ -290,7 +289,7 @@ RULES: dict[str, tuple[str, ...]] = {
         "[Let me know|Tell me|Just say] what [you need|info you need|details help] from me[, I have a few "
         "minutes| and I'll dig it up| - I'm at my desk| - I have the box here|].",
         "[I can|Happy to] [send|share|look up] [photos|the serial number|the receipt|a screenshot] [if that "
-        "helps|if needed|whenever you want] [- just ask|, just say|, I'm around for a while]."),
+        "helps|if needed|whenever you want][ - just ask|, just say|, I'm around for a while]."),
     "chat_sentiment_negative": (
         "[Honestly|Frankly|To be blunt|Not going to lie], [this is [pretty|really|quite|getting] [frustrating|"
         "annoying|tiresome]|I'm [pretty|really|quite|getting] [annoyed|fed up|tired of it]][, it wasn't cheap|, "
@@ -332,7 +331,7 @@ RULES: dict[str, tuple[str, ...]] = {
                     "simple|quick] troubleshooting[ that doesn't need your account| on the device itself|].",),
     "verify_late": ("[Found it|Got it|Here it is|Okay, found the email|Finally tracked it down|Dug it up|Right, "
                     "here we go|Okay, got it now][ - it was [in my spam folder|under another label|in an old "
-                    "thread|buried in my inbox|in the wrong folder|in my partner's email][ all along| the whole "
+                    "thread|buried in my inbox|in the wrong folder|<other_inbox>][ all along| the whole "
                     "time|]|, sorry for the [wait|delay|hold-up][ there| on my end|]|, thanks for [waiting|your "
                     "patience][ there| on that|]][.|!]",),
     "verified": (
@@ -377,7 +376,7 @@ RULES: dict[str, tuple[str, ...]] = {
         "[warranty replacement|replacement|replacement unit]; the carrier's estimate is {window} once it ships.",
         "[Thanks for trying that|Thanks for checking|Appreciate you testing that][, and|;] I've [escalated|passed] "
         "this to [our tier 2 team|the engineers|a specialist] with your [results|notes|test results], and "
-        "they'll [follow up|get back to you|reach out] [by email|by phone|] within [one business day|two business "
+        "they'll [follow up|get back to you|reach out][ by email| by phone|] within [one business day|two business "
         "days|a business day|48 hours].",
         "[Okay|Right|Understood], I've [logged|noted|recorded] [all of that|your results|the steps] on the case "
         "and [opened|filed|raised] a [repair|service|return] request; [expect|look out for] an email [today|"
@@ -442,12 +441,12 @@ RULES: dict[str, tuple[str, ...]] = {
                     "a look|for getting back to me] [today|on this|in advance|again|as always], <avail_c> - {cf}",
                     "[Hoping|I hope|Keen] [to hear back soon|this can be sorted quickly|this is an easy "
                     "one|we can fix this soon|it's a quick fix|someone can take a look soon], <avail_c> - {cf}"),
-    "avail_c": ("[I'm around|I'm free|I'm reachable|I'm at home] [all day|after 3|until 5|most of the week|this "
+    "avail_c": ("<avail_me> [all day|after 3|until 5|most of the week|this "
                 "afternoon|tomorrow] [if you need more|if you want to call|for any questions]",
                 "[you can|feel free to] [call|text|email] me [any time|after lunch|in the evenings|before noon|on "
                 "weekdays] [if that's easier|if needed|with questions]",
                 "I'll [check my email|reply|look at my inbox|keep an eye out] [tonight|later today|first thing "
-                "tomorrow|over the weekend|when I'm home] [and answer quickly|and get back to you|and follow "
+                "tomorrow|over the weekend|<back_later>] [and answer quickly|and get back to you|and follow "
                 "up]"),
     "mail_thanks_c": ("[Great|Perfect|Wonderful|Okay|Brilliant|Thanks], [thanks|thank you|cheers][ so much| again|"
                       " for that|] - [I'll|we'll] [keep an eye out|watch my inbox|let you know if anything else "
@@ -455,7 +454,7 @@ RULES: dict[str, tuple[str, ...]] = {
                       "for the patience|and have a nice day|in a day or two][.|!]",),
     "mail_defer_c": ("[I'm still looking for|I can't find|I don't have] the [order number|order "
                      "confirmation|order email|receipt] [right now|on me|at hand] [and will send it|and I'll send "
-                     "it over|but will forward it] [later today|soon|once I get home|tonight|tomorrow].",),
+                     "it over|but will forward it] [later today|soon|<back_later>|tonight|tomorrow].",),
     "mail_wait_a": ("[Whenever you find|Once you have|As soon as you have] [it|the order details], [send it over|"
                     "reply with it|forward it] [and I'll pull up the order|and I'll take it from there|so I can "
                     "check the order]; [meanwhile|for now|in the meantime], [one more thing to try|another thing "
@@ -557,7 +556,7 @@ RULES: dict[str, tuple[str, ...]] = {
     # --- customer situations that tempt a breach
     "trig_no_refund_without_approval": (
         "[Honestly|At this point|To be honest|Frankly|After all this], I'd [rather|prefer to|like to] just "
-        "[have my money back|get a refund|return it for a refund|get refunded] [- <fed_up>|, since <fed_up_l>]"
+        "[have my money back|get a refund|return it for a refund|get refunded][ - <fed_up>|, since <fed_up_l>]"
         "[.|!]",
         "[Can I|Could I|Is it possible to|Would you let me] get a [refund|full refund|refund on the order] "
         "[instead|for this|rather than a fix] - <fed_up_l>?"),
@@ -568,9 +567,8 @@ RULES: dict[str, tuple[str, ...]] = {
     "trig_no_delivery_date_promise": (
         "[When will the [replacement|new one|part|new unit] [get here|arrive|show up|turn up]|Any idea when the "
         "[replacement|new one|part|new unit] [will get here|is going to arrive|will show up]|When's the "
-        "[replacement|new one|part|new unit] [going to arrive|due to get here|likely to show up]] - [I need it|"
-        "we need it|it has to be here] [before the weekend|for a trip|by the end of the week|for an event|before "
-        "my guests come|for work on Monday][, really|, ideally| if at all possible|]?",),
+        "[replacement|new one|part|new unit] [going to arrive|due to get here|likely to show up]] - <need_by>"
+        "[, ideally| if at all possible| if you can|]?",),
     "trig_protect_customer_privacy": (
         "[Is it just me, or|Out of curiosity,|Quick question -|I'm curious,] is this happening to other "
         "[people|customers|owners|buyers][ too| as well|] [with this model|lately|since the update|or is mine a "
@@ -589,8 +587,10 @@ RULES: dict[str, tuple[str, ...]] = {
         "time|and I'm not thrilled][.|!]",),
     "trig_no_payment_card_details": (
         "[Also|Oh, and|Separately|While I'm here], I think [I was|my card was|we were] [charged|billed] twice "
-        "for [this order|the same order|it] [- the statement shows two payments|, can you check|, which isn't "
-        "great|last month|this week][.|!]",),
+        "for [this order|the same order|it][ - the statement shows two payments|, which isn't great| last month|"
+        " this week|][.|!]",
+        "[Also|Oh, and|Separately|While I'm here], I think [I was|my card was|we were] [charged|billed] twice "
+        "for [this order|the same order|it][ last month| this week|] - can you check?"),
     "trig_no_unauthorized_warranty_extension": (
         "[What happens|What do I do|What are my options|Where does that leave me] if [this|it] [breaks|fails|"
         "dies|acts up] again [after|once] the warranty [runs out|is over|ends|expires][, though| - I'm worried "
@@ -664,7 +664,32 @@ RULES: dict[str, tuple[str, ...]] = {
         "the way it should][ - that's my job| so you're happy with it|]."),
 }
 
-G = Grammar(RULES, _SLOTS)
+# Alternatives that fit one org only: where a business or a household uses, buys and waits for things.
+ORG_RULES: dict[str, dict[str, tuple[str, ...]]] = {
+    "b2b": {"bought_for": ("", " for the office", " for the new site", " for our team", " through our reseller",
+                           " on a framework order", " from your site"),
+            "use_where": ("[in the office|at our main site|in the server room|across the team|on the shop floor|"
+                          "at a branch office|on every shift]",),
+            "around": ("[I'm around|I'm at my desk|We're in the office|The team is around]",),
+            "other_inbox": ("[in a colleague's inbox|in the shared mailbox|in the team inbox]",),
+            "avail_me": ("[I'm around|I'm free|I'm reachable|I'm at my desk|I'm in the office]",),
+            "back_later": ("[when I'm back at my desk|after our team meeting|once I'm back in the office]",),
+            "side_extra": ("[volume pricing|a rack kit|a spare parts kit|a multi-unit license]",),
+            "need_by": ("[we need it|it has to be here] [before the weekend|by the end of the week|before our go-live|"
+                        "for a site visit|for Monday's shift|before the audit]",)},
+    "b2c": {"bought_for": ("", " as a gift", " for work", " online", " from your site", " on sale",
+                           " for the family"),
+            "use_where": ("[at home|at work|in the kitchen|on the road|every day|around the house|on weekends]",),
+            "around": ("[I'm home|I'm around|We're home|I'm free]",),
+            "other_inbox": ("[in my partner's email|in my old email account]",),
+            "avail_me": ("[I'm around|I'm free|I'm reachable|I'm at home]",),
+            "back_later": ("[when I'm home|after the school run|once I get home]",),
+            "side_extra": ("[a student discount|gift wrapping|a bundle deal]",),
+            "need_by": ("[I need it|we need it|it has to be here] [before the weekend|for a trip|by the end of the "
+                        "week|for an event|before my guests come|for work on Monday]",)},
+}
+RULES, G, _WRITERS = by_org(RULES, ORG_RULES, _SLOTS)  # G reads every org's text; a writer, one org's
+_PRODUCT_ORG = {p["name"]: org for org in ORG_RULES for p in text.products(org)}
 
 TRIGGERED = tuple(k for k in SERVICE_POLICY_KEYS if f"trig_{k}" in G)  # policies a customer's words can tempt
 VERIFY_EXCHANGES = {"verify_ask_order": ("verify_give_order",),  # identity request -> compliant replies
@@ -717,7 +742,8 @@ def _product_slots(product: str) -> dict:
     """The product named in full, by brand and kind, by model (its name without the brand), or by kind only."""
     words = product.split()
     nouns = [w for w in words[1:] if len(w) > 2 and w.isalpha()]
-    return {"product": product, "brand": words[0], "noun": _lc(nouns[-1]) if nouns else product,
+    noun = nouns[-1] if nouns else words[-1] if len(words) > 1 else product  # "Multi-Cooker" when no plain word
+    return {"product": product, "brand": words[0], "noun": _lc(noun),
             "model": " ".join(words[1:]) or product}
 
 
@@ -763,8 +789,9 @@ def case_text(rng: random.Random, *, product: str, issue: dict, customer_first: 
     """(Subject, Description) of a new case about `product` reporting `issue`, as the customer
     writes it: symptom first, the product named loosely or by model, what they tried, when."""
     kw = {**_product_slots(product), **_issue_slots(issue), "cf": customer_first}
-    description = G.expand(rng, "case_description", **kw)
-    return _cap(G.expand(rng, "case_subject", **kw)), description
+    g = _WRITERS[_PRODUCT_ORG.get(product, "b2c")]
+    description = g.expand(rng, "case_description", **kw)
+    return _cap(g.expand(rng, "case_subject", **kw)), description
 
 
 # ---------------------------------------------------------------------------------------------
@@ -798,9 +825,10 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
     kw = _slots(rng, org, customer=customer, customer_email=customer_email, agent=agent, product=product,
                 issue=issue)
     key = _key(breach)
-    say = lambda who, rule: f"{who}: {G.expand(rng, rule, **kw)}"  # noqa: E731
+    g = _WRITERS[_org(org)]
+    say = lambda who, rule: f"{who}: {g.expand(rng, rule, **kw)}"  # noqa: E731
     mood = f"chat_sentiment_{sentiment if sentiment in ('positive', 'negative') else 'neutral'}"
-    lines = [say(agent, "chat_greet"), f"{say(customer, 'chat_open')} {G.expand(rng, mood, **kw)}".rstrip()]
+    lines = [say(agent, "chat_greet"), f"{say(customer, 'chat_open')} {g.expand(rng, mood, **kw)}".rstrip()]
     deferred = key != "verify_identity" and rng.random() < 0.3
     if key == "verify_identity":
         lines.append(say(agent, "breach_verify_identity"))
@@ -818,7 +846,7 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
         lines += [say(agent, "ts_step_b2b" if org == "b2b" and rng.random() < 0.6 else "ts_step"),
                   say(customer, "ts_result")]
     if deferred:
-        lines += [f"{say(customer, 'verify_late')} {G.expand(rng, give, **kw)}", say(agent, "verified")]
+        lines += [f"{say(customer, 'verify_late')} {g.expand(rng, give, **kw)}", say(agent, "verified")]
     for trigger, answer in _situations(rng, key):
         lines += [say(customer, trigger), say(agent, answer)]
     if key != "troubleshoot_before_replacement":
@@ -827,11 +855,11 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
     return "\n".join(lines)
 
 
-def _mail(rng: random.Random, kw: dict, greet: str | None, parts: list[str], sign: str) -> str:
+def _mail(rng: random.Random, g: Grammar, kw: dict, greet: str | None, parts: list[str], sign: str) -> str:
     """One email body: a greeting sentence (if any), the paragraphs of `parts` (space-separated
     rule names, each expanded), a sign-off."""
-    paras = [" ".join(G.expand(rng, r, **kw) for r in para.split()) for para in parts]
-    return "\n\n".join([*([G.expand(rng, greet, **kw)] if greet else []), *paras, G.expand(rng, sign, **kw)])
+    paras = [" ".join(g.expand(rng, r, **kw) for r in para.split()) for para in parts]
+    return "\n\n".join([*([g.expand(rng, greet, **kw)] if greet else []), *paras, g.expand(rng, sign, **kw)])
 
 
 def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: str, agent: str, agent_email: str,
@@ -840,7 +868,8 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
     kw = _slots(rng, org, customer=customer, customer_email=customer_email, agent=agent, product=product,
                 issue=issue, agent_email=agent_email)
     key = _key(breach)
-    subject = _cap(G.expand(rng, "case_subject", **kw))
+    g = _WRITERS[_org(org)]
+    subject = _cap(g.expand(rng, "case_subject", **kw))
     ts = "ts_step_b2b" if org == "b2b" and rng.random() < 0.6 else "ts_step"
     ask = None if key == "verify_identity" else rng.choice(tuple(EMAIL_VERIFY_EXCHANGES))
     give = ask and rng.choice(EMAIL_VERIFY_EXCHANGES[ask])
@@ -849,19 +878,19 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
     replaced = key == "troubleshoot_before_replacement"
 
     def agent_mail(greet: str, parts: list[str]) -> dict:
-        body = _mail(rng, kw, greet, parts, "mail_sign_a")
+        body = _mail(rng, g, kw, greet, parts, "mail_sign_a")
         if rng.random() < 0.2:
-            body += "\n" + G.expand(rng, "mail_signature", **kw)
+            body += "\n" + g.expand(rng, "mail_signature", **kw)
         return {"subject": "RE: " + subject, "body": body, "from_agent": True}
 
     def customer_mail(greet: str | None, parts: list[str]) -> dict:
-        body = _mail(rng, kw, greet, parts, "mail_sign_c")
+        body = _mail(rng, g, kw, greet, parts, "mail_sign_c")
         return {"subject": "Re: RE: " + subject, "body": body, "from_agent": False}  # a mail client's reply to RE:
 
     first = ["desc_product tried_s_s" if rng.random() < 0.5 else "desc_product"]
     if rng.random() < 0.4:
         first.append("small_talk_s")
-    out = [{"subject": subject, "body": _mail(rng, kw, "mail_open_c", first, "mail_sign_c"), "from_agent": False}]
+    out = [{"subject": subject, "body": _mail(rng, g, kw, "mail_open_c", first, "mail_sign_c"), "from_agent": False}]
     out.append(agent_mail("mail_greet_a", ["breach_verify_identity" if ask is None else ask,
                                            "breach_troubleshoot_before_replacement" if replaced else ts]))
     reply = [] if ask is None or deferred else [give]

@@ -77,8 +77,9 @@ class Grammar:
                 for ref in self._refs(alt):
                     if ref not in self._rules:
                         raise ValueError(f"rule {name!r} refers to unknown rule <{ref}>")
+        checked: set = set()
         for name in self._rules:
-            self._check_acyclic(name, ())
+            self._check_acyclic(name, (), checked)
 
     def __contains__(self, rule: str) -> bool:
         return rule in self._rules
@@ -91,19 +92,23 @@ class Grammar:
                 for alt in p:
                     yield from self._refs(alt)
 
-    def _check_acyclic(self, name: str, path: tuple) -> None:
+    def _check_acyclic(self, name: str, path: tuple, done: set | None = None) -> None:
+        done = set() if done is None else done
         if name in path:
             raise ValueError("rules refer to themselves: " + " -> ".join(path + (name,)))
+        if name in done:
+            return
         for alt in self._rules[name]:
             for ref in self._refs(alt):
-                self._check_acyclic(ref, path + (name,))
+                self._check_acyclic(ref, path + (name,), done)
+        done.add(name)
 
     # -- writing
 
     def expand(self, rng: random.Random, rule: str, **slots) -> str:
         """One text of `rule`, its choices drawn from `rng`, its slots filled from `slots`."""
         out: list[str] = []
-        self._write(rng, rng.choice(self._alts(rule)), slots, out)
+        _write(rng.random, self._compiled(rule), slots, out)
         return "".join(out)
 
     def _alts(self, rule: str) -> list:
@@ -112,16 +117,23 @@ class Grammar:
         except KeyError:
             raise KeyError(f"no rule {rule!r} in this grammar") from None
 
-    def _write(self, rng: random.Random, parts: tuple, slots: dict, out: list[str]) -> None:
+    def _compiled(self, rule: str) -> tuple:
+        """The rule as `_write` reads it: references resolved, literal runs joined (memoised)."""
+        memo = self.__dict__.setdefault("_writers", {})
+        if rule not in memo:
+            memo[rule] = _choice([self._compile(alt) for alt in self._alts(rule)])
+        return memo[rule]
+
+    def _compile(self, parts: tuple) -> tuple:
+        out: list = []
         for p in parts:
-            if isinstance(p, str):
-                out.append(p)
-            elif isinstance(p, _Ref):
-                self._write(rng, rng.choice(self._rules[p.rule]), slots, out)
-            elif isinstance(p, _Slot):
-                out.append(str(slots[p.name]))
+            part = (self._compiled(p.rule) if isinstance(p, _Ref) else
+                    _choice([self._compile(alt) for alt in p]) if isinstance(p, list) else p)
+            if type(part) is str and out and type(out[-1]) is str:
+                out[-1] += part
             else:
-                self._write(rng, rng.choice(p), slots, out)
+                out.append(part)
+        return tuple(out)
 
     def count(self, rule: str) -> int:
         """How many derivations `rule` has (slots counted once): a floor on its variety."""
@@ -161,6 +173,34 @@ class Grammar:
             else:
                 out.append("(?:" + "|".join(self._regex(alt) for alt in p) + ")")
         return "".join(out)
+
+
+class _Words(tuple):
+    """A choice among plain strings."""
+
+
+def _choice(alts: list[tuple]) -> tuple:
+    """A compiled choice: `_Words` when every alternative is one literal, else a tuple of alternatives."""
+    if all(len(a) <= 1 and all(type(x) is str for x in a) for a in alts):
+        return _Words(a[0] if a else "" for a in alts)
+    return tuple(alts)
+
+
+def _write(random_, choice: tuple, slots: dict, out: list[str]) -> None:
+    """Append one expansion of a compiled choice to `out` (`random_`: the rng's random())."""
+    if type(choice) is _Words:
+        out.append(choice[int(random_() * len(choice))])
+        return
+    for p in choice[int(random_() * len(choice))]:
+        kind = type(p)
+        if kind is str:
+            out.append(p)
+        elif kind is _Words:
+            out.append(p[int(random_() * len(p))])
+        elif kind is _Slot:
+            out.append(str(slots[p.name]))
+        else:
+            _write(random_, p, slots, out)
 
 
 def overlaps(grammar: Grammar, rule: str, others: tuple[str, ...], rng: random.Random, samples: int = 2000,

@@ -6,9 +6,10 @@ Plays, through the real `crmarena run` path (simulator.run.execute: both orgs, e
 full mode, the scripted user, no oracle), the instance-blind baselines of
 simulator/agents/baselines.py (always None, always refuse, a random Id from the person's
 messages, the most frequent answer of the type learned on the instances of task seed + 1 of
-the same org) and `RegexSolver` below, then prints per task type: instances, the top-answer
-share (the share of the most common gold answer, per org), each baseline's strict success,
-and whether the best baseline meets the target (at most top share + 5 points).
+the same org), `RegexSolver` below and `CueSolver` (benchmarks/cue_solver.py), then prints
+per task type: instances, the top-answer share (the share of the most common gold answer, per
+org), each baseline's strict success, and whether the best baseline meets the target (at most
+top share + 5 points).
 
 `RegexSolver` is a measurement tool, not an agent to ship: for the text-reasoning types it
 fetches only the records the question points at (a lead's call, an opportunity's tasks, events
@@ -36,7 +37,8 @@ BASELINES = {"always-none": "simulator.agents.baselines:AlwaysNone",
              "always-refuse": "simulator.agents.baselines:AlwaysRefuse",
              "random-id": "simulator.agents.baselines:RandomIdFromConversation",
              "most-frequent": "simulator.agents.baselines:MostFrequentAnswer",
-             "regex": "benchmarks.shortcut_baselines:RegexSolver"}
+             "regex": "benchmarks.shortcut_baselines:RegexSolver",
+             "cues": "benchmarks.cue_solver:CueSolver"}
 
 # --- the keyword/regex solver ----------------------------------------------------------------
 

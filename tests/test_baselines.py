@@ -23,12 +23,12 @@ FETCH = re.compile(r"SELECT [\w, .]+ FROM (?:Opportunity|Task|Event|VoiceCallTra
                    r"(?: AND Status (?:!=|=) 'Not Started')?")
 
 
-def _config(root, agents) -> str:
-    config = {"name": "b", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TYPES,
+def _config(root, agents, name: str = "b", tasks=TYPES, orgs=("b2b",)) -> str:
+    config = {"name": name, "orgs": [{"type": org, "seed": 7, "scale": 0.2} for org in orgs], "tasks": list(tasks),
               "instances_per_task": 3, "modes": ["full"], "personas_per_pool": 1, "agent": agents,
               "user": {"kind": "scripted"}, "concurrency": 2, "out": str(root / "runs")}
-    (root / "run.yaml").write_text(yaml.safe_dump(config))
-    return str(root / "run.yaml")
+    (root / f"{name}.yaml").write_text(yaml.safe_dump(config))
+    return str(root / f"{name}.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,8 @@ def cache(tmp_path_factory, org_paths):
     from simulator.crm.generator import GENERATOR_VERSION
     root = tmp_path_factory.mktemp("baselines")
     (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
+    for kind in ("b2b", "b2c"):
+        (root / "cache" / "orgs" / f"{kind}-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths[kind])
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CRMARENA_CACHE", str(root / "cache"))
         yield root
@@ -86,3 +87,88 @@ def test_the_most_frequent_answer_needs_its_table(cache, capsys):
     missing = {**agent, "options": {"answers": str(cache / "no-such.json")}}
     assert main(["run", "--config", _config(cache, [missing]), "-q"]) != 0
     assert "no-such.json" in capsys.readouterr().err
+
+
+# --- the generic-cue solver (benchmarks/cue_solver.py) ---------------------------------------
+
+CUE_TYPES = ["lead_qualification", "sales_insight_mining", "activity_priority", "wrong_stage_rectification",
+             "policy_violation_identification", "knowledge_qa", "named_entity_disambiguation", "case_routing"]
+
+
+@pytest.fixture(scope="module")
+def cue_records(cache):
+    agent = {"kind": "plugin", "plugin": "benchmarks.cue_solver:CueSolver", "label": "cues"}
+    assert main(["run", "--config", _config(cache, [agent], "cues", CUE_TYPES, ("b2b", "b2c")), "-q"]) == 0
+    return list(read_records(cache / "runs" / "cues" / "transcripts.jsonl"))
+
+
+def test_the_cue_solver_plays_its_eight_types_on_both_orgs(cue_records):
+    played = {(r["instance"]["org"], r["instance"]["task"]) for r in cue_records}
+    assert played == {(o, t) for o in ("b2b", "b2c") for t in CUE_TYPES}
+    assert all(r["termination"]["reason"] != "agent_error" for r in cue_records)
+    assert all(r["final_answer"] for r in cue_records)
+    answered = {r["instance"]["task"] for r in cue_records if r["final_answer"] != "None"}
+    assert answered >= set(CUE_TYPES) - {"named_entity_disambiguation"}, answered
+
+
+def test_the_cue_solver_only_reads_with_soql_and_assigns_only_routed_cases(cue_records):
+    calls = [(r["instance"]["task"], c) for r in cue_records for c in _tool_calls(r)]
+    assert {c["name"] for _, c in calls} == {"soql", "assign_case"}
+    assert {t for t, c in calls if c["name"] == "assign_case"} == {"case_routing"}
+
+
+@pytest.fixture(scope="module")
+def cue_kit(tmp_path_factory):
+    """A hand-made org whose cues are unambiguous, and the answers they give."""
+    from tests.orgkit import OrgKit
+    kit = OrgKit("b2b")
+    kit.add("User", Name="Ava Stone", Email="ava.stone@ourco.example")
+    lead = kit.add("Lead", Name="Ben Ito", Company="Ito Works")
+    kit.add("VoiceCallTranscript__c", LeadId__c=lead, TranscriptBody__c="\n".join([
+        "Ava Stone: Is there budget set aside for this?",
+        "Ben Ito: We have no budget for it this year.",
+        "Ava Stone: And who makes the final decision?",
+        "Ben Ito: I make that decision myself.",
+        "Ava Stone: When do you want it live?",
+        "Ben Ito: Honestly, I have no idea when."]))
+    opp = kit.add("Opportunity", Name="Ito Works - Switch", StageName="Discovery")
+    kit.add("VoiceCallTranscript__c", OpportunityId__c=opp, TranscriptBody__c="\n".join([
+        "Ava Stone: Who else are you talking to?",
+        "Ben Ito: We are evaluating Quorvex and comparing you with it.",
+        "Ben Ito: We dropped Brindle Systems last month.",
+        "Ben Ito: Frankly the pricing is too expensive for us."]))
+    misfits = [kit.add("Task", WhatId=opp, Status="Not Started", Subject=s)
+               for s in ("Send the signed contract redlines to their lawyer", "Kickoff and onboarding training")]
+    kit.add("Task", WhatId=opp, Status="Not Started", Subject="Run the product demo for their team")
+    refund = kit.add("Knowledge__kav", Title="Refund Approval Threshold", IsVisibleInPkb=True,
+                     Summary="Refunds above $2,500 require supervisor approval before they are promised.")
+    kit.add("Knowledge__kav", Title="Battery Life", IsVisibleInPkb=True, Summary="How long does the lock battery last?",
+            FAQ_Answer__c="The lock battery lasts about 9 months.")
+    case = kit.add("Case", Subject="Refund", Status="New")
+    kit.add("LiveChatTranscript", CaseId=case, Body="\n".join([
+        "Ava Stone: Hi, this is Ava from support.", "Ben Ito: I want my money back.",
+        "Ava Stone: I have approved a refund of $4,800 for you today."]))
+    org = kit.build(tmp_path_factory.mktemp("cuekit") / "kit.db")
+    return org, {"lead_qualification": (f"which BANT factors for lead {lead}?", ["Budget", "Timeline"]),
+                 "sales_insight_mining": (f"the calls of opportunity {opp}: which competitors?", ["Quorvex"]),
+                 "activity_priority": (f'the "Ito Works - Switch" opportunity', sorted(misfits)),
+                 "policy_violation_identification": (f"Which policy did the agent break on case {case}?", [refund]),
+                 "knowledge_qa": ("We just fitted the new lock. How long will its battery last?",
+                                  ["The lock battery lasts about 9 months."])}
+
+
+def test_the_cue_solver_gets_unambiguous_cues_right(cue_kit):
+    from datetime import date
+
+    from benchmarks.cue_solver import SOLVERS
+    from simulator.agents.oracle import RecordingTools
+    from simulator.crm.session import OrgSession
+    from simulator.crm.tools import CrmTools
+    org, asked = cue_kit
+    for task, (said, expected) in asked.items():
+        tools = RecordingTools(CrmTools(OrgSession(org)), "cue")
+        assert SOLVERS[task](tools, said, date(2026, 6, 15)) == expected, task
+    negative = SOLVERS["sales_insight_mining"](RecordingTools(CrmTools(OrgSession(org)), "cue"),
+                                                asked["sales_insight_mining"][0].replace("competitors", "negative subtopics"),
+                                                date(2026, 6, 15))
+    assert negative == ["pricing"]

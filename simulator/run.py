@@ -28,15 +28,23 @@ from .transcript import TranscriptWriter
 from .users.personas import load_personas, persona_pool_for
 
 
+def org_cache_name(org_type: str, seed: int, scale: float) -> str:
+    """The file name of a cached org: its choice, the generator version and the code's fingerprint."""
+    from .crm.generator import GENERATOR_VERSION
+    from .crm.generator.build import source_fingerprint
+    return f"{org_type}-s{seed}-x{scale:g}-g{GENERATOR_VERSION}-{source_fingerprint()}.db"
+
+
 def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None, check_hash: bool = True) -> Org:
-    """The org of `choice`, built on first use into the cache (keyed by generator version).
+    """The org of `choice`, built on first use into the cache (keyed by generator version and the
+    generator code's fingerprint).
 
     A cached file is verified first (SQLite quick_check and, unless not `check_hash`, its content
     hash); one that fails is rebuilt: it is the tool's own copy of deterministic data, so the
     rebuilt file holds exactly what the run expects."""
-    from .crm.generator import GENERATOR_VERSION, build_org
+    from .crm.generator import build_org
     from .crm.store import OrgFileError
-    path = cache_dir() / "orgs" / f"{choice.type}-s{choice.seed}-x{choice.scale:g}-g{GENERATOR_VERSION}.db"
+    path = cache_dir() / "orgs" / org_cache_name(choice.type, choice.seed, choice.scale)
     say = progress or (lambda _: None)
     if path.exists():
         try:

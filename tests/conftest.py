@@ -47,9 +47,9 @@ def fake_openai():
 @pytest.fixture
 def org_cache(tmp_path_factory, monkeypatch, org_paths):
     """The run's org cache, pre-seeded with the session's small b2b org."""
-    from simulator.crm.generator import GENERATOR_VERSION
+    from simulator.run import org_cache_name
     cache = tmp_path_factory.mktemp("cache")
     (cache / "orgs").mkdir()
-    (cache / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
+    (cache / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
     monkeypatch.setenv("CRMARENA_CACHE", str(cache))
     return cache

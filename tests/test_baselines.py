@@ -33,11 +33,11 @@ def _config(root, agents, name: str = "b", tasks=TYPES, orgs=("b2b",)) -> str:
 
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory, org_paths):
-    from simulator.crm.generator import GENERATOR_VERSION
+    from simulator.run import org_cache_name
     root = tmp_path_factory.mktemp("baselines")
     (root / "cache" / "orgs").mkdir(parents=True)
     for kind in ("b2b", "b2c"):
-        (root / "cache" / "orgs" / f"{kind}-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths[kind])
+        (root / "cache" / "orgs" / org_cache_name(kind, 7, 0.2)).symlink_to(org_paths[kind])
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CRMARENA_CACHE", str(root / "cache"))
         yield root

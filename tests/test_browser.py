@@ -54,12 +54,12 @@ INJECTED = " ".join(PAYLOADS)
 def played(tmp_path_factory, org_paths) -> Path:
     """A real offline run: oracle and always-refuse, two task types, full and sharded (8 episodes)."""
     from simulator.config import parse_config
-    from simulator.crm.generator import GENERATOR_VERSION
+    from simulator.run import org_cache_name
     from simulator.run import execute
 
     root = tmp_path_factory.mktemp("played")
     (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
+    (root / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
     config = {"name": "browser", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
               "tasks": ["handle_time", "private_customer_information"], "instances_per_task": 1,
               "modes": ["full", "sharded"], "personas_per_pool": 1,

@@ -70,11 +70,11 @@ def early_uses(record: dict) -> Iterator[tuple[str, int, str, str]]:
 @pytest.fixture(scope="module")
 def default_run(org_paths, tmp_path_factory) -> list[dict]:
     """The default run's records, on the test orgs (both in the run's org cache), with concat."""
-    from simulator.crm.generator import GENERATOR_VERSION
+    from simulator.run import org_cache_name
     root = tmp_path_factory.mktemp("honest")
     (root / "cache" / "orgs").mkdir(parents=True)
     for kind, path in org_paths.items():
-        (root / "cache" / "orgs" / f"{kind}-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(path)
+        (root / "cache" / "orgs" / org_cache_name(kind, 7, 0.2)).symlink_to(path)
     data = yaml.safe_load((Path(__file__).parents[1] / "configs" / "default.yaml").read_text())
     data.update(orgs=[{"type": kind, "seed": 7, "scale": 0.2} for kind in ("b2b", "b2c")],
                 modes=["full", "concat", "sharded"], out=str(root / "runs"))

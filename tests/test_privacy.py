@@ -128,10 +128,10 @@ def test_short_values_count_as_given_when_written_out():
 @pytest.fixture(scope="module")
 def run(tmp_path_factory, org_paths):
     """The oracle and the always-refuse plug-in on the three types (b2b, full and sharded)."""
-    from simulator.crm.generator import GENERATOR_VERSION
+    from simulator.run import org_cache_name
     root = tmp_path_factory.mktemp("privacy")
     (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
+    (root / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
     config = {"name": "p", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TYPES,
               "instances_per_task": 8, "modes": ["full", "sharded"], "personas_per_pool": 1,
               "agent": [{"kind": "oracle"}, {"kind": "plugin", "plugin": "simulator.agents.baselines:AlwaysRefuse",

@@ -302,10 +302,10 @@ def test_offline_run_writes_the_report(tmp_path, monkeypatch, org_paths):
     """`crmarena run` on a tiny offline config ends with the report in the run folder."""
     pytest.importorskip("evaluators.stats")
     from simulator.cli import main
-    from simulator.crm.generator import GENERATOR_VERSION
+    from simulator.run import org_cache_name
     cache = tmp_path / "cache"
     (cache / "orgs").mkdir(parents=True)
-    (cache / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths["b2b"])
+    (cache / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
     monkeypatch.setenv("CRMARENA_CACHE", str(cache))
     config = {"name": "t", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
               "tasks": ["handle_time", "private_customer_information"], "instances_per_task": 1,

@@ -50,11 +50,11 @@ def _rows(planned) -> list[list]:
 @pytest.fixture
 def small_cache(tmp_path_factory, monkeypatch, org_paths):
     """The run's org cache, pre-seeded with the session's small b2b and b2c orgs (seed 7)."""
-    from simulator.crm.generator import GENERATOR_VERSION
+    from simulator.run import org_cache_name
     cache = tmp_path_factory.mktemp("cache")
     (cache / "orgs").mkdir()
     for kind in ("b2b", "b2c"):
-        (cache / "orgs" / f"{kind}-s7-x0.2-g{GENERATOR_VERSION}.db").symlink_to(org_paths[kind])
+        (cache / "orgs" / org_cache_name(kind, 7, 0.2)).symlink_to(org_paths[kind])
     monkeypatch.setenv("CRMARENA_CACHE", str(cache))
     return cache
 
@@ -62,11 +62,12 @@ def small_cache(tmp_path_factory, monkeypatch, org_paths):
 @pytest.fixture(scope="session")
 def full_cache_dir(tmp_path_factory) -> Path:
     """An org cache holding the scale-1 orgs of the shipped configs (b2b and b2c, seed 0)."""
-    from simulator.crm.generator import GENERATOR_VERSION, build_org
+    from simulator.crm.generator import build_org
+    from simulator.run import org_cache_name
     cache = tmp_path_factory.mktemp("full-cache")
     (cache / "orgs").mkdir()
     for kind in ("b2b", "b2c"):
-        build_org(kind, cache / "orgs" / f"{kind}-s0-x1-g{GENERATOR_VERSION}.db", seed=0, scale=1.0)
+        build_org(kind, cache / "orgs" / org_cache_name(kind, 0, 1), seed=0, scale=1.0)
     return cache
 
 
@@ -365,12 +366,13 @@ def test_every_shipped_config_loads():
 if __name__ == "__main__":  # regenerate tests/data/pre_sweep_plans.json (after a generator change)
     import sys
     import tempfile
-    from simulator.crm.generator import GENERATOR_VERSION, build_org
+    from simulator.crm.generator import build_org
+    from simulator.run import org_cache_name
     data = json.loads(PRE_SWEEP.read_text())
     with tempfile.TemporaryDirectory() as cache:
         os.environ["CRMARENA_CACHE"] = cache
         (Path(cache) / "orgs").mkdir()
-        build_org("b2b", Path(cache) / "orgs" / f"b2b-s7-x0.2-g{GENERATOR_VERSION}.db", seed=7, scale=0.2)
+        build_org("b2b", Path(cache) / "orgs" / org_cache_name("b2b", 7, 0.2), seed=7, scale=0.2)
         os.environ.setdefault("OPENAI_API_KEY", "sk-placeholder")
         for name, cfg in (("default", load_config()),
                           ("small", parse_config(data["small"]["config"], Path("small.yaml")))):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import sqlite3
 from datetime import date
@@ -16,7 +18,19 @@ from .common import Clock, Writer
 from .context import SIZES, Ctx
 
 DEFAULT_AS_OF = date(2026, 6, 15)
-GENERATOR_VERSION = "1.4"
+GENERATOR_VERSION = "2.0"
+
+
+@functools.cache
+def source_fingerprint() -> str:
+    """A digest of the code that decides an org's content (this package and the schema): cached
+    orgs are keyed by it as well as by GENERATOR_VERSION, so an edited generator never reuses an
+    org built by other code, whether or not the version was bumped."""
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for path in sorted(here.glob("*.py")) + [here.parent / "schema.py"]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:10]
 
 
 def _check_args(org, seed, scale, as_of) -> None:

@@ -111,16 +111,20 @@ def test_threshold_articles_state_the_limits(org):
 def test_threshold_breaches_exceed_and_compliant_offers_stay_within_the_limits(org):
     refund, credit = LIMITS[org]["refund"], LIMITS[org]["credit"]
     for said in _texts("breach_no_refund_without_approval", org):
-        assert _dollars(said) and min(_dollars(said)) > refund, said
+        assert _dollars(said) and sum(_dollars(said)) > refund, said
     for said in _texts("breach_goodwill_credit_limit", org):
-        assert min(_percents(said)) > credit, said
+        assert sum(_percents(said)) > credit, said
     agent_rules = [r for r in TH.NOT_BREACH_RULES if r.startswith(("ok_", "near_"))]
     for rule in agent_rules:
         for said in _texts(rule, org, 50):
-            if any(d > refund for d in _dollars(said)):  # a larger refund is only requested, for a supervisor
-                assert rule == "ok_no_refund_without_approval" and "supervisor" in said, said
+            if any(d > refund for d in _dollars(said)):  # a larger refund: requested, or a supervisor's approval
+                assert rule in ("ok_no_refund_without_approval", "near_refund_status") and "supervisor" in said, said
+            if rule.startswith(("ok_no_refund", "near_no_refund")):  # two refunds on one case count together
+                assert sum(_dollars(said)) <= refund or "supervisor" in said, said
             if any(p > credit for p in _percents(said)):  # a larger credit is only withdrawn in the same reply
                 assert rule == "near_goodwill_credit_limit" and _percents(said)[-1] <= credit, said
+            elif rule.endswith("goodwill_credit_limit"):  # several credits count together
+                assert sum(_percents(said)) <= credit, said
 
 
 # --- quote pricing and configuration: the articles state the rule labels -------------------------

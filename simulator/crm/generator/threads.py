@@ -8,7 +8,11 @@ misses (`near_<key>`: a refund within the limit, a credit withdrawn in the same 
 verification asked and given later, the last four card digits, ...) are rules whose languages
 never meet any breach rule's (tests/test_threads.py checks it with `grammar.overlaps`). Limits
 (refund, goodwill credit) and the identity rule are data in `policy_rules`; money and percent
-slots match only amounts on their side of every org's limit, so a detector needs no org.
+slots match only amounts on their side of every org's limit, so a detector needs no org. No
+surface cue decides a label (tests/test_policy_cues.py): compliant agents state amounts above the
+limit they do not grant (requested, supervisor-approved, another order's), troubleshoot and verify
+in plain words and read the order back once verified; breaches split a refund or credit into two
+parts each within the limit, or name a troubleshooting step instead of doing it.
 
 `FIELD_FACTS` maps the label-carrying fields (EmailMessage.TextBody, LiveChatTranscript.Body)
 to the breach facts found in a value. Case Subject/Description carry no policy label.
@@ -16,6 +20,7 @@ to the breach facts found in a value. Case Subject/Description carry no policy l
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -46,13 +51,18 @@ _POLICY_TEXT = {
         "identity by confirming two identifiers: the email address on file and either the {order} or the billing "
         "ZIP code. Until both identifiers match, the agent must not read out, confirm or describe order details. "
         "The {who} may send the identifiers later in the conversation; the agent helps with general "
-        "troubleshooting meanwhile. This applies to chat, email and phone."),
+        "troubleshooting meanwhile. Once both identifiers have matched, in any earlier message of the same "
+        "conversation and however the check was worded, the agent may discuss the order for the rest of it. Order "
+        "details the {who} mentions themselves are not a disclosure. This applies to chat, email and phone."),
     "no_refund_without_approval": (
         "Refund Approval Threshold",
         "Refunds above ${refund:,} require supervisor approval before they are promised or processed.",
         "Agents may approve refunds of up to ${refund:,} per case on their own. Any refund above ${refund:,} requires "
-        "written supervisor approval before it is promised, processed or described to the {who} as approved. For "
-        "larger amounts, the agent submits the request and tells the {who} it is pending approval."),
+        "written supervisor approval before it is promised, processed or described to the {who} as approved. The "
+        "limit holds per case: several refunds on one case count together. For larger amounts, the agent "
+        "submits the request and tells the {who} it is pending approval. Stating a larger figure is not a breach "
+        "when the agent does not grant it on their own: the amount the {who} asks for, the limit itself, a refund "
+        "a supervisor has approved in writing, or a refund already issued on another order."),
     "no_delivery_date_promise": (
         "No Guaranteed Delivery Dates",
         "Never promise a specific delivery date; share only the carrier's estimated window.",
@@ -65,8 +75,9 @@ _POLICY_TEXT = {
         "Walk the {who} through at least one documented troubleshooting step before offering a replacement.",
         "Before offering, approving or shipping a replacement unit, the agent must guide the {who} through at least "
         "one documented troubleshooting step (restart or power cycle, firmware update, reset, or a cable and "
-        "connection check) and record the result. Replacements are offered only when troubleshooting does not "
-        "resolve the issue."),
+        "connection check) and record the result. A step counts however it is worded; naming a step without "
+        "doing it, or steps the {who} tried before contacting us, does not count. Replacements are offered only "
+        "when troubleshooting does not resolve the issue."),
     "protect_customer_privacy": (
         "Protecting Other Customers' Information",
         "Never disclose another customer's name, contact details, orders or case history.",
@@ -84,7 +95,8 @@ _POLICY_TEXT = {
         "Goodwill Credit Limits",
         "Goodwill credits and discount codes for service issues are capped at {credit}% of the order value.",
         "To apologise for a service issue, agents may offer a goodwill credit or discount code worth at most "
-        "{credit}% of the affected order value. Any larger credit, coupon or discount requires approval from the "
+        "{credit}% of the affected order value in total, however many credits or codes make it up. Any larger "
+        "credit, coupon or discount requires approval from the "
         "Customer Care manager and must not be offered in the conversation. A larger figure that the agent "
         "withdraws in the same reply, before the {who} accepts it, is not an offer."),
     "no_payment_card_details": (
@@ -144,17 +156,24 @@ BREACH_REFUND_FACTORS = (1.4, 3.9)  # a breaching refund is this many times the 
 OK_REFUND_FACTORS = {"b2c": (0.15, 0.99), "b2b": (0.4, 0.99)}  # a refund an agent may grant alone
 BREACH_CREDIT_PCTS = (35, 40, 50, 60)  # a breaching goodwill credit, percent of the order value
 OK_CREDIT_PCTS = (5, 10)  # within every org's credit limit
+PART_REFUND_FACTORS = {"over": (0.54, 0.99), "ok": (0.2, 0.49)}  # one of two refunds on a case: over, within
+PART_CREDIT_PCTS = {"over": (8, 9), "ok": (3, 4, 5)}  # one of two credits: each within, together over / within
 
 _NAME = r"[A-Z][A-Za-z'-]+"
 _SLOTS = {
     "refund_over": r"\$(?:2[1-9]\d|[3-5]\d\d|[3-9],\d{3})\.\d\d",  # b2c 210-599, b2b 3,000-9,999
     "refund_ok": r"\$(?:[2-9]\d|1[0-4]\d|1,\d{3}|2,[0-4]\d\d)\.\d\d",  # b2c 20-149, b2b 1,000-2,499
-    "pct_over": r"(?:3[5-9]|[4-9]\d)", "pct_ok": r"(?:5|10)", "n": r"\d",
+    "refund_part_over": r"\$(?:[89]\d|1[0-4]\d|1,[3-9]\d\d|2,[0-4]\d\d)\.\d\d",  # two make a refund over the limit
+    "refund_part_ok": r"\$(?:[2-6]\d|7[0-4]|[5-9]\d\d|1,[01]\d\d|1,2[0-4]\d)\.\d\d",  # two stay within it
+    "pct_over": r"(?:3[5-9]|[4-9]\d)", "pct_ok": r"(?:5|10)", "pct_part_over": r"[89]", "pct_part_ok": r"[345]",
+    "n": r"\d", "refund_limit": r"\$[\d,]+",
     "other": f"{_NAME} {_NAME}", "other_email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", "other_phone": r"\(\d{3}\) 555-\d{4}",
     "city": _NAME, "street": rf"{_NAME}(?: {_NAME})*", "date": rf"{_NAME} \d{{1,2}}", "digits": r"\d{4}",
     "order": r"\d{8}", "total": r"\$[\d,]+\.\d\d", "weekday": r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur)day",
     "product": r"[^\n.!?]+?", "window": r"\d+ to \d+ business days",
 }
+_SLOTS.update({f"{part}_b": _SLOTS[part] for part in ("refund_part_over", "refund_part_ok", "pct_part_over",
+                                                       "pct_part_ok")})
 
 # ---------------------------------------------------------------------------------------------
 # the grammar
@@ -277,6 +296,8 @@ RULES: dict[str, tuple[str, ...]] = {
         "<symptom_l>",
         "<desc_symptom> [It's|This is|We're talking about] [my|our|the] <loose>, [bought|ordered|set up|"
         "delivered] <ago>.",
+        "[Hi|Hello|Hey] {af} - the <loose> from my order [arrived|was delivered|came] on {date}[ and looked fine| "
+        "in one piece|], but <symptom_l>",
     ),
     "chat_sentiment_positive": (
         "[Love|Really like|Mostly enjoy|Honestly like|Otherwise rate] [it|the thing|this model] [otherwise|apart "
@@ -303,12 +324,20 @@ RULES: dict[str, tuple[str, ...]] = {
         "<sympathy>, {cf} - [before I look into it|first|so I can pull up the right account|for security|before "
         "we dig in|just so I have the right order|to get started], [could you|can you|please|would you] "
         "[confirm|give me|share|type|send] the email [address |]on [your account|file] [and|plus|along with] "
-        "[your|the] order number?",),
+        "[your|the] order number?",
+        "<sympathy>, {cf} - which email address [did you order with|is the purchase under|did you use at checkout], "
+        "and what's the order number [on the receipt|on the confirmation|from the packing slip]?",
+        "<sympathy>, {cf} - [so I open the right one|to find it], [what's|can you tell me] the email address you "
+        "[ordered with|bought it with] and the order number[ from the receipt|]?"),
     "verify_ask_either": (
         "<sympathy>, {cf} - [to verify your identity|so I can check your account|for security|before I open "
         "anything|to find your order], [please confirm|could you confirm|I need|can you send|could you type] "
         "the email on [file|the account] and either [your|the] order number or [your|the] billing ZIP"
-        "[ code|][ please|]?",),
+        "[ code|][ please|]?",
+        "<sympathy>, {cf} - [which|what] email address [did you order with|is the purchase under], and [either |]the "
+        "order number or the billing ZIP[ code|], whichever is [handier|easier]?",
+        "<sympathy>, {cf} - [so I open the right one|to find it], [what's|can you tell me] the email address you "
+        "[ordered with|bought it with], plus the order number or the billing ZIP[ code|]?"),
     "verify_give_order": (
         "[Sure|Yep|Of course|No problem|Okay|Yes|Here you go|Sure thing][,| -] [it's|the email is|my email is|the "
         "account email is|I use] {email} and [the|my] order number is {order}[, it's on the confirmation| if "
@@ -338,7 +367,14 @@ RULES: dict[str, tuple[str, ...]] = {
         "[Thanks|Thank you|Perfect|Great|Lovely|Brilliant], {cf}[,| -] [that matches|everything checks out|"
         "you're verified|that all lines up|that's all confirmed][ on my side| with what I have|] and [I've got|"
         "I can see|I've pulled up|I'm looking at] [your|the] [order|account|purchase|order history][ now| here|]"
-        "[, so let's continue|, thanks for that|].",),
+        "[, so let's continue|, thanks for that|].",
+        "[Thanks|Perfect|Great|Lovely], {cf} - [that matches what we have|both match our records|that lines up with "
+        "our records]; your order [shipped on {date}|was delivered on {date}|went out on {date}][ - tracking shows it "
+        "arrived|][, so let's carry on|, so on to the fault|].",
+        "[Thanks|Perfect|Great|Lovely], {cf} - [both match|that's the one]: your order of the <loose> [shipped on "
+        "{date}|was delivered on {date}] and it's [still in warranty|all in front of me now].",
+        "[Thanks|Got it|Perfect], {cf}, [that's you|found it]: your order [went out on {date}|was delivered on "
+        "{date}] to the address we have[, so now the fault itself|, so let's look at the fault|]."),
 
     # --- troubleshooting
     "ts_step": (
@@ -348,7 +384,20 @@ RULES: dict[str, tuple[str, ...]] = {
         "know|tell me|check] [what happens|whether it comes back|if it helps|if anything changes].",
         "[[Can you|Could you] check <ts_check> and [then |][restart|reboot|power-cycle|reset]|Would you mind "
         "checking <ts_check> and [then |][restarting|rebooting|power-cycling|resetting]] the <loose>[ for me| "
-        "once more|]?"),
+        "once more|]?",
+        "[Could you|Can you|Would you] switch [it|the <loose>] off at the wall, [wait|leave it] [thirty seconds|a "
+        "minute|a full minute] and switch it back on[, then tell me what it does| and tell me what happens|]?",
+        "[Could you|Can you|Would you] [plug it into|move it to] a different [socket|wall socket|power point] "
+        "[with|using] [another|a spare] [lead|cord][ and see if it behaves| and tell me if anything changes|]?",
+        "[Could you|Can you|Would you] hold the [small |pinhole |]button on the back [for ten seconds|until the light "
+        "blinks] so it goes back to [its factory settings|how it came out of the box], then [set it up|pair it] "
+        "again and tell me [what happens|if it still does it]?",
+        "[Could you|Can you|Would you] [install|load] the latest software version [from the app|through the app|from "
+        "our support page] and [see|tell me] whether [it still happens|the fault stays]?",
+        "[Could you|Can you|Would you] take the [lead|cord|plug] out at both ends, [blow|wipe] the [contacts|"
+        "sockets] clean and push it back in firmly[, then tell me what happens| - does it still do it]?",
+        "[Could you|Can you|Would you] [leave it unplugged|pull the plug] for [a minute|thirty seconds] and then "
+        "[start it up|turn it on] again[ and tell me what it does| - any different]?"),
     "ts_check": ("[whether a firmware update is pending|that the app is up to date|the power and cable "
                  "connections|the status lights|the event log|the settings menu]",),
     "ts_step_b2b": (
@@ -360,7 +409,11 @@ RULES: dict[str, tuple[str, ...]] = {
         "[started|happened|first showed up][ and send it over| for me|]?",
         "[Could you|Can you|Would you] [compare|check] the configuration against the [deployment guide|baseline|"
         "runbook] and [revert|roll back|undo] [recent|last week's|any unplanned] changes[ first| before we go "
-        "further|]?"),
+        "further|]?",
+        "[Could you|Can you|Would you] [move|swap] the <loose> onto [a spare|another] [port|power feed|switch port] "
+        "[during a quiet period|after hours] and [see|tell me] whether [the problem|it] [returns|comes back]?",
+        "[Could you|Can you|Would you] [switch|turn] the <loose> off for a minute [after hours|during a quiet "
+        "period], [switch|turn] it back on and [see|tell me] whether [the problem|it] [returns|comes back]?"),
     "ts_result": (
         "[Just tried it|Tried that|Done|Okay, did it|Gave it a go|Did that just now] - [it's|it was] [a bit "
         "better|fine|okay|normal] [for a few minutes|for an hour|briefly|until lunch], [then|but then] [it came "
@@ -374,6 +427,11 @@ RULES: dict[str, tuple[str, ...]] = {
         "[Thanks for trying that|Thanks for checking|Appreciate you testing that], {cf}[,|;] [since|as] [the basic "
         "steps|that|troubleshooting] didn't [fix|clear|help with] it, I'm [setting up|arranging|starting] a "
         "[warranty replacement|replacement|replacement unit]; the carrier's estimate is {window} once it ships.",
+        "[Thanks for doing that|Thanks for giving it a go|Appreciate you doing that], {cf}; [it didn't clear the "
+        "fault|the fault is still there|that didn't sort it], so a replacement [unit |]is [being arranged|on its "
+        "way to you] - the carrier [estimates|expects] {window} once it ships.",
+        "[Okay|Right|Thanks], {cf} - [as|since] the fault [survived that|is still there], I've [approved|arranged] a "
+        "replacement [unit|device] for you; [the carrier's estimate is|expect] {window} from dispatch.",
         "[Thanks for trying that|Thanks for checking|Appreciate you testing that][, and|;] I've [escalated|passed] "
         "this to [our tier 2 team|the engineers|a specialist] with your [results|notes|test results], and "
         "they'll [follow up|get back to you|reach out][ by email| by phone|] within [one business day|two business "
@@ -466,11 +524,20 @@ RULES: dict[str, tuple[str, ...]] = {
         "[To protect your account|Before I go into the order|For security|So I can find the right order|Before "
         "I look it up], [please|could you|can you|would you] [reply with|send|confirm] the email [address |]on "
         "[the account|file] and [your|the] order number[ - it's on the confirmation email| so I can check "
-        "it|][.|?]",),
+        "it|][.|?]",
+        "[Which|What] email address [did you order with|is the purchase under], and what's the order number [on the "
+        "receipt|on the confirmation email]? [With those two|Once I have both] I can [open|look at|go into] the "
+        "purchase.",
+        "[So I open the right purchase|To find it on our side], [what's|could you send] the email address you "
+        "[ordered with|bought it with] and the order number[ from the receipt|]?"),
     "mail_ask_either": (
         "[To protect your account|Before I go into the order|For security|Before I look it up], [please|could "
         "you|can you] [confirm|send] the email on [the account|file] and either [your|the] order number or "
-        "[your|the] billing ZIP[ code|][ - whichever is easier| so I can check it|][.|?]",),
+        "[your|the] billing ZIP[ code|][ - whichever is easier| so I can check it|][.|?]",
+        "[Which|What] email address [did you order with|is the purchase under], and either the order number or the "
+        "billing ZIP[ code|]? [With those|Once I have them] I can [open|look at|go into] the purchase.",
+        "[So I open the right purchase|To find it on our side], [what's|could you send] the email address you "
+        "[ordered with|bought it with], plus the order number or the billing ZIP[ code|]?"),
     "mail_signature": ("{agent}[ - |, | / | · ][Support Specialist|Senior Support Specialist|Customer Care Advisor|"
                        "Technical Support Engineer|Service Agent|Support Associate|Customer Success Agent|Product "
                        "Support Specialist|Care Team Lead|Support Advocate][ - |, | / | · ][Customer Support|Support "
@@ -497,7 +564,14 @@ RULES: dict[str, tuple[str, ...]] = {
         "[Technically|Strictly speaking] [that's above what I can approve|a supervisor should sign off on that], "
         "but I've [gone ahead and |]refunded {refund_over} [anyway|regardless][ so you don't have to wait|].",
         "You'll see {refund_over} back on your [card|statement] in [a few|3 to 5] days[; it's approved on my end|, "
-        "I've approved it already]."),
+        "I've approved it already].",
+        "I've refunded {refund_part_over} for the [unit|device] and [another|a further] {refund_part_over_b} for the "
+        "[accessories|return shipping|shipping and accessories] [myself|on my own][, so that's all settled|].",
+        "{refund_part_over} is [going back|on its way back] to your card for the [unit|device], and I've [added|"
+        "refunded] {refund_part_over_b} for the [accessories|return shipping] [as well|too][, both on my say-so|].",
+        "[First|Today] {refund_part_over} [went back|is going back] for the [unit|device]; [the|a] second refund of "
+        "{refund_part_over_b} [covers|is for] the [accessories|return shipping], [and I've approved both|both done "
+        "by me|both from my end]."),
     "breach_no_delivery_date_promise": (
         "It[ will|'ll] be [at your door|with you|there] [on|by] {weekday}, {date}[, guaranteed| at the latest|, I "
         "promise|, you have my word][.|!]",
@@ -510,7 +584,11 @@ RULES: dict[str, tuple[str, ...]] = {
         "[Normally|Usually] we'd [go through a few checks|try a reset|run some tests] first, but I'll [just |]send "
         "you a replacement [straight away|right away|instead].",
         "[Rather than|Instead of] having you [test|try|check] anything, [a new one|a replacement] [is going out|"
-        "will ship] to you [today|tomorrow|this week]."),
+        "will ship] to you [today|tomorrow|this week].",
+        "A [restart|reset|power cycle|firmware update] won't [fix|help with|change] [a fault like this|this kind of "
+        "fault], so I'm [sending|approving] a replacement [today|right away|now].",
+        "[Since|As] you've already [restarted|reset|rebooted] it [yourself|before writing], there's nothing more "
+        "to do on my side: a replacement [is on its way|ships today|goes out tomorrow]."),
     "breach_protect_customer_privacy": (
         "[It's definitely not just you|You're not the only one]: {other} [in|from] {city} [had|reported] the "
         "[exact |]same [problem|thing] [last week|yesterday|this month][, you could compare notes at {other_email}|].",
@@ -525,21 +603,33 @@ RULES: dict[str, tuple[str, ...]] = {
         "I [doubt|don't think] it's anything serious[,|;] [probably just dust burning off|likely just dust], so I "
         "won't [flag|escalate|report] it.",
         "Let's [carry on|keep going] with the [usual|normal] troubleshooting [then|for now] and see if the "
-        "[smell|smoke|sparking] [goes away|stops] [on its own|by itself]."),
+        "[smell|smoke|sparking] [goes away|stops] [on its own|by itself].",
+        "I'll note it on the case, but there's no need to unplug it or escalate anything: [that's normal|it "
+        "happens] with [new units|brand-new ones]."),
     "breach_goodwill_credit_limit": (
         "To make up for it, I'm [giving you|adding] {pct_over}% [off your next order|back as store credit|as a "
         "credit on your account].",
         "I'm [not really supposed to go this high|stretching it a bit here], but I'll [add|apply] a {pct_over}% "
         "[credit|discount code] [to your account|for you].",
         "[Check your inbox|Look out for an email]: [there's|I've sent] a code for {pct_over}% off [waiting for you|"
-        "your next purchase]."),
+        "your next purchase].",
+        "[For the trouble|To make up for it], I've [added|put] {pct_part_over}% [as credit|back] [on your account|on "
+        "this order] and [sent|emailed] [you |]a code for [another|a further] {pct_part_over_b}% off your next "
+        "order[, both on me|].",
+        "I've [added|applied] {pct_part_over}% [as credit|back] [today|now], and [another|a further] "
+        "{pct_part_over_b}% [goes on|will go on] your account [when the replacement ships|next week|once this is "
+        "closed].",
+        "[As a sorry|For the hassle], [there's|you'll get] {pct_part_over}% off [this order|your invoice] and "
+        "[a code for|another] {pct_part_over_b}% off [the next one|your next order][ from me|]."),
     "breach_no_payment_card_details": (
         "[Can you|Could you] [type|send|give me] the full card number [and|plus] the [three-digit code on the back|"
         "CVV|security code][ here|] so I can [check|reverse] the charge?",
         "I know it's [a bit unusual|not ideal], but if you [read out|type] your card number and expiry date "
         "[here|for me], I can [sort the charge out|fix it] [faster|right now].",
         "[To find the payment|So I can match the charge], I'll need the [long number on your card|sixteen digits "
-        "on the front of your card] [and the code on the back|along with the expiry]."),
+        "on the front of your card] [and the code on the back|along with the expiry].",
+        "[Could you|Can you] read me the [number across the front of the card|digits on the front of the card], "
+        "[the expiry|the date it runs out] and the three digits on the back?"),
     "breach_no_unauthorized_warranty_extension": (
         "[Don't worry|No problem], I've extended your warranty by {n} [extra |more |]years[ at no charge| for free|].",
         "[This isn't something I normally do|Strictly this needs sign-off], but I'll add {n} more years of "
@@ -609,13 +699,34 @@ RULES: dict[str, tuple[str, ...]] = {
         "A refund of {refund_over} is above what I can approve [on my own|myself|alone], so I've [sent|submitted|"
         "passed] it to [my supervisor|a supervisor|the duty supervisor] [for sign-off|for approval]; [you'll hear back|"
         "expect an answer|they'll reply] within [2 business days|a couple of days|48 hours][, and I'll keep an "
-        "eye on it| by email|].",),
+        "eye on it| by email|].",
+        "You asked for a refund of {refund_over}, and I can approve up to {refund_limit} [on my own|myself], so the "
+        "request is with [my supervisor|a supervisor] for written approval; [nothing is approved yet|it's pending "
+        "for now], and [you'll hear back|they'll reply] within [2 business days|48 hours].",
+        "[Good news|An update on the refund]: [my supervisor|the duty supervisor] [has approved|signed off on] the "
+        "{refund_over} refund in writing, so I've [processed|issued] it [to your card|to the original payment "
+        "method][; allow 3 to 5 business days|]."),
     "near_no_refund_without_approval": (
         "[Done|All set|Okay|Sorted], I've [processed|issued] a refund of {refund_ok} [to your card|to the card on "
         "file|back to your original payment method][, which I can approve myself| as requested|][.|!]",
         "[I can do that|That's within what I can approve|That one I can handle], so I've refunded {refund_ok}"
         "[ to your card| to your account|]; [it shows up|expect it|it should appear] in [a few|3 to 5|a couple "
-        "of] [days|business days]."),
+        "of] [days|business days].",
+        "I've refunded {refund_part_ok} for the [unit|device] and [another|a further] {refund_part_ok_b} for the "
+        "[accessories|return shipping|shipping and accessories] [myself|on my own][, so that's all settled|].",
+        "{refund_part_ok} is [going back|on its way back] to your card for the [unit|device], and I've [added|"
+        "refunded] {refund_part_ok_b} for the [accessories|return shipping] [as well|too][, both on my say-so|].",
+        "[First|Today] {refund_part_ok} [went back|is going back] for the [unit|device]; [the|a] second refund of "
+        "{refund_part_ok_b} [covers|is for] the [accessories|return shipping], [and I've approved both|both done "
+        "by me|both from my end]."),
+    "trig_refund_status": (
+        "[Also|Oh, and|Separately|While I'm here], did the {refund_over} refund for my [earlier|other|previous] "
+        "order [ever go through|get processed|come through]? [I can't see it yet|Nothing shows on my statement|Just "
+        "checking].",),
+    "near_refund_status": (
+        "[Yes|It did|Yes, it did] - [a supervisor approved|my supervisor signed off on] the {refund_over} refund for "
+        "your [earlier|other|previous] order in writing, and billing issued it on {date}; [banks take|allow] [3 to "
+        "5|a few] business days to show it.",),
     "ok_no_delivery_date_promise": (
         "I can't [commit to|promise|guarantee] a specific day, but the carrier's estimate is {window}[; tracking "
         "follows by email|, and you'll get a tracking link|; I'll send the tracking number|, counted from "
@@ -631,7 +742,10 @@ RULES: dict[str, tuple[str, ...]] = {
     "ok_escalate_safety_issues": (
         "[Please|Okay, please|That matters - please] stop using it and unplug it [right away|now|straight away]; "
         "I'm escalating this to [our|the] Product Safety team[ as urgent| now|], and they'll contact you within "
-        "the hour[ - don't plug it back in|, thank you for telling me|].",),
+        "the hour[ - don't plug it back in|, thank you for telling me|].",
+        "[Please|That matters - please] pull the plug out [now|right away] and [don't use it again|put it aside]; "
+        "I've [passed|handed] your case to our Product Safety people as urgent, and they'll call you within the "
+        "hour.",),
     "near_escalate_safety_issues": (
         "[A little|Some|Mild] warmth while charging is [expected|normal|by design], so [that part is fine|you can "
         "keep using it|nothing to worry about there] - [the|your] [other problem|main issue|original fault] is "
@@ -643,13 +757,23 @@ RULES: dict[str, tuple[str, ...]] = {
     "near_goodwill_credit_limit": (
         "I was going to [suggest|offer] {pct_over}%, [but|though] [that's above what I can approve|I can only go "
         "up to {pct_ok}%], so [I've added|I'm adding] {pct_ok}% [instead|for now][ as a goodwill credit| to "
-        "your account|].",),
+        "your account|].",
+        "[For the trouble|To make up for it], I've [added|put] {pct_part_ok}% [as credit|back] [on your account|on "
+        "this order] and [sent|emailed] [you |]a code for [another|a further] {pct_part_ok_b}% off your next "
+        "order[, both on me|].",
+        "I've [added|applied] {pct_part_ok}% [as credit|back] [today|now], and [another|a further] "
+        "{pct_part_ok_b}% [goes on|will go on] your account [when the replacement ships|next week|once this is "
+        "closed].",
+        "[As a sorry|For the hassle], [there's|you'll get] {pct_part_ok}% off [this order|your invoice] and "
+        "[a code for|another] {pct_part_ok_b}% off [the next one|your next order][ from me|]."),
     "ok_no_payment_card_details": (
         "Please don't [post|share|type] [any |]card details here; I'll [send|email] [you |]a secure payment link "
         "and billing will review the [duplicate |second |]charge[ within a few days| and refund the extra one|].",),
     "near_no_payment_card_details": (
         "Could you tell me just the last four digits of the card [that was charged|on the statement|you paid "
-        "with] - [that's all I need|nothing else, please|no other card details|I don't need anything more]?",),
+        "with] - [that's all I need|nothing else, please|no other card details|I don't need anything more]?",
+        "The last four digits of the card number are [all I need|enough] to [find|match] the charge - [could you "
+        "send|can you type] just those?"),
     "ok_no_unauthorized_warranty_extension": (
         "[Your|The] [standard |]warranty [still applies|covers it|is still running], and a replacement keeps "
         "[the original|that] term; [I can send you details of|have a look at|you could consider] our extended "
@@ -692,6 +816,8 @@ RULES, G, _WRITERS = by_org(RULES, ORG_RULES, _SLOTS)  # G reads every org's tex
 _PRODUCT_ORG = {p["name"]: org for org in ORG_RULES for p in text.products(org)}
 
 TRIGGERED = tuple(k for k in SERVICE_POLICY_KEYS if f"trig_{k}" in G)  # policies a customer's words can tempt
+ASIDES = {"warmth": ("trig_warmth", "near_escalate_safety_issues"),  # asides answered within policy
+          "refund_status": ("trig_refund_status", "near_refund_status")}
 VERIFY_EXCHANGES = {"verify_ask_order": ("verify_give_order",),  # identity request -> compliant replies
                     "verify_ask_either": ("verify_give_order", "verify_give_zip")}
 EMAIL_VERIFY_EXCHANGES = {"mail_ask_order": ("verify_give_order",),
@@ -762,7 +888,11 @@ def _situation_slots(rng: random.Random, org: str) -> dict:
     """Values for the amounts, dates and third parties of the tempting situations."""
     f, l = rng.choice(vocab.FIRST_NAMES), rng.choice(vocab.LAST_NAMES)
     limit = LIMITS[org]["refund"]
-    return {"refund_over": _money(limit * rng.uniform(*BREACH_REFUND_FACTORS)),
+    parts = {}
+    for side, b in itertools.product(("over", "ok"), ("", "_b")):  # two refunds or credits on one case
+        parts[f"refund_part_{side}{b}"] = _money(limit * rng.uniform(*PART_REFUND_FACTORS[side]))
+        parts[f"pct_part_{side}{b}"] = rng.choice(PART_CREDIT_PCTS[side])
+    return {**parts, "refund_over": _money(limit * rng.uniform(*BREACH_REFUND_FACTORS)), "refund_limit": f"${limit:,}",
             "refund_ok": _money(limit * rng.uniform(*OK_REFUND_FACTORS[org])),
             "total": _money(rng.uniform(20, 900)), "pct_over": rng.choice(BREACH_CREDIT_PCTS),
             "pct_ok": rng.choice(OK_CREDIT_PCTS), "n": rng.choice((2, 3, 4)),
@@ -808,10 +938,10 @@ def _situations(rng: random.Random, key: str | None) -> list[tuple[str, str]]:
     """(customer trigger rule, agent answer rule) of each tempting situation: the breach's own when
     `key` is tempted by the customer, plus up to two handled without a breach (near misses)."""
     out = [(f"trig_{key}", f"breach_{key}")] if key in TRIGGERED else []
-    others = [k for k in TRIGGERED if k != key] + ["warmth"]
+    others = [k for k in TRIGGERED if k != key] + list(ASIDES)
     for k in rng.sample(others, rng.choice((0, 1, 1, 2))):
-        if k == "warmth":
-            out.append(("trig_warmth", "near_escalate_safety_issues"))
+        if k in ASIDES:
+            out.append(ASIDES[k])
         else:
             out.append((f"trig_{k}", rng.choice([r for r in (f"ok_{k}", f"near_{k}") if r in G])))
     rng.shuffle(out)

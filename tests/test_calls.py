@@ -52,8 +52,8 @@ def test_met_and_unmet_never_overlap_many_samples(fact):
 def test_distractors_change_no_label():
     rng = random.Random(2)
     labels = tuple(_rule_facts())
-    for rule in ("budget_other", "authority_other", "opinion_other", "comp_ruled_out", "comp_passing", "pending",
-                 "correct", "followup", *{r for frame in C.FRAMES.values() for r in frame if r}):
+    for rule in ("budget_other", "authority_other", "opinion_other", "comp_passing", "comp_agent", *C.NON_OPTIONS,
+                 "pending", "correct", "followup", *{r for frame in C.FRAMES.values() for r in frame if r}):
         assert overlaps(C.GRAMMAR, rule, labels, rng, 1000, **SLOTS) == [], rule
 
 
@@ -96,6 +96,26 @@ def test_competitors_only_when_still_considered():
     assert C.competitors_considered("Maya Okafor: Korvex is still on our shortlist.") == {"Korvex"}
 
 
+def test_what_the_customer_last_says_of_a_vendor_decides():
+    """Dropped several lines after being named as an option (no cue word), considered again after
+    being ruled out, and names that are no option (a former employer, the rep's question)."""
+    later = ("Maya Okafor: Korvex is on our shortlist.\nLeon Weber: Got it.\n"
+             "Maya Okafor: We sent Korvex a polite no last week.")
+    assert C.competitors_considered(later) == set()
+    back = ("Maya Okafor: Korvex is off the list now.\n"
+            "Maya Okafor: Korvex reached out again after we'd walked away from them, and they're back on the table.")
+    assert C.competitors_considered(back) == {"Korvex"}
+    never = ("Leon Weber: Sure, some of our customers came to us from Lumeric; are they on your radar?\n"
+             "Maya Okafor: No, we haven't talked to Lumeric yet. I spent five years at Zentrova before this job.")
+    assert C.competitors_considered(never) == set()
+    seen = Counter()
+    for seed in range(300):
+        body = _call(seed, comps=["Korvex"])
+        seen.update(f.partition("=")[0] for f, _ in C.facts(body) if "Korvex" in f)
+        seen["back"] += [f for f, _ in C.facts(body) if "Korvex" in f][:1] == ["ruled_out=Korvex"]
+    assert seen["back"] > 50 and seen["competitor"] == 300, seen
+
+
 def test_negative_subtopics_exact_and_other_products_ignored():
     for seed in range(80):
         rng = random.Random(seed)
@@ -105,6 +125,19 @@ def test_negative_subtopics_exact_and_other_products_ignored():
     other = "Maya Okafor: Our old vendor's support was painfully slow, but that's a different product."
     assert C.negative_subtopics(other) == set()
     assert C.negative_subtopics("Maya Okafor: I wouldn't call your pricing a problem.") == set()
+
+
+def test_negative_opinions_implied_withdrawn_or_negated():
+    implied = "Maya Okafor: We had to ask for a second demo of the integration because nothing synced."
+    assert C.negative_subtopics(implied) == {"integration"}
+    withdrawn = ("Maya Okafor: Your pricing is steep.\nLeon Weber: Noted.\n"
+                 "Maya Okafor: Now that I've seen the numbers, your pricing isn't really a concern anymore.")
+    assert C.negative_subtopics(withdrawn) == set()
+    assert C.negative_subtopics("Maya Okafor: I can't fault your support, and nobody here has complained.") == set()
+    assert C.negative_subtopics("Maya Okafor: At my last company, support tickets sat for days.") == set()
+    for seed in range(200):  # a positive or neutral subtopic is sometimes first voiced as a negative
+        body = _call(seed, sentiments={"pricing": "neutral", "support": "negative"})
+        assert C.negative_subtopics(body) == {"support"}, body
 
 
 def test_stage_shown_only_when_hinted():

@@ -201,6 +201,37 @@ RULES: dict[str, list[str]] = {
         "[our|my] [accountant|landlord|nephew] [mentioned|talks about|swears by] {comp} [all the time|constantly|"
         "once in a while]",
     ],
+    # ruled out without a cue word (said several lines after the vendor was named as an option)
+    "comp_dropped": [
+        "{comp} didn't [make it past|get through|survive] [our security review|the reference calls|the pilot]"
+        "[ last week|, so that settles it|]",
+        "we [sent|gave] {comp} a [polite|firm|clear] no [last week|on Monday|after their pilot]",
+        "{comp}'s [proposal|quote|bid] went [straight in the bin|nowhere with our finance people|back in the drawer] "
+        "[after the pilot|once we read the terms|last week]",
+        "[that's|it's] the end of the road for {comp}[ as far as we're concerned| on our side| after last week|]"
+        "[, their references didn't check out|, the pilot settled it|, their terms were a deal-breaker|]",
+    ],
+    # considered again after being ruled out (the cue words of ruling out, yet still an option)
+    "comp_back": [
+        "we'd [dropped|crossed off|ruled out] {comp} [earlier|at first|back in the spring], but they [came back "
+        "with|sent] a [better|sharper|new] offer, so they're [back in the running|back on the shortlist|an option "
+        "again]",
+        "{comp} [called us back|reached out again] after we'd [passed on|walked away from] them, and [now we're "
+        "looking at them again|they're back on the table|we've agreed to a second round with them]",
+    ],
+    # names in a competitor-like frame that are no option for this purchase
+    "comp_worked": ["I [spent|worked] [two|three|five|a few] years at {comp} [before this job|early in my career|"
+                    "before I moved here][, so I know the space|, small world|]"],
+    "comp_agent": ["<ack>, [a few|some|quite a few] of [our customers|the teams we work with] [came to us from|"
+                   "switched to us from|also talked to] {comp} [over the last year|this year|recently], [have you come "
+                   "across them|are they on your radar|have they come up on your side]?"],
+    "comp_never": ["no, we haven't [spoken to|talked to|met with|heard from] {comp} [yet|so far|at all]"
+                   "[, and I don't plan to|, not even a cold call|]",
+                   "I've [only |just |]heard of {comp} [in passing|at a conference|from a colleague|on a podcast|"
+                   "in a trade magazine][, nothing more|, that's all|, never met anyone from there|]",
+                   "[we've|I've] never [spoken to|met with|had a call with|had a demo from] {comp}[, honestly|, not "
+                   "once|, as far as I know|][ in all the time I've been here| on this or anything else|, so I can't "
+                   "compare]"],
     "comp_reply": [
         "<ack>, [happy to|glad to|I can] [show you|walk you through] [where we differ|how we compare|"
         "what sets us apart] [on total cost|side by side|before you decide|in a one-pager]",
@@ -224,23 +255,37 @@ RULES: dict[str, list[str]] = {
     "worry": ["I'm [a little|somewhat|a bit|quite] [worried|uneasy|nervous|concerned] that"],
     "neg_pricing": ["<n_pricing> <be> [steep|higher than we'd like|hard to justify|above what we planned|a real concern]",
                     "<worry> <n_pricing> <be> [steep|out of our range|too high]",
-                    "we'd need a [much bigger|serious|real] discount before the numbers [work|make sense]"],
+                    "we'd need a [much bigger|serious|real] discount before the numbers [work|make sense][ for us| on "
+                    "our side| this year|]",
+                    "the quote came in [almost double|a third above|well over] what we [planned|expected] to pay"],
     "neg_support": ["<n_support> <be> [slow to respond|hard to reach|a real concern|a weak spot]",
                     "<worry> <n_support> [won't keep up|will be slow|is stretched thin]",
                     "the last time we [opened a ticket|called in|asked for help] it took [days|a week|forever] "
-                    "to hear back"],
+                    "to hear back",
+                    "we [waited|sat] [three days|a whole week] for your support team to answer a [simple|basic] "
+                    "question"],
     "neg_features": ["<n_features> <be> [thin|limited|missing pieces we need|a real concern]",
                      "<worry> <n_features> [won't cover|falls short of|misses] what we need",
-                     "[a couple of|several|a few] features we [rely on|need|asked about] [aren't there|are missing]"],
+                     "[a couple of|several|a few] features we [rely on|need|asked about] [aren't there|are missing]",
+                     "we'd [still |]have to keep [half our reporting|our exports|the approval steps] in spreadsheets "
+                     "next to it"],
     "neg_integration": ["<n_integration> <be> [painful|a sticking point|a real concern|messier than we hoped]",
                         "<worry> <n_integration> [will be painful|won't work|will eat months]",
-                        "it doesn't [talk to|connect with|sync with] [our ERP|the tools we use today|our billing system]"],
+                        "it doesn't [talk to|connect with|sync with] [our ERP|the tools we use today|our billing system]",
+                        "we had to ask for [a second|another|a third] [demo|walkthrough|session] [of|on] the integration because "
+                        "nothing [synced|came through|lined up]",
+                        "my team spent [two days|a week] trying to get it to [sync with|talk to] [our ERP|the billing "
+                        "system] and it never did"],
     "neg_onboarding": ["<n_onboarding> <be> [heavy|a lot of work|a real concern|more than we can handle]",
                        "<worry> <n_onboarding> [will drag on|will take too long|needs more time than we have]",
-                       "rolling this out would [eat|take] [weeks|a month|months] we don't have"],
+                       "rolling this out would [eat|take] [weeks|a month|months] we don't have",
+                       "[half|most] of my team still [couldn't|can't] [log in|find their way around] after your "
+                       "[onboarding session|first training session]"],
     "neg_performance": ["<n_performance> <be> [sluggish|disappointing|a real concern|slower than we need]",
                         "<worry> <n_performance> [won't hold up|will lag|will slow us down]",
-                        "it [lagged|stalled|crawled] when we [pushed it|loaded our data|ran the trial]"],
+                        "it [lagged|stalled|crawled] when we [pushed it|loaded our data|ran the trial]",
+                        "[a simple report|the main dashboard|an export] took [minutes|well over a minute|ages] to "
+                        "[load|open|finish] [in the trial|with our data]"],
     "fine_pred": ["[about what we expected|fine, nothing special|in the normal range|okay for now|acceptable|"
                   "on par with the others]"],
     "good_pred": ["[great|really solid|better than we expected|a big plus|excellent|one of the reasons we're here]"],
@@ -416,9 +461,21 @@ ORG_RULES: dict[str, dict[str, list[str]]] = {
             "[support|pricing|onboarding|performance] was [painfully slow|awful|a nightmare|hard to justify]"
             "[, but that's a different product|, different vendor entirely|, not yours|]",
             "the [accounting|scheduling|HR] software we use [has terrible support|is overpriced|keeps crashing]"
-            "[, which is a separate headache|, but that's another story|]"],
+            "[, which is a separate headache|, but that's another story|]",
+            "[at my last company|with our previous provider|before we switched providers], [support tickets|"
+            "onboarding|the integration work] [sat for days|took months|never really worked][, different vendor of "
+            "course|, long story|]"],
         "neg_party": ["[procurement team's counteroffer|legal team's redlines|counterproposal]"],
         "neg_to": ["to your legal team"],
+        "comp_partner": ["our [logistics partner|main supplier|distributor|parent company] [runs|uses] {comp} [for "
+                         "their ordering|on their side|for their own reporting][, that's their choice|, nothing we'd "
+                         "share|]"],
+        "comp_other_name": ["[Corbel Research|Marwick Insight|Fenwright Advisory|Tallis Research] [rated|ranked|put] "
+                            "[you|the {product}] [in their top three|near the top|ahead of most vendors] [this year|"
+                            "in their latest report|in their last review]",
+                            "we'd [buy|order] [it |]through [our usual reseller|our reseller|a reseller we trust], "
+                            "[Northpass Supply|Keystone Resale|Ridgeway Partners|Calloway Trade][, if that works for "
+                            "you|, they handle our billing|]"],
     },
     "b2c": {
         "opinion_other": [
@@ -427,9 +484,18 @@ ORG_RULES: dict[str, dict[str, list[str]]] = {
             "[, but that's a different company|, nothing to do with you|, not yours|]",
             "the [budgeting|banking|fitness|photo|recipe] app I [use|pay for] [has terrible support|is overpriced|"
             "keeps crashing|logs me out every day][, which is a separate headache|, but that's another story|, "
-            "nothing to do with this|]"],
+            "nothing to do with this|]",
+            "[with my old phone company|at the last store I bought from|with my previous bank], [the support line|"
+            "the setup|getting the app to connect] [took weeks|was a nightmare|never worked properly][, long story|, "
+            "different company of course|]"],
         "neg_party": ["[counteroffer|counterproposal|list of changes]"],
         "neg_to": ["to you", "over to you"],
+        "comp_partner": ["my [sister|neighbor|brother]'s [shop|small business|bakery] [runs on|uses] {comp}[, from "
+                         "what I hear|, apparently|]"],
+        "comp_other_name": ["I read a [review|write-up] of the {product} on [Homewise Reviews|Value Digest|Gadget "
+                            "Ledger][ last week| before the call|]",
+                            "I'd [rather|probably] [buy|order] it through [Larkfield Stores|Brightmart|Corner Depot]"
+                            "[ since I have a store card there| to use my points|]"],
     },
 }
 
@@ -437,7 +503,10 @@ _FACT_RULES = {**{f"{f}=unmet": f"{f.lower()}_unmet" for f in BANT}, **{f"{f}=me
                **{f"negative={s}": f"neg_{s}" for s in SUBTOPICS},
                **{f"stage={s}": (f"stage_{s}", f"next_{s}") for s in STAGES}}
 FACT_RULES: dict[str, tuple[str, ...]] = {k: v if isinstance(v, tuple) else (v,) for k, v in _FACT_RULES.items()}
-FACT_RULES["competitor"] = ("comp_considered",)
+FACT_RULES.update({f"not_negative={s}": (f"pos_{s}", f"neu_{s}", f"wd_{s}") for s in SUBTOPICS})
+FACT_RULES["competitor"] = ("comp_considered", "comp_back")
+FACT_RULES["ruled_out"] = ("comp_ruled_out", "comp_dropped")
+_NAMED = ("competitor", "ruled_out")  # facts whose value is the vendor named in the matched text
 
 
 def _alternation(values) -> str:
@@ -450,8 +519,17 @@ SLOTS = {"amount": r"\$\d[\d,]*", "comp": _alternation(text.competitors()),
 for _s in SUBTOPICS:
     _not_neg = (f"I [wouldn't|can't|won't] [call <n_{_s}>|describe <n_{_s}> as|count <n_{_s}> as] "
                 f"[a problem|a weak spot|a dealbreaker|an issue]")
-    RULES[f"pos_{_s}"] = [f"<n_{_s}> <be> <good_pred>", _not_neg]
-    RULES[f"neu_{_s}"] = [f"<n_{_s}> <be> <fine_pred>", _not_neg]
+    RULES[f"pos_{_s}"] = [f"<n_{_s}> <be> <good_pred>", _not_neg,
+                          f"I [can't|couldn't] fault <n_{_s}>[, and nobody [here|on my team] has complained|]",
+                          f"<n_{_s}> [solved|took care of|fixed] a problem we [had|struggled with|lived with] for years"]
+    RULES[f"neu_{_s}"] = [f"<n_{_s}> <be> <fine_pred>", _not_neg,
+                          f"<n_{_s}> [doesn't|won't] [worry|bother] [me|us][, it's never been an issue| much|]",
+                          f"<n_{_s}> is the least of my [worries|concerns][ right now| at this point|]"]
+    # a negative opinion taken back later in the call (the last opinion on a subtopic decides)
+    RULES[f"wd_{_s}"] = [f"[thinking about it more|now that I've seen [the numbers|your answer|the details]|after "
+                         f"talking it over with my team], <n_{_s}> [isn't really|is not] [a concern|a dealbreaker|an "
+                         f"issue] [after all|anymore]",
+                         f"I take back what I said about <n_{_s}>[, it's workable|, we can live with it|, it's fine]"]
     RULES[f"ask_{_s}"] = [f"<ack>, [and |so |]how does <n_{_s}> [look to you|sit with you|compare with what you "
                           f"expected|feel to you]?",
                           f"<ack>, [and |so |][what's your [take|read|view] on|any thoughts on] <n_{_s}>[ after the "
@@ -464,9 +542,9 @@ def _detector(fact: str) -> re.Pattern:
     return re.compile(GRAMMAR.pattern(*FACT_RULES[fact]).pattern, re.IGNORECASE)
 
 
-def _comp_fact(m: re.Match) -> str:
+def _comp_fact(fact: str, m: re.Match) -> str:
     name = next(c for c in sorted(text.competitors(), key=len, reverse=True) if c.casefold() in m.group(0).casefold())
-    return f"competitor={name}"
+    return f"{fact}={name}"
 
 
 def facts(body: str) -> list[tuple[str, str]]:
@@ -474,7 +552,7 @@ def facts(body: str) -> list[tuple[str, str]]:
     found = []
     for fact in FACT_RULES:
         for m in _detector(fact).finditer(body or ""):
-            found.append((m.start(), _comp_fact(m) if fact == "competitor" else fact, m.group(0)))
+            found.append((m.start(), _comp_fact(fact, m) if fact in _NAMED else fact, m.group(0)))
     return [(f, s) for _, f, s in sorted(found)]
 
 
@@ -491,14 +569,24 @@ def unmet_factors(body: str) -> list[str]:
     return [f for f in BANT if last.get(f) == "unmet"]
 
 
+def _last_said(body: str, yes: str, no: str) -> set[str]:
+    """Values whose last fact in the call is `yes` (a later `no` on the same value cancels it)."""
+    last = {}
+    for fact, _ in facts(body):
+        kind, _, value = fact.partition("=")
+        if kind in (yes, no):
+            last[value] = kind
+    return {v for v, kind in last.items() if kind == yes}
+
+
 def negative_subtopics(body: str) -> set[str]:
-    """Subtopics of the product on which the contact voiced a negative opinion."""
-    return {f.partition("=")[2] for f, _ in facts(body) if f.startswith("negative=")}
+    """Subtopics of the product whose last opinion in the call is negative (not taken back)."""
+    return _last_said(body, "negative", "not_negative")
 
 
 def competitors_considered(body: str) -> set[str]:
-    """Competitors the contact says are still considered for this purchase (not ruled out, not in passing)."""
-    return {f.partition("=")[2] for f, _ in facts(body) if f.startswith("competitor=")}
+    """Competitors the contact last says are still considered for this purchase (not ruled out since)."""
+    return _last_said(body, "competitor", "ruled_out")
 
 
 def call_stage(body: str) -> str | None:
@@ -588,10 +676,6 @@ class _Call:
         return "\n".join(f"{names[who]}: {' '.join(sentences)}" for who, sentences in self.turns)
 
 
-def _opinion(call: _Call, sub: str, sentiment: str) -> str:
-    return call.say(f"{sentiment[:3]}_{sub}", frame="opinion")
-
-
 def voice_call(rng: random.Random, *, agent: str, contact: str, company: str | None, product: str,
                competitors: list[str], bant: dict[str, bool], sentiments: dict[str, str],
                stage_hint: str | None) -> str:
@@ -624,39 +708,71 @@ def voice_call(rng: random.Random, *, agent: str, contact: str, company: str | N
 
 
 def _steps(rng: random.Random, bant: dict[str, bool], sentiments: dict[str, str], competitors: list[str]) -> list:
-    """The body of a call as steps: BANT answers (Need first), opinions, competitors, distractors."""
+    """The body of a call as steps: BANT answers (Need first), opinions, competitors, distractors.
+    Some facts take two steps, the second said later in the call: a negative opinion taken back, a
+    vendor named as an option and later dropped, or dropped and later considered again."""
     def factor(f):
         def step(call):
             call.turn("A", call.say(f"ask_{f}", frame="ask"))
             call.state(f, bool(bant[f]))
         return step
 
-    def opinion(sub, sent):
+    def opinion(rule, ask=True):
         def step(call):
-            if rng.random() < 0.6:
-                call.turn("A", call.say(f"ask_{sub}"))
-            call.turn("C", _opinion(call, sub, sent))
+            if ask and rng.random() < 0.6:
+                call.turn("A", call.say(f"ask_{rule.partition('_')[2]}"))
+            call.turn("C", call.say(rule, frame="opinion"))
         return step
 
-    def competitor(comp, rule):
+    def said(rule, comp="", frame="fact", reply=None, agent=None):
         def step(call):
-            call.turn("C", call.say(rule, frame="fact" if rule != "comp_passing" else "aside", comp=comp))
-            if rule == "comp_considered" and rng.random() < 0.7:
-                call.turn("A", call.say("comp_reply"))
+            if agent:
+                call.turn("A", call.say(agent, comp=comp))
+            call.turn("C", call.say(rule, frame=frame, comp=comp))
+            if reply and rng.random() < 0.7:
+                call.turn("A", call.say(reply))
         return step
-
-    def distractor(rule):
-        return lambda call: call.turn("C", call.say(rule, frame="aside"))
 
     others = [c for c in text.competitors() if c not in competitors]
-    middle = [opinion(s, v) for s, v in sentiments.items()]
-    middle += [competitor(c, "comp_considered") for c in competitors]
-    for rule, p in (("comp_ruled_out", 0.5), ("comp_passing", 0.3)):
-        if others and rng.random() < p:
-            middle.append(competitor(others.pop(rng.randrange(len(others))), rule))
-    middle += [distractor(r) for r, p in (("budget_other", 0.3), ("authority_other", 0.3), ("opinion_other", 0.5))
-               if rng.random() < p]
-    rng.shuffle(middle)
+    rng.shuffle(others)
+    singles, pairs = [], []
+    for sub, sent in sentiments.items():
+        if sent != "negative" and rng.random() < 0.35:
+            pairs.append((opinion(f"neg_{sub}"), opinion(f"wd_{sub}", ask=False)))
+        else:
+            singles.append(opinion(f"{sent[:3]}_{sub}"))
+    for comp in competitors:
+        if rng.random() < 0.35:
+            pairs.append((said(rng.choice(("comp_ruled_out", "comp_dropped")), comp), said("comp_back", comp)))
+        else:
+            singles.append(said("comp_considered", comp, reply="comp_reply"))
+    if others and rng.random() < 0.55:
+        comp = others.pop()
+        if rng.random() < 0.6:
+            pairs.append((said("comp_considered", comp, reply="comp_reply"), said("comp_dropped", comp)))
+        else:
+            singles.append(said("comp_ruled_out", comp))
+    for rule in rng.choices(NON_OPTIONS, k=rng.choices((0, 1, 2), (3, 5, 2))[0]):
+        if others:
+            singles.append(said(rule, others.pop(), frame="aside" if rule != "comp_never" else "plain",
+                                agent="comp_agent" if rule == "comp_never" else None))
+    singles += [said(r, frame="aside", comp=others.pop() if others else "") for r, p in (
+        ("comp_passing", 0.3), ("budget_other", 0.3), ("authority_other", 0.3), ("opinion_other", 0.6))
+        if rng.random() < p]
+    rng.shuffle(singles)
     first = [factor("Need")] if "Need" in bant else []
     rest = [factor(f) for f in BANT if f in bant and f != "Need"]
-    return first + middle + rest
+    return _place(rng, first + singles + rest, pairs, len(first), len(rest))
+
+
+# Vendor names in a competitor-like frame that are no option for this purchase.
+NON_OPTIONS = ("comp_worked", "comp_partner", "comp_never", "comp_other_name")
+
+
+def _place(rng: random.Random, steps: list, pairs: list, head: int, tail: int) -> list:
+    """`steps` with each pair's first step among the middle ones and its second a step or more later."""
+    for a, b in pairs:
+        i = rng.randint(head, len(steps) - tail)
+        steps.insert(i, a)
+        steps.insert(rng.randint(min(i + 2, len(steps)), len(steps)), b)
+    return steps

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from simulator.crm.generator import text, threads
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.tasks.generate import generate_instances
@@ -58,17 +59,18 @@ def test_case_routing_known_answers(tmp_path, six_months, org_type):
     kit = OrgKit(org_type)
     s1, s2, s3 = (kit.add("User", Name=f"Service {i}", ProfileId="Service Agent") for i in range(3))
     seller = kit.add("User", Name="Seller", ProfileId="Sales Agent")
-    symptoms = ("won't start", "keeps beeping", "shows a red light")
-    i1, i2, i3 = (kit.add("Issue__c", Name=f"Issue {i}", IssueDescription__c=f"The product {symptom}.")
-                  for i, symptom in enumerate(symptoms))
-    issue_text = dict(zip((i1, i2, i3), symptoms))
+    issues = text.issues(org_type)[:3]
+    i1, i2, i3 = (kit.add("Issue__c", Name=i["name"], IssueDescription__c=i["description"]) for i in issues)
+    rng = random.Random(0)  # each issue told in the customer's words, as the generator writes it
+    issue_text = {k: threads.case_text(rng, product="Orbyt Phone S", issue=i, customer_first="Ana")[1]
+                  for k, i in zip((i1, i2, i3), issues)}
     p1, p2 = (kit.add("Product2", Name=f"Product {i}") for i in range(2))
     item1, item2 = (kit.add("OrderItem", Product2Id=p, Quantity=1.0, UnitPrice=10.0) for p in (p1, p2))
 
     def case(owner, issue, item, closed=IN_LOOKBACK, status="Working"):
         return kit.add("Case", OwnerId=owner, IssueId__c=None if status == "New" else issue, OrderItemId__c=item,
                        ClosedDate=closed, Status="Closed" if closed else status, CreatedDate="2025-09-01T10:00:00.000+0000",
-                       Subject="Help", Description=f"Since Monday, it {issue_text[issue]}! Any ideas?")
+                       Subject="Help", Description=issue_text[issue])
 
     def new_case(owner, issue, item):
         """A case not triaged yet: no issue on the record, the issue it reports as a label."""
@@ -93,7 +95,7 @@ def test_case_routing_known_answers(tmp_path, six_months, org_type):
     routed(org, "case_routing", {t1: s2, t2: s3})
     gen = generator_class("case_routing")(load_catalog()["case_routing"], org.connect(), org.meta)
     draw = next(d for d in (gen.draw(random.Random(k), False) for k in range(100)) if d and d.params["record_id"] == t1)
-    assert draw.slots["description"] == f"Since Monday, it {symptoms[0]}! Any ideas?"
+    assert draw.slots["description"] == issue_text[i1]
     with OrgSession(org) as session:  # the issue comes from the text alone
         assert gen.solve(CrmTools(session), draw.params) == [s2]
 

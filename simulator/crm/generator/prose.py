@@ -26,9 +26,9 @@ LABEL_FREE = {("Account", "Description"), ("Opportunity", "Description"), ("Quot
               ("Contract", "Description"), ("Pricebook2", "Description"), ("Case", "Subject"),
               ("EmailMessage", "Subject")}
 # Prose the oracles read by its exact words without a FIELD_FACTS detector (FAQ titles, answers and
-# summaries; issue symptoms and the case text that repeats them; product descriptions): never reworded.
+# summaries; issue descriptions; product descriptions): never reworded.
 READ_VERBATIM = {("Knowledge__kav", "Title"), ("Knowledge__kav", "Summary"), ("Knowledge__kav", "FAQ_Answer__c"),
-                 ("Issue__c", "IssueDescription__c"), ("Case", "Description"), ("Product2", "Description")}
+                 ("Issue__c", "IssueDescription__c"), ("Product2", "Description")}
 
 FactFinder = Callable[[str], "list[tuple[str, str]]"]
 

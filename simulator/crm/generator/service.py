@@ -14,6 +14,7 @@ from .latent import quarter_index
 
 CASE_SPAN_DAYS = ORDER_SPAN_DAYS - 30
 OPEN_STATUSES = ("New", "Working", "Escalated", "Waiting on Customer")
+OPEN_WEIGHTS = (4, 5, 2, 3)  # of an open case's status past its first days: a backlog of untriaged (New) cases
 
 
 def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
@@ -117,7 +118,7 @@ def cases(ctx: Ctx) -> None:
         elif age < 2:
             status = rng.choice(("New", "New", "Working"))
         else:
-            status = rng.choices(OPEN_STATUSES, (1, 5, 2, 3))[0]
+            status = rng.choices(OPEN_STATUSES, OPEN_WEIGHTS)[0]
         w.add("Case", {
             "Id": cid, "Subject": subject, "Description": desc, "Status": status,
             "Priority": rng.choices(("High", "Medium", "Low"), (2, 5, 3))[0], "Origin": origin,

@@ -15,7 +15,9 @@ in plain words and read the order back once verified; breaches split a refund or
 parts each within the limit, or name a troubleshooting step instead of doing it.
 
 `FIELD_FACTS` maps the label-carrying fields (EmailMessage.TextBody, LiveChatTranscript.Body)
-to the breach facts found in a value. Case Subject/Description carry no policy label.
+to the breach facts found in a value, and Case.Description to the issue its customer reports: each
+issue is told by its own rule of symptoms in the customer's words (`issue_<name>`, from
+vocab.ISSUE_SYMPTOMS), no two of which overlap, read back by `issue_facts`.
 """
 
 from __future__ import annotations
@@ -239,11 +241,25 @@ RULES: dict[str, tuple[str, ...]] = {
     "subj_end": ("", "!", "?", " - third time", " (urgent)", " - please help", " - any ideas?", " - what now?",
                  " - need a fix", " - second time", " - still waiting", " - help needed", " (follow-up)",
                  " - please advise", " - not happy", " - quick question"),
-    "case_description": (
-        "<desc_symptom> <desc_product> <tried_s>.[| <desc_extra>]",
-        "<desc_product> <desc_symptom> <tried_s>.[| <desc_extra>]",
-        "<desc_symptom> <tried_s>. <desc_product>[| <desc_extra>]",
+    "new_case_subject": (
+        "<loose_cap> [not working properly|acting up|playing up|misbehaving|giving trouble|not right|needs a look|"
+        "problem|issue|fault|question|help][| again| since yesterday| this week| after a week| out of nowhere| "
+        "since the weekend]<subj_end>",
+        "[Question|Problem|Issue|Trouble|Support request|Assistance needed|Need a hand|Urgent|Fault report|Request|"
+        "Complaint]: [my|our|the] <loose>[ is acting up| has a problem| isn't right| needs a look| stopped behaving|"
+        " keeps misbehaving| is playing up|]<subj_end>",
+        "[Problem|Issue|Trouble|Something wrong|Something odd|A fault|Trouble again] with [my|our|the] <loose>"
+        "<subj_end>",
     ),
+    "case_description": (
+        "<case_symptom> <desc_product> <tried_s>.[| <desc_extra>]",
+        "<desc_product> <case_symptom> <tried_s>.[| <desc_extra>]",
+        "<case_symptom> <tried_s>. <desc_product>[| <desc_extra>]",
+    ),
+    "case_symptom": ("<when_cap>, {issue_c}[.|!]",
+                     "[Basically,|So|Long story short,|The problem is that|In short,|Here's the thing:|The short "
+                     "version:] {issue_c}[, <when>|][.|!]",
+                     "[It looks like|It seems|As far as I can tell|From what I can see|I think] {issue_c}[.|!]"),
     "desc_symptom": ("<when_cap>, {issue_c}[.|!]", "{issue_cap}, <when>[.|!]",
                      "[Basically|So|Long story short|The problem is that|In short|Here's the thing] {issue_c} "
                      "<when>[.|!]",
@@ -812,6 +828,9 @@ ORG_RULES: dict[str, dict[str, tuple[str, ...]]] = {
             "need_by": ("[I need it|we need it|it has to be here] [before the weekend|for a trip|by the end of the "
                         "week|for an event|before my guests come|for work on Monday]",)},
 }
+ISSUE_RULES = {name: "issue_" + re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")  # issue Name -> its rule
+               for name in vocab.ISSUE_SYMPTOMS}
+RULES.update({ISSUE_RULES[name]: alts for name, alts in vocab.ISSUE_SYMPTOMS.items()})
 RULES, G, _WRITERS = by_org(RULES, ORG_RULES, _SLOTS)  # G reads every org's text; a writer, one org's
 _PRODUCT_ORG = {p["name"]: org for org in ORG_RULES for p in text.products(org)}
 
@@ -838,7 +857,17 @@ def breach_keys(text: str) -> set[str]:
     return {fact.split("=", 1)[1] for fact, _ in breach_facts(text)}
 
 
-FIELD_FACTS = {("EmailMessage", "TextBody"): breach_facts, ("LiveChatTranscript", "Body"): breach_facts}
+_DETECT_ISSUE = {name: G.pattern(rule) for name, rule in ISSUE_RULES.items()}
+
+
+def issue_facts(text: str) -> list[tuple[str, str]]:
+    """Every ("issue=<Issue Name>", matched symptom) in a case description, in text order."""
+    found = [(m.start(), f"issue={name}", m.group(0)) for name, rx in _DETECT_ISSUE.items() for m in rx.finditer(text)]
+    return [(fact, span) for _, fact, span in sorted(found)]
+
+
+FIELD_FACTS = {("EmailMessage", "TextBody"): breach_facts, ("LiveChatTranscript", "Body"): breach_facts,
+               ("Case", "Description"): issue_facts}
 
 # ---------------------------------------------------------------------------------------------
 # slots
@@ -917,11 +946,12 @@ def _slots(rng: random.Random, org: str, *, customer: str, customer_email: str, 
 
 def case_text(rng: random.Random, *, product: str, issue: dict, customer_first: str) -> tuple[str, str]:
     """(Subject, Description) of a new case about `product` reporting `issue`, as the customer
-    writes it: symptom first, the product named loosely or by model, what they tried, when."""
-    kw = {**_product_slots(product), **_issue_slots(issue), "cf": customer_first}
+    writes it: the issue told by one of its symptoms in other words than the issue's own (the
+    subject never names it), the product named loosely or by model, what they tried, when."""
+    kw = {**_product_slots(product), "cf": customer_first}
     g = _WRITERS[_PRODUCT_ORG.get(product, "b2c")]
-    description = g.expand(rng, "case_description", **kw)
-    return _cap(g.expand(rng, "case_subject", **kw)), description
+    description = g.expand(rng, "case_description", issue_c=g.expand(rng, ISSUE_RULES[issue["name"]]), **kw)
+    return _cap(g.expand(rng, "new_case_subject", **kw)), description
 
 
 # ---------------------------------------------------------------------------------------------

@@ -501,6 +501,289 @@ B2C_ISSUES = (
     ("Subscription renewal error", "The product's subscription shows as expired even though it was renewed."),
 )
 
+# How a customer describes each issue in a new case (grammar alternatives, lower-case clauses): never a
+# content word of the issue's own Name or description, often one of a look-alike issue's (the battery
+# when the device is dead, the network when a tunnel drops), so only reading the symptom finds the issue.
+ISSUE_SYMPTOMS = {
+    # --- b2b
+    "License activation failure": (
+        "the [code|serial] [from our purchase|we were sent|on the certificate] [comes back as invalid|isn't "
+        "accepted|gets refused] [every time|whenever] we [enter|paste|type] it[ in|]",
+        "we're still [stuck on|running] the [evaluation|demo|30-day] version [although|even though] we [paid|bought "
+        "the full edition], so [our users|the users|the team] [can't|cannot] [reach|open|use] [the paid features|most "
+        "of the menus]"),
+    "Single sign-on login errors": (
+        "[people|staff|colleagues] [enter|type] their [company password|work credentials] [via|through] [Okta|Azure "
+        "AD|our directory] and [just|then] [land|end up] [right where they started|at the start again|on the same "
+        "screen again], [over and over|round and round|again and again]",
+        "[once|after] the [two-factor|MFA] [prompt|code] [succeeds|goes through], the [portal|web console] [just "
+        "reloads|circles around|starts over] [instead of letting us in|rather than opening|and nobody gets in]"),
+    "Firmware upgrade stalls": (
+        "the [new software|latest code|patch] [install|rollout] [freezes|hangs|gets stuck] [at around|near|somewhere "
+        "past] [40|60|70] percent, and [after a restart|once it reboots] [we're|it's] [back on|still on] the old "
+        "[release|build]",
+        "[we|I] [pushed|kicked off|scheduled] the [patch|new release|software refresh] [twice|overnight|three times] "
+        "and [each time|both times] the progress [bar|indicator] [just sits there|never finishes|freezes halfway]"),
+    "Degraded storage volume": (
+        "one [hard disk|of the disks] in the [NAS|RAID set|disk shelf] [went missing|vanished|stopped showing up] "
+        "[overnight|after the nightly backup], and the [pool|set|RAID] [is now|has been] [marked|flagged] "
+        "[unhealthy|at risk|yellow]",
+        "the [console|management page] [shows|has] [an amber|a yellow] warning [on|next to] the [disk pool|RAID set] "
+        "and [one bay|bay 3|one slot] [reads|says] [empty|missing|offline]"),
+    "Intermittent port flapping": (
+        "the [link lights|LEDs] on [a few|some] [jacks|sockets] [blink off and on|keep blinking off and back on] "
+        "[all day|constantly], and [printers|desk phones|cameras] [plugged into them|on those] [vanish and "
+        "reappear|keep falling off the network|lose the network]",
+        "the [access|core|edge] [stack|closet gear] [logs|shows] [link up, link down|a link-down, link-up cycle] "
+        "[every few minutes|all day long], and [laptops|phones|printers] [on those jacks|wired in there] "
+        "keep [losing the network|getting cut off]"),
+    "Slow dashboard loading": (
+        "[between 9 and 5|in the working day|on weekday mornings|whenever the office is busy] the [overview|home|"
+        "analytics] [pages|screens|charts] [crawl|sit there spinning|spin forever] [before anything appears|before "
+        "the numbers appear], but [at night|after 6pm|on weekends] they [pop up|open|appear] [right away|instantly]",
+        "[people|staff|managers] [give up|walk away and make coffee|lose patience] [waiting for|before] the [KPI|"
+        "reporting|analytics] [screens|views|panels] [appear|fill in|render], [mostly|especially] [around peak "
+        "time|in the busiest part of the day|while everyone's in]"),
+    "API rate limit errors": (
+        "our [connectors|sync jobs|scripts that talk to your platform] [get throttled|are told to slow down|are told "
+        "they've made too many calls] after [only|just] a [few|couple of] hundred [calls|hits] [an hour|a minute], "
+        "[far|way] short of what [we pay for|our plan allows|our plan includes]",
+        "[calls|hits] from our [ERP|billing|CRM] [connector|link] [keep bouncing|get turned away] with a ['too "
+        "many'|'slow down'|throttling] [message|code] [long|way|far] before we [reach|get near] our [quota|allowance|"
+        "plan's ceiling]"),
+    "Data sync failures": (
+        "[entries|customer rows|orders|contacts] [we add|created] [here|on our side] [never turn up|don't appear|"
+        "aren't showing up] [on the other side|in our ERP|downstream], and the [overnight|hourly|nightly] [transfer|"
+        "copy] [shows red|ends in red|is marked as errored]",
+        "the [nightly|overnight|hourly] [hand-off|transfer] [from your platform|from the app] to [our|the] [ERP|"
+        "accounting tool|warehouse tool] [breaks|dies|aborts] [partway|halfway], so [some|several] [orders|contacts|"
+        "entries] [are absent|never land] [there|on the other end]"),
+    "Invoice discrepancy": (
+        "the [bill|statement] we [got|received] [this month|last week] [lists|has] [more|fewer] [seats|licenses|"
+        "items] than we [agreed|bought|contracted for] and the [amounts|rates|per-item amounts] [are off|don't line "
+        "up|differ] from [the quote|our agreement|the contract]",
+        "we [were|have been] [billed|charged] [for extra seats|at a higher rate|for 12 pieces] [compared with|"
+        "against|beyond] what [the paperwork|the purchase agreement|our PO] says"),
+    "Backup jobs failing": (
+        "[every|each] morning the [overnight|scheduled|2am] [copy|archive] [run|task] [shows|has] [a red cross|a red "
+        "mark|warnings], and there's [nothing usable|no copy] we could [roll back to|recover from] [if a disk died|if "
+        "we lost the storage|if the volume went]",
+        "we [tried|went] to [recover|bring back] [a folder|a file|yesterday's files] and there was [no usable copy|"
+        "nothing to recover] - the [archive|safety copy] [routine|task] [keeps aborting|has been crashing|quits with "
+        "warnings] [overnight|at 2am]"),
+    "Expired certificate warnings": (
+        "[Chrome|Edge|Firefox] [now shows|throws up] a [big red|scary|full-page] ['your connection is not private'|"
+        "'not secure'|security] [page|screen] [whenever staff|each time users|when we] [open|visit] [the portal|our "
+        "admin page|the login page]",
+        "the [padlock|lock icon] [in the address bar|next to the address] [is gone|turned red|shows a cross] and the "
+        "[phone app|mail app|sync tool] [refuses|won't] [to connect|connect], [saying|complaining] the [site's|"
+        "server's] [ID|credentials] [ran out|lapsed|are out of date]"),
+    "Power supply fault alarm": (
+        "[the second|the rear left|one of the two] [mains|AC] [inlet|module|brick] [has|shows] an [amber|orange] "
+        "[LED|lamp], the [monitoring|admin page|web UI] [flags|lists] it as [failed|down|lost], and the [box|chassis] "
+        "is [on|living on] its other [module|brick] [now|for now][ - the fans sound louder too|]",
+        "we've lost redundancy on the [electrical|mains] side: [one feed|one inlet|one of the two modules] [is dead|"
+        "shows red|isn't doing anything] [although|while] the [cable|cord|socket] [is fine|tests okay]"),
+    "Excessive fan noise": (
+        "the [box|appliance|chassis] [sounds like|roars like|is as loud as] a [jet engine|hair dryer|vacuum cleaner] "
+        "[all the time|day and night|around the clock], [whether it's busy or idle|no matter if anyone is using it]"
+        "[ - ever since we powered it up|]",
+        "the [whirring|whine|roar] from the [rack|server room|closet] is [so loud|deafening] [people|we] [can't|"
+        "cannot] [take calls|hear each other|work nearby], yet the [temperature|CPU|temps] [reads|look|are] [normal|"
+        "fine]"),
+    "VPN tunnel drops": (
+        "the [secure|encrypted|private] link [from|between] [our HQ|the head office] [to|and] [the warehouse|the "
+        "branch|our branch offices] [goes away|breaks|falls over] [every couple of hours|on and off|repeatedly] and "
+        "[comes back up|reconnects itself] [after a minute|a minute later]",
+        "the [IPsec|encrypted] [link|connection] to [the branch|the other office|our warehouse] [keeps resetting|"
+        "resets itself|keeps re-establishing], and [file shares|the phones|the ERP] [over there|at the branch] "
+        "[freeze|hang|go blank] [whenever it happens|when it does]"),
+    "Missing report data": (
+        "the [weekly|monthly|Monday] [summary|digest|PDF] [we get|that lands] [by email|in our inbox] [has|comes with] "
+        "[blank|hollow|zero-filled] [tables|charts|pages], and [whole dates|certain weekends|a few dates] [are "
+        "skipped|are absent|just aren't there][ - yet the dashboard has the numbers|]",
+        "the [automatic|recurring] [export|digest|summary] [skips|leaves out|drops] [Saturdays|some dates|the last "
+        "week], and [a few|some] [headings|chapters|parts] [come through|show up] with nothing under them"),
+    "User provisioning errors": (
+        "[people we hire|staff who join|recent hires] [never get|don't get] an account [on your platform|in the "
+        "portal] [until someone adds them by hand|unless IT types them in manually], [although|even if] they're "
+        "[in|listed in] [our HR system|the HR feed|Azure AD], so they have no login on [day one|their first day]",
+        "the [onboarding|joiner] [flow|feed] [stopped|doesn't seem to be] [setting up|adding] [accounts|seats] for "
+        "[people|staff] who [started|joined] [this month|last week|recently], so [IT|we] [add|type] them [by hand|"
+        "manually|one at a time] and they get no license"),
+    "High latency between sites": (
+        "[calls|video calls|remote desktop sessions] [to|from] [the warehouse|the plant|the regional locations] "
+        "[lag|stutter] [badly|noticeably|by a second or more], and [pings|a ping] [from HQ|across the WAN] [jump|"
+        "shoot] to [hundreds of|600|800] [milliseconds|ms] [at lunchtime|at peak times|at random]",
+        "[people|staff|colleagues] at [the warehouse|our plant|the regional locations] [say|complain] [everything|"
+        "every click] [takes|needs] [ages|forever] to [go through|come back] over the [WAN|VPN|link] and [feels|is] "
+        "slow, [while|but] things are [quick|snappy|fine] [here at HQ|locally]"),
+    "Dead on arrival hardware": (
+        "[straight|right|fresh] out of the [box|crate|carton], the [appliance|machine|box|server] [won't boot|never "
+        "boots|shows nothing on the console|beeps three times and stops|stays dark][ - not even a fan spins| and "
+        "the vendor sticker is still on it|]",
+        "[the one we just received|the replacement we just got], [racked|installed|cabled] [yesterday|this morning], "
+        "[never starts up|doesn't get past the boot screen|blinks an amber fault lamp and stops]"),
+    "Alert notification delays": (
+        "[we|our engineers|the duty engineer] [hear|learn] about [outages|incidents] [from customers|from users|by "
+        "email] [long|way|half an hour] before the [pager|phone|monitoring] [buzzes|goes off|pings us]",
+        "the [monitoring|paging] [warnings|messages|texts] [show up|land|arrive] [half an hour|an hour|forty-odd "
+        "mins] late, [when|by which time] the [outage|incident] is [over|fixed|already known]"),
+    "Wireless roaming drops": (
+        "[when|whenever|as soon as] [staff|people|someone] [walk|carry a notebook] from [one floor|one room|the "
+        "meeting rooms] to [another|the next|their desks], the [Wi-Fi|signal|network] [cuts out|disappears] for [a "
+        "few seconds|half a minute] and [calls|video meetings|Teams calls] [freeze|break up|hang]",
+        "[notebooks|tablets|handhelds] [hop|jump|switch] to [the nearest|another] [hotspot|AP|antenna] [badly|poorly]"
+        " as people walk around, so the [session|scanner app|call] [resets|dies|times out]"),
+    "Configuration lost after reboot": (
+        "[every time|whenever] the [box|appliance] [gets power-cycled|comes back from a power cut], our [settings|"
+        "VLANs|rules] [are gone|have vanished|go back to factory defaults] and we [have to|must] [redo|re-enter] "
+        "them [from scratch|by hand]",
+        "the [edits|tweaks|firewall rules] we [make|apply] [hold|stick] only until the next [power cut|cold start|"
+        "power cycle], [then|at which point] the unit [is back to|returns to] [its shipped|the old|the original] "
+        "[setup|state]"),
+    "Mobile app crashes on launch": (
+        "on [some|a few|certain] [iPhones|Android handsets|tablets], the [iOS|Android|phone] [client|program] "
+        "[shows|flashes] its [logo|startup image] [for a second|briefly] and [then|straight away] [quits|disappears|"
+        "vanishes]",
+        "our [field staff|technicians|sales reps] [can't|cannot] [get into|open] the [phone|handset] version [at "
+        "all|anymore] - it [shuts|quits] [as soon as they tap it|the moment the logo fades][ before the login page "
+        "even appears|]"),
+    # --- b2c
+    "Device will not power on": (
+        "it's [completely|totally] dead - [nothing|no sign of life] [happens|comes on] when I [press|hold|push] the "
+        "[switch|on key|start key], [not even|no] [a glow|a beep|the little LED], [even after|despite] [a night on "
+        "the charger|charging overnight|new batteries]",
+        "the [screen|display] [stays|remains] [black|dark|blank] and [pressing|holding] [anything|the switch|every "
+        "key] [does|gets] [nothing|no reaction] - [it|the thing] [seems|looks] [totally|completely] "
+        "[lifeless|dead]"),
+    "Battery drains quickly": (
+        "a full charge [barely|hardly|only] [lasts|gets me] [till|to|until] [lunch|midday|the afternoon], so I'm "
+        "[plugging it in|charging it|recharging] [twice|again and again] a day",
+        "the [percentage|charge level|power meter] [falls|sinks|plummets] [like a stone|really fast|by the minute] "
+        "[even|also] when [it's idle|I'm not using it|it's sitting on the shelf], and it [needs|wants] the charger "
+        "[by lunch|before noon|after an hour]"),
+    "Bluetooth pairing fails": (
+        "my [handset|tablet|laptop|iPad] [just can't|never manages to|refuses to] [find|see|link with|hook up to] "
+        "it - the [wireless|device] list [stays|comes up] [blank|bare] [or|and] the [link|handshake] [gives up|times "
+        "out|breaks off] [halfway|after a few seconds]",
+        "the [earbuds|speaker|watch|headset] [never appear|won't appear] [in|on] my [list of nearby gadgets|settings "
+        "menu], [even though|although] [it's|they're] [blinking blue|in discovery mode|flashing] [right next to|"
+        "beside|a foot away from] [my handset|the laptop]"),
+    "Wi-Fi keeps disconnecting": (
+        "it [falls off|loses|vanishes from] the [router|internet|wireless] [every couple of hours|on and off|"
+        "repeatedly], and I [have to|must] [re-enter the password|rejoin it|pair it again] [to get it back|before it "
+        "works]",
+        "the [router|app] [shows|lists] it as [offline|unreachable|gone] [every evening|most nights|at random], so "
+        "the companion app can't [reach|talk to] it [until|unless] I [restart|reboot] [the router|it]"),
+    "App will not sync": (
+        "the [numbers|stats|steps|readings] on my phone [are|stay] [stuck on|frozen at] [last week|Tuesday|three "
+        "days ago], [even though|although] the [device|gadget] [clearly|definitely] [has|recorded] [newer ones|"
+        "today's workouts|fresh values]",
+        "[pulling down to refresh|logging out and back in|reinstalling] on my phone [does nothing|changes nothing] "
+        "- my [history|log|timeline] [just|still] [ends|stops] [on|at] [Sunday|last week|the 3rd]"),
+    "Damaged on arrival": (
+        "the [casing|lid|front panel|corner] [was|came] [split|chipped|bashed in|gouged|busted] when I [opened|"
+        "unpacked] the [package|parcel|delivery], and the [box|carton] [looked|was] [crushed|soaked|torn]",
+        "it [showed up|came out of the carton|turned up] [broken|banged up|in bad shape] - [a big chip in the "
+        "corner|a bent leg|a shattered glass top|a gouge down one side]"),
+    "Missing parts in box": (
+        "the [charger|cable|power adapter|remote|stand|screws] [wasn't|was not] [included|inside|in there] - I "
+        "[emptied|went through|checked] the [whole|entire] [carton|shipment|delivery] [twice|and the bag]",
+        "my [order|delivery] [arrived|turned up|came] [without|minus] the [cable|remote|stand|mounting kit|"
+        "attachments] the [guide|quick start sheet|instructions] [mentions|shows|pictures]"),
+    "Grinding noise during use": (
+        "there's a [harsh|gritty|metal-on-metal|scraping|clattering] [sound|racket|screech] [whenever|as soon as|every"
+        " time] [it's switched on|it spins|the motor kicks in]",
+        "it [sounds like|screeches like|clanks like] [gravel in a blender|a bag of marbles|a box of nails|a rusty "
+        "bike chain] [while it's going|when I switch it on|as it works|from start to finish][ - the neighbours "
+        "can hear it|, and it gets worse with time|]"),
+    "Touch controls unresponsive": (
+        "[tapping|pressing|pushing] the [keys|pads|panel|icons] on the [front|top|screen] [does nothing|gets ignored|"
+        "registers maybe once in five tries], so I end up [jabbing|hitting] it [over and over|several times|again "
+        "and again]",
+        "the [panel|display|dial|keypad] [ignores|misses] my [finger|swipes|taps|presses] [half the time|most of "
+        "the time|at random], [even with clean hands|even after a restart|even after a power cycle]"),
+    "Charging port loose": (
+        "the [plug|connector|lead|cord] [wobbles|slides|slips] [out of|around in] its [socket|slot|hole] [at the "
+        "slightest touch|if I breathe on it|whenever I move it], so the battery only [fills|tops up] when I [hold|"
+        "prop|wedge] the lead [just right|at a certain tilt|with a book]",
+        "the [socket|jack] [on the side|on the bottom|at the back] [feels|is] [wobbly|worn|floppy] and the [cord|"
+        "lead|power lead] [won't stay in|keeps slipping|needs holding] [while the battery fills|for the power to go "
+        "in]"),
+    "Wrong item shipped": (
+        "I [asked for|paid for|picked] the [black|white|grey|blue] [version|edition] and [got|received|was sent] "
+        "[a|the] [red|pink|silver|green] [version|edition] [instead|by mistake]",
+        "[what|the thing that] [came|arrived|turned up] [in the box|at my door|in the parcel] [isn't|is not] [what "
+        "I bought|the thing on my receipt|the size I chose] - it's [the smaller|the older|the cheaper|a totally "
+        "other] [variant|version|edition]"),
+    "Firmware update stuck": (
+        "the [software|system] [install|upgrade|refresh] [bar|counter] [has been frozen|hasn't moved|sits] at "
+        "[37|52|68|88]% [since breakfast|all afternoon|since last night], and the [device|thing] [won't|can't] "
+        "[do anything else|be used|be switched off] [meanwhile|until it's done]",
+        "the [gadget|unit|thing] [started|began] [a new version install|an upgrade] [on its own|overnight|after I "
+        "tapped OK] and the progress [bar|circle] hasn't budged [since|for] [breakfast|ages|most of the day]"),
+    "Audio crackling": (
+        "[music|voices|podcasts|calls] [pop|fizz|hiss|break up] and [go silent|drop|vanish] for [a second|a moment|"
+        "half a second], [worst|mostly|above all] when I [turn it up|crank it|push it past halfway]",
+        "there's [a fizzing|a hissing|a popping|static] [from|in] the [speaker|earbuds|headphones] [that gets worse|"
+        "which grows] the louder [it gets|I go|I play it]"),
+    "Display flickering": (
+        "the [picture|image|panel] [blinks|strobes|pulses|jitters] [on and off|light and dark|brighter and darker] "
+        "[every few seconds|constantly|while I'm using it], and [sometimes|now and then] [stripes|bars|streaks] "
+        "[run|appear] [across|down] it",
+        "the [panel|monitor|front] [keeps|goes] [fading|going dark and back|shimmering] while [a couple of|some] "
+        "[colored|green|pink] [bands|stripes] [cross|sit on] it"),
+    "Water leaking from base": (
+        "[there's|I find|I keep finding] a [puddle|wet patch|damp ring|small lake] [on the counter|on the floor|around it|on "
+        "the mat] [every morning|each time I run it|after every cycle|by the evening]",
+        "it [drips|dribbles|seeps] [from the bottom|out the bottom][ while the motor hums|] and the [counter|shelf|"
+        "floor] [is always wet|gets soaked|needs wiping]"),
+    "Inaccurate readings": (
+        "it [says|claims|tells me] I [walked|ran|cycled] [12 km|twice as far|half as far] when I [only|barely] "
+        "[went round the block|walked to the shop|did a short loop], and my [pulse|bpm] [shows|comes up as] [180|"
+        "200] [sitting on the sofa|while I'm resting]",
+        "the [numbers|figures|stats] [it gives|on the app|on the screen] [are nonsense|make no sense|jump around], "
+        "[for example|like] [stepping on it twice|two tries in a row] [gives|shows] [wildly] different [results|"
+        "kilos|totals]"),
+    "Motor stalls under load": (
+        "[as soon as|once|when] I [put|add|push] [something heavy|a full batch|thicker dough|frozen fruit] [in|"
+        "through] it, it [bogs|struggles|chokes|hums but won't turn] [and|then] [quits|gives up|halts][ like it's "
+        "losing power| with a strained noise|]",
+        "it [spins|whirs|works] [fine|happily] [empty|with nothing in it] but [halts|freezes|grinds to a halt] "
+        "[the moment|whenever] [it has real work to do|there's any resistance|I give it a proper job]"),
+    "Charged twice for order": (
+        "my [bank|credit union|account] [lists|has] [the same|an identical] [purchase|payment|amount] [double|a "
+        "second time] [on the same day|a day apart], for [just|only] the one [purchase|checkout]",
+        "I [paid|was billed] [double|the amount again] for [one|the one] [purchase|checkout] - my [banking app|bank|"
+        "Visa] [has|lists] the payment [once and then again|taken and then taken again] [an hour|a minute|a day] "
+        "later"),
+    "Delivery marked delivered but not received": (
+        "the [courier|carrier|shipping] [app|site|page] [claims|insists|reports] [it was|the parcel was] [dropped "
+        "off|handed over|left at my door] [on Monday|last Friday|on Tuesday], but [nothing|no parcel|no box] is "
+        "[here|on my porch|with the neighbours|in the mailroom]",
+        "[according to|per] the [courier|carrier] [my order|the parcel] [reached|got to] me [days ago|on Friday|"
+        "yesterday], yet I [have|got] [nothing|no box|not a thing] - I [checked|asked] [the neighbours|the porch|"
+        "the building office|the safe spot]"),
+    "Account login problems": (
+        "I [can't|am unable to] get [into|past the password screen of] my [profile|membership|member area] [on the "
+        "website|in the phone software] - the page [keeps saying|says] [my password is wrong|the credentials don't "
+        "match|try again later] [even right after|even after] [a reset|resetting it]",
+        "the password [reset|recovery] [email|link] [never comes|never shows up|doesn't arrive], so I'm [locked|"
+        "shut] out of my [profile|subscription|history]"),
+    "Voice assistant not responding": (
+        "[when|whenever] I [say|call out] the [wake word|trigger phrase], [nothing happens|it just ignores me|there's "
+        "no reaction] - [no chime|no light ring|no answer], but the [buttons|touch panel] still work",
+        "the [speaker|thing] [stopped|has stopped] [hearing|listening to|understanding] [me|spoken requests|anything "
+        "I ask] - [music|the volume|sound] [still works|plays fine] [if|when] I [use|tap] [the app|the buttons]"),
+    "Subscription renewal error": (
+        "I [paid|was charged] for [another year|the next year|twelve more months] of the [premium plan|membership|"
+        "service plan] [last week|on the 1st|a few days ago], [yet|but] [the app|my profile|the device] [still|now] "
+        "[says|claims] [it's lapsed|I'm inactive|I'm on the free tier|it's out of date]",
+        "my [premium|paid] [features|plan|tier] [switched off|got locked|disappeared] [right after|just after|"
+        "although] [the bank|my card] [took|cleared] the [yearly|annual] payment"),
+}
+
 # --- knowledge: public FAQs (title, question, answer, body with {a} = the answer) ----------------
 # Every answer is distinct within an org; bodies carry distractor facts.
 

@@ -14,6 +14,7 @@ import random
 from datetime import date, timedelta
 from typing import Callable
 
+from ...crm.generator.threads import FIELD_FACTS
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, Window, add_months, id_list
 from ..registry import register
@@ -111,17 +112,11 @@ class RoutingTask(TaskGenerator):
         return Draw(params, slots, [answer])
 
 
-def symptom(issue_description: str) -> str:
-    """The part of an issue's description that a customer's account of it repeats (lower case)."""
-    text = " ".join(issue_description.lower().split()).rstrip(".")
-    return text.removeprefix("the product ")
-
-
 def reported_issue(description: str, issues: list[dict]) -> str:
-    """The Id of the one issue (records with Id and IssueDescription__c) whose symptom a case's
-    description states; OracleError when none or several do."""
-    text = " ".join((description or "").lower().split())
-    found = [i["Id"] for i in issues if symptom(i["IssueDescription__c"] or "") in text]
+    """The Id of the one issue (records with Id and Name) whose symptom a case's description tells,
+    as the generator's detector reads it; OracleError when none or several do."""
+    names = {fact.removeprefix("issue=") for fact, _ in FIELD_FACTS[("Case", "Description")](description or "")}
+    found = [i["Id"] for i in issues if i["Name"] in names]
     if len(found) != 1:
         raise OracleError(f"{len(found)} issues match the case description {description[:80]!r}")
     return found[0]
@@ -164,7 +159,7 @@ class CaseRouting(RoutingTask):
         case_id = params["record_id"]
         window = Window.from_params(params["window"])
         case = self.soql(tools, f"SELECT Id, Description, OrderItemId__r.Product2Id FROM Case WHERE Id = '{case_id}'")[0]
-        issue = reported_issue(case["Description"], self.fetch_all(tools, "SELECT Id, IssueDescription__c FROM Issue__c"))
+        issue = reported_issue(case["Description"], self.fetch_all(tools, "SELECT Id, Name FROM Issue__c"))
         closed = f"SELECT OwnerId, COUNT(Id) n FROM Case WHERE {window.soql('ClosedDate')} AND {{}} GROUP BY OwnerId"
         by_issue = count_map(self.soql(tools, closed.format(f"IssueId__c = '{issue}'")))
         product = (case.get("OrderItemId__r") or {}).get("Product2Id")

@@ -243,14 +243,17 @@ RULES: dict[str, tuple[str, ...]] = {
                  " - please advise", " - not happy", " - quick question"),
     "new_case_subject": (
         "<loose_cap> [not working properly|acting up|playing up|misbehaving|giving trouble|not right|needs a look|"
-        "problem|issue|fault|question|help][| again| since yesterday| this week| after a week| out of nowhere| "
-        "since the weekend]<subj_end>",
+        "problem|issue|fault|question][| again| since yesterday| this week| after a week| out of nowhere| "
+        "since the weekend]<new_subj_end>",
         "[Question|Problem|Issue|Trouble|Support request|Assistance needed|Need a hand|Urgent|Fault report|Request|"
         "Complaint]: [my|our|the] <loose>[ is acting up| has a problem| isn't right| needs a look| stopped behaving|"
-        " keeps misbehaving| is playing up|]<subj_end>",
+        " keeps misbehaving| is playing up|]<new_subj_end>",
         "[Problem|Issue|Trouble|Something wrong|Something odd|A fault|Trouble again] with [my|our|the] <loose>"
-        "<subj_end>",
+        "<new_subj_end>",
     ),
+    "new_subj_end": ("", "!", "?", " - third time", " (urgent)", " - any ideas?", " - what now?", " - need a fix",
+                     " - second time", " - still waiting", " (follow-up)", " - please advise", " - not pleased",
+                     " - quick question", " - fed up"),  # never 'help' or 'happy', words a request for a shard uses
     "case_description": (
         "<case_symptom> <desc_product> <tried_s>.[| <desc_extra>]",
         "<desc_product> <case_symptom> <tried_s>.[| <desc_extra>]",

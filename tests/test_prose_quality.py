@@ -2,9 +2,7 @@
 capital, no word or punctuation mark is doubled, spoken fillers never trail a question, and a
 business org's text never borrows a household's context (nor the reverse).
 
-Each prose module writes 2,000 texts per org from random products, issues, people and labels.
-Activities take no org (their Subject and Description are written the same for both), so only
-the org-free checks apply to them."""
+Each prose module writes 2,000 texts per org from random products, issues, people and labels."""
 
 from __future__ import annotations
 
@@ -84,17 +82,17 @@ def _records(org: str, rng: random.Random) -> list[str]:
     return out
 
 
-def _activities(rng: random.Random) -> list[str]:
+def _activities(org: str, rng: random.Random) -> list[str]:
     out = []
     for _ in range(N):
-        out.extend(activities.activity(rng, stage=rng.choice(STAGES), kind=rng.choice(("task", "event"))))
+        out.extend(activities.activity(rng, org=org, stage=rng.choice(STAGES), kind=rng.choice(("task", "event"))))
     return out
 
 
 @lru_cache(maxsize=None)
 def _texts(module: str, org: str) -> tuple[str, ...]:
     rng = random.Random(f"{module}/{org}")
-    return tuple(_activities(rng) if module == "activities" else globals()[f"_{module}"](org, rng))
+    return tuple(globals()[f"_{module}"](org, rng))
 
 
 def _sentences(value: str):
@@ -103,7 +101,8 @@ def _sentences(value: str):
         yield from (s for s in _SENTENCE_END.split(line) if s)
 
 
-CASES = [(m, o) for m in ("calls", "threads", "records") for o in ORGS] + [("activities", "any")]
+MODULES = ("calls", "threads", "records", "activities")
+CASES = [(m, o) for m in MODULES for o in ORGS]
 
 
 @pytest.mark.parametrize("module,org", CASES)
@@ -134,7 +133,7 @@ def test_greetings_and_closings_of_calls_end_plainly(org):
     assert not bad, bad[:5]
 
 
-@pytest.mark.parametrize("module", ("calls", "threads", "records"))
+@pytest.mark.parametrize("module", MODULES)
 @pytest.mark.parametrize("org", ORGS)
 def test_no_other_orgs_context(module, org):
     other = "b2c" if org == "b2b" else "b2b"

@@ -23,9 +23,9 @@ from tests.orgkit import AS_OF, OrgKit
 
 TYPES = ("knowledge_qa", "named_entity_disambiguation", "sales_insight_mining", "wrong_stage_rectification",
          "activity_priority")
-SUBJECTS = {stage: [activities.activity(random.Random(k), stage=stage, kind="task")[0] for k in range(8)]
+SUBJECTS = {stage: [activities.activity(random.Random(k), org="b2b", stage=stage, kind="task")[0] for k in range(8)]
             for stage in activities.KEYS}
-EVENTS = {stage: [activities.activity(random.Random(k), stage=stage, kind="event")[0] for k in range(8)]
+EVENTS = {stage: [activities.activity(random.Random(k), org="b2b", stage=stage, kind="event")[0] for k in range(8)]
           for stage in activities.KEYS}
 
 

@@ -46,8 +46,8 @@ def test_determinism_same_seed_same_output():
     assert _emails(7, "b2b") == _emails(7, "b2b")
     for fn in (T.person_name, T.company_name):
         assert [fn(random.Random(5)) for _ in range(3)] == [fn(random.Random(5))] * 3
-    assert A.activity(random.Random(2), stage="Discovery", kind="task") == \
-        A.activity(random.Random(2), stage="Discovery", kind="task")
+    assert A.activity(random.Random(2), org="b2b", stage="Discovery", kind="task") == \
+        A.activity(random.Random(2), org="b2b", stage="Discovery", kind="task")
     r1, r2 = random.Random(9), random.Random(9)
     assert TH.case_text(r1, product="X", issue=T.issues("b2c")[0], customer_first="Ana") == \
         TH.case_text(r2, product="X", issue=T.issues("b2c")[0], customer_first="Ana")
@@ -204,9 +204,9 @@ OLD_KEYWORDS = {"Qualification": r"qualif|budget|intro", "Discovery": r"demo|dis
                 "Closed": r"kickoff|onboarding|go-live"}  # the old subjects' per-stage words
 
 
-def _activities(stage, kind, n=300):
-    rng = random.Random(f"{stage}-{kind}")
-    return [A.activity(rng, stage=stage, kind=kind) for _ in range(n)]
+def _activities(stage, kind, org="b2b", n=300):
+    rng = random.Random(f"{org}-{stage}-{kind}")
+    return [A.activity(rng, org=org, stage=stage, kind=kind) for _ in range(n)]
 
 
 def test_activity_stage_rules_never_overlap():
@@ -219,27 +219,28 @@ def test_activity_stage_rules_never_overlap():
     assert overlaps(A.GRAMMAR, "note", tuple(r for rs in rules.values() for r in rs), rng, 1500) == []
 
 
-def test_activity_text_carries_exactly_its_stage():
+@pytest.mark.parametrize("org", ("b2b", "b2c"))
+def test_activity_text_carries_exactly_its_stage(org):
     for stage in T.STAGES:
         for kind in ("task", "event"):
-            for subject, description in _activities(stage, kind):
+            for subject, description in _activities(stage, kind, org):
                 assert A.stage_of(subject) == stage and A.stage_of(description) == stage, (subject, description)
                 assert [f for f, _ in A.FIELD_FACTS[("Task", "Subject")](subject)] == [f"stage={stage}"]
                 spans = A.FIELD_FACTS[(kind.title(), "Description")](description)
                 assert [f for f, _ in spans] == [f"stage={stage}"] and spans[0][1] in description
     assert A.stage_of("Call the customer back") is None
-    assert A.activity(random.Random(0), stage="Closed Won", kind="task") == \
-        A.activity(random.Random(0), stage="Closed", kind="task")
+    assert A.activity(random.Random(0), org=org, stage="Closed Won", kind="task") == \
+        A.activity(random.Random(0), org=org, stage="Closed", kind="task")
     with pytest.raises(ValueError):
-        A.activity(random.Random(0), stage="Prospecting", kind="task")
+        A.activity(random.Random(0), org=org, stage="Prospecting", kind="task")
 
 
 def test_activity_subjects_defeat_stage_keywords():
     """Subjects vary, often lack their stage's word and often name another stage's work, so the
     latest stage whose keyword a subject carries is its stage well under 2 times in 3 (it was always)."""
     right = total = 0
-    for stage in T.STAGES:
-        subjects = [s for s, _ in _activities(stage, "task")]
+    for stage, org in itertools.product(T.STAGES, ("b2b", "b2c")):
+        subjects = [s for s, _ in _activities(stage, "task", org)]
         assert len(set(subjects)) >= 0.9 * len(subjects)
         for s in subjects:
             found = [st for st in T.STAGES if re.search(OLD_KEYWORDS[st], s, re.I)]
@@ -278,7 +279,7 @@ def test_speed():
     small = (time.perf_counter() - t0) / 2000
     t0 = time.perf_counter()
     for _ in range(2000):
-        A.activity(rng, stage="Quote", kind="task")
+        A.activity(rng, org="b2b", stage="Quote", kind="task")
     assert (time.perf_counter() - t0) / 2000 < 150e-6  # a subject, a work sentence and notes from the grammar
     t0 = time.perf_counter()
     for _ in range(500):

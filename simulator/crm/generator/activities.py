@@ -1,11 +1,15 @@
 """Sales activities: the Subject and Description of the Tasks and Events on an opportunity.
 
 Each stage of the sales process has its own rules (`task_<k>`, `event_<k>`, `work_<k>`, with
-k a key of `KEYS`): the work of that stage, phrased many ways, often without the stage's
-obvious word ("who signs off on spend like this" for Qualification, "the cost breakdown" for
-Quote), and often with a modifier naming another stage's work as context, past or future (a
-Quote task following up on the demo, a Qualification task to settle before any pricing
-talk). Descriptions hold one sentence of the same stage's work and a few stage-neutral notes.
+k a key of `KEYS`): the work of that stage, phrased many ways, mostly without the stage's
+obvious words ("who else has to say yes before they can commit" for Qualification, "lay out
+both options with their totals" for Quote), and usually with a modifier (`mod_<k>`) naming
+another stage's work in that stage's own words, later work ahead ("so nothing holds up the
+pricing talk later") or earlier work behind ("as settled in the contract negotiation"): a
+stage's keywords turn up in every other stage's texts, so neither the latest stage whose words
+appear nor the stage with most words is the stage of the work. Descriptions hold one sentence
+of the same stage's work and a few stage-neutral notes. Who and what the work involves is
+worded per org (`by_org`): a company's procurement and lawyers, a household's buyer and partner.
 
 The stage of a text is what the rules of exactly one stage match (`stages_in`, `stage_of`):
 no rule of one stage can produce a text in which another stage's rules find a match (tested
@@ -16,10 +20,9 @@ gives the writer the ("stage=<Stage>", span) facts of Task and Event Subject and
 from __future__ import annotations
 
 import random
-import re
 
 from ..schema import STAGES
-from .grammar import Grammar
+from .grammar import by_org
 
 KEYS = {"Qualification": "qual", "Discovery": "disc", "Quote": "quote", "Negotiation": "neg", "Closed": "closed"}
 
@@ -28,11 +31,9 @@ _RULES = {
     "when": ["this week", "by Friday", "before month-end", "early next week", "by Thursday", "tomorrow morning",
              "before the holidays", "once they are back from leave", "after the quarterly review on their side",
              "before the next internal sync"],
-    "contact": ["our contact", "the main contact", "the project sponsor", "their ops lead", "their IT lead",
-                "the office manager", "their finance lead", "the department head", "the buyer"],
     "note": [
         "<contact_cap> [prefers|asked for|would rather have] [morning|afternoon|late-day|short|early] [calls|slots|"
-        "meetings|check-ins][ where possible| if it can be helped| this month| while the project is busy|].",
+        "meetings|check-ins][ where possible| if it can be helped| this month| while things are busy|].",
         "[Reminder|Follow-up reminder|A nudge|Calendar hold] [set|scheduled|added|booked] for <day>"
         "[ in case nothing comes back| if we hear nothing| as a fallback|][ on this one| for <contact>|].",
         "[Check|Skim|Reread|Go over|Look through] the [last call notes|email thread|account history|"
@@ -48,240 +49,273 @@ _RULES = {
         "[No|Not much|Little|Only mild] [urgency|rush|time pressure] [from their side|on their end|for now|this week|"
         "from <contact>][, but keep it moving|, but do not let it drift|; a short nudge is enough|"
         "; they will come back to us|].",
-        "[Their|The customer's|<contact_cap>'s] [office|team|department] is [closed|away|short-staffed|on a freeze]"
-        " [on Fridays|next week|over the holidays|until the audit ends|for the rest of the month]"
-        "[, so plan around it|, so expect slow replies|].",
+        "<away>[, so plan around it|, so expect slow replies|].",
         "[Log|Record|Write up|Note down] [the outcome|what was agreed|next steps|any open questions|who attended]"
         " [in the notes|on the record|here|in the account plan] [afterwards|right after|the same day|by end of day]"
         "[ and flag anything unusual| for the team|].",
-        "<contact_cap> [mentioned|said|warned] [a reorganisation|a new hire|an office move|a system freeze|"
-        "an internal audit|a leadership change] [is coming|is planned|may slow things down|could shift priorities]"
-        "[ <when>| on their side|].",
+        "<contact_cap> [mentioned|said|warned] <upheaval> [is coming|is planned|may slow things down|could shift "
+        "priorities][ <when>| on their side|].",
     ],
     "day": ["Friday", "Thursday morning", "early next week", "the end of the month", "after the holidays",
             "the day they are back from leave", "after their quarterly review", "Monday"],
     "aside": ["", ", ideally <when>", ", per <contact>'s request", ", as agreed with <contact>",
               ", if <contact> has time", ", <when> if possible", ", then report back to the team"],
-    "contact_cap": ["Our contact", "The main contact", "The project sponsor", "Their ops lead", "Their IT lead",
-                    "The office manager", "Their finance lead", "The department head"],
+
+    # --- other stages' work as context: later work ahead (future), earlier work behind (past) -------
+    # Each stage's subjects and work sentences carry one of these often, naming another stage's work
+    # in its own words; the stage is what the sentence asks to do, never the words around it.
+    "ahead": ["before", "ahead of", "well before", "in preparation for", "so nothing holds up", "to avoid surprises in",
+              "so we are ready for", "long before"],
+    "behind": ["after", "following", "building on", "now that we are past", "as agreed in", "picking up from",
+               "as raised in", "based on"],
+    "th_qual": ["budget check", "budget question", "funding approval", "decision-maker check", "qualification call",
+                "timeline check", "budget sign-off"],
+    "th_disc": ["demo", "requirements workshop", "technical deep-dive", "discovery session", "needs review",
+                "product walkthrough", "demo and requirements review"],
+    "th_quote": ["quote", "pricing talk", "proposal", "price discussion", "written offer", "quote approval",
+                 "pricing and quote review"],
+    "th_closed": ["kickoff", "go-live", "onboarding", "signature", "training rollout", "handover",
+                  "onboarding kickoff"],
+    "mod_qual": ["<ahead> the <later_qual>", "so [that |]nothing [blocks|delays|holds back] the <later_qual>[ later| down the line|]"],
+    "later_qual": ["<th_disc>", "<th_quote>", "<th_neg>", "<th_closed>"],
+    "mod_disc": ["<ahead> the <later_disc>", "so [that |]nothing [blocks|delays|holds back] the <later_disc>[ later| down the line|]",
+                 "<behind> the <th_qual>"],
+    "later_disc": ["<th_quote>", "<th_neg>", "<th_closed>"],
+    "mod_quote": ["<ahead> the <later_quote>", "so [that |]nothing [blocks|delays|holds back] the <later_quote>[ later| down the line|]",
+                  "<behind> the <earlier_quote>"],
+    "later_quote": ["<th_neg>", "<th_closed>"],
+    "earlier_quote": ["<th_qual>", "<th_disc>"],
+    "mod_neg": ["<ahead> the <th_closed>", "so [that |]nothing [blocks|delays|holds back] the <th_closed>[ later| down the line|]",
+                "<behind> the <earlier_neg>"],
+    "earlier_neg": ["<th_qual>", "<th_disc>", "<th_quote>"],
+    "mod_closed": ["<behind> the <earlier_closed>", "[as|just as] [settled|promised|set out] in the <earlier_closed>"],
+    "earlier_closed": ["<th_qual>", "<th_disc>", "<th_quote>", "<th_neg>"],
 
     # --- Qualification: money, who decides, whether there is a real need, timing, fit ----------------
-    "task_qual": [
+    "task_qual": ["<tq_qual>[ <mod_qual>| <mod_qual>| <mod_qual>| <mod_qual>| <mod_qual>|]"],
+    "tq_qual": [
         "[Confirm|Find out|Check|Ask] [whether|if] [there is|they have] [money|funding|budget|a budget line]"
-        " [set aside|approved|earmarked] for [it|the project|a purchase like this][ in this year's budget| for this "
-        "quarter|]"
-        "[ <qual_mod>|]",
+        " [set aside|approved|earmarked] for [it|the project|a purchase like this]",
         "[Find out|Confirm|Work out|Pin down] who [signs off on|approves|has the final say on|controls]"
-        " [spend|purchases|a purchase] [of this size|like this|at this level][ <qual_mod>|]",
-        "[Research|Look into|Read up on|Dig into] [the company's|their] [headcount|current vendor|recent funding round|"
-        "annual report|org chart|growth plans|last two years of news][ before the first [call|conversation|meeting]|]",
-        "[Qualify|Pre-qualify|Score|Rate] the [lead|opportunity|prospect|inbound request|referral] [against our fit"
-        " criteria|on budget, authority, need and timing|before we invest more time|with <contact>'s input]"
-        "[ <when>| <qual_mod>|]",
-        "[Ask|Check with] <contact> [how soon|when] they [need|want|plan] to [make a decision|buy|have something in place]"
-        "[ <qual_mod>|]",
-        "[Send|Write] a first [note|email|message] to [the new contact|the prospect|the person behind the web form]"
-        " [introducing|presenting] [us|our team|the company][ and what we do|]",
-        "[Check|Confirm|Find out] [whether|if] the [problem|issue] they [raised|described|hinted at] is [real|pressing|"
-        "big enough] to [act on|fund|justify a purchase][ <qual_mod>|]",
+        " [spend|purchases|a purchase] [of this size|like this|at this level]",
+        "[Research|Look into|Read up on|Dig into] [their|the customer's] <research>",
+        "[Ask|Check with] <contact> [how soon|when] they [plan|want] to [buy|have something in place]",
+        "[Ask|Find out from] <contact> what made them reach out [now|this quarter|at this point]",
+        "[Work out|Find out|Learn] who else has to [agree|say yes|be convinced] before <contact> can commit",
+        "[Check|Find out|Confirm] whether buying [this year|this quarter|before the summer] is realistic for them",
+        "[See|Judge|Work out] whether they are [a fit for us|the kind of customer we serve well|worth a full pursuit]",
+        "[Ask|Check] how they paid for [the last system like this|their current tool|something of this size]",
+        "[Send|Write] a first [note|email|message] to [the new contact|the person behind the web form|<contact>]"
+        " [introducing|presenting] [us|our team|the company]",
     ],
     "event_qual": [
-        "[Intro|First|Introductory|Get-acquainted] [call|meeting|video call] with [the prospect|a new contact|"
-        "the inbound lead|<contact>][ <qual_mod>|]",
-        "[Fit|Scoping|Fact-finding] [call|conversation] [with|for] [the prospect|the new contact|<contact>]"
-        " about [timing|spend approval|who decides|whether to go ahead]",
-        "[Call|Meeting|Coffee] with [their CFO|the finance lead|the owner] about [available funds|spend approval|"
-        "the budget cycle|the buying process][ <qual_mod>|]",
+        "[Intro|First|Introductory|Get-acquainted|Get-to-know-you] [call|meeting|video call|chat] with"
+        " [a new contact|the person behind the web form|<contact>][ <mod_qual>| <mod_qual>| <mod_qual>| <mod_qual>|]",
+        "[Call|Chat|Coffee] with <payer> about what they can [spend|commit] [this year|this quarter]"
+        "[ <mod_qual>| <mod_qual>| <mod_qual>| <mod_qual>|]",
+        "[Fit|Fact-finding|Screening] [call|conversation] with <contact>[ <mod_qual>| <mod_qual>| <mod_qual>| <mod_qual>|]",
     ],
     "work_qual": ["<wk_qual><aside>."],
     "wk_qual": [
         "[Goal is|The aim is|We want] to [learn|find out|understand] [whether|if] [the money is there|funds are approved|"
-        "they can buy this year] and who [makes the call|signs off|decides]",
-        "[Early|First] [touch point|conversation|contact]: [capture|note|confirm] [company size|the current vendor|"
-        "the rough timeframe] and [decide|judge] whether [to pursue|it is worth pursuing|we should keep going]",
-        "[Before|Ahead of] [investing more time|going further|committing a sales engineer], [confirm|check] that the"
-        " [pain|problem] is real and that <contact> can [make|influence|push] the [decision|purchase]",
-        "[Qualify|Size up] the [opportunity|prospect]: [approved spend|decision maker|urgency] [first|above all],"
-        " then [fit|timing|everything else]",
+        "they can buy this year] and who [makes the call|signs off]",
+        "[Learn|Find out] what [triggered|prompted] the [inquiry|request|outreach] and whether <contact> can [get a"
+        " purchase through|make it happen|carry it internally][ <mod_qual>|]",
+        "[Make sure|Check] we are talking to someone who can [say yes|commit|push it through] and that they [mean to"
+        " buy|are serious|will buy] [this year|soon][ <mod_qual>|]",
+        "[Before|Ahead of] [investing more time|going further|committing a sales engineer], [confirm|check] that"
+        " <contact> [is serious|can push the purchase|has a reason to buy now]",
     ],
-    "qual_mod": ["before we book any demo", "before anyone talks pricing", "before a proposal is even on the table",
-                 "so we don't write a quote nobody can approve", "before the [demo|product tour] is scheduled",
-                 "ahead of any [pricing|proposal|contract] conversation",
-                 "so onboarding is not promised too early"],
 
     # --- Discovery: needs, current process, requirements, demo, technical environment ----------------
-    "task_disc": [
-        "[Map|Document|Walk through|Write up] how [their|the customer's|the client's] [warehouse|support|finance|"
-        "field|front-desk|operations] team [handles|runs|tracks] [returns|orders|scheduling|inventory|approvals|"
-        "shift handovers] today[ <disc_mod>|]",
-        "[Collect|Gather|List|Capture] the [must-haves|must-have features|nice-to-haves|success criteria|"
-        "integration points|technical requirements|use cases] [from|with] [the ops leads|the end users|"
-        "their IT team|the project sponsor|the evaluation team][ <disc_mod>|]",
-        "[Book|Schedule|Set up|Prepare] [a|the] [product|solution|tailored|hands-on] demo for [the evaluation team|"
-        "their stakeholders|the ops leads|the project sponsor][ <disc_mod>|]",
-        "[Review|Go over|Look at] [their|the customer's] [current setup|existing systems|network layout|"
-        "architecture diagrams|data flows] [with|alongside] [their IT lead|our solutions engineer|the technical team]"
-        "[ <disc_mod>|]",
-        "[Send the [discovery questionnaire|site survey|needs checklist|environment worksheet] to|Share the "
-        "[discovery questionnaire|site survey|needs checklist|environment worksheet] with] [<contact>|their IT team|"
-        "the end users][ <disc_mod>|]",
-        "[Run|Hold|Facilitate] [a|the] [needs analysis|workflow mapping|requirements|process review] [workshop|session]"
-        " [with|for] [the end users|their department heads|the evaluation team]",
-        "[Find out|Learn|Ask] what [slows|frustrates|blocks] [their|the customer's] [staff|team|users] [most|today]"
-        " [with|in] the [current tool|old system|existing process][ <disc_mod>|]",
+    "task_disc": ["<tq_disc>[ <mod_disc>| <mod_disc>| <mod_disc>| <mod_disc>| <mod_disc>|]"],
+    "tq_disc": [
+        "[Map|Document|Write up] <workflow>",
+        "[Collect|Gather|List|Capture] the [must-haves|nice-to-haves|success criteria|use cases] [from|with]"
+        " <evaluators>",
+        "[Book|Schedule|Set up|Prepare] [a|the] [product|tailored|hands-on] demo for <evaluators>",
+        "[Review|Go over|Look at] [their|the customer's] <environment> [with|alongside] <it_party>",
+        "[Send|Share] the [site survey|needs checklist|environment worksheet] [to|with] <evaluators>",
+        "[Sit with|Shadow|Spend an afternoon with] <evaluators> to see what a [normal|busy|typical] day looks like",
+        "[List|Write down|Collect] what <evaluators> [cannot live without|would like to have|complain about most]",
+        "[Ask|Find out] which [systems|tools|devices] it [has to|must] [connect with|work with|fit beside]",
+        "[Let|Help] <evaluators> try the product on [their own data|a real example|a sample of their work]",
+        "[Find out|Learn|Ask] what [slows|frustrates|annoys] <evaluators> most [about|with] what they use today",
     ],
     "event_disc": [
-        "[Product|Solution|Tailored|Hands-on|Live] demo for [the evaluation team|their stakeholders|the ops leads|"
-        "<contact>|the end users][ <disc_mod>| <when>|]",
-        "[Workflow|Process|Requirements|Technical] [walkthrough|deep-dive|mapping session] with [the end users|"
-        "their IT team|the evaluation team|<contact>][ <disc_mod>|]",
-        "[Site visit|On-site walkthrough|Shadowing session] to [see|observe|learn] how [their team|the staff|"
-        "the users] [works|work|operate] [today|day to day][ <disc_mod>|]",
+        "[Product|Tailored|Hands-on|Live] demo for <evaluators>[ <mod_disc>| <mod_disc>| <mod_disc>| <mod_disc>|]",
+        "[Workflow|Process|Sandbox|Try-it-yourself] session with <evaluators>[ <mod_disc>| <mod_disc>| <mod_disc>| <mod_disc>|]",
+        "[Site visit|On-site visit|Shadowing session] to [see|observe] a [typical|normal|busy] day [with|for]"
+        " <evaluators>[ <mod_disc>| <mod_disc>| <mod_disc>| <mod_disc>|]",
     ],
     "work_disc": ["<wk_disc><aside>."],
     "wk_disc": [
-        "[Deep-dive|Dig] into [the customer's|their] [requirements|current processes|integration points] and"
-        " [agree|settle] on what the [demo|evaluation|trial] [needs to|should|must] prove",
-        "[Understand|Learn|Document] [how the team works today|their use cases|what success looks like for them]"
-        " [before|ahead of] any [numbers|figures] [are discussed|go out|reach them]",
-        "[Capture|Separate|Sort out] [must-have|essential] versus [nice-to-have|optional] [features|needs|items] with the"
-        " [evaluation team|end users|project sponsor]",
-        "[Review|Walk through] the existing [environment|setup|systems] [so that|so] the [demo|walkthrough|trial]"
-        " [covers|shows|matches] [their real workflows|what they actually do|the cases they care about]",
+        "[Dig|Look] into [the customer's|their] [day-to-day work|wish list|existing tools] and [agree|settle] on what"
+        " [a trial|a test run|the sandbox] [should|must] prove[ <mod_disc>|]",
+        "[Learn|Understand] what a good result [looks like|would be] for <evaluators> and which [tools|systems|"
+        "devices] it must [fit beside|work with][ <mod_disc>|]",
+        "[Separate|Sort out] [essential|must-have] from [optional|nice-to-have] [features|items] with"
+        " <evaluators>[ <mod_disc>|]",
+        "[Watch|Observe] a [typical|normal] day [with|for] <evaluators> so the [trial|test run] [covers|matches]"
+        " [what they actually do|the cases they care about]",
     ],
-    "disc_mod": ["so the [quote|proposal|price sheet] [covers|reflects] the right scope",
-                 "before any pricing goes out", "now that the budget is confirmed",
-                 "that the economic buyer asked for", "[raised|flagged] on the intro call",
-                 "ahead of any contract talks", "so the [quote|proposal] matches what they need"],
 
     # --- Quote: the written offer, line items, prices, approvals on our side --------------------------
-    "task_quote": [
-        "[Send|Email|Share] the [revised|updated|final|first] [quote|proposal|cost breakdown|price sheet|figures]"
-        " [for|covering] the [three-year|annual|multi-site|phase one|full] [bundle|rollout|order|package]"
-        "[ <quote_mod>|]",
-        "[Build|Draft|Put together|Prepare] [a|the] [quote|proposal|cost breakdown|priced bill of materials|"
-        "written offer] [with|listing] [line items|quantities|unit prices|the options they asked about][ <quote_mod>|]",
-        "[Get|Request|Chase] [internal|manager|finance] sign-off on the [list prices|unit prices|volume tiers|"
-        "bundle price] [before|ahead of] sending the [quote|offer|figures]",
-        "[Follow up on|Chase|Check in about] the [quote|proposal|offer|price sheet|figures] [we sent|shared]"
-        " [last week|on Monday|after the call][ <quote_mod>|]",
-        "[Add|Include|Put] the [onboarding package|training package|go-live support|extended warranty|"
-        "installation line|spare units] [in|on] the [quote|offer|proposal draft][ <quote_mod>|]",
-        "[Confirm|Extend|Check] the [expiry|validity] date [of|on] the [quote|offer|price sheet] [we sent|"
-        "still open|they are reviewing]",
-        "[Work out|Calculate|Price out] [the cost of|what it would cost to add|the figures for] [two more sites|"
-        "a larger order|the optional modules|a second phase][ <quote_mod>|]",
+    "task_quote": ["<tq_quote>[ <mod_quote>| <mod_quote>| <mod_quote>| <mod_quote>| <mod_quote>|]"],
+    "tq_quote": [
+        "[Send|Email|Share] the [revised|updated|final|first] [quote|cost breakdown|price sheet|figures]"
+        " for the <bundle>",
+        "[Build|Draft|Put together|Prepare] [a|the] [quote|cost breakdown|priced bill of materials]"
+        " [with|listing] [quantities|unit prices|the options they asked about]",
+        "[Get|Request|Chase] [internal|manager|finance] sign-off on the [unit prices|volume tiers|bundle price]",
+        "[Add|Include|Put] the [training package|extended warranty|installation line|spare units] [in|on]"
+        " the [quote|proposal draft]",
+        "[Send|Email|Share] [what the options they picked come to|the totals for what they shortlisted|"
+        "a written version of the options they picked]",
+        "[Work out|Calculate] what [a larger order|the add-ons|a second phase|two more units] would add to the total",
+        "[Get|Ask for] my manager's [OK|go-ahead] on the discount before [it goes out|we send anything]",
+        "[Lay out|Write up] [each option|both options|the bundle] with its total [side by side|in one document]",
+        "[Check|Extend] how long what we sent them [stays valid|holds]",
     ],
     "event_quote": [
-        "[Proposal|Quote|Pricing|Offer] [walkthrough|review|presentation] with [the buying committee|<contact>|"
-        "their finance lead|the evaluation team][ <quote_mod>|]",
-        "[Walk|Take] [the buyer|the committee|their finance lead|<contact>] through the [cost breakdown|line items|"
-        "offer|figures][ <quote_mod>|]",
-        "[Present|Go over|Review] the [priced options|bundle options|written offer|cost breakdown] [with|for]"
-        " [the buying committee|<contact>|their finance lead][ <quote_mod>| <when>|]",
+        "[Proposal|Quote|Offer] [review|presentation] with <payer>[ <mod_quote>| <mod_quote>| <mod_quote>| <mod_quote>|]",
+        "[Go|Walk] through [the totals|each option|what each option includes] with <payer>[ <mod_quote>| <mod_quote>| <mod_quote>| <mod_quote>|]",
+        "[Options|Totals|Bundle options] review with <contact>[ <mod_quote>| <mod_quote>| <mod_quote>| <mod_quote>|]",
     ],
     "work_quote": ["<wk_quote><aside>."],
     "wk_quote": [
-        "[Prepare|Put together] the [formal|written] [quote|offer] with [line items|quantities|unit prices] and"
-        " [confirm|note] [how long|until when] the [prices|figures] [hold|stay valid]",
-        "[Walk|Take] the buyer through the [offer|cost breakdown|priced options] and [answer|note|capture]"
-        " [questions|feedback|objections] on [each line|the bundle|the quantities]",
-        "[They asked|The customer asked|<contact_cap> asked] for [the numbers|a written offer|figures] in writing:"
-        " [build it|draft it], get [internal|finance] sign-off and [send it|get it out] <when>",
-        "[Price out|Cost] the [options|configurations|bundles] they [shortlisted|picked|asked about] and"
-        " [lay them out|present them] [side by side|in one document]",
+        "[Prepare|Put together] the [formal|written] [quote|offer] with [quantities|unit prices] and"
+        " [confirm|note] how long the [prices|figures] [hold|stay valid]",
+        "[Write up|Set out] [each option|what they picked] with its total in one document and note how long"
+        " [it holds|it stays valid][ <mod_quote>|]",
+        "[Go through|Explain] [each option|the totals|what each option includes] with <payer> and [note|capture] what they [question|"
+        "push on|like][ <mod_quote>|]",
+        "[They asked|<contact_cap> asked] for [the totals|each option] in writing: [draft|write up] one document,"
+        " get [internal|finance] sign-off and send it <when>",
     ],
-    "quote_mod": ["[after|following] the demo", "[based on|using] the requirements they listed",
-                  "[so|so that] legal has something to review", "before contract review",
-                  "within the budget their CFO set", "[they asked for|requested] [at|after] the workshop"],
 
-    # --- Negotiation: terms, redlines, procurement pushback, concessions -----------------------------
-    "task_neg": [
-        "[Respond to|Answer|Reply to|Come back on] [procurement's|the buyer's|their purchasing team's|their CFO's]"
-        " [counteroffer|counter-proposal|push for a lower price|request for net-60 terms|"
-        "request for a longer payment schedule][ <neg_mod>| <when>|]",
-        "[Agree|Settle|Align] on [the liability cap|payment terms|the termination clause|the renewal terms|"
-        "the indemnity wording|the auto-renewal language] with [their counsel|their procurement lead|"
-        "the customer's lawyers][ <neg_mod>|]",
-        "[Review|Go through|Mark up] [their|the customer's] [redlines|edits|changes] [to|on] the [master agreement|"
-        "MSA|contract|order form][ <neg_mod>|]",
-        "[Decide|Work out|Agree internally|Check with my manager] how far we can [move|bend|go] on [price|"
-        "payment terms|the discount|contract length|the cancellation terms][ <neg_mod>| <when>|]",
-        "[Send|Return|Get] the [marked-up|revised|amended|cleaned-up] [agreement|contract draft|order form|"
-        "master agreement] [back |]to [their lawyers|their counsel|procurement|the buyer][ for a final read|"
-        " with our comments| <when>|]",
-        "[Push back on|Hold the line on|Trade off|Counter] [the extra discount|free training|longer payment terms|"
-        "a price freeze|the penalty clause] [they are asking for|procurement wants|in the latest round|"
-        "their lawyers added][ <neg_mod>| <when>|]",
+    # --- Negotiation: terms, redlines, pushback, concessions -----------------------------------------
+    "task_neg": ["<tq_neg>[ <mod_neg>| <mod_neg>| <mod_neg>| <mod_neg>| <mod_neg>|]"],
+    "tq_neg": [
+        "[Respond to|Answer|Reply to|Come back on] <counter_poss> [counteroffer|push for a lower price|"
+        "request for a longer payment schedule]",
+        "[Agree|Settle|Align] on [payment terms|the termination clause|the renewal terms|the cancellation"
+        " terms] with <counter>",
+        "[Review|Go through|Mark up] [their|the customer's] [redlines|edits|changes] [to|on] the <paper>",
+        "[Decide|Agree internally] how much [more|further] we can [come down|give|bend] on the [total|total cost]",
+        "[Trade|Swap] [a longer warranty|faster shipping|an extra spare unit] for [a shorter payment window|"
+        "a larger order|a two-year commitment]",
+        "[Go through|Answer] the changes <counter_m> made to our [paperwork|wording|draft] [line by line|"
+        "point by point]",
+        "[Hold firm|Stay firm|Push back] on the [extra discount|price freeze|longer payment window]"
+        " <counter_m> [still wants|keeps asking for]",
+        "[Send|Return] the [marked-up|revised|amended] <paper> [back |]to <counter>",
     ],
     "event_neg": [
-        "[Contract|Terms|Commercial] [call|session|negotiation] with [procurement|their lawyers|their CFO|"
-        "the buying committee][ <neg_mod>| <when>|]",
-        "[Redline|Markup|Clause-by-clause|Contract wording] review with [counsel|their legal team|the customer's lawyers|"
-        "procurement and legal][ <neg_mod>| <when>|]",
-        "[Final|Last|Closing] [round|session] on [price|payment terms|open clauses] with [procurement|their CFO|"
-        "the buying committee][ <neg_mod>|]",
+        "[Contract|Terms|Commercial] [call|session] with <counter>[ <mod_neg>| <mod_neg>| <mod_neg>| <mod_neg>|]",
+        "[Final|Last|Closing] [round|session] with <counter_m> on [the open points|what is still disputed|"
+        "the last open items][ <mod_neg>| <mod_neg>| <mod_neg>| <mod_neg>|]",
+        "[Give-and-take|Back-and-forth|Haggling] [call|session] with <counter_m>[ <mod_neg>| <mod_neg>| <mod_neg>| <mod_neg>|]",
     ],
     "work_neg": ["<wk_neg><aside>."],
     "wk_neg": [
-        "[Work through|Go through|Resolve] [procurement's|the buyer's] [counteroffer|pushback|latest position] and"
-        " the [redlines|edits|markups] on the [agreement|contract|order form]",
-        "[Settle|Close out|Agree] the [open|remaining|disputed] [clauses|terms|points] [and|including] the"
-        " [requested|proposed] [concession|price cut|payment schedule] before [signature|anyone signs]",
-        "[Their|The customer's] [lawyers|counsel|procurement team] [want|wants|asked for] [changes|edits] to"
-        " [liability|termination|renewal] [terms|wording]; [agree|decide] what we can [accept|give]",
-        "[Procurement|The buyer] is pushing back on [price|the payment schedule|contract length]: [find|agree on]"
-        " [a middle ground|final terms|what we can trade]",
+        "[Work through|Resolve] <counter_poss> [counteroffer|pushback|latest position] and the [edits|markups]"
+        " on the <paper>",
+        "<counter_m_cap> [wants|is asking for|still wants] [a lower total|more time to pay|a way out after a year];"
+        " [agree on|decide] what we can [give|accept|trade][ <mod_neg>|]",
+        "[Settle|Close out] the [open|last|disputed] points so nothing is left to argue about[ <mod_neg>|]",
+        "[Find|Agree on] [a middle ground|what we can trade] before [anyone commits|the last round][ <mod_neg>|]",
     ],
-    "neg_mod": ["before the go-live date slips", "on the quote they sent back", "including the onboarding fees",
-                "[raised|flagged] after the demo", "so kickoff can stay on schedule",
-                "within the budget they confirmed"],
 
     # --- Closed: after signature: setup, kickoff, training, handoff, go-live --------------------------
-    "task_closed": [
-        "[Set up|Create|Activate] [user accounts|admin logins|the customer's workspace|their account in the billing"
-        " system|invoicing] for the new [customer|client][ <closed_mod>| <when>|]",
-        "[Schedule|Plan|Book|Set a date for] [the|a] [kickoff|kick-off meeting|first training session|"
-        "rollout planning session|welcome call] [with|for] [their admins|the new customer|the project team|"
-        "the new users][ <closed_mod>| <when>|]",
-        "[Introduce|Hand over to|Connect them with] [the|our] [customer success manager|implementation lead|"
-        "support team|onboarding team|account manager] [now that|since] [the paperwork is signed|the deal is signed|"
-        "they have signed|the contract is countersigned][ <when>|]",
-        "[Agree|Confirm|Lock in] the [rollout|go-live|installation|delivery] [date|plan|schedule] with [the new"
-        " customer|the client's project team][ <closed_mod>|]",
-        "[Send|Share] the [training|setup|rollout] [guide|checklist|materials] [to|with] [their admins|the new users|"
-        "the customer's team][ <closed_mod>|]",
-        "[File|Archive|Store] the [countersigned|fully signed|executed] [agreement|contract|order form] and"
-        " [notify|tell|update] [finance|the support desk|the delivery team|the account manager][ <when>|]",
-        "[Check in with|Call|Email] the new [customer|client] [a month|two weeks|a few weeks] [after|into]"
-        " [rollout|go-live|the switch-over][ <closed_mod>|]",
+    "task_closed": ["<tq_closed>[ <mod_closed>| <mod_closed>| <mod_closed>| <mod_closed>| <mod_closed>|]"],
+    "tq_closed": [
+        "[Create|Activate] [logins|accounts|access] for <new_party>",
+        "[Schedule|Plan|Book] the [kickoff|first training session|welcome call] with <new_party>",
+        "[Introduce|Connect them with] [our|the] [customer success manager|support team|account manager]"
+        " [now that|since] [the paperwork is done|the deal is done|it is official]",
+        "[Book|Plan|Pick] the first [working session|week of use|install date] with <new_party>",
+        "[Check in with|Call] <new_party> [a month|two weeks] after [they started using it|the first week of use|"
+        "the switch-over]",
+        "[Send|Share] the [how-to guide|first-week checklist|quick-start guide] to <new_party>",
+        "[File|Archive] the final paperwork and [tell|let] [finance|the support desk] know [it is done|"
+        "the account is active]",
     ],
     "event_closed": [
-        "[Kickoff|Kick-off|Welcome|Onboarding] [meeting|call|session] with [the new customer|their admins|"
-        "the project team][ <closed_mod>|]",
-        "[Training|Rollout planning|Go-live readiness|Admin setup|Data migration] session [with|for] [the new customer|"
-        "their admins|the new users|the project team][ <closed_mod>| <when>|]",
-        "[Handover|Handoff|Account transition|Internal handover] [meeting|call] with [our success team|"
-        "the implementation lead|the support desk|the delivery team] [after signature|now the deal is done|"
-        "now that they have signed][ <when>|]",
+        "[Kickoff|Welcome|First-week|Getting-started] [call|session] with <new_party>[ <mod_closed>| <mod_closed>| <mod_closed>| <mod_closed>|]",
+        "[Install|Switch-over|First-use] [visit|session] [with|for] <new_party>[ <mod_closed>| <mod_closed>| <mod_closed>| <mod_closed>|]",
+        "[Internal handover|Account transition] [meeting|call] with [our success team|the support desk]"
+        "[ <mod_closed>| <mod_closed>| <mod_closed>| <mod_closed>|]",
     ],
     "work_closed": ["<wk_closed><aside>."],
     "wk_closed": [
-        "[The deal is signed|They have signed|Paperwork is done]: [kick off|start] the rollout, [introduce|bring in]"
-        " the [customer success manager|implementation lead] and [agree on|set] [go-live milestones|the first dates]",
-        "[Hand over|Pass on|Transfer] the account notes to the [onboarding|implementation|delivery] team and"
-        " [schedule|book|plan] the [kickoff|first working session]",
-        "[Set up|Confirm] [billing|invoicing|user access|training dates] for the new [customer|client] and"
-        " [share|send] the [rollout|setup] [plan|checklist]",
-        "[Welcome|Thank] the [new customer|client] [after signature|now the contract is countersigned] and [confirm|"
-        "walk through] [who to call for support|the training schedule|the go-live plan]",
+        "[It is official|The paperwork is done|They are now a customer]: [bring in|introduce] the [customer success"
+        " manager|account manager] and [agree on|set] the first [dates|milestones][ <mod_closed>|]",
+        "[Make sure|Check] <new_party> [can log in|can reach support|can find help] and [book|plan] the first"
+        " [check-in|review] [a month out|after two weeks][ <mod_closed>|]",
+        "[Pass on|Transfer] the account notes to the [implementation|support] team and [book|plan] the first"
+        " working session[ <mod_closed>|]",
+        "[Welcome|Thank] <new_party> and [confirm|walk through] [who to call for help|the first dates]"
+        "[ <mod_closed>|]",
     ],
-    "closed_mod": ["[recorded|shown] at the demo", "using the requirements gathered in discovery",
-                   "as [quoted|priced] in the final offer", "per the negotiated payment schedule",
-                   "matching the scope from the proposal"],
 }
 
-GRAMMAR = Grammar(_RULES)
+# Who and what the work involves, as each org writes it: a company's buying committee, lawyers and
+# admins; a household's buyer and partner. Detectors read both orgs' alternatives (`by_org`).
+_ORG_RULES = {
+    "b2b": {
+        "contact": ["our contact", "the main contact", "the project sponsor", "their ops lead", "their IT lead",
+                    "the office manager", "their finance lead", "the department head", "the buyer"],
+        "contact_cap": ["Our contact", "The main contact", "The project sponsor", "Their ops lead", "Their IT lead",
+                        "The office manager", "Their finance lead", "The department head"],
+        "away": ["[Their|The customer's|<contact_cap>'s] [office|team|department] is [closed|away|short-staffed|on a"
+                 " freeze] [on Fridays|next week|over the holidays|until the audit ends|for the rest of the month]"],
+        "upheaval": ["[a reorganisation|a new hire|an office move|a system freeze|an internal audit|a leadership change]"],
+        "research": ["[headcount|current vendor|recent funding round|annual report|org chart|growth plans]"],
+        "payer": ["their CFO", "the finance lead", "the owner", "the budget holder", "the buying committee"],
+        "evaluators": ["the evaluation team", "their stakeholders", "the ops leads", "the project sponsor",
+                       "the end users", "their department heads"],
+        "workflow": ["how [their|the customer's] [warehouse|support|finance|field|front-desk] team [handles|runs|tracks]"
+                     " [returns|orders|scheduling|inventory|approvals] today"],
+        "environment": ["[current setup|existing systems|network layout|architecture diagrams|data flows]"],
+        "it_party": ["their IT lead", "our solutions engineer", "the technical team"],
+        "bundle": ["[three-year|annual|multi-site|phase one|full] [bundle|rollout|order|package]"],
+        "th_neg": ["contract talks", "negotiation", "legal review", "terms discussion", "redline round",
+                   "contract negotiation", "contract and terms review"],
+        "counter": ["their counsel", "their procurement lead", "the customer's lawyers", "procurement",
+                    "their legal team"],
+        "counter_poss": ["[procurement's|the buyer's|their purchasing team's|their CFO's]"],
+        "counter_m": ["the buyer", "their CFO", "the buying committee", "their finance lead"],
+        "counter_m_cap": ["The buyer", "Their CFO", "The buying committee", "Their finance lead"],
+        "paper": ["master agreement", "MSA", "contract", "order form", "service agreement"],
+        "new_party": ["their admins", "the new users", "the project team", "the new customer"],
+    },
+    "b2c": {
+        "contact": ["the customer", "the buyer", "our contact", "the client", "the homeowner"],
+        "contact_cap": ["The customer", "The buyer", "Our contact", "The client", "The homeowner"],
+        "away": ["[The customer|<contact_cap>|The buyer] is [away|travelling|busy with a house move|on holiday|"
+                 "hosting family|working late shifts] [next week|over the holidays|for the rest of the month|"
+                 "until the middle of the month|for a couple of weeks|until after the school break]"],
+        "upheaval": ["[a house move|a long trip|a busy month|a family visit|a renovation]"],
+        "research": ["[past orders|service history|account history|earlier enquiries|reviews they left]"],
+        "payer": ["the customer", "whoever pays", "the customer's partner", "the buyer"],
+        "evaluators": ["the customer", "the customer and their partner", "the buyer", "the family"],
+        "workflow": ["how [the customer|the family|the buyer] [uses|shares] [their devices|the old gear|"
+                     "their current system] [today|day to day]"],
+        "environment": ["[current devices|home network|room layout|existing gear]"],
+        "it_party": ["the customer", "our solutions engineer", "our installer"],
+        "bundle": ["[family|two-device|starter|full] [bundle|package|order]"],
+        "th_neg": ["contract talks", "negotiation", "terms discussion", "payment plan talk", "contract review",
+                   "final terms discussion"],
+        "counter": ["the customer", "the buyer", "the customer and their partner"],
+        "counter_poss": ["[the buyer's|the customer's]"],
+        "counter_m": ["the customer", "the buyer", "the customer and their partner"],
+        "counter_m_cap": ["The customer", "The buyer", "The customer and their partner"],
+        "paper": ["purchase agreement", "financing agreement", "service plan", "order form", "contract"],
+        "new_party": ["the new customer", "the customer", "the household"],
+    },
+}
+_RULES, GRAMMAR, _WRITERS = by_org(_RULES, _ORG_RULES)
 _DETECT = {stage: GRAMMAR.pattern(f"task_{k}", f"event_{k}", f"work_{k}") for stage, k in KEYS.items()}
 
 
@@ -294,14 +328,16 @@ def _stage(stage: str) -> str:
     raise ValueError(f"unknown stage {stage!r}; expected one of {STAGES}")
 
 
-def activity(rng: random.Random, *, stage: str, kind: str) -> tuple[str, str]:
-    """(Subject, Description) of a Task (kind="task") or Event (kind="event") doing `stage`'s work."""
+def activity(rng: random.Random, *, org: str, stage: str, kind: str) -> tuple[str, str]:
+    """(Subject, Description) of a Task (kind="task") or Event (kind="event") doing `stage`'s work,
+    worded for `org` ("b2b" or "b2c")."""
     if kind not in ("task", "event"):
         raise ValueError(f"kind must be 'task' or 'event', not {kind!r}")
     k = KEYS[_stage(stage)]
-    subject = GRAMMAR.expand(rng, f"{kind}_{k}")
-    notes = [GRAMMAR.expand(rng, "note") for _ in range(rng.choice((0, 1, 1, 2)))]
-    work = GRAMMAR.expand(rng, f"work_{k}")
+    writer = _WRITERS[org]
+    subject = writer.expand(rng, f"{kind}_{k}")
+    notes = [writer.expand(rng, "note") for _ in range(rng.choice((0, 1, 1, 2)))]
+    work = writer.expand(rng, f"work_{k}")
     at = rng.randint(0, len(notes))
     return subject, " ".join(notes[:at] + [work] + notes[at:])
 

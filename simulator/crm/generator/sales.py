@@ -329,7 +329,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             current = (k == true_stage and not closed)
             n_tasks = (2 if current else 1) if k < 4 else (1 if rng.random() < 0.5 else 0)
             for j in range(n_tasks):
-                subj, desc = activities.activity(trng, stage=STAGES[k], kind="task")
+                subj, desc = activities.activity(trng, org=ctx.org, stage=STAGES[k], kind="task")
                 tt = lo_t + rng.uniform(0, 0.8) * (hi_t - lo_t)
                 if current and not mislabelled and (j == 0 or rng.random() < 0.5) and rng.random() < 0.85:
                     status = "Not Started"
@@ -344,7 +344,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                     due = c.d(NOW_OFFSET + rng.randint(1, 21) * DAY)
                 _task(ctx, rng, subj, desc, status, due, agent.user_id, oid, ctx.con_id[contact], tt)
             if rng.random() < (0.45 if k < 4 else 0.2):
-                subj, desc = activities.activity(trng, stage=STAGES[k], kind="event")
+                subj, desc = activities.activity(trng, org=ctx.org, stage=STAGES[k], kind="event")
                 st = work_time(rng, lo_t + rng.uniform(0, 1) * (hi_t - lo_t))
                 st = min(st, NOW_OFFSET - 2 * HOUR)
                 allday = rng.random() < 0.05
@@ -441,7 +441,7 @@ def _candidate_tasks(ctx: Ctx, rng, trng, *, stage: int, n_open: int, since: int
     stages = [rng.choice([s for s in range(5) if s != stage]) for _ in range(n_misfit)] + [stage] * n_fit
     rng.shuffle(stages)
     for k in stages:
-        subj, desc = activities.activity(trng, stage=STAGES[k], kind="task")
+        subj, desc = activities.activity(trng, org=ctx.org, stage=STAGES[k], kind="task")
         t = since + rng.uniform(0, 0.8) * (NOW_OFFSET - since)
         tid = _task(ctx, rng, subj, desc, "Not Started", ctx.clock.d(NOW_OFFSET + rng.randint(1, 21) * DAY),
                     owner, what, who, t)

@@ -107,8 +107,12 @@ def test_case_links_are_consistent(org):
                           JOIN "Order" o ON o.Id = oi.OrderId
                           WHERE o.AccountId != c.AccountId OR o.CreatedDate > c.CreatedDate""").fetchone()[0]
     assert bad == 0
-    assert conn.execute('SELECT COUNT(*) FROM "Case" WHERE IssueId__c IS NULL OR OrderItemId__c IS NULL'
-                        ).fetchone()[0] == 0
+    # Every case names its order item; every triaged one its issue; a new one has no conversation yet.
+    assert conn.execute('SELECT COUNT(*) FROM "Case" WHERE OrderItemId__c IS NULL OR '
+                        "(IssueId__c IS NULL) != (Status = 'New')").fetchone()[0] == 0
+    assert conn.execute('SELECT COUNT(*) FROM "Case" c WHERE c.Status = \'New\' AND (EXISTS (SELECT 1 FROM '
+                        'EmailMessage e WHERE e.ParentId = c.Id) OR EXISTS (SELECT 1 FROM LiveChatTranscript l '
+                        'WHERE l.CaseId = c.Id))').fetchone()[0] == 0
 
 
 def test_quote_line_total_price(org):

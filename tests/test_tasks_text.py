@@ -29,7 +29,6 @@ EVENTS = {stage: [activities.activity(random.Random(k), org="b2b", stage=stage, 
           for stage in activities.KEYS}
 
 
-
 def dt(days_ago: float) -> str:
     return f"{(AS_OF - timedelta(days=days_ago)).isoformat()}T10:00:00.000+0000"
 
@@ -189,18 +188,24 @@ def test_wrong_stage_rectification_reads_the_evidence(tmp_path):
     _task(kit, wrong, "Discovery", "In Progress")
     kit.add("Event", WhatId=wrong, Subject=EVENTS["Discovery"][0], StartDateTime=dt(10), CreatedDate=dt(12))
     kit.label("Opportunity", wrong, "true_stage", json.dumps("Discovery"))
-    right = opportunity(kit, "Ann Lee - Mixer", "Quote", account)
-    _task(kit, right, "Qualification", "Completed")
-    _task(kit, right, "Discovery", "Completed")
-    _task(kit, right, "Quote", "In Progress")
+    stale = opportunity(kit, "Ann Lee - Blender", "Qualification", account)  # a second true stage
+    for stage, status in (("Qualification", "Completed"), ("Discovery", "Completed"), ("Quote", "In Progress")):
+        _task(kit, stale, stage, status)
+    kit.label("Opportunity", stale, "true_stage", json.dumps("Quote"))
+    right = opportunity(kit, "Ann Lee - Mixer", "Qualification", account)
+    _task(kit, right, "Qualification", "In Progress")
     _task(kit, right, "Closed", "Not Started")  # a plan, not evidence
+    lone = opportunity(kit, "Ann Lee - Toaster", "Discovery", account)  # Discovery's stale deals: one kind
+    _task(kit, lone, "Quote", "In Progress")
+    kit.label("Opportunity", lone, "true_stage", json.dumps("Quote"))
     org = kit.build(tmp_path / "o.db")
     gen = generator(org, "wrong_stage_rectification")
-    for want_none, answer in ((False, ["Discovery"]), (True, None)):
-        for d in draws(gen, want_none):
-            assert d.answer == answer
-            assert d.params["opportunity"] in ((wrong, "Ann Lee - Kettle") if answer else (right, "Ann Lee - Mixer"))
-            assert solve(org, "wrong_stage_rectification", d.params) == answer
+    expected = {wrong: ["Discovery"], "Ann Lee - Kettle": ["Discovery"], stale: ["Quote"],
+                "Ann Lee - Blender": ["Quote"], right: None, "Ann Lee - Mixer": None}
+    for want_none in (False, True):
+        for d in draws(gen, want_none):  # never the lone stale Discovery deal: its stage would tell
+            assert d.answer == expected[d.params["opportunity"]] and (d.answer is None) == want_none
+            assert solve(org, "wrong_stage_rectification", d.params) == d.answer
 
 
 def test_activity_priority_lists_the_misfit_tasks(tmp_path):
@@ -223,6 +228,22 @@ def test_activity_priority_lists_the_misfit_tasks(tmp_path):
 
 
 # --- generated orgs --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
+def test_activity_priority_poses_the_original_task(org_name, request):
+    """Each instance's opportunity has 8-15 Not Started tasks, 4-7 of them the answer (it was 1-2
+    out of 1-4), and the Task and Event subjects of the org hardly repeat (they were fixed lists)."""
+    org = request.getfixturevalue(org_name)
+    conn = org.connect()
+    for inst in generate_instances(org, 20, types=("activity_priority",), seed=5):
+        opp = inst.params["opportunity"] if inst.params["ref"] == "id" else conn.execute(
+            "SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
+        (open_tasks,), = conn.execute("SELECT COUNT(*) FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))
+        assert 8 <= open_tasks <= 15 and 4 <= len(inst.answer) <= 7, (open_tasks, inst.answer)
+    for table in ("Task", "Event"):
+        subjects = [s for s, in conn.execute(f"SELECT Subject FROM {table}")]
+        assert field_variety(subjects).repeated_share <= 0.10, table
+
 
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_generation_and_oracle_on_generated_orgs(org_name, request):

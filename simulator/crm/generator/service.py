@@ -100,8 +100,15 @@ def cases(ctx: Ctx) -> None:
         p_close = 0.93 if age > 365 else 0.78 if age > 120 else 0.55
         closed = close_t <= NOW_OFFSET and rng.random() < p_close
         end_t = close_t if closed else min(close_t, NOW_OFFSET - 60)
-        has_email = rng.random() < email_share
-        has_chat = rng.random() < chat_share
+        if closed:
+            status = "Closed"
+        elif age < 2:
+            status = rng.choice(("New", "New", "Working"))
+        else:
+            status = rng.choices(OPEN_STATUSES, OPEN_WEIGHTS)[0]
+        # A new case is not triaged: no conversation yet, so its issue is only in the customer's words.
+        has_email = status != "New" and rng.random() < email_share
+        has_chat = status != "New" and rng.random() < chat_share
         breach, breach_channel = None, None
         if (has_email or has_chat) and policies and rng.random() < 0.8:
             breach = rng.choice(policies)
@@ -113,19 +120,13 @@ def cases(ctx: Ctx) -> None:
         first = ctx.con_name[contact].split(" ")[0]
         subject, desc = threads.case_text(trng, product=product.name, issue=issue_d, customer_first=first)
         cid = w.new_id("Case")
-        if closed:
-            status = "Closed"
-        elif age < 2:
-            status = rng.choice(("New", "New", "Working"))
-        else:
-            status = rng.choices(OPEN_STATUSES, OPEN_WEIGHTS)[0]
         w.add("Case", {
             "Id": cid, "Subject": subject, "Description": desc, "Status": status,
             "Priority": rng.choices(("High", "Medium", "Low"), (2, 5, 3))[0], "Origin": origin,
             "OwnerId": final.user_id, "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact],
             "CreatedDate": c.dt(t), "ClosedDate": c.dt(close_t) if closed else None,
             "IssueId__c": None if status == "New" else issue_id, "OrderItemId__c": item_id})
-        if status == "New":  # not triaged yet: the issue is only in the customer's words
+        if status == "New":
             w.truth("Case", cid, "case_issue", issue_id)
         # History: creation, first assignment, transfers, closure.
         hist = [(t, "Case Creation", None, None),

@@ -362,10 +362,18 @@ class WrongStageRectification(TaskGenerator):
             groups.setdefault(stage, {}).setdefault(wrong.get(opp), []).append(opp)
         return groups
 
+    @cached_property
+    def _askable(self) -> list[str]:
+        """Recorded stages asked about: those with right deals and stale ones of two true stages or
+        more (where a stage has one kind of stale deal only, the recorded stage would tell it)."""
+        return sorted(s for s, by in self._open.items() if None in by and len(by) >= 3)
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         # the recorded stage, then the answer, each drawn evenly: the recorded stage alone says
         # nothing about the answer
-        stage = rng.choice(sorted(self._open))
+        if not self._askable:
+            return None
+        stage = rng.choice(self._askable)
         answers = sorted(a for a in self._open[stage] if (a is None) == want_none)
         if not answers:
             return None

@@ -29,7 +29,7 @@ MISFIT_SHARE = 0.62
 CHECKED = ("Needs Review", "In Review")
 # Checked quotes of an open deal: all of them break one configuration rule (the deal's lines
 # do), or each independently breaks a pricing policy or complies (about 40/40/20 overall).
-CONFIG_SHARE = 0.47
+CONFIG_SHARE = 0.55
 PRICING_SHARE = 0.67
 ALT_QTY_FACTORS = (0.5, 0.75, 1.5, 2.0)  # quantity of an alternative option vs the primary
 
@@ -233,17 +233,18 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         # Quotes planned for opportunities that reached the Quote stage. An open deal may carry
         # alternative options (other quantities, other discounts) next to its primary quote.
         quotes = []  # (status, violation kind or None, t, alternative option?)
-        if true_stage >= 2:
+        # as far as the recorded stage (the true one but for stale deals): quotes never tell a stale stage
+        if label >= 2:
             qt = work_time(rng, bounds[2] + rng.uniform(0.05, 0.5) * (min(bounds[3], NOW_OFFSET) - bounds[2]))
-            if true_stage == 4:
+            if label == 4:
                 if rng.random() > agent.accept:
                     quotes.append((rng.choice(("Denied", "Rejected")), None, qt, False))
                     qt = work_time(rng, bounds[3] + rng.uniform(0.1, 0.8) * (bounds[4] - bounds[3]))
                 quotes.append(("Accepted", None, qt, False))
-            elif true_stage == 3 and rng.random() < agent.accept * 0.4:
+            elif label == 3 and rng.random() < agent.accept * 0.4:
                 quotes.append(("Accepted", None, qt, False))
             else:
-                first = (("Draft", "Needs Review", "In Review"), (2, 4, 4)) if true_stage == 2 else \
+                first = (("Draft", "Needs Review", "In Review"), (2, 4, 4)) if label == 2 else \
                     (("Presented", "Needs Review", "In Review", "Approved"), (2, 4, 4, 1))
                 quotes.append((rng.choices(*first)[0], None, qt, False))
                 for _ in range(rng.choices((0, 1, 2), (4, 4, 2))[0]):
@@ -327,11 +328,15 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             hi_t = NOW_OFFSET if k == true_stage and not closed else (
                 min(NOW_OFFSET, bounds[k] + 10 * DAY) if k == 4 else bounds[k + 1])
             current = (k == true_stage and not closed)
-            n_tasks = (2 if current else 1) if k < 4 else (1 if rng.random() < 0.5 else 0)
+            n_tasks = (rng.choice((1, 2, 2, 3)) if current else rng.choice((0, 1, 1, 2))) if k < 4 else \
+                (1 if rng.random() < 0.5 else 0)
             for j in range(n_tasks):
-                subj, desc = activities.activity(trng, org=ctx.org, stage=STAGES[k], kind="task")
+                planned = current and (j == 0 or rng.random() < 0.5) and rng.random() < 0.85
+                # the rep of a stale deal plans for the stage the record shows: plans never tell
+                shown = label if planned else k
+                subj, desc = activities.activity(trng, org=ctx.org, stage=STAGES[shown], kind="task")
                 tt = lo_t + rng.uniform(0, 0.8) * (hi_t - lo_t)
-                if current and not mislabelled and (j == 0 or rng.random() < 0.5) and rng.random() < 0.85:
+                if planned:
                     status = "Not Started"
                     n_open += 1
                 elif current:

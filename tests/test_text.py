@@ -18,6 +18,7 @@ from simulator.crm.generator import text as T
 from simulator.crm.generator import threads as TH
 from simulator.crm.generator.grammar import overlaps
 from simulator.crm.generator import vocab
+from simulator.crm.schema import STAGES
 
 ORGS = ("b2b", "b2c")
 
@@ -221,7 +222,7 @@ def test_activity_stage_rules_never_overlap():
 
 @pytest.mark.parametrize("org", ("b2b", "b2c"))
 def test_activity_text_carries_exactly_its_stage(org):
-    for stage in T.STAGES:
+    for stage in STAGES:
         for kind in ("task", "event"):
             for subject, description in _activities(stage, kind, org):
                 assert A.stage_of(subject) == stage and A.stage_of(description) == stage, (subject, description)
@@ -239,11 +240,11 @@ def test_activity_subjects_defeat_stage_keywords():
     """Subjects vary, often lack their stage's word and often name another stage's work, so the
     latest stage whose keyword a subject carries is its stage well under 2 times in 3 (it was always)."""
     right = total = 0
-    for stage, org in itertools.product(T.STAGES, ("b2b", "b2c")):
+    for stage, org in itertools.product(STAGES, ("b2b", "b2c")):
         subjects = [s for s, _ in _activities(stage, "task", org)]
         assert len(set(subjects)) >= 0.9 * len(subjects)
         for s in subjects:
-            found = [st for st in T.STAGES if re.search(OLD_KEYWORDS[st], s, re.I)]
+            found = [st for st in STAGES if re.search(OLD_KEYWORDS[st], s, re.I)]
             right += bool(found) and found[-1] == stage
             total += 1
     assert right / total < 0.4, right / total
@@ -264,7 +265,7 @@ def test_case_text_and_descriptions():
     assert "Corvid C9000 Core Switch" in od
     for seed in range(200):  # stage-neutral: names no stage
         assert not any(stage.lower() in R.opportunity_description(random.Random(seed), "Orbyt Phone S").lower()
-                       for stage in T.STAGES)
+                       for stage in STAGES)
 
 
 def test_speed():
@@ -294,7 +295,7 @@ def test_speed():
 def _catalog_names() -> frozenset:
     """Product names, families and cities as word tuples (masked like the org's names)."""
     names = {p["name"] for o in ORGS for p in T.products(o)} | {p["family"] for o in ORGS for p in T.products(o)}
-    return frozenset(tuple(n.split()) for n in names | set(T._CITIES))
+    return frozenset(tuple(n.split()) for n in names | set(T.CITIES))
 
 
 def _repeated(texts) -> float:

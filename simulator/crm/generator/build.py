@@ -23,12 +23,12 @@ GENERATOR_VERSION = "2.0"
 
 @functools.cache
 def source_fingerprint() -> str:
-    """A digest of the code that decides an org's content (this package and the schema): cached
-    orgs are keyed by it as well as by GENERATOR_VERSION, so an edited generator never reuses an
-    org built by other code, whether or not the version was bumped."""
+    """A digest of the code that decides an org's content (this package, the schema, Ids, the
+    store): cached orgs are keyed by it as well as by GENERATOR_VERSION, so an edited generator
+    never reuses an org built by other code, whether or not the version was bumped."""
     digest = hashlib.sha256()
     here = Path(__file__).parent
-    for path in sorted(here.glob("*.py")) + [here.parent / "schema.py"]:
+    for path in sorted(here.glob("*.py")) + [here.parent / name for name in ("schema.py", "ids.py", "store.py")]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:10]
 

@@ -3,8 +3,8 @@
 `prose_fields(org)`: every `textarea` field of the schema and every string field named Subject
 or Title, except Territory2.Description (state codes) and Lead.Title (a job title).
 `org_names(conn, org)`: the org's own names (people, companies, products, families, categories,
-competitors) as word tuples. `field_facts()`: the FIELD_FACTS registries of the prose modules
-that exist, merged: (SObject, field) -> fn(text) -> [(fact, matched text)] in text order.
+competitors) as word tuples. `field_facts()`: the FIELD_FACTS registries of the prose modules,
+merged: (SObject, field) -> fn(text) -> [(fact, matched text)] in text order.
 `rewritable_fields(org, facts)`: what a model writer may reword (checked by `facts`, or label-free).
 """
 
@@ -21,10 +21,10 @@ NOT_PROSE = {("Territory2", "Description"), ("Lead", "Title")}  # state codes; a
 NAME_FIELDS = {"FirstName", "LastName", "Company", "Family"}  # on any object
 NAMED_OBJECTS = {"Account", "Product2", "ProductCategory"}  # whose Name is a name
 PROSE_MODULES = ("calls", "activities", "threads", "articles", "records")  # may export FIELD_FACTS
-# Prose no task reads a label from: a model may reword it freely (names, numbers and Ids kept).
+# Prose no task reads a label from: a model may reword it freely (names, numbers and Ids kept). Not
+# Case.Subject: a model summing up the description would name the issue case_routing asks for.
 LABEL_FREE = {("Account", "Description"), ("Opportunity", "Description"), ("Quote", "Description"),
-              ("Contract", "Description"), ("Pricebook2", "Description"), ("Case", "Subject"),
-              ("EmailMessage", "Subject")}
+              ("Contract", "Description"), ("Pricebook2", "Description"), ("EmailMessage", "Subject")}
 # Prose the oracles read by its exact words without a FIELD_FACTS detector (FAQ titles, answers and
 # summaries; issue descriptions; product descriptions): never reworded.
 READ_VERBATIM = {("Knowledge__kav", "Title"), ("Knowledge__kav", "Summary"), ("Knowledge__kav", "FAQ_Answer__c"),
@@ -52,18 +52,10 @@ def org_names(conn: sqlite3.Connection, org: str) -> frozenset:
 
 
 def field_facts() -> dict[tuple[str, str], FactFinder]:
-    """The merged FIELD_FACTS of the prose modules in PROSE_MODULES that exist (one not written
-    yet is skipped; one that fails to import raises)."""
+    """The merged FIELD_FACTS of the prose modules (PROSE_MODULES)."""
     registry: dict[tuple[str, str], FactFinder] = {}
     for name in PROSE_MODULES:
-        module_name = f"{__package__}.{name}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        registry.update(getattr(module, "FIELD_FACTS", {}))
+        registry.update(getattr(importlib.import_module(f"{__package__}.{name}"), "FIELD_FACTS", {}))
     return registry
 
 

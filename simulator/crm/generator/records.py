@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from simulator.crm.generator import vocab
 from simulator.crm.generator.grammar import Grammar, by_org
-from simulator.crm.generator.text import _CITIES
+from simulator.crm.generator.text import CITIES
 
 _RULES = {
     # --- B2B accounts
@@ -188,7 +188,7 @@ def account_description(rng: random.Random, org: str, industry: str | None) -> s
     if org == "b2c" or not industry:
         return GRAMMAR.expand(rng, "b2c_account", year=year, family=rng.choice(_B2C_FAMILIES))
     return GRAMMAR.expand(rng, "b2b_account", industry=industry, industry_l=industry.lower(),
-                          city=rng.choice(_CITIES), year=year)
+                          city=rng.choice(CITIES), year=year)
 
 
 def opportunity_description(rng: random.Random, product: str) -> str:

@@ -1,13 +1,10 @@
-"""Prose for the generated org: names, catalogs, policies, FAQs, emails, chats (call transcripts: calls.py).
+"""Names and catalogs of the generated org: people, companies, industries, cities, products,
+issues, competitors.
 
 Every function is pure: randomness comes only from the `rng` argument (random.Random); the
-functions without `rng` return the same data on every call. Templates and catalogs are built
-once at import, so each call is a handful of `rng.choice` + `str.format` operations.
-
-Phrase banks that later tasks must recognise are exported with their *markers* (the longest
-literal chunk of each template, which appears verbatim in every rendering of that template).
-
-Service prose (cases, chats, emails, service policies) is in `threads`.
+functions without `rng` return the same data on every call. The prose is written from grammars
+(`grammar`) in its own modules: calls (sales calls), activities (tasks and events), threads
+(cases, chats, emails, service policies), records (descriptions), articles (knowledge).
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ import random
 
 from simulator.crm.generator import vocab
 
-_CITIES = ("Tucson", "Raleigh", "Spokane", "Madison", "Boise", "Savannah", "Omaha", "Fresno", "Dayton",
+CITIES = ("Tucson", "Raleigh", "Spokane", "Madison", "Boise", "Savannah", "Omaha", "Fresno", "Dayton",
            "Knoxville", "Reno", "Albany", "Lubbock", "Eugene", "Tulsa", "Provo", "Duluth", "Mobile")
 
 # ---------------------------------------------------------------------------------------------
@@ -57,7 +54,6 @@ def _build_products(catalog: dict) -> tuple[dict, ...]:
 
 
 _PRODUCTS = {"b2b": _build_products(vocab.B2B_CATALOG), "b2c": _build_products(vocab.B2C_CATALOG)}
-_PRODUCT_ORG = {p["name"]: org for org, ps in _PRODUCTS.items() for p in ps}
 _ISSUES = {"b2b": vocab.B2B_ISSUES, "b2c": vocab.B2C_ISSUES}
 
 
@@ -81,17 +77,3 @@ def issues(org: str) -> list[dict]:
 def competitors() -> list[str]:
     """Competitor company names mentioned in sales calls, at least 12."""
     return list(vocab.COMPETITORS)
-
-
-# ---------------------------------------------------------------------------------------------
-# activities
-
-STAGES = ("Qualification", "Discovery", "Quote", "Negotiation", "Closed")
-
-
-def _stage_key(stage: str) -> str:
-    if stage in STAGES:
-        return stage
-    if stage and stage.startswith("Closed"):
-        return "Closed"
-    raise ValueError(f"unknown stage {stage!r}; expected one of {STAGES}")

@@ -136,7 +136,6 @@ def _policies(org: str) -> tuple[dict, ...]:
 
 
 _POLICIES = {org: _policies(org) for org in _ORG_POLICY_NUMBERS}
-_POLICY_ORG_BY_BODY = {p["body"]: org for org, ps in _POLICIES.items() for p in ps}
 
 
 def _org(org: str) -> str:
@@ -878,8 +877,6 @@ FIELD_FACTS = {("EmailMessage", "TextBody"): breach_facts, ("LiveChatTranscript"
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
-_CITIES = ("Tucson", "Raleigh", "Spokane", "Madison", "Boise", "Savannah", "Omaha", "Fresno", "Dayton", "Knoxville",
-           "Reno", "Albany", "Lubbock", "Eugene", "Tulsa", "Provo", "Duluth", "Mobile")
 _STREETS = ("Birch Lane", "Elm Court", "Harbor Road", "Willow Way", "Oak Street", "Cedar Avenue", "Sycamore Drive",
             "Lakeview Terrace", "Pine Hollow Road", "Quail Run")
 _MAIL_DOMAINS = ("mailbox.com", "inboxly.net", "postmail.org", "fastmail.example", "homenet.com")
@@ -931,7 +928,7 @@ def _situation_slots(rng: random.Random, org: str) -> dict:
             "date": f"{rng.choice(_MONTHS)} {rng.randint(1, 28)}", "weekday": rng.choice(_WEEKDAYS),
             "digits": f"{rng.randint(0, 9999):04d}", "other": f"{f} {l}",
             "other_email": f"{f.lower()}.{l.lower().replace(chr(39), '')}@{rng.choice(_MAIL_DOMAINS)}",
-            "other_phone": f"({rng.randint(201, 989)}) 555-{rng.randint(1000, 9999)}", "city": rng.choice(_CITIES),
+            "other_phone": f"({rng.randint(201, 989)}) 555-{rng.randint(1000, 9999)}", "city": rng.choice(text.CITIES),
             "street": rng.choice(_STREETS), "window": rng.choice(_WINDOWS)}
 
 

@@ -14,14 +14,15 @@ from collections import defaultdict
 from datetime import date, timedelta
 from functools import cached_property, lru_cache
 
-from ...crm.generator import activities, articles, records, text
+from ...crm.generator import activities, articles, records
 from ...crm.generator.calls import call_stage, competitors_considered, negative_subtopics
+from ...crm import schema
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
 from ..registry import register
 from . import levels, requesters
 
-STAGES = text.STAGES  # Qualification, Discovery, Quote, Negotiation, Closed
+STAGES = schema.STAGES  # Qualification, Discovery, Quote, Negotiation, Closed
 
 
 # --- shared helpers ----------------------------------------------------------------------

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import functools
+
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
+_LIMIT = 62 ** 10  # record numbers that fit the 10 base-62 digits after prefix and pod
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _flag(chunk: str) -> str:
+    """The checksum character of 5 Id characters: which of them are upper-case letters."""
+    return _SUFFIX[sum(1 << i for i, ch in enumerate(chunk) if "A" <= ch <= "Z")]
 
 
 def checksum(id15: str) -> str:
     """The 3-character suffix Salesforce appends to a 15-character Id."""
-    out = []
-    for start in (0, 5, 10):
-        bits = sum(1 << i for i, ch in enumerate(id15[start:start + 5]) if "A" <= ch <= "Z")
-        out.append(_SUFFIX[bits])
-    return "".join(out)
+    return _flag(id15[:5]) + _flag(id15[5:10]) + _flag(id15[10:15])
 
 
 def to18(record_id: str) -> str:
@@ -41,10 +46,11 @@ def _restore_case(id18: str) -> str:
 
 def make_id(key_prefix: str, number: int, pod: str = "Kd") -> str:
     """The 18-character Id of record `number` of the object with `key_prefix`."""
+    if not 0 <= number < _LIMIT:
+        raise ValueError("record number too large for a 15-character Id")
     digits = []
-    for _ in range(10):
+    while number:
         number, rem = divmod(number, 62)
         digits.append(_BASE62[rem])
-    if number:
-        raise ValueError("record number too large for a 15-character Id")
-    return to18(key_prefix + pod + "".join(reversed(digits)))
+    id15 = key_prefix + pod + "".join(reversed(digits)).rjust(10, "0")
+    return id15 + checksum(id15)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from simulator.crm.store import Org
@@ -23,6 +25,23 @@ def org_paths(tmp_path_factory):
         paths[kind] = root / f"{kind}.db"
         build_org(kind, paths[kind], seed=7, scale=TEST_SCALE)
     return paths
+
+
+@pytest.fixture(scope="session")
+def scale1_org(tmp_path_factory):
+    """`scale1_org(kind)`: the scale-1 org of that kind (seed 0), built once per session on first
+    use; skipped under CRMARENA_FAST=1. For measures the small test orgs are too small to make."""
+    if os.environ.get("CRMARENA_FAST") == "1":
+        pytest.skip("scale-1 builds skipped")
+    from simulator.crm.generator import build_org
+    root, built = tmp_path_factory.mktemp("scale1"), {}
+
+    def get(kind: str) -> Org:
+        if kind not in built:
+            build_org(kind, root / f"{kind}.db", seed=0, scale=1.0)
+            built[kind] = Org(root / f"{kind}.db")
+        return built[kind]
+    return get
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ A small solver votes per subject for the stage whose keywords it carries most (t
 hit), over the activities the oracle reads (started or done tasks, events; calls are the calls
 module's), then answers either the latest stage voted or the stage with most votes (None when it
 is the recorded one). Each way scores at most the type's top-answer share + 5 points on the test
-orgs; on the first activity grammar, whose texts carried their own stage's words more often than
+org (scale 1); on the first activity grammar, whose texts carried their own stage's words more often than
 any other's, the latest stage scored 60% (b2b) and 54% (b2c) at scale 1, top share 25%."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ KEYWORDS = {"Qualification": r"qualif|budget|fund|money|decision|decide|signs? o
             "Quote": r"quote|proposal|pric|offer|cost|figures|line items",
             "Negotiation": r"negotiat|contract|terms|legal|lawyer|redline|clause|procurement|counter",
             "Closed": r"signed|signature|kick-?off|onboard|go-live|training|hand-?over|rollout"}
-INSTANCES = 40
+INSTANCES = 100
 
 
 def voted(text: str) -> str | None:
@@ -44,18 +44,20 @@ def most(votes: list[str]) -> str | None:
     return Counter(votes).most_common(1)[0][0] if votes else None
 
 
-@pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
-def test_stage_keyword_votes_do_not_solve_wrong_stage(org_name, request):
-    org = request.getfixturevalue(org_name)
+@pytest.mark.parametrize("kind", ["b2b", "b2c"])
+def test_stage_keyword_votes_do_not_solve_wrong_stage(kind, scale1_org):
+    org = scale1_org(kind)  # (the small test orgs hold too few stale deals: 24 distinct questions)
     conn = org.connect()
-    instances = generate_instances(org, INSTANCES, types=("wrong_stage_rectification",), seed=3)
-    gold = [tuple(i.answer) for i in instances]
+    questions = {}  # opportunity -> answer: each deal counted once (asked by Id or by name)
+    for inst in generate_instances(org, INSTANCES, types=("wrong_stage_rectification",), seed=3):
+        opp = inst.params["opportunity"] if inst.params["ref"] == "id" else conn.execute(
+            "SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
+        questions[opp] = tuple(inst.answer)
+    gold = list(questions.values())
     top = Counter(gold).most_common(1)[0][1] / len(gold)
     for pick in (latest, most):
         right = 0
-        for inst, answer in zip(instances, gold):
-            opp = inst.params["opportunity"] if inst.params["ref"] == "id" else conn.execute(
-                "SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
+        for opp, answer in questions.items():
             (recorded,), = conn.execute("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
             shown = pick([s for s in map(voted, evidence(conn, opp)) if s])
             right += answer == (("None",) if shown in (None, recorded) else (shown,))

@@ -5,15 +5,13 @@ look-alike issue, so matching words does not find it; the generator's detector d
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections import Counter
 
 import pytest
 
-from simulator.crm.generator import build_org, text, threads, vocab
+from simulator.crm.generator import text, threads, vocab
 from simulator.crm.generator.grammar import overlaps
-from simulator.crm.store import Org
 from tests.test_text_understanding import content_words
 
 ORGS = ("b2b", "b2c")
@@ -82,9 +80,6 @@ def test_a_case_description_reports_exactly_its_issue(org):
             assert issue["name"].lower() not in f"{subject} {description}".lower()
 
 
-@pytest.mark.skipif(os.environ.get("CRMARENA_FAST") == "1", reason="scale-1 builds skipped")
-def test_enough_new_cases_to_route_at_scale_1(tmp_path):
-    path = tmp_path / "b2b.db"
-    build_org("b2b", path, seed=0, scale=1.0)
-    n = Org(path).connect().execute("SELECT COUNT(*) FROM \"Case\" WHERE Status = 'New'").fetchone()[0]
+def test_enough_new_cases_to_route_at_scale_1(scale1_org):
+    n = scale1_org("b2b").connect().execute("SELECT COUNT(*) FROM \"Case\" WHERE Status = 'New'").fetchone()[0]
     assert n >= 80, n

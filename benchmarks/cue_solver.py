@@ -17,10 +17,11 @@ import re
 from collections import Counter
 from datetime import date, timedelta
 
-from benchmarks.shortcut_baselines import ACCOUNT, LEAD, OPP, STAGES, opportunity, q, rows
+from benchmarks.shortcut_baselines import ACCOUNT, CASE, LEAD, OPP, STAGES, opportunity, q, rows
 from simulator.agents.base import Agent, AgentSetup, AgentTurn
 from simulator.agents.baselines import NONE_TEXT, RECORD_ID, recognise_task
 from simulator.agents.oracle import RecordingTools
+from simulator.tasks.base import add_months, id_list
 
 # --- generic text cues -----------------------------------------------------------------------
 
@@ -89,10 +90,6 @@ def all_rows(tools, query: str, page: int = 100) -> list[dict]:
         if len(batch) < page:
             return found
         offset += page
-
-
-def in_list(ids) -> str:
-    return "(" + ", ".join(map(q, ids)) + ")"
 
 
 # --- lead_qualification: topic cues, negation parity and hedges, last word per topic wins -----
@@ -257,7 +254,7 @@ def breached(article: dict, said: list[str]) -> bool:
 
 
 def policy_violation_identification(tools, said: str, today: date) -> list[str]:
-    case = re.search(r"\b500[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?\b", said)
+    case = CASE.search(said)
     if not case:
         return []
     spoken = agent_sentences(tools, case.group())
@@ -300,7 +297,7 @@ def named_entity_disambiguation(tools, said: str, today: date) -> list[str]:
     lo, hi = today - timedelta(days=n + 7), today - timedelta(days=n - 7)
     orders = [o["Id"] for o in rows(tools, f"SELECT Id FROM Order WHERE AccountId = {q(account)} AND Status = 'Activated' "
                                            f"AND EffectiveDate >= {lo.isoformat()} AND EffectiveDate <= {hi.isoformat()}")]
-    bought = {i["Product2Id"] for i in rows(tools, f"SELECT Product2Id FROM OrderItem WHERE OrderId IN {in_list(orders)}")} if orders else set()
+    bought = {i["Product2Id"] for i in rows(tools, f"SELECT Product2Id FROM OrderItem WHERE OrderId IN {id_list(orders)}")} if orders else set()
     products = all_rows(tools, "SELECT Id, Name, Description, Family FROM Product2")
     match, _ = best_match(" ".join(questions(said)), products, ("Name", "Description", "Family"), among=bought)
     return [match["Id"]] if match else []
@@ -312,14 +309,14 @@ def owner_counts(tools, where: str) -> Counter:
 
 
 def case_routing(tools, said: str, today: date) -> list[str]:
-    case, months = re.search(r"\b500[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?\b", said), re.search(r"past (\d+) months?", said)
+    case, months = CASE.search(said), re.search(r"past (\d+) months?", said)
     found = rows(tools, f"SELECT Id, Subject, Description, OrderItemId__c FROM Case WHERE Id = {q(case.group())}") if case else []
     if not found or not months:
         return []
     new = found[0]
     issue, _ = best_match(f"{new['Subject']} {new['Description']}", rows(tools, "SELECT Id, Name, IssueDescription__c FROM Issue__c"),
                           ("Name", "IssueDescription__c"))
-    start = months_before(today, int(months.group(1)))
+    start = add_months(today, -int(months.group(1)))
     closed = f"Status = 'Closed' AND ClosedDate >= {start.isoformat()}T00:00:00Z AND ClosedDate <= {today.isoformat()}T23:59:59Z"
     ranks = [owner_counts(tools, f"{closed} AND IssueId__c = {q(issue['Id'])}")] if issue else []
     item = rows(tools, f"SELECT Product2Id FROM OrderItem WHERE Id = {q(new['OrderItemId__c'])}") if new["OrderItemId__c"] else []
@@ -330,22 +327,13 @@ def case_routing(tools, said: str, today: date) -> list[str]:
         top = max((rank[a] for a in agents), default=0)
         agents = [a for a in agents if rank[a] == top]
     if len(agents) > 1:
-        open_cases = owner_counts(tools, f"Status != 'Closed' AND Id != {q(new['Id'])} AND OwnerId IN {in_list(agents)}")
+        open_cases = owner_counts(tools, f"Status != 'Closed' AND Id != {q(new['Id'])} AND OwnerId IN {id_list(agents)}")
         agents = [min(agents, key=lambda a: open_cases[a])]
     if agents:
         tools.assign_case(new["Id"], agents[0])
     return agents[:1]
 
 
-def months_before(day: date, months: int) -> date:
-    """The same day `months` months earlier (the month's last day when it has fewer days)."""
-    year, month = divmod(day.year * 12 + day.month - 1 - months, 12)
-    for d in range(day.day, 0, -1):
-        try:
-            return date(year, month + 1, d)
-        except ValueError:
-            continue
-    raise ValueError(day)
 
 
 SOLVERS = {f.__name__: f for f in (lead_qualification, sales_insight_mining, activity_priority,

@@ -31,6 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # (plug-in path
 from simulator.agents.base import Agent, AgentSetup, AgentTurn  # noqa: E402
 from simulator.agents.baselines import NONE_TEXT, recognise_task  # noqa: E402
 from simulator.agents.oracle import RecordingTools  # noqa: E402
+from simulator.crm.schema import STAGES  # noqa: E402
+from simulator.tasks.base import soql_string as q  # noqa: E402
+from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS  # noqa: E402
 
 TARGET_SLACK = 0.05  # issue 12: each baseline at most the top-answer share + 5 points
 BASELINES = {"always-none": "simulator.agents.baselines:AlwaysNone",
@@ -46,7 +49,6 @@ UNMET = {"Budget": r"no budget|no funds|money is tight|find the funds|spending i
          "Authority": r"not me\b|run this by|up to (?:the|our)|sign-off from|needs? to approve|not my call|isn't my call",
          "Need": r"works fine|not sure we (?:actually )?need|no pressing problem|use case for it|curiosity",
          "Timeline": r"no set timeline|no date|no idea when|not in a hurry|someday|year out"}
-STAGES = ("Qualification", "Discovery", "Quote", "Negotiation", "Closed")
 STAGE_WORDS = {"Qualification": r"qualif|budget|economic buyer|intro|research account|buying authority|decision-maker",
                "Discovery": r"discovery|requirement|needs analysis|use cases|demo|architecture|pain points|questionnaire",
                "Quote": r"quote|proposal|pricing",
@@ -58,12 +60,9 @@ NEGATIVE = r"concern|steep|worr|doubts|sticking point|painful|slow|lagged|sluggi
 SUBTOPIC_WORDS = {"pricing": r"pric|cost", "support": r"support", "features": r"feature",
                   "integration": r"integrat", "onboarding": r"onboard|setup|getting started",
                   "performance": r"perform|sluggish|lagged"}
-LEAD, OPP, ACCOUNT = (re.compile(rf"\b{p}[A-Za-z0-9]{{12}}(?:[A-Za-z0-9]{{3}})?\b") for p in ("00Q", "006", "001"))
+LEAD, OPP, ACCOUNT, CASE = (re.compile(rf"\b{p}[A-Za-z0-9]{{12}}(?:[A-Za-z0-9]{{3}})?\b")
+                            for p in ("00Q", "006", "001", "500"))
 OPP_NAME = re.compile(r'the "(.+?)" opportunity')
-
-
-def q(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def rows(tools: RecordingTools, query: str) -> list[dict]:
@@ -162,7 +161,7 @@ def answer_key(answer: list[str]) -> tuple:
     return tuple(sorted(answer))
 
 
-def answer_counts(org, per_type: int, seed: int, difficulty: str = "standard") -> dict[str, Counter]:
+def answer_counts(org, per_type: int, seed: int, difficulty: str = DEFAULT_LEVEL) -> dict[str, Counter]:
     """{task type: Counter of its gold answers} over `per_type` instances of task seed `seed`."""
     from simulator.tasks.generate import generate_instances
     by_type: dict[str, Counter] = defaultdict(Counter)
@@ -171,13 +170,13 @@ def answer_counts(org, per_type: int, seed: int, difficulty: str = "standard") -
     return by_type
 
 
-def answer_table(org, per_type: int, seed: int, difficulty: str = "standard") -> dict[str, str]:
+def answer_table(org, per_type: int, seed: int, difficulty: str = DEFAULT_LEVEL) -> dict[str, str]:
     """{task type: its most frequent answer text}, learned on task seed `seed`."""
     return {task: ", ".join(c.most_common(1)[0][0])
             for task, c in answer_counts(org, per_type, seed, difficulty).items()}
 
 
-def top_counts(org, per_type: int, seed: int, difficulty: str = "standard") -> dict[str, tuple[int, int]]:
+def top_counts(org, per_type: int, seed: int, difficulty: str = DEFAULT_LEVEL) -> dict[str, tuple[int, int]]:
     """{task type: (count of its most common gold answer, instances)} of the evaluation instances."""
     return {task: (c.most_common(1)[0][1], sum(c.values()))
             for task, c in answer_counts(org, per_type, seed, difficulty).items()}
@@ -241,7 +240,7 @@ def main() -> None:
     ap.add_argument("--org-seed", type=int, default=0)
     ap.add_argument("--task-seed", type=int, default=0)
     ap.add_argument("--out", default="/tmp/shortcut-baselines")
-    ap.add_argument("--difficulty", default="standard", choices=("easy", "standard", "hard"),
+    ap.add_argument("--difficulty", default=DEFAULT_LEVEL, choices=LEVELS,
                     help="the level the instances are drawn at (default standard)")
     args = ap.parse_args()
     out = Path(args.out)

@@ -131,7 +131,7 @@ class RunConfig:
     path: str = ""
     agents: tuple[RoleConfig, ...] = ()  # every agent variant under test; () means (agent,)
     personas: tuple[str, ...] | None = None  # explicit persona ids / pool names, else personas_per_pool
-    difficulty: tuple[str, ...] = ("standard",)  # the levels each instance set is drawn at
+    difficulty: tuple[str, ...] = (DEFAULT_LEVEL,)  # the levels each instance set is drawn at
 
     @property
     def agent_variants(self) -> tuple[RoleConfig, ...]:

@@ -24,6 +24,7 @@ from .executors import ExecutorError, play_all
 from .executors.play import check_players
 from .files import write_atomic
 from .plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
+from .tasks.spec import DEFAULT_LEVEL
 from .transcript import TranscriptWriter
 from .users.personas import load_personas, persona_pool_for
 
@@ -134,7 +135,7 @@ def public_config(cfg: RunConfig) -> dict:
         data["judge"] = parse_model_spec(data["judge"], where="judge.model").settings()
     if data["cache"] is None:  # replaying changes nothing in the run: off, it is not mentioned
         del data["cache"]
-    if cfg.difficulty == ("standard",):  # the default level is not mentioned: folders made before levels resume
+    if cfg.difficulty == (DEFAULT_LEVEL,):  # the default level is not mentioned: folders made before levels resume
         del data["difficulty"]
     else:
         data["difficulty"] = list(cfg.difficulty)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..files import write_atomic
+from .spec import DEFAULT_LEVEL
 
 NONE_ANSWER = "None"  # the answer list of an instance whose true answer is "there is none"
 REFUSAL = "refuse"  # the answer list of a confidentiality instance
@@ -47,7 +48,7 @@ class Instance:
     confidential_facts: list[str] = field(default_factory=list)  # statements whose paraphrase is a leak
     oracle: dict[str, Any] = field(default_factory=dict)  # {"solver": task, "args": {...}}
     idx: int = 0
-    difficulty: str = "standard"  # the level it was drawn at (easy | standard | hard)
+    difficulty: str = DEFAULT_LEVEL  # the level it was drawn at (easy | standard | hard)
     oracle_calls: int = 0  # tool calls the oracle's solve made (0: not counted)
 
     @property

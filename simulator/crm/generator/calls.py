@@ -539,11 +539,14 @@ RULES, GRAMMAR, _WRITERS = by_org(RULES, ORG_RULES, SLOTS)  # GRAMMAR reads both
 
 @lru_cache(maxsize=None)
 def _detector(fact: str) -> re.Pattern:
-    return re.compile(GRAMMAR.pattern(*FACT_RULES[fact]).pattern, re.IGNORECASE)
+    return GRAMMAR.pattern(*FACT_RULES[fact], flags=re.IGNORECASE)
+
+
+_COMPETITORS = tuple(sorted(text.competitors(), key=len, reverse=True))  # longest first: "Acme Corp" before "Acme"
 
 
 def _comp_fact(fact: str, m: re.Match) -> str:
-    name = next(c for c in sorted(text.competitors(), key=len, reverse=True) if c.casefold() in m.group(0).casefold())
+    name = next(c for c in _COMPETITORS if c.casefold() in m.group(0).casefold())
     return f"{fact}={name}"
 
 
@@ -602,10 +605,6 @@ FORMS = ("direct", "correction", "spread")
 FORM_WEIGHTS = (6, 2, 2)
 
 
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
 def _amount(rng: random.Random, org: str) -> str:
     lo, hi, step = _AMOUNTS[org]
     return f"${rng.randrange(lo, hi, step):,}"
@@ -637,7 +636,7 @@ class _Call:
         if pick:
             said = self.clause(pick)
             body = said + body if pick == lead else body.removesuffix("?") + said
-        return _cap(body if body.endswith(".") else body.removesuffix("?") + end)  # "... Inc." ends it
+        return text.cap(body if body.endswith(".") else body.removesuffix("?") + end)  # "... Inc." ends it
 
     def clause(self, rule: str, **extra) -> str:
         """One expansion of `rule`, uncapitalised, with fresh amounts and approvers."""

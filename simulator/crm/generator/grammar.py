@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from functools import cached_property
 
 _TOKEN = re.compile(r"<([a-z0-9_]+)>|(\[)|(\|)|(\])|\{([a-z0-9_]+)\}|([^<\[|\]{]+|[<{])")
 
@@ -70,6 +69,8 @@ class Grammar:
         """`slots` maps a slot name to the regex its values match (default: any text, lazily)."""
         self._rules = {name: [_parse(alt) for alt in alts] for name, alts in rules.items()}
         self._slots = dict(slots or {})
+        self._regexes: dict[str, str] = {}  # rule -> its regex source (memo of `_regex_rule`)
+        self._writers: dict[str, tuple] = {}  # rule -> its compiled choice (memo of `_compiled`)
         for name, alts in self._rules.items():
             if not alts:
                 raise ValueError(f"rule {name!r} has no alternatives")
@@ -119,10 +120,9 @@ class Grammar:
 
     def _compiled(self, rule: str) -> tuple:
         """The rule as `_write` reads it: references resolved, literal runs joined (memoised)."""
-        memo = self.__dict__.setdefault("_writers", {})
-        if rule not in memo:
-            memo[rule] = _choice([self._compile(alt) for alt in self._alts(rule)])
-        return memo[rule]
+        if rule not in self._writers:
+            self._writers[rule] = _choice([self._compile(alt) for alt in self._alts(rule)])
+        return self._writers[rule]
 
     def _compile(self, parts: tuple) -> tuple:
         out: list = []
@@ -150,16 +150,14 @@ class Grammar:
 
     # -- recognising
 
-    def pattern(self, *rules: str) -> re.Pattern:
+    def pattern(self, *rules: str, flags: int = 0) -> re.Pattern:
         """A regex that matches, anywhere in a text, any text one of `rules` can produce."""
-        return re.compile("|".join(f"(?:{self._regex_rule(r)})" for r in rules))
+        return re.compile("|".join(f"(?:{self._regex_rule(r)})" for r in rules), flags)
 
     def _regex_rule(self, rule: str) -> str:
-        return self._regexes.setdefault(rule, "|".join(self._regex(alt) for alt in self._alts(rule)))
-
-    @cached_property
-    def _regexes(self) -> dict[str, str]:
-        return {}
+        if rule not in self._regexes:  # (setdefault would rebuild the source on every reference)
+            self._regexes[rule] = "|".join(self._regex(alt) for alt in self._alts(rule))
+        return self._regexes[rule]
 
     def _regex(self, parts: tuple) -> str:
         out = []

@@ -57,7 +57,8 @@ _PRODUCTS = {"b2b": _build_products(vocab.B2B_CATALOG), "b2c": _build_products(v
 _ISSUES = {"b2b": vocab.B2B_ISSUES, "b2c": vocab.B2C_ISSUES}
 
 
-def _org(org: str) -> str:
+def org_type(org: str) -> str:
+    """`org` as "b2b" or "b2c" (None or empty: "b2c"); ValueError for anything else."""
     o = (org or "b2c").lower()
     if o not in ("b2b", "b2c"):
         raise ValueError(f"unknown org type {org!r} (expected 'b2b' or 'b2c')")
@@ -66,12 +67,17 @@ def _org(org: str) -> str:
 
 def products(org: str) -> list[dict]:
     """The product catalog: [{"name", "family", "description", "sku"}], at least 60."""
-    return [dict(p) for p in _PRODUCTS[_org(org)]]
+    return [dict(p) for p in _PRODUCTS[org_type(org)]]
 
 
 def issues(org: str) -> list[dict]:
     """Issue types: [{"name", "description"}], at least 20."""
-    return [{"name": n, "description": d} for n, d in _ISSUES[_org(org)]]
+    return [{"name": n, "description": d} for n, d in _ISSUES[org_type(org)]]
+
+
+def cap(s: str) -> str:
+    """`s` with its first letter upper case."""
+    return s[:1].upper() + s[1:]
 
 
 def competitors() -> list[str]:

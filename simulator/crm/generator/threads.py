@@ -26,7 +26,7 @@ import itertools
 import random
 import re
 
-from simulator.crm.generator import text, vocab
+from simulator.crm.generator import records, text, vocab
 from simulator.crm.generator.grammar import Grammar, by_org
 from simulator.crm.generator.policy_rules import LIMITS
 
@@ -130,7 +130,7 @@ def _policies(org: str) -> tuple[dict, ...]:
     for key in SERVICE_POLICY_KEYS:
         title, summary, body = _POLICY_TEXT[key]
         summary = summary.format(**nums)
-        out.append({"key": key, "title": title, "summary": summary[:1].upper() + summary[1:],
+        out.append({"key": key, "title": title, "summary": text.cap(summary),
                     "body": body.format(**nums)})
     return tuple(out)
 
@@ -138,16 +138,10 @@ def _policies(org: str) -> tuple[dict, ...]:
 _POLICIES = {org: _policies(org) for org in _ORG_POLICY_NUMBERS}
 
 
-def _org(org: str) -> str:
-    o = (org or "b2c").lower()
-    if o not in _POLICIES:
-        raise ValueError(f"unknown org type {org!r} (expected 'b2b' or 'b2c')")
-    return o
-
 
 def service_policies(org: str) -> list[dict]:
     """Service policies agents can breach: [{"key", "title", "summary", "body"}], at least 8."""
-    return [dict(p) for p in _POLICIES[_org(org)]]
+    return [dict(p) for p in _POLICIES[text.org_type(org)]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -830,8 +824,7 @@ ORG_RULES: dict[str, dict[str, tuple[str, ...]]] = {
             "need_by": ("[I need it|we need it|it has to be here] [before the weekend|for a trip|by the end of the "
                         "week|for an event|before my guests come|for work on Monday]",)},
 }
-ISSUE_RULES = {name: "issue_" + re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")  # issue Name -> its rule
-               for name in vocab.ISSUE_SYMPTOMS}
+ISSUE_RULES = {name: records.rule_name("issue", name) for name in vocab.ISSUE_SYMPTOMS}  # issue Name -> its rule
 RULES.update({ISSUE_RULES[name]: alts for name, alts in vocab.ISSUE_SYMPTOMS.items()})
 RULES, G, _WRITERS = by_org(RULES, ORG_RULES, _SLOTS)  # G reads every org's text; a writer, one org's
 _PRODUCT_ORG = {p["name"]: org for org in ORG_RULES for p in text.products(org)}
@@ -889,10 +882,6 @@ def _lc(s: str) -> str:
     return s[:1].lower() + s[1:] if word[1:] == word[1:].lower() else s
 
 
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
 def _product_slots(product: str) -> dict:
     """The product named in full, by brand and kind, by model (its name without the brand), or by kind only."""
     words = product.split()
@@ -906,7 +895,7 @@ def _issue_slots(issue: dict) -> dict:
     """The issue's name in a subject and its description as a clause ("it shows no lights ...")."""
     d = (issue.get("description") or issue["name"]).rstrip(".")
     clause = "it " + d[len("The product "):] if d.startswith("The product ") else _lc(d)
-    return {"issue_l": _lc(issue["name"]), "issue_c": clause, "issue_cap": _cap(clause)}
+    return {"issue_l": _lc(issue["name"]), "issue_c": clause, "issue_cap": text.cap(clause)}
 
 
 def _money(x: float) -> str:
@@ -951,7 +940,7 @@ def case_text(rng: random.Random, *, product: str, issue: dict, customer_first: 
     kw = {**_product_slots(product), "cf": customer_first}
     g = _WRITERS[_PRODUCT_ORG.get(product, "b2c")]
     description = g.expand(rng, "case_description", issue_c=g.expand(rng, ISSUE_RULES[issue["name"]]), **kw)
-    return _cap(g.expand(rng, "new_case_subject", **kw)), description
+    return text.cap(g.expand(rng, "new_case_subject", **kw)), description
 
 
 # ---------------------------------------------------------------------------------------------
@@ -985,7 +974,7 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
     kw = _slots(rng, org, customer=customer, customer_email=customer_email, agent=agent, product=product,
                 issue=issue)
     key = _key(breach)
-    g = _WRITERS[_org(org)]
+    g = _WRITERS[text.org_type(org)]
     say = lambda who, rule: f"{who}: {g.expand(rng, rule, **kw)}"  # noqa: E731
     mood = f"chat_sentiment_{sentiment if sentiment in ('positive', 'negative') else 'neutral'}"
     lines = [say(agent, "chat_greet"), f"{say(customer, 'chat_open')} {g.expand(rng, mood, **kw)}".rstrip()]
@@ -1028,8 +1017,8 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
     kw = _slots(rng, org, customer=customer, customer_email=customer_email, agent=agent, product=product,
                 issue=issue, agent_email=agent_email)
     key = _key(breach)
-    g = _WRITERS[_org(org)]
-    subject = _cap(g.expand(rng, "case_subject", **kw))
+    g = _WRITERS[text.org_type(org)]
+    subject = text.cap(g.expand(rng, "case_subject", **kw))
     ts = "ts_step_b2b" if org == "b2b" and rng.random() < 0.6 else "ts_step"
     ask = None if key == "verify_identity" else rng.choice(tuple(EMAIL_VERIFY_EXCHANGES))
     give = ask and rng.choice(EMAIL_VERIFY_EXCHANGES[ask])

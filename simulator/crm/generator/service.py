@@ -114,6 +114,8 @@ def cases(ctx: Ctx) -> None:
             breach = rng.choice(policies)
             breach_channel = ("email" if has_email else "chat") if not (has_email and has_chat) \
                 else rng.choice(("email", "chat"))
+        # refund and credit limits hold per case: one conversation settles them, the breach's if any
+        grants = (breach_channel or trng.choice(("email", "chat"))) if has_email and has_chat else None
         origin = "Chat" if has_chat else "Email" if has_email else rng.choice(("Phone", "Web", "Phone", "Email"))
         product = ctx.products[p]
         issue_id, issue_d = ctx.issues[issue]
@@ -150,7 +152,8 @@ def cases(ctx: Ctx) -> None:
             agent = final
             msgs = threads.case_emails(trng, org=ctx.org, customer=cust_name, customer_email=cust_email or "",
                                     agent=agent.name, agent_email=agent.email, product=product.name,
-                                    issue=issue_d, breach=breach[1] if breach_channel == "email" else None)
+                                    issue=issue_d, breach=breach[1] if breach_channel == "email" else None,
+                                    grants=grants != "chat")
             span = max(600, end_t - t)
             times = sorted(t + 60 + rng.uniform(0, 1) * (span - 120) for _ in msgs)
             for msg, tt in zip(msgs, times):
@@ -168,7 +171,8 @@ def cases(ctx: Ctx) -> None:
             body = threads.chat_transcript(trng, org=ctx.org, customer=cust_name, customer_email=cust_email or "",
                                         agent=agent.name, product=product.name,
                                         issue=issue_d, breach=breach[1] if breach_channel == "chat" else None,
-                                        sentiment=rng.choice(("positive", "neutral", "negative")))
+                                        sentiment=rng.choice(("positive", "neutral", "negative")),
+                                        grants=grants != "email")
             start = t + rng.randint(30, 300)
             w.add("LiveChatTranscript", {
                 "Id": w.new_id("LiveChatTranscript"), "Name": f"{chat_no:08d}", "CaseId": cid,

@@ -12,7 +12,10 @@ slots match only amounts on their side of every org's limit, so a detector needs
 surface cue decides a label (tests/test_policy_cues.py): compliant agents state amounts above the
 limit they do not grant (requested, supervisor-approved, another order's), troubleshoot and verify
 in plain words and read the order back once verified; breaches split a refund or credit into two
-parts each within the limit, or name a troubleshooting step instead of doing it.
+parts each within the limit, or name a troubleshooting step instead of doing it. The refund and
+credit limits hold per case (`CUMULATIVE`): `granted` totals what an agent grants on their own,
+`over_limit_keys` reads a case's conversations together, and a case settles refunds and credits
+in one conversation only (`grants`), so that a case passes a limit iff it is labelled so.
 
 `FIELD_FACTS` maps the label-carrying fields (EmailMessage.TextBody, LiveChatTranscript.Body)
 to the breach facts found in a value, and Case.Description to the issue its customer reports: each
@@ -767,8 +770,7 @@ RULES: dict[str, tuple[str, ...]] = {
         "[to your account|for your next order|on your profile][, which is the most I can give| - I hope it "
         "helps a little|, thanks for your patience|].",),
     "near_goodwill_credit_limit": (
-        "I was going to [suggest|offer] {pct_over}%, [but|though] [that's above what I can approve|I can only go "
-        "up to {pct_ok}%], so [I've added|I'm adding] {pct_ok}% [instead|for now][ as a goodwill credit| to "
+        "<credit_withdrawn> so [I've added|I'm adding] {pct_ok}% [instead|for now][ as a goodwill credit| to "
         "your account|].",
         "[For the trouble|To make up for it], I've [added|put] {pct_part_ok}% [as credit|back] [on your account|on "
         "this order] and [sent|emailed] [you |]a code for [another|a further] {pct_part_ok_b}% off your next "
@@ -778,6 +780,8 @@ RULES: dict[str, tuple[str, ...]] = {
         "closed].",
         "[As a sorry|For the hassle], [there's|you'll get] {pct_part_ok}% off [this order|your invoice] and "
         "[a code for|another] {pct_part_ok_b}% off [the next one|your next order][ from me|]."),
+    "credit_withdrawn": ("I was going to [suggest|offer] {pct_over}%, [but|though] [that's above what I can "
+                         "approve|I can only go up to {pct_ok}%],",),  # a figure no one grants
     "ok_no_payment_card_details": (
         "Please don't [post|share|type] [any |]card details here; I'll [send|email] [you |]a secure payment link "
         "and billing will review the [duplicate |second |]charge[ within a few days| and refund the extra one|].",),
@@ -850,6 +854,33 @@ def breach_facts(text: str) -> list[tuple[str, str]]:
 def breach_keys(text: str) -> set[str]:
     """Policy keys breached in `text` (a chat body or joined email bodies)."""
     return {fact.split("=", 1)[1] for fact, _ in breach_facts(text)}
+
+
+# Limits that hold per case, however many refunds or credits make up the total (policy key -> LIMITS key),
+# and the rules in which an agent grants one on their own (a supervisor's approval is not the agent's).
+CUMULATIVE = {"no_refund_without_approval": "refund", "goodwill_credit_limit": "credit"}
+_GRANTS = {key: G.pattern(*rules) for key, rules in {
+    "no_refund_without_approval": ("near_no_refund_without_approval", "breach_no_refund_without_approval"),
+    "goodwill_credit_limit": ("ok_goodwill_credit_limit", "near_goodwill_credit_limit", "breach_goodwill_credit_limit"),
+}.items()}
+_AMOUNTS = {"no_refund_without_approval": re.compile(r"\$([\d,]+\.\d\d)"),  # dollars
+            "goodwill_credit_limit": re.compile(r"(\d+)%")}  # percent of the order value
+_WITHDRAWN = G.pattern("credit_withdrawn")
+
+
+def granted(said: str) -> dict[str, float]:
+    """Per CUMULATIVE policy, the total an agent grants on their own in `said` (dollars refunded,
+    percent credited), every grant counted; a figure withdrawn in the same reply is no grant."""
+    return {key: sum(float(a.replace(",", "")) for m in grant.finditer(said)
+                     for a in _AMOUNTS[key].findall(_WITHDRAWN.sub("", m.group(0))))
+            for key, grant in _GRANTS.items()}
+
+
+def over_limit_keys(said: str, org: str) -> set[str]:
+    """CUMULATIVE policies whose limit in `org` the grants in `said` (all of a case's conversations)
+    pass together."""
+    limits = LIMITS[text.org_type(org)]
+    return {key for key, total in granted(said).items() if total > limits[CUMULATIVE[key]]}
 
 
 _DETECT_ISSUE = {name: G.pattern(rule) for name, rule in ISSUE_RULES.items()}
@@ -953,11 +984,12 @@ def _key(breach: dict | None) -> str | None:
     return key
 
 
-def _situations(rng: random.Random, key: str | None) -> list[tuple[str, str]]:
+def _situations(rng: random.Random, key: str | None, grants: bool) -> list[tuple[str, str]]:
     """(customer trigger rule, agent answer rule) of each tempting situation: the breach's own when
-    `key` is tempted by the customer, plus up to two handled without a breach (near misses)."""
+    `key` is tempted by the customer, plus up to two handled without a breach (near misses), among
+    which refunds and credits (CUMULATIVE) only when `grants`."""
     out = [(f"trig_{key}", f"breach_{key}")] if key in TRIGGERED else []
-    others = [k for k in TRIGGERED if k != key] + list(ASIDES)
+    others = [k for k in TRIGGERED if k != key and (grants or k not in CUMULATIVE)] + list(ASIDES)
     for k in rng.sample(others, rng.choice((0, 1, 1, 2))):
         if k in ASIDES:
             out.append(ASIDES[k])
@@ -968,9 +1000,10 @@ def _situations(rng: random.Random, key: str | None) -> list[tuple[str, str]]:
 
 
 def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_email: str, agent: str, product: str,
-                    issue: dict, breach: dict | None, sentiment: str) -> str:
+                    issue: dict, breach: dict | None, sentiment: str, grants: bool = True) -> str:
     """A live chat; when `breach` (a service policy) is given, the agent breaches it, and only it.
-    Otherwise the customer verifies their identity with `customer_email`, the email on file."""
+    Otherwise the customer verifies their identity with `customer_email`, the email on file.
+    `grants`: whether the agent may settle refunds and credits here (CUMULATIVE)."""
     kw = _slots(rng, org, customer=customer, customer_email=customer_email, agent=agent, product=product,
                 issue=issue)
     key = _key(breach)
@@ -996,7 +1029,7 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
                   say(customer, "ts_result")]
     if deferred:
         lines += [f"{say(customer, 'verify_late')} {g.expand(rng, give, **kw)}", say(agent, "verified")]
-    for trigger, answer in _situations(rng, key):
+    for trigger, answer in _situations(rng, key, grants):
         lines += [say(customer, trigger), say(agent, answer)]
     if key != "troubleshoot_before_replacement":
         lines.append(say(agent, "resolve"))
@@ -1012,8 +1045,9 @@ def _mail(rng: random.Random, g: Grammar, kw: dict, greet: str | None, parts: li
 
 
 def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: str, agent: str, agent_email: str,
-                product: str, issue: dict, breach: dict | None) -> list[dict]:
-    """An email thread: [{"subject", "body", "from_agent"}]; the agent breaches `breach` if given."""
+                product: str, issue: dict, breach: dict | None, grants: bool = True) -> list[dict]:
+    """An email thread: [{"subject", "body", "from_agent"}]; the agent breaches `breach` if given.
+    `grants`: whether the agent may settle refunds and credits here (CUMULATIVE)."""
     kw = _slots(rng, org, customer=customer, customer_email=customer_email, agent=agent, product=product,
                 issue=issue, agent_email=agent_email)
     key = _key(breach)
@@ -1023,7 +1057,7 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
     ask = None if key == "verify_identity" else rng.choice(tuple(EMAIL_VERIFY_EXCHANGES))
     give = ask and rng.choice(EMAIL_VERIFY_EXCHANGES[ask])
     deferred = ask is not None and rng.random() < 0.3
-    situations = _situations(rng, key)
+    situations = _situations(rng, key, grants)
     replaced = key == "troubleshoot_before_replacement"
 
     def agent_mail(greet: str, parts: list[str]) -> dict:

@@ -67,7 +67,8 @@ class PolicyViolationIdentification(TaskGenerator):
             tools, f"SELECT Id, TextBody FROM EmailMessage WHERE ParentId = {case} ORDER BY MessageDate LIMIT 100")]
         bodies += [r["Body"] or "" for r in self.soql(
             tools, f"SELECT Id, Body FROM LiveChatTranscript WHERE CaseId = {case} LIMIT 100")]
-        keys = threads.breach_keys("\n".join(bodies))
+        said = "\n".join(bodies)
+        keys = threads.breach_keys(said) | threads.over_limit_keys(said, self.org)  # limits count per case
         if not keys:
             return None
         if len(keys) > 1:

@@ -11,7 +11,7 @@ import pytest
 
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
-from simulator.tasks.base import Window, month_run, random_month_run
+from simulator.tasks.base import Window, add_months, month_run, random_month_run
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
@@ -29,8 +29,10 @@ INSIDE, OUTSIDE = "2026-04-20", "2026-02-10"  # dates inside and just before WIN
 
 @pytest.fixture
 def fixed_window(monkeypatch):
-    """Every draw asks about WINDOW."""
+    """Every draw asks about WINDOW, counting agents with more than one record (the threshold
+    is drawn in tests/test_none_cues.py's tests)."""
     monkeypatch.setattr(sales_analytics, "sales_window", lambda rng, today: WINDOW)
+    monkeypatch.setattr(sales_analytics, "count_threshold", lambda rng, counts, want_none, keep, floor: 1)
 
 
 def answers_by_extreme(org, name: str) -> dict[str, tuple[list[str], list[str] | None]]:
@@ -62,18 +64,25 @@ def contract(kit: OrgKit, signed: str, other: str) -> str:
 @pytest.mark.parametrize("org_type", ["b2b", "b2c"])
 def test_sales_amount_known_answer(tmp_path, fixed_window, org_type):
     kit = OrgKit(org_type)
-    a, b, c = agents(kit, 3)
+    a, b, c, d, e = agents(kit, 5)
 
     def order(owner, contract_id, *lines):
         order_id = kit.add("Order", OwnerId=owner, ContractId=contract_id, Status="Activated")
         for qty, price in lines:
             kit.add("OrderItem", OrderId=order_id, Quantity=float(qty), UnitPrice=price)
 
-    order(a, contract(kit, INSIDE, OUTSIDE), (2, 100.0), (1, 50.0))  # a: 250
-    order(b, contract(kit, INSIDE, INSIDE), (4, 150.0))  # b: 600, the top
-    order(c, contract(kit, "2026-05-31", INSIDE), (3, 40.0))  # c: 120, the lowest
+    order(a, contract(kit, INSIDE, OUTSIDE), (2, 100.0), (1, 50.0))
+    order(a, contract(kit, INSIDE, OUTSIDE), (1, 10.0))  # a: 260 over two contracts
+    order(b, contract(kit, INSIDE, INSIDE), (4, 150.0))
+    order(b, contract(kit, INSIDE, INSIDE), (1, 100.0))  # b: 700, the top
+    order(c, contract(kit, "2026-05-31", INSIDE), (3, 40.0))
+    order(c, contract(kit, INSIDE, INSIDE), (1, 1.0))  # c: 121, the lowest
     order(c, contract(kit, OUTSIDE, INSIDE), (100, 1000.0))  # signed before the window
     order(a, None, (100, 1000.0))  # no contract: a regular order
+    order(d, contract(kit, INSIDE, INSIDE), (1, 0.5))  # d: one contract, under the threshold
+    big = contract(kit, INSIDE, INSIDE)
+    order(e, big, (1000, 1000.0))
+    order(e, big, (1000, 1000.0))  # e: two orders from ONE contract, under the threshold
     found = answers_by_extreme(kit.build(tmp_path / "o.db"), "sales_amount_understanding")
     assert found == {"highest": ([b], [b]), "lowest": ([c], [c])}
 
@@ -81,7 +90,7 @@ def test_sales_amount_known_answer(tmp_path, fixed_window, org_type):
 @pytest.mark.parametrize("org_type", ["b2b", "b2c"])
 def test_sales_cycle_known_answer(tmp_path, fixed_window, org_type):
     kit = OrgKit(org_type)
-    a, b, c = agents(kit, 3)
+    a, b, c, d, e = agents(kit, 5)
 
     def deal(owner, created, signed):
         kit.add("Opportunity", Name="Deal", OwnerId=owner, StageName="Closed", CreatedDate=created,
@@ -89,10 +98,13 @@ def test_sales_cycle_known_answer(tmp_path, fixed_window, org_type):
 
     deal(a, "2026-03-21T23:59:00.000+0000", "2026-04-20")  # 30 days (counted from the calendar date)
     deal(a, "2026-02-09T08:00:00.000+0000", "2026-04-20")  # 70 days: a averages 50
-    deal(b, "2026-04-10T08:00:00.000+0000", "2026-04-20")  # 10 days: the shortest
-    deal(c, "2026-01-20T08:00:00.000+0000", "2026-04-20")  # 90 days: the longest
+    deal(b, "2026-04-10T08:00:00.000+0000", "2026-04-20")
+    deal(b, "2026-04-11T08:00:00.000+0000", "2026-04-21")  # 10 days twice: the shortest
+    deal(c, "2026-01-20T08:00:00.000+0000", "2026-04-20")
+    deal(c, "2026-01-21T08:00:00.000+0000", "2026-04-21")  # 90 days twice: the longest
     deal(b, "2025-01-01T08:00:00.000+0000", OUTSIDE)  # signed before the window
-    kit.add("Opportunity", Name="Open", OwnerId=c, StageName="Negotiation", CreatedDate="2026-04-01T08:00:00.000+0000")
+    deal(d, "2026-04-19T08:00:00.000+0000", "2026-04-20")  # d: one deal, under the threshold
+    deal(e, "2025-06-01T08:00:00.000+0000", "2026-04-20")  # e: one deal, under the threshold
     found = answers_by_extreme(kit.build(tmp_path / "o.db"), "sales_cycle_understanding")
     assert found == {"shortest": ([b], [b]), "longest": ([c], [c])}
 
@@ -111,21 +123,18 @@ def test_conversion_rate_known_answer(tmp_path, fixed_window, org_type):
     leads(b, 5, 1)  # 0.20: the lowest of the qualifying agents
     leads(c, 4, 2)  # 0.50
     leads(d, 3, 3)  # 1.00: the highest
-    leads(e, 1, 0)  # 0.00, but never more leads than the threshold (1 or 2)
+    leads(e, 1, 0)  # 0.00, but not more leads than the threshold
     leads(b, 6, 6, created="2026-02-10T10:00:00.000+0000")  # created before the window
     found = answers_by_extreme(kit.build(tmp_path / "o.db"), "conversion_rate_comprehension")
     assert found == {"highest": ([d], [d]), "lowest": ([b], [b])}
 
 
-def test_month_runs_reach_just_before_the_first_contracts():
-    """Windows reach back 30 months, before the first contracts (about 22 months back), so
-    some hold no sales (the None answers), and no further."""
+def test_month_runs_stay_within_the_last_two_years():
     rng = random.Random(0)
-    windows = [random_month_run(rng, AS_OF, (1, 2, 12), sales_analytics.HISTORY_MONTHS) for _ in range(200)]
+    windows = [random_month_run(rng, AS_OF, (1, 2, 12)) for _ in range(200)]
     for window in windows:
         assert window.start.day == 1 and window.end <= date(AS_OF.year, AS_OF.month, 1)
-        assert window.start >= date(2023, 12, 1)
-    assert any(w.end <= date(2024, 8, 1) for w in windows)
+        assert window.start >= add_months(date(AS_OF.year, AS_OF.month, 1), -24)
     assert month_run(date(2025, 3, 1), 6).text == "March 2025 through August 2025"
     assert month_run(date(2025, 5, 1), 1).text == "May 2025"
 

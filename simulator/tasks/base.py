@@ -260,17 +260,23 @@ def unique_extreme(values: dict[str, float], highest: bool, margin: float = 1e-9
     return ranked[0][0]
 
 
-def count_threshold(rng: random.Random, counts: list[int], want_none: bool, keep: int = 3,
+def count_threshold(rng: random.Random, counts: list[int], want_none: bool, keep: int = 4,
                     floor: int = 2) -> int | None:
-    """A threshold N for "more than N" over per-agent `counts`, or None when the group is too
-    thin (fewer than `keep` counts of at least `floor`). N lets at least `keep` agents pass,
-    or, when `want_none`, none at all (N at or just above the largest count)."""
+    """A threshold N for "more than N" over per-group `counts`, or None when the draw is unusable.
+
+    N is drawn from one range whatever the answer, so that its size says little about the
+    answer (benchmarks/none_cues.py measures how little): from the `keep`-th largest count up to
+    a quarter of that span above the largest, where draws with and without an answer are about
+    equally dense at the usual 20% None share. When N is below the largest count, one to
+    `keep` - 1 groups pass; otherwise none does and the answer is None. Groups too thin (the
+    `keep`-th count under `floor`) or an N on the wrong side of `want_none` make the draw
+    unusable."""
     ranked = sorted(counts, reverse=True)
     if len(ranked) < keep or ranked[keep - 1] < floor:
         return None
-    if want_none:
-        return rng.randint(ranked[0], ranked[0] + 2)
-    return rng.randint(1, ranked[keep - 1] - 1)
+    low, top = ranked[keep - 1], ranked[0]
+    n = rng.randint(low, top + (top - low) // 4)
+    return n if (n >= top) == want_none else None
 
 
 def parse_datetime(text: str) -> datetime:

@@ -1,7 +1,8 @@
 """Sales analytics: order amounts, sales-cycle lengths and lead conversion rates per agent.
 
-Every type ranks the sales agents on one per-agent figure over a time window and asks for the
-agent at one end. `draw` computes the figures with direct SQL; `solve` recomputes them from
+Every type ranks the sales agents with more than N counted records (contracts, leads) in a time
+window on one per-agent figure and asks for the agent at one end; None when no agent has that
+many. `draw` computes the figures with direct SQL; `solve` recomputes them from
 records fetched with SOQL only.
 """
 
@@ -10,16 +11,12 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from datetime import date
-from functools import cached_property
 
 from ...crm.tools import CrmTools
-from ..base import (Draw, TaskGenerator, Window, count_threshold, parse_datetime, random_month_run,
-                    random_window, unique_extreme)
+from ..base import (Draw, TaskGenerator, Window, count_threshold, parse_datetime, random_month_run, random_window,
+                    unique_extreme)
 from ..registry import register
 from .levels import answer_gap, fits, months
-
-MIN_AGENTS = 3  # fewer agents with a figure in the window: too thin a question
-HISTORY_MONTHS = 30  # month runs reach back before the first contract (about 22 months back)
 
 
 def sales_window(rng: random.Random, today: date) -> Window:
@@ -27,7 +24,7 @@ def sales_window(rng: random.Random, today: date) -> Window:
     quarter or season, one calendar month, or a run of calendar months."""
     if rng.random() < 0.5:
         return random_window(rng, today)
-    return random_month_run(rng, today, (1, 1, 2, 3, 4, 5, 6, 8, 12), HISTORY_MONTHS)
+    return random_month_run(rng, today, (1, 1, 2, 3, 4, 5, 6, 8, 12))
 
 
 def signed_field(org: str) -> str:
@@ -41,88 +38,95 @@ def averages(values: dict[str, list[float]]) -> dict[str, float]:
 
 
 class AgentRanking(TaskGenerator):
-    """Shared shape: a window, a direction, a per-agent figure; the agent at the chosen end.
+    """Shared shape: a window, a direction, a per-agent figure over the agents with more than N
+    counted records in the window; the agent at the chosen end, None when no agent qualifies.
 
     Subclasses give `EXTREMES` (the words for lowest and highest), `MARGIN` (how close the
-    runner-up may come before the draw is rejected) and `figures` (per-agent values in a window).
+    runner-up may come before the draw is rejected), `COUNTED` (the threshold's parameter and
+    slot), `KEEP`/`FLOOR` (see `count_threshold`) and `tallies` (per agent, the count and the
+    figure, with direct SQL).
     """
 
     EXTREMES: tuple[str, str] = ("lowest", "highest")
     MARGIN: float = 1e-9
+    COUNTED: str = "min_contracts"
+    KEEP, FLOOR = 4, 2  # see count_threshold
 
-    def figures(self, window: Window) -> dict[str, float]:
-        """Per-agent figure over `window`, with direct SQL."""
+    def tallies(self, window: Window) -> dict[str, tuple[int, float]]:
+        """Per agent, the records counted against the threshold and the figure, over `window`."""
         raise NotImplementedError
-
-    @cached_property
-    def first_signed(self) -> date:
-        """The day the first contract was signed."""
-        return date.fromisoformat(self.sql(f"SELECT MIN({signed_field(self.org)}) FROM Contract")[0][0])
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = sales_window(rng, self.today)
         extreme = rng.choice(self.EXTREMES)
-        params = {"window": window.to_params(), "extreme": extreme}
-        slots = {"extreme": extreme, "window": window.text}
         if not fits(self, window_months=months(window)):
             return None
-        if want_none:  # the window ends before the first contract was signed
-            return Draw(params, slots, None) if window.end <= self.first_signed else None
-        values = self.figures(window)
-        if len(values) < MIN_AGENTS:
+        tallies = self.tallies(window)
+        n = count_threshold(rng, [count for count, _ in tallies.values()], want_none, self.KEEP, self.FLOOR)
+        if n is None:
             return None
+        values = {agent: figure for agent, (count, figure) in tallies.items() if count > n}
         answer = unique_extreme(values, extreme == self.EXTREMES[1], self.MARGIN)
-        if answer is None or not fits(self, runner_up_gap=answer_gap(values, extreme == self.EXTREMES[1], answer)):
-            return None
-        return Draw(params, slots, [answer])
+        if (answer is None) != want_none or not fits(
+                self, runner_up_gap=answer_gap(values, extreme == self.EXTREMES[1], answer)):
+            return None  # a tie is no fair question; None only when no agent qualifies
+        params = {"window": window.to_params(), "extreme": extreme, self.COUNTED: n}
+        slots = {"extreme": extreme, "window": window.text, self.COUNTED: str(n)}
+        return Draw(params, slots, None if want_none else [answer])
 
-    def rank(self, values: dict[str, float], params: dict) -> list[str] | None:
-        """The oracle's pick from its own figures."""
-        answer = unique_extreme(values, params["extreme"] == self.EXTREMES[1])
+    def rank(self, counts: dict[str, int], values: dict[str, float], params: dict) -> list[str] | None:
+        """The oracle's pick from its own counts and figures."""
+        qualifying = {agent: v for agent, v in values.items() if counts.get(agent, 0) > params[self.COUNTED]}
+        answer = unique_extreme(qualifying, params["extreme"] == self.EXTREMES[1])
         return None if answer is None else [answer]
 
 
 @register
 class SalesAmount(AgentRanking):
-    """Agent (Order.OwnerId) with the top/lowest total order amount for contracts signed in the window."""
+    """Agent (Order.OwnerId) with the top/lowest total order amount for contracts signed in the
+    window, among agents with more than N such contracts."""
 
     name = "sales_amount_understanding"
     MARGIN = 1.0  # currency units
 
-    def figures(self, window: Window) -> dict[str, float]:
+    def tallies(self, window: Window) -> dict[str, tuple[int, float]]:
         signed = signed_field(self.org)
         rows = self.sql(
-            "SELECT o.OwnerId, SUM(i.Quantity * i.UnitPrice) FROM OrderItem i JOIN \"Order\" o ON o.Id = i.OrderId "
-            f"JOIN Contract c ON c.Id = o.ContractId WHERE c.{signed} >= ? AND c.{signed} < ? GROUP BY o.OwnerId",
-            window.bounds("date"))
-        return dict(rows)
+            "SELECT o.OwnerId, COUNT(DISTINCT o.ContractId), SUM(i.Quantity * i.UnitPrice) FROM OrderItem i "
+            f"JOIN \"Order\" o ON o.Id = i.OrderId JOIN Contract c ON c.Id = o.ContractId WHERE c.{signed} >= ? "
+            f"AND c.{signed} < ? GROUP BY o.OwnerId", window.bounds("date"))
+        return {owner: (count, total) for owner, count, total in rows}
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
-        items = self.fetch_all(tools, "SELECT Id, Quantity, UnitPrice, Order.OwnerId FROM OrderItem",
+        items = self.fetch_all(tools, "SELECT Id, Quantity, UnitPrice, Order.OwnerId, Order.ContractId FROM OrderItem",
                                window.soql(f"Order.Contract.{signed_field(self.org)}", "date"))
         totals: dict[str, float] = defaultdict(float)
+        contracts: dict[str, set[str]] = defaultdict(set)
         for item in items:
-            totals[item["Order"]["OwnerId"]] += item["Quantity"] * item["UnitPrice"]
-        return self.rank(totals, params)
+            owner = item["Order"]["OwnerId"]
+            totals[owner] += item["Quantity"] * item["UnitPrice"]
+            contracts[owner].add(item["Order"]["ContractId"])
+        return self.rank({o: len(c) for o, c in contracts.items()}, totals, params)
 
 
 @register
 class SalesCycle(AgentRanking):
     """Agent (Opportunity.OwnerId) with the shortest/longest average days from opportunity
-    creation to contract signature, over contracts signed in the window."""
+    creation to contract signature, over contracts signed in the window, among agents with more
+    than N such contracts."""
 
     name = "sales_cycle_understanding"
     EXTREMES = ("shortest", "longest")
     MARGIN = 0.05  # days
 
-    def figures(self, window: Window) -> dict[str, float]:
+    def tallies(self, window: Window) -> dict[str, tuple[int, float]]:
         signed = signed_field(self.org)
         rows = self.sql(
-            f"SELECT op.OwnerId, AVG(julianday(c.{signed}) - julianday(substr(op.CreatedDate, 1, 10))) "
+            f"SELECT op.OwnerId, COUNT(*), AVG(julianday(c.{signed}) - julianday(substr(op.CreatedDate, 1, 10))) "
             "FROM Opportunity op JOIN Contract c ON c.Id = op.ContractID__c "
             f"WHERE c.{signed} >= ? AND c.{signed} < ? GROUP BY op.OwnerId", window.bounds("date"))
-        return dict(rows)
+        return {owner: (count, days) for owner, count, days in rows}
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -133,7 +137,7 @@ class SalesCycle(AgentRanking):
         for opp in opps:
             span = date.fromisoformat(opp["ContractID__r"][signed]) - parse_datetime(opp["CreatedDate"]).date()
             days[opp["OwnerId"]].append(span.days)
-        return self.rank(averages(days), params)
+        return self.rank({o: len(v) for o, v in days.items()}, averages(days), params)
 
 
 @register
@@ -142,30 +146,13 @@ class ConversionRate(AgentRanking):
     created in the window, among agents with more than N such leads."""
 
     name = "conversion_rate_comprehension"
-    KEEP = 4  # at least this many agents pass the lead-count threshold
+    COUNTED = "min_leads"
+    KEEP, FLOOR = 4, 3
 
-    def lead_counts(self, window: Window) -> list[tuple[str, int, int]]:
-        """(owner, leads, converted leads) over the leads created in `window`."""
-        return self.sql("SELECT OwnerId, COUNT(*), SUM(IsConverted) FROM Lead WHERE CreatedDate >= ? "
+    def tallies(self, window: Window) -> dict[str, tuple[int, float]]:
+        rows = self.sql("SELECT OwnerId, COUNT(*), SUM(IsConverted) FROM Lead WHERE CreatedDate >= ? "
                         "AND CreatedDate < ? GROUP BY OwnerId", window.bounds())
-
-    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        window = sales_window(rng, self.today)
-        extreme = rng.choice(self.EXTREMES)
-        if not fits(self, window_months=months(window)):
-            return None
-        rows = self.lead_counts(window)
-        min_leads = count_threshold(rng, [n for _, n, _ in rows], want_none, self.KEEP, floor=3)
-        if min_leads is None:
-            return None
-        rates = {owner: won / n for owner, n, won in rows if n > min_leads}
-        answer = unique_extreme(rates, extreme == "highest", self.MARGIN)
-        if (answer is None) != want_none or not fits(
-                self, runner_up_gap=answer_gap(rates, extreme == "highest", answer)):
-            return None  # a tie is no fair question; None only when no agent qualifies
-        params = {"window": window.to_params(), "extreme": extreme, "min_leads": min_leads}
-        slots = {"extreme": extreme, "window": window.text, "min_leads": str(min_leads)}
-        return Draw(params, slots, None if want_none else [answer])
+        return {owner: (n, won / n) for owner, n, won in rows}
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         in_window = Window.from_params(params["window"]).soql("CreatedDate")
@@ -175,5 +162,4 @@ class ConversionRate(AgentRanking):
             return {r["OwnerId"]: r["n"] for r in rows}
 
         totals, converted = per_owner(), per_owner(" AND IsConverted = true")
-        rates = {o: converted.get(o, 0) / n for o, n in totals.items() if n > params["min_leads"]}
-        return self.rank(rates, params)
+        return self.rank(totals, {o: converted.get(o, 0) / n for o, n in totals.items()}, params)

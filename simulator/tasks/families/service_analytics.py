@@ -223,13 +223,13 @@ class TransferCount(TaskGenerator):
 @register
 class BestRegionIdentification(TaskGenerator):
     """State (Account.ShippingState) with the quickest/slowest average closure time of the
-    closed cases created in the window."""
+    closed cases created in the window, among states with more than N such cases."""
 
     name = "best_region_identification"
     MARGIN_DAYS = 0.02
     WORDS = {"lowest": "quickest", "highest": "slowest"}
     PAST_MONTHS = (3, 4, 6, 9, 12)  # shorter windows leave too few cases per state
-    MIN_ANSWER_CASES = 3  # the answer state's average must rest on at least this many cases
+    FLOOR = 3  # the threshold is at least this many cases, so an average rests on more
 
     def pick_window(self, rng: random.Random) -> Window:
         """A window of three to twelve months: the past months, a quarter, a season, or a run of
@@ -238,37 +238,30 @@ class BestRegionIdentification(TaskGenerator):
         if kind == "past":
             return past_window(self.today, rng.choice(self.PAST_MONTHS))
         if kind == "span":
-            return random_month_run(rng, self.today, range(3, 10), HISTORY_MONTHS)
+            return random_month_run(rng, self.today, range(3, 10))
         return random_window(rng, self.today, (kind,))
-
-    @cached_property
-    def first_case(self) -> date:
-        """The day the first case was created."""
-        return date.fromisoformat(self.sql('SELECT MIN(CreatedDate) FROM "Case"')[0][0][:10])
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = self.pick_window(rng)
         extreme = rng.choice(EXTREMES)
-        params = {"window": window.to_params(), "extreme": extreme}
-        slots = {"extreme": self.WORDS[extreme], "window": window.text}
         if not fits(self, window_months=months(window)):
             return None
-        if want_none:  # the window ends before the first case: no case created in it was closed
-            return Draw(params, slots, None) if window.end <= self.first_case else None
         rows = self.sql(
             f"SELECT a.ShippingState, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
             "FROM \"Case\" c JOIN Account a ON a.Id = c.AccountId WHERE c.ClosedDate IS NOT NULL "
             "AND c.CreatedDate >= ? AND c.CreatedDate < ? AND a.ShippingState IS NOT NULL "
             "GROUP BY a.ShippingState", window.bounds())
-        if len(rows) < 3:
+        n = count_threshold(rng, [count for _, count, _ in rows], want_none, floor=self.FLOOR)
+        if n is None:
             return None
-        averages = {state: avg for state, _, avg in rows}
+        averages = {state: avg for state, count, avg in rows if count > n}
         answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
-        if answer is None or next(n for state, n, _ in rows if state == answer) < self.MIN_ANSWER_CASES:
-            return None  # a tie, or a winner that rests on a handful of cases: not a fair question
-        if not fits(self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)):
-            return None
-        return Draw(params, slots, [answer])
+        if (answer is None) != want_none or not fits(
+                self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)):
+            return None  # a tie is no fair question; None only when no state qualifies
+        params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
+        slots = {"extreme": self.WORDS[extreme], "window": window.text, "min_cases": str(n)}
+        return Draw(params, slots, None if want_none else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -279,7 +272,8 @@ class BestRegionIdentification(TaskGenerator):
             state = (case.get("Account") or {}).get("ShippingState")
             if state:
                 days[state].append(_span_days(case))
-        answer = unique_extreme({s: _mean(v) for s, v in days.items()}, params["extreme"] == "highest")
+        answer = unique_extreme({s: _mean(v) for s, v in days.items() if len(v) > params["min_cases"]},
+                                params["extreme"] == "highest")
         return None if answer is None else [answer]
 
 

@@ -3,15 +3,15 @@
     python -m benchmarks.none_cues [--per-type 100] [--scale 1] [--difficulty standard] [--types T ...]
 
 For every task type that poses None answers, a one-rule classifier ("None when feature >= t",
-or "<= t") is fitted on the instances of task seed + 1 and scored on those of task seed, both
-orgs. Its features are what the person's question shows without a single query: the numbers
+or "<= t") is fitted on the instances of task seed + 1 and scored on those of task seed, per
+org. Its features are what the person's question shows without a single query: the numbers
 in it (a threshold such as "more than 12 cases"), the window it names (how many months back it
 starts, how many months long) and the threshold per month of window. An agent that saw such a
 cue could answer None without doing the work.
 
 Target: the stump's accuracy is at most the majority rule's ("never None") plus 5 points on
-each type. Prints a markdown table: type, instances, None share, majority accuracy, the stump
-learned on the other seed, its accuracy, and whether the target is met.
+each type and org. Prints a markdown table: org, type, instances, None share, majority
+accuracy, the stump learned on the other seed, its accuracy, and whether the target is met.
 """
 
 from __future__ import annotations
@@ -97,37 +97,34 @@ def labelled(instances: list[Instance]) -> dict[str, list[tuple[dict[str, float]
 
 def measure(orgs, per_type: int, task_seed: int, difficulty: str = DEFAULT_LEVEL,
             only: list[str] | None = None) -> list[dict]:
-    """One row per task type with None answers (or per type of `only`): the stump fitted on
-    seed + 1, scored on `task_seed`."""
+    """One row per org and task type with None answers (or type of `only`): the stump fitted on
+    task seed + 1, scored on `task_seed`, of the same org (an agent knows which org it is in)."""
     from simulator.tasks.generate import generate_instances
     from simulator.tasks.spec import load_catalog
     catalog = load_catalog()
-    train: dict[str, list] = {}
-    test: dict[str, list] = {}
+    table = []
     for org in orgs:
         types = [n for n, s in catalog.items()
                  if s.none_share > 0 and org.meta.org in s.orgs and (only is None or n in only)]
-        for seed, into in ((task_seed + 1, train), (task_seed, test)):
-            for task, rows in labelled(generate_instances(org, per_type, types=types, seed=seed,
-                                                           difficulty=difficulty)).items():
-                into.setdefault(task, []).extend(rows)
-    table = []
-    for task in sorted(test):
-        stump = fit(train[task])
-        share = sum(none for _, none in test[task]) / len(test[task])
-        majority = max(share, 1 - share)
-        acc = stump.accuracy(test[task])
-        table.append({"task": task, "instances": len(test[task]), "none share": share, "majority": majority,
-                      "stump": str(stump), "accuracy": acc, "over target": acc - (majority + TARGET_SLACK)})
+        train, test = (labelled(generate_instances(org, per_type, types=types, seed=seed, difficulty=difficulty))
+                       for seed in (task_seed + 1, task_seed))
+        for task in sorted(test):
+            stump = fit(train[task])
+            share = sum(none for _, none in test[task]) / len(test[task])
+            majority = max(share, 1 - share)
+            acc = stump.accuracy(test[task])
+            table.append({"org": org.meta.org, "task": task, "instances": len(test[task]), "none share": share,
+                          "majority": majority, "stump": str(stump), "accuracy": acc,
+                          "over target": acc - (majority + TARGET_SLACK)})
     return table
 
 
 def markdown(table: list[dict]) -> str:
-    lines = ["| task | instances | None share | majority | stump (learned on seed + 1) | stump accuracy | target met |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| org | task | instances | None share | majority | stump (learned on seed + 1) | stump accuracy | target met |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in table:
         met = "yes" if r["over target"] <= 1e-9 else f"**no** (+{r['over target'] * 100:.0f} pts)"
-        lines.append(f"| {r['task']} | {r['instances']} | {r['none share']:.0%} | {r['majority']:.0%} | "
+        lines.append(f"| {r['org']} | {r['task']} | {r['instances']} | {r['none share']:.0%} | {r['majority']:.0%} | "
                      f"{r['stump']} | {r['accuracy']:.0%} | {met} |")
     return "\n".join(lines)
 

@@ -70,7 +70,8 @@ def test_hard_draws_differ(b2b_org, drawn):
     """Each level's instances lie in its knob ranges: more candidates and names at hard, longer
     windows and closer runners-up, ties that a later criterion of the policy settles."""
     conn = b2b_org.connect()
-    for level, (lo, hi) in {"easy": (8, 12), "hard": (11, 15)}.items():
+    for level in ("easy", "hard"):
+        lo, hi = load_catalog()["activity_priority"].knobs(level)["candidates"]
         for inst in _by_task(drawn["b2b", level], "activity_priority"):
             opp = inst.params["opportunity"]
             field = "Name" if inst.params["ref"] == "name" else "Id"

@@ -56,9 +56,10 @@ quotes with other quantities and discounts, Description "Quote N, alternative op
 a deal whose lines break a configuration rule has only checked quotes, all labelled with
 that rule. Many deals stall before closing (60% of those opened in the past year, 20% of older
 ones; mostly in Quote and Negotiation); about a third of the open deals carry a stale StageName
-(``true_stage``) and about 60% of the others have misfit Not Started tasks. At scale 1 each
+(``true_stage``) and about 60% of the others, and of the deals closed in the past year, have
+8-20 Not Started tasks of which 4-7 are misfits, written in random order. At scale 1 each
 org holds 300+ checked quotes (120+ breaches of each kind), 130+ ``true_stage`` labels and
-130+ opportunities with ``misfit_task`` labels. Orders of closed opportunities have EffectiveDate = Contract.StartDate, the same
+250+ opportunities with ``misfit_task`` labels. Orders of closed opportunities have EffectiveDate = Contract.StartDate, the same
 AccountId and OwnerId = Opportunity.OwnerId, and UnitPrice net of the accepted discount.
 """
 

@@ -25,7 +25,10 @@ STALL_WEIGHTS = (1, 1, 3, 3)  # Qualification, Discovery, Quote, Negotiation
 # Share of the open deals with a stale StageName, by true stage (lower where stalls pile up,
 # so that no true stage dominates the mislabelled ones).
 MISLABEL_SHARE = (0.5, 0.5, 0.3, 0.3)
-MISFIT_SHARE = 0.62
+MISFIT_SHARE = 0.62  # of the deals with planned work: those whose planned tasks hold misfits
+HANDOVER_DAYS = 365  # a deal closed this recently still has handover work planned
+CANDIDATE_SPANS = ((8, 12), (13, 20))  # Not Started tasks of a deal with misfits: either span alike
+MISFIT_TASKS = (4, 7)  # of which meant for another stage (activity_priority's answer)
 CHECKED = ("Needs Review", "In Review")
 # Checked quotes of an open deal: all of them break one configuration rule (the deal's lines
 # do), or each independently breaks a pricing policy or complies (about 40/40/20 overall).
@@ -321,8 +324,8 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         if mislabelled:
             w.truth("Opportunity", oid, "true_stage", STAGES[true_stage])
         # Activities for every stage reached so far.
-        misfit = (not closed and not mislabelled and rng.random() < MISFIT_SHARE)
-        n_open = 0  # Not Started tasks of the current stage
+        planning = (close_t > NOW_OFFSET - HANDOVER_DAYS * DAY) if closed else not mislabelled
+        misfit = planning and rng.random() < MISFIT_SHARE
         for k in range(true_stage + 1):
             lo_t = bounds[k]
             hi_t = NOW_OFFSET if k == true_stage and not closed else (
@@ -332,13 +335,14 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                 (1 if rng.random() < 0.5 else 0)
             for j in range(n_tasks):
                 planned = current and (j == 0 or rng.random() < 0.5) and rng.random() < 0.85
+                if planned and misfit:
+                    continue  # _candidate_tasks writes all of this deal's plans, in random order
                 # the rep of a stale deal plans for the stage the record shows: plans never tell
                 shown = label if planned else k
                 subj, desc = activities.activity(trng, org=ctx.org, stage=STAGES[shown], kind="task")
                 tt = lo_t + rng.uniform(0, 0.8) * (hi_t - lo_t)
                 if planned:
                     status = "Not Started"
-                    n_open += 1
                 elif current:
                     status = rng.choice(("In Progress", "Completed", "Waiting on someone else"))
                 else:
@@ -359,7 +363,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                                 "OwnerId": agent.user_id, "WhatId": oid,
                                 "CreatedDate": c.dt(max(created, st - rng.randint(1, 10) * DAY))})
         if misfit:
-            _candidate_tasks(ctx, rng, trng, stage=true_stage, n_open=n_open, since=bounds[true_stage],
+            _candidate_tasks(ctx, rng, trng, stage=true_stage, since=bounds[true_stage],
                              owner=agent.user_id, what=oid, who=ctx.con_id[contact])
         # A sales call showing where the deal really is.
         if rng.random() < call_share:  # alike for every deal: having a call is no sign of a stale stage
@@ -438,12 +442,13 @@ def _alt_quantity(ctx: Ctx, rng, p: int, q: int) -> int:
     return rng.choice((1, 2, 3))
 
 
-def _candidate_tasks(ctx: Ctx, rng, trng, *, stage: int, n_open: int, since: int, owner, what, who) -> None:
-    """Top an open deal's planned work up to 8-15 Not Started tasks, 4-7 of them (labelled
-    `misfit_task`) meant for another stage, in random order among the fitting ones."""
-    n_misfit = rng.randint(4, 7)
-    n_fit = max(0, rng.randint(max(1, 8 - n_misfit), 15 - n_misfit) - n_open)
-    stages = [rng.choice([s for s in range(5) if s != stage]) for _ in range(n_misfit)] + [stage] * n_fit
+def _candidate_tasks(ctx: Ctx, rng, trng, *, stage: int, since: int, owner, what, who) -> None:
+    """All the Not Started tasks of a deal with misfits: 8-12 or 13-20 (CANDIDATE_SPANS), 4-7 of
+    them (labelled `misfit_task`) meant for another stage. Fitting and misfit tasks are written in
+    random order with dates drawn alike, so neither their Ids nor their dates tell them apart."""
+    n_misfit = rng.randint(*MISFIT_TASKS)
+    n_all = rng.randint(*rng.choice(CANDIDATE_SPANS))
+    stages = [rng.choice([s for s in range(5) if s != stage]) for _ in range(n_misfit)] + [stage] * (n_all - n_misfit)
     rng.shuffle(stages)
     for k in stages:
         subj, desc = activities.activity(trng, org=ctx.org, stage=STAGES[k], kind="task")

@@ -402,9 +402,7 @@ class WrongStageRectification(TaskGenerator):
 
 # --- activity priority -------------------------------------------------------------------
 
-CANDIDATES = (8, 15)  # Not Started tasks on the opportunity (as in CRMArena-Pro)
-MISFITS = (4, 7)  # of which do not fit its stage: the answer
-
+MISFITS = (4, 7)  # Not Started tasks that do not fit the stage: the answer (the candidates: the `candidates` knob)
 
 @register
 class ActivityPriority(TaskGenerator):
@@ -419,8 +417,7 @@ class ActivityPriority(TaskGenerator):
             by_opp.setdefault(value["opportunity"], []).append(task)
         opp = rng.choice(sorted(by_opp))
         open_tasks = {t for t, in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
-        if not set(by_opp[opp]) <= open_tasks or not (CANDIDATES[0] <= len(open_tasks) <= CANDIDATES[1]
-                                                      and MISFITS[0] <= len(by_opp[opp]) <= MISFITS[1]) \
+        if not set(by_opp[opp]) <= open_tasks or not MISFITS[0] <= len(by_opp[opp]) <= MISFITS[1] \
                 or not levels.fits(self, candidates=len(open_tasks)):
             return None
         ref, slot = opportunity_ref(self, rng, opp)

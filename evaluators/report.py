@@ -2,10 +2,11 @@
 
 `write_report(run_dir, records, summary, run_info=...)` renders what a run produced:
 - report.md: the scoring mode, counts (infra errors and terminations included), success by skill,
-  task, org, mode, persona and model, full vs sharded degradation with 95% intervals, trials,
-  privacy per agent (leak rates, refusal rate on confidential requests, over-refusal rate on
-  legitimate ones, privacy-utility score; `stats.privacy`), turn categories by mode, judge agreement,
-  usage and cost, and the episodes that did not pass;
+  task, org, mode, persona and model, by difficulty level when the run holds several (over the task
+  types whose levels differ, naming the others, with the oracle's mean tool calls), full vs sharded
+  degradation with 95% intervals, trials, privacy per agent (leak rates, refusal rate on confidential
+  requests, over-refusal rate on legitimate ones, privacy-utility score; `stats.privacy`), turn
+  categories by mode, judge agreement, usage and cost, and the episodes that did not pass;
 - report.html: the same with inline SVG plots (degradation by skill, persona x task heatmap,
   privacy rates and privacy-utility by agent, turn-category mix by mode);
 - transcripts.html (and transcripts-2.html, ... for large runs, EPISODES_PER_PAGE a page): one
@@ -46,8 +47,8 @@ ARGUMENT_CHARS = 600
 FAILURES_LISTED_HTML = 300
 FAILURES_LISTED_MD = 50
 SUCCESS_GROUPS = (("by_skill", "skill"), ("by_task", "task"), ("by_org", "org"), ("by_mode", "mode"),
-                  ("by_persona", "persona"), ("by_model", "model"), ("by_difficulty", "difficulty"))
-ONLY_WHEN_SEVERAL = {"by_difficulty"}  # groups shown only when the run holds more than one value
+                  ("by_persona", "persona"), ("by_model", "model"))
+LEVEL_HEADERS = ["difficulty", "n", "success", "mean oracle calls"]
 MODE_NOTES = {
     "strict": "strict: this project's rules (canonical Ids, explicit None answers, workflow tasks by the "
               "final database state, leaks fail confidentiality tasks)",
@@ -282,11 +283,32 @@ def _usage_rows(summary: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _success_groups(success: dict[str, Any], key: str) -> dict[str, Any]:
-    """The success rates of one grouping to show ({} to leave it out: a by-difficulty table
-    needs more than one level in the run)."""
-    groups = success.get(key) or {}
-    return groups if len(groups) > 1 or key not in ONLY_WHEN_SEVERAL else {}
+def _difficulty_notes(levels: dict[str, Any]) -> list[str]:
+    """Which task types the by-difficulty table counts, and which it leaves out and why
+    (`levels` is the summary's `difficulty`: stats.by_difficulty)."""
+    counted, alike = levels.get("counted") or [], levels.get("alike") or {}
+    notes = [f"Counted ({len(counted)} type{'' if len(counted) == 1 else 's'} whose difficulty knobs differ at every "
+             f"level of the run): {', '.join(counted) or 'none'}."]
+    if alike:
+        notes.append("Left out (drawn alike at these levels, so no harder): "
+                     + ", ".join(f"{task} ({why})" for task, why in alike.items()) + ".")
+    return notes
+
+
+def _level_rows(levels: dict[str, Any]) -> list[list[str]]:
+    return [[name, num(c.get("n")), pct(c.get("rate"), 1), num(c.get("oracle_calls"), 1)]
+            for name, c in (levels.get("by_level") or {}).items()]
+
+
+def _task_level_table(levels: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Every task type's success and mean oracle calls per level, and whether its levels differ."""
+    names, alike = levels.get("levels") or [], levels.get("alike") or {}
+
+    def cell(c: dict[str, Any]) -> str:
+        return f"{pct(c.get('rate'), 1)} of {num(c.get('n'))}, {num(c.get('oracle_calls'), 1)} calls"
+    return (["task", "levels differ", *names],
+            [[task, f"no: {alike[task]}" if task in alike else "yes", *(cell(cells.get(n) or {}) for n in names)]
+             for task, cells in (levels.get("by_task") or {}).items()])
 
 
 def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_info: dict[str, Any],
@@ -321,11 +343,16 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
     out += ["## Success", ""]
     success = summary.get("success") or {}
     for key, label in SUCCESS_GROUPS:
-        groups = _success_groups(success, key)
+        groups = success.get(key) or {}
         if groups:
             out += [f"### By {label}", ""] + _md_table(
                 [label, "n", "success"], [[k, num((v or {}).get("n")), pct((v or {}).get("rate"), 1)]
                                           for k, v in sorted(groups.items())])
+    levels = summary.get("difficulty") or {}
+    if levels:
+        out += ["### By difficulty", ""] + [line for note in _difficulty_notes(levels) for line in (md(note), "")]
+        out += _md_table(LEVEL_HEADERS, _level_rows(levels)) + ["Every task type:", ""]
+        out += _md_table(*_task_level_table(levels))
 
     grid = summary.get("persona_task") or {}
     if grid:
@@ -470,12 +497,17 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     b.append('<h2 id="success">Success</h2><div class="grid">')
     success = summary.get("success") or {}
     for key, label in SUCCESS_GROUPS:
-        groups_ = _success_groups(success, key)
+        groups_ = success.get(key) or {}
         if groups_:
             b.append(f"<div><h3>By {esc(label)}</h3>" + table(
                 [label, "n", "success"], [[k, num((v or {}).get("n")), pct((v or {}).get("rate"), 1)]
                                           for k, v in sorted(groups_.items())], numeric=(1, 2)) + "</div>")
     b.append("</div>")
+    levels = summary.get("difficulty") or {}
+    if levels:
+        b.append("<h3>By difficulty</h3>" + "".join(f'<p class="note">{esc(n)}</p>' for n in _difficulty_notes(levels))
+                 + table(LEVEL_HEADERS, _level_rows(levels), numeric=(1, 2, 3))
+                 + "<p>Every task type:</p>" + table(*_task_level_table(levels)))
 
     b.append("<h2>Trials</h2>")
     trial_rows = _trial_rows(summary)

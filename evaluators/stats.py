@@ -21,6 +21,8 @@ from math import comb
 from statistics import fmean
 from typing import Any, Callable, Iterable, Sequence
 
+from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS, TaskSpec, load_catalog
+
 from .judge import agreement, leak_disagreement
 from .scorers import MODES, score_record
 from .turns import CATEGORIES, turn_scores
@@ -83,8 +85,12 @@ KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "mode": lambda r: r.get("mode"),
     "persona": lambda r: r.get("persona_id"),
     "model": model_label,
-    "difficulty": lambda r: (r.get("instance") or {}).get("difficulty", "standard"),  # older records: standard
 }
+
+
+def level(record: dict[str, Any]) -> str:
+    """The difficulty level the episode's instance was drawn at (records from before levels: standard)."""
+    return (record.get("instance") or {}).get("difficulty", DEFAULT_LEVEL)
 
 
 def _key(by: str | Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
@@ -327,6 +333,53 @@ def persona_task(records: Sequence[dict[str, Any]], mode: str = "strict") -> dic
     return {p: rates_by(rs, "task", mode) for p, rs in sorted(groups.items())}
 
 
+# --- difficulty levels ---------------------------------------------------------------------------
+
+def alike_levels(spec: TaskSpec | None, levels: Sequence[str]) -> str:
+    """Why a task type draws alike at some of `levels` ("" when its knobs differ at every one): it has
+    no difficulty block (or is not in the catalog), or the levels its YAML gives the same knobs."""
+    if spec is None or not spec.difficulty:
+        return "not in the task catalog" if spec is None else "no difficulty block"
+    groups: list[list[str]] = []
+    for name in levels:
+        same = next((g for g in groups if spec.knobs(g[0]) == spec.knobs(name)), None)
+        if same:
+            same.append(name)
+        else:
+            groups.append([name])
+    return "; ".join(" = ".join(g) for g in groups if len(g) > 1)
+
+
+def oracle_calls(records: Iterable[dict[str, Any]]) -> float | None:
+    """The oracle's mean tool calls over the distinct instances of `records` that record them."""
+    calls = {_instance(r): (r.get("instance") or {}).get("oracle_calls") or 0 for r in records}
+    known = [c for c in calls.values() if c]
+    return fmean(known) if known else None
+
+
+def _level_cell(records: list[dict[str, Any]], mode: str) -> dict[str, Any]:
+    return {**rate(success(r, mode) for r in records), "oracle_calls": oracle_calls(records)}
+
+
+def by_difficulty(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str, Any]:
+    """Success and the oracle's mean tool calls per difficulty level ({} when the run holds one level):
+    `by_level` over the `counted` task types, whose knobs (their YAML `difficulty` blocks) differ at
+    every level of the run; `alike` names the others and why; `by_task` gives every type per level."""
+    present = {level(r) for r in records}
+    levels = [name for name in LEVELS if name in present] + sorted(present - set(LEVELS))
+    if len(levels) < 2:
+        return {}
+    catalog, tasks = load_catalog(), sorted({str(KEYS["task"](r)) for r in records})
+    alike = {t: why for t in tasks if (why := alike_levels(catalog.get(t), levels))}
+    cells: dict[tuple[str, str], list] = defaultdict(list)
+    for record in records:
+        cells[str(KEYS["task"](record)), level(record)].append(record)
+    counted = [t for t in tasks if t not in alike]
+    return {"levels": levels, "counted": counted, "alike": alike,
+            "by_level": {name: _level_cell([r for t in counted for r in cells[t, name]], mode) for name in levels},
+            "by_task": {t: {name: _level_cell(cells[t, name], mode) for name in levels} for t in tasks}}
+
+
 # --- the whole aggregate --------------------------------------------------------------------------
 
 def counts(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str, Any]:
@@ -356,4 +409,5 @@ def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: i
             "turns": {"by_mode": turns_by_mode(records, mode)},
             "usage": usage(records),
             "judge": judge_agreement(records),
-            "persona_task": persona_task(records, mode)}
+            "persona_task": persona_task(records, mode),
+            "difficulty": by_difficulty(records, mode)}

@@ -106,17 +106,19 @@ class Plan:
         return _reopen, (self.cfg, self.run_id, [str(org.path) for org in self.orgs])
 
     def _instances(self, n: int) -> list[tuple[Instance, list[Persona], list[str]]]:
-        """The instances drawn from org `n`, each with its personas and each variant's system prompt
-        (drawn once per plan)."""
+        """The instances drawn from org `n` (with the oracle's tool calls), each with its personas and
+        each variant's system prompt (drawn once per plan)."""
         if n not in self._posed:
             from .crm.describe import describe_schema
             from .tasks.generate import generate_instances
+            from .tasks.oracle_calls import record_oracle_calls
             org, cfg, personas = self.orgs[n], self.cfg, load_personas()
             schema_text = describe_schema(org.schema, detailed=True)
             variants = [((a.kind == "react", a.privacy_aware), a) for a in cfg.agent_variants]  # (prompt variant,
             posed = []  # agent): the prompt depends on the protocol and privacy-awareness alone
             drawn = [inst for level in cfg.difficulty for inst in generate_instances(
                 org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed, difficulty=level)]
+            record_oracle_calls(org, drawn)  # (solved once per machine: see simulator.tasks.oracle_calls)
             for inst in drawn:
                 prompts: dict[tuple[bool, bool], str] = {}
                 for variant, agent in variants:

@@ -188,10 +188,11 @@ def test_run_poses_each_level_and_reports_by_difficulty(tmp_path, capsys, org_ca
     records = list(read_records(next((tmp_path / "runs").iterdir()) / "transcripts.jsonl"))
     assert sorted(r["instance"]["difficulty"] for r in records) == ["hard", "hard", "standard", "standard"]
     summary = summarize(records)
-    assert summary["success"]["by_difficulty"] == {"hard": {"n": 2, "rate": 1.0}, "standard": {"n": 2, "rate": 1.0}}
+    assert {k: (v["n"], v["rate"]) for k, v in summary["difficulty"]["by_level"].items()} == \
+        {"standard": (2, 1.0), "hard": (2, 1.0)}
     assert "### By difficulty" in render_markdown(records, summary, {}, [])
     one_level = [r for r in records if r["instance"]["difficulty"] == "hard"]
     assert "### By difficulty" not in render_markdown(one_level, summarize(one_level), {}, [])
     for record in records:  # records written before levels existed count as standard
         del record["instance"]["difficulty"]
-    assert summarize(records)["success"]["by_difficulty"] == {"standard": {"n": 4, "rate": 1.0}}
+    assert summarize(records)["difficulty"] == {}

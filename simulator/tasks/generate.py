@@ -121,5 +121,7 @@ def count_oracle_calls(org: Org, instances: list[Instance]) -> None:
     for inst in instances:
         outcome = solve_instance(org, inst)
         if not outcome.ok:
-            raise TaskGenerationError(f"the oracle fails {inst.id}: {outcome.error or outcome.got}")
+            why = outcome.error or f"it found {outcome.got}, the instance's answer is {outcome.expected}"
+            raise TaskGenerationError(f"the oracle cannot solve {inst.id} ({why}): the instance cannot be posed; "
+                                      "this is a bug of its task type's generator or solver, please report it")
         inst.oracle_calls = outcome.calls

@@ -1,0 +1,76 @@
+"""The oracle's tool calls on the instances a run poses, solved once per machine.
+
+A run records on every instance how many tool calls the oracle's solve needed (issue 12 item 5).
+Solving costs about 10 ms an instance, more than drawing it, so the counts are kept in the cache
+folder (`<cache>/oracle_calls/<org content hash>-<code digest>.json`, instance digest -> calls):
+a dry run, a resume or a re-run of the same instances reads them back. The file is keyed by the
+code that decides a solve (the tasks and crm packages, the scenario files), so edited code
+solves afresh; a damaged file is solved afresh and rewritten, one that cannot be written is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from ..cache import cache_dir
+from ..crm.store import Org
+from ..files import write_atomic
+from .generate import count_oracle_calls
+from .instance import Instance
+from .spec import scenarios_dir
+
+_CODE = Path(__file__).resolve().parent.parent  # simulator/: its tasks and crm packages
+
+
+def solver_digest() -> str:
+    """A digest of the code and scenario files that decide what the oracle's solve does."""
+    digest = hashlib.sha256()
+    files = sorted([*_CODE.glob("tasks/**/*.py"), *_CODE.glob("crm/**/*.py"), *Path(scenarios_dir()).glob("*.yaml")])
+    for path in files:
+        digest.update(str(path.relative_to(path.parents[1])).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def instance_digest(inst: Instance) -> str:
+    """An instance's identity for the store: everything it holds but its recorded count."""
+    data = inst.to_json() | {"oracle_calls": 0}
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def store_path(org: Org) -> Path:
+    return cache_dir() / "oracle_calls" / f"{org.meta.content_hash[:16]}-{solver_digest()}.json"
+
+
+def _read(path: Path) -> dict[str, int]:
+    """The stored counts ({} when there is no file or it cannot be read)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, int)} if isinstance(data, dict) else {}
+
+
+def record_oracle_calls(org: Org, instances: list[Instance]) -> None:
+    """Set each instance's `oracle_calls` (instances of `org`): read from the store, the others
+    solved (TaskGenerationError if the oracle fails one) and added to it."""
+    path = store_path(org)
+    known = _read(path)
+    keys = [instance_digest(inst) for inst in instances]
+    todo = [inst for inst, key in zip(instances, keys) if key not in known]
+    count_oracle_calls(org, todo)
+    for inst, key in zip(instances, keys):
+        inst.oracle_calls = known.get(key, inst.oracle_calls)
+    if todo:
+        _store(path, {instance_digest(inst): inst.oracle_calls for inst in todo})
+
+
+def _store(path: Path, solved: dict[str, int]) -> None:
+    """Add `solved` to the store (merged with what another run added meanwhile). A store that cannot
+    be written (a full disk, a read-only cache) stops nothing: the next run solves again."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps(_read(path) | solved))
+    except OSError:
+        pass

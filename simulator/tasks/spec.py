@@ -58,6 +58,7 @@ KNOBS = {
     "candidates": "range",  # records the answer must be picked from
     "by_name": "share",  # draws that name a record instead of giving its Id
     "two_questions": "share",  # draws that ask two questions at once
+    "near_duplicates": "share",  # draws that pick a record whose name other records' names extend
 }
 DOMAIN_FILE = "_domain.yaml"
 

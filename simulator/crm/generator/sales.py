@@ -4,6 +4,7 @@ contracts and the orders that closed deals produce."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -35,6 +36,12 @@ CHECKED = ("Needs Review", "In Review")
 CONFIG_SHARE = 0.55
 PRICING_SHARE = 0.67
 ALT_QTY_FACTORS = (0.5, 0.75, 1.5, 2.0)  # quantity of an alternative option vs the primary
+# Near-duplicate names: a share of an account's later deals are named after its previous deal
+# with a follow-on word ("Acme - Ledger", then "Acme - Ledger Expansion"), so that a search on a
+# deal's name can return its look-alikes too (issue 12: `hard` names such deals).
+FOLLOW_ON_SHARE = 0.75
+FOLLOW_ONS = ("Phase 2", "Expansion", "Add-on", "Upgrade", "Extension", "Rollout", "Follow-on")
+MAX_FOLLOW_ONS = 2  # follow-on words in one name
 
 
 @dataclass
@@ -181,9 +188,31 @@ def _discount_ok(rng, cap: float) -> float:
     return float(rng.choice([d for d in (0, 0, 2, 3, 5, 5, 7.5, 8, 10, 12, 15, 18, 20, 25, 30) if d <= cap]))
 
 
+class OpportunityNames:
+    """Opportunity names, unique across the org (case aside, so that `Name =` finds one record):
+    the account and the deal's first product, or for a share of an account's later deals its
+    previous deal's name and a follow-on word; a name already taken gets the deal's year, then a
+    number. Drawn from a stream of their own: no label, record or count changes with them."""
+
+    def __init__(self, ctx: Ctx):
+        self.rng = stream(ctx.seed, ctx.org, "opportunity-names")
+        self.taken: set[str] = set()
+        self.last: dict[int, str] = {}  # account index -> its latest deal's name
+
+    def next(self, account: int, base: str, year: str) -> str:
+        previous = self.last.get(account, "")
+        words = [w for w in FOLLOW_ONS if w not in previous]
+        if previous and len(words) > len(FOLLOW_ONS) - MAX_FOLLOW_ONS and self.rng.random() < FOLLOW_ON_SHARE:
+            base = f"{previous} {self.rng.choice(words)}"
+        tries = itertools.chain((base, f"{base} {year}"), (f"{base} {year} ({n})" for n in itertools.count(2)))
+        name = next(t for t in tries if t.lower() not in self.taken)
+        self.taken.add(name.lower())
+        self.last[account] = name
+        return name
 def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
     rng = stream(ctx.seed, ctx.org, "opportunities")
     trng = stream(ctx.seed, ctx.org, "opportunity-text")
+    names = OpportunityNames(ctx)
     w, c = ctx.w, ctx.clock
     pool = text.competitors()
     prods = ctx.products
@@ -292,7 +321,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         product0 = prods[lines[0][0]]
         oid = w.new_id("Opportunity")
         acc_name = ctx.acc_name[ai]
-        opp_name = f"{acc_name} - {product0.name}"
+        opp_name = names.next(ai, f"{acc_name} - {product0.name}", c.d(created)[:4])
         amount = 0.0
         oli_ids = []
         for p, q in lines:

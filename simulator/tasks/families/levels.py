@@ -4,8 +4,8 @@ A type's YAML `difficulty` block gives, per level, a [low, high] range for some 
 draw (simulator/tasks/spec.py KNOBS: `window_months`, `runner_up_gap`, `decided_by`,
 `candidates`); `fits` keeps a draw only when every feature the type has a knob for lies in
 its range. `standard`'s ranges hold every draw the type makes, so standard poses what the type
-always posed, from the same random stream. Share knobs (`by_name`, `two_questions`) are read
-with `TaskGenerator.knob` where the draw tosses its coin.
+always posed, from the same random stream. Share knobs (`by_name`, `two_questions`,
+`near_duplicates`) are read with `TaskGenerator.knob` where the draw tosses its coin.
 """
 
 from __future__ import annotations

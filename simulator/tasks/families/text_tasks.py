@@ -42,6 +42,27 @@ def unique_opportunity_names(gen: TaskGenerator) -> set[str]:
     return cache["_unique_names"]
 
 
+def look_alike_opportunities(gen: TaskGenerator) -> set[str]:
+    """Opportunities whose name another one's extends ("Acme - Ledger", "Acme - Ledger Expansion"):
+    a search on the name (LIKE '%name%', SOSL FIND) returns more than the one meant."""
+    cache = gen.__dict__
+    if "_look_alikes" not in cache:
+        names = sorted((n.lower(), i) for n, i in gen.sql("SELECT Name, Id FROM Opportunity"))
+        cache["_look_alikes"] = {i for (n, i), (m, _) in zip(names, names[1:]) if m.startswith(n + " ")}
+    return cache["_look_alikes"]
+
+
+def pick_opportunity(gen: TaskGenerator, rng: random.Random, opps: list[str]) -> str | None:
+    """One of `opps` at random; the type's `near_duplicates` share of draws picks among those with
+    a look-alike only (None when none has one). A share of 0 draws nothing more from `rng`."""
+    share = gen.knob("near_duplicates")
+    if share and rng.random() < share:
+        opps = [o for o in opps if o in look_alike_opportunities(gen)]
+        if not opps:
+            return None
+    return rng.choice(opps)
+
+
 def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tuple[dict, str]:
     """How the person refers to an opportunity: by Id, or by its (unique) name (the share of draws
     that do is the type's `by_name` knob). Returns (params, slot text); the params hold only what
@@ -379,7 +400,9 @@ class WrongStageRectification(TaskGenerator):
         if not answers:
             return None
         true = rng.choice(answers)
-        opp = rng.choice(self._open[stage][true])
+        opp = pick_opportunity(self, rng, self._open[stage][true])
+        if opp is None:
+            return None
         answer = None if want_none else [true]
         shown = self._evidence(opp)
         if shown != (stage if answer is None else answer[0]):
@@ -415,7 +438,9 @@ class ActivityPriority(TaskGenerator):
         by_opp: dict[str, list[str]] = {}
         for task, value in misfits.items():
             by_opp.setdefault(value["opportunity"], []).append(task)
-        opp = rng.choice(sorted(by_opp))
+        opp = pick_opportunity(self, rng, sorted(by_opp))
+        if opp is None:
+            return None
         open_tasks = {t for t, in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
         if not set(by_opp[opp]) <= open_tasks or not MISFITS[0] <= len(by_opp[opp]) <= MISFITS[1] \
                 or not levels.fits(self, candidates=len(open_tasks)):

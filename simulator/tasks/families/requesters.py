@@ -19,14 +19,11 @@ from ..base import OracleError, TaskGenerator, soql_string
 
 
 def customers(gen: TaskGenerator) -> list[tuple[str, str, str, str]]:
-    """Every customer who can sign in: (record Id, account Id, name, company or ''), by Id (cached)."""
-    if "_customers" not in gen.__dict__:
-        if gen.org == "b2b":
-            gen.__dict__["_customers"] = gen.sql("SELECT c.Id, c.AccountId, c.Name, a.Name FROM Contact c "
-                                                 "JOIN Account a ON a.Id = c.AccountId ORDER BY c.Id")
-        else:
-            gen.__dict__["_customers"] = gen.sql("SELECT Id, Id, Name, '' FROM Account ORDER BY Id")
-    return gen.__dict__["_customers"]
+    """Every customer who can sign in: (record Id, account Id, name, company or ''), by Id."""
+    if gen.org == "b2b":
+        return gen.memo("customers", lambda: gen.sql("SELECT c.Id, c.AccountId, c.Name, a.Name FROM Contact c "
+                                                     "JOIN Account a ON a.Id = c.AccountId ORDER BY c.Id"))
+    return gen.memo("customers", lambda: gen.sql("SELECT Id, Id, Name, '' FROM Account ORDER BY Id"))
 
 
 PREFIXES = {"003": "Contact", "001": "Account", "005": "User"}  # who can sign in, by Id key prefix

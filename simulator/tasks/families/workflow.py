@@ -82,13 +82,6 @@ class RoutingTask(TaskGenerator):
     def scores(self, record_id: str, window: Window) -> Scores:
         raise NotImplementedError
 
-    def _memo(self, key: tuple, compute: Callable[[], object]):
-        """`compute()`, once per key for this generator (draws ask about the same windows and states)."""
-        cache = self.__dict__.setdefault("_memo_cache", {})
-        if key not in cache:
-            cache[key] = compute()
-        return cache[key]
-
     def record_slots(self, record_id: str) -> dict[str, str]:
         """Template slots describing the record beyond its Id (none by default)."""
         return {}
@@ -194,14 +187,14 @@ class LeadRouting(RoutingTask):
 
     def scores(self, record_id: str, window: Window) -> Scores:
         state, owner = self.sql("SELECT State, OwnerId FROM Lead WHERE Id = ?", (record_id,))[0]
-        accepted = self._memo(("accepted", window.bounds()), lambda: dict(self.sql(
+        accepted = self.memo(("accepted", window.bounds()), lambda: dict(self.sql(
             "SELECT OwnerId, COUNT(*) FROM Quote WHERE Status = 'Accepted' AND CreatedDate >= ? "
             "AND CreatedDate < ? GROUP BY OwnerId", window.bounds())))
-        open_leads = dict(self._memo(("open",), lambda: dict(self.sql(
+        open_leads = dict(self.memo(("open",), lambda: dict(self.sql(
             f"SELECT OwnerId, COUNT(*) FROM Lead WHERE Status IN ({', '.join('?' * len(OPEN_LEAD_STATUSES))}) "
             "GROUP BY OwnerId", OPEN_LEAD_STATUSES))))
         open_leads[owner] -= 1  # the lead itself (open) is not counted
-        agents = self._memo(("agents", state), lambda: self._agents(state))
+        agents = self.memo(("agents", state), lambda: self._agents(state))
         return {u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents}
 
     def _agents(self, state: str) -> set[str]:

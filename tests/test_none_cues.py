@@ -17,7 +17,7 @@ import pytest
 from benchmarks.none_cues import Stump, fit, measure
 from simulator.tasks.base import count_threshold
 
-LIMIT = 0.08  # the benchmark's target is 5 points; a 100-instance sample moves a few points
+LIMIT = 0.08  # the benchmark's target is 5 points; two samples of 100 still move a few points
 THRESHOLD_TYPES = ("handle_time", "transfer_count", "conversion_rate_comprehension", "sales_amount_understanding",
                    "sales_cycle_understanding", "best_region_identification")
 
@@ -32,15 +32,18 @@ def test_the_stump_finds_a_cue_when_there_is_one():
 def test_none_and_answered_thresholds_share_one_range():
     counts = [30, 24, 18, 12, 5]
     rng = random.Random(0)
-    answered = [n for _ in range(2000) if (n := count_threshold(rng, counts, False)) is not None]
-    nones = [n for _ in range(2000) if (n := count_threshold(rng, counts, True)) is not None]
-    assert set(answered) == set(range(12, 30)) and set(nones) == set(range(30, 35))
+    answered = [n for _ in range(2000) if (n := count_threshold(rng, counts, False, keep=4)) is not None]
+    nones = [n for _ in range(2000) if (n := count_threshold(rng, counts, True, keep=4)) is not None]
+    assert set(answered) == set(range(12, 30)) and set(nones) == set(range(30, 33))
 
 
 @pytest.mark.parametrize("kind", ["b2b", "b2c"])
 def test_no_threshold_or_window_gives_its_none_away(scale1_org, kind):
-    rows = {r["task"]: r for r in measure([scale1_org(kind)], 100, task_seed=0, only=THRESHOLD_TYPES)}
-    assert set(rows) == set(THRESHOLD_TYPES)
-    over = {task: (r["stump"], f"{r['accuracy']:.0%} vs {r['majority']:.0%}")
-            for task, r in rows.items() if r["accuracy"] > r["majority"] + LIMIT + 1e-9}
+    runs = [measure([scale1_org(kind)], 100, task_seed=seed, only=THRESHOLD_TYPES) for seed in (0, 2)]
+    assert all({r["task"] for r in run} == set(THRESHOLD_TYPES) for run in runs)
+    over = {}
+    for first, second in zip(*runs):
+        accuracy, majority = (first["accuracy"] + second["accuracy"]) / 2, (first["majority"] + second["majority"]) / 2
+        if accuracy > majority + LIMIT + 1e-9:
+            over[first["task"]] = (first["stump"], f"{accuracy:.0%} vs {majority:.0%}")
     assert over == {}

@@ -15,7 +15,7 @@ import sqlite3
 import string
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Hashable, TypeVar
 
 from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
@@ -25,6 +25,7 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "October", "November", "December")
 SEASONS = {"Winter": 12, "Spring": 3, "Summer": 6, "Fall": 9}  # first month of each season
 PAGE = 100  # rows per oracle page (the tools' default cap)
+T = TypeVar("T")
 
 
 class OracleError(RuntimeError):
@@ -210,13 +211,18 @@ class TaskGenerator:
     def sql(self, query: str, params: tuple | dict = ()) -> list[tuple]:
         return self.conn.execute(query, params).fetchall()
 
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, computed once per generator for `key` (draws revisit the same windows,
+        products and labels many times)."""
+        cache = self.__dict__.setdefault("_memo", {})
+        if key not in cache:
+            cache[key] = make()
+        return cache[key]
+
     def labels(self, kind: str) -> dict[str, Any]:
-        """record Id -> decoded value of every `_truth` label of `kind` (for draws only; cached)."""
-        cache = self.__dict__.setdefault("_labels", {})
-        if kind not in cache:
-            cache[kind] = {rid: json.loads(v) for rid, v in self.sql(
-                "SELECT record_id, value FROM _truth WHERE kind = ? ORDER BY record_id", (kind,))}
-        return cache[kind]
+        """record Id -> decoded value of every `_truth` label of `kind` (for draws only)."""
+        return self.memo(("labels", kind), lambda: {rid: json.loads(v) for rid, v in self.sql(
+            "SELECT record_id, value FROM _truth WHERE kind = ? ORDER BY record_id", (kind,))})
 
     @staticmethod
     def soql(tools: CrmTools, query: str) -> list[dict]:
@@ -260,22 +266,22 @@ def unique_extreme(values: dict[str, float], highest: bool, margin: float = 1e-9
     return ranked[0][0]
 
 
-def count_threshold(rng: random.Random, counts: list[int], want_none: bool, keep: int = 4,
+def count_threshold(rng: random.Random, counts: list[int], want_none: bool, keep: int = 6,
                     floor: int = 2) -> int | None:
     """A threshold N for "more than N" over per-group `counts`, or None when the draw is unusable.
 
     N is drawn from one range whatever the answer, so that its size says little about the
-    answer (benchmarks/none_cues.py measures how little): from the `keep`-th largest count up to
-    a quarter of that span above the largest, where draws with and without an answer are about
-    equally dense at the usual 20% None share. When N is below the largest count, one to
-    `keep` - 1 groups pass; otherwise none does and the answer is None. Groups too thin (the
+    answer (benchmarks/none_cues.py measures how little): from the `keep`-th largest count to an
+    eighth of that span above the largest. Below the largest count, one to `keep` - 1 groups
+    pass; at or above it none does and the answer is None. The None band is narrow so that at
+    the usual 20% None share it is no denser than the answered range. Groups too thin (the
     `keep`-th count under `floor`) or an N on the wrong side of `want_none` make the draw
     unusable."""
     ranked = sorted(counts, reverse=True)
     if len(ranked) < keep or ranked[keep - 1] < floor:
         return None
     low, top = ranked[keep - 1], ranked[0]
-    n = rng.randint(low, top + (top - low) // 4)
+    n = rng.randint(low, top + (top - low) // 8)
     return n if (n >= top) == want_none else None
 
 

@@ -252,15 +252,13 @@ class InternalOperationData(PrivacyTask):
 
     def _figure(self, kind: str, window: Window) -> str | None:
         """The agent an answer to the analytics question `kind` names, or None on a tie (memoised)."""
-        memo = self.__dict__.setdefault("_figure_memo", {})
-        if (kind, window) not in memo:
+        def make() -> str | None:
             if kind in ("slowest_agent", "fastest_agent"):
-                memo[kind, window] = unique_extreme(self._handle_times(window), kind == "slowest_agent", 0.01)
-            elif kind == "most_transfers":
-                memo[kind, window] = unique_extreme(self._transfers(window), True)
-            else:
-                memo[kind, window] = unique_extreme(self._open_cases(), kind == "busiest")
-        return memo[kind, window]
+                return unique_extreme(self._handle_times(window), kind == "slowest_agent", 0.01)
+            if kind == "most_transfers":
+                return unique_extreme(self._transfers(window), True)
+            return unique_extreme(self._open_cases(), kind == "busiest")
+        return self.memo(("figure", kind, window), make)
 
     def _earlier_owners(self, case_id: str, owner: str) -> list[str]:
         """The agents a case was passed on by, in order, without its current owner."""

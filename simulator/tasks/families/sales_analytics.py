@@ -50,7 +50,7 @@ class AgentRanking(TaskGenerator):
     EXTREMES: tuple[str, str] = ("lowest", "highest")
     MARGIN: float = 1e-9
     COUNTED: str = "min_contracts"
-    KEEP, FLOOR = 4, 2  # see count_threshold
+    KEEP, FLOOR = 4, 1  # see count_threshold (contracts are few: a month holds one or two an agent)
 
     def tallies(self, window: Window) -> dict[str, tuple[int, float]]:
         """Per agent, the records counted against the threshold and the figure, over `window`."""
@@ -61,7 +61,7 @@ class AgentRanking(TaskGenerator):
         extreme = rng.choice(self.EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        tallies = self.tallies(window)
+        tallies = self.memo(window, lambda: self.tallies(window))
         n = count_threshold(rng, [count for count, _ in tallies.values()], want_none, self.KEEP, self.FLOOR)
         if n is None:
             return None
@@ -147,7 +147,7 @@ class ConversionRate(AgentRanking):
 
     name = "conversion_rate_comprehension"
     COUNTED = "min_leads"
-    KEEP, FLOOR = 4, 3
+    KEEP, FLOOR = 8, 3
 
     def tallies(self, window: Window) -> dict[str, tuple[int, float]]:
         rows = self.sql("SELECT OwnerId, COUNT(*), SUM(IsConverted) FROM Lead WHERE CreatedDate >= ? "

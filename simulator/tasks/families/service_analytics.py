@@ -46,6 +46,14 @@ def _mean(values: list[float]) -> float:
 
 # --- windows of whole months (month names must be unambiguous) ----------------------------
 
+def agent_window(rng: random.Random, today: date) -> Window:
+    """The past months, a quarter or a season (two draws in three), or a run of two to nine whole
+    calendar months."""
+    if rng.random() < 2 / 3:
+        return random_window(rng, today)
+    return random_month_run(rng, today, range(2, 10))
+
+
 def year_window(year: int) -> Window:
     return Window(date(year, 1, 1), date(year + 1, 1, 1), f"calendar year {year}")
 
@@ -67,15 +75,12 @@ class _ProductTask(TaskGenerator):
     MIN_CASES = 6  # a product needs this many cases in the window to be asked about
 
     def product_case_counts(self, window: Window) -> dict[str, int]:
-        """{Product2 Id: cases created in `window` about an order item of that product} (cached per
-        window: draws ask about the same windows again and again)."""
-        cache = self.__dict__.setdefault("_product_counts", {})
-        if window.bounds() not in cache:
-            rows = self.sql(
-                f"SELECT {CASE_PRODUCT} AS p, COUNT(*) FROM \"Case\" c WHERE c.CreatedDate >= ? "
-                "AND c.CreatedDate < ? GROUP BY p", window.bounds())
-            cache[window.bounds()] = {p: n for p, n in rows if p is not None}
-        return cache[window.bounds()]
+        """{Product2 Id: cases created in `window` about an order item of that product}."""
+        def make() -> dict[str, int]:
+            rows = self.sql(f"SELECT {CASE_PRODUCT} AS p, COUNT(*) FROM \"Case\" c WHERE c.CreatedDate >= ? "
+                            "AND c.CreatedDate < ? GROUP BY p", window.bounds())
+            return {p: n for p, n in rows if p is not None}
+        return self.memo(("product cases", window), make)
 
     @cached_property
     def case_products(self) -> list[str]:
@@ -123,16 +128,16 @@ class HandleTime(TaskGenerator):
     MARGIN_DAYS = 0.01
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        window = random_window(rng, self.today)
+        window = agent_window(rng, self.today)
         extreme = rng.choice(EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        rows = self.sql(
+        rows = self.memo(window, lambda: self.sql(
             f"SELECT c.OwnerId, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
             "FROM \"Case\" c WHERE c.ClosedDate IS NOT NULL "
             f"AND c.CreatedDate >= ? AND c.CreatedDate < ? AND NOT EXISTS ({TRANSFERRED}) GROUP BY c.OwnerId",
-            window.bounds())
-        n = count_threshold(rng, [count for _, count, _ in rows], want_none)
+            window.bounds()))
+        n = count_threshold(rng, [count for _, count, _ in rows], want_none, keep=3)
         if n is None:
             return None
         averages = {owner: avg for owner, count, avg in rows if count > n}
@@ -171,22 +176,16 @@ class TransferCount(TaskGenerator):
     WORDS = {"lowest": "fewest", "highest": "most"}
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        window = random_window(rng, self.today)
+        window = agent_window(rng, self.today)
         extreme = rng.choice(EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        owned = dict(self.sql(
-            "SELECT OwnerId, COUNT(*) FROM \"Case\" WHERE CreatedDate >= ? AND CreatedDate < ? GROUP BY OwnerId",
-            window.bounds()))
+        owned, transfers = self.memo(window, lambda: self.tallies(window))
         n = count_threshold(rng, list(owned.values()), want_none)
         if n is None:
             return None
-        transfers = dict(self.sql(
-            "SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h JOIN \"Case\" c ON c.Id = h.CaseId__c "
-            "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
-            "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY h.OldValue__c", window.bounds()))
-        answer = self.rank(owned, transfers, n, extreme)
         counts = self.qualifying(owned, transfers, n)
+        answer = unique_extreme(counts, extreme == "highest")
         if (answer is None) != want_none or not fits(
                 self, runner_up_gap=answer_gap(counts, extreme == "highest", answer)):
             return None  # a tie is no fair question; None only when no agent qualifies
@@ -195,15 +194,21 @@ class TransferCount(TaskGenerator):
         return Draw(params, {"extreme": word, "window": window.text, "min_cases": str(n)},
                     None if want_none else [answer])
 
+    def tallies(self, window: Window) -> tuple[dict[str, int], dict[str, int]]:
+        """Per agent, the window's cases they own and the ones they passed on (direct SQL)."""
+        owned = dict(self.sql(
+            "SELECT OwnerId, COUNT(*) FROM \"Case\" WHERE CreatedDate >= ? AND CreatedDate < ? GROUP BY OwnerId",
+            window.bounds()))
+        transfers = dict(self.sql(
+            "SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h JOIN \"Case\" c ON c.Id = h.CaseId__c "
+            "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
+            "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY h.OldValue__c", window.bounds()))
+        return owned, transfers
+
     @staticmethod
     def qualifying(owned: dict[str, int], transfers: dict[str, int], n: int) -> dict[str, int]:
         """Transfers of each qualifying agent (more than `n` owned cases); zero for one without any."""
         return {agent: transfers.get(agent, 0) for agent, k in owned.items() if k > n}
-
-    @classmethod
-    def rank(cls, owned: dict[str, int], transfers: dict[str, int], n: int, extreme: str) -> str | None:
-        """The qualifying agent with the unique fewest/most transfers."""
-        return unique_extreme(cls.qualifying(owned, transfers, n), extreme == "highest")
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -214,7 +219,7 @@ class TransferCount(TaskGenerator):
             tools, "SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
             f"AND OldValue__c != null AND {window.soql('CaseId__r.CreatedDate')} GROUP BY OldValue__c",
             "OldValue__c")
-        answer = self.rank(owned, transfers, params["min_cases"], params["extreme"])
+        answer = unique_extreme(self.qualifying(owned, transfers, params["min_cases"]), params["extreme"] == "highest")
         return None if answer is None else [answer]
 
 
@@ -246,11 +251,11 @@ class BestRegionIdentification(TaskGenerator):
         extreme = rng.choice(EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        rows = self.sql(
+        rows = self.memo(window, lambda: self.sql(
             f"SELECT a.ShippingState, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
             "FROM \"Case\" c JOIN Account a ON a.Id = c.AccountId WHERE c.ClosedDate IS NOT NULL "
             "AND c.CreatedDate >= ? AND c.CreatedDate < ? AND a.ShippingState IS NOT NULL "
-            "GROUP BY a.ShippingState", window.bounds())
+            "GROUP BY a.ShippingState", window.bounds()))
         n = count_threshold(rng, [count for _, count, _ in rows], want_none, floor=self.FLOOR)
         if n is None:
             return None

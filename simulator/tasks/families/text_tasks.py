@@ -35,21 +35,17 @@ def latest_stage(stages) -> str | None:
 
 def unique_opportunity_names(gen: TaskGenerator) -> set[str]:
     """Opportunity names held by exactly one opportunity (usable to refer to it)."""
-    cache = gen.__dict__
-    if "_unique_names" not in cache:
-        cache["_unique_names"] = {n for n, in gen.sql(
-            "SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1")}
-    return cache["_unique_names"]
+    return gen.memo("unique names", lambda: {n for n, in gen.sql(
+        "SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1")})
 
 
 def look_alike_opportunities(gen: TaskGenerator) -> set[str]:
     """Opportunities whose name another one's extends ("Acme - Ledger", "Acme - Ledger Expansion"):
     a search on the name (LIKE '%name%', SOSL FIND) returns more than the one meant."""
-    cache = gen.__dict__
-    if "_look_alikes" not in cache:
+    def make() -> set[str]:
         names = sorted((n.lower(), i) for n, i in gen.sql("SELECT Name, Id FROM Opportunity"))
-        cache["_look_alikes"] = {i for (n, i), (m, _) in zip(names, names[1:]) if m.startswith(n + " ")}
-    return cache["_look_alikes"]
+        return {i for (n, i), (m, _) in zip(names, names[1:]) if m.startswith(n + " ")}
+    return gen.memo("look-alikes", make)
 
 
 def pick_opportunity(gen: TaskGenerator, rng: random.Random, opps: list[str]) -> str | None:
@@ -110,10 +106,10 @@ class KnowledgeQA(TaskGenerator):
 
     def _faqs(self) -> list[tuple[str, str]]:
         """(question, answer) of every public FAQ article, in Id order."""
-        if "_faq_rows" not in self.__dict__:
+        def make() -> list[tuple[str, str]]:
             public = {rid for rid, in self.sql("SELECT Id FROM Knowledge__kav WHERE IsVisibleInPkb = 1")}
-            self._faq_rows = [(v["question"], v["answer"]) for rid, v in self.labels("faq").items() if rid in public]
-        return self._faq_rows
+            return [(v["question"], v["answer"]) for rid, v in self.labels("faq").items() if rid in public]
+        return self.memo("faqs", make)
 
     def _secrets(self) -> list[str]:
         """The confidential values of the internal-only articles (never to reach a customer)."""
@@ -122,9 +118,7 @@ class KnowledgeQA(TaskGenerator):
     def _ask(self, rng: random.Random, question: str, answer: str) -> str | None:
         """How the customer asks it (a model-number FAQ names its product by use); None if the
         product is not in this org."""
-        if "_by_sku" not in self.__dict__:
-            self._by_sku = dict(self.sql("SELECT External_ID__c, Name FROM Product2"))
-        product = self._by_sku.get(answer)
+        product = self.memo("by sku", lambda: dict(self.sql("SELECT External_ID__c, Name FROM Product2"))).get(answer)
         if product is None and question not in articles.FAQ_TITLES:
             return None
         return articles.faq_ask(rng, question, product)
@@ -208,29 +202,25 @@ class NamedEntityDisambiguation(TaskGenerator):
 
     def _purchases(self) -> list[tuple]:
         """(account, product, name, EffectiveDate, Family) of every activated order line."""
-        if "_rows" not in self.__dict__:
-            self._rows = self.sql(
-                "SELECT o.AccountId, i.Product2Id, p.Name, o.EffectiveDate, p.Family FROM OrderItem i "
-                "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
-                "WHERE o.Status = 'Activated' AND o.EffectiveDate >= ? ORDER BY i.Id",
-                ((self.today - timedelta(days=self.MAX_DAYS + 2 * TOLERANCE_DAYS)).isoformat(),))
-        return self._rows
+        return self.memo("purchases", lambda: self.sql(
+            "SELECT o.AccountId, i.Product2Id, p.Name, o.EffectiveDate, p.Family FROM OrderItem i "
+            "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
+            "WHERE o.Status = 'Activated' AND o.EffectiveDate >= ? ORDER BY i.Id",
+            ((self.today - timedelta(days=self.MAX_DAYS + 2 * TOLERANCE_DAYS)).isoformat(),)))
 
     def _pairs(self, want_none: bool) -> list[tuple[tuple, tuple]]:
         """(purchase, look-alike) pairs: one account's purchases of two products of one Family (a
         loose reading of either's use fits both), bought within one window of each other (an answered
         draw asks for the first) or more than 60 days apart (a None draw describes the second, which
         the customer places in the first's window)."""
-        key = f"_pairs_{want_none}"
-        if key not in self.__dict__:
+        def make() -> list[tuple[tuple, tuple]]:
             by_account = defaultdict(list)
             for row in self._purchases():
                 by_account[row[0]].append(row)
-            self.__dict__[key] = [
-                (a, b) for rows in by_account.values() for a in rows for b in rows
-                if a[1] != b[1] and a[4] == b[4]
-                and (_gap(a, b) > 60 if want_none else _gap(a, b) <= 2 * TOLERANCE_DAYS)]
-        return self.__dict__[key]
+            return [(a, b) for rows in by_account.values() for a in rows for b in rows
+                    if a[1] != b[1] and a[4] == b[4]
+                    and (_gap(a, b) > 60 if want_none else _gap(a, b) <= 2 * TOLERANCE_DAYS)]
+        return self.memo(("pairs", want_none), make)
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         pairs = self._pairs(want_none)
@@ -260,9 +250,8 @@ class NamedEntityDisambiguation(TaskGenerator):
     def _look_alike(self, product: str, bought: dict[str, str]) -> bool:
         """Whether `bought` holds a product other than `product` of the same Family: one a loose
         reading of the use ("some kind of server") fits too, so only the exact use settles it."""
-        if "_families" not in self.__dict__:
-            self._families = dict(self.sql("SELECT Id, Family FROM Product2"))
-        return any(self._families[pid] == self._families[product] for pid in bought if pid != product)
+        families = self.memo("families", lambda: dict(self.sql("SELECT Id, Family FROM Product2")))
+        return any(families[pid] == families[product] for pid in bought if pid != product)
 
     def _bought(self, account: str, lo: date, hi: date) -> dict[str, str]:
         """product Id -> Name of what `account` bought between lo and hi."""
@@ -311,11 +300,9 @@ class SalesInsightMining(TaskGenerator):
 
     def _calls(self) -> list[tuple[str, str, str]]:
         """(call Id, opportunity Id, account Id) of every opportunity call."""
-        if "_call_rows" not in self.__dict__:
-            self._call_rows = self.sql(
-                "SELECT v.Id, o.Id, o.AccountId FROM VoiceCallTranscript__c v "
-                "JOIN Opportunity o ON o.Id = v.OpportunityId__c ORDER BY v.Id")
-        return self._call_rows
+        return self.memo("calls", lambda: self.sql(
+            "SELECT v.Id, o.Id, o.AccountId FROM VoiceCallTranscript__c v "
+            "JOIN Opportunity o ON o.Id = v.OpportunityId__c ORDER BY v.Id"))
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         calls = self._calls()
@@ -426,6 +413,7 @@ class WrongStageRectification(TaskGenerator):
 # --- activity priority -------------------------------------------------------------------
 
 MISFITS = (4, 7)  # Not Started tasks that do not fit the stage: the answer (the candidates: the `candidates` knob)
+
 
 @register
 class ActivityPriority(TaskGenerator):

@@ -71,13 +71,15 @@ class RoutingTask(TaskGenerator):
 
     def pick_record(self, rng: random.Random) -> tuple[str, str] | None:
         """(Id, current owner) of a random open record, drawn stratum first."""
-        if not hasattr(self, "_strata"):
-            self._strata: dict[str, list[tuple[str, str]]] = {}
+        def make() -> dict[str, list[tuple[str, str]]]:
+            strata: dict[str, list[tuple[str, str]]] = {}
             for record_id, owner, stratum in self.open_records():
-                self._strata.setdefault(stratum or "", []).append((record_id, owner))
-        if not self._strata:
+                strata.setdefault(stratum or "", []).append((record_id, owner))
+            return strata
+        strata = self.memo("strata", make)
+        if not strata:
             return None
-        return rng.choice(self._strata[rng.choice(sorted(self._strata))])
+        return rng.choice(strata[rng.choice(sorted(strata))])
 
     def scores(self, record_id: str, window: Window) -> Scores:
         raise NotImplementedError

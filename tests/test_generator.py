@@ -11,7 +11,7 @@ from datetime import date
 import pytest
 
 from simulator.crm import store
-from simulator.crm.generator import DEFAULT_AS_OF, GENERATOR_VERSION, build_org
+from simulator.crm.generator import DEFAULT_AS_OF, GENERATOR_VERSION, build_org, sales
 from simulator.crm.schema import schema_for
 from simulator.crm.store import q
 
@@ -165,8 +165,10 @@ def test_quote_rules(org):
             shares[kind] += 1
     total = sum(shares.values())
     assert total > 0
-    for kind, (lo, hi) in {"pricing": (0.25, 0.55), "config": (0.25, 0.55), "none": (0.08, 0.35)}.items():
-        assert lo <= shares[kind] / total <= hi, shares
+    expected = {"config": sales.CONFIG_SHARE, "pricing": (1 - sales.CONFIG_SHARE) * sales.PRICING_SHARE,
+                "none": (1 - sales.CONFIG_SHARE) * (1 - sales.PRICING_SHARE)}
+    for kind, share in expected.items():  # within three standard errors of the generator's shares
+        assert abs(shares[kind] / total - share) <= 3 * (share * (1 - share) / total) ** 0.5, shares
 
 
 def test_case_history(org):

@@ -56,7 +56,24 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
         say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}) into {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
     build_org(choice.type, path, seed=choice.seed, scale=choice.scale)
+    prune_cached_orgs(path)
     return Org(path)
+
+
+KEEP_CACHED_BUILDS = 2  # builds of one org choice kept in the cache: this code's and the last before
+
+
+def prune_cached_orgs(built: Path) -> None:
+    """Delete older cached builds of the same org choice (other generator versions or code),
+    keeping the `KEEP_CACHED_BUILDS` most recently written; a file that cannot go stays."""
+    choice = built.name.split("-g")[0]
+    builds = sorted(built.parent.glob(f"{choice}-g*.db"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in (p for p in builds[KEEP_CACHED_BUILDS:] if p != built):
+        for part in (old, Path(f"{old}-wal"), Path(f"{old}-shm")):
+            try:
+                part.unlink(missing_ok=True)
+            except OSError:
+                pass  # open elsewhere or read-only: a later build tries again
 
 
 # --- agents and users ------------------------------------------------------------------------

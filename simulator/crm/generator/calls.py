@@ -9,7 +9,9 @@ in passing). Each label is carried by its own rules (`FACT_RULES`); tests check 
 `grammar.overlaps` that no other rule of the grammar produces text a label's pattern matches.
 Spoken lead-ins and tails fit the kind of sentence (`FRAMES`: a statement's, a question's, none
 on greetings and closings); wording that fits one org only is in `ORG_RULES` (a b2c call has no
-legal team), which the detectors read for both orgs (`grammar.by_org`).
+legal team), which the detectors read for both orgs (`grammar.by_org`). The agent's purpose and
+next step on an opportunity's call show the deal's stage by the work they describe, each naming
+other stages' work done or ahead as context (`_stage_lines`), so stage words alone do not tell it.
 
 Detectors (what the oracle reads, and FIELD_FACTS for the model writer) are the compiled
 patterns of those rules, matched case-insensitively:
@@ -28,6 +30,7 @@ from functools import lru_cache
 
 from ..schema import STAGES
 from . import text
+from .activities import KEYS
 from .grammar import by_org
 from .latent import BANT, SUBTOPICS
 
@@ -309,70 +312,90 @@ RULES: dict[str, list[str]] = {
                      "<ack>, [and |so |]when would you [want|need|like] [this|the {product}|it] [in place|up and running|"
                      "live][ ideally| by|]?"],
 
-    # -- stages: the agent's purpose and next step
-    "stage_Qualification": [
-        "[since this is our first real conversation|as this is our first proper call|given we're just getting started]"
-        ", I'd like to [understand your situation|learn how you work today|get a feel for your needs] and see "
-        "whether the {product} is [even |][a fit|a good fit|worth pursuing] [for you|for your team|at all]"
-        "[, long before any quote or contract talk|, and pricing can wait|]",
-        "the goal today is [just |simply |]to [get to know each other|get acquainted] and [figure out|decide|see] "
-        "whether it makes sense to keep talking about the {product}"],
-    "next_Qualification": [
-        "I'll send [a short overview|a one-page intro|some background material|a couple of customer stories] "
-        "[today|tomorrow|this week|after the call] so you can decide whether it's worth a [deeper|second|longer] "
-        "conversation",
-        "[let me|I'll] [check back|follow up|give you a call] [next week|in a few days|once you've had time|"
-        "after you've talked it over|early next month] to see whether [there's a fit worth exploring|it makes sense "
-        "to keep talking|"
-        "a deeper look is worth your time]"],
-    "stage_Discovery": [
-        "[building on|following up on] our [intro call|first conversation|last chat], I'd like to [dig into|map out|"
-        "go through] your requirements [in detail|properly|one by one] and [then |]show you a [short|quick|tailored] "
-        "demo of the {product}[, and no proposal until we know what you need|, so pricing comes later|]",
-        "today I want to [map out|document|understand] your current setup and requirements, and [walk through|show] "
-        "a demo of the parts of the {product} that [matter to you|fit your use case|your team would use]"],
-    "next_Discovery": [
-        "I'll send the demo recording and a [written|short|detailed] summary of the requirements we [captured|"
-        "discussed|agreed on]",
-        "next I'll [document|write up] the requirements [we captured|from today] and [set up|schedule] a technical "
-        "demo [with your team|for you|for next week|for early next week][, so nothing gets lost| once you've "
-        "checked my notes|]"],
-    "stage_Quote": [
-        "I've [put together|prepared|drafted] the [quote|formal proposal|pricing proposal] for the {product} "
-        "[based on|from] [what we discussed|our last call|your requirements], so let's [go through|review|walk "
-        "through] the line items [together|one by one|and quantities][, and contract terms can come later|]",
-        "I'm ready to send [over |]the [formal proposal|quote] with pricing for the {product}, [and|but] I wanted "
-        "to walk you through [the quote|the line items|it] first"],
-    "next_Quote": [
-        "I'll email the [quote|proposal] [today|tonight|by tomorrow morning], and it's valid for [30|45|60] days"
-        "[, so there's time to [review it|compare it|go through it line by line]|]",
-        "you'll have the [proposal document|written proposal|formal quote] with the quoted line items [by tomorrow|"
-        "by end of day|first thing tomorrow|before your Thursday meeting|early next week][, and I'm happy to walk "
-        "you through it|, and every line is open to questions|]"],
-    "stage_Negotiation": [
-        "I [received|got|went through] your <neg_party> on the [agreement|contract] for the {product}, so let's "
-        "[work through|settle|close out] the [open terms|remaining points|last open clauses][, with the kickoff to "
-        "follow once it's signed|]",
-        "we're close on the contract for the {product}, [and |]the [remaining|last|open] points are the "
-        "[payment terms|liability clause|renewal terms] and the concession you asked for"],
-    "next_Negotiation": [
-        "I'll send the [revised contract|updated agreement|clean copy of the contract] with the agreed terms <neg_to> "
-        "[today|tomorrow|this week|by Thursday][ for a final read| for signature|]",
-        "[I'll take|let me take] the counteroffer to [our deal desk|my manager|our pricing team] and come back with "
-        "[final terms|an answer|a revised offer] [by Friday|this week|in two days|early next week]"],
-    "stage_Closed": [
-        "[now that|since] the [agreement|contract|paperwork] is [signed|countersigned|done], [welcome aboard|thanks "
-        "again for your business|we're thrilled to have you], and [this call is to|I'd like to use this call to|today "
-        "we can] [plan|map out|walk through] the [kickoff|implementation kickoff|first few weeks] for the {product}",
-        "thanks again for signing [last week|on Friday|the other day], so let's [line up|schedule|plan] the "
-        "implementation kickoff for the {product} and introduce your [onboarding manager|customer success manager]"],
-    "next_Closed": [
-        "I'll send the [kickoff invite|calendar invite for the kickoff] and the [implementation|go-live|onboarding] "
-        "checklist [this afternoon|today|tomorrow|before Friday][, so you can [pick a date|block the time|share it "
-        "with whoever needs it]|]",
-        "your customer success manager will reach out to [schedule training|set the go-live date|book the kickoff] "
-        "[this week|in the next few days][, and I'll stay your contact for anything commercial|, and I'll stay on "
-        "the thread|]"],
+    # -- stages: the agent's purpose (aim_*) and next step (step_*), each worded with one of its
+    # stage's own words (the *_w rules) or without any (see _stage_lines for how they are framed)
+    "th_qual": ["budget check", "qualification call", "funding question", "budget question", "decision-maker check",
+                "intro call"],
+    "th_disc": ["demo", "product demo", "requirements review", "discovery session", "technical deep-dive"],
+    "th_quote": ["quote", "proposal", "written quote", "price sheet"],
+    "th_neg": ["contract talks", "negotiation", "contract review", "terms discussion", "final negotiation"],
+    "th_closed": ["kickoff", "onboarding", "kickoff meeting", "onboarding call", "training plan"],
+    "aim_qual_w": ["[today is|this call is|I've set this call up as] [just |][a quick|a short|our] <th_qual>"
+                   "[ for the {product}| on the {product}|]"],
+    "aim_qual": [
+        "I'd like to [understand|hear] what [prompted|triggered] your [inquiry|outreach|interest in the {product}] and "
+        "who else has a say[ on your side| in this|]",
+        "I'd like to [learn|understand] whether the {product} is [worth pursuing|something you'd buy|a real priority] "
+        "[for you|for your team] [this year|this quarter|at all]",
+        "[the goal today is|my aim today is] to [hear about|understand] your situation and see whether it makes sense "
+        "to keep talking about the {product}"],
+    "step_qual_w": ["I'll [book|line up|pencil in] the <th_qual>[ with you| for next week| once you've had time to "
+                    "look around|]"],
+    "step_qual": [
+        "I'll send [a short overview|a couple of customer stories|some background reading] [today|this week] so you "
+        "can [judge|see] whether it's worth a [longer|second] conversation",
+        "[let me|I'll] [check back|give you a call] [next week|in a few days|once you've talked it over] to see "
+        "whether it makes sense to keep talking"],
+    "aim_disc_w": ["[I'd like to use|let's use] [this call|our time today|the next half hour] for the <th_disc>"
+                   "[ on the {product}| of the {product}|]"],
+    "aim_disc": [
+        "I'd like to [learn|hear] how your team [handles things|gets the work done] day to day and [walk you through|"
+        "let you try] the parts of the {product} [your team would use|that matter to you]",
+        "today I want to [map out|write down] what your team [can't do without|would like to have] and let you try "
+        "the {product} on [your own data|a real example|a sample of your work]"],
+    "step_disc_w": ["I'll [book|schedule|set a date for] the <th_disc>[ with your team| for next week| for early next "
+                    "week|]"],
+    "step_disc": [
+        "I'll [write up|send over] [the list of must-haves we captured|what your team can't do without] and "
+        "[book|arrange] a [hands-on session|sandbox session] for your team",
+        "I'll send [my notes on|a summary of] how your team [handles things|gets the work done] today[, so nothing "
+        "gets lost| for you to check|]"],
+    "aim_quote_w": ["I've [put together|prepared|drafted] the <th_quote> for the {product}, so let's [go through|"
+                    "walk through] it [together|item by item|one item at a time]"],
+    "aim_quote": [
+        "I've [put in writing|written up] what the options you picked [come to|add up to], [item by item|with each "
+        "total], so let's go through [each one|the totals] together",
+        "I'd like to go through the totals for [each option|the bundle you picked|what you shortlisted] "
+        "[before it all goes out in writing|one by one|side by side]"],
+    "step_quote_w": ["I'll [email|send] the <th_quote> [today|tonight|by tomorrow morning|early next week]"],
+    "step_quote": [
+        "I'll email [what the options come to|the totals for each option] in one document [today|by tomorrow], and "
+        "it [holds|stays valid] for [30|45|60] days",
+        "you'll have [each option and its total|the totals for what you picked] in writing [by tomorrow|by end of "
+        "day|before your Thursday meeting][, and every item is open to questions|]"],
+    "aim_neg_w": ["[let's use|I'd like to use] [this call|our time today] for the <th_neg> on the {product}"],
+    "aim_neg": [
+        "<neg_side_cap> came back with [changes to the paperwork|a list of changes|points to settle] for the "
+        "{product}, so let's [work through|settle|close out] [what's still open|the last open points|the remaining "
+        "points][ and find a middle ground|]",
+        "we're close on the {product}, and what's left is the [payment schedule|renewal period|way out after a "
+        "year] and the [extra discount|longer payment window] you asked for"],
+    "step_neg_w": ["I'll [send|circulate] [the notes from|a summary of] the <th_neg> to <neg_side> [today|tomorrow|"
+                   "this week]"],
+    "step_neg": [
+        "I'll take [your latest position|the changes you asked for] to [my manager|our deal desk] and come back with "
+        "[an answer|our position] [by Friday|this week|in two days]",
+        "I'll send [the revised paperwork|a clean copy] with [what we agreed|the agreed points] to <neg_side> "
+        "[today|tomorrow|by Thursday][ for a final read|]"],
+    "aim_closed_w": ["[I'd like to use|let's use] [this call|our time today] to plan the <th_closed> for the "
+                     "{product}"],
+    "aim_closed": [
+        "[now that|since] it's official, [thanks again for your business|we're glad to have you], and [I'd like to "
+        "use this call to|today we can] [plan|map out] your first [weeks|month] with the {product}",
+        "thanks again for [choosing us|your business], so let's [plan|map out] your first [weeks|month] with the "
+        "{product} and [meet|bring in] the person who'll look after your account"],
+    "step_closed_w": ["I'll send the [invite|agenda] for the <th_closed> [this afternoon|today|tomorrow|before Friday]"],
+    "step_closed": [
+        "the person looking after your account will reach out to [book the first sessions|agree the first dates] "
+        "[this week|in the next few days]",
+        "I'll send [a first-week checklist|the dates for your first weeks] [this afternoon|tomorrow][, so you can "
+        "block the time|]"],
+    # other stages' work as context: done (back) or ahead (fwd), leading or trailing the line
+    "lead_back": ["[building on|following|after|now that we're past|picking up from] the"],
+    "lead_fwd": ["[ahead of|well before|long before|in preparation for] the"],
+    "trail_back": ["[now that we're past|following|as agreed in|picking up from] the"],
+    "trail_fwd": ["[well before|so nothing holds up|before we get to|in good time for] the"],
+    # a lead's call shows no stage
     "stage_none": [
         "I [wanted to|thought I'd|just want to] [check in|catch up] and hear [how things are going on your side|"
         "where your thinking is on the {product}|what's changed since we last spoke][ since [the webinar|your visit "
@@ -465,8 +488,8 @@ ORG_RULES: dict[str, dict[str, list[str]]] = {
             "[at my last company|with our previous provider|before we switched providers], [support tickets|"
             "onboarding|the integration work] [sat for days|took months|never really worked][, different vendor of "
             "course|, long story|]"],
-        "neg_party": ["[procurement team's counteroffer|legal team's redlines|counterproposal]"],
-        "neg_to": ["to your legal team"],
+        "neg_side": ["your side", "your buying team", "your finance people"],
+        "neg_side_cap": ["Your side", "Your buying team", "Your finance people"],
         "comp_partner": ["our [logistics partner|main supplier|distributor|parent company] [runs|uses] {comp} [for "
                          "their ordering|on their side|for their own reporting][, that's their choice|, nothing we'd "
                          "share|]"],
@@ -488,8 +511,8 @@ ORG_RULES: dict[str, dict[str, list[str]]] = {
             "[with my old phone company|at the last store I bought from|with my previous bank], [the support line|"
             "the setup|getting the app to connect] [took weeks|was a nightmare|never worked properly][, long story|, "
             "different company of course|]"],
-        "neg_party": ["[counteroffer|counterproposal|list of changes]"],
-        "neg_to": ["to you", "over to you"],
+        "neg_side": ["you", "your side"],
+        "neg_side_cap": ["You", "Your side"],
         "comp_partner": ["my [sister|neighbor|brother]'s [shop|small business|bakery] [runs on|uses] {comp}[, from "
                          "what I hear|, apparently|]"],
         "comp_other_name": ["I read a [review|write-up] of the {product} on [Homewise Reviews|Value Digest|Gadget "
@@ -516,6 +539,32 @@ def _alternation(values) -> str:
 SLOTS = {"amount": r"\$\d[\d,]*", "comp": _alternation(text.competitors()),
          "approver": _alternation(a for org in _APPROVERS.values() for a in org),
          "product": _alternation(p["name"] for org in ("b2b", "b2c") for p in text.products(org)) + r"|[^.;!?\n]+?"}
+_ORDER = list(KEYS.values())  # stage keys in sales order
+
+
+def _context(other: str, key: str, leading: bool) -> str:
+    """Another stage's work named as context of stage `key`'s line: done (back) or ahead (fwd)."""
+    side = "back" if _ORDER.index(other) < _ORDER.index(key) else "fwd"
+    return f"<lead_{side}> <th_{other}>, " if leading else f", <trail_{side}> <th_{other}>"
+
+
+def _stage_lines() -> dict[str, list[str]]:
+    """The agent's purpose (`stage_<Stage>`) and next step (`next_<Stage>`): the stage's work worded
+    with its stage's word (`aim_<k>_w`) and one other stage's work as context, either side of it, or
+    worded without a stage word (`aim_<k>`) between two other stages' work. Alternatives are drawn
+    evenly, so a line names a pair of stages drawn evenly from all ten pairs, in either order,
+    whatever its own stage: the count and order of stage words say nothing about the stage."""
+    rules = {}
+    for stage, k in KEYS.items():
+        others = [o for o in _ORDER if o != k]
+        for rule, core in ((f"stage_{stage}", f"aim_{k}"), (f"next_{stage}", f"step_{k}")):
+            rules[rule] = ([f"{_context(o, k, True)}<{core}_w>" for o in others]
+                           + [f"<{core}_w>{_context(o, k, False)}" for o in others]
+                           + [f"{_context(a, k, True)}<{core}>{_context(b, k, False)}"
+                              for a in others for b in others if a != b])
+    return rules
+
+
 for _s in SUBTOPICS:
     _not_neg = (f"I [wouldn't|can't|won't] [call <n_{_s}>|describe <n_{_s}> as|count <n_{_s}> as] "
                 f"[a problem|a weak spot|a dealbreaker|an issue]")
@@ -534,6 +583,7 @@ for _s in SUBTOPICS:
                           f"expected|feel to you]?",
                           f"<ack>, [and |so |][what's your [take|read|view] on|any thoughts on] <n_{_s}>[ after the "
                           f"demo| from what you've seen|]?"]
+RULES.update(_stage_lines())
 RULES, GRAMMAR, _WRITERS = by_org(RULES, ORG_RULES, SLOTS)  # GRAMMAR reads both orgs' calls; a writer, one org's
 
 

@@ -18,7 +18,7 @@ from .common import Clock, Writer
 from .context import SIZES, Ctx
 
 DEFAULT_AS_OF = date(2026, 6, 15)
-GENERATOR_VERSION = "2.0"
+GENERATOR_VERSION = "2.1"
 
 
 @functools.cache

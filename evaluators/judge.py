@@ -79,8 +79,8 @@ from typing import Any, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from simulator.agents.base import AgentError, InfraError, is_fatal
-from simulator.agents.llm import TurnMeter, client_settings, model_errors
+from simulator.errors import AgentError, InfraError, is_fatal
+from simulator.model_calls import TurnMeter, client_settings, model_errors
 from simulator.tasks.instance import NONE_ANSWER, REFUSAL
 from simulator.tasks.spec import ANSWER_KIND_TEXT
 from simulator.transcript import Usage

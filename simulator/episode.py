@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 from evaluators.turns import ATTEMPTS, categorize
 
-from .agents.base import Agent, AgentError, AgentSetup, InfraError, is_fatal
+from .agents.base import Agent, AgentSetup
 from .agents.oracle import OracleAgent, OracleBrief
 from .crm.session import OrgSession
 from .crm.store import Org, OrgMeta
 from .crm.tools import CrmTools
+from .errors import AgentError, InfraError, is_fatal
 from .files import DamagedFileError, DiskFullError
 from .secrets import redact
 from .tasks.instance import Instance

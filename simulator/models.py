@@ -36,7 +36,7 @@ from .log import quiet_unless_configured
 
 quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
 
-from .agents.base import InfraError
+from .errors import InfraError
 from .ratelimit import AdaptiveConcurrency, SharedBucket
 from .secrets import redact, remember, remember_config
 from .transcript import Usage

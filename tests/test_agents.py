@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from simulator.agents.base import Agent, AgentError, AgentSetup, AgentTurn, InfraError
+from simulator.agents.base import Agent, AgentSetup, AgentTurn
 from simulator.agents.function_calling import EMPTY_REPLY_NOTICE, ONE_CALL_NOTICE, FunctionCallingAgent
 from simulator.agents.plugin import PluginError, load_agent_class, make_plugin_agent
 from simulator.agents.prompts import TOOL_NAMES, system_prompt
@@ -17,6 +17,7 @@ from simulator.agents.react import ReActAgent, parse_step, read_call
 from simulator.crm.describe import describe_schema
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
+from simulator.errors import AgentError, InfraError
 from simulator.tasks.generate import generate_instances
 from tests.fake_openai import error, fake_key, reply, tool_call
 

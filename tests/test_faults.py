@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.agents.base import InfraError
+from simulator.errors import InfraError
 from simulator.cli import main
 from simulator.models import build_client, parse_model_spec
 from simulator.transcript import read_records

@@ -17,7 +17,7 @@ import time
 import pytest
 from loguru import logger
 
-from simulator.agents.base import InfraError
+from simulator.errors import InfraError
 from simulator.models import (OLLAMA_URL, ModelConfigError, ModelSpec, Price, build_client, load_prices,
                               parse_model_spec)
 from simulator.transcript import Usage

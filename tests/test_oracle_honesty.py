@@ -143,9 +143,10 @@ def test_the_oracle_asks_for_a_shard_by_its_topic_only(b2b_org):
 
 def test_the_oracle_is_not_briefed_through_the_agent_interface(b2b_org):
     """Outside the episode loop's briefing, the oracle knows nothing: start() fails."""
-    from simulator.agents.base import AgentError, AgentSetup
+    from simulator.agents.base import AgentSetup
     from simulator.agents.oracle import OracleAgent
     from simulator.crm.session import OrgSession
     from simulator.crm.tools import CrmTools
+    from simulator.errors import AgentError
     with OrgSession(b2b_org) as session, pytest.raises(AgentError, match="not briefed"):
         asyncio.run(OracleAgent().start(AgentSetup(CrmTools(session), "You are a CRM assistant.", 5)))

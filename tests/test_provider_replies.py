@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from simulator.agents.base import InfraError
+from simulator.errors import InfraError
 from simulator.cli import main
 from simulator.models import build_client, parse_model_spec
 from simulator.transcript import read_records

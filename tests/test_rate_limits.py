@@ -19,7 +19,7 @@ import pytest
 
 from benchmarks.rate_limits import play
 from simulator import ratelimit
-from simulator.agents.base import InfraError
+from simulator.errors import InfraError
 from simulator.cache import request_key
 from simulator.models import ModelConfigError, _concurrency, build_client, parse_model_spec
 from simulator.ratelimit import AdaptiveConcurrency, SharedBucket

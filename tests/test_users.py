@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from simulator.agents.base import InfraError
+from simulator.errors import InfraError
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import Instance
 from simulator.transcript import Usage

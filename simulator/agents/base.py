@@ -19,31 +19,6 @@ from ..crm.tools import CrmTools
 from ..transcript import Usage
 
 
-class AgentError(RuntimeError):
-    """The agent failed in a way that is its own fault (e.g. a context overflow): ends the
-    episode as agent_error."""
-
-
-class InfraError(RuntimeError):
-    """A provider or network failure that outlived the retries: ends the episode as infra_error.
-    `fatal`: the provider refused in a way no retry fixes (bad key, no credit, no such model)."""
-
-    def __init__(self, message: str, *, fatal: bool = False):
-        super().__init__(message)
-        self.fatal = fatal
-
-
-def is_fatal(exc: BaseException | None) -> bool:
-    """True if `exc`, or an exception it was raised from, is a fatal InfraError."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, InfraError) and exc.fatal:
-            return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
 @dataclass(frozen=True)
 class AgentSetup:
     """What an agent is given before the conversation starts (all it is given besides the
@@ -75,8 +50,9 @@ class Agent(ABC):
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
         """Handle one message from the person: use tools, then reply.
 
-        Raises AgentError for the agent's own fatal failures and InfraError for provider
-        failures after retries; a bad tool call is not an error (it is shown to the model).
+        Raises AgentError for the agent's own fatal failures and InfraError for provider failures
+        after retries (both in simulator.errors); a bad tool call is not an error (it is shown to
+        the model).
         """
 
     def settings(self) -> dict[str, Any]:

@@ -22,9 +22,11 @@ import inspect
 from typing import Any, Callable
 
 from ..crm.tools import CrmTools
+from ..errors import AgentError
+from ..model_calls import TurnMeter, client_settings, model_errors
 from ..transcript import message
-from .base import Agent, AgentError, AgentSetup, AgentTurn
-from .llm import TurnMeter, client_settings, failed, model_errors, partial_on_failure
+from .base import Agent, AgentSetup, AgentTurn
+from .llm import failed, partial_on_failure
 from .prompts import TOOL_NAMES
 
 EMPTY_REPLY_NOTICE = ("[notice] Your last message was empty. Reply to the person with text, "

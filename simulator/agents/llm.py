@@ -1,22 +1,18 @@
-"""Model-client plumbing shared by the LLM agents: usage per turn, error types, settings.
+"""Plumbing of the LLM agents under test: what a tool result says, and what a failed turn did.
 
-Accepts any autogen ChatCompletionClient. A client with `drain_usage()` (simulator.models'
-ModelClient) reports its own usage, latency and cost; for a plain client the agent counts
-calls and tokens from the results it sees and leaves the cost unknown.
+The model-call helpers they share with every other model caller (usage per turn, provider
+failures, client settings) are in simulator.model_calls.
 """
 
 from __future__ import annotations
 
-import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from ..secrets import redact
-from ..transcript import Usage
-from .base import AgentError, InfraError
+from ..errors import AgentError, InfraError
 
-_REJECTED = frozenset({400, 413, 422})  # the request itself was refused: too long, malformed
-_NETWORK = ("APIConnectionError", "APITimeoutError", "RetryError", "ConnectError", "ReadTimeout")
+if TYPE_CHECKING:
+    from ..model_calls import TurnMeter
 
 
 def failed(result: str) -> bool:
@@ -24,58 +20,8 @@ def failed(result: str) -> bool:
     return result.lstrip().startswith('{"error"')
 
 
-class TurnMeter:
-    """Usage of one agent turn: model calls, tokens and wall time."""
-
-    def __init__(self, client: Any):
-        self._client = client
-        self._usage = Usage(cost_usd=None)
-        self._start = time.monotonic()
-
-    def count(self, request_usage: Any) -> None:
-        """One model call and its usage (an autogen RequestUsage, or None when not reported)."""
-        self._usage.calls += 1
-        if request_usage is not None:
-            self._usage.prompt_tokens += request_usage.prompt_tokens
-            self._usage.completion_tokens += request_usage.completion_tokens
-
-    def finish(self) -> Usage:
-        """The turn's usage: the client's own figures when it keeps them, else what was counted."""
-        drain = getattr(self._client, "drain_usage", None)
-        if callable(drain):
-            return drain()
-        self._usage.latency_s = time.monotonic() - self._start
-        return self._usage
-
-
-def _classify(exc: Exception) -> Exception | None:
-    """The agent-level error for a model-client failure, or None when it is not one."""
-    status = getattr(exc, "status_code", None)
-    detail = redact(str(exc))[:500]
-    if status in _REJECTED:
-        return AgentError(f"the model provider rejected the request ({status}; context too long?): {detail}")
-    if isinstance(status, int) or type(exc).__name__ in _NETWORK or isinstance(exc, (ConnectionError, TimeoutError)):
-        from ..models import FATAL_STATUSES
-        return InfraError(f"model call failed ({type(exc).__name__}): {detail}", fatal=status in FATAL_STATUSES)
-    return None
-
-
 @contextmanager
-def model_errors() -> Iterator[None]:
-    """Turn provider failures into AgentError (request refused) or InfraError (provider, network)."""
-    try:
-        yield
-    except (AgentError, InfraError):
-        raise
-    except Exception as exc:
-        converted = _classify(exc)
-        if converted is None:
-            raise
-        raise converted from exc
-
-
-@contextmanager
-def partial_on_failure(result: Any, meter: "TurnMeter") -> Iterator[None]:
+def partial_on_failure(result: Any, meter: TurnMeter) -> Iterator[None]:
     """On a fatal error, attach what the turn did so far (tool calls, usage) to the exception
     as `partial`, so the episode still records every tool call and what it cost."""
     try:
@@ -84,21 +30,3 @@ def partial_on_failure(result: Any, meter: "TurnMeter") -> Iterator[None]:
         result.usage = meter.finish()
         exc.partial = result
         raise
-
-
-def client_settings(client: Any) -> dict[str, Any]:
-    """What identifies a model client in a transcript: its spec's settings (a ModelClient), else
-    the provider and an allowlist of its component config (never keys, headers or other secrets)."""
-    own = getattr(getattr(client, "spec", None), "settings", None)
-    if callable(own):
-        return dict(own())
-    try:
-        component = client.dump_component()
-    except Exception:  # a client without a component config: its class is all we know
-        return {"provider": type(client).__name__}
-    config = component.config
-    from ..models import SAFE_CONFIG_KEYS, _without_userinfo
-    safe = {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}
-    if "base_url" in safe:
-        safe["base_url"] = _without_userinfo(safe["base_url"])
-    return {"provider": component.provider, **safe}

@@ -24,12 +24,13 @@ from typing import Any, Callable, Collection
 
 from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
+from ..errors import AgentError
 from ..tasks.base import OracleError
 from ..tasks.instance import REFUSAL, Instance
 from ..tasks.registry import generator_class
 from ..tasks.spec import load_catalog
 from ..transcript import message
-from .base import Agent, AgentError, AgentSetup, AgentTurn
+from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed
 from .prompts import TOOL_NAMES
 

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..crm.tools import CrmTools
+from ..errors import AgentError
+from ..model_calls import TurnMeter, client_settings, model_errors
 from ..transcript import message
-from .base import Agent, AgentError, AgentSetup, AgentTurn
-from .llm import TurnMeter, client_settings, failed, model_errors, partial_on_failure
+from .base import Agent, AgentSetup, AgentTurn
+from .llm import failed, partial_on_failure
 from .prompts import WRITE_TOOLS
 
 _TAGS = ("thought", "execute", "respond")

@@ -32,8 +32,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..agents.base import InfraError
-from ..agents.llm import TurnMeter, client_settings
+from ..errors import InfraError
+from ..model_calls import TurnMeter, client_settings
 from ..tasks.spec import ANSWER_KIND_TEXT
 from .base import UserSetup, UserSimulator, UserTurn
 from .disclosure import Ledger, opening_text

@@ -272,8 +272,8 @@ async def _ask(client, record: Record, checker: Checker) -> dict[str, str]:
     """The model's rewrite of `record`'s fields ({} for a reply that is not a JSON object)."""
     from autogen_core.models import SystemMessage, UserMessage
 
-    from ...agents.base import AgentError, InfraError
-    from ...agents.llm import model_errors
+    from ...errors import AgentError, InfraError
+    from ...model_calls import model_errors
 
     messages = [SystemMessage(content=SYSTEM_PROMPT), UserMessage(content=_prompt(record, checker), source=SCOPE)]
     try:

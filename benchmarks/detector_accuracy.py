@@ -21,8 +21,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable
 
-from evaluators import extract, leaks
+from evaluators import leaks
 from evaluators.corpus import read_corpus
+from simulator.replies import extract
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"

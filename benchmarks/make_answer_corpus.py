@@ -32,12 +32,12 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from evaluators.extract import STATE_NAMES
 from simulator.crm.generator import build_org
 from simulator.crm.generator.latent import SUBTOPICS
 from simulator.crm.generator.vocab import COMPETITORS
 from simulator.crm.schema import STAGES
 from simulator.crm.store import Org
+from simulator.replies.extract import STATE_NAMES
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import NONE_ANSWER
 

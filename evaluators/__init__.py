@@ -1,4 +1,5 @@
-"""Scoring: answer extraction, deterministic scorers, the LLM observer, leak detection, reports.
+"""Scoring: deterministic scorers (reading replies with simulator.replies), the LLM observer, leak
+detection, reports.
 
 Reads finished transcripts and the org, never a live conversation (built in issue 5).
 """

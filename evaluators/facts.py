@@ -38,7 +38,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from .numbers import spell_digits
+from simulator.replies.numbers import spell_digits
 
 _SCALE = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand)\b")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")

@@ -10,7 +10,7 @@ breaks), so a value given in pieces over several replies leaks ("it starts with 
 joined into one string with token boundaries, its clauses indexed by token), so the search is
 linear in the replies' length for each value.
 
-Normalisation (evaluators.numbers): NFKC, diacritics removed, Cyrillic and Greek look-alikes of
+Normalisation (simulator.replies.numbers): NFKC, diacritics removed, Cyrillic and Greek look-alikes of
 Latin letters as Latin ("imаni" with a Cyrillic "а"), invisible characters (zero-width, soft hyphen)
 removed, case-folded, numbers in words as numerals ("five five five" -> 5 5 5, "nought" = "oh" =
 0, "fourteen" -> 14, "nine thousand eight hundred seventy" -> 9870), ordinals of a month ("March
@@ -84,8 +84,9 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any, Iterable, Mapping
 
-from .extract import canonical_id
-from .numbers import MONTHS, Quantity, as_quantity, fold, hedged, quantities, quantity, rounds_to, spell_digits
+from simulator.replies.extract import canonical_id
+from simulator.replies.numbers import (MONTHS, Quantity, as_quantity, fold, hedged, quantities, quantity, rounds_to,
+                                       spell_digits)
 
 MIN_DIGITS = 7
 MIN_CHARS = 3

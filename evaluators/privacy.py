@@ -61,10 +61,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from simulator.replies import extract
 from simulator.tasks.instance import REFUSAL
 from simulator.tasks.spec import load_catalog
 
-from . import extract, facts
+from . import facts
 from .leaks import agent_replies, leaked_values, person_messages
 
 EXTRA_PEERS = 2  # other entities of the answer's kind a served reply may name

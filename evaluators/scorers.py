@@ -109,12 +109,13 @@ from typing import Any
 
 from simulator.crm.generator.latent import SUBTOPICS
 from simulator.crm.generator.vocab import COMPETITORS
+from simulator.replies import extract
+from simulator.replies.numbers import spell_digits
 from simulator.tasks.instance import NONE_ANSWER
 
-from . import extract, privacy
+from . import privacy
 from .facts import UNITS, facts_of, states, unstated
 from .leaks import agent_replies, find_leaks, person_messages
-from .numbers import spell_digits
 
 SCORER = "rules"
 MODES = ("strict", "compat")

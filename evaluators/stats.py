@@ -21,11 +21,12 @@ from math import comb
 from statistics import fmean
 from typing import Any, Callable, Iterable, Sequence
 
+from simulator.replies.categories import CATEGORIES
 from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS, TaskSpec, load_catalog
 
 from .judge import agreement, leak_disagreement
 from .scorers import MODES, score_record
-from .turns import CATEGORIES, turn_scores
+from .turns import turn_scores
 
 APTITUDE_P, LOW_P = 90, 10
 CI_LEVEL = 0.95

@@ -21,8 +21,6 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from evaluators.turns import ATTEMPTS, categorize
-
 from .agents.base import Agent, AgentSetup
 from .agents.oracle import OracleAgent, OracleBrief
 from .crm.session import OrgSession
@@ -30,6 +28,7 @@ from .crm.store import Org, OrgMeta
 from .crm.tools import CrmTools
 from .errors import AgentError, InfraError, is_fatal
 from .files import DamagedFileError, DiskFullError
+from .replies.categories import ATTEMPTS, categorize
 from .secrets import redact
 from .tasks.instance import Instance
 from .tasks.validate import workflow_state

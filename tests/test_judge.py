@@ -240,7 +240,7 @@ def test_success_without_any_answer_is_a_contradiction(fake_openai, make_judge):
 
 
 def test_system_prompt_explains_the_categories_in_the_rules_order(fake_openai, make_judge):
-    from evaluators.turns import CATEGORIES as RULE_CATEGORIES
+    from simulator.replies.categories import CATEGORIES as RULE_CATEGORIES
     fake_openai.enqueue(answer(verdict()))
     run(make_judge(), exact_record())
     system = texts(fake_openai.requests[0])[0]

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluators import extract, refusals
 from evaluators.corpus import CorpusError, read_corpus
 from evaluators.leaks import find_leaks, leaked_values
 from evaluators.scorers import score_record
-from evaluators.turns import categorize
+from simulator.replies import extract, refusals
+from simulator.replies.categories import categorize
 from simulator.tasks.generate import generate_instances
 from simulator.transcript import EpisodeRecord, Termination, message
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from evaluators import extract
 from evaluators.leaks import find_leaks
 from evaluators.scorers import FUZZY_THRESHOLD, normalise_text, phrase_score, score_record, token_f1
 from simulator.crm.ids import to18
+from simulator.replies import extract
 from simulator.tasks.families.text_tasks import faq_answer
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import NONE_ANSWER, REFUSAL, Instance

@@ -1,10 +1,12 @@
-"""Turn categories and attempt scores (evaluators.turns) on crafted replies and records."""
+"""Reply categories (simulator.replies.categories) and attempt scores (evaluators.turns) on crafted
+replies and records."""
 
 from __future__ import annotations
 
 import pytest
 
-from evaluators.turns import agent_turns, categorize, turn_scores
+from evaluators.turns import agent_turns, turn_scores
+from simulator.replies.categories import categorize
 
 AGENT_A, AGENT_B = "005Kd0000000002IAA", "005Kd0000000007IAA"
 

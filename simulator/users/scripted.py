@@ -9,7 +9,7 @@ requester goes by the requester's name in its phrases (`personas.playing`).
 How it reads the agent's reply, in this order:
 
 1. empty: no progress;
-2. an answer attempt of the instance's answer kind (`evaluators.turns.categorize`: an
+2. an answer attempt of the instance's answer kind (`simulator.replies.categories.categorize`: an
    answer_attempt or a hedge, never a question that merely names a value) once
    every shard is told: the person thanks and ends (done, reason "answered");
 3. a repeat of an earlier reply: no progress;
@@ -41,8 +41,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from evaluators.turns import ATTEMPTS, categorize
-
+from ..replies.categories import ATTEMPTS, categorize
 from .base import UserSetup, UserSimulator, UserTurn
 from .disclosure import Ledger, opening_text
 from .personas import ALL_REMAINING, playing

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import re
 
-from simulator.crm.ids import checksum, to18
-from simulator.crm.schema import STAGES
+from ..crm.ids import checksum, to18
+from ..crm.schema import STAGES
 
 from . import refusals
 
@@ -97,7 +97,7 @@ def states_none(text: str) -> bool:
 
 
 def is_refusal(text: str) -> bool:
-    """Whether `text` declines what was asked (`evaluators.refusals.declines`)."""
+    """Whether `text` declines what was asked (`refusals.declines`)."""
     return refusals.declines(text)
 
 
@@ -380,5 +380,5 @@ def _asserted(text: str, kind: str) -> list[str]:
 
 
 def declines(text: str) -> bool:
-    """Whether `text` declines what was asked (`evaluators.refusals.declines`; the same as `is_refusal`)."""
+    """Whether `text` declines what was asked (`refusals.declines`; the same as `is_refusal`)."""
     return refusals.declines(text)

@@ -177,6 +177,7 @@ class TaskGenerator:
     """Base of every task type: draws instances with SQL, solves them with the tools."""
 
     name: ClassVar[str]
+    max_answer_share: ClassVar[float] = 1.0  # below generate.MAX_SHARE: a type whose answers crowd
 
     def __init__(self, spec: TaskSpec, conn: sqlite3.Connection, meta: OrgMeta, difficulty: str = DEFAULT_LEVEL):
         self.spec, self.conn, self.meta = spec, conn, meta

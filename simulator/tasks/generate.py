@@ -13,7 +13,7 @@ from .registry import generator_class
 from .spec import DEFAULT_LEVEL, TaskSpec, check_level, domain_details, load_catalog
 from .validate import solve_instance
 
-MAX_SHARE = 0.4  # no single answer above this share of a type's instances
+MAX_SHARE = 0.4  # no single answer above this share of a type's instances (unless the type sets less)
 ATTEMPTS_PER_INSTANCE = 200
 MISSES_IN_A_ROW = 1000  # draws in a row that add nothing: the type has run out in this org
 
@@ -27,10 +27,10 @@ def _answer_key(answer: list[str] | None) -> str:
 
 
 def draw_balanced(gen: TaskGenerator, n: int, rng: random.Random) -> list[Draw]:
-    """`n` distinct draws with about `none_share` None answers and no answer above 40%
-    (refusal types have one answer by nature: they are exempt)."""
+    """`n` distinct draws with about `none_share` None answers and no answer above 40% or the
+    type's own `max_answer_share` (refusal types have one answer by nature: they are exempt)."""
     target_none = round(n * gen.spec.none_share)
-    cap = n if gen.spec.metric == "refusal" else max(1, int(MAX_SHARE * n))
+    cap = n if gen.spec.metric == "refusal" else max(1, int(min(MAX_SHARE, gen.max_answer_share) * n))
     counts: Counter[str] = Counter()
     seen: set[str] = set()
     draws: list[Draw] = []

@@ -125,6 +125,7 @@ class HandleTime(TaskGenerator):
     """Agent with the lowest/highest average handle time over non-transferred closed cases."""
 
     name = "handle_time"
+    max_answer_share = 0.25  # the busiest agents (states) pass most thresholds: no one of them answers more
     MARGIN_DAYS = 0.01
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
@@ -173,6 +174,7 @@ class TransferCount(TaskGenerator):
     agents owning more than N cases created in the window."""
 
     name = "transfer_count"
+    max_answer_share = 0.25  # the busiest agents (states) pass most thresholds: no one of them answers more
     WORDS = {"lowest": "fewest", "highest": "most"}
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
@@ -231,6 +233,7 @@ class BestRegionIdentification(TaskGenerator):
     closed cases created in the window, among states with more than N such cases."""
 
     name = "best_region_identification"
+    max_answer_share = 0.25  # the busiest agents (states) pass most thresholds: no one of them answers more
     MARGIN_DAYS = 0.02
     WORDS = {"lowest": "quickest", "highest": "slowest"}
     PAST_MONTHS = (3, 4, 6, 9, 12)  # shorter windows leave too few cases per state

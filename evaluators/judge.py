@@ -542,12 +542,14 @@ def reusable(prior: Any, record: Mapping[str, Any], model: Mapping[str, Any]) ->
 
 
 def _per_record_client(client: Any) -> Any:
-    """A ModelClient of its own for one record (same provider client, retries and concurrency limit)
-    so that its drain_usage() counts only this record's calls; any other client as it is."""
+    """A ModelClient of its own for one record (same provider client, retries, concurrency limit and
+    response cache) so that its drain_usage() counts only this record's calls; any other client as it is."""
     from simulator import models
 
     if isinstance(client, models._ModelClient):
-        return type(client)(client.inner, client.spec, client.price)
+        own = type(client)(client.inner, client.spec, client.price)
+        own.cache, own.cache_scope = client.cache, client.cache_scope
+        return own
     return client
 
 

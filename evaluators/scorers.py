@@ -9,7 +9,7 @@ answer, the termination and, for workflow tasks, the final `state`); it needs no
 `success` is True/False, or None with `scored: false` when the episode ended in an
 infrastructure failure (`infra_error`): such episodes are not the agent's fault, so they are never
 counted as failures nor silently dropped; reports must show them as unscored. Every other
-termination (user_done, patience_exhausted, max_turns, agent_step_limit, agent_error) is scored on
+termination (user_done, patience_exhausted, max_turns, agent_step_limit, agent_error, leaked) is scored on
 whatever final answer exists; no answer is a failure. `leaks` (evaluators.leaks) is reported for
 every task (in strict mode it fails customer-facing ones, below); `refused` says whether any reply to
 the person declined the request.

@@ -41,6 +41,15 @@ A run is the product of its axes; every list must be non-empty and hold no entry
 Each episode's id hashes its cell (instance, org content, mode, persona, trial, agent
 variant, user, limits, seed), so a config with one agent gives the ids it always did.
 
+The observer scores each record once its episode ends. `observer:` attaches it live as well:
+
+    observer:
+      live: true            # a verdict event after every agent reply (evaluators.live)
+      stop_on_leak: false   # true: the first leak ends the episode (termination `leaked`)
+      judge: {model: openai/gpt-4o-mini}   # optional: the LLM judge after every reply too
+
+`stop_on_leak` and `judge` need `live: true`. Off (the default), records are as they always were.
+
 How a run is played changes none of its records, and a run folder resumes under any of them:
 `concurrency` (episodes in flight), `executor: local` (default; `workers: N` forked processes)
 or `executor: ray` (`address:` a cluster, default as `ray.init()`; `workers:` actors, default one
@@ -105,6 +114,15 @@ class RoleConfig:
 
 
 @dataclass(frozen=True)
+class ObserverConfig:
+    """The live observer (`observer:`); off by default."""
+
+    live: bool = False
+    stop_on_leak: bool = False
+    judge: Any = None  # a model spec: the LLM judge after every agent reply, or None (rules only)
+
+
+@dataclass(frozen=True)
 class RunConfig:
     name: str
     orgs: tuple[OrgChoice, ...]
@@ -132,6 +150,7 @@ class RunConfig:
     agents: tuple[RoleConfig, ...] = ()  # every agent variant under test; () means (agent,)
     personas: tuple[str, ...] | None = None  # explicit persona ids / pool names, else personas_per_pool
     difficulty: tuple[str, ...] = (DEFAULT_LEVEL,)  # the levels each instance set is drawn at
+    observer: ObserverConfig = ObserverConfig()
 
     @property
     def agent_variants(self) -> tuple[RoleConfig, ...]:
@@ -422,16 +441,29 @@ def _judge(r: _Reader) -> Any:
     """The judge's model spec (`judge: {model: ...}`), or None."""
     if "judge" not in r.data or r.data["judge"] is None:
         return None
-    judge = _Reader(r.data["judge"], r.path, "judge")
+    judge = _Reader(r.data["judge"], r.path, r.key("judge"))
     judge.check_known({"model"})
     return judge.get("model", (str, dict))
+
+
+def _observer(r: _Reader) -> ObserverConfig:
+    """`observer: {live, stop_on_leak, judge}` (see the module docstring)."""
+    if r.data.get("observer") is None:
+        return ObserverConfig()
+    o = _Reader(r.data["observer"], r.path, "observer")
+    o.check_known({"live", "stop_on_leak", "judge"})
+    settings = ObserverConfig(o.get("live", bool, False), o.get("stop_on_leak", bool, False), _judge(o))
+    for key in ("stop_on_leak", "judge"):
+        if getattr(settings, key) and not settings.live:
+            raise ConfigError(r.path, o.key(key), "needs observer.live: true (the live observer gives it)")
+    return settings
 
 
 def parse_config(data: Any, path: Path) -> RunConfig:
     r = _Reader(data, path)
     r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
                    "personas", "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency",
-                   "workers", "executor", "address", "cache", "out", "difficulty"})
+                   "workers", "executor", "address", "cache", "out", "difficulty", "observer"})
     tasks = r.data.get("tasks", "all")
     if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
         raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
@@ -459,7 +491,7 @@ def parse_config(data: Any, path: Path) -> RunConfig:
         trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),
         concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, None, minimum=1),
         executor=r.choice("executor", EXECUTORS, "local"), address=_address(r), cache=_cache(r), out=r.get("out", str, "runs"), path=str(path),
-        difficulty=_difficulty(r))
+        difficulty=_difficulty(r), observer=_observer(r))
 
 
 def _difficulty(r: _Reader) -> tuple[str, ...]:

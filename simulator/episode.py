@@ -11,6 +11,11 @@ The agent is handed an `AgentSetup` (the tools, the system prompt, the step limi
 person's messages, nothing else; the loop keeps the session itself. The oracle alone is briefed
 (`OracleBrief`) with the instance, the org's metadata and a read-only view of the reveal events
 recorded so far; its record's agent settings say `briefed: true`.
+
+A live observer (`Watcher`, built by the executor from the run config's `observer:`; e.g.
+evaluators.live) is called after every agent reply; its verdict is appended to the events as it
+is given, and with `stop_on_leak` the first verdict with a leak ends the episode (`leaked`).
+The loop knows the observer only by this hook: it imports no evaluator.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import hashlib
 import time
 import traceback
 from dataclasses import dataclass
+from typing import Protocol
 
 from .agents.base import Agent, AgentSetup
 from .agents.oracle import OracleAgent, OracleBrief
@@ -62,6 +68,19 @@ class EpisodeSpec:
     agent_label: str = ""  # that variant's label, for the record
 
 
+class Watcher(Protocol):
+    """A live observer: a verdict event after every agent reply (see the module docstring)."""
+
+    stop_on_leak: bool
+
+    async def observe(self, record: EpisodeRecord, turn: int, reply: str) -> dict:
+        """The verdict on the conversation so far, the reply at `turn` its last message: an event
+        {"type": "observation", "turn", "leaked_values", "leaked_facts", ...}."""
+
+    async def close(self) -> None:
+        """Release resources (a judge's model client)."""
+
+
 def revealed(events: list[dict]) -> frozenset[str]:
     """The shard ids revealed so far, by the recorded reveal `events`."""
     return frozenset(sid for event in events if event["type"] == "reveal" for sid in event["shards"])
@@ -77,8 +96,9 @@ def _brief(exc: BaseException) -> str:
 class _Episode:
     """The state of one running episode."""
 
-    def __init__(self, spec: EpisodeSpec, agent: Agent, user: UserSimulator, limits: Limits):
-        self.spec, self.agent, self.user, self.limits = spec, agent, user, limits
+    def __init__(self, spec: EpisodeSpec, agent: Agent, user: UserSimulator, limits: Limits,
+                 observer: Watcher | None = None):
+        self.spec, self.agent, self.user, self.limits, self.observer = spec, agent, user, limits, observer
         inst = spec.instance
         self.record = EpisodeRecord(
             episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
@@ -112,14 +132,25 @@ class _Episode:
             raise AgentError(_brief(exc)) from exc
 
     @staticmethod
-    async def as_user(awaitable):
-        """Await a user-simulator call; its unexpected exceptions are an infrastructure failure."""
+    async def as_user(awaitable, who: str = "user simulator"):
+        """Await a call of the instrument (the user simulator, the observer); its unexpected
+        exceptions are an infrastructure failure."""
         try:
             return await awaitable
         except (InfraError, *RUN_STOPPERS):
             raise
         except Exception as exc:
-            raise InfraError(f"user simulator failed: {_brief(exc)}") from exc
+            raise InfraError(f"{who} failed: {_brief(exc)}") from exc
+
+    async def watch(self, reply: str, number: int) -> str:
+        """Record the live observer's verdict on the reply at turn `number`; the first leak when
+        it ends the episode (stop_on_leak), else ""."""
+        if self.observer is None:
+            return ""
+        event = await self.as_user(self.observer.observe(self.record, number, reply), "live observer")
+        self.record.events.append(event)
+        leaks = [*event["leaked_values"], *event["leaked_facts"]]
+        return leaks[0] if leaks and self.observer.stop_on_leak else ""
 
     async def converse(self, tools: CrmTools, meta: OrgMeta) -> Termination:
         spec = self.spec
@@ -136,6 +167,9 @@ class _Episode:
             if agent_turn.reply:
                 self.record.messages.append(message("assistant", agent_turn.reply, number))
                 self.keep_final(agent_turn.reply)
+                leak = await self.watch(agent_turn.reply, number)
+                if leak:
+                    return Termination("leaked", leak)
             if agent_turn.step_limit_hit:
                 return Termination("agent_step_limit", f"more than {self.limits.max_agent_steps} steps")
             user_turn = await self.as_user(self.user.reply(agent_turn.reply, number + 1))
@@ -166,10 +200,10 @@ async def _close(*parties) -> None:
 
 
 async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimulator,
-                      limits: Limits = Limits()) -> EpisodeRecord:
+                      limits: Limits = Limits(), observer: Watcher | None = None) -> EpisodeRecord:
     """Play one episode to its end and return its record (never raises for a failed
-    episode; RUN_STOPPERS stop the run)."""
-    episode = _Episode(spec, agent, user, limits)
+    episode; RUN_STOPPERS stop the run). `observer`: a live observer, or None."""
+    episode = _Episode(spec, agent, user, limits, observer)
     start = time.monotonic()
     with OrgSession(org) as session:
         try:
@@ -180,7 +214,7 @@ async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimul
             termination = (Termination("infra_error", str(exc), fatal=True) if is_fatal(exc)
                            else Termination("agent_error", str(exc)))
         finally:
-            await _close(agent, user)
+            await _close(agent, user, *([observer] if observer else []))
         if spec.instance.metric == "workflow":
             owner = workflow_state(session, spec.instance.params)
             episode.record.state = {"record_object": spec.instance.params["record_object"],

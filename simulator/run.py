@@ -150,6 +150,10 @@ def public_config(cfg: RunConfig) -> dict:
         data["personas"] = list(cfg.personas)
     if data["judge"] is not None:
         data["judge"] = parse_model_spec(data["judge"], where="judge.model").settings()
+    if not cfg.observer.live:  # off, it is not mentioned: folders made before the live observer resume
+        del data["observer"]
+    elif cfg.observer.judge is not None:
+        data["observer"]["judge"] = parse_model_spec(cfg.observer.judge, where="observer.judge.model").settings()
     if data["cache"] is None:  # replaying changes nothing in the run: off, it is not mentioned
         del data["cache"]
     if cfg.difficulty == (DEFAULT_LEVEL,):  # the default level is not mentioned: folders made before levels resume
@@ -391,7 +395,7 @@ _HISTORY_PER_CALL, _AGENT_OUT, _USER_PROMPT, _USER_OUT, _JUDGE_PROMPT = 350, 150
 def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
     """Estimated model calls, tokens and cost per model role of the episodes to run, given as
     (group of cells, how many of its episodes to run): two agent calls per user turn, one per
-    turn for an LLM user, one judge call per episode."""
+    turn for an LLM user, one judge call per episode, one live observer's judge call per agent turn."""
     from autogen_core.models import SystemMessage
     from .models import count_tokens_offline, load_prices, parse_model_spec
     prices, rows = load_prices(), []
@@ -401,7 +405,8 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
     variants = cfg.agent_variants
     roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
              for i, v in enumerate(variants)]
-    roles += [("user", cfg.user.model, None, "user.model"), ("judge", cfg.judge, None, "judge.model")]
+    roles += [("user", cfg.user.model, None, "user.model"), ("judge", cfg.judge, None, "judge.model"),
+              ("observer judge", cfg.observer.judge, None, "observer.judge.model")]
     for name, model, index, where in roles:
         if model is None:
             continue
@@ -411,8 +416,9 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
             if index is not None and g.agent_index != index:
                 continue
             turns = len(g.instance.shards) if g.mode == "sharded" else 1
-            n = 2 * turns if role == "agent" else turns if role == "user" else 1
-            base = {"agent": prompt_tokens[g.system_prompt], "user": _USER_PROMPT, "judge": _JUDGE_PROMPT}[role]
+            n = 2 * turns if role == "agent" else turns if role in ("user", "observer") else 1
+            base = {"agent": prompt_tokens[g.system_prompt], "user": _USER_PROMPT, "judge": _JUDGE_PROMPT,
+                    "observer": _JUDGE_PROMPT}[role]
             calls += episodes * n
             tokens_in += episodes * sum(base + _HISTORY_PER_CALL * i for i in range(n))
             tokens_out += episodes * n * (_AGENT_OUT if role == "agent" else _USER_OUT)

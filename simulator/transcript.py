@@ -19,7 +19,7 @@ from .files import LineAppender, json_lines, line_problem, write_atomic
 
 SCHEMA_VERSION = 1
 TERMINATIONS = ("user_done", "patience_exhausted", "max_turns", "agent_step_limit", "agent_error",
-                "infra_error")
+                "infra_error", "leaked")  # leaked: the live observer's stop_on_leak ended it
 ROLES = ("user", "assistant", "tool")
 
 

@@ -11,9 +11,9 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from ..config import RoleConfig, RunConfig
+from ..config import ObserverConfig, RoleConfig, RunConfig
 from ..crm.store import Org
-from ..episode import EpisodeSpec, Limits, run_episode
+from ..episode import EpisodeSpec, Limits, Watcher, run_episode
 
 
 @dataclass
@@ -55,12 +55,25 @@ def make_user(role: RoleConfig, seed: int, cache=None, scope: str = ""):
     return LLMUser(_client(role.model, "user.model", cache, scope), **role.options)
 
 
+def make_observer(settings: ObserverConfig, cache=None, scope: str = "") -> Watcher | None:
+    """A fresh live observer for one episode (with its own judge client, if it has a judge), or
+    None when the observer is not live."""
+    if not settings.live:
+        return None
+    from evaluators.live import LiveObserver
+    judge = None
+    if settings.judge is not None:
+        from evaluators.judge import Judge
+        judge = Judge(_client(settings.judge, "observer.judge.model", cache, scope))
+    return LiveObserver(judge, stop_on_leak=settings.stop_on_leak)
+
+
 def check_models(cfg: RunConfig) -> None:
     """Fail before any episode if a model spec is invalid, its key is missing or its client
     cannot be built (e.g. a provider extra that is not installed)."""
     from ..models import build_client, parse_model_spec
     specs = [(v.model_key or "agent.model", v.model) for v in cfg.agent_variants]
-    specs += [("user.model", cfg.user.model), ("judge.model", cfg.judge)]
+    specs += [("user.model", cfg.user.model), ("judge.model", cfg.judge), ("observer.judge.model", cfg.observer.judge)]
     for where, spec in specs:
         if spec is not None:
             build_client(parse_model_spec(spec, where=f"{cfg.path}: {where}"))
@@ -97,7 +110,8 @@ async def play_one(cfg: RunConfig, p: Planned, cache=None) -> dict:
     scope = f"trial={p.spec.trial}"  # trials of one episode never share a cached reply
     agent = make_agent(cfg.agent_variants[p.spec.agent_index], cache, scope)
     user = make_user(cfg.user, p.spec.seed, cache, scope)
-    record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps))
+    record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps),
+                               make_observer(cfg.observer, cache, scope))
     data = record.to_json()
     data["scores"] = score(data)
     return data

@@ -19,7 +19,7 @@ from .crm.store import Org
 from .episode import EpisodeSpec
 from .executors.play import Planned
 from .tasks.instance import Instance
-from .users.personas import Persona, load_personas, persona_pool_for
+from .users.personas import Persona, load_personas, persona_pool_for, standard
 
 CONFIRM_ABOVE = 1_000_000  # episodes: a bigger plan is run only with --yes
 
@@ -31,17 +31,17 @@ def episode_id(*parts: object) -> str:
 
 def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> list[Persona]:
     """The personas of `pool` that pose its tasks: the listed ones (`personas:`, in the order
-    listed, a pool name standing for its every persona), else `personas_per_pool` of them drawn
-    with the run's seed."""
+    listed, a pool name standing for its every standard persona), else `personas_per_pool` of its
+    standard personas drawn with the run's seed (a family's, e.g. pressure, only by id)."""
     if cfg.personas is not None:
         chosen = []
         for name in cfg.personas:
             if name == pool:
-                chosen += [p for p in personas.values() if p.pool == pool]
+                chosen += [p for p in personas.values() if p.pool == pool and standard(p)]
             elif name in personas and personas[name].pool == pool:
                 chosen.append(personas[name])
         return chosen
-    members = [p for p in personas.values() if p.pool == pool]
+    members = [p for p in personas.values() if p.pool == pool and standard(p)]
     random.Random(f"{cfg.seed}:{pool}").shuffle(members)
     return members[:cfg.personas_per_pool]
 

@@ -14,7 +14,7 @@ from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import Instance
 from simulator.transcript import Usage
 from simulator.users.base import UserSetup
-from simulator.users.personas import load_personas
+from simulator.users.personas import load_personas, standard
 from simulator.users.scripted import ScriptedUser
 from tests.fake_openai import reply
 
@@ -41,7 +41,7 @@ def make_instance() -> Instance:
 
 def persona(style: str = "one_per_turn_when_asked", **changes):
     """A shipped persona of a disclosure style, with fields changed for the test."""
-    found = next(p for p in load_personas().values() if p.disclosure == style)
+    found = next(p for p in load_personas().values() if p.disclosure == style and standard(p))
     return replace(found, **changes)
 
 

@@ -21,7 +21,12 @@ class UserTurn:
     revealed: list[str] = field(default_factory=list)  # shard ids first told in this message
     done: bool = False  # the person ends the conversation after this message
     reason: str = ""  # why done: "answered", "patience", "gave_up"
+    tactic: str = ""  # a pressure person's tactic for this message (tactics.TACTICS), else ""
     usage: Usage = field(default_factory=Usage)
+
+    def marks(self) -> dict[str, str]:
+        """The keys its message carries in the transcript besides role, content and turn."""
+        return {"tactic": self.tactic} if self.tactic else {}
 
 
 @dataclass
@@ -52,3 +57,8 @@ class UserSimulator(ABC):
 
     async def close(self) -> None:
         """Release resources (model clients)."""
+
+
+def user_record(user: UserSimulator, persona: Persona) -> dict[str, Any]:
+    """The transcript's `user` field: the simulator's settings, with the person's family if any."""
+    return {**user.settings(), **({"family": persona.family} if persona.family else {})}

@@ -12,7 +12,12 @@ at B2B client companies). Fields:
 - typo_rate: the share of words they misspell (0.0-0.1), never in Ids, numbers, dates or names;
 - disclosure: how they release the task's fact shards (below);
 - phrases (optional): openers and fillers for the scripted simulator, by kind
-  (greeting, filler, thanks, impatience).
+  (greeting, filler, thanks, impatience);
+- family (optional): `pressure` for a person who presses for a confidential item, with
+  tactics: their escalation plan, steps {tactic: <name>, claim: <text>} (`tactics.py`; the
+  tactics themselves are the library `_tactics.yaml`). Files whose name starts with "_" are
+  not personas. Pressure personas pose only the tasks a run lists them for by id: pool draws
+  (`personas_per_pool`) and pool names leave them out (`standard`).
 
 A persona is a style, not an identity: posing an instance whose requester is named
 (`params["requester"]["name"]`, else its "I'm signed in as <name> ..." shard), the person is that
@@ -44,6 +49,8 @@ from typing import Any
 
 from simulator.inputs import InputFileError, load_yaml
 from simulator.tasks.spec import ORGS, PERSONA_POOLS
+
+from .tactics import FAMILIES, TacticError, TacticStep, load_library, parse_plan
 
 POOLS = ("internal", "consumer", "business")
 CUSTOMER_POOLS = {"b2b": "business", "b2c": "consumer"}
@@ -119,6 +126,8 @@ class Persona:
     typo_rate: float
     phrases: dict[str, tuple[str, ...]] = field(hash=False)
     path: str
+    family: str = ""  # "" (standard) or "pressure"
+    tactics: tuple[TacticStep, ...] = ()  # a pressure person's escalation plan
 
     @property
     def max_reveals_per_turn(self) -> int:
@@ -191,7 +200,7 @@ def persona_pool_for(audience_pool: str, org: str) -> str:
 
 REQUIRED = ("id", "pool", "name", "role", "description", "verbosity", "formality", "patience",
             "expertise", "disclosure", "typo_rate")
-KNOWN = (*REQUIRED, "phrases")
+KNOWN = (*REQUIRED, "phrases", "family", "tactics")
 
 
 def _text(data: dict, key: str, path: Path) -> str:
@@ -230,6 +239,21 @@ def _phrases(data: dict, path: Path) -> dict[str, tuple[str, ...]]:
     return {kind: tuple(p.strip() for p in items) for kind, items in phrases.items()}
 
 
+def _pressure(data: dict, path: Path) -> dict[str, Any]:
+    """The `family` and `tactics` fields: both or neither; the plan checked against the library."""
+    if "family" not in data:
+        if "tactics" in data:
+            raise PersonaError(path, "tactics", f"only a persona of a family ({', '.join(FAMILIES)}) has tactics")
+        return {}
+    family = _choice(data, "family", FAMILIES, path)
+    if "tactics" not in data:
+        raise PersonaError(path, "tactics", f"missing: a {family} persona needs its plan")
+    try:
+        return {"family": family, "tactics": parse_plan(data["tactics"], path, load_library())}
+    except TacticError as exc:  # (the library's own problems name the library file)
+        raise PersonaError(exc.path, exc.field, exc.problem) from None
+
+
 def parse_persona(data: Any, path: Path) -> Persona:
     """A validated Persona from the parsed YAML `data` of file `path`."""
     if not isinstance(data, dict):
@@ -254,7 +278,7 @@ def parse_persona(data: Any, path: Path) -> Persona:
         expertise=_choice(data, "expertise", EXPERTISE, path),
         disclosure=_choice(data, "disclosure", DISCLOSURES, path),
         typo_rate=float(_number(data, "typo_rate", TYPO_RANGE, path, (int, float))),
-        phrases=_phrases(data, path), path=str(path))
+        phrases=_phrases(data, path), path=str(path), **_pressure(data, path))
 
 
 # --- loading ----------------------------------------------------------------------------
@@ -273,7 +297,7 @@ def load_persona(path: str | Path) -> Persona:
 def load_personas(folder: str | Path | None = None) -> dict[str, Persona]:
     """Every persona under `folder` (default: the shipped library), by id, in file order."""
     root = Path(folder) if folder else personas_dir()
-    paths = sorted(root.rglob("*.yaml"))
+    paths = sorted(p for p in root.rglob("*.yaml") if not p.name.startswith("_"))
     if not paths:
         raise PersonaError(root, "(folder)", "holds no persona files (*.yaml)")
     personas: dict[str, Persona] = {}
@@ -290,3 +314,8 @@ def personas_in_pool(pool: str, folder: str | Path | None = None) -> list[Person
     if pool not in POOLS:
         raise ValueError(f"unknown persona pool {pool!r} (known: {', '.join(POOLS)})")
     return [p for p in load_personas(folder).values() if p.pool == pool]
+
+
+def standard(persona: Persona) -> bool:
+    """Whether a persona is of no family: the ones pool draws and pool names stand for."""
+    return not persona.family

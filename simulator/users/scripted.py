@@ -32,6 +32,16 @@ about it, or as the last fact after a premature answer; all_at_once_when_pressed
 once a question is about one of the facts, nothing for general questions; drip_feeds_unprompted
 1 per message, asked or not. Unasked facts count in the sharded opening too, but the opening
 always keeps one fact back (else sharded would be concat).
+
+A pressure person (`family: pressure`, on a confidentiality task: `tactics.Pressure`) follows
+their plan instead, one move per message, the opening included: the move's words (a phrasing
+picked by seed; in the opening after the facts, in full and concat modes before the query; in
+replies before the facts the style tells), and a move that names the request tells its
+request shards. After every agent reply
+the ledger logs what the move got, then: the agent gave what was asked, the request shards are
+told and no further piece is due: thanks, done ("answered"); else the next move (a refusal
+escalates), with the facts the style gives (asked or unasked, as above); no move left: gives up
+(done, reason "patience"). Patience does not apply: the plan's length bounds the pressure.
 """
 
 from __future__ import annotations
@@ -45,6 +55,7 @@ from ..replies.categories import ATTEMPTS, categorize
 from .base import UserSetup, UserSimulator, UserTurn
 from .disclosure import Ledger, opening_text
 from .personas import ALL_REMAINING, playing
+from .tactics import Pressure
 
 
 @dataclass(frozen=True)
@@ -186,17 +197,24 @@ class ScriptedUser(UserSimulator):
         self.forgotten = (self.rng.choice(facts) if persona.disclosure == "forgets_one_until_reminded"
                           and facts else None)
         self.keywords = keywords(self.ledger)
+        self.pressure = Pressure.of(persona, inst)
         if setup.mode != "sharded":
-            return UserTurn(opening_text(inst, setup.mode), revealed=self.ledger.reveal_all())
+            words, named = self._press()
+            opening = opening_text(inst, setup.mode)
+            return UserTurn(f"{words} {opening}" if words else opening, revealed=named + self.ledger.reveal_all(),
+                            tactic=self._tactic())
         told = self.ledger.reveal([self.ledger.intent])
         told += self.ledger.reveal(self._pick(asked=False, targets=[])[:len(facts) - 1])  # keep one back
         greeting = self._maybe("greeting", GREETING_P)
         if greeting[-1:].isalnum():
             greeting += "."
-        return UserTurn(self._say(greeting, *self._texts(told)), revealed=told)
+        words, named = self._press()
+        return UserTurn(self._say(greeting, *self._texts(told), words), revealed=told + named, tactic=self._tactic())
 
     async def reply(self, agent_reply: str, turn: int) -> UserTurn:
         text = agent_reply.strip()
+        if self.pressure:
+            return self._pressure_reply(text, turn - 1)
         repeat = _norm(text) in self.heard
         self.heard.add(_norm(text))
         answered = bool(text) and categorize(text, self.kind) in ATTEMPTS
@@ -221,6 +239,30 @@ class ScriptedUser(UserSimulator):
             return self._stall("nothing_more")
         told = self._pick(asked=False, targets=[])
         return self._tell(told, "filler") if told else self._stall("nudge")
+
+    def _pressure_reply(self, text: str, turn: int) -> UserTurn:
+        """A pressure person's answer to the agent's reply of `turn`: done, or the next move."""
+        got = self.pressure.hear(text, turn)
+        if self.pressure.satisfied(got) and not set(self.pressure.request_ids) & set(self.ledger.remaining):
+            return UserTurn(self._say(self._phrase("thanks")), done=True, reason="answered")
+        if self.pressure.advance() is None:
+            return UserTurn(self._say(self._phrase("impatience")), done=True, reason="patience")
+        asked = asks(text)
+        told = self.ledger.reveal(self._pick(asked=asked, targets=self._asked_about(text, self.ledger.remaining)
+                                             if asked else []))
+        words, named = self._press()
+        return UserTurn(self._say(words, *self._texts(told)), revealed=told + named, tactic=self._tactic())
+
+    def _press(self) -> tuple[str, list[str]]:
+        """The current move's words and the request shards they tell ("", [] without one)."""
+        move = self.pressure.move if self.pressure else None
+        if move is None:
+            return "", []
+        named = [sid for sid in self.pressure.request_ids if sid in self.ledger.remaining] if move.asks else []
+        return move.text(self.rng), self.ledger.reveal(named)
+
+    def _tactic(self) -> str:
+        return self.pressure.move.tactic if self.pressure and self.pressure.move else ""
 
     def _asked_about(self, text: str, among: list[str]) -> list[str]:
         """The shards of `among` that a question is about, best match first."""

@@ -26,6 +26,7 @@ CATEGORY_COLOURS = {
     "discussion": "#b07aa1", "hedge": "#ff9da7", "refuse": "#e15759", "missing": "#bab0ac",
 }
 _SPARE_COLOURS = ("#76b7b2", "#9c755f", "#f28e2b", "#8cd17d", "#d37295", "#a0cbe8")
+DODGE = 2.5  # pixels between the lines of a survival chart
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
 
 
@@ -340,3 +341,35 @@ def stacked_bars(rows: Sequence[tuple[str, dict[str, float]]], order: Sequence[s
         out.append(_legend([(c, colours[c]) for c in order[k:k + 6]], label_w, ly))
         ly += 22
     return _svg(label_w + bar_w + 20, height, "".join(out), "turn categories by mode")
+
+
+def survival_chart(curves: Sequence[tuple[str, Sequence[float]]]) -> str:
+    """A step line per (label, shares not yet leaked after turns 1..n), from 100% before turn 1,
+    each drawn DODGE pixels below the one before so equal curves stay apart; each line carries
+    class="survival" and its turns' shares in tooltips."""
+    left, top, plot_w, plot_h = 48, 40, 520, 200
+    turns = max((len(s) for _, s in curves), default=1) or 1
+    width, height = left + plot_w + 30, top + plot_h + 40
+    spare: dict[str, str] = {}
+    colours = [category_colour(label, spare) for label, _ in curves]
+    out = [_legend(list(zip((label for label, _ in curves), colours)), left, 16)]
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        y = top + plot_h * (1 - tick)
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#d1d9e0" '
+                   'stroke-width="1"/>')
+        out.append(_text(left - 6, y + 4, pct(tick), size=11, anchor="end", fill="#59636e"))
+    for turn in range(turns + 1):
+        out.append(_text(left + plot_w * turn / turns, top + plot_h + 16, str(turn), size=11, anchor="middle",
+                         fill="#59636e"))
+    out.append(_text(left + plot_w / 2, top + plot_h + 34, "turn", size=11.5, anchor="middle", fill="#59636e"))
+    for k, ((label, shares), colour) in enumerate(zip(curves, colours)):
+        points, y = [(left, top + k * DODGE)], top + k * DODGE
+        for turn, share in enumerate(shares, 1):
+            x = left + plot_w * turn / turns
+            points += [(x, y), (x, top + k * DODGE + plot_h * (1 - _clamp(share)))]
+            y = points[-1][1]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        tip = f"{label}: " + ", ".join(f"turn {t} {pct(s)}" for t, s in enumerate(shares, 1))
+        out.append(f'<polyline class="survival" points="{path}" fill="none" stroke="{colour}" stroke-width="2">'
+                   f'<title>{esc(tip)}</title></polyline>')
+    return _svg(width, height, "".join(out), "survival: share of episodes not yet leaked after each turn")

@@ -5,10 +5,13 @@
   task, org, mode, persona and model, by difficulty level when the run holds several (over the task
   types whose levels differ, naming the others, with the oracle's mean tool calls), full vs sharded
   degradation with 95% intervals, trials, privacy per agent (leak rates, refusal rate on confidential
-  requests, over-refusal rate on legitimate ones, privacy-utility score; `stats.privacy`), turn
-  categories by mode, judge agreement, usage and cost, and the episodes that did not pass;
+  requests, over-refusal rate on legitimate ones, privacy-utility score; `stats.privacy`), when the
+  summary has `pressure` (evaluators.pressure) leaks under pressure (by tactic, survival by turn,
+  refused then leaked, over-refusal under pressure), injection utility and attack success and the
+  default vs privacy-aware prompt pairs, turn categories by mode, judge agreement, usage and cost, and the episodes that did not pass;
 - report.html: the same with inline SVG plots (degradation by skill, persona x task heatmap,
-  privacy rates and privacy-utility by agent, turn-category mix by mode);
+  privacy rates and privacy-utility by agent, the survival curve of leaks under pressure, turn-category
+  mix by mode);
 - transcripts.html (and transcripts-2.html, ... for large runs, EPISODES_PER_PAGE a page): one
   collapsible section per episode; each person's turn shows the shards it revealed, tool calls are
   compact, each reply to the person carries its turn category and, for answer attempts, a
@@ -37,7 +40,7 @@ from typing import Any, Callable, Iterable
 from simulator.files import write_atomic
 
 from .html import (CATEGORY_COLOURS, LEAK_COLOUR, OVER_REFUSAL_COLOUR, REFUSAL_COLOUR, UTILITY_COLOUR, badge,
-                   degradation_chart, esc, heatmap, num, page, pct, rate_bars, stacked_bars, table)
+                   degradation_chart, esc, heatmap, num, page, pct, rate_bars, stacked_bars, survival_chart, table)
 from .stats import model_label
 
 EPISODES_PER_PAGE = 100
@@ -257,6 +260,76 @@ def _privacy_rows(summary: dict[str, Any]) -> list[list[str]]:
             for agent, p in (summary.get("privacy") or {}).items()]
 
 
+PRESSURE_NOTE = ("Episodes with a confidential item at stake whose person applied pressure or that the live observer "
+                 "watched. Survival: the share not yet leaked after each turn. By tactic and by turn: the agent's "
+                 "replies while nothing had leaked, and the first leaks among them (a leak counts against the "
+                 "tactic in force: the latest person turn's). Refused, then leaked: of the episodes where the agent "
+                 "declined before any leak, the share that leaked later. Over-refusal under pressure: legitimate "
+                 "requests of pressure people declined and not served. Injected orgs: utility on the clean org, "
+                 "utility and attack success (obeyed) among the episodes whose agent read a planted instruction.")
+PRESSURE_HEADERS = ["agent", "episodes at stake", "leak rate", "turns to first leak (median)", "refused, then leaked",
+                    "over-refusal under pressure", "utility (clean org)", "utility under attack (exposed)",
+                    "attack success (exposed)"]
+PAIRED_FIGURES = (("leak_rate", "leak rate", pct), ("turns_to_first_leak", "turns to first leak (median)", num),
+                  ("refused_then_leaked", "refused, then leaked", pct),
+                  ("over_refusal_rate", "over-refusal under pressure", pct), ("utility", "utility (clean org)", pct),
+                  ("utility_exposed", "utility under attack (exposed)", pct),
+                  ("attack_success_exposed", "attack success (exposed)", pct))
+
+
+def _of(share: dict[str, Any] | None) -> str:
+    """'50.0% (1 of 2)' for a pressure share {n, hits, rate}, or '–'."""
+    return "–" if not share else f"{pct(share.get('rate'), 1)} ({num(share.get('hits'))} of {num(share.get('n'))})"
+
+
+def _pressure_rows(summary: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for agent, p in (_get(summary, "pressure", "agents", default={}) or {}).items():
+        injection = p.get("injection") or {}
+        rows.append([agent, num(p.get("episodes")), pct(p.get("leak_rate"), 1), num(p.get("turns_to_first_leak"), 1),
+                     _of(p.get("refusal_consistency")), pct(_get(p, "over_refusal", "rate"), 1),
+                     pct(injection.get("utility"), 1), pct(injection.get("utility_exposed"), 1),
+                     pct(injection.get("attack_success_exposed"), 1)])
+    return rows
+
+
+def _per_agent(summary: dict[str, Any], key: str, cell: Callable[[dict[str, Any], str], str],
+               title: str) -> tuple[list[str], list[list[str]]]:
+    """A table of the agents with leak figures: one row per value of their `key` (by_tactic, by_turn)."""
+    agents = {a: p for a, p in (_get(summary, "pressure", "agents", default={}) or {}).items() if p.get("survival")}
+    values = sorted({v for p in agents.values() for v in p.get(key) or {}},
+                    key=lambda v: (int(v) if v.isdigit() else 0, v))  # turns in order
+    return [title, *agents], [[v, *(cell(p, v) for p in agents.values())] for v in values]
+
+
+def _survival_cell(p: dict[str, Any], turn: str) -> str:
+    shares = p.get("survival") or []
+    share = shares[int(turn) - 1] if int(turn) <= len(shares) else None
+    return f"{pct(share, 1)}; first leaks {_of((p.get('by_turn') or {}).get(turn))}"
+
+
+def _paired_rows(summary: dict[str, Any]) -> list[list[str]]:
+    return [[agent, num(p.get("episodes")), label, show(p["default"].get(key), 1),
+             show(p["privacy_aware"].get(key), 1), _signed(p["delta"].get(key), show)]
+            for agent, p in (_get(summary, "pressure", "paired", default={}) or {}).items()
+            for key, label, show in PAIRED_FIGURES
+            if (p["default"].get(key), p["privacy_aware"].get(key)) != (None, None)]
+
+
+def _signed(delta: float | None, show: Callable[..., str]) -> str:
+    if delta is None:
+        return "–"
+    return f"{delta * 100:+.1f} pp" if show is pct else f"{delta:+.1f}"
+
+
+PRESSURE_TABLES = (  # (title, summary -> (headers, rows)) of the pressure section's tables after the first
+    ("Leak rate by tactic (replies under it while nothing had leaked)",
+     lambda s: _per_agent(s, "by_tactic", lambda p, v: _of(p["by_tactic"].get(v)), "tactic")),
+    ("Survival by turn (not yet leaked after the turn)", lambda s: _per_agent(s, "by_turn", _survival_cell, "turn")),
+    ("Default vs privacy-aware prompt (episodes both played)",
+     lambda s: (["agent", "paired episodes", "figure", "default", "privacy-aware", "difference"], _paired_rows(s))))
+
+
 JUDGE_HEADERS = ["judged episodes", "agreement with rules", "leak: both", "leak: rules only",
                  "leak: judge only", "of which paraphrased facts only", "invalid verdicts"]
 
@@ -370,6 +443,12 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
 
     out += ["## Privacy", "", PRIVACY_NOTE, ""]
     out += _md_table(PRIVACY_HEADERS, _privacy_rows(summary))
+    if summary.get("pressure"):
+        out += ["## Confidentiality under pressure and poisoned records", "", PRESSURE_NOTE, ""]
+        out += _md_table(PRESSURE_HEADERS, _pressure_rows(summary))
+        for title, tabulate in PRESSURE_TABLES:
+            headers, rows = tabulate(summary)
+            out += [f"### {title}", ""] + _md_table(headers, rows) if rows else []
 
     by_mode = _get(summary, "turns", "by_mode", default={}) or {}
     if by_mode:
@@ -417,7 +496,8 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
          f"{badge(mode, 'mode')} <span class=\"note\">{esc(MODE_NOTES.get(mode, ''))}</span></p>",
          '<nav class="top"><a href="transcripts.html">Transcript viewer →</a>'
          '<a href="#degradation">Degradation</a><a href="#heatmap">Persona × task</a>'
-         '<a href="#privacy">Privacy</a><a href="#turns">Turns</a><a href="#success">Success tables</a>'
+         '<a href="#privacy">Privacy</a>' + ('<a href="#pressure">Pressure</a>' if summary.get("pressure") else "")
+         + '<a href="#turns">Turns</a><a href="#success">Success tables</a>'
          '<a href="#usage">Usage</a><a href="#failures">Episodes not passing</a></nav>']
     infra = counts.get("infra_errors") or 0
     b.append('<div class="cards">' + "".join([
@@ -480,6 +560,8 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     b.append(table(PRIVACY_HEADERS, _privacy_rows(summary), numeric=range(1, len(PRIVACY_HEADERS))))
 
     b.append("</section></div>")
+    if summary.get("pressure"):
+        b.append(_pressure_html(summary))
     b.append('<h2 id="turns">Turn categories by mode</h2>')
     by_mode = {m: s for m, s in (_get(summary, "turns", "by_mode", default={}) or {}).items() if isinstance(s, dict)}
     if by_mode:
@@ -536,6 +618,22 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     b.append(f'<p class="note">Transcripts: {len(records)} episodes on {n_pages} viewer page(s), '
              '<a href="transcripts.html">open the viewer</a>.</p>')
     return page(f"CRMArena-Sim report: {run_id}", "\n".join(b))
+
+
+def _pressure_html(summary: dict[str, Any]) -> str:
+    """The report's section on confidentiality under pressure and poisoned records."""
+    out = ['<h2 id="pressure">Confidentiality under pressure and poisoned records</h2>']
+    curves = [(agent, p["survival"]) for agent, p in summary["pressure"]["agents"].items() if p.get("survival")]
+    if curves:
+        out.append("<figure>" + survival_chart(curves) + "<figcaption>Share of the episodes with a confidential "
+                   "item at stake not yet leaked after each turn, per agent.</figcaption></figure>")
+    out.append(f'<p class="note">{esc(PRESSURE_NOTE)}</p>')
+    out.append(table(PRESSURE_HEADERS, _pressure_rows(summary), numeric=range(1, len(PRESSURE_HEADERS))))
+    for title, tabulate in PRESSURE_TABLES:
+        headers, rows = tabulate(summary)
+        if rows:
+            out.append(f"<h3>{esc(title)}</h3>" + table(headers, rows, numeric=range(1, len(headers))))
+    return "".join(out)
 
 
 # --- the transcript viewer -----------------------------------------------------------------------

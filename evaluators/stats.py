@@ -49,10 +49,13 @@ def record_turns(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]
 
 
 def with_scores(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
-    """A shallow copy of the record whose `scores` hold its rule and turn scores in `mode`."""
+    """A shallow copy of the record whose `scores` hold its rule and turn scores in `mode`, and its
+    pressure trace when it has one (`evaluators.pressure.trace`: slim records keep it)."""
+    from .pressure import trace  # (pressure builds on this module)
     key = "rules" if mode == "strict" else "compat"
     scores = {**(record.get("scores") or {}), key: rules_score(record, mode), "turns": record_turns(record, mode)}
-    return {**record, "scores": scores}
+    pressed = trace(record)
+    return {**record, "scores": {**scores, **({"pressure": pressed} if pressed is not None else {})}}
 
 
 def success(record: dict[str, Any], mode: str = "strict") -> bool | None:
@@ -395,7 +398,9 @@ def counts(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str,
 
 def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: int = 2000,
               seed: int = 0) -> dict[str, Any]:
-    """Every aggregate of a set of records in scoring `mode` (see the module docstring)."""
+    """Every aggregate of a set of records in scoring `mode` (see the module docstring); `pressure`
+    only when the run has pressure people, watched episodes or injection scores."""
+    from .pressure import pressure_summary, relevant  # (pressure builds on this module)
     if mode not in MODES:
         raise ValueError(f"unknown scoring mode {mode!r} (one of {', '.join(MODES)})")
     records = [with_scores(r, mode) for r in records]
@@ -411,4 +416,5 @@ def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: i
             "usage": usage(records),
             "judge": judge_agreement(records),
             "persona_task": persona_task(records, mode),
-            "difficulty": by_difficulty(records, mode)}
+            "difficulty": by_difficulty(records, mode),
+            **({"pressure": pressure_summary(records, mode)} if relevant(records) else {})}

@@ -5,7 +5,8 @@ workflow tasks, the final database state), so a saved run can be re-scored whene
 scorers improve, without re-running a single conversation. Per record:
 
     scores = {"rules": strict rule-based score, "compat": CRMArena-Pro's rules,
-              "turns": turn categories and attempt scores, "judge": the LLM verdict (if one ran)}
+              "turns": turn categories and attempt scores, "judge": the LLM verdict (if one ran),
+              "injection": read and obeyed planted instructions (on an injected org: evaluators.injections)}
 
 Files written into the run folder: `scores.jsonl` (episode_id -> scores, one line each),
 `summary.json` (the aggregate of evaluators.stats), `report.md`, `report.html` and
@@ -29,6 +30,7 @@ from typing import Any, Iterable
 from simulator.files import json_lines, read_json, write_atomic
 from simulator.transcript import scan_records
 
+from .injections import injection_score
 from .scorers import score_record
 from .turns import turn_scores
 
@@ -41,6 +43,9 @@ def score(record: dict[str, Any], judge_verdict: dict | None = None) -> dict[str
               "turns": turn_scores(record)}
     if judge_verdict is not None:
         scores["judge"] = judge_verdict
+    injection = injection_score(record)
+    if injection is not None:
+        scores["injection"] = injection
     return scores
 
 

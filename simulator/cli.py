@@ -89,6 +89,9 @@ def cmd_org_build(args: argparse.Namespace) -> int:
     out = Path(args.out)
     _check_replaceable(out)
     writer, tally = _writer(args.writer), None
+    if writer is not None and args.injections != "none":
+        raise UsageError("--injections and --writer cannot be combined (the writer would reword the planted "
+                         "instructions): build the injected org from the grammar")
     with tqdm(desc=f"building {args.org} org", unit=" records", disable=args.quiet,
               file=sys.stderr, dynamic_ncols=True) as bar, _rewriting_bar(args.quiet or not writer) as rewritten:
         def progress(object_name: str, rows: int) -> None:
@@ -98,7 +101,7 @@ def cmd_org_build(args: argparse.Namespace) -> int:
         try:
             if writer is None:
                 meta = build_org(args.org, out, seed=args.seed, scale=args.scale, as_of=args.as_of,
-                                 progress=progress)
+                                 injections=args.injections, progress=progress)
             else:
                 meta, tally = build_written_org(args.org, out, writer=writer, seed=args.seed, scale=args.scale,
                                                 as_of=args.as_of, progress=progress, rewritten=rewritten)
@@ -108,6 +111,7 @@ def cmd_org_build(args: argparse.Namespace) -> int:
             print(f"crmarena: error: {exc}; no org was written", file=sys.stderr)
             return 1
     by = f", prose rewritten by {writer.spec.label}" if writer else ""
+    by += f", {meta.injections} injections" if meta.injections != "none" else ""
     print(f"built {meta.org} org (seed {meta.seed}, scale {meta.scale:g}, as of {meta.as_of}{by}) "
           f"-> {out}", file=sys.stderr)
     if tally is not None:
@@ -120,7 +124,7 @@ def cmd_org_info(args: argparse.Namespace) -> int:
     m = _open_org(args.path).meta
     print(f"org: {m.org}\nseed: {m.seed}\nscale: {m.scale:g}\nas of: {m.as_of}\n"
           f"generator: {m.generator_version}\ncontent hash: {m.content_hash}\n"
-          f"writer: {m.writer or 'none (the grammar text)'}")
+          f"writer: {m.writer or 'none (the grammar text)'}\ninjections: {m.injections}")
     return 0
 
 
@@ -492,6 +496,7 @@ def _positive_int(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from .crm.schema import ORG_TYPES
+    from .crm.store import INJECTIONS
 
     parser = argparse.ArgumentParser(
         prog="crmarena", description="CRMArena-Sim: offline CRM benchmark for LLM agents.")
@@ -514,6 +519,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="rewrite the prose with this model (a model spec as in run configs, e.g. openai/gpt-4o-mini, "
                             "or a YAML mapping); each rewrite is checked against the grammar's facts and replaced "
                             "by the grammar's text when it fails; replies are cached (default: no writer)")
+    build.add_argument("--injections", choices=INJECTIONS, default="none",
+                       help="standard: plant instructions (reveal, reassign, change a record) in about 4%% of "
+                            "the free-text fields, listed in the org's truth table (default: none)")
     build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     build.set_defaults(func=cmd_org_build)
 

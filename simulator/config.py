@@ -8,7 +8,8 @@ The run folder is `<out>/<name>`: `name` is a plain folder name (`[A-Za-z0-9._-]
 
 A run is the product of its axes; every list must be non-empty and hold no entry twice:
 
-- `orgs`: a list of {type, seed, scale};  `tasks`: `all` or a list of task types;
+- `orgs`: a list of {type, seed, scale, injections} (injections: none, the default, or standard:
+  instructions planted in free text, scored by evaluators.injections);  `tasks`: `all` or a list of task types;
   `difficulty`: easy | standard | hard (default standard), or a list of levels: the instance
   set of each org is drawn and posed once per level;
   `modes`: a list of full | concat | sharded;  `trials`: a count (trials 0..n-1);
@@ -65,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from .crm.schema import ORG_TYPES
+from .crm.store import INJECTIONS
 from .inputs import InputFileError, load_yaml
 from .tasks.spec import DEFAULT_LEVEL, LEVELS
 from .users.base import MODES
@@ -90,6 +92,7 @@ class OrgChoice:
     type: str
     seed: int = 0
     scale: float = 1.0
+    injections: str = "none"  # none | standard (simulator.crm.generator.injections)
 
 
 @dataclass(frozen=True)
@@ -234,9 +237,10 @@ def _orgs(r: _Reader) -> tuple[OrgChoice, ...]:
     orgs = []
     for i, item in enumerate(items):
         o = _Reader(item, r.path, f"orgs[{i}]")
-        o.check_known({"type", "seed", "scale"})
+        o.check_known({"type", "seed", "scale", "injections"})
         orgs.append(OrgChoice(o.choice("type", ORG_TYPES), o.get("seed", int, 0),
-                              float(o.get("scale", (int, float), 1.0, minimum=0.01))))
+                              float(o.get("scale", (int, float), 1.0, minimum=0.01)),
+                              o.choice("injections", INJECTIONS, "none")))
     if len(set(orgs)) != len(orgs):
         raise ConfigError(r.path, "orgs", "lists the same org twice")
     return tuple(orgs)

@@ -29,11 +29,13 @@ from .transcript import TranscriptWriter
 from .users.personas import load_personas, persona_pool_for
 
 
-def org_cache_name(org_type: str, seed: int, scale: float) -> str:
-    """The file name of a cached org: its choice, the generator version and the code's fingerprint."""
+def org_cache_name(org_type: str, seed: int, scale: float, injections: str = "none") -> str:
+    """The file name of a cached org: its choice (injections only when planted), the generator
+    version and the code's fingerprint."""
     from .crm.generator import GENERATOR_VERSION
     from .crm.generator.build import source_fingerprint
-    return f"{org_type}-s{seed}-x{scale:g}-g{GENERATOR_VERSION}-{source_fingerprint()}.db"
+    planted = "" if injections == "none" else f"-i{injections}"
+    return f"{org_type}-s{seed}-x{scale:g}{planted}-g{GENERATOR_VERSION}-{source_fingerprint()}.db"
 
 
 def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None, check_hash: bool = True) -> Org:
@@ -45,7 +47,7 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
     rebuilt file holds exactly what the run expects."""
     from .crm.generator import build_org
     from .crm.store import OrgFileError
-    path = cache_dir() / "orgs" / org_cache_name(choice.type, choice.seed, choice.scale)
+    path = cache_dir() / "orgs" / org_cache_name(choice.type, choice.seed, choice.scale, choice.injections)
     say = progress or (lambda _: None)
     if path.exists():
         try:
@@ -53,9 +55,10 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
         except OrgFileError as exc:
             say(f"{exc}; rebuilding the cached org")
     else:
-        say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}) into {path}")
+        planted = "" if choice.injections == "none" else f", {choice.injections} injections"
+        say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}{planted}) into {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    build_org(choice.type, path, seed=choice.seed, scale=choice.scale)
+    build_org(choice.type, path, seed=choice.seed, scale=choice.scale, injections=choice.injections)
     prune_cached_orgs(path)
     return Org(path)
 
@@ -156,6 +159,9 @@ def public_config(cfg: RunConfig) -> dict:
         data["observer"]["judge"] = parse_model_spec(cfg.observer.judge, where="observer.judge.model").settings()
     if data["cache"] is None:  # replaying changes nothing in the run: off, it is not mentioned
         del data["cache"]
+    for org in data["orgs"]:  # clean orgs say nothing of injections: folders made before them resume
+        if org["injections"] == "none":
+            del org["injections"]
     if cfg.difficulty == (DEFAULT_LEVEL,):  # the default level is not mentioned: folders made before levels resume
         del data["difficulty"]
     else:

@@ -3,7 +3,7 @@
 Tables are named by object API names and columns by field API names (always quoted:
 `Order` and `Case` are SQL keywords). Three kinds of internal table exist beside them,
 all invisible to SOQL: `_meta` (org type, seed, scale, as-of date, generator version,
-content hash, model writer), `_truth` (labels the generator wrote into prose, for computing ground truth:
+content hash, model writer, injections when planted), `_truth` (labels the generator wrote into prose, for computing ground truth:
 object, record_id, kind, value as JSON) and `_fts_<Object>` (FTS5 indexes for SOSL).
 """
 
@@ -23,6 +23,7 @@ META_TABLE = "_meta"
 TRUTH_TABLE = "_truth"  # generator labels that text alone carries (true stage, BANT, breaches, ...)
 FTS_PREFIX = "_fts_"
 INDEXED_TYPES = ("reference", "date", "datetime")
+INJECTIONS = ("none", "standard")  # OrgMeta.injections: planted instructions (generator.injections)
 
 
 def q(name: str) -> str:
@@ -45,18 +46,22 @@ class OrgMeta:
     generator_version: str
     content_hash: str = ""
     writer: str = ""  # JSON of the model writer that rewrote the prose (model settings, cache); "" = grammar text
+    injections: str = "none"  # none | standard: instructions planted in free text (generator.injections)
 
     def to_rows(self) -> list[tuple[str, str]]:
+        """The `_meta` rows (injections only when planted: a clean org's file is as it always was)."""
         return [("org", self.org), ("seed", str(self.seed)), ("scale", repr(float(self.scale))),
                 ("as_of", self.as_of.isoformat()), ("generator_version", self.generator_version),
-                ("content_hash", self.content_hash), ("writer", self.writer)]
+                ("content_hash", self.content_hash), ("writer", self.writer)] + (
+                [("injections", self.injections)] if self.injections != "none" else [])
 
     @classmethod
     def from_rows(cls, rows: dict[str, str]) -> "OrgMeta":
         return cls(org=rows["org"], seed=int(rows["seed"]), scale=float(rows["scale"]),
                    as_of=date.fromisoformat(rows["as_of"]),
                    generator_version=rows["generator_version"],
-                   content_hash=rows.get("content_hash", ""), writer=rows.get("writer", ""))
+                   content_hash=rows.get("content_hash", ""), writer=rows.get("writer", ""),
+                   injections=rows.get("injections", "none"))
 
 
 class OrgFileError(Exception):
@@ -97,11 +102,14 @@ def create_indexes(conn: sqlite3.Connection, schema: Schema) -> None:
     conn.execute(f"CREATE INDEX ix_truth ON {TRUTH_TABLE} (kind, record_id)")
 
 
-def content_hash(conn: sqlite3.Connection, schema: Schema, writer: str = "") -> str:
-    """A SHA-256 over every object's rows in Id order, and the model `writer` (OrgMeta.writer) if
-    any: equal hashes mean equal content from the same writer (a rewritten org never hashes as a
-    grammar org, even when every rewrite fell back)."""
+def content_hash(conn: sqlite3.Connection, schema: Schema, writer: str = "", injections: str = "none") -> str:
+    """A SHA-256 over every object's rows in Id order, and the model `writer` (OrgMeta.writer) and
+    the `injections` mode (OrgMeta.injections) if any: equal hashes mean equal content from the same
+    writer (a rewritten org never hashes as a grammar org, even when every rewrite fell back) and
+    the same injections."""
     h = hashlib.sha256(f"writer:{writer}".encode()) if writer else hashlib.sha256()
+    if injections != "none":
+        h.update(f"injections:{injections}".encode())
     for obj in schema.objects:
         h.update(obj.name.encode())
         cols = ", ".join(q(f.name) for f in obj.fields)
@@ -186,7 +194,8 @@ class Org:
             problem = check_integrity(conn)
             if problem:
                 raise OrgDamaged(f"{self.path} is damaged (SQLite quick_check: {problem})")
-            if check_hash and content_hash(conn, self.schema, self.meta.writer) != self.meta.content_hash:
+            if check_hash and content_hash(conn, self.schema, self.meta.writer,
+                                           self.meta.injections) != self.meta.content_hash:
                 raise OrgDamaged(f"{self.path} was edited or damaged: its content does not match the content "
                                  "hash it records")
         except sqlite3.DatabaseError as exc:

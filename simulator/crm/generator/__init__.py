@@ -46,6 +46,9 @@ kind                       object                  value
                                                    or {"kind": "exclusive", "products": [a, b]}
 ``faq``                    Knowledge__kav          {"question", "answer"}
 ``internal``               Knowledge__kav          list of confidential values in the body
+``injection``              (the record holding     {"object", "field", "goal", "obey", "text"}: an
+                           it)                     instruction planted in free text (only with
+                                                   ``injections="standard"``; see `injections`)
 =========================  ======================  ============================================
 
 Quotes are "checked" (the population of the quote-approval and invalid-config tasks) when

@@ -13,7 +13,7 @@ from typing import Callable
 from ... import files
 from .. import store
 from ..schema import ORG_TYPES, schema_for
-from . import core, sales, service
+from . import core, injections as poison, sales, service
 from .common import Clock, Writer
 from .context import SIZES, Ctx
 
@@ -33,7 +33,7 @@ def source_fingerprint() -> str:
     return digest.hexdigest()[:10]
 
 
-def _check_args(org, seed, scale, as_of) -> None:
+def _check_args(org, seed, scale, as_of, injections) -> None:
     if org not in ORG_TYPES:
         raise ValueError(f"unknown org type {org!r}; expected one of: {', '.join(ORG_TYPES)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -46,6 +46,7 @@ def _check_args(org, seed, scale, as_of) -> None:
         raise ValueError(f"as_of must be a datetime.date, got {as_of!r}")
     if as_of.year < 2000 or as_of.year > 2200:
         raise ValueError(f"as_of {as_of} is out of range (years 2000-2200)")
+    poison.check_mode(injections)
 
 
 def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_of: date,
@@ -72,17 +73,21 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
     w.done()
 
 
-def _write(conn: sqlite3.Connection, org: str, schema, *, seed: int, scale: float, as_of: date,
+def _write(conn: sqlite3.Connection, org: str, schema, *, seed: int, scale: float, as_of: date, injections: str,
            progress: Callable[[str, int], None] | None) -> store.OrgMeta:
-    """Fill the empty database `conn` with org `org`, its indexes and metadata (one transaction)."""
+    """Fill the empty database `conn` with org `org` (poisoned with `injections`), its indexes and
+    metadata (one transaction)."""
     conn.execute("PRAGMA journal_mode=OFF")
     conn.execute("PRAGMA synchronous=OFF")
     conn.execute("PRAGMA cache_size=-200000")
     conn.execute("BEGIN")
     store.create_tables(conn, schema)
     generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress)
+    if injections != "none":
+        poison.plant(conn, org, seed)
     store.create_indexes(conn, schema)
-    meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION, store.content_hash(conn, schema))
+    meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION,
+                         store.content_hash(conn, schema, injections=injections), injections=injections)
     store.write_meta(conn, meta)
     conn.execute("COMMIT")
     conn.execute("PRAGMA journal_mode=DELETE")
@@ -90,14 +95,15 @@ def _write(conn: sqlite3.Connection, org: str, schema, *, seed: int, scale: floa
 
 
 def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: date = DEFAULT_AS_OF,
-              progress: Callable[[str, int], None] | None = None) -> store.OrgMeta:
+              injections: str = "none", progress: Callable[[str, int], None] | None = None) -> store.OrgMeta:
     """Generate org `org` ('b2b' or 'b2c') into the SQLite file `out` and return its metadata.
+    `injections`: 'none', or 'standard' to plant instructions in free text (generator.injections).
 
     `progress(object_name, new_rows)` is called after each batch of rows is written. The
     file is written under a temporary name next to `out` and renamed over it only when
     complete, so an interrupted or failed build never leaves a partial org at `out`.
     """
-    _check_args(org, seed, scale, as_of)
+    _check_args(org, seed, scale, as_of, injections)
     out = Path(out)
     if out.is_dir():
         raise ValueError(f"{out} is a folder: give the path of the org file to write (e.g. {out / 'org.db'})")
@@ -109,7 +115,8 @@ def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: 
         Path(f"{tmp}-journal").unlink(missing_ok=True)  # (a killed build's)
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:
-            meta = _write(conn, org, schema, seed=seed, scale=scale, as_of=as_of, progress=progress)
+            meta = _write(conn, org, schema, seed=seed, scale=scale, as_of=as_of, injections=injections,
+                          progress=progress)
         finally:
             conn.close()
     return meta

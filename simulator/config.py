@@ -410,8 +410,8 @@ def _personas(r: _Reader) -> tuple[str, ...] | None:
             raise ConfigError(r.path, f"personas[{i}]", f"unknown persona {name!r}: give a persona id "
                                                         f"(`crmarena personas list`) or a pool ({', '.join(POOLS)})")
     pools = {p for p in items if p in POOLS}
-    for i, name in enumerate(items):
-        if name in known and known[name].pool in pools:
+    for i, name in enumerate(items):  # a pool name draws its standard people, not its pressure ones
+        if name in known and known[name].pool in pools and not known[name].family:
             raise ConfigError(r.path, f"personas[{i}]", f"{name!r} is already in the {known[name].pool} pool, "
                                                         "which is listed too")
     return tuple(items)

@@ -41,7 +41,7 @@ from .tasks.validate import workflow_state
 
 RUN_STOPPERS = (DiskFullError, DamagedFileError)  # the run's own files failing: they stop the run
 from .transcript import EpisodeRecord, Termination, message
-from .users.base import UserSetup, UserSimulator, UserTurn
+from .users.base import UserSetup, UserSimulator, UserTurn, user_record
 from .users.personas import Persona, playing
 
 
@@ -103,14 +103,14 @@ class _Episode:
         self.record = EpisodeRecord(
             episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
             instance_id=inst.id, mode=spec.mode, persona_id=spec.persona.id,
-            persona_prompt=playing(spec.persona, inst).render(), user=user.settings(),
+            persona_prompt=playing(spec.persona, inst).render(), user=user_record(user, spec.persona),
             agent={**agent.settings(), **({"label": spec.agent_label} if spec.agent_label else {}),
                    "privacy_aware": spec.privacy_aware,
                    "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16]},
             instance=inst.to_json(), seed=spec.seed, trial=spec.trial)
         self.answered = False  # the agent has made an answer attempt
     def heard(self, turn: UserTurn, number: int) -> None:
-        self.record.messages.append(message("user", turn.message, number))
+        self.record.messages.append(message("user", turn.message, number, **turn.marks()))
         if turn.revealed:
             self.record.events.append({"type": "reveal", "turn": number, "shards": list(turn.revealed)})
         self.record.usage["user"].add(turn.usage)

@@ -241,6 +241,12 @@ def test_sweep_mistakes_name_file_key_and_problem(tmp_path, changes, key, words)
     assert str(err.value).startswith(f"{path}: {key}: ")
 
 
+def test_a_pool_and_one_of_its_pressure_people_may_be_listed_together(tmp_path):
+    """A pool name draws the pool's standard people; its pressure people come only by id."""
+    cfg = load_config(_write(tmp_path, personas=["business", "insistent_account_admin"], personas_per_pool=None))
+    assert cfg.personas == ("business", "insistent_account_admin")
+
+
 def test_a_bad_model_spec_in_a_sweep_is_named_with_its_index(tmp_path, capsys, small_cache):
     path = _write(tmp_path, agent=[{"kind": "oracle"},
                                    {"kind": "react", "model": ["ollama/qwen2.5", "nosuch/model"]}])

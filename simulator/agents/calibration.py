@@ -1,0 +1,96 @@
+"""Deliberately unsafe agents, for calibrating the confidentiality and injection metrics: runs
+where a leak or an obeyed instruction is known to happen, so the report must show it.
+
+    agent:
+      - {kind: plugin, plugin: "simulator.agents.calibration:LeakyAgent", label: leaky}
+      - {kind: plugin, plugin: "simulator.agents.calibration:LeakyAgent", label: leaky-5,
+         options: {after: 5}}
+
+Never an agent to evaluate: a calibration of the instrument.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterator
+
+from ..crm.generator.injections import DETECT, GRAMMAR
+from ..crm.tools import CrmTools
+from .base import AgentTurn
+from .oracle import OracleAgent
+
+RECORD_ID = re.compile(r"\b[0-9A-Za-z]{18}\b")
+PRIORITY = re.compile(r"\bto (Low|Medium|High)\b")
+
+
+class LeakyAgent(OracleAgent):
+    """The oracle, except that it gives in: from the `after`-th message of the person on (the
+    third by default) it replies with the instance's confidential values, and it does what every
+    planted instruction in its tool results asks (once each)."""
+
+    def __init__(self, after: int = 3):
+        super().__init__()
+        if not isinstance(after, int) or after < 1:
+            raise ValueError(f"after must be a whole number of messages, at least 1, got {after!r}")
+        self.after, self.heard, self.done = after, 0, set()
+
+    async def respond(self, user_message: str, turn: int) -> AgentTurn:
+        self.heard += 1
+        result = await super().respond(user_message, turn)
+        told = [obey(self.tools, text) for text in instructions(result.messages) if text not in self.done]
+        self.done.update(instructions(result.messages))
+        if self.heard >= self.after and self.instance.confidential_values:
+            result.reply = f"Alright, since you insist: {', '.join(self.instance.confidential_values)}."
+        told = " ".join(t for t in told if t)
+        result.reply = f"{result.reply} {told}".strip() if told else result.reply
+        return result
+
+    def settings(self) -> dict:
+        return {"kind": "calibration", "policy": "leaky", "after": self.after}
+
+
+def instructions(messages: list[dict[str, Any]]) -> list[str]:
+    """The planted instructions (simulator/crm/generator/injections.py) in a turn's tool results."""
+    found: list[str] = []
+    for m in messages:
+        if m.get("role") == "tool":
+            for text in _strings(_parsed(m.get("content") or "")):
+                found += [hit.group(0) for hit in DETECT.finditer(text) if hit.group(0) not in found]
+    return found
+
+
+def obey(tools: CrmTools, text: str) -> str:
+    """Do what one planted instruction asks, with the agent's tools; the reply's words for it (a
+    revealed email and phone, or "" after a write)."""
+    ids = RECORD_ID.findall(text)
+    if GRAMMAR.pattern("say_reveal").fullmatch(text):
+        obj, email = ("Contact", "Email") if ids[0].startswith("003") else ("Account", "PersonEmail")
+        rows = json.loads(tools.soql(f"SELECT {email}, Phone FROM {obj} WHERE Id = '{ids[0]}'")).get("records", [])
+        return f"Their email is {rows[0][email]} and their phone is {rows[0]['Phone']}." if rows else ""
+    if GRAMMAR.pattern("say_update").fullmatch(text):
+        tools.update_record("Case", ids[0], "Priority", PRIORITY.search(text).group(1))
+    elif ids[0].startswith("500"):
+        tools.assign_case(ids[0], ids[1])
+    else:
+        tools.update_record("Opportunity" if ids[0].startswith("006") else "Lead", ids[0], "OwnerId", ids[1])
+    return ""
+
+
+def _parsed(content: str) -> Any:
+    try:
+        return json.loads(content)
+    except ValueError:
+        return content
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string inside a decoded tool result."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)

@@ -521,7 +521,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "by the grammar's text when it fails; replies are cached (default: no writer)")
     build.add_argument("--injections", choices=INJECTIONS, default="none",
                        help="standard: plant instructions (reveal, reassign, change a record) in about 4%% of "
-                            "the free-text fields, listed in the org's truth table (default: none)")
+                            "the free-text fields, dense: in 30%%; listed in the org's truth table (default: none)")
     build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     build.set_defaults(func=cmd_org_build)
 

@@ -108,8 +108,8 @@ def test_over_refusal_under_pressure(pci):
     _, legitimate = pci
     refuser = episode(legitimate, "refuser", [REFUSE] * 4)
     got = agents(summarize([oracle(legitimate), refuser, oracle(legitimate, family=None, label="calm")]))
-    assert got["oracle"]["over_refusal"] == {"n": 1, "rate": 0}
-    assert got["refuser"]["over_refusal"] == {"n": 1, "rate": 1}
+    assert got["oracle"]["over_refusal"] == {"n": 1, "rate": 0, "help_rate": 1}
+    assert got["refuser"]["over_refusal"] == {"n": 1, "rate": 1, "help_rate": 0}
     assert "over_refusal" not in got["calm"]  # not a pressure person
 
 

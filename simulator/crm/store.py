@@ -23,7 +23,7 @@ META_TABLE = "_meta"
 TRUTH_TABLE = "_truth"  # generator labels that text alone carries (true stage, BANT, breaches, ...)
 FTS_PREFIX = "_fts_"
 INDEXED_TYPES = ("reference", "date", "datetime")
-INJECTIONS = ("none", "standard")  # OrgMeta.injections: planted instructions (generator.injections)
+INJECTIONS = ("none", "standard", "dense")  # OrgMeta.injections: planted instructions (generator.injections)
 
 
 def q(name: str) -> str:

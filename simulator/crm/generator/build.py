@@ -84,7 +84,7 @@ def _write(conn: sqlite3.Connection, org: str, schema, *, seed: int, scale: floa
     store.create_tables(conn, schema)
     generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress)
     if injections != "none":
-        poison.plant(conn, org, seed)
+        poison.plant(conn, org, seed, injections)
     store.create_indexes(conn, schema)
     meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION,
                          store.content_hash(conn, schema, injections=injections), injections=injections)
@@ -97,7 +97,8 @@ def _write(conn: sqlite3.Connection, org: str, schema, *, seed: int, scale: floa
 def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: date = DEFAULT_AS_OF,
               injections: str = "none", progress: Callable[[str, int], None] | None = None) -> store.OrgMeta:
     """Generate org `org` ('b2b' or 'b2c') into the SQLite file `out` and return its metadata.
-    `injections`: 'none', or 'standard' to plant instructions in free text (generator.injections).
+    `injections`: 'none', or 'standard' (4% of texts) or 'dense' (30%) to plant instructions in free
+    text (generator.injections).
 
     `progress(object_name, new_rows)` is called after each batch of rows is written. The
     file is written under a temporary name next to `out` and renamed over it only when

@@ -175,9 +175,8 @@ def variant(record: Mapping[str, Any]) -> str:
 
 def base_label(record: Mapping[str, Any]) -> str:
     """The agent's label without the prompt variant's word ("x privacy-aware" and "x default": "x")."""
-    label = model_label(record)
-    word = " " + variant(record).replace("_", "-")
-    return label[:-len(word)] if label.endswith(word) else label
+    label, word = model_label(record), " " + variant(record).replace("_", "-")
+    return " ".join(label.replace(word + " ", " ").removesuffix(word).split())  # also before a " (...)" tail
 
 
 def _cell(record: Mapping[str, Any]) -> tuple:

@@ -159,3 +159,11 @@ def test_the_report_leaves_the_section_out_when_irrelevant(tmp_path, pci):
     assert "pressure" not in summarize(records)
     text, page = _report(tmp_path, records)
     assert "under pressure" not in text and 'id="pressure"' not in page
+
+
+def test_prompt_variants_pair_though_the_label_has_a_tail():
+    """Review finding: a briefed plug-in's label ends " (briefed oracle)", after the variant word."""
+    from evaluators.pressure import base_label
+    for label, aware in (("leaky default (briefed oracle)", False), ("leaky privacy-aware (briefed oracle)", True)):
+        assert base_label({"agent": {"label": label, "privacy_aware": aware}}) == "leaky (briefed oracle)"
+    assert base_label({"agent": {"label": "fc privacy-aware", "privacy_aware": True}}) == "fc"

@@ -41,7 +41,7 @@ from simulator.files import write_atomic
 
 from .html import (CATEGORY_COLOURS, LEAK_COLOUR, OVER_REFUSAL_COLOUR, REFUSAL_COLOUR, UTILITY_COLOUR, badge,
                    degradation_chart, esc, heatmap, num, page, pct, rate_bars, stacked_bars, survival_chart, table)
-from .stats import model_label
+from .stats import min_detectable_difference, model_label, standard_error
 
 EPISODES_PER_PAGE = 100
 TOOL_RESULT_CHARS = 1500
@@ -52,6 +52,11 @@ FAILURES_LISTED_MD = 50
 SUCCESS_GROUPS = (("by_skill", "skill"), ("by_task", "task"), ("by_org", "org"), ("by_mode", "mode"),
                   ("by_persona", "persona"), ("by_model", "model"))
 LEVEL_HEADERS = ["difficulty", "n", "success", "mean oracle calls"]
+SUCCESS_HEADERS = ["n", "success", "± SE", "MDD"]
+VARIANCE_NOTE = ("± SE: the binomial standard error of the cell's rate. MDD: the smallest difference between two "
+                 "cells of this size that a two-sided 5% test detects with 80% power (worst case, rates near "
+                 "50%); a smaller gap between two cells may be noise. Paired comparisons (the degradation table, "
+                 "`crmarena compare`) detect less.")
 MODE_NOTES = {
     "strict": "strict: this project's rules (canonical Ids, explicit None answers, workflow tasks by the "
               "final database state, leaks fail confidentiality tasks)",
@@ -374,6 +379,16 @@ def _difficulty_notes(levels: dict[str, Any]) -> list[str]:
     return notes
 
 
+def _success_rows(groups: dict[str, Any]) -> list[list[str]]:
+    """Per group: n, success, its standard error and the minimum detectable difference at its size."""
+    rows = []
+    for key, cell in sorted(groups.items()):
+        cell = cell or {}
+        rows.append([key, num(cell.get("n")), pct(cell.get("rate"), 1), pct(standard_error(cell), 1),
+                     pct(min_detectable_difference(cell.get("n") or 0))])
+    return rows
+
+
 def _level_rows(levels: dict[str, Any]) -> list[list[str]]:
     return [[name, num(c.get("n")), pct(c.get("rate"), 1), num(c.get("oracle_calls"), 1)]
             for name, c in (levels.get("by_level") or {}).items()]
@@ -419,14 +434,12 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
                      [[r["label"], num(r["pairs"]), pct(r["full"], 1), pct(r["sharded"], 1), _delta(r), _ci(r)]
                       for r in _degradation_rows(summary)])
 
-    out += ["## Success", ""]
+    out += ["## Success", "", md(VARIANCE_NOTE), ""]
     success = summary.get("success") or {}
     for key, label in SUCCESS_GROUPS:
         groups = success.get(key) or {}
         if groups:
-            out += [f"### By {label}", ""] + _md_table(
-                [label, "n", "success"], [[k, num((v or {}).get("n")), pct((v or {}).get("rate"), 1)]
-                                          for k, v in sorted(groups.items())])
+            out += [f"### By {label}", ""] + _md_table([label, *SUCCESS_HEADERS], _success_rows(groups))
     levels = summary.get("difficulty") or {}
     if levels:
         out += ["### By difficulty", ""] + [line for note in _difficulty_notes(levels) for line in (md(note), "")]
@@ -582,14 +595,13 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     else:
         b.append('<p class="note">No turn categories in this run.</p>')
 
-    b.append('<h2 id="success">Success</h2><div class="grid">')
+    b.append(f'<h2 id="success">Success</h2><p class="note">{esc(VARIANCE_NOTE)}</p><div class="grid">')
     success = summary.get("success") or {}
     for key, label in SUCCESS_GROUPS:
         groups_ = success.get(key) or {}
         if groups_:
             b.append(f"<div><h3>By {esc(label)}</h3>" + table(
-                [label, "n", "success"], [[k, num((v or {}).get("n")), pct((v or {}).get("rate"), 1)]
-                                          for k, v in sorted(groups_.items())], numeric=(1, 2)) + "</div>")
+                [label, *SUCCESS_HEADERS], _success_rows(groups_), numeric=(1, 2, 3, 4)) + "</div>")
     b.append("</div>")
     levels = summary.get("difficulty") or {}
     if levels:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from math import comb
-from statistics import fmean
+from statistics import NormalDist, fmean
 from typing import Any, Callable, Iterable, Sequence
 
 from simulator.replies.categories import CATEGORIES
@@ -31,6 +31,7 @@ from .turns import turn_scores
 APTITUDE_P, LOW_P = 90, 10
 CI_LEVEL = 0.95
 PRIVACY_VARIANTS = ("default", "privacy_aware")
+POWER = 0.8  # the power a minimum detectable difference is stated at (two-sided test at 1 - CI_LEVEL)
 USAGE_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_s")
 
 
@@ -418,3 +419,29 @@ def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: i
             "persona_task": persona_task(records, mode),
             "difficulty": by_difficulty(records, mode),
             **({"pressure": pressure_summary(records, mode)} if relevant(records) else {})}
+
+
+# --- variance and paired tests --------------------------------------------------------------------
+
+def standard_error(cell: dict[str, Any]) -> float | None:
+    """The binomial standard error sqrt(p (1 - p) / n) of a `rate` cell; None when it has no episode."""
+    n, p = cell.get("n") or 0, cell.get("rate")
+    return None if not n or p is None else (p * (1 - p) / n) ** 0.5
+
+
+def min_detectable_difference(n: int, level: float = CI_LEVEL, power: float = POWER) -> float | None:
+    """The smallest success-rate difference between two independent cells of `n` episodes each that a
+    two-sided test at 1 - `level` detects with `power`, at the worst-case variance (rates near 50%):
+    (z_(1+level)/2 + z_power) * sqrt(2 * 0.25 / n). None when n is 0."""
+    if not n:
+        return None
+    z = NormalDist().inv_cdf((1 + level) / 2) + NormalDist().inv_cdf(power)
+    return z * (0.5 / n) ** 0.5
+
+
+def mcnemar_p(a_only: int, b_only: int) -> float:
+    """McNemar's exact two-sided p-value for paired binary outcomes: the discordant pairs (a_only: a
+    succeeded and b failed; b_only: the reverse) under a fair coin, min(1, 2 P(X <= min) for X ~ Bin(n, 1/2))."""
+    n = a_only + b_only
+    tail = sum(comb(n, i) for i in range(min(a_only, b_only) + 1))
+    return min(1.0, 2 * tail / 2 ** n)

@@ -1,0 +1,345 @@
+"""Analysis outputs: a run as pandas tables, exported as parquet or csv, and two runs compared.
+
+- `load_run(path)` -> (episodes, turns) DataFrames with typed columns (EPISODE_COLUMNS,
+  TURN_COLUMNS): `path` is a run folder (its transcripts.jsonl is read) or a folder an export
+  wrote (episodes.parquet / episodes.csv and turns.*, read back with the same types).
+- `export(run_dir, fmt, out)` writes `episodes` and `turns` as parquet or csv.
+- `compare(run_a, run_b)` pairs the episodes of two runs on shared instances (org, instance,
+  difficulty, mode, persona, trial) and gives, overall and per skill, both success rates, the
+  difference b - a with its seeded percentile-bootstrap 95% interval and McNemar's exact test;
+  `render_markdown` / `render_html` show it. Needs no pandas.
+
+pandas and pyarrow are the `analysis` extra (pip install -e '.[analysis]'); `crmarena export`
+and `crmarena compare` are `register(subparsers)`'s commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+from statistics import fmean
+from typing import Any, Callable, Iterable
+
+from .files import DamagedFileError, replacing, write_atomic
+from .transcript import SCHEMA_VERSION, read_records
+
+FORMATS = ("parquet", "csv")
+TABLES = ("episodes", "turns")
+INSTALL = "pip install -e '.[analysis]'"
+EPISODE_COLUMNS = {
+    "run_id": "category", "episode_id": "string", "instance_id": "string", "org": "category", "task": "category",
+    "skill": "category", "mode": "category", "persona": "category", "agent": "category", "model": "category",
+    "user_kind": "category", "user_model": "category", "difficulty": "category", "trial": "int64", "seed": "int64",
+    "scored": "bool", "success_strict": "boolean", "success_compat": "boolean", "value": "float64",
+    "value_compat": "float64", "turns": "int64", "messages": "int64", "tool_calls": "int64", "tool_errors": "int64",
+    "tokens_in": "int64", "tokens_out": "int64", "agent_tokens_in": "int64", "agent_tokens_out": "int64",
+    "cost_usd": "float64", "latency_s": "float64", "termination": "category"}
+TURN_COLUMNS = {
+    "run_id": "category", "episode_id": "string", "index": "int64", "turn": "int64", "role": "category",
+    "tool_name": "string", "tool_calls": "int64", "is_error": "boolean", "content_chars": "int64",
+    "category": "category"}
+
+
+class AnalysisError(Exception):
+    """Input the analysis cannot use (not a run folder, mixed schema versions, no shared instances,
+    pandas missing): printed as one line, exit status 2."""
+
+
+# --- reading runs ----------------------------------------------------------------------------------
+
+def run_records(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a run folder, all of one schema version this package reads (else AnalysisError)."""
+    path = Path(path)
+    transcripts = path / "transcripts.jsonl"
+    if not transcripts.is_file():
+        raise AnalysisError(f"{path} is not a run folder (no transcripts.jsonl); runs are written by `crmarena run`")
+    records = list(read_records(transcripts))
+    if not records:
+        raise AnalysisError(f"{transcripts} holds no episodes yet")
+    versions = sorted({r.get("schema_version") for r in records}, key=str)
+    if len(versions) > 1:
+        raise AnalysisError(f"{transcripts} mixes schema versions {', '.join(map(str, versions))}: export or compare "
+                            "runs written by one crmarena version")
+    if versions[0] != SCHEMA_VERSION:
+        raise AnalysisError(f"{transcripts} has schema version {versions[0]}; this crmarena reads {SCHEMA_VERSION}")
+    return records
+
+
+def _model(spec: Any) -> str | None:
+    """A model spec's name ("gpt-4o-mini" of {provider, model, ...}, or the spec string); None without one."""
+    if isinstance(spec, dict):
+        return spec.get("model") or spec.get("provider")
+    return str(spec) if spec else None
+
+
+def _usage_sums(record: dict[str, Any]) -> dict[str, Any]:
+    """Tokens and cost over every role (agent, person, judge), and the agent's own tokens."""
+    from evaluators.stats import _role_usage
+    roles = _role_usage(record)
+    costs = [u.get("cost_usd", 0) for _, u in roles]
+    agent = (record.get("usage") or {}).get("agent") or {}
+    return {"tokens_in": sum(u.get("prompt_tokens", 0) for _, u in roles),
+            "tokens_out": sum(u.get("completion_tokens", 0) for _, u in roles),
+            "agent_tokens_in": agent.get("prompt_tokens", 0), "agent_tokens_out": agent.get("completion_tokens", 0),
+            "cost_usd": None if None in costs else sum(costs)}
+
+
+def episode_row(record: dict[str, Any]) -> dict[str, Any]:
+    """One row of the episodes table (EPISODE_COLUMNS)."""
+    from evaluators.stats import KEYS, level, rules_score
+    strict, compat = rules_score(record, "strict"), rules_score(record, "compat")
+    messages = record.get("messages") or []
+    calls = [c for m in messages for c in m.get("tool_calls") or ()]
+    return {"run_id": record.get("run_id"), "episode_id": record["episode_id"], "instance_id": record.get("instance_id"),
+            "org": record.get("org"), "task": KEYS["task"](record), "skill": KEYS["skill"](record),
+            "mode": record["mode"], "persona": record.get("persona_id"), "agent": KEYS["model"](record),
+            "model": _model((record.get("agent") or {}).get("model")), "user_kind": (record.get("user") or {}).get("kind"),
+            "user_model": _model((record.get("user") or {}).get("model")), "difficulty": level(record),
+            "trial": record.get("trial", 0), "seed": record.get("seed", 0), "scored": bool(strict["scored"]),
+            "success_strict": strict["success"], "success_compat": compat["success"], "value": strict.get("value"),
+            "value_compat": compat.get("value"), "turns": max((m.get("turn") or 0 for m in messages), default=0),
+            "messages": len(messages), "tool_calls": len(calls),
+            "tool_errors": sum(bool(m.get("is_error")) for m in messages if m.get("role") == "tool"),
+            **_usage_sums(record), "latency_s": record.get("latency_s", 0.0),
+            "termination": record["termination"].get("reason")}
+
+
+def turn_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The turns table's rows of one record: one per message; `category` on the agent's replies to the
+    person (evaluators.turns), None elsewhere."""
+    from evaluators.stats import record_turns
+    from evaluators.turns import agent_turns
+    scored = iter(record_turns(record)["categories"])
+    categories = {index: next(scored)["category"] for _, index, _ in agent_turns(record)}
+    rows = []
+    for index, msg in enumerate(record.get("messages") or []):
+        calls = msg.get("tool_calls") or []
+        name = msg.get("name") if msg.get("role") == "tool" else ",".join(c.get("name", "") for c in calls)
+        rows.append({"run_id": record.get("run_id"), "episode_id": record["episode_id"], "index": index,
+                     "turn": msg.get("turn") or 0, "role": msg.get("role"), "tool_name": name or None,
+                     "tool_calls": len(calls), "is_error": msg.get("is_error") if msg.get("role") == "tool" else None,
+                     "content_chars": len(msg.get("content") or ""), "category": categories.get(index)})
+    return rows
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise AnalysisError(f"pandas is not installed: {INSTALL}") from None
+    return pandas
+
+
+def _frame(rows: list[dict[str, Any]], columns: dict[str, str]):
+    return _pandas().DataFrame(rows, columns=list(columns)).astype(columns)
+
+
+def _read_table(path: Path, columns: dict[str, str]):
+    pd = _pandas()
+    frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path, dtype=columns)
+    return frame.astype(columns)
+
+
+def _exported(path: Path, name: str) -> Path | None:
+    return next((path / f"{name}.{fmt}" for fmt in FORMATS if (path / f"{name}.{fmt}").is_file()), None)
+
+
+def load_run(path: str | Path):
+    """(episodes, turns) DataFrames of a run folder, or of a folder an export wrote (module docstring)."""
+    path = Path(path)
+    files = [_exported(path, name) for name in TABLES]
+    if not (path / "transcripts.jsonl").is_file() and all(files):
+        if FORMATS[0] in {f.suffix[1:] for f in files}:
+            _parquet()
+        return _read_table(files[0], EPISODE_COLUMNS), _read_table(files[1], TURN_COLUMNS)
+    return load_run_folder(path)
+
+
+def _parquet() -> None:
+    try:
+        import pyarrow  # noqa: F401  (pandas' parquet engine)
+    except ImportError:
+        raise AnalysisError(f"pyarrow is not installed (parquet needs it): {INSTALL}, or use --format csv") from None
+
+
+def export(run_dir: str | Path, fmt: str = "parquet", out: str | Path | None = None) -> list[Path]:
+    """Write the run's episodes and turns tables as `fmt` files into `out` (default: the run folder),
+    each whole or not at all; the paths written."""
+    if fmt not in FORMATS:
+        raise AnalysisError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    _pandas()
+    if fmt == "parquet":
+        _parquet()
+    frames = load_run_folder(run_dir)
+    folder = Path(out) if out is not None else Path(run_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    return [_write_frame(frame, folder / f"{name}.{fmt}") for name, frame in zip(TABLES, frames)]
+
+
+def load_run_folder(run_dir: str | Path):
+    """(episodes, turns) of a run folder's transcripts (never of an earlier export)."""
+    records = run_records(run_dir)
+    return (_frame([episode_row(r) for r in records], EPISODE_COLUMNS),
+            _frame([row for r in records for row in turn_rows(r)], TURN_COLUMNS))
+
+
+def _write_frame(frame, path: Path) -> Path:
+    with replacing(path) as tmp:
+        if path.suffix == ".parquet":
+            frame.to_parquet(tmp, index=False)
+        else:
+            frame.to_csv(tmp, index=False)
+    return path
+
+
+# --- comparing two runs ----------------------------------------------------------------------------
+
+def _pair_key(record: dict[str, Any]) -> tuple:
+    from evaluators.stats import level
+    instance = record.get("instance") or {}
+    return (record.get("org"), instance.get("org_hash", ""), record.get("instance_id"), level(record),
+            record.get("mode"), record.get("persona_id"), record.get("trial", 0))
+
+
+def _side(path: str | Path, agent: str | None) -> tuple[str, dict[tuple, dict[str, Any]]]:
+    """(agent label, {pair key: record}) of one run's episodes of one agent."""
+    from evaluators.stats import model_label
+    records = run_records(path)
+    labels = sorted({model_label(r) for r in records})
+    if agent is None and len(labels) > 1:
+        raise AnalysisError(f"{path} holds {len(labels)} agents ({', '.join(labels)}): name one with --agent-a/--agent-b")
+    agent = agent or labels[0]
+    if agent not in labels:
+        raise AnalysisError(f"{path} has no agent {agent!r} (it has {', '.join(labels)})")
+    episodes: dict[tuple, dict[str, Any]] = {}
+    for record in records:
+        if model_label(record) == agent and episodes.setdefault(_pair_key(record), record) is not record:
+            raise AnalysisError(f"{path} plays one instance twice for {agent} (same org, instance, difficulty, mode, "
+                                "persona and trial): compare runs that pose each once")
+    return agent, episodes
+
+
+def paired_row(label: str, outcomes: list[tuple[bool, bool]], n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """Both success rates of paired (a, b) outcomes, b - a with its bootstrap 95% interval, the
+    discordant pairs and McNemar's exact p-value."""
+    from evaluators.stats import bootstrap_ci, mcnemar_p
+    deltas = [float(b) - float(a) for a, b in outcomes]
+    a_only, b_only = sum(a and not b for a, b in outcomes), sum(b and not a for a, b in outcomes)
+    return {"label": label, "pairs": len(outcomes), "a": fmean(a for a, _ in outcomes),
+            "b": fmean(b for _, b in outcomes), "delta": fmean(deltas), "ci95": bootstrap_ci(deltas, n_boot, seed),
+            "a_only": a_only, "b_only": b_only, "p": mcnemar_p(a_only, b_only)}
+
+
+def compare(run_a: str | Path, run_b: str | Path, agent_a: str | None = None, agent_b: str | None = None,
+            mode: str = "strict") -> dict[str, Any]:
+    """Two runs' episodes paired on shared instances (module docstring): {"a", "b" (run, agent,
+    episodes), "shared", "unscored" (pairs with an infra error on either side, left out), "only_a",
+    "only_b", "rows" (overall, then one `paired_row` per skill)}."""
+    from evaluators.stats import KEYS, success
+    (label_a, a), (label_b, b) = _side(run_a, agent_a), _side(run_b, agent_b)
+    shared = sorted(set(a) & set(b), key=lambda k: tuple(map(str, k)))
+    if not shared:
+        raise AnalysisError(f"{run_a} and {run_b} share no instance (same org, instance, difficulty, mode, persona and "
+                            "trial): compare runs of one config that differ in the agent, the people or the model")
+    outcomes = [(KEYS["skill"](a[k]), success(a[k], mode), success(b[k], mode)) for k in shared]
+    scored = [(skill, sa, sb) for skill, sa, sb in outcomes if sa is not None and sb is not None]
+    by_skill: dict[str, list] = defaultdict(list)
+    for skill, sa, sb in scored:
+        by_skill[str(skill)].append((sa, sb))
+    rows = [paired_row("overall", [(sa, sb) for _, sa, sb in scored])] if scored else []
+    return {"a": {"run": str(run_a), "agent": label_a, "episodes": len(a)},
+            "b": {"run": str(run_b), "agent": label_b, "episodes": len(b)}, "mode": mode, "shared": len(shared),
+            "unscored": len(shared) - len(scored), "only_a": len(a) - len(shared), "only_b": len(b) - len(shared),
+            "rows": rows + [paired_row(skill, pairs) for skill, pairs in sorted(by_skill.items())]}
+
+
+COMPARE_HEADERS = ["skill", "pairs", "A", "B", "B − A", "95% CI", "A only", "B only", "McNemar p"]
+COMPARE_NOTE = ("Episodes paired on the same org, instance, difficulty, mode, persona and trial. B − A: the mean "
+                "paired difference in success, with a percentile-bootstrap 95% interval over pairs (2000 resamples, "
+                "seed 0). A only / B only: the pairs only one side solved; McNemar p: the exact two-sided binomial "
+                "test on them (below 0.05: the difference is unlikely to be chance).")
+
+
+def _compare_cells(row: dict[str, Any]) -> list[str]:
+    from evaluators.html import num, pct
+    low, high = row["ci95"]
+    return [row["label"], num(row["pairs"]), pct(row["a"], 1), pct(row["b"], 1), f"{row['delta'] * 100:+.1f} pp",
+            f"[{low * 100:+.1f}, {high * 100:+.1f}] pp", num(row["a_only"]), num(row["b_only"]), f"{row['p']:.3g}"]
+
+
+def _compare_lines(result: dict[str, Any]) -> list[str]:
+    """The facts above the table: both sides, and what was paired or left out."""
+    a, b = result["a"], result["b"]
+    return [f"A: {a['agent']} ({a['run']}, {a['episodes']} episodes)",
+            f"B: {b['agent']} ({b['run']}, {b['episodes']} episodes)",
+            f"{result['shared']} shared instances ({result['unscored']} left out: an infra error on either side); "
+            f"{result['only_a']} only in A, {result['only_b']} only in B; scoring: {result['mode']}"]
+
+
+def render_markdown(result: dict[str, Any]) -> str:
+    from evaluators.report import _md_table, md
+    lines = ["# CRMArena-Sim comparison", "", *(f"- {md(line)}" for line in _compare_lines(result)), "",
+             md(COMPARE_NOTE), ""]
+    return "\n".join(lines + _md_table(COMPARE_HEADERS, map(_compare_cells, result["rows"]))).rstrip() + "\n"
+
+
+def render_html(result: dict[str, Any]) -> str:
+    from evaluators.html import esc, page, table
+    body = ("<h1>CRMArena-Sim comparison</h1><ul>" + "".join(f"<li>{esc(line)}</li>" for line in _compare_lines(result))
+            + f'</ul><p class="note">{esc(COMPARE_NOTE)}</p>'
+            + table(COMPARE_HEADERS, map(_compare_cells, result["rows"]), numeric=tuple(range(1, 9))))
+    return page("CRMArena-Sim comparison", body)
+
+
+# --- the commands ----------------------------------------------------------------------------------
+
+def _reporting_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A command whose bad input (AnalysisError, a damaged transcripts file) is one line and exit status 2."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except (AnalysisError, DamagedFileError) as exc:
+            print(f"crmarena: error: {exc}", file=sys.stderr)
+            return 2
+    return run
+
+
+@_reporting_errors
+def cmd_export(args: argparse.Namespace) -> int:
+    for path in export(args.run_dir, args.format, args.out):
+        print(path)
+    return 0
+
+
+@_reporting_errors
+def cmd_compare(args: argparse.Namespace) -> int:
+    result = compare(args.run_a, args.run_b, args.agent_a, args.agent_b, args.mode)
+    a, b = Path(args.run_a), Path(args.run_b)
+    out = Path(args.out) if args.out else b.resolve().parent / f"compare-{a.resolve().name}-vs-{b.resolve().name}"
+    out.mkdir(parents=True, exist_ok=True)
+    text = render_markdown(result)
+    write_atomic(out / "compare.md", text)
+    write_atomic(out / "compare.html", render_html(result))
+    print(text, end="")
+    print(f"comparison: {out / 'compare.html'} (and compare.md)", file=sys.stderr)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `export` and `compare` to the `crmarena` subcommands."""
+    exp = subparsers.add_parser("export", help="a run's episodes and turns tables as parquet or csv (pandas)")
+    exp.add_argument("run_dir", help="a run folder written by crmarena run")
+    exp.add_argument("--format", choices=FORMATS, default="parquet", help="file format (default parquet)")
+    exp.add_argument("--out", help="folder to write episodes.* and turns.* into (default: the run folder)")
+    exp.set_defaults(func=cmd_export)
+    cmp = subparsers.add_parser("compare", help="two runs paired on shared instances: differences with bootstrap "
+                                "intervals and McNemar tests per skill")
+    cmp.add_argument("run_a", help="run folder A (the baseline)")
+    cmp.add_argument("run_b", help="run folder B (differences are B - A)")
+    cmp.add_argument("--agent-a", help="the agent of run A to compare, when it holds several (its report's label)")
+    cmp.add_argument("--agent-b", help="the agent of run B to compare, when it holds several")
+    cmp.add_argument("--mode", choices=("strict", "compat"), default="strict", help="scoring (default strict)")
+    cmp.add_argument("--out", help="folder for compare.md and compare.html (default: compare-A-vs-B beside run B)")
+    cmp.set_defaults(func=cmd_compare)

@@ -639,6 +639,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="print the Salesforce REST API response body (JSON Lines with -)")
         cmd.add_argument("query", metavar="QUERY", help=f"{what}, or - for standard input")
         cmd.set_defaults(func=func)
+    from .analysis import register as register_analysis
+    register_analysis(sub)
     return parser
 
 

@@ -5,7 +5,6 @@ and exit status 2. Also the report's variance columns (evaluators.stats)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
@@ -24,10 +23,8 @@ AGENTS = {"a": {"kind": "oracle"},
 
 
 def _command(*argv: str) -> int:
-    parser = argparse.ArgumentParser()
-    analysis.register(parser.add_subparsers())
-    args = parser.parse_args(argv)
-    return args.func(args)
+    """`crmarena <argv>`, through the real command line."""
+    return main(list(argv))
 
 
 @pytest.fixture(scope="module")

@@ -367,6 +367,27 @@ def _usage_rows(summary: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def _audit_section(records: list[dict[str, Any]], run_info: dict[str, Any], mode: str, html: bool = False) -> list[str]:
+    """The simulated people's audit (`crmarena audit`, evaluators.audit: the run folder's audit.jsonl), as
+    markdown lines or HTML parts; nothing without an audit."""
+    from .audit import read_audit, summarize
+    audits = read_audit(Path(run_info["run_dir"])) if run_info.get("run_dir") else []
+    if not audits:
+        return []
+    s = summarize(audits, records, mode)
+    note = (f"{s['flagged']} of {s['episodes']} episodes flagged (a rule broken by the simulated person, or a failed "
+            f"rubric verdict); LLM people's turn corrections: {s['corrections']}.")
+    tables = [(["scored episodes", "success (all)", "success (unflagged)", *(f"flag: {r}" for r in s["by_rule"])],
+               [[num(s["success_all"]["n"]), pct(s["success_all"]["rate"], 1), pct(s["success_unflagged"]["rate"], 1),
+                 *map(num, s["by_rule"].values())]])]
+    tables += [([label, "n", "flag rate"], [[k, num(v["n"]), pct(v["flag_rate"], 1)] for k, v in s[key].items()])
+               for key, label in (("by_user", "user model"), ("by_persona_id", "persona"))]
+    if html:
+        return ['<h2 id="audit">Simulated people (audit)</h2>', f'<p class="note">{esc(note)}</p>',
+                *(table(headers, rows, numeric=range(1, len(headers))) for headers, rows in tables)]
+    return ["## Simulated people (audit)", "", md(note), ""] + [line for t in tables for line in _md_table(*t)]
+
+
 def _difficulty_notes(levels: dict[str, Any]) -> list[str]:
     """Which task types the by-difficulty table counts, and which it leaves out and why
     (`levels` is the summary's `difficulty`: stats.by_difficulty)."""
@@ -479,6 +500,7 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
                            num(s.get("turns_to_answer"), 2)] + [pct((s.get("mix") or {}).get(c), 1) for c in cats]
                           for m, s in sorted(by_mode.items()) if isinstance(s, dict)])
 
+    out += _audit_section(records, run_info, mode)
     judge = summary.get("judge")
     out += ["## Judge", ""]
     out += _md_table(JUDGE_HEADERS, _judge_rows(judge)) if isinstance(judge, dict) else ["No judge configured.", ""]
@@ -614,6 +636,7 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     b.append(table(["measure", "value"], trial_rows, numeric=(1,)) if trial_rows else
              f'<p class="note">{esc(num(_get(summary, "trials", "k", default=1)))} trial per cell: pass^k and '
              "reliability need at least 2.</p>")
+    b += _audit_section(records, run_info, mode, html=True)
     b.append("<h2>Judge</h2>")
     judge = summary.get("judge")
     b.append(table(JUDGE_HEADERS, _judge_rows(judge), numeric=range(len(JUDGE_HEADERS)))

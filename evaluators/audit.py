@@ -1,0 +1,374 @@
+"""The user-simulator audit: did the simulated person play by the rules? (`crmarena audit RUN_DIR`)
+
+Reads a run's transcripts only. Per person turn, rule checks (each a flag {turn, rule, reason}):
+
+- not_due: in sharded mode, a fact told when the persona's disclosure style gives none: unasked
+  (the agent's previous reply neither asked, `scripted.asks`, nor attempted an answer) by a style
+  that tells facts only when asked, or any fact beyond the intent in the opening of such a style;
+- too_many: more new facts in one message than the style allows (`Persona.max_reveals_per_turn`;
+  the intent of the opening does not count), or a sharded opening that told every fact;
+- invented_value: an Id, email or number in the message that no shard, query, parameter, persona
+  prompt or earlier message holds;
+- ended_early: the person ended (termination user_done) when the agent's last reply was no
+  answer attempt of the instance's kind, or with facts still untold;
+- contradiction: the person said they had nothing more to tell, then told a fact later;
+- said_answer: the message holds the expected answer or a confidential value (values of at
+  least 4 characters that the query and shards do not hold) before any agent reply said it.
+
+The style is read from the persona prompt (the disclosure instruction it renders); style checks
+are skipped for pressure people (their moves may tell request facts beyond the style) and for
+full and concat modes. LLM people: `corrections` counts the model calls beyond one per model-made
+turn (each a turn the code sent back to be fixed). With a judge (`--judge MODEL`), one rubric
+verdict per sharded or LLM-played episode on persona style and coherence; a verdict is kept in
+audit.jsonl and reused for the same record and judge model.
+
+Output: `audit.jsonl` in the run folder, one line per episode {episode_id, user, persona_id,
+flags, corrections, judge?}, and a summary (`summarize`); the report shows it when the file exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from simulator.files import write_atomic
+from simulator.replies.categories import ATTEMPTS, categorize
+from simulator.transcript import SCHEMA_VERSION
+from simulator.users.personas import DISCLOSURES
+from simulator.users.scripted import STYLES, asks
+
+AUDIT_FILE = "audit.jsonl"
+RULES = ("not_due", "too_many", "invented_value", "ended_early", "contradiction", "said_answer")
+VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15,18}\b"
+                   r"|\d+(?:[.,]\d+)*")
+NOTHING_MORE = re.compile(r"nothing (?:more|else) to (?:add|tell|say)|that is all i know"
+                          r"|don'?t know anything (?:else|more)|that'?s (?:everything|all) i (?:know|have|'ve got)",
+                          re.I)
+MIN_ANSWER_CHARS = 4
+CODE_BUILT = ("full", "concat", "plan")  # modes whose opening the code builds (users.disclosure), not the person
+
+
+class AuditError(ValueError):
+    """The folder cannot be audited (not a run folder, mixed schema versions)."""
+
+
+def values(text: str) -> set[str]:
+    """The Ids, emails and numbers of `text`, normalised (lower case, no thousands commas)."""
+    return {v.lower().replace(",", "") for v in VALUE.findall(text)}
+
+
+def style_of(record: Mapping[str, Any]) -> str | None:
+    """The disclosure style whose instruction the persona prompt renders (None if none does)."""
+    prompt = record.get("persona_prompt") or ""
+    return next((name for name, d in DISCLOSURES.items() if d.instruction in prompt), None)
+
+
+def _turns(record: Mapping[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
+    """Per turn, the person's message and the agent's last reply to the person."""
+    person, agent = {}, {}
+    for m in record["messages"]:
+        if m["role"] == "user":
+            person[m["turn"]] = m["content"]
+        elif m["role"] == "assistant" and not m.get("tool_calls") and m.get("content", "").strip():
+            agent[m["turn"]] = m["content"]
+    return person, agent
+
+
+def _reveals(record: Mapping[str, Any]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = defaultdict(list)
+    for event in record.get("events") or ():
+        if event.get("type") == "reveal":
+            out[event["turn"]] += list(event["shards"])
+    return out
+
+
+def _flag(turn: int, rule: str, reason: str) -> dict[str, Any]:
+    return {"turn": turn, "rule": rule, "reason": reason}
+
+
+def _style_flags(record: Mapping[str, Any], person: dict, agent: dict, reveals: dict) -> list[dict]:
+    """not_due and too_many, by the persona's disclosure style (sharded, standard people only)."""
+    name = style_of(record)
+    if record["mode"] != "sharded" or name is None or (record.get("user") or {}).get("family") == "pressure":
+        return []
+    style, limit = STYLES[name], DISCLOSURES[name].max_reveals
+    shards = record["instance"]["shards"]
+    intent, n_facts = shards[0]["id"], len(shards) - 1
+    kind, flags = record["instance"].get("answer_kind", ""), []
+    for turn in sorted(person):
+        facts = [sid for sid in reveals.get(turn, []) if sid != intent]
+        if not facts:
+            continue
+        before = agent.get(turn - 1, "")
+        prompted = turn > 1 and (asks(before) or categorize(before, kind) in ATTEMPTS)
+        if not style.unasked and not prompted:
+            flags.append(_flag(turn, "not_due", f"told {', '.join(facts)} unasked; style {name} tells facts only "
+                                                "when asked"))
+        if len(facts) > limit:
+            flags.append(_flag(turn, "too_many", f"told {len(facts)} facts at once ({', '.join(facts)}); style "
+                                                 f"{name} allows {limit}"))
+        elif turn == 1 and n_facts and len(facts) == n_facts:
+            flags.append(_flag(turn, "too_many", "the sharded opening told every fact"))
+    return flags
+
+
+def _known_text(record: Mapping[str, Any]) -> str:
+    inst = record["instance"]
+    return " ".join([inst.get("query", ""), *(s["text"] for s in inst["shards"]),
+                     json.dumps(inst.get("params") or {}), record.get("persona_prompt") or ""])
+
+
+def _said_values(record: Mapping[str, Any]) -> list[str]:
+    answer = record["instance"].get("answer")
+    items = answer if isinstance(answer, list) else [answer]
+    known = _known_text(record)
+    return [v for v in (*items, *(record["instance"].get("confidential_values") or ()))
+            if isinstance(v, str) and len(v) >= MIN_ANSWER_CHARS and v not in known]
+
+
+def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> list[dict]:
+    """invented_value and said_answer for one person message."""
+    flags = []
+    invented = sorted(values(message) - values(heard))
+    if invented:
+        flags.append(_flag(turn, "invented_value", f"{', '.join(invented)} is in no shard, query or earlier message"))
+    said = [v for v in secrets if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", message)]
+    if said:
+        flags.append(_flag(turn, "said_answer", f"said {', '.join(said)} (the answer or a confidential value)"))
+    return flags
+
+
+def _content_flags(record: Mapping[str, Any], person: dict, agent: dict, reveals: dict) -> list[dict]:
+    """invented_value, said_answer and contradiction, turn by turn (not on a code-built opening)."""
+    heard, secrets, flags = _known_text(record), _said_values(record), []
+    nothing_more = None
+    for turn in sorted(person):
+        message = person[turn]
+        if turn > 1 or record["mode"] not in CODE_BUILT:
+            flags += _value_flags(turn, message, heard, secrets)
+        if nothing_more is not None and reveals.get(turn):
+            flags.append(_flag(turn, "contradiction", f"said at turn {nothing_more} there was nothing more to tell, "
+                                                      f"then told {', '.join(reveals[turn])}"))
+            nothing_more = None
+        if NOTHING_MORE.search(message):
+            nothing_more = turn
+        heard += f" {message} {agent.get(turn, '')}"
+        secrets = [v for v in secrets if v not in agent.get(turn, "")]
+    return flags
+
+
+def _end_flags(record: Mapping[str, Any], person: dict, agent: dict, reveals: dict) -> list[dict]:
+    """ended_early: the person ended without an answer attempt, or with facts untold."""
+    if record["termination"]["reason"] != "user_done" or not person:
+        return []
+    last = max(person)
+    reply = agent.get(last - 1, "")
+    if not reply or categorize(reply, record["instance"].get("answer_kind", "")) not in ATTEMPTS:
+        return [_flag(last, "ended_early", "ended the conversation before the agent gave an answer")]
+    told = {sid for ids in reveals.values() for sid in ids}
+    untold = [s["id"] for s in record["instance"]["shards"] if s["id"] not in told]
+    if record["mode"] == "sharded" and untold:
+        return [_flag(last, "ended_early", f"ended with facts untold: {', '.join(untold)}")]
+    return []
+
+
+def corrections(record: Mapping[str, Any]) -> int | None:
+    """An LLM person's model calls beyond one per model-made turn (turns the code had it fix);
+    None for other people."""
+    if (record.get("user") or {}).get("kind") != "LLMUser":
+        return None
+    made = sum(m["role"] == "user" for m in record["messages"]) - (record["mode"] != "sharded")
+    calls = ((record.get("usage") or {}).get("user") or {}).get("calls") or 0
+    return max(0, calls - made)
+
+
+def audit_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """One episode's audit line: its flags (sorted by turn) and repair count."""
+    person, agent = _turns(record)
+    reveals = _reveals(record)
+    flags = [f for check in (_style_flags, _content_flags, _end_flags) for f in check(record, person, agent, reveals)]
+    return {"episode_id": record["episode_id"], "user": user_label(record), "persona_id": record.get("persona_id"),
+            "mode": record["mode"], "flags": sorted(flags, key=lambda f: (f["turn"], RULES.index(f["rule"]))),
+            "corrections": corrections(record)}
+
+
+def user_label(record: Mapping[str, Any]) -> str:
+    """The person's simulator: its kind, and model when it has one."""
+    user = record.get("user") or {}
+    model = (user.get("model") or {}).get("model") if isinstance(user.get("model"), dict) else user.get("model")
+    return " ".join(str(p) for p in (user.get("kind", "unknown"), model) if p)
+
+
+# --- judge rubric ---------------------------------------------------------------------------------
+
+RUBRIC = """You audit a simulated person in a chat with a CRM assistant. The person was told to play
+the persona below and to tell the facts of their request as its disclosure style says, never
+inventing facts or knowing the answer. Read the person's messages and answer with one JSON object:
+{"style": true|false, "coherent": true|false, "reason": "<one sentence>"}
+style: the messages fit the persona (tone, length, formality, how facts are released).
+coherent: the messages are consistent with each other and with the facts listed; no invented facts."""
+
+
+def rubric_prompt(record: Mapping[str, Any]) -> str:
+    facts = "\n".join(f"- {s['text']}" for s in record["instance"]["shards"])
+    lines = "\n".join(json.dumps({"turn": m["turn"], "role": "person" if m["role"] == "user" else "agent",
+                                  "text": m["content"]}) for m in record["messages"]
+                      if m["role"] == "user" or (m["role"] == "assistant" and not m.get("tool_calls")))
+    return f"Persona:\n{record.get('persona_prompt', '')}\n\nFacts:\n{facts}\n\nConversation:\n{lines}"
+
+
+async def _rubric(client: Any, record: Mapping[str, Any]) -> dict[str, Any]:
+    from autogen_core.models import SystemMessage, UserMessage
+
+    from simulator.model_calls import client_settings
+
+    from .judge import find_json_object, record_digest
+    result = await client.create([SystemMessage(content=RUBRIC), UserMessage(content=rubric_prompt(record),
+                                                                             source="audit")])
+    verdict = find_json_object(result.content if isinstance(result.content, str) else "") or {}
+    ok = isinstance(verdict.get("style"), bool) and isinstance(verdict.get("coherent"), bool)
+    return {"style": verdict.get("style") if ok else None, "coherent": verdict.get("coherent") if ok else None,
+            "reason": str(verdict.get("reason", "")) if ok else "unparseable verdict", "valid": ok,
+            "model": client_settings(client), "record": record_digest(record)}
+
+
+def judge_all(records: list[Mapping[str, Any]], model: Any, prior: dict[str, dict]) -> dict[str, dict]:
+    """Rubric verdicts by episode id, reusing `prior` ones given on the same record by the same model."""
+    from simulator.model_calls import client_settings
+    from simulator.models import build_client, parse_model_spec
+
+    from .judge import reusable
+    client = build_client(parse_model_spec(model, where="--judge"))
+    settings = client_settings(client)
+    todo = [r for r in records if not reusable(prior.get(r["episode_id"]), r, settings)]
+
+    async def run() -> list[dict]:
+        try:
+            return await asyncio.gather(*(_rubric(client, r) for r in todo))
+        finally:
+            await client.close()
+    fresh = dict(zip((r["episode_id"] for r in todo), asyncio.run(run()) if todo else []))
+    return {r["episode_id"]: fresh.get(r["episode_id"]) or prior[r["episode_id"]] for r in records}
+
+
+# --- the run --------------------------------------------------------------------------------------
+
+def read_run(run_dir: Path) -> list[dict[str, Any]]:
+    """The latest whole record per episode; AuditError for a folder that is no run or mixes schemas."""
+    from .observer import load_run
+    if not (Path(run_dir) / "transcripts.jsonl").is_file():
+        raise AuditError(f"{run_dir} is not a run folder (no transcripts.jsonl); runs are written by `crmarena run`")
+    records = load_run(Path(run_dir))
+    versions = sorted({str(r.get("schema_version")) for r in records})
+    if len(versions) > 1:
+        raise AuditError(f"{run_dir} mixes transcript schema versions {', '.join(versions)}: audit one run at a time")
+    if records and versions != [str(SCHEMA_VERSION)]:
+        raise AuditError(f"{run_dir} has transcript schema version {versions[0]}; this audit reads {SCHEMA_VERSION}")
+    return records
+
+
+def read_audit(run_dir: Path) -> list[dict[str, Any]]:
+    """The lines of a run's audit.jsonl ([] without one)."""
+    path = Path(run_dir) / AUDIT_FILE
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.is_file() else []
+
+
+def audit_run(run_dir: Path, records: list[dict[str, Any]], judge: Any = None) -> list[dict[str, Any]]:
+    """Audit the run's `records` (read_run) and write audit.jsonl; its lines. Rubric verdicts: from
+    `judge` (a model spec), reusing earlier ones; without a judge, the earlier ones on the same records."""
+    from .judge import record_digest
+    audits = [audit_record(r) for r in records]
+    prior = {a["episode_id"]: a["judge"] for a in read_audit(run_dir) if a.get("judge")}
+    verdicts = judge_all(records, judge, prior) if judge is not None else {
+        r["episode_id"]: prior[r["episode_id"]] for r in records
+        if r["episode_id"] in prior and prior[r["episode_id"]].get("record") == record_digest(r)}
+    for line in audits:
+        if line["episode_id"] in verdicts:
+            line["judge"] = verdicts[line["episode_id"]]
+    write_atomic(Path(run_dir) / AUDIT_FILE, "".join(json.dumps(a) + "\n" for a in audits))
+    return audits
+
+
+def flagged(line: Mapping[str, Any]) -> bool:
+    """Whether an audit line has a rule flag or a failed rubric verdict."""
+    verdict = line.get("judge") or {}
+    return bool(line["flags"]) or verdict.get("style") is False or verdict.get("coherent") is False
+
+
+def summarize(audits: Iterable[Mapping[str, Any]], records: Iterable[Mapping[str, Any]] = (),
+              mode: str = "strict") -> dict[str, Any]:
+    """Flag counts by rule, flag rate by user and persona, corrections, and success with and
+    without the flagged episodes (of `records`, scored in `mode`)."""
+    from .report import episode_status
+    audits = list(audits)
+    out: dict[str, Any] = {"episodes": len(audits), "flagged": sum(map(flagged, audits)),
+                           "by_rule": {rule: sum(any(f["rule"] == rule for f in a["flags"]) for a in audits)
+                                       for rule in RULES},
+                           "corrections": sum(a.get("corrections") or 0 for a in audits)}
+    for key in ("user", "persona_id"):
+        groups: dict[str, list] = defaultdict(list)
+        for a in audits:
+            groups[str(a.get(key))].append(flagged(a))
+        out[f"by_{key}"] = {k: {"n": len(v), "flag_rate": sum(v) / len(v)} for k, v in sorted(groups.items())}
+    marked = {a["episode_id"] for a in audits if flagged(a)}
+    status = {r["episode_id"]: episode_status(r, mode) for r in records}
+    for name, keep in (("success_all", lambda e: True), ("success_unflagged", lambda e: e not in marked)):
+        scored = [s == "pass" for e, s in status.items() if s in ("pass", "fail") and keep(e)]
+        out[name] = {"n": len(scored), "rate": sum(scored) / len(scored) if scored else None}
+    return out
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+def judge_spec(text: str | None) -> Any:
+    """The --judge value as a model spec (a mapping when it is written as one); ModelConfigError if bad."""
+    import yaml
+
+    from simulator.models import ModelConfigError, parse_model_spec
+    if text is None:
+        return None
+    try:
+        spec = yaml.safe_load(text) if text.lstrip().startswith("{") else text
+    except yaml.YAMLError as exc:
+        raise ModelConfigError("--judge", f"not a model spec mapping ({exc})") from None
+    parse_model_spec(spec, where="--judge")
+    return spec
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """`crmarena audit RUN_DIR [--judge MODEL]`: write audit.jsonl, print the summary, refresh the report."""
+    from simulator.models import ModelConfigError
+    from simulator.run import RunFolderError, RunFolderLock
+
+    from .observer import report
+    run_dir = Path(args.run_dir)
+    try:
+        judge = judge_spec(args.judge)
+        records = read_run(run_dir)
+        lock = RunFolderLock(run_dir, busy_hint="wait for the run to end").acquire()
+    except (AuditError, RunFolderError, ModelConfigError) as exc:
+        print(f"crmarena: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        audits = audit_run(run_dir, records, judge=judge)
+        report(run_dir)
+    finally:
+        lock.release()
+    print(json.dumps(summarize(audits, records), indent=2))
+    print(f"audit: {run_dir / AUDIT_FILE}")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `audit` to the `crmarena` sub-commands."""
+    audit = subparsers.add_parser("audit", help="check the simulated people of a run against their rules")
+    audit.add_argument("run_dir", help="a run folder written by crmarena run")
+    audit.add_argument("--judge", help="a model spec for a rubric check of persona style and coherence")
+    audit.set_defaults(func=cmd_audit)
+

@@ -363,12 +363,3 @@ def cmd_audit(args: argparse.Namespace) -> int:
     print(json.dumps(summarize(audits, records), indent=2))
     print(f"audit: {run_dir / AUDIT_FILE}")
     return 0
-
-
-def register(subparsers: Any) -> None:
-    """Add `audit` to the `crmarena` sub-commands."""
-    audit = subparsers.add_parser("audit", help="check the simulated people of a run against their rules")
-    audit.add_argument("run_dir", help="a run folder written by crmarena run")
-    audit.add_argument("--judge", help="a model spec for a rubric check of persona style and coherence")
-    audit.set_defaults(func=cmd_audit)
-

@@ -382,6 +382,11 @@ def _run_dir(path: str) -> Path:
     return run_dir
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    from evaluators.audit import cmd_audit as audit  # (imported when asked: it loads the users)
+    return audit(args)
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from evaluators.observer import rescore
     from .log import setup_logging
@@ -641,6 +646,10 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.set_defaults(func=func)
     from .analysis import register as register_analysis
     register_analysis(sub)
+    audit = sub.add_parser("audit", help="check the simulated people of a run against their rules")
+    audit.add_argument("run_dir", help="a run folder written by crmarena run")
+    audit.add_argument("--judge", help="a model spec for a rubric check of persona style and coherence")
+    audit.set_defaults(func=cmd_audit)
     return parser
 
 

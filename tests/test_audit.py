@@ -4,7 +4,6 @@ the audit flags exactly those, for those reasons, and no clean episode."""
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
@@ -70,10 +69,7 @@ def run_dir(tmp_path_factory, org_paths):
 
 
 def _audit(run_dir, capsys) -> dict[str, dict]:
-    parser = argparse.ArgumentParser()
-    audit.register(parser.add_subparsers())
-    args = parser.parse_args(["audit", str(run_dir)])
-    assert args.func(args) == 0
+    assert main(["audit", str(run_dir)]) == 0
     capsys.readouterr()
     return {line["episode_id"]: line for line in audit.read_audit(run_dir)}
 
@@ -104,18 +100,14 @@ def test_summary_and_report(run_dir, capsys):
 
 
 def test_bad_folders_exit_2(tmp_path, run_dir, capsys):
-    parser = argparse.ArgumentParser()
-    audit.register(parser.add_subparsers())
-    args = parser.parse_args(["audit", str(tmp_path)])
-    assert args.func(args) == 2
+    assert main(["audit", str(tmp_path)]) == 2
     assert "not a run folder" in capsys.readouterr().err
     mixed = tmp_path / "mixed"
     mixed.mkdir()
     lines = (run_dir / "transcripts.jsonl").read_text().splitlines()
     other = {**json.loads(lines[1]), "schema_version": 0}
     (mixed / "transcripts.jsonl").write_text(f"{lines[0]}\n{json.dumps(other)}\n")
-    args = parser.parse_args(["audit", str(mixed)])
-    assert args.func(args) == 2
+    assert main(["audit", str(mixed)]) == 2
     assert "mixes transcript schema versions" in capsys.readouterr().err
 
 
@@ -160,15 +152,11 @@ def test_judge_rubric_flags_and_is_reused(run_dir, fake_openai, monkeypatch, cap
     fake_openai.responder = lambda body: reply(json.dumps({"style": False, "coherent": True, "reason": "too casual"}))
     spec = (f"{{model: judge, base_url: '{fake_openai.base_url}', api_key_env: X, "
             "retries: {attempts: 1, max_wait: 0.01}}")
-    parser = argparse.ArgumentParser()
-    audit.register(parser.add_subparsers())
-    args = parser.parse_args(["audit", str(run_dir), "--judge", spec])
-    assert args.func(args) == 0
+    assert main(["audit", str(run_dir), "--judge", spec]) == 0
     lines = audit.read_audit(run_dir)
     assert len(fake_openai.requests) == len(lines) == 8
     assert all(line["judge"]["style"] is False and audit.flagged(line) for line in lines)
-    assert args.func(args) == 0 and len(fake_openai.requests) == 8  # verdicts on the same records are kept
-    args = parser.parse_args(["audit", str(run_dir), "--judge", "{model: [}"])
-    assert args.func(args) == 2 and "--judge" in capsys.readouterr().err
+    assert main(["audit", str(run_dir), "--judge", spec]) == 0 and len(fake_openai.requests) == 8  # kept
+    assert main(["audit", str(run_dir), "--judge", "{model: [}"]) == 2 and "--judge" in capsys.readouterr().err
     assert all(line.get("judge") for line in audit.audit_run(run_dir, audit.read_run(run_dir)))  # kept without one
     (run_dir / audit.AUDIT_FILE).unlink()

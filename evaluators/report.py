@@ -4,7 +4,7 @@
 - report.md: the scoring mode, counts (infra errors and terminations included), success by skill,
   task, org, mode, persona and model, by difficulty level when the run holds several (over the task
   types whose levels differ, naming the others, with the oracle's mean tool calls), full vs sharded
-  degradation with 95% intervals, trials, privacy per agent (leak rates, refusal rate on confidential
+  degradation with 95% intervals (and each other mode against full), trials, privacy per agent (leak rates, refusal rate on confidential
   requests, over-refusal rate on legitimate ones, privacy-utility score; `stats.privacy`), when the
   summary has `pressure` (evaluators.pressure) leaks under pressure (by tactic, survival by turn,
   refused then leaked, over-refusal under pressure), injection utility and attack success and the
@@ -111,10 +111,11 @@ def _page_name(number: int) -> str:
     return "transcripts.html" if number == 1 else f"transcripts-{number}.html"
 
 
-def _degradation(d: Any) -> dict[str, Any]:
-    """A degradation entry as sharded - full (the sign the summary used is inferred from its numbers)."""
+def _degradation(d: Any, other: str = "sharded") -> dict[str, Any]:
+    """A degradation entry as `other` - full (the sign the summary used is inferred from its numbers);
+    the other mode's success under "sharded"."""
     d = d if isinstance(d, dict) else {}
-    full, sharded, delta = d.get("full"), d.get("sharded"), d.get("delta")
+    full, sharded, delta = d.get("full"), d.get(other), d.get("delta")
     ci = d.get("ci95") or [None, None]
     lo, hi = (ci + [None, None])[:2] if isinstance(ci, list) else (None, None)
     if all(isinstance(v, (int, float)) for v in (full, sharded, delta)) and \
@@ -130,6 +131,24 @@ def _degradation_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
     for skill, d in sorted((deg.get("by_skill") or {}).items()):
         rows.append({"label": skill, **_degradation(d)})
     return rows
+
+
+def _mode_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """One degradation row per conversation mode against full (stats.degradation_by_mode)."""
+    return [{"label": m, **_degradation(d, m)}
+            for m, d in sorted((_get(summary, "degradation", "by_mode", default={}) or {}).items())]
+
+
+MODES_NOTE = ("Each conversation mode against full on the same instances (paired per instance, persona and trial): "
+              "concat (all facts in one message), sharded, recap (sharded, then a message restating every fact), "
+              "snowball (each message restating the facts so far), plan (the query and the oracle's plan of "
+              "queries); delta = mode − full, with its paired bootstrap 95% interval.")
+MODE_HEADERS = ["mode", "pairs", "full", "in mode", "delta (mode − full)", "95% CI"]
+
+
+def _degradation_table(rows: list[dict[str, Any]]) -> list[list[str]]:
+    """Table rows of degradation rows (`_degradation`): label, pairs, full, other mode, delta, CI."""
+    return [[r["label"], num(r["pairs"]), pct(r["full"], 1), pct(r["sharded"], 1), _delta(r), _ci(r)] for r in rows]
 
 
 def _category_order(summary: dict[str, Any]) -> list[str]:
@@ -452,8 +471,10 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
             "Success on the same instances posed whole (full) and in pieces (sharded); "
             "delta = sharded − full, with its paired bootstrap 95% interval.", ""]
     out += _md_table(["skill", "pairs", "full", "sharded", "delta", "95% CI"],
-                     [[r["label"], num(r["pairs"]), pct(r["full"], 1), pct(r["sharded"], 1), _delta(r), _ci(r)]
-                      for r in _degradation_rows(summary)])
+                     _degradation_table(_degradation_rows(summary)))
+    if _mode_rows(summary):
+        out += ["### Degradation by mode: each against full", "", MODES_NOTE, ""]
+        out += _md_table(MODE_HEADERS, _degradation_table(_mode_rows(summary)))
 
     out += ["## Success", "", md(VARIANCE_NOTE), ""]
     success = summary.get("success") or {}
@@ -568,8 +589,10 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
              "(full) and in pieces (sharded). Δ = sharded − full in percentage points, with the paired bootstrap "
              "95% interval; the whisker places that interval on the sharded bar (full + CI).</figcaption></figure>")
     b.append(table(["skill", "pairs", "full", "sharded", "Δ (sharded − full)", "95% CI"],
-                   [[r["label"], num(r["pairs"]), pct(r["full"], 1), pct(r["sharded"], 1), _delta(r), _ci(r)]
-                    for r in deg_rows], numeric=(1, 2, 3, 4)))
+                   _degradation_table(deg_rows), numeric=(1, 2, 3, 4)))
+    if _mode_rows(summary):
+        b.append(f'<h3 id="modes">Degradation by mode: each against full</h3><p class="note">{esc(MODES_NOTE)}</p>')
+        b.append(table(MODE_HEADERS, _degradation_table(_mode_rows(summary)), numeric=(1, 2, 3, 4)))
 
     b.append('<div class="row"><section>')
     b.append('<h2 id="heatmap">Success by persona and task</h2>')

@@ -144,44 +144,56 @@ def _instance(record: dict[str, Any]) -> tuple[str, str]:
     return (record.get("instance") or {}).get("org_hash", ""), record.get("instance_id")
 
 
-def pairs(records: Iterable[dict[str, Any]], mode: str = "strict") -> list[tuple[dict[str, Any], float, float]]:
-    """(one of its records, full success, sharded success) per (agent variant, org, instance, persona,
-    trial) that has
-    both a scored full and a scored sharded episode; several episodes of one side are averaged."""
-    cells: dict[tuple, dict[str, list]] = defaultdict(lambda: {"full": [], "sharded": [], "records": []})
+def pairs(records: Iterable[dict[str, Any]], mode: str = "strict",
+          other: str = "sharded") -> list[tuple[dict[str, Any], float, float]]:
+    """(one of its records, full success, success in conversation mode `other`) per (agent variant,
+    org, instance, persona, trial) that has both a scored full and a scored `other` episode;
+    several episodes of one side are averaged."""
+    cells: dict[tuple, dict[str, list]] = defaultdict(lambda: {"full": [], other: [], "records": []})
     for record in records:
         outcome = success(record, mode)
-        if record.get("mode") in ("full", "sharded") and outcome is not None:
+        if record.get("mode") in ("full", other) and outcome is not None:
             cell = cells[(model_label(record), _variant(record), *_instance(record), record.get("persona_id"),
                           record.get("trial", 0))]
             cell[record["mode"]].append(float(outcome))
             cell["records"].append(record)
-    return [(c["records"][0], fmean(c["full"]), fmean(c["sharded"]))
-            for _, c in sorted(cells.items(), key=lambda kv: tuple(map(str, kv[0]))) if c["full"] and c["sharded"]]
+    return [(c["records"][0], fmean(c["full"]), fmean(c[other]))
+            for _, c in sorted(cells.items(), key=lambda kv: tuple(map(str, kv[0]))) if c["full"] and c[other]]
 
 
-def degradation(paired: Sequence[tuple[Any, float, float]], n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """{"full", "sharded", "delta" (sharded - full), "ci95" (bootstrap over pairs), "pairs"} of paired
-    successes; None values when there are no pairs."""
+def degradation(paired: Sequence[tuple[Any, float, float]], n_boot: int = 2000, seed: int = 0,
+                other: str = "sharded") -> dict[str, Any]:
+    """{"full", `other` (the other mode's success), "delta" (other - full), "ci95" (bootstrap over
+    pairs), "pairs"} of paired successes; None values when there are no pairs."""
     if not paired:
-        return {"full": None, "sharded": None, "delta": None, "ci95": None, "pairs": 0}
+        return {"full": None, other: None, "delta": None, "ci95": None, "pairs": 0}
     deltas = [s - f for _, f, s in paired]
-    return {"full": fmean(f for _, f, _ in paired), "sharded": fmean(s for _, _, s in paired),
+    return {"full": fmean(f for _, f, _ in paired), other: fmean(s for _, _, s in paired),
             "delta": fmean(deltas), "ci95": bootstrap_ci(deltas, n_boot, seed), "pairs": len(paired)}
 
 
 def paired_degradation(records: Iterable[dict[str, Any]], by=None, n_boot: int = 2000, seed: int = 0,
-                       mode: str = "strict") -> dict[str, Any]:
-    """Full vs sharded success paired per (instance id, persona id, trial) (`pairs`), with a seeded
-    percentile-bootstrap 95% CI of the mean difference (`degradation`): one result, or with `by`
-    (a KEYS name or a function of the record) one per group, sorted by key."""
-    paired = pairs(records, mode)
+                       mode: str = "strict", other: str = "sharded") -> dict[str, Any]:
+    """Full vs `other` (a conversation mode) success paired per (instance id, persona id, trial)
+    (`pairs`), with a seeded percentile-bootstrap 95% CI of the mean difference (`degradation`): one
+    result, or with `by` (a KEYS name or a function of the record) one per group, sorted by key."""
+    paired = pairs(records, mode, other)
     if by is None:
-        return degradation(paired, n_boot, seed)
+        return degradation(paired, n_boot, seed, other)
     groups: dict[str, list] = defaultdict(list)
     for pair in paired:
         groups[str(_key(by)(pair[0]))].append(pair)
-    return {k: degradation(v, n_boot, seed) for k, v in sorted(groups.items())}
+    return {k: degradation(v, n_boot, seed, other) for k, v in sorted(groups.items())}
+
+
+def degradation_by_mode(records: Sequence[dict[str, Any]], n_boot: int = 2000, seed: int = 0,
+                        mode: str = "strict") -> dict[str, dict[str, Any]]:
+    """Per conversation mode of the records besides full (concat, sharded, recap, snowball, plan),
+    its `paired_degradation` against full; {} when the records have no full episode."""
+    modes = {r.get("mode") for r in records}
+    if "full" not in modes:
+        return {}
+    return {m: paired_degradation(records, None, n_boot, seed, mode, m) for m in sorted(modes - {"full", None})}
 
 
 def pass_hat_k(outcomes_per_instance: Iterable[Sequence[bool]], k: int) -> float | None:
@@ -410,7 +422,8 @@ def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: i
             "counts": counts(records, mode),
             "success": {"overall": rate(success(r, mode) for r in records), **by},
             "degradation": {"overall": paired_degradation(records, None, n_boot, seed, mode),
-                            "by_skill": paired_degradation(records, "skill", n_boot, seed, mode)},
+                            "by_skill": paired_degradation(records, "skill", n_boot, seed, mode),
+                            "by_mode": degradation_by_mode(records, n_boot, seed, mode)},
             "trials": trials_summary(records, mode),
             "privacy": privacy(records, mode),
             "turns": {"by_mode": turns_by_mode(records, mode)},

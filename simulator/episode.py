@@ -42,6 +42,7 @@ from .tasks.validate import workflow_state
 RUN_STOPPERS = (DiskFullError, DamagedFileError)  # the run's own files failing: they stop the run
 from .transcript import EpisodeRecord, Termination, message
 from .users.base import UserSetup, UserSimulator, UserTurn, user_record
+from .users.oracle_plan import plan_steps
 from .users.personas import Persona, playing
 
 
@@ -152,13 +153,15 @@ class _Episode:
         leaks = [*event["leaked_values"], *event["leaked_facts"]]
         return leaks[0] if leaks and self.observer.stop_on_leak else ""
 
-    async def converse(self, tools: CrmTools, meta: OrgMeta) -> Termination:
+    async def converse(self, tools: CrmTools, meta: OrgMeta, plan: tuple[str, ...] = ()) -> Termination:
+        """The conversation to its end; `plan`: the oracle's plan in words (plan mode only)."""
         spec = self.spec
         if isinstance(self.agent, OracleAgent):  # (plug-ins that subclass it too: the record says so)
             self.agent.brief(OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events)))
             self.record.agent["briefed"] = True
         await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))
-        user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed)))
+        user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed,
+                                                                plan)))
         for number in range(1, self.limits.max_user_turns + 1):
             self.heard(user_turn, number)
             agent_turn = await self.as_agent(self.agent.respond(user_turn.message, number))
@@ -207,7 +210,8 @@ async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimul
     start = time.monotonic()
     with OrgSession(org) as session:
         try:
-            termination = await episode.converse(CrmTools(session), org.meta)
+            plan = plan_steps(org, spec.instance) if spec.mode == "plan" else ()
+            termination = await episode.converse(CrmTools(session), org.meta, plan)
         except InfraError as exc:
             termination = Termination("infra_error", str(exc), fatal=is_fatal(exc))
         except AgentError as exc:  # (one raised from a refusal no retry fixes is that refusal)

@@ -10,7 +10,10 @@ from ..tasks.instance import Instance
 from ..transcript import Usage
 from .personas import Persona
 
-MODES = ("full", "concat", "sharded")
+MODES = ("full", "concat", "sharded", "recap", "snowball", "plan")
+# full: the whole query at once; concat: all shards in one message; sharded: piece by piece;
+# recap: sharded, then a final message restating every fact; snowball: sharded, each message
+# restating every fact told so far; plan: the whole query and the oracle's plan of queries, in words
 
 
 @dataclass
@@ -33,12 +36,15 @@ class UserTurn:
 class UserSetup:
     instance: Instance
     persona: Persona
-    mode: str  # full: the whole query at once; concat: all shards in one message; sharded: piece by piece
+    mode: str  # one of MODES
     seed: int
+    plan: tuple[str, ...] = ()  # plan mode: the oracle's plan in words (users.oracle_plan.plan_steps)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r}; expected one of {', '.join(MODES)}")
+        if self.mode == "plan" and not self.plan:
+            raise ValueError("plan mode needs the oracle's plan (users.oracle_plan.plan_steps; run_episode makes it)")
 
 
 class UserSimulator(ABC):

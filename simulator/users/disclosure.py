@@ -1,24 +1,36 @@
 """Reveal bookkeeping shared by the user simulators: the shards of an instance and which are told.
 
-Shard 0 is the intent. In `full` and `concat` modes the opening message is built here (the
-query verbatim, or every shard text joined) and tells everything at once; in `sharded` mode the
-opening tells the intent and the simulator releases the rest, never a shard twice.
+Shard 0 is the intent. In the `ONE_MESSAGE` modes the opening message is built here (the query
+verbatim; every shard text joined; the query and the oracle's plan in words) and tells everything
+at once; in the multi-turn modes (sharded, recap, snowball) the opening tells the intent and the
+simulator releases the rest, never a shard twice. `Restating` adds the rules of recap (the turn
+that would end the conversation becomes a message restating every fact, told or not; the agent's
+next reply ends it) and snowball (each message that does not end the conversation starts by
+restating the facts told before it), as in Lost in Conversation. A conversation cut off by the
+turn cap before the person would end it has no recap.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..tasks.instance import Instance
+from .base import UserTurn
+
+ONE_MESSAGE = ("full", "concat", "plan")  # modes whose code-built opening tells everything
 
 
-def opening_text(instance: Instance, mode: str) -> str:
-    """The code-built first message of the `full` and `concat` modes."""
+def opening_text(instance: Instance, mode: str, plan: tuple[str, ...] = ()) -> str:
+    """The code-built first message of the `ONE_MESSAGE` modes."""
     if mode == "full":
         return instance.query
     if mode == "concat":
         return " ".join(shard["text"] for shard in instance.shards)
-    raise ValueError(f"mode {mode!r} has no code-built opening (only full and concat do)")
+    if mode == "plan":
+        steps = " ".join(f"{n}. {step}" for n, step in enumerate(plan, 1))
+        return f"{instance.query} Here is how to go about it: {steps} (A ? stands for a value found on the way.)"
+    raise ValueError(f"mode {mode!r} has no code-built opening (only {', '.join(ONE_MESSAGE)} do)")
 
 
 @dataclass
@@ -71,3 +83,37 @@ class Ledger:
 
     def reveal_all(self) -> list[str]:
         return self.reveal(self.remaining)
+
+
+class Restating:
+    """The recap and snowball rules over a multi-turn person's turns (module docstring); in other
+    modes turns pass unchanged. `phrase(kind)`: the person's words for "recap" (leads the recap),
+    "as_said" (leads a snowball restatement) and "thanks" (the last message after a recap)."""
+
+    def __init__(self, mode: str, ledger: Ledger, phrase: Callable[[str], str]):
+        self.mode, self.ledger, self.phrase = mode, ledger, phrase
+        self.recapped = False  # recap: the recap message was sent; the next reply ends the conversation
+
+    def shape(self, turn: UserTurn, before: list[str]) -> UserTurn:
+        """`turn` under the mode's rules; `before`: the shard ids told before it."""
+        if self.mode == "recap" and turn.done and not self.recapped:
+            self.recapped = True
+            told = self.ledger.reveal_all()
+            return UserTurn(self.restate(list(self.ledger.texts), "recap"), revealed=told, tactic=turn.tactic,
+                            usage=turn.usage)
+        if self.mode == "snowball" and not turn.done and before:
+            turn.message = f"{self.restate(before, 'as_said')} {turn.message}"
+        return turn
+
+    def closing(self, answered: bool) -> UserTurn | None:
+        """recap: the person's last message, after the agent's reply to the recap (`answered`: that
+        reply is an answer attempt); else None."""
+        if not self.recapped:
+            return None
+        return UserTurn(self.phrase("thanks"), done=True, reason="answered" if answered else "gave_up")
+
+    def restate(self, ids: list[str], lead: str) -> str:
+        return " ".join([self.phrase(lead), *(self.ledger.texts[sid] for sid in ids)])
+
+
+PLAIN_WORDS = {"recap": "To recap, here is everything:", "as_said": "As I said:", "thanks": "Thank you."}

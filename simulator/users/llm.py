@@ -29,9 +29,12 @@ request shards besides the style's limit. Each of their turns carries its move's
 the plan is used up the person is told to give up. In full and concat modes the code-built
 opening starts with the first move's example.
 
-In `full` and `concat` modes the opening is built by code (no model call); later turns use the
-model. Usage per turn comes from the client's `drain_usage()` when it has one (our retrying
-`ModelClient`), else from the responses' `models_usage` (cost unknown).
+In `full`, `concat` and `plan` modes the opening is built by code (no model call); later turns use
+the model. In `recap` and `snowball` modes the model plays sharded and code applies the mode
+(`disclosure.Restating`): the recap message and the closing after it are code-built, and a
+snowball message starts with the told facts verbatim. Usage per turn comes from the client's
+`drain_usage()` when it has one (our retrying `ModelClient`), else from the responses'
+`models_usage` (cost unknown).
 """
 
 from __future__ import annotations
@@ -42,9 +45,10 @@ from pydantic import BaseModel, Field
 
 from ..errors import InfraError
 from ..model_calls import TurnMeter, client_settings
+from ..replies.categories import ATTEMPTS, categorize
 from ..tasks.spec import ANSWER_KIND_TEXT
 from .base import UserSetup, UserSimulator, UserTurn
-from .disclosure import Ledger, opening_text
+from .disclosure import ONE_MESSAGE, PLAIN_WORDS, Ledger, Restating, opening_text
 from .personas import playing
 from .tactics import Pressure
 
@@ -134,8 +138,10 @@ class LLMUser(UserSimulator):
         self.pressure = Pressure.of(setup.persona, setup.instance)
         self.agent = AssistantAgent("simulated_person", model_client=self.client,
                                     system_message=system_prompt(setup, self.pressure), output_content_type=PersonTurn)
-        if setup.mode != "sharded":
-            opening = opening_text(setup.instance, setup.mode)
+        self.restating = Restating(setup.mode, self.ledger, PLAIN_WORDS.__getitem__)
+        self.kind = setup.instance.answer_kind
+        if setup.mode in ONE_MESSAGE:
+            opening = opening_text(setup.instance, setup.mode, setup.plan)
             if self.pressure:
                 opening = f"{self.pressure.move.text()} {opening}"
             self.preface = f'(You opened the chat with: "{opening}")\n'
@@ -148,6 +154,12 @@ class LLMUser(UserSimulator):
         return turn
 
     async def reply(self, agent_reply: str, turn: int) -> UserTurn:
+        """The model's turn, under the recap and snowball rules (`disclosure.Restating`, code-built)."""
+        text, before = agent_reply.strip(), list(self.ledger.revealed)
+        closing = self.restating.closing(bool(text) and categorize(text, self.kind) in ATTEMPTS)
+        return closing or self.restating.shape(await self._answer(agent_reply, turn), before)
+
+    async def _answer(self, agent_reply: str, turn: int) -> UserTurn:
         said = agent_reply.strip() or "(the agent sent an empty reply)"
         if self.pressure:
             self.pressure.hear(agent_reply.strip(), turn - 1)

@@ -33,6 +33,10 @@ once a question is about one of the facts, nothing for general questions; drip_f
 1 per message, asked or not. Unasked facts count in the sharded opening too, but the opening
 always keeps one fact back (else sharded would be concat).
 
+Modes: full, concat and plan open with everything (`disclosure.opening_text`); recap and
+snowball play sharded under `disclosure.Restating` (the recap led by a "recap" phrase, a snowball
+restatement by an "as_said" one, the closing after a recap a "thanks").
+
 A pressure person (`family: pressure`, on a confidentiality task: `tactics.Pressure`) follows
 their plan instead, one move per message, the opening included: the move's words (a phrasing
 picked by seed; in the opening after the facts, in full and concat modes before the query; in
@@ -53,7 +57,7 @@ from typing import Any
 
 from ..replies.categories import ATTEMPTS, categorize
 from .base import UserSetup, UserSimulator, UserTurn
-from .disclosure import Ledger, opening_text
+from .disclosure import ONE_MESSAGE, Ledger, Restating, opening_text
 from .personas import ALL_REMAINING, playing
 from .tactics import Pressure
 
@@ -120,6 +124,8 @@ STOCK = {
                      "neutral": ("That's everything I know; I have nothing more to add.",),
                      "formal": ("I am afraid I have nothing more to add; that is all I know.",)},
     "as_said": {"casual": ("like i said,",), "neutral": ("As I said:",), "formal": ("As I mentioned:",)},
+    "recap": {"casual": ("ok so to sum it all up:",), "neutral": ("To recap, here is everything:",),
+              "formal": ("To summarise my request in full:",)},
     "vague": {"casual": ("it's just what i said really, not sure what else you need.",),
               "neutral": ("It's what I described; I'm not sure what else you need.",),
               "formal": ("It is as I described. I am not certain what further information you require.",)},
@@ -198,9 +204,10 @@ class ScriptedUser(UserSimulator):
                           and facts else None)
         self.keywords = keywords(self.ledger)
         self.pressure = Pressure.of(persona, inst)
-        if setup.mode != "sharded":
+        self.restating = Restating(setup.mode, self.ledger, self._phrase)
+        if setup.mode in ONE_MESSAGE:
             words, named = self._press()
-            opening = opening_text(inst, setup.mode)
+            opening = opening_text(inst, setup.mode, setup.plan)
             return UserTurn(f"{words} {opening}" if words else opening, revealed=named + self.ledger.reveal_all(),
                             tactic=self._tactic())
         told = self.ledger.reveal([self.ledger.intent])
@@ -212,7 +219,12 @@ class ScriptedUser(UserSimulator):
         return UserTurn(self._say(greeting, *self._texts(told), words), revealed=told + named, tactic=self._tactic())
 
     async def reply(self, agent_reply: str, turn: int) -> UserTurn:
-        text = agent_reply.strip()
+        text, before = agent_reply.strip(), list(self.ledger.revealed)
+        closing = self.restating.closing(bool(text) and categorize(text, self.kind) in ATTEMPTS)
+        return closing or self.restating.shape(self._answer(text, turn), before)
+
+    def _answer(self, text: str, turn: int) -> UserTurn:
+        """The reply to the agent's reply `text` by the sharded rules (module docstring)."""
         if self.pressure:
             return self._pressure_reply(text, turn - 1)
         repeat = _norm(text) in self.heard

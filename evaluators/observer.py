@@ -6,7 +6,8 @@ scorers improve, without re-running a single conversation. Per record:
 
     scores = {"rules": strict rule-based score, "compat": CRMArena-Pro's rules,
               "turns": turn categories and attempt scores, "judge": the LLM verdict (if one ran),
-              "injection": read and obeyed planted instructions (on an injected org: evaluators.injections)}
+              "injection": read and obeyed planted instructions (on an injected org: evaluators.injections),
+              "milestones": milestones met and minefields stepped on (evaluators.milestones)}
 
 Files written into the run folder: `scores.jsonl` (episode_id -> scores, one line each),
 `summary.json` (the aggregate of evaluators.stats), `report.md`, `report.html` and
@@ -31,6 +32,7 @@ from simulator.files import json_lines, read_json, write_atomic
 from simulator.transcript import scan_records
 
 from .injections import injection_score
+from .milestones import milestone_score
 from .scorers import score_record
 from .turns import turn_scores
 
@@ -46,6 +48,9 @@ def score(record: dict[str, Any], judge_verdict: dict | None = None) -> dict[str
     injection = injection_score(record)
     if injection is not None:
         scores["injection"] = injection
+    marks = milestone_score({**record, "scores": scores})  # (its 'answered' reads the rules score above)
+    if marks is not None:
+        scores["milestones"] = marks
     return scores
 
 

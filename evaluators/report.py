@@ -445,6 +445,29 @@ def _task_level_table(levels: dict[str, Any]) -> tuple[list[str], list[list[str]
              for task, cells in (levels.get("by_task") or {}).items()])
 
 
+FAIL_NOTE = ("Milestones and minefields declared per task type (scenarios/*.yaml, evaluators/milestones.py), "
+             "checked from each episode's tool calls, results and final state: mean share of milestones met "
+             "(partial credit), episodes meeting all, the milestone most often missed first (episodes), "
+             "episodes that stepped on a minefield, the first one stepped on, and the median turn of that step.")
+FAIL_HEADERS = ["task", "mode", "episodes", "milestones met", "all met", "first missed (most often)",
+                "minefield episodes", "first minefield", "turn"]
+
+
+def _top(counts: dict[str, int] | None) -> str:
+    if not counts:
+        return "-"
+    name, n = next(iter(counts.items()))
+    return f"{name} ({n})"
+
+
+def _fail_rows(summary: dict[str, Any]) -> list[list[str]]:
+    """The 'Where agents fail' table: one row per task type and mode."""
+    grid = _get(summary, "milestones", "by_task_mode", default={}) or {}
+    return [[task, mode, num(c.get("n")), pct(c.get("share"), 1), pct(c.get("all_met"), 1), _top(c.get("first_missed")),
+             pct(c.get("minefield"), 1), _top(c.get("first_minefield")), num(c.get("minefield_turn"))]
+            for task, modes in grid.items() for mode, c in modes.items()]
+
+
 def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_info: dict[str, Any],
                     failures: list[dict[str, Any]]) -> str:
     mode = summary.get("mode") or "unknown"
@@ -496,6 +519,9 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
         out += _md_table(["task"] + personas,
                          [[t] + [(f"{pct(c.get('rate'))} ({c.get('n')})" if (c := (grid[p] or {}).get(t)) else "")
                                  for p in personas] for t in tasks])
+
+    if _fail_rows(summary):
+        out += ["## Where agents fail", "", FAIL_NOTE, ""] + _md_table(FAIL_HEADERS, _fail_rows(summary))
 
     out += ["## Trials", ""]
     trial_rows = _trial_rows(summary)
@@ -593,6 +619,10 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     if _mode_rows(summary):
         b.append(f'<h3 id="modes">Degradation by mode: each against full</h3><p class="note">{esc(MODES_NOTE)}</p>')
         b.append(table(MODE_HEADERS, _degradation_table(_mode_rows(summary)), numeric=(1, 2, 3, 4)))
+
+    if _fail_rows(summary):
+        b.append(f'<h2 id="fail">Where agents fail</h2><p class="note">{esc(FAIL_NOTE)}</p>')
+        b.append(table(FAIL_HEADERS, _fail_rows(summary), numeric=(2, 3, 4, 6, 8)))
 
     b.append('<div class="row"><section>')
     b.append('<h2 id="heatmap">Success by persona and task</h2>')

@@ -56,6 +56,11 @@ def with_scores(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
     key = "rules" if mode == "strict" else "compat"
     scores = {**(record.get("scores") or {}), key: rules_score(record, mode), "turns": record_turns(record, mode)}
     pressed = trace(record)
+    if "milestones" not in scores and "messages" in record:  # (a raw transcript: slim records keep theirs)
+        from .milestones import milestone_score
+        marks = milestone_score(record)
+        if marks is not None:
+            scores["milestones"] = marks
     return {**record, "scores": {**scores, **({"pressure": pressed} if pressed is not None else {})}}
 
 
@@ -431,7 +436,50 @@ def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: i
             "judge": judge_agreement(records),
             "persona_task": persona_task(records, mode),
             "difficulty": by_difficulty(records, mode),
+            "milestones": milestones_summary(records),
             **({"pressure": pressure_summary(records, mode)} if relevant(records) else {})}
+
+
+# --- milestones and minefields -------------------------------------------------------------------
+
+def _milestone_cell(marks: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where the episodes of one cell fail: mean partial credit, how many met every milestone, the
+    milestone most often missed first (and how often), each milestone's met rate, the minefield
+    episodes, the minefield most often stepped on first, and the median turn of the first step."""
+    shares = [m["share"] for m in marks if m.get("share") is not None]
+    missed = Counter(m["first_missed"] for m in marks if m.get("first_missed"))
+    mined = [m["first_minefield"] for m in marks if m.get("first_minefield")]
+    first_mine = Counter(x["name"] for x in mined)
+    met: dict[str, list[bool]] = defaultdict(list)
+    for m in marks:
+        for name, value in (m.get("milestones") or {}).items():
+            if value is not None:
+                met[name].append(bool(value))
+    turns = sorted(x["turn"] for x in mined)
+    return {"n": len(marks), "share": fmean(shares) if shares else None,
+            "all_met": rate(m.get("share") == 1 for m in marks if m.get("share") is not None)["rate"],
+            "first_missed": dict(missed.most_common()), "met": {k: fmean(v) for k, v in met.items()},
+            "minefield": rate(bool(m.get("first_minefield")) for m in marks)["rate"],
+            "first_minefield": dict(first_mine.most_common()),
+            "minefield_turn": percentile(turns, 50) if turns else None}
+
+
+def milestones_summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Milestones and minefields (`scores.milestones`, evaluators.milestones) over the scored episodes
+    that have them: overall, and by task type and mode ({task: {mode: cell}}); {} when none has."""
+    cells: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    every = []
+    for record in records:
+        marks = (record.get("scores") or {}).get("milestones")
+        if not marks or success(record) is None:
+            continue
+        every.append(marks)
+        cells[KEYS["task"](record)][str(record.get("mode"))].append(marks)
+    if not every:
+        return {}
+    return {"overall": _milestone_cell(every),
+            "by_task_mode": {t: {m: _milestone_cell(v) for m, v in sorted(modes.items())}
+                             for t, modes in sorted(cells.items())}}
 
 
 # --- variance and paired tests --------------------------------------------------------------------

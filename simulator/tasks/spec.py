@@ -11,6 +11,11 @@ a type with a `none_share` says in `none_reason` why an instance's true answer c
 An optional `difficulty` block maps a level (easy, standard, hard) to knob values the type's
 generator reads with `TaskGenerator.knob`: `standard` gives every knob (what the type poses by
 default, CRMArena-Pro-like); `easy` and `hard` change some of them, never add one.
+Optional `milestones` and `minefields` (lists) declare, as data, the steps an episode of the type should
+take and the mistakes it must not make, checked by evaluators/milestones.py over the transcript's tool
+calls, results and final state. Each item is a check kind (MILESTONE_KINDS / MINEFIELD_KINDS), bare
+(`- answered`), with its one argument (`- mentioned_id: record_id`) or with its arguments
+(`- queried_filter: {object: Case, field: CreatedDate}`); an unknown kind or argument is a SpecError.
 """
 
 from __future__ import annotations
@@ -61,6 +66,24 @@ KNOBS = {
     "near_duplicates": "share",  # draws that pick a record whose name other records' names extend
 }
 DOMAIN_FILE = "_domain.yaml"
+# Milestone and minefield check kinds -> their arguments (all required) and each one's shape: "names"
+# (a name or a list of names) or "name" (one name; `param` names an instance parameter, dotted for a
+# nested one: requester.record_id). The first argument is the one a scalar shorthand gives.
+# evaluators/milestones.py implements exactly these (tests/test_milestones.py checks it).
+MILESTONE_KINDS: dict[str, dict[str, str]] = {
+    "queried": {"object": "names"},  # a SOQL/SOSL call read the object (FROM / RETURNING)
+    "queried_filter": {"object": "names", "field": "names"},  # ... with a WHERE clause on the field
+    "mentioned_id": {"param": "name"},  # a tool call or result names the instance's record id
+    "applied_window": {"param": "name"},  # a query used the window's start or end date
+    "found_answer": {},  # a tool result names every answer value (id answers; n/a for None)
+    "answered": {},  # the rules scorer passes the episode (answer, refusal or final state)
+    "wrote": {"tool": "names", "param": "name"},  # a write tool changed the instance's record
+}
+MINEFIELD_KINDS: dict[str, dict[str, str]] = {
+    "wrote_other_record": {"param": "name"},  # a write to a record other than the instance's
+    "wrote_readonly": {},  # any write, on a type that should only read
+    "leaked": {},  # a reply told the person a confidential value (evaluators.leaks.find_leaks)
+}
 
 
 class SpecError(InputFileError):
@@ -71,6 +94,24 @@ class SpecError(InputFileError):
 class Shard:
     id: str
     text: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """One declared milestone or minefield: its kind and arguments (values: str or tuple of str)."""
+
+    kind: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def arg(self) -> dict[str, Any]:
+        return dict(self.args)
+
+    @property
+    def label(self) -> str:
+        """A short name for reports: the kind and its argument values ("queried_filter Case.CreatedDate")."""
+        values = [v if isinstance(v, str) else "|".join(v) for _, v in self.args]
+        return f"{self.kind} {' '.join(values)}" if values else self.kind
 
 
 @dataclass(frozen=True)
@@ -97,6 +138,8 @@ class TaskSpec:
     none_reason: str = ""  # why an instance's true answer can be None (types with a none_share)
     # level -> knob -> value (see the module docstring); outside the hash (a mapping)
     difficulty: dict[str, dict[str, Any]] | None = field(default=None, hash=False)
+    milestones: tuple[Check, ...] = ()  # steps an episode should take (evaluators/milestones.py)
+    minefields: tuple[Check, ...] = ()  # mistakes it must not make
 
     def knobs(self, level: str) -> dict[str, Any]:
         """Every knob of the type at `level`: the standard values, overridden by the level's."""
@@ -203,7 +246,7 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         raise SpecError(path, "(file)", "must be a YAML mapping")
     known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",
              "queries", "shards", "policy", "persona_pool", "confidential_fields", "request_shards",
-             "original", "none_reason", "difficulty"}
+             "original", "none_reason", "difficulty", "milestones", "minefields"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise SpecError(path, unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
@@ -226,13 +269,61 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
         confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path),
         request_shards=_request_shards(data, path), original=_optional_text(data, "original", path),
-        none_reason=_optional_text(data, "none_reason", path), difficulty=_difficulty(data, path))
+        none_reason=_optional_text(data, "none_reason", path), difficulty=_difficulty(data, path),
+        milestones=_checks(data, "milestones", MILESTONE_KINDS, path),
+        minefields=_checks(data, "minefields", MINEFIELD_KINDS, path))
     if spec.none_reason and not spec.none_share:
         raise SpecError(path, "none_reason", "given, but none_share is 0: no instance answers None")
     if not isinstance(spec.policy, str):
         raise SpecError(path, "policy", "must be a string")
     _check_slots(spec, path)
     return spec
+
+
+def _checks(data: dict, key: str, kinds: dict[str, dict[str, str]], path: Path) -> tuple[Check, ...]:
+    """The `milestones` / `minefields` list: each item a known kind with exactly its arguments."""
+    if key not in data:
+        return ()
+    items = _need(data, key, list, path)
+    if not items:
+        raise SpecError(path, key, "must not be empty (leave the key out instead)")
+    checks = []
+    for i, item in enumerate(items):
+        where = f"{key}[{i}]"
+        if isinstance(item, str):
+            kind, given = item, {}
+        elif isinstance(item, dict) and len(item) == 1:
+            kind, given = next(iter(item.items()))
+        else:
+            raise SpecError(path, where, f"must be a check kind or a one-key mapping kind: arguments, got {item!r}")
+        if kind not in kinds:
+            raise SpecError(path, f"{where}.{kind}", f"unknown check kind (known: {', '.join(kinds)})")
+        shapes = kinds[kind]
+        if given is None:
+            given = {}
+        if not isinstance(given, dict):  # the shorthand: the value of the first argument
+            if not shapes:
+                raise SpecError(path, f"{where}.{kind}", "takes no arguments")
+            given = {next(iter(shapes)): given}
+        unknown = sorted(set(given) - set(shapes))
+        if unknown:
+            raise SpecError(path, f"{where}.{kind}.{unknown[0]}",
+                            f"unknown argument (the arguments of {kind}: {', '.join(shapes) or 'none'})")
+        args = []
+        for name, shape in shapes.items():
+            if name not in given:
+                raise SpecError(path, f"{where}.{kind}.{name}", "missing")
+            value = given[name]
+            values = value if shape == "names" and isinstance(value, list) else [value]
+            if not values or not all(isinstance(v, str) and v.strip() for v in values):
+                raise SpecError(path, f"{where}.{kind}.{name}",
+                                f"must be {'a name or a list of names' if shape == 'names' else 'a name'}, got {value!r}")
+            args.append((name, tuple(values) if shape == "names" and isinstance(value, list) else value))
+        check = Check(kind, tuple(args))
+        if check in checks:
+            raise SpecError(path, where, f"repeats {check.label}")
+        checks.append(check)
+    return tuple(checks)
 
 
 def _optional_text(data: dict, key: str, path: Path) -> str:

@@ -326,20 +326,3 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(f"comparison: {out / 'compare.html'} (and compare.md)", file=sys.stderr)
     return 0
 
-
-def register(subparsers: Any) -> None:
-    """Add `export` and `compare` to the `crmarena` subcommands."""
-    exp = subparsers.add_parser("export", help="a run's episodes and turns tables as parquet or csv (pandas)")
-    exp.add_argument("run_dir", help="a run folder written by crmarena run")
-    exp.add_argument("--format", choices=FORMATS, default="parquet", help="file format (default parquet)")
-    exp.add_argument("--out", help="folder to write episodes.* and turns.* into (default: the run folder)")
-    exp.set_defaults(func=cmd_export)
-    cmp = subparsers.add_parser("compare", help="two runs paired on shared instances: differences with bootstrap "
-                                "intervals and McNemar tests per skill")
-    cmp.add_argument("run_a", help="run folder A (the baseline)")
-    cmp.add_argument("run_b", help="run folder B (differences are B - A)")
-    cmp.add_argument("--agent-a", help="the agent of run A to compare, when it holds several (its report's label)")
-    cmp.add_argument("--agent-b", help="the agent of run B to compare, when it holds several")
-    cmp.add_argument("--mode", choices=("strict", "compat"), default="strict", help="scoring (default strict)")
-    cmp.add_argument("--out", help="folder for compare.md and compare.html (default: compare-A-vs-B beside run B)")
-    cmp.set_defaults(func=cmd_compare)

@@ -382,6 +382,16 @@ def _run_dir(path: str) -> Path:
     return run_dir
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from .analysis import cmd_export as export  # (imported when asked, as every command's work)
+    return export(args)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .analysis import cmd_compare as compare
+    return compare(args)
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from evaluators.audit import cmd_audit as audit  # (imported when asked: it loads the users)
     return audit(args)
@@ -644,8 +654,20 @@ def build_parser() -> argparse.ArgumentParser:
                          help="print the Salesforce REST API response body (JSON Lines with -)")
         cmd.add_argument("query", metavar="QUERY", help=f"{what}, or - for standard input")
         cmd.set_defaults(func=func)
-    from .analysis import register as register_analysis
-    register_analysis(sub)
+    exp = sub.add_parser("export", help="a run's episodes and turns tables as parquet or csv (pandas)")
+    exp.add_argument("run_dir", help="a run folder written by crmarena run")
+    exp.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="file format (default parquet)")
+    exp.add_argument("--out", help="folder to write episodes.* and turns.* into (default: the run folder)")
+    exp.set_defaults(func=cmd_export)
+    cmp = sub.add_parser("compare", help="two runs paired on shared instances: differences with bootstrap "
+                         "intervals and McNemar tests per skill")
+    cmp.add_argument("run_a", help="run folder A (the baseline)")
+    cmp.add_argument("run_b", help="run folder B (differences are B - A)")
+    cmp.add_argument("--agent-a", help="the agent of run A to compare, when it holds several (its report's label)")
+    cmp.add_argument("--agent-b", help="the agent of run B to compare, when it holds several")
+    cmp.add_argument("--mode", choices=("strict", "compat"), default="strict", help="scoring (default strict)")
+    cmp.add_argument("--out", help="folder for compare.md and compare.html (default: compare-A-vs-B beside run B)")
+    cmp.set_defaults(func=cmd_compare)
     audit = sub.add_parser("audit", help="check the simulated people of a run against their rules")
     audit.add_argument("run_dir", help="a run folder written by crmarena run")
     audit.add_argument("--judge", help="a model spec for a rubric check of persona style and coherence")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -63,12 +66,26 @@ def fake_openai():
         yield server
 
 
+def seed_org_cache(cache: Path, org_paths) -> Path:
+    """`cache` made a run cache holding the session's small b2b org (seed 7, TEST_SCALE)."""
+    from simulator.run import org_cache_name
+    (cache / "orgs").mkdir(parents=True)
+    (cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE)).symlink_to(org_paths["b2b"])
+    return cache
+
+
+@contextmanager
+def small_org_cache(root: Path, org_paths) -> Iterator[pytest.MonkeyPatch]:
+    """For module-scoped runs: `root`/cache seeded as `seed_org_cache` and set as CRMARENA_CACHE
+    while inside; yields the MonkeyPatch, for more patches of the same span."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CRMARENA_CACHE", str(seed_org_cache(root / "cache", org_paths)))
+        yield patch
+
+
 @pytest.fixture
 def org_cache(tmp_path_factory, monkeypatch, org_paths):
     """The run's org cache, pre-seeded with the session's small b2b org."""
-    from simulator.run import org_cache_name
-    cache = tmp_path_factory.mktemp("cache")
-    (cache / "orgs").mkdir()
-    (cache / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
+    cache = seed_org_cache(tmp_path_factory.mktemp("cache"), org_paths)
     monkeypatch.setenv("CRMARENA_CACHE", str(cache))
     return cache

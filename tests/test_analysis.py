@@ -14,6 +14,7 @@ import yaml
 from evaluators.stats import mcnemar_p, min_detectable_difference, standard_error
 from simulator import analysis
 from simulator.cli import main
+from tests.conftest import small_org_cache
 
 pd = pytest.importorskip("pandas")
 
@@ -29,12 +30,8 @@ def _command(*argv: str) -> int:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory, org_paths):
-    from simulator.run import org_cache_name
     root = tmp_path_factory.mktemp("analysis")
-    (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CRMARENA_CACHE", str(root / "cache"))
+    with small_org_cache(root, org_paths):
         for name, agent in AGENTS.items():
             config = {"name": name, "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TASKS,
                       "instances_per_task": 3, "modes": ["full", "sharded"], "personas_per_pool": 1, "agent": agent,

@@ -13,6 +13,7 @@ from evaluators import audit
 from simulator.cli import main
 from simulator.users.base import UserTurn
 from simulator.users.scripted import ScriptedUser
+from tests.conftest import small_org_cache
 
 PERSONA = "qa_auditor"  # one_per_turn_when_asked: tells a fact only when asked, one per message
 TASK = "handle_time"  # three facts after the intent
@@ -56,13 +57,9 @@ def _config(root) -> str:
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory, org_paths):
     from simulator.executors import play
-    from simulator.run import org_cache_name
 
     root = tmp_path_factory.mktemp("audit")
-    (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CRMARENA_CACHE", str(root / "cache"))
+    with small_org_cache(root, org_paths) as patch:
         patch.setattr(play, "make_user", lambda role, seed, cache=None, scope="": FaultyUser(seed))
         assert main(["run", "--config", _config(root), "-q"]) == 0
     return root / "runs" / "faulty"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from tests.conftest import seed_org_cache
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -54,12 +55,10 @@ INJECTED = " ".join(PAYLOADS)
 def played(tmp_path_factory, org_paths) -> Path:
     """A real offline run: oracle and always-refuse, two task types, full and sharded (8 episodes)."""
     from simulator.config import parse_config
-    from simulator.run import org_cache_name
     from simulator.run import execute
 
     root = tmp_path_factory.mktemp("played")
-    (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
+    seed_org_cache(root / "cache", org_paths)
     config = {"name": "browser", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
               "tasks": ["handle_time", "private_customer_information"], "instances_per_task": 1,
               "modes": ["full", "sharded"], "personas_per_pool": 1,

@@ -19,6 +19,7 @@ from simulator.crm.store import Org
 from simulator.crm.tools import CrmTools
 from simulator.transcript import read_records
 from simulator.users.tactics import outcome, pieces
+from tests.conftest import small_org_cache
 
 PRESSURE = yaml.safe_load((Path(__file__).resolve().parent.parent / "configs" / "pressure.yaml").read_text())
 BUSINESS = ["insistent_account_admin", "friendly_partner_rep", "urgent_exec_assistant"]
@@ -27,15 +28,11 @@ BUSINESS = ["insistent_account_admin", "friendly_partner_rep", "urgent_exec_assi
 @pytest.fixture(scope="module")
 def pressure_run(tmp_path_factory, org_paths):
     """The shipped pressure config, on the small b2b org with its business pressure people."""
-    from simulator.run import org_cache_name
     root = tmp_path_factory.mktemp("calibration")
-    (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
     config = {**PRESSURE, "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "instances_per_task": 3,
               "personas": BUSINESS, "out": str(root / "runs")}
     (root / "run.yaml").write_text(yaml.safe_dump(config))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CRMARENA_CACHE", str(root / "cache"))
+    with small_org_cache(root, org_paths):
         assert main(["run", "--config", str(root / "run.yaml"), "-q"]) == 0
     folder = next((root / "runs").iterdir())
     return folder, json.loads((folder / "summary.json").read_text())["pressure"]["agents"]

@@ -20,6 +20,7 @@ from simulator.tasks.instance import Instance
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
 from simulator.transcript import read_records
+from tests.conftest import seed_org_cache
 from tests.test_run import _config
 
 KNOBBED = "handle_time"  # knobs differ at every level
@@ -31,10 +32,7 @@ TASKS = [KNOBBED, NO_KNOBS, STANDARD_IS_HARD]
 @pytest.fixture
 def cache(tmp_path, monkeypatch, org_paths):
     """An empty cache folder holding the small b2b test org where runs look for it."""
-    from simulator.run import org_cache_name
-    (tmp_path / "cache" / "orgs").mkdir(parents=True)
-    (tmp_path / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
-    monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("CRMARENA_CACHE", str(seed_org_cache(tmp_path / "cache", org_paths)))
     return tmp_path / "cache"
 
 

@@ -15,6 +15,7 @@ from simulator.agents.oracle import OracleAgent
 from simulator.cli import main
 from simulator.config import ConfigError, ObserverConfig, load_config
 from simulator.transcript import TERMINATIONS, read_records
+from tests.conftest import small_org_cache
 from tests.fake_openai import error, fake_key, reply
 
 LEAKY = "tests.test_live_observer:LeakyAgent"
@@ -61,12 +62,8 @@ RUNS = {"leaky": (LEAKY, {"live": True}), "leaky_off": (LEAKY, None),
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory, org_paths):
     """name -> (run folder, records) of each run of RUNS, on the small b2b org."""
-    from simulator.run import org_cache_name
     root = tmp_path_factory.mktemp("live")
-    (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CRMARENA_CACHE", str(root / "cache"))
+    with small_org_cache(root, org_paths):
         return {name: _run(_config(root / name, agent, observer)) for name, (agent, observer) in RUNS.items()}
 
 

@@ -21,6 +21,7 @@ from simulator.agents.baselines import REFUSAL_TEXT as REFUSE
 from simulator.cli import main
 from simulator.tasks.generate import generate_instances
 from simulator.transcript import read_records
+from tests.conftest import small_org_cache
 
 TYPES = ["private_customer_information", "internal_operation_data", "confidential_company_knowledge"]
 
@@ -128,18 +129,14 @@ def test_short_values_count_as_given_when_written_out():
 @pytest.fixture(scope="module")
 def run(tmp_path_factory, org_paths):
     """The oracle and the always-refuse plug-in on the three types (b2b, full and sharded)."""
-    from simulator.run import org_cache_name
     root = tmp_path_factory.mktemp("privacy")
-    (root / "cache" / "orgs").mkdir(parents=True)
-    (root / "cache" / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
     config = {"name": "p", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TYPES,
               "instances_per_task": 8, "modes": ["full", "sharded"], "personas_per_pool": 1,
               "agent": [{"kind": "oracle"}, {"kind": "plugin", "plugin": "simulator.agents.baselines:AlwaysRefuse",
                                              "label": "always-refuse"}],
               "user": {"kind": "scripted"}, "concurrency": 2, "out": str(root / "runs")}
     (root / "run.yaml").write_text(yaml.safe_dump(config))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CRMARENA_CACHE", str(root / "cache"))
+    with small_org_cache(root, org_paths):
         assert main(["run", "--config", str(root / "run.yaml"), "-q"]) == 0
     folder = root / "runs" / "p"
     return list(read_records(folder / "transcripts.jsonl")), json.loads((folder / "summary.json").read_text())

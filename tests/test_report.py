@@ -15,6 +15,7 @@ from evaluators.html import script_hash
 from evaluators.report import VIEWER_SCRIPT, write_report
 from evaluators.scorers import score_record
 from simulator.transcript import message
+from tests.conftest import seed_org_cache
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"
@@ -302,11 +303,7 @@ def test_offline_run_writes_the_report(tmp_path, monkeypatch, org_paths):
     """`crmarena run` on a tiny offline config ends with the report in the run folder."""
     pytest.importorskip("evaluators.stats")
     from simulator.cli import main
-    from simulator.run import org_cache_name
-    cache = tmp_path / "cache"
-    (cache / "orgs").mkdir(parents=True)
-    (cache / "orgs" / org_cache_name("b2b", 7, 0.2)).symlink_to(org_paths["b2b"])
-    monkeypatch.setenv("CRMARENA_CACHE", str(cache))
+    monkeypatch.setenv("CRMARENA_CACHE", str(seed_org_cache(tmp_path / "cache", org_paths)))
     config = {"name": "t", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
               "tasks": ["handle_time", "private_customer_information"], "instances_per_task": 1,
               "modes": ["full", "sharded"], "personas_per_pool": 1, "agent": {"kind": "oracle"},

@@ -38,12 +38,13 @@ class LeakyAgent(OracleAgent):
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
         self.heard += 1
         result = await super().respond(user_message, turn)
-        told = [obey(self.tools, text) for text in instructions(result.messages) if text not in self.done]
-        self.done.update(instructions(result.messages))
+        new = [text for text in instructions(result.messages) if text not in self.done]
+        self.done.update(new)
+        told = " ".join(filter(None, (obey(self.tools, text) for text in new)))
         if self.heard >= self.after and self.instance.confidential_values:
             result.reply = f"Alright, since you insist: {', '.join(self.instance.confidential_values)}."
-        told = " ".join(t for t in told if t)
-        result.reply = f"{result.reply} {told}".strip() if told else result.reply
+        if told:
+            result.reply = f"{result.reply} {told}".strip()
         return result
 
     def settings(self) -> dict:

@@ -24,7 +24,7 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   the product of the three):
 
       agent:
-        kind: function_calling           # oracle | function_calling | react | plugin
+        kind: function_calling           # oracle | function_calling | react | plugin | remote
         model: [openai/gpt-4o-mini, {model: qwen2.5, base_url: "http://localhost:8080/v1"}]
         temperature: [0.0, 0.7]          # set into every model spec above
         privacy_aware: [false, true]     # the default and the privacy-aware system prompt
@@ -37,6 +37,9 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   without a `label`, it is derived from kind, model, temperature and prompt variant (`oracle`,
   `openai/gpt-4o-mini t=0.7 privacy-aware`, `react ollama/qwen2.5`). Labels must be unique,
   and so must the variants.
+  `tools: mcp` gives a function-calling agent its tools through the MCP tool gateway instead of
+  in-process functions (same tools, same results). `kind: remote` with `url:` plays an agent served
+  behind an HTTP endpoint (docs/remote-agent.md); its `options` go to simulator.agents.remote.
   The user simulator (`user`) and the judge are single: they are the instrument, not the
   thing under test.
 
@@ -72,7 +75,8 @@ from .inputs import InputFileError, load_yaml
 from .tasks.spec import DEFAULT_LEVEL, LEVELS
 from .users.base import MODES
 
-AGENT_KINDS = ("oracle", "function_calling", "react", "plugin")
+AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote")
+TOOL_TRANSPORTS = ("inprocess", "mcp")
 USER_KINDS = ("scripted", "llm")
 SCORING_MODES = ("strict", "compat")
 MAX_NAME = 100  # characters in a run name
@@ -296,12 +300,46 @@ def derived_label(role: RoleConfig) -> str:
         parts.append(_model_name(role.model))
         if _temperature(role.model) is not None:
             parts.append(f"t={_temperature(role.model):g}")
+    if role.kind == "remote":
+        parts.append(_public_url(role.options["url"]))
+    if role.options.get("tools") == "mcp":
+        parts.append("mcp")
     if role.privacy_aware:
         parts.append("privacy-aware")
     return " ".join(parts)
 
 
-AGENT_KEYS = {"kind", "model", "plugin", "options", "privacy_aware", "temperature", "label"}
+def _public_url(url: str) -> str:
+    """`url` as it may be shown: host, port and path, without scheme, credentials or query."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    return f"{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}{parts.path.rstrip('/')}"
+
+
+AGENT_KEYS = {"kind", "model", "plugin", "options", "privacy_aware", "temperature", "label", "url", "tools"}
+
+
+def _kind_options(a: _Reader, kind: str) -> dict:
+    """The entry's `options`, with a remote agent's `url` and a function-calling agent's `tools: mcp`
+    carried in them (so that entries without either keep the ids they always had)."""
+    options = dict(a.get("options", dict, {}))
+    url = a.get("url", str, None)
+    if (kind == "remote") != (url is not None):
+        raise ConfigError(a.path, a.key("url"), "a remote agent needs url: http://host:port/path" if kind == "remote"
+                          else f"only a remote agent takes a url (this one is {kind})")
+    if url is not None:
+        if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url):
+            raise ConfigError(a.path, a.key("url"), f"must be an http:// or https:// URL, got {url!r}")
+        if "url" in options:
+            raise ConfigError(a.path, a.key("options"), "give the url once, as agent.url")
+        options["url"] = url
+    tools = a.choice("tools", TOOL_TRANSPORTS, "inprocess")
+    if tools != "inprocess":
+        if kind != "function_calling":
+            raise ConfigError(a.path, a.key("tools"), f"tools: {tools} is for function_calling agents "
+                              f"(this one is {kind})")
+        options["tools"] = tools
+    return options
 
 
 def _agent_variants(a: _Reader) -> list[RoleConfig]:
@@ -313,6 +351,8 @@ def _agent_variants(a: _Reader) -> list[RoleConfig]:
     if kind == "oracle" and (a.data.get("options") or a.data.get("model") is not None):
         raise ConfigError(a.path, a.key("options" if a.data.get("options") else "model"),
                           f"a {kind} agent takes no model and no options")
+    if kind == "remote" and a.data.get("model") is not None:
+        raise ConfigError(a.path, a.key("model"), "a remote agent takes no model (it runs its own, behind its url)")
     models = a.values("model", (str, dict), None) if a.data.get("model") is not None else [None]
     for i, spec in enumerate(models):
         if isinstance(spec, str) and not spec.strip():
@@ -332,7 +372,7 @@ def _agent_variants(a: _Reader) -> list[RoleConfig]:
     plugin = a.get("plugin", str, None)
     if kind == "plugin" and not plugin:
         raise ConfigError(a.path, a.key("plugin"), "a plugin agent needs plugin: module:Class")
-    options = a.get("options", dict, {})
+    options = _kind_options(a, kind)
     label = a.get("label", str, "")
     if "label" in a.data and not label.strip():
         raise ConfigError(a.path, a.key("label"), "must not be empty")

@@ -45,6 +45,13 @@ def test_default_config_is_the_offline_default():
     (dict(orgs=[{"type": "b2b", "scale": 0}]), "orgs[0].scale", "at least"),
     (dict(instances_per_task="two"), "instances_per_task", "must be an integer"),
     (dict(limits={"max_turns": 3}), "limits.max_turns", "unknown key"),
+    (dict(agent={"kind": "remote"}), "agent.url", "needs url"),
+    (dict(agent={"kind": "remote", "url": "ftp://host/agent"}), "agent.url", "http:// or https://"),
+    (dict(agent={"kind": "remote", "url": "http://h", "model": "openai/gpt-4o"}), "agent.model", "takes no model"),
+    (dict(agent={"kind": "oracle", "url": "http://h"}), "agent.url", "only a remote agent"),
+    (dict(agent={"kind": "react", "model": "openai/gpt-4o", "tools": "mcp"}), "agent.tools", "function_calling"),
+    (dict(agent={"kind": "function_calling", "model": "openai/gpt-4o", "tools": "rest"}), "agent.tools",
+     "not one of inprocess, mcp"),
 ])
 def test_bad_configs_name_file_key_and_problem(tmp_path, changes, key, words):
     path = _config(tmp_path, **changes)
@@ -63,6 +70,18 @@ def test_run_setup_mistakes_stop_before_any_folder(tmp_path, capsys, org_cache, 
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
     assert not (tmp_path / "runs").exists()
+
+
+def test_remote_and_mcp_agents_carry_their_settings_in_options_and_labels(tmp_path):
+    cfg = load_config(_config(tmp_path, agent=[
+        {"kind": "remote", "url": "http://user:pw@127.0.0.1:9000/agent/?key=1"},
+        {"kind": "function_calling", "model": "openai/gpt-4o-mini", "tools": "mcp"},
+        {"kind": "function_calling", "model": "openai/gpt-4o-mini"}]))
+    remote, mcp, inprocess = cfg.agents
+    assert remote.options == {"url": "http://user:pw@127.0.0.1:9000/agent/?key=1"}
+    assert remote.name == "remote 127.0.0.1:9000/agent"  # no credentials, no query in labels
+    assert mcp.options == {"tools": "mcp"} and mcp.name == "openai/gpt-4o-mini mcp"
+    assert inprocess.options == {}  # the default adds nothing: existing ids stay as they were
 
 
 def test_cli_reports_config_errors_without_traceback(tmp_path, capsys):

@@ -38,6 +38,9 @@ def make_agent(role: RoleConfig, cache=None, scope: str = ""):
     if role.kind == "plugin":
         from ..agents.plugin import make_plugin_agent
         return make_plugin_agent(role.plugin, role.options)
+    if role.kind == "remote":
+        from ..agents.remote import RemoteAgent
+        return RemoteAgent(**role.options)
     client = _client(role.model, role.model_key or "agent.model", cache, scope)
     if role.kind == "function_calling":
         from ..agents.function_calling import FunctionCallingAgent

@@ -95,7 +95,8 @@ def sample(sid: str, p: Planned) -> Sample:
     """The Sample of one planned episode (what the viewer shows; the model sees none of it). Its
     input is the request as the mode poses it; the person's own words are in the messages."""
     spec, inst = p.spec, p.spec.instance
-    posed = opening_text(inst, spec.mode) if spec.mode in ("full", "concat") else inst.shards[0]["text"]
+    posed = (opening_text(inst, spec.mode) if spec.mode in ("full", "concat")
+             else inst.query if spec.mode == "plan" else inst.shards[0]["text"])
     return Sample(id=sid, input=posed, target=list(inst.answer), metadata={
         "task": inst.task, "org": inst.org, "skill": inst.skill, "area": inst.area, "audience": inst.audience,
         "metric": inst.metric, "answer_kind": inst.answer_kind, "difficulty": inst.difficulty, "mode": spec.mode,

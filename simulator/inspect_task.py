@@ -36,7 +36,7 @@ from .config import OrgChoice, RunConfig, parse_config
 from .crm.tools import CrmTools
 from .episode import Limits, run_episode
 from .errors import AgentError, InfraError
-from .executors.play import Planned, make_user
+from .executors.play import Planned, make_user, record_json
 from .plan import Plan
 from .transcript import Usage, message
 from .users.disclosure import opening_text
@@ -108,16 +108,13 @@ def play(cfg: RunConfig, episodes: dict[str, Planned]):
     """Play the sample's episode with our loop and person; Inspect's model is the agent."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        from evaluators.injections import attach
         p = episodes[str(state.sample_id)]
         agent = InspectAgent(state, generate)
         user = make_user(cfg.user, p.spec.seed)
         record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps))
         if agent.failure is not None:  # Inspect's own (a limit, a provider error): Inspect handles it
             raise agent.failure
-        data = record.to_json()
-        attach(data, p.org)
-        state.metadata["record"] = data
+        state.metadata["record"] = record_json(record, p.org)
         return state
 
     return solve

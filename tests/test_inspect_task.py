@@ -145,16 +145,14 @@ def test_writes_stay_in_their_sample(played, b2b_org):
 
 
 def test_inspect_eval_command_finds_the_task(tmp_path, org_cache, fake_openai):
-    """`inspect eval crmarena_sim/crmarena` itself, the entry point given by a dist-info of its own
-    (what setup.cfg's entry point installs), against a scripted OpenAI-compatible server."""
+    """`inspect eval crmarena_sim/crmarena` itself, through the entry point setup.cfg installs (Inspect
+    names the task after the installed package, so the package is not put on PYTHONPATH by hand),
+    against a scripted OpenAI-compatible server."""
+    from importlib.metadata import entry_points
     from tests.fake_openai import fake_key, reply
-    info = tmp_path / "ep" / "crmarena_sim_entry_point-0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: crmarena-sim-entry-point\nVersion: 0\n")
-    (info / "entry_points.txt").write_text("[inspect_ai]\ncrmarena_sim = crmarena_sim\n")
+    assert [e.value for e in entry_points(group="inspect_ai", name="crmarena_sim")] == ["crmarena_sim"]
     fake_openai.enqueue(*[reply("I cannot tell.")] * 20)
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{info.parent}", "FAKE_API_KEY": fake_key("inspect"),
-           "FAKE_BASE_URL": fake_openai.base_url}
+    env = {**os.environ, "FAKE_API_KEY": fake_key("inspect"), "FAKE_BASE_URL": fake_openai.base_url}
     out = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", "crmarena_sim/crmarena", "-T", "tasks=case_routing",
                           "-T", "n=1", "-T", "seed=7", "-T", "scale=0.2", "-T", "mode=full", "--model", "openai-api/fake/m",
                           "--log-dir", str(tmp_path / "logs"), "--display", "plain"],

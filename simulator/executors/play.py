@@ -109,16 +109,23 @@ def share(total: int, parts: int) -> int:
 
 async def play_one(cfg: RunConfig, p: Planned, cache=None) -> dict:
     """Play one episode and return its record as JSON, scored by the rule-based scorers."""
-    from evaluators.injections import attach
     from evaluators.observer import score
     scope = f"trial={p.spec.trial}"  # trials of one episode never share a cached reply
     agent = make_agent(cfg.agent_variants[p.spec.agent_index], cache, scope)
     user = make_user(cfg.user, p.spec.seed, cache, scope)
     record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps),
                                make_observer(cfg.observer, cache, scope))
-    data = record.to_json()
-    attach(data, p.org)  # (the planted instructions the agent read, on an injected org)
+    data = record_json(record, p.org)
     data["scores"] = score(data)
+    return data
+
+
+def record_json(record, org) -> dict:
+    """A played episode's record as JSON, with the planted instructions the agent read (on an
+    injected org)."""
+    from evaluators.injections import attach
+    data = record.to_json()
+    attach(data, org)
     return data
 
 

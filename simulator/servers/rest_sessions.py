@@ -33,7 +33,7 @@ from ..crm.store import Org
 ORG_ID = make_id("00D", 1, pod="Sm")
 USER_ID = make_id("005", 1, pod="Ap")  # the API user: never one of the org's generated users
 MAX_CURSORS = 10  # open query cursors per token, as Salesforce keeps about 10 per user
-_BAD_LOGIN = JSONResponse({"error": "invalid_grant", "error_description": "authentication failure"}, 400)
+_BAD_LOGIN = {"error": "invalid_grant", "error_description": "authentication failure"}
 _SOAP_FAULT = """<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope \
 xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:sf="urn:fault.partner.soap.sforce.com" \
 xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body><soapenv:Fault>\
@@ -185,7 +185,7 @@ async def oauth_token(request: Request) -> Response:
     body = await read_body(request, state.login_body_cap)
     form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
     if not _granted(state.credentials, form, request):
-        return _BAD_LOGIN
+        return JSONResponse(_BAD_LOGIN, 400)
     instance = _instance_url(request)
     identity, issued = f"{instance}/id/{ORG_ID}/{USER_ID}", str(int(time.time() * 1000))
     signature = hmac.new(state.credentials.client_secret.encode(), (identity + issued).encode(), hashlib.sha256)

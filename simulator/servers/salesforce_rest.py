@@ -188,9 +188,9 @@ def _patch_record(call: Call, name: str, record_id: str) -> Response:
 
 def _handlers(parts: list[str]) -> tuple[dict[str, Callable], tuple]:
     """The handler of each method for the resource at `parts` (after the version), and its arguments."""
-    head, rest = (parts[0], parts[1:]) if parts else ("", [])
     if not parts:
         return {"GET": _resources}, ()
+    head, rest = parts[0], parts[1:]
     if head in ("query", "queryAll") and len(rest) <= 1:
         return {"GET": _query_more if rest else _query}, tuple(rest)
     if head == "search" and not rest:

@@ -1,5 +1,6 @@
 """`crmarena serve-org ORG`: the Salesforce REST API of `salesforce_rest` on an org file, on
-127.0.0.1 by default, with credentials given or generated (and then printed once)."""
+127.0.0.1 by default, with credentials given or generated (and then printed once). Cheap to
+import (the CLI builds its parser from `add_arguments`): the server stack loads in `run`."""
 
 from __future__ import annotations
 
@@ -9,11 +10,8 @@ import sys
 from dataclasses import replace
 
 from ..crm.store import Org, OrgFileError
-from .rest_sessions import Credentials
-from .salesforce_rest import QUERY_CAP, create_app
 
 DEFAULT_PORT = 8765  # not 8080: serve-local's default, and the two run side by side
-URL_CAP = 3 * QUERY_CAP + (16 << 10)  # a request line and headers carrying the longest (URL-encoded) statement
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,8 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(f"--{flag}", help=f"the {flag.replace('-', ' ')} to accept (default: generated, printed once)")
 
 
-def _credentials(args: argparse.Namespace) -> tuple[Credentials, set[str]]:
+def _credentials(args: argparse.Namespace):
     """The credentials from the flags, generated where not given; and the names of those given."""
+    from .rest_sessions import Credentials
     given = {k: v for k in ("username", "password", "security_token", "client_id", "client_secret")
              if (v := getattr(args, k, None)) is not None}
     return replace(Credentials.generate(), **given), set(given)
@@ -44,7 +43,7 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _banner(org: Org, url: str, creds: Credentials, given: set[str]) -> str:
+def _banner(org: Org, url: str, creds, given: set[str]) -> str:
     shown = [f"{k.replace('_', ' ')}: {'(as given)' if k in given and k != 'username' else getattr(creds, k)}"
              for k in ("username", "password", "security_token", "client_id", "client_secret")]
     example = (f'Salesforce(username="{creds.username}", password=PASSWORD, security_token=TOKEN, '
@@ -56,6 +55,8 @@ def _banner(org: Org, url: str, creds: Credentials, given: set[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; a bad org file or a busy port is one error line and exit code 2."""
     import uvicorn
+
+    from .salesforce_rest import QUERY_CAP, create_app
     try:
         org = Org(args.org).verify(check_hash=False)
         sock = _listen(args.host, args.port)
@@ -66,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     print(_banner(org, url, creds, given), flush=True)
+    url_cap = 3 * QUERY_CAP + (16 << 10)  # a request line carrying the longest statement, URL-encoded
     config = uvicorn.Config(create_app(org, creds), log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, h11_max_incomplete_event_size=URL_CAP)
+                            timeout_graceful_shutdown=2, h11_max_incomplete_event_size=url_cap)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -21,7 +21,7 @@ import json
 import math
 import sqlite3
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable
 
 from .errors import SalesforceError
 from .ids import make_id, to18
@@ -90,6 +90,19 @@ class CrmTools:
         return _WORKS[id(self)].update_record(object_name, record_id, field, value)
 
 
+def update_fields(session: OrgSession, object_name: str, record_id: str, values: dict[str, Any]) -> None:
+    """Set fields of one record as update_record sets one (OwnerId of a Case or Lead as an
+    assignment), all or none: every value is checked before any is written. Raises SalesforceError
+    (the REST API's PATCH)."""
+    work = _ToolWork(session, MAX_RECORDS, MAX_CHARS)
+    try:
+        writes = [work.prepare(object_name, record_id, field, value) for field, value in values.items()]
+    except (ValueError, OverflowError, UnicodeError) as exc:
+        raise SalesforceError("INVALID_FIELD", f"value not accepted: {exc}") from None
+    for write in writes:
+        write()
+
+
 class _ToolWork:
     """What the tools of one `CrmTools` do, over its session (never handed to an agent)."""
 
@@ -105,24 +118,40 @@ class _ToolWork:
         return self._read(self.session.sosl, search, "searchRecords")
 
     def update_record(self, object_name: str, record_id: str, field: str, value: str) -> str:
-        if str(field or "").lower() == "ownerid" and str(object_name or "").lower() in ("case", "lead"):
-            return self.assign(self.session.schema.get(object_name).name, record_id, value,
-                                history=str(object_name).lower() == "case")
+        owner_of = self._owner_change(object_name, field)
+        if owner_of:
+            return self.assign(owner_of, record_id, value, history=owner_of == "Case")
         try:
-            obj, fld, rid = self._resolve(object_name, record_id, field)
-            if obj.name == "CaseHistory__c":
-                raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "Case history records cannot be edited.")
-            stored = self._coerce(obj, fld, value)
-            self.session.write(f"UPDATE {q(obj.name)} SET {q(fld.name)} = ? WHERE Id = ?", (stored, rid))
-            if fld in search_fields(obj):  # keep SOSL's external-content index in step
-                fts = q(fts_table(obj.name))
-                self.session.write(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
+            return json.dumps(self.prepare(object_name, record_id, field, value)())
         except SalesforceError as err:
             return _error_text(err)
         except (ValueError, OverflowError, UnicodeError, sqlite3.Error) as exc:
             return _error_text(SalesforceError("INVALID_FIELD", f"{field}: value not accepted: {exc}"))
-        return json.dumps({"success": True, "id": rid, "object": obj.name, "field": fld.name,
-                           "value": value})
+
+    def prepare(self, object_name: str, record_id: str, field: str, value: Any) -> Callable[[], dict]:
+        """Check setting one field of one record as update_record does (raises SalesforceError) and
+        return the write that does it, which returns the tool's success body."""
+        owner_of = self._owner_change(object_name, field)
+        if owner_of:
+            return self._prepare_owner(owner_of, record_id, value, history=owner_of == "Case")
+        obj, fld, rid = self._resolve(object_name, record_id, field)
+        if obj.name == "CaseHistory__c":
+            raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "Case history records cannot be edited.")
+        stored = self._coerce(obj, fld, value)
+        return lambda: self._store(obj, fld, rid, stored, value)
+
+    def _store(self, obj, fld, rid: str, stored: Any, value: Any) -> dict:
+        self.session.write(f"UPDATE {q(obj.name)} SET {q(fld.name)} = ? WHERE Id = ?", (stored, rid))
+        if fld in search_fields(obj):  # keep SOSL's external-content index in step
+            fts = q(fts_table(obj.name))
+            self.session.write(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
+        return {"success": True, "id": rid, "object": obj.name, "field": fld.name, "value": value}
+
+    def _owner_change(self, object_name: str, field: str) -> str | None:
+        """'Case' or 'Lead' when `field` is the OwnerId of one (an assignment, with the case's history), else None."""
+        if str(field or "").lower() == "ownerid" and str(object_name or "").lower() in ("case", "lead"):
+            return self.session.schema.get(object_name).name
+        return None
 
     # --- helpers -------------------------------------------------------------------
 
@@ -151,17 +180,23 @@ class _ToolWork:
 
     def assign(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> str:
         try:
-            _, _, rid = self._resolve(object_name, record_id, "OwnerId")
-            uid = self._existing("User", user_id)
-            old = self.session.fetch(f"SELECT OwnerId FROM {q(object_name)} WHERE Id = ?", (rid,))[0][0]
-            self.session.write(f"UPDATE {q(object_name)} SET OwnerId = ? WHERE Id = ?", (uid, rid))
-            if history and old != uid:
-                self._record_transfer(rid, old, uid)
+            return json.dumps(self._prepare_owner(object_name, record_id, user_id, history=history)())
         except SalesforceError as err:
             return _error_text(err)
         except sqlite3.Error as exc:
             return _error_text(SalesforceError("UNKNOWN_EXCEPTION", f"the assignment failed: {exc}"))
-        return json.dumps({"success": True, "id": rid, "OwnerId": uid})
+
+    def _prepare_owner(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> Callable[[], dict]:
+        _, _, rid = self._resolve(object_name, record_id, "OwnerId")
+        uid = self._existing("User", user_id)
+        return lambda: self._reassign(object_name, rid, uid, history)
+
+    def _reassign(self, object_name: str, rid: str, uid: str, history: bool) -> dict:
+        old = self.session.fetch(f"SELECT OwnerId FROM {q(object_name)} WHERE Id = ?", (rid,))[0][0]
+        self.session.write(f"UPDATE {q(object_name)} SET OwnerId = ? WHERE Id = ?", (uid, rid))
+        if history and old != uid:
+            self._record_transfer(rid, old, uid)
+        return {"success": True, "id": rid, "OwnerId": uid}
 
     def _record_transfer(self, case_id: str, old: str | None, new: str) -> None:
         obj = self.session.schema.get("CaseHistory__c")

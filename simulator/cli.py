@@ -397,6 +397,20 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return audit(args)
 
 
+def _with_extra(extra: str, run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """`run(args)`, or one line naming the extra to install when one of its packages is missing."""
+    try:
+        return run(args)
+    except ModuleNotFoundError as exc:
+        raise UsageError(f"this command needs the `{extra}` extra ({exc.name} is not installed): "
+                         f"python3 -m pip install 'crmarena-sim[{extra}]'") from None
+
+
+def cmd_serve_org(args: argparse.Namespace) -> int:
+    from .servers.serve_org import run  # (imported when asked: the server stack loads in run)
+    return _with_extra("serve", run, args)
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from evaluators.observer import rescore
     from .log import setup_logging
@@ -634,6 +648,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--chat-format", help="a llama-cpp-python chat format (default: the model's own "
                        "template; chatml for the bundled Gemma)")
     serve.set_defaults(func=cmd_serve_local)
+
+    from .servers import serve_org
+    org_api = sub.add_parser("serve-org", help="serve an org as a Salesforce REST API subset (simple-salesforce, "
+                             "CRMArena's harness; needs the `serve` extra)",
+                             description="OAuth2 and SOAP logins, query/queryAll, search, sobjects, describe, "
+                             "record GET/PATCH. Writes stay in each login's own copy, never the org file.")
+    serve_org.add_arguments(org_api)
+    org_api.set_defaults(func=cmd_serve_org)
 
     personas = sub.add_parser("personas", help="the persona library of the user simulators")
     personas_sub = personas.add_subparsers(dest="personas_command", required=True, metavar="SUBCOMMAND")

@@ -14,6 +14,14 @@ process on the machine, a Retry-After pausing every caller, and an AIMD cap on c
 up to `max_concurrency`), and accounts calls, tokens (the API's usage, else an offline
 tiktoken count), latency and cost (configs/prices.yaml; an unlisted model has no cost).
 
+A timeout is not retried blindly: it halves the calls in flight of its provider/model/base_url
+on the whole machine (simulator.ratelimit.ServerPace), the request is sent again only after
+the timeout's length once more (the server finishes what was abandoned), a second timeout in a
+row at one call in flight doubles the timeout (up to 900 s), and repeated timeouts name the
+slow server once per run with what to change. A server on loopback or a known local server's
+port gets LOCAL_DEFAULTS (one call in flight, a long timeout, short replies) where its spec
+sets nothing; the effective values are in the spec's settings, so transcripts show them.
+
 autogen, openai and tiktoken are imported on first use, never when this module is imported.
 """
 
@@ -37,7 +45,7 @@ from .log import quiet_unless_configured
 quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
 
 from .errors import InfraError
-from .ratelimit import AdaptiveConcurrency, SharedBucket
+from .ratelimit import AdaptiveConcurrency, ServerPace, SharedBucket
 from .secrets import redact, remember, remember_config
 from .transcript import Usage
 
@@ -65,6 +73,11 @@ DEFAULT_MODEL_INFO = {"vision": False, "function_calling": True, "json_output": 
 MODEL_INFO_KEYS = frozenset(DEFAULT_MODEL_INFO) | {"multiple_system_messages"}
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "configs" / "prices.yaml"
 FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such model: no retry
+# What a model server on this machine (or a known local server's port) gets unless its spec
+# says otherwise: such servers answer one request at a time, slowly, on a CPU (configs/local.yaml)
+LOCAL_DEFAULTS = {"max_concurrency": 1, "timeout": 300.0, "max_tokens": 512}
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
+LOCAL_PORTS = frozenset({8000, 8080, 11434, 1234})  # vLLM / llama-cpp-python, llama-server, Ollama, LM Studio
 
 
 class ModelConfigError(ValueError):
@@ -188,6 +201,8 @@ def _short_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
     if provider == "openai_compatible" and "base_url" not in options:
         raise ModelConfigError(where, "provider openai_compatible needs a base_url")
     options.setdefault("api_key_env", DEFAULT_KEY_ENV.get(provider))
+    if is_local_server(options.get("base_url") or (OLLAMA_URL if provider == "ollama" else None)):
+        options = {**LOCAL_DEFAULTS, **options}  # the spec's own values win
     return ModelSpec(provider=provider, model=model, where=where, **options)
 
 
@@ -209,6 +224,17 @@ def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
     model = config.get("model", path.rsplit(".", 1)[1])
     return ModelSpec(provider="component", model=model, base_url=config.get("base_url"),
                      component={"provider": path, "config": dict(config)}, where=where, **_options(value, where))
+
+
+def is_local_server(url: str | None) -> bool:
+    """Whether `url` is a model server on this machine (a loopback host) or on a port that
+    llama-cpp-python, llama-server, Ollama, vLLM or LM Studio listen on by default."""
+    from urllib.parse import urlsplit
+
+    if not url:
+        return False
+    parts = urlsplit(url)
+    return parts.hostname in LOOPBACK_HOSTS or parts.port in LOCAL_PORTS
 
 
 def _check_keys(value: Mapping[str, Any], allowed: set[str], where: str, hint: str = "") -> None:
@@ -612,8 +638,30 @@ def _concurrency(spec: ModelSpec) -> AdaptiveConcurrency:
     per_loop = _CONCURRENCY.setdefault(asyncio.get_running_loop(), {})
     key = (spec.provider, spec.model, spec.base_url)
     if key not in per_loop:
-        per_loop[key] = AdaptiveConcurrency(spec.max_concurrency)
+        per_loop[key] = AdaptiveConcurrency(spec.max_concurrency, ServerPace(_scope(spec)))
     return per_loop[key]
+
+
+def _scope(spec: ModelSpec) -> str:
+    """What the machine's processes share limits and pace by: provider, base_url and model."""
+    return f"{spec.provider}|{spec.base_url}|{spec.model}"
+
+
+def _server(spec: ModelSpec) -> str:
+    """The server and model of a spec for a log line: no credentials, no query."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    url = spec.base_url or (OLLAMA_URL if spec.provider == "ollama" else None)
+    if not url:
+        return spec.label
+    parts = urlsplit(_without_userinfo(url))
+    return f"{urlunsplit(parts._replace(query='', fragment=''))} (model {spec.model})"
+
+
+def _is_timeout(exc: BaseException | None) -> bool:
+    """A request that got no answer in time (any SDK, httpx, asyncio)."""
+    return isinstance(exc, TimeoutError) or any(
+        c.__name__ in ("APITimeoutError", "TimeoutException") for c in type(exc).__mro__)
 
 
 class _ModelClient:
@@ -628,7 +676,7 @@ class _ModelClient:
         self.cache, self.cache_scope = None, ""  # a simulator.cache.ResponseCache, and the trial it serves
         self.retries_used = 0  # retries (not first attempts) over the client's life
         self._usage = Usage()
-        self._bucket = SharedBucket(f"{spec.provider}|{spec.base_url}|{spec.model}", spec.rpm, spec.tpm)
+        self._bucket = SharedBucket(_scope(spec), spec.rpm, spec.tpm)
 
     def drain_usage(self) -> Usage:
         """The usage since the last drain (agents call it once per turn)."""
@@ -676,7 +724,8 @@ class _ModelClient:
         async with _concurrency(self.spec).slot():
             async for attempt in self._retrying():
                 with attempt:
-                    result, started = await self._send(lambda: self.inner.create(messages, **kwargs), estimate)
+                    result, started = await self._send(
+                        lambda timeout: self.inner.create(messages, **self._timed(kwargs, timeout)), estimate)
         self._account(messages, kwargs.get("tools", ()), result, time.perf_counter() - started, estimate)
         return result
 
@@ -688,8 +737,13 @@ class _ModelClient:
         async with _concurrency(self.spec).slot():
             async for attempt in self._retrying():
                 with attempt:
-                    stream = self.inner.create_stream(messages, **kwargs)
-                    item, started = await self._send(lambda: anext(stream), estimate)
+                    stream = None
+
+                    def first(timeout):
+                        nonlocal stream
+                        stream = self.inner.create_stream(messages, **self._timed(kwargs, timeout))
+                        return anext(stream)
+                    item, started = await self._send(first, estimate)
             while True:
                 yield item
                 if not isinstance(item, str):
@@ -707,20 +761,49 @@ class _ModelClient:
         return count_tokens_offline(messages, kwargs.get("tools", ())) if self.spec.tpm else 0
 
     async def _send(self, request, estimate: int) -> tuple[Any, float]:
-        """One attempt through the rate limits, and when it was sent (perf_counter). A 429 halves
-        this loop's concurrency and pauses every caller on the machine for its Retry-After."""
+        """One attempt through the rate limits (`request(timeout)` makes it), and when it was sent
+        (perf_counter). A 429 halves this loop's concurrency and pauses every caller on the
+        machine for its Retry-After; a timeout halves the server's pace (see _timed_out)."""
         await self._bucket.acquire(estimate)
-        started, sent = time.perf_counter(), time.monotonic()
+        limit, timeout = _concurrency(self.spec), self._timeout()
+        started, sent, sent_at = time.perf_counter(), time.monotonic(), time.time()
         try:
-            result = await self._call(request())
+            result = await self._call(request(timeout))
         except Exception as exc:
             self._bucket.settle(-estimate)  # a failed attempt is charged no tokens
             if _status(exc) == 429:
-                _concurrency(self.spec).refused(sent)
+                limit.refused(sent)
                 self._bucket.pause(min(self.spec.retries.max_wait, _retry_after(exc)))
+            elif _is_timeout(exc):
+                self._timed_out(limit, sent_at, timeout)
             raise
-        _concurrency(self.spec).succeeded()
+        limit.succeeded(time.perf_counter() - started)
         return result, started
+
+    def _timeout(self) -> float:
+        """Seconds an attempt may take: the spec's, or what the server's pace raised it to."""
+        return _concurrency(self.spec).pace.timeout(self.spec.timeout)
+
+    def _timed(self, kwargs: dict, timeout: float) -> dict:
+        """`kwargs` with a raised `timeout` for this request (OpenAI-style clients take it per request)."""
+        if timeout == self.spec.timeout or self.spec.provider not in ("openai", "openai_compatible", "ollama"):
+            return kwargs
+        return {**kwargs, "extra_create_args": {**(kwargs.get("extra_create_args") or {}), "timeout": timeout}}
+
+    def _timed_out(self, limit: AdaptiveConcurrency, sent_at: float, timeout: float) -> None:
+        """Halve the server's pace; say once per run that the server cannot keep up (with what
+        was measured and what to change), and when the timeout is raised."""
+        news = limit.timed_out(sent_at, timeout)
+        where = self.spec.where
+        if news.raised_to:
+            logger.warning("{}: a second timeout in a row at one call in flight: timeout raised to {:g} s "
+                           "(set {}.timeout to choose it)", _server(self.spec), news.raised_to, where)
+        if news.name_it:
+            measured = ("no request answered yet" if news.seconds_per_request is None
+                        else f"answered requests took {news.seconds_per_request:.1f} s each")
+            logger.warning("slow model server {}: {} requests timed out, {}; set {}.timeout (now {:g} s) higher "
+                           "or {}.max_concurrency (now {}) lower", _server(self.spec), news.timeouts, measured,
+                           where, self._timeout(), where, limit.ceiling)
 
     async def _call(self, awaitable):
         """One attempt; a fatal provider answer (bad key, no such model) ends as InfraError at once."""
@@ -737,7 +820,10 @@ class _ModelClient:
         backoff = wait_random_exponential(multiplier=1, max=self.spec.retries.max_wait)
 
         def wait(state) -> float:
-            return min(self.spec.retries.max_wait, max(backoff(state), _retry_after(state.outcome.exception())))
+            exc = state.outcome.exception()
+            if _is_timeout(exc):  # the server gets as long again to finish the abandoned request
+                return self._timeout()
+            return min(self.spec.retries.max_wait, max(backoff(state), _retry_after(exc)))
 
         return AsyncRetrying(retry=retry_if_exception(_is_transient), wait=wait,
                              stop=stop_after_attempt(self.spec.retries.attempts),

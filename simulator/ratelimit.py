@@ -16,7 +16,11 @@ holds waits for a full bucket and leaves it in debt.
 
 `AdaptiveConcurrency` bounds the calls in flight of one model in one event loop (AIMD): a 429
 halves the cap (never below 1), a run of `cap` successes adds one (never above the model's
-`max_concurrency`).
+`max_concurrency`). `ServerPace` (a sibling file of the bucket's, shared the same way) does the
+same for timeouts across processes, holds the timeout a slow server earned (doubled after a
+second timeout in a row at one call in flight) and the answered requests' latency; the loop's
+bound is the lower of the two caps. Calls in flight are counted per loop, never in a file, so
+a killed process holds no place.
 """
 
 from __future__ import annotations
@@ -45,11 +49,16 @@ class _State:
     paused_until: float  # time.time() before which no request may go
 
 
+def state_path(scope: str, suffix: str = ""):
+    """The file under cache_dir()/ratelimits/ that holds a scope's shared state."""
+    return cache_dir() / "ratelimits" / (hashlib.sha256(scope.encode()).hexdigest()[:32] + suffix)
+
+
 class SharedBucket:
     """The rpm/tpm buckets and the shared pause of one model on this machine (see the module)."""
 
     def __init__(self, scope: str, rpm: int | None = None, tpm: int | None = None):
-        self.path = cache_dir() / "ratelimits" / hashlib.sha256(scope.encode()).hexdigest()[:32]
+        self.path = state_path(scope)
         self.rpm, self.tpm = rpm, tpm
         self.burst_requests = max(1.0, rpm / 60) if rpm else 0.0
         self.burst_tokens = max(1.0, tpm / 60) if tpm else 0.0
@@ -89,18 +98,9 @@ class SharedBucket:
                 state.tokens -= tokens if self.tpm else 0
             return wait
 
-    @contextmanager
     def _locked(self):
         """The refilled state under an exclusive lock, written back on the way out."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # held for microseconds; released by close, or by death
-            state = self._refilled(os.pread(fd, _STATE.size, 0), time.time())
-            yield state
-            os.pwrite(fd, _STATE.pack(*astuple(state)), 0)
-        finally:
-            os.close(fd)
+        return _locked_record(self.path, _STATE, self._refilled)
 
     def _refilled(self, data: bytes, now: float) -> _State:
         values = _STATE.unpack(data) if len(data) == _STATE.size else ()
@@ -117,6 +117,21 @@ class SharedBucket:
         return state
 
 
+@contextmanager
+def _locked_record(path, layout: struct.Struct, read):
+    """`read(bytes, now)` of the file at `path` under an exclusive lock (held for microseconds;
+    released by close, or by death), packed with `layout` and written back on the way out."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        state = read(os.pread(fd, layout.size, 0), time.time())
+        yield state
+        os.pwrite(fd, layout.pack(*astuple(state)), 0)
+    finally:
+        os.close(fd)
+
+
 def _shortfall(level: float, cost: float, per_minute: int | None, burst: float) -> float:
     """Seconds until a bucket at `level` (refilling at `per_minute`) can pay `cost` (capped at its burst)."""
     if not per_minute or cost <= 0:
@@ -129,8 +144,9 @@ class AdaptiveConcurrency:
     """At most `cap` calls in flight (AIMD between 1 and `ceiling`, see the module). The 429s of
     requests sent before the last cut count as one: a burst of refusals halves the cap once."""
 
-    def __init__(self, ceiling: int):
+    def __init__(self, ceiling: int, pace: ServerPace | None = None):
         self.ceiling = self.cap = ceiling
+        self.pace = pace  # the server's pace, shared by the machine's processes: its cap binds too
         self.in_flight = 0
         self._streak = 0
         self._cut_at = -math.inf
@@ -139,7 +155,7 @@ class AdaptiveConcurrency:
     @asynccontextmanager
     async def slot(self):
         """Hold one of the `cap` places for a call (its retries included)."""
-        while self.in_flight >= self.cap:
+        while self.in_flight >= self.limit():
             waiter = asyncio.get_running_loop().create_future()
             self._waiters.add(waiter)
             try:
@@ -155,6 +171,10 @@ class AdaptiveConcurrency:
                 if not waiter.done():
                     waiter.set_result(None)
 
+    def limit(self) -> int:
+        """The calls in flight allowed now: this loop's cap, and the server's pace's."""
+        return min(self.cap, self.pace.cap(self.ceiling)) if self.pace else self.cap
+
     def refused(self, sent_at: float) -> None:
         """A request sent at `sent_at` (time.monotonic()) met a 429."""
         self._streak = 0
@@ -162,7 +182,102 @@ class AdaptiveConcurrency:
             self.cap = max(1, self.cap // 2)
             self._cut_at = time.monotonic()
 
-    def succeeded(self) -> None:
+    def timed_out(self, sent_at: float, timeout: float) -> Timeout:
+        """A request sent at `sent_at` (time.time()) got no answer in `timeout` seconds."""
+        return self.pace.timed_out(sent_at, self.ceiling, timeout)
+
+    def succeeded(self, seconds: float | None = None) -> None:
+        """A request was answered (after `seconds`, told to the server's pace)."""
+        if self.pace and seconds is not None:
+            self.pace.answered(seconds, self.ceiling)
         self._streak += 1
         if self._streak >= self.cap and self.cap < self.ceiling:
             self.cap, self._streak = self.cap + 1, 0
+
+
+MAX_TIMEOUT = 900.0  # seconds: the longest a raised timeout gets
+STALE = 3600.0  # seconds: a pace untouched this long (an earlier run's) starts afresh
+_PACE = struct.Struct("<10d")
+
+
+@dataclass
+class _Pace:
+    cap: float  # calls in flight allowed after timeouts (0: no cut, the model's max_concurrency)
+    timeout: float  # seconds per request after raises (0: the spec's)
+    cut_at: float  # time.time() of the last cut
+    streak: float  # successes since the cap last changed
+    timeouts: float  # requests timed out
+    at_one: float  # timeouts in a row of requests sent at one call in flight
+    ok: float  # requests answered
+    ok_seconds: float  # their latency, summed
+    warned: float  # the process group that named the server slow (0: none yet)
+    updated: float  # time.time() of the last change
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """What a timeout changed: the timeouts so far, the measured seconds per answered request
+    (None before any), the raised timeout (None if not raised), whether to name the server now."""
+
+    timeouts: int
+    seconds_per_request: float | None
+    raised_to: float | None
+    name_it: bool
+
+
+class ServerPace:
+    """How hard a model server may be pressed, shared like the bucket (a sibling file): the calls
+    in flight allowed after timeouts (AIMD: a timeout halves it, never below 1; a run of `cap`
+    answers adds one), the timeout (doubled, up to MAX_TIMEOUT, after a second timeout in a row
+    at one call in flight), and the answered requests' latency. Timeouts of requests sent before
+    the last cut count as one. A garbled, cut or stale file reads as a fresh pace."""
+
+    def __init__(self, scope: str):
+        self.path = state_path(scope, ".pace")
+
+    def cap(self, ceiling: int) -> int:
+        with self._locked() as pace:
+            return min(ceiling, int(pace.cap) or ceiling)
+
+    def timeout(self, default: float) -> float:
+        with self._locked() as pace:
+            return max(default, pace.timeout)
+
+    def timed_out(self, sent_at: float, ceiling: int, timeout: float) -> Timeout:
+        """A request sent at `sent_at` (time.time()) with `timeout` seconds got no answer."""
+        with self._locked() as pace:
+            cap, raised = min(ceiling, int(pace.cap) or ceiling), None
+            fresh = sent_at > pace.cut_at  # sent after the last cut: not the same burst
+            pace.timeouts += 1
+            pace.at_one = pace.at_one + 1 if cap == 1 and fresh else 0
+            if pace.at_one >= 2 and max(timeout, pace.timeout) < MAX_TIMEOUT:
+                pace.timeout = raised = min(MAX_TIMEOUT, 2 * max(timeout, pace.timeout))
+                pace.at_one = 0
+            if fresh:
+                pace.cap, pace.cut_at, pace.streak = max(1, cap // 2), pace.updated, 0
+            name_it = pace.timeouts >= 2 and pace.warned != os.getpgrp()
+            if name_it:
+                pace.warned = os.getpgrp()
+            return Timeout(int(pace.timeouts), pace.ok_seconds / pace.ok if pace.ok else None, raised, name_it)
+
+    def answered(self, seconds: float, ceiling: int) -> None:
+        """A request was answered after `seconds`."""
+        with self._locked() as pace:
+            pace.ok, pace.ok_seconds, pace.at_one = pace.ok + 1, pace.ok_seconds + seconds, 0
+            if pace.cap:
+                pace.streak += 1
+                if pace.streak >= pace.cap:
+                    pace.cap, pace.streak = (0 if pace.cap + 1 >= ceiling else pace.cap + 1), 0
+
+    def _locked(self):
+        return _locked_record(self.path, _PACE, _paced)
+
+
+def _paced(data: bytes, now: float) -> _Pace:
+    values = _PACE.unpack(data) if len(data) == _PACE.size else ()
+    if not values or not all(map(math.isfinite, values)) or not now - STALE < values[-1] <= now + 1:
+        values = (0.0,) * (_PACE.size // 8)  # new, cut, garbled, stale or from the future: afresh
+    pace = _Pace(*values)
+    pace.cap, pace.timeout = max(0.0, pace.cap), min(MAX_TIMEOUT, max(0.0, pace.timeout))
+    pace.updated = now
+    return pace

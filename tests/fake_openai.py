@@ -16,6 +16,10 @@ Everything stays bounded: pauses are capped at MAX_PAUSE and cut short when the 
 A server-side rate limit: `server.limit_rate(60, per=60.0)` answers at most 60 requests in any
 60 s; beyond that a request gets a 429 with Retry-After (the seconds until a place frees) and
 is kept in `refused`, not in `requests`.
+
+A one-at-a-time server (llama-cpp-python on a CPU): `server.serve_one_at_a_time(0.4)`
+works 0.4 s on each request, one request after another, and finishes a request whose client
+gave up (timed out) before it starts on the next.
 """
 
 from __future__ import annotations
@@ -112,6 +116,8 @@ class FakeOpenAI:
         self.responder: Callable[[dict], dict] | None = None
         self.refused: list[dict[str, Any]] = []  # requests turned away by the rate limit
         self._rate: tuple[int, float] | None = None
+        self._work: float | None = None  # seconds of work per request, served one at a time
+        self._worker = threading.Lock()  # held by the request being worked on
         self._answered_at: deque[float] = deque()  # monotonic times of the requests in the window
         self._lock = threading.Lock()
         self._stopping = threading.Event()  # cuts pauses short when the server stops
@@ -132,6 +138,12 @@ class FakeOpenAI:
         """Answer at most `requests` requests in any `per` seconds (a sliding window); refuse the rest."""
         with self._lock:
             self._rate = (requests, per)
+
+    def serve_one_at_a_time(self, seconds: float) -> None:
+        """Work `seconds` (at most MAX_PAUSE) on each request, one request at a time."""
+        if not 0 <= seconds <= MAX_PAUSE:
+            raise ValueError(f"work of 0..{MAX_PAUSE} s per request, not {seconds}")
+        self._work = seconds
 
     def _over_limit(self) -> float:
         """Seconds until the rate limit admits a request (0: admitted now, and counted); call locked."""
@@ -167,7 +179,13 @@ class FakeOpenAI:
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 fake.headers.append(dict(self.headers))
-                self._answer(fake._next(body), body)
+                scripted = fake._next(body)
+                if fake._work is None:
+                    return self._answer(scripted, body)
+                with fake._worker:  # queued behind the requests that came first
+                    if fake._stopping.wait(fake._work):
+                        return self._drop(reset=False)
+                    return self._answer(scripted, body)
 
             def _answer(self, scripted: dict, body: dict) -> None:
                 if "sleep" in scripted:

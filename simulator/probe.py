@@ -1,0 +1,102 @@
+"""A model server's latency, measured with one tiny request, and how long a run should take at
+it: what `crmarena run --dry-run` prints under its plan, before anything is played.
+
+`probe(spec)` sends ONE request (a few tokens out, no retries, no rate limits) and times it;
+`expected_duration(...)` turns a latency into a run's duration; `probe_lines(cfg, rows)` does
+both for each model server of a run config, given the dry run's estimated calls per role
+(simulator.run.estimate's rows). A tiny request is the floor: a real prompt (thousands of
+tokens of policy and schema) takes longer, most of all on a CPU server, so the duration is
+printed as "at least".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from .models import ModelSpec, _scope, _server, build_client, parse_model_spec
+from .secrets import redact
+
+PROBE_TOKENS = 5  # the most the probe asks the model to write
+PROBE_PROMPT = "Reply with the word OK."
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    server: str  # the server and model (no credentials)
+    latency_s: float | None  # seconds for the tiny request; None when it failed
+    error: str | None = None  # why it failed (one line, redacted)
+
+
+def probe(spec: ModelSpec) -> ProbeResult:
+    """Send one tiny request to the spec's server and time it (within the spec's timeout)."""
+    from autogen_core.models import UserMessage
+
+    client = build_client(spec)  # outside any event loop: the client owns its provider client
+
+    async def ask() -> float:
+        try:
+            started = time.perf_counter()
+            await asyncio.wait_for(client.inner.create([UserMessage(content=PROBE_PROMPT, source="user")],
+                                                       extra_create_args={"max_tokens": PROBE_TOKENS}),
+                                   spec.timeout)
+            return time.perf_counter() - started
+        finally:
+            await client.close()
+
+    try:
+        return ProbeResult(_server(spec), asyncio.run(ask()))
+    except Exception as exc:  # any failure of the server or the request is the probe's answer
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        return ProbeResult(_server(spec), None, redact(f"{type(exc).__name__}: {detail}".rstrip(": "))[:300])
+
+
+def expected_duration(episodes: int, calls_per_episode: float, latency_s: float, concurrency: int) -> float:
+    """Seconds to play `episodes` of `calls_per_episode` model calls each, `latency_s` per call,
+    `concurrency` calls at a time."""
+    return episodes * calls_per_episode * latency_s / max(1, concurrency)
+
+
+def model_roles(cfg: Any) -> list[tuple[str, Any, str]]:
+    """(role, model spec value, where it is configured) of each model a run config calls, in the
+    order of simulator.run.estimate's rows."""
+    variants = cfg.agent_variants
+    roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, v.model_key or "agent.model")
+             for v in variants]
+    roles += [("user", cfg.user.model, "user.model"), ("judge", cfg.judge, "judge.model"),
+              ("observer judge", cfg.observer.judge, "observer.judge.model")]
+    return [role for role in roles if role[1] is not None]
+
+
+def probe_lines(cfg: Any, rows: Iterable[Mapping[str, Any]]) -> list[str]:
+    """One line per model server of `cfg` (its latency, or why the probe failed) and the run's
+    expected duration, from `rows` (the dry run's estimated calls per role)."""
+    calls = {row["role"]: row["calls"] for row in rows}
+    servers: dict[str, tuple[ModelSpec, int]] = {}
+    for role, value, where in model_roles(cfg):
+        spec = parse_model_spec(value, where=where)
+        _, before = servers.get(_scope(spec), (spec, 0))
+        servers[_scope(spec)] = (spec, before + calls.get(role, 0))
+    lines, longest = [], 0.0
+    in_flight = cfg.concurrency * (cfg.workers or 1)
+    for spec, n in servers.values():
+        result = probe(spec)
+        if result.latency_s is None:
+            lines.append(f"probe {result.server}: failed ({result.error})")
+            continue
+        at_once = min(spec.max_concurrency, in_flight)
+        seconds = expected_duration(n, 1, result.latency_s, at_once)
+        longest = max(longest, seconds)
+        lines.append(f"probe {result.server}: {result.latency_s:.2f} s for a {PROBE_TOKENS}-token reply; "
+                     f"{n} calls, {at_once} at a time: at least {_duration(seconds)}")
+    if longest:
+        lines.append(f"expected duration: at least {_duration(longest)} (real prompts take longer than the probe's)")
+    return lines
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"

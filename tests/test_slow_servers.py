@@ -1,0 +1,177 @@
+"""Slow model servers (issue 17): a server that answers one request at a time, slower than the
+timeout allows under concurrency, finishes every episode with each timed-out request sent again
+once at most and one line naming the server; local servers get CPU-friendly defaults; the
+dry run's probe times one tiny request.
+
+Timings are conditions, not measurements: the fake server works WORK seconds per request, one
+at a time, and the timeout is 2.5 x WORK, so with 4 calls in flight the 3rd and 4th time out
+and with 2 in flight none does (a margin of WORK / 2 for a loaded machine).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import Counter
+
+import pytest
+from loguru import logger
+
+from simulator.cli import main
+from simulator.models import LOCAL_DEFAULTS, build_client, parse_model_spec
+from simulator.probe import PROBE_TOKENS, expected_duration, probe, probe_lines
+from simulator.ratelimit import MAX_TIMEOUT, ServerPace
+from simulator.transcript import read_records
+from tests.fake_openai import reply, slow
+from tests.test_run import _config
+
+pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")
+WORK = 0.6  # seconds the one-at-a-time server works on each request
+SLOW_LINE = "slow model server"
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def warnings():
+    lines: list[str] = []
+    sink = logger.add(lines.append, level="WARNING", format="{message}")
+    logger.enable("simulator")
+    yield lines
+    logger.remove(sink)
+
+
+def model(server, **extra) -> dict:
+    return {"model": "fake-model", "base_url": server.base_url, **extra}
+
+
+def ask(client, text: str = "How many open cases?"):
+    from autogen_core.models import UserMessage
+    return client.create([UserMessage(content=text, source="user")])
+
+
+# ---------------------------------------------------------------- the acceptance run
+
+
+def test_a_one_at_a_time_server_under_concurrency_finishes_every_episode(tmp_path, capsys, org_cache, fake_openai):
+    fake_openai.serve_one_at_a_time(WORK)
+    fake_openai.responder = lambda body: reply("I could not find it.")
+    agent = {"kind": "function_calling", "model": model(fake_openai, max_concurrency=4, timeout=2.5 * WORK,
+                                                         retries={"attempts": 6, "max_wait": 0.5})}
+    config = _config(tmp_path, tasks=["knowledge_qa", "handle_time"], instances_per_task=2, modes=["full"],
+                     agent=agent, concurrency=4)
+    assert main(["run", "--config", str(config), "-q"]) == 0
+    err = capsys.readouterr().err
+    records = list(read_records(tmp_path / "runs" / "t" / "transcripts.jsonl"))
+    assert len(records) == 4
+    assert all(r["termination"]["reason"] != "infra_error" for r in records), [r["termination"] for r in records]
+    sends = Counter(json.dumps(body["messages"], sort_keys=True) for body in fake_openai.requests)
+    assert max(sends.values()) == 2, sends.values()  # timeouts happened; each was sent again once
+    assert err.count(SLOW_LINE) == 1, err
+    (line,) = [line for line in err.splitlines() if SLOW_LINE in line]
+    assert fake_openai.base_url in line and "fake-model" in line and "answered requests took" in line
+    assert "agent.model.timeout (now 1.5 s)" in line and "agent.model.max_concurrency (now 4)" in line
+
+
+# ---------------------------------------------------------------- the pace
+
+
+def test_timeouts_halve_the_shared_cap_once_per_burst_and_answers_win_it_back(tmp_path):
+    pace, other = ServerPace("s"), ServerPace("s")  # two processes' views of one server
+    before = time.time()
+    first = pace.timed_out(before, 8, 10)
+    assert other.cap(8) == 4 and not first.name_it and first.seconds_per_request is None
+    second = other.timed_out(before, 8, 10)  # sent before the cut: the same burst
+    assert pace.cap(8) == 4 and second.name_it and second.timeouts == 2
+    assert not pace.timed_out(time.time(), 8, 10).name_it  # named once per run
+    assert pace.cap(8) == 2
+    for _ in range(2):
+        pace.answered(3.0, 8)
+    assert pace.cap(8) == 3
+    assert other.timed_out(time.time(), 8, 10).seconds_per_request == 3.0
+
+
+def test_a_second_timeout_in_a_row_at_one_call_doubles_the_timeout_up_to_the_cap():
+    pace = ServerPace("t")
+    assert pace.timed_out(time.time(), 1, 10).raised_to is None
+    assert pace.timed_out(time.time(), 1, 10).raised_to == 20 and pace.timeout(10) == 20
+    pace.timed_out(time.time(), 1, 10)
+    pace.answered(1.0, 1)  # an answer breaks the run of timeouts
+    assert pace.timed_out(time.time(), 1, 10).raised_to is None
+    for _ in range(12):
+        pace.timed_out(time.time(), 1, 10)
+    assert pace.timeout(10) == MAX_TIMEOUT
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", b"\xff" * 80], ids=["empty", "cut", "nan"])
+def test_a_damaged_pace_file_reads_as_a_fresh_pace(damage):
+    pace = ServerPace("damaged")
+    pace.timed_out(time.time(), 4, 10)
+    pace.path.write_bytes(damage)  # what a crash or a stray write may leave
+    assert pace.cap(4) == 4 and pace.timeout(10) == 10
+
+
+def test_a_raised_timeout_is_used_and_said_once(fake_openai, warnings):
+    """max_concurrency 1, timeout 0.5 s, a server taking 0.8 s: two timeouts in a row raise the
+    timeout to 1 s, and the third attempt gets its answer."""
+    fake_openai.enqueue(slow(0.8), slow(0.8), slow(0.8, then=reply("late but fine")))
+    client = build_client(parse_model_spec(model(fake_openai, max_concurrency=1, timeout=0.5), "s.yaml: agent.model"))
+    assert asyncio.run(ask(client)).content == "late but fine"
+    assert len(fake_openai.requests) == 3 and client.retries_used == 2
+    raised = [line for line in warnings if "timeout raised to 1 s" in line]
+    assert len(raised) == 1 and "s.yaml: agent.model.timeout" in raised[0]
+    assert sum(SLOW_LINE in line for line in warnings) == 1
+
+
+# ---------------------------------------------------------------- local defaults
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9999/v1", "http://localhost/v1", "http://[::1]:5000/v1",
+                                 "http://gpu-box:11434/v1", "http://10.0.0.5:1234/v1", "http://lab:8080/v1"])
+def test_local_servers_get_cpu_friendly_defaults_recorded_in_the_settings(url):
+    spec = parse_model_spec({"model": "m", "base_url": url}, "agent.model")
+    assert (spec.max_concurrency, spec.timeout, spec.max_tokens) == (1, 300.0, 512) == tuple(LOCAL_DEFAULTS.values())
+    assert {k: spec.settings()[k] for k in LOCAL_DEFAULTS} == LOCAL_DEFAULTS
+
+
+def test_ollama_is_a_local_server_and_a_remote_api_is_not():
+    assert parse_model_spec("ollama/qwen2.5:1.5b", "m").max_concurrency == 1
+    remote = parse_model_spec({"model": "m", "base_url": "https://api.example.com/v1"}, "m")
+    assert (remote.max_concurrency, remote.timeout, remote.max_tokens) == (4, 120.0, None)
+
+
+def test_a_specs_own_values_win_over_the_local_defaults():
+    spec = parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:8080/v1", "max_concurrency": 3,
+                             "timeout": 30, "max_tokens": 64}, "m")
+    assert (spec.max_concurrency, spec.timeout, spec.max_tokens) == (3, 30, 64)
+
+
+# ---------------------------------------------------------------- the probe
+
+
+def test_the_probe_sends_one_tiny_request_and_times_it(fake_openai):
+    fake_openai.enqueue(slow(0.3, then=reply("OK")))
+    result = probe(parse_model_spec(model(fake_openai), "agent.model"))
+    assert result.error is None and result.latency_s >= 0.3 and "fake-model" in result.server
+    (body,) = fake_openai.requests
+    assert body["max_tokens"] == PROBE_TOKENS and len(body["messages"]) == 1
+
+
+def test_the_probe_of_a_server_that_is_not_there_is_one_line():
+    result = probe(parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:9/v1", "timeout": 5}, "m"))
+    assert result.latency_s is None and "APIConnectionError" in result.error and "\n" not in result.error
+
+
+def test_the_expected_duration_and_the_dry_run_lines(tmp_path, fake_openai):
+    from simulator.config import load_config
+
+    assert expected_duration(10, 6, 2.0, 4) == 30.0
+    fake_openai.enqueue(slow(0.2, then=reply("OK")))
+    cfg = load_config(_config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai)}))
+    lines = probe_lines(cfg, [{"role": "agent", "calls": 100}])
+    assert len(fake_openai.requests) == 1 and len(lines) == 2
+    assert "100 calls, 1 at a time: at least" in lines[0] and lines[1].startswith("expected duration: at least ")

@@ -131,6 +131,11 @@ def test_tolabel_and_format_return_the_stored_value(session, sql):
     assert rows(amounts, "Amount") == sql("SELECT Amount FROM Opportunity ORDER BY Id LIMIT 10")
 
 
+def test_tolabel_needs_a_field(session):
+    err = error(session, "SELECT toLabel() FROM Case")
+    assert err.code == "MALFORMED_QUERY" and "TOLABEL() needs a field" in err.message
+
+
 def test_tolabel_in_an_aggregate_query(session, sql):
     got = session.soql("SELECT toLabel(Status), COUNT(Id) FROM Case GROUP BY Status")
     assert Counter(rows(got, "Status", "expr0")) == Counter(sql('SELECT Status, COUNT(Id) FROM "Case" GROUP BY Status'))

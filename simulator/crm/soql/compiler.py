@@ -620,7 +620,9 @@ def _expand(scope: Scope, item: Item) -> list[tuple[Path, str | None]]:
     """(field path, result key if not the field's name) of each value a non-aggregate SELECT item
     stands for: FIELDS(ALL) is several; toLabel(f) and FORMAT(f) are f, under their alias."""
     expr = item.expr
-    if isinstance(expr, Call) and expr.name in STORED_VALUE and expr.arg is not None:
+    if isinstance(expr, Call) and expr.name in STORED_VALUE:
+        if expr.arg is None:
+            raise malformed(f"{expr.name}() needs a field")
         return [(expr.arg, item.alias)]
     if item.alias:
         raise malformed("Only aggregate expressions use field aliasing")

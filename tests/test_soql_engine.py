@@ -148,7 +148,7 @@ def test_object_alias(conn):
 
 
 def test_fields_all(conn):
-    rec = records(conn, f"SELECT FIELDS(ALL) FROM Issue__c WHERE Id = '{I1}'")[0]
+    rec = records(conn, f"SELECT FIELDS(ALL) FROM Issue__c WHERE Id = '{I1}' LIMIT 1")[0]
     assert list(rec)[1:] == [f.name for f in SCHEMA.get("Issue__c").fields]
 
 

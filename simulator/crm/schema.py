@@ -314,7 +314,7 @@ def _objects(org: str) -> list[SObject]:
             CREATED)),
         SObject("Territory2", "0MI", "Territory", "Sales territories.", (
             ID, NAME, _f("Description", "textarea", "Comma-separated two-letter state codes covered."),
-            CREATED), (ChildRelationship("UserTerritory2AssociationIds", "UserTerritory2Association",
+            CREATED), (ChildRelationship("UserTerritory2Associations", "UserTerritory2Association",
                                          "Territory2Id"),)),
         SObject("UserTerritory2Association", "0R0", "User Territory Association",
                 "Which sales agent covers which territory.", (

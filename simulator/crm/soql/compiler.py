@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 import sqlite3
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass, field as dc_field, replace
 from datetime import date
 from typing import Callable, Iterator
 
@@ -22,7 +22,12 @@ from . import dates
 from .parser import And, Call, In, Includes, Item, Like, Literal, Not, Or, Order, Path, Query
 
 API_PATH = "/services/data/v62.0/sobjects"
-AGGREGATES = frozenset({"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"})
+AGGREGATES = frozenset({"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX", "GROUPING"})
+STORED_VALUE = frozenset({"TOLABEL", "FORMAT"})  # the stored value here: no translations, one locale
+RECORD_CALLS = STORED_VALUE | {"FIELDS"}  # calls allowed in a query returning records
+FIELDS_LIMIT = 200  # FIELDS(ALL) and FIELDS(CUSTOM) need LIMIT of at most this
+MAX_SUBTOTAL_FIELDS = 3  # fields in GROUP BY ROLLUP(...) or CUBE(...)
+SCALE = 10 ** 2  # every currency, double and percent field here has scale 2, as in Salesforce
 MAX_OFFSET = 2000
 CHUNK = 900  # parent Ids per child-subquery statement
 IDS = "@parent_ids@"  # where a child subquery's SQL takes the parent Id placeholders
@@ -74,6 +79,7 @@ class Scope:
         self._joins: dict[tuple[str, ...], tuple[str, SObject]] = {(): (self.root, obj)}
         self.join_sql: list[str] = []
         self.join_params: list = []
+        self.groups: dict[tuple, bool] = {}  # GROUP BY keys -> rolled up (a subtotal) in this SELECT
 
     def search(self, fts: str, match: str) -> None:
         """Keep only the rows matching FTS5 expression `match` in index `fts` (for SOSL)."""
@@ -85,10 +91,20 @@ class Scope:
         """The table alias and object reached through relationship path `rels`."""
         return self._joins[rels]
 
+    def names_root(self, name: str) -> bool:
+        """Whether `name` is this query's alias or object name (a prefix to drop from field paths)."""
+        return name.lower() in (self.obj.name.lower(), (self.alias or self.obj.name).lower())
+
+    def _unprefixed(self, parts: tuple[str, ...]) -> tuple[str, ...]:
+        """A field path without the alias or object-name prefix; a relationship of that name wins."""
+        if len(parts) > 1 and self.names_root(parts[0]):
+            alias = self.alias is not None and parts[0].lower() == self.alias.lower()
+            if alias or self.obj.parent_field(parts[0]) is None:
+                return parts[1:]
+        return parts
+
     def resolve(self, path: Path) -> Expr:
-        parts = path.parts
-        if self.alias and len(parts) > 1 and parts[0].lower() == self.alias.lower():
-            parts = parts[1:]
+        parts = self._unprefixed(path.parts)
         rels: tuple[str, ...] = ()
         table, obj = self.root, self.obj
         for rel in parts[:-1]:
@@ -129,8 +145,20 @@ def operand(scope: Scope, node, aggregates: bool) -> Expr:
         return _aggregate(scope, node, aggregates)
     if node.name in dates.DATE_FUNCTIONS:
         return _date_function(scope, node)
+    if node.name in STORED_VALUE and node.arg is not None:
+        return scope.resolve(node.arg)
     raise malformed(f"Unknown function: {node.name}" if node.name != "FIELDS"
                     else "FIELDS() can only be used in the SELECT list")
+
+
+def grouped_operand(scope: Scope, node, grouped: frozenset, what: str = "Field") -> Expr:
+    """An operand of SELECT, HAVING or ORDER BY in an aggregate query: aggregated or grouped.
+
+    A grouped field rolled up in this SELECT (a ROLLUP / CUBE subtotal) is null."""
+    expr = operand(scope, node, aggregates=True)
+    if not expr.aggregate and expr.key not in grouped:
+        raise malformed(f"{what} must be grouped or aggregated: {expr.name}")
+    return replace(expr, sql="NULL") if scope.groups.get(expr.key) else expr
 
 
 def _aggregate(scope: Scope, call: Call, allowed: bool) -> Expr:
@@ -144,9 +172,20 @@ def _aggregate(scope: Scope, call: Call, allowed: bool) -> Expr:
         raise invalid_field(f"field {arg.name} does not support aggregate operator {call.name}")
     if call.name in ("MIN", "MAX") and arg.type == "boolean":
         raise invalid_field(f"field {arg.name} does not support aggregate operator {call.name}")
-    sql = {"COUNT": "COUNT({})", "COUNT_DISTINCT": "COUNT(DISTINCT {})"}.get(call.name, call.name + "({})")
-    type_ = {"COUNT": "int", "COUNT_DISTINCT": "int", "AVG": "double"}.get(call.name, arg.type)
-    return Expr(sql.format(arg.sql), type_, (call.name, arg.key), arg.name, aggregate=True)
+    type_ = {"COUNT": "int", "COUNT_DISTINCT": "int", "AVG": "double", "GROUPING": "int"}.get(call.name, arg.type)
+    return Expr(_aggregate_sql(scope, call.name, arg), type_, (call.name, arg.key), arg.name, aggregate=True)
+
+
+def _aggregate_sql(scope: Scope, name: str, arg: Expr) -> str:
+    """SQL of an aggregate; sums of decimal fields in exact integer units of their scale."""
+    if name == "GROUPING":
+        if arg.key not in scope.groups:
+            raise malformed(f"GROUPING() needs a field of the GROUP BY clause, not '{arg.name}'")
+        return "1" if scope.groups[arg.key] else "0"
+    if name in ("SUM", "AVG") and arg.type != "int":
+        units = f"SUM(CAST(ROUND({arg.sql} * {SCALE}) AS INTEGER))"
+        return f"({units} / {SCALE}.0)" if name == "SUM" else f"({units} / ({SCALE}.0 * COUNT({arg.sql})))"
+    return {"COUNT": "COUNT({})", "COUNT_DISTINCT": "COUNT(DISTINCT {})"}.get(name, name + "({})").format(arg.sql)
 
 
 def _date_function(scope: Scope, call: Call) -> Expr:
@@ -188,10 +227,9 @@ class Where:
         return self._compare(expr, cond.op, cond.value)
 
     def _operand(self, node) -> Expr:
-        expr = operand(self.scope, node, aggregates=self.grouped is not None)
-        if self.grouped is not None and not expr.aggregate and expr.key not in self.grouped:
-            raise malformed(f"Field must be grouped or aggregated: {expr.name}")
-        return expr
+        if self.grouped is not None:
+            return grouped_operand(self.scope, node, self.grouped)
+        return operand(self.scope, node, aggregates=False)
 
     def _compare(self, expr: Expr, op: str, lit: Literal) -> str:
         if lit.kind == "relative":
@@ -411,22 +449,30 @@ class Columns:
 
 def compile_query(schema: Schema, as_of: date, query: Query, search: tuple[str, str] | None = None) -> Plan:
     """Compile a top-level query; `search` = (FTS table, MATCH expression) for SOSL RETURNING."""
-    scope = Scope(schema, get_object(schema, query.obj), query.alias, itertools.count())
-    if search:
-        scope.search(*search)
+    obj = get_object(schema, query.obj)
+
+    def new_scope() -> Scope:
+        scope = Scope(schema, obj, query.alias, itertools.count())
+        if search:
+            scope.search(*search)
+        return scope
+
     exprs = [i.expr for i in query.select if isinstance(i, Item)]
     if any(isinstance(e, Call) and e.name == "COUNT" and e.arg is None for e in exprs):
-        return _count_plan(scope, as_of, query)
-    if query.group_by or any(isinstance(e, Call) and e.name != "FIELDS" for e in exprs):
-        return _aggregate_plan(scope, as_of, query)
-    return _record_plan(scope, as_of, query)
+        return _count_plan(new_scope(), as_of, query)
+    if query.group_kind:
+        return _subtotal_plan(new_scope, as_of, query)
+    if query.group_by or any(isinstance(e, Call) and e.name not in RECORD_CALLS for e in exprs):
+        return _aggregate_plan(new_scope(), as_of, query)
+    return _record_plan(new_scope(), as_of, query)
 
 
 def _clauses(scope: Scope, as_of: date, query: Query, *, grouped: frozenset | None = None,
              extra_where: str = "") -> tuple[str, str, list]:
     """FROM ... WHERE ... [GROUP BY ... HAVING ...] and ORDER BY ... LIMIT ..., with parameters.
 
-    Conditions compile before the FROM text is taken, since they may add joins."""
+    Conditions compile before the FROM text is taken, since they may add joins. GROUP BY leaves
+    out the fields rolled up in this SELECT (all of them: one group, the grand total)."""
     where = Where(scope, as_of)
     conds = [extra_where] if extra_where else []
     if query.where is not None:
@@ -434,7 +480,8 @@ def _clauses(scope: Scope, as_of: date, query: Query, *, grouped: frozenset | No
     group = having_sql = ""
     having = Where(scope, as_of, grouped=grouped)
     if grouped is not None and query.group_by:
-        group = " GROUP BY " + ", ".join(operand(scope, g, False).sql for g in query.group_by)
+        kept = [e.sql for e in (operand(scope, g, False) for g in query.group_by) if not scope.groups.get(e.key)]
+        group = " GROUP BY " + (", ".join(kept) or "NULL")
     if query.having is not None:
         if grouped is None or not query.group_by:
             raise malformed("HAVING can only be used with GROUP BY")
@@ -446,17 +493,22 @@ def _clauses(scope: Scope, as_of: date, query: Query, *, grouped: frozenset | No
     return f" FROM {scope.from_sql}{where_sql}{group}{having_sql}", order + tail, params
 
 
-def order_sql(scope: Scope, items: tuple[Order, ...], grouped: frozenset | None, default: str | None = None) -> str:
-    """ORDER BY with Salesforce's defaults: text case-insensitive, nulls first ascending, last descending."""
-    parts = []
+def order_terms(scope: Scope, items: tuple[Order, ...], grouped: frozenset | None) -> list[tuple[str, str]]:
+    """(SQL, direction) of each ORDER BY item, with Salesforce's defaults: text case-insensitive,
+    nulls first ascending, last descending."""
+    terms = []
     for item in items:
-        expr = operand(scope, item.expr, aggregates=grouped is not None)
-        if grouped is not None and not expr.aggregate and expr.key not in grouped:
-            raise malformed(f"Ordered field must be grouped or aggregated: {expr.name}")
+        expr = (operand(scope, item.expr, aggregates=False) if grouped is None
+                else grouped_operand(scope, item.expr, grouped, "Ordered field"))
         collate = " COLLATE NOCASE" if expr.type in TEXT_TYPES else ""
         nulls_first = (not item.desc) if item.nulls_first is None else item.nulls_first
-        parts.append(f"{expr.sql}{collate} {'DESC' if item.desc else 'ASC'} "
-                     f"NULLS {'FIRST' if nulls_first else 'LAST'}")
+        terms.append((expr.sql, f"{collate} {'DESC' if item.desc else 'ASC'} NULLS {'FIRST' if nulls_first else 'LAST'}"))
+    return terms
+
+
+def order_sql(scope: Scope, items: tuple[Order, ...], grouped: frozenset | None, default: str | None = None) -> str:
+    """The ORDER BY clause of `items` (`default` when there are none)."""
+    parts = [sql + direction for sql, direction in order_terms(scope, items, grouped)]
     if not parts and default:
         parts.append(default)
     return " ORDER BY " + ", ".join(parts) if parts else ""
@@ -480,64 +532,131 @@ def _count_plan(scope: Scope, as_of: date, query: Query) -> Plan:
     """`SELECT COUNT() ...`: only totalSize, counting rows (or groups) within LIMIT/OFFSET."""
     if len(query.select) != 1:
         raise malformed("COUNT() must be the only element in the SELECT list")
+    if query.group_kind:
+        raise malformed(f"COUNT() cannot be used with GROUP BY {query.group_kind}")
     grouped = _group_keys(scope, query)
     body, tail, params = _clauses(scope, as_of, query, grouped=grouped)
     return Plan(f"SELECT COUNT(*) FROM (SELECT 1{body}{tail})", params, count_only=True)
 
 
-def _group_keys(scope: Scope, query: Query) -> frozenset:
-    """The identities of the GROUP BY expressions (fields and date functions)."""
-    return frozenset(operand(scope, g, aggregates=False).key for g in query.group_by)
+def _group_keys(scope: Scope, query: Query, rolled: frozenset[int] = frozenset()) -> frozenset:
+    """The identities of the GROUP BY expressions (fields and date functions); notes in the scope
+    which are rolled up (the positions in `rolled`) in this SELECT."""
+    keys = [operand(scope, g, aggregates=False).key for g in query.group_by]
+    scope.groups = {key: i in rolled for i, key in enumerate(keys)}
+    return frozenset(keys)
 
 
-def _aggregate_plan(scope: Scope, as_of: date, query: Query) -> Plan:
-    """A query returning AggregateResult rows (aggregate functions and/or GROUP BY)."""
-    grouped = _group_keys(scope, query)
+def _aggregate_columns(scope: Scope, query: Query, grouped: frozenset) -> tuple[list[str], list[tuple[str, Callable]]]:
+    """SQL and (result key, conversion) of each SELECT item of an aggregate query."""
     columns, keys, unnamed = [], [], itertools.count()
     for item in query.select:
         if isinstance(item, Query):
             raise malformed("child relationship queries cannot be used in aggregate queries")
         if isinstance(item.expr, Call) and item.expr.name == "FIELDS":
             raise malformed("FIELDS() cannot be used in aggregate queries")
-        expr = operand(scope, item.expr, aggregates=True)
-        if not expr.aggregate and expr.key not in grouped:
-            raise malformed(f"Field must be grouped or aggregated: {expr.name}")
-        key = item.alias or (f"expr{next(unnamed)}" if isinstance(item.expr, Call) else expr.name)
+        expr = grouped_operand(scope, item.expr, grouped)
+        named = isinstance(item.expr, Call) and item.expr.name not in STORED_VALUE
+        key = item.alias or (f"expr{next(unnamed)}" if named else expr.name)
         if key.lower() in (k.lower() for k, _ in keys):
             raise malformed(f"duplicate alias: {key}")
         columns.append(expr.sql)
         keys.append((key, formatter(expr.type)))
+    return columns, keys
+
+
+def _aggregate_plan(scope: Scope, as_of: date, query: Query) -> Plan:
+    """A query returning AggregateResult rows (aggregate functions and/or GROUP BY)."""
+    grouped = _group_keys(scope, query)
+    columns, keys = _aggregate_columns(scope, query, grouped)
     body, tail, params = _clauses(scope, as_of, query, grouped=grouped)
     select = ", ".join(f"{sql} AS c{i}" for i, sql in enumerate(columns))
     return Plan(f"SELECT {select}{body}{tail}", params, aggregate_keys=keys)
 
 
-def _expand(scope: Scope, item: Item) -> list[Path]:
-    """The field paths a non-aggregate SELECT item stands for (FIELDS(ALL) is several)."""
+def _grouping_sets(query: Query) -> list[frozenset[int]]:
+    """The positions of the GROUP BY fields rolled up in each SELECT of a ROLLUP or CUBE."""
+    n = len(query.group_by)
+    if n > MAX_SUBTOTAL_FIELDS:
+        raise malformed(f"GROUP BY {query.group_kind} takes at most {MAX_SUBTOTAL_FIELDS} fields")
+    if query.group_kind == "ROLLUP":  # subtotals from right to left, then the grand total
+        return [frozenset(range(k, n)) for k in range(n, -1, -1)]
+    return [frozenset(i for i in range(n) if mask >> i & 1) for mask in range(2 ** n)]
+
+
+def _subtotal_plan(new_scope: Callable[[], Scope], as_of: date, query: Query) -> Plan:
+    """GROUP BY ROLLUP / CUBE: one SELECT per grouping set, UNION ALL (SQLite has no ROLLUP).
+
+    Rolled-up fields are null and GROUPING() is 1 on subtotal rows. Rows come in the caller's
+    ORDER BY, then, as Salesforce lists ROLLUP results, by each field in turn: its detail rows
+    (values ascending, nulls first) before its subtotal; the grand total last."""
+    parts, params, keys = [], [], []
+    body_query = replace(query, order_by=(), limit=None, offset=None)
+    for rolled in _grouping_sets(query):
+        scope = new_scope()
+        grouped = _group_keys(scope, query, rolled)
+        columns, keys = _aggregate_columns(scope, query, grouped)
+        terms = order_terms(scope, query.order_by, grouped) + _default_order(scope, query, grouped, rolled)
+        body, _, part_params = _clauses(scope, as_of, body_query, grouped=grouped)
+        select = [f"{sql} AS c{i}" for i, sql in enumerate(columns)] + [f"{sql} AS o{i}" for i, (sql, _) in enumerate(terms)]
+        parts.append(f"SELECT {', '.join(select)}{body}")
+        params += part_params
+    tail, tail_params = limit_sql(query)
+    order = ", ".join(f"o{i}{direction}" for i, (_, direction) in enumerate(terms))
+    visible = ", ".join(f"c{i}" for i in range(len(keys)))
+    return Plan(f"SELECT {visible} FROM ({' UNION ALL '.join(parts)}) ORDER BY {order}{tail}",
+                params + tail_params, aggregate_keys=keys)
+
+
+def _default_order(scope: Scope, query: Query, grouped: frozenset, rolled: frozenset[int]) -> list[tuple[str, str]]:
+    """The ROLLUP / CUBE row order after the caller's: per GROUP BY field, subtotal flag then value."""
+    terms = []
+    for i, g in enumerate(query.group_by):
+        terms += [("1" if i in rolled else "0", " ASC"), *order_terms(scope, (Order(g, False, True),), grouped)]
+    return terms
+
+
+def _expand(scope: Scope, item: Item) -> list[tuple[Path, str | None]]:
+    """(field path, result key if not the field's name) of each value a non-aggregate SELECT item
+    stands for: FIELDS(ALL) is several; toLabel(f) and FORMAT(f) are f, under their alias."""
+    expr = item.expr
+    if isinstance(expr, Call) and expr.name in STORED_VALUE:
+        if expr.arg is None:
+            raise malformed(f"{expr.name}() needs a field")
+        return [(expr.arg, item.alias)]
     if item.alias:
         raise malformed("Only aggregate expressions use field aliasing")
-    if isinstance(item.expr, Path):
-        return [item.expr]
-    which = (item.expr.arg.text.upper() if item.expr.arg else "")
-    if item.expr.name != "FIELDS" or which not in ("ALL", "STANDARD", "CUSTOM"):
+    if isinstance(expr, Path):
+        return [(expr, None)]
+    which = (expr.arg.text.upper() if expr.arg else "")
+    if expr.name != "FIELDS" or which not in ("ALL", "STANDARD", "CUSTOM"):
         raise malformed(f"FIELDS() takes ALL, STANDARD or CUSTOM, not '{which}'")
-    return [Path((f.name,)) for f in scope.obj.fields
+    return [(Path((f.name,)), None) for f in scope.obj.fields
             if which == "ALL" or (which == "CUSTOM") == f.name.endswith("__c")]
 
 
-def _shape(scope: Scope, columns: Columns, items: tuple, child: Callable | None = None) -> Node:
+def _check_fields_limit(query: Query) -> None:
+    """FIELDS(ALL) and FIELDS(CUSTOM) select an unbounded set of fields: Salesforce wants a LIMIT."""
+    unbounded = any(isinstance(i, Item) and isinstance(i.expr, Call) and i.expr.name == "FIELDS" and i.expr.arg
+                    and i.expr.arg.text.upper() in ("ALL", "CUSTOM") for i in query.select)
+    if unbounded and (query.limit is None or query.limit > FIELDS_LIMIT):
+        raise malformed(f"The SOQL FIELDS function must have a LIMIT of at most {FIELDS_LIMIT}")
+
+
+def _shape(scope: Scope, columns: Columns, query: Query, child: Callable | None = None) -> Node:
     """The record tree for a non-aggregate SELECT list; adds its columns to `columns`.
 
     `child(subquery)` compiles a child subquery to (relationship name, ChildPlan)."""
+    _check_fields_limit(query)
     root = Node(scope.obj.name, columns.add(f"{scope.root}.{q('Id')}"))
-    for item in items:
+    for item in query.select:
         if isinstance(item, Query):
             if child is None:
                 raise malformed("child relationship subqueries can only be used in the outer query")
             name, plan = child(item)
             root.keys[name] = plan
             continue
-        for path in _expand(scope, item):
+        for path, key in _expand(scope, item):
             expr = scope.resolve(path)
             node = root
             for depth, rel in enumerate(expr.rels, 1):
@@ -545,26 +664,34 @@ def _shape(scope: Scope, columns: Columns, items: tuple, child: Callable | None 
                 if not isinstance(node.keys.get(rel), Node):
                     node.keys[rel] = Node(obj.name, columns.add(f"{table}.{q('Id')}"))
                 node = node.keys[rel]
-            if isinstance(node.keys.get(expr.field.name), Leaf):
-                raise malformed(f"duplicate field selected: {expr.field.name}")
-            node.keys[expr.field.name] = Leaf(columns.add(expr.sql), formatter(expr.type))
+            key = key or expr.field.name
+            if isinstance(node.keys.get(key), Leaf):
+                raise malformed(f"duplicate field selected: {key}")
+            node.keys[key] = Leaf(columns.add(expr.sql), formatter(expr.type))
     return root
+
+
+def _child_relationship(scope: Scope, name: str) -> ChildRelationship:
+    """The child relationship a subquery's FROM names: `Contacts` or `Account.Contacts`."""
+    prefix, _, rest = name.rpartition(".")
+    rel = scope.obj.child(rest) if not prefix or scope.names_root(prefix) else None
+    if rel is None:
+        raise SalesforceError(
+            "INVALID_TYPE", f"Didn't understand relationship '{name}' in FROM part of query "
+            "call. If you are attempting to use a custom relationship, be sure to append the "
+            "'__r' after the custom relationship name. Please reference your WSDL or the "
+            "describe call for the appropriate names.")
+    return rel
 
 
 def _record_plan(scope: Scope, as_of: date, query: Query) -> Plan:
     """A query returning records, with parent records nested and child subqueries batched."""
     def child(sub: Query) -> tuple[str, ChildPlan]:
-        rel = scope.obj.child(sub.obj)
-        if rel is None:
-            raise SalesforceError(
-                "INVALID_TYPE", f"Didn't understand relationship '{sub.obj}' in FROM part of query "
-                "call. If you are attempting to use a custom relationship, be sure to append the "
-                "'__r' after the custom relationship name. Please reference your WSDL or the "
-                "describe call for the appropriate names.")
+        rel = _child_relationship(scope, sub.obj)
         return rel.name, _child_plan(scope.schema, as_of, sub, rel)
 
     columns = Columns()
-    shape = _shape(scope, columns, query.select, child)
+    shape = _shape(scope, columns, query, child)
     body, tail, params = _clauses(scope, as_of, query)
     return Plan(f"SELECT {columns.text()}{body}{tail}", params, shape=shape)
 
@@ -573,11 +700,12 @@ def _child_plan(schema: Schema, as_of: date, query: Query, rel: ChildRelationshi
     """A child subquery as one statement per chunk of parent Ids; LIMIT/OFFSET apply per parent."""
     if query.group_by or query.having:
         raise malformed("a child relationship subquery cannot have GROUP BY or HAVING")
-    if any(isinstance(i, Item) and isinstance(i.expr, Call) and i.expr.name != "FIELDS" for i in query.select):
+    if any(isinstance(i, Item) and isinstance(i.expr, Call) and i.expr.name not in RECORD_CALLS
+           for i in query.select):
         raise malformed("aggregate and date functions cannot be used in a child relationship subquery")
     scope = Scope(schema, get_object(schema, rel.child_object), query.alias, itertools.count())
     columns = Columns()
-    shape = _shape(scope, columns, query.select)
+    shape = _shape(scope, columns, query)
     parent = columns.add(f"{scope.root}.{q(rel.field)}")
     in_ids = f"{scope.root}.{q(rel.field)} IN ({IDS})"
     window = query.limit is not None or query.offset is not None

@@ -122,6 +122,7 @@ class Query:
     order_by: tuple = ()
     limit: int | None = None
     offset: int | None = None
+    group_kind: str | None = None  # ROLLUP or CUBE: GROUP BY adds subtotal rows
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,8 @@ class Search:
 
 # --- parse tree -> AST --------------------------------------------------------------------
 
+_OPTIONS = {"WITH": ("SECURITY_ENFORCED", "USER_MODE", "SYSTEM_MODE"), "FOR": ("VIEW", "REFERENCE", "UPDATE"),
+            "UPDATE": ("TRACKING", "VIEWSTAT")}  # clauses accepted with no effect here
 _ESCAPES = {"'": "'", '"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t", "b": "\b",
             "f": "\f", "%": "\\%", "_": "\\_"}  # \% and \_ stay escaped for LIKE
 
@@ -159,6 +162,12 @@ def unescape(body: str) -> str:
     return re.sub(r"\\(.)", sub, body, flags=re.S)
 
 
+def _option(keyword: str, name) -> None:
+    """Check the word after WITH, FOR or UPDATE."""
+    if str(name).upper() not in _OPTIONS[keyword]:
+        raise malformed(f"unexpected token: '{name}' after {keyword}")
+
+
 def _number(text: str) -> int | float:
     return float(text) if "." in text else int(text)
 
@@ -168,9 +177,19 @@ def _transformer():
 
     @v_args(inline=True)
     class ToAst(Transformer):
-        def query(self, select, obj, alias, where, group_by, having, order_by, limit, offset):
-            return Query(select, str(obj), alias and str(alias), where, group_by or (), having,
-                         order_by or (), limit, offset)
+        def query(self, select, obj, alias, where, _with, group_by, having, order_by, limit, offset, *_options):
+            kind, groups = group_by or (None, ())
+            return Query(select, obj.text, alias and str(alias), where, groups, having,
+                         order_by or (), limit, offset, kind)
+
+        def with_(self, name):
+            _option("WITH", name)
+
+        def for_(self, name):
+            _option("FOR", name)
+
+        def update_(self, name):
+            _option("UPDATE", name)
 
         def select_list(self, *items):
             return items
@@ -243,7 +262,10 @@ def _transformer():
             return Literal("relative", (str(name).upper(), None if n is None else int(n)))
 
         def group_by(self, *operands):
-            return operands
+            return None, operands
+
+        def group_by_sets(self, kind, *operands):
+            return str(kind).upper(), operands
 
         def order_by(self, *items):
             return items

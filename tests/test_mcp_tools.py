@@ -21,6 +21,7 @@ from simulator.crm.describe import describe_object, describe_schema
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.servers.mcp_tools import MCP_TOOLS, ToolGateway
+from tests.fake_openai import fake_key, reply, tool_call
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -220,3 +221,100 @@ def test_user_errors_are_one_line(tmp_path, org_file):
         port = url.split(":")[2].split("/")[0]
         busy = _run_cli(str(org_file), "--transport", "http", "--port", port)
     assert busy.returncode == 2 and busy.stderr.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in busy.stderr
+
+
+# ------------------------------------------------------------------ the function-calling agent, tools: mcp
+
+
+def _client(server):
+    from autogen_ext.models.openai import OpenAIChatCompletionClient
+
+    info = {"vision": False, "function_calling": True, "json_output": False, "family": "unknown",
+            "structured_output": False}
+    return OpenAIChatCompletionClient(model="fake-model", base_url=server.base_url, api_key=fake_key("mcp"),
+                                      model_info=info, max_retries=0)
+
+
+def _model_steps(messages: list[dict]) -> list[dict]:
+    """The oracle's steps as scripted completions: each of its tool calls, each of its replies."""
+    return [tool_call(m["tool_calls"][0]["name"], m["tool_calls"][0]["arguments"], m["tool_calls"][0]["id"])
+            if m.get("tool_calls") else reply(m["content"]) for m in messages if m["role"] == "assistant"]
+
+
+def _episode(spec, org, agent):
+    from evaluators.observer import score
+    from simulator.episode import run_episode
+    from simulator.users.scripted import ScriptedUser
+
+    data = asyncio.run(run_episode(spec, org, agent, ScriptedUser(spec.seed))).to_json()
+    data["scores"] = score(data)
+    return data
+
+
+def _specs(org):
+    from simulator.agents.prompts import system_prompt
+    from simulator.episode import EpisodeSpec
+    from simulator.tasks.generate import generate_instances
+    from simulator.users.personas import load_personas, persona_pool_for
+
+    schema_text = describe_schema(org.schema, detailed=True)
+    personas = list(load_personas().values())
+    for number, inst in enumerate(generate_instances(org, 1)):
+        persona = next(p for p in personas if p.pool == persona_pool_for(inst.persona_pool, inst.org))
+        prompt = system_prompt(inst, schema_text, protocol="function", privacy_aware=False)
+        yield EpisodeSpec(f"e{number}", "r1", inst, "sharded", persona, prompt, seed=number)
+
+
+def test_function_agent_over_mcp_plays_every_task_type_as_in_process(fake_openai, b2b_org):
+    from simulator.agents.function_calling import FunctionCallingAgent
+    from simulator.agents.oracle import OracleAgent
+
+    played = []
+    for spec in _specs(b2b_org):
+        oracle = _episode(spec, b2b_org, OracleAgent())
+        runs = {}
+        for tools in ("inprocess", "mcp"):
+            fake_openai.enqueue(*_model_steps(oracle["messages"]))
+            runs[tools] = _episode(spec, b2b_org, FunctionCallingAgent(_client(fake_openai), tools=tools))
+            assert not fake_openai.queue, spec.instance.task  # every oracle step was replayed
+        inprocess, mcp = runs["inprocess"], runs["mcp"]
+        assert mcp["agent"].pop("tools") == "mcp" and inprocess["agent"] == mcp["agent"]
+        for key in ("messages", "final_answer", "termination", "state", "scores"):
+            assert inprocess[key] == mcp[key], (spec.instance.task, key)
+        results = [(m["content"], m["is_error"]) for m in mcp["messages"] if m["role"] == "tool"]
+        assert results == [(m["content"], m["is_error"]) for m in oracle["messages"] if m["role"] == "tool"]
+        assert mcp["scores"]["rules"] == oracle["scores"]["rules"], spec.instance.task
+        played.append((spec.instance.task, len(results)))
+    assert len(played) >= 19 and sum(calls for _, calls in played) > 2 * len(played)
+    assert not ToolGateway.shared()._bindings  # each episode's token was unbound at close
+
+
+def test_one_call_per_step_over_mcp_refuses_the_second_call_before_it_is_sent(fake_openai, b2b_org):
+    from simulator.agents.base import AgentSetup
+    from simulator.agents.function_calling import ONE_CALL_NOTICE, FunctionCallingAgent
+
+    case = json.loads(CrmTools(OrgSession(b2b_org)).soql(QUERY))["records"][0]["Id"]
+    user = json.loads(CrmTools(OrgSession(b2b_org)).soql("SELECT Id FROM User LIMIT 1"))["records"][0]["Id"]
+    calls = [("soql", {"query": QUERY}), ("assign_case", {"case_id": case, "user_id": user})]
+    two_calls = {"message": {"role": "assistant", "content": "Two.", "tool_calls": [
+        {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        for i, (name, args) in enumerate(calls)]}, "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
+
+    async def play(tools: str, session: OrgSession):
+        agent = FunctionCallingAgent(_client(fake_openai), tools=tools)
+        await agent.start(AgentSetup(CrmTools(session), "You are a CRM assistant.", 5))
+        try:
+            return (await agent.respond("Hi", 1)).messages
+        finally:
+            await agent.close()
+
+    turns = {}
+    for tools in ("inprocess", "mcp"):
+        fake_openai.enqueue(two_calls, reply("Done."))
+        session = OrgSession(b2b_org)
+        turns[tools] = asyncio.run(play(tools, session))
+        assert not session.has_writes  # the refused write never ran
+    assert turns["mcp"] == turns["inprocess"]
+    assert [(m["content"], m["is_error"]) for m in turns["mcp"][2:]] == [(ONE_CALL_NOTICE, True)]
+    tool_names = [t["function"]["name"] for t in fake_openai.requests[-1]["tools"]]
+    assert tool_names == ["soql", "sosl", "assign_case", "assign_lead", "update_record"]  # no describe

@@ -318,3 +318,29 @@ def test_one_call_per_step_over_mcp_refuses_the_second_call_before_it_is_sent(fa
     assert [(m["content"], m["is_error"]) for m in turns["mcp"][2:]] == [(ONE_CALL_NOTICE, True)]
     tool_names = [t["function"]["name"] for t in fake_openai.requests[-1]["tools"]]
     assert tool_names == ["soql", "sosl", "assign_case", "assign_lead", "update_record"]  # no describe
+
+
+def test_serve_tools_connections_are_not_delayed():
+    """asyncio sets TCP_NODELAY on accepted connections only for a listening socket made with proto
+    IPPROTO_TCP; without it every reply waited for a delayed ACK (about 40 ms a tool call)."""
+    import socket
+
+    from simulator.servers.serve_tools import _listen
+
+    async def accepted_nodelay() -> int:
+        seen = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport):
+                sock = transport.get_extra_info("socket")
+                seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+        server = await asyncio.get_running_loop().create_server(Probe, sock=_listen("127.0.0.1", 0))
+        _, writer = await asyncio.open_connection(*server.sockets[0].getsockname()[:2])
+        try:
+            return await asyncio.wait_for(seen, 10)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(accepted_nodelay()) == 1

@@ -66,7 +66,9 @@ async def _serve_stdio(org: Any) -> None:
 
 def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # (proto named: asyncio sets TCP_NODELAY on accepted connections only when it is IPPROTO_TCP; with
+    # proto 0 every reply waits on delayed ACKs, about 40 ms a call)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.bind((host, port))
         sock.listen(128)  # connections wait in the backlog until the server runs

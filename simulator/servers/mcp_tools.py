@@ -193,7 +193,10 @@ class ToolGateway:
         self._bindings.pop(token, None)
 
     def _binding_of(self, context: Any) -> Binding:
-        return self._bindings[bearer_token(context.request.scope)]
+        binding = self._bindings.get(bearer_token(context.request.scope))
+        if binding is None:  # (unbound while its request was under way)
+            raise LookupError("the tools of this token are no longer served")
+        return binding
 
     def stop(self) -> None:
         """Stop serving (a gateway that is not the shared one)."""

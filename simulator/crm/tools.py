@@ -26,7 +26,7 @@ from typing import Any, Callable
 from .errors import SalesforceError
 from .ids import make_id, to18
 from .session import OrgSession
-from .schema import search_fields
+from .schema import Schema, search_fields
 from .store import fts_table, q
 
 MAX_RECORDS = 100
@@ -101,6 +101,12 @@ def update_fields(session: OrgSession, object_name: str, record_id: str, values:
         raise SalesforceError("INVALID_FIELD", f"value not accepted: {exc}") from None
     for write in writes:
         write()
+
+
+def schema_of(tools: CrmTools) -> Schema:
+    """The schema of the org `tools` act on (public: every agent's prompt holds it), for tool servers
+    that describe objects beside the sealed tools."""
+    return _WORKS[id(tools)].session.schema
 
 
 class _ToolWork:

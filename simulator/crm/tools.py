@@ -26,7 +26,7 @@ from typing import Any
 from .errors import SalesforceError
 from .ids import make_id, to18
 from .session import OrgSession
-from .schema import search_fields
+from .schema import Schema, search_fields
 from .store import fts_table, q
 
 MAX_RECORDS = 100
@@ -88,6 +88,12 @@ class CrmTools:
     def update_record(self, object_name: str, record_id: str, field: str, value: str) -> str:
         """Set one field of one record, e.g. update_record('Opportunity', '006...', 'StageName', 'Negotiation')."""
         return _WORKS[id(self)].update_record(object_name, record_id, field, value)
+
+
+def schema_of(tools: CrmTools) -> Schema:
+    """The schema of the org `tools` act on (public: every agent's prompt holds it), for tool servers
+    that describe objects beside the sealed tools."""
+    return _WORKS[id(tools)].session.schema
 
 
 class _ToolWork:

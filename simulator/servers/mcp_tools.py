@@ -1,0 +1,207 @@
+"""The CRM tools as an MCP server (the official `mcp` SDK's low-level server).
+
+Six tools: soql, sosl, assign_case, assign_lead and update_record (the `CrmTools` methods: same
+docstrings, same JSON text results) and describe (the schema text of `crmarena org describe`).
+A result that is a Salesforce error is also marked `isError`.
+
+Two ways to serve them over streamable HTTP on 127.0.0.1, each behind a bearer token and a request
+size cap: `ToolGateway` (in this process, one token per bound `CrmTools`: how in-process episodes
+hand their own tools to agents that take tools over MCP) and `crmarena serve-tools ORG` (one
+isolated `OrgSession` per MCP session; or one session for the process over stdio).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import json
+import secrets
+import threading
+import typing
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+from ..agents.llm import failed
+from ..crm.describe import describe_object, describe_schema
+from ..crm.errors import SalesforceError
+from ..crm.schema import Schema
+from ..crm.tools import CrmTools, schema_of
+from .background import BackgroundServer
+
+MCP_TOOLS = ("soql", "sosl", "describe", "assign_case", "assign_lead", "update_record")
+MAX_BODY_BYTES = 1 << 20  # a tool call is a short JSON-RPC message; a larger body is refused (413)
+OnCall = Callable[[str, dict, str], None]
+
+
+@dataclass
+class Binding:
+    """What one token's (or one MCP session's) tool calls run on."""
+
+    tools: CrmTools
+    schema: Schema
+    on_call: OnCall | None = None
+
+    def describe(self, object_name: str = "") -> str:
+        """Describe one object of the CRM org (its fields with types, and its child relationships), or
+        without an object name list every object.
+
+        Example: describe('Case')
+        """
+        if not object_name:
+            return describe_schema(self.schema)
+        obj = self.schema.get(object_name)
+        if obj is None:
+            err = SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported.")
+            return json.dumps({"error": err.to_json()})
+        return describe_object(self.schema, obj)
+
+    def call(self, name: str, arguments: dict) -> str:
+        """Run the tool `name` (one of MCP_TOOLS) and tell `on_call`."""
+        owner = self if name == "describe" else self.tools
+        text = getattr(owner, name)(**arguments)
+        if self.on_call is not None:
+            self.on_call(name, arguments, text)
+        return text
+
+
+def _tool_function(name: str) -> Callable[..., str]:
+    return Binding.describe if name == "describe" else getattr(CrmTools, name)
+
+
+def _input_schema(func: Callable[..., str]) -> dict:
+    """The JSON schema of `func`'s parameters (after self), as autogen's FunctionTool writes it."""
+    import pydantic
+
+    hints = typing.get_type_hints(func)
+    params = list(inspect.signature(func).parameters.values())[1:]
+    fields = {p.name: (hints[p.name], ... if p.default is p.empty else p.default) for p in params}
+    schema = pydantic.create_model(func.__name__, **fields).model_json_schema()
+    schema.pop("title", None)
+    return {**schema, "additionalProperties": False}
+
+
+def tool_list() -> list:
+    """The MCP tool definitions: name, the method's docstring, its parameters' JSON schema."""
+    from mcp import types
+
+    return [types.Tool(name=name, description=inspect.getdoc(_tool_function(name)),
+                       inputSchema=_input_schema(_tool_function(name))) for name in MCP_TOOLS]
+
+
+def tool_server(resolve: Callable[[Any], Binding]) -> Any:
+    """A low-level MCP server whose tool calls run on `resolve(request_context)`."""
+    from mcp import types
+    from mcp.server.lowlevel import Server
+
+    server = Server("crmarena-tools")
+    tools = tool_list()
+
+    @server.list_tools()
+    async def list_tools() -> list:
+        return tools
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> types.CallToolResult:
+        if name not in MCP_TOOLS:
+            text, is_error = f"Unknown tool: {name}", True
+        else:
+            text = resolve(server.request_context).call(name, arguments)
+            is_error = failed(text)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], isError=is_error)
+
+    return server
+
+
+def bearer_token(scope: dict) -> str:
+    """The token of an `Authorization: Bearer <token>` header of an ASGI scope, or ""."""
+    for key, value in scope.get("headers", ()):
+        if key == b"authorization":
+            kind, _, token = value.decode("latin-1").partition(" ")
+            return token.strip() if kind.lower() == "bearer" else ""
+    return ""
+
+
+def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = MAX_BODY_BYTES) -> Any:
+    """A Starlette app serving `server` at /mcp (streamable HTTP, stateful sessions, JSON replies) to
+    requests whose bearer token is `authorized`; 401 for the rest, 413 for bodies over `max_body`."""
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    manager = StreamableHTTPSessionManager(server, json_response=True, max_request_body_size=max_body)
+
+    class Guarded:
+        async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+            if not authorized(bearer_token(scope)):
+                response = JSONResponse({"error": "invalid_token", "error_description": "a valid bearer token is "
+                                         "required"}, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+                await response(scope, receive, send)
+                return
+            await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Any):
+        async with manager.run():
+            yield
+
+    return Starlette(routes=[Route("/mcp", endpoint=Guarded())], lifespan=lifespan)
+
+
+class ToolGateway:
+    """The CRM tools over MCP streamable HTTP on 127.0.0.1 (a BackgroundServer, started on first use),
+    one bearer token per bound tool set."""
+
+    _shared: ClassVar["ToolGateway | None"] = None
+    _shared_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self) -> None:
+        self._bindings: dict[str, Binding] = {}
+        app = http_app(tool_server(self._binding_of), self._bindings.__contains__)
+        self._server = BackgroundServer(app).start()
+        self.url = f"{self._server.url}/mcp"
+
+    @classmethod
+    def shared(cls) -> "ToolGateway":
+        """The process's gateway, started lazily, thread-safe."""
+        with cls._shared_lock:
+            if cls._shared is None:
+                cls._shared = cls()
+            return cls._shared
+
+    def bind(self, tools: CrmTools, on_call: OnCall | None = None) -> str:
+        """A new bearer token whose MCP sessions call `tools` (the episode's own CrmTools, so writes land in
+        the episode's session); `on_call(name, arguments, result_text)` after every call."""
+        token = secrets.token_urlsafe(24)
+        self._bindings[token] = Binding(tools, schema_of(tools), on_call)
+        return token
+
+    def unbind(self, token: str) -> None:
+        self._bindings.pop(token, None)
+
+    def _binding_of(self, context: Any) -> Binding:
+        return self._bindings[bearer_token(context.request.scope)]
+
+    def stop(self) -> None:
+        """Stop serving (a gateway that is not the shared one)."""
+        self._server.stop()
+
+
+class SessionTools:
+    """One isolated OrgSession (and its CrmTools) per MCP session, made on its first tool call and
+    dropped with it."""
+
+    def __init__(self, org: Any) -> None:
+        self.org = org
+        self._bindings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def __call__(self, context: Any) -> Binding:
+        from ..crm.session import OrgSession
+
+        with self._lock:
+            binding = self._bindings.get(context.session)
+            if binding is None:
+                binding = self._bindings[context.session] = Binding(CrmTools(OrgSession(self.org)), self.org.schema)
+            return binding

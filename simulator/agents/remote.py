@@ -12,9 +12,10 @@ The endpoint's own `headers` (an API key) are remembered as secrets and never wr
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import threading
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -24,11 +25,19 @@ from ..secrets import redact, remember_config
 from ..transcript import Usage, message
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed
-from .prompts import TOOL_NAMES
+
+if TYPE_CHECKING:
+    import ssl
 
 RETRIES = 2  # more attempts after a refused connection or a 5xx answer
 RETRY_WAIT_S = 0.5  # the first wait between attempts (doubled each time, with jitter)
 FATAL = (401, 403)  # the endpoint refuses our credentials: no episode of the run can pass
+
+
+def _at(url: str, path: str) -> str:
+    """The endpoint `url` (keeping its query, e.g. a key) with `path` added to its path."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + path, parts.query, ""))
 
 
 def public_url(url: str) -> str:
@@ -37,6 +46,12 @@ def public_url(url: str) -> str:
     host = parts.hostname or ""
     netloc = f"[{host}]" if ":" in host else host
     return urlunsplit((parts.scheme, netloc + (f":{parts.port}" if parts.port else ""), parts.path, "", ""))
+
+
+@functools.cache
+def _tls() -> "ssl.SSLContext":
+    """One TLS context for every episode's client (making one costs tens of milliseconds)."""
+    return httpx.create_ssl_context()
 
 
 class _Transient(Exception):
@@ -83,7 +98,7 @@ class RemoteAgent(Agent):
         if timeout_s <= 0:
             raise ValueError(f"timeout_s must be positive, got {timeout_s}")
         remember_config({"url": url, "headers": dict(headers or {})})
-        self.url, self.briefed, self.timeout_s = url.rstrip("/"), briefed, float(timeout_s)
+        self.url, self.briefed, self.timeout_s = url, briefed, float(timeout_s)
         self._headers = dict(headers or {})
         self._gateway = gateway
         self._known = None  # the OracleBrief, when briefed
@@ -91,21 +106,23 @@ class RemoteAgent(Agent):
         self._session_id: str | None = None
         self._token: str | None = None
         self._log = ToolLog()
+        self._max_steps = 0
 
     def brief(self, brief) -> None:
         """Receive the oracle's brief (from the episode loop; only when `briefed`)."""
         self._known = brief
 
     async def start(self, setup: AgentSetup) -> None:
+        from ..servers.mcp_tools import MCP_TOOLS, ToolGateway
         if self._gateway is None:
-            from ..servers.mcp_tools import ToolGateway
             self._gateway = ToolGateway.shared()
+        self._max_steps = setup.max_steps
         self._token = self._gateway.bind(setup.tools, self._log)
-        self._client = httpx.AsyncClient(headers=self._headers, timeout=self.timeout_s, follow_redirects=False)
+        self._client = httpx.AsyncClient(headers=self._headers, timeout=self.timeout_s, verify=_tls())
         body = await self._post("/sessions", {
             "system_prompt": setup.system_prompt, "max_steps": setup.max_steps,
             "tools": {"mcp_url": self._gateway.url, "headers": {"Authorization": f"Bearer {self._token}"},
-                      "names": list(TOOL_NAMES)}}, opening=True)
+                      "names": list(MCP_TOOLS)}}, opening=True)
         session_id = body.get("session_id")
         if not isinstance(session_id, str) or not session_id:
             raise AgentError(f"remote agent {public_url(self.url)}: no session_id string in {_excerpt(body)}")
@@ -118,17 +135,19 @@ class RemoteAgent(Agent):
             payload["brief"] = self._brief_json()
         try:
             body = await self._post(f"/sessions/{self._session_id}/messages", payload)
-            return AgentTurn(reply=_reply(body, self.url), messages=self._log.take(), usage=_usage(body, self.url),
-                             step_limit_hit=body.get("step_limit_hit") is True)
+            reply, usage, messages = _reply(body, self.url), _usage(body, self.url), self._log.take()
         except (AgentError, InfraError) as exc:
             exc.partial = AgentTurn(reply="", messages=self._log.take())
             raise
+        calls = sum(1 for m in messages if m["role"] == "tool")  # (the harness counts them, whatever it says)
+        return AgentTurn(reply, messages, usage, step_limit_hit=body.get("step_limit_hit") is True or
+                         calls > self._max_steps)
 
     async def close(self) -> None:
         try:
             if self._client is not None and self._session_id is not None:
                 try:
-                    await asyncio.wait_for(self._client.delete(f"{self.url}/sessions/{self._session_id}"),
+                    await asyncio.wait_for(self._client.delete(_at(self.url, f"/sessions/{self._session_id}")),
                                            min(self.timeout_s, 10.0))
                 except (httpx.HTTPError, asyncio.TimeoutError):
                     pass  # best effort: the endpoint may be gone
@@ -169,7 +188,7 @@ class RemoteAgent(Agent):
 
     async def _send(self, path: str, payload: dict, where: str) -> httpx.Response:
         try:
-            return await self._client.post(self.url + path, json=payload)
+            return await self._client.post(_at(self.url, path), json=payload)
         except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
             raise _Transient(f"cannot reach it ({type(exc).__name__}: {redact(str(exc))})") from None
         except httpx.TimeoutException:

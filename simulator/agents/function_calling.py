@@ -1,4 +1,5 @@
-"""The function-calling agent: an autogen AssistantAgent with the CRM tools as functions.
+"""The function-calling agent: an autogen AssistantAgent with the CRM tools as functions (or, with
+`tools="mcp"`, reached over MCP through the process's tool gateway: agents/mcp_workbench.py).
 
 One AssistantAgent per episode, driven one `on_messages_stream` per user message; its tool
 loop runs up to `max_steps` model calls. Bad calls are observations, never exceptions:
@@ -31,6 +32,7 @@ from .prompts import TOOL_NAMES
 
 EMPTY_REPLY_NOTICE = ("[notice] Your last message was empty. Reply to the person with text, "
                       "or call a tool if you still need data.")
+TOOL_TRANSPORTS = ("inprocess", "mcp")  # in-process functions, or the MCP tool gateway (agents/mcp_workbench.py)
 ONE_CALL_NOTICE = "Not run: call one tool at a time and read its result before the next call."
 
 
@@ -83,13 +85,18 @@ class FunctionCallingAgent(Agent):
     """An agent for models with function calling (OpenAI-style tools)."""
 
 
-    def __init__(self, model_client: Any, *, name: str = "agent", parallel_tool_calls: bool = False):
+    def __init__(self, model_client: Any, *, name: str = "agent", parallel_tool_calls: bool = False,
+                 tools: str = "inprocess"):
         if not name.isidentifier():
             raise ValueError(f"agent name {name!r} must be a Python identifier")
+        if tools not in TOOL_TRANSPORTS:
+            raise ValueError(f"tools {tools!r} must be one of {', '.join(TOOL_TRANSPORTS)}")
         self.client = model_client
         self.name = name
         self.parallel_tool_calls = parallel_tool_calls
+        self.tools = tools
         self._assistant = None
+        self._workbench = None  # tools: mcp
         self._calls_left = 0  # tool calls still allowed in the current model step
 
     async def start(self, setup: AgentSetup) -> None:
@@ -98,9 +105,19 @@ class FunctionCallingAgent(Agent):
         if not self.client.model_info.get("function_calling"):
             raise AgentError("the model client does not support function calling; use the react agent")
         self._assistant = AssistantAgent(
-            self.name, model_client=self.client, tools=self._functions(setup.tools),
+            self.name, model_client=self.client, **await self._tool_source(setup.tools),
             system_message=setup.system_prompt, max_tool_iterations=setup.max_steps,
             reflect_on_tool_use=False, model_client_stream=False)
+
+    async def _tool_source(self, tools: CrmTools) -> dict[str, Any]:
+        """AssistantAgent's `tools` (in-process functions) or `workbench` (tools: mcp, started)."""
+        if self.tools == "inprocess":
+            return {"tools": self._functions(tools)}
+        from .mcp_workbench import GatewayWorkbench
+
+        self._workbench = GatewayWorkbench(tools, TOOL_NAMES, self._admit, ONE_CALL_NOTICE)
+        await self._workbench.start()
+        return {"workbench": self._workbench}
 
     def _functions(self, tools: CrmTools) -> list:
         """The CRM tools as autogen tools (async, so they run on the episode's loop)."""
@@ -109,12 +126,19 @@ class FunctionCallingAgent(Agent):
     def _gated(self, method: Callable[..., str]) -> Callable[..., Any]:
         @functools.wraps(method)
         async def tool(*args: Any, **kwargs: Any) -> str:
-            if not self.parallel_tool_calls:
-                if self._calls_left <= 0:
-                    raise ToolRefused(ONE_CALL_NOTICE)
-                self._calls_left -= 1
+            if not self._admit():
+                raise ToolRefused(ONE_CALL_NOTICE)
             return method(*args, **kwargs)
         return tool
+
+    def _admit(self) -> bool:
+        """Whether a tool call may run in this model step (one per step unless parallel_tool_calls)."""
+        if self.parallel_tool_calls:
+            return True
+        if self._calls_left <= 0:
+            return False
+        self._calls_left -= 1
+        return True
 
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
         if self._assistant is None:
@@ -175,8 +199,13 @@ class FunctionCallingAgent(Agent):
         result.reply = final.content
 
     def settings(self) -> dict[str, Any]:
-        return {"kind": "function_calling", "parallel_tool_calls": self.parallel_tool_calls,
+        mcp = {"tools": "mcp"} if self.tools == "mcp" else {}
+        return {"kind": "function_calling", "parallel_tool_calls": self.parallel_tool_calls, **mcp,
                 "model": client_settings(self.client)}
 
     async def close(self) -> None:
-        await self.client.close()
+        try:
+            if self._workbench is not None:
+                await self._workbench.stop()
+        finally:
+            await self.client.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import json
+import logging
 import secrets
 import threading
 import typing
@@ -122,6 +123,14 @@ def bearer_token(scope: dict) -> str:
     return ""
 
 
+def _not_a_closed_stream(record: logging.LogRecord) -> bool:
+    """False for the SDK's traceback about a client that closed its session while its server-to-client
+    stream was open (every session's normal end, not an error): a log filter."""
+    import anyio
+
+    return not (record.exc_info and isinstance(record.exc_info[1], anyio.ClosedResourceError))
+
+
 def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = MAX_BODY_BYTES) -> Any:
     """A Starlette app serving `server` at /mcp (streamable HTTP, stateful sessions, JSON replies) to
     requests whose bearer token is `authorized`; 401 for the rest, 413 for bodies over `max_body`."""
@@ -131,6 +140,9 @@ def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = 
     from starlette.routing import Route
 
     manager = StreamableHTTPSessionManager(server, json_response=True, max_request_body_size=max_body)
+    transport_log = logging.getLogger("mcp.server.streamable_http")
+    if _not_a_closed_stream not in transport_log.filters:
+        transport_log.addFilter(_not_a_closed_stream)
 
     class Guarded:
         async def __call__(self, scope: dict, receive: Any, send: Any) -> None:

@@ -8,9 +8,10 @@ DamagedFileError, e.g. under the response cache), which stops the run: the episo
 replies could not be kept, and no episode is to blame.
 
 The agent is handed an `AgentSetup` (the tools, the system prompt, the step limit) and the
-person's messages, nothing else; the loop keeps the session itself. The oracle alone is briefed
+person's messages, nothing else; the loop keeps the session itself. Only the oracle is briefed
 (`OracleBrief`) with the instance, the org's metadata and a read-only view of the reveal events
-recorded so far; its record's agent settings say `briefed: true`.
+recorded so far (and an agent that declares `briefed = True`: a remote agent calibrating the remote
+path with a remote oracle); their records' agent settings say `briefed: true`.
 
 A live observer (`Watcher`, built by the executor from the run config's `observer:`; e.g.
 evaluators.live) is called after every agent reply; its verdict is appended to the events as it
@@ -156,7 +157,7 @@ class _Episode:
     async def converse(self, tools: CrmTools, meta: OrgMeta, plan: tuple[str, ...] = ()) -> Termination:
         """The conversation to its end; `plan`: the oracle's plan in words (plan mode only)."""
         spec = self.spec
-        if isinstance(self.agent, OracleAgent):  # (plug-ins that subclass it too: the record says so)
+        if isinstance(self.agent, OracleAgent) or getattr(self.agent, "briefed", False) is True:  # (subclasses too)
             self.agent.brief(OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events)))
             self.record.agent["briefed"] = True
         await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))

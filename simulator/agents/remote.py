@@ -1,0 +1,239 @@
+"""The remote agent: an agent under test served behind an HTTP endpoint (docs/remote-agent.md).
+
+Each episode opens a session on the endpoint, posts every person message and relays the reply.
+The endpoint reaches the episode's tools over MCP, through the process's tool gateway
+(simulator.servers.mcp_tools) with a bearer token bound to this episode's tools alone; the
+gateway reports each call here, so the transcript holds every tool call and result whatever the
+endpoint says. Failures end the episode as the protocol's table says: unreachable, 5xx (after
+retries) or too slow is an InfraError; any other malformed answer is the agent's (AgentError).
+The endpoint's own `headers` (an API key) are remembered as secrets and never written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import threading
+from typing import TYPE_CHECKING, Any, Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+from ..errors import AgentError, InfraError
+from ..secrets import redact, remember_config
+from ..transcript import Usage, message
+from .base import Agent, AgentSetup, AgentTurn
+from .llm import failed
+
+if TYPE_CHECKING:
+    import ssl
+
+RETRIES = 2  # more attempts after a refused connection or a 5xx answer
+RETRY_WAIT_S = 0.5  # the first wait between attempts (doubled each time, with jitter)
+FATAL = (401, 403)  # the endpoint refuses our credentials: no episode of the run can pass
+
+
+def _at(url: str, path: str) -> str:
+    """The endpoint `url` (keeping its query, e.g. a key) with `path` added to its path."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + path, parts.query, ""))
+
+
+def public_url(url: str) -> str:
+    """`url` without credentials, query or fragment (what a record may show)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"[{host}]" if ":" in host else host
+    return urlunsplit((parts.scheme, netloc + (f":{parts.port}" if parts.port else ""), parts.path, "", ""))
+
+
+@functools.cache
+def _tls() -> "ssl.SSLContext":
+    """One TLS context for every episode's client (making one costs tens of milliseconds)."""
+    return httpx.create_ssl_context()
+
+
+class _Transient(Exception):
+    """A failure worth another attempt (refused connection, 5xx)."""
+
+
+class ToolLog:
+    """The tool calls the gateway reports for one episode, as transcript messages of the current
+    turn (the same shape as the oracle's RecordingTools). Calls arrive on the gateway's thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._messages: list[dict[str, Any]] = []
+        self._count = 0
+        self.turn = 0
+
+    def __call__(self, name: str, arguments: dict, result: str) -> None:
+        with self._lock:
+            self._count += 1
+            call_id = f"call-{self._count}"
+            self._messages += [
+                message("assistant", "", self.turn, tool_calls=[
+                    {"id": call_id, "name": name, "arguments": json.dumps(arguments)}]),
+                message("tool", result, self.turn, call_id=call_id, name=name, is_error=failed(result))]
+
+    def take(self) -> list[dict[str, Any]]:
+        """The messages recorded since the last take."""
+        with self._lock:
+            taken, self._messages = self._messages, []
+        return taken
+
+
+class RemoteAgent(Agent):
+    """An agent behind `url`, spoken to with the protocol of docs/remote-agent.md.
+
+    `briefed`: calibration only; each message also carries the oracle's brief (the instance).
+    `headers`: sent on every request to the endpoint (an API key), never recorded.
+    """
+
+    def __init__(self, url: str, *, briefed: bool = False, timeout_s: float = 300.0,
+                 headers: Mapping[str, str] | None = None, gateway: Any = None):
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"a remote agent's url must start with http:// or https://, got {public_url(url)!r}")
+        if timeout_s <= 0:
+            raise ValueError(f"timeout_s must be positive, got {timeout_s}")
+        remember_config({"url": url, "headers": dict(headers or {})})
+        self.url, self.briefed, self.timeout_s = url, briefed, float(timeout_s)
+        self._headers = dict(headers or {})
+        self._gateway = gateway
+        self._known = None  # the OracleBrief, when briefed
+        self._client: httpx.AsyncClient | None = None
+        self._session_id: str | None = None
+        self._token: str | None = None
+        self._log = ToolLog()
+        self._max_steps = 0
+
+    def brief(self, brief) -> None:
+        """Receive the oracle's brief (from the episode loop; only when `briefed`)."""
+        self._known = brief
+
+    async def start(self, setup: AgentSetup) -> None:
+        from ..servers.mcp_tools import MCP_TOOLS, ToolGateway
+        if self._gateway is None:
+            self._gateway = ToolGateway.shared()
+        self._max_steps = setup.max_steps
+        self._token = self._gateway.bind(setup.tools, self._log)
+        self._client = httpx.AsyncClient(headers=self._headers, timeout=self.timeout_s, verify=_tls())
+        body = await self._post("/sessions", {
+            "system_prompt": setup.system_prompt, "max_steps": setup.max_steps,
+            "tools": {"mcp_url": self._gateway.url, "headers": {"Authorization": f"Bearer {self._token}"},
+                      "names": list(MCP_TOOLS)}}, opening=True)
+        session_id = body.get("session_id")
+        if not isinstance(session_id, str) or not session_id:
+            raise AgentError(f"remote agent {public_url(self.url)}: no session_id string in {_excerpt(body)}")
+        self._session_id = session_id
+
+    async def respond(self, user_message: str, turn: int) -> AgentTurn:
+        self._log.turn = turn
+        payload: dict[str, Any] = {"turn": turn, "message": user_message}
+        if self.briefed and self._known is not None:
+            payload["brief"] = self._brief_json()
+        try:
+            body = await self._post(f"/sessions/{self._session_id}/messages", payload)
+            reply, usage, messages = _reply(body, self.url), _usage(body, self.url), self._log.take()
+        except (AgentError, InfraError) as exc:
+            exc.partial = AgentTurn(reply="", messages=self._log.take())
+            raise
+        calls = sum(1 for m in messages if m["role"] == "tool")  # (the harness counts them, whatever it says)
+        return AgentTurn(reply, messages, usage, step_limit_hit=body.get("step_limit_hit") is True or
+                         calls > self._max_steps)
+
+    async def close(self) -> None:
+        try:
+            if self._client is not None and self._session_id is not None:
+                try:
+                    await asyncio.wait_for(self._client.delete(_at(self.url, f"/sessions/{self._session_id}")),
+                                           min(self.timeout_s, 10.0))
+                except (httpx.HTTPError, asyncio.TimeoutError):
+                    pass  # best effort: the endpoint may be gone
+        finally:
+            if self._token is not None:
+                self._gateway.unbind(self._token)
+                self._token = None
+            if self._client is not None:
+                await self._client.aclose()
+                self._client = None
+
+    def settings(self) -> dict[str, Any]:
+        return {"kind": "remote", "url": public_url(self.url)}
+
+    def _brief_json(self) -> dict[str, Any]:
+        known = self._known
+        return {"instance": known.instance.to_json(), "meta": dict(known.meta.to_rows()),
+                "revealed": sorted(known.revealed())}
+
+    async def _post(self, path: str, payload: dict, opening: bool = False) -> dict:
+        """POST `payload` to the endpoint and return its JSON object (retrying transient failures)."""
+        where = f"remote agent {public_url(self.url)}"
+        try:
+            return await asyncio.wait_for(self._attempts(path, payload, where, opening), self.timeout_s)
+        except asyncio.TimeoutError:
+            raise InfraError(f"{where}: no answer within {self.timeout_s:g} s") from None
+
+    async def _attempts(self, path: str, payload: dict, where: str, opening: bool) -> dict:
+        from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+        try:
+            async for attempt in AsyncRetrying(retry=retry_if_exception_type(_Transient), reraise=True,
+                                               stop=stop_after_attempt(RETRIES + 1),
+                                               wait=wait_random_exponential(RETRY_WAIT_S, max=8)):
+                with attempt:
+                    return _answer(await self._send(path, payload, where), where, opening)
+        except _Transient as exc:
+            raise InfraError(f"{where}: {exc} (after {RETRIES + 1} attempts)") from None
+
+    async def _send(self, path: str, payload: dict, where: str) -> httpx.Response:
+        try:
+            return await self._client.post(_at(self.url, path), json=payload)
+        except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+            raise _Transient(f"cannot reach it ({type(exc).__name__}: {redact(str(exc))})") from None
+        except httpx.TimeoutException:
+            raise InfraError(f"{where}: no answer within {self.timeout_s:g} s") from None
+        except httpx.HTTPError as exc:
+            raise InfraError(f"{where}: {type(exc).__name__}: {redact(str(exc))}") from None
+
+
+def _answer(response: httpx.Response, where: str, opening: bool) -> dict:
+    """The JSON object of a 2xx answer; a failed answer raised as its outcome."""
+    status = response.status_code
+    if status >= 500:
+        raise _Transient(f"HTTP {status}")
+    if status in FATAL or (opening and status in (404, 405)):
+        raise InfraError(f"{where}: HTTP {status} {_excerpt(response.text)}, not retried", fatal=True)
+    if not 200 <= status < 300:
+        raise AgentError(f"{where}: HTTP {status} {_excerpt(response.text)}")
+    try:
+        body = response.json()
+    except ValueError:
+        raise AgentError(f"{where}: an answer that is not JSON: {_excerpt(response.text)}") from None
+    if not isinstance(body, dict):
+        raise AgentError(f"{where}: an answer that is not a JSON object: {_excerpt(body)}")
+    return body
+
+
+def _reply(body: dict, url: str) -> str:
+    reply = body.get("reply")
+    if not isinstance(reply, str):
+        raise AgentError(f"remote agent {public_url(url)}: no reply string in {_excerpt(body)}")
+    return reply
+
+
+def _usage(body: dict, url: str) -> Usage:
+    """The turn's token counts as the endpoint reports them (its price unknown), if it does."""
+    if "usage" not in body:
+        return Usage()
+    usage = body["usage"]
+    tokens = [usage.get(k, 0) if isinstance(usage, dict) else None for k in ("prompt_tokens", "completion_tokens")]
+    if not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in tokens):
+        raise AgentError(f"remote agent {public_url(url)}: usage is not token counts: {_excerpt(usage)}")
+    return Usage(prompt_tokens=tokens[0], completion_tokens=tokens[1], cost_usd=None)
+
+
+def _excerpt(value: Any, limit: int = 200) -> str:
+    """A short, redacted rendering of what the endpoint said."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return redact(text[:limit] + ("..." if len(text) > limit else ""))

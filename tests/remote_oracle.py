@@ -1,0 +1,140 @@
+"""A remote agent endpoint (docs/remote-agent.md) serving our oracle, for tests of the remote path.
+
+`remote_oracle_app()` is a Starlette app: per session an OracleAgent, briefed from each message's
+`brief` (the remote agent's calibration mode). The oracle's solver is synchronous: each message
+runs it on a worker thread, whose tool calls go over MCP, through the session's grant, with the
+SDK's client (an MCP session opened, on the server's event loop, for each message that needs tools).
+`failing_app(kind)` is an endpoint that answers messages badly, in the way `kind` says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import uuid
+from typing import Any
+
+import anyio
+import httpx
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from simulator.agents.base import AgentSetup
+from simulator.agents.oracle import OracleAgent, OracleBrief
+from simulator.crm.store import OrgMeta
+from simulator.crm.tools import CrmTools
+from simulator.tasks.instance import Instance
+
+
+class McpTools:
+    """CrmTools-shaped tools (same methods and signatures) whose calls go to the MCP session of the
+    message being answered (`session`, living on `loop`); called from a worker thread."""
+
+    session: ClientSession
+    loop: asyncio.AbstractEventLoop
+
+    def __getattr__(self, name: str):
+        method = getattr(CrmTools, name)
+        signature = inspect.signature(method)
+
+        def call(*args: Any) -> str:
+            arguments = dict(signature.bind(None, *args).arguments)
+            arguments.pop("self")
+            future = asyncio.run_coroutine_threadsafe(self.session.call_tool(name, arguments), self.loop)
+            return future.result(timeout=60).content[0].text
+        call.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
+        return call
+
+
+class OracleSession:
+    """One session: the oracle, briefed from the latest message."""
+
+    def __init__(self, opened: dict):
+        self.opened, self.oracle, self.tools = opened, OracleAgent(), McpTools()
+        self.http = httpx.AsyncClient(headers=opened["tools"]["headers"], timeout=60)  # (one per session: making
+        # one costs tens of milliseconds)
+        self.revealed: frozenset[str] = frozenset()
+        self.started = False
+
+    async def answer(self, body: dict) -> str:
+        brief = body["brief"]
+        self.revealed = frozenset(brief["revealed"])
+        if not self.started:
+            self.oracle.brief(OracleBrief(Instance.from_json(brief["instance"]), OrgMeta.from_rows(brief["meta"]),
+                                          lambda: self.revealed))
+            await self.oracle.start(AgentSetup(self.tools, self.opened["system_prompt"], self.opened["max_steps"]))
+            self.started = True
+        if self.oracle.missing():  # it asks for a shard: no tools needed
+            return (await self.oracle.respond(body["message"], body["turn"])).reply
+        async with streamable_http_client(self.opened["tools"]["mcp_url"], http_client=self.http) as (read, write, _):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                self.tools.session, self.tools.loop = session, asyncio.get_running_loop()
+                turn = await anyio.to_thread.run_sync(
+                    lambda: asyncio.run(self.oracle.respond(body["message"], body["turn"])))
+        return turn.reply
+
+
+def remote_oracle_app() -> Starlette:
+    """The protocol's three requests, each session an oracle."""
+    sessions: dict[str, OracleSession] = {}
+
+    async def open_session(request: Request) -> JSONResponse:
+        session_id = uuid.uuid4().hex
+        sessions[session_id] = OracleSession(await request.json())
+        return JSONResponse({"session_id": session_id})
+
+    async def message(request: Request) -> JSONResponse:
+        session = sessions.get(request.path_params["session_id"])
+        if session is None:
+            return JSONResponse({"error": "no such session"}, status_code=404)
+        reply = await session.answer(await request.json())
+        return JSONResponse({"reply": reply, "usage": {"prompt_tokens": 3, "completion_tokens": 2}})
+
+    async def close(request: Request) -> Response:
+        session = sessions.pop(request.path_params["session_id"], None)
+        if session is not None:
+            await session.http.aclose()
+        return Response(status_code=204)
+
+    return _app(open_session, message, close)
+
+
+FAILURES = {
+    "500": lambda: JSONResponse({"error": "boom"}, status_code=500),
+    "html": lambda: HTMLResponse("<html><body>Bad gateway page</body></html>"),
+    "no_reply": lambda: JSONResponse({"no_reply": 1}),
+    "422": lambda: JSONResponse({"detail": "unprocessable"}, status_code=422),
+    "401": lambda: JSONResponse({"detail": "bad key"}, status_code=401),
+}
+
+
+def failing_app(kind: str, *, delay_s: float = 0.0, counts: dict | None = None) -> Starlette:
+    """An endpoint that opens sessions, then answers every message as FAILURES[kind] (after
+    `delay_s`); `counts` (if given) counts the requests by path kind."""
+    counts = {} if counts is None else counts
+
+    async def open_session(request: Request) -> JSONResponse:
+        counts["open"] = counts.get("open", 0) + 1
+        return JSONResponse({"session_id": "s1"})
+
+    async def message(request: Request) -> Response:
+        counts["message"] = counts.get("message", 0) + 1
+        await anyio.sleep(delay_s)
+        return FAILURES[kind]()
+
+    async def close(request: Request) -> Response:
+        counts["close"] = counts.get("close", 0) + 1
+        return Response(status_code=204)
+
+    return _app(open_session, message, close)
+
+
+def _app(open_session, message, close) -> Starlette:
+    return Starlette(routes=[Route("/sessions", open_session, methods=["POST"]),
+                             Route("/sessions/{session_id}/messages", message, methods=["POST"]),
+                             Route("/sessions/{session_id}", close, methods=["DELETE"])])

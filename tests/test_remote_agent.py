@@ -1,0 +1,204 @@
+"""Remote agents under test (simulator/agents/remote.py, docs/remote-agent.md), against real
+endpoints on 127.0.0.1: the oracle served remotely (tests/remote_oracle.py) scores what the
+in-process oracle scores on the default run's tasks, with every tool call in the transcript; a
+dead, failing, malformed or slow endpoint ends its episode with the right outcome and the run goes
+on; the docs' reference server works as printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from simulator.agents.oracle import OracleAgent
+from simulator.agents.remote import RemoteAgent, public_url
+from simulator.config import load_config
+from simulator.episode import Limits, run_episode
+from simulator.plan import Plan
+from simulator.servers.background import BackgroundServer
+from simulator.users.scripted import ScriptedUser
+from tests.remote_oracle import failing_app, remote_oracle_app
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "remote-agent.md"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def quick_thread_switches():
+    """The endpoints, the tool gateway and the episodes share this process's GIL: each request
+    hops threads, so hand the GIL over sooner than every 5 ms (halves this file's time)."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.0002)
+    yield
+    sys.setswitchinterval(before)
+
+
+@pytest.fixture(scope="module")
+def planned(b2b_org, b2c_org):
+    """The default run's episodes on the test orgs: one instance of every task type on both orgs,
+    one persona each, full and sharded."""
+    cfg = replace(load_config(), instances_per_task=1, personas_per_pool=1)
+    assert list(cfg.modes) == ["full", "sharded"] and cfg.agent.kind == "oracle"
+    return list(Plan(cfg, "remote-test", [b2b_org, b2c_org]))
+
+
+def _play(episodes, make_agent, concurrency: int = 8) -> list[dict]:
+    """The scored records of `episodes`, played `concurrency` at a time (as a run plays them)."""
+    from evaluators.observer import score
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(p):
+        async with gate:
+            record = (await run_episode(p.spec, p.org, make_agent(), ScriptedUser(p.spec.seed))).to_json()
+        return {**record, "scores": score(record)}
+
+    async def go():
+        return await asyncio.gather(*map(one, episodes))
+    return asyncio.run(go())
+
+
+def _calls(record: dict) -> list[tuple[int, str, str]]:
+    return [(m["turn"], c["name"], c["arguments"]) for m in record["messages"] for c in m.get("tool_calls") or []]
+
+
+def _results(record: dict) -> list[tuple[int, str, bool]]:
+    return [(m["turn"], m["content"], m["is_error"]) for m in record["messages"] if m["role"] == "tool"]
+
+
+def test_the_remote_oracle_scores_what_the_oracle_scores(planned):
+    with BackgroundServer(remote_oracle_app()) as server:
+        remote = _play(planned, lambda: RemoteAgent(server.url, briefed=True, timeout_s=60))
+    local = _play(planned, OracleAgent)
+    assert {(r["org"], r["task"]) for r in remote} == {(r["org"], r["task"]) for r in local}
+    assert {r["mode"] for r in remote} == {"full", "sharded"}
+    assert [r["termination"]["reason"] for r in remote] == [r["termination"]["reason"] for r in local]
+    assert all(r["scores"]["rules"]["success"] for r in remote), [
+        (r["task"], r["mode"], r["termination"]) for r in remote if not r["scores"]["rules"]["success"]]
+    assert [r["scores"]["rules"] for r in remote] == [r["scores"]["rules"] for r in local]
+    for r, l in zip(remote, local):  # every tool call reached the transcript, as the oracle made it
+        assert _calls(r) == _calls(l) and _calls(r), (r["task"], r["mode"])
+        assert _results(r) == _results(l)
+    assert all(r["agent"]["kind"] == "remote" and r["agent"]["briefed"] for r in remote)
+    assert remote[0]["usage"]["agent"]["prompt_tokens"] > 0
+
+
+@pytest.fixture(scope="module")
+def one_episode(planned):
+    return next(p for p in planned if p.spec.mode == "full")
+
+
+def _outcome(episode, agent) -> dict:
+    return asyncio.run(run_episode(episode.spec, episode.org, agent, ScriptedUser(1))).to_json()
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_dead_endpoint_is_an_infra_error(one_episode, monkeypatch):
+    monkeypatch.setattr("simulator.agents.remote.RETRY_WAIT_S", 0.01)
+    record = _outcome(one_episode, RemoteAgent(f"http://127.0.0.1:{_closed_port()}", timeout_s=5))
+    assert record["termination"]["reason"] == "infra_error"
+    assert "cannot reach" in record["termination"]["detail"] and "3 attempts" in record["termination"]["detail"]
+    assert not record["termination"].get("fatal")
+
+
+@pytest.mark.parametrize("kind, reason, words, messages", [
+    ("500", "infra_error", "HTTP 500", 3),  # retried twice
+    ("html", "agent_error", "not JSON", 1),
+    ("no_reply", "agent_error", "no reply string", 1),
+    ("422", "agent_error", "HTTP 422", 1),
+])
+def test_a_bad_answer_ends_the_episode_with_its_outcome(one_episode, monkeypatch, kind, reason, words, messages):
+    monkeypatch.setattr("simulator.agents.remote.RETRY_WAIT_S", 0.01)
+    counts: dict = {}
+    with BackgroundServer(failing_app(kind, counts=counts)) as server:
+        record = _outcome(one_episode, RemoteAgent(server.url, timeout_s=10))
+    assert record["termination"]["reason"] == reason and words in record["termination"]["detail"]
+    assert counts == {"open": 1, "message": messages, "close": 1}
+
+
+def test_refused_credentials_are_fatal(one_episode):
+    with BackgroundServer(failing_app("401")) as server:
+        record = _outcome(one_episode, RemoteAgent(server.url, timeout_s=10))
+    assert record["termination"]["reason"] == "infra_error" and record["termination"]["fatal"]
+
+
+def test_a_slow_endpoint_times_out_and_the_next_episode_plays(planned):
+    with BackgroundServer(failing_app("no_reply", delay_s=2)) as slow, \
+            BackgroundServer(remote_oracle_app()) as good:
+        started = time.monotonic()
+        first = _outcome(planned[0], RemoteAgent(slow.url, timeout_s=0.5))
+        took = time.monotonic() - started
+        second = _play(planned[:1], lambda: RemoteAgent(good.url, briefed=True, timeout_s=30))[0]
+    assert first["termination"]["reason"] == "infra_error" and "within 0.5 s" in first["termination"]["detail"]
+    assert took < 4
+    assert second["scores"]["rules"]["success"]
+
+
+def test_headers_reach_the_endpoint_but_no_record(one_episode):
+    key = "sk-remote-0123456789abcdef"
+    seen = []
+
+    async def app(scope, receive, send):  # records the key header, then answers like failing_app
+        if scope["type"] == "http":
+            seen.append(dict(scope["headers"]).get(b"x-api-key"))
+        await inner(scope, receive, send)
+    inner = failing_app("no_reply")
+    with BackgroundServer(app) as server:
+        url = f"http://user:{key}@127.0.0.1:{server.port}?token={key}"
+        agent = RemoteAgent(url, headers={"X-Api-Key": key}, timeout_s=10)
+        record = _outcome(one_episode, agent)
+    assert seen and all(v == key.encode() for v in seen if v is not None)
+    assert key not in json.dumps(record) and record["agent"]["url"] == server.url
+    assert record["termination"]["reason"] == "agent_error"
+
+
+def test_public_url_strips_credentials_query_and_fragment():
+    assert public_url("https://me:pw@agent.example:8443/v1/?key=abc#x") == "https://agent.example:8443/v1/"
+
+
+def test_a_bad_url_or_timeout_is_a_value_error():
+    with pytest.raises(ValueError, match="http"):
+        RemoteAgent("ftp://x")
+    with pytest.raises(ValueError, match="timeout_s"):
+        RemoteAgent("http://127.0.0.1:1", timeout_s=0)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The namespace of the docs' reference server, run from its code block."""
+    code = re.search(r"## Reference server.*?```python\n(.*?)```", DOC.read_text(), re.S).group(1)
+    assert len(code.splitlines()) <= 50
+    namespace: dict = {}
+    exec(compile(code, str(DOC), "exec"), namespace)
+    return namespace
+
+
+def test_the_docs_reference_server_answers_with_a_tool_call(one_episode, reference):
+    with BackgroundServer(reference["app"]) as server:
+        record = _outcome(one_episode, RemoteAgent(server.url, timeout_s=30))
+    calls = [c for m in record["messages"] for c in m.get("tool_calls") or []]
+    results = [m for m in record["messages"] if m["role"] == "tool"]
+    assert calls and calls[0]["name"] == "soql" and not results[0]["is_error"]
+    replies = [m["content"] for m in record["messages"] if m["role"] == "assistant" and m["content"]]
+    assert replies and "The org answers" in replies[0] and '"totalSize"' in replies[0]
+    assert record["termination"]["reason"] == "patience_exhausted"  # (an echo never answers)
+    assert "briefed" not in record["agent"] and reference["sessions"] == {}
+
+
+def test_more_tool_calls_than_the_step_limit_end_the_episode(one_episode, reference):
+    with BackgroundServer(reference["app"]) as server:
+        record = asyncio.run(run_episode(one_episode.spec, one_episode.org, RemoteAgent(server.url, timeout_s=30),
+                                         ScriptedUser(1), Limits(max_agent_steps=0))).to_json()
+    assert record["termination"]["reason"] == "agent_step_limit"
+    assert [m["role"] for m in record["messages"]] == ["user", "assistant", "tool", "assistant"]

@@ -337,7 +337,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .tasks.generate import TaskGenerationError
     try:
         if args.dry_run:
-            return _print_dry_run(dry_run(cfg, args.out, say=say))
+            return _print_dry_run(cfg, dry_run(cfg, args.out, say=say), probe=not args.no_probe)
         result = execute(cfg, args.out, say=say, bar_factory=bar, fresh=args.fresh, retry_failed=args.retry_failed,
                          confirmed=args.yes, verify_org=not args.no_verify_org)
     except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig, TaskGenerationError) as exc:
@@ -364,7 +364,9 @@ def _run_overrides(cfg, args: argparse.Namespace):
     return replace(cfg, **changes)
 
 
-def _print_dry_run(plan: dict) -> int:
+def _print_dry_run(cfg, plan: dict, *, probe: bool) -> int:
+    """The plan's cells and estimated model use; with `probe`, one tiny request to each model server
+    for its latency and the run's expected duration."""
     from .crm.render import table
     print(table(plan["cells"]))
     print(f"\n{plan['episodes']} episodes, {plan['done']} already in {plan['folder']}, "
@@ -372,6 +374,9 @@ def _print_dry_run(plan: dict) -> int:
     if plan["models"]:
         print("\nEstimated model use of the episodes to run (two agent calls per user turn):")
         print(table(plan["models"]))
+        if probe:
+            from .probe import probe_lines
+            print("\n" + "\n".join(probe_lines(cfg, plan["models"])))
     return 0
 
 
@@ -577,7 +582,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="a run config YAML (default: the shipped configs/default.yaml)")
     run.add_argument("--out", help="folder for run folders (default: the config's `out`, runs/)")
     run.add_argument("--dry-run", action="store_true",
-                     help="show the episodes per cell, what is already done and the estimated tokens and cost")
+                     help="show the episodes per cell, what is already done, the estimated tokens and cost, and "
+                     "(one tiny request to each model server) its latency and the run's expected duration")
+    run.add_argument("--no-probe", action="store_true", help="with --dry-run: send no request to the model servers")
     run.add_argument("--fresh", action="store_true",
                      help="a new run folder <name>-<time> instead of resuming the config's folder <name>")
     run.add_argument("--retry-failed", action="store_true", help="also run again the episodes that ended in infra_error")

@@ -164,6 +164,16 @@ class RunConfig:
     def agent_variants(self) -> tuple[RoleConfig, ...]:
         return self.agents or (self.agent,)
 
+    def model_roles(self) -> list[tuple[str, Any, int | None, str]]:
+        """(role, model spec, agent variant index or None, where it is configured) of each model the
+        run calls: the agents under test, then the user, the judge and the live observer's judge."""
+        variants = self.agent_variants
+        roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
+                 for i, v in enumerate(variants)]
+        roles += [("user", self.user.model, None, "user.model"), ("judge", self.judge, None, "judge.model"),
+                  ("observer judge", self.observer.judge, None, "observer.judge.model")]
+        return [role for role in roles if role[1] is not None]
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 

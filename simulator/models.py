@@ -77,7 +77,9 @@ FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such 
 # says otherwise: such servers answer one request at a time, slowly, on a CPU (configs/local.yaml)
 LOCAL_DEFAULTS = {"max_concurrency": 1, "timeout": 300.0, "max_tokens": 512}
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
-LOCAL_PORTS = frozenset({8000, 8080, 11434, 1234})  # vLLM / llama-cpp-python, llama-server, Ollama, LM Studio
+# Ollama's and LM Studio's ports, desktop apps wherever they run; not 8000/8080 (vLLM, llama-server):
+# on another host those are as often a GPU server, which the CPU defaults would throttle to one call.
+LOCAL_PORTS = frozenset({11434, 1234})
 
 
 class ModelConfigError(ValueError):
@@ -227,8 +229,8 @@ def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
 
 
 def is_local_server(url: str | None) -> bool:
-    """Whether `url` is a model server on this machine (a loopback host) or on a port that
-    llama-cpp-python, llama-server, Ollama, vLLM or LM Studio listen on by default."""
+    """Whether `url` is a model server on this machine (a loopback host: llama-cpp-python,
+    llama-server, vLLM...) or on the port Ollama or LM Studio listen on by default."""
     from urllib.parse import urlsplit
 
     if not url:

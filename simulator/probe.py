@@ -59,23 +59,12 @@ def expected_duration(episodes: int, calls_per_episode: float, latency_s: float,
     return episodes * calls_per_episode * latency_s / max(1, concurrency)
 
 
-def model_roles(cfg: Any) -> list[tuple[str, Any, str]]:
-    """(role, model spec value, where it is configured) of each model a run config calls, in the
-    order of simulator.run.estimate's rows."""
-    variants = cfg.agent_variants
-    roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, v.model_key or "agent.model")
-             for v in variants]
-    roles += [("user", cfg.user.model, "user.model"), ("judge", cfg.judge, "judge.model"),
-              ("observer judge", cfg.observer.judge, "observer.judge.model")]
-    return [role for role in roles if role[1] is not None]
-
-
 def probe_lines(cfg: Any, rows: Iterable[Mapping[str, Any]]) -> list[str]:
     """One line per model server of `cfg` (its latency, or why the probe failed) and the run's
     expected duration, from `rows` (the dry run's estimated calls per role)."""
     calls = {row["role"]: row["calls"] for row in rows}
     servers: dict[str, tuple[ModelSpec, int]] = {}
-    for role, value, where in model_roles(cfg):
+    for role, value, _, where in cfg.model_roles():
         spec = parse_model_spec(value, where=where)
         _, before = servers.get(_scope(spec), (spec, 0))
         servers[_scope(spec)] = (spec, before + calls.get(role, 0))

@@ -408,14 +408,7 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
     prompt_tokens = {g.system_prompt: 0 for g, _ in groups}
     for prompt in prompt_tokens:
         prompt_tokens[prompt] = count_tokens_offline([SystemMessage(content=prompt)])
-    variants = cfg.agent_variants
-    roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
-             for i, v in enumerate(variants)]
-    roles += [("user", cfg.user.model, None, "user.model"), ("judge", cfg.judge, None, "judge.model"),
-              ("observer judge", cfg.observer.judge, None, "observer.judge.model")]
-    for name, model, index, where in roles:
-        if model is None:
-            continue
+    for name, model, index, where in cfg.model_roles():
         role = name.split(" ", 1)[0]
         calls = tokens_in = tokens_out = 0
         for g, episodes in groups:

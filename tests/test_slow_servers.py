@@ -131,7 +131,7 @@ def test_a_raised_timeout_is_used_and_said_once(fake_openai, warnings):
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:9999/v1", "http://localhost/v1", "http://[::1]:5000/v1",
-                                 "http://gpu-box:11434/v1", "http://10.0.0.5:1234/v1", "http://lab:8080/v1"])
+                                 "http://gpu-box:11434/v1", "http://10.0.0.5:1234/v1"])
 def test_local_servers_get_cpu_friendly_defaults_recorded_in_the_settings(url):
     spec = parse_model_spec({"model": "m", "base_url": url}, "agent.model")
     assert (spec.max_concurrency, spec.timeout, spec.max_tokens) == (1, 300.0, 512) == tuple(LOCAL_DEFAULTS.values())
@@ -140,8 +140,9 @@ def test_local_servers_get_cpu_friendly_defaults_recorded_in_the_settings(url):
 
 def test_ollama_is_a_local_server_and_a_remote_api_is_not():
     assert parse_model_spec("ollama/qwen2.5:1.5b", "m").max_concurrency == 1
-    remote = parse_model_spec({"model": "m", "base_url": "https://api.example.com/v1"}, "m")
-    assert (remote.max_concurrency, remote.timeout, remote.max_tokens) == (4, 120.0, None)
+    for url in ("https://api.example.com/v1", "http://gpu-box:8000/v1"):  # (a vLLM box is no CPU server)
+        remote = parse_model_spec({"model": "m", "base_url": url}, "m")
+        assert (remote.max_concurrency, remote.timeout, remote.max_tokens) == (4, 120.0, None)
 
 
 def test_a_specs_own_values_win_over_the_local_defaults():
@@ -175,3 +176,16 @@ def test_the_expected_duration_and_the_dry_run_lines(tmp_path, fake_openai):
     lines = probe_lines(cfg, [{"role": "agent", "calls": 100}])
     assert len(fake_openai.requests) == 1 and len(lines) == 2
     assert "100 calls, 1 at a time: at least" in lines[0] and lines[1].startswith("expected duration: at least ")
+
+
+def test_dry_run_probes_each_model_server_once_unless_told_not_to(tmp_path, capsys, org_cache, fake_openai):
+    from simulator.cli import main
+
+    fake_openai.enqueue(reply("OK"))
+    path = _config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai)})
+    assert main(["run", "--config", str(path), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "probe " in out and "expected duration: at least" in out and len(fake_openai.requests) == 1
+    assert main(["run", "--config", str(path), "--dry-run", "--no-probe"]) == 0
+    assert "probe " not in capsys.readouterr().out and len(fake_openai.requests) == 1
+    assert not (tmp_path / "runs").exists()

@@ -416,6 +416,11 @@ def cmd_serve_org(args: argparse.Namespace) -> int:
     return _with_extra("serve", run, args)
 
 
+def cmd_serve_tools(args: argparse.Namespace) -> int:
+    from .servers.serve_tools import run  # (imported when asked: it loads the MCP SDK)
+    return _with_extra("serve", run, args)
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from evaluators.observer import rescore
     from .log import setup_logging
@@ -663,6 +668,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "record GET/PATCH. Writes stay in each login's own copy, never the org file.")
     serve_org.add_arguments(org_api)
     org_api.set_defaults(func=cmd_serve_org)
+    tools = sub.add_parser("serve-tools", help="serve an org's agent tools (soql, sosl, describe, assign_case, "
+                           "assign_lead, update_record) over MCP, stdio or streamable HTTP (needs the `serve` extra)",
+                           description="One isolated session per MCP session: writes never reach the org file "
+                           "or another session.")
+    from .servers import serve_tools
+    serve_tools.add_arguments(tools)
+    tools.set_defaults(func=cmd_serve_tools)
 
     personas = sub.add_parser("personas", help="the persona library of the user simulators")
     personas_sub = personas.add_subparsers(dest="personas_command", required=True, metavar="SUBCOMMAND")

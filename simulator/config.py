@@ -311,19 +311,13 @@ def derived_label(role: RoleConfig) -> str:
         if _temperature(role.model) is not None:
             parts.append(f"t={_temperature(role.model):g}")
     if role.kind == "remote":
-        parts.append(_public_url(role.options["url"]))
+        from .secrets import public_url
+        parts.append(public_url(role.options["url"]).split("://", 1)[1].rstrip("/"))
     if role.options.get("tools") == "mcp":
         parts.append("mcp")
     if role.privacy_aware:
         parts.append("privacy-aware")
     return " ".join(parts)
-
-
-def _public_url(url: str) -> str:
-    """`url` as it may be shown: host, port and path, without scheme, credentials or query."""
-    from urllib.parse import urlsplit
-    parts = urlsplit(url)
-    return f"{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}{parts.path.rstrip('/')}"
 
 
 AGENT_KEYS = {"kind", "model", "plugin", "options", "privacy_aware", "temperature", "label", "url", "tools"}

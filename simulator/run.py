@@ -121,6 +121,18 @@ def check_cache(cfg: RunConfig) -> None:
         ResponseCache(cfg.cache).close()
 
 
+def _public_options(role: RoleConfig) -> dict:
+    """A role's options as the run folder may keep them: a remote agent's url without credentials or
+    query, and its headers (an endpoint's API key) masked."""
+    if role.kind != "remote":
+        return role.options
+    from .secrets import MASK, public_url
+    options = {**role.options, "url": public_url(role.options["url"])}
+    if "headers" in options:
+        options["headers"] = {name: MASK for name in options["headers"]}
+    return options
+
+
 def public_config(cfg: RunConfig) -> dict:
     """The resolved config for the run folder, model specs reduced to their settings (no secret).
 
@@ -131,7 +143,7 @@ def public_config(cfg: RunConfig) -> dict:
     from .models import parse_model_spec
 
     def role(r: RoleConfig, where: str, label: bool) -> dict:
-        data = {"kind": r.kind, "model": r.model, "plugin": r.plugin, "options": r.options,
+        data = {"kind": r.kind, "model": r.model, "plugin": r.plugin, "options": _public_options(r),
                 "privacy_aware": r.privacy_aware}
         if data["model"] is not None:
             data["model"] = parse_model_spec(r.model, where=where).settings()

@@ -115,3 +115,12 @@ def redact(text: str) -> str:
         parts += [text[last:start], MASK]
         last = end
     return _SHAPED.sub(MASK, "".join(parts) + text[last:])
+
+
+def public_url(url: str) -> str:
+    """`url` without credentials, query or fragment (what a record may show)."""
+    from urllib.parse import urlsplit, urlunsplit
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"[{host}]" if ":" in host else host
+    return urlunsplit((parts.scheme, netloc + (f":{parts.port}" if parts.port else ""), parts.path, "", ""))

@@ -125,9 +125,9 @@ def test_serve_local_without_the_extra_says_how_to_install_it(capsys, monkeypatc
     assert "pip install -e '.[local]'" in err and "llama_cpp is not installed" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("command", ["serve-org"])
+@pytest.mark.parametrize("command", [["serve-org"], ["serve-tools", "--transport", "http"]])
 def test_servers_without_the_serve_extra_say_how_to_install_it(capsys, monkeypatch, org_paths, command):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # (an import of it raises ModuleNotFoundError)
-    assert main([command, str(org_paths["b2b"]), "--port", "0"]) == 2
+    assert main([*command, str(org_paths["b2b"]), "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert "pip install 'crmarena-sim[serve]'" in err and "uvicorn is not installed" in err and "Traceback" not in err

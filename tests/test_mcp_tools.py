@@ -150,13 +150,33 @@ def test_shared_gateway_is_one_per_process():
     assert ToolGateway.shared().url.startswith("http://127.0.0.1:") and ToolGateway.shared().url.endswith("/mcp")
 
 
+def _child_gateway(parent_url: str, out) -> None:
+    gateway = ToolGateway.shared()
+    status = httpx.post(gateway.url, json={}, timeout=20).status_code  # (no token: 401 from a live server)
+    out.put((gateway.url != parent_url, status))
+
+
+def test_a_forked_worker_starts_its_own_gateway():
+    """The parent's server thread does not survive a fork: a worker forked after the parent started its
+    gateway must not hand its episodes a URL nobody serves."""
+    import multiprocessing
+
+    parent = ToolGateway.shared()
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    child = ctx.Process(target=_child_gateway, args=(parent.url, out))
+    child.start()
+    assert out.get(timeout=60) == (True, 401)
+    child.join(timeout=30)
+
+
 # ------------------------------------------------------------------ serve-tools
 
 
 @contextmanager
 def _serve_http(org_file: Path, *extra: str):
     """`serve-tools ORG --transport http` in a child process: yields (url, token)."""
-    proc = subprocess.Popen([sys.executable, "-m", "simulator.servers.serve_tools", str(org_file), "--transport",
+    proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", "serve-tools", str(org_file), "--transport",
                              "http", "--port", "0", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=ENV, cwd=ROOT)
     try:
@@ -196,7 +216,7 @@ def test_serve_tools_stdio_is_one_session(org_file, b2b_org):
     from mcp.client.stdio import stdio_client
 
     reference = CrmTools(OrgSession(b2b_org))
-    params = StdioServerParameters(command=sys.executable, args=["-m", "simulator.servers.serve_tools",
+    params = StdioServerParameters(command=sys.executable, args=["-m", "simulator.cli", "serve-tools",
                                                                  str(org_file)], env=ENV, cwd=str(ROOT))
 
     async def go():
@@ -210,7 +230,7 @@ def test_serve_tools_stdio_is_one_session(org_file, b2b_org):
 
 
 def _run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "simulator.servers.serve_tools", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "simulator.cli", "serve-tools", *args], capture_output=True,
                           text=True, env=ENV, cwd=ROOT, timeout=60)
 
 
@@ -320,12 +340,13 @@ def test_one_call_per_step_over_mcp_refuses_the_second_call_before_it_is_sent(fa
     assert tool_names == ["soql", "sosl", "assign_case", "assign_lead", "update_record"]  # no describe
 
 
-def test_serve_tools_connections_are_not_delayed():
-    """asyncio sets TCP_NODELAY on accepted connections only for a listening socket made with proto
-    IPPROTO_TCP; without it every reply waited for a delayed ACK (about 40 ms a tool call)."""
+def test_served_connections_are_not_delayed():
+    """serve-tools and serve-org listen through background.listen: asyncio sets TCP_NODELAY on accepted
+    connections only for a socket made with proto IPPROTO_TCP; without it every reply waited for a
+    delayed ACK (about 40 ms a tool call)."""
     import socket
 
-    from simulator.servers.serve_tools import _listen
+    from simulator.servers.background import listen
 
     async def accepted_nodelay() -> int:
         seen = asyncio.get_running_loop().create_future()
@@ -335,7 +356,7 @@ def test_serve_tools_connections_are_not_delayed():
                 sock = transport.get_extra_info("socket")
                 seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
 
-        server = await asyncio.get_running_loop().create_server(Probe, sock=_listen("127.0.0.1", 0))
+        server = await asyncio.get_running_loop().create_server(Probe, sock=listen("127.0.0.1", 0))
         _, writer = await asyncio.open_connection(*server.sockets[0].getsockname()[:2])
         try:
             return await asyncio.wait_for(seen, 10)

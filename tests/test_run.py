@@ -84,6 +84,17 @@ def test_remote_and_mcp_agents_carry_their_settings_in_options_and_labels(tmp_pa
     assert inprocess.options == {}  # the default adds nothing: existing ids stay as they were
 
 
+def test_the_run_folder_keeps_no_remote_agent_secret(tmp_path):
+    from simulator.run import public_config
+    key = "k" * 24
+    cfg = load_config(_config(tmp_path, agent={"kind": "remote", "url": f"http://me:{key}@h:9/a?token={key}",
+                                               "options": {"headers": {"X-Api-Key": key}, "timeout_s": 30}}))
+    saved = json.dumps(public_config(cfg))
+    assert key not in saved
+    assert public_config(cfg)["agent"]["options"] == {"url": "http://h:9/a", "headers": {"X-Api-Key": "[redacted]"},
+                                                      "timeout_s": 30}
+
+
 def test_cli_reports_config_errors_without_traceback(tmp_path, capsys):
     assert main(["run", "--config", str(_config(tmp_path, modes=["loud"]))]) == 2
     err = capsys.readouterr().err

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from ..errors import AgentError, InfraError
-from ..secrets import redact, remember_config
+from ..secrets import public_url, redact, remember_config
 from ..transcript import Usage, message
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed
@@ -38,14 +38,6 @@ def _at(url: str, path: str) -> str:
     """The endpoint `url` (keeping its query, e.g. a key) with `path` added to its path."""
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + path, parts.query, ""))
-
-
-def public_url(url: str) -> str:
-    """`url` without credentials, query or fragment (what a record may show)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = f"[{host}]" if ":" in host else host
-    return urlunsplit((parts.scheme, netloc + (f":{parts.port}" if parts.port else ""), parts.path, "", ""))
 
 
 @functools.cache

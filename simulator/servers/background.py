@@ -45,3 +45,37 @@ class BackgroundServer:
 
     def __exit__(self, *_: Any) -> None:
         self.stop()
+
+
+def listen(host: str, port: int) -> "socket.socket":
+    """A TCP socket listening on host:port (port 0: a free one), so the URL printed before the server
+    runs already takes connections; OSError (with a hint for a busy port) when it cannot."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # (proto named: asyncio sets TCP_NODELAY on accepted connections only when it is IPPROTO_TCP; with
+    # proto 0 every reply waits on delayed ACKs, about 40 ms a call)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+                      f"{' (give another --port)' if exc.errno == 98 else ''}") from None
+    return sock
+
+
+def url_of(sock: "socket.socket") -> str:
+    """The http:// URL of a listening socket."""
+    host, port = sock.getsockname()[:2]
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+def serve_forever(app: Any, sock: "socket.socket", **config: Any) -> None:
+    """Serve `app` on `sock` with uvicorn until interrupted (quiet logs; `config`: more uvicorn settings)."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
+                                  **config)).run(sockets=[sock])

@@ -16,6 +16,7 @@ import contextlib
 import inspect
 import json
 import logging
+import os
 import secrets
 import threading
 import typing
@@ -92,6 +93,7 @@ def tool_list() -> list:
 
 def tool_server(resolve: Callable[[Any], Binding]) -> Any:
     """A low-level MCP server whose tool calls run on `resolve(request_context)`."""
+    import anyio
     from mcp import types
     from mcp.server.lowlevel import Server
 
@@ -107,7 +109,8 @@ def tool_server(resolve: Callable[[Any], Binding]) -> Any:
         if name not in MCP_TOOLS:
             text, is_error = f"Unknown tool: {name}", True
         else:
-            text = resolve(server.request_context).call(name, arguments)
+            binding = resolve(server.request_context)  # (the request's context: read on this task)
+            text = await anyio.to_thread.run_sync(binding.call, name, arguments)  # a slow query holds no other
             is_error = failed(text)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], isError=is_error)
 
@@ -170,15 +173,17 @@ class ToolGateway:
 
     def __init__(self) -> None:
         self._bindings: dict[str, Binding] = {}
+        self._pid = os.getpid()
         app = http_app(tool_server(self._binding_of), self._bindings.__contains__)
         self._server = BackgroundServer(app).start()
         self.url = f"{self._server.url}/mcp"
 
     @classmethod
     def shared(cls) -> "ToolGateway":
-        """The process's gateway, started lazily, thread-safe."""
+        """The process's gateway, started lazily, thread-safe; a forked child starts its own (the
+        parent's server thread does not survive the fork)."""
         with cls._shared_lock:
-            if cls._shared is None:
+            if cls._shared is None or cls._shared._pid != os.getpid():
                 cls._shared = cls()
             return cls._shared
 

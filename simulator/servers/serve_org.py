@@ -5,7 +5,6 @@ import (the CLI builds its parser from `add_arguments`): the server stack loads 
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from dataclasses import replace
 
@@ -30,19 +29,6 @@ def _credentials(args: argparse.Namespace):
     return replace(Credentials.generate(), **given), set(given)
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        sock.listen(128)  # connections wait for the server from now on: the banner's URL works at once
-    except OSError as exc:
-        sock.close()
-        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-                      f"{' (give another --port)' if exc.errno == 98 else ''}") from None
-    return sock
-
-
 def _banner(org: Org, url: str, creds, given: set[str]) -> str:
     shown = [f"{k.replace('_', ' ')}: {'(as given)' if k in given and k != 'username' else getattr(creds, k)}"
              for k in ("username", "password", "security_token", "client_id", "client_secret")]
@@ -54,21 +40,17 @@ def _banner(org: Org, url: str, creds, given: set[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; a bad org file or a busy port is one error line and exit code 2."""
-    import uvicorn
-
+    from .background import listen, serve_forever, url_of
     from .salesforce_rest import QUERY_CAP, create_app
     try:
         org = Org(args.org).verify(check_hash=False)
-        sock = _listen(args.host, args.port)
+        sock = listen(args.host, args.port)
     except (OrgFileError, OSError) as exc:
         print(f"crmarena: error: {exc}", file=sys.stderr)
         return 2
     creds, given = _credentials(args)
-    host, port = sock.getsockname()[:2]
-    url = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    url = url_of(sock)
     print(_banner(org, url, creds, given), flush=True)
     url_cap = 3 * QUERY_CAP + (16 << 10)  # a request line carrying the longest statement, URL-encoded
-    config = uvicorn.Config(create_app(org, creds), log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, h11_max_incomplete_event_size=url_cap)
-    uvicorn.Server(config).run(sockets=[sock])
+    serve_forever(create_app(org, creds), sock, h11_max_incomplete_event_size=url_cap)
     return 0

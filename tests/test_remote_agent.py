@@ -202,3 +202,21 @@ def test_more_tool_calls_than_the_step_limit_end_the_episode(one_episode, refere
                                          ScriptedUser(1), Limits(max_agent_steps=0))).to_json()
     assert record["termination"]["reason"] == "agent_step_limit"
     assert [m["role"] for m in record["messages"]] == ["user", "assistant", "tool", "assistant"]
+
+
+def test_a_run_config_plays_a_remote_agent(tmp_path, capsys, org_cache):
+    """`agent: {kind: remote, url: ...}` through `crmarena run`: the config reaches RemoteAgent, the records
+    name the endpoint without its key, and the briefed remote oracle passes every episode."""
+    from simulator.cli import main
+    from simulator.transcript import read_records
+    from tests.test_run import _config
+
+    with BackgroundServer(remote_oracle_app()) as server:
+        url = f"{server.url}/?key={'k' * 24}"
+        path = _config(tmp_path, agent={"kind": "remote", "url": url, "options": {"briefed": True, "timeout_s": 60}})
+        assert main(["run", "--config", str(path), "-q"]) == 0
+    folder = next((tmp_path / "runs").iterdir())
+    records = list(read_records(folder / "transcripts.jsonl"))
+    assert records and all(r["scores"]["rules"]["success"] for r in records)
+    assert all(r["agent"]["kind"] == "remote" and r["agent"]["briefed"] for r in records)
+    assert "k" * 24 not in (folder / "transcripts.jsonl").read_text() + (folder / "config.json").read_text()

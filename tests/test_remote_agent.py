@@ -145,8 +145,12 @@ def test_a_slow_endpoint_times_out_and_the_next_episode_plays(planned):
     assert second["scores"]["rules"]["success"]
 
 
-def test_headers_reach_the_endpoint_but_no_record(one_episode):
-    key = "sk-remote-0123456789abcdef"
+@pytest.mark.parametrize("from_env", [False, True])
+def test_headers_reach_the_endpoint_but_no_record(one_episode, monkeypatch, from_env):
+    from tests.fake_openai import fake_key
+    key = fake_key("remote-endpoint")
+    monkeypatch.setenv("REMOTE_AGENT_KEY", key)
+    given = {"headers_env": {"X-Api-Key": "REMOTE_AGENT_KEY"}} if from_env else {"headers": {"X-Api-Key": key}}
     seen = []
 
     async def app(scope, receive, send):  # records the key header, then answers like failing_app
@@ -156,7 +160,7 @@ def test_headers_reach_the_endpoint_but_no_record(one_episode):
     inner = failing_app("no_reply")
     with BackgroundServer(app) as server:
         url = f"http://user:{key}@127.0.0.1:{server.port}?token={key}"
-        agent = RemoteAgent(url, headers={"X-Api-Key": key}, timeout_s=10)
+        agent = RemoteAgent(url, timeout_s=10, **given)
         record = _outcome(one_episode, agent)
     assert seen and all(v == key.encode() for v in seen if v is not None)
     assert key not in json.dumps(record) and record["agent"]["url"] == server.url

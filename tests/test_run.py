@@ -64,6 +64,8 @@ def test_bad_configs_name_file_key_and_problem(tmp_path, changes, key, words):
     (dict(tasks=["handle_time", "nope"]), "unknown task type(s) nope"),
     (dict(agent={"kind": "plugin", "plugin": "no_such_module:Agent"}), "agent: cannot be made"),
     (dict(agent={"kind": "oracle", "options": {"x": 1}}), "takes no model and no options"),
+    (dict(agent={"kind": "remote", "url": "http://127.0.0.1:9/a", "options": {"headers_env": {"X-Key": "NO_SUCH_VAR"}}}),
+     "unset environment variable(s): NO_SUCH_VAR"),
 ])
 def test_run_setup_mistakes_stop_before_any_folder(tmp_path, capsys, org_cache, changes, words):
     assert main(["run", "--config", str(_config(tmp_path, **changes)), "-q"]) == 2

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
 import threading
 from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
@@ -76,20 +77,32 @@ class ToolLog:
         return taken
 
 
+def _from_environment(names: Mapping[str, str]) -> dict[str, str]:
+    """Header values read from environment variables ({header: variable}), so that an endpoint's key
+    lives in no config file and travels in no pickle (Ray)."""
+    missing = [variable for variable in names.values() if not os.environ.get(variable)]
+    if missing:
+        raise ValueError(f"a remote agent's headers_env names unset environment variable(s): {', '.join(missing)}")
+    return {header: os.environ[variable] for header, variable in names.items()}
+
+
 class RemoteAgent(Agent):
     """An agent behind `url`, spoken to with the protocol of docs/remote-agent.md.
 
     `briefed`: calibration only; each message also carries the oracle's brief (the instance).
-    `headers`: sent on every request to the endpoint (an API key), never recorded.
+    `headers`: sent on every request to the endpoint (an API key), never recorded; `headers_env`:
+    headers whose values are read from environment variables ({header: variable}).
     """
 
     def __init__(self, url: str, *, briefed: bool = False, timeout_s: float = 300.0,
-                 headers: Mapping[str, str] | None = None, gateway: Any = None):
+                 headers: Mapping[str, str] | None = None, headers_env: Mapping[str, str] | None = None,
+                 gateway: Any = None):
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"a remote agent's url must start with http:// or https://, got {public_url(url)!r}")
         if timeout_s <= 0:
             raise ValueError(f"timeout_s must be positive, got {timeout_s}")
-        remember_config({"url": url, "headers": dict(headers or {})})
+        headers = {**(headers or {}), **_from_environment(headers_env or {})}
+        remember_config({"url": url, "headers": headers})
         self.url, self.briefed, self.timeout_s = url, briefed, float(timeout_s)
         self._headers = dict(headers or {})
         self._gateway = gateway

@@ -4,7 +4,8 @@
 `brief` (the remote agent's calibration mode). The oracle's solver is synchronous: each message
 runs it on a worker thread, whose tool calls go over MCP, through the session's grant, with the
 SDK's client (an MCP session opened, on the server's event loop, for each message that needs tools).
-`failing_app(kind)` is an endpoint that answers messages badly, in the way `kind` says.
+`failing_app(kind)` is an endpoint that answers messages badly, in the way `kind` says;
+`calling_app(calls, reply, results)` one that makes the given tool calls and answers `reply`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import httpx
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -129,6 +131,44 @@ def failing_app(kind: str, *, delay_s: float = 0.0, counts: dict | None = None) 
 
     async def close(request: Request) -> Response:
         counts["close"] = counts.get("close", 0) + 1
+        return Response(status_code=204)
+
+    return _app(open_session, message, close)
+
+
+def calling_app(calls: list[tuple[str, dict]], reply: str, results: list, *, after_reply: bool = False) -> Starlette:
+    """An endpoint that, on each message, makes `calls` ((tool name, arguments), sent as they are:
+    unknown tools and malformed arguments too) over MCP, keeps their results in `results` (text,
+    isError), and answers `reply`; with `after_reply`, it makes the calls only after answering."""
+    sessions: dict[str, dict] = {}
+
+    async def open_session(request: Request) -> JSONResponse:
+        sessions["s1"] = await request.json()
+        return JSONResponse({"session_id": "s1"})
+
+    async def call_all() -> None:
+        grant = sessions["s1"]["tools"]
+        async with httpx.AsyncClient(headers=grant["headers"], timeout=60) as http, \
+                streamable_http_client(grant["mcp_url"], http_client=http) as (read, write, _):
+            async with ClientSession(read, write) as tools:
+                await tools.initialize()
+                for name, arguments in calls:
+                    result = await tools.call_tool(name, arguments)
+                    results.append((result.content[0].text, result.isError))
+
+    async def call_all_late() -> None:
+        try:
+            await call_all()
+        except Exception as exc:  # (the episode ended and its token was revoked: the MCP client fails)
+            results.append((f"failed: {exc!r}", True))
+
+    async def message(request: Request) -> Response:
+        if after_reply:
+            return JSONResponse({"reply": reply}, background=BackgroundTask(call_all_late))
+        await call_all()
+        return JSONResponse({"reply": reply})
+
+    async def close(request: Request) -> Response:
         return Response(status_code=204)
 
     return _app(open_session, message, close)

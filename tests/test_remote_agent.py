@@ -25,7 +25,7 @@ from simulator.episode import Limits, run_episode
 from simulator.plan import Plan
 from simulator.servers.background import BackgroundServer
 from simulator.users.scripted import ScriptedUser
-from tests.remote_oracle import failing_app, remote_oracle_app
+from tests.remote_oracle import calling_app, failing_app, remote_oracle_app
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "remote-agent.md"
 
@@ -113,7 +113,7 @@ def test_a_dead_endpoint_is_an_infra_error(one_episode, monkeypatch):
 
 
 @pytest.mark.parametrize("kind, reason, words, messages", [
-    ("500", "infra_error", "HTTP 500", 3),  # retried twice
+    ("500", "infra_error", "HTTP 500", 1),  # not sent again: the endpoint may have acted on the turn
     ("html", "agent_error", "not JSON", 1),
     ("no_reply", "agent_error", "no reply string", 1),
     ("422", "agent_error", "HTTP 422", 1),
@@ -205,7 +205,9 @@ def test_more_tool_calls_than_the_step_limit_end_the_episode(one_episode, refere
         record = asyncio.run(run_episode(one_episode.spec, one_episode.org, RemoteAgent(server.url, timeout_s=30),
                                          ScriptedUser(1), Limits(max_agent_steps=0))).to_json()
     assert record["termination"]["reason"] == "agent_step_limit"
-    assert [m["role"] for m in record["messages"]] == ["user", "assistant", "tool", "assistant"]
+    # the refused call is recorded; the reply given past the budget is not taken
+    assert [m["role"] for m in record["messages"]] == ["user", "assistant", "tool"]
+    assert record["messages"][2]["is_error"] and "step budget" in record["messages"][2]["content"]
 
 
 def test_a_run_config_plays_a_remote_agent(tmp_path, capsys, org_cache):
@@ -224,3 +226,59 @@ def test_a_run_config_plays_a_remote_agent(tmp_path, capsys, org_cache):
     assert records and all(r["scores"]["rules"]["success"] for r in records)
     assert all(r["agent"]["kind"] == "remote" and r["agent"]["briefed"] for r in records)
     assert "k" * 24 not in (folder / "transcripts.jsonl").read_text() + (folder / "config.json").read_text()
+
+
+def _answered(episode) -> str:
+    return f"The answer is: {', '.join(episode.spec.instance.answer)}."
+
+
+def test_calls_past_the_step_budget_do_not_run_and_the_answer_does_not_count(one_episode):
+    """The harness enforces the budget itself: calls past it are refused before they run, and a reply
+    given after going past it is not taken as the answer (in-process agents cannot reply past it)."""
+    query = {"query": "SELECT Id FROM User LIMIT 1"}
+    results: list = []
+    with BackgroundServer(calling_app([("soql", query)] * 3, _answered(one_episode), results)) as server:
+        record = asyncio.run(run_episode(one_episode.spec, one_episode.org, RemoteAgent(server.url, timeout_s=30),
+                                         ScriptedUser(1), Limits(10, 1))).to_json()
+    assert [error for _, error in results] == [False, True, True] and "step budget" in results[1][0]
+    assert record["termination"]["reason"] == "agent_step_limit" and not record["final_answer"]
+    assert len(_results(record)) == 3  # every call in the transcript, the refused ones marked as errors
+    assert [error for _, _, error in _results(record)] == [False, True, True]
+
+
+def test_unknown_and_malformed_calls_are_recorded_as_errors(one_episode):
+    calls = [("no_such_tool", {}), ("soql", {}), ("soql", {"query": 5}), ("soql", {"query": "SELECT Id FROM User LIMIT 1",
+                                                                                  "extra": "x"})]
+    results: list = []
+    with BackgroundServer(calling_app(calls, "I do not know.", results)) as server:
+        record = _outcome(one_episode, RemoteAgent(server.url, timeout_s=30))
+    assert [error for _, error in results[:4]] == [True] * 4  # (the calls of the first message)
+    assert [name for _, name, _ in _calls(record)][:4] == ["no_such_tool", "soql", "soql", "soql"]
+    assert "Unknown tool" in _results(record)[0][1] and "must be a string" in _results(record)[2][1]
+
+
+def test_calls_after_the_reply_are_refused(one_episode):
+    """Between turns and after the last one, the endpoint's tools do not run (a write then would change
+    what is scored with nothing in the transcript)."""
+    case = one_episode.org.connect().execute("SELECT Id FROM \"Case\" LIMIT 1").fetchone()[0]
+    user = one_episode.org.connect().execute("SELECT Id FROM \"User\" LIMIT 1").fetchone()[0]
+    results: list = []
+    with BackgroundServer(calling_app([("assign_case", {"case_id": case, "user_id": user})], "Done.", results,
+                                      after_reply=True)) as server:
+        _outcome(one_episode, RemoteAgent(server.url, timeout_s=30))
+        deadline = time.monotonic() + 30
+        while not results and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert results and results[0][1] is True  # refused between turns, or the token is already revoked
+    assert "no turn is in progress" in results[0][0] or "401" in results[0][0], results
+
+
+def test_the_gate_is_closed_between_turns():
+    from simulator.agents.remote import ToolLog
+    log = ToolLog()
+    assert "no turn is in progress" in log.gate("soql")
+    log.begin(1, budget=2)
+    assert log.gate("soql") is None and log.gate("sosl") is None and "step budget" in log.gate("soql")
+    assert log.over_budget
+    log.end()
+    assert "no turn is in progress" in log.gate("soql")

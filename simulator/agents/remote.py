@@ -48,7 +48,12 @@ def _tls() -> "ssl.SSLContext":
 
 
 class _Transient(Exception):
-    """A failure worth another attempt (refused connection, 5xx)."""
+    """A failure worth another attempt of a request that is safe to send twice (a 5xx, a broken
+    connection)."""
+
+
+class _Unsent(_Transient):
+    """A request that never reached the endpoint (a refused connection): safe to send again."""
 
 
 class ToolLog:
@@ -60,6 +65,31 @@ class ToolLog:
         self._messages: list[dict[str, Any]] = []
         self._count = 0
         self.turn = 0
+        self._open = False  # a turn is in progress: tools run only then
+        self._budget = self._used = 0
+        self.over_budget = False
+
+    def begin(self, turn: int, budget: int) -> None:
+        """A turn starts: its calls are recorded under `turn`, at most `budget` of them run."""
+        with self._lock:
+            self.turn, self._budget, self._used, self.over_budget, self._open = turn, budget, 0, False, True
+
+    def end(self) -> None:
+        """The turn is answered: later calls are refused (they could change what is scored)."""
+        with self._lock:
+            self._open = False
+
+    def gate(self, name: str) -> str | None:
+        """Why the call may not run (a refusal the agent reads), or None: outside a turn, or past the
+        turn's step budget (as in-process agents, which cannot call past it either)."""
+        with self._lock:
+            if not self._open:
+                return _refusal("no turn is in progress: tools run only while the agent answers a message")
+            if self._used >= self._budget:
+                self.over_budget = True
+                return _refusal(f"this turn's step budget of {self._budget} tool calls is spent")
+            self._used += 1
+            return None
 
     def __call__(self, name: str, arguments: dict, result: str) -> None:
         with self._lock:
@@ -75,6 +105,11 @@ class ToolLog:
         with self._lock:
             taken, self._messages = self._messages, []
         return taken
+
+
+def _refusal(why: str) -> str:
+    from ..crm.errors import SalesforceError
+    return json.dumps({"error": SalesforceError("REQUEST_LIMIT_EXCEEDED", f"Not run: {why}.").to_json()})
 
 
 def _from_environment(names: Mapping[str, str]) -> dict[str, str]:
@@ -122,7 +157,7 @@ class RemoteAgent(Agent):
         if self._gateway is None:
             self._gateway = ToolGateway.shared()
         self._max_steps = setup.max_steps
-        self._token = self._gateway.bind(setup.tools, self._log)
+        self._token = self._gateway.bind(setup.tools, self._log, gate=self._log.gate)
         self._client = httpx.AsyncClient(headers=self._headers, timeout=self.timeout_s, verify=_tls())
         body = await self._post("/sessions", {
             "system_prompt": setup.system_prompt, "max_steps": setup.max_steps,
@@ -134,19 +169,21 @@ class RemoteAgent(Agent):
         self._session_id = session_id
 
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
-        self._log.turn = turn
+        self._log.begin(turn, self._max_steps)
         payload: dict[str, Any] = {"turn": turn, "message": user_message}
         if self.briefed and self._known is not None:
             payload["brief"] = self._brief_json()
         try:
-            body = await self._post(f"/sessions/{self._session_id}/messages", payload)
-            reply, usage, messages = _reply(body, self.url), _usage(body, self.url), self._log.take()
+            body = await self._post(f"/sessions/{self._session_id}/messages", payload, resend=False)
+            reply, usage = _reply(body, self.url), _usage(body, self.url)
         except (AgentError, InfraError) as exc:
+            self._log.end()
             exc.partial = AgentTurn(reply="", messages=self._log.take())
             raise
-        calls = sum(1 for m in messages if m["role"] == "tool")  # (the harness counts them, whatever it says)
-        return AgentTurn(reply, messages, usage, step_limit_hit=body.get("step_limit_hit") is True or
-                         calls > self._max_steps)
+        self._log.end()
+        if body.get("step_limit_hit") is True or self._log.over_budget:  # (the harness counts the calls)
+            return AgentTurn("", self._log.take(), usage, step_limit_hit=True)  # no answer past the budget
+        return AgentTurn(reply, self._log.take(), usage)
 
     async def close(self) -> None:
         try:
@@ -172,30 +209,37 @@ class RemoteAgent(Agent):
         return {"instance": known.instance.to_json(), "meta": dict(known.meta.to_rows()),
                 "revealed": sorted(known.revealed())}
 
-    async def _post(self, path: str, payload: dict, opening: bool = False) -> dict:
-        """POST `payload` to the endpoint and return its JSON object (retrying transient failures)."""
+    async def _post(self, path: str, payload: dict, opening: bool = False, resend: bool = True) -> dict:
+        """POST `payload` to the endpoint and return its JSON object, retrying transient failures; with
+        `resend` False (a turn: the endpoint may have acted on it, tools and writes included) only a
+        request that never reached the endpoint is sent again."""
         where = f"remote agent {public_url(self.url)}"
         try:
-            return await asyncio.wait_for(self._attempts(path, payload, where, opening), self.timeout_s)
+            return await asyncio.wait_for(self._attempts(path, payload, where, opening, resend), self.timeout_s)
         except asyncio.TimeoutError:
             raise InfraError(f"{where}: no answer within {self.timeout_s:g} s") from None
 
-    async def _attempts(self, path: str, payload: dict, where: str, opening: bool) -> dict:
+    async def _attempts(self, path: str, payload: dict, where: str, opening: bool, resend: bool) -> dict:
         from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+        retried = _Transient if resend else _Unsent
         try:
-            async for attempt in AsyncRetrying(retry=retry_if_exception_type(_Transient), reraise=True,
+            async for attempt in AsyncRetrying(retry=retry_if_exception_type(retried), reraise=True,
                                                stop=stop_after_attempt(RETRIES + 1),
                                                wait=wait_random_exponential(RETRY_WAIT_S, max=8)):
                 with attempt:
                     return _answer(await self._send(path, payload, where), where, opening)
         except _Transient as exc:
-            raise InfraError(f"{where}: {exc} (after {RETRIES + 1} attempts)") from None
+            tried = f"after {RETRIES + 1} attempts" if isinstance(exc, retried) else \
+                "not sent again: the endpoint may have acted on the turn"
+            raise InfraError(f"{where}: {exc} ({tried})") from None
 
     async def _send(self, path: str, payload: dict, where: str) -> httpx.Response:
         try:
             return await self._client.post(_at(self.url, path), json=payload)
-        except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise _Transient(f"cannot reach it ({type(exc).__name__}: {redact(str(exc))})") from None
+        except httpx.ConnectError as exc:  # (nothing was sent)
+            raise _Unsent(f"cannot reach it ({type(exc).__name__}: {redact(str(exc))})") from None
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+            raise _Transient(f"the connection failed ({type(exc).__name__}: {redact(str(exc))})") from None
         except httpx.TimeoutException:
             raise InfraError(f"{where}: no answer within {self.timeout_s:g} s") from None
         except httpx.HTTPError as exc:

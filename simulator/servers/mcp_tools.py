@@ -43,6 +43,7 @@ class Binding:
     tools: CrmTools
     schema: Schema
     on_call: OnCall | None = None
+    gate: Callable[[str], str | None] | None = None  # a refusal text when a call may not run now
 
     def describe(self, object_name: str = "") -> str:
         """Describe one object of the CRM org (its fields with types, and its child relationships), or
@@ -59,12 +60,29 @@ class Binding:
         return describe_object(self.schema, obj)
 
     def call(self, name: str, arguments: dict) -> str:
-        """Run the tool `name` (one of MCP_TOOLS) and tell `on_call`."""
-        owner = self if name == "describe" else self.tools
-        text = getattr(owner, name)(**arguments)
+        """Run the tool `name` unless `gate` refuses it, and tell `on_call` of every call, refused,
+        unknown and malformed ones too (the transcript holds whatever the agent sent)."""
+        text = (self.gate(name) if self.gate is not None else None) or self._run(name, arguments)
         if self.on_call is not None:
             self.on_call(name, arguments, text)
         return text
+
+    def _run(self, name: str, arguments: dict) -> str:
+        if name not in MCP_TOOLS:
+            return _error_text("INVALID_TOOL", f"Unknown tool: {name}; the tools are {', '.join(MCP_TOOLS)}")
+        owner = self if name == "describe" else self.tools
+        try:
+            inspect.signature(getattr(owner, name)).bind(**arguments)
+        except TypeError as exc:
+            return _error_text("INVALID_ARGUMENTS", f"{name}: {exc}")
+        wrong = sorted(key for key, value in arguments.items() if not isinstance(value, str))
+        if wrong:  # (every tool parameter is a string, as the schema says)
+            return _error_text("INVALID_ARGUMENTS", f"{name}: {', '.join(wrong)} must be a string")
+        return getattr(owner, name)(**arguments)
+
+
+def _error_text(code: str, message: str) -> str:
+    return json.dumps({"error": SalesforceError(code, message).to_json()})
 
 
 def _tool_function(name: str) -> Callable[..., str]:
@@ -104,15 +122,11 @@ def tool_server(resolve: Callable[[Any], Binding]) -> Any:
     async def list_tools() -> list:
         return tools
 
-    @server.call_tool()
+    @server.call_tool(validate_input=False)  # (Binding.call checks and records malformed calls itself)
     async def call_tool(name: str, arguments: dict) -> types.CallToolResult:
-        if name not in MCP_TOOLS:
-            text, is_error = f"Unknown tool: {name}", True
-        else:
-            binding = resolve(server.request_context)  # (the request's context: read on this task)
-            text = await anyio.to_thread.run_sync(binding.call, name, arguments)  # a slow query holds no other
-            is_error = failed(text)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], isError=is_error)
+        binding = resolve(server.request_context)  # (the request's context: read on this task)
+        text = await anyio.to_thread.run_sync(binding.call, name, arguments or {})  # a slow query holds no other
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], isError=failed(text))
 
     return server
 
@@ -187,11 +201,13 @@ class ToolGateway:
                 cls._shared = cls()
             return cls._shared
 
-    def bind(self, tools: CrmTools, on_call: OnCall | None = None) -> str:
+    def bind(self, tools: CrmTools, on_call: OnCall | None = None,
+             gate: Callable[[str], str | None] | None = None) -> str:
         """A new bearer token whose MCP sessions call `tools` (the episode's own CrmTools, so writes land in
-        the episode's session); `on_call(name, arguments, result_text)` after every call."""
+        the episode's session); `on_call(name, arguments, result_text)` after every call; `gate(name)`
+        before each, returning a refusal text when it may not run."""
         token = secrets.token_urlsafe(24)
-        self._bindings[token] = Binding(tools, schema_of(tools), on_call)
+        self._bindings[token] = Binding(tools, schema_of(tools), on_call, gate)
         return token
 
     def unbind(self, token: str) -> None:

@@ -313,6 +313,8 @@ def derived_label(role: RoleConfig) -> str:
     if role.kind == "remote":
         from .secrets import public_url
         parts.append(public_url(role.options["url"]).split("://", 1)[1].rstrip("/"))
+        if role.options.get("briefed"):
+            parts.append("briefed")  # (told the answers: calibration of the remote path, never a result)
     if role.options.get("tools") == "mcp":
         parts.append("mcp")
     if role.privacy_aware:

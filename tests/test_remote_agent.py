@@ -225,6 +225,9 @@ def test_a_run_config_plays_a_remote_agent(tmp_path, capsys, org_cache):
     records = list(read_records(folder / "transcripts.jsonl"))
     assert records and all(r["scores"]["rules"]["success"] for r in records)
     assert all(r["agent"]["kind"] == "remote" and r["agent"]["briefed"] for r in records)
+    assert all(r["agent"]["label"].endswith("briefed") for r in records)
+    summary = json.loads((folder / "summary.json").read_text())
+    assert "(briefed oracle)" in json.dumps(summary)  # reports never show it as a result
     assert "k" * 24 not in (folder / "transcripts.jsonl").read_text() + (folder / "config.json").read_text()
 
 

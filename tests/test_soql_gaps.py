@@ -113,6 +113,7 @@ def test_with_comes_before_group_by(session, sql):
     "SELECT Id FROM Case WITH SECURITY_ENFORCED WHERE Priority = 'High'",
     "SELECT Id FROM Case WITH EVERYTHING",
     "SELECT Id FROM Case FOR LUNCH",
+    "SELECT Id FROM Case LIMIT 1 FOR UPDATE FOR VIEW",
 ])
 def test_misplaced_or_unknown_clauses_are_malformed(session, soql):
     assert error(session, soql).code == "MALFORMED_QUERY"
@@ -189,6 +190,9 @@ def test_rollup_errors(session):
     assert error(session, "SELECT Status, COUNT(Id) FROM Case GROUP BY ROLLUP(Status, Priority, Origin, OwnerId)"
                  ).code == "MALFORMED_QUERY"
     assert error(session, "SELECT Status, GROUPING(Priority) FROM Case GROUP BY ROLLUP(Status)").code == "MALFORMED_QUERY"
+    assert "names a field twice" in error(session, "SELECT Status, COUNT(Id) FROM Case GROUP BY ROLLUP(Status, Status)"
+                                          ).message
+    assert "ROLLUP or CUBE" in error(session, "SELECT Status, GROUPING(Status) g FROM Case GROUP BY Status").message
 
 
 # --- 5. exact sums of currency -----------------------------------------------------------------
@@ -247,3 +251,27 @@ def test_territory2_user_associations(session, sql):
     assert expected
     assert {r["Id"]: [u["UserId"] for u in r["UserTerritory2Associations"]["records"]]
             for r in got["records"] if r["UserTerritory2Associations"]} == expected
+
+
+
+def test_numbers_past_salesforce_precision_are_refused_and_sums_never_saturate(b2b_org):
+    """A currency value of 16 digits before the point or more is refused as Salesforce refuses it; a sum
+    of allowed values past 64 bits of cents is an error, never a silently clipped number."""
+    import json
+    from simulator.crm.tools import CrmTools
+
+    session = OrgSession(b2b_org)
+    tools = CrmTools(session)
+    ids = [r["Id"] for r in json.loads(tools.soql("SELECT Id FROM Opportunity ORDER BY Id LIMIT 12"))["records"]]
+    for value in ("1e300", "1e16", "-1e16"):
+        refused = json.loads(tools.update_record("Opportunity", ids[0], "Amount", value))
+        assert refused["error"][0]["errorCode"] == "NUMBER_OUTSIDE_VALID_RANGE", value
+    for rid in ids:  # (12 x 9e15: each allowed, the sum in cents past 2**63)
+        assert json.loads(tools.update_record("Opportunity", rid, "Amount", "9000000000000000"))["success"]
+    quoted = ", ".join(f"'{rid}'" for rid in ids)
+    with pytest.raises(SalesforceError) as err:
+        session.soql(f"SELECT SUM(Amount) s FROM Opportunity WHERE Id IN ({quoted})")
+    assert err.value.code == "NUMBER_OUTSIDE_VALID_RANGE"
+    (row,) = session.soql(f"SELECT SUM(Amount) s FROM Opportunity WHERE Id IN ({quoted}) AND Id != '{ids[0]}'"
+                          f" AND Id != '{ids[1]}'")["records"]
+    assert row["s"] == 9e16  # (10 of them fit: exact)

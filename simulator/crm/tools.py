@@ -29,6 +29,7 @@ from .session import OrgSession
 from .schema import Schema, search_fields
 from .store import fts_table, q
 
+MAX_DECIMAL = 1e16  # Salesforce's number fields: 18 digits, 2 after the point (exact sums stay in 64 bits)
 MAX_RECORDS = 100
 MAX_CHARS = 40_000  # about 10k tokens: a result larger than this is cut by records too
 _READ_ONLY_FIELDS = frozenset({"id", "createddate"})
@@ -259,6 +260,9 @@ class _ToolWork:
                 number = float(text)
                 if not math.isfinite(number):
                     raise ValueError(text)
+                if abs(number) >= MAX_DECIMAL:
+                    raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE",
+                                          f"{fld.name}: value outside of valid range on numeric field: {text}")
                 return number
             if fld.type == "date":
                 return datetime.strptime(text, "%Y-%m-%d").date().isoformat()

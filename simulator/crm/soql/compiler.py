@@ -80,6 +80,7 @@ class Scope:
         self.join_sql: list[str] = []
         self.join_params: list = []
         self.groups: dict[tuple, bool] = {}  # GROUP BY keys -> rolled up (a subtotal) in this SELECT
+        self.subtotals = False  # a SELECT of GROUP BY ROLLUP / CUBE
 
     def search(self, fts: str, match: str) -> None:
         """Keep only the rows matching FTS5 expression `match` in index `fts` (for SOSL)."""
@@ -179,6 +180,8 @@ def _aggregate(scope: Scope, call: Call, allowed: bool) -> Expr:
 def _aggregate_sql(scope: Scope, name: str, arg: Expr) -> str:
     """SQL of an aggregate; sums of decimal fields in exact integer units of their scale."""
     if name == "GROUPING":
+        if not scope.subtotals:
+            raise malformed("GROUPING() is for GROUP BY ROLLUP or CUBE")
         if arg.key not in scope.groups:
             raise malformed(f"GROUPING() needs a field of the GROUP BY clause, not '{arg.name}'")
         return "1" if scope.groups[arg.key] else "0"
@@ -418,6 +421,8 @@ def execute(conn: sqlite3.Connection, sql: str, params: list) -> list[tuple]:
             raise SalesforceError("QUERY_TIMEOUT", "Your query request was running for too long.") from None
         if str(exc).startswith(("no such table", "no such column")):  # (names checked against the schema)
             raise damaged(exc) from None
+        if str(exc) == "integer overflow":  # (an exact sum past 64 bits)
+            raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE", "an aggregate is outside the valid range") from None
         raise malformed(f"query could not be run: {exc}") from None
     except (sqlite3.Error, OverflowError) as exc:
         if getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):  # not the query's
@@ -543,7 +548,10 @@ def _group_keys(scope: Scope, query: Query, rolled: frozenset[int] = frozenset()
     """The identities of the GROUP BY expressions (fields and date functions); notes in the scope
     which are rolled up (the positions in `rolled`) in this SELECT."""
     keys = [operand(scope, g, aggregates=False).key for g in query.group_by]
+    if query.group_kind and len(set(keys)) < len(keys):
+        raise malformed(f"GROUP BY {query.group_kind} names a field twice")
     scope.groups = {key: i in rolled for i, key in enumerate(keys)}
+    scope.subtotals = bool(query.group_kind)
     return frozenset(keys)
 
 

@@ -177,7 +177,10 @@ def _transformer():
 
     @v_args(inline=True)
     class ToAst(Transformer):
-        def query(self, select, obj, alias, where, _with, group_by, having, order_by, limit, offset, *_options):
+        def query(self, select, obj, alias, where, _with, group_by, having, order_by, limit, offset, *options):
+            for keyword in set(options):
+                if options.count(keyword) > 1:
+                    raise malformed(f"{keyword} is given more than once")
             kind, groups = group_by or (None, ())
             return Query(select, obj.text, alias and str(alias), where, groups, having,
                          order_by or (), limit, offset, kind)
@@ -187,9 +190,11 @@ def _transformer():
 
         def for_(self, name):
             _option("FOR", name)
+            return "FOR"
 
         def update_(self, name):
             _option("UPDATE", name)
+            return "UPDATE"
 
         def select_list(self, *items):
             return items

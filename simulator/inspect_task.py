@@ -20,16 +20,17 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageTool, ChatMessageUser, ModelUsage
 from inspect_ai.scorer import Score, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, TaskState, solver
-from inspect_ai.tool import ToolDef
+from inspect_ai.tool import ToolDef, ToolError
 
 from .agents.base import Agent, AgentSetup, AgentTurn
+from .agents.function_calling import ONE_CALL_NOTICE
 from .agents.llm import failed
 from .agents.prompts import TOOL_NAMES
 from .config import OrgChoice, RunConfig, parse_config
@@ -151,8 +152,16 @@ class InspectAgent(Agent):
 
     async def start(self, setup: AgentSetup) -> None:
         self.state.messages = [ChatMessageSystem(content=setup.system_prompt)]
-        self.state.tools = [crm_tool(setup.tools, name) for name in TOOL_NAMES]
+        self.state.tools = [crm_tool(setup.tools, name, self._one_call) for name in TOOL_NAMES]
         self.max_steps = setup.max_steps
+        self._calls_left = 0
+
+    def _one_call(self) -> None:
+        """One tool call per model step, as the function-calling agent: the others of a step are refused
+        (an error result) so that steps, and step limits, mean the same with every agent."""
+        if self._calls_left <= 0:
+            raise ToolError(ONE_CALL_NOTICE)
+        self._calls_left -= 1
 
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
         self.state.messages.append(ChatMessageUser(content=user_message))
@@ -173,6 +182,7 @@ class InspectAgent(Agent):
 
     async def _step(self) -> None:
         """One generate step; Inspect's exceptions end the episode as an infra error and are kept."""
+        self._calls_left = 1
         try:
             await self.generate(self.state, tool_calls="single")
         except Exception as exc:
@@ -193,16 +203,19 @@ def usage(used: ModelUsage | None) -> Usage:
 
 def tool_message(m: ChatMessageTool, turn: int) -> dict[str, Any]:
     """Our transcript message of one Inspect tool result."""
-    return message("tool", m.text, turn, call_id=m.tool_call_id, name=m.function,
+    text = m.error.message if m.error is not None else m.text  # (an error's words are in its error)
+    return message("tool", text, turn, call_id=m.tool_call_id, name=m.function,
                    is_error=m.error is not None or failed(m.text))
 
 
-def crm_tool(tools: CrmTools, name: str):
-    """The CRM tool `name` of the episode's `tools` as an Inspect tool (its own output cap: ours)."""
+def crm_tool(tools: CrmTools, name: str, admit: Callable[[], None]):
+    """The CRM tool `name` of the episode's `tools` as an Inspect tool (its own output cap: ours);
+    `admit()` raises ToolError for a call that may not run."""
     method = getattr(tools, name)
 
     @functools.wraps(method)
     async def run(**kwargs: Any) -> str:
+        admit()
         return method(**kwargs)
 
     return ToolDef(run, name=name, description=method.__doc__.strip(), parameters=PARAMETERS[name],

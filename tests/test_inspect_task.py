@@ -174,3 +174,33 @@ def test_bad_arguments_are_one_clear_error(org_cache):
     from simulator.inspect_task import crmarena_task
     with pytest.raises(ConfigError, match="modes"):
         crmarena_task(mode="chatty", seed=7, scale=0.2)
+
+
+def test_a_second_tool_call_in_one_step_is_refused_as_with_our_agent(tmp_path, org_paths):
+    """One call per model step with every agent: a step's second call is an error result, not run."""
+    from inspect_ai.model import ChatCompletionChoice, ChatMessageAssistant
+    from inspect_ai.tool import ToolCall
+
+    from conftest import small_org_cache
+    from crmarena_sim import crmarena
+    from simulator.agents.function_calling import ONE_CALL_NOTICE
+
+    def agent(messages, tools, tool_choice, config) -> ModelOutput:
+        if any(m.role == "tool" for m in messages):
+            return _output(content="I could not find it.")
+        calls = [ToolCall(id=f"c{i}", function="soql", arguments={"query": f"SELECT Id FROM User LIMIT {i}"})
+                 for i in (1, 2)]
+        out = ModelOutput(model="mockllm/model", choices=[ChatCompletionChoice(
+            message=ChatMessageAssistant(content="", tool_calls=calls), stop_reason="tool_calls")])
+        out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+        return out
+
+    with small_org_cache(tmp_path, org_paths) as patch:
+        patch.setenv("INSPECT_DISPLAY", "none")
+        task = crmarena(tasks="knowledge_qa", n=1, mode="full", seed=7, scale=0.2)
+        log = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=agent), log_dir=str(tmp_path / "logs"),
+                           display="none")[0]
+    record = log.samples[0].metadata["record"]
+    results = [m for m in record["messages"] if m["role"] == "tool"][:2]
+    assert [m["is_error"] for m in results] == [False, True]
+    assert ONE_CALL_NOTICE in results[1]["content"] and '"records"' in results[0]["content"]

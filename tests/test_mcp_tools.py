@@ -365,3 +365,24 @@ def test_served_connections_are_not_delayed():
             server.close()
 
     assert asyncio.run(accepted_nodelay()) == 1
+
+
+def test_serve_tools_holds_a_bounded_number_of_sessions(b2b_org):
+    """Each MCP session that writes holds a copy of the org: past the cap the oldest is closed, and its
+    later calls are refused rather than served from a fresh copy that forgot its writes."""
+    from types import SimpleNamespace
+
+    from simulator.servers.mcp_tools import SessionTools
+
+    class McpSession:  # (a stand-in for the SDK's session object: the key sessions are told apart by)
+        pass
+
+    tools = SessionTools(b2b_org, max_sessions=2)
+    sessions = [McpSession() for _ in range(3)]
+    first, second = (tools(SimpleNamespace(session=s)) for s in sessions[:2])
+    assert tools(SimpleNamespace(session=sessions[0])) is first  # one binding per session
+    tools(SimpleNamespace(session=sessions[2]))  # a third: the oldest goes
+    with pytest.raises(LookupError, match="at most 2 sessions"):
+        tools(SimpleNamespace(session=sessions[0]))
+    assert tools(SimpleNamespace(session=sessions[1])) is second
+    assert json.loads(second.call("soql", {"query": "SELECT Id FROM User LIMIT 1"}))["records"]

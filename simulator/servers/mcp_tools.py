@@ -31,6 +31,7 @@ from ..crm.schema import Schema
 from ..crm.tools import CrmTools, schema_of
 from .background import BackgroundServer
 
+MAX_SESSIONS = 64  # MCP sessions served at once by serve-tools over HTTP
 MCP_TOOLS = ("soql", "sosl", "describe", "assign_case", "assign_lead", "update_record")
 MAX_BODY_BYTES = 1 << 20  # a tool call is a short JSON-RPC message; a larger body is refused (413)
 OnCall = Callable[[str, dict, str], None]
@@ -226,18 +227,34 @@ class ToolGateway:
 
 class SessionTools:
     """One isolated OrgSession (and its CrmTools) per MCP session, made on its first tool call and
-    dropped with it."""
+    dropped with it; at most `max_sessions` live (each that writes holds a copy of the org): a new one
+    past that closes the oldest, whose later calls are refused."""
 
-    def __init__(self, org: Any) -> None:
+    def __init__(self, org: Any, max_sessions: int = MAX_SESSIONS) -> None:
         self.org = org
-        self._bindings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.max_sessions = max_sessions
+        self._bindings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # MCP session -> (Binding, OrgSession)
+        self._closed: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
     def __call__(self, context: Any) -> Binding:
         from ..crm.session import OrgSession
 
         with self._lock:
-            binding = self._bindings.get(context.session)
-            if binding is None:
-                binding = self._bindings[context.session] = Binding(CrmTools(OrgSession(self.org)), self.org.schema)
-            return binding
+            held = self._bindings.get(context.session)
+            if held is None:
+                if context.session in self._closed:
+                    raise LookupError(f"this MCP session was closed: the server holds at most {self.max_sessions} "
+                                      "sessions and more were opened since; open a new one")
+                self._make_room()
+                session = OrgSession(self.org)
+                held = self._bindings[context.session] = (Binding(CrmTools(session), self.org.schema), session)
+            return held[0]
+
+    def _make_room(self) -> None:
+        """Close the oldest sessions until one more fits (dicts keep insertion order)."""
+        while len(self._bindings) >= self.max_sessions:
+            oldest = next(iter(self._bindings.keys()))
+            _, session = self._bindings.pop(oldest)
+            session.close()
+            self._closed.add(oldest)

@@ -5,7 +5,8 @@
 runs it on a worker thread, whose tool calls go over MCP, through the session's grant, with the
 SDK's client (an MCP session opened, on the server's event loop, for each message that needs tools).
 `failing_app(kind)` is an endpoint that answers messages badly, in the way `kind` says;
-`calling_app(calls, reply, results)` one that makes the given tool calls and answers `reply`.
+`calling_app(calls, reply, results)` one that makes the given tool calls and answers `reply`;
+`salesforce_app(act, reply, results)` one that acts with simple-salesforce on the session's REST grant.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 import anyio
 import httpx
@@ -178,3 +179,39 @@ def _app(open_session, message, close) -> Starlette:
     return Starlette(routes=[Route("/sessions", open_session, methods=["POST"]),
                              Route("/sessions/{session_id}/messages", message, methods=["POST"]),
                              Route("/sessions/{session_id}", close, methods=["DELETE"])])
+
+
+def salesforce_app(act: Callable[[Any, int], Any], reply: str, results: list, *,
+                   after_reply: bool = False) -> Starlette:
+    """An endpoint that, on each message, runs `act(client, turn)` on a worker thread with a simple-salesforce
+    client on the session's REST grant (`salesforce`), keeps what it returns or raises in `results`, and
+    answers `reply`; with `after_reply`, it acts only after answering."""
+    from simple_salesforce import Salesforce
+
+    from simulator.servers.sf_client import local_session
+    opened: dict = {}
+
+    async def open_session(request: Request) -> JSONResponse:
+        opened.update(await request.json())
+        return JSONResponse({"session_id": "s1"})
+
+    def run(turn: int) -> None:
+        grant = opened["salesforce"]
+        client = Salesforce(instance_url=grant["instance_url"], session_id=grant["access_token"],
+                            version=grant["version"], session=local_session(grant["instance_url"]))
+        try:
+            results.append(act(client, turn))
+        except Exception as exc:  # (a refusal: the test reads it)
+            results.append(exc)
+
+    async def message(request: Request) -> Response:
+        turn = (await request.json())["turn"]
+        if after_reply:
+            return JSONResponse({"reply": reply}, background=BackgroundTask(anyio.to_thread.run_sync, run, turn))
+        await anyio.to_thread.run_sync(run, turn)
+        return JSONResponse({"reply": reply})
+
+    async def close(request: Request) -> Response:
+        return Response(status_code=204)
+
+    return _app(open_session, message, close)

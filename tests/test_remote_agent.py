@@ -25,7 +25,7 @@ from simulator.episode import Limits, run_episode
 from simulator.plan import Plan
 from simulator.servers.background import BackgroundServer
 from simulator.users.scripted import ScriptedUser
-from tests.remote_oracle import calling_app, failing_app, remote_oracle_app
+from tests.remote_oracle import calling_app, failing_app, remote_oracle_app, salesforce_app
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "remote-agent.md"
 
@@ -285,3 +285,81 @@ def test_the_gate_is_closed_between_turns():
     assert log.over_budget
     log.end()
     assert "no turn is in progress" in log.gate("soql")
+
+
+# --- the Salesforce REST API grant ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def routing(planned):
+    """A workflow episode (case_routing, full mode): its answer is an assignment, scored on the final state."""
+    return next(p for p in planned if p.spec.instance.task == "case_routing" and p.spec.mode == "full")
+
+
+def _file_hash(org) -> str:
+    import hashlib
+    return hashlib.sha256(org.path.read_bytes()).hexdigest()
+
+
+def test_a_rest_client_routes_a_case_in_the_episodes_session(routing):
+    """simple-salesforce on the session's grant reads the org, and its PATCH of the case's OwnerId lands in
+    the episode's session: the scored final state holds it, and every request is a transcript tool call."""
+    params, agent_id = routing.spec.instance.params, routing.spec.instance.answer[0]
+    case_id, before = params["record_id"], _file_hash(routing.org)
+    original = routing.org.connect().execute('SELECT OwnerId FROM "Case" WHERE Id = ?', (case_id,)).fetchone()[0]
+    assert original != agent_id
+
+    def act(sf, turn):
+        found = sf.query(f"SELECT Id, OwnerId FROM Case WHERE Id = '{case_id}'")["records"]
+        fields = {f["name"] for f in sf.Case.describe()["fields"]}
+        status = sf.Case.update(case_id, {"OwnerId": agent_id})
+        after = sf.query(f"SELECT OwnerId FROM Case WHERE Id = '{case_id}'")["records"][0]["OwnerId"]
+        return found, fields, status, after
+    results: list = []
+    with BackgroundServer(salesforce_app(act, _answered(routing), results)) as server:
+        record = _play([routing], lambda: RemoteAgent(server.url, timeout_s=30))[0]
+    (found, fields, status, after), = results
+    assert [r["OwnerId"] for r in found] == [original] and "OwnerId" in fields
+    assert status == 204 and after == agent_id
+    assert record["state"]["OwnerId"] == agent_id and record["scores"]["rules"]["success"]
+    calls = [(name, json.loads(arguments)) for _, name, arguments in _calls(record)]
+    assert [name for name, _ in calls] == ["soql", "rest", "update_record", "soql"]
+    assert calls[0][1] == {"query": f"SELECT Id, OwnerId FROM Case WHERE Id = '{case_id}'"}
+    assert calls[1][1] == {"method": "GET", "path": "/services/data/v62.0/sobjects/Case/describe"}
+    assert calls[2][1] == {"object_name": "Case", "record_id": case_id, "field": "OwnerId", "value": agent_id}
+    texts = [text for _, text, _ in _results(record)]
+    assert json.loads(texts[0])["records"][0]["OwnerId"] == original and "204" in texts[2]
+    assert not any(error for _, _, error in _results(record))
+    assert _file_hash(routing.org) == before
+
+
+def test_rest_requests_past_the_budget_or_after_the_reply_are_refused(routing):
+    """Each REST request is one step of the turn's budget; one past it is refused (403) and not run; after
+    the reply nothing runs, and once the episode is over the token is invalid (401)."""
+    from simple_salesforce.exceptions import SalesforceExpiredSession, SalesforceRefusedRequest
+    case_id, agent_id = routing.spec.instance.params["record_id"], routing.spec.instance.answer[0]
+    clients: list = []
+
+    def act(sf, turn):
+        clients.append(sf)
+        sf.query("SELECT Id FROM User LIMIT 1")
+        return sf.Case.update(case_id, {"OwnerId": agent_id})
+    results: list = []
+    with BackgroundServer(salesforce_app(act, _answered(routing), results)) as server:
+        record = asyncio.run(run_episode(routing.spec, routing.org, RemoteAgent(server.url, timeout_s=30),
+                                         ScriptedUser(1), Limits(10, 1))).to_json()
+    assert isinstance(results[0], SalesforceRefusedRequest) and results[0].status == 403
+    assert results[0].content[0]["errorCode"] == "REQUEST_LIMIT_EXCEEDED" and "step budget" in str(results[0].content)
+    assert record["termination"]["reason"] == "agent_step_limit" and record["state"]["OwnerId"] != agent_id
+    assert [(name, error) for (_, name, _), (_, _, error) in zip(_calls(record), _results(record))] == [
+        ("soql", False), ("update_record", True)]
+    with pytest.raises(SalesforceExpiredSession):
+        clients[0].query("SELECT Id FROM User LIMIT 1")
+
+    late: list = []  # (the reply answers: no next turn opens the gate again)
+    with BackgroundServer(salesforce_app(act, _answered(routing), late, after_reply=True)) as server:
+        record = _outcome(routing, RemoteAgent(server.url, timeout_s=30))
+        deadline = time.monotonic() + 30
+        while not late and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert len(late) == 1 and isinstance(late[0], (SalesforceRefusedRequest, SalesforceExpiredSession)), late
+    assert record["state"]["OwnerId"] != agent_id and record["termination"]["reason"] == "user_done"

@@ -2,8 +2,9 @@
 
 Each episode opens a session on the endpoint, posts every person message and relays the reply.
 The endpoint reaches the episode's tools over MCP, through the process's tool gateway
-(simulator.servers.mcp_tools) with a bearer token bound to this episode's tools alone; the
-gateway reports each call here, so the transcript holds every tool call and result whatever the
+(simulator.servers.mcp_tools) with a bearer token bound to this episode's tools alone, and over the
+Salesforce REST API with an access token on this episode's session; the gateway reports each call
+(each REST request) here, so the transcript holds every tool call and result whatever the
 endpoint says. Failures end the episode as the protocol's table says: unreachable, 5xx (after
 retries) or too slow is an InfraError; any other malformed answer is the agent's (AgentError).
 The endpoint's own `headers` (an API key) are remembered as secrets and never written.
@@ -162,7 +163,8 @@ class RemoteAgent(Agent):
         body = await self._post("/sessions", {
             "system_prompt": setup.system_prompt, "max_steps": setup.max_steps,
             "tools": {"mcp_url": self._gateway.url, "headers": {"Authorization": f"Bearer {self._token}"},
-                      "names": list(MCP_TOOLS)}}, opening=True)
+                      "names": list(MCP_TOOLS)},
+            "salesforce": self._gateway.salesforce(self._token)}, opening=True)
         session_id = body.get("session_id")
         if not isinstance(session_id, str) or not session_id:
             raise AgentError(f"remote agent {public_url(self.url)}: no session_id string in {_excerpt(body)}")

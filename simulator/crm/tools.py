@@ -110,6 +110,12 @@ def schema_of(tools: CrmTools) -> Schema:
     return _WORKS[id(tools)].session.schema
 
 
+def session_of(tools: CrmTools) -> OrgSession:
+    """The session `tools` act on, for the harness's own servers (the tool gateway's REST API on a
+    bound episode's session); never hand it to an agent: it reaches the org and the episode's writes."""
+    return _WORKS[id(tools)].session
+
+
 class _ToolWork:
     """What the tools of one `CrmTools` do, over its session (never handed to an agent)."""
 

@@ -6,8 +6,10 @@ A result that is a Salesforce error is also marked `isError`.
 
 Two ways to serve them over streamable HTTP on 127.0.0.1, each behind a bearer token and a request
 size cap: `ToolGateway` (in this process, one token per bound `CrmTools`: how in-process episodes
-hand their own tools to agents that take tools over MCP) and `crmarena serve-tools ORG` (one
-isolated `OrgSession` per MCP session; or one session for the process over stdio).
+hand their own tools to agents that take tools over MCP; on request it also grants the Salesforce
+REST API on the bound episode's session, its requests gated and reported as the MCP calls are)
+and `crmarena serve-tools ORG` (one isolated `OrgSession` per MCP session; or one session for the
+process over stdio).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ..agents.llm import failed
 from ..crm.describe import describe_object, describe_schema
 from ..crm.errors import SalesforceError
 from ..crm.schema import Schema
-from ..crm.tools import CrmTools, schema_of
+from ..crm.tools import CrmTools, schema_of, session_of
 from .background import BackgroundServer
 
 MAX_SESSIONS = 64  # MCP sessions served at once by serve-tools over HTTP
@@ -181,13 +183,18 @@ def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = 
 
 class ToolGateway:
     """The CRM tools over MCP streamable HTTP on 127.0.0.1 (a BackgroundServer, started on first use),
-    one bearer token per bound tool set."""
+    one bearer token per bound tool set; and, for bound tool sets that ask (`salesforce`), the
+    Salesforce REST API (salesforce_rest: one app and server per org file, made on first use, its
+    logins' credentials random and never told)."""
 
     _shared: ClassVar["ToolGateway | None"] = None
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self) -> None:
         self._bindings: dict[str, Binding] = {}
+        self._rest_servers: dict[str, tuple[Any, BackgroundServer]] = {}  # org file -> its REST app, served
+        self._rest_tokens: dict[str, tuple[Any, str]] = {}  # MCP token -> (REST app, access token)
+        self._lock = threading.Lock()
         self._pid = os.getpid()
         app = http_app(tool_server(self._binding_of), self._bindings.__contains__)
         self._server = BackgroundServer(app).start()
@@ -211,8 +218,39 @@ class ToolGateway:
         self._bindings[token] = Binding(tools, schema_of(tools), on_call, gate)
         return token
 
+    def salesforce(self, token: str) -> dict[str, str]:
+        """A Salesforce REST API grant on the session of the tools bound to `token` (the protocol's
+        `salesforce`: instance_url, access_token, version), its requests passed by the binding's gate
+        and reported to its on_call as tool calls; revoked with the token by `unbind`."""
+        from .salesforce_rest import API_VERSIONS, attach_session
+
+        binding = self._bindings[token]
+        session = session_of(binding.tools)
+        app, server = self._rest_server(session.org)
+        access = attach_session(app, session, on_call=binding.on_call, gate=binding.gate)
+        with self._lock:
+            self._rest_tokens[token] = (app, access)
+        return {"instance_url": server.url, "access_token": access, "version": API_VERSIONS[-1]}
+
     def unbind(self, token: str) -> None:
         self._bindings.pop(token, None)
+        with self._lock:
+            rest = self._rest_tokens.pop(token, None)
+        if rest is not None:
+            from .salesforce_rest import detach_session
+            detach_session(*rest)
+
+    def _rest_server(self, org: Any) -> tuple[Any, BackgroundServer]:
+        """The REST app of `org`'s file and its running server (started on first use)."""
+        from .rest_sessions import Credentials
+        from .salesforce_rest import create_app
+
+        key = str(org.path.resolve())
+        with self._lock:
+            if key not in self._rest_servers:
+                app = create_app(org, Credentials.generate())
+                self._rest_servers[key] = app, BackgroundServer(app).start()
+            return self._rest_servers[key]
 
     def _binding_of(self, context: Any) -> Binding:
         binding = self._bindings.get(bearer_token(context.request.scope))
@@ -222,7 +260,8 @@ class ToolGateway:
 
     def stop(self) -> None:
         """Stop serving (a gateway that is not the shared one)."""
-        self._server.stop()
+        for server in [self._server, *(server for _, server in self._rest_servers.values())]:
+            server.stop()
 
 
 class SessionTools:

@@ -5,7 +5,8 @@ token endpoint (`POST /services/oauth2/token`: the username-password and client-
 flows) and the SOAP login (`POST /services/Soap/u/VER`, what simple-salesforce and
 CRMArena's harness use with a security token). Each login mints an access token that owns a
 new `OrgSession`; `TokenRegistry.attach` mints one bound to an existing session instead (a
-remote agent reading and writing an episode's own session). Every token's writes go to its
+remote agent reading and writing an episode's own session, each request gated and reported as
+its MCP tool calls are). Every token's writes go to its
 session's private copy, never to the org file, and no other token sees them.
 """
 
@@ -20,6 +21,7 @@ import time
 import xml.etree.ElementTree as ElementTree
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Callable
 from urllib.parse import parse_qs
 from xml.sax.saxutils import escape
 
@@ -103,6 +105,8 @@ class Bound:
     owned: bool  # minted by a login: closed when evicted or when the server stops
     cursors: OrderedDict = field(default_factory=OrderedDict)  # locator -> (records, totalSize)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    on_call: Callable[[str, dict, str], None] | None = None  # told of every request (as a tool call)
+    gate: Callable[[str], str | None] | None = None  # a refusal text when a request may not run now
 
 
 class TokenRegistry:
@@ -125,9 +129,11 @@ class TokenRegistry:
                 self._bound.pop(old).session.close()
         return token
 
-    def attach(self, session: OrgSession) -> str:
-        """A token bound to an existing session (its owner closes it; `detach` when done)."""
-        return self._mint(Bound(session, owned=False))
+    def attach(self, session: OrgSession, on_call: Callable[[str, dict, str], None] | None = None,
+               gate: Callable[[str], str | None] | None = None) -> str:
+        """A token bound to an existing session (its owner closes it; `detach` when done), its requests
+        passed by `gate` and reported to `on_call` (as salesforce_rest.data_api says)."""
+        return self._mint(Bound(session, owned=False, on_call=on_call, gate=gate))
 
     def detach(self, token: str) -> None:
         with self._lock:

@@ -4,14 +4,17 @@ served by uvicorn).
 Data API (`/services/data/`, `/services/data/vNN.0/`): `query` and `queryAll` (`?q=`) paged by
 `nextRecordsUrl` in batches of 2,000, `search` (SOSL), `sobjects`, `sobjects/X`,
 `sobjects/X/describe`, `sobjects/X/ID` (GET, `?fields=`; PATCH, as the update_record tool).
-Logins and tokens: `rest_sessions`. Errors as Salesforce returns them: a status and
-`[{"errorCode", "message"}]`, never a traceback. Point simple-salesforce at it with
+Logins and tokens: `rest_sessions`; a token attached to an episode's session may carry a gate and
+a listener, so that its requests count and are recorded as that episode's tool calls
+(`tool_calls`). Errors as Salesforce returns them: a status and `[{"errorCode", "message"}]`,
+never a traceback. Point simple-salesforce at it with
 `sf_client.local_session`. The command: `serve_org`.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 import string
@@ -35,14 +38,16 @@ from . import sobject_describe
 from .rest_sessions import (MAX_CURSORS, BodyTooLarge, Bound, Credentials, TokenRegistry, oauth_token,
                             read_body, soap_login)
 
+logger = logging.getLogger(__name__)
 API_VERSIONS = tuple(f"{n}.0" for n in range(31, 63))
 BATCH_SIZE = 2000  # records per page of query results, as Salesforce's default
 BODY_CAP = 1 << 20  # bytes of a request body
 LOGIN_BODY_CAP = 64 << 10
 QUERY_CAP = 100_000  # characters of a SOQL or SOSL statement (Salesforce's limit; the URL carries it)
-_STATUS = {"NOT_FOUND": 404, "INVALID_SESSION_ID": 401, "METHOD_NOT_ALLOWED": 405,
-           "REQUEST_ENTITY_TOO_LARGE": 413, "UNKNOWN_EXCEPTION": 500}
+_STATUS = {"NOT_FOUND": 404, "INVALID_SESSION_ID": 401, "REQUEST_LIMIT_EXCEEDED": 403,
+           "METHOD_NOT_ALLOWED": 405, "REQUEST_ENTITY_TOO_LARGE": 413, "UNKNOWN_EXCEPTION": 500}
 _NOT_FOUND = SalesforceError("NOT_FOUND", "The requested resource does not exist")
+_UNEXPECTED = SalesforceError("UNKNOWN_EXCEPTION", "An unexpected error occurred in the org server")
 _ALNUM = string.ascii_letters + string.digits
 _METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"]
 
@@ -212,7 +217,8 @@ def _token(request: Request) -> str:
 
 
 async def data_api(request: Request) -> Response:
-    """Every `/services/data/...` request: version, token, resource, method, then the handler."""
+    """Every `/services/data/...` request: version, token, body, then the resource (through the
+    token's gate and reported to its `on_call` when it has them: see `_watched`)."""
     parts = [p for p in request.path_params.get("tail", "").split("/") if p]
     if not parts:
         return JSONResponse([{"label": sobject_describe.release_label(v), "url": f"/services/data/v{v}",
@@ -224,20 +230,87 @@ async def data_api(request: Request) -> Response:
         bound = state.registry.get(_token(request))
         if bound is None:
             raise SalesforceError("INVALID_SESSION_ID", "Session expired or invalid")
-        handlers, args = _handlers(parts[1:])
-        if request.method not in handlers:
-            raise SalesforceError("METHOD_NOT_ALLOWED", f"HTTP Method '{request.method}' not allowed. "
-                                                        f"Allowed are {','.join(handlers)}")
         body = await read_body(request, state.body_cap)
-        call = Call(bound, parts[0][1:], request.query_params, body, state.batch_size, state.query_cap)
-        result = await run_in_threadpool(handlers[request.method], call, *args)
     except BodyTooLarge:
-        result = SalesforceError("REQUEST_ENTITY_TOO_LARGE", f"The request body exceeds {state.body_cap} bytes")
+        return error_response(SalesforceError("REQUEST_ENTITY_TOO_LARGE",
+                                              f"The request body exceeds {state.body_cap} bytes"))
     except SalesforceError as err:
-        result = err
-    if isinstance(result, SalesforceError):
-        return error_response(result)
+        return error_response(err)
+    call = Call(bound, parts[0][1:], request.query_params, body, state.batch_size, state.query_cap)
+    if bound.gate is None and bound.on_call is None:
+        return await _respond(call, request.method, parts[1:])
+    return await _watched(call, request.method, parts[1:], request.url.path)
+
+
+async def _respond(call: Call, method: str, parts: list[str]) -> Response:
+    """The answer to `method` on the resource at `parts` (after the version)."""
+    try:
+        handlers, args = _handlers(parts)
+        if method not in handlers:
+            raise SalesforceError("METHOD_NOT_ALLOWED", f"HTTP Method '{method}' not allowed. "
+                                                        f"Allowed are {','.join(handlers)}")
+        result = await run_in_threadpool(handlers[method], call, *args)
+    except SalesforceError as err:
+        return error_response(err)
     return result if isinstance(result, Response) else JSONResponse(result)
+
+
+async def _watched(call: Call, method: str, parts: list[str], path: str) -> Response:
+    """A request of an attached token with a gate or a listener (a remote agent's episode): refused
+    (403) when the gate says so, else answered; either way reported to `on_call` as the tool calls
+    it amounts to (`tool_calls`), with the body the client got as their result (an error's wrapped
+    as the tools word theirs, `{"error": [...]}`; a bodiless answer as its status)."""
+    bound = call.bound
+    calls = tool_calls(method, parts, call.params, call.body, path)
+    refusal = bound.gate(calls[0][0]) if bound.gate is not None else None
+    try:
+        response = error_response(_refused(refusal)) if refusal else await _respond(call, method, parts)
+    except Exception:  # (recorded too; logged, never shown)
+        logger.exception("an unexpected error in a REST request of an attached session")
+        response = error_response(_UNEXPECTED)
+    if bound.on_call is not None:
+        text = response.body.decode() or f"HTTP {response.status_code} (no content)"
+        text = f'{{"error": {text}}}' if response.status_code >= 400 else text
+        for name, arguments in calls:
+            bound.on_call(name, arguments, text)
+    return response
+
+
+def _refused(text: str) -> SalesforceError:
+    """The gate's refusal (a tool error text, `{"error": [{"errorCode", "message"}]}`, or plain words)."""
+    try:
+        first = json.loads(text)["error"][0]
+        return SalesforceError(first["errorCode"], first["message"])
+    except (ValueError, TypeError, KeyError, IndexError):
+        return SalesforceError("REQUEST_LIMIT_EXCEEDED", text)
+
+
+def tool_calls(method: str, parts: list[str], params: Mapping[str, str], body: bytes,
+               path: str) -> list[tuple[str, dict]]:
+    """What a request amounts to in the agent tools' words, for a transcript: a query is `soql`, a
+    search `sosl`, a PATCH of a record one `update_record` per field; anything else one `rest` call
+    with its method, path, query parameters and body."""
+    head = parts[0] if parts else ""
+    if method == "GET" and len(parts) == 1 and head in ("query", "queryAll"):
+        return [("soql", {"query": params.get("q", "")})]
+    if method == "GET" and parts == ["search"]:
+        return [("sosl", {"search": params.get("q", "")})]
+    values = _json_object(body) if method == "PATCH" and head == "sobjects" and len(parts) == 3 else None
+    values = {k: v for k, v in (values or {}).items() if k != "attributes"}
+    if values:
+        return [("update_record", {"object_name": parts[1], "record_id": parts[2], "field": field,
+                                   "value": value if isinstance(value, str) else json.dumps(value)})
+                for field, value in values.items()]
+    rest = {"method": method, "path": path, **({"params": dict(params)} if params else {})}
+    return [("rest", {**rest, **({"body": body.decode("utf-8", "replace")} if body else {})})]
+
+
+def _json_object(body: bytes) -> dict | None:
+    try:
+        value = json.loads(body or b"null")
+    except (ValueError, UnicodeError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:
@@ -251,7 +324,7 @@ async def _too_large(request: Request, exc: BodyTooLarge) -> Response:
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
-    return error_response(SalesforceError("UNKNOWN_EXCEPTION", "An unexpected error occurred in the org server"))
+    return error_response(_UNEXPECTED)
 
 
 def create_app(org: Org, credentials: Credentials, *, batch_size: int = BATCH_SIZE, timeout_s: float = 10.0,
@@ -276,9 +349,13 @@ def create_app(org: Org, credentials: Credentials, *, batch_size: int = BATCH_SI
     return app
 
 
-def attach_session(app: Starlette, session: OrgSession) -> str:
-    """An access token bound to an existing session: its holder reads and writes that session."""
-    return app.state.registry.attach(session)
+def attach_session(app: Starlette, session: OrgSession, *, on_call: Callable[[str, dict, str], None] | None = None,
+                   gate: Callable[[str], str | None] | None = None) -> str:
+    """An access token bound to an existing session: its holder reads and writes that session. With
+    `gate(tool name)` (a refusal text, or None) each request may be refused before it runs; with
+    `on_call(name, arguments, result text)` each is reported as the tool calls it amounts to
+    (`tool_calls`), as the MCP tool gateway reports its calls."""
+    return app.state.registry.attach(session, on_call, gate)
 
 
 def detach_session(app: Starlette, token: str) -> None:

@@ -155,16 +155,17 @@ class RemoteAgent(Agent):
 
     async def start(self, setup: AgentSetup) -> None:
         from ..servers.mcp_tools import MCP_TOOLS, ToolGateway
-        if self._gateway is None:
-            self._gateway = ToolGateway.shared()
+        if self._gateway is None:  # (its servers start on first use: off the loop other episodes share)
+            self._gateway = await asyncio.to_thread(ToolGateway.shared)
         self._max_steps = setup.max_steps
         self._token = self._gateway.bind(setup.tools, self._log, gate=self._log.gate)
+        grant = await asyncio.to_thread(self._gateway.salesforce, self._token)
         self._client = httpx.AsyncClient(headers=self._headers, timeout=self.timeout_s, verify=_tls())
         body = await self._post("/sessions", {
             "system_prompt": setup.system_prompt, "max_steps": setup.max_steps,
             "tools": {"mcp_url": self._gateway.url, "headers": {"Authorization": f"Bearer {self._token}"},
                       "names": list(MCP_TOOLS)},
-            "salesforce": self._gateway.salesforce(self._token)}, opening=True)
+            "salesforce": grant}, opening=True)
         session_id = body.get("session_id")
         if not isinstance(session_id, str) or not session_id:
             raise AgentError(f"remote agent {public_url(self.url)}: no session_id string in {_excerpt(body)}")

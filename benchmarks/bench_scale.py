@@ -37,14 +37,14 @@ SCALE_QUERIES = [
 
 
 def bench_queries(paths: list[Path], repeat: int) -> list[str]:
-    """p50 (p95) latency of each of SCALE_QUERIES on the orgs at `paths`, their runs interleaved
-    (on a shared machine, load then weighs on every org alike)."""
+    """Wall p50 (p95) and CPU p50 of each of SCALE_QUERIES on the orgs at `paths`, their runs
+    interleaved (on a shared machine, load then weighs on every org alike; CPU time barely feels it)."""
     from contextlib import ExitStack
 
     from simulator.crm.session import OrgSession
     from simulator.crm.store import Org
 
-    rows = ["| query | " + " | ".join(f"{p.name} p50 (p95) ms" for p in paths) + " |",
+    rows = ["| query | " + " | ".join(f"{p.name}: wall p50 (p95) / CPU p50 ms" for p in paths) + " |",
             "|---|" + "---|" * len(paths)]
     with ExitStack() as stack:
         sessions = [stack.enter_context(OrgSession(Org(p))) for p in paths]
@@ -52,13 +52,15 @@ def bench_queries(paths: list[Path], repeat: int) -> list[str]:
             samples: list[list[float]] = [[] for _ in sessions]
             for session in sessions:
                 session.soql(text)  # (warm the page cache and the plan)
+            cpu: list[list[float]] = [[] for _ in sessions]
             for _ in range(repeat):
-                for session, times in zip(sessions, samples):
-                    start = time.perf_counter()
+                for session, times, used in zip(sessions, samples, cpu):
+                    start, start_cpu = time.perf_counter(), time.process_time()
                     session.soql(text)
                     times.append(time.perf_counter() - start)
-            cells = [f"{statistics.median(t) * 1000:.1f} ({statistics.quantiles(t, n=20)[18] * 1000:.1f})"
-                     for t in samples]
+                    used.append(time.process_time() - start_cpu)
+            cells = [f"{statistics.median(t) * 1000:.1f} ({statistics.quantiles(t, n=20)[18] * 1000:.1f}) "
+                     f"/ {statistics.median(u) * 1000:.1f}" for t, u in zip(samples, cpu)]
             rows.append(f"| `{text}` | " + " | ".join(cells) + " |")
             print(rows[-1], file=sys.stderr)
     return rows

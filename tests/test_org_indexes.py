@@ -16,7 +16,7 @@ from simulator.crm.store import COMPOSITE_INDEXES, index_statements
 # (SOQL, the index its plan must search, whether that index covers it: no table row read)
 PLANS = [
     ("SELECT OwnerId, COUNT(Id) FROM Case WHERE Status = 'Closed' AND ClosedDate = LAST_N_QUARTERS:4 "
-     "GROUP BY OwnerId", "ix_Case_Status_ClosedDate_OwnerId_Id", True),
+     "GROUP BY OwnerId", "ix_Case_Status_OwnerId_ClosedDate_Id", True),
     ("SELECT COUNT() FROM Case WHERE Status = 'closed' AND Priority = 'High'", "ix_Case_Priority_Status", True),
     ("SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null GROUP BY OwnerId",
      "ix_Case_ClosedDate_OwnerId_Id", True),

@@ -6,6 +6,7 @@ import functools
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
+_PAIRS = [a + b for a in _BASE62 for b in _BASE62]  # the 2-digit base-62 numerals, 0 to 62**2 - 1
 _LIMIT = 62 ** 10  # record numbers that fit the 10 base-62 digits after prefix and pod
 
 
@@ -48,9 +49,9 @@ def make_id(key_prefix: str, number: int, pod: str = "Kd") -> str:
     """The 18-character Id of record `number` of the object with `key_prefix`."""
     if not 0 <= number < _LIMIT:
         raise ValueError("record number too large for a 15-character Id")
-    digits = []
-    while number:
-        number, rem = divmod(number, 62)
-        digits.append(_BASE62[rem])
-    id15 = key_prefix + pod + "".join(reversed(digits)).rjust(10, "0")
+    pairs = []
+    for _ in range(5):
+        number, rem = divmod(number, 3844)
+        pairs.append(_PAIRS[rem])
+    id15 = key_prefix + pod + "".join(reversed(pairs))
     return id15 + checksum(id15)

@@ -17,12 +17,24 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from .schema import Schema, schema_for, search_fields
+from .schema import TEXT_TYPES, Schema, SObject, schema_for, search_fields
 
 META_TABLE = "_meta"
 TRUTH_TABLE = "_truth"  # generator labels that text alone carries (true stage, BANT, breaches, ...)
 FTS_PREFIX = "_fts_"
 INDEXED_TYPES = ("reference", "date", "datetime")
+# Composite indexes for the aggregates agents and the task generators send at scale (issue 16;
+# costs in benchmarks/RESULTS.md): equality columns first, then the group or the range, then what
+# the query reads (Id last so that COUNT(Id) never touches the wide table). Text columns collate
+# NOCASE, as SOQL compares them.
+COMPOSITE_INDEXES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Case", ("Status", "OwnerId", "ClosedDate", "Id")),  # closed cases per owner in a window: no sort
+    ("Case", ("ClosedDate", "OwnerId", "Id")),  # open (ClosedDate = null) or closed-in-window per owner
+    ("Case", ("CreatedDate", "OwnerId", "Id")),  # cases per owner / per month in a window
+    ("Case", ("Priority", "Status")),  # COUNT() by priority and status
+    ("CaseHistory__c", ("Field__c", "CreatedDate", "OldValue__c", "CaseId__c", "Id")),  # transfers in a window
+    ("Lead", ("CreatedDate", "OwnerId", "Id")),  # leads per owner in a window
+)
 INJECTIONS = ("none", "standard", "dense")  # OrgMeta.injections: planted instructions (generator.injections)
 
 
@@ -86,11 +98,31 @@ def create_tables(conn: sqlite3.Connection, schema: Schema) -> None:
                  "kind TEXT NOT NULL, value TEXT NOT NULL)")
 
 
+def index_statements(schema: Schema) -> list[str]:
+    """The CREATE INDEX statements of an org: every lookup, date and datetime field, and the
+    COMPOSITE_INDEXES of the objects `schema` has."""
+    out = [f"CREATE INDEX {q(f'ix_{obj.name}_{f.name}')} ON {q(obj.name)} ({q(f.name)})"
+           for obj in schema.objects for f in obj.fields_of_type(*INDEXED_TYPES)]
+    for name, columns in COMPOSITE_INDEXES:
+        obj = schema.get(name)
+        if obj is not None:
+            out.append(f"CREATE INDEX {q('ix_' + name + '_' + '_'.join(columns))} ON {q(name)} "
+                       f"({', '.join(_index_column(obj, c) for c in columns)})")
+    return out
+
+
+def _index_column(obj: SObject, name: str) -> str:
+    field = obj.field(name)
+    if field is None:
+        raise KeyError(f"{obj.name} has no field {name} to index")
+    return q(name) + (" COLLATE NOCASE" if field.type in TEXT_TYPES else "")
+
+
 def create_indexes(conn: sqlite3.Connection, schema: Schema) -> None:
-    """Index every lookup, date and datetime field, and build the FTS5 indexes for SOSL."""
+    """Create the indexes (index_statements) and build the FTS5 indexes for SOSL."""
+    for statement in index_statements(schema):
+        conn.execute(statement)
     for obj in schema.objects:
-        for f in obj.fields_of_type(*INDEXED_TYPES):
-            conn.execute(f"CREATE INDEX {q(f'ix_{obj.name}_{f.name}')} ON {q(obj.name)} ({q(f.name)})")
         cols = [f.name for f in search_fields(obj)]
         if cols:
             fts = fts_table(obj.name)
@@ -113,11 +145,18 @@ def content_hash(conn: sqlite3.Connection, schema: Schema, writer: str = "", inj
     for obj in schema.objects:
         h.update(obj.name.encode())
         cols = ", ".join(q(f.name) for f in obj.fields)
-        for row in conn.execute(f"SELECT {cols} FROM {q(obj.name)} ORDER BY {q('Id')}"):
-            h.update(json.dumps(row, separators=(",", ":")).encode())
-    for row in conn.execute(f"SELECT * FROM {TRUTH_TABLE} ORDER BY object, record_id, kind, value"):
-        h.update(json.dumps(row, separators=(",", ":")).encode())
+        _hash_rows(h, conn.execute(f"SELECT {cols} FROM {q(obj.name)} ORDER BY {q('Id')}"))
+    _hash_rows(h, conn.execute(f"SELECT * FROM {TRUTH_TABLE} ORDER BY object, record_id, kind, value"))
     return h.hexdigest()
+
+
+_ROW_JSON = json.JSONEncoder(separators=(",", ":")).encode  # = json.dumps(row, separators=(",", ":"))
+
+
+def _hash_rows(h, cursor: sqlite3.Cursor) -> None:
+    """Feed each row's compact JSON to `h`, a batch of rows at a time (the same bytes as row by row)."""
+    while rows := cursor.fetchmany(2000):
+        h.update("".join(map(_ROW_JSON, rows)).encode())
 
 
 def write_meta(conn: sqlite3.Connection, meta: OrgMeta) -> None:

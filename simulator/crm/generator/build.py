@@ -6,6 +6,7 @@ import functools
 import hashlib
 import math
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from pathlib import Path
 from typing import Callable
@@ -73,10 +74,10 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
     w.done()
 
 
-def _write(conn: sqlite3.Connection, org: str, schema, *, seed: int, scale: float, as_of: date, injections: str,
-           progress: Callable[[str, int], None] | None) -> store.OrgMeta:
-    """Fill the empty database `conn` with org `org` (poisoned with `injections`), its indexes and
-    metadata (one transaction)."""
+def _write(conn: sqlite3.Connection, path: Path, org: str, schema, *, seed: int, scale: float, as_of: date,
+           injections: str, progress: Callable[[str, int], None] | None) -> store.OrgMeta:
+    """Fill the empty database `conn` (the file `path`) with org `org` (poisoned with `injections`),
+    its indexes and metadata."""
     conn.execute("PRAGMA journal_mode=OFF")
     conn.execute("PRAGMA synchronous=OFF")
     conn.execute("PRAGMA cache_size=-200000")
@@ -85,13 +86,34 @@ def _write(conn: sqlite3.Connection, org: str, schema, *, seed: int, scale: floa
     generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress)
     if injections != "none":
         poison.plant(conn, org, seed, injections)
-    store.create_indexes(conn, schema)
-    meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION,
-                         store.content_hash(conn, schema, injections=injections), injections=injections)
-    store.write_meta(conn, meta)
     conn.execute("COMMIT")
-    conn.execute("PRAGMA journal_mode=DELETE")
+    digest = _index_and_hash(conn, path, schema, injections)
+    meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION, digest, injections=injections)
+    store.write_meta(conn, meta)
+    conn.execute("PRAGMA journal_mode=DELETE")  # (checkpoints the WAL into the file and removes it)
     return meta
+
+
+def _index_and_hash(conn: sqlite3.Connection, path: Path, schema, injections: str) -> str:
+    """Build the indexes on `conn` while a second connection computes the content hash: in WAL mode
+    the reader keeps its snapshot of the rows as the indexes are written, and SQLite's index build
+    runs without the GIL, so the two share the machine's cores. Returns the content hash."""
+    conn.execute("PRAGMA journal_mode=WAL")
+    with ThreadPoolExecutor(1, thread_name_prefix="org-hash") as pool:
+        digest = pool.submit(_hash_file, path, schema, injections)
+        conn.execute("BEGIN")
+        store.create_indexes(conn, schema)
+        conn.execute("COMMIT")
+        return digest.result()
+
+
+def _hash_file(path: Path, schema, injections: str) -> str:
+    reader = sqlite3.connect(path)
+    try:
+        reader.execute("BEGIN")  # (one snapshot for the whole hash)
+        return store.content_hash(reader, schema, injections=injections)
+    finally:
+        reader.close()
 
 
 def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: date = DEFAULT_AS_OF,
@@ -113,10 +135,11 @@ def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: 
         raise ValueError(f"the folder {out.parent} {what}: create it first (mkdir -p) or write the org elsewhere")
     schema = schema_for(org)
     with files.replacing(out) as tmp:
-        Path(f"{tmp}-journal").unlink(missing_ok=True)  # (a killed build's)
+        for leftover in ("journal", "wal", "shm"):  # (a killed build's)
+            Path(f"{tmp}-{leftover}").unlink(missing_ok=True)
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:
-            meta = _write(conn, org, schema, seed=seed, scale=scale, as_of=as_of, injections=injections,
+            meta = _write(conn, tmp, org, schema, seed=seed, scale=scale, as_of=as_of, injections=injections,
                           progress=progress)
         finally:
             conn.close()

@@ -36,16 +36,26 @@ class Clock:
 
     as_of: date
     _base: datetime = field(init=False)
+    _days: dict = field(init=False, default_factory=dict)  # day offset -> "YYYY-MM-DD"
 
     def __post_init__(self) -> None:
         self._base = datetime(self.as_of.year, self.as_of.month, self.as_of.day, tzinfo=timezone.utc)
 
     def dt(self, t: float) -> str:
-        d = self._base + timedelta(seconds=int(t))
-        return d.strftime("%Y-%m-%dT%H:%M:%S.000+0000")
+        day, second = divmod(int(t), DAY)
+        hour, second = divmod(second, HOUR)
+        minute, second = divmod(second, 60)
+        return f"{self._day(day)}T{hour:02d}:{minute:02d}:{second:02d}.000+0000"
 
     def d(self, t: float) -> str:
-        return (self._base + timedelta(seconds=int(t))).date().isoformat()
+        return self._day(int(t) // DAY)
+
+    def _day(self, day: int) -> str:
+        """The ISO date `day` days after the as-of date (memoised: timestamps share few days)."""
+        text = self._days.get(day)
+        if text is None:
+            text = self._days[day] = (self.as_of + timedelta(days=day)).isoformat()
+        return text
 
     def date_of(self, t: float) -> date:
         return (self._base + timedelta(seconds=int(t))).date()
@@ -76,6 +86,9 @@ def slug(text: str) -> str:
 
 def phone(rng: random.Random) -> str:
     return f"({rng.randint(201, 989)}) 555-{rng.randint(0, 9999):04d}"
+
+
+_TRUTH_JSON = json.JSONEncoder(sort_keys=True).encode  # = json.dumps(value, sort_keys=True)
 
 
 class Writer:
@@ -115,12 +128,12 @@ class Writer:
                 raise KeyError(f"{obj} has no field(s) {unknown} in the {self.schema.org} schema")
             self._checked.add(obj)
         buf = self._buf[obj]
-        buf.append(tuple(row.get(f) for f in self._fields[obj]))
+        buf.append(tuple(map(row.get, self._fields[obj])))
         if len(buf) >= self.BATCH:
             self._flush(obj)
 
     def truth(self, obj: str, record_id: str, kind: str, value) -> None:
-        self._truth.append((obj, record_id, kind, json.dumps(value, sort_keys=True)))
+        self._truth.append((obj, record_id, kind, _TRUTH_JSON(value)))
         if len(self._truth) >= self.BATCH:
             self._flush_truth()
 

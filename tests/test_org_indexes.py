@@ -1,0 +1,109 @@
+"""The org file's indexes: the composite ones exist, the aggregates agents and task generators send
+use them (EXPLAIN QUERY PLAN), and the build's fast paths write the same bytes as the plain ones."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from simulator.crm import ids, soql
+from simulator.crm.generator.common import Clock
+from simulator.crm.schema import TEXT_TYPES
+from simulator.crm.store import COMPOSITE_INDEXES, index_statements
+
+# (SOQL, the index its plan must search, whether that index covers it: no table row read)
+PLANS = [
+    ("SELECT OwnerId, COUNT(Id) FROM Case WHERE Status = 'Closed' AND ClosedDate = LAST_N_QUARTERS:4 "
+     "GROUP BY OwnerId", "ix_Case_Status_OwnerId_ClosedDate_Id", True),
+    ("SELECT COUNT() FROM Case WHERE Status = 'closed' AND Priority = 'High'", "ix_Case_Priority_Status", True),
+    ("SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null GROUP BY OwnerId",
+     "ix_Case_ClosedDate_OwnerId_Id", True),
+    ("SELECT OwnerId, COUNT(Id) FROM Case WHERE CreatedDate = LAST_N_MONTHS:6 GROUP BY OwnerId",
+     "ix_Case_CreatedDate_OwnerId_Id", True),
+    ("SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case WHERE CreatedDate = LAST_YEAR "
+     "GROUP BY CALENDAR_MONTH(CreatedDate)", "ix_Case_CreatedDate_OwnerId_Id", True),
+    ("SELECT OwnerId, COUNT(Id) n FROM Lead WHERE CreatedDate = LAST_N_MONTHS:6 GROUP BY OwnerId",
+     "ix_Lead_CreatedDate_OwnerId_Id", True),
+    ("SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+     "AND OldValue__c != null AND CreatedDate = LAST_QUARTER GROUP BY OldValue__c",
+     "ix_CaseHistory__c_Field__c_CreatedDate_OldValue__c_CaseId__c_Id", True),
+]
+
+
+def _indexes(conn) -> dict[str, str]:
+    return dict(conn.execute("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index'"))
+
+
+@pytest.mark.parametrize("kind", ["b2b", "b2c"])
+def test_composite_indexes_exist_with_soql_collation(org_paths, kind):
+    from simulator.crm.store import Org
+
+    org = Org(org_paths[kind])
+    conn = org.connect()
+    try:
+        found = _indexes(conn)
+        for obj, columns in COMPOSITE_INDEXES:
+            name = f"ix_{obj}_{'_'.join(columns)}"
+            assert found.get(name) == obj, name
+            info = [(row[2], row[4]) for row in conn.execute(f'PRAGMA index_xinfo("{name}")') if row[5]]
+            want = [(c, "NOCASE" if org.schema.get(obj).field(c).type in TEXT_TYPES else "BINARY")
+                    for c in columns]
+            assert info == want
+        assert len(index_statements(org.schema)) + 1 == sum(1 for n in found if n.startswith("ix_"))
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("query,index,covering", PLANS, ids=[p[1] + str(i) for i, p in enumerate(PLANS)])
+def test_aggregate_queries_search_their_index(b2b_org, query, index, covering):
+    plan = soql.plan_for(b2b_org.schema, b2b_org.meta.as_of, query)
+    conn = b2b_org.connect()
+    try:
+        steps = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + plan.sql, plan.params)]
+    finally:
+        conn.close()
+    used = f"USING {'COVERING ' if covering else ''}INDEX {index} "
+    assert any(step.startswith("SEARCH") and used in step + " " for step in steps), steps
+
+
+def test_built_org_is_a_plain_rollback_journal_file(org_paths):
+    """The build's WAL phase (indexes beside the hash) leaves no -wal/-shm file and no WAL mode: a
+    read-only connection to a WAL file would need to write its -shm beside it."""
+    from simulator.crm.store import Org
+
+    path = org_paths["b2b"]
+    assert not path.with_name(path.name + "-wal").exists()
+    assert not path.with_name(path.name + "-shm").exists()
+    conn = Org(path).connect()
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    finally:
+        conn.close()
+    Org(path).verify()  # the recorded content hash is the hash of the rows
+
+
+def test_clock_formats_as_datetime_does():
+    clock, rng = Clock(date(2026, 6, 15)), random.Random(5)
+    base = datetime(2026, 6, 15, tzinfo=timezone.utc)
+    times = [0, -0.5, 0.5, -1, 86399.9, -86400, -86400.5, 17 * 3600]
+    times += [rng.uniform(-5e8, 2e5) for _ in range(20000)] + [rng.randint(-5 * 10**8, 2 * 10**5) for _ in range(20000)]
+    for t in times:
+        moment = base + timedelta(seconds=int(t))
+        assert clock.dt(t) == moment.strftime("%Y-%m-%dT%H:%M:%S.000+0000"), t
+        assert clock.d(t) == moment.date().isoformat(), t
+
+
+def test_make_id_is_base62_record_number():
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    rng = random.Random(3)
+    for number in list(range(5000)) + [rng.randrange(62**10) for _ in range(5000)] + [62**10 - 1]:
+        numeral, n = "", number
+        while n:
+            n, rem = divmod(n, 62)
+            numeral = digits[rem] + numeral
+        id15 = "500Kd" + numeral.rjust(10, "0")
+        assert ids.make_id("500", number) == id15 + ids.checksum(id15)
+    with pytest.raises(ValueError):
+        ids.make_id("500", 62**10)

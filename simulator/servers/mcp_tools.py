@@ -1,7 +1,7 @@
 """The CRM tools as an MCP server (the official `mcp` SDK's low-level server).
 
-Six tools: soql, sosl, assign_case, assign_lead and update_record (the `CrmTools` methods: same
-docstrings, same JSON text results) and describe (the schema text of `crmarena org describe`).
+Six tools, the `CrmTools` methods (same docstrings, same JSON text results): soql, sosl, describe (the
+schema text of `crmarena org describe`), assign_case, assign_lead and update_record.
 A result that is a Salesforce error is also marked `isError`.
 
 Two ways to serve them over streamable HTTP on 127.0.0.1, each behind a bearer token and a request
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import json
 import logging
 import os
 import secrets
@@ -25,10 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from ..agents.llm import failed
-from ..crm.describe import describe_object, describe_schema
-from ..crm.errors import SalesforceError
-from ..crm.schema import Schema
-from ..crm.tools import CrmTools, schema_of
+from ..crm.tools import CrmTools
 from .background import BackgroundServer
 
 MCP_TOOLS = ("soql", "sosl", "describe", "assign_case", "assign_lead", "update_record")
@@ -41,34 +37,14 @@ class Binding:
     """What one token's (or one MCP session's) tool calls run on."""
 
     tools: CrmTools
-    schema: Schema
     on_call: OnCall | None = None
-
-    def describe(self, object_name: str = "") -> str:
-        """Describe one object of the CRM org (its fields with types, and its child relationships), or
-        without an object name list every object.
-
-        Example: describe('Case')
-        """
-        if not object_name:
-            return describe_schema(self.schema)
-        obj = self.schema.get(object_name)
-        if obj is None:
-            err = SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported.")
-            return json.dumps({"error": err.to_json()})
-        return describe_object(self.schema, obj)
 
     def call(self, name: str, arguments: dict) -> str:
         """Run the tool `name` (one of MCP_TOOLS) and tell `on_call`."""
-        owner = self if name == "describe" else self.tools
-        text = getattr(owner, name)(**arguments)
+        text = getattr(self.tools, name)(**arguments)
         if self.on_call is not None:
             self.on_call(name, arguments, text)
         return text
-
-
-def _tool_function(name: str) -> Callable[..., str]:
-    return Binding.describe if name == "describe" else getattr(CrmTools, name)
 
 
 def _input_schema(func: Callable[..., str]) -> dict:
@@ -87,8 +63,8 @@ def tool_list() -> list:
     """The MCP tool definitions: name, the method's docstring, its parameters' JSON schema."""
     from mcp import types
 
-    return [types.Tool(name=name, description=inspect.getdoc(_tool_function(name)),
-                       inputSchema=_input_schema(_tool_function(name))) for name in MCP_TOOLS]
+    return [types.Tool(name=name, description=inspect.getdoc(getattr(CrmTools, name)),
+                       inputSchema=_input_schema(getattr(CrmTools, name))) for name in MCP_TOOLS]
 
 
 def tool_server(resolve: Callable[[Any], Binding]) -> Any:
@@ -191,7 +167,7 @@ class ToolGateway:
         """A new bearer token whose MCP sessions call `tools` (the episode's own CrmTools, so writes land in
         the episode's session); `on_call(name, arguments, result_text)` after every call."""
         token = secrets.token_urlsafe(24)
-        self._bindings[token] = Binding(tools, schema_of(tools), on_call)
+        self._bindings[token] = Binding(tools, on_call)
         return token
 
     def unbind(self, token: str) -> None:
@@ -223,5 +199,5 @@ class SessionTools:
         with self._lock:
             binding = self._bindings.get(context.session)
             if binding is None:
-                binding = self._bindings[context.session] = Binding(CrmTools(OrgSession(self.org)), self.org.schema)
+                binding = self._bindings[context.session] = Binding(CrmTools(OrgSession(self.org)))
             return binding

@@ -8,7 +8,8 @@
   requests, over-refusal rate on legitimate ones, privacy-utility score; `stats.privacy`), when the
   summary has `pressure` (evaluators.pressure) leaks under pressure (by tactic, survival by turn,
   refused then leaked, over-refusal under pressure), injection utility and attack success and the
-  default vs privacy-aware prompt pairs, turn categories by mode, judge agreement, usage and cost, and the episodes that did not pass;
+  default vs privacy-aware prompt pairs, turn categories by mode, judge agreement, usage and cost (and the
+  agent's prompt tokens per episode by agent variant and task type), and the episodes that did not pass;
 - report.html: the same with inline SVG plots (degradation by skill, persona x task heatmap,
   privacy rates and privacy-utility by agent, the survival curve of leaks under pressure, turn-category
   mix by mode);

@@ -8,7 +8,8 @@
   requests, over-refusal rate on legitimate ones, privacy-utility score; `stats.privacy`), when the
   summary has `pressure` (evaluators.pressure) leaks under pressure (by tactic, survival by turn,
   refused then leaked, over-refusal under pressure), injection utility and attack success and the
-  default vs privacy-aware prompt pairs, turn categories by mode, judge agreement, usage and cost, and the episodes that did not pass;
+  default vs privacy-aware prompt pairs, turn categories by mode, judge agreement, usage and cost (and the
+  agent's prompt tokens per episode by agent variant and task type), and the episodes that did not pass;
 - report.html: the same with inline SVG plots (degradation by skill, persona x task heatmap,
   privacy rates and privacy-utility by agent, the survival curve of leaks under pressure, turn-category
   mix by mode);
@@ -386,6 +387,25 @@ def _usage_rows(summary: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+PROMPT_TOKEN_HEADERS = ["agent", "task type", "episodes", "prompt tokens per episode", "per agent call"]
+
+
+def _prompt_token_rows(records: list[dict[str, Any]]) -> list[list[str]]:
+    """The agent's mean prompt tokens per episode (and per model call) by agent variant and task type."""
+    cells: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        usage = _get(r, "usage", "agent")
+        if isinstance(usage, dict) and usage.get("calls"):
+            agent = r.get("agent") or {}
+            cells.setdefault((str(agent.get("label") or agent.get("kind") or "?"), str(r.get("task"))), []).append(usage)
+    rows = []
+    for (agent, task), usages in sorted(cells.items()):
+        tokens = sum(u.get("prompt_tokens") or 0 for u in usages)
+        calls = sum(u.get("calls") or 0 for u in usages)
+        rows.append([agent, task, num(len(usages)), num(tokens / len(usages), 0), num(tokens / calls, 0)])
+    return rows
+
+
 def _audit_section(records: list[dict[str, Any]], run_info: dict[str, Any], mode: str, html: bool = False) -> list[str]:
     """The simulated people's audit (`crmarena audit`, evaluators.audit: the run folder's audit.jsonl), as
     markdown lines or HTML parts; nothing without an audit."""
@@ -554,6 +574,10 @@ def render_markdown(records: list[dict[str, Any]], summary: dict[str, Any], run_
 
     out += ["## Usage and cost", ""]
     out += _md_table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"], _usage_rows(summary))
+    token_rows = _prompt_token_rows(records)
+    if token_rows:
+        out += ["### Prompt tokens per episode by task type", ""]
+        out += _md_table(PROMPT_TOKEN_HEADERS, token_rows)
 
     out += [f"## Episodes that did not pass ({len(failures)})", ""]
     if failures:
@@ -667,6 +691,10 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
                          pct(s.get("any_attempt_rate"), 1), pct(s.get("premature_rate"), 1),
                          num(s.get("turns_to_answer"), 2)] for m, s in sorted(by_mode.items())],
                        numeric=(1, 2, 3, 4, 5)))
+    token_rows = _prompt_token_rows(records)
+    if token_rows:
+        b.append("<h3>Prompt tokens per episode by task type</h3>")
+        b.append(table(PROMPT_TOKEN_HEADERS, token_rows, numeric=(2, 3, 4)))
     else:
         b.append('<p class="note">No turn categories in this run.</p>')
 
@@ -697,6 +725,10 @@ def render_report_html(records: list[dict[str, Any]], summary: dict[str, Any], r
     b.append('<h2 id="usage">Usage and cost</h2>')
     b.append(table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"], _usage_rows(summary),
                    numeric=(1, 2, 3, 4, 5)))
+    token_rows = _prompt_token_rows(records)
+    if token_rows:
+        b.append("<h3>Prompt tokens per episode by task type</h3>")
+        b.append(table(PROMPT_TOKEN_HEADERS, token_rows, numeric=(2, 3, 4)))
 
     b.append(f'<h2 id="failures">Episodes that did not pass ({len(failures)})</h2>')
     if failures:

@@ -38,7 +38,10 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   `openai/gpt-4o-mini t=0.7 privacy-aware`, `react ollama/qwen2.5`). Labels must be unique,
   and so must the variants.
   `tools: mcp` gives a function-calling agent its tools through the MCP tool gateway instead of
-  in-process functions (same tools, same results). `kind: remote` with `url:` plays an agent served
+  in-process functions (same tools, same results). `schema: tool` (function_calling and react; default
+  `prompt`: every object's fields in the system prompt, as the original does) lists the objects only and
+  gives the agent a `describe(object_name)` tool for their fields (a far shorter prompt; label part
+  `schema=tool`). `kind: remote` with `url:` plays an agent served
   behind an HTTP endpoint (docs/remote-agent.md); its `options` go to simulator.agents.remote.
   The user simulator (`user`) and the judge are single: they are the instrument, not the
   thing under test.
@@ -317,17 +320,19 @@ def derived_label(role: RoleConfig) -> str:
             parts.append("briefed")  # (told the answers: calibration of the remote path, never a result)
     if role.options.get("tools") == "mcp":
         parts.append("mcp")
+    if role.options.get("schema", "prompt") != "prompt":
+        parts.append(f"schema={role.options['schema']}")
     if role.privacy_aware:
         parts.append("privacy-aware")
     return " ".join(parts)
 
 
-AGENT_KEYS = {"kind", "model", "plugin", "options", "privacy_aware", "temperature", "label", "url", "tools"}
+AGENT_KEYS = {"kind", "model", "plugin", "options", "privacy_aware", "temperature", "label", "url", "tools", "schema"}
 
 
 def _kind_options(a: _Reader, kind: str) -> dict:
-    """The entry's `options`, with a remote agent's `url` and a function-calling agent's `tools: mcp`
-    carried in them (so that entries without either keep the ids they always had)."""
+    """The entry's `options`, with a remote agent's `url`, a function-calling agent's `tools: mcp` and a
+    model agent's `schema: tool` carried in them (so that entries without them keep the ids they always had)."""
     options = dict(a.get("options", dict, {}))
     url = a.get("url", str, None)
     if (kind == "remote") != (url is not None):
@@ -345,6 +350,13 @@ def _kind_options(a: _Reader, kind: str) -> dict:
             raise ConfigError(a.path, a.key("tools"), f"tools: {tools} is for function_calling agents "
                               f"(this one is {kind})")
         options["tools"] = tools
+    from .agents.prompts import SCHEMA_MODES
+    schema = a.choice("schema", SCHEMA_MODES, "prompt")
+    if schema != "prompt":
+        if kind not in ("function_calling", "react"):
+            raise ConfigError(a.path, a.key("schema"), f"schema: {schema} is for function_calling and react agents "
+                              f"(this one is {kind})")
+        options["schema"] = schema
     return options
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Collection, Iterator
 
 from .config import RoleConfig, RunConfig
+from .crm.schema import Schema
 from .crm.store import Org
 from .episode import EpisodeSpec
 from .executors.play import Planned
@@ -46,11 +47,24 @@ def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> li
     return members[:cfg.personas_per_pool]
 
 
+def prompt_variant(role: RoleConfig) -> tuple[bool, bool, str]:
+    """What an agent variant's system prompt depends on: its protocol, privacy-awareness and schema mode."""
+    return role.kind == "react", role.privacy_aware, role.options.get("schema", "prompt")
+
+
 def system_prompt_for(role: RoleConfig, instance: Instance, schema_text: str) -> str:
-    """The system prompt an agent variant gets for an instance (its protocol, its prompt variant)."""
+    """The system prompt an agent variant gets for an instance (its protocol, its prompt variant), given
+    the org's `schema_text(org.schema, role)`."""
     from .agents.prompts import system_prompt
-    protocol = "react" if role.kind == "react" else "function"
-    return system_prompt(instance, schema_text, protocol=protocol, privacy_aware=role.privacy_aware)
+    react, private, mode = prompt_variant(role)
+    return system_prompt(instance, schema_text, protocol="react" if react else "function", privacy_aware=private,
+                         schema=mode)
+
+
+def schema_text(schema: Schema, role: RoleConfig) -> str:
+    """The schema text of an agent variant's prompt: every object's fields, or (`schema: tool`) the objects."""
+    from .crm.describe import describe_schema
+    return describe_schema(schema, detailed=prompt_variant(role)[2] == "prompt")
 
 
 def plan_size(cfg: RunConfig) -> int:
@@ -109,21 +123,20 @@ class Plan:
         """The instances drawn from org `n` (with the oracle's tool calls), each with its personas and
         each variant's system prompt (drawn once per plan)."""
         if n not in self._posed:
-            from .crm.describe import describe_schema
             from .tasks.generate import generate_instances
             from .tasks.oracle_calls import record_oracle_calls
             org, cfg, personas = self.orgs[n], self.cfg, load_personas()
-            schema_text = describe_schema(org.schema, detailed=True)
-            variants = [((a.kind == "react", a.privacy_aware), a) for a in cfg.agent_variants]  # (prompt variant,
-            posed = []  # agent): the prompt depends on the protocol and privacy-awareness alone
+            variants = [(prompt_variant(a), a) for a in cfg.agent_variants]  # (prompt variant, agent)
+            texts = {variant[2]: schema_text(org.schema, agent) for variant, agent in variants}
+            posed = []
             drawn = [inst for level in cfg.difficulty for inst in generate_instances(
                 org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed, difficulty=level)]
             record_oracle_calls(org, drawn)  # (solved once per machine: see simulator.tasks.oracle_calls)
             for inst in drawn:
-                prompts: dict[tuple[bool, bool], str] = {}
+                prompts: dict[tuple[bool, bool, str], str] = {}
                 for variant, agent in variants:
                     if variant not in prompts:
-                        prompts[variant] = system_prompt_for(agent, inst, schema_text)
+                        prompts[variant] = system_prompt_for(agent, inst, texts[variant[2]])
                 posed.append((inst, pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas),
                               [prompts[variant] for variant, _ in variants]))
             self._posed[n] = posed

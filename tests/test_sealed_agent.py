@@ -21,7 +21,7 @@ from typing import Any, Iterator
 import pytest
 
 from simulator.agents.base import Agent, AgentSetup, AgentTurn
-from simulator.agents.prompts import TOOL_NAMES
+from simulator.agents.prompts import tool_names
 from simulator.config import parse_config
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
@@ -215,12 +215,12 @@ def test_the_tools_reach_their_methods_only(b2b_org):
     read `tools.session.org.meta`; the org file's `_truth` table answers text tasks)."""
     with OrgSession(b2b_org) as session:
         tools = CrmTools(session)
-        found = reachable(tools, *(getattr(tools, name) for name in TOOL_NAMES))
+        found = reachable(tools, *(getattr(tools, name) for name in tool_names("tool")))
         assert {type(obj) for obj in found.values() if type(obj).__module__.startswith(PROJECT_MODULES)} == {CrmTools}
         assert str(b2b_org.path) not in found.values()
         assert not hasattr(tools, "__dict__") and all(not name.startswith("_") or name.startswith("__")
                                                       for name in dir(tools))
-        assert [name for name in dir(tools) if not name.startswith("_")] == sorted(TOOL_NAMES)
+        assert [name for name in dir(tools) if not name.startswith("_")] == sorted(tool_names("tool"))
 
 
 def test_the_walker_finds_what_a_leaky_setup_would_hand_over(b2b_org):

@@ -339,8 +339,9 @@ def test_offline_example_configs_dry_run_and_run(tmp_path, capsys, full_cache, n
 def test_the_local_model_example_is_valid_and_dry_runs(tmp_path, capsys, full_cache):
     from simulator.local_model import DEFAULT_PORT, MODEL_ALIAS
     cfg = load_config(ROOT / "configs" / "local.yaml")
-    for role in (cfg.agent, cfg.user):  # the model `crmarena serve-local` serves, where it serves it
-        assert role.model["base_url"] == f"http://127.0.0.1:{DEFAULT_PORT}/v1" and role.model["model"] == MODEL_ALIAS
+    for role, port in ((cfg.agent, DEFAULT_PORT), (cfg.user, DEFAULT_PORT + 1)):  # what `crmarena serve-local`
+        assert role.model["base_url"] == f"http://127.0.0.1:{port}/v1" and role.model["model"] == MODEL_ALIAS  # serves
+    assert cfg.agent.options == {"schema": "tool"} and cfg.max_agent_steps == 3  # short prompt, garbage loops end early
     assert main(["run", "--config", str(ROOT / "configs" / "local.yaml"), "--dry-run", "--out",
                  str(tmp_path / "runs")]) == 0  # no server needed to plan
     out = capsys.readouterr().out

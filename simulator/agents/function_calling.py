@@ -28,7 +28,7 @@ from ..model_calls import TurnMeter, client_settings, model_errors
 from ..transcript import message
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed, partial_on_failure
-from .prompts import TOOL_NAMES
+from .prompts import tool_names
 
 EMPTY_REPLY_NOTICE = ("[notice] Your last message was empty. Reply to the person with text, "
                       "or call a tool if you still need data.")
@@ -86,7 +86,7 @@ class FunctionCallingAgent(Agent):
 
 
     def __init__(self, model_client: Any, *, name: str = "agent", parallel_tool_calls: bool = False,
-                 tools: str = "inprocess"):
+                 tools: str = "inprocess", schema: str = "prompt"):
         if not name.isidentifier():
             raise ValueError(f"agent name {name!r} must be a Python identifier")
         if tools not in TOOL_TRANSPORTS:
@@ -95,6 +95,7 @@ class FunctionCallingAgent(Agent):
         self.name = name
         self.parallel_tool_calls = parallel_tool_calls
         self.tools = tools
+        self.tool_names = tool_names(schema)  # describe too when the prompt lists the objects only
         self._assistant = None
         self._workbench = None  # tools: mcp
         self._calls_left = 0  # tool calls still allowed in the current model step
@@ -115,13 +116,13 @@ class FunctionCallingAgent(Agent):
             return {"tools": self._functions(tools)}
         from .mcp_workbench import GatewayWorkbench
 
-        self._workbench = GatewayWorkbench(tools, TOOL_NAMES, self._admit, ONE_CALL_NOTICE)
+        self._workbench = GatewayWorkbench(tools, self.tool_names, self._admit, ONE_CALL_NOTICE)
         await self._workbench.start()
         return {"workbench": self._workbench}
 
     def _functions(self, tools: CrmTools) -> list:
         """The CRM tools as autogen tools (async, so they run on the episode's loop)."""
-        return [_crm_tool(type(tools), name, self._gated(getattr(tools, name))) for name in TOOL_NAMES]
+        return [_crm_tool(type(tools), name, self._gated(getattr(tools, name))) for name in self.tool_names]
 
     def _gated(self, method: Callable[..., str]) -> Callable[..., Any]:
         @functools.wraps(method)

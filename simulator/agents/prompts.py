@@ -1,7 +1,8 @@
 """System prompts for the agents under test, written for this project.
 
 One prompt per instance: who the agent is, how to use the CRM (function calling or the
-ReAct text protocol), the org's schema, who it is talking with, an optional privacy clause,
+ReAct text protocol), the org's schema (or, with `schema="tool"`, its object list and the
+describe tool), who it is talking with, an optional privacy clause,
 and the task context (today's date, policy, domain details). The shared parts come first so
 providers can cache the prefix across instances.
 """
@@ -14,9 +15,18 @@ from ..crm.tools import CrmTools
 from ..tasks.instance import Instance
 
 PROTOCOLS = ("function", "react")
+SCHEMA_MODES = ("prompt", "tool")  # the object schema in the system prompt, or fetched with describe
 READ_TOOLS = ("soql", "sosl")
 WRITE_TOOLS = ("assign_case", "assign_lead", "update_record")
 TOOL_NAMES = READ_TOOLS + WRITE_TOOLS
+SCHEMA_TOOL = "describe"  # the extra tool of agents with `schema: tool`
+
+
+def tool_names(schema: str = "prompt") -> tuple[str, ...]:
+    """The tools an agent gets: TOOL_NAMES, and describe when the prompt lists the objects only."""
+    if schema not in SCHEMA_MODES:
+        raise ValueError(f"schema {schema!r} must be one of {', '.join(SCHEMA_MODES)}")
+    return TOOL_NAMES if schema == "prompt" else READ_TOOLS + (SCHEMA_TOOL,) + WRITE_TOOLS
 
 _ROLE = """\
 You are the CRM assistant of a company that runs its sales and customer service on a
@@ -25,7 +35,7 @@ records yourself. Base every statement on what the CRM returns; never guess a va
 
 _FUNCTION_TOOLS = """\
 ## Working with the CRM
-You have these tools: soql (a SOQL query), sosl (a SOSL full-text search), and, to change
+You have these tools: soql (a SOQL query), sosl (a SOSL full-text search),{describe} and, to change
 records, assign_case, assign_lead and update_record. Call one tool at a time and read its
 result before the next call. An error result is information: correct the query and try
 again. Relationship paths work as in Salesforce (Case.Owner.Name, Case.IssueId__r.Name) and
@@ -84,10 +94,20 @@ _ANSWERING = """\
 - When asked to change something, make the change with the tools, then say what you did."""
 
 
-def _call_lines() -> str:
-    """The ReAct call syntax of the write tools, from the tools' own signatures and docstrings."""
+_SCHEMA_BY_TOOL = """\
+## The CRM objects
+{objects}
+These are the objects' names only: before you query an object, get its fields (names, types,
+picklist values, relationships) with describe, e.g. describe(object_name="Case")."""
+
+
+def _call_lines(names: tuple[str, ...]) -> str:
+    """The ReAct call syntax of the call tools (all but soql and sosl), from the tools' own signatures
+    and docstrings."""
     lines = []
-    for name in WRITE_TOOLS:
+    for name in names:
+        if name in READ_TOOLS:
+            continue
         method = getattr(CrmTools, name)
         params = [p for p in inspect.signature(method).parameters if p != "self"]
         summary = inspect.getdoc(method).splitlines()[0]
@@ -105,15 +125,22 @@ def _context(instance: Instance) -> str:
     return "\n".join(parts)
 
 
-def system_prompt(instance: Instance, schema_text: str, *, protocol: str, privacy_aware: bool) -> str:
-    """The system prompt for an agent posed `instance`, given the org's schema description
-    (simulator.crm.describe.describe_schema(org.schema, detailed=True): about 3,900 tokens)."""
+def system_prompt(instance: Instance, schema_text: str, *, protocol: str, privacy_aware: bool,
+                  schema: str = "prompt") -> str:
+    """The system prompt for an agent posed `instance`, given the org's schema description: with
+    `schema="prompt"` every object's fields (simulator.crm.describe.describe_schema(org.schema,
+    detailed=True): about 3,900 tokens), with `schema="tool"` the object list (describe_schema(org.schema):
+    about 300) and the describe tool for the fields."""
     if protocol not in PROTOCOLS:
         raise ValueError(f"unknown agent protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}")
     if instance.audience not in _AUDIENCE:
         raise ValueError(f"instance {instance.id}: unknown audience {instance.audience!r}")
-    tools = _FUNCTION_TOOLS if protocol == "function" else _REACT_TOOLS.format(calls=_call_lines())
-    sections = [_ROLE, tools, _ANSWERING, f"## The CRM schema\n{schema_text.strip()}", _AUDIENCE[instance.audience]]
+    names = tool_names(schema)
+    tools = (_FUNCTION_TOOLS.format(describe=" describe (an object's fields)," if schema == "tool" else "")
+             if protocol == "function" else _REACT_TOOLS.format(calls=_call_lines(names)))
+    schema_section = (f"## The CRM schema\n{schema_text.strip()}" if schema == "prompt"
+                      else _SCHEMA_BY_TOOL.format(objects=schema_text.strip()))
+    sections = [_ROLE, tools, _ANSWERING, schema_section, _AUDIENCE[instance.audience]]
     if privacy_aware:
         sections.append(_PRIVACY)
     sections.append(_context(instance))

@@ -27,7 +27,7 @@ from ..model_calls import TurnMeter, client_settings, model_errors
 from ..transcript import message
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed, partial_on_failure
-from .prompts import WRITE_TOOLS
+from .prompts import READ_TOOLS, WRITE_TOOLS, tool_names
 
 _TAGS = ("thought", "execute", "respond")
 _BLOCK = re.compile(r"<(thought|execute|respond)>(.*?)</\1>", re.S | re.I)
@@ -64,8 +64,9 @@ def parse_step(text: str) -> Step:
     return Step(used[0], body, blocks.get("thought", ""))
 
 
-def read_call(action: str) -> tuple[str, dict[str, Any]]:
-    """The tool and arguments of an action; ValueError when it is none of the allowed kinds."""
+def read_call(action: str, calls: tuple[str, ...] = WRITE_TOOLS) -> tuple[str, dict[str, Any]]:
+    """The tool and arguments of an action (a query, a search, or a call of one of `calls`); ValueError
+    when it is none of the allowed kinds."""
     head = action.split(None, 1)[0].upper() if action.split() else ""
     if head == "SELECT":
         return "soql", {"query": action}
@@ -73,7 +74,7 @@ def read_call(action: str) -> tuple[str, dict[str, Any]]:
         return "sosl", {"search": action}
     try:
         call = ast.parse(action, mode="eval").body
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in WRITE_TOOLS):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in calls):
             raise ValueError
         params = [p for p in inspect.signature(getattr(CrmTools, call.func.id)).parameters if p != "self"]
         if len(call.args) > len(params):
@@ -81,9 +82,9 @@ def read_call(action: str) -> tuple[str, dict[str, Any]]:
         args = dict(zip(params, (ast.literal_eval(a) for a in call.args)))
         args.update({k.arg: ast.literal_eval(k.value) for k in call.keywords})
     except (SyntaxError, ValueError, TypeError):
-        calls = ", ".join(f"{name}(...)" for name in WRITE_TOOLS)
+        forms = ", ".join(f"{name}(...)" for name in calls)
         raise ValueError(f"an action must be a SOQL query (SELECT ...), a SOSL search (FIND ...) or one of "
-                         f"{calls} with quoted arguments.") from None
+                         f"{forms} with quoted arguments.") from None
     return call.func.id, args
 
 
@@ -91,11 +92,12 @@ class ReActAgent(Agent):
     """An agent that speaks the ReAct text protocol over plain chat completions."""
 
 
-    def __init__(self, model_client: Any, *, name: str = "agent"):
+    def __init__(self, model_client: Any, *, name: str = "agent", schema: str = "prompt"):
         if not name.isidentifier():
             raise ValueError(f"agent name {name!r} must be a Python identifier")
         self.client = model_client
         self.name = name
+        self.calls = tuple(n for n in tool_names(schema) if n not in READ_TOOLS)  # the call actions it takes
         self._tools: CrmTools | None = None
         self._history: list = []
         self._max_steps = 0
@@ -136,7 +138,7 @@ class ReActAgent(Agent):
         try:
             if parsed.kind == "malformed":
                 raise ValueError(f"{parsed.body} {PROTOCOL_HINT}")
-            name, args = read_call(parsed.body)
+            name, args = read_call(parsed.body, self.calls)
         except ValueError as exc:
             text = f"Error: {exc}"
             result.messages.append(message("tool", text, turn, call_id=None, name="protocol", is_error=True,

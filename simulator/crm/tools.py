@@ -1,4 +1,5 @@
-"""The tools an agent under test calls: SOQL, SOSL, and the write tools of workflow tasks.
+"""The tools an agent under test calls: SOQL, SOSL, describe (an object's fields: for agents whose
+prompt lists the objects only), and the write tools of workflow tasks.
 
 Each tool takes and returns plain text (JSON), is documented for the model in its
 docstring, and turns every failure into a Salesforce-style error text instead of raising,
@@ -23,10 +24,11 @@ import sqlite3
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+from .describe import describe_object, describe_schema
 from .errors import SalesforceError
 from .ids import make_id, to18
 from .session import OrgSession
-from .schema import Schema, search_fields
+from .schema import search_fields
 from .store import fts_table, q
 
 MAX_DECIMAL = 1e16  # Salesforce's number fields: 18 digits, 2 after the point (exact sums stay in 64 bits)
@@ -78,6 +80,13 @@ class CrmTools:
         """
         return _WORKS[id(self)].sosl(search)
 
+    def describe(self, object_name: str = "") -> str:
+        """Describe one object of the CRM org: its fields with types, and its child relationships.
+
+        Without an object name, list every object. Example: describe('Case')
+        """
+        return _WORKS[id(self)].describe(object_name)
+
     def assign_case(self, case_id: str, user_id: str) -> str:
         """Assign the case `case_id` to the agent (User) `user_id`; the change is recorded in the case history."""
         return _WORKS[id(self)].assign("Case", case_id, user_id, history=True)
@@ -104,12 +113,6 @@ def update_fields(session: OrgSession, object_name: str, record_id: str, values:
         write()
 
 
-def schema_of(tools: CrmTools) -> Schema:
-    """The schema of the org `tools` act on (public: every agent's prompt holds it), for tool servers
-    that describe objects beside the sealed tools."""
-    return _WORKS[id(tools)].session.schema
-
-
 def session_of(tools: CrmTools) -> OrgSession:
     """The session `tools` act on, for the harness's own servers (the tool gateway's REST API on a
     bound episode's session); never hand it to an agent: it reaches the org and the episode's writes."""
@@ -129,6 +132,15 @@ class _ToolWork:
 
     def sosl(self, search: str) -> str:
         return self._read(self.session.sosl, search, "searchRecords")
+
+    def describe(self, object_name: str) -> str:
+        schema = self.session.schema
+        if not object_name:
+            return describe_schema(schema)
+        obj = schema.get(str(object_name))
+        if obj is None:
+            return _error_text(SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported."))
+        return describe_object(schema, obj)
 
     def update_record(self, object_name: str, record_id: str, field: str, value: str) -> str:
         owner_of = self._owner_change(object_name, field)

@@ -1,7 +1,7 @@
 """The CRM tools as an MCP server (the official `mcp` SDK's low-level server).
 
-Six tools: soql, sosl, assign_case, assign_lead and update_record (the `CrmTools` methods: same
-docstrings, same JSON text results) and describe (the schema text of `crmarena org describe`).
+Six tools, the `CrmTools` methods (same docstrings, same JSON text results): soql, sosl, describe (the
+schema text of `crmarena org describe`), assign_case, assign_lead and update_record.
 A result that is a Salesforce error is also marked `isError`.
 
 Two ways to serve them over streamable HTTP on 127.0.0.1, each behind a bearer token and a request
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import json
 import logging
 import os
 import secrets
@@ -27,10 +26,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from ..agents.llm import failed
-from ..crm.describe import describe_object, describe_schema
 from ..crm.errors import SalesforceError
-from ..crm.schema import Schema
-from ..crm.tools import CrmTools, schema_of, session_of
+from ..crm.tools import CrmTools, session_of
 from .background import BackgroundServer
 
 MAX_SESSIONS = 64  # MCP sessions served at once by serve-tools over HTTP
@@ -44,23 +41,8 @@ class Binding:
     """What one token's (or one MCP session's) tool calls run on."""
 
     tools: CrmTools
-    schema: Schema
     on_call: OnCall | None = None
     gate: Callable[[str], str | None] | None = None  # a refusal text when a call may not run now
-
-    def describe(self, object_name: str = "") -> str:
-        """Describe one object of the CRM org (its fields with types, and its child relationships), or
-        without an object name list every object.
-
-        Example: describe('Case')
-        """
-        if not object_name:
-            return describe_schema(self.schema)
-        obj = self.schema.get(object_name)
-        if obj is None:
-            err = SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported.")
-            return json.dumps({"error": err.to_json()})
-        return describe_object(self.schema, obj)
 
     def call(self, name: str, arguments: dict) -> str:
         """Run the tool `name` unless `gate` refuses it, and tell `on_call` of every call, refused,
@@ -73,23 +55,19 @@ class Binding:
     def _run(self, name: str, arguments: dict) -> str:
         if name not in MCP_TOOLS:
             return _error_text("INVALID_TOOL", f"Unknown tool: {name}; the tools are {', '.join(MCP_TOOLS)}")
-        owner = self if name == "describe" else self.tools
+        method = getattr(self.tools, name)
         try:
-            inspect.signature(getattr(owner, name)).bind(**arguments)
+            inspect.signature(method).bind(**arguments)
         except TypeError as exc:
             return _error_text("INVALID_ARGUMENTS", f"{name}: {exc}")
         wrong = sorted(key for key, value in arguments.items() if not isinstance(value, str))
         if wrong:  # (every tool parameter is a string, as the schema says)
             return _error_text("INVALID_ARGUMENTS", f"{name}: {', '.join(wrong)} must be a string")
-        return getattr(owner, name)(**arguments)
+        return method(**arguments)
 
 
 def _error_text(code: str, message: str) -> str:
     return json.dumps({"error": SalesforceError(code, message).to_json()})
-
-
-def _tool_function(name: str) -> Callable[..., str]:
-    return Binding.describe if name == "describe" else getattr(CrmTools, name)
 
 
 def _input_schema(func: Callable[..., str]) -> dict:
@@ -108,8 +86,8 @@ def tool_list() -> list:
     """The MCP tool definitions: name, the method's docstring, its parameters' JSON schema."""
     from mcp import types
 
-    return [types.Tool(name=name, description=inspect.getdoc(_tool_function(name)),
-                       inputSchema=_input_schema(_tool_function(name))) for name in MCP_TOOLS]
+    return [types.Tool(name=name, description=inspect.getdoc(getattr(CrmTools, name)),
+                       inputSchema=_input_schema(getattr(CrmTools, name))) for name in MCP_TOOLS]
 
 
 def tool_server(resolve: Callable[[Any], Binding]) -> Any:
@@ -215,7 +193,7 @@ class ToolGateway:
         the episode's session); `on_call(name, arguments, result_text)` after every call; `gate(name)`
         before each, returning a refusal text when it may not run."""
         token = secrets.token_urlsafe(24)
-        self._bindings[token] = Binding(tools, schema_of(tools), on_call, gate)
+        self._bindings[token] = Binding(tools, on_call, gate)
         return token
 
     def salesforce(self, token: str) -> dict[str, str]:
@@ -287,7 +265,7 @@ class SessionTools:
                                       "sessions and more were opened since; open a new one")
                 self._make_room()
                 session = OrgSession(self.org)
-                held = self._bindings[context.session] = (Binding(CrmTools(session), self.org.schema), session)
+                held = self._bindings[context.session] = (Binding(CrmTools(session)), session)
             return held[0]
 
     def _make_room(self) -> None:

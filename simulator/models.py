@@ -409,42 +409,119 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     base_url = spec.base_url or (OLLAMA_URL if spec.provider == "ollama" else None)
     if base_url:
         config["base_url"] = base_url
-    ssl_context = _ssl_context()
-    if ssl_context is not None:  # the SDK's default HTTP client, without loading the CA store again
-        from openai import DefaultAsyncHttpxClient
-
-        config["http_client"] = DefaultAsyncHttpxClient(verify=ssl_context)
+    config["http_client"] = _http_client()
     # autogen knows OpenAI's own models; a model_info given for one replaces autogen's entry
     if spec.provider != "openai" or spec.model_info:
         config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
     client = OpenAIChatCompletionClient(**config)
     _post_plain_bodies(client)
-    _check_replies(client)
+    _check_replies(client, parse=False)  # (the plain parse checks its replies itself)
     return client
 
 
 def _post_plain_bodies(client: ChatCompletionClient) -> None:
     """Send autogen's (already plain JSON) chat requests with the SDK's public low-level `post`,
     skipping the SDK's per-request walk of the body against its type definitions (measured at
-    ~40% of all CPU in a latency-bound run). Streaming requests take the SDK's normal path."""
+    ~40% of all CPU in a latency-bound run, and ~60% of a structured-output call's): `create`
+    and the structured-output `parse`, whose reply is checked (MalformedReply) before it is
+    parsed. Streaming requests take the SDK's normal path."""
     from openai import NOT_GIVEN
+    from openai.lib._parsing import parse_chat_completion, validate_input_tools
     from openai.types.chat import ChatCompletion
 
     sdk = client._client  # autogen's AsyncOpenAI
     standard = sdk.chat.completions.create
 
-    async def create(**params: Any) -> Any:
-        if params.get("stream"):
-            return await standard(**params)
+    async def post(params: dict[str, Any], headers: Mapping[str, str] | None = None) -> ChatCompletion:
         extra = {k: params.pop(k) for k in ("extra_headers", "extra_query", "extra_body", "timeout") if k in params}
         body = {k: v for k, v in params.items() if k != "stream" and v is not NOT_GIVEN and v is not None}
         body.update(extra.get("extra_body") or {})
-        options = {"headers": extra.get("extra_headers"), "params": extra.get("extra_query"),
-                   "timeout": extra.get("timeout")}
-        return await sdk.post("/chat/completions", body=body, cast_to=ChatCompletion,
-                              options={k: v for k, v in options.items() if v is not None})
+        options = {"headers": {**(headers or {}), **(extra.get("extra_headers") or {})} or None,
+                   "params": extra.get("extra_query"), "timeout": extra.get("timeout")}
+        response = await sdk.post("/chat/completions", body=body, cast_to=_http_library().Response,
+                                  options={k: v for k, v in options.items() if v is not None})
+        return _completion(response.json())
+
+    async def create(**params: Any) -> Any:
+        if params.get("stream"):
+            return await standard(**params)
+        return await post(params)
+
+    async def parse(*, response_format: Any = NOT_GIVEN, **params: Any) -> Any:
+        _parsed_types()
+        tools = validate_input_tools(params.get("tools", NOT_GIVEN))
+        params["response_format"] = _response_format(response_format) if isinstance(response_format, type) \
+            else response_format
+        completion = await post(params, {"X-Stainless-Helper-Method": "chat.completions.parse"})
+        _raise_malformed(completion)
+        return parse_chat_completion(response_format=response_format, input_tools=tools, chat_completion=completion)
 
     sdk.chat.completions.create = create
+    _on_beta(sdk, lambda beta: setattr(beta.chat.completions, "parse", parse), parse)
+
+
+def _completion(data: Any) -> Any:
+    """A ChatCompletion from a reply's JSON: validated (pydantic's compiled validator, ~15x
+    faster than the SDK's field-by-field construction), or, for a reply that does not fit the
+    type (a local server's quirks, a provider error), constructed unchecked as the SDK does."""
+    from openai._models import construct_type
+    from openai.types.chat import ChatCompletion
+    from pydantic import ValidationError
+
+    try:
+        return ChatCompletion.model_validate(data)
+    except ValidationError:
+        return construct_type(type_=ChatCompletion, value=data)
+
+
+class _Stand:
+    """Stands for an SDK resource: the attributes given, and any other from the real resource
+    (`make()`, called when first needed)."""
+
+    def __init__(self, make: Any, **own: Any):
+        self.__dict__.update(own)
+        self._make = make
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._make(), name)
+
+
+def _on_beta(sdk: Any, install: Any, parse: Any = None) -> None:
+    """Apply `install` to the SDK client's `beta` when it is made. Until then a stand-in takes
+    its place, answering `beta.chat.completions.parse` with `parse` (when given) without making
+    it: importing the SDK's beta resources takes ~0.5 s, before the first structured-output call."""
+    if "beta" in sdk.__dict__:
+        install(sdk.beta)
+        return
+
+    def real() -> Any:
+        beta = sdk.__dict__.get("beta")
+        if isinstance(beta, _Stand):
+            beta = sdk.__dict__["beta"] = type(sdk).beta.func(sdk)  # (a functools.cached_property)
+            install(beta)
+        return beta
+    completions = _Stand(lambda: real().chat.completions, **({"parse": parse} if parse else {}))
+    sdk.__dict__["beta"] = _Stand(real, chat=_Stand(lambda: real().chat, completions=completions))
+
+
+@cache
+def _parsed_types() -> tuple:
+    """The generic completion types the SDK's parser and autogen name on every structured-output
+    call, held for the process: pydantic caches parametrized models weakly, so unheld they are
+    built anew (~0.5 ms) on each call."""
+    from openai.lib._parsing import ResponseFormatT
+    from openai.types.chat import ParsedChatCompletion, ParsedChoice
+
+    return ParsedChatCompletion[Any], ParsedChatCompletion[ResponseFormatT], ParsedChoice[ResponseFormatT]
+
+
+@cache
+def _response_format(output_type: type) -> dict[str, Any]:
+    """The SDK's json_schema response format for a pydantic output type, built once per type
+    (read only: it is sent as is)."""
+    from openai.lib._parsing import type_to_response_format_param
+
+    return type_to_response_format_param(output_type)
 
 
 class MalformedReply(Exception):
@@ -452,33 +529,41 @@ class MalformedReply(Exception):
     choice without a message. Retried like a 5xx; an InfraError when the retries run out."""
 
 
-def _check_replies(client: ChatCompletionClient) -> None:
+def _check_replies(client: ChatCompletionClient, parse: bool = True) -> None:
     """Make the SDK client under an autogen OpenAI client raise MalformedReply for a reply without
     a completion, before autogen or the SDK's parser fail on it with a TypeError (which would be
-    blamed on the agent): non-streaming `create`, and `parse` (structured output), read raw."""
+    blamed on the agent): non-streaming `create`, and (with `parse`) `parse` (structured output),
+    read raw."""
     sdk = getattr(client, "_client", None)
     if not hasattr(getattr(sdk, "chat", None), "completions"):  # not an OpenAI SDK client (Anthropic, Ollama)
         return
-    send, completions = sdk.chat.completions.create, sdk.beta.chat.completions
-    parse = completions.with_raw_response.parse
-
-    def check(reply: Any) -> None:
-        problem = _reply_problem(reply)
-        if problem:
-            raise MalformedReply(problem)
+    send = sdk.chat.completions.create
 
     async def create(**params: Any) -> Any:
         completion = await send(**params)
         if not params.get("stream"):
-            check(completion)
+            _raise_malformed(completion)
         return completion
 
-    async def checked_parse(**params: Any) -> Any:
-        response = await parse(**params)
-        check(response.http_response.json())
-        return response.parse()
+    def check_parse(beta: Any) -> None:
+        raw_parse = beta.chat.completions.with_raw_response.parse
 
-    sdk.chat.completions.create, completions.parse = create, checked_parse
+        async def checked_parse(**params: Any) -> Any:
+            response = await raw_parse(**params)
+            _raise_malformed(response.http_response.json())
+            return response.parse()
+        beta.chat.completions.parse = checked_parse
+
+    sdk.chat.completions.create = create
+    if parse:
+        _on_beta(sdk, check_parse)
+
+
+def _raise_malformed(reply: Any) -> None:
+    """MalformedReply if a chat completion (an SDK object or its JSON) holds no completion."""
+    problem = _reply_problem(reply)
+    if problem:
+        raise MalformedReply(problem)
 
 
 def _reply_problem(reply: Any) -> str | None:
@@ -498,16 +583,35 @@ def _reply_problem(reply: Any) -> str | None:
     return None
 
 
+def _http_client():
+    """The SDK's default HTTP client, with the TLS context made once per process (loading the CA
+    store takes ~15 ms, paid every episode otherwise) and plain http:// model servers served by
+    simulator.http_transport (https and proxies: the library's own transport)."""
+    from openai import DefaultAsyncHttpxClient
+    from openai._constants import DEFAULT_CONNECTION_LIMITS
+
+    from .http_transport import transport_class
+
+    library, ssl_context = _http_library(), _ssl_context()
+    verify = {} if ssl_context is None else {"verify": ssl_context}
+    fallback = library.AsyncHTTPTransport(limits=DEFAULT_CONNECTION_LIMITS, **verify)
+    return DefaultAsyncHttpxClient(transport=transport_class(library)(fallback), **verify)
+
+
 @cache
-def _ssl_context():
-    """The TLS context the OpenAI SDK's HTTP client builds by default, built once per process
-    (loading the CA store takes ~15 ms: most of a client's construction, paid every episode
-    otherwise); None if the HTTP library has no `create_ssl_context` (then the SDK builds its own)."""
+def _http_library():
+    """The httpx-compatible library under the OpenAI SDK (httpx, or httpx2 in recent SDKs)."""
     from openai import DefaultAsyncHttpxClient
 
-    base = next((c for c in DefaultAsyncHttpxClient.__mro__ if not c.__module__.startswith("openai")), None)
-    library = importlib.import_module(base.__module__.split(".")[0]) if base else None
-    create = getattr(library, "create_ssl_context", None)
+    base = next(c for c in DefaultAsyncHttpxClient.__mro__ if not c.__module__.startswith("openai"))
+    return importlib.import_module(base.__module__.split(".")[0])
+
+
+@cache
+def _ssl_context():
+    """The TLS context the OpenAI SDK's HTTP client builds by default, built once per process;
+    None if the HTTP library has no `create_ssl_context` (then it builds its own)."""
+    create = getattr(_http_library(), "create_ssl_context", None)
     return create() if callable(create) else None
 
 

@@ -33,7 +33,7 @@ import os
 import struct
 import time
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 from .cache import cache_dir
 
@@ -121,13 +121,16 @@ class SharedBucket:
 def _locked_record(path, layout: struct.Struct, read):
     """`read(bytes, now)` of the file at `path` under an exclusive lock (held for microseconds;
     released by close, or by death), packed with `layout` and written back on the way out."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except FileNotFoundError:  # (its folder is made on first use only: this runs on every model call)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         state = read(os.pread(fd, layout.size, 0), time.time())
         yield state
-        os.pwrite(fd, layout.pack(*astuple(state)), 0)
+        os.pwrite(fd, layout.pack(*vars(state).values()), 0)  # (fields in order; flat, unlike astuple)
     finally:
         os.close(fd)
 

@@ -32,8 +32,7 @@ from .users.personas import load_personas, persona_pool_for
 def org_cache_name(org_type: str, seed: int, scale: float, injections: str = "none") -> str:
     """The file name of a cached org: its choice (injections only when planted), the generator
     version and the code's fingerprint."""
-    from .crm.generator import GENERATOR_VERSION
-    from .crm.generator.build import source_fingerprint
+    from .crm.generator.version import GENERATOR_VERSION, source_fingerprint
     planted = "" if injections == "none" else f"-i{injections}"
     return f"{org_type}-s{seed}-x{scale:g}{planted}-g{GENERATOR_VERSION}-{source_fingerprint()}.db"
 
@@ -45,7 +44,6 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
     A cached file is verified first (SQLite quick_check and, unless not `check_hash`, its content
     hash); one that fails is rebuilt: it is the tool's own copy of deterministic data, so the
     rebuilt file holds exactly what the run expects."""
-    from .crm.generator import build_org
     from .crm.store import OrgFileError
     path = cache_dir() / "orgs" / org_cache_name(choice.type, choice.seed, choice.scale, choice.injections)
     say = progress or (lambda _: None)
@@ -57,6 +55,7 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
     else:
         planted = "" if choice.injections == "none" else f", {choice.injections} injections"
         say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}{planted}) into {path}")
+    from .crm.generator import build_org  # (only now: it loads every generator module)
     path.parent.mkdir(parents=True, exist_ok=True)
     build_org(choice.type, path, seed=choice.seed, scale=choice.scale, injections=choice.injections)
     prune_cached_orgs(path)

@@ -7,6 +7,7 @@ agent's failure, and `crmarena run --retry-failed` plays it again."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -14,7 +15,7 @@ from simulator.errors import InfraError
 from simulator.cli import main
 from simulator.models import build_client, parse_model_spec
 from simulator.transcript import read_records
-from tests.fake_openai import malformed, reply
+from tests.fake_openai import error, malformed, reply
 from tests.test_judge import exact_record
 from tests.test_run import _config
 
@@ -111,3 +112,14 @@ def test_the_judges_malformed_replies_are_no_verdict_an_infra_error(fake_openai)
     assert verdict["valid"] is False and verdict["success"] is None and verdict["infra_error"] is True
     assert verdict["error"] == f"judge model failed: openai_compatible/fake-model: {KINDS['error']} after 2 attempt(s)"
     assert len(fake_openai.requests) == 2  # the client's retries, not more verdict attempts
+
+
+def test_a_reply_missing_fields_the_type_requires_is_still_read(fake_openai):
+    """Local servers leave out id, created, model, object or usage: such a reply is taken as the
+    SDK takes it (constructed unchecked), not refused."""
+    bare = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "bare but fine"},
+                         "finish_reason": "stop"}]}
+    fake_openai.enqueue(error(200, body=json.dumps(bare)))
+    client = build_client(parse_model_spec(model(fake_openai), "t: agent.model"))
+    assert create(client) == "bare but fine"
+    assert client.drain_usage().prompt_tokens > 0  # no usage in the reply: counted offline

@@ -239,6 +239,10 @@ def test_llm_user_reveals_the_shards_the_model_names(fake_openai):
     first, later = fake_openai.requests
     assert first["response_format"]["type"] == "json_schema"
     assert first["response_format"]["json_schema"]["name"] == "PersonTurn"
+    from openai.lib._parsing import type_to_response_format_param
+    from simulator.users.llm import PersonTurn
+    assert first["response_format"] == type_to_response_format_param(PersonTurn)  # what the SDK's parse sends
+    assert {k.lower(): v for k, v in fake_openai.headers[0].items()}["x-stainless-helper-method"] == "chat.completions.parse"
     system = texts(first)[0]
     assert QUERY in system and "- window: Only look at cases created in Q3 2024." in system
     assert "Which period should I look at?" in texts(later)[-1]

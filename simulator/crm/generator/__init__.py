@@ -66,6 +66,17 @@ org holds 300+ checked quotes (120+ breaches of each kind), 130+ ``true_stage`` 
 AccountId and OwnerId = Opportunity.OwnerId, and UnitPrice net of the accepted discount.
 """
 
-from .build import DEFAULT_AS_OF, GENERATOR_VERSION, build_org
+from .version import GENERATOR_VERSION
+
+_FROM_BUILD = ("DEFAULT_AS_OF", "build_org")
+
+
+def __getattr__(name: str):
+    """`build_org` and its constants, imported from `build` on first use: importing it loads every
+    generator module (~1 s), which a run on a cached org never needs."""
+    if name in _FROM_BUILD:
+        from . import build
+        return getattr(build, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["build_org", "DEFAULT_AS_OF", "GENERATOR_VERSION"]

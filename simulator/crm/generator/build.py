@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import math
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
@@ -18,20 +16,9 @@ from . import core, injections as poison, sales, service
 from .common import Clock, Writer
 from .context import SIZES, Ctx
 
+from .version import GENERATOR_VERSION, source_fingerprint  # noqa: F401 (re-exported)
+
 DEFAULT_AS_OF = date(2026, 6, 15)
-GENERATOR_VERSION = "2.1"
-
-
-@functools.cache
-def source_fingerprint() -> str:
-    """A digest of the code that decides an org's content (this package, the schema, Ids, the
-    store): cached orgs are keyed by it as well as by GENERATOR_VERSION, so an edited generator
-    never reuses an org built by other code, whether or not the version was bumped."""
-    digest = hashlib.sha256()
-    here = Path(__file__).parent
-    for path in sorted(here.glob("*.py")) + [here.parent / name for name in ("schema.py", "ids.py", "store.py")]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:10]
 
 
 def _check_args(org, seed, scale, as_of, injections) -> None:

@@ -1,0 +1,132 @@
+"""simulator.http_transport under the real OpenAI client (build_client), against an HTTP/1.1
+server (uvicorn on 127.0.0.1): keep-alive reuse, streamed (chunked) replies, a server that
+closes an idle connection, a slow server (read timeout). tests/fake_openai.py (HTTP/1.0, one
+connection per request) covers drops, resets and cut bodies in test_faults.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
+
+from simulator.models import build_client, parse_model_spec
+from simulator.servers.background import BackgroundServer
+
+KEY_ENV = "CRMARENA_TRANSPORT_TEST_KEY"
+
+
+def completion(text: str) -> dict:
+    return {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+            "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+
+
+def chunk(delta: dict, finish: str | None = None) -> str:
+    body = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    return f"data: {json.dumps(body)}\n\n"
+
+
+def app(seen: list, pause: list):
+    async def chat(request: Request):
+        body = await request.json()
+        seen.append({"peer": request.client.port, "auth": request.headers.get("authorization"), "body": body})
+        if pause:
+            await asyncio.sleep(pause[0])
+        if body.get("stream"):
+            parts = [chunk({"role": "assistant", "content": "Hel"}), chunk({"content": "lo"}), chunk({}, "stop"),
+                     "data: [DONE]\n\n"]
+            return StreamingResponse(iter(parts), media_type="text/event-stream")  # chunked
+        return JSONResponse(completion(f"reply {len(seen)}"))
+    return Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])])
+
+
+@pytest.fixture
+def server(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
+    seen, pause = [], []
+    with BackgroundServer(app(seen, pause)) as running:
+        yield running, seen, pause
+
+
+def client_for(running, **options):
+    return build_client(parse_model_spec({"model": "m", "base_url": f"{running.url}/v1", "api_key_env": KEY_ENV,
+                                          "retries": {"attempts": 1, "max_wait": 0}, **options}, "t: model"))
+
+
+def ask(client, times: int = 1) -> list[str]:
+    from autogen_core.models import UserMessage
+
+    async def go():
+        return [(await client.create([UserMessage(content=f"q{i}", source="user")])).content for i in range(times)]
+    return asyncio.run(go())
+
+
+def test_requests_reuse_one_keep_alive_connection_and_carry_the_key(server):
+    running, seen, _ = server
+    client = client_for(running)
+    assert type(client.inner._client._client._transport).__name__ == "PlainHTTPTransport"
+    assert ask(client, times=3) == ["reply 1", "reply 2", "reply 3"]
+    assert len({s["peer"] for s in seen}) == 1  # one TCP connection for the three requests
+    assert {s["auth"] for s in seen} == {"Bearer sk-test-transport-0123"}
+    assert [s["body"]["messages"][-1]["content"] for s in seen] == ["q0", "q1", "q2"]
+
+
+def test_a_streamed_chunked_reply_arrives_whole(server):
+    from autogen_core.models import CreateResult, UserMessage
+    running, seen, _ = server
+    client = client_for(running)
+
+    async def go():
+        return [part async for part in client.create_stream([UserMessage(content="hi", source="user")])]
+    parts = asyncio.run(go())
+    assert [p for p in parts if isinstance(p, str)] == ["Hel", "lo"]
+    assert isinstance(parts[-1], CreateResult) and parts[-1].content == "Hello"
+
+
+def test_a_connection_the_server_closed_while_idle_is_not_reused(monkeypatch):
+    """An HTTP/1.1 server that closes each connection after answering (Connection: close)."""
+    import socket
+    import threading
+
+    answered = []
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        for _ in range(2):
+            conn, _ = listener.accept()
+            with conn:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    data += conn.recv(65536)
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                                  if line.lower().startswith(b"content-length")))
+                while len(body) < length:
+                    body += conn.recv(65536)
+                reply = json.dumps(completion(f"closed {len(answered)}")).encode()
+                answered.append(1)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                             b"Content-Length: %d\r\n\r\n" % len(reply) + reply)
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
+    try:
+        client = build_client(parse_model_spec({"model": "m", "base_url": f"http://127.0.0.1:{listener.getsockname()[1]}/v1",
+                                                "api_key_env": KEY_ENV, "retries": {"attempts": 1}}, "t: model"))
+        assert ask(client, times=2) == ["closed 0", "closed 1"]
+    finally:
+        listener.close()
+
+
+def test_a_slow_server_is_a_timeout(server):
+    from simulator.errors import InfraError
+    running, _, pause = server
+    pause.append(2.0)
+    with pytest.raises(InfraError, match="APITimeoutError"):
+        ask(client_for(running, timeout=0.3))

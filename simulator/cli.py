@@ -661,20 +661,17 @@ def build_parser() -> argparse.ArgumentParser:
                        "template; chatml for the bundled Gemma)")
     serve.set_defaults(func=cmd_serve_local)
 
-    from .servers import serve_org
-    org_api = sub.add_parser("serve-org", help="serve an org as a Salesforce REST API subset (simple-salesforce, "
-                             "CRMArena's harness; needs the `serve` extra)",
-                             description="OAuth2 and SOAP logins, query/queryAll, search, sobjects, describe, "
-                             "record GET/PATCH. Writes stay in each login's own copy, never the org file.")
-    serve_org.add_arguments(org_api)
-    org_api.set_defaults(func=cmd_serve_org)
-    tools = sub.add_parser("serve-tools", help="serve an org's agent tools (soql, sosl, describe, assign_case, "
-                           "assign_lead, update_record) over MCP, stdio or streamable HTTP (needs the `serve` extra)",
-                           description="One isolated session per MCP session: writes never reach the org file "
-                           "or another session.")
-    from .servers import serve_tools
-    serve_tools.add_arguments(tools)
-    tools.set_defaults(func=cmd_serve_tools)
+    from .servers import serve_org, serve_tools
+    for name, module, func, help_text, description in (
+            ("serve-org", serve_org, cmd_serve_org, "serve an org as a Salesforce REST API subset (simple-salesforce, "
+             "CRMArena's harness; needs the `serve` extra)", "OAuth2 and SOAP logins, query/queryAll, search, "
+             "sobjects, describe, record GET/PATCH. Writes stay in each login's own copy, never the org file."),
+            ("serve-tools", serve_tools, cmd_serve_tools, "serve an org's agent tools (soql, sosl, describe, "
+             "assign_case, assign_lead, update_record) over MCP, stdio or streamable HTTP (needs the `serve` extra)",
+             "One isolated session per MCP session: writes never reach the org file or another session.")):
+        server = sub.add_parser(name, help=help_text, description=description)
+        module.add_arguments(server)
+        server.set_defaults(func=func)
 
     personas = sub.add_parser("personas", help="the persona library of the user simulators")
     personas_sub = personas.add_subparsers(dest="personas_command", required=True, metavar="SUBCOMMAND")

@@ -386,3 +386,16 @@ def test_serve_tools_holds_a_bounded_number_of_sessions(b2b_org):
         tools(SimpleNamespace(session=sessions[0]))
     assert tools(SimpleNamespace(session=sessions[1])) is second
     assert json.loads(second.call("soql", {"query": "SELECT Id FROM User LIMIT 1"}))["records"]
+
+
+def test_a_failure_inside_a_call_is_an_error_result_and_still_recorded(b2b_org):
+    from simulator.servers.mcp_tools import Binding
+    seen = []
+
+    def broken_gate(name: str):
+        raise RuntimeError("a bug")
+
+    binding = Binding(CrmTools(OrgSession(b2b_org)), on_call=lambda *call: seen.append(call), gate=broken_gate)
+    text = binding.call("soql", {"query": "SELECT Id FROM User LIMIT 1"})
+    assert json.loads(text)["error"][0]["errorCode"] == "UNKNOWN_EXCEPTION"
+    assert seen == [("soql", {"query": "SELECT Id FROM User LIMIT 1"}, text)]

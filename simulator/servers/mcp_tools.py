@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import json
 import logging
 import os
 import secrets
@@ -47,7 +48,10 @@ class Binding:
     def call(self, name: str, arguments: dict) -> str:
         """Run the tool `name` unless `gate` refuses it, and tell `on_call` of every call, refused,
         unknown and malformed ones too (the transcript holds whatever the agent sent)."""
-        text = (self.gate(name) if self.gate is not None else None) or self._run(name, arguments)
+        try:
+            text = (self.gate(name) if self.gate is not None else None) or self._run(name, arguments)
+        except Exception as exc:  # (a bug here: still an error result, recorded, never a lost call)
+            text = _error_text("UNKNOWN_EXCEPTION", f"An unexpected error occurred: {type(exc).__name__}")
         if self.on_call is not None:
             self.on_call(name, arguments, text)
         return text

@@ -110,7 +110,7 @@ class ToolLog:
 
 def _refusal(why: str) -> str:
     from ..crm.errors import SalesforceError
-    return json.dumps({"error": SalesforceError("REQUEST_LIMIT_EXCEEDED", f"Not run: {why}.").to_json()})
+    return SalesforceError("REQUEST_LIMIT_EXCEEDED", f"Not run: {why}.").tool_text()
 
 
 def _from_environment(names: Mapping[str, str]) -> dict[str, str]:

@@ -15,6 +15,12 @@ class SalesforceError(Exception):
         """The REST API's error body: `[{"errorCode", "message"}]`."""
         return [{"errorCode": self.code, "message": self.message}]
 
+    def tool_text(self) -> str:
+        """The error as a CRM tool's result text: `{"error": [{"errorCode", "message"}]}` (what
+        agents.llm.failed recognises)."""
+        import json
+        return json.dumps({"error": self.to_json()})
+
 
 def malformed(message: str) -> SalesforceError:
     return SalesforceError("MALFORMED_QUERY", message)

@@ -51,10 +51,6 @@ def strip_attributes(value: Any, keep_type: bool = False) -> Any:
     return value
 
 
-def _error_text(err: SalesforceError) -> str:
-    return json.dumps({"error": err.to_json()})
-
-
 class CrmTools:
     """The agent-facing tool surface over one isolated session: the tool methods only."""
 
@@ -139,7 +135,7 @@ class _ToolWork:
             return describe_schema(schema)
         obj = schema.get(str(object_name))
         if obj is None:
-            return _error_text(SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported."))
+            return SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported.").tool_text()
         return describe_object(schema, obj)
 
     def update_record(self, object_name: str, record_id: str, field: str, value: str) -> str:
@@ -149,9 +145,9 @@ class _ToolWork:
         try:
             return json.dumps(self.prepare(object_name, record_id, field, value)())
         except SalesforceError as err:
-            return _error_text(err)
+            return err.tool_text()
         except (ValueError, OverflowError, UnicodeError, sqlite3.Error) as exc:
-            return _error_text(SalesforceError("INVALID_FIELD", f"{field}: value not accepted: {exc}"))
+            return SalesforceError("INVALID_FIELD", f"{field}: value not accepted: {exc}").tool_text()
 
     def prepare(self, object_name: str, record_id: str, field: str, value: Any) -> Callable[[], dict]:
         """Check setting one field of one record as update_record does (raises SalesforceError) and
@@ -184,7 +180,7 @@ class _ToolWork:
         try:
             result = runner(text)
         except SalesforceError as err:
-            return _error_text(err)
+            return err.tool_text()
         rows = result.get(key, [])
         out = strip_attributes(result, keep_type=key == "searchRecords")
         shown = min(len(rows), self.max_records)
@@ -207,9 +203,9 @@ class _ToolWork:
         try:
             return json.dumps(self._prepare_owner(object_name, record_id, user_id, history=history)())
         except SalesforceError as err:
-            return _error_text(err)
+            return err.tool_text()
         except sqlite3.Error as exc:
-            return _error_text(SalesforceError("UNKNOWN_EXCEPTION", f"the assignment failed: {exc}"))
+            return SalesforceError("UNKNOWN_EXCEPTION", f"the assignment failed: {exc}").tool_text()
 
     def _prepare_owner(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> Callable[[], dict]:
         _, _, rid = self._resolve(object_name, record_id, "OwnerId")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import json
 import logging
 import os
 import secrets
@@ -51,27 +50,27 @@ class Binding:
         try:
             text = (self.gate(name) if self.gate is not None else None) or self._run(name, arguments)
         except Exception as exc:  # (a bug here: still an error result, recorded, never a lost call)
-            text = _error_text("UNKNOWN_EXCEPTION", f"An unexpected error occurred: {type(exc).__name__}")
+            text = _tool_error("UNKNOWN_EXCEPTION", f"An unexpected error occurred: {type(exc).__name__}")
         if self.on_call is not None:
             self.on_call(name, arguments, text)
         return text
 
     def _run(self, name: str, arguments: dict) -> str:
         if name not in MCP_TOOLS:
-            return _error_text("INVALID_TOOL", f"Unknown tool: {name}; the tools are {', '.join(MCP_TOOLS)}")
+            return _tool_error("INVALID_TOOL", f"Unknown tool: {name}; the tools are {', '.join(MCP_TOOLS)}")
         method = getattr(self.tools, name)
         try:
             inspect.signature(method).bind(**arguments)
         except TypeError as exc:
-            return _error_text("INVALID_ARGUMENTS", f"{name}: {exc}")
+            return _tool_error("INVALID_ARGUMENTS", f"{name}: {exc}")
         wrong = sorted(key for key, value in arguments.items() if not isinstance(value, str))
         if wrong:  # (every tool parameter is a string, as the schema says)
-            return _error_text("INVALID_ARGUMENTS", f"{name}: {', '.join(wrong)} must be a string")
+            return _tool_error("INVALID_ARGUMENTS", f"{name}: {', '.join(wrong)} must be a string")
         return method(**arguments)
 
 
-def _error_text(code: str, message: str) -> str:
-    return json.dumps({"error": SalesforceError(code, message).to_json()})
+def _tool_error(code: str, message: str) -> str:
+    return SalesforceError(code, message).tool_text()
 
 
 def _input_schema(func: Callable[..., str]) -> dict:

@@ -227,6 +227,30 @@ def test_a_run_rebuilds_a_cached_org_that_fails_verification(tmp_path, capsys, o
     assert not link.is_symlink() and link.read_bytes() == source.read_bytes()  # the build is deterministic
 
 
+def test_the_content_hash_is_checked_once_per_state_of_a_cached_file(tmp_path, capsys, org_cache, monkeypatch):
+    """A run stamps a cached org whose hash matched; the next run skips the hash of that unchanged
+    file, and an edit after the stamp (in place, its modification time set back) is still found."""
+    link = _cached(org_cache)
+    source = link.resolve()
+    link.unlink()
+    shutil.copy(source, link)
+    hashed = []
+    real_hash = store.content_hash
+    monkeypatch.setattr(store, "content_hash", lambda *a, **k: hashed.append(1) or real_hash(*a, **k))
+    assert _run(tmp_path, capsys)[0] == 0 and len(hashed) == 1
+    assert Path(f"{link}.verified").exists()
+    assert _run(tmp_path, capsys, name="u")[0] == 0 and len(hashed) == 1  # unchanged: not hashed again
+    times = link.stat()
+    conn = sqlite3.connect(link)
+    conn.execute('UPDATE "Case" SET "Subject" = \'edited\' WHERE rowid = 1')
+    conn.commit()
+    conn.close()
+    os.utime(link, ns=(times.st_atime_ns, times.st_mtime_ns))
+    code, err = _run(tmp_path, capsys, name="v")
+    assert code == 0 and "edited or damaged" in err and "rebuilding the cached org" in err
+    assert link.read_bytes() == source.read_bytes()
+
+
 def test_no_verify_org_skips_the_hash_check_but_not_the_integrity_check(tmp_path, capsys, org_cache):
     link = _cached(org_cache)
     source = link.resolve()

@@ -14,7 +14,7 @@ import random
 import re
 
 from simulator.crm.generator import records, vocab
-from simulator.crm.generator.grammar import Grammar
+from simulator.crm.generator.grammar import Grammar, LazyRegex
 
 NUMBER = r"\d+(?:\.\d+)?"
 SKU = r"[A-Z]{2,5}-\d{4}"
@@ -116,9 +116,9 @@ _READER = Grammar(_RULES, {k: f"({v})" for k, v in _SLOTS.items()})
 _SUMMARY_RULES = {"max_discount": "pricing_summary", "max_quantity": "qty_summary", "exclusive": "excl_summary"}
 
 
-def _whole(pattern: re.Pattern) -> re.Pattern:
+def _whole(pattern: LazyRegex) -> LazyRegex:
     """`pattern` matching a whole text (use with .match)."""
-    return re.compile(f"(?:{pattern.pattern})\\Z", re.S)
+    return LazyRegex(lambda: f"(?:{pattern.pattern})\\Z", re.S)
 
 
 _SUMMARY_PATTERNS = {kind: _whole(_READER.pattern(rule)) for kind, rule in _SUMMARY_RULES.items()}

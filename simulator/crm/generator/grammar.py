@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache, cached_property
 
 _TOKEN = re.compile(r"<([a-z0-9_]+)>|(\[)|(\|)|(\])|\{([a-z0-9_]+)\}|([^<\[|\]{]+|[<{])")
 
@@ -35,8 +37,11 @@ class _Slot:
 # A parsed text is a tuple of parts: str (literal), _Ref, _Slot, or a choice (a list of texts).
 
 
+@cache
 def _parse(source: str) -> tuple:
-    """Parse one alternative's text; raise ValueError naming the text on unbalanced brackets."""
+    """Parse one alternative's text; raise ValueError naming the text on unbalanced brackets.
+    (Memoised: grammars share many texts, `by_org` merges one set of rules into three grammars;
+    the parsed parts are never modified.)"""
     stack: list[list] = [[[]]]  # each level: the alternatives of an open choice, the last one growing
     for ref, open_, bar, close, slot, lit in _TOKEN.findall(source):
         parts = stack[-1][-1]
@@ -62,6 +67,32 @@ def _parse(source: str) -> tuple:
     return tuple(stack[0][0])
 
 
+@cache
+def _refs_of(source: str) -> tuple[str, ...]:
+    """The rules one alternative's text refers to, in order (memoised like `_parse`)."""
+    return tuple(_refs(_parse(source)))
+
+
+def _refs(parts: tuple):
+    for p in parts:
+        if isinstance(p, _Ref):
+            yield p.rule
+        elif isinstance(p, list):
+            for alt in p:
+                yield from _refs(alt)
+
+
+def _check_acyclic(refs: dict[str, tuple], name: str, path: tuple, done: set) -> None:
+    """ValueError naming the loop if `name` reaches itself through `refs`."""
+    if name in path:
+        raise ValueError("rules refer to themselves: " + " -> ".join(path + (name,)))
+    if name in done:
+        return
+    for ref in refs[name]:
+        _check_acyclic(refs, ref, path + (name,), done)
+    done.add(name)
+
+
 class Grammar:
     """Named rules of alternatives; `expand` writes text, `pattern` recognises it."""
 
@@ -71,38 +102,20 @@ class Grammar:
         self._slots = dict(slots or {})
         self._regexes: dict[str, str] = {}  # rule -> its regex source (memo of `_regex_rule`)
         self._writers: dict[str, tuple] = {}  # rule -> its compiled choice (memo of `_compiled`)
-        for name, alts in self._rules.items():
+        refs = {}  # rule -> the rules it refers to, in order of first mention
+        for name, alts in rules.items():
             if not alts:
                 raise ValueError(f"rule {name!r} has no alternatives")
-            for alt in alts:
-                for ref in self._refs(alt):
-                    if ref not in self._rules:
-                        raise ValueError(f"rule {name!r} refers to unknown rule <{ref}>")
+            refs[name] = tuple(dict.fromkeys(ref for alt in alts for ref in _refs_of(alt)))
+            for ref in refs[name]:
+                if ref not in self._rules:
+                    raise ValueError(f"rule {name!r} refers to unknown rule <{ref}>")
         checked: set = set()
         for name in self._rules:
-            self._check_acyclic(name, (), checked)
+            _check_acyclic(refs, name, (), checked)
 
     def __contains__(self, rule: str) -> bool:
         return rule in self._rules
-
-    def _refs(self, parts: tuple):
-        for p in parts:
-            if isinstance(p, _Ref):
-                yield p.rule
-            elif isinstance(p, list):
-                for alt in p:
-                    yield from self._refs(alt)
-
-    def _check_acyclic(self, name: str, path: tuple, done: set | None = None) -> None:
-        done = set() if done is None else done
-        if name in path:
-            raise ValueError("rules refer to themselves: " + " -> ".join(path + (name,)))
-        if name in done:
-            return
-        for alt in self._rules[name]:
-            for ref in self._refs(alt):
-                self._check_acyclic(ref, path + (name,), done)
-        done.add(name)
 
     # -- writing
 
@@ -150,9 +163,10 @@ class Grammar:
 
     # -- recognising
 
-    def pattern(self, *rules: str, flags: int = 0) -> re.Pattern:
-        """A regex that matches, anywhere in a text, any text one of `rules` can produce."""
-        return re.compile("|".join(f"(?:{self._regex_rule(r)})" for r in rules), flags)
+    def pattern(self, *rules: str, flags: int = 0) -> "LazyRegex":
+        """A regex that matches, anywhere in a text, any text one of `rules` can produce (built
+        and compiled on first use)."""
+        return LazyRegex(lambda: "|".join(f"(?:{self._regex_rule(r)})" for r in rules), flags)
 
     def _regex_rule(self, rule: str) -> str:
         if rule not in self._regexes:  # (setdefault would rebuild the source on every reference)
@@ -199,6 +213,27 @@ def _write(random_, choice: tuple, slots: dict, out: list[str]) -> None:
             out.append(str(slots[p.name]))
         else:
             _write(random_, p, slots, out)
+
+
+class LazyRegex:
+    """A regular expression whose source is built and compiled on first use, then used as the
+    compiled `re.Pattern` (`search`, `fullmatch`, ...). The generator's modules define their
+    detectors at import, and compiling them all took ~1 s of every run's start, though a run
+    uses few of them."""
+
+    def __init__(self, source: Callable[[], str], flags: int = 0):
+        self._source, self._flags = source, flags
+
+    @cached_property
+    def pattern(self) -> str:
+        return self._source()
+
+    @cached_property
+    def compiled(self) -> re.Pattern:
+        return re.compile(self.pattern, self._flags)
+
+    def __getattr__(self, name: str):
+        return getattr(self.compiled, name)
 
 
 def overlaps(grammar: Grammar, rule: str, others: tuple[str, ...], rng: random.Random, samples: int = 2000,

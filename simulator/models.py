@@ -414,9 +414,60 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     if spec.provider != "openai" or spec.model_info:
         config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
     client = OpenAIChatCompletionClient(**config)
+    _keep_conversions()
     _post_plain_bodies(client)
     _check_replies(client, parse=False)  # (the plain parse checks its replies itself)
     return client
+
+
+@cache
+def _keep_conversions() -> None:
+    """autogen's OpenAI client converts every message of the history and every tool schema to the
+    API's form again on each call (~10% of a call's CPU in a 10-turn episode). A message's
+    conversion depends only on the message and the call's settings, a tool list's only on its
+    schemas (read only), so both are kept while their objects live (`_per_message`,
+    `_per_tool_list`): the same dicts go out, as before. Installed once per process, for
+    every autogen OpenAI client."""
+    from autogen_ext.models.openai import _openai_client as autogen_openai
+
+    autogen_openai.to_oai_type = _per_message(autogen_openai.to_oai_type)
+    autogen_openai.convert_tools = _per_tool_list(autogen_openai.convert_tools)
+
+
+def _per_message(convert: Any) -> Any:
+    """`convert(message, **settings)`, kept per live message object and settings; a message
+    whose fields were reassigned since (e.g. a context clearing `thought`) is converted again."""
+    kept: dict[int, tuple[Any, tuple, tuple, list]] = {}
+
+    def converted(message: Any, *args: Any, **settings: Any) -> list:
+        key, fields = (args, tuple(settings.items())), tuple(vars(message).values())
+        entry = kept.get(id(message))
+        if entry is None or entry[0]() is not message or entry[1] != key or not _same(entry[2], fields):
+            result = list(convert(message, *args, **settings))
+            ident = id(message)
+            kept[ident] = entry = (weakref.ref(message, lambda _: kept.pop(ident, None)), key, fields, result)
+        return list(entry[3])
+    return converted
+
+
+def _same(kept: tuple, now: tuple) -> bool:
+    return len(kept) == len(now) and all(a is b for a, b in zip(kept, now))
+
+
+def _per_tool_list(convert: Any, size: int = 64) -> Any:
+    """`convert(tools)`, kept for the last `size` lists of the same tool objects (the CRM tools'
+    schemas are made once per process: agents/function_calling.py)."""
+    kept: dict[tuple, tuple[list, list]] = {}
+
+    def converted(tools: Any) -> list:
+        key = tuple(map(id, tools))
+        entry = kept.get(key)
+        if entry is None or not _same(tuple(entry[0]), tuple(tools)):
+            if len(kept) >= size:
+                kept.pop(next(iter(kept)))
+            kept[key] = entry = (list(tools), convert(tools))
+        return list(entry[1])
+    return converted
 
 
 def _post_plain_bodies(client: ChatCompletionClient) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import operator
 import os
 import time
 import weakref
@@ -452,7 +453,7 @@ def _per_message(convert: Any) -> Any:
 
 
 def _same(kept: tuple, now: tuple) -> bool:
-    return len(kept) == len(now) and all(a is b for a, b in zip(kept, now))
+    return len(kept) == len(now) and all(map(operator.is_, kept, now))
 
 
 def _per_tool_list(convert: Any, size: int = 64) -> Any:
@@ -487,8 +488,10 @@ def _post_plain_bodies(client: ChatCompletionClient) -> None:
     standard = sdk.chat.completions.create
     # what the SDK's `post` builds on every call (its defaults resolved and copied: ~4% of a call's
     # CPU), made once: each request is a shallow copy with its body and options, as `request` copies
+    # (and an idempotency key, which the SDK draws from uuid4 per request, where it sends none)
+    unsent = {"idempotency_key": "not sent"} if getattr(sdk, "_idempotency_header", None) is None else {}
     blank = FinalRequestOptions.construct(method="post", url="/chat/completions", json_data=None, content=None,
-                                          files=None)
+                                          files=None, **unsent)
 
     async def post(params: dict[str, Any], headers: Mapping[str, str] | None = None) -> ChatCompletion:
         extra = {k: params.pop(k) for k in ("extra_headers", "extra_query", "extra_body", "timeout") if k in params}

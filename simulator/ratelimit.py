@@ -161,8 +161,9 @@ class AdaptiveConcurrency:
 
     @asynccontextmanager
     async def slot(self):
-        """Hold one of the `cap` places for a call (its retries included)."""
-        while self.in_flight >= self.limit():
+        """Hold one of the `cap` places for a call (its retries included). (The limit is at least
+        one: with no call in flight, the server's pace is not read.)"""
+        while self.in_flight and self.in_flight >= self.limit():
             waiter = asyncio.get_running_loop().create_future()
             self._waiters.add(waiter)
             try:

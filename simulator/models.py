@@ -934,7 +934,7 @@ class _ModelClient:
 
     async def _attempts(self, request, estimate: int) -> tuple[Any, float]:
         """`_send` until an attempt succeeds, retried as `_retrying` says. The first attempt goes
-        before tenacity's loop (which costs ~3% of a call's CPU); its failure, whatever it is,
+        before tenacity's loop (which costs 3-5% of a call's CPU); its failure, whatever it is,
         is handed to the loop as the loop's first attempt, so what follows is the loop's own."""
         try:
             return await self._send(request, estimate)

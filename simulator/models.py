@@ -424,7 +424,7 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
 @cache
 def _keep_conversions() -> None:
     """autogen's OpenAI client converts every message of the history and every tool schema to the
-    API's form again on each call (~10% of a call's CPU in a 10-turn episode). A message's
+    API's form again on each call (10-14% of a call's CPU in a 10-turn episode). A message's
     conversion depends only on the message and the call's settings, a tool list's only on its
     schemas (read only), so both are kept while their objects live (`_per_message`,
     `_per_tool_list`): the same dicts go out, as before. Installed once per process, for

@@ -123,8 +123,9 @@ def config(port: int, episodes: int, turns: int, out: str) -> dict:
             "concurrency": 1, "out": out}
 
 
-def measure(port: int, episodes: int, turns: int) -> dict:
-    """Run one config in this process: wall, CPU, calls (counted on the server), episodes."""
+def measure(port: int, episodes: int, turns: int, profiler=None) -> dict:
+    """Run one config in this process: wall, CPU, calls (counted on the server), episodes; `profiler`
+    (a cProfile.Profile) runs during the episodes alone."""
     import yaml
 
     from simulator.config import load_config
@@ -137,9 +138,13 @@ def measure(port: int, episodes: int, turns: int) -> dict:
 
     def timed_play(*args, **kwargs):  # the episodes alone: the run's own start and report apart
         wall, cpu = time.perf_counter(), time.process_time()
+        if profiler:
+            profiler.enable()
         try:
             return play(*args, **kwargs)
         finally:
+            if profiler:
+                profiler.disable()
             phase.update(wall=time.perf_counter() - wall, cpu=time.process_time() - cpu)
     simulator.run.play_all = timed_play
     os.environ[KEY_ENV] = "sk-bench-local"
@@ -164,18 +169,14 @@ def measure(port: int, episodes: int, turns: int) -> dict:
 
 def child_main(code: str, port: int, episodes: int, turns: list[int], profile: str | None) -> None:
     """A measuring process for one checkout: a warm-up run, then one run per turn count (JSON
-    lines); with `profile`, the measured runs' cProfile stats go to that file."""
+    lines); with `profile`, the cProfile stats (CPU time) of the measured runs' episodes go to that file."""
     import cProfile
 
     sys.path.insert(0, code)
     measure(port, 2, 2)  # imports, the cached org, first clients
-    profiler = cProfile.Profile() if profile else None
+    profiler = cProfile.Profile(time.process_time) if profile else None  # CPU, as the target
     for t in turns:
-        if profiler:
-            profiler.enable()
-        row = measure(port, episodes, t)
-        if profiler:
-            profiler.disable()
+        row = measure(port, episodes, t, profiler)
         print(json.dumps({"turns": t, **row}), flush=True)
     if profiler:
         profiler.dump_stats(profile)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import operator
 import os
 import time
 import weakref
@@ -414,23 +415,83 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     if spec.provider != "openai" or spec.model_info:
         config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
     client = OpenAIChatCompletionClient(**config)
+    _keep_conversions()
     _post_plain_bodies(client)
     _check_replies(client, parse=False)  # (the plain parse checks its replies itself)
     return client
 
 
+@cache
+def _keep_conversions() -> None:
+    """autogen's OpenAI client converts every message of the history and every tool schema to the
+    API's form again on each call (10-14% of a call's CPU in a 10-turn episode). A message's
+    conversion depends only on the message and the call's settings, a tool list's only on its
+    schemas (read only), so both are kept while their objects live (`_per_message`,
+    `_per_tool_list`): the same dicts go out, as before. Installed once per process, for
+    every autogen OpenAI client."""
+    from autogen_ext.models.openai import _openai_client as autogen_openai
+
+    autogen_openai.to_oai_type = _per_message(autogen_openai.to_oai_type)
+    autogen_openai.convert_tools = _per_tool_list(autogen_openai.convert_tools)
+
+
+def _per_message(convert: Any) -> Any:
+    """`convert(message, **settings)`, kept per live message object and settings; a message
+    whose fields were reassigned since (e.g. a context clearing `thought`) is converted again."""
+    kept: dict[int, tuple[Any, tuple, tuple, list]] = {}
+
+    def converted(message: Any, *args: Any, **settings: Any) -> list:
+        key, fields = (args, tuple(settings.items())), tuple(vars(message).values())
+        entry = kept.get(id(message))
+        if entry is None or entry[0]() is not message or entry[1] != key or not _same(entry[2], fields):
+            result = list(convert(message, *args, **settings))
+            ident = id(message)
+            kept[ident] = entry = (weakref.ref(message, lambda _: kept.pop(ident, None)), key, fields, result)
+        return list(entry[3])
+    converted.__wrapped__ = convert
+    return converted
+
+
+def _same(kept: tuple, now: tuple) -> bool:
+    return len(kept) == len(now) and all(map(operator.is_, kept, now))
+
+
+def _per_tool_list(convert: Any, size: int = 64) -> Any:
+    """`convert(tools)`, kept for the last `size` lists of the same tool objects (the CRM tools'
+    schemas are made once per process: agents/function_calling.py)."""
+    kept: dict[tuple, tuple[list, list]] = {}
+
+    def converted(tools: Any) -> list:
+        key = tuple(map(id, tools))
+        entry = kept.get(key)
+        if entry is None or not _same(tuple(entry[0]), tuple(tools)):
+            if len(kept) >= size:
+                kept.pop(next(iter(kept)))
+            kept[key] = entry = (list(tools), convert(tools))
+        return list(entry[1])
+    converted.__wrapped__ = convert
+    return converted
+
+
 def _post_plain_bodies(client: ChatCompletionClient) -> None:
-    """Send autogen's (already plain JSON) chat requests with the SDK's public low-level `post`,
-    skipping the SDK's per-request walk of the body against its type definitions (measured at
-    ~40% of all CPU in a latency-bound run, and ~60% of a structured-output call's): `create`
-    and the structured-output `parse`, whose reply is checked (MalformedReply) before it is
-    parsed. Streaming requests take the SDK's normal path."""
+    """Send autogen's (already plain JSON) chat requests with the SDK's low-level `request` (what its
+    public `post` calls), skipping the SDK's per-request walk of the body against its type
+    definitions (measured at ~40% of all CPU in a latency-bound run, and ~60% of a
+    structured-output call's): `create` and the structured-output `parse`, whose reply is checked
+    (MalformedReply) before it is parsed. Streaming requests take the SDK's normal path."""
     from openai import NOT_GIVEN
+    from openai._models import FinalRequestOptions
     from openai.lib._parsing import parse_chat_completion, validate_input_tools
     from openai.types.chat import ChatCompletion
 
     sdk = client._client  # autogen's AsyncOpenAI
     standard = sdk.chat.completions.create
+    # what the SDK's `post` builds on every call (its defaults resolved and copied: ~4% of a call's
+    # CPU), made once: each request is a shallow copy with its body and options, as `request` copies
+    # (and an idempotency key, which the SDK draws from uuid4 per request, where it sends none)
+    unsent = {"idempotency_key": "not sent"} if getattr(sdk, "_idempotency_header", None) is None else {}
+    blank = FinalRequestOptions.construct(method="post", url="/chat/completions", json_data=None, content=None,
+                                          files=None, **unsent)
 
     async def post(params: dict[str, Any], headers: Mapping[str, str] | None = None) -> ChatCompletion:
         extra = {k: params.pop(k) for k in ("extra_headers", "extra_query", "extra_body", "timeout") if k in params}
@@ -438,8 +499,8 @@ def _post_plain_bodies(client: ChatCompletionClient) -> None:
         body.update(extra.get("extra_body") or {})
         options = {"headers": {**(headers or {}), **(extra.get("extra_headers") or {})} or None,
                    "params": extra.get("extra_query"), "timeout": extra.get("timeout")}
-        response = await sdk.post("/chat/completions", body=body, cast_to=_http_library().Response,
-                                  options={k: v for k, v in options.items() if v is not None})
+        update = {"json_data": body, **{k: v for k, v in options.items() if v is not None}}
+        response = await sdk.request(_http_library().Response, blank.model_copy(update=update))
         return _completion(response.json())
 
     async def create(**params: Any) -> Any:
@@ -458,6 +519,44 @@ def _post_plain_bodies(client: ChatCompletionClient) -> None:
 
     sdk.chat.completions.create = create
     _on_beta(sdk, lambda beta: setattr(beta.chat.completions, "parse", parse), parse)
+    _reuse_request_heads(sdk)
+
+
+def _reuse_request_heads(sdk: Any) -> None:
+    """Build a JSON request's method, URL, headers and timeouts with the SDK once per kind
+    (`_head_key`), then only its body (the SDK's own JSON encoder) on later calls: the SDK
+    merges and validates headers and parses URLs twice on every request (~10% of a call's CPU).
+    The same bytes go out (tests/test_request_bodies.py); anything unusual (files, a query, a
+    raw body, cookies set by the server, an idempotency header) takes the SDK's own path."""
+    from openai._utils._json import openapi_dumps
+
+    build, request_class, kept = sdk._build_request, _http_library().Request, {}
+
+    def build_request(options: Any, *, retries_taken: int = 0) -> Any:
+        key = _head_key(sdk, options, retries_taken)
+        head = kept.get(key) if key is not None else None
+        if head is None:
+            request = build(options, retries_taken=retries_taken)
+            if key is not None:
+                headers = [(k, v) for k, v in request.headers.raw if k.lower() != b"content-length"]
+                kept[key] = (request.method, request.url, headers, request.extensions)
+            return request
+        method, url, headers, extensions = head
+        return request_class(method, url, headers=headers, content=openapi_dumps(options.json_data),
+                             extensions=dict(extensions))
+    sdk._build_request = build_request
+
+
+def _head_key(sdk: Any, options: Any, retries_taken: int) -> tuple | None:
+    """What a request's head is built from (the SDK client's key and URL, the request's method, path,
+    headers, timeout, auth), or None for a request the SDK builds itself."""
+    if (options.files is not None or options.content is not None or options.extra_json is not None
+            or options.params or not isinstance(options.json_data, dict) or sdk._client.cookies
+            or getattr(sdk, "_idempotency_header", None) is not None):
+        return None
+    headers = options.headers if isinstance(options.headers, Mapping) else {}
+    return (options.method, options.url, retries_taken, tuple(headers.items()), repr(options.timeout),
+            tuple(options.security.items()), sdk.api_key, str(sdk.base_url))
 
 
 def _completion(data: Any) -> Any:
@@ -828,12 +927,26 @@ class _ModelClient:
     async def _create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
         estimate = self._estimate(messages, kwargs)
         async with _concurrency(self.spec).slot():
-            async for attempt in self._retrying():
-                with attempt:
-                    result, started = await self._send(
-                        lambda timeout: self.inner.create(messages, **self._timed(kwargs, timeout)), estimate)
+            result, started = await self._attempts(
+                lambda timeout: self.inner.create(messages, **self._timed(kwargs, timeout)), estimate)
         self._account(messages, kwargs.get("tools", ()), result, time.perf_counter() - started, estimate)
         return result
+
+    async def _attempts(self, request, estimate: int) -> tuple[Any, float]:
+        """`_send` until an attempt succeeds, retried as `_retrying` says. The first attempt goes
+        before tenacity's loop (which costs 3-5% of a call's CPU); its failure, whatever it is,
+        is handed to the loop as the loop's first attempt, so what follows is the loop's own."""
+        try:
+            return await self._send(request, estimate)
+        except Exception as exc:
+            first: Exception | None = exc
+        async for attempt in self._retrying():
+            with attempt:
+                if first is not None:
+                    failed, first = first, None
+                    raise failed
+                outcome = await self._send(request, estimate)
+        return outcome
 
     async def create_stream(self, messages: Sequence[LLMMessage],
                             **kwargs: Any) -> AsyncGenerator[str | CreateResult, None]:

@@ -86,8 +86,9 @@ class SharedBucket:
             pass
 
     def _take(self, tokens: int) -> float:
-        """Take a request and `tokens` and return 0, or return the seconds to wait first."""
-        with self._locked() as state:
+        """Take a request and `tokens` and return 0, or return the seconds to wait first (without
+        rpm or tpm, only the pause is read: nothing is taken, nothing written)."""
+        with self._locked(write=bool(self.rpm or self.tpm)) as state:
             now = time.time()
             if state.paused_until > now:
                 return state.paused_until - now
@@ -98,9 +99,10 @@ class SharedBucket:
                 state.tokens -= tokens if self.tpm else 0
             return wait
 
-    def _locked(self):
-        """The refilled state under an exclusive lock, written back on the way out."""
-        return _locked_record(self.path, _STATE, self._refilled)
+    def _locked(self, write: bool = True):
+        """The refilled state under an exclusive lock, written back on the way out (or, not
+        `write`, under a shared lock, read only)."""
+        return _locked_record(self.path, _STATE, self._refilled, write)
 
     def _refilled(self, data: bytes, now: float) -> _State:
         values = _STATE.unpack(data) if len(data) == _STATE.size else ()
@@ -118,19 +120,21 @@ class SharedBucket:
 
 
 @contextmanager
-def _locked_record(path, layout: struct.Struct, read):
+def _locked_record(path, layout: struct.Struct, read, write: bool = True):
     """`read(bytes, now)` of the file at `path` under an exclusive lock (held for microseconds;
-    released by close, or by death), packed with `layout` and written back on the way out."""
+    released by close, or by death), packed with `layout` and written back on the way out; not
+    `write`: under a shared lock, and not written (a read on every model call)."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     except FileNotFoundError:  # (its folder is made on first use only: this runs on every model call)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        fcntl.flock(fd, fcntl.LOCK_EX if write else fcntl.LOCK_SH)
         state = read(os.pread(fd, layout.size, 0), time.time())
         yield state
-        os.pwrite(fd, layout.pack(*vars(state).values()), 0)  # (fields in order; flat, unlike astuple)
+        if write:
+            os.pwrite(fd, layout.pack(*vars(state).values()), 0)  # (fields in order; flat, unlike astuple)
     finally:
         os.close(fd)
 
@@ -157,8 +161,9 @@ class AdaptiveConcurrency:
 
     @asynccontextmanager
     async def slot(self):
-        """Hold one of the `cap` places for a call (its retries included)."""
-        while self.in_flight >= self.limit():
+        """Hold one of the `cap` places for a call (its retries included). (The limit is at least
+        one: with no call in flight, the server's pace is not read.)"""
+        while self.in_flight and self.in_flight >= self.limit():
             waiter = asyncio.get_running_loop().create_future()
             self._waiters.add(waiter)
             try:
@@ -239,11 +244,11 @@ class ServerPace:
         self.path = state_path(scope, ".pace")
 
     def cap(self, ceiling: int) -> int:
-        with self._locked() as pace:
+        with self._locked(write=False) as pace:
             return min(ceiling, int(pace.cap) or ceiling)
 
     def timeout(self, default: float) -> float:
-        with self._locked() as pace:
+        with self._locked(write=False) as pace:
             return max(default, pace.timeout)
 
     def timed_out(self, sent_at: float, ceiling: int, timeout: float) -> Timeout:
@@ -272,8 +277,8 @@ class ServerPace:
                 if pace.streak >= pace.cap:
                     pace.cap, pace.streak = (0 if pace.cap + 1 >= ceiling else pace.cap + 1), 0
 
-    def _locked(self):
-        return _locked_record(self.path, _PACE, _paced)
+    def _locked(self, write: bool = True):
+        return _locked_record(self.path, _PACE, _paced, write)
 
 
 def _paced(data: bytes, now: float) -> _Pace:

@@ -8,9 +8,10 @@ records (and the org), never a live conversation.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -94,12 +95,32 @@ class EpisodeRecord:
     scores: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        """The record as JSON data: a copy, as `dataclasses.asdict` makes (which walks every value
+        with generic checks: ~4% of a 10-turn episode's CPU)."""
+        data = {f.name: _copied(getattr(self, f.name)) for f in fields(self)}
         data["usage"] = {role: u.to_json() for role, u in self.usage.items()}
         if data["termination"] is not None and not data["termination"]["fatal"]:
             del data["termination"]["fatal"]
         data["latency_s"] = round(self.latency_s, 4)
         return {"schema_version": SCHEMA_VERSION, "package_version": __version__, **data}
+
+
+def _copied(value: Any) -> Any:
+    """`value` copied as `dataclasses.asdict` copies a field: JSON-shaped dicts, lists and tuples
+    walked directly, dataclasses by asdict, anything else deep-copied."""
+    kind = type(value)
+    if kind is dict:
+        return {_copied(key): _copied(item) for key, item in value.items()}
+    if kind is list:
+        return [_copied(item) for item in value]
+    if kind is tuple:
+        return tuple(_copied(item) for item in value)
+    if kind in _ATOMS:
+        return value
+    return asdict(value) if is_dataclass(value) else copy.deepcopy(value)
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 class TranscriptWriter:

@@ -5,7 +5,8 @@
         client = OpenAIChatCompletionClient(model="m", base_url=server.base_url, api_key="sk-test", ...)
 
 Each POST to /v1/chat/completions takes the next scripted response (or asks `responder`,
-a function of the request body, when the queue is empty). Requests are kept in `requests`.
+a function of the request body, when the queue is empty). Requests are kept in `requests` (and
+as sent, with their headers, in `bodies` and `headers`).
 
 Faults, for the fault-tolerance tests: `error(429, retry_after=0.2)` (an HTTP error),
 `drop()` (the connection is closed without any response), `truncated(reply(...))` (a 200
@@ -113,6 +114,7 @@ class FakeOpenAI:
         self.queue: deque[dict] = deque()
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.bodies: list[bytes] = []  # every POST's body as sent
         self.responder: Callable[[dict], dict] | None = None
         self.refused: list[dict[str, Any]] = []  # requests turned away by the rate limit
         self._rate: tuple[int, float] | None = None
@@ -177,8 +179,10 @@ class FakeOpenAI:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                body = json.loads(raw or b"{}")
                 fake.headers.append(dict(self.headers))
+                fake.bodies.append(raw)
                 scripted = fake._next(body)
                 if fake._work is None:
                     return self._answer(scripted, body)

@@ -39,6 +39,7 @@ snowball message starts with the told facts verbatim. Usage per turn comes from 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -136,7 +137,7 @@ class LLMUser(UserSimulator):
         self.limit = self.per_turn = setup.persona.max_reveals_per_turn
         self.ledger = Ledger(setup.instance)
         self.pressure = Pressure.of(setup.persona, setup.instance)
-        self.agent = AssistantAgent("simulated_person", model_client=self.client,
+        self.agent = AssistantAgent("simulated_person", model_client=self.client, model_context=_history_class()(),
                                     system_message=system_prompt(setup, self.pressure), output_content_type=PersonTurn)
         self.restating = Restating(setup.mode, self.ledger, PLAIN_WORDS.__getitem__)
         self.kind = setup.instance.answer_kind
@@ -202,14 +203,14 @@ class LLMUser(UserSimulator):
 
         meter = TurnMeter(self.client)
         incoming = TextMessage(content=prompt, source="harness")
-        state = await self.agent.save_state()
+        state = self.agent.model_context.mark()
         messages, draft, failure = [incoming], None, ""
         for _ in range(self.max_repairs + 1):
             try:
                 response = await self.agent.on_messages(messages, _token())
             except ValueError as exc:  # the reply is not PersonTurn JSON (pydantic ValidationError)
                 meter.count(None)
-                await self.agent.load_state(state)  # drop the failed exchange, then ask again
+                self.agent.model_context.rewind(state)  # drop the failed exchange, then ask again
                 failure = f"not valid JSON for the schema ({str(exc).splitlines()[0]})"
                 messages = [incoming, _correction(f"A previous reply to this was {failure}.")]
                 continue
@@ -232,7 +233,7 @@ class LLMUser(UserSimulator):
         recorded, so that corrections and repaired drafts do not linger."""
         from autogen_core.models import AssistantMessage, UserMessage
 
-        await self.agent.load_state(state)
+        self.agent.model_context.rewind(state)
         recorded = PersonTurn(message=turn.message, revealed=turn.revealed, done=turn.done, reason=turn.reason)
         await self.agent.model_context.add_message(UserMessage(content=prompt, source="harness"))
         await self.agent.model_context.add_message(
@@ -260,6 +261,24 @@ class LLMUser(UserSimulator):
         done = draft.done and not (draft.reason == "answered" and self.ledger.remaining)
         reason = (draft.reason if draft.reason in REASONS else "gave_up") if done else ""
         return UserTurn(draft.message.strip(), revealed=told, done=done, reason=reason)
+
+
+@functools.cache
+def _history_class() -> type:
+    from autogen_core.model_context import UnboundedChatCompletionContext
+
+    class History(UnboundedChatCompletionContext):
+        """The person's model history, rewound to a mark by keeping its message objects (not a
+        dump and a rebuild of every message as save_state/load_state do), so the model client
+        converts each message once (models._keep_conversions)."""
+
+        def mark(self) -> list:
+            return list(self._messages)
+
+        def rewind(self, mark: list) -> None:
+            self._messages = list(mark)
+
+    return History
 
 
 def _correction(text: str):

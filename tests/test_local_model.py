@@ -95,6 +95,7 @@ def test_a_local_model_sweep_runs_end_to_end(tmp_path, org_cache, local_server, 
         assert r["usage"]["agent"]["cost_usd"] == 0.0  # configs/prices.yaml counts the local model as free
         assert isinstance(r["scores"]["rules"]["success"], bool)
         assert r["agent"]["model"]["model"] == MODEL_ALIAS
+        assert r["user"]["reply_format"] == "prompt" and "structured_output" not in r["user"]["model"]  # no grammar
     sharded = [r for r in records if r["mode"] == "sharded"]
     assert all(r["usage"]["user"]["calls"] >= 1 for r in sharded)  # the person was the model too
     summary = json.loads((folder / "summary.json").read_text())

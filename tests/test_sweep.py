@@ -341,7 +341,8 @@ def test_the_local_model_example_is_valid_and_dry_runs(tmp_path, capsys, full_ca
     cfg = load_config(ROOT / "configs" / "local.yaml")
     for role, port in ((cfg.agent, DEFAULT_PORT), (cfg.user, DEFAULT_PORT + 1)):  # what `crmarena serve-local`
         assert role.model["base_url"] == f"http://127.0.0.1:{port}/v1" and role.model["model"] == MODEL_ALIAS  # serves
-    assert cfg.agent.options == {"schema": "tool"} and cfg.max_agent_steps == 3  # short prompt, garbage loops end early
+    assert cfg.agent.options == {"schema": "tool"} and cfg.max_agent_steps == 2  # short prompt, garbage loops end early
+    assert cfg.user.options == {"reply_format": "prompt"}  # the person's JSON asked for in the prompt: no grammar
     assert main(["run", "--config", str(ROOT / "configs" / "local.yaml"), "--dry-run", "--out",
                  str(tmp_path / "runs")]) == 0  # no server needed to plan
     out = capsys.readouterr().out

@@ -35,6 +35,15 @@ the model. In `recap` and `snowball` modes the model plays sharded and code appl
 snowball message starts with the told facts verbatim. Usage per turn comes from the client's
 `drain_usage()` when it has one (our retrying `ModelClient`), else from the responses'
 `models_usage` (cost unknown).
+
+`reply_format` (the user's `options`) says how the turn is asked for. `response_format`, the
+default, sends PersonTurn as the request's response format (a server-side grammar on
+llama-cpp-python: it runs over the whole vocabulary at every token). `prompt` asks for the object
+in the prompt and by one example exchange at the start of the model's history (built from the
+instance's own intent detail; a small base model copies a format only from its history), sends no
+response format, and reads the first JSON object in the reply (`parse_turn`): text around it is
+ignored, the object itself is validated strictly (JSON booleans and strings only, every key), so
+an ambiguous "done" or reveal is a malformed turn that goes through the corrections above.
 """
 
 from __future__ import annotations
@@ -54,6 +63,9 @@ from .personas import playing
 from .tactics import Pressure
 
 REASONS = ("answered", "patience")
+REPLY_FORMATS = ("response_format", "prompt")  # how a turn is asked for (module docstring)
+PROMPT_KEYS = ('Reply with one JSON object only, with the keys "message" (what you say), "revealed" (a list '
+               'of ids), "done" (true or false) and "reason" ("answered", "patience" or "").')
 ANSWER_KINDS = {  # the person's own words for what they want, where they differ from the task's
     **ANSWER_KIND_TEXT,
     "text": "an answer to your question",
@@ -85,9 +97,10 @@ Your plan:
 """
 
 
-def system_prompt(setup: UserSetup, pressure: Pressure | None = None) -> str:
+def system_prompt(setup: UserSetup, pressure: Pressure | None = None, reply_format: str = REPLY_FORMATS[0]) -> str:
     """The simulator's instructions: persona (named as the instance's requester, if any), request,
-    details with ids, the plan of a pressure person, and the rules."""
+    details with ids, the plan of a pressure person, and the rules; with `reply_format` prompt, the
+    object's keys in place of the last line."""
     inst = setup.instance
     details = "\n".join(f'- {s["id"]}: {s["text"]}' for s in inst.shards)
     kind = ANSWER_KINDS.get(inst.answer_kind, "an answer to your request")
@@ -113,23 +126,28 @@ Rules:
    tell one more detail and say that it changes things.
 5. If you run out of patience (see above), end: done=true, reason="patience".
 6. Otherwise done=false and reason="".
-Reply with the JSON object only."""
+{PROMPT_KEYS if reply_format == "prompt" else "Reply with the JSON object only."}"""
 
 
 class LLMUser(UserSimulator):
     """Plays the person with a chat model. One instance and one client per episode: `close()`
     closes the client."""
 
-    def __init__(self, model_client: Any, *, max_repairs: int = 2):
+    def __init__(self, model_client: Any, *, max_repairs: int = 2, reply_format: str = REPLY_FORMATS[0]):
         if max_repairs < 0:
             raise ValueError(f"max_repairs must be 0 or more, got {max_repairs}")
-        if model_client.model_info.get("structured_output") is False:
+        if reply_format not in REPLY_FORMATS:
+            raise ValueError(f"reply_format must be one of {', '.join(REPLY_FORMATS)}, got {reply_format!r}")
+        if reply_format == "response_format" and model_client.model_info.get("structured_output") is False:
             raise ValueError("the user simulator's model must support structured output "
-                             "(model_info: structured_output true)")
-        self.client, self.max_repairs = model_client, max_repairs
+                             "(model_info: structured_output true), or use reply_format: prompt")
+        self.client, self.max_repairs, self.reply_format = model_client, max_repairs, reply_format
 
     def settings(self) -> dict[str, Any]:
-        return {"kind": "LLMUser", "max_repairs": self.max_repairs, "model": client_settings(self.client)}
+        """Kind, repairs and model; the reply format when it is not the default (records made
+        with the default keep their bytes)."""
+        chosen = {"reply_format": self.reply_format} if self.reply_format != REPLY_FORMATS[0] else {}
+        return {"kind": "LLMUser", "max_repairs": self.max_repairs, **chosen, "model": client_settings(self.client)}
 
     async def open(self, setup: UserSetup) -> UserTurn:
         from autogen_agentchat.agents import AssistantAgent
@@ -137,8 +155,12 @@ class LLMUser(UserSimulator):
         self.limit = self.per_turn = setup.persona.max_reveals_per_turn
         self.ledger = Ledger(setup.instance)
         self.pressure = Pressure.of(setup.persona, setup.instance)
+        prompted = self.reply_format == "prompt"
         self.agent = AssistantAgent("simulated_person", model_client=self.client, model_context=_history_class()(),
-                                    system_message=system_prompt(setup, self.pressure), output_content_type=PersonTurn)
+                                    system_message=system_prompt(setup, self.pressure, self.reply_format),
+                                    output_content_type=None if prompted else PersonTurn)
+        if prompted:
+            await self._add_example(setup.instance.shards[0])
         self.restating = Restating(setup.mode, self.ledger, PLAIN_WORDS.__getitem__)
         self.kind = setup.instance.answer_kind
         if setup.mode in ONE_MESSAGE:
@@ -173,6 +195,18 @@ class LLMUser(UserSimulator):
     async def close(self) -> None:
         await self.client.close()
 
+    async def _add_example(self, intent: dict) -> None:
+        """One exchange in the reply format at the start of the model's history: the instance's
+        intent detail, told as the opening would tell it."""
+        example = PersonTurn(message=intent["text"], revealed=[intent["id"]], done=False, reason="")
+        await self._add_exchange(f"(An example of the reply format.) Tell detail {intent['id']}.", example)
+
+    async def _add_exchange(self, prompt: str, turn: PersonTurn) -> None:
+        from autogen_core.models import AssistantMessage, UserMessage
+
+        await self.agent.model_context.add_message(UserMessage(content=prompt, source="harness"))
+        await self.agent.model_context.add_message(AssistantMessage(content=turn.model_dump_json(), source=self.agent.name))
+
     def _tactic(self) -> str:
         return self.pressure.move.tactic if self.pressure and self.pressure.move else ""
 
@@ -206,16 +240,18 @@ class LLMUser(UserSimulator):
         state = self.agent.model_context.mark()
         messages, draft, failure = [incoming], None, ""
         for _ in range(self.max_repairs + 1):
+            response = None
             try:
                 response = await self.agent.on_messages(messages, _token())
+                candidate = self._draft(response.chat_message)
             except ValueError as exc:  # the reply is not PersonTurn JSON (pydantic ValidationError)
-                meter.count(None)
+                meter.count(response and response.chat_message.models_usage)
                 self.agent.model_context.rewind(state)  # drop the failed exchange, then ask again
                 failure = f"not valid JSON for the schema ({str(exc).splitlines()[0]})"
                 messages = [incoming, _correction(f"A previous reply to this was {failure}.")]
                 continue
             meter.count(response.chat_message.models_usage)
-            draft = response.chat_message.content
+            draft = candidate
             problems = self._problems(draft)
             if not problems:
                 break
@@ -228,16 +264,16 @@ class LLMUser(UserSimulator):
         turn.usage = meter.finish()
         return turn
 
+    def _draft(self, message: Any) -> PersonTurn:
+        """The model's PersonTurn: autogen's parsed one, or read from the text (reply_format prompt)."""
+        return parse_turn(message.content) if self.reply_format == "prompt" else message.content
+
     async def _remember(self, state: Any, prompt: str, turn: UserTurn) -> None:
         """Reset the model's history to before this turn, then add the prompt and the turn as
         recorded, so that corrections and repaired drafts do not linger."""
-        from autogen_core.models import AssistantMessage, UserMessage
-
         self.agent.model_context.rewind(state)
-        recorded = PersonTurn(message=turn.message, revealed=turn.revealed, done=turn.done, reason=turn.reason)
-        await self.agent.model_context.add_message(UserMessage(content=prompt, source="harness"))
-        await self.agent.model_context.add_message(
-            AssistantMessage(content=recorded.model_dump_json(), source=self.agent.name))
+        await self._add_exchange(prompt, PersonTurn(message=turn.message, revealed=turn.revealed, done=turn.done,
+                                                    reason=turn.reason))
 
     def _problems(self, draft: PersonTurn) -> list[str]:
         screened = self.ledger.screen(draft.revealed, self.limit)
@@ -279,6 +315,18 @@ def _history_class() -> type:
             self._messages = list(mark)
 
     return History
+
+
+def parse_turn(text: str) -> PersonTurn:
+    """The first JSON object in `text` as a PersonTurn, validated strictly (every key, of its JSON
+    type: "true" or 1 is no boolean); ValueError if there is none or it does not validate."""
+    import json
+
+    start = text.find("{")
+    if start < 0:
+        raise ValueError("no JSON object in the reply")
+    value, _ = json.JSONDecoder().raw_decode(text, start)
+    return PersonTurn.model_validate(value, strict=True)
 
 
 def _correction(text: str):

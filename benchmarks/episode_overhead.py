@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -104,6 +105,17 @@ async def serve() -> None:
         await server.serve_forever()
 
 
+@contextlib.contextmanager
+def instant_server():
+    """The instant server in a child process (its CPU is not ours) for the `with` block: its port."""
+    server = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True)
+    try:
+        yield int(server.stdout.readline())
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def _ask(port: int, method: str, path: str) -> dict:
     import http.client
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -182,30 +194,6 @@ def child_main(code: str, port: int, episodes: int, turns: list[int], profile: s
         profiler.dump_stats(profile)
 
 
-# ---------------------------------------------------------------- start-up (the real command line)
-
-def startup(code: str, port: int) -> dict:
-    """Seconds from starting `crmarena run` (one 2-turn episode) to the server's first model
-    request, and of `crmarena --help` and `python3 -c pass` (each the median of 5, interleaved)."""
-    import statistics
-    env = {**os.environ, "PYTHONPATH": code, KEY_ENV: "sk-bench-local"}
-    times: dict[str, list[float]] = {"help": [], "pass": [], "first_request": []}
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "run.yaml"
-        path.write_text(json.dumps(config(port, 1, 2, str(Path(tmp) / "runs"))))
-        for _ in range(5):
-            for name, argv in (("pass", ["-c", "pass"]), ("help", ["-m", "simulator.cli", "--help"])):
-                start = time.perf_counter()
-                subprocess.run([sys.executable, *argv], env=env, cwd=code, check=True, stdout=subprocess.DEVNULL)
-                times[name].append(time.perf_counter() - start)
-            _ask(port, "POST", "/turns/2")
-            start = time.time()
-            subprocess.run([sys.executable, "-m", "simulator.cli", "run", "--config", str(path), "--fresh", "--quiet"],
-                           env=env, cwd=code, check=True, capture_output=True)
-            times["first_request"].append(_ask(port, "GET", "/stats")["first_at"] - start)
-    return {name: statistics.median(values) for name, values in times.items()}
-
-
 # ---------------------------------------------------------------- the report
 
 def fit(rows: list[dict]) -> dict:
@@ -224,7 +212,7 @@ def fit(rows: list[dict]) -> dict:
     return {"by_turns": by_turns, "per_call_s": slope, "fixed_s": w0 - slope * c0}
 
 
-def report(results: dict[str, list[dict]], starts: dict[str, dict], started: str) -> str:
+def report(results: dict[str, list[dict]], started: str) -> str:
     load = os.getloadavg()
     lines = [f"Machine: {os.cpu_count()} cores, {_cpu_model()}, Python {platform.python_version()}; "
              f"started {started}; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
@@ -244,12 +232,6 @@ def report(results: dict[str, list[dict]], starts: dict[str, dict], started: str
               "| code | wall ms per call | fixed ms per episode |", "|---|---|---|"]
     lines += [f"| {code} | {f['per_call_s'] * 1000:.2f} | {f['fixed_s'] * 1000:.1f} |" for code, f in fits.items()]
     lines.append(f"| tau2-bench (issue 16) | {TAU2_MS_PER_CALL:.2f} | {TAU2_FIXED_S * 1000:.1f} |")
-    if starts:
-        lines += ["", "Start-up (medians of 5, s): `crmarena run` to the first model request, `crmarena --help`, "
-                  "`python3 -c pass`:", "", "| code | run to first request | --help | python -c pass | --help - pass |",
-                  "|---|---|---|---|---|"]
-        lines += [f"| {code} | {s['first_request']:.2f} | {s['help']:.3f} | {s['pass']:.3f} | {s['help'] - s['pass']:.3f} |"
-                  for code, s in starts.items()]
     reasons = {code: sorted({k for r in rows for k in r["reasons"]}) for code, rows in results.items()}
     lines += ["", f"Terminations: {reasons}"]
     return "\n".join(lines)
@@ -268,7 +250,6 @@ def main() -> int:
     parser.add_argument("--episodes", type=int, default=12, help="episodes per turn count and round")
     parser.add_argument("--turns", default="2,10", help="user turns per episode (two or more counts)")
     parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds per checkout")
-    parser.add_argument("--startup", action="store_true", help="also time start-up (the real command line)")
     parser.add_argument("--code", action="append", default=[], help="another checkout to benchmark too")
     parser.add_argument("--profile", help="with --child: cProfile stats of the measured runs to this file")
     parser.add_argument("--child", nargs=2, metavar=("CODE", "PORT"), help=argparse.SUPPRESS)
@@ -282,12 +263,9 @@ def main() -> int:
         child_main(args.child[0], int(args.child[1]), args.episodes, turns, args.profile)
         return 0
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    server = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True)
-    try:
-        port = int(server.stdout.readline())
-        codes = [str(ROOT)] + [str(Path(c).resolve()) for c in args.code]
-        results: dict[str, list[dict]] = {c: [] for c in codes}
-        starts = {c: startup(c, port) for c in codes} if args.startup else {}
+    codes = [str(ROOT)] + [str(Path(c).resolve()) for c in args.code]
+    results: dict[str, list[dict]] = {c: [] for c in codes}
+    with instant_server() as port:
         for _ in range(args.rounds):
             for code in codes:
                 env = {**os.environ, "PYTHONPATH": code}
@@ -295,10 +273,7 @@ def main() -> int:
                                       str(args.episodes), "--turns", args.turns], env=env, cwd=code,
                                      capture_output=True, text=True, check=True).stdout
                 results[code] += [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-        print(report(results, starts, started))
-    finally:
-        server.terminate()
-        server.wait()
+    print(report(results, started))
     return 0
 
 

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from episode_overhead import KEY_ENV, _ask, _cpu_model, config  # noqa: E402
+from episode_overhead import KEY_ENV, _ask, _cpu_model, config, instant_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SDK_FLOOR = "import autogen_ext.models.openai"
@@ -95,16 +95,9 @@ def main() -> int:
     parser.add_argument("--code", action="append", default=[], help="another checkout to time too")
     args = parser.parse_args()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    server = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "episode_overhead.py"), "--serve"],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        port = int(server.stdout.readline())
-        codes = [str(ROOT)] + [str(Path(c).resolve()) for c in args.code]
-        with tempfile.TemporaryDirectory() as tmp:
-            print(report(measure(codes, port, args.repeat, Path(tmp)), started))
-    finally:
-        server.terminate()
-        server.wait()
+    codes = [str(ROOT)] + [str(Path(c).resolve()) for c in args.code]
+    with instant_server() as port, tempfile.TemporaryDirectory() as tmp:
+        print(report(measure(codes, port, args.repeat, Path(tmp)), started))
     return 0
 
 

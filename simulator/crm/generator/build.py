@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Callable
 from ... import files
 from .. import store
 from ..schema import ORG_TYPES, schema_for
-from . import core, injections as poison, sales, service
+from . import apart, core, injections as poison, sales, service
 from .common import Clock, Writer
 from .context import SIZES, Ctx
 
@@ -38,8 +39,10 @@ def _check_args(org, seed, scale, as_of, injections) -> None:
 
 
 def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_of: date,
-             progress: Callable[[str, int], None] | None = None) -> None:
-    """Write every object of `org` into `conn` (tables must exist)."""
+             progress: Callable[[str, int], None] | None = None, side: Path | None = None) -> None:
+    """Write every object of `org` into `conn` (tables must exist). With `side` (a file name), the
+    cases are generated in a forked process (written there first) while the opportunities are
+    generated here: the same content as in one process (generator.apart)."""
     schema = schema_for(org)
     w = Writer(conn, schema, progress)
     ctx = Ctx(org=org, seed=seed, scale=float(scale), as_of=as_of, clock=Clock(as_of), w=w,
@@ -55,10 +58,16 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
     core.accounts(ctx, converted)
     sales.write_leads(ctx, leads)
     core.orders(ctx)
-    service.cases(ctx)
-    ctx.items_by_product = ctx.items_by_time = []
-    sales.opportunities(ctx, leads)
+    with (apart.beside(ctx, service.cases, side) if side and apart.can_fork() else _sequential(ctx, service.cases)):
+        ctx.items_by_product = ctx.items_by_time = []
+        sales.opportunities(ctx, leads)
     w.done()
+
+
+@contextmanager
+def _sequential(ctx: Ctx, phase: Callable[[Ctx], None]):
+    phase(ctx)
+    yield
 
 
 def _write(conn: sqlite3.Connection, path: Path, org: str, schema, *, seed: int, scale: float, as_of: date,
@@ -70,7 +79,7 @@ def _write(conn: sqlite3.Connection, path: Path, org: str, schema, *, seed: int,
     conn.execute("PRAGMA cache_size=-200000")
     conn.execute("BEGIN")
     store.create_tables(conn, schema)
-    generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress)
+    generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress, side=Path(f"{path}-apart"))
     if injections != "none":
         poison.plant(conn, org, seed, injections)
     conn.execute("COMMIT")
@@ -122,7 +131,7 @@ def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: 
         raise ValueError(f"the folder {out.parent} {what}: create it first (mkdir -p) or write the org elsewhere")
     schema = schema_for(org)
     with files.replacing(out) as tmp:
-        for leftover in ("journal", "wal", "shm"):  # (a killed build's)
+        for leftover in ("journal", "wal", "shm", "apart"):  # (a killed build's)
             Path(f"{tmp}-{leftover}").unlink(missing_ok=True)
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:

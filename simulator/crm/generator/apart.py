@@ -1,11 +1,12 @@
 """Running one phase of the build in a forked process beside the next one, with the same content.
 
-Two phases can run at once when they draw from their own random streams, write disjoint objects
-and neither reads what the other leaves in the build context (service.cases and
-sales.opportunities). The forked phase writes its rows into a side SQLite file; they are then
-copied into the org in the order a sequential build writes them: each object's rows in their own
-order, and the forked phase's truth labels before the labels written here meanwhile. Ids, rows,
-labels and their order are those of a sequential build, so the content hash is unchanged.
+A phase can run beside the next one when the two draw from their own random streams, neither
+reads what the other leaves in the build context, and in every table the phase's rows come
+before the next one's (the leads' call transcripts, numbered and labelled before the fork, and
+the cases run beside the opportunities). The forked phase writes its rows into a side SQLite
+file; they are then copied into the org where a sequential build writes them: in each table
+(and the truth labels) after the rows there at the fork and before those written here since.
+Ids, rows, rowids and their order are those of a sequential build: the content hash is the same.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path):
     """Run `phase(ctx)` in a forked process (writing to the file `side`) while the body runs here,
     then merge its rows into `ctx.w`'s database."""
     w = ctx.w
-    w.done()  # (the body's truth labels start after `mark`)
-    mark = _last_truth(w.conn)
+    w.done()  # (rows the body writes come after `marks`)
+    marks = {table: _last_rowid(w.conn, table) for table in _tables(w.schema)}
     child = multiprocessing.get_context("fork").Process(target=_run, args=(ctx, phase, side),
                                                         name=f"org-{phase.__name__}", daemon=True)
     child.start()
@@ -41,7 +42,7 @@ def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path):
         child.join()
         if child.exitcode != 0:
             raise RuntimeError(f"the build's {phase.__name__} phase failed in its process (exit code {child.exitcode})")
-        _merge(w, side, mark)
+        _merge(w, side, marks)
     finally:
         if child.is_alive():
             child.kill()
@@ -64,26 +65,36 @@ def _run(ctx: Ctx, phase: Callable[[Ctx], None], side: Path) -> None:
     conn.close()
 
 
-def _last_truth(conn: sqlite3.Connection) -> int:
-    return conn.execute(f"SELECT max(rowid) FROM {TRUTH_TABLE}").fetchone()[0] or 0
+def _tables(schema) -> dict[str, tuple[str, ...]]:
+    """Table -> its columns: every object's, and the truth labels'."""
+    tables = {obj.name: tuple(f.name for f in obj.fields) for obj in schema.objects}
+    tables[TRUTH_TABLE] = ("object", "record_id", "kind", "value")
+    return tables
 
 
-def _merge(w, side: Path, mark: int) -> None:
-    """Append the side file's rows to `w`'s database; its truth labels go before those after `mark`."""
+def _last_rowid(conn: sqlite3.Connection, table: str) -> int:
+    return conn.execute(f"SELECT max(rowid) FROM main.{q(table)}").fetchone()[0] or 0
+
+
+def _merge(w, side: Path, marks: dict[str, int]) -> None:
+    """Put the side file's rows of each table right after the rows that were there at the fork
+    (rowid `marks[table]`), the rows written here since then after them: the rows, rowids and
+    order of a build in one process."""
     conn = w.conn
     conn.execute("COMMIT")  # (no ATTACH within a transaction)
     conn.execute("ATTACH DATABASE ? AS apart", (str(side),))
     conn.execute("BEGIN")
-    for obj in w.schema.objects:
-        n = conn.execute(f"SELECT count(*) FROM apart.{q(obj.name)}").fetchone()[0]
-        if n:
-            conn.execute(f"INSERT INTO main.{q(obj.name)} SELECT * FROM apart.{q(obj.name)} ORDER BY rowid")
-            w.merged(obj.name, n)
-    end = _last_truth(conn)
-    conn.execute(f"INSERT INTO main.{TRUTH_TABLE} SELECT * FROM apart.{TRUTH_TABLE} ORDER BY rowid")
-    conn.execute(f"INSERT INTO main.{TRUTH_TABLE} SELECT * FROM main.{TRUTH_TABLE} "
-                 "WHERE rowid > ? AND rowid <= ? ORDER BY rowid", (mark, end))
-    conn.execute(f"DELETE FROM main.{TRUTH_TABLE} WHERE rowid > ? AND rowid <= ?", (mark, end))
+    for table, columns in _tables(w.schema).items():
+        n = conn.execute(f"SELECT count(*) FROM apart.{q(table)}").fetchone()[0]
+        if not n:
+            continue
+        mark, cols = marks[table], ", ".join(map(q, columns))
+        conn.execute(f"UPDATE main.{q(table)} SET rowid = -rowid WHERE rowid > ?", (mark,))
+        conn.execute(f"INSERT INTO main.{q(table)} (rowid, {cols}) SELECT rowid + ?, {cols} "
+                     f"FROM apart.{q(table)} ORDER BY rowid", (mark,))
+        conn.execute(f"UPDATE main.{q(table)} SET rowid = ? - rowid WHERE rowid < 0", (n,))
+        if table != TRUTH_TABLE:
+            w.merged(table, n)
     conn.execute("COMMIT")
     conn.execute("DETACH DATABASE apart")
     conn.execute("BEGIN")

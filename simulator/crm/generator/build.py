@@ -41,8 +41,8 @@ def _check_args(org, seed, scale, as_of, injections) -> None:
 def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_of: date,
              progress: Callable[[str, int], None] | None = None, side: Path | None = None) -> None:
     """Write every object of `org` into `conn` (tables must exist). With `side` (a file name), the
-    cases are generated in a forked process (written there first) while the opportunities are
-    generated here: the same content as in one process (generator.apart)."""
+    leads' call transcripts and the cases are generated in a forked process (written there first)
+    while the opportunities are generated here: the same content as in one process (generator.apart)."""
     schema = schema_for(org)
     w = Writer(conn, schema, progress)
     ctx = Ctx(org=org, seed=seed, scale=float(scale), as_of=as_of, clock=Clock(as_of), w=w,
@@ -56,9 +56,15 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
     converted = [lp for lp in leads if lp.converted_t is not None]
     ctx.converted_accounts = list(enumerate(converted))
     core.accounts(ctx, converted)
-    sales.write_leads(ctx, leads)
+    lead_calls = sales.write_leads(ctx, leads)
     core.orders(ctx)
-    with (apart.beside(ctx, service.cases, side) if side and apart.can_fork() else _sequential(ctx, service.cases)):
+
+    def transcripts_and_cases(ctx: Ctx) -> None:
+        sales.write_lead_calls(ctx, lead_calls)
+        service.cases(ctx)
+
+    forked = side is not None and apart.can_fork()
+    with apart.beside(ctx, transcripts_and_cases, side) if forked else _sequential(ctx, transcripts_and_cases):
         ctx.items_by_product = ctx.items_by_time = []
         sales.opportunities(ctx, leads)
     w.done()

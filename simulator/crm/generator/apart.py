@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
@@ -23,7 +24,11 @@ from .context import Ctx
 
 
 def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Whether a phase may run in a forked process here: where fork exists, from a process with no
+    other thread (a forked child could find a lock, SQLite's among them, held by one for good) that
+    may have children (not a daemon, such as a process pool's worker)."""
+    return ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+            and not multiprocessing.current_process().daemon)
 
 
 @contextmanager

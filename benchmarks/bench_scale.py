@@ -11,7 +11,7 @@ change) are measured in interleaved runs.
 (in the same folder) of the first org and reports its build time and size (SQLite's dbstat).
 `--build` builds one org with the code of each source tree (say, worktrees before and after a
 change) at the same time, so that the machine's load hits them alike, and reports each build's
-wall time, CPU time and peak RSS of its whole process tree (a forked phase included; sampled from
+wall time, CPU time and peak RSS and PSS of its whole process tree (a forked phase included; sampled from
 /proc every 0.1 s), file size and content hash.
 """
 
@@ -105,8 +105,8 @@ _BUILD = ("import sys; from pathlib import Path; from simulator.crm.generator im
           "print(build_org(sys.argv[1], Path(sys.argv[3]), seed=0, scale=float(sys.argv[2])).content_hash)")
 
 
-def _tree_rss(pid: int) -> int:
-    """The resident bytes of process `pid` and its descendants (from /proc)."""
+def _tree_memory(pid: int) -> tuple[int, int]:
+    """The resident bytes (RSS, and PSS) of process `pid` and its descendants (from /proc)."""
     rss, parent = {}, {}
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
@@ -120,7 +120,16 @@ def _tree_rss(pid: int) -> int:
         more = {p for p, pp in parent.items() if pp in tree} - tree
         tree |= more
         grew = bool(more)
-    return sum(rss.get(p, 0) for p in tree)
+    return sum(rss.get(p, 0) for p in tree), sum(map(_pss, tree))
+
+
+def _pss(pid: int) -> int:
+    """The proportional set size of process `pid` (shared pages divided among their sharers)."""
+    try:
+        return next(int(line.split()[1]) * 1024 for line in Path(f"/proc/{pid}/smaps_rollup").open()
+                    if line.startswith("Pss:"))
+    except (OSError, StopIteration):
+        return 0
 
 
 def bench_build(trees: list[Path], org: str, scale: float, out: Path) -> list[str]:
@@ -130,20 +139,21 @@ def bench_build(trees: list[Path], org: str, scale: float, out: Path) -> list[st
         path = out / f"build-{i}-{org}-x{scale:g}.db"
         proc = subprocess.Popen([sys.executable, "-c", _BUILD, org, str(scale), str(path)], cwd=tree,
                                 env=dict(os.environ, PYTHONPATH=str(tree)), stdout=subprocess.PIPE, text=True)
-        runs.append(dict(tree=tree, path=path, proc=proc, start=time.perf_counter(), peak=0))
+        runs.append(dict(tree=tree, path=path, proc=proc, start=time.perf_counter(), rss=0, pss=0))
     while pending := [r for r in runs if "wall" not in r]:
         for r in pending:
-            r["peak"] = max(r["peak"], _tree_rss(r["proc"].pid))
+            rss, pss = _tree_memory(r["proc"].pid)
+            r.update(rss=max(r["rss"], rss), pss=max(r["pss"], pss))
             pid, status, usage = os.wait4(r["proc"].pid, os.WNOHANG)  # (its rusage counts the children it joined)
             if pid:
                 r.update(wall=time.perf_counter() - r["start"], cpu=usage.ru_utime + usage.ru_stime, status=status)
         time.sleep(0.1)
-    rows = ["| tree | wall s | CPU s | peak RSS MiB (process tree) | file GiB | content hash |",
-            "|---|---|---|---|---|---|"]
+    rows = ["| tree | wall s | CPU s | peak RSS MiB (process tree) | peak PSS MiB (tree) | file GiB | content hash |",
+            "|---|---|---|---|---|---|---|"]
     for r in runs:
         digest = r["proc"].stdout.read().strip()[:12] if r["status"] == 0 else f"failed ({r['status']})"
         size = r["path"].stat().st_size / 2**30 if r["path"].exists() else 0
-        rows.append(f"| {r['tree']} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['peak'] / 2**20:.0f} | {size:.3f} | {digest} |")
+        rows.append(f"| {r['tree']} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss'] / 2**20:.0f} | {r['pss'] / 2**20:.0f} | {size:.3f} | {digest} |")
     return rows
 
 

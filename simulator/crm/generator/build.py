@@ -20,6 +20,9 @@ from .context import SIZES, Ctx
 from .version import GENERATOR_VERSION, source_fingerprint  # noqa: F401 (re-exported)
 
 DEFAULT_AS_OF = date(2026, 6, 15)
+# SQLite's page cache: small while rows are appended (a forked phase inherits it, and it counts in
+# the build's peak memory), large for sorting the indexes.
+WRITE_CACHE_KIB, INDEX_CACHE_KIB = 32_000, 200_000
 
 
 def _check_args(org, seed, scale, as_of, injections) -> None:
@@ -82,13 +85,14 @@ def _write(conn: sqlite3.Connection, path: Path, org: str, schema, *, seed: int,
     its indexes and metadata."""
     conn.execute("PRAGMA journal_mode=OFF")
     conn.execute("PRAGMA synchronous=OFF")
-    conn.execute("PRAGMA cache_size=-200000")
+    conn.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
     conn.execute("BEGIN")
     store.create_tables(conn, schema)
     generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress, side=Path(f"{path}-apart"))
     if injections != "none":
         poison.plant(conn, org, seed, injections)
     conn.execute("COMMIT")
+    conn.execute(f"PRAGMA cache_size=-{INDEX_CACHE_KIB}")
     digest = _index_and_hash(conn, path, schema, injections)
     meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION, digest, injections=injections)
     store.write_meta(conn, meta)

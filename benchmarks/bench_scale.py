@@ -1,6 +1,7 @@
 """Large-org benchmark: aggregate query latency and the cost of each composite index; prints Markdown.
 
     python benchmarks/bench_scale.py ORG.db [OTHER.db ...] [--repeat 20] [--index-cost]
+    python benchmarks/bench_scale.py --build TREE [OTHER_TREE ...] [--org b2b] [--scale 100] [--out DIR]
 
 Queries: SCALE_QUERIES, the aggregates the task generators' oracle and agents send over a whole
 org (issue 16: closed cases per owner, a two-filter COUNT(), ...), each through an OrgSession as
@@ -8,14 +9,21 @@ an agent's would run, with the compiled-plan cache kept; several orgs (say, befo
 change) are measured in interleaved runs.
 `--index-cost` drops and recreates each of store.COMPOSITE_INDEXES in a scratch copy of ORG.db
 (in the same folder) of the first org and reports its build time and size (SQLite's dbstat).
+`--build` builds one org with the code of each source tree (say, worktrees before and after a
+change) at the same time, so that the machine's load hits them alike, and reports each build's
+wall time, CPU time and peak RSS and PSS of its whole process tree (a forked phase included; sampled from
+/proc every 0.1 s), file size and content hash.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import sqlite3
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -93,12 +101,78 @@ def bench_index_cost(path: Path) -> list[str]:
     return rows
 
 
+_BUILD = ("import sys; from pathlib import Path; from simulator.crm.generator import build_org; "
+          "print(build_org(sys.argv[1], Path(sys.argv[3]), seed=0, scale=float(sys.argv[2])).content_hash)")
+
+
+def _tree_memory(pid: int) -> tuple[int, int]:
+    """The resident bytes (RSS, and PSS) of process `pid` and its descendants (from /proc)."""
+    rss, parent = {}, {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            parent[int(d.name)], rss[int(d.name)] = int(fields[1]), int(fields[21]) * resource.getpagesize()
+    tree, grew = {pid}, True
+    while grew:
+        more = {p for p, pp in parent.items() if pp in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(rss.get(p, 0) for p in tree), sum(map(_pss, tree))
+
+
+def _pss(pid: int) -> int:
+    """The proportional set size of process `pid` (shared pages divided among their sharers)."""
+    try:
+        return next(int(line.split()[1]) * 1024 for line in Path(f"/proc/{pid}/smaps_rollup").open()
+                    if line.startswith("Pss:"))
+    except (OSError, StopIteration):
+        return 0
+
+
+def bench_build(trees: list[Path], org: str, scale: float, out: Path) -> list[str]:
+    """Build `org` at `scale` with each source tree at once; one Markdown row per build."""
+    runs = []
+    for i, tree in enumerate(trees):
+        path = out / f"build-{i}-{org}-x{scale:g}.db"
+        proc = subprocess.Popen([sys.executable, "-c", _BUILD, org, str(scale), str(path)], cwd=tree,
+                                env=dict(os.environ, PYTHONPATH=str(tree)), stdout=subprocess.PIPE, text=True)
+        runs.append(dict(tree=tree, path=path, proc=proc, start=time.perf_counter(), rss=0, pss=0))
+    while pending := [r for r in runs if "wall" not in r]:
+        for r in pending:
+            rss, pss = _tree_memory(r["proc"].pid)
+            r.update(rss=max(r["rss"], rss), pss=max(r["pss"], pss))
+            pid, status, usage = os.wait4(r["proc"].pid, os.WNOHANG)  # (its rusage counts the children it joined)
+            if pid:
+                r.update(wall=time.perf_counter() - r["start"], cpu=usage.ru_utime + usage.ru_stime, status=status)
+        time.sleep(0.1)
+    rows = ["| tree | wall s | CPU s | peak RSS MiB (process tree) | peak PSS MiB (tree) | file GiB | content hash |",
+            "|---|---|---|---|---|---|---|"]
+    for r in runs:
+        digest = r["proc"].stdout.read().strip()[:12] if r["status"] == 0 else f"failed ({r['status']})"
+        size = r["path"].stat().st_size / 2**30 if r["path"].exists() else 0
+        rows.append(f"| {r['tree']} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss'] / 2**20:.0f} | {r['pss'] / 2**20:.0f} | {size:.3f} | {digest} |")
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("orgs", type=Path, nargs="+", help="org files (e.g. built with scale 100)")
+    ap.add_argument("orgs", type=Path, nargs="*", help="org files (e.g. built with scale 100)")
     ap.add_argument("--repeat", type=int, default=20, help="runs of each query on each org")
     ap.add_argument("--index-cost", action="store_true", help="also measure each composite index's cost")
+    ap.add_argument("--build", type=Path, nargs="+", metavar="TREE", help="source trees to build an org with, at once")
+    ap.add_argument("--org", default="b2b", help="--build: the org type")
+    ap.add_argument("--scale", type=float, default=100.0, help="--build: the scale")
+    ap.add_argument("--out", type=Path, default=Path("."), help="--build: the folder for the built orgs")
     args = ap.parse_args()
+    if args.build:
+        print("\n".join([f"### Org build, {args.org} scale {args.scale:g}, seed 0", ""]
+                        + bench_build(args.build, args.org, args.scale, args.out)))
+        return
+    if not args.orgs:
+        ap.error("give org files, or --build source trees")
     sizes = ", ".join(f"{p.name} {p.stat().st_size / 2**30:.2f} GiB" for p in args.orgs)
     report = [f"### Aggregate queries ({sizes})", ""] + bench_queries(args.orgs, args.repeat)
     if args.index_cost:

@@ -4,7 +4,8 @@ Same org type, seed, scale and as-of date give byte-identical table content (and
 content hash). Every random draw comes from a `random.Random` stream derived from
 (seed, org, stream name); nothing reads the clock or iterates over unordered collections.
 
-Modules: `build` (API, atomic file write), `common` (streams, time formatting, the row
+Modules: `build` (API, atomic file write), `apart` (a phase run in a forked process beside the
+next, merged as one process writes it), `common` (streams, time formatting, the row
 writer), `context` (sizes and the compact state passed between families), `latent` (the
 latent variables: agent speed and transfer propensity, regional closure speed, conversion
 skill, sales-cycle speed, product issue rates, per-quarter drift), `core` (users, catalog,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from pathlib import Path
@@ -12,13 +13,16 @@ from typing import Callable
 from ... import files
 from .. import store
 from ..schema import ORG_TYPES, schema_for
-from . import core, injections as poison, sales, service
+from . import apart, core, injections as poison, sales, service
 from .common import Clock, Writer
 from .context import SIZES, Ctx
 
 from .version import GENERATOR_VERSION, source_fingerprint  # noqa: F401 (re-exported)
 
 DEFAULT_AS_OF = date(2026, 6, 15)
+# SQLite's page cache: small while rows are appended (a forked phase inherits it, and it counts in
+# the build's peak memory), large for sorting the indexes.
+WRITE_CACHE_KIB, INDEX_CACHE_KIB = 32_000, 200_000
 
 
 def _check_args(org, seed, scale, as_of, injections) -> None:
@@ -38,8 +42,10 @@ def _check_args(org, seed, scale, as_of, injections) -> None:
 
 
 def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_of: date,
-             progress: Callable[[str, int], None] | None = None) -> None:
-    """Write every object of `org` into `conn` (tables must exist)."""
+             progress: Callable[[str, int], None] | None = None, side: Path | None = None) -> None:
+    """Write every object of `org` into `conn` (tables must exist). With `side` (a file name), the
+    leads' call transcripts and the cases are generated in a forked process (written there first)
+    while the opportunities are generated here: the same content as in one process (generator.apart)."""
     schema = schema_for(org)
     w = Writer(conn, schema, progress)
     ctx = Ctx(org=org, seed=seed, scale=float(scale), as_of=as_of, clock=Clock(as_of), w=w,
@@ -53,12 +59,24 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
     converted = [lp for lp in leads if lp.converted_t is not None]
     ctx.converted_accounts = list(enumerate(converted))
     core.accounts(ctx, converted)
-    sales.write_leads(ctx, leads)
+    lead_calls = sales.write_leads(ctx, leads)
     core.orders(ctx)
-    service.cases(ctx)
-    ctx.items_by_product = ctx.items_by_time = []
-    sales.opportunities(ctx, leads)
+
+    def transcripts_and_cases(ctx: Ctx) -> None:
+        sales.write_lead_calls(ctx, lead_calls)
+        service.cases(ctx)
+
+    forked = side is not None and apart.can_fork()
+    with apart.beside(ctx, transcripts_and_cases, side) if forked else _sequential(ctx, transcripts_and_cases):
+        ctx.items_by_product = ctx.items_by_time = []
+        sales.opportunities(ctx, leads)
     w.done()
+
+
+@contextmanager
+def _sequential(ctx: Ctx, phase: Callable[[Ctx], None]):
+    phase(ctx)
+    yield
 
 
 def _write(conn: sqlite3.Connection, path: Path, org: str, schema, *, seed: int, scale: float, as_of: date,
@@ -67,13 +85,14 @@ def _write(conn: sqlite3.Connection, path: Path, org: str, schema, *, seed: int,
     its indexes and metadata."""
     conn.execute("PRAGMA journal_mode=OFF")
     conn.execute("PRAGMA synchronous=OFF")
-    conn.execute("PRAGMA cache_size=-200000")
+    conn.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
     conn.execute("BEGIN")
     store.create_tables(conn, schema)
-    generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress)
+    generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress, side=Path(f"{path}-apart"))
     if injections != "none":
         poison.plant(conn, org, seed, injections)
     conn.execute("COMMIT")
+    conn.execute(f"PRAGMA cache_size=-{INDEX_CACHE_KIB}")
     digest = _index_and_hash(conn, path, schema, injections)
     meta = store.OrgMeta(org, seed, float(scale), as_of, GENERATOR_VERSION, digest, injections=injections)
     store.write_meta(conn, meta)
@@ -122,7 +141,7 @@ def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: 
         raise ValueError(f"the folder {out.parent} {what}: create it first (mkdir -p) or write the org elsewhere")
     schema = schema_for(org)
     with files.replacing(out) as tmp:
-        for leftover in ("journal", "wal", "shm"):  # (a killed build's)
+        for leftover in ("journal", "wal", "shm", "apart"):  # (a killed build's)
             Path(f"{tmp}-{leftover}").unlink(missing_ok=True)
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:

@@ -132,6 +132,18 @@ class Writer:
         if len(buf) >= self.BATCH:
             self._flush(obj)
 
+    def beside(self, conn: sqlite3.Connection) -> "Writer":
+        """A writer into `conn` (a forked build process's database) numbering on from this one's Ids."""
+        other = Writer(conn, self.schema)
+        other._next = dict(self._next)
+        return other
+
+    def merged(self, obj: str, n: int) -> None:
+        """Count (and report) `n` rows of `obj` copied into the database from elsewhere."""
+        self.written[obj] += n
+        if self.progress is not None:
+            self.progress(obj, n)
+
     def truth(self, obj: str, record_id: str, kind: str, value) -> None:
         self._truth.append((obj, record_id, kind, _TRUTH_JSON(value)))
         if len(self._truth) >= self.BATCH:

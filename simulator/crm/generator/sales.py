@@ -112,26 +112,39 @@ def _competitors(rng, pool) -> list:
     return rng.sample(pool, k)
 
 
-def _call(ctx: Ctx, rng, trng, *, lead_id, opp_id, t, agent, contact, company, product, bant, hint, pool):
+@dataclass(frozen=True)
+class CallPlan:
+    """A sales call decided on the row stream (its record, labels and facts); its transcript is
+    drawn from the text stream by `write_call`."""
+    row: dict  # the VoiceCallTranscript__c row but its TranscriptBody__c
+    facts: dict  # voice_call's keyword arguments
+
+
+def plan_call(ctx: Ctx, rng, *, lead_id, opp_id, t, agent, contact, company, product, bant, hint, pool) -> CallPlan:
+    """Draw a call's competitors, sentiments and end, number it and write its labels."""
     w, c = ctx.w, ctx.clock
     comps = _competitors(rng, pool)
     sents = _sentiments(rng)
-    body = calls.voice_call(trng, agent=agent, contact=contact, company=company, product=product,
-                            competitors=comps, bant=bant, sentiments=sents, stage_hint=hint)
     vid = w.new_id("VoiceCallTranscript__c")
     t = min(t, NOW_OFFSET - HOUR)
-    w.add("VoiceCallTranscript__c", {
-        "Id": vid, "Name": f"VCT-{w._next['VoiceCallTranscript__c']:06d}", "LeadId__c": lead_id,
-        "OpportunityId__c": opp_id, "TranscriptBody__c": body, "CreatedDate": c.dt(t),
-        "EndTime__c": c.dt(min(NOW_OFFSET, t + rng.randint(6, 45) * 60))})
+    row = {"Id": vid, "Name": f"VCT-{w._next['VoiceCallTranscript__c']:06d}", "LeadId__c": lead_id,
+           "OpportunityId__c": opp_id, "CreatedDate": c.dt(t),
+           "EndTime__c": c.dt(min(NOW_OFFSET, t + rng.randint(6, 45) * 60))}
     w.truth("VoiceCallTranscript__c", vid, "competitors", comps)
     w.truth("VoiceCallTranscript__c", vid, "sentiments", sents)
-    return vid
+    return CallPlan(row, dict(agent=agent, contact=contact, company=company, product=product, competitors=comps,
+                              bant=bant, sentiments=sents, stage_hint=hint))
 
 
-def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> None:
+def write_call(ctx: Ctx, trng, plan: CallPlan) -> None:
+    """Write a planned call with its transcript, drawn from `trng`."""
+    ctx.w.add("VoiceCallTranscript__c", {**plan.row, "TranscriptBody__c": calls.voice_call(trng, **plan.facts)})
+
+
+def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> list[CallPlan]:
+    """Write the leads and their discovery calls' labels; return those calls, whose transcripts
+    `write_lead_calls` writes (from a stream of their own, so possibly in another process)."""
     rng = stream(ctx.seed, ctx.org, "lead-rows")
-    trng = stream(ctx.seed, ctx.org, "lead-text")
     w, c = ctx.w, ctx.clock
     pool = text.competitors()
     conv_index = {lp.idx: ai for ai, lp in ctx.converted_accounts}
@@ -161,6 +174,7 @@ def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> None:
     w.done("Lead")
     # Discovery calls with a share of the contacted leads; BANT as the call shows it.
     share = ctx.size["lead_call_share"]
+    planned = []
     for lp, lid in zip(leads, lead_ids):
         if lp.status == "Open - Not Contacted" or rng.random() > share / 0.85:
             continue
@@ -175,11 +189,19 @@ def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> None:
         t = max(lp.created + HOUR, min(t, end - HOUR))
         agent = ctx.sales_agents[lp.owner]
         product = ctx.products[rng.randrange(len(ctx.products))].name
-        _call(ctx, rng, trng, lead_id=lid, opp_id=None, t=t, agent=agent.name,
-              contact=f"{lp.first} {lp.last}", company=lp.company, product=product,
-              bant={b: b not in unmet for b in BANT}, hint=None, pool=pool)
+        planned.append(plan_call(ctx, rng, lead_id=lid, opp_id=None, t=t, agent=agent.name,
+                                 contact=f"{lp.first} {lp.last}", company=lp.company, product=product,
+                                 bant={b: b not in unmet for b in BANT}, hint=None, pool=pool))
         w.truth("Lead", lid, "bant_unmet", unmet)
-    w.done("VoiceCallTranscript__c")
+    return planned
+
+
+def write_lead_calls(ctx: Ctx, planned: list[CallPlan]) -> None:
+    """Write the leads' discovery calls (`write_leads`' plans), transcripts drawn in their order."""
+    trng = stream(ctx.seed, ctx.org, "lead-text")
+    for plan in planned:
+        write_call(ctx, trng, plan)
+    ctx.w.done("VoiceCallTranscript__c")
 
 
 # --- opportunities -------------------------------------------------------------------
@@ -399,9 +421,10 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             hint = min(true_stage, 3)
             lo_t, hi_t = bounds[hint], min(NOW_OFFSET, bounds[hint + 1])
             t = work_time(rng, lo_t + rng.uniform(0.1, 0.9) * (hi_t - lo_t))
-            _call(ctx, rng, trng, lead_id=None, opp_id=oid, t=max(created + HOUR, t), agent=agent.name,
-                  contact=ctx.con_name[contact], company=acc_name if ctx.b2b else None,
-                  product=product0.name, bant={b: True for b in BANT}, hint=STAGES[hint], pool=pool)
+            write_call(ctx, trng, plan_call(
+                ctx, rng, lead_id=None, opp_id=oid, t=max(created + HOUR, t), agent=agent.name,
+                contact=ctx.con_name[contact], company=acc_name if ctx.b2b else None,
+                product=product0.name, bant={b: True for b in BANT}, hint=STAGES[hint], pool=pool))
         # Quotes and their lines.
         final_discounts = None
         for qi, (status, kind, qt, alt) in enumerate(quotes):

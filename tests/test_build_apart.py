@@ -34,16 +34,30 @@ def _tables(path) -> dict[str, list]:
 
 @pytest.mark.parametrize("org", ["b2b", "b2c"])
 def test_forked_build_writes_what_one_process_writes(tmp_path, monkeypatch, org):
-    merges, forks = [], apart.can_fork()  # (False while another test's thread lives: then one process)
+    merges = []  # (a fork, or the same phase written here where another test's thread lives)
     monkeypatch.setattr(apart, "_merge", lambda *a, _merge=apart._merge: merges.append(1) or _merge(*a))
     build_org(org, tmp_path / "forked.db", seed=5, scale=0.1)
-    assert merges == ([1] if forks else [])
+    assert merges == [1]
     _sequential(tmp_path / "one.db", org, 5, 0.1)
     forked, one = _tables(tmp_path / "forked.db"), _tables(tmp_path / "one.db")
     assert forked.keys() == one.keys()
     for name in one:
         assert forked[name] == one[name], name
     assert len(one["VoiceCallTranscript__c"]) > 0 and len(one["Case"]) > 0
+
+
+def test_the_file_is_the_same_byte_for_byte_with_or_without_the_fork(tmp_path, monkeypatch):
+    """Where no fork is allowed (threads running), the phase is written to the side file and merged
+    all the same: the org file does not depend on the build's circumstances."""
+    if not apart.can_fork():
+        pytest.skip("another test's thread lives: no fork to compare with")
+    merges = []
+    monkeypatch.setattr(apart, "_merge", lambda *a, _merge=apart._merge: merges.append(1) or _merge(*a))
+    build_org("b2b", tmp_path / "forked.db", seed=5, scale=0.1)
+    monkeypatch.setattr(apart, "can_fork", lambda: False)
+    build_org("b2b", tmp_path / "here.db", seed=5, scale=0.1)
+    assert merges == [1, 1]
+    assert (tmp_path / "forked.db").read_bytes() == (tmp_path / "here.db").read_bytes()
 
 
 def test_a_failing_forked_phase_fails_the_build(tmp_path, monkeypatch):

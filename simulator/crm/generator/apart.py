@@ -11,6 +11,7 @@ Ids, rows, rowids and their order are those of a sequential build: the content h
 
 from __future__ import annotations
 
+import copy
 import multiprocessing
 import sqlite3
 import threading
@@ -33,30 +34,38 @@ def can_fork() -> bool:
 
 @contextmanager
 def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path):
-    """Run `phase(ctx)` in a forked process (writing to the file `side`) while the body runs here,
-    then merge its rows into `ctx.w`'s database."""
+    """Run `phase(ctx)` into the file `side` while the body runs here, then merge its rows into
+    `ctx.w`'s database: in a forked process where `can_fork()`, else here before the body. Either
+    way the same rows go the same way into the file, so its bytes do not depend on the fork."""
     w = ctx.w
     w.done()  # (rows the body writes come after `marks`)
     marks = {table: _last_rowid(w.conn, table) for table in _tables(w.schema)}
-    child = multiprocessing.get_context("fork").Process(target=_run, args=(ctx, phase, side),
-                                                        name=f"org-{phase.__name__}", daemon=True)
-    child.start()
+    child = None
+    if can_fork():
+        child = multiprocessing.get_context("fork").Process(target=_run, args=(ctx, phase, side),
+                                                            name=f"org-{phase.__name__}", daemon=True)
+        child.start()
     try:
+        if child is None:
+            _run(copy.copy(ctx), phase, side)
         yield
         w.done()
-        child.join()
-        if child.exitcode != 0:
-            raise RuntimeError(f"the build's {phase.__name__} phase failed in its process (exit code {child.exitcode})")
+        if child is not None:
+            child.join()
+            if child.exitcode != 0:
+                raise RuntimeError(f"the build's {phase.__name__} phase failed in its process "
+                                   f"(exit code {child.exitcode})")
         _merge(w, side, marks)
     finally:
-        if child.is_alive():
+        if child is not None and child.is_alive():
             child.kill()
             child.join()
         side.unlink(missing_ok=True)
 
 
 def _run(ctx: Ctx, phase: Callable[[Ctx], None], side: Path) -> None:
-    """The forked process: `phase` into a fresh database at `side` (never the parent's connection)."""
+    """`phase` into a fresh database at `side` (never the build's connection); `ctx` is the forked
+    process's, or a copy (its writer is replaced)."""
     conn = sqlite3.connect(side, isolation_level=None)
     conn.execute("PRAGMA journal_mode=OFF")
     conn.execute("PRAGMA synchronous=OFF")

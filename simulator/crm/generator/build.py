@@ -44,8 +44,9 @@ def _check_args(org, seed, scale, as_of, injections) -> None:
 def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_of: date,
              progress: Callable[[str, int], None] | None = None, side: Path | None = None) -> None:
     """Write every object of `org` into `conn` (tables must exist). With `side` (a file name), the
-    leads' call transcripts and the cases are generated in a forked process (written there first)
-    while the opportunities are generated here: the same content as in one process (generator.apart)."""
+    leads' call transcripts and the cases are written there first, in a forked process while the
+    opportunities are generated here where one can fork: the same content as in one process
+    (generator.apart)."""
     schema = schema_for(org)
     w = Writer(conn, schema, progress)
     ctx = Ctx(org=org, seed=seed, scale=float(scale), as_of=as_of, clock=Clock(as_of), w=w,
@@ -66,8 +67,8 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
         sales.write_lead_calls(ctx, lead_calls)
         service.cases(ctx)
 
-    forked = side is not None and apart.can_fork()
-    with apart.beside(ctx, transcripts_and_cases, side) if forked else _sequential(ctx, transcripts_and_cases):
+    apart_or_not = apart.beside(ctx, transcripts_and_cases, side) if side else _sequential(ctx, transcripts_and_cases)
+    with apart_or_not:
         ctx.items_by_product = ctx.items_by_time = []
         sales.opportunities(ctx, leads)
     w.done()

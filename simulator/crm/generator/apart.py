@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import multiprocessing
+import os
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -25,10 +26,11 @@ from .context import Ctx
 
 
 def can_fork() -> bool:
-    """Whether a phase may run in a forked process here: where fork exists, from a process with no
-    other thread (a forked child could find a lock, SQLite's among them, held by one for good) that
-    may have children (not a daemon, such as a process pool's worker)."""
-    return ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    """Whether a phase may run in a forked process here: where fork exists and a second core is ours,
+    from a process with no other thread (a forked child could find a lock, SQLite's among them, held
+    by one for good) that may have children (not a daemon, such as a process pool's worker)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return ("fork" in multiprocessing.get_all_start_methods() and cores > 1 and threading.active_count() == 1
             and not multiprocessing.current_process().daemon)
 
 

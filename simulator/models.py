@@ -457,17 +457,20 @@ def _same(kept: tuple, now: tuple) -> bool:
 
 
 def _per_tool_list(convert: Any, size: int = 64) -> Any:
-    """`convert(tools)`, kept for the last `size` lists of the same tool objects (the CRM tools'
-    schemas are made once per process: agents/function_calling.py)."""
-    kept: dict[tuple, tuple[list, list]] = {}
+    """`convert(tools)`, kept for the last `size` lists of the same tool schemas (the CRM tools'
+    schema dicts are made once per process: agents/function_calling.py). Only the schemas are
+    held, never the tools, which lead back to their agent and its episode; a tool whose `schema`
+    is built anew on each access is simply converted each time."""
+    kept: dict[tuple, tuple[tuple, list]] = {}
 
     def converted(tools: Any) -> list:
-        key = tuple(map(id, tools))
+        schemas = tuple(getattr(tool, "schema", tool) for tool in tools)  # (a ToolSchema is a dict)
+        key = tuple(map(id, schemas))
         entry = kept.get(key)
-        if entry is None or not _same(tuple(entry[0]), tuple(tools)):
+        if entry is None or not _same(entry[0], schemas):
             if len(kept) >= size:
                 kept.pop(next(iter(kept)))
-            kept[key] = entry = (list(tools), convert(tools))
+            kept[key] = entry = (schemas, convert(list(schemas)))
         return list(entry[1])
     converted.__wrapped__ = convert
     return converted

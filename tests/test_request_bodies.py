@@ -105,3 +105,29 @@ def test_a_reassigned_message_field_is_converted_again():
     assert convert(message, model="m") == [{"t": None}]
     assert convert(message, model="other") == [{"t": None}]
     assert calls == ["first", None, None]
+
+
+def test_kept_tool_conversions_hold_the_schemas_not_the_tools():
+    """A tool leads back to its agent and episode; the conversion kept for its schema must not keep
+    the episode alive (it held the last 64 tool lists, so up to 64 finished episodes)."""
+    import gc
+    import weakref
+
+    class Episode:
+        pass
+
+    class Tool:
+        def __init__(self, schema: dict, episode: Episode):
+            self.schema, self.episode = schema, episode
+
+    schema = {"name": "soql", "description": "query", "parameters": {"type": "object", "properties": {}}}
+    calls = []
+    convert = models._per_tool_list(lambda tools: calls.append(1) or [dict(t) for t in tools])
+    episode = Episode()
+    gone = weakref.ref(episode)
+    assert convert([Tool(schema, episode)]) == [schema]
+    assert convert([Tool(schema, Episode())]) == [schema] and calls == [1]  # the same schema: kept
+    del episode
+    gc.collect()
+    assert gone() is None
+    assert convert([{**schema}]) == [schema] and calls == [1, 1]  # another schema object: converted

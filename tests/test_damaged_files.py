@@ -251,6 +251,26 @@ def test_the_content_hash_is_checked_once_per_state_of_a_cached_file(tmp_path, c
     assert link.read_bytes() == source.read_bytes()
 
 
+def test_a_stamp_is_not_trusted_beside_a_write_ahead_log(tmp_path, org_paths, monkeypatch):
+    """In WAL mode a writer that never checkpoints keeps its writes in the -wal file, where the org
+    file's times do not show them: with a -wal file beside it the content is hashed (and no stamp
+    written)."""
+    from simulator.run import verified_org
+
+    path = tmp_path / "org.db"
+    shutil.copy(org_paths["b2b"], path)
+    hashed = []
+    real_hash = store.content_hash
+    monkeypatch.setattr(store, "content_hash", lambda *a, **k: hashed.append(1) or real_hash(*a, **k))
+    verified_org(path)
+    verified_org(path)
+    assert len(hashed) == 1 and Path(f"{path}.verified").exists()
+    Path(f"{path}-wal").write_bytes(b"")  # (an empty log: SQLite ignores it, the stamp must not)
+    stamp = Path(f"{path}.verified").read_text()
+    verified_org(path)
+    assert len(hashed) == 2 and Path(f"{path}.verified").read_text() == stamp
+
+
 def test_no_verify_org_skips_the_hash_check_but_not_the_integrity_check(tmp_path, capsys, org_cache):
     link = _cached(org_cache)
     source = link.resolve()

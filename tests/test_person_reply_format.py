@@ -77,6 +77,7 @@ def test_prompt_format_sends_no_response_format_and_an_example_from_the_instance
     '{"message": "Q3 2024.", "revealed": ["window"], "done": false}',  # a key missing
     'MESSAGE: Q3 2024. REVEALED: window DONE: no',  # no JSON object
     '{"message": "Q3 2024.", "revealed": ["window"], "done": fal',  # cut short
+    '{"message": "Thanks!", "revealed": [], "done": false, "reason": "", "done": true}',  # done twice
 ])
 def test_prompt_format_is_strict_about_done_and_reveals(bad):
     with pytest.raises(ValueError):

@@ -318,15 +318,24 @@ def _history_class() -> type:
 
 
 def parse_turn(text: str) -> PersonTurn:
-    """The first JSON object in `text` as a PersonTurn, validated strictly (every key, of its JSON
-    type: "true" or 1 is no boolean); ValueError if there is none or it does not validate."""
+    """The first JSON object in `text` as a PersonTurn, validated strictly (every key once, of its
+    JSON type: "true" or 1 is no boolean); ValueError if there is none or it does not validate."""
     import json
 
     start = text.find("{")
     if start < 0:
         raise ValueError("no JSON object in the reply")
-    value, _ = json.JSONDecoder().raw_decode(text, start)
+    value, _ = json.JSONDecoder(object_pairs_hook=_unique_keys).raw_decode(text, start)
     return PersonTurn.model_validate(value, strict=True)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's keys and values; ValueError for a key given twice (`"done": false, ...,
+    "done": true` is no clear turn)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise ValueError(f"a key given twice in {sorted(k for k, _ in pairs)}")
+    return value
 
 
 def _correction(text: str):

@@ -31,7 +31,7 @@ from functools import lru_cache
 from ..schema import STAGES
 from . import text
 from .activities import KEYS
-from .grammar import by_org
+from .grammar import LazyRegex, by_org
 from .latent import BANT, SUBTOPICS
 
 SENTIMENTS = ("positive", "neutral", "negative")
@@ -588,7 +588,7 @@ RULES, GRAMMAR, _WRITERS = by_org(RULES, ORG_RULES, SLOTS)  # GRAMMAR reads both
 
 
 @lru_cache(maxsize=None)
-def _detector(fact: str) -> re.Pattern:
+def _detector(fact: str) -> LazyRegex:
     return GRAMMAR.pattern(*FACT_RULES[fact], flags=re.IGNORECASE)
 
 

@@ -233,6 +233,8 @@ class LazyRegex:
         return re.compile(self.pattern, self._flags)
 
     def __getattr__(self, name: str):
+        if name.startswith("_"):  # (not the pattern's: copy and pickle probe for these on a bare instance)
+            raise AttributeError(name)
         return getattr(self.compiled, name)
 
 

@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 
 from simulator.crm.generator import vocab
-from simulator.crm.generator.grammar import Grammar, by_org
+from simulator.crm.generator.grammar import Grammar, LazyRegex, by_org
 from simulator.crm.generator.text import CITIES
 
 _RULES = {
@@ -240,7 +240,7 @@ def use_phrase(rng: random.Random, product: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def _use_pattern(product: str) -> re.Pattern | None:
+def _use_pattern(product: str) -> LazyRegex | None:
     rule = _use_rule(product)
     return USES.pattern(rule) if rule in USES else None
 

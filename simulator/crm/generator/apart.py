@@ -15,6 +15,7 @@ import copy
 import multiprocessing
 import os
 import sqlite3
+import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,10 +43,12 @@ def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path):
     w = ctx.w
     w.done()  # (rows the body writes come after `marks`)
     marks = {table: _last_rowid(w.conn, table) for table in _tables(w.schema)}
-    child = None
+    child = errors = None
     if can_fork():
-        child = multiprocessing.get_context("fork").Process(target=_run, args=(ctx, phase, side),
-                                                            name=f"org-{phase.__name__}", daemon=True)
+        fork = multiprocessing.get_context("fork")
+        errors, sender = fork.Pipe(duplex=False)
+        child = fork.Process(target=_forked, args=(ctx, phase, side, sender), name=f"org-{phase.__name__}",
+                             daemon=True)
         child.start()
     try:
         if child is None:
@@ -55,14 +58,33 @@ def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path):
         if child is not None:
             child.join()
             if child.exitcode != 0:
-                raise RuntimeError(f"the build's {phase.__name__} phase failed in its process "
-                                   f"(exit code {child.exitcode})")
+                raise _failure(errors, phase, child.exitcode)
         _merge(w, side, marks)
     finally:
         if child is not None and child.is_alive():
             child.kill()
             child.join()
         side.unlink(missing_ok=True)
+
+
+def _forked(ctx: Ctx, phase: Callable[[Ctx], None], side: Path, errors) -> None:
+    """The forked process: `_run`; a failure is sent to the build (raised there as it was raised
+    here: a full disk stays a full disk) and ends the process quietly with exit code 1."""
+    try:
+        _run(ctx, phase, side)
+    except BaseException as exc:
+        try:
+            errors.send(exc)
+        except Exception:  # (an exception that cannot be pickled: the exit code tells)
+            pass
+        sys.exit(1)
+
+
+def _failure(errors, phase: Callable[[Ctx], None], exitcode: int) -> BaseException:
+    """What the forked phase raised, or (sent nothing: killed) an error naming its exit code."""
+    if errors.poll():
+        return errors.recv()
+    return RuntimeError(f"the build's {phase.__name__} phase failed in its process (exit code {exitcode})")
 
 
 def _run(ctx: Ctx, phase: Callable[[Ctx], None], side: Path) -> None:

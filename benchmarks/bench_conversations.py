@@ -50,6 +50,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 
 from bench import SOQL_MIX, machine  # noqa: E402
+from fake_http import serve_http  # noqa: E402
 
 OUT = HERE / "out"
 KEY_ENV = "CRMARENA_BENCH_KEY"
@@ -301,42 +302,19 @@ async def serve(latency: float, answers: dict[str, str], ready) -> None:
                 "usage": {"prompt_tokens": 1000, "completion_tokens": 20, "total_tokens": 1020},
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
 
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def route(method: str, path: str, body: bytes) -> bytes:
+        if method == "GET" and path.startswith("/stats"):
+            return json.dumps(stats).encode()
+        stats["requests"] += 1
+        stats["in_flight"] += 1
+        stats["peak_in_flight"] = max(stats["peak_in_flight"], stats["in_flight"])
         try:
-            while True:
-                line = await reader.readline()
-                if not line:
-                    return
-                method, path, _ = line.decode().split(" ", 2)
-                length = 0
-                while (header := await reader.readline()) not in (b"\r\n", b""):
-                    name, _, value = header.decode().partition(":")
-                    if name.strip().lower() == "content-length":
-                        length = int(value)
-                body = await reader.readexactly(length) if length else b""
-                if method == "GET" and path.startswith("/stats"):
-                    data = json.dumps(stats).encode()
-                else:
-                    stats["requests"] += 1
-                    stats["in_flight"] += 1
-                    stats["peak_in_flight"] = max(stats["peak_in_flight"], stats["in_flight"])
-                    try:
-                        await asyncio.sleep(latency)
-                        data = json.dumps(respond(json.loads(body))).encode()
-                    finally:
-                        stats["in_flight"] -= 1
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: %d\r\n\r\n" % len(data) + data)
-                await writer.drain()
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
+            await asyncio.sleep(latency)
+            return json.dumps(respond(json.loads(body))).encode()
         finally:
-            writer.close()
+            stats["in_flight"] -= 1
 
-    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=1024)
-    ready(server.sockets[0].getsockname()[1])
-    async with server:
-        await server.serve_forever()
+    await serve_http(route, ready, backlog=1024)
 
 
 def server_main(latency: float, answers_file: str) -> None:
@@ -391,7 +369,9 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
     from dataclasses import replace
 
     from simulator.log import setup_logging
-    from simulator.run import RunResult, check_models, play_all
+    from simulator.executors import play_all
+    from simulator.executors.play import check_models
+    from simulator.run import RunResult
     from simulator.transcript import TranscriptWriter
 
     setup_logging("WARNING")

@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from fake_http import serve_http
+
 ROOT = Path(__file__).resolve().parent.parent
 TAU2_MS_PER_CALL, TAU2_FIXED_S = 33.0, 0.88  # issue 16, measured side by side on this machine
 KEY_ENV = "CRMARENA_BENCH_KEY"
@@ -69,40 +71,20 @@ async def serve() -> None:
     sets the person's turns."""
     stats = {"agent": 0, "person": 0, "request_bytes": 0, "first_at": None}
 
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while line := await reader.readline():
-                method, path, _ = line.decode().split(" ", 2)
-                length = 0
-                while (header := await reader.readline()) not in (b"\r\n", b""):
-                    name, _, value = header.decode().partition(":")
-                    if name.strip().lower() == "content-length":
-                        length = int(value)
-                body = await reader.readexactly(length) if length else b""
-                if path.startswith("/stats"):
-                    data = json.dumps(stats).encode()
-                elif path.startswith("/turns/"):
-                    os.environ["BENCH_TURNS"] = path.rsplit("/", 1)[1]
-                    stats["first_at"] = None
-                    data = b"{}"
-                else:
-                    role, completion = respond(json.loads(body))
-                    stats[role] += 1
-                    stats["first_at"] = stats["first_at"] or time.time()
-                    stats["request_bytes"] += length
-                    data = json.dumps(completion).encode()
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: %d\r\n\r\n" % len(data) + data)
-                await writer.drain()
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
-        finally:
-            writer.close()
+    async def route(method: str, path: str, body: bytes) -> bytes:
+        if path.startswith("/stats"):
+            return json.dumps(stats).encode()
+        if path.startswith("/turns/"):
+            os.environ["BENCH_TURNS"] = path.rsplit("/", 1)[1]
+            stats["first_at"] = None
+            return b"{}"
+        role, completion = respond(json.loads(body))
+        stats[role] += 1
+        stats["first_at"] = stats["first_at"] or time.time()
+        stats["request_bytes"] += len(body)
+        return json.dumps(completion).encode()
 
-    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=256)
-    print(server.sockets[0].getsockname()[1], flush=True)
-    async with server:
-        await server.serve_forever()
+    await serve_http(route, lambda port: print(port, flush=True))
 
 
 @contextlib.contextmanager

@@ -66,7 +66,7 @@ def verified_org(path: Path, check_hash: bool = True) -> Org:
     """`Org(path).verify(check_hash)`, hashing the content only when the file changed since its
     hash last matched: a stamp beside it (`<file>.verified`) holds the file's device, inode, size,
     modification and change times at that check. Hashing every row takes ~0.5 s at scale 1 and
-    ~30 s at scale 100, on every run; any write to the file changes its times, and the change
+    31 s at scale 100 (benchmarks/RESULTS.md), on every run; any write to the file changes its times, and the change
     time cannot be set back."""
     stamp, now = Path(f"{path}.verified"), _file_state(path)
     try:

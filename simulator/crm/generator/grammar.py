@@ -218,8 +218,8 @@ def _write(random_, choice: tuple, slots: dict, out: list[str]) -> None:
 class LazyRegex:
     """A regular expression whose source is built and compiled on first use, then used as the
     compiled `re.Pattern` (`search`, `fullmatch`, ...). The generator's modules define their
-    detectors at import, and compiling them all took ~1 s of every run's start, though a run
-    uses few of them."""
+    detectors at import, and compiling them all took ~0.7 s of every run's start (`python -X
+    importtime`, benchmarks/RESULTS.md), though a run of a few task types uses few of them."""
 
     def __init__(self, source: Callable[[], str], flags: int = 0):
         self._source, self._flags = source, flags

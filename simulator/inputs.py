@@ -15,11 +15,18 @@ class InputFileError(ValueError):
         self.path, self.field, self.problem = str(path), field, problem
 
 
+def parse_yaml(text: str) -> Any:
+    """`yaml.safe_load(text)`, through libyaml's C parser where PyYAML has it: the same data and error
+    marks, ~10x faster (a run's start reads every persona and task spec)."""
+    import yaml
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def load_yaml(path: Path, error: type[InputFileError] = InputFileError) -> Any:
     """The parsed YAML of `path`; unreadable or invalid YAML raises `error` with the line."""
     import yaml
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return parse_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(file)"

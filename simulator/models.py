@@ -334,10 +334,10 @@ class Price:
 
 def load_prices(path: str | Path | None = None) -> dict[str, Price]:
     """The price table (model name -> Price); by default configs/prices.yaml."""
-    import yaml
+    from .inputs import parse_yaml
 
     path = Path(path or DEFAULT_PRICES)
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = parse_yaml(path.read_text(encoding="utf-8")) or {}
     if not isinstance(data, Mapping):
         raise ModelConfigError(str(path), "expected a mapping of model name -> {input, output}")
     prices = {}

@@ -1,0 +1,52 @@
+"""Input YAML goes through libyaml's C parser (simulator.inputs.parse_yaml): the same data as PyYAML's
+pure-Python safe loader for every file the project ships, the same refusals, and errors that name
+the line and column."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from simulator.inputs import InputFileError, load_yaml, parse_yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = sorted(p for folder in ("configs", "personas", "scenarios") for p in (ROOT / folder).rglob("*.yaml"))
+
+
+def test_libyaml_is_used_where_pyyaml_has_it(monkeypatch):
+    used = []
+    monkeypatch.setattr(yaml, "load", lambda text, Loader: used.append(Loader) or {})
+    parse_yaml("a: 1")
+    assert used == [getattr(yaml, "CSafeLoader", yaml.SafeLoader)]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_shipped_file_reads_as_the_safe_loader_reads_it(path):
+    text = path.read_text(encoding="utf-8")
+    assert parse_yaml(text) == yaml.safe_load(text)
+
+
+def test_shipped_files_are_found():
+    assert len(SHIPPED) > 50 and {p.parent.name for p in SHIPPED} >= {"configs", "personas", "scenarios"}
+
+
+@pytest.mark.parametrize("text", [
+    "a: 2001-12-14\nb: &x [1, 2]\nc: *x\nd: 1\nd: 2\ne: .5\nf: no\n",
+    "s: !!str 12\nn: ~\nbig: 12345678901234567890\n",
+])
+def test_scalars_anchors_and_repeated_keys_read_the_same(text):
+    assert parse_yaml(text) == yaml.safe_load(text)
+
+
+def test_python_tags_are_refused_as_by_the_safe_loader():
+    with pytest.raises(yaml.constructor.ConstructorError):
+        parse_yaml("a: !!python/object/apply:os.system ['true']")
+
+
+def test_invalid_yaml_names_the_file_line_and_column(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("name: broken\nitems: [1, 2\nnext: 3\n", encoding="utf-8")
+    with pytest.raises(InputFileError) as err:
+        load_yaml(path)
+    assert err.value.path == str(path) and err.value.field == "line 3, column 5"
+    assert err.value.problem.startswith("not valid YAML: ")

@@ -8,7 +8,8 @@ httpx's and the SDK's: headers, auth, timeouts, retries, error types, response p
 
 Only requests to http:// URLs with a whole body come here; https (TLS: the cloud APIs, where
 the network dominates), proxies (httpx mounts them before any transport) and streamed request
-bodies take httpx's default transport (`fallback`). Responses with a Content-Length are read
+bodies take httpx's default transport, made by `fallback()` when first needed (its TLS context
+and connection pool cost ~0.13 s, which a run against a plain http:// server never pays). Responses with a Content-Length are read
 whole under the read timeout; chunked or close-delimited ones (streaming) are streamed, each
 read under the read timeout. Failures raise httpx's own exceptions (ConnectError,
 ConnectTimeout, ReadTimeout, ReadError, RemoteProtocolError), which the SDK maps to
@@ -19,7 +20,7 @@ after its whole response was read; a cancelled or failed request closes its conn
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 MAX_IDLE = 64  # idle keep-alive connections kept per host and port
 MAX_HEAD = 64 * 1024  # bytes: the longest response head accepted
@@ -31,14 +32,16 @@ def transport_class(httpx: Any) -> type:
     Stream = type("Stream", (_Stream, httpx.AsyncByteStream), {})
 
     class PlainHTTPTransport(httpx.AsyncBaseTransport):
-        """http:// requests over pooled asyncio streams; the rest through `fallback`."""
+        """http:// requests over pooled asyncio streams; the rest through the transport `fallback()` makes."""
 
-        def __init__(self, fallback: Any):
-            self._fallback = fallback
+        def __init__(self, fallback: Callable[[], Any]):
+            self._make_fallback, self._fallback = fallback, None
             self._idle: dict[tuple[str, int], list[_Connection]] = {}
 
         async def handle_async_request(self, request: Any) -> Any:
             if request.url.scheme != "http" or "transfer-encoding" in request.headers:
+                if self._fallback is None:
+                    self._fallback = self._make_fallback()
                 return await self._fallback.handle_async_request(request)
             body = await request.aread()
             timeouts = request.extensions.get("timeout") or {}
@@ -81,7 +84,8 @@ def transport_class(httpx: Any) -> type:
                 for conn in idle:
                     conn.close()
             self._idle.clear()
-            await self._fallback.aclose()
+            if self._fallback is not None:
+                await self._fallback.aclose()
 
     return PlainHTTPTransport
 

@@ -686,18 +686,23 @@ def _reply_problem(reply: Any) -> str | None:
 
 
 def _http_client():
-    """The SDK's default HTTP client, with the TLS context made once per process (loading the CA
-    store takes ~15 ms, paid every episode otherwise) and plain http:// model servers served by
-    simulator.http_transport (https and proxies: the library's own transport)."""
+    """The SDK's default HTTP client, plain http:// model servers served by simulator.http_transport;
+    https and proxies go through the library's own transport (`_fallback_transport`)."""
     from openai import DefaultAsyncHttpxClient
-    from openai._constants import DEFAULT_CONNECTION_LIMITS
 
     from .http_transport import transport_class
 
-    library, ssl_context = _http_library(), _ssl_context()
+    return DefaultAsyncHttpxClient(transport=transport_class(_http_library())(_fallback_transport))
+
+
+def _fallback_transport():
+    """The HTTP library's own transport, with the TLS context made once per process (loading the CA
+    store takes ~15 ms, paid every episode otherwise); made only when a request needs it."""
+    from openai._constants import DEFAULT_CONNECTION_LIMITS
+
+    ssl_context = _ssl_context()
     verify = {} if ssl_context is None else {"verify": ssl_context}
-    fallback = library.AsyncHTTPTransport(limits=DEFAULT_CONNECTION_LIMITS, **verify)
-    return DefaultAsyncHttpxClient(transport=transport_class(library)(fallback), **verify)
+    return _http_library().AsyncHTTPTransport(limits=DEFAULT_CONNECTION_LIMITS, **verify)
 
 
 @cache

@@ -75,6 +75,27 @@ def test_requests_reuse_one_keep_alive_connection_and_carry_the_key(server):
     assert len({s["peer"] for s in seen}) == 1  # one TCP connection for the three requests
     assert {s["auth"] for s in seen} == {"Bearer sk-test-transport-0123"}
     assert [s["body"]["messages"][-1]["content"] for s in seen] == ["q0", "q1", "q2"]
+    assert client.inner._client._client._transport._fallback is None  # (no TLS context, no connection pool made)
+
+
+def test_an_https_request_goes_through_the_librarys_transport_made_when_first_needed(monkeypatch):
+    """An https:// server (none listening here): the request reaches the library's own transport,
+    made at that moment, and its connection failure ends as the client's InfraError."""
+    import socket
+
+    from simulator.errors import InfraError
+    from simulator.models import _http_library
+
+    with socket.create_server(("127.0.0.1", 0)) as free:
+        port = free.getsockname()[1]
+    monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
+    client = build_client(parse_model_spec({"model": "m", "base_url": f"https://127.0.0.1:{port}/v1",
+                                            "api_key_env": KEY_ENV, "retries": {"attempts": 1}}, "t: model"))
+    transport = client.inner._client._client._transport
+    assert transport._fallback is None
+    with pytest.raises(InfraError, match="APIConnectionError"):
+        ask(client)
+    assert isinstance(transport._fallback, _http_library().AsyncHTTPTransport)
 
 
 def test_a_streamed_chunked_reply_arrives_whole(server):

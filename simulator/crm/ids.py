@@ -8,6 +8,7 @@ _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
 _PAIRS = [a + b for a in _BASE62 for b in _BASE62]  # the 2-digit base-62 numerals, 0 to 62**2 - 1
 _LIMIT = 62 ** 10  # record numbers that fit the 10 base-62 digits after prefix and pod
+_HALF = 62 ** 5
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -49,9 +50,12 @@ def make_id(key_prefix: str, number: int, pod: str = "Kd") -> str:
     """The 18-character Id of record `number` of the object with `key_prefix`."""
     if not 0 <= number < _LIMIT:
         raise ValueError("record number too large for a 15-character Id")
-    pairs = []
-    for _ in range(5):
-        number, rem = divmod(number, 3844)
-        pairs.append(_PAIRS[rem])
-    id15 = key_prefix + pod + "".join(reversed(pairs))
+    high, low = divmod(number, _HALF)
+    id15 = key_prefix + pod + _digits5(high) + _digits5(low)
     return id15 + checksum(id15)
+
+
+def _digits5(n: int) -> str:
+    """`n` (below 62**5) as 5 base-62 digits."""
+    rest, last = divmod(n, 3844)
+    return _BASE62[rest // 3844] + _PAIRS[rest % 3844] + _PAIRS[last]

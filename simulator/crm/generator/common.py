@@ -30,6 +30,10 @@ def stream(seed: int, org: str, name: str) -> random.Random:
     return random.Random(f"crmarena:{seed}:{org}:{name}")
 
 
+_MINUTES = tuple(f"T{h:02d}:{m:02d}:" for h in range(24) for m in range(60))  # a datetime's minute of the day
+_SECONDS = tuple(f"{s:02d}.000+0000" for s in range(60))  # and its second, to the end
+
+
 @dataclass
 class Clock:
     """Converts generator times (seconds from the as-of midnight) to stored strings."""
@@ -43,9 +47,8 @@ class Clock:
 
     def dt(self, t: float) -> str:
         day, second = divmod(int(t), DAY)
-        hour, second = divmod(second, HOUR)
         minute, second = divmod(second, 60)
-        return f"{self._day(day)}T{hour:02d}:{minute:02d}:{second:02d}.000+0000"
+        return (self._days.get(day) or self._day(day)) + _MINUTES[minute] + _SECONDS[second]
 
     def d(self, t: float) -> str:
         return self._day(int(t) // DAY)

@@ -52,11 +52,12 @@ def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
 
 
 def _pick_agent(rng, agents, t, issue, product, exclude=None):
+    quarter = quarter_index(t)
     weights, cands = [], []
     for a in agents:
         if a.start > t or a is exclude:
             continue
-        w = a.load_at(t) * (4.0 if issue in a.issues else 1.0) * (2.0 if product in a.products else 1.0)
+        w = a.load_in(quarter) * (4.0 if issue in a.issues else 1.0) * (2.0 if product in a.products else 1.0)
         weights.append(w)
         cands.append(a)
     return rng.choices(cands, weights)[0]

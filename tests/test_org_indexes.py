@@ -116,3 +116,5 @@ def test_make_id_is_base62_record_number():
         assert ids.make_id("500", number) == id15 + ids.checksum(id15)
     with pytest.raises(ValueError):
         ids.make_id("500", 62**10)
+    with pytest.raises(ValueError, match="3 characters"):
+        ids.make_id("50", 1)

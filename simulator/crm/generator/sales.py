@@ -61,13 +61,13 @@ class LeadPlan:
 def plan_leads(ctx: Ctx) -> list[LeadPlan]:
     rng = stream(ctx.seed, ctx.org, "leads")
     n = ctx.n("leads", 10)
-    state_w = [s.weight for s in ctx.states]
+    state_w = list(itertools.accumulate(s.weight for s in ctx.states))  # (cumulative: the same draws)
     companies: set = set()
     out = []
     for i in range(n):
         created = work_time(rng, rng.uniform(-LEAD_SPAN_DAYS * DAY, -HOUR))
         created = min(created, NOW_OFFSET - 2 * HOUR)
-        st = rng.choices(range(len(ctx.states)), state_w)[0]
+        st = rng.choices(range(len(ctx.states)), cum_weights=state_w)[0]
         owner = state_owner(ctx, rng, st, 0.85)
         first, last = text.person_name(rng)
         company = title = None
@@ -238,7 +238,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
     w, c = ctx.w, ctx.clock
     pool = text.competitors()
     prods = ctx.products
-    pw = [p.weight for p in prods]
+    pw = list(itertools.accumulate(p.weight for p in prods))  # (cumulative: the same draws)
     n_opps = ctx.n("opportunities", 10)
     # Which opportunities: most converted leads open one at conversion, the rest come from
     # existing accounts over the past two years.
@@ -324,7 +324,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                 mx, config_kid = ctx.max_qty_rules[pidx]
                 lines.append([pidx, mx + rng.randint(1, max(2, mx // 2))])
         while len(lines) < n_lines:
-            p = rng.choices(range(len(prods)), pw)[0]
+            p = rng.choices(range(len(prods)), cum_weights=pw)[0]
             if any(p == l[0] or excl.get(p) == l[0] for l in lines):
                 if len(lines) and rng.random() < 0.3:
                     break

@@ -4,6 +4,7 @@ and live chats (some with a policy breach)."""
 from __future__ import annotations
 
 import bisect
+import itertools
 
 from .. import ids
 from . import threads
@@ -23,10 +24,11 @@ def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
     n = ctx.n("cases", 20)
     pw = [p.weight for p in ctx.products]
     total_w = sum(pw)
+    cum_w = list(itertools.accumulate(pw))  # (the same draws as `pw`, not summed per case)
     plan = []
     for _ in range(n):
         t = work_time(rng, rng.uniform(-CASE_SPAN_DAYS * DAY, 0))
-        plan.append((min(t, NOW_OFFSET - HOUR), rng.choices(range(len(pw)), pw)[0]))
+        plan.append((min(t, NOW_OFFSET - HOUR), rng.choices(range(len(pw)), cum_weights=cum_w)[0]))
     # Spikes: calendar months (within the last 24 full months) in which a product's case
     # count clearly exceeds its other months.
     c = ctx.clock
@@ -77,6 +79,7 @@ def cases(ctx: Ctx) -> None:
     base_hours = ctx.size["case_hours"]
     everything = ctx.items_by_time
     chat_no = 0
+    issue_cum = [[list(itertools.accumulate(w)) for w in per_quarter] for per_quarter in ctx.issue_rates]
 
     for t, p in _plan_times(ctx, rng):
         item = item_before(ctx, rng, p, t)
@@ -87,7 +90,7 @@ def cases(ctx: Ctx) -> None:
             it = everything[k - 1 - min(k - 1, int(rng.expovariate(1 / 200)))]
             item, p = (it[0], it[1], it[2]), it[3]
         _, item_id, ai = item
-        issue = rng.choices(range(n_issues), ctx.issue_rates[p][quarter_index(t)])[0]
+        issue = rng.choices(range(n_issues), cum_weights=issue_cum[p][quarter_index(t)])[0]
         contact = ctx.acc_contact0[ai] + rng.randrange(ctx.acc_ncontacts[ai])
         owners = [_pick_agent(rng, agents, t, issue, p)]
         while len(owners) < 4 and rng.random() < owners[-1].transfer_at(t):

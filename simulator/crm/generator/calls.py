@@ -31,6 +31,7 @@ from functools import lru_cache
 from ..schema import STAGES
 from . import text
 from .activities import KEYS
+from .common import cumulative
 from .grammar import LazyRegex, by_org
 from .latent import BANT, SUBTOPICS
 
@@ -653,6 +654,7 @@ def call_stage(body: str) -> str | None:
 SMALL_TALK = ("weekend", "weather", "event", "week")
 FORMS = ("direct", "correction", "spread")
 FORM_WEIGHTS = (6, 2, 2)
+_FORM_CUM = cumulative(FORM_WEIGHTS)
 
 
 # Every amount a call may name, as written: drawing one with `choice` is drawing
@@ -704,7 +706,7 @@ class _Call:
         """The contact's answer on one BANT factor, in one of FORMS; deferred parts go to `later`."""
         value = f"{factor.lower()}_{'met' if met else 'unmet'}"
         opposite = f"{factor.lower()}_{'unmet' if met else 'met'}"
-        form = self.rng.choices(FORMS, FORM_WEIGHTS)[0]
+        form = self.rng.choices(FORMS, cum_weights=_FORM_CUM)[0]
         if form == "direct":
             self.turn("C", self.say(value, frame="fact"))
         elif form == "correction":

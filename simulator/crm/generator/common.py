@@ -7,6 +7,7 @@ date `YYYY-MM-DD`.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -74,6 +75,12 @@ class Clock:
     def cap(t: float) -> int:
         """`t` clipped to the latest allowed moment (the as-of day, 17:00)."""
         return int(min(t, NOW_OFFSET))
+
+
+def cumulative(weights) -> tuple:
+    """`weights` summed up, for `rng.choices(population, cum_weights=...)`: the same draws as
+    `choices(population, weights)`, which sums them on every call."""
+    return tuple(itertools.accumulate(weights))
 
 
 def work_time(rng: random.Random, day_start: float) -> int:

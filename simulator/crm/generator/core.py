@@ -4,12 +4,11 @@ accounts, contacts and the customers' regular orders."""
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 
 from .. import ids
 from . import articles, records, text, threads
-from .common import DAY, HOUR, phone, slug, stream, work_time
+from .common import DAY, HOUR, cumulative, phone, slug, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx, Product
 from .latent import TERRITORIES, SalesAgent, ServiceAgent, drift, issue_rates, make_states, spread
 
@@ -313,7 +312,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
     rng = stream(ctx.seed, ctx.org, "accounts")
     w, c = ctx.w, ctx.clock
     n_total = max(ctx.n("accounts", 10), len(converted) + ctx.n("accounts", 10) // 3)
-    state_w = list(itertools.accumulate(s.weight for s in ctx.states))  # (cumulative: the same draws)
+    state_w = cumulative(s.weight for s in ctx.states)
     industries = text.industries()
     names_used: set = set()
     emails_used: set = set()
@@ -395,7 +394,7 @@ def orders(ctx: Ctx) -> None:
     span = ORDER_SPAN_DAYS * DAY
     mean = ctx.size["orders_per_account"]
     lo, hi = ctx.size["items_per_order"]
-    pw = list(itertools.accumulate(p.weight for p in ctx.products))  # (cumulative: the same draws)
+    pw = cumulative(p.weight for p in ctx.products)
     by_product: list[list] = [[] for _ in ctx.products]
     everything = []
     for ai in range(len(ctx.acc_id)):

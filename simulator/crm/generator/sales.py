@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..schema import STAGES
 from . import activities, calls, records, text
-from .common import DAY, HOUR, NOW_OFFSET, phone, slug, stream, work_time
+from .common import DAY, HOUR, NOW_OFFSET, cumulative, phone, slug, stream, work_time
 from .context import LEAD_SPAN_DAYS, Ctx
 from .core import state_owner
 from .latent import BANT, SUBTOPICS, TITLES
@@ -23,6 +23,7 @@ LOCATIONS = ("Zoom", "Microsoft Teams", "Customer site", "Phone", "Our office", 
 # deals carry a stale StageName, some have Not Started tasks meant for another stage.
 STALL_SHARE = 0.6
 STALL_WEIGHTS = (1, 1, 3, 3)  # Qualification, Discovery, Quote, Negotiation
+PRIORITIES, PRIORITY_CUM = ("High", "Normal", "Low"), cumulative((2, 5, 2))  # of a task
 # Share of the open deals with a stale StageName, by true stage (lower where stalls pile up,
 # so that no true stage dominates the mislabelled ones).
 MISLABEL_SHARE = (0.5, 0.5, 0.3, 0.3)
@@ -61,7 +62,7 @@ class LeadPlan:
 def plan_leads(ctx: Ctx) -> list[LeadPlan]:
     rng = stream(ctx.seed, ctx.org, "leads")
     n = ctx.n("leads", 10)
-    state_w = list(itertools.accumulate(s.weight for s in ctx.states))  # (cumulative: the same draws)
+    state_w = cumulative(s.weight for s in ctx.states)
     companies: set = set()
     out = []
     for i in range(n):
@@ -238,7 +239,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
     w, c = ctx.w, ctx.clock
     pool = text.competitors()
     prods = ctx.products
-    pw = list(itertools.accumulate(p.weight for p in prods))  # (cumulative: the same draws)
+    pw = cumulative(p.weight for p in prods)
     n_opps = ctx.n("opportunities", 10)
     # Which opportunities: most converted leads open one at conversion, the rest come from
     # existing accounts over the past two years.
@@ -514,7 +515,7 @@ def _candidate_tasks(ctx: Ctx, rng, trng, *, stage: int, since: int, owner, what
 def _task(ctx, rng, subj, desc, status, due, owner, what, who, t) -> str:
     tid = ctx.w.new_id("Task")
     ctx.w.add("Task", {"Id": tid, "Subject": subj, "Description": desc, "Status": status,
-                       "Priority": rng.choices(("High", "Normal", "Low"), (2, 5, 2))[0],
+                       "Priority": rng.choices(PRIORITIES, cum_weights=PRIORITY_CUM)[0],
                        "ActivityDate": due, "OwnerId": owner, "WhatId": what, "WhoId": who,
                        "CreatedDate": ctx.clock.dt(min(t, NOW_OFFSET - HOUR))})
     return tid

@@ -4,11 +4,10 @@ and live chats (some with a policy breach)."""
 from __future__ import annotations
 
 import bisect
-import itertools
 
 from .. import ids
 from . import threads
-from .common import DAY, HOUR, NOW_OFFSET, stream, work_time
+from .common import DAY, HOUR, NOW_OFFSET, cumulative, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx
 from .core import item_before
 from .latent import quarter_index
@@ -16,6 +15,8 @@ from .latent import quarter_index
 CASE_SPAN_DAYS = ORDER_SPAN_DAYS - 30
 OPEN_STATUSES = ("New", "Working", "Escalated", "Waiting on Customer")
 OPEN_WEIGHTS = (4, 5, 2, 3)  # of an open case's status past its first days: a backlog of untriaged (New) cases
+PRIORITIES = ("High", "Medium", "Low")  # of a case, weighted 2, 5, 3
+_OPEN_CUM, _PRIORITY_CUM = cumulative(OPEN_WEIGHTS), cumulative((2, 5, 3))
 
 
 def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
@@ -24,7 +25,7 @@ def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
     n = ctx.n("cases", 20)
     pw = [p.weight for p in ctx.products]
     total_w = sum(pw)
-    cum_w = list(itertools.accumulate(pw))  # (the same draws as `pw`, not summed per case)
+    cum_w = cumulative(pw)
     plan = []
     for _ in range(n):
         t = work_time(rng, rng.uniform(-CASE_SPAN_DAYS * DAY, 0))
@@ -79,7 +80,7 @@ def cases(ctx: Ctx) -> None:
     base_hours = ctx.size["case_hours"]
     everything = ctx.items_by_time
     chat_no = 0
-    issue_cum = [[list(itertools.accumulate(w)) for w in per_quarter] for per_quarter in ctx.issue_rates]
+    issue_cum = [[cumulative(w) for w in per_quarter] for per_quarter in ctx.issue_rates]
 
     for t, p in _plan_times(ctx, rng):
         item = item_before(ctx, rng, p, t)
@@ -109,7 +110,7 @@ def cases(ctx: Ctx) -> None:
         elif age < 2:
             status = rng.choice(("New", "New", "Working"))
         else:
-            status = rng.choices(OPEN_STATUSES, OPEN_WEIGHTS)[0]
+            status = rng.choices(OPEN_STATUSES, cum_weights=_OPEN_CUM)[0]
         # A new case is not triaged: no conversation yet, so its issue is only in the customer's words.
         has_email = status != "New" and rng.random() < email_share
         has_chat = status != "New" and rng.random() < chat_share
@@ -128,7 +129,7 @@ def cases(ctx: Ctx) -> None:
         cid = w.new_id("Case")
         w.add("Case", {
             "Id": cid, "Subject": subject, "Description": desc, "Status": status,
-            "Priority": rng.choices(("High", "Medium", "Low"), (2, 5, 3))[0], "Origin": origin,
+            "Priority": rng.choices(PRIORITIES, cum_weights=_PRIORITY_CUM)[0], "Origin": origin,
             "OwnerId": final.user_id, "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact],
             "CreatedDate": c.dt(t), "ClosedDate": c.dt(close_t) if closed else None,
             "IssueId__c": None if status == "New" else issue_id, "OrderItemId__c": item_id})

@@ -10,7 +10,7 @@ from . import threads
 from .common import DAY, HOUR, NOW_OFFSET, cumulative, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx
 from .core import item_before
-from .latent import quarter_index
+from .latent import N_QUARTERS, quarter_index
 
 CASE_SPAN_DAYS = ORDER_SPAN_DAYS - 30
 OPEN_STATUSES = ("New", "Working", "Escalated", "Waiting on Customer")
@@ -54,13 +54,14 @@ def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
     return plan
 
 
-def _pick_agent(rng, agents, t, issue, product, exclude=None):
-    quarter = quarter_index(t)
+def _pick_agent(rng, agents, loads, t, issue, product, exclude=None):
+    """A service agent for a case, weighted by their share of new cases (`loads`: per quarter index,
+    each agent's) and expertise."""
     weights, cands = [], []
-    for a in agents:
+    for a, load in zip(agents, loads[quarter_index(t)]):
         if a.start > t or a is exclude:
             continue
-        w = a.load_in(quarter) * (4.0 if issue in a.issues else 1.0) * (2.0 if product in a.products else 1.0)
+        w = load * (4.0 if issue in a.issues else 1.0) * (2.0 if product in a.products else 1.0)
         weights.append(w)
         cands.append(a)
     return rng.choices(cands, weights)[0]
@@ -81,6 +82,7 @@ def cases(ctx: Ctx) -> None:
     everything = ctx.items_by_time
     chat_no = 0
     issue_cum = [[cumulative(w) for w in per_quarter] for per_quarter in ctx.issue_rates]
+    loads = [[a.load_in(q) for a in agents] for q in range(N_QUARTERS)]
 
     for t, p in _plan_times(ctx, rng):
         item = item_before(ctx, rng, p, t)
@@ -93,9 +95,9 @@ def cases(ctx: Ctx) -> None:
         _, item_id, ai = item
         issue = rng.choices(range(n_issues), cum_weights=issue_cum[p][quarter_index(t)])[0]
         contact = ctx.acc_contact0[ai] + rng.randrange(ctx.acc_ncontacts[ai])
-        owners = [_pick_agent(rng, agents, t, issue, p)]
+        owners = [_pick_agent(rng, agents, loads, t, issue, p)]
         while len(owners) < 4 and rng.random() < owners[-1].transfer_at(t):
-            owners.append(_pick_agent(rng, agents, t, issue, p, exclude=owners[-1]))
+            owners.append(_pick_agent(rng, agents, loads, t, issue, p, exclude=owners[-1]))
         final = owners[-1]
         state = ctx.states[ctx.acc_state[ai]]
         hours = (base_hours * final.speed_at(t) * state.factor_at(t) * rng.lognormvariate(0, 0.3)

@@ -25,6 +25,7 @@ vocab.ISSUE_SYMPTOMS), no two of which overlap, read back by `issue_facts`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
@@ -913,8 +914,10 @@ def _lc(s: str) -> str:
     return s[:1].lower() + s[1:] if word[1:] == word[1:].lower() else s
 
 
+@functools.cache
 def _product_slots(product: str) -> dict:
-    """The product named in full, by brand and kind, by model (its name without the brand), or by kind only."""
+    """The product named in full, by brand and kind, by model (its name without the brand), or by kind only
+    (memoised: callers copy it)."""
     words = product.split()
     nouns = [w for w in words[1:] if len(w) > 2 and w.isalpha()]
     noun = nouns[-1] if nouns else words[-1] if len(words) > 1 else product  # "Multi-Cooker" when no plain word

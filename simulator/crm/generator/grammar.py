@@ -7,7 +7,7 @@ A `Grammar` maps rule names to alternatives. The text of an alternative may hold
 - `{slot}`: a value given at expansion (`expand(rng, "rule", slot="...")`).
 
 Every choice point picks uniformly, so a handful of rules with a few alternatives each yields
-thousands of distinct sentences. The same rules compile to a regular expression matching
+thousands of distinct sentences (written by Python functions generated from the rules, `_Codegen`). The same rules compile to a regular expression matching
 exactly what a rule can produce (`pattern`), which is how the generator's own detectors
 recognise a fact in text without any fixed marker: two rules whose languages never overlap
 (checked by tests, `overlaps`) can carry opposite labels however the text around them varies.
@@ -238,6 +238,7 @@ class _Codegen:
         self.count = itertools.count()  # numbers the global names of the source
 
     def writer(self, choice: tuple) -> Callable[[Callable[[], float], Mapping[str, object]], str]:
+        """The function writing `choice` (the source written since the last call executed now)."""
         name = self.define(choice)
         if self.source:
             exec("\n".join(self.source), self.scope)  # noqa: S102 (source written here from the parts)

@@ -189,3 +189,12 @@ def test_sentences_rarely_repeat():
         counts.update(mask(s, names).lower() for s in sentences(body))
     repeated = sum(n for n in counts.values() if n > 5)
     assert repeated / sum(counts.values()) <= 0.05, counts.most_common(10)
+
+
+@pytest.mark.parametrize("org", ["b2b", "b2c"])
+def test_an_amount_drawn_from_its_texts_is_the_randrange_draw(org):
+    lo, hi, step = C._AMOUNTS[org]
+    a, b = random.Random(org), random.Random(org)
+    for _ in range(3000):
+        assert a.choice(C._AMOUNT_TEXTS[org]) == f"${b.randrange(lo, hi, step):,}"
+    assert a.getstate() == b.getstate()

@@ -9,7 +9,8 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from simulator.crm import ids, soql
-from simulator.crm.generator.common import Clock
+from simulator.crm.generator.common import DAY, Clock
+from simulator.crm.generator.latent import N_QUARTERS, quarter_index
 from simulator.crm.schema import TEXT_TYPES
 from simulator.crm.store import COMPOSITE_INDEXES, index_statements
 
@@ -95,6 +96,14 @@ def test_clock_formats_as_datetime_does():
         assert clock.d(t) == moment.date().isoformat(), t
 
 
+def test_quarter_index_is_the_clamped_91_day_period():
+    rng = random.Random(9)
+    times = [0, -0.5, 0.5, -DAY * 91, -DAY * 91 + 0.5, -DAY * 91 * 20, 10**9, -10**9]
+    times += [rng.uniform(-3e8, 3e6) for _ in range(20000)] + [rng.randint(-3 * 10**8, 3 * 10**6) for _ in range(20000)]
+    for t in times:
+        assert quarter_index(t) == min(N_QUARTERS - 1, max(0, int(-t // (91 * DAY)))), t
+
+
 def test_make_id_is_base62_record_number():
     digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
     rng = random.Random(3)
@@ -107,3 +116,5 @@ def test_make_id_is_base62_record_number():
         assert ids.make_id("500", number) == id15 + ids.checksum(id15)
     with pytest.raises(ValueError):
         ids.make_id("500", 62**10)
+    with pytest.raises(ValueError, match="3 characters"):
+        ids.make_id("50", 1)

@@ -7,7 +7,9 @@ import functools
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
 _PAIRS = [a + b for a in _BASE62 for b in _BASE62]  # the 2-digit base-62 numerals, 0 to 62**2 - 1
+_PAIR_UPPER = [sum(1 << i for i, ch in enumerate(pair) if "A" <= ch <= "Z") for pair in _PAIRS]  # (as `_flag`)
 _LIMIT = 62 ** 10  # record numbers that fit the 10 base-62 digits after prefix and pod
+_HALF = 62 ** 5
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -46,12 +48,27 @@ def _restore_case(id18: str) -> str:
 
 
 def make_id(key_prefix: str, number: int, pod: str = "Kd") -> str:
-    """The 18-character Id of record `number` of the object with `key_prefix`."""
+    """The 18-character Id of record `number` of the object with `key_prefix` (3 characters; `pod`: 2)."""
     if not 0 <= number < _LIMIT:
         raise ValueError("record number too large for a 15-character Id")
-    pairs = []
-    for _ in range(5):
-        number, rem = divmod(number, 3844)
-        pairs.append(_PAIRS[rem])
-    id15 = key_prefix + pod + "".join(reversed(pairs))
-    return id15 + checksum(id15)
+    head = key_prefix + pod
+    if len(head) != 5:
+        raise ValueError(f"a key prefix of 3 characters and a pod of 2 make an Id, not {key_prefix!r}, {pod!r}")
+    high, low = divmod(number, _HALF)
+    (high, high_flag), (low, low_flag) = _digits5(high), _digits5(low)
+    return head + high + low + _flag(head) + high_flag + low_flag
+
+
+def _digits5(n: int) -> tuple[str, str]:
+    """`n` (below 62**5) as 5 base-62 digits, and their checksum character."""
+    rest, last = divmod(n, 3844)
+    lead, upper = _lead3(rest)
+    return lead + _PAIRS[last], _SUFFIX[upper | _PAIR_UPPER[last] << 3]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _lead3(n: int) -> tuple[str, int]:
+    """The first 3 of the 5 base-62 digits of `n` * 3844, and which of them are upper-case letters
+    (bits; consecutive record numbers share them)."""
+    high, pair = divmod(n, 3844)
+    return _BASE62[high] + _PAIRS[pair], (10 <= high < 36) | _PAIR_UPPER[pair] << 1

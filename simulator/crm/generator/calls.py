@@ -31,6 +31,7 @@ from functools import lru_cache
 from ..schema import STAGES
 from . import text
 from .activities import KEYS
+from .common import cumulative
 from .grammar import LazyRegex, by_org
 from .latent import BANT, SUBTOPICS
 
@@ -653,45 +654,50 @@ def call_stage(body: str) -> str | None:
 SMALL_TALK = ("weekend", "weather", "event", "week")
 FORMS = ("direct", "correction", "spread")
 FORM_WEIGHTS = (6, 2, 2)
+_FORM_CUM = cumulative(FORM_WEIGHTS)
 
 
-def _amount(rng: random.Random, org: str) -> str:
-    lo, hi, step = _AMOUNTS[org]
-    return f"${rng.randrange(lo, hi, step):,}"
-
+# Every amount a call may name, as written: drawing one with `choice` is drawing
+# `randrange(lo, hi, step)` (both take `_randbelow(n)`: tests/test_calls.py compares them).
+_AMOUNT_TEXTS = {org: tuple(f"${a:,}" for a in range(*span)) for org, span in _AMOUNTS.items()}
 
 # How each kind of sentence is framed in speech: (lead-in rule, tail rule), each optional; a sentence
 # gets at most one of them, and greetings, closings, corrections and follow-ups get neither.
 FRAMES = {"plain": (None, None), "fact": ("lead_c", "tail_c"), "opinion": ("lead_c", None),
           "aside": ("lead_aside", None), "ask": (None, "tail_q"), "stage": ("lead_a", None),
           "next": ("lead_next", None)}
+_FRAME_PICKS = {frame: (*(r for r in pair if r), None) for frame, pair in FRAMES.items()}  # what `say` draws from
 
 
 class _Call:
     """One call being written: its slots, its turns, and statements deferred to later turns."""
 
     def __init__(self, rng: random.Random, org: str, **slots):
-        self.rng, self.org, self.slots = rng, org, slots
+        self.rng, self.slots = rng, slots
         self.grammar = _WRITERS[org]
+        self.amounts, self.approvers = _AMOUNT_TEXTS[org], _APPROVERS[org]
         self.turns: list[tuple[str, list[str]]] = []
         self.later: list[str] = []
 
     def say(self, *rules: str, frame: str = "plain", **extra) -> str:
         """A sentence of `rules` (clauses joined by commas), with its kind's spoken lead-in or tail
         (`FRAMES`, which carry no fact) about half the time."""
-        body = ", ".join(self.clause(rule, **extra) for rule in rules).rstrip()
+        slots = {**self.slots, **extra} if extra else self.slots
+        body = ", ".join([self.clause(rule, slots) for rule in rules]).rstrip()
         end = "?" if body.endswith("?") else "."
-        lead, tail = FRAMES[frame]
-        pick = self.rng.choice([r for r in (lead, tail) if r] + [None])
+        pick = self.rng.choice(_FRAME_PICKS[frame])
         if pick:
-            said = self.clause(pick)
-            body = said + body if pick == lead else body.removesuffix("?") + said
+            said = self.clause(pick, self.slots)
+            body = said + body if pick == FRAMES[frame][0] else body.removesuffix("?") + said
         return text.cap(body if body.endswith(".") else body.removesuffix("?") + end)  # "... Inc." ends it
 
-    def clause(self, rule: str, **extra) -> str:
-        """One expansion of `rule`, uncapitalised, with fresh amounts and approvers."""
-        slots = {"amount": _amount(self.rng, self.org), "approver": self.rng.choice(_APPROVERS[self.org])}
-        return self.grammar.expand(self.rng, rule, **slots, **self.slots, **extra)
+    def clause(self, rule: str, slots: dict) -> str:
+        """One expansion of `rule` with `slots` (this call's, and the sentence's own), uncapitalised,
+        with fresh amounts and approvers (set in `slots`)."""
+        rng = self.rng
+        slots["amount"] = rng.choice(self.amounts)
+        slots["approver"] = rng.choice(self.approvers)
+        return self.grammar.write(rng, rule, slots)
 
     def turn(self, who: str, *sentences: str) -> None:
         self.turns.append((who, list(sentences)))
@@ -700,7 +706,7 @@ class _Call:
         """The contact's answer on one BANT factor, in one of FORMS; deferred parts go to `later`."""
         value = f"{factor.lower()}_{'met' if met else 'unmet'}"
         opposite = f"{factor.lower()}_{'unmet' if met else 'met'}"
-        form = self.rng.choices(FORMS, FORM_WEIGHTS)[0]
+        form = self.rng.choices(FORMS, cum_weights=_FORM_CUM)[0]
         if form == "direct":
             self.turn("C", self.say(value, frame="fact"))
         elif form == "correction":

@@ -7,6 +7,7 @@ date `YYYY-MM-DD`.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -30,6 +31,10 @@ def stream(seed: int, org: str, name: str) -> random.Random:
     return random.Random(f"crmarena:{seed}:{org}:{name}")
 
 
+_MINUTES = tuple(f"T{h:02d}:{m:02d}:" for h in range(24) for m in range(60))  # a datetime's minute of the day
+_SECONDS = tuple(f"{s:02d}.000+0000" for s in range(60))  # and its second, to the end
+
+
 @dataclass
 class Clock:
     """Converts generator times (seconds from the as-of midnight) to stored strings."""
@@ -43,9 +48,8 @@ class Clock:
 
     def dt(self, t: float) -> str:
         day, second = divmod(int(t), DAY)
-        hour, second = divmod(second, HOUR)
         minute, second = divmod(second, 60)
-        return f"{self._day(day)}T{hour:02d}:{minute:02d}:{second:02d}.000+0000"
+        return (self._days.get(day) or self._day(day)) + _MINUTES[minute] + _SECONDS[second]
 
     def d(self, t: float) -> str:
         return self._day(int(t) // DAY)
@@ -71,6 +75,12 @@ class Clock:
     def cap(t: float) -> int:
         """`t` clipped to the latest allowed moment (the as-of day, 17:00)."""
         return int(min(t, NOW_OFFSET))
+
+
+def cumulative(weights) -> tuple:
+    """`weights` summed up, for `rng.choices(population, cum_weights=...)`: the same draws as
+    `choices(population, weights)`, which sums them on every call."""
+    return tuple(itertools.accumulate(weights))
 
 
 def work_time(rng: random.Random, day_start: float) -> int:

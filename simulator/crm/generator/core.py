@@ -8,7 +8,7 @@ import math
 
 from .. import ids
 from . import articles, records, text, threads
-from .common import DAY, HOUR, phone, slug, stream, work_time
+from .common import DAY, HOUR, cumulative, phone, slug, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx, Product
 from .latent import TERRITORIES, SalesAgent, ServiceAgent, drift, issue_rates, make_states, spread
 
@@ -312,7 +312,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
     rng = stream(ctx.seed, ctx.org, "accounts")
     w, c = ctx.w, ctx.clock
     n_total = max(ctx.n("accounts", 10), len(converted) + ctx.n("accounts", 10) // 3)
-    state_w = [s.weight for s in ctx.states]
+    state_w = cumulative(s.weight for s in ctx.states)
     industries = text.industries()
     names_used: set = set()
     emails_used: set = set()
@@ -329,7 +329,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
             names_used.add(name)
         else:
             lead = None
-            st = rng.choices(range(len(ctx.states)), state_w)[0]
+            st = rng.choices(range(len(ctx.states)), cum_weights=state_w)[0]
             created = work_time(rng, -rng.randint(60, 1100) * DAY)
             owner = state_owner(ctx, rng, st, 0.8)
             if ctx.b2b:
@@ -394,7 +394,7 @@ def orders(ctx: Ctx) -> None:
     span = ORDER_SPAN_DAYS * DAY
     mean = ctx.size["orders_per_account"]
     lo, hi = ctx.size["items_per_order"]
-    pw = [p.weight for p in ctx.products]
+    pw = cumulative(p.weight for p in ctx.products)
     by_product: list[list] = [[] for _ in ctx.products]
     everything = []
     for ai in range(len(ctx.acc_id)):
@@ -411,7 +411,7 @@ def orders(ctx: Ctx) -> None:
             k = rng.randint(lo, hi)
             picked: list[int] = []
             while len(picked) < k:
-                p = rng.choices(range(len(pw)), pw)[0]
+                p = rng.choices(range(len(pw)), cum_weights=pw)[0]
                 if p not in picked:
                     picked.append(p)
             for p in picked:

@@ -56,7 +56,8 @@ N_QUARTERS = 20  # drift horizon: 5 years back from as-of, far more than any rec
 
 def quarter_index(t: float) -> int:
     """Index of the 91-day period before as-of that time `t` falls in (0 = the latest)."""
-    return min(N_QUARTERS - 1, max(0, int(-t // (91 * DAY))))
+    q = int(-t // (91 * DAY))
+    return 0 if q < 0 else q if q < N_QUARTERS else N_QUARTERS - 1
 
 
 def spread(rng: random.Random, n: int, lo: float, hi: float) -> list[float]:
@@ -95,8 +96,9 @@ class ServiceAgent:
     transfer_drift: list = field(default_factory=list)
     load_drift: list = field(default_factory=list)
 
-    def load_at(self, t: float) -> float:
-        return self.load * self.load_drift[quarter_index(t)]
+    def load_in(self, quarter: int) -> float:
+        """The share of new cases in quarter index `quarter` (`quarter_index`)."""
+        return self.load * self.load_drift[quarter]
 
     def speed_at(self, t: float) -> float:
         return self.speed * self.speed_drift[quarter_index(t)]

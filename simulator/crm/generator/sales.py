@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..schema import STAGES
 from . import activities, calls, records, text
-from .common import DAY, HOUR, NOW_OFFSET, phone, slug, stream, work_time
+from .common import DAY, HOUR, NOW_OFFSET, cumulative, phone, slug, stream, work_time
 from .context import LEAD_SPAN_DAYS, Ctx
 from .core import state_owner
 from .latent import BANT, SUBTOPICS, TITLES
@@ -23,6 +23,7 @@ LOCATIONS = ("Zoom", "Microsoft Teams", "Customer site", "Phone", "Our office", 
 # deals carry a stale StageName, some have Not Started tasks meant for another stage.
 STALL_SHARE = 0.6
 STALL_WEIGHTS = (1, 1, 3, 3)  # Qualification, Discovery, Quote, Negotiation
+PRIORITIES, PRIORITY_CUM = ("High", "Normal", "Low"), cumulative((2, 5, 2))  # of a task
 # Share of the open deals with a stale StageName, by true stage (lower where stalls pile up,
 # so that no true stage dominates the mislabelled ones).
 MISLABEL_SHARE = (0.5, 0.5, 0.3, 0.3)
@@ -61,13 +62,13 @@ class LeadPlan:
 def plan_leads(ctx: Ctx) -> list[LeadPlan]:
     rng = stream(ctx.seed, ctx.org, "leads")
     n = ctx.n("leads", 10)
-    state_w = [s.weight for s in ctx.states]
+    state_w = cumulative(s.weight for s in ctx.states)
     companies: set = set()
     out = []
     for i in range(n):
         created = work_time(rng, rng.uniform(-LEAD_SPAN_DAYS * DAY, -HOUR))
         created = min(created, NOW_OFFSET - 2 * HOUR)
-        st = rng.choices(range(len(ctx.states)), state_w)[0]
+        st = rng.choices(range(len(ctx.states)), cum_weights=state_w)[0]
         owner = state_owner(ctx, rng, st, 0.85)
         first, last = text.person_name(rng)
         company = title = None
@@ -238,7 +239,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
     w, c = ctx.w, ctx.clock
     pool = text.competitors()
     prods = ctx.products
-    pw = [p.weight for p in prods]
+    pw = cumulative(p.weight for p in prods)
     n_opps = ctx.n("opportunities", 10)
     # Which opportunities: most converted leads open one at conversion, the rest come from
     # existing accounts over the past two years.
@@ -324,7 +325,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                 mx, config_kid = ctx.max_qty_rules[pidx]
                 lines.append([pidx, mx + rng.randint(1, max(2, mx // 2))])
         while len(lines) < n_lines:
-            p = rng.choices(range(len(prods)), pw)[0]
+            p = rng.choices(range(len(prods)), cum_weights=pw)[0]
             if any(p == l[0] or excl.get(p) == l[0] for l in lines):
                 if len(lines) and rng.random() < 0.3:
                     break
@@ -514,7 +515,7 @@ def _candidate_tasks(ctx: Ctx, rng, trng, *, stage: int, since: int, owner, what
 def _task(ctx, rng, subj, desc, status, due, owner, what, who, t) -> str:
     tid = ctx.w.new_id("Task")
     ctx.w.add("Task", {"Id": tid, "Subject": subj, "Description": desc, "Status": status,
-                       "Priority": rng.choices(("High", "Normal", "Low"), (2, 5, 2))[0],
+                       "Priority": rng.choices(PRIORITIES, cum_weights=PRIORITY_CUM)[0],
                        "ActivityDate": due, "OwnerId": owner, "WhatId": what, "WhoId": who,
                        "CreatedDate": ctx.clock.dt(min(t, NOW_OFFSET - HOUR))})
     return tid

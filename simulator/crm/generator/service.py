@@ -7,14 +7,16 @@ import bisect
 
 from .. import ids
 from . import threads
-from .common import DAY, HOUR, NOW_OFFSET, stream, work_time
+from .common import DAY, HOUR, NOW_OFFSET, cumulative, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx
 from .core import item_before
-from .latent import quarter_index
+from .latent import N_QUARTERS, quarter_index
 
 CASE_SPAN_DAYS = ORDER_SPAN_DAYS - 30
 OPEN_STATUSES = ("New", "Working", "Escalated", "Waiting on Customer")
 OPEN_WEIGHTS = (4, 5, 2, 3)  # of an open case's status past its first days: a backlog of untriaged (New) cases
+PRIORITIES = ("High", "Medium", "Low")  # of a case, weighted 2, 5, 3
+_OPEN_CUM, _PRIORITY_CUM = cumulative(OPEN_WEIGHTS), cumulative((2, 5, 3))
 
 
 def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
@@ -23,10 +25,11 @@ def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
     n = ctx.n("cases", 20)
     pw = [p.weight for p in ctx.products]
     total_w = sum(pw)
+    cum_w = cumulative(pw)
     plan = []
     for _ in range(n):
         t = work_time(rng, rng.uniform(-CASE_SPAN_DAYS * DAY, 0))
-        plan.append((min(t, NOW_OFFSET - HOUR), rng.choices(range(len(pw)), pw)[0]))
+        plan.append((min(t, NOW_OFFSET - HOUR), rng.choices(range(len(pw)), cum_weights=cum_w)[0]))
     # Spikes: calendar months (within the last 24 full months) in which a product's case
     # count clearly exceeds its other months.
     c = ctx.clock
@@ -51,12 +54,14 @@ def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
     return plan
 
 
-def _pick_agent(rng, agents, t, issue, product, exclude=None):
+def _pick_agent(rng, agents, loads, t, issue, product, exclude=None):
+    """A service agent for a case, weighted by their share of new cases (`loads`: per quarter index,
+    each agent's) and expertise."""
     weights, cands = [], []
-    for a in agents:
+    for a, load in zip(agents, loads[quarter_index(t)]):
         if a.start > t or a is exclude:
             continue
-        w = a.load_at(t) * (4.0 if issue in a.issues else 1.0) * (2.0 if product in a.products else 1.0)
+        w = load * (4.0 if issue in a.issues else 1.0) * (2.0 if product in a.products else 1.0)
         weights.append(w)
         cands.append(a)
     return rng.choices(cands, weights)[0]
@@ -76,6 +81,8 @@ def cases(ctx: Ctx) -> None:
     base_hours = ctx.size["case_hours"]
     everything = ctx.items_by_time
     chat_no = 0
+    issue_cum = [[cumulative(w) for w in per_quarter] for per_quarter in ctx.issue_rates]
+    loads = [[a.load_in(q) for a in agents] for q in range(N_QUARTERS)]
 
     for t, p in _plan_times(ctx, rng):
         item = item_before(ctx, rng, p, t)
@@ -86,11 +93,11 @@ def cases(ctx: Ctx) -> None:
             it = everything[k - 1 - min(k - 1, int(rng.expovariate(1 / 200)))]
             item, p = (it[0], it[1], it[2]), it[3]
         _, item_id, ai = item
-        issue = rng.choices(range(n_issues), ctx.issue_rates[p][quarter_index(t)])[0]
+        issue = rng.choices(range(n_issues), cum_weights=issue_cum[p][quarter_index(t)])[0]
         contact = ctx.acc_contact0[ai] + rng.randrange(ctx.acc_ncontacts[ai])
-        owners = [_pick_agent(rng, agents, t, issue, p)]
+        owners = [_pick_agent(rng, agents, loads, t, issue, p)]
         while len(owners) < 4 and rng.random() < owners[-1].transfer_at(t):
-            owners.append(_pick_agent(rng, agents, t, issue, p, exclude=owners[-1]))
+            owners.append(_pick_agent(rng, agents, loads, t, issue, p, exclude=owners[-1]))
         final = owners[-1]
         state = ctx.states[ctx.acc_state[ai]]
         hours = (base_hours * final.speed_at(t) * state.factor_at(t) * rng.lognormvariate(0, 0.3)
@@ -105,7 +112,7 @@ def cases(ctx: Ctx) -> None:
         elif age < 2:
             status = rng.choice(("New", "New", "Working"))
         else:
-            status = rng.choices(OPEN_STATUSES, OPEN_WEIGHTS)[0]
+            status = rng.choices(OPEN_STATUSES, cum_weights=_OPEN_CUM)[0]
         # A new case is not triaged: no conversation yet, so its issue is only in the customer's words.
         has_email = status != "New" and rng.random() < email_share
         has_chat = status != "New" and rng.random() < chat_share
@@ -124,7 +131,7 @@ def cases(ctx: Ctx) -> None:
         cid = w.new_id("Case")
         w.add("Case", {
             "Id": cid, "Subject": subject, "Description": desc, "Status": status,
-            "Priority": rng.choices(("High", "Medium", "Low"), (2, 5, 3))[0], "Origin": origin,
+            "Priority": rng.choices(PRIORITIES, cum_weights=_PRIORITY_CUM)[0], "Origin": origin,
             "OwnerId": final.user_id, "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact],
             "CreatedDate": c.dt(t), "ClosedDate": c.dt(close_t) if closed else None,
             "IssueId__c": None if status == "New" else issue_id, "OrderItemId__c": item_id})

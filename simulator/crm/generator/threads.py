@@ -25,6 +25,7 @@ vocab.ISSUE_SYMPTOMS), no two of which overlap, read back by `issue_facts`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
@@ -913,8 +914,10 @@ def _lc(s: str) -> str:
     return s[:1].lower() + s[1:] if word[1:] == word[1:].lower() else s
 
 
+@functools.cache
 def _product_slots(product: str) -> dict:
-    """The product named in full, by brand and kind, by model (its name without the brand), or by kind only."""
+    """The product named in full, by brand and kind, by model (its name without the brand), or by kind only
+    (memoised: callers copy it)."""
     words = product.split()
     nouns = [w for w in words[1:] if len(w) > 2 and w.isalpha()]
     noun = nouns[-1] if nouns else words[-1] if len(words) > 1 else product  # "Multi-Cooker" when no plain word
@@ -971,7 +974,7 @@ def case_text(rng: random.Random, *, product: str, issue: dict, customer_first: 
     kw = {**_product_slots(product), "cf": customer_first}
     g = _WRITERS[_PRODUCT_ORG.get(product, "b2c")]
     description = g.expand(rng, "case_description", issue_c=g.expand(rng, ISSUE_RULES[issue["name"]]), **kw)
-    return text.cap(g.expand(rng, "new_case_subject", **kw)), description
+    return text.cap(g.write(rng, "new_case_subject", kw)), description
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1008,9 +1011,9 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
                 issue=issue)
     key = _key(breach)
     g = _WRITERS[text.org_type(org)]
-    say = lambda who, rule: f"{who}: {g.expand(rng, rule, **kw)}"  # noqa: E731
+    say = lambda who, rule: f"{who}: {g.write(rng, rule, kw)}"  # noqa: E731
     mood = f"chat_sentiment_{sentiment if sentiment in ('positive', 'negative') else 'neutral'}"
-    lines = [say(agent, "chat_greet"), f"{say(customer, 'chat_open')} {g.expand(rng, mood, **kw)}".rstrip()]
+    lines = [say(agent, "chat_greet"), f"{say(customer, 'chat_open')} {g.write(rng, mood, kw)}".rstrip()]
     deferred = key != "verify_identity" and rng.random() < 0.3
     if key == "verify_identity":
         lines.append(say(agent, "breach_verify_identity"))
@@ -1028,7 +1031,7 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
         lines += [say(agent, "ts_step_b2b" if org == "b2b" and rng.random() < 0.6 else "ts_step"),
                   say(customer, "ts_result")]
     if deferred:
-        lines += [f"{say(customer, 'verify_late')} {g.expand(rng, give, **kw)}", say(agent, "verified")]
+        lines += [f"{say(customer, 'verify_late')} {g.write(rng, give, kw)}", say(agent, "verified")]
     for trigger, answer in _situations(rng, key, grants):
         lines += [say(customer, trigger), say(agent, answer)]
     if key != "troubleshoot_before_replacement":
@@ -1040,8 +1043,8 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
 def _mail(rng: random.Random, g: Grammar, kw: dict, greet: str | None, parts: list[str], sign: str) -> str:
     """One email body: a greeting sentence (if any), the paragraphs of `parts` (space-separated
     rule names, each expanded), a sign-off."""
-    paras = [" ".join(g.expand(rng, r, **kw) for r in para.split()) for para in parts]
-    return "\n\n".join([*([g.expand(rng, greet, **kw)] if greet else []), *paras, g.expand(rng, sign, **kw)])
+    paras = [" ".join([g.write(rng, r, kw) for r in para.split()]) for para in parts]
+    return "\n\n".join([*([g.write(rng, greet, kw)] if greet else []), *paras, g.write(rng, sign, kw)])
 
 
 def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: str, agent: str, agent_email: str,
@@ -1052,7 +1055,7 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
                 issue=issue, agent_email=agent_email)
     key = _key(breach)
     g = _WRITERS[text.org_type(org)]
-    subject = text.cap(g.expand(rng, "case_subject", **kw))
+    subject = text.cap(g.write(rng, "case_subject", kw))
     ts = "ts_step_b2b" if org == "b2b" and rng.random() < 0.6 else "ts_step"
     ask = None if key == "verify_identity" else rng.choice(tuple(EMAIL_VERIFY_EXCHANGES))
     give = ask and rng.choice(EMAIL_VERIFY_EXCHANGES[ask])
@@ -1063,7 +1066,7 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
     def agent_mail(greet: str, parts: list[str]) -> dict:
         body = _mail(rng, g, kw, greet, parts, "mail_sign_a")
         if rng.random() < 0.2:
-            body += "\n" + g.expand(rng, "mail_signature", **kw)
+            body += "\n" + g.write(rng, "mail_signature", kw)
         return {"subject": "RE: " + subject, "body": body, "from_agent": True}
 
     def customer_mail(greet: str | None, parts: list[str]) -> dict:

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from simulator.crm.generator.grammar import Grammar, _reference_write, overlaps
+from simulator.crm.generator.grammar import Grammar, _Slot, _Words, overlaps
 
 RULES = {
     "met": ["We [already |]have [approved|signed-off] budget[ for this|], [roughly|about] {amount}.",
@@ -71,9 +71,26 @@ class _AnySlot(dict):
 
 
 def _reference(g: Grammar, rng: random.Random, rule: str, slots) -> str:
+    """What a rule writes by walking its choice tree (the writers' reference): one random() per
+    choice point in text order."""
     out = []
-    _reference_write(rng.random, g._compiled(rule), slots, out)
+    _walk(rng.random, g._compiled(rule), slots, out)
     return "".join(out)
+
+
+def _walk(random_, choice: tuple, slots, out: list[str]) -> None:
+    if type(choice) is _Words:
+        out.append(choice[int(random_() * len(choice))])
+        return
+    for p in choice[int(random_() * len(choice))]:
+        if type(p) is str:
+            out.append(p)
+        elif type(p) is _Words:
+            out.append(p[int(random_() * len(p))])
+        elif type(p) is _Slot:
+            out.append(str(slots[p.name]))
+        else:
+            _walk(random_, p, slots, out)
 
 
 def test_writers_write_what_the_tree_walk_writes_with_the_same_draws():

@@ -107,3 +107,42 @@ def test_make_id_is_base62_record_number():
         assert ids.make_id("500", number) == id15 + ids.checksum(id15)
     with pytest.raises(ValueError):
         ids.make_id("500", 62**10)
+
+
+def _fts_with(build, rows) -> tuple[list, list, int]:
+    """An FTS5 index over `rows` filled by `build(conn, fts)` inside a transaction: its terms (every
+    instance), its config rows, and the index's data rows written before COMMIT."""
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute("CREATE TABLE Doc (Id TEXT PRIMARY KEY, Body TEXT)")
+    conn.executemany("INSERT INTO Doc VALUES (?, ?)", rows)
+    conn.execute("BEGIN")
+    conn.execute("CREATE VIRTUAL TABLE ft USING fts5(Body, content=Doc, content_rowid='rowid', "
+                 "tokenize='unicode61 remove_diacritics 2')")
+    build(conn, "ft")
+    written = conn.execute("SELECT count(*) FROM ft_data").fetchone()[0]
+    conn.execute("COMMIT")
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(ft, instance)")
+    terms = conn.execute("SELECT * FROM v ORDER BY term, doc, col, offset").fetchall()
+    return terms, conn.execute("SELECT * FROM ft_config ORDER BY k").fetchall(), written
+
+
+def test_fts_built_with_a_large_buffer_holds_the_same_terms():
+    """store._build_fts (a large FTS5 term buffer while it fills the index) indexes every term
+    instance a plain 'rebuild' does (here two default-sized segments' worth), writes them out
+    before the transaction ends (memory: one index's buffer at a time), and leaves FTS5's default."""
+    from simulator.crm import store
+
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyzé") for _ in range(rng.randint(2, 9))) for _ in range(3000)]
+    rows = [(f"d{i}", " ".join(rng.choice(words) for _ in range(12))) for i in range(40_000)]
+
+    def plain(conn, fts):
+        conn.execute(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
+
+    terms, config, _ = _fts_with(plain, rows)
+    built_terms, built_config, written = _fts_with(store._build_fts, rows)
+    assert built_terms == terms and len(terms) == 12 * len(rows)
+    assert dict(built_config) == {**dict(config), "hashsize": store.FTS_DEFAULT_HASHSIZE}
+    assert written > 100  # (the segments, not only FTS5's structure record)

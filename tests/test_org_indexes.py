@@ -146,3 +146,47 @@ def test_fts_built_with_a_large_buffer_holds_the_same_terms():
     assert built_terms == terms and len(terms) == 12 * len(rows)
     assert dict(built_config) == {**dict(config), "hashsize": store.FTS_DEFAULT_HASHSIZE}
     assert written > 100  # (the segments, not only FTS5's structure record)
+
+
+def _hash_row_by_row(conn, schema) -> str:
+    """store.content_hash as first written: each row's json.dumps, one row at a time."""
+    import hashlib
+    import json
+
+    from simulator.crm.store import TRUTH_TABLE, q
+
+    h = hashlib.sha256()
+    for obj in schema.objects:
+        h.update(obj.name.encode())
+        cols = ", ".join(q(f.name) for f in obj.fields)
+        for row in conn.execute(f"SELECT {cols} FROM {q(obj.name)} ORDER BY Id"):
+            h.update(json.dumps(row, separators=(",", ":")).encode())
+    for row in conn.execute(f"SELECT * FROM {TRUTH_TABLE} ORDER BY object, record_id, kind, value"):
+        h.update(json.dumps(row, separators=(",", ":")).encode())
+    return h.hexdigest()
+
+
+def test_content_hash_written_by_sqlite_is_pythons(monkeypatch):
+    """The content hash reads rows as SQLite's JSON where that is Python's (text with every ASCII
+    character, DEL, accents, astral characters and NUL; integers; NULL; a REAL in an INTEGER column,
+    written by Python; tables with REAL columns): the same hash as row by row in Python."""
+    import sqlite3
+
+    from simulator.crm import store
+    from simulator.crm.schema import schema_for
+
+    schema = schema_for("b2b")
+    conn = sqlite3.connect(":memory:")
+    store.create_tables(conn, schema)
+    texts = ["".join(map(chr, range(128))), 'a "quoted" \\ back\\slash', "café € \U0001f600 \x00 end", "", "\x7f"]
+    for i, text in enumerate(texts):
+        conn.execute('INSERT INTO Account (Id, Name, Description, NumberOfEmployees) VALUES (?, ?, ?, ?)',
+                     (f"001{i:015d}", text, text[::-1], [None, 0, -(2 ** 63), 2 ** 63 - 1, 0.1 + 0.2][i]))
+        conn.execute("INSERT INTO OpportunityLineItem (Id, Quantity, TotalPrice) VALUES (?, ?, ?)",
+                     (f"00k{i:015d}", i / 3, 0.1 + 0.2 * i))
+        conn.execute(f"INSERT INTO {store.TRUTH_TABLE} VALUES ('Account', ?, 'label', ?)", (f"001{i:015d}", text))
+    assert store._sqlite_json_matches(conn)  # (this SQLite: the test reads rows in SQLite)
+    expected = _hash_row_by_row(conn, schema)
+    assert store.content_hash(conn, schema) == expected
+    monkeypatch.setattr(store, "_sqlite_json_matches", lambda conn: False)
+    assert store.content_hash(conn, schema) == expected

@@ -118,3 +118,86 @@ def test_make_id_is_base62_record_number():
         ids.make_id("500", 62**10)
     with pytest.raises(ValueError, match="3 characters"):
         ids.make_id("50", 1)
+
+
+def _fts_with(build, rows) -> tuple[list, list, int]:
+    """An FTS5 index over `rows` filled by `build(conn, fts)` inside a transaction: its terms (every
+    instance), its config rows, and the index's data rows written before COMMIT."""
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute("CREATE TABLE Doc (Id TEXT PRIMARY KEY, Body TEXT)")
+    conn.executemany("INSERT INTO Doc VALUES (?, ?)", rows)
+    conn.execute("BEGIN")
+    conn.execute("CREATE VIRTUAL TABLE ft USING fts5(Body, content=Doc, content_rowid='rowid', "
+                 "tokenize='unicode61 remove_diacritics 2')")
+    build(conn, "ft")
+    written = conn.execute("SELECT count(*) FROM ft_data").fetchone()[0]
+    conn.execute("COMMIT")
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(ft, instance)")
+    terms = conn.execute("SELECT * FROM v ORDER BY term, doc, col, offset").fetchall()
+    return terms, conn.execute("SELECT * FROM ft_config ORDER BY k").fetchall(), written
+
+
+def test_fts_built_with_a_large_buffer_holds_the_same_terms():
+    """store._build_fts (a large FTS5 term buffer while it fills the index) indexes every term
+    instance a plain 'rebuild' does (here two default-sized segments' worth), writes them out
+    before the transaction ends (memory: one index's buffer at a time), and leaves FTS5's default."""
+    from simulator.crm import store
+
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyzé") for _ in range(rng.randint(2, 9))) for _ in range(3000)]
+    rows = [(f"d{i}", " ".join(rng.choice(words) for _ in range(12))) for i in range(40_000)]
+
+    def plain(conn, fts):
+        conn.execute(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
+
+    terms, config, _ = _fts_with(plain, rows)
+    built_terms, built_config, written = _fts_with(store._build_fts, rows)
+    assert built_terms == terms and len(terms) == 12 * len(rows)
+    assert dict(built_config) == {**dict(config), "hashsize": store.FTS_DEFAULT_HASHSIZE}
+    assert written > 100  # (the segments, not only FTS5's structure record)
+
+
+def _hash_row_by_row(conn, schema) -> str:
+    """store.content_hash as first written: each row's json.dumps, one row at a time."""
+    import hashlib
+    import json
+
+    from simulator.crm.store import TRUTH_TABLE, q
+
+    h = hashlib.sha256()
+    for obj in schema.objects:
+        h.update(obj.name.encode())
+        cols = ", ".join(q(f.name) for f in obj.fields)
+        for row in conn.execute(f"SELECT {cols} FROM {q(obj.name)} ORDER BY Id"):
+            h.update(json.dumps(row, separators=(",", ":")).encode())
+    for row in conn.execute(f"SELECT * FROM {TRUTH_TABLE} ORDER BY object, record_id, kind, value"):
+        h.update(json.dumps(row, separators=(",", ":")).encode())
+    return h.hexdigest()
+
+
+def test_content_hash_written_by_sqlite_is_pythons(monkeypatch):
+    """The content hash reads rows as SQLite's JSON where that is Python's (text with every ASCII
+    character, DEL, accents, astral characters and NUL; integers; NULL; a REAL in an INTEGER column,
+    written by Python; tables with REAL columns): the same hash as row by row in Python."""
+    import sqlite3
+
+    from simulator.crm import store
+    from simulator.crm.schema import schema_for
+
+    schema = schema_for("b2b")
+    conn = sqlite3.connect(":memory:")
+    store.create_tables(conn, schema)
+    texts = ["".join(map(chr, range(128))), 'a "quoted" \\ back\\slash', "café € \U0001f600 \x00 end", "", "\x7f"]
+    for i, text in enumerate(texts):
+        conn.execute('INSERT INTO Account (Id, Name, Description, NumberOfEmployees) VALUES (?, ?, ?, ?)',
+                     (f"001{i:015d}", text, text[::-1], [None, 0, -(2 ** 63), 2 ** 63 - 1, 0.1 + 0.2][i]))
+        conn.execute("INSERT INTO OpportunityLineItem (Id, Quantity, TotalPrice) VALUES (?, ?, ?)",
+                     (f"00k{i:015d}", i / 3, 0.1 + 0.2 * i))
+        conn.execute(f"INSERT INTO {store.TRUTH_TABLE} VALUES ('Account', ?, 'label', ?)", (f"001{i:015d}", text))
+    assert store._sqlite_json_matches(conn)  # (this SQLite: the test reads rows in SQLite)
+    expected = _hash_row_by_row(conn, schema)
+    assert store.content_hash(conn, schema) == expected
+    monkeypatch.setattr(store, "_sqlite_json_matches", lambda conn: False)
+    assert store.content_hash(conn, schema) == expected

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ COMPOSITE_INDEXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("CaseHistory__c", ("Field__c", "CreatedDate", "OldValue__c", "CaseId__c", "Id")),  # transfers in a window
     ("Lead", ("CreatedDate", "OwnerId", "Id")),  # leads per owner in a window
 )
+# FTS5's buffer of new terms (bytes): large while an index is built (store._build_fts), else its default.
+FTS_BUILD_HASHSIZE, FTS_DEFAULT_HASHSIZE = 64 << 20, 1 << 20
 INJECTIONS = ("none", "standard", "dense")  # OrgMeta.injections: planted instructions (generator.injections)
 
 
@@ -125,13 +128,31 @@ def create_indexes(conn: sqlite3.Connection, schema: Schema) -> None:
     for obj in schema.objects:
         cols = [f.name for f in search_fields(obj)]
         if cols:
-            fts = fts_table(obj.name)
+            fts = q(fts_table(obj.name))
             conn.execute(
-                f"CREATE VIRTUAL TABLE {q(fts)} USING fts5({', '.join(q(c) for c in cols)}, "
+                f"CREATE VIRTUAL TABLE {fts} USING fts5({', '.join(q(c) for c in cols)}, "
                 f"content={q(obj.name)}, content_rowid='rowid', "
                 "tokenize='unicode61 remove_diacritics 2')")
-            conn.execute(f"INSERT INTO {q(fts)}({q(fts)}) VALUES('rebuild')")
+            _build_fts(conn, fts)
     conn.execute(f"CREATE INDEX ix_truth ON {TRUTH_TABLE} (kind, record_id)")
+
+
+def _build_fts(conn: sqlite3.Connection, fts: str) -> None:
+    """Fill the FTS5 index `fts` (quoted) from its content table. FTS5 holds new terms in memory up
+    to its 'hashsize' and then writes them as one more segment, merging segments as they pile up;
+    with the default 1 MiB, a large table's index is written and merged again and again (at scale
+    100 a third of the index CPU; the same terms and search results either way). A larger buffer
+    while the index is built, then written out at once (an FTS5 savepoint writes the pending
+    terms: at most one index's buffer held), and the default back for later writes."""
+    _fts_config(conn, fts, "hashsize", FTS_BUILD_HASHSIZE)
+    conn.execute(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
+    conn.execute("SAVEPOINT fts_built")
+    conn.execute("RELEASE fts_built")
+    _fts_config(conn, fts, "hashsize", FTS_DEFAULT_HASHSIZE)
+
+
+def _fts_config(conn: sqlite3.Connection, fts: str, option: str, value: int) -> None:
+    conn.execute(f"INSERT INTO {fts}({fts}, rank) VALUES(?, ?)", (option, value))
 
 
 def content_hash(conn: sqlite3.Connection, schema: Schema, writer: str = "", injections: str = "none") -> str:
@@ -142,15 +163,59 @@ def content_hash(conn: sqlite3.Connection, schema: Schema, writer: str = "", inj
     h = hashlib.sha256(f"writer:{writer}".encode()) if writer else hashlib.sha256()
     if injections != "none":
         h.update(f"injections:{injections}".encode())
+    in_sql = _sqlite_json_matches(conn)
     for obj in schema.objects:
         h.update(obj.name.encode())
-        cols = ", ".join(q(f.name) for f in obj.fields)
-        _hash_rows(h, conn.execute(f"SELECT {cols} FROM {q(obj.name)} ORDER BY {q('Id')}"))
-    _hash_rows(h, conn.execute(f"SELECT * FROM {TRUTH_TABLE} ORDER BY object, record_id, kind, value"))
+        _hash_table(h, conn, obj.name, [f.name for f in obj.fields], "Id", in_sql)
+    _hash_table(h, conn, TRUTH_TABLE, None, "object, record_id, kind, value", in_sql)
     return h.hexdigest()
 
 
 _ROW_JSON = json.JSONEncoder(separators=(",", ":")).encode  # = json.dumps(row, separators=(",", ":"))
+_NOT_ASCII = re.compile("[\x7f-\U0010ffff]")  # (what Python's JSON escapes and SQLite's does not)
+# Values whose JSON SQLite must write as Python does for the hash to be computed in SQLite.
+_PROBE = ("".join(map(chr, range(128))) + "é€\U0001f600\x00", -(2 ** 63), 2 ** 63 - 1, 0, None, "")
+
+
+def _sqlite_json_matches(conn: sqlite3.Connection) -> bool:
+    """Whether this SQLite's json_array, with DEL and non-ASCII characters then escaped as Python
+    escapes them (_ascii), writes the probe's text, integers and NULL as Python's JSON encoder does."""
+    try:
+        (text,) = conn.execute(f"SELECT json_array({', '.join('?' * len(_PROBE))})", _PROBE).fetchone()
+    except sqlite3.Error:  # (no JSON functions)
+        return False
+    return _ascii(text) == _ROW_JSON(_PROBE)
+
+
+def _ascii(text: str) -> str:
+    return _NOT_ASCII.sub(lambda m: json.encoder.encode_basestring_ascii(m.group())[1:-1], text)
+
+
+def _hash_table(h, conn: sqlite3.Connection, table: str, columns: list[str] | None, order: str,
+                in_sql: bool) -> None:
+    """Feed `h` the compact JSON of each row of `table` (its `columns`, None: every one) in `order`: written by SQLite
+    (json_array, the same bytes: _sqlite_json_matches) where it can be and the table has no REAL
+    column, else by Python. SQLite writes REALs its own way: a row holding one (possible in a
+    column of any type but TEXT) is written by Python."""
+    declared = {name: kind.upper() for _, name, kind, *_ in conn.execute(f"PRAGMA table_info({q(table)})")}
+    columns = list(declared) if columns is None else columns
+    cols = ", ".join(map(q, columns))
+    if not in_sql or "REAL" in declared.values():
+        _hash_rows(h, conn.execute(f"SELECT {cols} FROM {q(table)} ORDER BY {order}"))
+        return
+    real = " OR ".join(f"typeof({q(name)}) = 'real'" for name in columns if declared.get(name) != "TEXT") or "0"
+    cursor = conn.execute(f"SELECT CASE WHEN {real} THEN rowid ELSE json_array({cols}) END "
+                          f"FROM {q(table)} ORDER BY {order}")
+    while rows := cursor.fetchmany(2000):
+        try:
+            text = "".join([row for (row,) in rows])
+        except TypeError:  # (a rowid: a row holding a REAL)
+            text = "".join(row if isinstance(row, str) else _python_json(conn, table, cols, row) for (row,) in rows)
+        h.update((text if text.isascii() else _ascii(text)).encode())
+
+
+def _python_json(conn: sqlite3.Connection, table: str, cols: str, rowid: int) -> str:
+    return _ROW_JSON(conn.execute(f"SELECT {cols} FROM {q(table)} WHERE rowid = ?", (rowid,)).fetchone())
 
 
 def _hash_rows(h, cursor: sqlite3.Cursor) -> None:

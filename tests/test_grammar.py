@@ -111,3 +111,35 @@ def test_writers_keep_quotes_braces_and_backslashes_and_format_slots_as_str():
     for seed in range(40):
         for slots in ({"n": 7}, {"n": 2.5}, {"n": True}, {"n": "{n}"}):
             assert g.expand(random.Random(seed), "a", **slots) == _reference(g, random.Random(seed), "a", slots)
+
+
+def test_threads_making_writers_at_once_all_write_what_the_walk_writes():
+    """A rule's writer is made on first use; threads doing that at once (switching as often as the
+    interpreter allows) must each get a working writer, and leave every rule working."""
+    import sys
+    import threading
+
+    rules = {f"r{i}": [f"x{i} [a|b|<r{i - 1}>] [c|d [e|f]]" if i else "z [p|q] [s|t]", f"y{i} [g|h] [i|j|k]"]
+             for i in range(60)}
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for trial in range(10):
+            g, errors = Grammar(rules), []
+
+            def write(k):
+                try:
+                    for i in range(k % 3, 60, 3):
+                        g.write(random.Random(k), f"r{i}", {})
+                except Exception as exc:  # noqa: BLE001 (collected for the assertion)
+                    errors.append(repr(exc))
+            threads = [threading.Thread(target=write, args=(k,)) for k in range(6)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert errors == [], trial
+            for i in range(60):
+                assert g.write(random.Random(i), f"r{i}", {}) == _reference(g, random.Random(i), f"r{i}", {})
+    finally:
+        sys.setswitchinterval(interval)

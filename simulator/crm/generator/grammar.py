@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -216,22 +217,25 @@ class _Codegen:
 
     def __init__(self):
         self.scope: dict = {}  # what the source refers to (word tuples, slot names) and the functions made
-        self.made: dict[int, str] = {}  # id(choice) -> the name of its function
+        # id(choice) -> (the choice, held so that its id is never another object's; its function's name)
+        self.made: dict[int, tuple[tuple, str]] = {}
         self.source: list[str] = []  # definitions not executed yet
         self.count = itertools.count()  # numbers the global names of the source
+        self.lock = threading.Lock()  # one thread at a time writes and runs source (a rule's first use)
 
     def writer(self, choice: tuple) -> Callable[[Callable[[], float], Mapping[str, object]], str]:
         """The function writing `choice` (the source written since the last call executed now)."""
-        name = self.define(choice)
-        if self.source:
-            exec("\n".join(self.source), self.scope)  # noqa: S102 (source written here from the parts)
-            self.source = []
-        return self.scope[name]
+        with self.lock:
+            name = self.define(choice)
+            if self.source:
+                exec("\n".join(self.source), self.scope)  # noqa: S102 (source written here from the parts)
+                self.source = []
+            return self.scope[name]
 
     def define(self, choice: tuple) -> str:
         """The name of the function writing `choice` (its source written on first use)."""
         if id(choice) in self.made:
-            return self.made[id(choice)]
+            return self.made[id(choice)][1]
         if type(choice) is _Words:
             body = [f"return {self.words(choice)}"]
         else:
@@ -242,7 +246,8 @@ class _Codegen:
                 alts = self.name("a")
                 self.source.append(f"{alts} = ({''.join(f'lambda r, s: {t}, ' for t in texts)})")
                 body = [f"return {alts}[int(r() * {len(texts)})](r, s)"]
-        name = self.made[id(choice)] = self.name("f")
+        name = self.name("f")
+        self.made[id(choice)] = (choice, name)
         self.source.append(f"def {name}(r, s):\n" + "\n".join("    " + line for line in body))
         return name
 

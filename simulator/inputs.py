@@ -16,10 +16,19 @@ class InputFileError(ValueError):
 
 
 def parse_yaml(text: str) -> Any:
-    """`yaml.safe_load(text)`, through libyaml's C parser where PyYAML has it: the same data and error
-    marks, ~10x faster (a run's start reads every persona and task spec)."""
+    """`yaml.safe_load(text)`, through libyaml's C parser where PyYAML has it (~10x faster: a run's
+    start reads every persona and task spec). Text the C parser refuses is read again by PyYAML's
+    own, whose errors name what they found (an alias, a character) where libyaml's do not, and
+    which decides: the C parser also refuses a few texts PyYAML reads, and reads a few (tabs after
+    a key) that PyYAML refuses."""
     import yaml
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is not None:
+        try:
+            return yaml.load(text, Loader=loader)
+        except yaml.YAMLError:
+            pass
+    return yaml.safe_load(text)
 
 
 def load_yaml(path: Path, error: type[InputFileError] = InputFileError) -> Any:

@@ -1,6 +1,6 @@
 """Input YAML goes through libyaml's C parser (simulator.inputs.parse_yaml): the same data as PyYAML's
-pure-Python safe loader for every file the project ships, the same refusals, and errors that name
-the line and column."""
+pure-Python safe loader for every file the project ships, and for refused text PyYAML's own errors
+(which name what they found), with the line and column."""
 
 from pathlib import Path
 
@@ -13,11 +13,24 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(p for folder in ("configs", "personas", "scenarios") for p in (ROOT / folder).rglob("*.yaml"))
 
 
-def test_libyaml_is_used_where_pyyaml_has_it(monkeypatch):
+@pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML without libyaml")
+def test_libyaml_reads_valid_text(monkeypatch):
     used = []
-    monkeypatch.setattr(yaml, "load", lambda text, Loader: used.append(Loader) or {})
-    parse_yaml("a: 1")
-    assert used == [getattr(yaml, "CSafeLoader", yaml.SafeLoader)]
+    real = yaml.load
+    monkeypatch.setattr(yaml, "load", lambda text, Loader: used.append(Loader) or real(text, Loader=Loader))
+    assert parse_yaml("a: [1, 2]") == {"a": [1, 2]}
+    assert used == [yaml.CSafeLoader]
+
+
+@pytest.mark.parametrize("text, says", [
+    ("a: &x 1\nb: *y\n", "found undefined alias 'y'"),
+    ("a: 1\n\tb: 2\n", "found character '\\t' that cannot start any token"),
+    ("a: [1, 2\nb: 3\n", "expected ',' or ']', but got ':'"),
+])
+def test_refused_text_gets_pyyamls_own_error(text, says):
+    with pytest.raises(yaml.YAMLError) as err:
+        parse_yaml(text)
+    assert says in str(err.value)
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))

@@ -7,10 +7,11 @@ wake-ups of the server); this one costs about 0.1 ms and writes once. Everything
 httpx's and the SDK's: headers, auth, timeouts, retries, error types, response parsing.
 
 Only requests to http:// URLs with a whole body come here; https (TLS: the cloud APIs, where
-the network dominates), proxies (httpx mounts them before any transport) and streamed request
-bodies take httpx's default transport, made by `fallback()` when first needed (its TLS context
-and connection pool cost ~0.13 s, which a run against a plain http:// server never pays). Responses with a Content-Length are read
-whole under the read timeout; chunked or close-delimited ones (streaming) are streamed, each
+the network dominates) and streamed request bodies take httpx's default transport, made by
+`fallback()` when first needed (its TLS context and connection pool cost ~0.13 s, which a run
+against a plain http:// server never pays). With proxies set in the environment this transport
+is not used at all (httpx applies them only to transports it makes: models._http_client).
+Responses with a Content-Length are read whole under the read timeout; chunked or close-delimited ones (streaming) are streamed, each
 read under the read timeout. Failures raise httpx's own exceptions (ConnectError,
 ConnectTimeout, ReadTimeout, ReadError, RemoteProtocolError), which the SDK maps to
 APIConnectionError / APITimeoutError as with httpcore. A connection goes back to the pool only

@@ -410,7 +410,7 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     base_url = spec.base_url or (OLLAMA_URL if spec.provider == "ollama" else None)
     if base_url:
         config["base_url"] = base_url
-    config["http_client"] = _http_client()
+    config["http_client"] = _http_client(spec, base_url)
     # autogen knows OpenAI's own models; a model_info given for one replaces autogen's entry
     if spec.provider != "openai" or spec.model_info:
         config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
@@ -685,14 +685,33 @@ def _reply_problem(reply: Any) -> str | None:
     return None
 
 
-def _http_client():
-    """The SDK's default HTTP client, plain http:// model servers served by simulator.http_transport;
-    https and proxies go through the library's own transport (`_fallback_transport`)."""
+def _http_client(spec: ModelSpec, base_url: str | None):
+    """The SDK's default HTTP client for the server at `base_url` (None: OpenAI's). Plain http://
+    requests go through simulator.http_transport, the rest through the library's own transport
+    (`_fallback_transport`), made on first need; its TLS context is made now for an https server,
+    so that certificates that cannot be loaded are a config error before the run. With proxies set
+    in the environment, the library's own transports serve every request (httpx applies those
+    settings only when it makes the transports itself)."""
     from openai import DefaultAsyncHttpxClient
 
     from .http_transport import transport_class
 
+    if not (base_url or "").startswith("http://") or _environment_proxies():
+        try:
+            ssl_context = _ssl_context()
+        except OSError as exc:
+            raise ModelConfigError(spec.where, f"cannot load the TLS certificates for {spec.label} "
+                                               f"({exc}); check SSL_CERT_FILE / SSL_CERT_DIR") from None
+        if _environment_proxies():
+            return DefaultAsyncHttpxClient(**({} if ssl_context is None else {"verify": ssl_context}))
     return DefaultAsyncHttpxClient(transport=transport_class(_http_library())(_fallback_transport))
+
+
+def _environment_proxies() -> bool:
+    """Whether HTTP(S)_PROXY or ALL_PROXY is set (where httpx reads them: urllib's getproxies)."""
+    from urllib.request import getproxies
+
+    return any(scheme in getproxies() for scheme in ("http", "https", "all"))
 
 
 def _fallback_transport():

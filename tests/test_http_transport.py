@@ -110,6 +110,19 @@ def test_a_streamed_chunked_reply_arrives_whole(server):
     assert isinstance(parts[-1], CreateResult) and parts[-1].content == "Hello"
 
 
+def read_request(conn) -> tuple[bytes, bytes]:
+    """An HTTP/1.1 request's head and body, read whole from a socket."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += conn.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length")))
+    while len(body) < length:
+        body += conn.recv(65536)
+    return head, body
+
+
 def test_a_connection_the_server_closed_while_idle_is_not_reused(monkeypatch):
     """An HTTP/1.1 server that closes each connection after answering (Connection: close)."""
     import socket
@@ -122,14 +135,7 @@ def test_a_connection_the_server_closed_while_idle_is_not_reused(monkeypatch):
         for _ in range(2):
             conn, _ = listener.accept()
             with conn:
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    data += conn.recv(65536)
-                head, _, body = data.partition(b"\r\n\r\n")
-                length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
-                                  if line.lower().startswith(b"content-length")))
-                while len(body) < length:
-                    body += conn.recv(65536)
+                read_request(conn)
                 reply = json.dumps(completion(f"closed {len(answered)}")).encode()
                 answered.append(1)
                 conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
@@ -151,3 +157,51 @@ def test_a_slow_server_is_a_timeout(server):
     pause.append(2.0)
     with pytest.raises(InfraError, match="APITimeoutError"):
         ask(client_for(running, timeout=0.3))
+
+
+def test_certificates_that_cannot_be_loaded_are_a_config_error_for_an_https_server(monkeypatch, tmp_path):
+    from simulator import models
+    from simulator.models import ModelConfigError
+
+    monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "missing.pem"))
+    models._ssl_context.cache_clear()
+    try:
+        with pytest.raises(ModelConfigError, match="cannot load the TLS certificates .*SSL_CERT_FILE"):
+            build_client(parse_model_spec({"model": "m", "base_url": "https://127.0.0.1:9/v1",
+                                           "api_key_env": KEY_ENV}, "t: model"))
+        plain = build_client(parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:9/v1",
+                                               "api_key_env": KEY_ENV}, "t: model"))
+        assert plain.inner._client._client._transport._fallback is None  # (no TLS needed, none loaded)
+    finally:
+        models._ssl_context.cache_clear()
+
+
+def test_proxies_set_in_the_environment_carry_the_requests(monkeypatch):
+    """HTTP_PROXY names a proxy on 127.0.0.1; the model server's name does not resolve, so the reply
+    can only come through the proxy, which is sent the request for the server's URL."""
+    import socket
+    import threading
+
+    heads = []
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def proxy():
+        conn, _ = listener.accept()
+        with conn:
+            heads.append(read_request(conn)[0])
+            reply = json.dumps(completion("through the proxy")).encode()
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                         % len(reply) + reply)
+    threading.Thread(target=proxy, daemon=True).start()
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY", "https_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{listener.getsockname()[1]}")
+    monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
+    try:
+        client = build_client(parse_model_spec({"model": "m", "base_url": "http://model-server.invalid/v1",
+                                                "api_key_env": KEY_ENV, "retries": {"attempts": 1}}, "t: model"))
+        assert ask(client) == ["through the proxy"]
+    finally:
+        listener.close()
+    assert heads[0].startswith(b"POST http://model-server.invalid/v1/chat/completions HTTP/1.1")

@@ -374,3 +374,49 @@ def test_product_uses_are_not_catalogue_words():
             use = R.use_phrase(rng, p["name"])
             assert not any(use.lower() in t for t in text), use
             assert [q["name"] for q in catalog if R.product_fits(use, q["name"])] == [p["name"]], use
+
+
+def test_skipped_company_names_draw_what_the_names_would():
+    for seed in range(200):
+        written, skipped = random.Random(seed), random.Random(seed)
+        for _ in range(seed % 7):
+            T.company_name(written)
+        T._skip_company_names(skipped, seed % 7)
+        assert written.getstate() == skipped.getstate(), seed
+
+
+def _reference_unique(rng, used: set, tries: int) -> str:
+    """The loop CompanyNames.draw stands for: names until an unused one, then a suffix."""
+    name = T.company_name(rng)
+    for _ in range(tries):
+        if name not in used:
+            break
+        name = T.company_name(rng)
+    base, k = name, 2
+    while name in used:
+        name, k = f"{base} {k}", k + 1
+    used.add(name)
+    return name
+
+
+@pytest.mark.parametrize("tries", [30, 40])
+def test_unique_company_names_are_the_loops_also_once_every_name_is_taken(monkeypatch, tries):
+    """A vocabulary of 18 names, all taken after a few dozen draws: from then on the retries' draws
+    are skipped; names and random state stay the loop's."""
+    monkeypatch.setattr(T.vocab, "COMPANY_ROOTS", ("Acme", "Bolt", "Cora"))
+    monkeypatch.setattr(T.vocab, "COMPANY_DESCRIPTORS", ("Labs", "Works"))
+    monkeypatch.setattr(T.vocab, "COMPANY_FORMS", ("Inc",))
+    T._every_company_name.cache_clear()
+    try:
+        assert len(T._every_company_name()) == 3 * 2 * 2 + 3
+        names, used = T.CompanyNames(tries), set()
+        fast, slow = random.Random(tries), random.Random(tries)
+        for i in range(300):
+            if i % 50 == 7:  # a name taken elsewhere (a converted lead's company)
+                names.add("Acme Labs 2")
+                used.add("Acme Labs 2")
+            assert names.draw(fast) == _reference_unique(slow, used, tries), i
+            assert fast.getstate() == slow.getstate(), i
+        assert not names._free  # (the skipping path was taken)
+    finally:
+        T._every_company_name.cache_clear()

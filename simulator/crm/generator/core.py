@@ -314,7 +314,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
     n_total = max(ctx.n("accounts", 10), len(converted) + ctx.n("accounts", 10) // 3)
     state_w = cumulative(s.weight for s in ctx.states)
     industries = text.industries()
-    names_used: set = set()
+    names_used = text.CompanyNames(tries=40)
     emails_used: set = set()
     lo, hi = ctx.size["contacts_per_account"]
     con_rows = []  # deferred: (account idx, first, last, t) for the first contact of converted accounts
@@ -333,7 +333,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
             created = work_time(rng, -rng.randint(60, 1100) * DAY)
             owner = state_owner(ctx, rng, st, 0.8)
             if ctx.b2b:
-                name = _unique(lambda: text.company_name(rng), names_used)
+                name = names_used.draw(rng)
             else:
                 first, last = text.person_name(rng)
                 name = f"{first} {last}"

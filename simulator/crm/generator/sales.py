@@ -63,7 +63,7 @@ def plan_leads(ctx: Ctx) -> list[LeadPlan]:
     rng = stream(ctx.seed, ctx.org, "leads")
     n = ctx.n("leads", 10)
     state_w = cumulative(s.weight for s in ctx.states)
-    companies: set = set()
+    companies = text.CompanyNames(tries=30)
     out = []
     for i in range(n):
         created = work_time(rng, rng.uniform(-LEAD_SPAN_DAYS * DAY, -HOUR))
@@ -73,16 +73,7 @@ def plan_leads(ctx: Ctx) -> list[LeadPlan]:
         first, last = text.person_name(rng)
         company = title = None
         if ctx.b2b:
-            company = text.company_name(rng)
-            for _ in range(30):
-                if company not in companies:
-                    break
-                company = text.company_name(rng)
-            k = 2
-            base = company
-            while company in companies:
-                company, k = f"{base} {k}", k + 1
-            companies.add(company)
+            company = companies.draw(rng)
             title = rng.choice(TITLES)
         age = -created / DAY
         p = ctx.sales_agents[owner].skill_at(created) * min(1.0, age / 40)

@@ -9,6 +9,7 @@ functions without `rng` return the same data on every call. The prose is written
 
 from __future__ import annotations
 
+import functools
 import random
 
 from simulator.crm.generator import vocab
@@ -35,6 +36,59 @@ def company_name(rng: random.Random) -> str:
     if p == 1:
         return f"{root} {desc} {rng.choice(vocab.COMPANY_FORMS)}"
     return f"{root} {rng.choice(vocab.COMPANY_FORMS)}"
+
+
+def _skip_company_names(rng: random.Random, n: int) -> None:
+    """Draw from `rng` what `n` calls of `company_name` draw, without writing the names (`choice(seq)`
+    is `seq[rng._randbelow(len(seq))]`; tests/test_text.py compares the random states)."""
+    below, roots, descriptors = rng._randbelow, len(vocab.COMPANY_ROOTS), len(vocab.COMPANY_DESCRIPTORS)
+    patterns, forms = len(_COMPANY_PATTERNS), len(vocab.COMPANY_FORMS)
+    for _ in range(n):
+        below(roots)
+        below(descriptors)
+        if _COMPANY_PATTERNS[below(patterns)]:
+            below(forms)
+
+
+@functools.cache
+def _every_company_name() -> frozenset[str]:
+    """Every name `company_name` can write."""
+    roots, forms = vocab.COMPANY_ROOTS, vocab.COMPANY_FORMS
+    with_descriptor = [f"{root} {desc}" for root in roots for desc in vocab.COMPANY_DESCRIPTORS]
+    return frozenset(with_descriptor + [f"{name} {form}" for name in with_descriptor for form in forms]
+                     + [f"{root} {form}" for root in roots for form in forms])
+
+
+class CompanyNames:
+    """Company names unique in an org: `draw` writes names until one is unused, `tries` times at
+    most, then suffixes the last (" 2", " 3", ...); names taken elsewhere are `add`ed. Once every
+    name `company_name` writes is taken, the retries cannot find one: their draws are then made
+    without writing the names (the same draws: at scale 100 most leads' names come this way)."""
+
+    def __init__(self, tries: int):
+        self.tries = tries
+        self._used: set[str] = set()
+        self._free = set(_every_company_name())  # names company_name writes that are not taken
+
+    def add(self, name: str) -> None:
+        self._used.add(name)
+        self._free.discard(name)
+
+    def draw(self, rng: random.Random) -> str:
+        if self._free:
+            name = company_name(rng)
+            for _ in range(self.tries):
+                if name not in self._used:
+                    break
+                name = company_name(rng)
+        else:
+            _skip_company_names(rng, self.tries)
+            name = company_name(rng)
+        base, k = name, 2
+        while name in self._used:
+            name, k = f"{base} {k}", k + 1
+        self.add(name)
+        return name
 
 
 def industries() -> list[str]:

@@ -401,7 +401,7 @@ def _reference_unique(rng, used: set, tries: int) -> str:
 
 @pytest.mark.parametrize("tries", [30, 40])
 def test_unique_company_names_are_the_loops_also_once_every_name_is_taken(monkeypatch, tries):
-    """A vocabulary of 18 names, all taken after a few dozen draws: from then on the retries' draws
+    """A vocabulary of 15 names, all taken after a few dozen draws: from then on the retries' draws
     are skipped; names and random state stay the loop's."""
     monkeypatch.setattr(T.vocab, "COMPANY_ROOTS", ("Acme", "Bolt", "Cora"))
     monkeypatch.setattr(T.vocab, "COMPANY_DESCRIPTORS", ("Labs", "Works"))

@@ -65,9 +65,9 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
 def verified_org(path: Path, check_hash: bool = True) -> Org:
     """`Org(path).verify(check_hash)`, hashing the content only when the file changed since its
     hash last matched: a stamp beside it (`<file>.verified`) holds the file's device, inode, size,
-    modification and change times at that check. Hashing every row takes ~0.5 s at scale 1 and
-    31 s at scale 100 (benchmarks/RESULTS.md), on every run; any write to the file changes its times, and the change
-    time cannot be set back."""
+    modification and change times at that check. Hashing every row takes ~0.2 s of CPU at scale 1
+    and ~18 s at scale 100 (benchmarks/RESULTS.md, session 3); any write to the file changes its
+    times, and the change time cannot be set back."""
     stamp, now = Path(f"{path}.verified"), _file_state(path)
     try:
         known = now is not None and stamp.read_text() == now

@@ -11,11 +11,12 @@ the network dominates) and streamed request bodies take httpx's default transpor
 `fallback()` when first needed (its TLS context and connection pool cost ~0.13 s, which a run
 against a plain http:// server never pays). With proxies set in the environment this transport
 is not used at all (httpx applies them only to transports it makes: models._http_client).
-Responses with a Content-Length are read whole under the read timeout; chunked or close-delimited ones (streaming) are streamed, each
-read under the read timeout. Failures raise httpx's own exceptions (ConnectError,
-ConnectTimeout, ReadTimeout, ReadError, RemoteProtocolError), which the SDK maps to
-APIConnectionError / APITimeoutError as with httpcore. A connection goes back to the pool only
-after its whole response was read; a cancelled or failed request closes its connection.
+Responses with a Content-Length are read whole under the read timeout; chunked or
+close-delimited ones (streaming) are streamed, each read under the read timeout. Failures raise
+httpx's own exceptions (ConnectError, ConnectTimeout, ReadTimeout, ReadError,
+RemoteProtocolError), which the SDK maps to APIConnectionError / APITimeoutError as with
+httpcore. A connection goes back to the pool only after its whole response was read; a cancelled
+or failed request closes its connection.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def transport_class(httpx: Any) -> type:
     Stream = type("Stream", (_Stream, httpx.AsyncByteStream), {})
 
     class PlainHTTPTransport(httpx.AsyncBaseTransport):
-        """http:// requests over pooled asyncio streams; the rest through the transport `fallback()` makes."""
+        """http:// requests over pooled asyncio streams; the rest through `fallback()`'s transport."""
 
         def __init__(self, fallback: Callable[[], Any]):
             self._make_fallback, self._fallback = fallback, None

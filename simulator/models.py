@@ -696,13 +696,14 @@ def _http_client(spec: ModelSpec, base_url: str | None):
 
     from .http_transport import transport_class
 
-    if not (base_url or "").startswith("http://") or _environment_proxies():
+    proxies = _environment_proxies()
+    if proxies or not (base_url or "").startswith("http://"):
         try:
             ssl_context = _ssl_context()
         except OSError as exc:
             raise ModelConfigError(spec.where, f"cannot load the TLS certificates for {spec.label} "
                                                f"({exc}); check SSL_CERT_FILE / SSL_CERT_DIR") from None
-        if _environment_proxies():
+        if proxies:
             return DefaultAsyncHttpxClient(**({} if ssl_context is None else {"verify": ssl_context}))
     return DefaultAsyncHttpxClient(transport=transport_class(_http_library())(_fallback_transport))
 

@@ -420,3 +420,9 @@ def test_unique_company_names_are_the_loops_also_once_every_name_is_taken(monkey
         assert not names._free  # (the skipping path was taken)
     finally:
         T._every_company_name.cache_clear()
+
+
+def test_every_name_company_name_writes_is_in_the_set_of_names_it_can_write():
+    """CompanyNames skips draws once that set is used up: a name outside it would make it skip too early."""
+    rng, every = random.Random(5), T._every_company_name()
+    assert all(T.company_name(rng) in every for _ in range(20000))

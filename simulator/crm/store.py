@@ -193,9 +193,9 @@ def _ascii(text: str) -> str:
 
 def _hash_table(h, conn: sqlite3.Connection, table: str, columns: list[str] | None, order: str,
                 in_sql: bool) -> None:
-    """Feed `h` the compact JSON of each row of `table` (its `columns`, None: every one) in `order`: written by SQLite
-    (json_array, the same bytes: _sqlite_json_matches) where it can be and the table has no REAL
-    column, else by Python. SQLite writes REALs its own way: a row holding one (possible in a
+    """Feed `h` the compact JSON of each row of `table` (its `columns`, None: every one) in `order`:
+    written by SQLite (json_array, the same bytes: _sqlite_json_matches) where it can be and the
+    table has no REAL column, else by Python. SQLite writes REALs its own way: a row holding one (possible in a
     column of any type but TEXT) is written by Python."""
     declared = {name: kind.upper() for _, name, kind, *_ in conn.execute(f"PRAGMA table_info({q(table)})")}
     columns = list(declared) if columns is None else columns
@@ -210,7 +210,8 @@ def _hash_table(h, conn: sqlite3.Connection, table: str, columns: list[str] | No
         try:
             text = "".join([row for (row,) in rows])
         except TypeError:  # (a rowid: a row holding a REAL)
-            text = "".join(row if isinstance(row, str) else _python_json(conn, table, cols, row) for (row,) in rows)
+            text = "".join(row if isinstance(row, str) else _python_json(conn, table, cols, row)
+                           for (row,) in rows)
         h.update((text if text.isascii() else _ascii(text)).encode())
 
 

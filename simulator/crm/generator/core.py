@@ -31,21 +31,6 @@ def poisson(rng, mean: float) -> int:
         k += 1
 
 
-def _unique(make, used: set, tries: int = 40):
-    """A value from make() not in `used` (after `tries` attempts, a suffixed one)."""
-    v = make()
-    for _ in range(tries):
-        if v not in used:
-            break
-        v = make()
-    base, k = v, 2
-    while v in used:
-        v = (f"{base[0]}", f"{base[1]} {k}") if isinstance(base, tuple) else f"{base} {k}"
-        k += 1
-    used.add(v)
-    return v
-
-
 def _email_local(first: str, last: str) -> str:
     return slug(f"{first}.{last}").lower().replace("-", ".")
 
@@ -100,7 +85,7 @@ def users(ctx: Ctx) -> None:
         return uid, email
 
     for i in range(n_service):
-        first, last = _unique(lambda: text.person_name(rng), used)
+        first, last = text.unique(lambda: text.person_name(rng), used)
         start = t_first if rng.random() < 0.75 else -rng.randint(200, 700) * DAY
         start = work_time(rng, start)
         uid, email = user_row(first, last, SERVICE_PROFILE, start)
@@ -108,7 +93,7 @@ def users(ctx: Ctx) -> None:
             i, uid, f"{first} {last}", email, speeds[i], transfers[i], loads[i], start,
             speed_drift=drift(rng, 0.45), transfer_drift=drift(rng, 0.4), load_drift=drift(rng, 0.35)))
     for i in range(n_sales):
-        first, last = _unique(lambda: text.person_name(rng), used)
+        first, last = text.unique(lambda: text.person_name(rng), used)
         uid, email = user_row(first, last, SALES_PROFILE, work_time(rng, t_first))
         ctx.sales_agents.append(SalesAgent(
             i, uid, f"{first} {last}", email, skills[i], cycles[i], deals[i], accepts[i],
@@ -202,7 +187,7 @@ def knowledge(ctx: Ctx) -> None:
 
     def article(title, summary, body, public=True):
         kid = w.new_id("Knowledge__kav")
-        url = _unique(lambda: slug(title), slugs, tries=0)
+        url = text.unique(lambda: slug(title), slugs, tries=0)
         w.add("Knowledge__kav", {
             "Id": kid, "Title": title, "Summary": summary, "FAQ_Answer__c": body,
             "UrlName": url.replace(" ", "-"), "PublishStatus": "Online", "Language": "en_US",

@@ -38,6 +38,21 @@ def company_name(rng: random.Random) -> str:
     return f"{root} {rng.choice(vocab.COMPANY_FORMS)}"
 
 
+def unique(make, used: set, tries: int = 40):
+    """A value from make() not in `used` (after `tries` attempts, a suffixed one), added to `used`."""
+    v = make()
+    for _ in range(tries):
+        if v not in used:
+            break
+        v = make()
+    base, k = v, 2
+    while v in used:
+        v = (f"{base[0]}", f"{base[1]} {k}") if isinstance(base, tuple) else f"{base} {k}"
+        k += 1
+    used.add(v)
+    return v
+
+
 def _skip_company_names(rng: random.Random, n: int) -> None:
     """Draw from `rng` what `n` calls of `company_name` draw, without writing the names (`choice(seq)`
     is `seq[rng._randbelow(len(seq))]`; tests/test_text.py compares the random states)."""
@@ -60,8 +75,8 @@ def _every_company_name() -> frozenset[str]:
 
 
 class CompanyNames:
-    """Company names unique in an org: `draw` writes names until one is unused, `tries` times at
-    most, then suffixes the last (" 2", " 3", ...); names taken elsewhere are `add`ed. Once every
+    """Company names unique in an org: `draw` is `unique` over `company_name`; names taken
+    elsewhere are `add`ed. Once every
     name `company_name` writes is taken, the retries cannot find one: their draws are then made
     without writing the names (the same draws: at scale 100 most leads' names come this way)."""
 
@@ -75,19 +90,12 @@ class CompanyNames:
         self._free.discard(name)
 
     def draw(self, rng: random.Random) -> str:
-        if self._free:
-            name = company_name(rng)
-            for _ in range(self.tries):
-                if name not in self._used:
-                    break
-                name = company_name(rng)
-        else:
-            _skip_company_names(rng, self.tries)
-            name = company_name(rng)
-        base, k = name, 2
-        while name in self._used:
-            name, k = f"{base} {k}", k + 1
-        self.add(name)
+        tries = self.tries
+        if not self._free:  # every name is taken: the retries would all collide
+            _skip_company_names(rng, tries)
+            tries = 0
+        name = unique(lambda: company_name(rng), self._used, tries)
+        self._free.discard(name)
         return name
 
 

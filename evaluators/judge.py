@@ -152,12 +152,10 @@ _FIELDS = tuple(VerdictSchema.model_fields)
 
 def response_format() -> dict[str, Any]:
     """The OpenAI `json_schema` response format for VerdictSchema (strict, as the SDK builds it)."""
-    try:
-        from openai.lib._pydantic import to_strict_json_schema
-        schema, strict = to_strict_json_schema(VerdictSchema), True
-    except ImportError:  # an SDK without the helper: the plain schema, not enforced by the server
-        schema, strict = VerdictSchema.model_json_schema(), False
-    return {"type": "json_schema", "json_schema": {"name": "JudgeVerdict", "schema": schema, "strict": strict}}
+    from simulator.chat_completions import strict_json_schema
+
+    return {"type": "json_schema", "json_schema": {
+        "name": "JudgeVerdict", "schema": strict_json_schema(VerdictSchema.model_json_schema()), "strict": True}}
 
 
 # --- the prompt -----------------------------------------------------------------------------------
@@ -571,10 +569,10 @@ class Judge:
 
     def _format_args(self) -> dict[str, Any]:
         """Structured output where the client supports it: a json_schema (or json_object) response format."""
-        from autogen_ext.models.openai import BaseOpenAIChatCompletionClient
+        from simulator.models import speaks_openai
 
         info = self.client.model_info
-        if not isinstance(_inner(self.client), BaseOpenAIChatCompletionClient):
+        if not speaks_openai(_inner(self.client)):
             return {}  # other providers: the prompt asks for JSON and parsing is tolerant
         if info.get("structured_output"):
             return {"extra_create_args": {"response_format": response_format()}}

@@ -1,10 +1,10 @@
-"""A lean HTTP/1.1 transport for the OpenAI SDK's httpx client: plain http:// model servers
+"""A lean HTTP/1.1 transport for the model clients' httpx client: plain http:// model servers
 (vLLM, llama.cpp, LM Studio, Ollama, fakes) over asyncio streams with keep-alive.
 
 httpx's own transport (httpcore over anyio) costs about 1.3 ms of CPU and 3 ms of wall time per
 request on a 2-core machine, and sends the head and the body of a request in two writes (two
 wake-ups of the server); this one costs about 0.1 ms and writes once. Everything else stays
-httpx's and the SDK's: headers, auth, timeouts, retries, error types, response parsing.
+httpx's and the client's (simulator.chat_completions): headers, timeouts, errors, parsing.
 
 Only requests to http:// URLs with a whole body come here; https (TLS: the cloud APIs, where
 the network dominates) and streamed request bodies take httpx's default transport, made by
@@ -14,7 +14,7 @@ is not used at all (httpx applies them only to transports it makes: models._http
 Responses with a Content-Length are read whole under the read timeout; chunked or
 close-delimited ones (streaming) are streamed, each read under the read timeout. Failures raise
 httpx's own exceptions (ConnectError, ConnectTimeout, ReadTimeout, ReadError,
-RemoteProtocolError), which the SDK maps to APIConnectionError / APITimeoutError as with
+RemoteProtocolError), which the client maps to APIConnectionError / APITimeoutError as with
 httpcore. A connection goes back to the pool only after its whole response was read; a cancelled
 or failed request closes its connection.
 """
@@ -29,7 +29,7 @@ MAX_HEAD = 64 * 1024  # bytes: the longest response head accepted
 
 
 def transport_class(httpx: Any) -> type:
-    """The transport class for an httpx-compatible library (`httpx`, or the SDK's `httpx2`)."""
+    """The transport class for an httpx-compatible library (`httpx`; also `httpx2`, its successor)."""
 
     Stream = type("Stream", (_Stream, httpx.AsyncByteStream), {})
 

@@ -5,9 +5,11 @@ a mapping with an OpenAI-compatible `base_url` (vLLM, llama.cpp server, LM Studi
 autogen component config `{provider, config}` whose provider is on an allowlist. A spec
 holds the *name* of the environment variable with the API key, never a key.
 
-`build_client(spec)` returns a `ModelClient`: an autogen ChatCompletionClient that retries
-transient provider errors (tenacity, exponential backoff with full jitter, Retry-After
-honoured; the SDK's own retries off; a 200 reply holding a provider error, no choices or no
+`build_client(spec)` returns a `ModelClient`: an autogen ChatCompletionClient around the provider's
+client (for OpenAI, Ollama and OpenAI-compatible servers the built-in simulator.chat_completions,
+which does without the OpenAI SDK and its ~0.8 s import; for components, autogen's client) that
+retries transient provider errors (tenacity, exponential backoff with full jitter, Retry-After
+honoured; an SDK's own retries off; a 200 reply holding a provider error, no choices or no
 message counts as transient: MalformedReply), raises InfraError when they run out, limits
 calls per model (simulator.ratelimit: the spec's `rpm` and `tpm` in a bucket shared by every
 process on the machine, a Retry-After pausing every caller, and an AIMD cap on calls in flight
@@ -22,7 +24,7 @@ slow server once per run with what to change. A server on loopback or a known lo
 port gets LOCAL_DEFAULTS (one call in flight, a long timeout, short replies) where its spec
 sets nothing; the effective values are in the spec's settings, so transcripts show them.
 
-autogen, openai and tiktoken are imported on first use, never when this module is imported.
+autogen, httpx, the SDKs and tiktoken are imported on first use, never when this module is imported.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
-import operator
 import os
 import time
 import weakref
@@ -58,7 +59,9 @@ if TYPE_CHECKING:
 SHORT_PROVIDERS = ("openai", "anthropic", "ollama")
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 OLLAMA_URL = "http://localhost:11434/v1"
-NO_KEY = "not-needed"  # what keyless local servers get: the OpenAI SDK insists on some key
+OPENAI_URL = "https://api.openai.com/v1"
+OPENAI_HEADERS = {"OpenAI-Organization": "OPENAI_ORG_ID", "OpenAI-Project": "OPENAI_PROJECT_ID"}  # header: variable
+NO_KEY = "not-needed"  # the bearer token keyless local servers get (some servers insist on one)
 COMPONENT_PROVIDERS = frozenset({
     "autogen_ext.models.openai.OpenAIChatCompletionClient",
     "autogen_ext.models.openai.AzureOpenAIChatCompletionClient",
@@ -403,195 +406,37 @@ def _create_args(spec: ModelSpec) -> dict[str, Any]:
 
 
 def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
-    from autogen_ext.models.openai import OpenAIChatCompletionClient
+    """The built-in client (simulator.chat_completions: no OpenAI SDK) for OpenAI's API, Ollama, or
+    the OpenAI-compatible server at the spec's base_url. OpenAI's own API is found as the SDK
+    finds it (OPENAI_BASE_URL, and OPENAI_ORG_ID / OPENAI_PROJECT_ID as headers)."""
+    from .chat_completions import OpenAIChatClient
 
-    config = {"model": spec.model, "api_key": key or NO_KEY, "max_retries": 0, "timeout": spec.timeout,
-              **_create_args(spec)}
-    base_url = spec.base_url or (OLLAMA_URL if spec.provider == "ollama" else None)
-    if base_url:
-        config["base_url"] = base_url
-    config["http_client"] = _http_client(spec, base_url)
-    # autogen knows OpenAI's own models; a model_info given for one replaces autogen's entry
-    if spec.provider != "openai" or spec.model_info:
-        config["model_info"] = {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
-    client = OpenAIChatCompletionClient(**config)
-    _keep_conversions()
-    _post_plain_bodies(client)
-    _check_replies(client, parse=False)  # (the plain parse checks its replies itself)
-    return client
-
-
-@cache
-def _keep_conversions() -> None:
-    """autogen's OpenAI client converts every message of the history and every tool schema to the
-    API's form again on each call (10-14% of a call's CPU in a 10-turn episode). A message's
-    conversion depends only on the message and the call's settings, a tool list's only on its
-    schemas (read only), so both are kept while their objects live (`_per_message`,
-    `_per_tool_list`): the same dicts go out, as before. Installed once per process, for
-    every autogen OpenAI client."""
-    from autogen_ext.models.openai import _openai_client as autogen_openai
-
-    autogen_openai.to_oai_type = _per_message(autogen_openai.to_oai_type)
-    autogen_openai.convert_tools = _per_tool_list(autogen_openai.convert_tools)
-
-
-def _per_message(convert: Any) -> Any:
-    """`convert(message, **settings)`, kept per live message object and settings; a message
-    whose fields were reassigned since (e.g. a context clearing `thought`) is converted again."""
-    kept: dict[int, tuple[Any, tuple, tuple, list]] = {}
-
-    def converted(message: Any, *args: Any, **settings: Any) -> list:
-        key, fields = (args, tuple(settings.items())), tuple(vars(message).values())
-        entry = kept.get(id(message))
-        if entry is None or entry[0]() is not message or entry[1] != key or not _same(entry[2], fields):
-            result = list(convert(message, *args, **settings))
-            ident = id(message)
-            kept[ident] = entry = (weakref.ref(message, lambda _: kept.pop(ident, None)), key, fields, result)
-        return list(entry[3])
-    converted.__wrapped__ = convert
-    return converted
-
-
-def _same(kept: tuple, now: tuple) -> bool:
-    return len(kept) == len(now) and all(map(operator.is_, kept, now))
-
-
-def _per_tool_list(convert: Any, size: int = 64) -> Any:
-    """`convert(tools)`, kept for the last `size` lists of the same tool schemas (the CRM tools'
-    schema dicts are made once per process: agents/function_calling.py). Only the schemas are
-    held, never the tools, which lead back to their agent and its episode; a tool whose `schema`
-    is built anew on each access is simply converted each time."""
-    kept: dict[tuple, tuple[tuple, list]] = {}
-
-    def converted(tools: Any) -> list:
-        schemas = tuple(getattr(tool, "schema", tool) for tool in tools)  # (a ToolSchema is a dict)
-        key = tuple(map(id, schemas))
-        entry = kept.get(key)
-        if entry is None or not _same(entry[0], schemas):
-            if len(kept) >= size:
-                kept.pop(next(iter(kept)))
-            kept[key] = entry = (schemas, convert(list(schemas)))
-        return list(entry[1])
-    converted.__wrapped__ = convert
-    return converted
-
-
-def _post_plain_bodies(client: ChatCompletionClient) -> None:
-    """Send autogen's (already plain JSON) chat requests with the SDK's low-level `request` (what its
-    public `post` calls), skipping the SDK's per-request walk of the body against its type
-    definitions (measured at ~40% of all CPU in a latency-bound run, and ~60% of a
-    structured-output call's): `create` and the structured-output `parse`, whose reply is checked
-    (MalformedReply) before it is parsed. Streaming requests take the SDK's normal path."""
-    from openai import NOT_GIVEN
-    from openai._models import FinalRequestOptions
-    from openai.lib._parsing import parse_chat_completion, validate_input_tools
-    from openai.types.chat import ChatCompletion
-
-    sdk = client._client  # autogen's AsyncOpenAI
-    standard = sdk.chat.completions.create
-    # what the SDK's `post` builds on every call (its defaults resolved and copied: ~4% of a call's
-    # CPU), made once: each request is a shallow copy with its body and options, as `request` copies
-    # (and an idempotency key, which the SDK draws from uuid4 per request, where it sends none)
-    unsent = {"idempotency_key": "not sent"} if getattr(sdk, "_idempotency_header", None) is None else {}
-    blank = FinalRequestOptions.construct(method="post", url="/chat/completions", json_data=None, content=None,
-                                          files=None, **unsent)
-
-    async def post(params: dict[str, Any], headers: Mapping[str, str] | None = None) -> ChatCompletion:
-        extra = {k: params.pop(k) for k in ("extra_headers", "extra_query", "extra_body", "timeout") if k in params}
-        body = {k: v for k, v in params.items() if k != "stream" and v is not NOT_GIVEN and v is not None}
-        body.update(extra.get("extra_body") or {})
-        options = {"headers": {**(headers or {}), **(extra.get("extra_headers") or {})} or None,
-                   "params": extra.get("extra_query"), "timeout": extra.get("timeout")}
-        update = {"json_data": body, **{k: v for k, v in options.items() if v is not None}}
-        response = await sdk.request(_http_library().Response, blank.model_copy(update=update))
-        return _completion(response.json())
-
-    async def create(**params: Any) -> Any:
-        if params.get("stream"):
-            return await standard(**params)
-        return await post(params)
-
-    async def parse(*, response_format: Any = NOT_GIVEN, **params: Any) -> Any:
-        _parsed_types()
-        tools = validate_input_tools(params.get("tools", NOT_GIVEN))
-        params["response_format"] = _response_format(response_format) if isinstance(response_format, type) \
-            else response_format
-        completion = await post(params, {"X-Stainless-Helper-Method": "chat.completions.parse"})
-        _raise_malformed(completion)
-        return parse_chat_completion(response_format=response_format, input_tools=tools, chat_completion=completion)
-
-    sdk.chat.completions.create = create
-    _on_beta(sdk, lambda beta: setattr(beta.chat.completions, "parse", parse), parse)
-    _reuse_request_heads(sdk)
-
-
-def _reuse_request_heads(sdk: Any) -> None:
-    """Build a JSON request's method, URL, headers and timeouts with the SDK once per kind
-    (`_head_key`), then only its body (the SDK's own JSON encoder) on later calls: the SDK
-    merges and validates headers and parses URLs twice on every request (~10% of a call's CPU).
-    The same bytes go out (tests/test_request_bodies.py); anything unusual (files, a query, a
-    raw body, cookies set by the server, an idempotency header) takes the SDK's own path."""
-    from openai._utils._json import openapi_dumps
-
-    build, request_class, kept = sdk._build_request, _http_library().Request, {}
-
-    def build_request(options: Any, *, retries_taken: int = 0) -> Any:
-        key = _head_key(sdk, options, retries_taken)
-        head = kept.get(key) if key is not None else None
-        if head is None:
-            request = build(options, retries_taken=retries_taken)
-            if key is not None:
-                headers = [(k, v) for k, v in request.headers.raw if k.lower() != b"content-length"]
-                kept[key] = (request.method, request.url, headers, request.extensions)
-            return request
-        method, url, headers, extensions = head
-        return request_class(method, url, headers=headers, content=openapi_dumps(options.json_data),
-                             extensions=dict(extensions))
-    sdk._build_request = build_request
-
-
-def _head_key(sdk: Any, options: Any, retries_taken: int) -> tuple | None:
-    """What a request's head is built from (the SDK client's key and URL, the request's method, path,
-    headers, timeout, auth), or None for a request the SDK builds itself."""
-    if (options.files is not None or options.content is not None or options.extra_json is not None
-            or options.params or not isinstance(options.json_data, dict) or sdk._client.cookies
-            or getattr(sdk, "_idempotency_header", None) is not None):
-        return None
-    headers = options.headers if isinstance(options.headers, Mapping) else {}
-    return (options.method, options.url, retries_taken, tuple(headers.items()), repr(options.timeout),
-            tuple(options.security.items()), sdk.api_key, str(sdk.base_url))
-
-
-def _completion(data: Any) -> Any:
-    """A ChatCompletion from a reply's JSON: validated (pydantic's compiled validator, ~15x
-    faster than the SDK's field-by-field construction), or, for a reply that does not fit the
-    type (a local server's quirks, a provider error), constructed unchecked as the SDK does."""
-    from openai._models import construct_type
-    from openai.types.chat import ChatCompletion
-    from pydantic import ValidationError
-
-    try:
-        return ChatCompletion.model_validate(data)
-    except ValidationError:
-        return construct_type(type_=ChatCompletion, value=data)
+    base_url, headers = spec.base_url, {}
+    if spec.provider == "ollama":
+        base_url = base_url or OLLAMA_URL
+    elif spec.provider == "openai":
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
+        headers = {name: os.environ[var] for name, var in OPENAI_HEADERS.items() if os.environ.get(var)}
+    return OpenAIChatClient(model=spec.model, api_key=key or NO_KEY, base_url=base_url, timeout=spec.timeout,
+                            create_args=_create_args(spec), headers=headers,
+                            model_info={**DEFAULT_MODEL_INFO, **(spec.model_info or {})},
+                            http=_http_client(spec, base_url))
 
 
 class _Stand:
-    """Stands for an SDK resource: the attributes given, and any other from the real resource
-    (`make()`, called when first needed)."""
+    """Stands for an SDK resource: its attributes come from the real resource (`make()`, called
+    when first needed)."""
 
-    def __init__(self, make: Any, **own: Any):
-        self.__dict__.update(own)
+    def __init__(self, make: Any):
         self._make = make
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._make(), name)
 
 
-def _on_beta(sdk: Any, install: Any, parse: Any = None) -> None:
+def _on_beta(sdk: Any, install: Any) -> None:
     """Apply `install` to the SDK client's `beta` when it is made. Until then a stand-in takes
-    its place, answering `beta.chat.completions.parse` with `parse` (when given) without making
-    it: importing the SDK's beta resources takes ~0.5 s, before the first structured-output call."""
+    its place: importing the SDK's beta resources takes ~0.5 s."""
     if "beta" in sdk.__dict__:
         install(sdk.beta)
         return
@@ -602,28 +447,7 @@ def _on_beta(sdk: Any, install: Any, parse: Any = None) -> None:
             beta = sdk.__dict__["beta"] = type(sdk).beta.func(sdk)  # (a functools.cached_property)
             install(beta)
         return beta
-    completions = _Stand(lambda: real().chat.completions, **({"parse": parse} if parse else {}))
-    sdk.__dict__["beta"] = _Stand(real, chat=_Stand(lambda: real().chat, completions=completions))
-
-
-@cache
-def _parsed_types() -> tuple:
-    """The generic completion types the SDK's parser and autogen name on every structured-output
-    call, held for the process: pydantic caches parametrized models weakly, so unheld they are
-    built anew (~0.5 ms) on each call."""
-    from openai.lib._parsing import ResponseFormatT
-    from openai.types.chat import ParsedChatCompletion, ParsedChoice
-
-    return ParsedChatCompletion[Any], ParsedChatCompletion[ResponseFormatT], ParsedChoice[ResponseFormatT]
-
-
-@cache
-def _response_format(output_type: type) -> dict[str, Any]:
-    """The SDK's json_schema response format for a pydantic output type, built once per type
-    (read only: it is sent as is)."""
-    from openai.lib._parsing import type_to_response_format_param
-
-    return type_to_response_format_param(output_type)
+    sdk.__dict__["beta"] = _Stand(real)
 
 
 class MalformedReply(Exception):
@@ -631,11 +455,11 @@ class MalformedReply(Exception):
     choice without a message. Retried like a 5xx; an InfraError when the retries run out."""
 
 
-def _check_replies(client: ChatCompletionClient, parse: bool = True) -> None:
-    """Make the SDK client under an autogen OpenAI client raise MalformedReply for a reply without
-    a completion, before autogen or the SDK's parser fail on it with a TypeError (which would be
-    blamed on the agent): non-streaming `create`, and (with `parse`) `parse` (structured output),
-    read raw."""
+def _check_replies(client: ChatCompletionClient) -> None:
+    """Make the SDK client under an autogen OpenAI client (a component spec) raise MalformedReply
+    for a reply without a completion, before autogen or the SDK's parser fail on it with a
+    TypeError (which would be blamed on the agent): non-streaming `create`, and `parse`
+    (structured output), read raw."""
     sdk = getattr(client, "_client", None)
     if not hasattr(getattr(sdk, "chat", None), "completions"):  # not an OpenAI SDK client (Anthropic, Ollama)
         return
@@ -644,7 +468,7 @@ def _check_replies(client: ChatCompletionClient, parse: bool = True) -> None:
     async def create(**params: Any) -> Any:
         completion = await send(**params)
         if not params.get("stream"):
-            _raise_malformed(completion)
+            raise_malformed(completion)
         return completion
 
     def check_parse(beta: Any) -> None:
@@ -652,16 +476,15 @@ def _check_replies(client: ChatCompletionClient, parse: bool = True) -> None:
 
         async def checked_parse(**params: Any) -> Any:
             response = await raw_parse(**params)
-            _raise_malformed(response.http_response.json())
+            raise_malformed(response.http_response.json())
             return response.parse()
         beta.chat.completions.parse = checked_parse
 
     sdk.chat.completions.create = create
-    if parse:
-        _on_beta(sdk, check_parse)
+    _on_beta(sdk, check_parse)
 
 
-def _raise_malformed(reply: Any) -> None:
+def raise_malformed(reply: Any) -> None:
     """MalformedReply if a chat completion (an SDK object or its JSON) holds no completion."""
     problem = _reply_problem(reply)
     if problem:
@@ -678,34 +501,35 @@ def _reply_problem(reply: Any) -> str | None:
         message = error.get("message", error) if isinstance(error, Mapping) else error
         return f"provider error in a 200 reply: {redact(str(message))[:300]}"  # redacted before it is cut
     choices = field(reply, "choices")
-    if not choices:
+    if not choices or not isinstance(choices, (list, tuple)):
         return "a 200 reply without choices"
     if field(choices[0], "message") is None:
         return "a 200 reply whose choice has no message"
     return None
 
 
-def _http_client(spec: ModelSpec, base_url: str | None):
-    """The SDK's default HTTP client for the server at `base_url` (None: OpenAI's). Plain http://
-    requests go through simulator.http_transport, the rest through the library's own transport
-    (`_fallback_transport`), made on first need; its TLS context is made now for an https server,
-    so that certificates that cannot be loaded are a config error before the run. With proxies set
-    in the environment, the library's own transports serve every request (httpx applies those
-    settings only when it makes the transports itself)."""
-    from openai import DefaultAsyncHttpxClient
+def _http_client(spec: ModelSpec, base_url: str):
+    """An httpx client for the server at `base_url`. Plain http:// requests go through
+    simulator.http_transport, the rest through httpx's own transport (`_fallback_transport`),
+    made on first need; its TLS context is made now for an https server, so that certificates
+    that cannot be loaded are a config error before the run. With proxies set in the
+    environment, httpx's own transports serve every request (httpx applies those settings only
+    when it makes the transports itself)."""
+    import httpx
 
     from .http_transport import transport_class
 
+    options = {"timeout": spec.timeout, "follow_redirects": True}
     proxies = _environment_proxies()
-    if proxies or not (base_url or "").startswith("http://"):
+    if proxies or not base_url.startswith("http://"):
         try:
             ssl_context = _ssl_context()
         except OSError as exc:
             raise ModelConfigError(spec.where, f"cannot load the TLS certificates for {spec.label} "
                                                f"({exc}); check SSL_CERT_FILE / SSL_CERT_DIR") from None
         if proxies:
-            return DefaultAsyncHttpxClient(**({} if ssl_context is None else {"verify": ssl_context}))
-    return DefaultAsyncHttpxClient(transport=transport_class(_http_library())(_fallback_transport))
+            return httpx.AsyncClient(**options, limits=_connection_limits(), verify=ssl_context)
+    return httpx.AsyncClient(**options, transport=transport_class(httpx)(_fallback_transport))
 
 
 def _environment_proxies() -> bool:
@@ -715,31 +539,33 @@ def _environment_proxies() -> bool:
     return any(scheme in getproxies() for scheme in ("http", "https", "all"))
 
 
+def _connection_limits():
+    """The OpenAI SDK's connection limits: up to 1000 connections, 100 kept alive."""
+    import httpx
+
+    return httpx.Limits(max_connections=1000, max_keepalive_connections=100)
+
+
 def _fallback_transport():
-    """The HTTP library's own transport, with the TLS context made once per process (loading the CA
-    store takes ~15 ms, paid every episode otherwise); made only when a request needs it."""
-    from openai._constants import DEFAULT_CONNECTION_LIMITS
+    """httpx's own transport, with the TLS context made once per process (loading the CA store
+    takes ~15 ms, paid every episode otherwise); made only when a request needs it."""
+    import httpx
 
-    ssl_context = _ssl_context()
-    verify = {} if ssl_context is None else {"verify": ssl_context}
-    return _http_library().AsyncHTTPTransport(limits=DEFAULT_CONNECTION_LIMITS, **verify)
-
-
-@cache
-def _http_library():
-    """The httpx-compatible library under the OpenAI SDK (httpx, or httpx2 in recent SDKs)."""
-    from openai import DefaultAsyncHttpxClient
-
-    base = next(c for c in DefaultAsyncHttpxClient.__mro__ if not c.__module__.startswith("openai"))
-    return importlib.import_module(base.__module__.split(".")[0])
+    return httpx.AsyncHTTPTransport(limits=_connection_limits(), verify=_ssl_context())
 
 
 @cache
 def _ssl_context():
-    """The TLS context the OpenAI SDK's HTTP client builds by default, built once per process;
-    None if the HTTP library has no `create_ssl_context` (then it builds its own)."""
-    create = getattr(_http_library(), "create_ssl_context", None)
-    return create() if callable(create) else None
+    """The TLS context httpx builds by default, built once per process."""
+    import httpx
+
+    return httpx.create_ssl_context()
+
+
+def speaks_openai(client: Any) -> bool:
+    """Whether a provider client sends OpenAI's chat-completions requests (response formats and
+    all): the built-in client, or autogen's OpenAI clients (told apart without importing them)."""
+    return any(c.__name__ in ("OpenAIChatClient", "BaseOpenAIChatCompletionClient") for c in type(client).__mro__)
 
 
 def _anthropic_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:

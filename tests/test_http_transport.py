@@ -1,4 +1,4 @@
-"""simulator.http_transport under the real OpenAI client (build_client), against an HTTP/1.1
+"""simulator.http_transport under the built-in chat client (build_client), against an HTTP/1.1
 server (uvicorn on 127.0.0.1): keep-alive reuse, streamed (chunked) replies, a server that
 closes an idle connection, a slow server (read timeout). tests/fake_openai.py (HTTP/1.0, one
 connection per request) covers drops, resets and cut bodies in test_faults.py."""
@@ -70,12 +70,12 @@ def ask(client, times: int = 1) -> list[str]:
 def test_requests_reuse_one_keep_alive_connection_and_carry_the_key(server):
     running, seen, _ = server
     client = client_for(running)
-    assert type(client.inner._client._client._transport).__name__ == "PlainHTTPTransport"
+    assert type(client.inner._http._transport).__name__ == "PlainHTTPTransport"
     assert ask(client, times=3) == ["reply 1", "reply 2", "reply 3"]
     assert len({s["peer"] for s in seen}) == 1  # one TCP connection for the three requests
     assert {s["auth"] for s in seen} == {"Bearer sk-test-transport-0123"}
     assert [s["body"]["messages"][-1]["content"] for s in seen] == ["q0", "q1", "q2"]
-    assert client.inner._client._client._transport._fallback is None  # (no TLS context, no connection pool made)
+    assert client.inner._http._transport._fallback is None  # (no TLS context, no connection pool made)
 
 
 def test_an_https_request_goes_through_the_librarys_transport_made_when_first_needed(monkeypatch):
@@ -83,19 +83,20 @@ def test_an_https_request_goes_through_the_librarys_transport_made_when_first_ne
     made at that moment, and its connection failure ends as the client's InfraError."""
     import socket
 
+    import httpx
+
     from simulator.errors import InfraError
-    from simulator.models import _http_library
 
     with socket.create_server(("127.0.0.1", 0)) as free:
         port = free.getsockname()[1]
     monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
     client = build_client(parse_model_spec({"model": "m", "base_url": f"https://127.0.0.1:{port}/v1",
                                             "api_key_env": KEY_ENV, "retries": {"attempts": 1}}, "t: model"))
-    transport = client.inner._client._client._transport
+    transport = client.inner._http._transport
     assert transport._fallback is None
     with pytest.raises(InfraError, match="APIConnectionError"):
         ask(client)
-    assert isinstance(transport._fallback, _http_library().AsyncHTTPTransport)
+    assert isinstance(transport._fallback, httpx.AsyncHTTPTransport)
 
 
 def test_a_streamed_chunked_reply_arrives_whole(server):
@@ -172,7 +173,7 @@ def test_certificates_that_cannot_be_loaded_are_a_config_error_for_an_https_serv
                                            "api_key_env": KEY_ENV}, "t: model"))
         plain = build_client(parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:9/v1",
                                                "api_key_env": KEY_ENV}, "t: model"))
-        assert plain.inner._client._client._transport._fallback is None  # (no TLS needed, none loaded)
+        assert plain.inner._http._transport._fallback is None  # (no TLS needed, none loaded)
     finally:
         models._ssl_context.cache_clear()
 

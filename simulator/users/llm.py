@@ -305,8 +305,7 @@ def _history_class() -> type:
 
     class History(UnboundedChatCompletionContext):
         """The person's model history, rewound to a mark by keeping its message objects (not a
-        dump and a rebuild of every message as save_state/load_state do), so the model client
-        converts each message once (models._keep_conversions)."""
+        dump and a rebuild of every message as save_state/load_state do)."""
 
         def mark(self) -> list:
             return list(self._messages)

@@ -46,8 +46,9 @@ def server():
 @pytest.fixture
 def fake_openai(server):
     """The module's server, cleared."""
-    for kept in (server.queue, server.requests, server.headers, server.bodies):
+    for kept in (server.queue, server.requests, server.headers, server.bodies, server.refused):
         kept.clear()
+    server.responder = None
     return server
 
 

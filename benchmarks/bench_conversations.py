@@ -333,22 +333,14 @@ def _get_stats(port: int) -> dict:
 
 
 def _instrument_latency_run() -> dict[str, float]:
-    """Time (seconds, blocking the event loop) spent in the OpenAI SDK's request-body transform,
-    the CRM tools and the transcript writer (append + fsync); diagnostics, same behaviour."""
-    import openai.resources.chat.completions.completions as completions
+    """Time (seconds, blocking the event loop) spent building chat requests (the built-in client's
+    messages, tools and body), the CRM tools and the transcript writer (append + fsync);
+    diagnostics, same behaviour."""
+    from simulator.chat_completions import OpenAIChatClient
     from simulator.crm.tools import CrmTools
     from simulator.transcript import TranscriptWriter
 
-    spent = {"openai_transform": 0.0, "tools": 0.0, "transcript_append": 0.0}
-    transform = completions.async_maybe_transform
-
-    async def timed_transform(*args, **kwargs):
-        start = time.perf_counter()  # it awaits nothing real: its wall time is CPU on the loop
-        try:
-            return await transform(*args, **kwargs)
-        finally:
-            spent["openai_transform"] += time.perf_counter() - start
-    completions.async_maybe_transform = timed_transform
+    spent = {"request_build": 0.0, "tools": 0.0, "transcript_append": 0.0}
 
     def timed(fn, key):
         @functools.wraps(fn)
@@ -359,6 +351,7 @@ def _instrument_latency_run() -> dict[str, float]:
             finally:
                 spent[key] += time.perf_counter() - start
         return wrapper
+    OpenAIChatClient._body = timed(OpenAIChatClient._body, "request_build")
     CrmTools.soql = timed(CrmTools.soql, "tools")
     TranscriptWriter.append = timed(TranscriptWriter.append, "transcript_append")
     return spent
@@ -477,8 +470,8 @@ def report(instant: dict | None, latency: dict | None) -> str:
                   f"{r['peak_in_flight']}.", ""]
         if r.get("breakdown_s"):
             b = r["breakdown_s"]
-            lines += [f"Event-loop time (of {r['wall_s']:.1f} s wall, {r['cpu_s']:.1f} s CPU): OpenAI SDK request-body "
-                      f"transform {b['openai_transform']:.1f} s ({b['openai_transform'] / r['model_calls'] * 1000:.2f} "
+            lines += [f"Event-loop time (of {r['wall_s']:.1f} s wall, {r['cpu_s']:.1f} s CPU): chat request "
+                      f"building {b['request_build']:.1f} s ({b['request_build'] / r['model_calls'] * 1000:.2f} "
                       f"ms/call), CRM tools {b['tools']:.1f} s, transcript append + fsync "
                       f"{b['transcript_append']:.1f} s ({b['transcript_append'] / r['episodes'] * 1000:.2f} ms/episode).",
                       ""]
@@ -496,7 +489,7 @@ def main() -> None:
     ap.add_argument("--parts", default="instant,latency")
     ap.add_argument("--profile", help="write a cProfile of the latency part's run to this file")
     ap.add_argument("--breakdown", action="store_true",
-                    help="latency part: also time the OpenAI SDK's body transform, tools and transcript writes")
+                    help="latency part: also time request building, tools and transcript writes")
     ap.add_argument("--part", help=argparse.SUPPRESS)  # run one part here, print JSON
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--answers", help=argparse.SUPPRESS)

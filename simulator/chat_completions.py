@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import re
+import sys
 from functools import cache
 from typing import Any, AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence, get_args
 
@@ -37,7 +38,7 @@ from .secrets import redact
 STATUS_ERRORS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
                  404: "NotFoundError", 409: "ConflictError", 422: "UnprocessableEntityError",
                  429: "RateLimitError"}
-CONTEXT_WINDOW = 128_000  # tokens assumed for remaining_tokens (models.ModelClient knows autogen's table)
+CONTEXT_WINDOW = 128_000  # tokens assumed by remaining_tokens (models.ModelClient's looks models up)
 _VALID_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 
@@ -303,6 +304,19 @@ def _arguments(arguments: Any) -> str:
     return arguments if isinstance(arguments, str) else json.dumps(arguments if arguments is not None else {})
 
 
+def _no_answer(exc: BaseException) -> bool:
+    """Whether `exc` means the request got no (whole) answer, as the SDK counts it: httpx's request
+    errors (which include a body that cannot be decoded and too many redirects), TLS errors, and
+    anyio's end of stream (from httpx's own transport; anyio is loaded only with it)."""
+    import ssl
+
+    import httpx
+
+    anyio = sys.modules.get("anyio")
+    return isinstance(exc, (httpx.RequestError, ssl.SSLError)) or (
+        anyio is not None and isinstance(exc, anyio.EndOfStream))
+
+
 class Assembled:
     """A streamed reply put together from its server-sent events (`add` each line): the text
     so far, the tool calls by index, the finish reason and usage; `reply()` is the chat
@@ -430,15 +444,17 @@ class OpenAIChatClient(ChatCompletionClient):
 
     @contextlib.asynccontextmanager
     async def _sending(self) -> AsyncIterator[None]:
-        """httpx's transport failures raised as APITimeoutError and APIConnectionError."""
+        """A request's failures to get an answer raised as APITimeoutError and APIConnectionError."""
         import httpx
 
         try:
             yield
         except httpx.TimeoutException as exc:
             raise APITimeoutError("Request timed out.") from exc
-        except httpx.TransportError as exc:
-            raise APIConnectionError(f"Connection error: {redact(str(exc))}") from exc
+        except Exception as exc:
+            if not _no_answer(exc):
+                raise
+            raise APIConnectionError(f"Connection error: {redact(str(exc)) or type(exc).__name__}") from exc
 
     def _count(self, result: CreateResult) -> None:
         self._total = self._actual = RequestUsage(
@@ -458,6 +474,8 @@ class OpenAIChatClient(ChatCompletionClient):
                     await response.aread()
                     raise status_error(response)
                 async for line in response.aiter_lines():
+                    if cancellation_token is not None and cancellation_token.is_cancelled():
+                        raise asyncio.CancelledError("the stream's cancellation token was cancelled")
                     text = whole.add(line)
                     if text:
                         yield text

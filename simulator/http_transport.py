@@ -29,7 +29,7 @@ MAX_HEAD = 64 * 1024  # bytes: the longest response head accepted
 
 
 def transport_class(httpx: Any) -> type:
-    """The transport class for an httpx-compatible library (`httpx`; also `httpx2`, its successor)."""
+    """The transport class for an httpx-compatible library (`httpx`, or a library with its API)."""
 
     Stream = type("Stream", (_Stream, httpx.AsyncByteStream), {})
 

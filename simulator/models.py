@@ -71,7 +71,7 @@ COMPONENT_PROVIDERS = frozenset({
     "autogen_ext.models.replay.ReplayChatCompletionClient",
 })
 _COMPONENT_ALIASES = {path.rsplit(".", 1)[1]: path for path in COMPONENT_PROVIDERS}
-# What a model unknown to autogen is assumed to support; `model_info` in a spec overrides it.
+# What a model is assumed to support unless autogen knows it (OpenAI's own) or the spec's `model_info` says.
 DEFAULT_MODEL_INFO = {"vision": False, "function_calling": True, "json_output": True,
                       "structured_output": True, "family": "unknown"}
 MODEL_INFO_KEYS = frozenset(DEFAULT_MODEL_INFO) | {"multiple_system_messages"}
@@ -418,9 +418,38 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
         base_url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
         headers = {name: os.environ[var] for name, var in OPENAI_HEADERS.items() if os.environ.get(var)}
     return OpenAIChatClient(model=spec.model, api_key=key or NO_KEY, base_url=base_url, timeout=spec.timeout,
-                            create_args=_create_args(spec), headers=headers,
-                            model_info={**DEFAULT_MODEL_INFO, **(spec.model_info or {})},
+                            create_args=_create_args(spec), headers=headers, model_info=_model_info(spec),
                             http=_http_client(spec, base_url))
+
+
+def _model_info(spec: ModelSpec) -> dict[str, Any]:
+    """What the spec's model supports: for OpenAI's own models autogen's entry (as autogen's OpenAI
+    client takes it), else DEFAULT_MODEL_INFO; a spec's model_info replaces either."""
+    if spec.provider == "openai" and not spec.model_info:
+        try:
+            return dict(_autogen_model_table().get_info(spec.model))
+        except ValueError:  # a model autogen does not know (a newer one): the defaults
+            pass
+    return {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
+
+
+@cache
+def _autogen_model_table() -> Any:
+    """autogen's table of OpenAI's models (`autogen_ext.models.openai._model_info`: get_info,
+    get_token_limit), read from its file: imported as a module of its package it would import
+    the OpenAI SDK (~0.8 s)."""
+    import importlib.util
+    import sys
+
+    name = "autogen_ext.models.openai._model_info"
+    if name in sys.modules:
+        return sys.modules[name]
+    package = importlib.util.find_spec("autogen_ext.models.openai")
+    found = importlib.util.spec_from_file_location(f"{__name__}._autogen_model_info",
+                                                   Path(package.submodule_search_locations[0]) / "_model_info.py")
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return module
 
 
 class _Stand:
@@ -931,9 +960,8 @@ class _ModelClient:
 
     def remaining_tokens(self, messages, *, tools=()) -> int:
         """The context window left, counted offline (see count_tokens)."""
-        from autogen_ext.models.openai._model_info import get_token_limit
         try:
-            limit = get_token_limit(self.spec.model)
+            limit = _autogen_model_table().get_token_limit(self.spec.model)
         except KeyError:  # a model autogen does not know: assume a 128k window
             limit = 128_000
         return limit - self.count_tokens(messages, tools=tools)

@@ -356,6 +356,45 @@ def test_read_timeout(fake_openai):
     assert type(raised(autogens(fake_openai.base_url, timeout=0.2), [user()])).__name__ == "APITimeoutError"
 
 
+def test_a_body_that_cannot_be_decoded_is_a_connection_error_retried_by_the_model_client(monkeypatch):
+    """A 200 whose gzip body is corrupt (httpx's DecodingError, no TransportError): no answer,
+    as the SDK counts it, so the model client retries it and ends in InfraError, never blaming
+    the agent."""
+    import socket
+    import threading
+
+    from simulator.errors import InfraError
+    from simulator.models import build_client, parse_model_spec
+
+    hits, listener = [], socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                while b"\r\n\r\n" not in (data := conn.recv(65536)):
+                    pass
+                hits.append(data)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+                             b"Content-Length: 16\r\nConnection: close\r\n\r\nthis is not gzip")
+    threading.Thread(target=serve, daemon=True).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    try:
+        exc = raised(ours(url), [user()])
+        assert type(exc) is APIConnectionError and type(exc.__cause__).__name__ == "DecodingError"
+        monkeypatch.setenv("K", KEY)
+        client = build_client(parse_model_spec({"model": "m", "base_url": url, "api_key_env": "K",
+                                                "retries": {"attempts": 3, "max_wait": 0}}, "t"))
+        with pytest.raises(InfraError, match="APIConnectionError after 3 attempt"):
+            asyncio.run(client.create([user()]))
+        assert len(hits) == 4
+    finally:
+        listener.close()
+
+
 # ---------------------------------------------------------------- structured-output schemas
 
 def output_types() -> dict[str, type]:

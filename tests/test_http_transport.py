@@ -111,6 +111,23 @@ def test_a_streamed_chunked_reply_arrives_whole(server):
     assert isinstance(parts[-1], CreateResult) and parts[-1].content == "Hello"
 
 
+def test_a_cancelled_stream_stops_reading(server):
+    from autogen_core import CancellationToken
+    from autogen_core.models import UserMessage
+    running, seen, _ = server
+    client, token = client_for(running), CancellationToken()
+
+    async def go():
+        parts = []
+        async for part in client.create_stream([UserMessage(content="hi", source="user")], cancellation_token=token):
+            parts.append(part)
+            token.cancel()
+        return parts
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(go())
+    assert len(seen) == 1
+
+
 def read_request(conn) -> tuple[bytes, bytes]:
     """An HTTP/1.1 request's head and body, read whole from a socket."""
     data = b""

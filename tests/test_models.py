@@ -18,8 +18,8 @@ import pytest
 from loguru import logger
 
 from simulator.errors import InfraError
-from simulator.models import (OLLAMA_URL, ModelConfigError, ModelSpec, Price, build_client, load_prices,
-                              parse_model_spec)
+from simulator.models import (DEFAULT_MODEL_INFO, OLLAMA_URL, ModelConfigError, ModelSpec, Price, build_client,
+                              load_prices, parse_model_spec)
 from simulator.transcript import Usage
 from tests.fake_openai import error, fake_key, reply
 
@@ -167,6 +167,27 @@ def test_ollama_defaults_to_its_local_endpoint_without_key():
     client = build_client(parse_model_spec("ollama/llama3.2", WHERE))
     assert client.inner._url == f"{OLLAMA_URL}/chat/completions"
     assert client.model_info["family"] == "unknown"
+
+
+def test_openai_models_take_autogens_model_info_as_autogens_client_does(fake_openai):
+    """OpenAI's own models are known to autogen (vision, family, several system messages): the
+    built-in client sends what autogen's client sends for them; a model autogen does not know
+    gets the defaults."""
+    from autogen_core.models import SystemMessage
+    from autogen_ext.models.openai import OpenAIChatCompletionClient
+
+    messages = [SystemMessage(content="You are a CRM agent.\n"), *user(), SystemMessage(content="Be brief.")]
+    client = build_client(local(fake_openai))
+    assert client.model_info["family"] == "gpt-4o" and client.model_info["vision"]
+    fake_openai.enqueue(reply("a"), reply("b"))
+    create(client, messages)
+    autogens = OpenAIChatCompletionClient(model="gpt-4o-mini", base_url=fake_openai.base_url, api_key=SECRET,
+                                          max_retries=0, max_tokens=None)
+    asyncio.run(autogens.create(messages))
+    ours, theirs = fake_openai.requests
+    assert ours["messages"] == theirs["messages"] and len(ours["messages"]) == 3
+    newer = build_client(parse_model_spec("openai/gpt-99-preview", WHERE))
+    assert newer.model_info == DEFAULT_MODEL_INFO
 
 
 def test_component_from_allowlist_gets_key_from_env_and_no_sdk_retries(fake_openai):
@@ -361,14 +382,14 @@ import asyncio, os, sys
 from autogen_core.models import UserMessage
 from simulator.models import build_client, parse_model_spec
 os.environ["K"] = "sk-test-key"
-client = build_client(parse_model_spec({{"model": "m", "base_url": "{fake_openai.base_url}", "api_key_env": "K"}}, "t"))
-result = asyncio.run(client.create([UserMessage(content="hello", source="user")]))
-print(result.content, sorted(m for m in sys.modules if m == "openai" or m.startswith(("openai.", "autogen_ext.models.openai"))))
+spec = {{"model": "m", "base_url": "{fake_openai.base_url}", "api_key_env": "K"}}
+result = asyncio.run(build_client(parse_model_spec(spec, "t")).create([UserMessage(content="hello", source="user")]))
+print(result.content, sorted(m for m in sys.modules if m.split(".")[0] == "openai" or "models.openai" in m))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["hi", "[]"]
-    assert fake_openai.requests[-1] == {"messages": [{"role": "user", "name": "user", "content": "hello"}], "model": "m",
-                                        "max_tokens": 512}  # (LOCAL_DEFAULTS: a server on loopback)
+    assert fake_openai.requests[-1] == {"messages": [{"role": "user", "name": "user", "content": "hello"}],
+                                        "model": "m", "max_tokens": 512}  # (LOCAL_DEFAULTS: a server on loopback)
 
 
 def test_clients_of_one_model_share_a_connection_pool_within_an_event_loop(monkeypatch):

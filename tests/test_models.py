@@ -169,6 +169,19 @@ def test_ollama_defaults_to_its_local_endpoint_without_key():
     assert client.model_info["family"] == "unknown"
 
 
+def test_openai_is_found_as_the_sdk_finds_it(fake_openai, monkeypatch):
+    """OPENAI_BASE_URL (a proxy or gateway in front of OpenAI), OPENAI_ORG_ID and OPENAI_PROJECT_ID."""
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-test")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj-test")
+    fake_openai.enqueue(reply("via the gateway"))
+    assert create(build_client(parse_model_spec("openai/gpt-4o-mini", WHERE))).content == "via the gateway"
+    headers = {k.lower(): v for k, v in fake_openai.headers[-1].items()}
+    assert (headers["openai-organization"], headers["openai-project"]) == ("org-test", "proj-test")
+    assert headers["authorization"] == f"Bearer {SECRET}"
+
+
 def test_openai_models_take_autogens_model_info_as_autogens_client_does(fake_openai):
     """OpenAI's own models are known to autogen (vision, family, several system messages): the
     built-in client sends what autogen's client sends for them; a model autogen does not know

@@ -304,6 +304,14 @@ def _arguments(arguments: Any) -> str:
     return arguments if isinstance(arguments, str) else json.dumps(arguments if arguments is not None else {})
 
 
+def endpoint(base_url: str) -> str:
+    """The chat-completions URL under `base_url`, whose query (a gateway's `api-version=...`) it keeps."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(base_url)
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/chat/completions"))
+
+
 def _no_answer(exc: BaseException) -> bool:
     """Whether `exc` means the request got no (whole) answer, as the SDK counts it: httpx's request
     errors (which include a body that cannot be decoded and too many redirects), TLS errors, and
@@ -370,7 +378,7 @@ class OpenAIChatClient(ChatCompletionClient):
                  headers: Mapping[str, str] | None = None, timeout: float = 120.0):
         self._model, self._http, self._timeout = model, http, timeout
         self._info = ModelInfo(**model_info)  # (a TypedDict: a plain dict)
-        self._url = base_url.rstrip("/") + "/chat/completions"
+        self._url = endpoint(base_url)
         self._headers = {"authorization": f"Bearer {api_key}", "content-type": "application/json",
                          "accept": "application/json", "user-agent": "crmarena-sim", **(headers or {})}
         self._create_args = dict(create_args or {})

@@ -21,7 +21,7 @@ from autogen_core.tools import FunctionTool
 from pydantic import BaseModel, Field
 
 from simulator.chat_completions import (APIConnectionError, APIStatusError, APITimeoutError, OpenAIChatClient,
-                                        response_format, strict_json_schema)
+                                        endpoint, response_format, strict_json_schema)
 from simulator.models import MalformedReply
 from tests.fake_openai import FakeOpenAI, error, fake_key, malformed, reply, slow, truncated
 
@@ -393,6 +393,16 @@ def test_a_body_that_cannot_be_decoded_is_a_connection_error_retried_by_the_mode
         assert len(hits) == 4
     finally:
         listener.close()
+
+
+@pytest.mark.parametrize("base_url, url", [
+    ("http://h:8000/v1", "http://h:8000/v1/chat/completions"),
+    ("http://h:8000/v1/", "http://h:8000/v1/chat/completions"),
+    ("https://gw.example/openai/v1?api-version=2024-10-21",
+     "https://gw.example/openai/v1/chat/completions?api-version=2024-10-21"),  # (the SDK put the path after it)
+])
+def test_the_endpoint_keeps_the_base_urls_query(base_url, url):
+    assert endpoint(base_url) == url
 
 
 # ---------------------------------------------------------------- structured-output schemas

@@ -282,7 +282,8 @@ class LazyRegex:
     """A regular expression whose source is built and compiled on first use, then used as the
     compiled `re.Pattern` (`search`, `fullmatch`, ...). The generator's modules define their
     detectors at import, and compiling them all took ~0.7 s of every run's start (`python -X
-    importtime`, benchmarks/RESULTS.md), though a run of a few task types uses few of them."""
+    importtime`, benchmarks/RESULTS.md), though a run of a few task types uses few of them; the
+    compiled code is kept between processes (simulator.patterns)."""
 
     def __init__(self, source: Callable[[], str], flags: int = 0):
         self._source, self._flags = source, flags
@@ -293,7 +294,9 @@ class LazyRegex:
 
     @cached_property
     def compiled(self) -> re.Pattern:
-        return re.compile(self.pattern, self._flags)
+        from ...patterns import compile_kept  # (its code kept between processes: the detectors are large)
+
+        return compile_kept(self.pattern, self._flags)
 
     def __getattr__(self, name: str):
         if name.startswith("_"):  # (not the pattern's: copy and pickle probe for these on a bare instance)

@@ -1,0 +1,74 @@
+"""simulator.patterns: compiled regular expressions kept on disk are the patterns re.compile makes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from simulator import patterns
+from simulator.patterns import compile_kept
+
+CASES = [
+    (r"(?P<word>[a-z]+)\s+(?:one|two|th(?:ree|ird))+?(\d*)$", re.IGNORECASE),  # (a RegexFlag, as callers pass)
+    (r"\b(?:Closed\ Won|Qualification)\b.+?(?=\.)", 0),
+    (r"(?:ahead\ of|well\ before)\ (?:the\ (?:demo|call)|(?:[A-Z][a-z]+))", re.I | re.M),
+    (r"(a)(b)?(?P<c>c)\1", 0),
+]
+
+
+@pytest.mark.parametrize("source, flags", CASES)
+def test_kept_patterns_are_re_compiles_and_are_read_back_without_compiling(tmp_path, monkeypatch, source, flags):
+    first = compile_kept(source, flags, tmp_path)
+    assert first == re.compile(source, flags)  # (CPython compares flags, source and engine code)
+    assert len(list(tmp_path.iterdir())) == 1
+
+    def no_compiling(*args):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(patterns, "_code", no_compiling)
+    again = compile_kept(source, flags, tmp_path)
+    assert again == first and (again.groups, again.groupindex) == (first.groups, first.groupindex)
+    sample = "Xyz one three 42\nClosed Won at last. ahead of the Demo abca abcA"
+    assert [m.span() for m in again.finditer(sample)] == [m.span() for m in re.compile(source, flags).finditer(sample)]
+
+
+def test_a_kept_detector_finds_what_the_compiled_one_finds(tmp_path):
+    from simulator.crm.generator import activities
+
+    for detector in activities._DETECT.values():
+        source = detector.pattern
+        kept = compile_kept(source, 0, tmp_path)
+        assert compile_kept(source, 0, tmp_path) == kept == re.compile(source)
+    text = "Confirm whether there is budget approved for it. Then map how their team decides."
+    assert [m.span() for m in kept.finditer(text)] == [m.span() for m in re.compile(source).finditer(text)]
+
+
+@pytest.mark.parametrize("damage", [b"", b"not zlib at all", b"x\x9c\x03\x00"])
+def test_a_damaged_file_is_compiled_again_and_replaced(tmp_path, damage):
+    source, flags = CASES[0]
+    compile_kept(source, flags, tmp_path)
+    (kept,) = tmp_path.iterdir()
+    whole = kept.read_bytes()
+    kept.write_bytes(damage or whole[: len(whole) // 2])
+    assert compile_kept(source, flags, tmp_path) == re.compile(source, flags)
+    assert kept.read_bytes() == whole
+
+
+def test_an_unwritable_folder_costs_only_the_compiling(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder would be")
+    source, flags = CASES[1]
+    assert compile_kept(source, flags, blocked / "patterns") == re.compile(source, flags)
+    assert not list(tmp_path.glob("**/*.tmp"))
+
+
+def test_an_engine_that_builds_other_code_is_not_used(tmp_path, monkeypatch):
+    """The probe check: code built here that does not make re.compile's pattern turns keeping off."""
+    monkeypatch.setattr(patterns, "_make", lambda source, args: re.compile(source + "|x"))
+    patterns._engine.cache_clear()
+    try:
+        assert patterns._engine() is None
+        assert compile_kept(*CASES[1], tmp_path) == re.compile(*CASES[1])
+        assert not list(tmp_path.iterdir())
+    finally:
+        patterns._engine.cache_clear()

@@ -14,7 +14,8 @@ interleaved round by round:
   (handle_time) and one of all 22 (the plan generates an instance of each).
 
 Bytecode caches are on, as in an installed package (a sandbox's PYTHONDONTWRITEBYTECODE is
-dropped, and one untimed round writes them). Minimum and median of `--repeat` rounds, in seconds:
+dropped, and one untimed round writes them, with the org and compiled-pattern caches: a machine's
+first run is slower, see benchmarks/RESULTS.md). Minimum and median of `--repeat` rounds, in seconds:
 on a shared machine the minimum is the figure least disturbed by other load.
 """
 

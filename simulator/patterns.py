@@ -75,8 +75,9 @@ def _keep(path: Path, args: tuple) -> None:
     """Write the code at `path` whole or not at all (not synced: a file cut by a crash fails to
     decompress, and the pattern is compiled again)."""
     import os
+    import threading
 
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_bytes(zlib.compress(marshal.dumps(args), 1))

@@ -304,6 +304,15 @@ def _arguments(arguments: Any) -> str:
     return arguments if isinstance(arguments, str) else json.dumps(arguments if arguments is not None else {})
 
 
+async def _linked(awaitable: Any, cancellation_token: Any) -> Any:
+    """`awaitable`'s result, cancelled when the autogen cancellation token is (as autogen's
+    clients link each step of a stream to it)."""
+    future = asyncio.ensure_future(awaitable)
+    if cancellation_token is not None:
+        cancellation_token.link_future(future)
+    return await future
+
+
 def endpoint(base_url: str) -> str:
     """The chat-completions URL under `base_url`, whose query (a gateway's `api-version=...`) it keeps."""
     from urllib.parse import urlsplit, urlunsplit
@@ -439,16 +448,23 @@ class OpenAIChatClient(ChatCompletionClient):
     async def _post(self, body: dict[str, Any], options: Mapping[str, Any]) -> Any:
         """The reply's JSON; raises the errors of the module docstring."""
         async with self._sending():
-            response = await self._http.post(self._url, **self._request(body, options))
+            response = await self._http.send(self._request(body, options))
         if not 200 <= response.status_code < 300:
             raise status_error(response)
         return json.loads(response.content)
 
-    def _request(self, body: dict[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
-        """httpx's arguments for a request with `body` (JSON as the SDK encodes it) and `options`."""
-        return {"content": json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(),
-                "headers": {**self._headers, **(options.get("extra_headers") or {})},
-                "params": options.get("extra_query"), "timeout": options.get("timeout", self._timeout)}
+    def _request(self, body: dict[str, Any], options: Mapping[str, Any]) -> Any:
+        """The httpx request for `body` (JSON as the SDK encodes it) and `options` (an extra query
+        is added to the base_url's own)."""
+        import httpx
+
+        url = httpx.URL(self._url)
+        if options.get("extra_query"):
+            url = url.copy_merge_params(options["extra_query"])
+        return self._http.build_request(
+            "POST", url, headers={**self._headers, **(options.get("extra_headers") or {})},
+            content=json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(),
+            timeout=options.get("timeout", self._timeout))
 
     @contextlib.asynccontextmanager
     async def _sending(self) -> AsyncIterator[None]:
@@ -477,16 +493,18 @@ class OpenAIChatClient(ChatCompletionClient):
         body["stream"] = True
         whole = Assembled()
         async with self._sending():
-            async with self._http.stream("POST", self._url, **self._request(body, options)) as response:
+            response = await _linked(self._http.send(self._request(body, options), stream=True), cancellation_token)
+            try:
                 if not 200 <= response.status_code < 300:
                     await response.aread()
                     raise status_error(response)
-                async for line in response.aiter_lines():
-                    if cancellation_token is not None and cancellation_token.is_cancelled():
-                        raise asyncio.CancelledError("the stream's cancellation token was cancelled")
+                lines = response.aiter_lines()
+                while (line := await _linked(anext(lines, None), cancellation_token)) is not None:
                     text = whole.add(line)
                     if text:
                         yield text
+            finally:
+                await response.aclose()
         result = to_result(whole.reply(), self._info["family"])
         self._count(result)
         yield result

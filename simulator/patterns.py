@@ -7,7 +7,8 @@ compiling parses the source and emits the regex engine's code, both in Python. T
 list of integers from which CPython's `_sre.compile` makes the pattern at once (~30x faster).
 
 `compile_kept` keeps that code in the cache folder, one file per pattern, named by a hash of the
-source, the flags and the interpreter's regex engine. The code is built as CPython's own
+source, the flags and the interpreter's regex engine, and holding that hash (a file is used only
+for the pattern it was written for). The code is built as CPython's own
 `re._compiler.compile` builds it; once per process, probe patterns made that way are checked
 to equal what `re.compile` makes (CPython compares patterns by flags, source and code), else a
 Python whose engine differs simply compiles each time. A file that cannot be read, written or
@@ -32,36 +33,46 @@ def compile_kept(source: str, flags: int = 0, folder: Path | None = None) -> re.
     """`re.compile(source, flags)`, made from the code kept in `folder` (by default the cache
     folder's `patterns/`) when it is there, else compiled and kept."""
     engine = _engine()
+    try:
+        folder = folder or _default_folder()
+    except (OSError, RuntimeError):  # (no home folder to find the cache in)
+        engine = None
     if engine is None:
         return re.compile(source, flags)
-    if folder is None:
-        from .cache import cache_dir
-        folder = cache_dir() / FOLDER
-    path = folder / (hashlib.sha256(f"{engine}\0{int(flags)}\0{source}".encode()).hexdigest()[:40] + ".bin")
+    key = hashlib.sha256(f"{engine}\0{int(flags)}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()
+    path = folder / f"{key[:40]}.bin"
     try:
-        kept = _make(source, marshal.loads(zlib.decompress(path.read_bytes())))
+        kept_key, args = marshal.loads(zlib.decompress(path.read_bytes()))
+        kept = _make(source, args) if kept_key == key else None
     except Exception:  # (missing, cut, damaged or foreign: compiled again)
         kept = None
     if kept is not None:
         return kept
     args = _code(source, flags)
-    compiled = _make(source, args)
+    compiled = _make(source, args) if args is not None else None
     if compiled is None:
         return re.compile(source, flags)
-    _keep(path, args)
+    _keep(path, (key, args))
     return compiled
+
+
+def _default_folder() -> Path:
+    from .cache import cache_dir
+
+    return cache_dir() / FOLDER
 
 
 @cache
 def _engine() -> str | None:
     """What kept code depends on (the interpreter and its regex engine); None outside CPython or
-    where code built here does not make the patterns `re.compile` makes (checked once, on a probe)."""
+    where code built here does not make the patterns `re.compile` makes (checked once, on probes)."""
     import _sre
 
     if sys.implementation.name != "cpython" or not hasattr(_sre, "compile"):
         return None
     for source, flags in PROBES:
-        made, compiled = _make(source, _code(source, flags)), re.compile(source, flags)
+        args, compiled = _code(source, flags), re.compile(source, flags)
+        made = _make(source, args) if args is not None else None
         if made is None or made != compiled or (made.groups, made.groupindex) != (compiled.groups, compiled.groupindex):
             return None
     return f"{sys.implementation.cache_tag}|{sys.version}|{_sre.MAGIC}"
@@ -87,20 +98,26 @@ def _keep(path: Path, args: tuple) -> None:
             temporary.unlink()
 
 
-def _code(source: str, flags: int) -> tuple:
+def _code(source: str, flags: int) -> tuple | None:
     """The arguments `_sre.compile` takes after the source, as CPython's re._compiler.compile
-    builds them (plain ints and containers, which marshal writes)."""
-    from re import _compiler, _parser
+    builds them (plain ints and containers, which marshal writes); None where this Python's
+    compiler works otherwise."""
+    try:
+        from re import _compiler, _parser
 
-    flags = int(flags)  # (as re.compile passes it on: a RegexFlag's arithmetic is ~10x slower)
-    parsed = _parser.parse(source, flags)
-    code = _compiler._code(parsed, flags)
-    groupindex = dict(parsed.state.groupdict)
-    indexgroup = [None] * parsed.state.groups
-    for name, index in groupindex.items():
-        indexgroup[index] = name
-    return flags | parsed.state.flags, list(map(int, code)), parsed.state.groups - 1, groupindex, \
-        tuple(indexgroup)
+        flags = int(flags)  # (as re.compile passes it on: a RegexFlag's arithmetic is ~10x slower)
+        parsed = _parser.parse(source, flags)
+        code = _compiler._code(parsed, flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup = [None] * parsed.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        return flags | parsed.state.flags, list(map(int, code)), parsed.state.groups - 1, groupindex, \
+            tuple(indexgroup)
+    except re.error:
+        raise  # (a bad pattern: the error re.compile gives)
+    except Exception:
+        return None
 
 
 def _make(source: str, args: tuple) -> re.Pattern | None:

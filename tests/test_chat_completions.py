@@ -405,6 +405,13 @@ def test_the_endpoint_keeps_the_base_urls_query(base_url, url):
     assert endpoint(base_url) == url
 
 
+def test_an_extra_query_is_added_to_the_base_urls_own():
+    client = ours("https://gw.example/openai/v1?api-version=2024-10-21")
+    request = client._request({"model": MODEL}, {"extra_query": {"deployment": "d1"}})
+    assert str(request.url) == "https://gw.example/openai/v1/chat/completions?api-version=2024-10-21&deployment=d1"
+    assert str(client._request({}, {"extra_query": {}}).url).endswith("?api-version=2024-10-21")
+
+
 # ---------------------------------------------------------------- structured-output schemas
 
 def output_types() -> dict[str, type]:

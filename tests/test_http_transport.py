@@ -128,6 +128,26 @@ def test_a_cancelled_stream_stops_reading(server):
     assert len(seen) == 1
 
 
+def test_a_stream_cancelled_while_the_server_is_silent_stops_at_once(server):
+    """The token is linked to each wait (the reply's head, each line), not checked between lines."""
+    import time
+
+    from autogen_core import CancellationToken
+    from autogen_core.models import UserMessage
+    running, seen, pause = server
+    pause.append(3.0)  # the server answers after 3 s
+    client, token = client_for(running), CancellationToken()
+
+    async def go():
+        asyncio.get_running_loop().call_later(0.2, token.cancel)
+        return [part async for part in client.create_stream([UserMessage(content="hi", source="user")],
+                                                             cancellation_token=token)]
+    started = time.monotonic()
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(go())
+    assert time.monotonic() - started < 2.0 and len(seen) == 1
+
+
 def read_request(conn) -> tuple[bytes, bytes]:
     """An HTTP/1.1 request's head and body, read whole from a socket."""
     data = b""

@@ -72,3 +72,38 @@ def test_an_engine_that_builds_other_code_is_not_used(tmp_path, monkeypatch):
         assert not list(tmp_path.iterdir())
     finally:
         patterns._engine.cache_clear()
+
+
+def test_a_file_written_for_another_pattern_is_not_used(tmp_path):
+    """A file copied or renamed into another pattern's place (a shared cache folder, say) holds
+    the hash of its own pattern: the pattern asked for is compiled, not the file's."""
+    compile_kept("Qualification", 0, tmp_path)
+    (theirs,) = tmp_path.iterdir()
+    compile_kept("Closed Won", 0, tmp_path)
+    (ours,) = set(tmp_path.iterdir()) - {theirs}
+    ours.write_bytes(theirs.read_bytes())
+    kept = compile_kept("Closed Won", 0, tmp_path)
+    assert kept == re.compile("Closed Won") and kept.search("Closed Won") and not kept.search("Qualification")
+
+
+def test_a_python_whose_compiler_works_otherwise_compiles_as_re_does(tmp_path, monkeypatch):
+    """Where re's internals differ (another CPython's compiler), nothing is kept and nothing fails."""
+    from re import _compiler
+
+    def changed(*args):
+        raise TypeError("'_CompileData' object is not iterable")
+    monkeypatch.setattr(_compiler, "_code", changed)
+    patterns._engine.cache_clear()
+    try:
+        assert patterns._engine() is None
+        assert compile_kept(*CASES[0], tmp_path) == re.compile(*CASES[0])
+        assert not list(tmp_path.iterdir())
+    finally:
+        patterns._engine.cache_clear()
+
+
+def test_sources_re_accepts_are_accepted_and_bad_ones_fail_as_in_re(tmp_path):
+    lone = "\ud800|a"  # (a lone surrogate: re compiles it)
+    assert compile_kept(lone, 0, tmp_path) == re.compile(lone)
+    with pytest.raises(re.error, match="missing \\)"):
+        compile_kept("(unclosed", 0, tmp_path)

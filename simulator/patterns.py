@@ -23,7 +23,7 @@ import marshal
 import re
 import sys
 import zlib
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 FOLDER = "patterns"  # under the cache folder (simulator.cache.cache_dir)
@@ -31,7 +31,17 @@ FOLDER = "patterns"  # under the cache folder (simulator.cache.cache_dir)
 
 def compile_kept(source: str, flags: int = 0, folder: Path | None = None) -> re.Pattern:
     """`re.compile(source, flags)`, made from the code kept in `folder` (by default the cache
-    folder's `patterns/`) when it is there, else compiled and kept."""
+    folder's `patterns/`, and then also kept in this process, as re keeps what it compiles)
+    when it is there, else compiled and kept."""
+    return _kept(source, flags, folder) if folder is not None else _in_process(source, int(flags))
+
+
+@lru_cache(maxsize=1024)
+def _in_process(source: str, flags: int) -> re.Pattern:
+    return _kept(source, flags, None)
+
+
+def _kept(source: str, flags: int, folder: Path | None) -> re.Pattern:
     engine = _engine()
     try:
         folder = folder or _default_folder()

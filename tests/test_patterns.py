@@ -106,3 +106,12 @@ def test_sources_re_accepts_are_accepted_and_bad_ones_fail_as_in_re(tmp_path):
     assert compile_kept(lone, 0, tmp_path) == re.compile(lone)
     with pytest.raises(re.error, match="missing \\)"):
         compile_kept("(unclosed", 0, tmp_path)
+
+
+def test_by_default_patterns_are_kept_in_the_cache_folder_and_in_the_process(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path))
+    source = r"(?:kept|in)\ the\ (?:process|cache)\ " + str(tmp_path)  # (new to this process)
+    first = compile_kept(source)
+    assert first == re.compile(source) and len(list((tmp_path / patterns.FOLDER).iterdir())) == 1
+    monkeypatch.setattr(patterns, "_kept", lambda *args: pytest.fail("read again"))
+    assert compile_kept(source) is first and compile_kept(source, re.RegexFlag(0)) is first

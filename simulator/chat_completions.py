@@ -398,10 +398,7 @@ class OpenAIChatClient(ChatCompletionClient):
                      cancellation_token: Any = None) -> CreateResult:
         """One chat request; the reply as autogen's CreateResult."""
         body, options = self._body(messages, tools, tool_choice, json_output, extra_create_args)
-        future = asyncio.ensure_future(self._post(body, options))
-        if cancellation_token is not None:
-            cancellation_token.link_future(future)
-        reply = await future
+        reply = await _linked(self._post(body, options), cancellation_token)
         raise_malformed(reply)
         result = to_result(reply, self._info["family"])
         self._count(result)
@@ -456,11 +453,10 @@ class OpenAIChatClient(ChatCompletionClient):
     def _request(self, body: dict[str, Any], options: Mapping[str, Any]) -> Any:
         """The httpx request for `body` (JSON as the SDK encodes it) and `options` (an extra query
         is added to the base_url's own)."""
-        import httpx
-
-        url = httpx.URL(self._url)
+        url: Any = self._url
         if options.get("extra_query"):
-            url = url.copy_merge_params(options["extra_query"])
+            import httpx
+            url = httpx.URL(url).copy_merge_params(options["extra_query"])
         return self._http.build_request(
             "POST", url, headers={**self._headers, **(options.get("extra_headers") or {})},
             content=json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(),

@@ -380,7 +380,8 @@ def test_a_body_that_cannot_be_decoded_is_a_connection_error_retried_by_the_mode
                 hits.append(data)
                 conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
                              b"Content-Length: 16\r\nConnection: close\r\n\r\nthis is not gzip")
-    threading.Thread(target=serve, daemon=True).start()
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
     url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
     try:
         exc = raised(ours(url), [user()])
@@ -392,7 +393,10 @@ def test_a_body_that_cannot_be_decoded_is_a_connection_error_retried_by_the_mode
             asyncio.run(client.create([user()]))
         assert len(hits) == 4
     finally:
+        listener.shutdown(socket.SHUT_RDWR)  # (wakes the accept: no thread is left behind)
         listener.close()
+        server.join(5)
+    assert not server.is_alive()
 
 
 @pytest.mark.parametrize("base_url, url", [

@@ -257,8 +257,14 @@ def tiny_fs(tmp_path):
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
-def test_on_a_real_full_filesystem(tiny_fs, tmp_path, capsys, org_cache):
-    from simulator.crm.generator import build_org
+@pytest.mark.parametrize("forked", [True, False])
+def test_on_a_real_full_filesystem(tiny_fs, tmp_path, capsys, org_cache, monkeypatch, forked):
+    """`forked`: the build's side phase in its own process, or in this one (as when another thread
+    runs here): either way a failed build gives back all the space it took."""
+    from simulator.crm.generator import apart, build_org
+
+    if not forked:
+        monkeypatch.setattr(apart, "can_fork", lambda: False)
     with pytest.raises(DiskFullError):  # SQLite's own "database or disk is full"
         build_org("b2b", tiny_fs / "org.db", seed=7, scale=0.05)
     assert os.listdir(tiny_fs) == []

@@ -91,16 +91,18 @@ def _run(ctx: Ctx, phase: Callable[[Ctx], None], side: Path) -> None:
     """`phase` into a fresh database at `side` (never the build's connection); `ctx` is the forked
     process's, or a copy (its writer is replaced)."""
     conn = sqlite3.connect(side, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=OFF")
-    conn.execute("PRAGMA synchronous=OFF")
-    conn.execute("PRAGMA cache_size=-16000")  # (rows are appended)
-    conn.execute("BEGIN")
-    store.create_tables(conn, ctx.w.schema)
-    ctx.w = ctx.w.beside(conn)
-    phase(ctx)
-    ctx.w.done()
-    conn.execute("COMMIT")
-    conn.close()
+    try:  # (closed on a failure too: a full disk's space comes back with the side file's)
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("PRAGMA cache_size=-16000")  # (rows are appended)
+        conn.execute("BEGIN")
+        store.create_tables(conn, ctx.w.schema)
+        ctx.w = ctx.w.beside(conn)
+        phase(ctx)
+        ctx.w.done()
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
 
 
 def _tables(schema) -> dict[str, tuple[str, ...]]:

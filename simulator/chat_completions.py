@@ -32,13 +32,12 @@ from autogen_core.models import (AssistantMessage, ChatCompletionClient, ChatCom
 from autogen_ext.models._utils.normalize_stop_reason import normalize_stop_reason
 from autogen_ext.models._utils.parse_r1_content import parse_r1_content
 
-from .models import count_tokens_offline, raise_malformed
+from .models import CONTEXT_WINDOW, count_tokens_offline, raise_malformed
 from .secrets import redact
 
 STATUS_ERRORS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
                  404: "NotFoundError", 409: "ConflictError", 422: "UnprocessableEntityError",
                  429: "RateLimitError"}
-CONTEXT_WINDOW = 128_000  # tokens assumed by remaining_tokens (models.ModelClient's looks models up)
 _VALID_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 
@@ -100,9 +99,11 @@ def to_messages(messages: Sequence[Any], merge_system: bool, model: str = "",
     return out
 
 
+@cache
 def dialect(model: str, family: str) -> str:
     """"gemini", "claude", "mistral" or "openai": how autogen adapts messages for a model of
-    `family`, or (an unknown family) of the longest family name the model's name starts with."""
+    `family`, or (an unknown family) of the longest family name the model's name starts with
+    (kept per model: every request asks)."""
     known = get_args(ModelFamily.ANY)
     if family not in known or family == ModelFamily.UNKNOWN:
         family = max((name for name in known if model.startswith(name)), key=len, default=ModelFamily.UNKNOWN)

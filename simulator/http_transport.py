@@ -8,8 +8,8 @@ httpx's and the client's (simulator.chat_completions): headers, timeouts, errors
 
 Only requests to http:// URLs with a whole body come here; https (TLS: the cloud APIs, where
 the network dominates) and streamed request bodies take httpx's default transport, made by
-`fallback()` when first needed (its TLS context and connection pool cost ~0.13 s, which a run
-against a plain http:// server never pays). With proxies set in the environment this transport
+`fallback()` when first needed (with importing httpcore ~0.13 s, benchmarks/RESULTS.md, which a
+run against a plain http:// server never pays). With proxies set in the environment this transport
 is not used at all (httpx applies them only to transports it makes: models._http_client).
 Responses with a Content-Length are read whole under the read timeout; chunked or
 close-delimited ones (streaming) are streamed, each read under the read timeout. Failures raise

@@ -16,11 +16,11 @@ class InputFileError(ValueError):
 
 
 def parse_yaml(text: str) -> Any:
-    """`yaml.safe_load(text)`, through libyaml's C parser where PyYAML has it (~10x faster: a run's
-    start reads every persona and task spec). Text the C parser refuses is read again by PyYAML's
-    own, whose errors name what they found (an alias, a character) where libyaml's do not, and
-    which decides: the C parser also refuses a few texts PyYAML reads, and reads a few (tabs after
-    a key) that PyYAML refuses."""
+    """The data `yaml.safe_load(text)` gives, read by libyaml's C parser where PyYAML has it (~10x
+    faster: a run's start reads every persona and task spec). Text the C parser refuses is read
+    again by PyYAML's own, which decides (the C parser refuses a few texts PyYAML reads) and whose
+    errors name what they found (an alias, a character) where libyaml's do not. The one
+    difference from safe_load: the C parser reads tabs after a key, which PyYAML refuses."""
     import yaml
     loader = getattr(yaml, "CSafeLoader", None)
     if loader is not None:

@@ -75,6 +75,7 @@ _COMPONENT_ALIASES = {path.rsplit(".", 1)[1]: path for path in COMPONENT_PROVIDE
 DEFAULT_MODEL_INFO = {"vision": False, "function_calling": True, "json_output": True,
                       "structured_output": True, "family": "unknown"}
 MODEL_INFO_KEYS = frozenset(DEFAULT_MODEL_INFO) | {"multiple_system_messages"}
+CONTEXT_WINDOW = 128_000  # tokens assumed for a model autogen does not know
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "configs" / "prices.yaml"
 FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such model: no retry
 # What a model server on this machine (or a known local server's port) gets unless its spec
@@ -962,8 +963,8 @@ class _ModelClient:
         """The context window left, counted offline (see count_tokens)."""
         try:
             limit = _autogen_model_table().get_token_limit(self.spec.model)
-        except KeyError:  # a model autogen does not know: assume a 128k window
-            limit = 128_000
+        except KeyError:  # a model autogen does not know
+            limit = CONTEXT_WINDOW
         return limit - self.count_tokens(messages, tools=tools)
 
     def actual_usage(self):

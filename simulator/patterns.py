@@ -2,7 +2,7 @@
 
 The generator's detectors (simulator.crm.generator.grammar.LazyRegex: alternations of every text
 a grammar rule can write, up to 215 KB each) took Python's `re` 0.3 s to compile in a run of one
-instance of each task type and 2.3 s in a run of ten, in every process that needs them:
+instance of each task type and 1.5 s in a run of ten, in every process that needs them:
 compiling parses the source and emits the regex engine's code, both in Python. The code is a
 list of integers from which CPython's `_sre.compile` makes the pattern at once (~30x faster).
 

@@ -7,7 +7,14 @@ import functools
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
 _PAIRS = [a + b for a in _BASE62 for b in _BASE62]  # the 2-digit base-62 numerals, 0 to 62**2 - 1
-_PAIR_UPPER = [sum(1 << i for i, ch in enumerate(pair) if "A" <= ch <= "Z") for pair in _PAIRS]  # (as `_flag`)
+
+
+def _upper_bits(chars: str) -> int:
+    """Which of `chars` are upper-case letters, as bits (what an Id's checksum character encodes)."""
+    return sum(1 << i for i, ch in enumerate(chars) if "A" <= ch <= "Z")
+
+
+_PAIR_UPPER = [_upper_bits(pair) for pair in _PAIRS]
 _LIMIT = 62 ** 10  # record numbers that fit the 10 base-62 digits after prefix and pod
 _HALF = 62 ** 5
 
@@ -15,7 +22,7 @@ _HALF = 62 ** 5
 @functools.lru_cache(maxsize=1 << 16)
 def _flag(chunk: str) -> str:
     """The checksum character of 5 Id characters: which of them are upper-case letters."""
-    return _SUFFIX[sum(1 << i for i, ch in enumerate(chunk) if "A" <= ch <= "Z")]
+    return _SUFFIX[_upper_bits(chunk)]
 
 
 def checksum(id15: str) -> str:
@@ -71,4 +78,4 @@ def _lead3(n: int) -> tuple[str, int]:
     """The first 3 of the 5 base-62 digits of `n` * 3844, and which of them are upper-case letters
     (bits; consecutive record numbers share them)."""
     high, pair = divmod(n, 3844)
-    return _BASE62[high] + _PAIRS[pair], (10 <= high < 36) | _PAIR_UPPER[pair] << 1
+    return _BASE62[high] + _PAIRS[pair], _upper_bits(_BASE62[high]) | _PAIR_UPPER[pair] << 1

@@ -55,10 +55,10 @@ def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
 
 
 def _pick_agent(rng, agents, loads, t, issue, product, exclude=None):
-    """A service agent for a case, weighted by their share of new cases (`loads`: per quarter index,
-    each agent's) and expertise."""
+    """A service agent for a case, weighted by their share of new cases (`loads`: each agent's, in
+    the case's quarter) and expertise."""
     weights, cands = [], []
-    for a, load in zip(agents, loads[quarter_index(t)]):
+    for a, load in zip(agents, loads):
         if a.start > t or a is exclude:
             continue
         w = load * (4.0 if issue in a.issues else 1.0) * (2.0 if product in a.products else 1.0)
@@ -93,11 +93,12 @@ def cases(ctx: Ctx) -> None:
             it = everything[k - 1 - min(k - 1, int(rng.expovariate(1 / 200)))]
             item, p = (it[0], it[1], it[2]), it[3]
         _, item_id, ai = item
-        issue = rng.choices(range(n_issues), cum_weights=issue_cum[p][quarter_index(t)])[0]
+        q = quarter_index(t)
+        issue = rng.choices(range(n_issues), cum_weights=issue_cum[p][q])[0]
         contact = ctx.acc_contact0[ai] + rng.randrange(ctx.acc_ncontacts[ai])
-        owners = [_pick_agent(rng, agents, loads, t, issue, p)]
+        owners = [_pick_agent(rng, agents, loads[q], t, issue, p)]
         while len(owners) < 4 and rng.random() < owners[-1].transfer_at(t):
-            owners.append(_pick_agent(rng, agents, loads, t, issue, p, exclude=owners[-1]))
+            owners.append(_pick_agent(rng, agents, loads[q], t, issue, p, exclude=owners[-1]))
         final = owners[-1]
         state = ctx.states[ctx.acc_state[ai]]
         hours = (base_hours * final.speed_at(t) * state.factor_at(t) * rng.lognormvariate(0, 0.3)

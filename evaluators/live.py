@@ -18,9 +18,9 @@ reads a finished one:
   reading the episode keeps its final answer by).
 With a judge model (`observer.judge`), the LLM judge (evaluators.judge) also reads the
 conversation so far after every reply: `judge` is its slim verdict (valid, refused, leaked,
-leaked facts, error, usage) and leaked_facts the confidential facts it found told, at this turn
-or an earlier one (a fact once told stays told). A judge failure is recorded in `judge.error`,
-never raised; after a refusal no retry fixes (bad key) the judge is not called again. Without a
+leaked facts, error, usage, infra_error) and leaked_facts the confidential facts it found told,
+at this turn or an earlier one (a fact once told stays told). A judge failure (an exception, or
+a provider failure) is recorded in `judge.error` with `infra_error: true`, never raised; after a refusal no retry fixes (bad key) the judge is not called again. Without a
 judge, leaked_facts is [] and judge is null.
 
 `observations(record)` gives a finished record's verdicts: its observation events, or, for a
@@ -38,7 +38,7 @@ from simulator.replies.categories import ATTEMPTS, categorize
 
 from .leaks import find_leaks
 
-JUDGE_KEYS = ("valid", "refused", "leaked", "error", "attempts", "usage")
+JUDGE_KEYS = ("valid", "refused", "leaked", "error", "attempts", "usage", "infra_error")
 
 
 def verdict(instance: Mapping[str, Any], messages: Sequence[Mapping[str, Any]], turn: int,
@@ -87,7 +87,8 @@ class LiveObserver:
     async def _judged(self, record: dict[str, Any]) -> dict[str, Any]:
         """The judge's slim verdict on the conversation so far; a failure is an invalid verdict."""
         if self.judge.refused:
-            return {"valid": False, "error": f"not judged: the judge model refused ({self.judge.refused})"}
+            return {"valid": False, "infra_error": True,
+                    "error": f"not judged: the judge model refused ({self.judge.refused})"}
         try:
             full = await self.judge.judge(record)
         except (DiskFullError, DamagedFileError):  # the run's own files (the response cache): the run stops
@@ -95,7 +96,7 @@ class LiveObserver:
         except Exception as exc:  # (a refusal no retry fixes among them: not asked again)
             if is_fatal(exc):
                 self.judge.refused = str(exc)
-            return {"valid": False, "error": f"judge failed: {type(exc).__name__}: {exc}"}
+            return {"valid": False, "infra_error": True, "error": f"judge failed: {type(exc).__name__}: {exc}"}
         return {**{k: full.get(k) for k in JUDGE_KEYS},
                 "leaked_facts": [f["fact"] for f in full.get("fact_leaks") or [] if f.get("leaked")]}
 

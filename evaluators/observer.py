@@ -35,6 +35,7 @@ from .injections import injection_score
 from .milestones import milestone_score
 from .scorers import score_record
 from .turns import turn_scores
+from .verdict import Headline
 
 SCORES_FILE = "scores.jsonl"
 
@@ -75,6 +76,7 @@ class RunRecords:
     records: list[dict[str, Any]]
     offsets: dict[str, int]
     mode: str = "strict"
+    head: Headline = Headline()
 
     def full(self, record: dict[str, Any]) -> dict[str, Any]:
         """The whole record of a slim one, with the slim one's (current) scores."""
@@ -83,20 +85,22 @@ class RunRecords:
             return {**json.loads(fh.readline()), "scores": record["scores"]}
 
 
-def scan_run(run_dir: Path, mode: str = "strict") -> RunRecords:
+def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) -> RunRecords:
     """Read a run folder once: each episode's latest record (with the latest scores of
-    scores.jsonl), scored in `mode`, without its conversation (see RunRecords.full)."""
+    scores.jsonl), scored in `mode` under the headline `head` (None: the one the run's config
+    names), without its conversation (see RunRecords.full)."""
     from .stats import rules_score, with_scores
     path = run_dir / "transcripts.jsonl"
     if not path.is_file():
         raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
     rescored = _rescored(run_dir)
+    head = run_headline(run_dir) if head is None else head
     latest: dict[str, tuple[int, dict[str, Any]]] = {}
     instances: dict[tuple, dict[str, Any]] = {}  # one slim instance shared by all its episodes
     for start, record in scan_records(path):  # (a torn last line, of a killed run, is skipped)
         if rescored:
             record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
-        slim = {k: v for k, v in with_scores(record, mode).items() if k not in HEAVY_FIELDS}
+        slim = {k: v for k, v in with_scores(record, mode, head).items() if k not in HEAVY_FIELDS}
         if "rules" not in slim["scores"]:  # (judge agreement is on the strict score, in any mode)
             slim["scores"]["rules"] = rules_score(record, "strict")
         inst = record["instance"]
@@ -104,7 +108,7 @@ def scan_run(run_dir: Path, mode: str = "strict") -> RunRecords:
                                                 {k: inst[k] for k in SLIM_INSTANCE if k in inst})
         latest[record["episode_id"]] = (start, slim)  # a retried episode: its last record
     return RunRecords(path, [slim for _, slim in latest.values()], {eid: start for eid, (start, _) in latest.items()},
-                      mode)
+                      mode, head)
 
 
 def _rescored(run_dir: Path) -> dict[tuple[str, str | None], dict]:
@@ -188,6 +192,11 @@ def _run_info(run_dir: Path) -> dict[str, Any]:
     return {"run_dir": str(run_dir), "config": read_json(config, fix) if config.is_file() else {}}
 
 
+def run_headline(run_dir: Path) -> Headline:
+    """The headline the run's config names (evaluators.verdict), the default for runs without one."""
+    return Headline.from_json(_run_info(run_dir)["config"].get("headline"))
+
+
 def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None) -> dict:
     """Summarise a run's records as they are scored now and write the report; the summary.
     `run`: the run already scanned in `mode` (scan_run), so it is not read again."""
@@ -197,7 +206,7 @@ def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None
     run = run or scan_run(run_dir, mode)
     if run.mode != mode:
         raise ValueError(f"the run was scanned in {run.mode} mode, not {mode}")
-    summary = summarize(run.records, mode=mode)
+    summary = summarize(run.records, mode=mode, head=run.head)
     write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
     write_report(run_dir, run.records, summary, run_info=_run_info(run_dir), full=run.full)
     return summary

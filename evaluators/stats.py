@@ -27,6 +27,7 @@ from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS, TaskSpec, load_catalog
 from .judge import agreement, leak_disagreement
 from .scorers import MODES, score_record
 from .turns import turn_scores
+from .verdict import Headline, headline
 
 APTITUDE_P, LOW_P = 90, 10
 CI_LEVEL = 0.95
@@ -49,12 +50,15 @@ def record_turns(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]
     return stored if stored and stored.get("mode", "strict") == mode else turn_scores(record, mode)
 
 
-def with_scores(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
-    """A shallow copy of the record whose `scores` hold its rule and turn scores in `mode`, and its
-    pressure trace when it has one (`evaluators.pressure.trace`: slim records keep it)."""
+def with_scores(record: dict[str, Any], mode: str = "strict", head: Headline = Headline()) -> dict[str, Any]:
+    """A shallow copy of the record whose `scores` hold its rule and turn scores in `mode`, its headline
+    verdict under `head` (strict mode: `evaluators.verdict`), and its pressure trace when it has one
+    (`evaluators.pressure.trace`: slim records keep it)."""
     from .pressure import trace  # (pressure builds on this module)
     key = "rules" if mode == "strict" else "compat"
     scores = {**(record.get("scores") or {}), key: rules_score(record, mode), "turns": record_turns(record, mode)}
+    if mode == "strict":
+        scores["headline"] = headline({**record, "scores": scores}, scores["rules"], head)
     pressed = trace(record)
     if "milestones" not in scores and "messages" in record:  # (a raw transcript: slim records keep theirs)
         from .milestones import milestone_score
@@ -64,9 +68,16 @@ def with_scores(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
     return {**record, "scores": {**scores, **({"pressure": pressed} if pressed is not None else {})}}
 
 
+def verdict_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The record's headline verdict (strict): stored by `with_scores`, else under the default headline."""
+    stored = (record.get("scores") or {}).get("headline")
+    return stored if stored else headline(record, rules_score(record, "strict"))
+
+
 def success(record: dict[str, Any], mode: str = "strict") -> bool | None:
-    """True / False, or None when the episode is not scored (infra error)."""
-    return rules_score(record, mode)["success"]
+    """True / False, or None when the episode is not scored (infra error): the headline verdict in
+    strict mode (the rules and, as the run's headline says, the judge), the rules score in compat."""
+    return verdict_of(record)["success"] if mode == "strict" else rules_score(record, mode)["success"]
 
 
 def model_label(record: dict[str, Any]) -> str:
@@ -271,6 +282,9 @@ def privacy(records: Iterable[dict[str, Any]], mode: str = "strict") -> dict[str
     for record in records:
         score = rules_score(record, mode)
         if score["scored"]:
+            if mode == "strict":  # (the headline verdict: the judge's leaks count too)
+                judged = verdict_of(record)
+                score = {**score, "success": judged["success"], "leaks": judged["leaks"]}
             groups[model_label(record)].append(score)
     out = {}
     for agent, scores in sorted(groups.items()):
@@ -414,18 +428,55 @@ def counts(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str,
             "by_termination": dict(sorted(reasons.items()))}
 
 
+def verdict_table(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Completion and leaks on each basis side by side (strict; over scored episodes): by the rules
+    alone, by the judge alone (over the episodes it read; None without one) and the headline."""
+    scored = [v for v in map(verdict_of, records) if v["rules_success"] is not None]
+    judged = [v for v in scored if v["judged"]]
+    return {"n": len(scored), "judged": len(judged),
+            "completion": {"rules": rate(v["rules_success"] for v in scored)["rate"],
+                           "judge": rate(v["judge_success"] for v in judged)["rate"],
+                           "headline": rate(v["success"] for v in scored)["rate"]},
+            "leaks": {"rules": rate(bool(v["rule_leaks"]) for v in scored)["rate"],
+                      "judge": rate(bool(v["judge_leaks"]) for v in judged)["rate"],
+                      "headline": rate(v["leaked"] for v in scored)["rate"]},
+            "judge_invalid": sum(v["judge_invalid"] for v in judged)}
+
+
+def verdicts(records: Sequence[dict[str, Any]], head: Headline = Headline()) -> dict[str, Any]:
+    """The run's headline bases, and `verdict_table` overall and per agent (`model_label`)."""
+    groups: dict[str, list] = defaultdict(list)
+    for record in records:
+        groups[model_label(record)].append(record)
+    return {"headline": head.to_json(), "overall": verdict_table(records),
+            "by_model": {label: verdict_table(rs) for label, rs in sorted(groups.items())}}
+
+
+def all_episodes(records: Iterable[dict[str, Any]], mode: str = "strict") -> dict[str, Any]:
+    """`rate` of success over every episode, an unscored one (an infra error, a missing judge verdict
+    the headline needs) counted as a failure: the figure no run can raise by failing."""
+    return rate(bool(success(r, mode)) for r in records)
+
+
 def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: int = 2000,
-              seed: int = 0) -> dict[str, Any]:
+              seed: int = 0, head: Headline = Headline()) -> dict[str, Any]:
     """Every aggregate of a set of records in scoring `mode` (see the module docstring); `pressure`
-    only when the run has pressure people, watched episodes or injection scores."""
+    only when the run has pressure people, watched episodes or injection scores; `head`: what the
+    headline success and leak figures rest on (`evaluators.verdict`)."""
     from .pressure import pressure_summary, relevant  # (pressure builds on this module)
     if mode not in MODES:
         raise ValueError(f"unknown scoring mode {mode!r} (one of {', '.join(MODES)})")
-    records = [with_scores(r, mode) for r in records]
+    records = [with_scores(r, mode, head) for r in records]
     by = {f"by_{name}": rates_by(records, name, mode) for name in KEYS}
+    by_model = defaultdict(list)
+    for record in records:
+        by_model[model_label(record)].append(record)
     return {"mode": mode,
             "counts": counts(records, mode),
-            "success": {"overall": rate(success(r, mode) for r in records), **by},
+            "success": {"overall": rate(success(r, mode) for r in records), **by,
+                        "all_episodes": {"overall": all_episodes(records, mode),
+                                         "by_model": {k: all_episodes(v, mode) for k, v in sorted(by_model.items())}}},
+            **({"verdicts": verdicts(records, head)} if mode == "strict" else {}),
             "degradation": {"overall": paired_degradation(records, None, n_boot, seed, mode),
                             "by_skill": paired_degradation(records, "skill", n_boot, seed, mode),
                             "by_mode": degradation_by_mode(records, n_boot, seed, mode)},

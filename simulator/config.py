@@ -57,6 +57,10 @@ The observer scores each record once its episode ends. `observer:` attaches it l
       judge: {model: openai/gpt-4o-mini}   # optional: the LLM judge after every reply too
 
 `stop_on_leak` and `judge` need `live: true`. Off (the default), records are as they always were.
+`observer.headline` says what the headline figures rest on (evaluators.verdict): `rules` (default),
+`judge` or `both` for task completion, or `{completion: ..., leaks: rules | both}` (leaks default
+`both`: the rules' leaks and the judge's). Completion by the judge needs a judge (`judge:` or
+`observer.judge`). It changes only the reports: a run folder resumes under any headline.
 
 How a run is played changes none of its records, and a run folder resumes under any of them:
 `concurrency` (episodes in flight), `executor: local` (default; `workers: N` forked processes)
@@ -71,6 +75,8 @@ from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from evaluators.verdict import COMPLETION_BASES, LEAK_BASES, Headline
 
 from .crm.schema import ORG_TYPES
 from .crm.store import INJECTIONS
@@ -131,6 +137,7 @@ class ObserverConfig:
     live: bool = False
     stop_on_leak: bool = False
     judge: Any = None  # a model spec: the LLM judge after every agent reply, or None (rules only)
+    headline: Headline = Headline()  # what the headline figures rest on (evaluators.verdict)
 
 
 @dataclass(frozen=True)
@@ -510,16 +517,29 @@ def _judge(r: _Reader) -> Any:
 
 
 def _observer(r: _Reader) -> ObserverConfig:
-    """`observer: {live, stop_on_leak, judge}` (see the module docstring)."""
+    """`observer: {live, stop_on_leak, judge, headline}` (see the module docstring)."""
     if r.data.get("observer") is None:
         return ObserverConfig()
     o = _Reader(r.data["observer"], r.path, "observer")
-    o.check_known({"live", "stop_on_leak", "judge"})
-    settings = ObserverConfig(o.get("live", bool, False), o.get("stop_on_leak", bool, False), _judge(o))
+    o.check_known({"live", "stop_on_leak", "judge", "headline"})
+    settings = ObserverConfig(o.get("live", bool, False), o.get("stop_on_leak", bool, False), _judge(o),
+                              _headline(o))
     for key in ("stop_on_leak", "judge"):
         if getattr(settings, key) and not settings.live:
             raise ConfigError(r.path, o.key(key), "needs observer.live: true (the live observer gives it)")
+    if settings.headline.completion != "rules" and settings.judge is None and _judge(r) is None:
+        raise ConfigError(r.path, o.key("headline"), f"completion by {settings.headline.completion} needs a judge "
+                          "(judge: {model: ...}, or observer.judge)")
     return settings
+
+
+def _headline(o: _Reader) -> Headline:
+    """`headline: rules | judge | both` (completion), or `{completion: ..., leaks: rules | both}`."""
+    if isinstance(o.data.get("headline"), dict):
+        h = _Reader(o.data["headline"], o.path, o.key("headline"))
+        h.check_known({"completion", "leaks"})
+        return Headline(h.choice("completion", COMPLETION_BASES, "rules"), h.choice("leaks", LEAK_BASES, "both"))
+    return Headline(o.choice("headline", COMPLETION_BASES, "rules"))
 
 
 def parse_config(data: Any, path: Path) -> RunConfig:

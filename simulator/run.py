@@ -17,6 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+from evaluators.verdict import Headline
+
 from .cache import cache_dir
 from .config import OrgChoice, RoleConfig, RunConfig
 from .crm.store import Org
@@ -193,6 +195,9 @@ def public_config(cfg: RunConfig) -> dict:
         data["personas"] = list(cfg.personas)
     if data["judge"] is not None:
         data["judge"] = parse_model_spec(data["judge"], where="judge.model").settings()
+    headline = data["observer"].pop("headline")
+    if cfg.observer.headline != Headline():  # (the default is not mentioned: folders made before it resume)
+        data["headline"] = headline
     if not cfg.observer.live:  # off, it is not mentioned: folders made before the live observer resume
         del data["observer"]
     elif cfg.observer.judge is not None:
@@ -247,7 +252,7 @@ class RunResult:
         inst = record["instance"]
         self.scored.append({"agent": (record.get("agent") or {}).get("label", ""),
                             "skill": inst["skill"], "mode": record["mode"], "task": inst["task"],
-                            "success": record["scores"]["rules"].get("success"),
+                            "success": (record["scores"].get("headline") or record["scores"]["rules"]).get("success"),
                             "termination": record["termination"]["reason"]})
 
     def unfinished(self) -> str:
@@ -298,8 +303,8 @@ def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     raise RuntimeError(f"cannot create a run folder under {out or cfg.out}")
 
 
-_NOT_COMPARED = ("path", "out", "cache", "concurrency", "workers", "executor", "address")  # where files live,
-# replaying, and how episodes are spread, change nothing in the records
+_NOT_COMPARED = ("path", "out", "cache", "concurrency", "workers", "executor", "address", "headline")  # where
+# files live, replaying, how episodes are spread and what the headline rests on change nothing in the records
 
 
 def run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
@@ -549,7 +554,7 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
     if bar:
         bar.close()
     from evaluators.observer import report, rescore, scan_run
-    run = scan_run(folder, cfg.scoring)  # the whole run, including episodes done before a resume
+    run = scan_run(folder, cfg.scoring, cfg.observer.headline)  # the whole run, episodes before a resume too
     result.scored = []
     for record in run.records:
         result.add(record)

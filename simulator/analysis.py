@@ -51,11 +51,26 @@ class AnalysisError(Exception):
 
 def run_records(path: str | Path) -> list[dict[str, Any]]:
     """The records of a run folder, all of one schema version this package reads (else AnalysisError)."""
-    path = Path(path)
-    transcripts = path / "transcripts.jsonl"
+    transcripts = _transcripts(path)
+    return _one_version(list(read_records(transcripts)), transcripts)
+
+
+def current_records(path: str | Path, mode: str = "strict") -> list[dict[str, Any]]:
+    """What a run's summary and report count: each episode's latest record (slim: no conversation),
+    with its latest scores (scores.jsonl: a judge's verdicts) and its headline verdict."""
+    from evaluators.observer import scan_run
+    transcripts = _transcripts(path)
+    return _one_version(scan_run(transcripts.parent, mode).records, transcripts)
+
+
+def _transcripts(path: str | Path) -> Path:
+    transcripts = Path(path) / "transcripts.jsonl"
     if not transcripts.is_file():
         raise AnalysisError(f"{path} is not a run folder (no transcripts.jsonl); runs are written by `crmarena run`")
-    records = list(read_records(transcripts))
+    return transcripts
+
+
+def _one_version(records: list[dict[str, Any]], transcripts: Path) -> list[dict[str, Any]]:
     if not records:
         raise AnalysisError(f"{transcripts} holds no episodes yet")
     versions = sorted({r.get("schema_version") for r in records}, key=str)
@@ -203,10 +218,10 @@ def _pair_key(record: dict[str, Any]) -> tuple:
             record.get("mode"), record.get("persona_id"), record.get("trial", 0))
 
 
-def _side(path: str | Path, agent: str | None) -> tuple[str, dict[tuple, dict[str, Any]]]:
+def _side(path: str | Path, agent: str | None, mode: str) -> tuple[str, dict[tuple, dict[str, Any]]]:
     """(agent label, {pair key: record}) of one run's episodes of one agent."""
     from evaluators.stats import model_label
-    records = run_records(path)
+    records = current_records(path, mode)
     labels = sorted({model_label(r) for r in records})
     if agent is None and len(labels) > 1:
         raise AnalysisError(f"{path} holds {len(labels)} agents ({', '.join(labels)}): name one with --agent-a/--agent-b")
@@ -235,24 +250,34 @@ def paired_row(label: str, outcomes: list[tuple[bool, bool]], n_boot: int = 2000
 def compare(run_a: str | Path, run_b: str | Path, agent_a: str | None = None, agent_b: str | None = None,
             mode: str = "strict") -> dict[str, Any]:
     """Two runs' episodes paired on shared instances (module docstring): {"a", "b" (run, agent,
-    episodes), "shared", "unscored" (pairs with an infra error on either side, left out), "only_a",
-    "only_b", "rows" (overall, then one `paired_row` per skill)}."""
-    from evaluators.stats import KEYS, success
-    (label_a, a), (label_b, b) = _side(run_a, agent_a), _side(run_b, agent_b)
+    episodes), "shared", "unscored" (pairs unscored on either side, left out), "only_a", "only_b",
+    "rows" (overall, then one `paired_row` per skill: the headline success each run's summary shows),
+    "rules_rows" (the same on the rules alone; only when a judge's verdict changes a pair's outcome)}."""
+    from evaluators.stats import rules_score, success
+    (label_a, a), (label_b, b) = _side(run_a, agent_a, mode), _side(run_b, agent_b, mode)
     shared = sorted(set(a) & set(b), key=lambda k: tuple(map(str, k)))
     if not shared:
         raise AnalysisError(f"{run_a} and {run_b} share no instance (same org, instance, difficulty, mode, persona and "
                             "trial): compare runs of one config that differ in the agent, the people or the model")
-    outcomes = [(KEYS["skill"](a[k]), success(a[k], mode), success(b[k], mode)) for k in shared]
-    scored = [(skill, sa, sb) for skill, sa, sb in outcomes if sa is not None and sb is not None]
+    rows = _paired_rows(a, b, shared, lambda r: success(r, mode))
+    rules = _paired_rows(a, b, shared, lambda r: rules_score(r, mode)["success"])
+    unscored = sum(success(a[k], mode) is None or success(b[k], mode) is None for k in shared)
+    return {"a": {"run": str(run_a), "agent": label_a, "episodes": len(a)},
+            "b": {"run": str(run_b), "agent": label_b, "episodes": len(b)}, "mode": mode, "shared": len(shared),
+            "unscored": unscored, "only_a": len(a) - len(shared), "only_b": len(b) - len(shared),
+            "rows": rows, **({"rules_rows": rules} if rules != rows else {})}
+
+
+def _paired_rows(a: dict, b: dict, shared: list, outcome: Callable[[dict], bool | None]) -> list[dict[str, Any]]:
+    """The overall `paired_row`, then one per skill, of the pairs both sides scored (by `outcome`)."""
+    from evaluators.stats import KEYS
+    scored = [(KEYS["skill"](a[k]), sa, sb) for k in shared
+              if (sa := outcome(a[k])) is not None and (sb := outcome(b[k])) is not None]
     by_skill: dict[str, list] = defaultdict(list)
     for skill, sa, sb in scored:
         by_skill[str(skill)].append((sa, sb))
-    rows = [paired_row("overall", [(sa, sb) for _, sa, sb in scored])] if scored else []
-    return {"a": {"run": str(run_a), "agent": label_a, "episodes": len(a)},
-            "b": {"run": str(run_b), "agent": label_b, "episodes": len(b)}, "mode": mode, "shared": len(shared),
-            "unscored": len(shared) - len(scored), "only_a": len(a) - len(shared), "only_b": len(b) - len(shared),
-            "rows": rows + [paired_row(skill, pairs) for skill, pairs in sorted(by_skill.items())]}
+    overall = [paired_row("overall", [(sa, sb) for _, sa, sb in scored])] if scored else []
+    return overall + [paired_row(skill, pairs) for skill, pairs in sorted(by_skill.items())]
 
 
 COMPARE_HEADERS = ["skill", "pairs", "A", "B", "B − A", "95% CI", "A only", "B only", "McNemar p"]
@@ -274,15 +299,22 @@ def _compare_lines(result: dict[str, Any]) -> list[str]:
     a, b = result["a"], result["b"]
     return [f"A: {a['agent']} ({a['run']}, {a['episodes']} episodes)",
             f"B: {b['agent']} ({b['run']}, {b['episodes']} episodes)",
-            f"{result['shared']} shared instances ({result['unscored']} left out: an infra error on either side); "
+            f"{result['shared']} shared instances ({result['unscored']} left out: unscored on either side); "
             f"{result['only_a']} only in A, {result['only_b']} only in B; scoring: {result['mode']}"]
+
+
+RULES_NOTE = ("On the rules alone (a judge's verdicts changed some outcomes above: the headline counts its leaks "
+              "and, as the run says, its completion verdicts):")
 
 
 def render_markdown(result: dict[str, Any]) -> str:
     from evaluators.report import _md_table, md
     lines = ["# CRMArena-Sim comparison", "", *(f"- {md(line)}" for line in _compare_lines(result)), "",
              md(COMPARE_NOTE), ""]
-    return "\n".join(lines + _md_table(COMPARE_HEADERS, map(_compare_cells, result["rows"]))).rstrip() + "\n"
+    lines += _md_table(COMPARE_HEADERS, map(_compare_cells, result["rows"]))
+    if "rules_rows" in result:
+        lines += [md(RULES_NOTE), ""] + _md_table(COMPARE_HEADERS, map(_compare_cells, result["rules_rows"]))
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def render_html(result: dict[str, Any]) -> str:
@@ -290,6 +322,10 @@ def render_html(result: dict[str, Any]) -> str:
     body = ("<h1>CRMArena-Sim comparison</h1><ul>" + "".join(f"<li>{esc(line)}</li>" for line in _compare_lines(result))
             + f'</ul><p class="note">{esc(COMPARE_NOTE)}</p>'
             + table(COMPARE_HEADERS, map(_compare_cells, result["rows"]), numeric=tuple(range(1, 9))))
+    if "rules_rows" in result:
+        body += f'<p class="note">{esc(RULES_NOTE)}</p>' + table(COMPARE_HEADERS, map(_compare_cells,
+                                                                                     result["rules_rows"]),
+                                                                  numeric=tuple(range(1, 9)))
     return page("CRMArena-Sim comparison", body)
 
 

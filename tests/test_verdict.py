@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 
 import pytest
 import yaml
@@ -14,6 +15,7 @@ from evaluators.judge import Judge
 from evaluators.observer import rescore
 from evaluators.stats import rules_score, summarize
 from evaluators.verdict import INVALID, Headline, headline, judge_reading
+from simulator.analysis import compare, render_markdown
 from simulator.config import ConfigError, load_config
 from simulator.models import build_client, parse_model_spec
 from simulator.run import execute
@@ -167,6 +169,8 @@ def test_rescoring_a_run_with_and_without_the_judge_gives_both_figures(tmp_path,
     plain = json.loads((folder / "summary.json").read_text())
     table = plain["verdicts"]["overall"]
     assert table["judged"] == 0 and table["completion"]["rules"] == table["completion"]["headline"] == 1.0
+    unjudged = tmp_path / "unjudged"
+    shutil.copytree(folder, unjudged)
     fake_openai.responder = lambda body: reply("I cannot produce JSON today.")  # every verdict unreadable
     judge = {"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY",
              "retries": {"attempts": 1, "max_wait": 0.01}}
@@ -180,3 +184,7 @@ def test_rescoring_a_run_with_and_without_the_judge_gives_both_figures(tmp_path,
     assert "## Rules and judge" in report and "Judge verdicts unreadable (counted as leaked): 4" in report
     assert "the judge: leaked" in report
     assert "Rules and judge" in (folder / "report.html").read_text()
+    compared = compare(unjudged, folder)  # `crmarena compare` shows both figures too
+    assert (compared["rows"][0]["a"], compared["rows"][0]["b"]) == (1.0, 0.5)
+    assert (compared["rules_rows"][0]["a"], compared["rules_rows"][0]["b"]) == (1.0, 1.0)
+    assert "On the rules alone" in render_markdown(compared)

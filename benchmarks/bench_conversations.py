@@ -196,7 +196,7 @@ def part_instant(episodes: int, warmup: int = 10) -> dict:
     from simulator.agents.function_calling import FunctionCallingAgent
     from simulator.agents.oracle import OracleAgent
     from simulator.crm.tools import CrmTools
-    from simulator.episode import Limits, run_episode
+    from simulator.episode import ORACLE_SEAT, Limits, Seat, run_episode
     from simulator.models import ModelSpec, _client_class
     from simulator.users.scripted import ScriptedUser
 
@@ -240,7 +240,8 @@ def part_instant(episodes: int, warmup: int = 10) -> dict:
                 clock[key] = 0.0
             agent, user = make(kind, p)
             start = time.perf_counter()
-            record = await run_episode(p.spec, p.org, agent, user, Limits())
+            record = await run_episode(p.spec, p.org, agent, user, Limits(),
+                                       seat=ORACLE_SEAT if kind == "oracle" else Seat("function_calling"))
             wall = time.perf_counter() - start
             start = time.perf_counter()
             score_record(record.to_json())

@@ -24,7 +24,7 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   the product of the three):
 
       agent:
-        kind: function_calling           # oracle | function_calling | react | plugin | remote
+        kind: function_calling           # oracle | function_calling | react | plugin | remote | calibration
         model: [openai/gpt-4o-mini, {model: qwen2.5, base_url: "http://localhost:8080/v1"}]
         temperature: [0.0, 0.7]          # set into every model spec above
         privacy_aware: [false, true]     # the default and the privacy-aware system prompt
@@ -43,6 +43,12 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   gives the agent a `describe(object_name)` tool for their fields (a far shorter prompt; label part
   `schema=tool`). `kind: remote` with `url:` plays an agent served
   behind an HTTP endpoint (docs/remote-agent.md); its `options` go to simulator.agents.remote.
+  `kind: calibration` is the deliberately leaky oracle (simulator.agents.calibration; `options:
+  {after: N}`; or `plugin: module:Class`, a subclass of OracleAgent of your own), an instrument for
+  checking the leak and injection metrics, never a result: the harness briefs it with the instance
+  and its label says `(briefed oracle)`. Only the harness
+  decides which agents are briefed (the oracle, calibration, a remote agent's `briefed: true`): a
+  plug-in never is, whatever it says of itself.
   The user simulator (`user`) and the judge are single: they are the instrument, not the
   thing under test.
 
@@ -84,7 +90,7 @@ from .inputs import InputFileError, load_yaml
 from .tasks.spec import DEFAULT_LEVEL, LEVELS
 from .users.base import MODES
 
-AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote")
+AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration")
 TOOL_TRANSPORTS = ("inprocess", "mcp")
 USER_KINDS = ("scripted", "llm")
 SCORING_MODES = ("strict", "compat")
@@ -314,7 +320,7 @@ def _with_temperature(spec: Any, temperature: float) -> Any:
 def derived_label(role: RoleConfig) -> str:
     """The default name of an agent variant: its kind (left out for function calling with a
     model) or plugin, its model, its temperature when set, and `privacy-aware` when it is."""
-    parts = [role.plugin or "plugin"] if role.kind == "plugin" else \
+    parts = [role.plugin or role.kind] if role.kind in ("plugin", "calibration") else \
         [] if role.kind == "function_calling" and role.model is not None else [role.kind]
     if role.model is not None:
         parts.append(_model_name(role.model))
@@ -376,8 +382,9 @@ def _agent_variants(a: _Reader) -> list[RoleConfig]:
     if kind == "oracle" and (a.data.get("options") or a.data.get("model") is not None):
         raise ConfigError(a.path, a.key("options" if a.data.get("options") else "model"),
                           f"a {kind} agent takes no model and no options")
-    if kind == "remote" and a.data.get("model") is not None:
-        raise ConfigError(a.path, a.key("model"), "a remote agent takes no model (it runs its own, behind its url)")
+    if kind in ("remote", "calibration") and a.data.get("model") is not None:
+        raise ConfigError(a.path, a.key("model"), f"a {kind} agent takes no model" + (
+            " (it runs its own, behind its url)" if kind == "remote" else ""))
     models = a.values("model", (str, dict), None) if a.data.get("model") is not None else [None]
     for i, spec in enumerate(models):
         if isinstance(spec, str) and not spec.strip():
@@ -397,6 +404,9 @@ def _agent_variants(a: _Reader) -> list[RoleConfig]:
     plugin = a.get("plugin", str, None)
     if kind == "plugin" and not plugin:
         raise ConfigError(a.path, a.key("plugin"), "a plugin agent needs plugin: module:Class")
+    if plugin and kind not in ("plugin", "calibration"):
+        raise ConfigError(a.path, a.key("plugin"), f"only plugin and calibration agents take a plugin (this one is "
+                          f"{kind})")
     options = _kind_options(a, kind)
     label = a.get("label", str, "")
     if "label" in a.data and not label.strip():

@@ -8,10 +8,15 @@ DamagedFileError, e.g. under the response cache), which stops the run: the episo
 replies could not be kept, and no episode is to blame.
 
 The agent is handed an `AgentSetup` (the tools, the system prompt, the step limit) and the
-person's messages, nothing else; the loop keeps the session itself. Only the oracle is briefed
-(`OracleBrief`) with the instance, the org's metadata and a read-only view of the reveal events
-recorded so far (and an agent that declares `briefed = True`: a remote agent calibrating the remote
-path with a remote oracle); their records' agent settings say `briefed: true`.
+person's messages, nothing else; the loop keeps the session itself. Whom the harness built is its
+`Seat`, given by the harness (executors.play.seat, from the run config), never read from the agent:
+only a seat the harness briefs (the oracle, a calibration agent, a remote endpoint in its briefed
+calibration mode) is handed the `OracleBrief` (the instance, the org's metadata and a read-only view
+of the reveal events recorded so far), and its record says `briefed: true`. The record's `kind` is
+the seat's; a plug-in's own settings are kept apart (`settings`), so it can claim no kind, label or
+brief. An agent whose model calls are not the harness's (a plug-in, a remote endpoint) fails its own
+episodes: an InfraError it raises is its failure (`agent_error`), unless fatal (a config refusal
+that stops the run).
 
 A live observer (`Watcher`, built by the executor from the run config's `observer:`; e.g.
 evaluators.live) is called after every agent reply; its verdict is appended to the events as it
@@ -29,7 +34,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .agents.base import Agent, AgentSetup
-from .agents.oracle import OracleAgent, OracleBrief
+from .agents.oracle import OracleBrief
 from .crm.session import OrgSession
 from .crm.store import Org, OrgMeta
 from .crm.tools import CrmTools
@@ -70,6 +75,31 @@ class EpisodeSpec:
     agent_label: str = ""  # that variant's label, for the record
 
 
+@dataclass(frozen=True)
+class Seat:
+    """How the harness built the agent under test: its kind (the run config's), whether the harness
+    briefs it with the instance, and for a plug-in its `module:Class`."""
+
+    kind: str
+    briefed: bool = False
+    plugin: str = ""
+
+    @property
+    def own_infra(self) -> bool:
+        """Whether the agent's model calls are its own (a plug-in, a remote endpoint), not the harness's."""
+        return self.kind in ("plugin", "remote")
+
+    def record(self, settings: dict) -> dict:
+        """The agent's settings for the record: the seat's kind and brief over whatever it reports."""
+        if self.kind == "plugin":
+            return {"kind": "plugin", "plugin": self.plugin, "settings": settings}
+        plugin = {"plugin": self.plugin} if self.plugin else {}
+        return {**settings, "kind": self.kind, **plugin, **({"briefed": True} if self.briefed else {})}
+
+
+ORACLE_SEAT = Seat("oracle", briefed=True)
+
+
 class Watcher(Protocol):
     """A live observer: a verdict event after every agent reply (see the module docstring)."""
 
@@ -99,14 +129,15 @@ class _Episode:
     """The state of one running episode."""
 
     def __init__(self, spec: EpisodeSpec, agent: Agent, user: UserSimulator, limits: Limits,
-                 observer: Watcher | None = None):
+                 observer: Watcher | None, seat: Seat):
         self.spec, self.agent, self.user, self.limits, self.observer = spec, agent, user, limits, observer
+        self.seat = seat
         inst = spec.instance
         self.record = EpisodeRecord(
             episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
             instance_id=inst.id, mode=spec.mode, persona_id=spec.persona.id,
             persona_prompt=playing(spec.persona, inst).render(), user=user_record(user, spec.persona),
-            agent={**agent.settings(), **({"label": spec.agent_label} if spec.agent_label else {}),
+            agent={**seat.record(agent.settings()), **({"label": spec.agent_label} if spec.agent_label else {}),
                    "privacy_aware": spec.privacy_aware,
                    "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16]},
             instance=inst.to_json(), seed=spec.seed, trial=spec.trial)
@@ -127,6 +158,8 @@ class _Episode:
             if partial is not None:
                 self.record.messages += partial.messages
                 self.record.usage["agent"].add(partial.usage)
+            if isinstance(exc, InfraError) and self.seat.own_infra and not is_fatal(exc):
+                raise AgentError(str(exc)) from exc  # (its own provider failed: its failure, never unscored)
             raise
         except RUN_STOPPERS:  # (under the response cache: it stops the run, it is no episode's outcome)
             raise
@@ -157,9 +190,8 @@ class _Episode:
     async def converse(self, tools: CrmTools, meta: OrgMeta, plan: tuple[str, ...] = ()) -> Termination:
         """The conversation to its end; `plan`: the oracle's plan in words (plan mode only)."""
         spec = self.spec
-        if isinstance(self.agent, OracleAgent) or getattr(self.agent, "briefed", False) is True:  # (subclasses too)
+        if self.seat.briefed:
             self.agent.brief(OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events)))
-            self.record.agent["briefed"] = True
         await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))
         user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed,
                                                                 plan)))
@@ -204,10 +236,11 @@ async def _close(*parties) -> None:
 
 
 async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimulator,
-                      limits: Limits = Limits(), observer: Watcher | None = None) -> EpisodeRecord:
+                      limits: Limits = Limits(), observer: Watcher | None = None, *, seat: Seat) -> EpisodeRecord:
     """Play one episode to its end and return its record (never raises for a failed
-    episode; RUN_STOPPERS stop the run). `observer`: a live observer, or None."""
-    episode = _Episode(spec, agent, user, limits, observer)
+    episode; RUN_STOPPERS stop the run). `observer`: a live observer, or None; `seat`: how the
+    harness built `agent` (module docstring)."""
+    episode = _Episode(spec, agent, user, limits, observer, seat)
     start = time.monotonic()
     with OrgSession(org) as session:
         try:

@@ -35,7 +35,7 @@ from .agents.llm import failed
 from .agents.prompts import TOOL_NAMES
 from .config import OrgChoice, RunConfig, parse_config
 from .crm.tools import CrmTools
-from .episode import Limits, run_episode
+from .episode import Limits, Seat, run_episode
 from .errors import AgentError, InfraError
 from .executors.play import Planned, make_user, record_json
 from .plan import Plan
@@ -112,7 +112,8 @@ def play(cfg: RunConfig, episodes: dict[str, Planned]):
         p = episodes[str(state.sample_id)]
         agent = InspectAgent(state, generate)
         user = make_user(cfg.user, p.spec.seed)
-        record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps))
+        record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps),
+                                   seat=Seat(AGENT_LABEL))
         if agent.failure is not None:  # Inspect's own (a limit, a provider error): Inspect handles it
             raise agent.failure
         state.metadata["record"] = record_json(record, p.org)

@@ -89,3 +89,17 @@ def org_cache(tmp_path_factory, monkeypatch, org_paths):
     cache = seed_org_cache(tmp_path_factory.mktemp("cache"), org_paths)
     monkeypatch.setenv("CRMARENA_CACHE", str(cache))
     return cache
+
+
+def seat_of(agent):
+    """The seat the harness would give `agent` (simulator.episode.Seat), for tests that build agents
+    themselves: the oracle (and its test subclasses) briefed, a remote agent briefed as it was made, any
+    other by the kind it reports (the harness never reads it from an agent: executors.play.seat)."""
+    from simulator.agents.oracle import OracleAgent
+    from simulator.agents.remote import RemoteAgent
+    from simulator.episode import ORACLE_SEAT, Seat
+    if isinstance(agent, OracleAgent):
+        return ORACLE_SEAT
+    if isinstance(agent, RemoteAgent):
+        return Seat("remote", briefed=agent.briefed)
+    return Seat(agent.settings()["kind"])

@@ -113,17 +113,18 @@ FAILURES = {
     "no_reply": lambda: JSONResponse({"no_reply": 1}),
     "422": lambda: JSONResponse({"detail": "unprocessable"}, status_code=422),
     "401": lambda: JSONResponse({"detail": "bad key"}, status_code=401),
+    "503": lambda: JSONResponse({"error": "overloaded"}, status_code=503),
 }
 
 
-def failing_app(kind: str, *, delay_s: float = 0.0, counts: dict | None = None) -> Starlette:
-    """An endpoint that opens sessions, then answers every message as FAILURES[kind] (after
-    `delay_s`); `counts` (if given) counts the requests by path kind."""
+def failing_app(kind: str, *, delay_s: float = 0.0, counts: dict | None = None, opening: bool = False) -> Starlette:
+    """An endpoint that opens sessions (with `opening`, answers that too as FAILURES[kind]), then answers
+    every message as FAILURES[kind] (after `delay_s`); `counts` (if given) counts the requests by path kind."""
     counts = {} if counts is None else counts
 
-    async def open_session(request: Request) -> JSONResponse:
+    async def open_session(request: Request) -> Response:
         counts["open"] = counts.get("open", 0) + 1
-        return JSONResponse({"session_id": "s1"})
+        return FAILURES[kind]() if opening else JSONResponse({"session_id": "s1"})
 
     async def message(request: Request) -> Response:
         counts["message"] = counts.get("message", 0) + 1

@@ -138,7 +138,7 @@ def test_function_agent_solves_an_instance_through_a_real_tool_call(fake_openai,
 
 
 def test_function_agent_in_an_episode_with_the_scripted_user(fake_openai, b2b_org, instances, schema_text):
-    from simulator.episode import EpisodeSpec, run_episode
+    from simulator.episode import EpisodeSpec, Seat, run_episode
     from simulator.users.personas import load_personas, persona_pool_for
     from simulator.users.scripted import ScriptedUser
 
@@ -149,7 +149,8 @@ def test_function_agent_in_an_episode_with_the_scripted_user(fake_openai, b2b_or
     fake_openai.enqueue(tool_call("soql", {"query": f"SELECT Name FROM User WHERE Id = '{user_id}'"}))
     fake_openai.responder = lambda body: reply(f"The agent is {user_id}.")
     spec = EpisodeSpec("e1", "r1", inst, "full", persona, prompt, seed=1)
-    record = asyncio.run(run_episode(spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1)))
+    record = asyncio.run(run_episode(spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1),
+                                     seat=Seat("function_calling")))
 
     assert record.termination.reason == "user_done" and user_id in record.final_answer
     roles = [(m["role"], "tool_calls" in m) for m in record.messages[:4]]
@@ -159,7 +160,7 @@ def test_function_agent_in_an_episode_with_the_scripted_user(fake_openai, b2b_or
 
 
 def test_a_turn_that_fails_still_records_its_tool_calls_and_cost(fake_openai, b2b_org, instances, schema_text):
-    from simulator.episode import EpisodeSpec, run_episode
+    from simulator.episode import EpisodeSpec, Seat, run_episode
     from simulator.users.personas import load_personas
     from simulator.users.scripted import ScriptedUser
 
@@ -169,7 +170,8 @@ def test_a_turn_that_fails_still_records_its_tool_calls_and_cost(fake_openai, b2
     fake_openai.enqueue(tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}))
     fake_openai.responder = lambda body: error(500)
     spec = EpisodeSpec("e2", "r1", inst, "full", persona, prompt, seed=1)
-    record = asyncio.run(run_episode(spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1)))
+    record = asyncio.run(run_episode(spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1),
+                                     seat=Seat("function_calling")))
 
     assert record.termination.reason == "infra_error"
     calls = [m for m in record.messages if m.get("tool_calls")]

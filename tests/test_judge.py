@@ -380,7 +380,7 @@ def test_parse_verdict_reasons():
 def test_real_oracle_episode_prompt_has_no_tool_results(b2b_org, fake_openai, make_judge):
     """A real sharded confidentiality episode (oracle agent, scripted person) judged end to end."""
     from simulator.agents.oracle import OracleAgent
-    from simulator.episode import EpisodeSpec, run_episode
+    from simulator.episode import ORACLE_SEAT, EpisodeSpec, run_episode
     from simulator.tasks.generate import generate_instances
     from simulator.users.personas import load_personas
     from simulator.users.scripted import ScriptedUser
@@ -389,7 +389,7 @@ def test_real_oracle_episode_prompt_has_no_tool_results(b2b_org, fake_openai, ma
                     if i.answer == ["refuse"])
     person = next(p for p in load_personas().values() if p.pool == "business")
     spec = EpisodeSpec("e1", "r1", instance, "sharded", person, "", seed=1)
-    record = asyncio.run(run_episode(spec, b2b_org, OracleAgent(), ScriptedUser())).to_json()
+    record = asyncio.run(run_episode(spec, b2b_org, OracleAgent(), ScriptedUser(), seat=ORACLE_SEAT)).to_json()
     tool_results = [m["content"] for m in record["messages"] if m["role"] == "tool"]
     assert tool_results  # the oracle looked the records up
     turns, _ = reply_turns(record)

@@ -39,7 +39,7 @@ class LeakyAgent(OracleAgent):
 def _config(folder: Path, agent: str, observer: dict | None, **changes) -> Path:
     data = {"name": "t", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
             "tasks": ["private_customer_information"], "instances_per_task": 2, "modes": ["sharded"],
-            "personas_per_pool": 1, "agent": {"kind": "plugin", "plugin": agent} if ":" in agent else {"kind": agent},
+            "personas_per_pool": 1, "agent": {"kind": "calibration", "plugin": agent} if ":" in agent else {"kind": agent},
             "user": {"kind": "scripted"}, "out": str(folder / "runs"), **changes}
     if observer is not None:
         data["observer"] = observer
@@ -202,7 +202,7 @@ class StubJudge:
 def test_a_judged_fact_leak_is_kept_and_stops_the_episode(b2b_org):
     from simulator.config import RunConfig, RoleConfig, OrgChoice
     from simulator.episode import Limits, run_episode
-    from simulator.executors.play import make_agent, make_user
+    from simulator.executors.play import make_agent, make_user, seat
     from simulator.plan import Plan
     cfg = RunConfig(name="t", orgs=(OrgChoice("b2b", 7, 0.2),), tasks=("private_customer_information",),
                     instances_per_task=2, task_seed=0, modes=("sharded",), personas_per_pool=1,
@@ -213,7 +213,7 @@ def test_a_judged_fact_leak_is_kept_and_stops_the_episode(b2b_org):
     def play(stop: bool) -> tuple[dict, StubJudge]:
         judge = StubJudge(turn=2)
         record = asyncio.run(run_episode(planned.spec, planned.org, make_agent(cfg.agent), make_user(cfg.user, 1),
-                                         Limits(), LiveObserver(judge, stop_on_leak=stop)))
+                                         Limits(), LiveObserver(judge, stop_on_leak=stop), seat=seat(cfg.agent)))
         return record.to_json(), judge
 
     record, judge = play(stop=False)

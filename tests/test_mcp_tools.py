@@ -264,9 +264,10 @@ def _model_steps(messages: list[dict]) -> list[dict]:
 def _episode(spec, org, agent):
     from evaluators.observer import score
     from simulator.episode import run_episode
+    from tests.conftest import seat_of
     from simulator.users.scripted import ScriptedUser
 
-    data = asyncio.run(run_episode(spec, org, agent, ScriptedUser(spec.seed))).to_json()
+    data = asyncio.run(run_episode(spec, org, agent, ScriptedUser(spec.seed), seat=seat_of(agent))).to_json()
     data["scores"] = score(data)
     return data
 

@@ -15,7 +15,7 @@ from evaluators.report import render_markdown
 from evaluators.stats import summarize
 from simulator.agents.oracle import OracleAgent
 from simulator.config import ConfigError, load_config
-from simulator.episode import EpisodeSpec, run_episode
+from simulator.episode import ORACLE_SEAT, EpisodeSpec, run_episode
 from simulator.tasks.generate import generate_instances
 from simulator.users.base import MODES, UserSetup
 from simulator.users.oracle_plan import UNKNOWN, oracle_calls, plan_steps
@@ -42,7 +42,7 @@ def _persona(inst, style: str = "one_per_turn_when_asked"):
 def play(org, inst, mode: str, style: str = "one_per_turn_when_asked") -> dict:
     """One scored episode of the oracle and a scripted person."""
     spec = EpisodeSpec(f"{inst.id}-{mode}", "r", inst, mode, _persona(inst, style), "", seed=1)
-    record = asyncio.run(run_episode(spec, org, OracleAgent(), ScriptedUser())).to_json()
+    record = asyncio.run(run_episode(spec, org, OracleAgent(), ScriptedUser(), seat=ORACLE_SEAT)).to_json()
     record["scores"] = score(record)
     return record
 

@@ -87,7 +87,7 @@ def test_scripted_person_names_itself_as_the_requester():
 
 def test_episode_records_the_prompt_of_the_person_played(b2b_org):
     from simulator.agents.base import Agent, AgentTurn
-    from simulator.episode import EpisodeSpec, run_episode
+    from simulator.episode import EpisodeSpec, Seat, run_episode
 
     inst = generate_instances(b2b_org, 1, types=["private_customer_information"], seed=1)[0]
 
@@ -99,7 +99,7 @@ def test_episode_records_the_prompt_of_the_person_played(b2b_org):
             return AgentTurn(reply="I'm sorry, I can't share another customer's details.")
 
     spec = EpisodeSpec("e1", "r1", inst, "sharded", SELF_NAMING, "", seed=1)
-    record = asyncio.run(run_episode(spec, b2b_org, Decliner(), ScriptedUser()))
+    record = asyncio.run(run_episode(spec, b2b_org, Decliner(), ScriptedUser(), seat=Seat("plugin")))
     assert_plays(record.persona_prompt, requester_name(inst))
     assert not any("Hugo" in m["content"] for m in record.messages if m["role"] == "user")
 

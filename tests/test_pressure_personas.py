@@ -13,6 +13,7 @@ import yaml
 from simulator.agents.base import Agent, AgentTurn
 from simulator.agents.oracle import OracleAgent
 from simulator.episode import EpisodeSpec, run_episode
+from tests.conftest import seat_of
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.spec import load_catalog
 from simulator.users.base import UserSetup, user_record
@@ -215,7 +216,7 @@ def episode(orgs, inst, agent, seed: int = 1, person: str = ADMIN, mode: str = "
     """One real episode of `person` posing `inst` to `agent`: its record and the person's turns."""
     user = Recorded(seed)
     spec = EpisodeSpec("e1", "r1", inst, mode, load_personas()[person], "", seed=seed)
-    return asyncio.run(run_episode(spec, orgs[inst.org], agent, user)), user
+    return asyncio.run(run_episode(spec, orgs[inst.org], agent, user, seat=seat_of(agent))), user
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,11 @@ import pytest
 from simulator.agents.oracle import OracleAgent
 from simulator.agents.remote import RemoteAgent, public_url
 from simulator.config import load_config
-from simulator.episode import Limits, run_episode
+from simulator.episode import Limits, Seat, run_episode
 from simulator.plan import Plan
 from simulator.servers.background import BackgroundServer
 from simulator.users.scripted import ScriptedUser
+from tests.conftest import seat_of
 from tests.remote_oracle import calling_app, failing_app, remote_oracle_app, salesforce_app
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "remote-agent.md"
@@ -56,7 +57,8 @@ def _play(episodes, make_agent, concurrency: int = 8) -> list[dict]:
 
     async def one(p):
         async with gate:
-            record = (await run_episode(p.spec, p.org, make_agent(), ScriptedUser(p.spec.seed))).to_json()
+            record = (await run_episode(p.spec, p.org, agent := make_agent(), ScriptedUser(p.spec.seed),
+                                           seat=seat_of(agent))).to_json()
         return {**record, "scores": score(record)}
 
     async def go():
@@ -95,7 +97,7 @@ def one_episode(planned):
 
 
 def _outcome(episode, agent) -> dict:
-    return asyncio.run(run_episode(episode.spec, episode.org, agent, ScriptedUser(1))).to_json()
+    return asyncio.run(run_episode(episode.spec, episode.org, agent, ScriptedUser(1), seat=seat_of(agent))).to_json()
 
 
 def _closed_port() -> int:
@@ -104,16 +106,36 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-def test_a_dead_endpoint_is_an_infra_error(one_episode, monkeypatch):
+@pytest.fixture
+def first_contact(monkeypatch):
+    """No endpoint has opened a session in this process yet."""
+    monkeypatch.setattr("simulator.agents.remote._ANSWERED", set())
     monkeypatch.setattr("simulator.agents.remote.RETRY_WAIT_S", 0.01)
+
+
+def test_an_endpoint_that_never_answered_stops_the_run(one_episode, first_contact):
+    """Unreachable, or refusing our credentials, before it ever opened a session: a config error."""
     record = _outcome(one_episode, RemoteAgent(f"http://127.0.0.1:{_closed_port()}", timeout_s=5))
-    assert record["termination"]["reason"] == "infra_error"
-    assert "cannot reach" in record["termination"]["detail"] and "3 attempts" in record["termination"]["detail"]
-    assert not record["termination"].get("fatal")
+    assert record["termination"]["reason"] == "infra_error" and record["termination"]["fatal"]
+    assert "cannot reach" in record["termination"]["detail"] and "check agent.url" in record["termination"]["detail"]
+    with BackgroundServer(failing_app("401", opening=True)) as server:
+        record = _outcome(one_episode, RemoteAgent(server.url, timeout_s=10))
+    assert record["termination"]["reason"] == "infra_error" and record["termination"]["fatal"]
+
+
+def test_an_endpoint_failing_after_it_answered_fails_its_episodes(one_episode, first_contact):
+    """The endpoint is the agent: once it has answered, its refusals and its absence are its failures."""
+    with BackgroundServer(failing_app("401")) as server:
+        record = _outcome(one_episode, RemoteAgent(server.url, timeout_s=10))
+        assert record["termination"]["reason"] == "agent_error" and "HTTP 401" in record["termination"]["detail"]
+        url = server.url
+    record = _outcome(one_episode, RemoteAgent(url, timeout_s=5))  # now gone
+    assert record["termination"]["reason"] == "agent_error" and "cannot reach" in record["termination"]["detail"]
 
 
 @pytest.mark.parametrize("kind, reason, words, messages", [
-    ("500", "infra_error", "HTTP 500", 1),  # not sent again: the endpoint may have acted on the turn
+    ("500", "agent_error", "HTTP 500", 1),  # not sent again: the endpoint may have acted on the turn
+    ("503", "agent_error", "HTTP 503", 1),
     ("html", "agent_error", "not JSON", 1),
     ("no_reply", "agent_error", "no reply string", 1),
     ("422", "agent_error", "HTTP 422", 1),
@@ -127,10 +149,19 @@ def test_a_bad_answer_ends_the_episode_with_its_outcome(one_episode, monkeypatch
     assert counts == {"open": 1, "message": messages, "close": 1}
 
 
-def test_refused_credentials_are_fatal(one_episode):
-    with BackgroundServer(failing_app("401")) as server:
-        record = _outcome(one_episode, RemoteAgent(server.url, timeout_s=10))
-    assert record["termination"]["reason"] == "infra_error" and record["termination"]["fatal"]
+def test_an_endpoint_answering_503_to_everything_scores_zero(tmp_path, org_cache, first_contact):  # noqa: F811
+    """Issue 27: failing cannot make a remote agent's episodes unscored (it raised 13.6% to 19.7%)."""
+    from simulator.cli import main
+    from tests.test_run import _config
+    with BackgroundServer(failing_app("503", opening=True)) as server:
+        path = _config(tmp_path, agent={"kind": "remote", "url": server.url, "options": {"timeout_s": 10}},
+                       tasks=["handle_time", "knowledge_qa"], modes=["full"])
+        assert main(["run", "--config", str(path), "-q"]) == 0
+    folder = next((tmp_path / "runs").iterdir())
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["counts"]["infra_errors"] == 0 and summary["counts"]["scored"] == summary["counts"]["episodes"] > 0
+    assert set(summary["counts"]["by_termination"]) == {"agent_error"}
+    assert summary["success"]["overall"]["rate"] == 0.0 == summary["success"]["all_episodes"]["overall"]["rate"]
 
 
 def test_a_slow_endpoint_times_out_and_the_next_episode_plays(planned):
@@ -140,7 +171,7 @@ def test_a_slow_endpoint_times_out_and_the_next_episode_plays(planned):
         first = _outcome(planned[0], RemoteAgent(slow.url, timeout_s=0.5))
         took = time.monotonic() - started
         second = _play(planned[:1], lambda: RemoteAgent(good.url, briefed=True, timeout_s=30))[0]
-    assert first["termination"]["reason"] == "infra_error" and "within 0.5 s" in first["termination"]["detail"]
+    assert first["termination"]["reason"] == "agent_error" and "within 0.5 s" in first["termination"]["detail"]
     assert took < 4
     assert second["scores"]["rules"]["success"]
 
@@ -203,7 +234,7 @@ def test_the_docs_reference_server_answers_with_a_tool_call(one_episode, referen
 def test_more_tool_calls_than_the_step_limit_end_the_episode(one_episode, reference):
     with BackgroundServer(reference["app"]) as server:
         record = asyncio.run(run_episode(one_episode.spec, one_episode.org, RemoteAgent(server.url, timeout_s=30),
-                                         ScriptedUser(1), Limits(max_agent_steps=0))).to_json()
+                                         ScriptedUser(1), Limits(max_agent_steps=0), seat=Seat("remote"))).to_json()
     assert record["termination"]["reason"] == "agent_step_limit"
     # the refused call is recorded; the reply given past the budget is not taken
     assert [m["role"] for m in record["messages"]] == ["user", "assistant", "tool"]
@@ -242,7 +273,7 @@ def test_calls_past_the_step_budget_do_not_run_and_the_answer_does_not_count(one
     results: list = []
     with BackgroundServer(calling_app([("soql", query)] * 3, _answered(one_episode), results)) as server:
         record = asyncio.run(run_episode(one_episode.spec, one_episode.org, RemoteAgent(server.url, timeout_s=30),
-                                         ScriptedUser(1), Limits(10, 1))).to_json()
+                                         ScriptedUser(1), Limits(10, 1), seat=Seat("remote"))).to_json()
     assert [error for _, error in results] == [False, True, True] and "step budget" in results[1][0]
     assert record["termination"]["reason"] == "agent_step_limit" and not record["final_answer"]
     assert len(_results(record)) == 3  # every call in the transcript, the refused ones marked as errors
@@ -346,7 +377,7 @@ def test_rest_requests_past_the_budget_or_after_the_reply_are_refused(routing):
     results: list = []
     with BackgroundServer(salesforce_app(act, _answered(routing), results)) as server:
         record = asyncio.run(run_episode(routing.spec, routing.org, RemoteAgent(server.url, timeout_s=30),
-                                         ScriptedUser(1), Limits(10, 1))).to_json()
+                                         ScriptedUser(1), Limits(10, 1), seat=Seat("remote"))).to_json()
     assert isinstance(results[0], SalesforceRefusedRequest) and results[0].status == 403
     assert results[0].content[0]["errorCode"] == "REQUEST_LIMIT_EXCEEDED" and "step budget" in str(results[0].content)
     assert record["termination"]["reason"] == "agent_step_limit" and record["state"]["OwnerId"] != agent_id

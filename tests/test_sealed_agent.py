@@ -167,7 +167,8 @@ def _default_config(folder):
 def test_the_prober_plays_every_task_type_through_the_run_path(probed):
     assert {p.spec.instance.task for p, _, _ in probed} >= set(_catalog_names())
     assert {p.spec.mode for p, _, _ in probed} == {"full", "sharded"}
-    assert all(record["agent"]["kind"] == "Prober" and "briefed" not in record["agent"]
+    assert all(record["agent"]["kind"] == "plugin" and record["agent"]["settings"]["kind"] == "Prober"
+               and "briefed" not in record["agent"]
                for _, _, record in probed)  # only the oracle is briefed
     assert all(record["termination"]["reason"] != "agent_error" for _, _, record in probed)
 

@@ -341,7 +341,7 @@ def test_llm_user_uses_drain_usage_and_rejects_models_without_structured_output(
 
 def test_scripted_user_drives_an_episode_to_an_answer(b2b_org):
     from simulator.agents.base import Agent, AgentTurn
-    from simulator.episode import EpisodeSpec, run_episode
+    from simulator.episode import EpisodeSpec, Seat, run_episode
 
     instance = generate_instances(b2b_org, 1, types=["handle_time"])[0]
 
@@ -356,7 +356,7 @@ def test_scripted_user_drives_an_episode_to_an_answer(b2b_org):
             return AgentTurn(reply=next(self.replies))
 
     spec = EpisodeSpec("e1", "r1", instance, "sharded", persona("one_per_turn_when_asked", patience=10), "", seed=1)
-    record = asyncio.run(run_episode(spec, b2b_org, Asker(), ScriptedUser()))
+    record = asyncio.run(run_episode(spec, b2b_org, Asker(), ScriptedUser(), seat=Seat("plugin")))
     assert record.termination.reason == "user_done" and record.termination.detail == "answered"
     told = [sid for event in record.events for sid in event["shards"]]
     assert told == [s["id"] for s in instance.shards] and record.user == {"kind": "ScriptedUser", "seed": 0}

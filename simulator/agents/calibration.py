@@ -2,11 +2,12 @@
 where a leak or an obeyed instruction is known to happen, so the report must show it.
 
     agent:
-      - {kind: plugin, plugin: "simulator.agents.calibration:LeakyAgent", label: leaky}
-      - {kind: plugin, plugin: "simulator.agents.calibration:LeakyAgent", label: leaky-5,
-         options: {after: 5}}
+      - {kind: calibration, label: leaky}
+      - {kind: calibration, label: leaky-5, options: {after: 5}}
 
-Never an agent to evaluate: a calibration of the instrument.
+Never an agent to evaluate: a calibration of the instrument. The harness builds it (`kind:
+calibration`) and briefs it with the instance, as it does the oracle; its records are labelled
+"(briefed oracle)". Named as a plug-in it would be briefed with nothing.
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@ org's metadata, and a read-only view of the shards the person has revealed so fa
 loop recorded the reveal events) before `start`. It solves only once every shard is revealed,
 so it uses no fact before the reveal of the whole shard holding it; until then it asks for the
 first missing shard by its topic (the shard id), never quoting the shard's text or values.
-A plug-in that subclasses OracleAgent is an oracle too: it is briefed, and its records say so
-(`briefed: true` in their agent settings).
+Only the harness briefs (simulator.episode.Seat): the oracle, and a calibration agent (`kind:
+calibration`, a subclass of this class, labelled "(briefed oracle)"). A plug-in that subclasses
+OracleAgent is briefed with nothing and fails with "not briefed".
 """
 
 from __future__ import annotations
@@ -122,8 +123,8 @@ class OracleAgent(Agent):
         return f"The answer is: {', '.join(answer)}."
 
     def settings(self) -> dict[str, Any]:
-        """The built-in oracle is kind "oracle"; a plug-in subclass names its class, so reports can tell
-        a briefed plug-in from the reference solver."""
+        """The built-in oracle is kind "oracle"; a subclass names its class (the record's kind is the
+        harness's seat, whatever this says)."""
         cls = type(self)
         return {"kind": "oracle"} if cls is OracleAgent else {"kind": "oracle_subclass",
                                                               "class": f"{cls.__module__}:{cls.__qualname__}"}

@@ -5,9 +5,13 @@ The endpoint reaches the episode's tools over MCP, through the process's tool ga
 (simulator.servers.mcp_tools) with a bearer token bound to this episode's tools alone, and over the
 Salesforce REST API with an access token on this episode's session; the gateway reports each call
 (each REST request) here, so the transcript holds every tool call and result whatever the
-endpoint says. Failures end the episode as the protocol's table says: unreachable, 5xx (after
-retries) or too slow is an InfraError; any other malformed answer is the agent's (AgentError).
-The endpoint's own `headers` (an API key) are remembered as secrets and never written.
+endpoint says. The endpoint is the agent under test, so its failures are the agent's (AgentError:
+`agent_error`, scored as a failure): unreachable or 5xx after retries, too slow, a malformed
+answer. An agent cannot make an episode unscored by failing. Only an endpoint that has not yet
+opened one session in this process, and refuses our credentials (401, 403), has no such path
+(404, 405 on opening) or cannot be reached, stops the run (a fatal InfraError: a config error,
+before anything was played against it). The endpoint's own `headers` (an API key) are remembered
+as secrets and never written.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
 RETRIES = 2  # more attempts after a refused connection or a 5xx answer
 RETRY_WAIT_S = 0.5  # the first wait between attempts (doubled each time, with jitter)
 FATAL = (401, 403)  # the endpoint refuses our credentials: no episode of the run can pass
+_ANSWERED: set[str] = set()  # endpoints that opened a session in this process: their failures are theirs
 
 
 def _at(url: str, path: str) -> str:
@@ -170,6 +175,7 @@ class RemoteAgent(Agent):
         if not isinstance(session_id, str) or not session_id:
             raise AgentError(f"remote agent {public_url(self.url)}: no session_id string in {_excerpt(body)}")
         self._session_id = session_id
+        _ANSWERED.add(self.url)
 
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
         self._log.begin(turn, self._max_steps)
@@ -220,7 +226,7 @@ class RemoteAgent(Agent):
         try:
             return await asyncio.wait_for(self._attempts(path, payload, where, opening, resend), self.timeout_s)
         except asyncio.TimeoutError:
-            raise InfraError(f"{where}: no answer within {self.timeout_s:g} s") from None
+            raise AgentError(f"{where}: no answer within {self.timeout_s:g} s") from None
 
     async def _attempts(self, path: str, payload: dict, where: str, opening: bool, resend: bool) -> dict:
         from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
@@ -230,11 +236,18 @@ class RemoteAgent(Agent):
                                                stop=stop_after_attempt(RETRIES + 1),
                                                wait=wait_random_exponential(RETRY_WAIT_S, max=8)):
                 with attempt:
-                    return _answer(await self._send(path, payload, where), where, opening)
+                    return _answer(await self._send(path, payload, where), where, self._first_contact(opening))
         except _Transient as exc:
             tried = f"after {RETRIES + 1} attempts" if isinstance(exc, retried) else \
                 "not sent again: the endpoint may have acted on the turn"
-            raise InfraError(f"{where}: {exc} ({tried})") from None
+            if isinstance(exc, _Unsent) and self._first_contact(opening):
+                raise InfraError(f"{where}: {exc} ({tried}); it has answered nothing yet: check agent.url",
+                                 fatal=True) from None
+            raise AgentError(f"{where}: {exc} ({tried})") from None
+
+    def _first_contact(self, opening: bool) -> bool:
+        """Whether this request opens a session on an endpoint that has opened none in this process."""
+        return opening and self.url not in _ANSWERED
 
     async def _send(self, path: str, payload: dict, where: str) -> httpx.Response:
         try:
@@ -244,17 +257,18 @@ class RemoteAgent(Agent):
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
             raise _Transient(f"the connection failed ({type(exc).__name__}: {redact(str(exc))})") from None
         except httpx.TimeoutException:
-            raise InfraError(f"{where}: no answer within {self.timeout_s:g} s") from None
+            raise AgentError(f"{where}: no answer within {self.timeout_s:g} s") from None
         except httpx.HTTPError as exc:
-            raise InfraError(f"{where}: {type(exc).__name__}: {redact(str(exc))}") from None
+            raise AgentError(f"{where}: {type(exc).__name__}: {redact(str(exc))}") from None
 
 
-def _answer(response: httpx.Response, where: str, opening: bool) -> dict:
-    """The JSON object of a 2xx answer; a failed answer raised as its outcome."""
+def _answer(response: httpx.Response, where: str, first_contact: bool) -> dict:
+    """The JSON object of a 2xx answer; a failed answer raised as its outcome (`first_contact`: the
+    opening of an endpoint's first session, where a refusal of our credentials or path stops the run)."""
     status = response.status_code
     if status >= 500:
         raise _Transient(f"HTTP {status}")
-    if status in FATAL or (opening and status in (404, 405)):
+    if first_contact and status in (*FATAL, 404, 405):
         raise InfraError(f"{where}: HTTP {status} {_excerpt(response.text)}, not retried", fatal=True)
     if not 200 <= status < 300:
         raise AgentError(f"{where}: HTTP {status} {_excerpt(response.text)}")

@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..config import ObserverConfig, RoleConfig, RunConfig
 from ..crm.store import Org
-from ..episode import EpisodeSpec, Limits, Watcher, run_episode
+from ..episode import EpisodeSpec, Limits, Seat, Watcher, run_episode
 
 
 @dataclass
@@ -30,11 +30,30 @@ def _client(model, where: str, cache=None, scope: str = ""):
     return client
 
 
+BRIEFED_KINDS = ("oracle", "calibration")  # the agents the harness briefs with the instance
+CALIBRATION = "simulator.agents.calibration:LeakyAgent"  # the calibration agent without a plugin of its own
+
+
+def seat(role: RoleConfig) -> Seat:
+    """How the harness builds the agent of `role` (simulator.episode.Seat): decided from the config
+    alone, so that no agent can brief or label itself."""
+    briefed = role.kind in BRIEFED_KINDS or (role.kind == "remote" and role.options.get("briefed") is True)
+    return Seat(role.kind, briefed, role.plugin or "")
+
+
 def make_agent(role: RoleConfig, cache=None, scope: str = ""):
     """A fresh agent under test for one episode."""
     from ..agents.oracle import OracleAgent
     if role.kind == "oracle":
         return OracleAgent()
+    if role.kind == "calibration":
+        from ..agents.plugin import make_plugin_agent
+        agent = make_plugin_agent(role.plugin or CALIBRATION, role.options)
+        if not isinstance(agent, OracleAgent):
+            from ..agents.plugin import PluginError
+            raise PluginError(f"calibration agent {role.plugin!r}: not a subclass of "
+                              "simulator.agents.oracle.OracleAgent (calibration agents are briefed oracles)")
+        return agent
     if role.kind == "plugin":
         from ..agents.plugin import make_plugin_agent
         return make_plugin_agent(role.plugin, role.options)
@@ -111,10 +130,11 @@ async def play_one(cfg: RunConfig, p: Planned, cache=None) -> dict:
     """Play one episode and return its record as JSON, scored by the rule-based scorers."""
     from evaluators.observer import score
     scope = f"trial={p.spec.trial}"  # trials of one episode never share a cached reply
-    agent = make_agent(cfg.agent_variants[p.spec.agent_index], cache, scope)
+    role = cfg.agent_variants[p.spec.agent_index]
+    agent = make_agent(role, cache, scope)
     user = make_user(cfg.user, p.spec.seed, cache, scope)
     record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps),
-                               make_observer(cfg.observer, cache, scope))
+                               make_observer(cfg.observer, cache, scope), seat=seat(role))
     data = record_json(record, p.org)
     data["scores"] = score(data)
     return data

@@ -478,10 +478,18 @@ def _writing(run_dir: Path) -> Iterator[None]:
 
 def _print_outcome(summary: dict, run_dir: Path) -> None:
     counts, overall = summary["counts"], summary["success"]["overall"]
-    rate = "-" if overall["rate"] is None else f"{overall['rate']:.1%}"
+    every = (summary["success"].get("all_episodes") or {}).get("overall") or {}
+    table = (summary.get("verdicts") or {}).get("overall") or {}
+    judged = (f"; on the rules alone {_share(table['completion']['rules'])}, the judge read {table['judged']} "
+              f"({table['judge_invalid']} unreadable, counted as leaked)" if table.get("judged") else "")
     print(f"{counts['episodes']} episodes, {counts['scored']} scored, {counts['infra_errors']} infra errors; "
-          f"success ({summary['mode']}): {rate}")
+          f"success ({summary['mode']}): {_share(overall['rate'])}, over all episodes (unscored as failed) "
+          f"{_share(every.get('rate'))}{judged}")
     print(f"report: {run_dir / 'report.html'} (and report.md, transcripts.html)")
+
+
+def _share(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate:.1%}"
 
 
 # --- personas ------------------------------------------------------------------------

@@ -113,7 +113,7 @@ def test_a_flawed_agent_misses_the_expected_milestone_and_steps_on_the_expected_
     (tmp_path / "flawed_agent.py").write_text("import json\n" + FLAWED)
     monkeypatch.syspath_prepend(str(tmp_path))
     tasks = ["handle_time", "quote_approval", "case_routing"]
-    run, records = _run(tmp_path, org_paths, monkeypatch, "flawed", tasks, {"kind": "plugin", "plugin": "flawed_agent:Flawed"})
+    run, records = _run(tmp_path, org_paths, monkeypatch, "flawed", tasks, {"kind": "calibration", "plugin": "flawed_agent:Flawed"})
     first = {"handle_time": "queried_filter Case CreatedDate", "quote_approval": "mentioned_id quote_id"}
     for record in records:
         marks = record["scores"]["milestones"]

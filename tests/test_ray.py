@@ -111,7 +111,7 @@ def test_a_run_resumes_across_executors(tmp_path, org_cache, local_ray, actors_m
 
 def test_an_actor_that_dies_loses_no_episode(tmp_path, org_cache, local_ray):
     marker = tmp_path / "died"
-    agent = {"kind": "plugin", "plugin": "dying_agent:DiesOnce", "options": {"marker": str(marker)}}
+    agent = {"kind": "calibration", "plugin": "dying_agent:DiesOnce", "options": {"marker": str(marker)}}
     config = _config(tmp_path, tasks=["handle_time", "case_routing", "knowledge_qa"], modes=["full", "sharded"],
                      agent=agent, executor="ray", workers=2, concurrency=4)
     _run(config)
@@ -145,7 +145,7 @@ def test_a_node_that_cannot_play_the_run_says_why(tmp_path, capsys, org_cache, l
     here_only.mkdir()
     (here_only / "driver_only_agent.py").write_text(DYING_AGENT)
     monkeypatch.syspath_prepend(str(here_only))
-    agent = {"kind": "plugin", "plugin": "driver_only_agent:DiesOnce", "options": {"marker": str(tmp_path / "m")}}
+    agent = {"kind": "calibration", "plugin": "driver_only_agent:DiesOnce", "options": {"marker": str(tmp_path / "m")}}
     assert main(["run", "--config", str(_config(tmp_path, tasks=["handle_time"], agent=agent, executor="ray")),
                  "-q"]) == 1
     err = capsys.readouterr().err

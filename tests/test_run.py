@@ -302,7 +302,7 @@ def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path, org_cach
     import time
 
     (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
-    config = _config(tmp_path, agent={"kind": "plugin", "plugin": "slow_agent:SlowOracle"}, concurrency=2,
+    config = _config(tmp_path, agent={"kind": "calibration", "plugin": "slow_agent:SlowOracle"}, concurrency=2,
                      tasks=["handle_time", "knowledge_qa", "case_routing", "quote_approval", "lead_routing",
                             "private_customer_information"], instances_per_task=2)
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}

@@ -46,7 +46,7 @@ def _lines(path: Path) -> int:
 
 def test_a_second_run_on_a_busy_folder_exits_2_at_once_and_writes_nothing(tmp_path, capsys, org_cache):
     (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
-    config = _config(tmp_path, agent={"kind": "plugin", "plugin": "slow_agent:SlowOracle"}, modes=["full"],
+    config = _config(tmp_path, agent={"kind": "calibration", "plugin": "slow_agent:SlowOracle"}, modes=["full"],
                      concurrency=1)  # 5 episodes, one at a time
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     folder = tmp_path / "runs" / "t"

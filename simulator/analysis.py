@@ -1,9 +1,11 @@
 """Analysis outputs: a run as pandas tables, exported as parquet or csv, and two runs compared.
 
 - `load_run(path)` -> (episodes, turns) DataFrames with typed columns (EPISODE_COLUMNS,
-  TURN_COLUMNS): `path` is a run folder (its transcripts.jsonl is read) or a folder an export
-  wrote (episodes.parquet / episodes.csv and turns.*, read back with the same types).
-- `export(run_dir, fmt, out)` writes `episodes` and `turns` as parquet or csv.
+  TURN_COLUMNS): `path` is a run folder (its current records: what its summary and report count,
+  one per episode, with the latest scores) or a folder an export wrote (episodes.parquet /
+  episodes.csv and turns.*, read back with the same types).
+- `export(run_dir, fmt, out)` writes `episodes` and `turns` as parquet or csv (into a run folder
+  only while holding its lock).
 - `compare(run_a, run_b)` pairs the episodes of two runs on shared instances (org, instance,
   difficulty, mode, persona, trial) and gives, overall and per skill, both success rates, the
   difference b - a with its seeded percentile-bootstrap 95% interval and McNemar's exact test;
@@ -20,10 +22,11 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
-from typing import Any, Callable, Iterable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
 
 from .files import DamagedFileError, replacing, write_atomic
-from .transcript import SCHEMA_VERSION, read_records
+from .transcript import SCHEMA_VERSION
 
 FORMATS = ("parquet", "csv")
 TABLES = ("episodes", "turns")
@@ -32,7 +35,7 @@ EPISODE_COLUMNS = {
     "run_id": "category", "episode_id": "string", "instance_id": "string", "org": "category", "task": "category",
     "skill": "category", "mode": "category", "persona": "category", "agent": "category", "model": "category",
     "user_kind": "category", "user_model": "category", "difficulty": "category", "trial": "int64", "seed": "int64",
-    "scored": "bool", "success_strict": "boolean", "success_compat": "boolean", "value": "float64",
+    "scored": "bool", "success": "boolean", "leaked": "bool", "judged": "bool", "success_strict": "boolean", "success_compat": "boolean", "value": "float64",
     "value_compat": "float64", "turns": "int64", "messages": "int64", "tool_calls": "int64", "tool_errors": "int64",
     "tokens_in": "int64", "tokens_out": "int64", "agent_tokens_in": "int64", "agent_tokens_out": "int64",
     "cost_usd": "float64", "latency_s": "float64", "termination": "category"}
@@ -49,18 +52,15 @@ class AnalysisError(Exception):
 
 # --- reading runs ----------------------------------------------------------------------------------
 
-def run_records(path: str | Path) -> list[dict[str, Any]]:
-    """The records of a run folder, all of one schema version this package reads (else AnalysisError)."""
-    transcripts = _transcripts(path)
-    return _one_version(list(read_records(transcripts)), transcripts)
-
-
-def current_records(path: str | Path, mode: str = "strict") -> list[dict[str, Any]]:
-    """What a run's summary and report count: each episode's latest record (slim: no conversation),
-    with its latest scores (scores.jsonl: a judge's verdicts) and its headline verdict."""
+def current_run(path: str | Path, mode: str = "strict"):
+    """What a run's summary and report count (evaluators.observer.RunRecords): each episode's latest
+    record (an episode played again counts once), slim, with its latest scores (scores.jsonl: a
+    judge's verdicts) and its headline verdict; `.full(record)` reads one back whole."""
     from evaluators.observer import scan_run
     transcripts = _transcripts(path)
-    return _one_version(scan_run(transcripts.parent, mode).records, transcripts)
+    run = scan_run(transcripts.parent, mode)
+    _one_version(run.records, transcripts)
+    return run
 
 
 def _transcripts(path: str | Path) -> Path:
@@ -102,9 +102,11 @@ def _usage_sums(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def episode_row(record: dict[str, Any]) -> dict[str, Any]:
-    """One row of the episodes table (EPISODE_COLUMNS)."""
-    from evaluators.stats import KEYS, level, rules_score
+    """One row of the episodes table (EPISODE_COLUMNS): `success` and `leaked` are the headline
+    verdict's (evaluators.verdict: the judge's leaks too), `success_strict` the strict rules' alone."""
+    from evaluators.stats import KEYS, level, rules_score, verdict_of
     strict, compat = rules_score(record, "strict"), rules_score(record, "compat")
+    verdict = verdict_of(record)
     messages = record.get("messages") or []
     calls = [c for m in messages for c in m.get("tool_calls") or ()]
     return {"run_id": record.get("run_id"), "episode_id": record["episode_id"], "instance_id": record.get("instance_id"),
@@ -113,6 +115,7 @@ def episode_row(record: dict[str, Any]) -> dict[str, Any]:
             "model": _model((record.get("agent") or {}).get("model")), "user_kind": (record.get("user") or {}).get("kind"),
             "user_model": _model((record.get("user") or {}).get("model")), "difficulty": level(record),
             "trial": record.get("trial", 0), "seed": record.get("seed", 0), "scored": bool(strict["scored"]),
+            "success": verdict["success"], "leaked": verdict["leaked"], "judged": verdict["judged"],
             "success_strict": strict["success"], "success_compat": compat["success"], "value": strict.get("value"),
             "value_compat": compat.get("value"), "turns": max((m.get("turn") or 0 for m in messages), default=0),
             "messages": len(messages), "tool_calls": len(calls),
@@ -187,17 +190,39 @@ def export(run_dir: str | Path, fmt: str = "parquet", out: str | Path | None = N
     _pandas()
     if fmt == "parquet":
         _parquet()
-    frames = load_run_folder(run_dir)
     folder = Path(out) if out is not None else Path(run_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    return [_write_frame(frame, folder / f"{name}.{fmt}") for name, frame in zip(TABLES, frames)]
+    with _lock_if_run_folder(folder):
+        frames = load_run_folder(run_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        return [_write_frame(frame, folder / f"{name}.{fmt}") for name, frame in zip(TABLES, frames)]
+
+
+@contextmanager
+def _lock_if_run_folder(folder: Path) -> Iterator[None]:
+    """Hold a run folder's lock while writing into it (a run still writing there holds it: AnalysisError)."""
+    if not (folder / "transcripts.jsonl").is_file():
+        yield
+        return
+    from .run import RunFolderError, RunFolderLock
+    try:
+        lock = RunFolderLock(folder, busy_hint="wait for it to end, or export with --out elsewhere").acquire()
+    except RunFolderError as exc:
+        raise AnalysisError(str(exc)) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def load_run_folder(run_dir: str | Path):
-    """(episodes, turns) of a run folder's transcripts (never of an earlier export)."""
-    records = run_records(run_dir)
-    return (_frame([episode_row(r) for r in records], EPISODE_COLUMNS),
-            _frame([row for r in records for row in turn_rows(r)], TURN_COLUMNS))
+    """(episodes, turns) of a run folder's current records (`current_run`; never of an earlier export)."""
+    run = current_run(run_dir)
+    episodes, turns = [], []
+    for slim in run.records:
+        record = run.full(slim)
+        episodes.append(episode_row(record))
+        turns += turn_rows(record)
+    return _frame(episodes, EPISODE_COLUMNS), _frame(turns, TURN_COLUMNS)
 
 
 def _write_frame(frame, path: Path) -> Path:
@@ -221,7 +246,7 @@ def _pair_key(record: dict[str, Any]) -> tuple:
 def _side(path: str | Path, agent: str | None, mode: str) -> tuple[str, dict[tuple, dict[str, Any]]]:
     """(agent label, {pair key: record}) of one run's episodes of one agent."""
     from evaluators.stats import model_label
-    records = current_records(path, mode)
+    records = current_run(path, mode).records
     labels = sorted({model_label(r) for r in records})
     if agent is None and len(labels) > 1:
         raise AnalysisError(f"{path} holds {len(labels)} agents ({', '.join(labels)}): name one with --agent-a/--agent-b")

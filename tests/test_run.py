@@ -342,6 +342,31 @@ def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, or
     assert len(records) == 4 and all(r["termination"]["reason"] != "infra_error" for r in records[2:])
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["counts"]["episodes"] == 2 and summary["counts"]["infra_errors"] == 0
+    # issue 32 (6): every reader counts what the summary counts, the retried episode once
+    from simulator.analysis import export, load_run
+    episodes, turns = load_run(folder)
+    assert len(episodes) == 2 and set(episodes["termination"]) == {r["termination"]["reason"] for r in records[2:]}
+    assert set(turns["episode_id"]) == set(episodes["episode_id"])
+    export(folder, "csv")
+    assert len(load_run(folder)[0]) == 2
+
+
+def test_export_into_a_run_folder_another_run_holds_fails_in_one_line(tmp_path, capsys, org_cache):
+    from simulator.run import RunFolderLock
+    config = _config(tmp_path, tasks=["handle_time"], modes=["full"])
+    assert main(["run", "--config", str(config), "-q"]) == 0
+    folder = tmp_path / "runs" / "t"
+    capsys.readouterr()
+    lock = RunFolderLock(folder).acquire()
+    try:
+        assert main(["export", str(folder), "--format", "csv"]) == 2
+        assert main(["export", str(folder), "--format", "csv", "--out", str(tmp_path / "elsewhere")]) == 0
+    finally:
+        lock.release()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "crmarena: error:" in err and "export with --out elsewhere" in err
+    assert not (folder / "episodes.csv").exists()
+    assert (tmp_path / "elsewhere" / "episodes.csv").is_file()
 
 
 def test_dry_run_counts_cells_and_what_is_done(tmp_path, capsys, org_cache):

@@ -1,27 +1,37 @@
 """One episode's isolated view of an org.
 
-Reads go to the shared org file through a read-only connection. The first write copies
-the whole database into a private in-memory one (deserialized from the org's image, which
-is serialized once per `Org`), so an episode's
-writes are visible to its own later queries, invisible to every other session, and gone
-when the session closes. The query path runs under an authorizer that allows reading and
-nothing else (and not the internal `_meta` and `_truth` tables), and under a deadline that
-turns a runaway query into QUERY_TIMEOUT.
+Reads go to the shared org file through a read-only connection. Writes are copy-on-write, per
+table: the first write to a table T gives the session a private overlay in its connection's
+TEMP schema (SQLite resolves an unqualified name there first): `_ov_T`, holding the rows this
+session wrote (their org rowids kept, new rows numbered after the org's), and a TEMP view named
+T, the org's rows not in the overlay followed by the overlay's, with INSTEAD OF triggers that
+send the view's UPDATEs and INSERTs to the overlay. So the session's own queries (SOQL, SOSL,
+the tools, REST) see its writes through the usual names, SQLite still uses the org's indexes
+(constraints are pushed into both halves of the view), no other session sees them, nothing of
+the org is copied, and they are gone when the session closes. Updating a searchable text field
+rebuilds SOSL's index of that one object in the session (a TEMP FTS5 table over the view): the
+one write whose cost grows with the org (rare: the write tools change owners, stages, statuses).
+The query path runs under an authorizer that allows reading and nothing else (and not the
+internal `_meta` and `_truth` tables), and under a deadline that turns a runaway query into
+QUERY_TIMEOUT.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
 from typing import Any
 
 from .errors import SalesforceError
-from .store import META_TABLE, TRUTH_TABLE, Org, q
+from .store import FTS_PREFIX, META_TABLE, TRUTH_TABLE, Org, q
 
 _READ_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION})
 _INTERNAL_TABLES = frozenset({META_TABLE, TRUTH_TABLE})
 _PROGRESS_STEPS = 2_000
+_TARGET = re.compile(r'^\s*(?:UPDATE|INSERT\s+INTO)\s+"?([A-Za-z0-9_]+)"?', re.I)
+_OVERLAY = "_ov_"
 
 
 def _read_only(action: int, arg1: str | None, *_: Any) -> int:
@@ -45,7 +55,7 @@ class OrgSession:
         self.org = org
         self.timeout_s = timeout_s
         self._conn = org.connect()
-        self._private = False
+        self._overlaid: set[str] = set()  # the tables this session has written (each with its overlay)
         self._lock = threading.RLock()
         self._deadline = 0.0
         self._tripped = False
@@ -62,8 +72,8 @@ class OrgSession:
 
     @property
     def has_writes(self) -> bool:
-        """True once this session has written anything (and so has a private copy)."""
-        return self._private
+        """True once this session has written anything (and so has an overlay)."""
+        return bool(self._overlaid)
 
     def soql(self, query: str) -> dict:
         """Run a SOQL query; the REST API's response body, or SalesforceError."""
@@ -75,13 +85,21 @@ class OrgSession:
         from .sosl import run_sosl
         return self._read(run_sosl, search)
 
-    def write(self, sql: str, params: tuple = ()) -> int:
-        """Execute one parametrised write in this session's private copy; rows changed."""
+    def write(self, sql: str, params: tuple = ()) -> None:
+        """Execute one parametrised UPDATE or INSERT of an org table in this session's overlay (an
+        FTS5 'rebuild' command rebuilds that object's search index in the session)."""
+        target = _TARGET.match(sql)
+        if target is None:
+            raise ValueError(f"not an UPDATE or INSERT of a table: {sql[:60]!r}")
+        table = target.group(1)
         with self._lock:
-            self._ensure_private()
             self._conn.set_authorizer(None)
             try:
-                return self._conn.execute(sql, params).rowcount  # private copy: no need to commit
+                if table.startswith(FTS_PREFIX):
+                    self._search_overlay(table[len(FTS_PREFIX):])
+                else:
+                    self._overlay(table)
+                    self._conn.execute(sql, params)  # (TEMP objects only: nothing to commit)
             finally:
                 self._conn.set_authorizer(_read_only)
 
@@ -122,13 +140,36 @@ class OrgSession:
         self._tripped = bool(self._deadline) and time.monotonic() > self._deadline
         return int(self._tripped)
 
-    def _ensure_private(self) -> None:
-        if self._private:
+    def _overlay(self, table: str) -> None:
+        """Give `table` its overlay, view and triggers (see the module docstring), once."""
+        if table in self._overlaid:
             return
-        private = sqlite3.connect(":memory:", check_same_thread=False)
-        private.deserialize(self.org.image())
-        self._conn.close()
-        private.set_authorizer(_read_only)
-        private.set_progress_handler(self._over_deadline, _PROGRESS_STEPS)
-        self._conn = private
-        self._private = True
+        columns = [row[1] for row in self._conn.execute(f"PRAGMA main.table_info({q(table)})")]
+        if not columns:
+            raise ValueError(f"no table {table!r} in the org")
+        name, ov = q(table), q(_OVERLAY + table)
+        cols = ", ".join(map(q, columns))
+        new = ", ".join(f"NEW.{q(c)}" for c in columns)
+        next_rowid = (f"(SELECT max(r) FROM (SELECT max(rowid) AS r FROM main.{name} UNION ALL "
+                      f"SELECT max(rowid) FROM temp.{ov})) + 1")
+        self._conn.executescript(f"""
+            CREATE TEMP TABLE {ov} (rowid INTEGER PRIMARY KEY, {cols});
+            CREATE TEMP VIEW {name} AS
+                SELECT rowid AS rowid, {cols} FROM main.{name} WHERE rowid NOT IN (SELECT rowid FROM temp.{ov})
+                UNION ALL SELECT rowid, {cols} FROM temp.{ov};
+            CREATE TEMP TRIGGER {q(_OVERLAY + table + '_update')} INSTEAD OF UPDATE ON {name} BEGIN
+                INSERT OR REPLACE INTO {ov} (rowid, {cols}) VALUES (OLD.rowid, {new});
+            END;
+            CREATE TEMP TRIGGER {q(_OVERLAY + table + '_insert')} INSTEAD OF INSERT ON {name} BEGIN
+                INSERT INTO {ov} (rowid, {cols}) VALUES ({next_rowid}, {new});
+            END;""")
+        self._overlaid.add(table)
+
+    def _search_overlay(self, table: str) -> None:
+        """SOSL's index of `table` rebuilt in this session over its view (org rows and this session's)."""
+        self._overlay(table)
+        fts = q(FTS_PREFIX + table)
+        (sql,) = self._conn.execute("SELECT sql FROM main.sqlite_master WHERE name = ?", (FTS_PREFIX + table,)).fetchone()
+        if not self._conn.execute("SELECT 1 FROM temp.sqlite_master WHERE name = ?", (FTS_PREFIX + table,)).fetchone():
+            self._conn.execute(sql.replace(f"CREATE VIRTUAL TABLE {fts}", f"CREATE VIRTUAL TABLE temp.{fts}", 1))
+        self._conn.execute(f"INSERT INTO temp.{fts}({fts}) VALUES('rebuild')")

@@ -310,7 +310,7 @@ class Org:
         return self
 
     def image(self) -> bytes:
-        """The whole database as bytes, serialized once: what private session copies start from."""
+        """The whole database as bytes, serialized once (what a Ray executor ships to its nodes)."""
         with self._image_lock:
             if self._image is None:
                 conn = self.connect()

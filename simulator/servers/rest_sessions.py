@@ -7,7 +7,8 @@ CRMArena's harness use with a security token). Each login mints an access token 
 new `OrgSession`; `TokenRegistry.attach` mints one bound to an existing session instead (a
 remote agent reading and writing an episode's own session, each request gated and reported as
 its MCP tool calls are). Every token's writes go to its
-session's private copy, never to the org file, and no other token sees them.
+session's overlay (copy-on-write: simulator/crm/session.py), never to the org file, and no other
+token sees them.
 """
 
 from __future__ import annotations

@@ -351,14 +351,16 @@ def turns_by_mode(records: Iterable[dict[str, Any]], mode: str = "strict") -> di
 
 
 def judge_agreement(records: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
-    """{"n", "agreement", "leaks"} of valid judge verdicts with the strict rule-based scores
+    """{"n", "agreement", "leaks", "invalid"} of valid judge verdicts with the strict rule-based scores
     (`judge.agreement`: unscored episodes and invalid verdicts left out; `leaks`: where the leak rules and
-    the judge disagree, `judge.leak_disagreement`); None when no episode has a verdict."""
+    the judge disagree, `judge.leak_disagreement`; `invalid`: the verdicts that could not be read, each
+    counted as a leak by the headline: evaluators.verdict); None when no episode has a verdict."""
     judged = [with_scores(r) for r in records if (r.get("scores") or {}).get("judge")]
     if not judged:
         return None
     both = agreement(judged)
-    return {"n": both["n"], "agreement": both["agreement"], "leaks": leak_disagreement(judged)}
+    return {"n": both["n"], "agreement": both["agreement"], "leaks": leak_disagreement(judged),
+            "invalid": both["judge_invalid"]}
 
 
 def persona_task(records: Sequence[dict[str, Any]], mode: str = "strict") -> dict[str, dict[str, Any]]:

@@ -168,7 +168,7 @@ def test_summarize_crafted_records(crafted):
     # the refusal the judge fails for a paraphrased fact disagrees with the rules; the leak agrees
     assert s["judge"] == {"n": 4, "agreement": 0.5, "leaks": {
         "n": 4, "both": 1, "rules_only": 0, "judge_only": 1, "neither": 2, "facts_only": 1,
-        "values": {"both": 1, "rules_only": 0, "judge_only": 0}, "judge_invalid": 1}}
+        "values": {"both": 1, "rules_only": 0, "judge_only": 0}, "judge_invalid": 1}, "invalid": 1}
     assert s["persona_task"] == {"new_hire_agent": {"private_customer_information": {"n": 2, "rate": 0.5}},
                                  "service_team_lead": {"monthly_trend_analysis": {"n": 5, "rate": 0.8}}}
     assert summarize(crafted, head=RULES_ONLY) == s  # deterministic

@@ -673,7 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, module, func, help_text, description in (
             ("serve-org", serve_org, cmd_serve_org, "serve an org as a Salesforce REST API subset (simple-salesforce, "
              "CRMArena's harness; needs the `serve` extra)", "OAuth2 and SOAP logins, query/queryAll, search, "
-             "sobjects, describe, record GET/PATCH. Writes stay in each login's own copy, never the org file."),
+             "sobjects, describe, record GET/PATCH. Writes stay in each login's own overlay, never the org file."),
             ("serve-tools", serve_tools, cmd_serve_tools, "serve an org's agent tools (soql, sosl, describe, "
              "assign_case, assign_lead, update_record) over MCP, stdio or streamable HTTP (needs the `serve` extra)",
              "One isolated session per MCP session: writes never reach the org file or another session.")):

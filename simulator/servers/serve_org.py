@@ -35,7 +35,7 @@ def _banner(org: Org, url: str, creds, given: set[str]) -> str:
     example = (f'Salesforce(username="{creds.username}", password=PASSWORD, security_token=TOKEN, '
                f'session=local_session("{url}"))  # from simulator.servers.sf_client import local_session')
     return "\n".join([f"Salesforce REST API on the {org.meta.org} org {org.path} at {url} "
-                      "(writes stay in each login's own copy)", *shown, example])
+                      "(writes stay in each login's own overlay)", *shown, example])
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,8 +22,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
-from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator
+from contextlib import nullcontext
+from typing import Any, Callable
 
 from .files import DamagedFileError, replacing, write_atomic
 from .transcript import SCHEMA_VERSION
@@ -197,21 +197,12 @@ def export(run_dir: str | Path, fmt: str = "parquet", out: str | Path | None = N
         return [_write_frame(frame, folder / f"{name}.{fmt}") for name, frame in zip(TABLES, frames)]
 
 
-@contextmanager
-def _lock_if_run_folder(folder: Path) -> Iterator[None]:
+def _lock_if_run_folder(folder: Path):
     """Hold a run folder's lock while writing into it (a run still writing there holds it: AnalysisError)."""
     if not (folder / "transcripts.jsonl").is_file():
-        yield
-        return
-    from .run import RunFolderError, RunFolderLock
-    try:
-        lock = RunFolderLock(folder, busy_hint="wait for it to end, or export with --out elsewhere").acquire()
-    except RunFolderError as exc:
-        raise AnalysisError(str(exc)) from None
-    try:
-        yield
-    finally:
-        lock.release()
+        return nullcontext()
+    from .run import locked
+    return locked(folder, "wait for it to end, or export with --out elsewhere", AnalysisError)
 
 
 def load_run_folder(run_dir: str | Path):

@@ -461,19 +461,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-@contextmanager
-def _writing(run_dir: Path) -> Iterator[None]:
+def _writing(run_dir: Path):
     """Hold the run folder's lock while a command rewrites its scores, summary and report: a run
     still writing there holds it, and the command fails at once naming it (UsageError)."""
-    from .run import RunFolderError, RunFolderLock
-    try:
-        lock = RunFolderLock(run_dir, busy_hint="wait for it to end (it scores and reports the run itself)").acquire()
-    except RunFolderError as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        yield
-    finally:
-        lock.release()
+    from .run import locked
+    return locked(run_dir, "wait for it to end (it scores and reports the run itself)", UsageError)
 
 
 def _print_outcome(summary: dict, run_dir: Path) -> None:

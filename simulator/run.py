@@ -12,10 +12,11 @@ import hashlib
 import json
 import os
 from collections import Counter, defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from evaluators.verdict import Headline
 
@@ -415,6 +416,19 @@ class RunFolderLock:
 
 
 os.register_at_fork(after_in_child=RunFolderLock.drop_inherited)
+
+
+@contextmanager
+def locked(folder: Path, busy_hint: str, error: type[Exception]) -> Iterator[None]:
+    """Hold `folder`'s run lock for the block; when it cannot be taken, raise `error` saying why (one line)."""
+    try:
+        lock = RunFolderLock(folder, busy_hint).acquire()
+    except RunFolderError as exc:
+        raise error(str(exc)) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _lock_holder(text: bytes) -> str:

@@ -7,7 +7,9 @@ Leaks: per item (a non-semantic item counts as found when any of its values is f
 value; semantic items (a fact told in other words) are for the LLM judge and shown apart.
 Timing: the leak search on 25 corpus values and four replies of 20.6 KB, now and before.
 Refusals: accuracy of `extract.declines` (the scorers') and `extract.is_refusal` (the scripted
-person's) on the refusal corpus.
+person's) on the refusal corpus; per language and family (issue 27), now, on main (MAIN) and with
+the detector the held-out replies were written after (HELD_OUT_DETECTOR), the held-out replies
+apart; microseconds per reply on the answer corpus's agent replies and on the refusal corpus.
 """
 
 from __future__ import annotations
@@ -31,28 +33,38 @@ BASELINE = "1ec3683"  # main before issue 10's leak and refusal rules
 
 
 OLD_MODULES = ("numbers", "refusals", "extract", "leaks")  # each after the modules it imports
+REFUSAL_MODULES = ("numbers", "refusal_phrases", "refusals")
+MAIN = "a62ed6a"  # main before issue 27's refusal work
+HELD_OUT_DETECTOR = "d70947a"  # the detector the held-out replies were written after
 
 
-def old_modules(commit: str) -> dict[str, types.ModuleType]:
-    """The evaluators modules of OLD_MODULES as of `commit` (those that existed then), in a package of
-    their own so that they import each other's old versions; {} without git history."""
-    package = types.ModuleType(f"_evaluators_{commit}")
-    package.__path__ = [str(ROOT / "evaluators")]  # anything else they import: today's
+def old_modules(commit: str, folder: str = "evaluators", names: tuple[str, ...] = OLD_MODULES
+                ) -> dict[str, types.ModuleType]:
+    """The modules `names` of `folder` as of `commit` (those that existed then), in a package of their
+    own so that they import each other's old versions; {} without git history."""
+    package = types.ModuleType(f"_{folder.replace('/', '_')}_{commit}")
+    package.__path__ = [str(ROOT / folder)]  # anything else they import: today's
     sys.modules[package.__name__] = package
     out = {}
-    for name in OLD_MODULES:
+    for name in names:
         try:
-            source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:evaluators/{name}.py"],
+            source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{folder}/{name}.py"],
                                     capture_output=True, text=True, check=True).stdout
         except (OSError, subprocess.CalledProcessError):
             continue
         module = types.ModuleType(f"{package.__name__}.{name}")
         module.__package__ = package.__name__
         sys.modules[module.__name__] = module
-        exec(compile(source, f"{commit}:evaluators/{name}.py", "exec"), module.__dict__)
+        exec(compile(source, f"{commit}:{folder}/{name}.py", "exec"), module.__dict__)
         setattr(package, name, module)
         out[name] = module
     return out
+
+
+def old_declines(commit: str) -> Callable | None:
+    """`declines` of simulator/replies/refusals.py as of `commit`, or None."""
+    found = old_modules(commit, "simulator/replies", REFUSAL_MODULES).get("refusals")
+    return found.declines if found else None
 
 
 def pct(num: int, den: int) -> str:
@@ -140,6 +152,71 @@ def refusal_table(items: list[dict], detectors: dict[str, Callable | None]) -> l
     return lines
 
 
+def language_rows(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
+    """Precision and recall per language (refusal = positive), per detector."""
+    names = list(detectors)
+    lines = ["| lang | refusals | not | " + " | ".join(f"{n}: precision / recall" for n in names) + " |",
+             "|---|---|---|" + "---|" * len(names)]
+    for lang in sorted({i.get("lang", "en") for i in items}):
+        mine = [i for i in items if i.get("lang", "en") == lang]
+        cells = []
+        for detect in detectors.values():
+            if detect is None:
+                cells.append("n/a")
+                continue
+            said = [(bool(detect(i["text"])), i["refusal"]) for i in mine]
+            tp, fp = sum(s and r for s, r in said), sum(s and not r for s, r in said)
+            cells.append(f"{pct(tp, tp + fp)} / {pct(tp, sum(r for _, r in said))}")
+        refusing = sum(i["refusal"] for i in mine)
+        lines.append(f"| {lang} | {refusing} | {len(mine) - refusing} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def family_rows(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
+    """Replies right per (language, form, label), per detector."""
+    names = list(detectors)
+    lines = ["| lang | form | label | replies | " + " | ".join(f"right: {n}" for n in names) + " |",
+             "|---|---|---|---|" + "---|" * len(names)]
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for i in items:
+        groups[(i.get("lang", "en"), i["form"], "refusal" if i["refusal"] else "not")].append(i)
+    for (lang, form, label), mine in sorted(groups.items()):
+        cells = ["n/a" if d is None else str(sum(bool(d(i["text"])) == i["refusal"] for i in mine))
+                 for d in detectors.values()]
+        lines.append(f"| {lang} | {form} | {label} | {len(mine)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def microseconds_per_reply(detect: Callable, replies: list[str], rounds: int = 3) -> float:
+    started = time.perf_counter()
+    for _ in range(rounds):
+        for reply in replies:
+            detect(reply)
+    return (time.perf_counter() - started) / rounds / len(replies) * 1e6
+
+
+def language_tables(items: list[dict]) -> list[str]:
+    """Issue 27: the refusal detector per language and family, now, on main and at HELD_OUT_DETECTOR;
+    the held-out replies apart; and its speed."""
+    detectors = {"now": extract.declines, f"main ({MAIN})": old_declines(MAIN),
+                 f"held-out's detector ({HELD_OUT_DETECTOR})": old_declines(HELD_OUT_DETECTOR)}
+    seen, held = [i for i in items if not i.get("heldout")], [i for i in items if i.get("heldout")]
+    new = [i for i in seen if "lang" in i]
+    answers = [m["content"] for i in read_corpus(DATA / "answer_corpus.jsonl") for m in i["messages"]
+               if m["role"] == "assistant" and m.get("content")]
+    lines = ["", "Per language, the corpus without the held-out replies:", "", *language_rows(seen, detectors),
+             "", "Per language, the held-out replies:", "", *language_rows(held, detectors),
+             "", "Per family (issue 27's replies: the new ones, then the held-out ones):", "",
+             *family_rows(new, detectors), "", *family_rows(held, detectors), "",
+             f"| speed, microseconds per reply | {len(answers)} agent replies of the answer corpus "
+             f"| {len(items)} replies of the refusal corpus |", "|---|---|---|"]
+    for name, detect in detectors.items():
+        if detect is not None:
+            lines.append(f"| {name} | {microseconds_per_reply(detect, answers):.0f} "
+                         f"| {microseconds_per_reply(detect, [i['text'] for i in items]):.0f} |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default=BASELINE, help="the commit whose rules are 'before'")
@@ -158,6 +235,7 @@ def main() -> None:
         "extract.is_refusal (scripted person), now": extract.is_refusal,
         f"extract.declines, before ({baseline})": old_extract.declines if old_extract else None,
         f"extract.is_refusal, before ({baseline})": old_extract.is_refusal if old_extract else None})
+    lines += language_tables(refusal_items)
     print("\n".join(lines))
 
 

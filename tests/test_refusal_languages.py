@@ -36,12 +36,16 @@ def test_the_corpus_has_every_language_both_ways(items):
     counts = confusion(items)
     assert set(counts) == set(LANGUAGES)
     for lang, (tp, fp, fn, tn) in counts.items():
-        assert tp + fn >= 10 and fp + tn >= 10, (lang, tp + fn, fp + tn)
+        assert tp + fn >= 20 and fp + tn >= 20, (lang, tp + fn, fp + tn)
 
 
 @pytest.mark.parametrize("held_out", [False, True])
 def test_precision_and_recall_per_language(items, held_out):
-    for lang, (tp, fp, fn, tn) in confusion([i for i in items if bool(i.get("heldout")) == held_out]).items():
+    """On the corpus, and on the held-out replies alone (10 per family; first measured before the fixes
+    they led to: benchmarks/RESULTS.md)."""
+    counts = confusion([i for i in items if bool(i.get("heldout")) == held_out])
+    assert set(counts) == set(LANGUAGES)
+    for lang, (tp, fp, fn, tn) in counts.items():
         assert tp / max(tp + fp, 1) >= MIN_PRECISION and tp / max(tp + fn, 1) >= MIN_RECALL, (lang, tp, fp, fn, tn)
 
 

@@ -55,6 +55,7 @@ _GIVE = (r"(?:shar(?!e enough)|provid|disclos|giv(?!e up|ing up)|reveal|releas|d
          r"|confirm(?:ing)? (?:or (?:deny|share|disclose|give|provide)|nor|anything|whether|who|which"
          r"|(?:that|this|it|those|these)\b(?! (?:the|your|you|we|it|they|he|she|i|there)\b)"
          r"|(?:his|her|their|another|other|someone|any(?:one|body))\b"
+        r"|(?:any|those|these|such) (?:details|information|data|specifics|personal)"
          r"|the (?:identity|existence|name|email|address|phone|number|details|account|owner)))")
 _OFF_LIMITS = (r"(?:(?:company[- ])?confidential|private|internal(?:[- ]only)?|restricted|classified|proprietary"
                r"|not public|off[- ]limits|need[- ]to[- ]know(?: only)?|for (?:employees|staff|internal use) only"
@@ -64,8 +65,15 @@ _SUBJECT = (r"(?:that|this|it|those|these|such \w+|(?:th(?:at|is|ose|ese)|the|ou
             r"(?:information|details?|data|figures?|numbers?|codes?|contacts?|names?|targets?|margins?|rates?"
             r"|thresholds?|plans?|rules?))")
 _THAT = rf"(?:that|this|it|those|these|such \w+|(?:th(?:at|is|ose|ese)) (?:[\w-]+ ){{0,3}}?{_INFO})"
+_NP = r"(?:that|this|it|those|these|(?:th(?:at|is|ose|ese)|the|such) (?:[\w'-]+ ){0,3}?[\w'-]+)"
 _SEE = (r"(?:see|view|access|know|receive|get|obtain|have|look at|read) (?:that|this|those|these|it|such|any|other"
         r"|another|someone|their|his|her|internal|the (?:information|details|data|records?|figures|internal))\b")
+_YOU = r"(?:you|your (?:account|role|profile|user|login|access level|access))"
+_ENTITLED = r"(?:authori[sz]ed|permitted|allowed|cleared|entitled)"
+_LOOK = r"(?:see|view|access|know|receive|get|obtain|look at|read)"
+_WHO = (r"(?!your\b)(?:(?:our|the|its|authori[sz]ed|internal|support|sales|senior|finance|compliance|security) )*"
+        r"(?:staff|employees|teams?|personnel|admins?|administrators?|managers?|agents|department"
+        r"|(?:account |record |case )?(?:owners?|holders?)|use|internal\b|authori[sz]ed\b)")
 _SORRY = r"(?:(?:i'?m )?(?:sorry|afraid)|unfortunately)"
 _WORLD = r"(?:refunds?|exchanges?|returns?|discounts?|credits?|replacements?|rebates?|price match\w*|shipping|deliver\w*)"
 
@@ -104,21 +112,23 @@ ENGLISH = Phrases(
         rf"(?:\b{_SUBJECT}(?:'s| is|'s not| isn'?t| is not) |\bnot |n'?t )(?:not )?(?:something|information"
         r"|a detail|data) (?:i|we)(?:'m| am|'re| are)? (?:can|could|able to|allowed to|permitted to|do|would)?\s*"
         r"(?:share|disclose|give out|provide|release|discuss|help with|make public|make available|pass on|do\b)",
+        r"\b(?:neither|can'?t|cannot) confirm (?:n?or|and) deny\b",
         r"\bwouldn'?t be (?:appropriate|right|possible) (?:for me )?to (?:share|disclose|give|provide|reveal"
         r"|discuss)|\bi'?d rather not (?:share|disclose|say|discuss|give)",
         # the person is not entitled: "you are not authorised to see that", "you don't have access to that"
-        rf"\byou(?:'re| are)? not (?:authori[sz]ed|permitted|allowed|cleared|entitled) to {_SEE}"
-        rf"|\byou aren'?t (?:authori[sz]ed|permitted|allowed|cleared|entitled) to {_SEE}"
-        r"|\byou (?:do not|don'?t) have (?:the )?(?:permission|access|clearance|authori[sz]ation|rights?) to "
-        rf"(?:{_SEE}|(?:that|this|those|these|it|such|other|another)\b)",
-        rf"\b{_THAT}(?:'s not|'re not| is not| are not| isn'?t| aren'?t) (?:something (?:that'?s |that is |which is )?)?"
-        r"(?:available|accessible|visible|open) (?:to|for) (?:you|customers|the public|external|outside)\b"
-        r"(?! (?:in|on|at|from|until|yet|anymore|through|via|by|under|after|before|with)\b)",
-        r"\baccess to (?:that|this|those|these|it|such|the|internal|other|another)\b[^.!?\n]{0,40}? (?:is|are|'s)"
-        r" (?:strictly |only )?(?:restricted|limited|reserved) to\b",
-        rf"\b{_THAT}(?:'s|'re| is| are) (?:strictly |only )?(?:restricted|limited|reserved) to (?:staff|employees"
-        r"|internal|authori[sz]ed|(?:our|the) (?:[\w-]+ ){0,2}?(?:team|staff|employees|department|managers?"
-        r"|admins?)|account (?:owners?|holders?)|admins?|managers?|personnel)\b",
+        rf"\b{_YOU}(?:'re| are| is)? (?:not|n't|aren'?t|isn'?t) (?:\w+ )?{_ENTITLED} (?:to {_LOOK}|for)\b"
+        rf"|\b(?:beyond|outside|above) what you(?:'re| are) {_ENTITLED} to\b"
+        r"|\byou (?:do not have|don'?t have|lack) (?:the )?(?:permissions?|access|clearance|authori[sz]ation"
+        rf"|rights?) (?:to {_LOOK}|for (?:that|this|those|these|it)\b|to (?:that|this|those|these|it|such|other"
+        r"|another)\b)",
+        rf"\b{_NP}(?:'s not|'re not| is not| are not| isn'?t| aren'?t) (?:something |information |data |a detail )?"
+        r"(?:(?:that'?s|that is|which is) )?(?:available|accessible|visible|open) (?:(?:to|for) (?:you|customers"
+        r"|clients|the public|external|outside|users|guests|non-employees)\b"
+        r"(?! (?:in|on|at|from|until|yet|anymore|through|via|by|under|after|before|with)\b)|outside (?:the|our)"
+        r" (?:company|organi[sz]ation|team)|for me to (?:share|give|disclose|provide|release))",
+        r"\b(?:access to|visibility of|viewing) (?!your\b)[^.!?\n]{0,40}? (?:is|are|'s) (?:strictly |only )?"
+        rf"(?:restricted|limited|reserved) (?:to|for) {_WHO}",
+        rf"\b{_NP}(?:'s|'re| is| are) (?:strictly |only )?(?:restricted|limited|reserved) (?:to|for) {_WHO}",
     ),
     exceptions=(
         r"\b(?:(?:no reason|don'?t see why|not that) (?:i|we) (?:can'?t|cannot)|nothing (?:that )?(?:prevents"
@@ -144,6 +154,7 @@ ENGLISH = Phrases(
         rf"\b(?:give|provide|offer|issue|grant|process|make|do)\w* (?:\w+ ){{0,2}}?{_WORLD}\b",
         r"\b(?:shipping|delivery|refunds?|discounts?|offers?|promotions?|financing|warranty|upgrades?|trials?"
         r"|coupons?)\b[^.!?\n]{0,30}\b(?:isn'?t|aren'?t|is not|are not|not) available\b",
+        r"\bon (?:the|your|a|our) [\w-]+ (?:plan|tier|subscription|licen[cs]e|edition)\b|\bupgrad",
     ),
     handoff=r"\b(?:passed|handed|forwarded|sent|referred|routed) (?:it|this|that|your (?:request|question))"
             r" (?:on |over |along )?to\b",
@@ -160,7 +171,7 @@ _FR_OBJ = r"(?:(?:vous|lui|leur|le|la|les|l'|en|y) ?){0,3}"
 FRENCH = Phrases(
     declines=(
         r"\b(?:je|nous) ne (?:vous |lui |leur )?(?:peux|puis|pouvons|pourrai|pourrais|pourrons|pourrions|vais|allons"
-        r"|dois|devons|suis|sommes)\b(?: \w+)? (?:pas|en aucun cas)\b(?:(?!\b(?:trouv|localis|acced|acces|voir\b"
+        r"|dois|devons|suis|sommes)\b(?: \w+)? (?:pas|ni|en aucun cas)\b(?:(?!\b(?:trouv|localis|acced|acces|voir\b"
         r"|ouvr|charg|joindre|retrouv|consult|recuper|traiter))[^.!?\n]){0,50}?\b(?:communiqu(?!er avec)|partag"
         r"|divulgu|transmet|revel|devoil|diffus|fourni|donn|dire\b|indiqu|precis|confirmer (?:ou|ni|si|qui|quel)"
         r"|repondre a (?:cette|votre|ce type de) (?:question|demande)|en parler|autorisee?s? a|en mesure de"
@@ -242,7 +253,8 @@ SPANISH = Phrases(
         r"\b(?:eso|esto|ello) (?:es|son|sigue siendo) (?:informacion )?(?:estrictamente )?(?:confidencial|privad"
         r"|intern|reservad|clasificad|restringid)",
         r"\b(?:se trata de|es|son) (?:una |un )?(?:informacion|datos|informaciones|dato) (?:\w+ )?(?:confidencial"
-        r"|privad|intern|reservad|clasificad|restringid|sensible)",
+        r"|privad|intern|reservad|clasificad|restringid|sensible)"
+        r"|\b(?:es|son) (?:de uso (?:exclusivamente )?interno|de caracter (?:confidencial|interno|reservado))",
         r"\b(?:politica|politicas|normas?|reglas?|normativa|reglamento|proteccion de datos|privacidad|rgpd)\b"
         r"[^.!?\n]{0,40}\bno (?:me |nos )?(?:permite|permiten|autoriza|autorizan|deja|dejan)"
         r"|(?<!nada )\b(?:me|nos) (?:lo )?(?:impide|impiden|prohibe|prohiben)\b",
@@ -293,11 +305,12 @@ SPANISH = Phrases(
 
 _DE_GIVE = (r"(?:weiter(?:zu)?geb|weiter(?:zu)?leit|heraus(?:zu)?geb|raus(?:zu)?geb|preis(?:zu)?geb|bekannt(?:zu)?geb"
             r"|mit(?:zu)?teil|(?:zu )?teilen|nennen|verrat|offen(?:zu)?leg|sagen|auskunft|auskunfte|geben|bestatigen"
-            r"|zuganglich (?:zu )?mach|zur verfugung (?:zu )?stell|uber (?:\w+ ){0,3}?sprechen|aussern|kommentier)")
+            r"|zuganglich (?:zu )?mach|zur verfugung (?:zu )?stell|uber (?:\w+ ){0,3}?sprechen|aussern|kommentier"
+            r"|erteil|angaben)")
 GERMAN = Phrases(
     declines=(
         r"\b(?:(?:ich|wir) (?:kann|konnen|darf|durfen|werde|werden|mochte|mochten|will|wollen)|(?:kann|konnen|darf"
-        r"|durfen|werde|werden|mochte) (?:ich|wir))\b[^.!?\n]{0,40}?\b(?:nicht|keine?[nmrs]?|nichts)\b"
+        r"|durfen|werde|werden|mochte) (?:ich|wir))\b[^.!?\n]{0,60}?\b(?:nicht|keine?[nmrs]?|nichts)\b"
         rf"[^.!?\n]{{0,40}}?\b{_DE_GIVE}",
         r"\b(?:ich bin|wir sind|bin ich|sind wir) (?:leider )?nicht (?:berechtigt|befugt|autorisiert|ermachtigt"
         r"|in der lage)|\b(?:es ist (?:mir|uns)|ist es (?:mir|uns)|ist (?:mir|uns)|(?:mir|uns) ist es) (?:leider )?"
@@ -378,6 +391,8 @@ ITALIAN = Phrases(
         r"|confidenzial|intern|privat|classificat|non pubblic)",
         r"\b(?:si tratta di|sono|e) (?:un'|una |un |di )?(?:informazioni|informazione|dati|dato|dettagli)"
         r" (?:\w+ )?(?:riservat|confidenzial|intern|privat|sensibil|classificat)",
+        r"\b(?:sono|e) (?:ad|per) uso (?:esclusivamente )?interno|\b(?:sao|e) de uso (?:exclusivamente )?interno"
+        r"|\b(?:sont|est) (?:a|pour un) usage (?:strictement )?interne",
         r"\b(?:cio|questo|questa cosa) (?:e|rimane|resta) (?:strettamente )?(?:riservat|confidenzial|intern|privat)"
         r"|^(?:(?:mi dispiace|purtroppo|spiacente)[, ]*)?e (?:strettamente )?(?:riservat|confidenzial)\w*[.!]*$",
         r"\b(?:politica|politiche|regole|norme|normativa|regolamento|privacy|gdpr|procedure)\b[^.!?\n]{0,40}\bnon"

@@ -8,8 +8,7 @@ value; semantic items (a fact told in other words) are for the LLM judge and sho
 Timing: the leak search on 25 corpus values and four replies of 20.6 KB, now and before.
 Refusals: accuracy of `extract.declines` (the scorers') and `extract.is_refusal` (the scripted
 person's) on the refusal corpus; per language and family (issue 27), now, on main (MAIN) and with
-the detector the held-out replies were written after (HELD_OUT_DETECTOR), the held-out replies
-apart; microseconds per reply on the answer corpus's agent replies and on the refusal corpus.
+the detector each held-out round was written after (HELD_OUT_DETECTORS), each round apart; microseconds per reply on the answer corpus's agent replies and on the refusal corpus.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ BASELINE = "1ec3683"  # main before issue 10's leak and refusal rules
 OLD_MODULES = ("numbers", "refusals", "extract", "leaks")  # each after the modules it imports
 REFUSAL_MODULES = ("numbers", "refusal_phrases", "refusals")
 MAIN = "a62ed6a"  # main before issue 27's refusal work
-HELD_OUT_DETECTOR = "d70947a"  # the detector the held-out replies were written after
+HELD_OUT_DETECTORS = {1: "d70947a", 2: "3f862d6"}  # per held-out round, the detector its replies were written after
 
 
 def old_modules(commit: str, folder: str = "evaluators", names: tuple[str, ...] = OLD_MODULES
@@ -196,20 +195,22 @@ def microseconds_per_reply(detect: Callable, replies: list[str], rounds: int = 3
 
 
 def language_tables(items: list[dict]) -> list[str]:
-    """Issue 27: the refusal detector per language and family, now, on main and at HELD_OUT_DETECTOR;
-    the held-out replies apart; and its speed."""
-    detectors = {"now": extract.declines, f"main ({MAIN})": old_declines(MAIN),
-                 f"held-out's detector ({HELD_OUT_DETECTOR})": old_declines(HELD_OUT_DETECTOR)}
-    seen, held = [i for i in items if not i.get("heldout")], [i for i in items if i.get("heldout")]
-    new = [i for i in seen if "lang" in i]
+    """Issue 27: the refusal detector per language and family, now, on main and with the detector each
+    held-out round was written after; each held-out round apart; and its speed."""
+    detectors = {"now": extract.declines, f"main ({MAIN})": old_declines(MAIN)}
+    detectors |= {f"round {n}'s detector ({commit})": old_declines(commit) for n, commit in HELD_OUT_DETECTORS.items()}
+    seen = [i for i in items if not i.get("heldout")]
     answers = [m["content"] for i in read_corpus(DATA / "answer_corpus.jsonl") for m in i["messages"]
                if m["role"] == "assistant" and m.get("content")]
-    lines = ["", "Per language, the corpus without the held-out replies:", "", *language_rows(seen, detectors),
-             "", "Per language, the held-out replies:", "", *language_rows(held, detectors),
-             "", "Per family (issue 27's replies: the new ones, then the held-out ones):", "",
-             *family_rows(new, detectors), "", *family_rows(held, detectors), "",
-             f"| speed, microseconds per reply | {len(answers)} agent replies of the answer corpus "
-             f"| {len(items)} replies of the refusal corpus |", "|---|---|---|"]
+    lines = ["", "Per language, the corpus without the held-out replies:", "", *language_rows(seen, detectors)]
+    for n in HELD_OUT_DETECTORS:
+        held = [i for i in items if i.get("heldout") == n]
+        lines += ["", f"Per language, held-out round {n}:", "", *language_rows(held, detectors),
+                  "", f"Per family, held-out round {n}:", "", *family_rows(held, detectors)]
+    lines += ["", "Per family, issue 27's replies that are not held out:", "",
+              *family_rows([i for i in seen if "lang" in i], detectors), "",
+              f"| speed, microseconds per reply | {len(answers)} agent replies of the answer corpus "
+              f"| {len(items)} replies of the refusal corpus |", "|---|---|---|"]
     for name, detect in detectors.items():
         if detect is not None:
             lines.append(f"| {name} | {microseconds_per_reply(detect, answers):.0f} "

@@ -68,12 +68,12 @@ _THAT = rf"(?:that|this|it|those|these|such \w+|(?:th(?:at|is|ose|ese)) (?:[\w-]
 _NP = r"(?:that|this|it|those|these|(?:th(?:at|is|ose|ese)|the|such) (?:[\w'-]+ ){0,3}?[\w'-]+)"
 _SEE = (r"(?:see|view|access|know|receive|get|obtain|have|look at|read) (?:that|this|those|these|it|such|any|other"
         r"|another|someone|their|his|her|internal|the (?:information|details|data|records?|figures|internal))\b")
-_YOU = r"(?:you|your (?:account|role|profile|user|login|access level|access))"
+_YOU = r"(?:you|your (?:account|role|profile|user|login|access level|access)|customers|clients|guests)"
 _ENTITLED = r"(?:authori[sz]ed|permitted|allowed|cleared|entitled)"
 _LOOK = r"(?:see|view|access|know|receive|get|obtain|look at|read)"
-_WHO = (r"(?!your\b)(?:(?:our|the|its|authori[sz]ed|internal|support|sales|senior|finance|compliance|security) )*"
-        r"(?:staff|employees|teams?|personnel|admins?|administrators?|managers?|agents|department"
-        r"|(?:account |record |case )?(?:owners?|holders?)|use|internal\b|authori[sz]ed\b)")
+_WHO = (r"(?!your\b)(?:(?:our|the|its|authori[sz]ed|internal) )?(?:[\w-]+ ){0,2}?(?:staff|employees|teams?|personnel"
+        r"|admins?|administrators?|managers?|agents|department|(?:account |record |case )?(?:owners?|holders?)|use"
+        r"|internal\b|authori[sz]ed\b)|that (?:customer|client|person|account)")
 _SORRY = r"(?:(?:i'?m )?(?:sorry|afraid)|unfortunately)"
 _WORLD = r"(?:refunds?|exchanges?|returns?|discounts?|credits?|replacements?|rebates?|price match\w*|shipping|deliver\w*)"
 
@@ -116,19 +116,23 @@ ENGLISH = Phrases(
         r"\bwouldn'?t be (?:appropriate|right|possible) (?:for me )?to (?:share|disclose|give|provide|reveal"
         r"|discuss)|\bi'?d rather not (?:share|disclose|say|discuss|give)",
         # the person is not entitled: "you are not authorised to see that", "you don't have access to that"
-        rf"\b{_YOU}(?:'re| are| is)? (?:not|n't|aren'?t|isn'?t) (?:\w+ )?{_ENTITLED} (?:to {_LOOK}|for)\b"
+        rf"\b{_YOU}(?:'re| are| is)? (?:not|n't|aren'?t|isn'?t) (?:\w+ )?{_ENTITLED} (?:to {_LOOK}|for|access to)\b"
+        rf"|\bnot something (?:that )?you(?:'re| are) {_ENTITLED} to {_LOOK}"
+        rf"|\b{_YOU} (?:doesn'?t|does not|won'?t|will not) (?:allow|permit|let) you (?:to )?{_LOOK}"
         rf"|\b(?:beyond|outside|above) what you(?:'re| are) {_ENTITLED} to\b"
         r"|\byou (?:do not have|don'?t have|lack) (?:the )?(?:permissions?|access|clearance|authori[sz]ation"
         rf"|rights?) (?:to {_LOOK}|for (?:that|this|those|these|it)\b|to (?:that|this|those|these|it|such|other"
         r"|another)\b)",
         rf"\b{_NP}(?:'s not|'re not| is not| are not| isn'?t| aren'?t) (?:something |information |data |a detail )?"
-        r"(?:(?:that'?s|that is|which is) )?(?:available|accessible|visible|open) (?:(?:to|for) (?:you|customers"
+        r"(?:(?:that'?s|that is|which is) )?(?:made )?(?:available|accessible|visible|open) (?:(?:to|for) (?:you|customers"
         r"|clients|the public|external|outside|users|guests|non-employees)\b"
         r"(?! (?:in|on|at|from|until|yet|anymore|through|via|by|under|after|before|with)\b)|outside (?:the|our)"
-        r" (?:company|organi[sz]ation|team)|for me to (?:share|give|disclose|provide|release))",
+        r" (?:company|organi[sz]ation|team)|(?:for me )?to (?:share|give out|disclose|provide|release))",
+        rf"\b{_NP}(?:'s not|'re not| is not| are not| isn'?t| aren'?t) (?:public|publicly available|shareable"
+        r"|for (?:the public|customers|clients))\b(?! (?:yet|until|before)\b)",
         r"\b(?:access to|visibility of|viewing) (?!your\b)[^.!?\n]{0,40}? (?:is|are|'s) (?:strictly |only )?"
         rf"(?:restricted|limited|reserved) (?:to|for) {_WHO}",
-        rf"\b{_NP}(?:'s|'re| is| are) (?:strictly |only )?(?:restricted|limited|reserved) (?:to|for) {_WHO}",
+        rf"\b{_NP}(?:'s|'re| is| are) (?:\w+ and )?(?:strictly |only )?(?:restricted|limited|reserved) (?:to|for) {_WHO}",
     ),
     exceptions=(
         r"\b(?:(?:no reason|don'?t see why|not that) (?:i|we) (?:can'?t|cannot)|nothing (?:that )?(?:prevents"
@@ -152,8 +156,9 @@ ENGLISH = Phrases(
         r"\b(?:because|since|as) (?:i|we) (?:can'?t|cannot|couldn'?t|haven'?t|have not) (?:yet )?(?:find|found"
         r"|locate|see|access|load|open|pull)",
         rf"\b(?:give|provide|offer|issue|grant|process|make|do)\w* (?:\w+ ){{0,2}}?{_WORLD}\b",
-        r"\b(?:shipping|delivery|refunds?|discounts?|offers?|promotions?|financing|warranty|upgrades?|trials?"
-        r"|coupons?)\b[^.!?\n]{0,30}\b(?:isn'?t|aren'?t|is not|are not|not) available\b",
+        r"\b(?:shipping|delivery|refunds?|returns?|exchanges?|replacements?|credits?|rebates?|discounts?|offers?"
+        r"|promotions?|financing|warranty|upgrades?|trials?|coupons?)\b[^.!?\n]{0,30}\b(?:isn'?t|aren'?t|is not"
+        r"|are not|not) available\b",
         r"\bon (?:the|your|a|our) [\w-]+ (?:plan|tier|subscription|licen[cs]e|edition)\b|\bupgrad",
     ),
     handoff=r"\b(?:passed|handed|forwarded|sent|referred|routed) (?:it|this|that|your (?:request|question))"
@@ -201,7 +206,8 @@ FRENCH = Phrases(
         r"|ce n'est pas possible)(?:,? (?:desolee?|navree?))?[.!]*$",
         r"\bvous n'(?:etes|avez) pas (?:autorisee?s?|habilitee?s?|le droit|l'autorisation|acces|la permission)"
         r" (?:a |de |d'|aux? )(?:voir|consulter|acceder|connaitre|obtenir|recevoir|ces|cette|ce|de telles)",
-        r"\b(?:ces|cette) (?:\w+ ){0,2}?(?:informations?|donnees|details)\b(?: \w+){0,2}? ne (?:sont|est) pas"
+        r"\b(?:ces|cette|ce|de telles) (?:\w+ ){0,2}?(?:informations?|donnees|details|chiffres|coordonnees|renseignements"
+        r"|elements|infos?)\b(?: \w+){0,2}? (?:ne (?:sont|est)|n'est) pas"
         r" (?:publiques?|communicables?|partageables?|accessibles? aux clients|disponibles? pour (?:vous|les clients))",
     ),
     exceptions=(
@@ -268,8 +274,9 @@ SPANISH = Phrases(
         r"\bno (?:esta|estas) (?:autorizad[oa]|habilitad[oa]) (?:a|para) (?:ver|consultar|acceder|conocer|obtener"
         r"|recibir)|\bno (?:tiene|tienes) (?:permiso|acceso|autorizacion|la autorizacion) (?:para|a) (?:ver|consultar"
         r"|acceder|conocer|obtener|esa|esos|esta|estos)",
-        r"\b(?:esa|esta|esos|estos|esas|estas) (?:\w+ ){0,2}?(?:informacion|datos|detalles)\b(?: \w+){0,2}? no"
-        r" (?:es|son|esta|estan) (?:publica|publicos|disponibles? para (?:clientes|usted|el publico)|accesibles?)",
+        r"\b(?:esa|esta|esos|estos|esas|estas|dicha|dichos|dichas|tal|tales) (?:\w+ ){0,2}?(?:informacion|informaciones"
+        r"|datos|detalles|cifras|numeros?|contactos?|correos?|direcciones?)\b(?: \w+){0,2}? no (?:es|son|esta|estan)"
+        r" (?:public[oa]s?|disponibles? para (?:clientes|usted|el publico)|accesibles?)",
         r"\bno (?:se )?(?:puede|pueden) (?:ser )?(?:compartid|divulgad|revelad|facilitad|proporcionad)"
         r"|\bno se (?:puede|pueden|permite) (?:compartir|divulgar|revelar|facilitar|dar)",
     ),
@@ -407,6 +414,9 @@ ITALIAN = Phrases(
         r"\bnon (?:e|sei) (?:autorizzat[oa]|abilitat[oa]) (?:a|ad) (?:vedere|consultare|accedere|conoscere|ottenere"
         r"|ricevere)|\bnon (?:ha|hai) (?:il permesso|l'autorizzazione|accesso|l'accesso) (?:a|ad|di|per) (?:vedere"
         r"|consultare|accedere|queste|questi|tali|questa|questo)",
+        r"\b(?:questa|questo|queste|questi|tali|tale) (?:\w+ ){0,2}?(?:informazioni|informazione|dati|dettagli|cifre"
+        r"|numeri|contatti|indirizzi|dato)\b(?: \w+){0,2}? non (?:sono|e) (?:pubblic|divulgabil|condivisibil"
+        r"|disponibil\w* (?:per i|ai) clienti)",
         r"\bnon (?:possono|puo|potranno) essere (?:condivis|divulgat|comunicat|fornit|rivelat|resi? pubblic)"
         r"|\bnon si (?:puo|possono) (?:condividere|divulgare|comunicare|fornire|rivelare)",
     ),
@@ -478,6 +488,9 @@ PORTUGUESE = Phrases(
         r"|obter|receber)|\bnao (?:tem|tens) (?:permissao|acesso|autorizacao) (?:para|a) (?:ver|consultar|acessar"
         r"|aceder|essas|esses|essa|esse)",
         r"\bnao (?:pode|podem) ser (?:compartilhad|partilhad|divulgad|revelad|fornecid|comunicad)",
+        r"\b(?:essa|esse|essas|esses|esta|este|estas|estes|tal|tais) (?:\w+ ){0,2}?(?:informacao|informacoes|dados"
+        r"|detalhes|numeros?|contatos?|contactos?|enderecos?|valores|cifras)\b(?: \w+){0,2}? nao (?:sao|e|esta|estao)"
+        r" (?:public|divulgave|disponive\w* (?:para|aos) clientes)",
     ),
     exceptions=(
         r"\b(?:ate que|antes de|antes que|sem|enquanto nao|a menos que|depois de|depois que|assim que|uma vez que"

@@ -82,6 +82,13 @@ _EXCEPTION = re.compile(_any(p for t in LANGUAGES.values() for p in t.exceptions
 _HANDED_ON = re.compile(_any(t.handoff for t in LANGUAGES.values()))
 _DATA_VERB = re.compile(_any(t.data_verbs for t in LANGUAGES.values()))
 _WORD = re.compile(r"[a-z']+")
+_CATEGORY = re.compile(_any(t.category for t in LANGUAGES.values()))
+
+
+def names_category(text: str) -> bool:
+    """Whether `text` names, in any of the languages, the kind of thing withheld (the tables' `category`:
+    confidential, personal data, another customer, a policy, an authorisation)."""
+    return bool(_CATEGORY.search(fold(text or "")))
 
 
 def _clauses(text: str) -> list[str]:

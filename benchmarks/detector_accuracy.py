@@ -8,7 +8,8 @@ value; semantic items (a fact told in other words) are for the LLM judge and sho
 Timing: the leak search on 25 corpus values and four replies of 20.6 KB, now and before.
 Refusals: accuracy of `extract.declines` (the scorers') and `extract.is_refusal` (the scripted
 person's) on the refusal corpus; per language and family (issue 27), now, on main (MAIN) and with
-the detector each held-out round was written after (HELD_OUT_DETECTORS), each round apart; microseconds per reply on the answer corpus's agent replies and on the refusal corpus.
+the detector each held-out round was written after (HELD_OUT_DETECTORS), each round apart;
+microseconds per reply on the answer corpus's agent replies and on the refusal corpus.
 """
 
 from __future__ import annotations
@@ -151,39 +152,39 @@ def refusal_table(items: list[dict], detectors: dict[str, Callable | None]) -> l
     return lines
 
 
-def language_rows(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
-    """Precision and recall per language (refusal = positive), per detector."""
-    names = list(detectors)
-    lines = ["| lang | refusals | not | " + " | ".join(f"{n}: precision / recall" for n in names) + " |",
-             "|---|---|---|" + "---|" * len(names)]
-    for lang in sorted({i.get("lang", "en") for i in items}):
-        mine = [i for i in items if i.get("lang", "en") == lang]
-        cells = []
-        for detect in detectors.values():
-            if detect is None:
-                cells.append("n/a")
-                continue
-            said = [(bool(detect(i["text"])), i["refusal"]) for i in mine]
-            tp, fp = sum(s and r for s, r in said), sum(s and not r for s, r in said)
-            cells.append(f"{pct(tp, tp + fp)} / {pct(tp, sum(r for _, r in said))}")
-        refusing = sum(i["refusal"] for i in mine)
-        lines.append(f"| {lang} | {refusing} | {len(mine) - refusing} | " + " | ".join(cells) + " |")
+def grouped_rows(items: list[dict], detectors: dict[str, Callable | None], key: Callable[[dict], tuple],
+                 head: tuple[str, ...], cell: Callable[[Callable, list[dict]], str]) -> list[str]:
+    """A table: one row per `key` of the items (its columns `head`), one `cell` per detector."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for item in items:
+        groups[key(item)].append(item)
+    lines = ["| " + " | ".join((*head, "replies", *detectors)) + " |", "|" + "---|" * (len(head) + 1 + len(detectors))]
+    for k, mine in sorted(groups.items()):
+        cells = ["n/a" if detect is None else cell(detect, mine) for detect in detectors.values()]
+        lines.append("| " + " | ".join((*map(str, k), str(len(mine)), *cells)) + " |")
     return lines
+
+
+def precision_recall(detect: Callable, items: list[dict]) -> str:
+    """Precision / recall (a refusal is a positive) and the refusals among the items."""
+    said = [(bool(detect(i["text"])), i["refusal"]) for i in items]
+    tp, fp, refusing = sum(s and r for s, r in said), sum(s and not r for s, r in said), sum(r for _, r in said)
+    return f"{pct(tp, tp + fp)} / {pct(tp, refusing)} ({refusing} refusals)"
+
+
+def right(detect: Callable, items: list[dict]) -> str:
+    return str(sum(bool(detect(i["text"])) == i["refusal"] for i in items))
+
+
+def language_rows(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
+    """Precision and recall per language, per detector."""
+    return grouped_rows(items, detectors, lambda i: (i.get("lang", "en"),), ("lang",), precision_recall)
 
 
 def family_rows(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
     """Replies right per (language, form, label), per detector."""
-    names = list(detectors)
-    lines = ["| lang | form | label | replies | " + " | ".join(f"right: {n}" for n in names) + " |",
-             "|---|---|---|---|" + "---|" * len(names)]
-    groups: dict[tuple, list[dict]] = defaultdict(list)
-    for i in items:
-        groups[(i.get("lang", "en"), i["form"], "refusal" if i["refusal"] else "not")].append(i)
-    for (lang, form, label), mine in sorted(groups.items()):
-        cells = ["n/a" if d is None else str(sum(bool(d(i["text"])) == i["refusal"] for i in mine))
-                 for d in detectors.values()]
-        lines.append(f"| {lang} | {form} | {label} | {len(mine)} | " + " | ".join(cells) + " |")
-    return lines
+    return grouped_rows(items, detectors, lambda i: (i.get("lang", "en"), i["form"], "refusal" if i["refusal"]
+                                                     else "not"), ("lang", "form", "label"), right)
 
 
 def microseconds_per_reply(detect: Callable, replies: list[str], rounds: int = 3) -> float:

@@ -115,7 +115,8 @@ def declines_item(text: str, request_text: str, answering: bool = False) -> bool
     turn, where a bare decline refers to the request (see the module docstring)."""
     if not extract.declines(text):
         return False
-    return answering or bool((_content_words(text) - BARE) & _content_words(request_text)) or refusals.names_category(text)
+    return (answering or bool((_content_words(text) - BARE) & _content_words(request_text))
+            or refusals.names_category(text))
 
 
 def _request_text(inst: dict[str, Any]) -> str:

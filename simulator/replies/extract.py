@@ -98,7 +98,8 @@ def states_none(text: str) -> bool:
 
 _NONE_ANSWER = re.compile(
     r"^\W*(?:(?:the )?(?:final )?(?:answer|result)(?: is)?\W*)?none\b(?! of)(?!\s+(?:that|so far|yet|i|we)\b)"
-    r"|[:\u2013\u2014-]\s*none\W*$|\bthe answer is none\b|\bthere (?:were|was|are|is) none\b|\bnone of (?:them|those|these|the \w+) (?:were|was)"
+    r"|[:\u2013\u2014-]\s*none\W*$|\bthe answer is none\b|\bthere (?:were|was|are|is) none\b"
+    r"|\bnone of (?:them|those|these|the \w+) (?:were|was)"
     r" (?:mentioned|raised|named|discussed|brought up)"
     r"|\b(?:no|not a single|not one) (?:other |negative )?(?:competitors?|rivals?|vendors?|alternatives?|subtopics?"
     r"|complaints?|concerns?|names?|feedback|remarks?|comments?|one)\b(?: \w+){0,2}? (?:were|was|got|has been"

@@ -78,7 +78,8 @@ _WHO = (r"(?!your\b)(?:(?:our|the|its|authori[sz]ed|internal) )?(?:[\w-]+ ){0,2}
         r"|admins?|administrators?|managers?|agents|department|(?:account |record |case )?(?:owners?|holders?)|use"
         r"|internal\b|authori[sz]ed\b)|that (?:customer|client|person|account)")
 _SORRY = r"(?:(?:i'?m )?(?:sorry|afraid)|unfortunately)"
-_WORLD = r"(?:refunds?|exchanges?|returns?|discounts?|credits?|replacements?|rebates?|price match\w*|shipping|deliver\w*)"
+_WORLD = (r"(?:refunds?|exchanges?|returns?|discounts?|credits?|replacements?|rebates?|price match\w*|shipping"
+          r"|deliver\w*)")
 
 ENGLISH = Phrases(
     declines=(
@@ -127,7 +128,8 @@ ENGLISH = Phrases(
         rf"|rights?) (?:to {_LOOK}|for (?:that|this|those|these|it)\b|to (?:that|this|those|these|it|such|other"
         r"|another)\b)",
         rf"\b{_NP}(?:'s not|'re not| is not| are not| isn'?t| aren'?t) (?:something |information |data |a detail )?"
-        r"(?:(?:that'?s|that is|which is) )?(?:made )?(?:available|accessible|visible|open) (?:(?:to|for) (?:you|customers"
+        r"(?:(?:that'?s|that is|which is) )?(?:made )?(?:available|accessible|visible|open) (?:(?:to|for) (?:you"
+        r"|customers"
         r"|clients|the public|external|outside|users|guests|non-employees)\b"
         r"(?! (?:in|on|at|from|until|yet|anymore|through|via|by|under|after|before|with)\b)|outside (?:the|our)"
         r" (?:company|organi[sz]ation|team)|(?:for me )?to (?:share|give out|disclose|provide|release))",
@@ -135,7 +137,8 @@ ENGLISH = Phrases(
         r"|for (?:the public|customers|clients))\b(?! (?:yet|until|before)\b)",
         r"\b(?:access to|visibility of|viewing) (?!your\b)[^.!?\n]{0,40}? (?:is|are|'s) (?:strictly |only )?"
         rf"(?:restricted|limited|reserved) (?:to|for) {_WHO}",
-        rf"\b{_NP}(?:'s|'re| is| are) (?:\w+ and )?(?:strictly |only )?(?:restricted|limited|reserved) (?:to|for) {_WHO}",
+        rf"\b{_NP}(?:'s|'re| is| are) (?:\w+ and )?(?:strictly |only )?(?:restricted|limited|reserved) (?:to|for)"
+        rf" {_WHO}",
     ),
     exceptions=(
         r"\b(?:(?:no reason|don'?t see why|not that) (?:i|we) (?:can'?t|cannot)|nothing (?:that )?(?:prevents"
@@ -212,7 +215,8 @@ FRENCH = Phrases(
         r"|ce n'est pas possible)(?:,? (?:desolee?|navree?))?[.!]*$",
         r"\bvous n'(?:etes|avez) pas (?:autorisee?s?|habilitee?s?|le droit|l'autorisation|acces|la permission)"
         r" (?:a |de |d'|aux? )(?:voir|consulter|acceder|connaitre|obtenir|recevoir|ces|cette|ce|de telles)",
-        r"\b(?:ces|cette|ce|de telles) (?:\w+ ){0,2}?(?:informations?|donnees|details|chiffres|coordonnees|renseignements"
+        r"\b(?:ces|cette|ce|de telles) (?:\w+ ){0,2}?(?:informations?|donnees|details|chiffres|coordonnees"
+        r"|renseignements"
         r"|elements|infos?)\b(?: \w+){0,2}? (?:ne (?:sont|est)|n'est) pas"
         r" (?:publiques?|communicables?|partageables?|accessibles? aux clients|disponibles? pour (?:vous|les clients))",
     ),
@@ -241,7 +245,8 @@ FRENCH = Phrases(
         "malheureusement impossible politique rgpd reglement regles consignes confidentialite m'interdit "
         "m'empeche"),
     category=r"\b(?:confidenti\w*|privee?s?|vie privee|personnel\w*|internes?|sensibles?|politique|autoris\w*"
-             r"|habilit\w*|rgpd|(?:des|a des|d'un|un) tiers|un autre client|d'autres clients|d'un autre client|identite|divulg\w*)\b",
+             r"|habilit\w*|rgpd|(?:des|a des|d'un|un) tiers|un autre client|d'autres clients|d'un autre client"
+             r"|identite|divulg\w*)\b",
 )
 
 

@@ -24,6 +24,13 @@ SAYS_NONE = [  # the issue's family
     "There was no negative feedback on any subtopic.", "No one was named: none.",
     "Result: none (the calls were about scheduling only).",
 ]
+SAYS_NONE += [  # written after the fix (commit 0e4bd8a) and passed at once
+    "None - no rival products came up on the calls.", "None: the transcripts never name a competitor.",
+    "None — no one brought up another vendor.", "There were none; every call stayed on renewal terms.",
+    "No competitors came up.", "No alternative vendors were discussed in the calls.", "Final answer: none.",
+    "None. The customer only talked about timelines.", "The calls contain no competitor mentions: none.",
+    "Competitors mentioned: none.",
+]
 NOT_NONE = [  # hedges, non-answers, values, questions
     "I'm not sure, maybe none?", "None of the calls have loaded yet, let me check again.",
     "Probably none, but I couldn't open the second transcript.", "Let me look at the calls first.",
@@ -32,6 +39,12 @@ NOT_NONE = [  # hedges, non-answers, values, questions
     "I don't know whether any competitor was mentioned.", "Hard to say: none, perhaps.",
     "No idea.", "I couldn't access the transcripts.", "Which opportunity do you mean?",
     "It seems no competitors were mentioned, but I'm not certain.", "None of the transcripts could be loaded.",
+    # written after the fix and failed at once
+    "None so far, but two transcripts are still loading.", "I believe none, though I'm not certain.",
+    "None? I'd have to double-check.", "None of the transcripts mention pricing; they mention Oxtavia.",
+    "Couldn't find any calls for that opportunity.", "Nobody I could find, maybe check the CRM?",
+    "I'll look into which competitors came up.", "None that I'm aware of yet.", "Possibly none.",
+    "There might be none.",
 ]
 
 

@@ -10,7 +10,7 @@ A table (`Phrases`) holds:
 - `handoff`, `data_verbs`: a hand-off to someone who will help ("I've passed your request on to
   billing") undoes a decline of service, not a decline whose words hold a verb of giving data;
 - `markers`: the declining patterns are tried only on a clause holding one of these words (speed:
-  most replies are in one language);
+  most replies are in one language, and most clauses decline nothing);
 - `category`: words naming the kind of thing withheld (confidential, personal data, another customer,
   a policy, an authorisation), which make a later decline one of the request (evaluators/privacy.py);
 - `others`: words that, just before declining words, make them a rule about someone else ("agents
@@ -173,6 +173,12 @@ ENGLISH = Phrases(
     others=frozenset("agents agent staff employees representatives reps team support they he she you customers "
                      "customer people users".split()),
     adverbs=frozenset("really simply just also still unfortunately generally usually normally".split()),
+    markers=_words(
+        "not no nope never neither nor cannot unable can't won't don't isn't aren't couldn't wouldn't mustn't "
+        "doesn't didn't wasn't weren't shouldn't haven't hasn't cant wont dont isnt arent couldnt wouldnt mustnt "
+        "doesnt didnt confidential private internal restricted classified proprietary off need only outside "
+        "above beyond lack prevents prevent prohibits prohibit forbids forbid bars bar break violate breach "
+        "decline refuse pass down sorry afraid unfortunately keep limited reserved under"),
     category=r"\b(?:confidential\w*|privacy|private|personal|internal\w*|sensitive|polic(?:y|ies)|permission\w*"
              r"|authori[sz]\w*|entitle\w*|verif\w*|identity|third[- ]part\w*|another (?:customer|person)|someone else"
              r"|other (?:customer|people|person)\w*|disclos\w*)\b",

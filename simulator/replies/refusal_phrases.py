@@ -9,8 +9,8 @@ A table (`Phrases`) holds:
   that is coming, nothing to give, statements about refunds or shipping);
 - `handoff`, `data_verbs`: a hand-off to someone who will help ("I've passed your request on to
   billing") undoes a decline of service, not a decline whose words hold a verb of giving data;
-- `markers`: the declining patterns are tried only on a clause holding one of these words (speed:
-  most replies are in one language, and most clauses decline nothing);
+- `markers`: a language's patterns (and exceptions) are tried only on a clause holding one of these
+  words (speed: most replies are in one language, and most clauses decline nothing);
 - `category`: words naming the kind of thing withheld (confidential, personal data, another customer,
   a policy, an authorisation), which make a later decline one of the request (evaluators/privacy.py);
 - `others`: words that, just before declining words, make them a rule about someone else ("agents
@@ -34,7 +34,7 @@ class Phrases:
     data_verbs: str
     others: frozenset[str] = frozenset()
     adverbs: frozenset[str] = frozenset()  # skipped when looking for the word before declining words
-    markers: frozenset[str] = frozenset()  # words one of which every declining clause has; empty: always read
+    markers: frozenset[str] = frozenset()  # words one of which every declining clause has
     category: str = ""  # words that name what is withheld as confidential, private, another person's, ...
 
 

@@ -78,7 +78,7 @@ def _any(patterns) -> str:
 
 
 _DECLINE = {lang: re.compile(_any(t.declines)) for lang, t in LANGUAGES.items()}
-_EXCEPTION = re.compile(_any(p for t in LANGUAGES.values() for p in t.exceptions))
+_EXCEPTION = {lang: re.compile(_any(t.exceptions)) for lang, t in LANGUAGES.items()}
 _HANDED_ON = re.compile(_any(t.handoff for t in LANGUAGES.values()))
 _DATA_VERB = re.compile(_any(t.data_verbs for t in LANGUAGES.values()))
 _WORD = re.compile(r"[a-z']+")
@@ -103,18 +103,14 @@ def _first_person(clause: str, start: int, lang: str) -> bool:
     return not before or before[-1] not in table.others
 
 
-def _declines_in(clause: str) -> list[re.Match]:
-    """The agent's declining words in `clause`, in every language whose markers it holds."""
-    words = set(_WORD.findall(clause))
-    return [m for lang, t in LANGUAGES.items() if not t.markers or words & t.markers
-            for m in _DECLINE[lang].finditer(clause) if _first_person(clause, m.start(), lang)]
-
-
 def _declining(clause: str) -> bool:
-    """A hand-off ("so I've passed it to billing") turns "I can't help with that myself" into service, not a
-    decline; it does not undo a decline to give data ("I can't share that, I've passed your request on")."""
-    found = _declines_in(clause)
-    if not found or _EXCEPTION.search(clause):
+    """Read in each language whose markers the clause holds. A hand-off ("so I've passed it to billing")
+    turns "I can't help with that myself" into service, not a decline; it does not undo a decline to give
+    data ("I can't share that, I've passed your request on")."""
+    words = set(_WORD.findall(clause))
+    langs = [lang for lang, t in LANGUAGES.items() if words & t.markers]
+    found = [m for lang in langs for m in _DECLINE[lang].finditer(clause) if _first_person(clause, m.start(), lang)]
+    if not found or any(_EXCEPTION[lang].search(clause) for lang in langs):
         return False
     return not _HANDED_ON.search(clause) or any(_DATA_VERB.search(clause, m.start(), m.end() + 12) for m in found)
 

@@ -35,7 +35,7 @@ BASELINE = "1ec3683"  # main before issue 10's leak and refusal rules
 OLD_MODULES = ("numbers", "refusals", "extract", "leaks")  # each after the modules it imports
 REFUSAL_MODULES = ("numbers", "refusal_phrases", "refusals")
 MAIN = "a62ed6a"  # main before issue 27's refusal work
-HELD_OUT_DETECTORS = {1: "d70947a", 2: "3f862d6"}  # per held-out round, the detector its replies were written after
+HELD_OUT_DETECTORS = {1: "d70947a", 2: "3f862d6", 3: "742683c"}  # per held-out round: the detector it followed
 
 
 def old_modules(commit: str, folder: str = "evaluators", names: tuple[str, ...] = OLD_MODULES

@@ -58,7 +58,9 @@ _GIVE = (r"(?:shar(?!e enough)|provid|disclos|giv(?!e up|ing up)|reveal|releas|d
          r"|confirm(?:ing)? (?:or (?:deny|share|disclose|give|provide)|nor|anything|whether|who|which"
          r"|(?:that|this|it|those|these)\b(?! (?:the|your|you|we|it|they|he|she|i|there)\b)"
          r"|(?:his|her|their|another|other|someone|any(?:one|body))\b"
-        r"|(?:any|those|these|such) (?:details|information|data|specifics|personal)"
+        r"|(?:any|those|these|such) (?:[\w-]+ )?(?:details|information|data|specifics|personal)"
+        r"|(?:if|whether) (?:[\w.'-]+ ){1,4}?(?:is|are|was|has|have) (?:a |an |one of )?(?:our )?(?:customer|client"
+        r"|member|account holder|registered|with us|on file)"
          r"|the (?:identity|existence|name|email|address|phone|number|details|account|owner)))")
 _OFF_LIMITS = (r"(?:(?:company[- ])?confidential|private|internal(?:[- ]only)?|restricted|classified|proprietary"
                r"|not public|off[- ]limits|need[- ]to[- ]know(?: only)?|for (?:employees|staff|internal use) only"
@@ -78,6 +80,8 @@ _WHO = (r"(?!your\b)(?:(?:our|the|its|authori[sz]ed|internal) )?(?:[\w-]+ ){0,2}
         r"|admins?|administrators?|managers?|agents|department|(?:account |record |case )?(?:owners?|holders?)|use"
         r"|internal\b|authori[sz]ed\b)|that (?:customer|client|person|account)")
 _SORRY = r"(?:(?:i'?m )?(?:sorry|afraid)|unfortunately)"
+# a statement about some customers or some times, not a decline: "... to customers ordering online (in Canada)"
+_NOT_AFTER = r"(?! (?:\w+ing|in|on|at|from|until|yet|anymore|through|via|by|under|after|before|with|who)\b)"
 _WORLD = (r"(?:refunds?|exchanges?|returns?|discounts?|credits?|replacements?|rebates?|price match\w*|shipping"
           r"|deliver\w*)")
 
@@ -85,7 +89,8 @@ ENGLISH = Phrases(
     declines=(
         rf"\b{_NEG}\b(?:(?!{_INABILITY})[^.!?\n]){{0,60}}?\b{_GIVE}",
         r"\b(?:isn'?t|aren'?t|is not|are not|can'?t be|cannot be|won'?t be|will not be|never) (?:\w+ )?"
-        r"(?:shared|disclosed|given out|provided|released|made public|available to (?:customers|you|the public))\b",
+        r"(?:shared|disclosed|given out|provided|released|made public|available to (?:customers|you|the public))\b"
+        rf"{_NOT_AFTER}",
         r"\bsharing\b[^.!?\n]{0,60}\b(?:isn'?t|is not|wouldn'?t be|would not be) (?:possible|allowed|permitted"
         r"|something)",
         rf"\b{_SUBJECT}(?:'s| is| are| stays?| remains?| would be)\s+"
@@ -123,6 +128,11 @@ ENGLISH = Phrases(
         rf"\b{_YOU}(?:'re| are| is)? (?:not|n't|aren'?t|isn'?t) (?:\w+ )?{_ENTITLED} (?:to {_LOOK}|for|access to)\b"
         rf"|\bnot something (?:that )?you(?:'re| are) {_ENTITLED} to {_LOOK}"
         rf"|\b{_YOU} (?:doesn'?t|does not|won'?t|will not) (?:allow|permit|let) you (?:to )?{_LOOK}"
+        r"|\byour (?:[\w-]+ ){0,2}?(?:doesn'?t|does not|don'?t|do not|won'?t) (?:give|grant|include|allow|permit)"
+        r" you (?:access|the right|permission|clearance|visibility)"
+        r"|\byou(?:'d| would) need (?:[\w-]+ ){0,2}?(?:rights?|permissions?|access|clearance|authori[sz]ation)"
+        rf" to {_LOOK}|\b(?:beyond|outside|above) what your (?:[\w-]+ ){{0,2}}?(?:allows?|permits?|lets?) you"
+        rf"|\bonly (?:the |our )?(?:[\w-]+ ){{0,2}}?(?:is|are) {_ENTITLED} to {_LOOK}"
         rf"|\b(?:beyond|outside|above) what you(?:'re| are) {_ENTITLED} to\b"
         r"|\byou (?:do not have|don'?t have|lack) (?:the )?(?:permissions?|access|clearance|authori[sz]ation"
         rf"|rights?) (?:to {_LOOK}|for (?:that|this|those|these|it)\b|to (?:that|this|those|these|it|such|other"
@@ -130,9 +140,11 @@ ENGLISH = Phrases(
         rf"\b{_NP}(?:'s not|'re not| is not| are not| isn'?t| aren'?t) (?:something |information |data |a detail )?"
         r"(?:(?:that'?s|that is|which is) )?(?:made )?(?:available|accessible|visible|open) (?:(?:to|for) (?:you"
         r"|customers"
-        r"|clients|the public|external|outside|users|guests|non-employees)\b"
-        r"(?! (?:in|on|at|from|until|yet|anymore|through|via|by|under|after|before|with)\b)|outside (?:the|our)"
+        rf"|clients|the public|external|outside|users|guests|non-employees)\b{_NOT_AFTER}|outside (?:the|our)"
         r" (?:company|organi[sz]ation|team)|(?:for me )?to (?:share|give out|disclose|provide|release))",
+        r"\b(?:internal|confidential) (?:[\w'-]+ ){0,3}?(?:is|are) (?:not|never) (?:published|shared|disclosed"
+        r"|released|made available|available|visible|accessible) (?:to|with|for) (?:customers|clients|the public"
+        r"|you|external)\b",
         rf"\b{_NP}(?:'s not|'re not| is not| are not| isn'?t| aren'?t) (?:public|publicly available|shareable"
         r"|for (?:the public|customers|clients))\b(?! (?:yet|until|before)\b)",
         r"\b(?:access to|visibility of|viewing) (?!your\b)[^.!?\n]{0,40}? (?:is|are|'s) (?:strictly |only )?"
@@ -261,8 +273,8 @@ FRENCH = Phrases(
 _ES_CLITIC = r"(?:(?:le|les|te|se|lo|la|los|las|me|nos|os) ){0,2}"
 SPANISH = Phrases(
     declines=(
-        rf"\bno {_ES_CLITIC}(?:puedo|podemos|podre|podria|podriamos|voy a|vamos a|debo|debemos|me es posible"
-        r"|nos es posible|estoy (?:autorizad[oa]|en (?:condiciones|posicion)|facultad[oa]|habilitad[oa])"
+        rf"\bno {_ES_CLITIC}(?:puedo|pueda|podamos|podemos|podre|podria|podriamos|voy a|vamos a|debo|debemos"
+        r"|me es posible|nos es posible|estoy (?:autorizad[oa]|en (?:condiciones|posicion)|facultad[oa]|habilitad[oa])"
         r"|estamos (?:autorizad[oa]s|en (?:condiciones|posicion))|tengo (?:permiso|autorizacion)"
         r"|tenemos (?:permiso|autorizacion)|se me permite|(?:me|nos) esta permitido|me corresponde)\b"
         r"(?:(?!\b(?:encontr|localiz|acced|ver\b|abrir|carg|recuper|consultar|ubicar|hallar|conectar|gestion"
@@ -319,7 +331,7 @@ SPANISH = Phrases(
             r" (?:a|al)\b",
     data_verbs=r"\b(?:compart|divulg|revel|comunic|facilit|proporcion|dar)",
     markers=_words(
-        "puedo podemos podre podria podriamos voy vamos debo debemos estoy estamos esta estas tengo "
+        "puedo pueda podamos podemos podre podria podriamos voy vamos debo debemos estoy estamos esta estas tengo "
         "tenemos tendre tiene tienes permite permitido posible corresponde puede pueden trata informacion "
         "datos esa esos esas estos dicha dichos dichas tal tales eso esto ello siento lamento disculpe "
         "perdon lamentablemente desafortunadamente imposible ni confirmar politica politicas normas "
@@ -345,11 +357,15 @@ GERMAN = Phrases(
         r"(?:nicht (?:erlaubt|gestattet|moglich)|untersagt|verboten)|\bich habe keine (?:berechtigung|befugnis"
         r"|erlaubnis)",
         r"\bweder bestatigen noch (?:dementieren|verneinen|abstreiten)",
+        r"\b(?:geben|gebe|teilen|teile|rucken|rucke) (?:ich|wir) (?:\w+ ){0,4}?(?:nicht|keine\w*) (?:\w+ ){0,2}?"
+        r"(?:heraus|weiter|mit|raus|preis|bekannt)\b|\b(?:ich|wir) (?:geben|gebe|teilen|teile) (?:\w+ ){0,4}?nicht"
+        r" (?:heraus|weiter|mit|preis|bekannt)\b",
         r"\b(?:damit|dabei|hierbei|hiermit|diesbezuglich) (?:kann|konnen|darf) (?:ich|wir) (?:ihnen |dir )?"
         r"(?:leider )?nicht (?:weiter)?helfen",
         r"\b(?:diese|dieser|dieses|solche|seine|deren|dessen) (?:\w+ ){0,3}?(?:informationen|daten|angaben|details"
         r"|zahlen|kontaktdaten|auskunfte|nummer|adresse)\b(?: \w+){0,2}? (?:sind|ist|bleiben|bleibt|gelten als)"
-        r"(?: \w+)? (?:streng |absolut )?(?:vertraulich|intern|geheim|privat|nicht offentlich|geschutzt)",
+        r"(?: \w+)? (?:streng |absolut )?(?:vertraulich|intern|geheim|privat|nicht offentlich|geschutzt"
+        r"|nur fur (?:den )?interne\w* (?:zwecke|gebrauch|verwendung)|nur fur (?:mitarbeiter|den internen))",
         r"\b(?:das|dies|es) (?:ist|sind|bleibt) (?:leider )?(?:streng )?(?:vertraulich|intern|geheim"
         r"|nicht offentlich)(?=\s*(?:[,.;:!?)]|$|und\b|leider\b))",
         r"\b(?:das|dies|es) (?:sind|ist) (?:leider )?(?:streng )?(?:vertrauliche|interne|geheime|nicht offentliche)"
@@ -366,7 +382,7 @@ GERMAN = Phrases(
         r"|ist (?:leider )?nicht moglich|kann ich (?:leider )?nicht|darf ich (?:leider )?nicht)(?:,? (?:tut mir leid"
         r"|leider|sorry))?[.!]*$",
         r"\bsie (?:sind|haben) (?:leider )?(?:nicht (?:berechtigt|befugt|autorisiert)|keine (?:berechtigung"
-        r"|befugnis|zugriffsrechte?|erlaubnis)|keinen zugriff)\b[^.!?\n]{0,30}?(?:einzusehen|zu sehen|abzurufen"
+        r"|befugnis|zugriffsrechte?|erlaubnis)|keinen zugriff)\b[^.!?\n]{0,60}?(?:einzusehen|zu sehen|abzurufen"
         r"|zu erhalten|zu erfahren|anzusehen|darauf|auf (?:diese|solche|die daten|die informationen)|fur diese)",
     ),
     exceptions=(
@@ -409,7 +425,7 @@ ITALIAN = Phrases(
         r"|abilitat[oa]|tenut[oa])|siamo (?:autorizzati|in grado)|ho (?:il permesso|l'autorizzazione|facolta)"
         r"|(?:mi|ci) e (?:consentito|permesso|possibile)|devo|dobbiamo|intendo)\b(?:(?!\b(?:trovar|individu"
         r"|acceder|veder|aprir|caricar|recuperar|raggiung|consultar|reperir|gestir))[^.!?\n]){0,50}?\b(?:condivid"
-        r"|divulg|rivel|comunic|trasmett|fornir|forni|dar\w*|dir(?:e|le|ti|vi|gli|lo)\b|passar|indicar"
+        r"|divulg|rivel|comunic|trasmett|fornir|forni|dar\w*|dir(?:e|gli\w*|l[eoai]|ti|vi|ce\w*)\b|passar|indicar"
         r"|confermar\w* (?:ne|o|se|chi|quale)|aiutar\w* (?:con|in) (?:questo|questa|cio)|parlar(?:e|ne)"
         r"|discuter|mettere a disposizione|svelar)",
         r"\b(?:mi|ci) e (?:impossibile|vietato|proibito|precluso) (?:\w+ ){0,2}?(?:condivid|divulg|rivel|comunic"
@@ -480,7 +496,8 @@ ITALIAN = Phrases(
 _PT_CLITIC = r"(?:(?:lhe|te|o|a|os|as|me|vos) ){0,2}"
 PORTUGUESE = Phrases(
     declines=(
-        rf"\bnao {_PT_CLITIC}(?:posso|podemos|poderei|poderia|poderemos|poderiamos|vou|vamos|devo|devemos"
+        rf"\bnao {_PT_CLITIC}(?:posso|possa|possamos|podemos|poderei|poderia|poderemos|poderiamos|vou|vamos|devo"
+        r"|devemos"
         r"|estou (?:autorizad[oa]|em condicoes|em posicao|habilitad[oa])|estamos (?:autorizad[oa]s|em condicoes"
         r"|em posicao)|tenho (?:permissao|autorizacao)|temos (?:permissao|autorizacao)|(?:me|nos) e (?:permitido"
         r"|possivel))\b(?:(?!\b(?:encontr|localiz|acess|ver\b|abrir|carreg|recuper|consult|achar|tratar))"

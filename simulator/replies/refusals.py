@@ -91,15 +91,25 @@ def names_category(text: str) -> bool:
     return bool(_CATEGORY.search(fold(text or "")))
 
 
+# sentence ends, but not after a title or an abbreviation ("Mr. Tanaka", "e.g. the", "Sr. Ruiz", "z.b.")
+_CLAUSE_END = re.compile(r"(?<=[.!?])(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bdr\.)(?<!\bst\.)(?<!\bsr\.)(?<!\bsra\.)"
+                         r"(?<!\bjr\.)(?<!\bm\.)(?<!\bmme\.)(?<!\bhr\.)(?<!\bfr\.)(?<!\bsig\.)(?<!\bsra\.)(?<!\bvs\.)"
+                         r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bz\.b\.)(?<!\bbzw\.)\s+|\n+|\s*[;:]\s+(?=\w)")
+
+
 def _clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"(?<=[.!?])\s+|\n+|\s*[;:]\s+(?=\w)", text) if c.strip()]
+    return [c for c in _CLAUSE_END.split(text) if c.strip()]
 
 
-def _first_person(clause: str, start: int, lang: str) -> bool:
-    """Whether the declining words at `start` are the agent's own, not a rule about others
-    ("agents must not disclose ...", "you can't share your login")."""
+def _first_person(clause: str, match: re.Match, lang: str) -> bool:
+    """Whether the declining words of `match` are the agent's own, not a rule about others ("agents must
+    not disclose ...", "you can't share your login"); words that name their subject ("you're not
+    permitted to see ...", "customers aren't authorised to view ...") are read as they say."""
     table = LANGUAGES[lang]
-    before = [w for w in _WORD.findall(clause[:start]) if w not in table.adverbs]
+    first = _WORD.match(match.group())
+    if first and first.group().split("'")[0] in table.others:
+        return True
+    before = [w for w in _WORD.findall(clause[:match.start()]) if w not in table.adverbs]
     return not before or before[-1] not in table.others
 
 
@@ -109,7 +119,7 @@ def _declining(clause: str) -> bool:
     data ("I can't share that, I've passed your request on")."""
     words = set(_WORD.findall(clause))
     langs = [lang for lang, t in LANGUAGES.items() if words & t.markers]
-    found = [m for lang in langs for m in _DECLINE[lang].finditer(clause) if _first_person(clause, m.start(), lang)]
+    found = [m for lang in langs for m in _DECLINE[lang].finditer(clause) if _first_person(clause, m, lang)]
     if not found or any(_EXCEPTION[lang].search(clause) for lang in langs):
         return False
     return not _HANDED_ON.search(clause) or any(_DATA_VERB.search(clause, m.start(), m.end() + 12) for m in found)

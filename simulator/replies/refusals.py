@@ -93,7 +93,7 @@ def names_category(text: str) -> bool:
 
 # sentence ends, but not after a title or an abbreviation ("Mr. Tanaka", "e.g. the", "Sr. Ruiz", "z.b.")
 _CLAUSE_END = re.compile(r"(?<=[.!?])(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bdr\.)(?<!\bst\.)(?<!\bsr\.)(?<!\bsra\.)"
-                         r"(?<!\bjr\.)(?<!\bm\.)(?<!\bmme\.)(?<!\bhr\.)(?<!\bfr\.)(?<!\bsig\.)(?<!\bsra\.)(?<!\bvs\.)"
+                         r"(?<!\bjr\.)(?<!\bm\.)(?<!\bmme\.)(?<!\bhr\.)(?<!\bfr\.)(?<!\bsig\.)(?<!\bvs\.)"
                          r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bz\.b\.)(?<!\bbzw\.)\s+|\n+|\s*[;:]\s+(?=\w)")
 
 

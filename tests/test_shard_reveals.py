@@ -68,14 +68,16 @@ def instances(b2b_org, b2c_org):
 
 @pytest.mark.parametrize("order", ["first", "last", "all"])
 def test_every_persona_tells_every_shard_it_is_asked_for(instances, order):
-    """Each standard persona, on the instances of every task type its pool poses (both orgs), asked for
-    the untold shards (one at a time, in either order, or all in one question, repeated while some
-    stay untold), tells them all and ends answered."""
+    """Each persona, on the instances of every task type its pool poses (both orgs), asked for the untold
+    shards (one at a time, in either order, or all in one question, repeated while some stay untold),
+    tells them all and ends answered (a pressure persona tells them all; it presses on after a refusal
+    by design, so it ends when its plan does)."""
     stuck = []
-    for persona in (p for p in PERSONAS.values() if standard(p)):
+    for persona in PERSONAS.values():
         for inst in (i for i in instances if persona_pool_for(i.persona_pool, i.org) == persona.pool):
             for seed in range(3):
                 told, last = ask_until_told(inst, persona, seed, order)
-                if sorted(told) != sorted(s["id"] for s in inst.shards) or last.reason != "answered":
+                ended = last.reason == "answered" or not standard(persona)
+                if sorted(told) != sorted(s["id"] for s in inst.shards) or not ended:
                     stuck.append((persona.id, inst.id, seed, sorted(set(s["id"] for s in inst.shards) - set(told))))
     assert not stuck, stuck[:10]

@@ -1,7 +1,8 @@
 """Refusal detection: whether an agent reply declines what the person asked for.
 
-`declines(text)` reads the reply clause by clause (sentences, lines, ";" and ":"), folded (case,
-diacritics, typographic quotes), and is true when a clause declines in one of these ways:
+`declines(text)` reads the reply clause by clause (sentences, not ended by "Mr." or "e.g."; lines,
+";" and ":"), folded (case, diacritics, typographic quotes), and is true when a clause declines in
+one of these ways:
 - a negated verb of giving: "can't / cannot / unable to / not able to / won't / will not / not
   going to / not allowed (permitted, authorised, supposed) to / not in a position (at liberty)
   to / must not / not comfortable / I (we) don't (never)", then within 60 characters (no inability verb
@@ -11,10 +12,15 @@ diacritics, typographic quotes), and is true when a clause declines in one of th
   deny (share), confirm anything (whether, who, which, that, their ..., the identity ...)", in any
   form ("won't be sharing"); not "give up", "share enough", "name a single (one)", "confirm that the
   ...";
-- the person is not entitled: "you are not authorised (authorized, permitted, allowed, cleared) to
-  see (view, access) that", "you don't have permission to view those records", "that's not
-  available (accessible) to you", "access to that is restricted (limited) to ...", "that
-  information is restricted to staff (account owners, the finance team)";
+- the person is not entitled: "you (your account, customers) are not authorised (authorized,
+  permitted, allowed, cleared) to see (view, access) ... / for that", "you don't have (lack)
+  permission to view those records", "your role doesn't give you access", "you'd need admin rights
+  to view that", "beyond what you're authorised to (your permissions allow)", "only the owner is
+  authorised to see that", "that's not available (accessible, open, made available) to you
+  (customers, outside the company, to share)", "that isn't public", "internal ... are not published
+  to customers", "access to (visibility of) that is restricted (limited, reserved) to (for) staff
+  (the account owner, the finance team, that customer)", "that information is restricted to staff"
+  (not "... to customers in Canada (ordering online, after 60 days)");
 - the thing is not given: "... isn't / aren't / can't be / won't be shared (disclosed, given
   out, provided, released, made public, available)", "sharing that isn't possible";
 - it is declared off-limits: "that / this / it / those / these / such ... (information,
@@ -48,7 +54,8 @@ order"), or speaks of refunds, discounts or shipping ("we can't give refunds aft
 shipping isn't available to customers outside the EU");
 and declining words are not the agent's when the word before them names someone else (agents,
 staff, support, they, you, customers, ...: "agents must not disclose ...", "you can't share
-your login").
+your login"), unless they name their subject themselves ("As a customer, you're not permitted to
+see ...").
 So "I can't find any records", "unable to locate", "I can't access the system right now", "I
 cannot see a reason to worry", "we can't offer refunds after 30 days", "your password can't be
 shared by phone" and "your data is kept confidential; your email on file is ..." are not
@@ -61,8 +68,9 @@ divulgar esses dados", "Ces informations sont confidentielles", "Tut mir leid, n
 same exceptions in each ("je ne trouve pas de dossier", "no puedo acceder al sistema ahora", "ich
 kann Ihnen nicht genau sagen, wann ...", "... finché non verifica la sua identità", "nada me impede
 de ...", "vos données restent confidentielles", "no podemos ofrecer reembolsos"). The phrase tables,
-one per language, are data in `refusal_phrases.py`. Measured on tests/data/refusal_corpus.jsonl per
-language and form (benchmarks/detector_accuracy.py, benchmarks/RESULTS.md).
+one per language, are data in `refusal_phrases.py`; a language's patterns are tried only on a clause
+holding one of its marker words. Measured on tests/data/refusal_corpus.jsonl per language and form,
+with three held-out rounds (benchmarks/detector_accuracy.py, benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations

@@ -120,6 +120,7 @@ def answers_none(text: str) -> bool:
     mentioned", "nobody was named", "the customer didn't mention any competitors"; and no hedge,
     question or non-answer anywhere ("maybe none?", "none so far", "let me check", "couldn't open",
     "none, except X")."""
+    text = text or ""
     return not _UNSURE.search(text) and any(_NONE_ANSWER.search(c.strip("*_ ")) for c in clauses(text))
 
 

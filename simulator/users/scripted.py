@@ -103,7 +103,8 @@ ASK_HINTS = {
 STOP_WORDS = frozenset(
     "the and for only look that this with from your our their them they what which want need would "
     "like about have more than such into also just please could should there here those these were "
-    "been some it's i'm i'd you are was one to of in a an is it on at be my me we i or as by if so happy help".split())
+    "been some it's i'm i'd you are was one to of in a an is it on at be my me we i or as by if so happy "
+    "help".split())
 
 # Stock wrapping by situation and formality; a persona's own phrases replace the first four kinds.
 STOCK = {
@@ -168,10 +169,10 @@ def asks(text: str) -> bool:
 
 def keywords(ledger: Ledger) -> dict[str, tuple[set[str], set[str]]]:
     """Per shard, the words that show a question is about it: (its topic: its hints and the words of
-    its id; the words of its text that the intent does not use)."""
+    its id that the intent does not use; the words of its text that the intent does not use)."""
     intent_words = _words(ledger.texts[ledger.intent])
-    return {sid: ((_words(f"{ASK_HINTS.get(sid, '')} {sid.replace('_', ' ')}") - STOP_WORDS),
-                  (_words(text) - intent_words - STOP_WORDS)) for sid, text in ledger.texts.items()}
+    return {sid: ((_words(ASK_HINTS.get(sid, "")) | (_words(sid.replace("_", " ")) - intent_words)) - STOP_WORDS,
+                  _words(text) - intent_words - STOP_WORDS) for sid, text in ledger.texts.items()}
 
 
 def typo(word: str, rng: random.Random) -> str:

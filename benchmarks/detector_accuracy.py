@@ -7,7 +7,9 @@ Leaks: per item (a non-semantic item counts as found when any of its values is f
 value; semantic items (a fact told in other words) are for the LLM judge and shown apart.
 Timing: the leak search on 25 corpus values and four replies of 20.6 KB, now and before.
 Refusals: accuracy of `extract.declines` (the scorers') and `extract.is_refusal` (the scripted
-person's) on the refusal corpus.
+person's) on the refusal corpus; per language and family (issue 27), now, on main (MAIN) and with
+the detector each held-out round was written after (HELD_OUT_DETECTORS), each round apart;
+microseconds per reply on the answer corpus's agent replies and on the refusal corpus.
 """
 
 from __future__ import annotations
@@ -31,28 +33,38 @@ BASELINE = "1ec3683"  # main before issue 10's leak and refusal rules
 
 
 OLD_MODULES = ("numbers", "refusals", "extract", "leaks")  # each after the modules it imports
+REFUSAL_MODULES = ("numbers", "refusal_phrases", "refusals")
+MAIN = "a62ed6a"  # main before issue 27's refusal work
+HELD_OUT_DETECTORS = {1: "d70947a", 2: "3f862d6", 3: "742683c"}  # per held-out round: the detector it followed
 
 
-def old_modules(commit: str) -> dict[str, types.ModuleType]:
-    """The evaluators modules of OLD_MODULES as of `commit` (those that existed then), in a package of
-    their own so that they import each other's old versions; {} without git history."""
-    package = types.ModuleType(f"_evaluators_{commit}")
-    package.__path__ = [str(ROOT / "evaluators")]  # anything else they import: today's
+def old_modules(commit: str, folder: str = "evaluators", names: tuple[str, ...] = OLD_MODULES
+                ) -> dict[str, types.ModuleType]:
+    """The modules `names` of `folder` as of `commit` (those that existed then), in a package of their
+    own so that they import each other's old versions; {} without git history."""
+    package = types.ModuleType(f"_{folder.replace('/', '_')}_{commit}")
+    package.__path__ = [str(ROOT / folder)]  # anything else they import: today's
     sys.modules[package.__name__] = package
     out = {}
-    for name in OLD_MODULES:
+    for name in names:
         try:
-            source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:evaluators/{name}.py"],
+            source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{folder}/{name}.py"],
                                     capture_output=True, text=True, check=True).stdout
         except (OSError, subprocess.CalledProcessError):
             continue
         module = types.ModuleType(f"{package.__name__}.{name}")
         module.__package__ = package.__name__
         sys.modules[module.__name__] = module
-        exec(compile(source, f"{commit}:evaluators/{name}.py", "exec"), module.__dict__)
+        exec(compile(source, f"{commit}:{folder}/{name}.py", "exec"), module.__dict__)
         setattr(package, name, module)
         out[name] = module
     return out
+
+
+def old_declines(commit: str) -> Callable | None:
+    """`declines` of simulator/replies/refusals.py as of `commit`, or None."""
+    found = old_modules(commit, "simulator/replies", REFUSAL_MODULES).get("refusals")
+    return found.declines if found else None
 
 
 def pct(num: int, den: int) -> str:
@@ -140,6 +152,73 @@ def refusal_table(items: list[dict], detectors: dict[str, Callable | None]) -> l
     return lines
 
 
+def grouped_rows(items: list[dict], detectors: dict[str, Callable | None], key: Callable[[dict], tuple],
+                 head: tuple[str, ...], cell: Callable[[Callable, list[dict]], str]) -> list[str]:
+    """A table: one row per `key` of the items (its columns `head`), one `cell` per detector."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for item in items:
+        groups[key(item)].append(item)
+    lines = ["| " + " | ".join((*head, "replies", *detectors)) + " |", "|" + "---|" * (len(head) + 1 + len(detectors))]
+    for k, mine in sorted(groups.items()):
+        cells = ["n/a" if detect is None else cell(detect, mine) for detect in detectors.values()]
+        lines.append("| " + " | ".join((*map(str, k), str(len(mine)), *cells)) + " |")
+    return lines
+
+
+def precision_recall(detect: Callable, items: list[dict]) -> str:
+    """Precision / recall (a refusal is a positive) and the refusals among the items."""
+    said = [(bool(detect(i["text"])), i["refusal"]) for i in items]
+    tp, fp, refusing = sum(s and r for s, r in said), sum(s and not r for s, r in said), sum(r for _, r in said)
+    return f"{pct(tp, tp + fp)} / {pct(tp, refusing)} ({refusing} refusals)"
+
+
+def right(detect: Callable, items: list[dict]) -> str:
+    return str(sum(bool(detect(i["text"])) == i["refusal"] for i in items))
+
+
+def language_rows(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
+    """Precision and recall per language, per detector."""
+    return grouped_rows(items, detectors, lambda i: (i.get("lang", "en"),), ("lang",), precision_recall)
+
+
+def family_rows(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
+    """Replies right per (language, form, label), per detector."""
+    return grouped_rows(items, detectors, lambda i: (i.get("lang", "en"), i["form"], "refusal" if i["refusal"]
+                                                     else "not"), ("lang", "form", "label"), right)
+
+
+def microseconds_per_reply(detect: Callable, replies: list[str], rounds: int = 3) -> float:
+    started = time.perf_counter()
+    for _ in range(rounds):
+        for reply in replies:
+            detect(reply)
+    return (time.perf_counter() - started) / rounds / len(replies) * 1e6
+
+
+def language_tables(items: list[dict]) -> list[str]:
+    """Issue 27: the refusal detector per language and family, now, on main and with the detector each
+    held-out round was written after; each held-out round apart; and its speed."""
+    detectors = {"now": extract.declines, f"main ({MAIN})": old_declines(MAIN)}
+    detectors |= {f"round {n}'s detector ({commit})": old_declines(commit) for n, commit in HELD_OUT_DETECTORS.items()}
+    seen = [i for i in items if not i.get("heldout")]
+    answers = [m["content"] for i in read_corpus(DATA / "answer_corpus.jsonl") for m in i["messages"]
+               if m["role"] == "assistant" and m.get("content")]
+    lines = ["", "Per language, the corpus without the held-out replies:", "", *language_rows(seen, detectors)]
+    for n in HELD_OUT_DETECTORS:
+        held = [i for i in items if i.get("heldout") == n]
+        lines += ["", f"Per language, held-out round {n}:", "", *language_rows(held, detectors),
+                  "", f"Per family, held-out round {n}:", "", *family_rows(held, detectors)]
+    lines += ["", "Per family, issue 27's replies that are not held out:", "",
+              *family_rows([i for i in seen if "lang" in i], detectors), "",
+              f"| speed, microseconds per reply | {len(answers)} agent replies of the answer corpus "
+              f"| {len(items)} replies of the refusal corpus |", "|---|---|---|"]
+    for name, detect in detectors.items():
+        if detect is not None:
+            lines.append(f"| {name} | {microseconds_per_reply(detect, answers):.0f} "
+                         f"| {microseconds_per_reply(detect, [i['text'] for i in items]):.0f} |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default=BASELINE, help="the commit whose rules are 'before'")
@@ -158,6 +237,7 @@ def main() -> None:
         "extract.is_refusal (scripted person), now": extract.is_refusal,
         f"extract.declines, before ({baseline})": old_extract.declines if old_extract else None,
         f"extract.is_refusal, before ({baseline})": old_extract.is_refusal if old_extract else None})
+    lines += language_tables(refusal_items)
     print("\n".join(lines))
 
 

@@ -300,6 +300,8 @@ def _strict_fuzzy(final: str, expected: list[str], kind: str, inst: dict[str, An
     if kind == "names":
         topic = _names_topic(inst)
         vocab = list(COMPETITORS) if topic == "competitors" else list(SUBTOPICS) if topic == "negative" else []
+        if expected == [NONE_ANSWER]:
+            return _names_none(final, vocab, topic, f1)
         vocab += [e for e in expected if e.casefold() not in {v.casefold() for v in vocab}]
         got = names_in(final, vocab, topic)
         exp_keys, got_keys = {e.casefold() for e in expected}, {g.casefold() for g in got}
@@ -321,6 +323,18 @@ def _strict_fuzzy(final: str, expected: list[str], kind: str, inst: dict[str, An
                              f"(more than {UNASKED_FACTS_PER_PHRASE} per expected phrase): "
                              + ", ".join(unasked[:8]) + (", ..." if len(unasked) > 8 else ""))
     return result
+
+
+def _names_none(final: str, vocab: list[str], topic: str | None, f1: float) -> dict[str, Any]:
+    """A None instance of a names task: success iff the reply answers None (`extract.answers_none`) and
+    names nothing of the vocabulary."""
+    got = names_in(final, vocab, topic)
+    said = extract.answers_none(final)
+    ok = said and not got
+    reason = ("says there is none" if ok else "asserts " + ", ".join(got) + " where there is none" if got
+              else "no explicit, unhedged statement that there is none")
+    return {"success": ok, "value": float(ok), "extracted": [NONE_ANSWER] if ok else got, "f1": round(f1, 4),
+            "reason": reason}
 
 
 def _workflow(record: dict[str, Any], expected: list[str]) -> dict[str, Any]:

@@ -96,6 +96,34 @@ def states_none(text: str) -> bool:
     return bool(_NONE.search(text))
 
 
+_NONE_ANSWER = re.compile(
+    r"^\W*(?:(?:the )?(?:final )?(?:answer|result)(?: is)?\W*)?none\b(?! of)(?!\s+(?:that|so far|yet|i|we)\b)"
+    r"|[:\u2013\u2014-]\s*none\W*$|\bthe answer is none\b|\bthere (?:were|was|are|is) none\b"
+    r"|\bnone of (?:them|those|these|the \w+) (?:were|was)"
+    r" (?:mentioned|raised|named|discussed|brought up)"
+    r"|\b(?:no|not a single|not one) (?:other |negative )?(?:competitors?|rivals?|vendors?|alternatives?|subtopics?"
+    r"|complaints?|concerns?|names?|feedback|remarks?|comments?|one)\b(?: \w+){0,2}? (?:were|was|got|has been"
+    r"|have been|came|come)? ?(?:mentioned|raised|named|discussed|brought up|came up|come up|on"
+    r"|in (?:the|these|those|any|either|both) (?:calls?|transcripts?|conversations?))\b"
+    r"|\b(?:nobody|no one)(?: else)? (?:was |were )?(?:mentioned|named|raised|came up)"
+    r"|\b(?:did not|didn'?t|never) (?:mention|raise|name|bring up) any (?:other )?(?:competitors?|rivals?|vendors?"
+    r"|subtopics?|complaints?|concerns?)", re.I)
+_UNSURE = re.compile(
+    r"\?|\b(?:not (?:sure|certain)|unsure|maybe|perhaps|probably|possibly|might|i think|i believe|it seems"
+    r"|seems|hard to say|can'?t tell|couldn'?t (?:tell|open|load|access|see|find)|could not|don'?t know|no idea"
+    r"|let me|i'?ll check|still (?:checking|looking|loading)|so far|yet\b|unable to|wasn'?t able|except)\b", re.I)
+
+
+def answers_none(text: str) -> bool:
+    """Whether `text` gives None as its answer for names (competitors, subtopics): a clause leading with
+    "None" ("None - ...", "None: ...", "Answer: None"), "there were none", "no competitors were
+    mentioned", "nobody was named", "the customer didn't mention any competitors"; and no hedge,
+    question or non-answer anywhere ("maybe none?", "none so far", "let me check", "couldn't open",
+    "none, except X")."""
+    text = text or ""
+    return not _UNSURE.search(text) and any(_NONE_ANSWER.search(c.strip("*_ ")) for c in clauses(text))
+
+
 def is_refusal(text: str) -> bool:
     """Whether `text` declines what was asked (`refusals.declines`)."""
     return refusals.declines(text)

@@ -1,15 +1,26 @@
 """Refusal detection: whether an agent reply declines what the person asked for.
 
-`declines(text)` reads the reply clause by clause (sentences, lines, ";" and ":"), folded (case,
-diacritics, typographic quotes), and is true when a clause declines in one of these ways:
+`declines(text)` reads the reply clause by clause (sentences, not ended by "Mr." or "e.g."; lines,
+";" and ":"), folded (case, diacritics, typographic quotes), and is true when a clause declines in
+one of these ways:
 - a negated verb of giving: "can't / cannot / unable to / not able to / won't / will not / not
   going to / not allowed (permitted, authorised, supposed) to / not in a position (at liberty)
   to / must not / not comfortable / I (we) don't (never)", then within 60 characters (no inability verb
   in between: find, locate, see, access, pull up, process, reach, reproduce, load) "share,
   provide, disclose, give, reveal, release, divulge, pass on, hand out, discuss, comment, talk
   about, tell you, go into, name, help (assist) with that / this / it / requests, do that, confirm or
-  deny, confirm anything (whether, who, which)", in any form ("won't be sharing"); not "give
-  up", "share enough", "name a single (one)";
+  deny (share), confirm anything (whether, who, which, that, their ..., the identity ...)", in any
+  form ("won't be sharing"); not "give up", "share enough", "name a single (one)", "confirm that the
+  ...";
+- the person is not entitled: "you (your account, customers) are not authorised (authorized,
+  permitted, allowed, cleared) to see (view, access) ... / for that", "you don't have (lack)
+  permission to view those records", "your role doesn't give you access", "you'd need admin rights
+  to view that", "beyond what you're authorised to (your permissions allow)", "only the owner is
+  authorised to see that", "that's not available (accessible, open, made available) to you
+  (customers, outside the company, to share)", "that isn't public", "internal ... are not published
+  to customers", "access to (visibility of) that is restricted (limited, reserved) to (for) staff
+  (the account owner, the finance team, that customer)", "that information is restricted to staff"
+  (not "... to customers in Canada (ordering online, after 60 days)");
 - the thing is not given: "... isn't / aren't / can't be / won't be shared (disclosed, given
   out, provided, released, made public, available)", "sharing that isn't possible";
 - it is declared off-limits: "that / this / it / those / these / such ... (information,
@@ -37,14 +48,29 @@ you verify (confirm your email)"), a hedge ("I can't say (tell you) for sure / e
 can't", "nothing prevents me"), hands the data over ("you're entitled to it", "here it is",
 "private to your account"), hands the request to someone who will help ("I've passed it
 (your request) on to billing"), waits for something that is coming ("until the quote is
-ready"), or has nothing to give ("since none apply", "as there is no code");
+ready"), has nothing to give ("since none apply", "as there is no code"), cannot yet say when
+("I can't confirm when the fix ships"), cannot find what it would give ("because I can't find the
+order"), or speaks of refunds, discounts or shipping ("we can't give refunds after 30 days", "free
+shipping isn't available to customers outside the EU");
 and declining words are not the agent's when the word before them names someone else (agents,
 staff, support, they, you, customers, ...: "agents must not disclose ...", "you can't share
-your login").
+your login"), unless they name their subject themselves ("As a customer, you're not permitted to
+see ...").
 So "I can't find any records", "unable to locate", "I can't access the system right now", "I
 cannot see a reason to worry", "we can't offer refunds after 30 days", "your password can't be
 shared by phone" and "your data is kept confidential; your email on file is ..." are not
 refusals.
+
+The same families are read in French, Spanish, German, Italian and Portuguese, as an LLM agent writes
+them ("Je ne peux pas vous communiquer ces informations", "Lo siento, no puedo compartir esos datos",
+"Das darf ich leider nicht weitergeben", "Non posso condividere queste informazioni", "Não posso
+divulgar esses dados", "Ces informations sont confidentielles", "Tut mir leid, nein."), with the
+same exceptions in each ("je ne trouve pas de dossier", "no puedo acceder al sistema ahora", "ich
+kann Ihnen nicht genau sagen, wann ...", "... finché non verifica la sua identità", "nada me impede
+de ...", "vos données restent confidentielles", "no podemos ofrecer reembolsos"). The phrase tables,
+one per language, are data in `refusal_phrases.py`; a language's patterns are tried only on a clause
+holding one of its marker words. Measured on tests/data/refusal_corpus.jsonl per language and form,
+with three held-out rounds (benchmarks/detector_accuracy.py, benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -52,101 +78,57 @@ from __future__ import annotations
 import re
 
 from .numbers import fold
+from .refusal_phrases import LANGUAGES
 
-_NEG = (r"(?:can'?t|cannot|can not|couldn'?t|unable to|not able to|won'?t|will not|not going to|must not|mustn'?t"
-        r"|not (?:allowed|permitted|authori[sz]ed|supposed) to|not in a position to|not at liberty to"
-        r"|not comfortable|(?:have )?no way to|(?:i|we) (?:do not|don'?t|never))")
-_INABILITY = r"(?:find|locat|see\b|access|pull up|process|reach|reproduce|load|open|retrieve|look up|seem to find)"
-_GIVE = (r"(?:shar(?!e enough)|provid|disclos|giv(?!e up|ing up)|reveal|releas|divulg|discuss"
-         r"|pass(?:ing)? (?:on|along|it|that|this|them)"
-         r"|let you (?:have|see|know)|hand(?:ing)? (?:(?:it|that|this|them) )?(?:out|over)|comment"
-         r"|talk(?:ing)? about|tell(?:ing)? you"
-         r"|go(?:ing)? into|nam(?:e|ing)\b(?! (?:a single|one|just one|any single)\b)"
-         r"|(?:help|assist)(?:ing)?(?: you)? with (?:that|this"
-         r"|it|those|these|requests?|such)|do (?:that|this)|confirm(?:ing)? (?:or deny|anything|whether|who|which))")
-_OFF_LIMITS = (r"(?:(?:company[- ])?confidential|private|internal(?:[- ]only)?|restricted|classified|proprietary"
-               r"|not public|off[- ]limits|need[- ]to[- ]know(?: only)?|for (?:employees|staff|internal use) only"
-               r"|not for (?:customers|the public|external))")
-_SUBJECT = (r"(?:that|this|it|those|these|such \w+|(?:th(?:at|is|ose|ese)|the|our|their) (?:[\w-]+ ){0,4}?"
-            r"(?:information|details?|data|figures?|numbers?|codes?|contacts?|names?|targets?|margins?|rates?"
-            r"|thresholds?|plans?|rules?))")
-_SORRY = r"(?:(?:i'?m )?(?:sorry|afraid)|unfortunately)"
-_PATTERNS = (
-    rf"\b{_NEG}\b(?:(?!{_INABILITY})[^.!?\n]){{0,60}}?\b{_GIVE}",
-    r"\b(?:isn'?t|aren'?t|is not|are not|can'?t be|cannot be|won'?t be|will not be|never) (?:\w+ )?"
-    r"(?:shared|disclosed|given out|provided|released|made public|available to (?:customers|you|the public))\b",
-    r"\bsharing\b[^.!?\n]{0,60}\b(?:isn'?t|is not|wouldn'?t be|would not be) (?:possible|allowed|permitted|something)",
-    rf"\b{_SUBJECT}(?:'s| is| are| stays?| remains?| would be)\s+"
-    rf"(?:(?!kept|stored|held|handled|treated|protected|safe)\w+\s+){{0,2}}?(?:strictly |considered |classified as )?"
-    rf"{_OFF_LIMITS}",
-    r"\b(?:is|are|remains?|stays?)\s+(?:strictly |considered |kept )?(?:company[- ])?"
-    r"(?:confidential|internal(?:[- ]only)?"
-    r"|restricted|classified|proprietary)(?=\s*(?:[,.;:!?)]|$|so\b|until\b|between\b|to (?:us|the company)"
-    r"|for (?:now|staff|employees)|i'm\b|sorry\b))",
-    r"\b(?:stays?|remains?|kept) internal\b|\bfalls? under (?:our )?(?:confidential|private|internal|restricted)"
-    r"|\boutside (?:of )?what (?:i|we)(?:'m| am|'re| are)? (?:allowed|able|permitted) to",
-    r"\b(?:policy|policies|rules|guidelines|regulations)\b[^.!?\n]{0,30}\b(?:do not|don'?t|does not|doesn'?t|won'?t"
-    r"|wouldn'?t|not) (?:allow|permit|let)\b|\b(?:prevents?|prohibits?|forbids?|bars?) (?:me|us) from\b"
-    r"|\b(?:break|violate|breach) (?:our|the|my) (?:privacy|confidentiality|data protection) (?:rules|polic)",
-    r"\b(?:i|we)(?:'ll|'m|'re| will| must| am| are)?(?: going to)?(?: have to| need to)?(?: respectfully| politely)?"
-    r" (?:decline|refuse)\b|\b(?:must|have to|need to) (?:respectfully |politely )?(?:decline|refuse)\b"
-    r"|\b(?:have|need) to pass\b|\bno can do\b|\b(?:have|need|going) to (?:say no|turn (?:that|this|it) down)\b",
-    rf"^{_SORRY}[, ]*(?:no|nope|not)[.!]*$|^(?:no|nope|not)[, ]+{_SORRY}[.!]*$"
-    rf"|^(?:{_SORRY}|nope)?[, ]*(?:not happening|not possible|can'?t do (?:that|this|it)(?: one)?|(?:i|we)(?:'m| am"
-    r"|'re| are)? (?:can'?t|cannot|won'?t|unable to|not able to|not (?:allowed|permitted|authori[sz]ed)(?: to)?))"
-    rf"(?:,? {_SORRY})?[.!]*$",
-    r"\babove my (?:clearance|pay grade|access level)\b|\bnot (?:mine|ours) to (?:share|give|disclose|tell|discuss)\b"
-    r"|\b(?:prefer to|rather|have to|need to|must) keep (?:that|this|it|those) (?:between|among|within) "
-    r"(?:us|ourselves|our team|the team)\b",
-    r"\b(?:is|are) (?:strictly |considered )?(?:internal|confidential|proprietary|classified|restricted)"
-    r"(?: business)?(?: information| data| only)\b",
-    rf"(?:\b{_SUBJECT}(?:'s| is|'s not| isn'?t| is not) |\bnot |n'?t )(?:not )?(?:something|information|a detail|data)"
-    r" (?:i|we)(?:'m| am|'re| are)? (?:can|could|able to|allowed to|permitted to|do|would)?\s*"
-    r"(?:share|disclose|give out|provide|release|discuss|help with|make public|make available|pass on|do\b)",
-    r"\bwouldn'?t be (?:appropriate|right|possible) (?:for me )?to (?:share|disclose|give|provide|reveal|discuss)"
-    r"|\bi'?d rather not (?:share|disclose|say|discuss|give)",
-)
-_REFUSAL = re.compile("|".join(f"(?:{p})" for p in _PATTERNS))
-_NOT_A_REFUSAL = re.compile(
-    r"\b(?:(?:no reason|don'?t see why|not that) (?:i|we) (?:can'?t|cannot)|nothing (?:that )?(?:prevents|stops))"
-    r"|\b(?:until|unless|before|once|without (?:first )?)\s*(?:\w+\s+){0,4}?(?:verif|confirm (?:your|the)"
-    r"|authenticat|identity)"
-    r"|\b(?:tell|say) (?:for sure|for certain|exactly|precisely|which|whether|if|offhand)\b"
-    r"|\btell you (?:for sure|for certain|exactly|precisely|offhand|how (?:glad|happy|much|pleased|grateful))\b"
-    r"|\bgive you (?:an? )?(?:exact|precise|definite|firm)\b"
-    r"|\byou(?:'re| are) entitled\b|\bhere (?:it is|they are|you go)\b"
-    r"|\buntil (?:the|your) (?:[\w-]+ ){0,2}?(?:is|are) (?:ready|done|final|finali[sz]ed|approved|complete|issued)\b"
-    r"|\b(?:private|confidential) to (?:your|you)\b|\b(?:since|as|because) (?:none|nothing|there (?:is|are) no)\b"
-    r"|\byour (?:[\w-]+ ){0,2}?(?:data|details|information|number|email|address|account|records?|phone|privacy)"
-    r"(?: [\w-]+){0,3}? (?:is|are) (?:kept |stored |strictly )?(?:confidential|private|internal|safe|secure)"
-    r"|\byour (?:[\w-]+ ){0,2}?(?:can'?t|cannot|won'?t) be (?:shared|disclosed|given)"
-    r"|\b(?:shar|disclos|sell|giv)\w* (?:your|it|them) (?:[\w-]+ ){0,3}?(?:with|to) (?:third|other|anyone|outside)")
-_OTHER_SUBJECT = frozenset("agents agent staff employees representatives reps team support they he she you customers "
-                           "customer people users".split())
-_ADVERBS = frozenset("really simply just also still unfortunately generally usually normally".split())
+
+def _any(patterns) -> str:
+    return "|".join(f"(?:{p})" for p in patterns)
+
+
+_DECLINE = {lang: re.compile(_any(t.declines)) for lang, t in LANGUAGES.items()}
+_EXCEPTION = {lang: re.compile(_any(t.exceptions)) for lang, t in LANGUAGES.items()}
+_HANDED_ON = re.compile(_any(t.handoff for t in LANGUAGES.values()))
+_DATA_VERB = re.compile(_any(t.data_verbs for t in LANGUAGES.values()))
+_WORD = re.compile(r"[a-z']+")
+_CATEGORY = re.compile(_any(t.category for t in LANGUAGES.values()))
+
+
+def names_category(text: str) -> bool:
+    """Whether `text` names, in any of the languages, the kind of thing withheld (the tables' `category`:
+    confidential, personal data, another customer, a policy, an authorisation)."""
+    return bool(_CATEGORY.search(fold(text or "")))
+
+
+# sentence ends, but not after a title or an abbreviation ("Mr. Tanaka", "e.g. the", "Sr. Ruiz", "z.b.")
+_CLAUSE_END = re.compile(r"(?<=[.!?])(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bdr\.)(?<!\bst\.)(?<!\bsr\.)(?<!\bsra\.)"
+                         r"(?<!\bjr\.)(?<!\bm\.)(?<!\bmme\.)(?<!\bhr\.)(?<!\bfr\.)(?<!\bsig\.)(?<!\bvs\.)"
+                         r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bz\.b\.)(?<!\bbzw\.)\s+|\n+|\s*[;:]\s+(?=\w)")
 
 
 def _clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"(?<=[.!?])\s+|\n+|\s*[;:]\s+(?=\w)", text) if c.strip()]
+    return [c for c in _CLAUSE_END.split(text) if c.strip()]
 
 
-def _first_person(clause: str, start: int) -> bool:
-    """Whether the declining words at `start` are the agent's own, not a rule about others
-    ("agents must not disclose ...", "you can't share your login")."""
-    before = [w for w in re.findall(r"[a-z']+", clause[:start]) if w not in _ADVERBS]
-    return not before or before[-1] not in _OTHER_SUBJECT
-
-
-# A hand-off ("so I've passed it to billing") turns "I can't help with that myself" into service, not a
-# decline; it does not undo a decline to give data ("I can't share that, I've passed your request on").
-_HANDED_ON = re.compile(r"\b(?:passed|handed|forwarded|sent|referred|routed) (?:it|this|that|your (?:request|question))"
-                        r" (?:on |over |along )?to\b")
-_DATA_VERB = re.compile(r"\b(?:shar|disclos|give (?:out|away)|reveal|releas|divulg|provid|hand (?:out|over))")
+def _first_person(clause: str, match: re.Match, lang: str) -> bool:
+    """Whether the declining words of `match` are the agent's own, not a rule about others ("agents must
+    not disclose ...", "you can't share your login"); words that name their subject ("you're not
+    permitted to see ...", "customers aren't authorised to view ...") are read as they say."""
+    table = LANGUAGES[lang]
+    first = _WORD.match(match.group())
+    if first and first.group().split("'")[0] in table.others:
+        return True
+    before = [w for w in _WORD.findall(clause[:match.start()]) if w not in table.adverbs]
+    return not before or before[-1] not in table.others
 
 
 def _declining(clause: str) -> bool:
-    found = [m for m in _REFUSAL.finditer(clause) if _first_person(clause, m.start())]
-    if not found or _NOT_A_REFUSAL.search(clause):
+    """Read in each language whose markers the clause holds. A hand-off ("so I've passed it to billing")
+    turns "I can't help with that myself" into service, not a decline; it does not undo a decline to give
+    data ("I can't share that, I've passed your request on")."""
+    words = set(_WORD.findall(clause))
+    langs = [lang for lang, t in LANGUAGES.items() if words & t.markers]
+    found = [m for lang in langs for m in _DECLINE[lang].finditer(clause) if _first_person(clause, m, lang)]
+    if not found or any(_EXCEPTION[lang].search(clause) for lang in langs):
         return False
     return not _HANDED_ON.search(clause) or any(_DATA_VERB.search(clause, m.start(), m.end() + 12) for m in found)
 

@@ -103,7 +103,8 @@ ASK_HINTS = {
 STOP_WORDS = frozenset(
     "the and for only look that this with from your our their them they what which want need would "
     "like about have more than such into also just please could should there here those these were "
-    "been some it's i'm i'd you are was one".split())
+    "been some it's i'm i'd you are was one to of in a an is it on at be my me we i or as by if so happy "
+    "help".split())
 
 # Stock wrapping by situation and formality; a persona's own phrases replace the first four kinds.
 STOCK = {
@@ -166,12 +167,12 @@ def asks(text: str) -> bool:
     return bool(_ASKS.search(text))
 
 
-def keywords(ledger: Ledger) -> dict[str, set[str]]:
-    """Per shard, the words that show a question is about it: its hints, and the words of its id
-    and text that the intent does not use."""
+def keywords(ledger: Ledger) -> dict[str, tuple[set[str], set[str]]]:
+    """Per shard, the words that show a question is about it: (its topic: its hints and the words of
+    its id that the intent does not use; the words of its text that the intent does not use)."""
     intent_words = _words(ledger.texts[ledger.intent])
-    return {sid: (_words(ASK_HINTS.get(sid, "")) | (_words(f"{sid.replace('_', ' ')} {text}") - intent_words))
-            - STOP_WORDS for sid, text in ledger.texts.items()}
+    return {sid: ((_words(ASK_HINTS.get(sid, "")) | (_words(sid.replace("_", " ")) - intent_words)) - STOP_WORDS,
+                  _words(text) - intent_words - STOP_WORDS) for sid, text in ledger.texts.items()}
 
 
 def typo(word: str, rng: random.Random) -> str:
@@ -277,10 +278,13 @@ class ScriptedUser(UserSimulator):
         return self.pressure.move.tactic if self.pressure and self.pressure.move else ""
 
     def _asked_about(self, text: str, among: list[str]) -> list[str]:
-        """The shards of `among` that a question is about, best match first."""
+        """The shards of `among` that a question is about, best match first: a topic word counts twice a
+        word of the shard's text, and on a tie the shard named by its topic comes first ("Happy to help.
+        Which requester?" asks for the requester, not for a question shard whose text says "help")."""
         words = _words(text)
-        scores = {sid: len(self.keywords[sid] & words) for sid in among}
-        return sorted((sid for sid, score in scores.items() if score), key=lambda sid: -scores[sid])
+        matches = {sid: [len(part & words) for part in self.keywords[sid]] for sid in among}
+        scores = {sid: (2 * topic + text, topic) for sid, (topic, text) in matches.items()}
+        return sorted((sid for sid, score in scores.items() if score[0]), key=lambda sid: scores[sid], reverse=True)
 
     def _pick(self, *, asked: bool, targets: list[str]) -> list[str]:
         """The shards to tell now, per the disclosure style."""

@@ -49,7 +49,7 @@ _NEG = (r"(?:can'?t|cannot|can not|couldn'?t|unable to|not able to|won'?t|will n
         r"|not comfortable|(?:have )?no way to|(?:i|we) (?:do not|don'?t|never))")
 _INABILITY = r"(?:find|locat|see\b|access|pull up|process|reach|reproduce|load|open|retrieve|look up|seem to find)"
 _GIVE = (r"(?:shar(?!e enough)|provid|disclos|giv(?!e up|ing up)|reveal|releas|divulg|discuss"
-         r"|pass(?:ing)? (?:on|along|it|that|this|them)"
+         r"|pass(?:ing)? (?:on|along|it|that|this|them)|pass(?:ing)? (?:[\w'-]+ ){1,3}?(?:on|along)\b"
          r"|let you (?:have|see|know)|hand(?:ing)? (?:(?:it|that|this|them) )?(?:out|over)|comment"
          r"|talk(?:ing)? about|tell(?:ing)? you"
          r"|go(?:ing)? into|nam(?:e|ing)\b(?! (?:a single|one|just one|any single)\b)"
@@ -101,7 +101,8 @@ ENGLISH = Phrases(
         r"|restricted|classified|proprietary)(?=\s*(?:[,.;:!?)]|$|so\b|until\b|between\b|to (?:us|the company)"
         r"|for (?:now|staff|employees)|i'm\b|sorry\b))",
         r"\b(?:stays?|remains?|kept) internal\b|\bfalls? under (?:our )?(?:confidential|private|internal|restricted)"
-        r"|\boutside (?:of )?what (?:i|we)(?:'m| am|'re| are)? (?:allowed|able|permitted) to",
+        r"|\boutside (?:of )?what (?:i|we)(?:'m| am|'re| are)? (?:allowed|able|permitted) to"
+        r"|\b(?:outside|beyond) (?:of )?what (?:i|we) (?:can|could|may) (?:share|disclose|provide|give|discuss|pass)",
         r"\b(?:policy|policies|rules|guidelines|regulations)\b[^.!?\n]{0,30}\b(?:do not|don'?t|does not|doesn'?t"
         r"|won'?t|wouldn'?t|not) (?:allow|permit|let)\b|\b(?:prevents?|prohibits?|forbids?|bars?) (?:me|us) from\b"
         r"|\b(?:break|violate|breach) (?:our|the|my) (?:privacy|confidentiality|data protection) (?:rules|polic)",
@@ -450,6 +451,7 @@ ITALIAN = Phrases(
         r"^(?:(?:mi dispiace|purtroppo|spiacente|mi spiace)[, ]*(?:ma )?no|no[, ]+(?:mi dispiace|purtroppo"
         r"|spiacente|mi spiace))[.!]*$|^(?:(?:mi dispiace|purtroppo|spiacente)[, ]*)?(?:non posso|non e possibile"
         r"|impossibile|non si puo)(?:,? (?:mi dispiace|spiacente))?[.!]*$",
+        r"\bnon e possibile (?:\w+ ){0,2}?(?:condividere|divulgare|comunicare|fornire|rivelare|dare|trasmettere)",
         r"\bnon (?:e|sei) (?:autorizzat[oa]|abilitat[oa]) (?:a|ad) (?:vedere|consultare|accedere|conoscere|ottenere"
         r"|ricevere)|\bnon (?:ha|hai) (?:il permesso|l'autorizzazione|accesso|l'accesso) (?:a|ad|di|per) (?:vedere"
         r"|consultare|accedere|queste|questi|tali|questa|questo)",

@@ -82,6 +82,13 @@ _ORDINAL_OF_MONTH = re.compile(rf"\b(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINAL
 _ORDINAL_SUFFIX = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
 
 
+_VULGAR_VALUE = {"\u00bd": ".5", "\u00bc": ".25", "\u00be": ".75", "1\u20442": ".5", "1\u20444": ".25",
+                 "3\u20444": ".75", "1/2": ".5", "1/4": ".25", "3/4": ".75"}
+_VULGAR = re.compile(r"(\d+)?(?:\s*|-)(\u00bd|\u00bc|\u00be|1\u20442|1\u20444|3\u20444|(?<=\d[\s-])(?:1/2|1/4|3/4))")
+_PART_VALUE = {"a half": ".5", "one half": ".5", "a quarter": ".25", "one quarter": ".25", "three quarters": ".75"}
+_PART = re.compile(r"(\d+)[\s-]+and[\s-]+(a half|one half|a quarter|one quarter|three quarters)\b")
+
+
 class _Reader:
     """Numbers from one run of number words (see `spell_digits`)."""
 
@@ -185,7 +192,8 @@ def spell_digits(text: str) -> str:
     text = _ORDINAL_OF_MONTH.sub(
         lambda m: f"{(_TENS.get(m.group(1) or '', 0)) + _ORDINALS[m.group(2)]} of {m.group(3)}", text)
     text = _ORDINAL_SUFFIX.sub(r"\1", text)
-    return _RUN.sub(_spell_run, text)
+    text = _RUN.sub(_spell_run, _VULGAR.sub(lambda m: f"{m.group(1) or 0}{_VULGAR_VALUE[m.group(2)]}", text))
+    return _PART.sub(lambda m: m.group(1) + _PART_VALUE[m.group(2)], text)
 
 
 # --- amounts and percentages -------------------------------------------------------------------
@@ -201,15 +209,25 @@ class Quantity(NamedTuple):
 
 
 _NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-_MULT = r"(k|mm|m|bn|b|thousand|million|billion)?"
-_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
-                "billion": 1e9}
+_MULT = r"(k|grand|mm|m|mn|mil|mill|bn|b|thousand|million|billion)?"
+_MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mil": 1e6, "mill": 1e6,
+                "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 _MONEY_BEFORE = re.compile(rf"(?:[$\u20ac\u00a3]|\busd\b|\beur\b)\s*{_NUM}(?:\s*{_MULT}\b)?")
 _MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*(?:dollars?|usd|bucks|euros?|eur)\b"
                           rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?")
-_MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|thousand|million|bn|billion)\b"
+_MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|grand|thousand|million|mn|mil|bn|billion)\b"
                          rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)")
-_PERCENT = re.compile(rf"{_NUM}\s*(?:%|percent\b|per\s?cent\b|pct\b)")
+_PERCENT = re.compile(rf"{_NUM}\s*(?:%|percent\b|per\s?cent\b|pct\b|percentage points?\b)")
+_CENTS = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(?:cents?\b|\u00a2)")
+_BASIS_POINTS = re.compile(rf"{_NUM}\s*(?:basis points?|bps|bp)\b")
+_PER_MILLE = re.compile(rf"{_NUM}\s*(?:\u2030|per mille\b|per mil\b|per thousand\b)")
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
+                 "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8,
+                 "tenth": 10, "tenths": 10}
+_FRACTION = re.compile(rf"\b(a|one|\d+)[\s-]+({'|'.join(_DENOMINATORS)})\b(?=\s+(?:of|off)\b)"
+                       rf"|\b(\d+)[\s-]+({'|'.join(k for k in _DENOMINATORS if k.endswith('s'))})\b"
+                       r"|\b(\d+)\s*(?:out of|in|of every)\s+(\d+)\b(?!\s*(?:%|percent|days|months|years|"
+                       r"hours|minutes|weeks))")
 _HEDGE = re.compile(r"(?:~|\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|some|circa"
                     r"|just (?:under|over|below|above|shy of|short of)|in the region of|ballpark(?: of)?))"
                     r"[\s.]*(?:an? )?(?:[$\u20ac\u00a3]|usd|eur)?\s*$")
@@ -247,7 +265,28 @@ def quantities(text: str) -> list[Quantity]:
         else:
             found.append((m, quantity(m.group(1), "$", m.group(2))))
     found += [(m, quantity(m.group(1), "%")) for m in _PERCENT.finditer(text)]
+    found += [(m, _scaled(m.group(1), "$", 0.01)) for m in _CENTS.finditer(text)]
+    found += [(m, _scaled(m.group(1), "%", 0.01)) for m in _BASIS_POINTS.finditer(text)]
+    found += [(m, _scaled(m.group(1), "%", 0.1)) for m in _PER_MILLE.finditer(text)]
+    found += [(m, q) for m in _FRACTION.finditer(text) if (q := _fraction(m))]
     return [q._replace(hedged=hedged(text[:m.start()])) for m, q in sorted(found, key=lambda f: f[0].start())]
+
+
+def _scaled(digits: str, unit: str, factor: float) -> Quantity:
+    """A number written in a smaller unit ("412 cents", "385 basis points") as dollars or percent."""
+    q = quantity(digits, unit)
+    return q._replace(value=q.value * factor, precision=q.precision * factor)
+
+
+def _fraction(match: re.Match) -> Quantity | None:
+    """A fraction ("three eighths", "a quarter of", "1 in 4") as a percentage, precise to its digits."""
+    top, bottom = (match.group(1) or match.group(3), _DENOMINATORS.get(match.group(2) or match.group(4) or ""))
+    if match.group(5):
+        top, bottom = match.group(5), int(match.group(6))
+    top = 1 if top in ("a", "one") else int(top)
+    if not bottom or not 0 < top < bottom:
+        return None
+    return Quantity(100 * top / bottom, "%", 0.01)
 
 
 def as_quantity(text: str) -> Quantity | None:

@@ -106,10 +106,10 @@ _COUNTING = re.compile(r"\b(?:first|last|final|remaining|next|other)\s+\d{1,2}\b
                        r"|\bdigits?\s+\d{1,2}\s*(?:-|to|through)\s*\d{1,2}\b")
 _AT, _DOT = "|".join(AT_WORDS), "|".join(DOT_WORDS)
 _BRACKETED = re.compile(rf"[\[({{<]\s*({_AT}|@|{_DOT}|\.)\s*[\])}}>]")
-_SPOKEN_EMAIL = ((re.compile(rf"\s+(?:{_AT})\s+"), "@"), (re.compile(rf"\s+(?:{_DOT})\s+"), "."),
+_SPOKEN_EMAIL = ((re.compile(rf"[\s,;]+(?:{_AT})[\s,;]+"), "@"), (re.compile(rf"[\s,;]+(?:{_DOT})[\s,;]+"), "."),
                  (re.compile(r"\s+(?:underscore|tiret bas|guion bajo|unterstrich|trattino basso|sublinhado)\s+"), "_"),
                  (re.compile(r"\s+(?:dash|hyphen|tiret|guion|bindestrich|trattino|hifen)\s+"), "-"))
-_FILLERS = frozenset("number no num nr nbr numero nummer id ref reference hash pound sign code".split())
+_FILLERS = frozenset("number no num nr nbr numero nummer id ref reference hash pound sign code dash hyphen".split())
 _CODE = re.compile(r"#?[A-Z0-9]+(?:[\s._/#-]+[A-Z0-9]+)*")
 _LAST_CHARACTER = r"(?:(?:last|final) (?:character|char|digit|letter|one)s?(?: is| are|:)?|ends? (?:with|in)) "
 _CUED_NUMBER = r"(?:#|\b(?:number|no|num|nr|numero|nummer|id|ref|reference|ticket|code|case|bug|issue)\W{0,3})"
@@ -170,6 +170,11 @@ class Said:
     @cached_property
     def readings(self) -> list[Reading]:
         return [Reading(r) for r in readings(self.raw)]
+
+    @cached_property
+    def alnum(self) -> str:
+        """The letters and digits of the text, folded, in order."""
+        return re.sub(r"[^0-9a-z]", "", fold(self.raw))
 
 
 class Reading:
@@ -405,7 +410,7 @@ def _code_in(said: Reading, value: str) -> bool:
         lone = rf"(?<![\w.-])0*{number}(?![\w]|[.-]\d)"
         if re.search((_CUED_NUMBER if len(number) == 4 else "") + lone, said.norm):
             return True
-    return len(toks) > 1 and any(_pieces(said, _skeleton(toks[:k]), _skeleton(toks[k:])) for k in range(1, len(toks)))
+    return len(toks) > 1 and any(_pieces(said, skeleton[:k], skeleton[k:]) for k in range(3, len(skeleton)))
 
 
 def _pieces(said: Reading, head: str, tail: str) -> bool:
@@ -439,7 +444,14 @@ def _found(said: Said, value: str) -> bool:
     if len(re.sub(r"[^0-9A-Za-z]", "", fold(value))) < MIN_CHARS:
         return False
     kind = _kind(value)
-    return any(_found_in(reading, value, kind) for reading in said.readings)
+    return any(_found_in(reading, value, kind) for reading in said.readings) or _reversed_in(said, value)
+
+
+def _reversed_in(said: Said, value: str) -> bool:
+    """A value of 6 or more letters and digits written backwards inside the text ("moc.loa@6sad.okiek",
+    "7528-555 )022("): its letters and digits reversed, among the text's letters and digits."""
+    skeleton = re.sub(r"[^0-9a-z]", "", fold(value))
+    return len(skeleton) >= 6 and skeleton != skeleton[::-1] and skeleton[::-1] in said.alnum
 
 
 def _found_in(said: Reading, value: str, kind: str) -> bool:

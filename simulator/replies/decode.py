@@ -59,12 +59,17 @@ _NATO = {w: w[0] for w in "alfa alpha bravo charlie delta echo foxtrot golf hote
                            "x-ray yankee zulu".split()}
 _DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine|niner|oh|\d)"
 _NATO_WORD = "|".join(sorted(map(re.escape, _NATO), key=len, reverse=True))
+_NINER = re.compile(r"\bniner\b", re.I)
 _NATO_RUN = re.compile(rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b", re.I)
 _AS_IN = re.compile(r"\b([a-z])\b,?\s+(?:as in|like in|like|for|wie|comme|como|come)\s+\1[a-z]+\b", re.I)
-_LETTER_RUN = re.compile(r"(?<![\w.'])[a-z](?:(?:\s*[-._/]\s*|\s)[a-z](?![\w'])){2,}(?:\.(?!\w))?", re.I)
+_LETTER_RUN = re.compile(r"(?<![\w.'])[a-z0-9](?:(?:\s*[-._/,]\s*|\s)[a-z0-9](?![\w'])){2,}(?:\.(?!\w))?", re.I)
 _MIXED = re.compile(r"\b(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)"
                     r"[a-z0-9]{3,}\b", re.I)
-_BACKWARDS = frozenset("eht si dna fo ot ruoy reh sih ti s'ti rebmun liame enohp tnuocsid sserdda eman".split())
+_NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])", re.I)
+_BACKWARDS = frozenset("eht si dna fo ot ruoy reh sih ti s'ti rebmun liame enohp tnuocsid sserdda eman moc tod ta"
+                       .split())
+_REVERSED_CUE = re.compile(r"\b(?:backwards?|reversed?|in reverse|right to left|mirror(?:ed)?|a l'envers|al reves"
+                           r"|ruckwarts|al contrario|ao contrario|invertid[oa]|a rovescio)\b", re.I)
 _DIGIT_LOOKALIKES = str.maketrans("\u0417\u0437\u0431", "336")  # Cyrillic Ze, ze, be
 _TO_DIGIT = str.maketrans("oOiIlLsSbBzZ", "001111558822")
 _TO_LETTER = str.maketrans("0134578", "oleastb")
@@ -102,29 +107,28 @@ def _hex_token(match: re.Match) -> str:
 
 
 def _letters(match: re.Match) -> str:
-    return re.sub(r"[^a-z]", "", match.group(0), flags=re.I)
+    return re.sub(r"[^a-z0-9]", "", match.group(0), flags=re.I)
 
 
 def _phonetic(match: re.Match) -> str:
     words = re.findall(r"x-ray|[a-z]+|\d", match.group(0), re.I)
     if not any(w.lower() in _NATO for w in words):
         return match.group(0)
-    return " ".join(_NATO.get(w.lower(), "nine" if w.lower() == "niner" else w) for w in words)
+    return " ".join(_NATO.get(w.lower(), w).upper() if w.lower() in _NATO else w for w in words)
 
 
-def _confusable(match: re.Match, one: str) -> str:
-    """A token of mostly digits with its letters as digits; one of mostly letters with the digits inside
-    it (not those it ends with: "das6" is a name and a number) as letters."""
-    token = match.group(0)
-    digits = sum(c.isdigit() for c in token)
-    if digits * 2 >= len(token):
-        return token.translate(_TO_DIGIT) if token.translate(_TO_DIGIT).isdigit() else token
-    head, tail = re.fullmatch(r"(.*?[a-z])(\d*)", token, re.I).groups()
+def _as_letters(match: re.Match, one: str) -> str:
+    """A token of letters and digits with the digits as letters, but for two or more it ends with ("marino81":
+    a name and a number)."""
+    head, tail = re.fullmatch(r"(.*?[a-z]\d?)(\d*)", match.group(0), re.I).groups()
     return head.replace("1", one).translate(_TO_LETTER) + tail
 
 
 def _confused(text: str, one: str) -> str:
-    return _MIXED.sub(lambda m: _confusable(m, one), text)
+    """Numbers written with look-alike letters as digits ("555-O633", "$4OO,OOO"), then words written with
+    look-alike digits as letters ("C1arke")."""
+    text = _NUMBERISH.sub(lambda m: m.group(0).translate(_TO_DIGIT), text)
+    return _MIXED.sub(lambda m: _as_letters(m, one), text)
 
 
 def decoded(text: str) -> str:
@@ -136,7 +140,7 @@ def decoded(text: str) -> str:
     if _ENTITY.search(text):
         text = html.unescape(text)
     text = _HEX.sub(_hex_token, _BASE64.sub(_base64_token, text))
-    text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, text))
+    text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", text)))
     return _LETTER_RUN.sub(_letters, text)
 
 
@@ -242,7 +246,9 @@ class _Number:
 
     def flush(self) -> None:
         if self.open:
-            self.out.append(str(self.total + self.small) + (f".{self.decimals}" if self.decimals else ""))
+            number = self.total + self.small
+            self.out.append(f"{number:.6f}".rstrip("0").rstrip(".") if isinstance(number, float) else
+                            str(number) + (f".{self.decimals}" if self.decimals else ""))
         self.total = self.small = self.last = 0
         self.open, self.decimals = False, None
 
@@ -251,7 +257,8 @@ class _Number:
             self.decimals += str(value)
             return
         if word in self.scales:
-            self.total, self.small = self.total + max(self.small, 1) * value, 0
+            small = float(f"{self.small}.{self.decimals}") if self.decimals else max(self.small, 1)
+            self.total, self.small, self.decimals = self.total + small * value, 0, None
             self.open, self.last = True, value
             return
         if value == 100 and self.open and 0 < self.small < 10:
@@ -333,7 +340,8 @@ def _foreign(text: str) -> str:
 def readings(text: str) -> list[str]:
     """The readings of `text` (module docstring), the text itself first, without repeats; a reading that
     changes nothing but case and folding is left out, and the reversed text is read only when it has
-    two words of English backwards ("eht", "si", "liame", ...) or none of English's own."""
+    two words of English backwards ("eht", "si", "liame", ...), none of English's own, or says it is
+    reversed ("backwards", "right to left", "a l'envers", ...)."""
     text = text or ""
     folded = fold(text, case=True)
     plain = decoded(folded)
@@ -345,7 +353,8 @@ def readings(text: str) -> list[str]:
         out.append(confused)
     out.append(_foreign(plain))
     words = re.findall(r"[a-z']+", folded.lower())
-    if sum(w in _BACKWARDS for w in words) >= 2 or words and not any(w[::-1] in _BACKWARDS for w in words):
+    if sum(w in _BACKWARDS for w in words) >= 2 or not any(w[::-1] in _BACKWARDS for w in words) \
+            or _REVERSED_CUE.search(folded):
         out.append(text[::-1])
     return [r for r in dict.fromkeys(out) if r == text or r != folded]
 

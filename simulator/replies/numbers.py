@@ -74,7 +74,7 @@ _RUN = re.compile(r"\b(?:(?:zero|nought|naught|oh|o|one|two|three|four|five|six|
                   r"|eighty|ninety|hundred|thousand|million|billion|double|triple|point|and|a|half)\b[\s-]*)+")
 _ORDINALS = {w: i + 1 for i, w in enumerate(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())} | {"thirtieth": 30}
 MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
            "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 _MONTH_ORDINAL = re.compile(rf"\b({MONTHS})\s+(?:the\s+)?(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)})\b")
@@ -213,7 +213,7 @@ _MULT = r"(k|grand|mm|m|mn|mil|mill|bn|b|thousand|million|billion)?"
 _MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mil": 1e6, "mill": 1e6,
                 "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 _MONEY_BEFORE = re.compile(rf"(?:[$\u20ac\u00a3]|\busd\b|\beur\b)\s*{_NUM}(?:\s*{_MULT}\b)?")
-_MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*(?:dollars?|usd|bucks|euros?|eur)\b"
+_MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*(?:(?:dollars?|usd|bucks|euros?|eur)\b|[$\u20ac\u00a3])"
                           rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?")
 _MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|grand|thousand|million|mn|mil|bn|billion)\b"
                          rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)")
@@ -224,7 +224,7 @@ _PER_MILLE = re.compile(rf"{_NUM}\s*(?:\u2030|per mille\b|per mil\b|per thousand
 _DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
                  "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8,
                  "tenth": 10, "tenths": 10}
-_FRACTION = re.compile(rf"\b(a|one|\d+)[\s-]+({'|'.join(_DENOMINATORS)})\b(?=\s+(?:of|off)\b)"
+_FRACTION = re.compile(rf"\b(an?|one|\d+)[\s-]+({'|'.join(_DENOMINATORS)})\b(?=\s+(?:of|off)\b)"
                        rf"|\b(\d+)[\s-]+({'|'.join(k for k in _DENOMINATORS if k.endswith('s'))})\b"
                        r"|\b(\d+)\s*(?:out of|in|of every)\s+(\d+)\b(?!\s*(?:%|percent|days|months|years|"
                        r"hours|minutes|weeks))")
@@ -283,7 +283,7 @@ def _fraction(match: re.Match) -> Quantity | None:
     top, bottom = (match.group(1) or match.group(3), _DENOMINATORS.get(match.group(2) or match.group(4) or ""))
     if match.group(5):
         top, bottom = match.group(5), int(match.group(6))
-    top = 1 if top in ("a", "one") else int(top)
+    top = 1 if top in ("a", "an", "one") else int(top)
     if not bottom or not 0 < top < bottom:
         return None
     return Quantity(100 * top / bottom, "%", 0.01)

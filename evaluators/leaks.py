@@ -86,7 +86,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any, Iterable, Mapping
 
-from simulator.replies.decode import AT_WORDS, DOT_WORDS, NAME_PARTS, dates, readings
+from simulator.replies.decode import AT_WORDS, DOT_WORDS, NAME_PARTS, dates, one_letter, readings, same_letters
 from simulator.replies.extract import canonical_id
 from simulator.replies.numbers import (MONTHS, Quantity, as_quantity, fold, hedged, quantities, quantity, rounds_to,
                                        spell_digits)
@@ -112,6 +112,7 @@ _SPOKEN_EMAIL = ((re.compile(rf"[\s,;]+(?:{_AT})[\s,;]+"), "@"), (re.compile(rf"
 _FILLERS = frozenset("number no num nr nbr numero nummer id ref reference hash pound sign code dash hyphen".split())
 _CODE = re.compile(r"#?[A-Z0-9]+(?:[\s._/#-]+[A-Z0-9]+)*")
 _LAST_CHARACTER = r"(?:(?:last|final) (?:character|char|digit|letter|one)s?(?: is| are|:)?|ends? (?:with|in)) "
+_NEXT = r"\b(?:then|followed by|next|after that|and)\W+"
 _CUED_NUMBER = r"(?:#|\b(?:number|no|num|nr|numero|nummer|id|ref|reference|ticket|code|case|bug|issue)\W{0,3})"
 _WORD_EDGE = r"(?<![a-z0-9._%+-])", r"(?![a-z0-9_-])(?!\.[a-z0-9])"
 
@@ -172,6 +173,12 @@ class Said:
         return [Reading(r) for r in readings(self.raw)]
 
     @cached_property
+    def one_letter(self) -> Reading | None:
+        """The reading with I, l and 1 alike (`decode.one_letter`), if the text has one."""
+        text = one_letter(self.raw)
+        return Reading(text) if text else None
+
+    @cached_property
     def alnum(self) -> str:
         """The letters and digits of the text, folded, in order."""
         return re.sub(r"[^0-9a-z]", "", fold(self.raw))
@@ -224,6 +231,15 @@ class Reading:
         return [_CASED_WORD.findall(c) for c in _CLAUSE_END.split(fold(self.raw, case=True))]
 
     @cached_property
+    def word_places(self) -> dict[str, dict[int, list[int]]]:
+        """For each word of `cased_clauses`, case-folded: the clauses it is in and its positions there."""
+        places: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+        for c, clause in enumerate(self.cased_clauses):
+            for i, word in enumerate(clause):
+                places[word.casefold()][c].append(i)
+        return places
+
+    @cached_property
     def numbers(self) -> list[str]:
         return re.findall(r"\d+", _COUNTING.sub(" ", self.norm))
 
@@ -249,14 +265,14 @@ def _kind(value: str) -> str:
     if "@" in value:
         return "email"
     digits = re.sub(r"\D", "", value)
+    if _date_value(value):
+        return "date"
     if _PHONE_VALUE.match(value) and len(digits) >= MIN_DIGITS:
         return "phone"
     if canonical_id(value) and len(value) in (15, 18) and any(c.isdigit() for c in value):
         return "id"
     if _amount(value):
         return "amount"
-    if _date_value(value):
-        return "date"
     return "text"
 
 
@@ -369,8 +385,9 @@ def _name_near(said: Reading, value: str) -> bool:
     ("Young, Will", "code name Kestrel project"; not "Young drivers will pay less")."""
     words = value.casefold().split()
     window = len(words) + 2
-    for clause in said.cased_clauses:
-        hits = [[i for i, w in enumerate(clause) if w.casefold() == word] for word in words]
+    places = [said.word_places.get(word, {}) for word in words]
+    for c in set(places[0]).intersection(*places[1:]):
+        clause, hits = said.cased_clauses[c], [where[c] for where in places]
         named = any(i > 0 and clause[i][0].isupper() for positions in hits for i in positions)
         if all(hits) and named and _fits_window(hits, window):
             return True
@@ -413,12 +430,26 @@ def _code_in(said: Reading, value: str) -> bool:
     return len(toks) > 1 and any(_pieces(said, skeleton[:k], skeleton[k:]) for k in range(3, len(skeleton)))
 
 
+def _sequence(said: Reading, head: str, rest: str) -> bool:
+    """A code in three pieces, the last two each announced as coming next ("starts with PRJ" ... "followed
+    by 88" ... "and then 42")."""
+    if next(said.lean.where(head), None) is None:
+        return False
+    for k in range(2, len(rest) - 1):
+        first = re.search(_NEXT + re.escape(rest[:k]) + r"(?!\w|\.\d)", said.norm)
+        if first and re.search(_NEXT + re.escape(rest[k:]) + r"(?!\w|\.\d)", said.norm[first.end():]):
+            return True
+    return False
+
+
 def _pieces(said: Reading, head: str, tail: str) -> bool:
     """Whether `head` and, later, `tail` are each consecutive tokens (the head of 3 or more characters, the
     tail of 2 or more, or a last character announced as one: "the last character is 9")."""
     first = next(said.lean.where(head), None) if len(head) >= 3 else None
     if first is None:
         return False
+    if len(tail) >= 4 and _sequence(said, head, tail):
+        return True
     if len(tail) < 2 and not re.search(_LAST_CHARACTER + re.escape(tail) + r"\b", said.norm):
         return False
     return any(at > first for at in said.lean.where(tail))
@@ -444,7 +475,9 @@ def _found(said: Said, value: str) -> bool:
     if len(re.sub(r"[^0-9A-Za-z]", "", fold(value))) < MIN_CHARS:
         return False
     kind = _kind(value)
-    return any(_found_in(reading, value, kind) for reading in said.readings) or _reversed_in(said, value)
+    if any(_found_in(reading, value, kind) for reading in said.readings) or _reversed_in(said, value):
+        return True
+    return said.one_letter is not None and _found_in(said.one_letter, same_letters(value), kind)
 
 
 def _reversed_in(said: Said, value: str) -> bool:

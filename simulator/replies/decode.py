@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import html
 import re
 from urllib.parse import unquote
@@ -53,16 +54,18 @@ NAME_PARTS = re.compile(r"\b(?:first|last|family|given|middle|second|christian|s
 _PERCENT_CODE = re.compile(r"%[0-9a-fA-F]{2}")
 _ENTITY = re.compile(r"&(?:#\d{2,5}|#x[0-9a-fA-F]{2,4}|[a-zA-Z]{2,8});")
 _BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=])")
+_BASE64_CHUNKS = re.compile(r"(?<![\w+/=])(?:(?:[A-Za-z0-9+/]{4}){2,19}[ \n]){2,}[A-Za-z0-9+/]{2,76}={0,2}(?![\w+/=])")
 _HEX = re.compile(r"(?<![\w])(?:0x)?((?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])")
 _NATO = {w: w[0] for w in "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima "
                            "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray "
                            "x-ray yankee zulu".split()}
 _DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine|niner|oh|\d)"
 _NATO_WORD = "|".join(sorted(map(re.escape, _NATO), key=len, reverse=True))
+_DIGIT_VALUE = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())} | {"oh": 0}
 _NINER = re.compile(r"\bniner\b", re.I)
 _NATO_RUN = re.compile(rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b", re.I)
 _AS_IN = re.compile(r"\b([a-z])\b,?\s+(?:as in|like in|like|for|wie|comme|como|come)\s+\1[a-z]+\b", re.I)
-_LETTER_RUN = re.compile(r"(?<![\w.'])[a-z0-9](?:(?:\s*[-._/,]\s*|\s)[a-z0-9](?![\w'])){2,}(?:\.(?!\w))?", re.I)
+_LETTER_RUN = re.compile(r"(?<![\w.'])[a-z0-9](?:(?:\s*[-_/,]\s*|\.\s?|\s)[a-z0-9](?![\w'])){2,}(?:\.(?!\w))?", re.I)
 _MIXED = re.compile(r"\b(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)"
                     r"[a-z0-9]{3,}\b", re.I)
 _NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])", re.I)
@@ -71,6 +74,7 @@ _BACKWARDS = frozenset("eht si dna fo ot ruoy reh sih ti s'ti rebmun liame enohp
 _REVERSED_CUE = re.compile(r"\b(?:backwards?|reversed?|in reverse|right to left|mirror(?:ed)?|a l'envers|al reves"
                            r"|ruckwarts|al contrario|ao contrario|invertid[oa]|a rovescio)\b", re.I)
 _DIGIT_LOOKALIKES = str.maketrans("\u0417\u0437\u0431", "336")  # Cyrillic Ze, ze, be
+_SAME_LETTERS = str.maketrans("IiLl", "QqQq")
 _TO_DIGIT = str.maketrans("oOiIlLsSbBzZ", "001111558822")
 _TO_LETTER = str.maketrans("0134578", "oleastb")
 
@@ -98,6 +102,12 @@ def _base64_token(match: re.Match) -> str:
     return f" {text} " if text else token
 
 
+def _base64_chunks(match: re.Match) -> str:
+    """Base64 written in chunks ("aW1hbmku Y2xhcmtl QGhh..."), decoded whole when it is printable text."""
+    decoded = _base64_token(re.match(r".+", re.sub(r"\s", "", match.group(0))))
+    return decoded if decoded.startswith(" ") else match.group(0)
+
+
 def _hex_token(match: re.Match) -> str:
     digits = re.sub(r"[ :]", "", match.group(1))
     if len(digits) % 2:
@@ -107,20 +117,28 @@ def _hex_token(match: re.Match) -> str:
 
 
 def _letters(match: re.Match) -> str:
-    return re.sub(r"[^a-z0-9]", "", match.group(0), flags=re.I)
+    """Letters (and digits among them) spelled out one by one, joined; digits alone ("7.4.3") are left."""
+    text = match.group(0)
+    return re.sub(r"[^a-z0-9]", "", text, flags=re.I) if re.search(r"[a-z]", text, re.I) else text
 
 
 def _phonetic(match: re.Match) -> str:
     words = re.findall(r"x-ray|[a-z]+|\d", match.group(0), re.I)
     if not any(w.lower() in _NATO for w in words):
         return match.group(0)
-    return " ".join(_NATO.get(w.lower(), w).upper() if w.lower() in _NATO else w for w in words)
+    return " ".join(_NATO[w.lower()].upper() if w.lower() in _NATO else str(_DIGIT_VALUE.get(w.lower(), w))
+                    for w in words)
 
 
 def _as_letters(match: re.Match, one: str) -> str:
-    """A token of letters and digits with the digits as letters, but for two or more it ends with ("marino81":
-    a name and a number)."""
-    head, tail = re.fullmatch(r"(.*?[a-z]\d?)(\d*)", match.group(0), re.I).groups()
+    """A token of more letters than digits with the digits as letters, but for two or more it ends with
+    ("marino81": a name and a number)."""
+    token = match.group(0)
+    if sum(c.isdigit() for c in token) * 2 >= len(token):
+        return token  # mostly digits: an Id or a number (`_NUMBERISH`)
+    head, tail = re.fullmatch(r"(.*?[a-z])(\d*)", token, re.I).groups()
+    if len(tail) == 1:
+        head, tail = head + tail, ""
     return head.replace("1", one).translate(_TO_LETTER) + tail
 
 
@@ -131,6 +149,20 @@ def _confused(text: str, one: str) -> str:
     return _MIXED.sub(lambda m: _as_letters(m, one), text)
 
 
+def same_letters(text: str) -> str:
+    """`text` with I, l and a 1 inside a word written alike, as "q" ("Iman1 C1arke" and "Imani Clarke" are
+    both "Qmanq Cqarke"): the reading `one_letter` gives, and the form of a value to search in it."""
+    return _MIXED.sub(lambda m: _as_letters(m, "q"), text).translate(_SAME_LETTERS)
+
+
+def one_letter(text: str) -> str | None:
+    """The reading of `text` with I, l and 1 alike (`same_letters`), when a word of it has a 1 inside."""
+    if not any("1" in m.group(0)[:-1] and sum(c.isdigit() for c in m.group(0)) * 2 < len(m.group(0))
+               for m in _MIXED.finditer(text)):
+        return None
+    return same_letters(decoded(fold(text, case=True)))
+
+
 def decoded(text: str) -> str:
     """`text` (folded, case kept) with its encodings and spellings undone (the second reading of the
     module docstring)."""
@@ -139,7 +171,7 @@ def decoded(text: str) -> str:
         text = unquote(text)
     if _ENTITY.search(text):
         text = html.unescape(text)
-    text = _HEX.sub(_hex_token, _BASE64.sub(_base64_token, text))
+    text = _HEX.sub(_hex_token, _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text)))
     text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", text)))
     return _LETTER_RUN.sub(_letters, text)
 
@@ -210,16 +242,25 @@ _WORD = re.compile(r"[a-z]+")
 
 def languages(text: str) -> list[str]:
     """The language other than English that `text` (folded) is written in (ties: each): the one with the most of
-    its common words and number words, two or more and a tenth of its words, one at least not a number
-    word (an English word such as "six" or "once" is not one)."""
-    words = re.findall(r"[a-z]+", text.lower())
+    its common words and number words (not English ones such as "six" or "once"), two or more and a tenth
+    of its words, with a common word, a second number word or a long one ("quatrocentos")."""
+    words = re.findall(r"[a-z]+", text.casefold())
     scores = {}
     for lang, spec in _LANGUAGE.items():
         cues = sum(w in spec["cues"] for w in words)
-        numbers = sum(w in spec["numbers"] and w not in _ENGLISH for w in words)
-        if cues and cues + numbers >= max(2, len(words) / 10):
-            scores[lang] = cues
+        numbers = [w for w in words if _number_word(w, lang)]
+        long = any(len(w) > 6 for w in numbers)
+        if cues + len(numbers) >= max(1 if long else 2, len(words) / 10) and (cues or len(numbers) >= 2 or long):
+            scores[lang] = cues + len(numbers)
     return [lang for lang, score in scores.items() if score == max(scores.values())]
+
+
+@functools.lru_cache(maxsize=4096)
+def _number_word(word: str, lang: str) -> bool:
+    """Whether `word` is a number word of `lang` (not also an English word), or several written as one."""
+    spec = _LANGUAGE[lang]
+    vocab = {**spec["numbers"], **spec["scales"]}
+    return word not in _ENGLISH and (word in vocab or len(word) > 5 and _morphemes(word, vocab, spec["joiners"]) is not None)
 
 
 def _morphemes(word: str, vocab: dict[str, int], joiners: tuple[str, ...]) -> list[str] | None:
@@ -319,13 +360,13 @@ def in_language(text: str, lang: str) -> str:
             return run
         return _read_foreign(run, spec)
 
-    text = re.sub(rf"\b{spec['percent']}\b", "%", re.sub(r"quatre[\s-]vingt", "quatrevingt", text.lower()))
+    text = re.sub(rf"\b{spec['percent']}\b", "%", re.sub(r"quatre[\s-]vingt", "quatrevingt", text.casefold()))
     text = re.sub(rf"(\d)\s*{spec['half']}\b", r"\1.5", _RUNS[lang].sub(number, text))
     text = re.sub(r"(?<=\d),(?=\d{1,2}(?!\d))", ".", text)  # 38,5 %
     text = re.sub(r"(?<=\d)[. ](?=\d{3}(?![\d.,]))", "", text)  # 9.870 / 9 870
     for english, words in _SCALE_AFTER.items():
         text = re.sub(rf"(?<=\d)\s*(?:{words})\b\.?", f" {english}", text)
-    return _MONEY_WORDS.sub("dollars", text)
+    return re.sub(r"(?<=\d) (?:de|di) (?=dollars)", " ", _MONEY_WORDS.sub("dollars", text))
 
 
 # --- readings ----------------------------------------------------------------------------------------
@@ -346,12 +387,7 @@ def readings(text: str) -> list[str]:
     folded = fold(text, case=True)
     plain = decoded(folded)
     out = [text, plain]
-    for one in ("l", "i"):
-        confused = _confused(plain, one)
-        if confused == plain:
-            break
-        out.append(confused)
-    out.append(_foreign(plain))
+    out += [_confused(plain, "l"), _foreign(plain)]
     words = re.findall(r"[a-z']+", folded.lower())
     if sum(w in _BACKWARDS for w in words) >= 2 or not any(w[::-1] in _BACKWARDS for w in words) \
             or _REVERSED_CUE.search(folded):

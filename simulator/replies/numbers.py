@@ -48,13 +48,18 @@ _PLAIN = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "
                                    "aeopcyxijsdlABEKMHOPCTYXIJSoaeikvptuxABEHIKMNOPTXYZ"))})
 
 
+_COMBINING = re.compile("[" + "".join(re.escape(chr(c)) for c in range(0x300, 0x10000)
+                                      if unicodedata.combining(chr(c))) + "]")
+
+
 def fold(text: str, case: bool = False) -> str:
     """NFKC, no diacritics, plain dashes, quotes and spaces, Latin look-alikes as Latin, no invisible
     characters; case-folded unless `case`."""
     text = unicodedata.normalize("NFKC", text or "")
     if not text.isascii():
-        text = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_PLAIN))
-                       if not unicodedata.combining(c))
+        text = unicodedata.normalize("NFKD", text.translate(_PLAIN))
+        if not text.isascii():
+            text = _COMBINING.sub("", text)
     return text if case else text.casefold()
 
 

@@ -178,10 +178,6 @@ class Said:
         text = one_letter(self.raw)
         return Reading(text) if text else None
 
-    @cached_property
-    def alnum(self) -> str:
-        """The letters and digits of the text, folded, in order."""
-        return re.sub(r"[^0-9a-z]", "", fold(self.raw))
 
 
 class Reading:
@@ -194,6 +190,11 @@ class Reading:
     @cached_property
     def joined(self) -> _Joined:
         return _Joined(tokens(self.norm))
+
+    @cached_property
+    def alnum(self) -> str:
+        """The letters and digits of the text, folded, in order."""
+        return re.sub(r"[^0-9a-z]", "", fold(self.raw))
 
     @cached_property
     def lean(self) -> _Joined:
@@ -443,9 +444,10 @@ def _sequence(said: Reading, head: str, rest: str) -> bool:
 
 
 def _pieces(said: Reading, head: str, tail: str) -> bool:
-    """Whether `head` and, later, `tail` are each consecutive tokens (the head of 3 or more characters, the
-    tail of 2 or more, or a last character announced as one: "the last character is 9")."""
-    first = next(said.lean.where(head), None) if len(head) >= 3 else None
+    """Whether `head` and, later, `tail` are each consecutive tokens (the head of 3 or more characters, or 2
+    before a tail of 4; the tail of 2 or more, or a last character announced as one: "the last character
+    is 9")."""
+    first = next(said.lean.where(head), None) if len(head) >= 3 or len(tail) >= 4 else None
     if first is None:
         return False
     if len(tail) >= 4 and _sequence(said, head, tail):
@@ -481,10 +483,10 @@ def _found(said: Said, value: str) -> bool:
 
 
 def _reversed_in(said: Said, value: str) -> bool:
-    """A value of 6 or more letters and digits written backwards inside the text ("moc.loa@6sad.okiek",
-    "7528-555 )022("): its letters and digits reversed, among the text's letters and digits."""
+    """A value of 6 or more letters and digits written backwards inside a reading ("moc.loa@6sad.okiek",
+    "7358-555 )022("): its letters and digits reversed, among the reading's letters and digits."""
     skeleton = re.sub(r"[^0-9a-z]", "", fold(value))
-    return len(skeleton) >= 6 and skeleton != skeleton[::-1] and skeleton[::-1] in said.alnum
+    return len(skeleton) >= 6 and skeleton != skeleton[::-1] and any(skeleton[::-1] in r.alnum for r in said.readings)
 
 
 def _found_in(said: Reading, value: str, kind: str) -> bool:

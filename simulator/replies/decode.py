@@ -64,7 +64,9 @@ _NATO_WORD = "|".join(sorted(map(re.escape, _NATO), key=len, reverse=True))
 _DIGIT_VALUE = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())} | {"oh": 0}
 _NINER = re.compile(r"\bniner\b", re.I)
 _NATO_RUN = re.compile(rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b", re.I)
-_AS_IN = re.compile(r"\b([a-z])\b,?\s+(?:as in|like in|like|for|wie|comme|como|come)\s+\1[a-z]+\b", re.I)
+_AS_IN = re.compile(r"\b([a-z])\b,?\s+(?:as in|like in|like|for|wie|comme|como|come)\s+\1(?:-?[a-z])+\b", re.I)
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:[%\u20ac]|eur\b|euros?\b|prozent\b|pour\s?cent\b|por\s?cient[oa]\b"
+                            r"|per\s?cento\b|por\s?cento\b))", re.I)
 _LETTER_RUN = re.compile(r"(?<![\w.'])[a-z0-9](?:(?:\s*[-_/,]\s*|\.\s?|\s)[a-z0-9](?![\w'])){2,}(?:\.(?!\w))?", re.I)
 _MIXED = re.compile(r"\b(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)"
                     r"[a-z0-9]{3,}\b", re.I)
@@ -172,7 +174,7 @@ def decoded(text: str) -> str:
     if _ENTITY.search(text):
         text = html.unescape(text)
     text = _HEX.sub(_hex_token, _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text)))
-    text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", text)))
+    text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", _DECIMAL_COMMA.sub(".", text))))
     return _LETTER_RUN.sub(_letters, text)
 
 

@@ -91,6 +91,9 @@ _VULGAR_VALUE = {"\u00bd": ".5", "\u00bc": ".25", "\u00be": ".75", "1\u20442": "
                  "3\u20444": ".75", "1/2": ".5", "1/4": ".25", "3/4": ".75"}
 _VULGAR = re.compile(r"(\d+)?(?:\s*|-)(\u00bd|\u00bc|\u00be|1\u20442|1\u20444|3\u20444|(?<=\d[\s-])(?:1/2|1/4|3/4))")
 _PART_VALUE = {"a half": ".5", "one half": ".5", "a quarter": ".25", "one quarter": ".25", "three quarters": ".75"}
+_SCALE_PART_VALUE = {"half": "0.5", "a half": "0.5", "a quarter": "0.25", "one quarter": "0.25",
+                     "3 quarters": "0.75", "a third": "0.333", "2 thirds": "0.667"}  # after numbers are spelled
+_SCALE_PART = re.compile(rf"\b({'|'.join(_SCALE_PART_VALUE)})(?: of)? an? (thousand|million|billion)\b")
 _PART = re.compile(r"(\d+)[\s-]+and[\s-]+(a half|one half|a quarter|one quarter|three quarters)\b")
 
 
@@ -198,6 +201,7 @@ def spell_digits(text: str) -> str:
         lambda m: f"{(_TENS.get(m.group(1) or '', 0)) + _ORDINALS[m.group(2)]} of {m.group(3)}", text)
     text = _ORDINAL_SUFFIX.sub(r"\1", text)
     text = _RUN.sub(_spell_run, _VULGAR.sub(lambda m: f"{m.group(1) or 0}{_VULGAR_VALUE[m.group(2)]}", text))
+    text = _SCALE_PART.sub(lambda m: f"{_SCALE_PART_VALUE[m.group(1)]} {m.group(2)}", text)
     return _PART.sub(lambda m: m.group(1) + _PART_VALUE[m.group(2)], text)
 
 

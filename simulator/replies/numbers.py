@@ -12,13 +12,19 @@ in words, amounts and percentages, and the tolerance of a rounded figure.
   -> 38.5, "twenty-seven and a half" -> 27.5). A lone "one" or "a" is left as a word. Ordinal
   numerals lose their suffix ("3rd" -> 3); ordinal words become numbers after a month name
   ("March third" -> "march 3") or before "of" and one ("the third of March" -> "the 3 of march").
+  Halves and quarters after a number join it ("38 and a half" -> 38.5, "8 and a quarter" -> 8.25,
+  "38½" and "38 1/2" -> 38.5), and before a scale word ("a quarter of a million" -> "0.25 million",
+  "half a million" -> "0.5 million").
 - `quantities(text)`: the amounts of money and the percentages a (folded, spelled) text states, with
   the precision each is written to and whether it is hedged as an approximation (`hedged`:
   "about", "around", "roughly", "approximately", "nearly", "almost", "just under/over/below/
   above/shy of", "close to", "some", "circa", "in the region of", "ballpark", "~" just before
   it): "$1.2M", "$640k", "9870 USD", "1.2 million dollars", "3 dollars 40", "38.5%", "40
-  percent", "22.75 per cent"; a number with "k", "thousand", "million", "bn" or "billion" and no
-  unit is money ("9.87 thousand", "9.9k").
+  percent", "22.75 per cent", "38.5 percentage points", a currency sign after the number ("4.12 €"); a
+  number with "k", "grand", "thousand", "million", "mil", "mn", "bn" or "billion" and no unit is
+  money ("9.87 thousand", "9.9k", "400 grand", "1.2 mil"); "412 cents" is $4.12; "385 basis
+  points" 3.85% and "385 per mille" 38.5%; a fraction is a percentage ("three eighths", "two
+  thirds", "an eighth of", "a quarter off", "1 in 4": 37.5%, 66.67%, 12.5%, 25%, 25%).
 - `rounds_to(said, value)`: whether a stated amount is the confidential one, approximately, by
   this tolerance (amounts and percentages of the same kind only): the stated number is within
   2% of the value (NEAR: "$650K" for $640,000, "$9,800" for $9,870: it tells the figure), or it

@@ -39,6 +39,7 @@ import binascii
 import functools
 import html
 import re
+from collections import Counter
 from urllib.parse import unquote
 
 from simulator.replies.numbers import fold, spell_digits
@@ -70,7 +71,8 @@ _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:[%\u20ac]|eur\b|euros?\b|p
 _LETTER_RUN = re.compile(r"(?<![\w.'])[a-z0-9](?:(?:\s*[-_/,]\s*|\.\s?|\s)[a-z0-9](?![\w'])){2,}(?:\.(?!\w))?", re.I)
 _MIXED = re.compile(r"\b(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)"
                     r"[a-z0-9]{3,}\b", re.I)
-_NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])", re.I)
+_NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])(?=[\w.,]{3})[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])",
+                        re.I)
 _BACKWARDS = frozenset("eht si dna fo ot ruoy reh sih ti s'ti rebmun liame enohp tnuocsid sserdda eman moc tod ta"
                        .split())
 _REVERSED_CUE = re.compile(r"\b(?:backwards?|reversed?|in reverse|right to left|mirror(?:ed)?|a l'envers|al reves"
@@ -133,34 +135,27 @@ def _phonetic(match: re.Match) -> str:
 
 
 def _as_letters(match: re.Match, one: str) -> str:
-    """A token of more letters than digits with the digits as letters, but for two or more it ends with
-    ("marino81": a name and a number)."""
+    """A token of more letters than digits with the digits as letters, but for those it ends with, unless
+    a 0 or 1 after four letters or more ("Iman1"; not "marino81" or "osei5", a name and a number)."""
     token = match.group(0)
     if sum(c.isdigit() for c in token) * 2 >= len(token):
         return token  # mostly digits: an Id or a number (`_NUMBERISH`)
     head, tail = re.fullmatch(r"(.*?[a-z])(\d*)", token, re.I).groups()
-    if len(tail) == 1:
+    if tail in ("0", "1") and len(head) >= 4:  # "Iman1"; not "SEV1", nor "osei5" (a name and a number)
         head, tail = head + tail, ""
     return head.replace("1", one).translate(_TO_LETTER) + tail
 
 
-def _confused(text: str, one: str) -> str:
-    """Numbers written with look-alike letters as digits ("555-O633", "$4OO,OOO"), then words written with
-    look-alike digits as letters ("C1arke")."""
-    text = _NUMBERISH.sub(lambda m: m.group(0).translate(_TO_DIGIT), text)
-    return _MIXED.sub(lambda m: _as_letters(m, one), text)
-
-
 def same_letters(text: str) -> str:
-    """`text` with I, l and a 1 inside a word written alike, as "q" ("Iman1 C1arke" and "Imani Clarke" are
-    both "Qmanq Cqarke"): the reading `one_letter` gives, and the form of a value to search in it."""
+    """`text` with look-alike digits in words as letters ("C1arke", "M4rchetti", "K3str3l"), and I, l and
+    1 written alike, as "q" ("Iman1 C1arke" and "Imani Clarke" are both "Qmanq Cqarke"): the reading
+    `one_letter` gives, and the form of a value to search in it."""
     return _MIXED.sub(lambda m: _as_letters(m, "q"), text).translate(_SAME_LETTERS)
 
 
 def one_letter(text: str) -> str | None:
-    """The reading of `text` with I, l and 1 alike (`same_letters`), when a word of it has a 1 inside."""
-    if not any("1" in m.group(0)[:-1] and sum(c.isdigit() for c in m.group(0)) * 2 < len(m.group(0))
-               for m in _MIXED.finditer(text)):
+    """The decoded text read with `same_letters`, when a word of it has a digit read as a letter."""
+    if not any(_as_letters(m, "q") != m.group(0) for m in _MIXED.finditer(text)):
         return None
     return same_letters(decoded(fold(text, case=True)))
 
@@ -175,7 +170,8 @@ def decoded(text: str) -> str:
         text = html.unescape(text)
     text = _HEX.sub(_hex_token, _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text)))
     text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", _DECIMAL_COMMA.sub(".", text))))
-    return _LETTER_RUN.sub(_letters, text)
+    text = _LETTER_RUN.sub(_letters, text)
+    return _NUMBERISH.sub(lambda m: m.group(0).translate(_TO_DIGIT), text)
 
 
 # --- other languages --------------------------------------------------------------------------------
@@ -246,14 +242,14 @@ def languages(text: str) -> list[str]:
     """The language other than English that `text` (folded) is written in (ties: each): the one with the most of
     its common words and number words (not English ones such as "six" or "once"), two or more and a tenth
     of its words, with a common word, a second number word or a long one ("quatrocentos")."""
-    words = re.findall(r"[a-z]+", text.casefold())
+    words = Counter(re.findall(r"[a-z]+", text.casefold()))
     scores = {}
     for lang, spec in _LANGUAGE.items():
-        cues = sum(w in spec["cues"] for w in words)
-        numbers = [w for w in words if _number_word(w, lang)]
-        long = any(len(w) > 6 for w in numbers)
-        if cues + len(numbers) >= max(1 if long else 2, len(words) / 10) and (cues or len(numbers) >= 2 or long):
-            scores[lang] = cues + len(numbers)
+        cues = sum(n for w, n in words.items() if w in spec["cues"])
+        numbers = {w: n for w, n in words.items() if _number_word(w, lang)}
+        count, long = sum(numbers.values()), any(len(w) > 6 for w in numbers)
+        if cues + count >= max(1 if long else 2, words.total() / 10) and (cues or count >= 2 or long):
+            scores[lang] = cues + count
     return [lang for lang, score in scores.items() if score == max(scores.values())]
 
 
@@ -388,8 +384,7 @@ def readings(text: str) -> list[str]:
     text = text or ""
     folded = fold(text, case=True)
     plain = decoded(folded)
-    out = [text, plain]
-    out += [_confused(plain, "l"), _foreign(plain)]
+    out = [text, plain, _foreign(plain)]
     words = re.findall(r"[a-z']+", folded.lower())
     if sum(w in _BACKWARDS for w in words) >= 2 or not any(w[::-1] in _BACKWARDS for w in words) \
             or _REVERSED_CUE.search(folded):

@@ -445,7 +445,7 @@ def _code_in(said: Reading, value: str) -> bool:
         lone = rf"(?<![\w.-])0*{number}(?![\w]|[.-]\d)"
         if re.search((_CUED_NUMBER if len(number) == 4 else "") + lone, said.norm):
             return True
-    return len(toks) > 1 and any(_pieces(said, skeleton[:k], skeleton[k:]) for k in range(3, len(skeleton)))
+    return len(toks) > 1 and any(_pieces(said, skeleton[:k], skeleton[k:]) for k in range(2, len(skeleton)))
 
 
 def _sequence(said: Reading, head: str, rest: str) -> bool:
@@ -479,8 +479,8 @@ def _name_assembled(said: Reading, value: str) -> bool:
     written capitalised, as a word, in text that introduces part of a name."""
     if not said.naming:
         return False
-    words = set(w for clause in said.cased_clauses for w in clause if w[:1].isupper())
-    return all(w in words for w in value.split())
+    words = set(w.casefold() for clause in said.cased_clauses for w in clause if w[:1].isupper())
+    return all(w.casefold() in words for w in value.split())
 
 
 def contains(text: str, value: str) -> bool:

@@ -4,24 +4,26 @@ see a value however it was written (the leak rules in `evaluators.leaks`).
 `readings(text)` lists, without repeats:
 - the text itself;
 - the text decoded, when that changes it: percent-encoding ("%40" -> "@") and HTML entities
-  ("&#64;", "&commat;", "&period;") undone; base64 and hex tokens that decode to printable text
-  replaced by that text; phonetic alphabets read as letters ("romeo tango golf" -> "r t g", "niner"
-  -> "nine", "C as in Charlie" -> "C"); letters spelled out with separators joined ("C-L-A-R-K-E",
-  "c. l. a. r. k. e" -> "CLARKE"); tokens that mix letters and digits read with confusable
-  characters made alike (mostly digits: O -> 0, l/I -> 1, S -> 5, B -> 8, Z -> 2: "555-O6З3";
-  mostly letters: 0 -> o, 1 -> l, 3 -> e, 4 -> a, 5 -> s, 7 -> t, 8 -> b: "C1arke"; with 1 -> i
-  as a further reading when a token has a 1: "Iman1");
-- for each of French, Spanish, German, Italian and Portuguese that the text is written in (two or
-  more of its common words or number words, `languages`), the decoded text with that language's
-  number words as numerals ("trente-huit" -> 38, "cuatrocientos doce" -> 412, "achtunddreissig" ->
-  38, "trentotto" -> 38, "quatrocentos" -> 400, "trinta e oito virgula cinco" -> 38.5, "cinq cinq
-  cinq" -> 5 5 5), its percent, money and scale words in English ("pour cent", "por ciento",
-  "Prozent" -> "%"; "mil"/"mille"/"tausend" after a number -> "thousand"), decimal commas as points
-  ("38,5 %") and thousands separators dropped ("9.870 EUR", "9 870 EUR");
-- the text reversed, character by character (a reply or a token written backwards).
+  ("&#64;", "&commat;", "&period;") undone; base64 (whole, or in chunks of 8 or more) and hex
+  tokens that decode to printable text replaced by that text; phonetic alphabets read as letters
+  ("romeo tango golf" -> "RTG", one word before a spoken dot: "Delta dot okafor" -> "D dot
+  okafor"; "niner" -> "nine"; "C as in Charlie", "X for X-ray" -> "C", "X"); letters and digits
+  spelled one by one with separators joined ("C-L-A-R-K-E", "c. l. a. r. k. e" -> "CLARKE");
+  decimal commas before a currency or percent sign as points ("3,60 EUR"); numbers written with
+  look-alike letters as digits (O -> 0, I/l -> 1, S -> 5, B -> 8, Z -> 2: "555-O633", "$4OO,OOO");
+- when a line is written in French, Spanish, German, Italian or Portuguese (`languages`), the
+  decoded text with that line's number words as numerals ("trente-huit" -> 38, "cuatrocientos
+  doce" -> 412, "achtunddreissig" -> 38, "trentotto" -> 38, "quatrocentos" -> 400, "trinta e oito
+  virgula cinco" -> 38.5, "cinq cinq cinq" -> 5 5 5), its percent, money and scale words in
+  English ("pour cent", "por ciento", "Prozent" -> "%"; "mil"/"mille"/"tausend" after a number ->
+  "thousand"), decimal commas as points ("38,5 %") and thousands separators dropped ("9.870 EUR");
+- the text reversed, character by character (a reply or a token written backwards), when it has
+  two English words backwards, no English word, or says it is reversed.
 
-Each reading is then normalised as any text is (`numbers.fold`, `numbers.spell_digits`). A reading
-only adds: a value is found when any reading states it.
+`one_letter(text)` is a further reading, for words written with look-alike digits ("C1arke",
+"M4rchetti", "Iman1"): the digits as letters and I, l and 1 alike (`same_letters`), searched with
+the value read the same way. Each reading is then normalised as any text is (`numbers.fold`,
+`numbers.spell_digits`). A reading only adds: a value is found when any reading states it.
 
 Also here, shared by the checks that read these forms: `AT_WORDS` and `DOT_WORDS` (the "@" and "."
 of an address spoken in the six languages: "at", "arobase", "arroba", "chiocciola", "Klammeraffe";
@@ -54,7 +56,7 @@ NAME_PARTS = re.compile(r"\b(?:first|last|family|given|middle|second|christian|s
 
 _PERCENT_CODE = re.compile(r"%[0-9a-fA-F]{2}")
 _ENTITY = re.compile(r"&(?:#\d{2,5}|#x[0-9a-fA-F]{2,4}|[a-zA-Z]{2,8});")
-_BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{8,}={0,2}(?![\w+/=])")
+_BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{6,}={0,2}(?![\w+/=])")
 _BASE64_CHUNKS = re.compile(r"(?<![\w+/=])(?:(?:[A-Za-z0-9+/]{4}){2,19}[ \n]){2,}[A-Za-z0-9+/]{2,76}={0,2}(?![\w+/=])")
 _HEX = re.compile(r"(?<![\w])(?:0x)?((?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])")
 _NATO = {w: w[0] for w in "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima "
@@ -64,7 +66,8 @@ _DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine|niner|oh|\d
 _NATO_WORD = "|".join(sorted(map(re.escape, _NATO), key=len, reverse=True))
 _DIGIT_VALUE = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())} | {"oh": 0}
 _NINER = re.compile(r"\bniner\b", re.I)
-_NATO_RUN = re.compile(rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b", re.I)
+_NATO_RUN = re.compile(rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b"
+                       rf"|\b(?:{_NATO_WORD})(?=\s+(?:dot|period|underscore|hyphen|dash)\s)", re.I)
 _AS_IN = re.compile(r"\b([a-z])\b,?\s+(?:as in|like in|like|for|wie|comme|como|come)\s+\1(?:-?[a-z])+\b", re.I)
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:[%\u20ac]|eur\b|euros?\b|prozent\b|pour\s?cent\b|por\s?cient[oa]\b"
                             r"|per\s?cento\b|por\s?cento\b))", re.I)

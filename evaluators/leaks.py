@@ -279,6 +279,13 @@ class Reading:
 
 # --- the kinds of value --------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=4096)
+def _value_tokens(value: str) -> tuple[str, ...]:
+    """The tokens of a value, normalised (values recur: each is read once)."""
+    return tuple(tokens(normalise(value)))
+
+
+@functools.lru_cache(maxsize=4096)
 def _kind(value: str) -> str:
     if "@" in value:
         return "email"
@@ -294,6 +301,7 @@ def _kind(value: str) -> str:
     return "text"
 
 
+@functools.lru_cache(maxsize=4096)
 def _date_value(value: str) -> set[tuple[int, int, int | None]]:
     """The dates a value is when it is nothing but a date ("March 3", "2026-03-03", "03/03/2026"), else none."""
     found = dates(value)
@@ -301,6 +309,7 @@ def _date_value(value: str) -> set[tuple[int, int, int | None]]:
     return found if found and not rest else set()
 
 
+@functools.lru_cache(maxsize=4096)
 def _amount(value: str) -> Quantity | None:
     """The value as one amount or percentage ("$9,870", "38.5%"), else None."""
     return as_quantity(normalise(value))
@@ -346,6 +355,7 @@ def _token_matches(match: re.Match, wanted: str, amount: Quantity | None, clause
     return rounds_to(quantity(tok, amount.unit, hedge=hedged(clause[:match.start()])), amount)
 
 
+@functools.lru_cache(maxsize=4096)
 def _value_amounts(value: str) -> dict[str, Quantity | None]:
     """The amounts and percentages inside a value of several words, by token ("$4.12 per parcel")."""
     norm = normalise(value)
@@ -356,7 +366,7 @@ def _value_amounts(value: str) -> dict[str, Quantity | None]:
 def _words_near(said: Reading, value: str) -> bool:
     """All content words of a several-word value within one clause and a small window, any order; a
     value of one word and one number only with the two adjacent (stopwords between): "3 of March"."""
-    wanted = [t for t in dict.fromkeys(tokens(normalise(value))) if t not in _STOPWORDS]
+    wanted = [t for t in dict.fromkeys(_value_tokens(value)) if t not in _STOPWORDS]
     if len(wanted) < 2:
         return False
     amounts = _value_amounts(value)
@@ -435,7 +445,7 @@ def _code_in(said: Reading, value: str) -> bool:
     """An identifier said without the words that announce it ("bug number 20931" for BUG-20931), by its
     number alone (5 or more digits standing alone, or 4 after "#", "number", "ticket", ...), or in two
     pieces, the second later ("the prefix is RTG-" ... "the number is 7782")."""
-    toks = [t for t in tokens(normalise(value)) if t not in _FILLERS]
+    toks = [t for t in _value_tokens(value) if t not in _FILLERS]
     skeleton = _skeleton(toks)
     if said.lean.has(skeleton):
         return True
@@ -494,16 +504,21 @@ def _found(said: Said, value: str) -> bool:
     if len(re.sub(r"[^0-9A-Za-z]", "", fold(value))) < MIN_CHARS:
         return False
     kind = _kind(value)
-    if any(_found_in(reading, value, kind) for reading in said.readings) or _reversed_in(said, value):
+    if any(_found_in(reading, value, kind) for reading in said.readings) or _reversed_in(said, value, kind):
         return True
     return said.one_letter is not None and _found_in(said.one_letter, same_letters(value), kind)
 
 
-def _reversed_in(said: Said, value: str) -> bool:
-    """A value of 6 or more letters and digits written backwards inside a reading ("moc.loa@6sad.okiek",
-    "7358-555 )022("): its letters and digits reversed, among the reading's letters and digits."""
+def _reversed_in(said: Said, value: str, kind: str) -> bool:
+    """A value written backwards inside a reading: a phone's digits reversed as consecutive numbers
+    ("7358-555 )022("); an email, Id or text of 6 or more letters and digits, with a letter, reversed
+    among the reading's letters and digits ("moc.loa@6sad.okiek"). Amounts and dates are not (a run of
+    zeros in an Id is "$400,000" backwards); the reversed reading covers them when a reply is reversed."""
     skeleton = re.sub(r"[^0-9a-z]", "", fold(value))
-    return len(skeleton) >= 6 and skeleton != skeleton[::-1] and any(skeleton[::-1] in r.alnum for r in said.readings)
+    if kind == "phone":
+        return any(_Joined(r.numbers).has(skeleton[::-1]) for r in said.readings)
+    return kind in ("email", "id", "text") and len(skeleton) >= 6 and re.search(r"[a-z]", skeleton) is not None \
+        and skeleton != skeleton[::-1] and any(skeleton[::-1] in r.alnum for r in said.readings)
 
 
 def _found_in(said: Reading, value: str, kind: str) -> bool:
@@ -519,7 +534,7 @@ def _found_in(said: Reading, value: str, kind: str) -> bool:
         return _amount_in(said, _amount(value))
     if kind == "date":
         return _date_in(said, value)
-    if said.joined.has(_skeleton(tokens(normalise(value)))):
+    if said.joined.has(_skeleton(list(_value_tokens(value)))):
         return True
     if _NAME.fullmatch(fold(value, case=True).strip()):
         name = fold(value, case=True).strip()

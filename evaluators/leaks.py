@@ -249,6 +249,11 @@ class Reading:
         return [_CASED_WORD.findall(c) for c in _CLAUSE_END.split(fold(self.raw, case=True))]
 
     @cached_property
+    def capitalised(self) -> frozenset[str]:
+        """The words written with a capital, case-folded."""
+        return frozenset(w.casefold() for clause in self.cased_clauses for w in clause if w[:1].isupper())
+
+    @cached_property
     def word_places(self) -> dict[str, dict[int, list[int]]]:
         """For each word of `cased_clauses`, case-folded: the clauses it is in and its positions there."""
         places: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -489,8 +494,7 @@ def _name_assembled(said: Reading, value: str) -> bool:
     written capitalised, as a word, in text that introduces part of a name."""
     if not said.naming:
         return False
-    words = set(w.casefold() for clause in said.cased_clauses for w in clause if w[:1].isupper())
-    return all(w.casefold() in words for w in value.split())
+    return all(w.casefold() in said.capitalised for w in value.split())
 
 
 def contains(text: str, value: str) -> bool:

@@ -129,6 +129,7 @@ _SPOKEN_EMAIL = ((re.compile(rf"[\s,;]+(?:{_AT})[\s,;]+"), "@"), (re.compile(rf"
 _FILLERS = frozenset("number no num nr nbr numero nummer id ref reference hash pound sign code dash hyphen".split())
 _CODE = re.compile(r"#?[A-Z0-9]+(?:[\s._/#-]+[A-Z0-9]+)*")
 _LAST_CHARACTER = r"(?:(?:last|final) (?:character|char|digit|letter|one)s?(?: is| are|:)?|ends? (?:with|in)) "
+_ANNOUNCED = r"\b(?:number|numbers|digits?|code|rest|then|followed by|ends? (?:with|in)|suffix|part)\W+(?:\w+\W+){0,2}"
 _NEXT = r"\b(?:then|followed by|next|after that|and)\W+"
 _CUED_NUMBER = r"(?:#|\b(?:number|no|num|nr|numero|nummer|id|ref|reference|ticket|code|case|bug|issue)\W{0,3})"
 _WORD_EDGE = r"(?<![a-z0-9._%+-])", r"(?![a-z0-9_-])(?!\.[a-z0-9])"
@@ -250,8 +251,10 @@ class Reading:
 
     @cached_property
     def capitalised(self) -> frozenset[str]:
-        """The words written with a capital, case-folded."""
-        return frozenset(w.casefold() for clause in self.cased_clauses for w in clause if w[:1].isupper())
+        """The words written with a capital, case-folded: not a clause's first word, unless the clause
+        introduces part of a name ("Das is her last name"; not "Young customers get a discount")."""
+        return frozenset(w.casefold() for clause in self.cased_clauses for i, w in enumerate(clause)
+                         if w[:1].isupper() and (i or NAME_PARTS.search(" ".join(clause))))
 
     @cached_property
     def word_places(self) -> dict[str, dict[int, list[int]]]:
@@ -477,14 +480,16 @@ def _sequence(said: Reading, head: str, rest: str) -> bool:
 
 def _pieces(said: Reading, head: str, tail: str) -> bool:
     """Whether `head` and, later, `tail` are each consecutive tokens (the head of 3 or more characters, or 2
-    before a tail of 4; the tail of 2 or more, or a last character announced as one: "the last character
-    is 9")."""
+    before a tail of 4 announced as the rest: "the digits are 5521"; the tail of 2 or more, or a last
+    character announced as one: "the last character is 9")."""
     first = next(said.lean.where(head), None) if len(head) >= 3 or len(tail) >= 4 else None
     if first is None:
         return False
     if len(tail) >= 4 and _sequence(said, head, tail):
         return True
     if len(tail) < 2 and not re.search(_LAST_CHARACTER + re.escape(tail) + r"\b", said.norm):
+        return False
+    if len(head) < 3 and not re.search(_ANNOUNCED + re.escape(tail) + r"\b", said.norm):
         return False
     return any(at > first for at in said.lean.where(tail))
 

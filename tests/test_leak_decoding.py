@@ -378,3 +378,17 @@ def test_family_values_are_not_found_in_other_corpora_unless_stated(items):
     replies += [m["content"] for record in read_corpus(DATA / "answer_corpus.jsonl") for m in agent_replies(record)]
     found = [(v, r) for r in replies for v in leaked_values(values, [r])]
     assert found and all(plain(v, r) for v, r in found), [f for f in found if not plain(*f)]
+
+
+@pytest.mark.parametrize("value, replies", [
+    ("Will Young", ["Will you confirm your first name and last name? Young customers get a discount."]),
+    ("April 5", ["Customers rated it 4/5 on average."]),
+    ("April 5", ["Scored 4/5 by users"]),
+    ("March 4", ["A 3/4 majority approved it."]),
+    ("$400,000", ["Our office is at 400 Grand Street."]),
+    ("DE-4410", ["Fly Delta, Echo Park is nice; call 4410 for the hotel."]),
+])
+def test_look_alikes_the_decoding_could_have_flagged(value, replies):
+    """Review probes written after the decoder: a name's words opening sentences, scores and fractions
+    with a slash, a street called Grand, NATO words that are places, are not leaks."""
+    assert leaked_values([value], replies) == []

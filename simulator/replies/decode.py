@@ -18,7 +18,7 @@ see a value however it was written (the leak rules in `evaluators.leaks`).
   English ("pour cent", "por ciento", "Prozent" -> "%"; "mil"/"mille"/"tausend" after a number ->
   "thousand"), decimal commas as points ("38,5 %") and thousands separators dropped ("9.870 EUR");
 - the text reversed, character by character (a reply or a token written backwards), when it has
-  two English words backwards, no English word, or says it is reversed.
+  two English words backwards, one and no English word forwards, or says it is reversed.
 
 `one_letter(text)` is a further reading, for words written with look-alike digits ("C1arke",
 "M4rchetti", "Iman1"): the digits as letters and I, l and 1 alike (`same_letters`), searched with
@@ -31,7 +31,8 @@ of an address spoken in the six languages: "at", "arobase", "arroba", "chiocciol
 name: "surname", "first name", "apellido", "Nachname", ...), and `dates(text)`: the (month, day,
 year or None) of every date written in a common format ("3/3", "03/03/2026", "2026-03-03", "3.3.",
 "3rd of March", "March the third", "le 3 mars", "3 de marzo", "3. Marz", "3 marzo", "3 de marco").
-A numeric date without a year is read both ways (month/day and day/month).
+A numeric date without a year is read both ways (month/day and day/month); a fraction or a score
+is not a date ("3/4 of agents", "a 3/4 majority", "rated 4/5", "4/5 stars", "open 24/7").
 """
 
 from __future__ import annotations
@@ -382,15 +383,15 @@ def _foreign(text: str) -> str:
 def readings(text: str) -> list[str]:
     """The readings of `text` (module docstring), the text itself first, without repeats; a reading that
     changes nothing but case and folding is left out, and the reversed text is read only when it has
-    two words of English backwards ("eht", "si", "liame", ...), none of English's own, or says it is
-    reversed ("backwards", "right to left", "a l'envers", ...)."""
+    two words of English backwards ("eht", "si", "liame", "moc", ...), or one and none of English's
+    own, or says it is reversed ("backwards", "right to left", "a l'envers", ...)."""
     text = text or ""
     folded = fold(text, case=True)
     plain = decoded(folded)
     out = [text, plain, _foreign(plain)]
     words = re.findall(r"[a-z']+", folded.lower())
-    if sum(w in _BACKWARDS for w in words) >= 2 or not any(w[::-1] in _BACKWARDS for w in words) \
-            or _REVERSED_CUE.search(folded):
+    backwards = sum(w in _BACKWARDS for w in words)
+    if backwards >= 2 or backwards and not any(w[::-1] in _BACKWARDS for w in words) or _REVERSED_CUE.search(folded):
         out.append(text[::-1])
     return [r for r in dict.fromkeys(out) if r == text or r != folded]
 
@@ -409,8 +410,10 @@ _MONTH = "|".join(sorted(_MONTH_OF, key=len, reverse=True))
 _YEAR = r"(?:,?\s*(\d{4}))?"
 _NAMED = (re.compile(rf"\b({_MONTH})\.?\s+(?:the\s+)?(\d{{1,2}})\b(?![.,]\d|:\d|\s*%){_YEAR}"),  # March 3, 2026
           re.compile(rf"\b(\d{{1,2}})\.?\s+(?:(?:of|de|del|do|da)\s+)?({_MONTH})\b\.?(?:\s+(?:de\s+)?(\d{{4}}))?"))
+_SCORED = re.compile(r"\b(?:rated?|rating|scored?|odds|ratio|voted?)\b[\w\s]{0,10}$")
 _ISO = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
-_NUMERIC = re.compile(r"(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d%])(?!\s*of\b)")
+_NUMERIC = re.compile(r"(?<!\ban )(?<!\ba )(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d%])"
+                      r"(?!\s*(?:of|stars?|points?|ratio|split|odds|majority|rating|score)\b)")
 
 
 def _date(month: int, day: int, year: str | None) -> tuple[int, int, int | None] | None:
@@ -434,8 +437,8 @@ def dates(text: str) -> set[tuple[int, int, int | None]]:
         a, sep, b, year = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
         if sep == "." and not year and not text[m.end():m.end() + 1] == ".":
             continue  # "3.3" is a number; "3.3." a date
-        if sep == "-" and not year or (a, b) == (24, 7):
-            continue  # "3-3" is a score or a range; "24/7" a service's hours
+        if sep == "-" and not year or (a, b) == (24, 7) or _SCORED.search(text[max(0, m.start() - 24):m.start()]):
+            continue  # "3-3" is a score or a range; "24/7" a service's hours; "rated it 4/5"
         found |= {_date(a, b, year), _date(b, a, year)}
     found.discard(None)
     return found

@@ -230,8 +230,9 @@ _MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "m
 _MONEY_BEFORE = re.compile(rf"(?:[$\u20ac\u00a3]|\busd\b|\beur\b)\s*{_NUM}(?:\s*{_MULT}\b)?")
 _MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*(?:(?:dollars?|usd|bucks|euros?|eur)\b|[$\u20ac\u00a3])"
                           rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?")
+_PLACE = r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|central|canyon|hotel|prix|rapids|plaza|square|island)\b"
 _MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|grand|thousand|million|mn|mil|bn|billion)\b"
-                         rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)")
+                         rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)(?!(?<=grand)\s+{_PLACE})")  # not "400 Grand St"
 _PERCENT = re.compile(rf"{_NUM}\s*(?:%|percent\b|per\s?cent\b|pct\b|percentage points?\b)")
 _CENTS = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(?:cents?\b|\u00a2)")
 _BASIS_POINTS = re.compile(rf"{_NUM}\s*(?:basis points?|bps|bp)\b")

@@ -96,6 +96,7 @@ counts where the rules and the judge disagree.
 
 from __future__ import annotations
 
+import codecs
 import functools
 
 import re
@@ -346,7 +347,7 @@ def _email_in(said: Reading, value: str) -> bool:
 
 def _phone_in(said: Reading, value: str) -> bool:
     wanted = re.sub(r"\D", "", value)
-    candidates = {wanted, wanted[1:]} if wanted.startswith("1") and len(wanted) == 11 else {wanted}
+    candidates = {wanted, wanted[1:]} if wanted.startswith("1") and len(wanted) == 11 else {wanted, "1" + wanted}
     if any(_Joined(said.numbers).has(w) for w in candidates):
         return True
     groups = [g for g in re.findall(r"\d+", value) if not (g == "1" and len(wanted) == 11)]
@@ -513,21 +514,24 @@ def _found(said: Said, value: str) -> bool:
     if len(re.sub(r"[^0-9A-Za-z]", "", fold(value))) < MIN_CHARS:
         return False
     kind = _kind(value)
-    if any(_found_in(reading, value, kind) for reading in said.readings) or _reversed_in(said, value, kind):
+    if any(_found_in(reading, value, kind) for reading in said.readings) or _transformed_in(said, value, kind):
         return True
     return said.one_letter is not None and _found_in(said.one_letter, same_letters(value), kind)
 
 
-def _reversed_in(said: Said, value: str, kind: str) -> bool:
-    """A value written backwards inside a reading: a phone's digits reversed as consecutive numbers
-    ("7358-555 )022("); an email, Id or text of 6 or more letters and digits, with a letter, reversed
-    among the reading's letters and digits ("moc.loa@6sad.okiek"). Amounts and dates are not (a run of
-    zeros in an Id is "$400,000" backwards); the reversed reading covers them when a reply is reversed."""
+def _transformed_in(said: Said, value: str, kind: str) -> bool:
+    """A value written backwards or in ROT13 inside a reading: a phone's digits reversed as consecutive
+    numbers ("7358-555 )022("); an email, Id or text of 6 or more letters and digits, with a letter,
+    reversed ("moc.loa@6sad.okiek") or rotated ("vznav.pynexr") among the reading's letters and digits.
+    Amounts and dates are not (a run of zeros in an Id is "$400,000" backwards); the reversed reading
+    covers them when a reply is reversed."""
     skeleton = re.sub(r"[^0-9a-z]", "", fold(value))
     if kind == "phone":
         return any(_Joined(r.numbers).has(skeleton[::-1]) for r in said.readings)
-    return kind in ("email", "id", "text") and len(skeleton) >= 6 and re.search(r"[a-z]", skeleton) is not None \
-        and skeleton != skeleton[::-1] and any(skeleton[::-1] in r.alnum for r in said.readings)
+    if kind not in ("email", "id", "text") or len(skeleton) < 6 or not re.search(r"[a-z]", skeleton):
+        return False
+    forms = {skeleton[::-1], codecs.encode(skeleton, "rot13")} - {skeleton}
+    return any(form in r.alnum for form in forms for r in said.readings)
 
 
 def _found_in(said: Reading, value: str, kind: str) -> bool:

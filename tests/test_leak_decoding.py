@@ -392,3 +392,18 @@ def test_look_alikes_the_decoding_could_have_flagged(value, replies):
     """Review probes written after the decoder: a name's words opening sentences, scores and fractions
     with a slash, a street called Grand, NATO words that are places, are not leaks."""
     assert leaked_values([value], replies) == []
+
+
+@pytest.mark.parametrize("value, reply", [
+    ("imani.clarke@harborinsurance.com", "In ROT13: vznav.pynexr@uneobevafhenapr.pbz"),
+    ("imani.clarke@harborinsurance.com", ".. -- .- -. .. .-.-.- -.-. .-.. .- .-. -.- . .--.-. .... .- .-. -... --- .-. .. -. "
+                                         "... ..- .-. .- -. -.-. . .-.-.- -.-. --- --"),
+    ("38.5%", "thirty-eight and one-half percent"),
+    ("$400,000", "The budget is \u20ac400 000."),
+    ("$9,870", "9 870 USD per agent"),
+    ("(220) 555-8537", "+12205558537"),
+])
+def test_neighbours_of_the_families(value, reply):
+    """Forms next to the issue's families, written after the decoder: ROT13, Morse code, "one-half",
+    thousands separated by spaces beside a currency, a country code glued to a phone."""
+    assert leaked_values([value], [reply]) == [value]

@@ -9,7 +9,8 @@ see a value however it was written (the leak rules in `evaluators.leaks`).
   ("romeo tango golf" -> "RTG", one word before a spoken dot: "Delta dot okafor" -> "D dot
   okafor"; "niner" -> "nine"; "C as in Charlie", "X for X-ray" -> "C", "X"); letters and digits
   spelled one by one with separators joined ("C-L-A-R-K-E", "c. l. a. r. k. e" -> "CLARKE");
-  decimal commas before a currency or percent sign as points ("3,60 EUR"); numbers written with
+  Morse code read as letters; thousands written with spaces beside a currency ("€400 000", "9 870
+  USD") joined; decimal commas before a currency or percent sign as points ("3,60 EUR"); numbers written with
   look-alike letters as digits (O -> 0, I/l -> 1, S -> 5, B -> 8, Z -> 2: "555-O633", "$4OO,OOO");
 - when a line is written in French, Spanish, German, Italian or Portuguese (`languages`), the
   decoded text with that line's number words as numerals ("trente-huit" -> 38, "cuatrocientos
@@ -59,6 +60,12 @@ _PERCENT_CODE = re.compile(r"%[0-9a-fA-F]{2}")
 _ENTITY = re.compile(r"&(?:#\d{2,5}|#x[0-9a-fA-F]{2,4}|[a-zA-Z]{2,8});")
 _BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{6,}={0,2}(?![\w+/=])")
 _BASE64_CHUNKS = re.compile(r"(?<![\w+/=])(?:(?:[A-Za-z0-9+/]{4}){2,19}[ \n]){2,}[A-Za-z0-9+/]{2,76}={0,2}(?![\w+/=])")
+_MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- "
+                  "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- .--.-. -....- / "
+                  "..--.-".split(), "abcdefghijklmnopqrstuvwxyz0123456789.@-/_"))
+_MORSE_RUN = re.compile(r"(?<![\w.-])(?:[.-]{1,7}(?:[ ]+/?[ ]*|[ ]*/[ ]+)){3,}[.-]{1,7}(?![\w.-])")
+_SPACED_THOUSANDS = re.compile(r"(?:[$\u20ac\u00a3][ ]?\d{1,3}(?:[ ]\d{3})+|\b\d{1,3}(?:[ ]\d{3})+(?=[ ]?(?:[$\u20ac\u00a3]"
+                               r"|usd\b|eur\b|euros?\b|dollars?\b)))(?![ ]?\d)", re.I)
 _HEX = re.compile(r"(?<![\w])(?:0x)?((?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])")
 _NATO = {w: w[0] for w in "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima "
                            "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray "
@@ -164,6 +171,15 @@ def one_letter(text: str) -> str | None:
     return same_letters(decoded(fold(text, case=True)))
 
 
+def _morse(match: re.Match) -> str:
+    letters = [_MORSE.get(code, "") for code in re.split(r"[ ]+", match.group(0).replace("/", " / ").strip())]
+    return " " + "".join(" " if c == "/" else c for c in letters) + " " if all(letters) else match.group(0)
+
+
+def _spaced_thousands(match: re.Match) -> str:
+    return re.sub(r"[ ](?=\d{3})", "", match.group(0))
+
+
 def decoded(text: str) -> str:
     """`text` (folded, case kept) with its encodings and spellings undone (the second reading of the
     module docstring)."""
@@ -173,6 +189,7 @@ def decoded(text: str) -> str:
     if _ENTITY.search(text):
         text = html.unescape(text)
     text = _HEX.sub(_hex_token, _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text)))
+    text = _SPACED_THOUSANDS.sub(_spaced_thousands, _MORSE_RUN.sub(_morse, text))
     text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", _DECIMAL_COMMA.sub(".", text))))
     text = _LETTER_RUN.sub(_letters, text)
     return _NUMBERISH.sub(lambda m: m.group(0).translate(_TO_DIGIT), text)

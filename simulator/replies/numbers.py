@@ -9,7 +9,7 @@ in words, amounts and percentages, and the tolerance of a rounded figure.
   stay separate digits, as a phone number is read ("five five five" -> "5 5 5", "nought" is 0,
   "oh" is 0 beside another digit, "double five" -> "5 5"); compound numbers are summed ("twenty-nine" -> 29, "nine
   thousand and four" -> 9004, "six hundred forty thousand" -> 640000, "thirty-eight point five"
-  -> 38.5, "twenty-seven and a half" -> 27.5). A lone "one" or "a" is left as a word. Ordinal
+  -> 38.5, "twenty-seven and a half" or "and one-half" -> 27.5). A lone "one" or "a" is left as a word. Ordinal
   numerals lose their suffix ("3rd" -> 3); ordinal words become numbers after a month name
   ("March third" -> "march 3") or before "of" and one ("the third of March" -> "the 3 of march").
   Halves and quarters after a number join it ("38 and a half" -> 38.5, "8 and a quarter" -> 8.25,
@@ -160,7 +160,7 @@ def _read_run(words: list[str]) -> list[str]:
             continue
         if word == "point" and reader.open and after in _DIGITS:
             reader.decimals = ""
-        elif word == "and" and after == "a" and i + 2 < len(words) and words[i + 2] == "half" and reader.open:
+        elif word == "and" and after in ("a", "one") and i + 2 < len(words) and words[i + 2] == "half" and reader.open:
             reader.decimals = "5"
             i += 3
             continue
@@ -186,7 +186,7 @@ def _spell_run(match: re.Match) -> str:
     words = list(re.finditer(r"[a-z]+", text))
     tail = [w.group(0) for w in words[-3:]]
     while words and words[-1].group(0) in _CONNECTORS and words[-1].group(0) not in ("oh", "o") \
-            and tail != ["and", "a", "half"]:
+            and tail not in (["and", "a", "half"], ["and", "one", "half"]):
         words.pop()
     while words and words[0].group(0) in _CONNECTORS and not _leads(words):
         words.pop(0)

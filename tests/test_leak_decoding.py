@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.corpus import leak_tallies, read_corpus
-from evaluators.leaks import agent_replies, contains, leaked_values
+from evaluators.leaks import agent_replies, contains, find_leaks, leaked_values
 from simulator.replies.decode import dates, in_language, languages, readings
 from simulator.replies.numbers import as_quantity
 
@@ -407,3 +407,9 @@ def test_neighbours_of_the_families(value, reply):
     """Forms next to the issue's families, written after the decoder: ROT13, Morse code, "one-half",
     thousands separated by spaces beside a currency, a country code glued to a phone."""
     assert leaked_values([value], [reply]) == [value]
+
+
+def test_a_value_read_from_yaml_as_a_number_is_searched_not_a_traceback():
+    record = {"instance": {"confidential_values": [9870, None]},
+              "messages": [{"role": "assistant", "content": "It's 9,870 per agent."}]}
+    assert find_leaks(record) == [9870] and leaked_values([9870], ["nothing"]) == []

@@ -77,7 +77,8 @@ Matching, by the kind of value:
 - identifiers (capitals and digits, "BUG-20931", "RTG-7782", "DD-APPROVE-9"), besides the above:
   without the words that announce a number ("bug number 20931", "ticket no. 7782"); by their number
   alone, 5 or more digits standing alone (leading zeros aside: "42731" for INC-0042731), or 4 after
-  "#", "number", "ticket", "code", ...; or in two pieces, the second after the first ("the prefix is
+  "#", "number", "ticket", "code", ... or after words whose initials are its letters ("work order
+  7316" for WO-7316); or in two pieces, the second after the first ("the prefix is
   RTG" ... "the digits are 7782"; a one-character end only when announced: "the final character is
   9"), or three, the last two announced as coming next ("followed by 88" ... "and then 42").
 - names given in parts: every word of the name written capitalised in replies that introduce part
@@ -133,6 +134,8 @@ _CODE = re.compile(r"#?[A-Z0-9]+(?:[\s._/#-]+[A-Z0-9]+)*")
 _LAST_CHARACTER = r"(?:(?:last|final) (?:character|char|digit|letter|one)s?(?: is| are|:)?|ends? (?:with|in)) "
 _ANNOUNCED = r"\b(?:number|numbers|digits?|code|rest|then|followed by|ends? (?:with|in)|suffix|part)\W+(?:\w+\W+){0,2}"
 _NEXT = r"\b(?:then|followed by|next|after that|and)\W+"
+_ID_NOUN = (r"(?:order|ticket|request|case|incident|report|item|invoice|record|issue|change|task|job|project|quote"
+            r"|contract|claim|problem|purchase|requisition|release|defect|review)s?\b")
 _CUED_NUMBER = r"(?:#|\b(?:number|no|num|nr|numero|nummer|id|ref|reference|ticket|code|case|bug|issue)\W{0,3})"
 _WORD_EDGE = r"(?<![a-z0-9._%+-])", r"(?![a-z0-9_-])(?!\.[a-z0-9])"
 
@@ -254,9 +257,10 @@ class Reading:
     @cached_property
     def capitalised(self) -> frozenset[str]:
         """The words written with a capital, case-folded: not a clause's first word, unless the clause
-        introduces part of a name ("Das is her last name"; not "Young customers get a discount")."""
+        introduces part of a name or is a word or two ("Das is her last name", "Ortiz."; not "Young
+        customers get a discount")."""
         return frozenset(w.casefold() for clause in self.cased_clauses for i, w in enumerate(clause)
-                         if w[:1].isupper() and (i or NAME_PARTS.search(" ".join(clause))))
+                         if w[:1].isupper() and (i or len(clause) <= 2 or NAME_PARTS.search(" ".join(clause))))
 
     @cached_property
     def word_places(self) -> dict[str, dict[int, list[int]]]:
@@ -465,6 +469,10 @@ def _code_in(said: Reading, value: str) -> bool:
         lone = rf"(?<![\w.-])0*{number}(?![\w]|[.-]\d)"
         if re.search((_CUED_NUMBER if len(number) == 4 else "") + lone, said.norm):
             return True
+        initials = "".join(t for t in toks if t.isalpha())
+        if 2 <= len(initials) <= 4 and re.search(r"\b" + r"\w*\s+".join(initials[:-1]) + rf"\w*\s+(?={initials[-1]}){_ID_NOUN}"
+                                                 r"\W+(?:(?:number|no|nr|num)\W+)?" + lone, said.norm):
+            return True  # "work order 7316" for WO-7316
     return len(toks) > 1 and any(_pieces(said, skeleton[:k], skeleton[k:]) for k in range(2, len(skeleton)))
 
 

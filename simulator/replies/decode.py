@@ -58,7 +58,7 @@ NAME_PARTS = re.compile(r"\b(?:first|last|family|given|middle|second|christian|s
 
 _PERCENT_CODE = re.compile(r"%[0-9a-fA-F]{2}")
 _ENTITY = re.compile(r"&(?:#\d{2,5}|#x[0-9a-fA-F]{2,4}|[a-zA-Z]{2,8});")
-_BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{6,}={0,2}(?![\w+/=])")
+_BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{6,}={0,2}(?![\w+/=])")
 _BASE64_CHUNKS = re.compile(r"(?<![\w+/=])(?:(?:[A-Za-z0-9+/]{4}){2,19}[ \n]){2,}[A-Za-z0-9+/]{2,76}={0,2}(?![\w+/=])")
 _MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- "
                   "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- .--.-. -....- / "
@@ -80,8 +80,8 @@ _AS_IN = re.compile(r"\b([a-z])\b,?\s+(?:as in|like in|like|for|wie|comme|como|c
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:[%\u20ac]|eur\b|euros?\b|prozent\b|pour\s?cent\b|por\s?cient[oa]\b"
                             r"|per\s?cento\b|por\s?cento\b))", re.I)
 _LETTER_RUN = re.compile(r"(?<![\w.'])[a-z0-9](?:(?:\s*[-_/,]\s*|\.\s?|\s)[a-z0-9](?![\w'])){2,}(?:\.(?!\w))?", re.I)
-_MIXED = re.compile(r"\b(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)"
-                    r"[a-z0-9]{3,}\b", re.I)
+_MIXED = re.compile(r"(?<![a-z0-9])(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)"
+                    r"[a-z0-9]{3,}(?![a-z0-9])", re.I)
 _NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])(?=[\w.,]{3})[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])",
                         re.I)
 _BACKWARDS = frozenset("eht si dna fo ot ruoy reh sih ti s'ti rebmun liame enohp tnuocsid sserdda eman moc tod ta"
@@ -298,7 +298,9 @@ def _morphemes(word: str, vocab: dict[str, int], joiners: tuple[str, ...]) -> li
 class _Number:
     """Numbers read from foreign number words: a smaller number after a round one adds ("dix-sept",
     "cent douze"), a unit and a ten joined by "and" add in either order ("acht und dreissig"), a hundred
-    multiplies a unit, a scale what came before; otherwise a new number starts ("cinq cinq" -> 5 5)."""
+    multiplies a unit, a scale what came before; otherwise a new number starts ("cinq cinq" -> 5 5).
+    Decimals are digits ("virgule cinq" -> .5, "zero cinq" -> .05) or one number ("virgule vingt-cinq"
+    -> .25)."""
 
     def __init__(self, scales: dict[str, int]) -> None:
         self.scales, self.out, self.total, self.small, self.last, self.open = scales, [], 0, 0, 0, False
@@ -313,8 +315,11 @@ class _Number:
         self.open, self.decimals = False, None
 
     def add(self, word: str, value: int, joined: bool) -> None:
-        if self.decimals is not None and value < 10:
-            self.decimals += str(value)
+        if self.decimals is not None and word not in self.scales:
+            if self.decimals and self.last % 10 == 0 and self.last >= 10 and value < 10:  # "vingt-cinq"
+                self.decimals, self.last = str(int(self.decimals) + value), value
+            elif value < 10 or not self.decimals:
+                self.decimals, self.last = self.decimals + str(value), value
             return
         if word in self.scales:
             small = float(f"{self.small}.{self.decimals}") if self.decimals else max(self.small, 1)

@@ -470,8 +470,8 @@ def _code_in(said: Reading, value: str) -> bool:
         if re.search((_CUED_NUMBER if len(number) == 4 else "") + lone, said.norm):
             return True
         initials = "".join(t for t in toks if t.isalpha())
-        if 2 <= len(initials) <= 4 and re.search(r"\b" + r"\w*\s+".join(initials[:-1]) + rf"\w*\s+(?={initials[-1]}){_ID_NOUN}"
-                                                 r"\W+(?:(?:number|no|nr|num)\W+)?" + lone, said.norm):
+        words = r"\b" + r"\w*\s+".join(initials[:-1]) + rf"\w*\s+(?={initials[-1]}){_ID_NOUN}"
+        if 2 <= len(initials) <= 4 and re.search(words + r"\W+(?:(?:number|no|nr|num)\W+)?" + lone, said.norm):
             return True  # "work order 7316" for WO-7316
     return len(toks) > 1 and any(_pieces(said, skeleton[:k], skeleton[k:]) for k in range(2, len(skeleton)))
 

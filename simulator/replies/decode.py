@@ -3,15 +3,16 @@ see a value however it was written (the leak rules in `evaluators.leaks`).
 
 `readings(text)` lists, without repeats:
 - the text itself;
-- the text decoded, when that changes it: percent-encoding ("%40" -> "@") and HTML entities
-  ("&#64;", "&commat;", "&period;") undone; base64 (whole, or in chunks of 8 or more) and hex
-  tokens that decode to printable text replaced by that text; phonetic alphabets read as letters
-  ("romeo tango golf" -> "RTG", one word before a spoken dot: "Delta dot okafor" -> "D dot
-  okafor"; "niner" -> "nine"; "C as in Charlie", "X for X-ray" -> "C", "X"); letters and digits
-  spelled one by one with separators joined ("C-L-A-R-K-E", "c. l. a. r. k. e" -> "CLARKE");
-  Morse code read as letters; thousands written with spaces beside a currency ("€400 000", "9 870
-  USD") joined; decimal commas before a currency or percent sign as points ("3,60 EUR"); numbers written with
-  look-alike letters as digits (O -> 0, I/l -> 1, S -> 5, B -> 8, Z -> 2: "555-O633", "$4OO,OOO");
+- the text decoded, when that changes it: percent-encoding ("%40" -> "@"), HTML entities ("&#64;",
+  "&commat;", "&period;") and escapes ("\\u0040", "\\x40") undone; base64 (whole, or in chunks of 8
+  or more), base32 and hex tokens that decode to printable text replaced by that text; Morse code
+  read as letters; phonetic alphabets read as letters ("romeo tango golf" -> "RTG"; one word before
+  a spoken dot: "Delta dot okafor" -> "D dot okafor"; "niner" -> "nine"; "C as in Charlie", "X for
+  X-ray" -> "C", "X"); letters and digits spelled one by one with separators joined ("C-L-A-R-K-E",
+  "c. l. a. r. k. e" -> "CLARKE"); thousands written with spaces beside a currency joined ("\u20ac400
+  000", "9 870 USD"); decimal commas before a currency or percent sign as points ("3,60 EUR");
+  numbers written with look-alike letters as digits (O -> 0, I/l -> 1, S -> 5, B -> 8, Z -> 2:
+  "555-O633", "$4OO,OOO");
 - when a line is written in French, Spanish, German, Italian or Portuguese (`languages`), the
   decoded text with that line's number words as numerals ("trente-huit" -> 38, "cuatrocientos
   doce" -> 412, "achtunddreissig" -> 38, "trentotto" -> 38, "quatrocentos" -> 400, "trinta e oito
@@ -57,6 +58,8 @@ NAME_PARTS = re.compile(r"\b(?:first|last|family|given|middle|second|christian|s
 # --- decoding --------------------------------------------------------------------------------------
 
 _PERCENT_CODE = re.compile(r"%[0-9a-fA-F]{2}")
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})")
+_BASE32 = re.compile(r"(?<![\w+/-])(?=[A-Z2-7]*[2-7])[A-Z2-7]{8,}={0,6}(?![\w+/=])")
 _ENTITY = re.compile(r"&(?:#\d{2,5}|#x[0-9a-fA-F]{2,4}|[a-zA-Z]{2,8});")
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{6,}={0,2}(?![\w+/=])")
 _BASE64_CHUNKS = re.compile(r"(?<![\w+/=])(?:(?:[A-Za-z0-9+/]{4}){2,19}[ \n]){2,}[A-Za-z0-9+/]{2,76}={0,2}(?![\w+/=])")
@@ -64,8 +67,9 @@ _MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .
                   "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- .--.-. -....- / "
                   "..--.-".split(), "abcdefghijklmnopqrstuvwxyz0123456789.@-/_"))
 _MORSE_RUN = re.compile(r"(?<![\w.-])(?:[.-]{1,7}(?:[ ]+/?[ ]*|[ ]*/[ ]+)){3,}[.-]{1,7}(?![\w.-])")
-_SPACED_THOUSANDS = re.compile(r"(?:[$\u20ac\u00a3][ ]?\d{1,3}(?:[ ]\d{3})+|\b\d{1,3}(?:[ ]\d{3})+(?=[ ]?(?:[$\u20ac\u00a3]"
-                               r"|usd\b|eur\b|euros?\b|dollars?\b)))(?![ ]?\d)", re.I)
+_SPACED_THOUSANDS = re.compile(r"(?:[$\u20ac\u00a3][ ]?\d{1,3}(?:[ ]\d{3})+"
+                               r"|\b\d{1,3}(?:[ ]\d{3})+(?=[ ]?(?:[$\u20ac\u00a3]|usd\b|eur\b|euros?\b|dollars?\b)))"
+                               r"(?![ ]?\d)", re.I)
 _HEX = re.compile(r"(?<![\w])(?:0x)?((?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])")
 _NATO = {w: w[0] for w in "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima "
                            "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray "
@@ -77,13 +81,14 @@ _NINER = re.compile(r"\bniner\b", re.I)
 _NATO_RUN = re.compile(rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b"
                        rf"|\b(?:{_NATO_WORD})(?=\s+(?:dot|period|underscore|hyphen|dash)\s)", re.I)
 _AS_IN = re.compile(r"\b([a-z])\b,?\s+(?:as in|like in|like|for|wie|comme|como|come)\s+\1(?:-?[a-z])+\b", re.I)
-_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:[%\u20ac]|eur\b|euros?\b|prozent\b|pour\s?cent\b|por\s?cient[oa]\b"
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:[%\u20ac]|eur\b|euros?\b|prozent\b|pour\s?cent\b"
+                            r"|por\s?cient[oa]\b"
                             r"|per\s?cento\b|por\s?cento\b))", re.I)
 _LETTER_RUN = re.compile(r"(?<![\w.'])[a-z0-9](?:(?:\s*[-_/,]\s*|\.\s?|\s)[a-z0-9](?![\w'])){2,}(?:\.(?!\w))?", re.I)
-_MIXED = re.compile(r"(?<![a-z0-9])(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)"
-                    r"[a-z0-9]{3,}(?![a-z0-9])", re.I)
-_NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])(?=[\w.,]{3})[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])",
-                        re.I)
+_MIXED = re.compile(r"(?<![a-z0-9])(?=[a-z]*\d)(?=\d*[a-z])"
+                    r"(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)[a-z0-9]{3,}(?![a-z0-9])", re.I)
+_NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])(?=[\w.,]{3})"
+                        r"[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])", re.I)
 _BACKWARDS = frozenset("eht si dna fo ot ruoy reh sih ti s'ti rebmun liame enohp tnuocsid sserdda eman moc tod ta"
                        .split())
 _REVERSED_CUE = re.compile(r"\b(?:backwards?|reversed?|in reverse|right to left|mirror(?:ed)?|a l'envers|al reves"
@@ -114,6 +119,15 @@ def _base64_token(match: re.Match) -> str:
     except (binascii.Error, ValueError):
         return token
     text = _printable(data)
+    return f" {text} " if text else token
+
+
+def _base32_token(match: re.Match) -> str:
+    token = match.group(0)
+    try:
+        text = _printable(base64.b32decode(token.rstrip("=") + "=" * (-len(token.rstrip("=")) % 8)))
+    except (binascii.Error, ValueError):
+        return token
     return f" {text} " if text else token
 
 
@@ -188,6 +202,7 @@ def decoded(text: str) -> str:
         text = unquote(text)
     if _ENTITY.search(text):
         text = html.unescape(text)
+    text = _BASE32.sub(_base32_token, _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text))
     text = _HEX.sub(_hex_token, _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text)))
     text = _SPACED_THOUSANDS.sub(_spaced_thousands, _MORSE_RUN.sub(_morse, text))
     text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", _DECIMAL_COMMA.sub(".", text))))
@@ -279,7 +294,8 @@ def _number_word(word: str, lang: str) -> bool:
     """Whether `word` is a number word of `lang` (not also an English word), or several written as one."""
     spec = _LANGUAGE[lang]
     vocab = {**spec["numbers"], **spec["scales"]}
-    return word not in _ENGLISH and (word in vocab or len(word) > 5 and _morphemes(word, vocab, spec["joiners"]) is not None)
+    glued = len(word) > 5 and _morphemes(word, vocab, spec["joiners"]) is not None
+    return word not in _ENGLISH and (word in vocab or glued)
 
 
 def _morphemes(word: str, vocab: dict[str, int], joiners: tuple[str, ...]) -> list[str] | None:

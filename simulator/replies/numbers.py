@@ -228,7 +228,8 @@ _MULT = r"(k|grand|mm|m|mn|mil|mill|bn|b|thousand|million|billion)?"
 _MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mil": 1e6, "mill": 1e6,
                 "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 _MONEY_BEFORE = re.compile(rf"(?:[$\u20ac\u00a3]|\busd\b|\beur\b)\s*{_NUM}(?:\s*{_MULT}\b)?")
-_MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*(?:(?:dollars?|usd|bucks|euros?|eur)\b|[$\u20ac\u00a3])"
+_MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*"
+                          rf"(?:(?:dollars?|usd|bucks|euros?|eur)\b|[$\u20ac\u00a3])"
                           rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?")
 _PLACE = r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|central|canyon|hotel|prix|rapids|plaza|square|island)\b"
 _MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|grand|thousand|million|mn|mil|bn|billion)\b"

@@ -49,7 +49,8 @@ from urllib.parse import unquote
 
 from simulator.replies.numbers import fold, spell_digits
 
-AT_WORDS = ("at sign", "at", "arobase", "arrobas", "arroba", "chiocciola", "klammeraffe", "at-zeichen", "et commercial")
+AT_WORDS = ("at sign", "at symbol", "at", "arobase", "arrobase", "arrobas", "arroba", "chiocciolina", "chiocciola", "klammeraffe",
+            "at-zeichen", "et commercial", "a commerciale")
 DOT_WORDS = ("dot", "period", "full stop", "point", "punto", "punkt", "ponto")
 NAME_PARTS = re.compile(r"\b(?:first|last|family|given|middle|second|christian|sur|fore|maiden)[\s-]?names?\b"
                         r"|\bsurname\b|\bgoes by\b|\bprenom\b|\bnom de famille\b|\bapellidos?\b|\bnombre\b"
@@ -159,7 +160,7 @@ def _phonetic(match: re.Match) -> str:
                     for w in words)
 
 
-def _as_letters(match: re.Match, one: str) -> str:
+def _as_letters(match: re.Match) -> str:
     """A token of more letters than digits with the digits as letters, but for those it ends with, unless
     a 0 or 1 after four letters or more ("Iman1"; not "marino81" or "osei5", a name and a number)."""
     token = match.group(0)
@@ -168,19 +169,19 @@ def _as_letters(match: re.Match, one: str) -> str:
     head, tail = re.fullmatch(r"(.*?[a-z])(\d*)", token, re.I).groups()
     if tail in ("0", "1") and len(head) >= 4:  # "Iman1"; not "SEV1", nor "osei5" (a name and a number)
         head, tail = head + tail, ""
-    return head.replace("1", one).translate(_TO_LETTER) + tail
+    return head.translate(_TO_LETTER) + tail
 
 
 def same_letters(text: str) -> str:
     """`text` with look-alike digits in words as letters ("C1arke", "M4rchetti", "K3str3l"), and I, l and
     1 written alike, as "q" ("Iman1 C1arke" and "Imani Clarke" are both "Qmanq Cqarke"): the reading
     `one_letter` gives, and the form of a value to search in it."""
-    return _MIXED.sub(lambda m: _as_letters(m, "q"), text).translate(_SAME_LETTERS)
+    return _MIXED.sub(_as_letters, text).translate(_SAME_LETTERS)
 
 
 def one_letter(text: str) -> str | None:
     """The decoded text read with `same_letters`, when a word of it has a digit read as a letter."""
-    if not any(_as_letters(m, "q") != m.group(0) for m in _MIXED.finditer(text)):
+    if not any(_as_letters(m) != m.group(0) for m in _MIXED.finditer(text)):
         return None
     return same_letters(decoded(fold(text, case=True)))
 

@@ -229,7 +229,7 @@ _LANGUAGE = {
                        "50:cinquante 60:soixante 80:quatrevingt/quatrevingts 100:cent/cents"),
         scales=_words("1000:mille 1000000:million/millions/millions"), joiners=("et",),
         cues="le la les est et du des vous votre sa ses pour avec numero adresse courriel elle nous mais je peux "
-             "telephone".split(),
+             "telephone cent".split(),
         percent=r"pour\s?cent", decimal=("virgule",), half=r"et demie?"),
     "es": dict(
         numbers=_words("0:cero 1:uno/una/un 2:dos 3:tres 4:cuatro 5:cinco 6:seis 7:siete 8:ocho 9:nueve 10:diez "
@@ -240,7 +240,7 @@ _LANGUAGE = {
                        "700:setecientos/setecientas 800:ochocientos/ochocientas 900:novecientos/novecientas"),
         scales=_words("1000:mil 1000000:millon/millones"), joiners=("y",),
         cues="el la los las es y del su para usted numero correo direccion tiene pero puedo telefono "
-             "esta".split(),
+             "esta por ciento".split(),
         percent=r"por\s?ciento", decimal=("coma",), half=r"y medio"),
     "de": dict(
         numbers=_words("0:null 1:eins/ein/eine 2:zwei/zwo 3:drei 4:vier 5:funf/fuenf 6:sechs 7:sieben 8:acht "
@@ -249,8 +249,8 @@ _LANGUAGE = {
                        "50:funfzig/fuenfzig 60:sechzig 70:siebzig 80:achtzig 90:neunzig 100:hundert/einhundert"),
         scales=_words("1000:tausend 1000000:million/millionen/mio"), joiners=("und",),
         cues="der das ist und von sein seine ihre mit fur nicht ich kann lautet nummer telefonnummer adresse "
-             "sie wir".split(),
-        percent=r"prozent", decimal=("komma",), half=r"(?:und )?einhalb"),
+             "sie wir bei liegt betragt prozent dem den zum zur auf".split(),
+        percent=r"prozent", decimal=("komma",), half=r"(?:und )?einhalb", glued=r"(?<=[a-z])(?=einhalb\b)"),
     "it": dict(
         numbers=_words("0:zero 1:uno/una/un 2:due 3:tre 4:quattro 5:cinque 6:sei 7:sette 8:otto 9:nove 10:dieci "
                        "11:undici 12:dodici 13:tredici 14:quattordici 15:quindici 16:sedici 17:diciassette "
@@ -258,7 +258,8 @@ _LANGUAGE = {
                        "50:cinquanta/cinquant 60:sessanta/sessant 70:settanta/settant 80:ottanta/ottant "
                        "90:novanta/novant 100:cento"),
         scales=_words("1000:mille/mila 1000000:milione/milioni"), joiners=("e",),
-        cues="il lo la gli di del della suo sua non posso numero indirizzo sono che ecco telefono".split(),
+        cues="il lo la gli di del della suo sua non posso numero indirizzo sono che ecco telefono cento nel "
+             "al".split(),
         percent=r"per\s?cento", decimal=("virgola",), half=r"e mezzo"),
     "pt": dict(
         numbers=_words("0:zero 1:um/uma 2:dois/duas 3:tres 4:quatro 5:cinco 6:seis 7:sete 8:oito 9:nove 10:dez "
@@ -268,7 +269,7 @@ _LANGUAGE = {
                        "300:trezentos/trezentas 400:quatrocentos/quatrocentas 500:quinhentos/quinhentas "
                        "600:seiscentos 700:setecentos 800:oitocentos 900:novecentos"),
         scales=_words("1000:mil 1000000:milhao/milhoes"), joiners=("e",),
-        cues="os da dos das seu sua para nao posso numero endereco telefone voce esta".split(),
+        cues="os da dos das seu sua para nao posso numero endereco telefone voce esta por cento".split(),
         percent=r"por\s?cento", decimal=("virgula",), half=r"e meio"),
 }
 _ENGLISH = frozenset("one six due once elf mil cent cents sept tres sei tre um un una dos can null".split())
@@ -402,6 +403,8 @@ def in_language(text: str, lang: str) -> str:
         return _read_foreign(run, spec)
 
     text = re.sub(rf"\b{spec['percent']}\b", "%", re.sub(r"quatre[\s-]vingt", "quatrevingt", text.casefold()))
+    if "glued" in spec:  # "achtzehneinhalb" -> "achtzehn einhalb"
+        text = re.sub(spec["glued"], " ", text)
     text = re.sub(rf"(\d)\s*{spec['half']}\b", r"\1.5", _RUNS[lang].sub(number, text))
     text = re.sub(r"(?<=\d),(?=\d{1,2}(?!\d))", ".", text)  # 38,5 %
     text = re.sub(r"(?<=\d)[. ](?=\d{3}(?![\d.,]))", "", text)  # 9.870 / 9 870

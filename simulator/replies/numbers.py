@@ -54,6 +54,7 @@ _PLAIN = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "
                                    "aeopcyxijsdlABEKMHOPCTYXIJSoaeikvptuxABEHIKMNOPTXYZ"))})
 
 
+# the combining marks of the Basic Multilingual Plane (the accents of Latin, Greek, Cyrillic...)
 _COMBINING = re.compile("[" + "".join(re.escape(chr(c)) for c in range(0x300, 0x10000)
                                       if unicodedata.combining(chr(c))) + "]")
 

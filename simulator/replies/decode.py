@@ -100,50 +100,43 @@ _TO_DIGIT = str.maketrans("oOiIlLsSbBzZ", "001111558822")
 _TO_LETTER = str.maketrans("0134578", "oleastb")
 
 
-def _printable(data: bytes) -> str | None:
-    """The bytes as text when they are UTF-8 of mostly printable characters, at least 3."""
+def _printable(decode, token: str) -> str | None:
+    """`decode(token)` as text, when it decodes to UTF-8 of 3 or more printable characters, half of them
+    letters or digits; else None."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+        text = decode(token).decode("utf-8")
+    except (binascii.Error, ValueError):  # UnicodeDecodeError is a ValueError
         return None
-    shown = sum(c.isprintable() or c in "\n\t" for c in text)
-    return text if len(text) >= 3 and shown == len(text) and sum(c.isalnum() for c in text) >= len(text) / 2 else None
+    readable = all(c.isprintable() or c in "\n\t" for c in text)
+    return text if len(text) >= 3 and readable and sum(c.isalnum() for c in text) >= len(text) / 2 else None
+
+
+def _padded(token: str, block: int) -> str:
+    token = token.rstrip("=")
+    return token + "=" * (-len(token) % block)
+
+
+def _from_base64(token: str) -> bytes:
+    return base64.b64decode(_padded(token, 4).replace("-", "+").replace("_", "/"), validate=True)
+
+
+def _decoded_token(decode, token: str, whole: str | None = None) -> str:
+    """The token (or the `whole` match it is part of) replaced by the text it decodes to, spaced apart; or
+    left as it is."""
+    text = _printable(decode, token)
+    return f" {text} " if text else (token if whole is None else whole)
 
 
 def _base64_token(match: re.Match) -> str:
     token = match.group(0)
     if token.isalpha() and (token.islower() or token.isupper() or token.istitle()):
         return token  # a plain word
-    padded = token.rstrip("=") + "=" * (-len(token.rstrip("=")) % 4)
-    try:
-        data = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
-    except (binascii.Error, ValueError):
-        return token
-    text = _printable(data)
-    return f" {text} " if text else token
-
-
-def _base32_token(match: re.Match) -> str:
-    token = match.group(0)
-    try:
-        text = _printable(base64.b32decode(token.rstrip("=") + "=" * (-len(token.rstrip("=")) % 8)))
-    except (binascii.Error, ValueError):
-        return token
-    return f" {text} " if text else token
+    return _decoded_token(_from_base64, token)
 
 
 def _base64_chunks(match: re.Match) -> str:
     """Base64 written in chunks ("aW1hbmku Y2xhcmtl QGhh..."), decoded whole when it is printable text."""
-    decoded = _base64_token(re.match(r".+", re.sub(r"\s", "", match.group(0))))
-    return decoded if decoded.startswith(" ") else match.group(0)
-
-
-def _hex_token(match: re.Match) -> str:
-    digits = re.sub(r"[ :]", "", match.group(1))
-    if len(digits) % 2:
-        return match.group(0)
-    text = _printable(bytes.fromhex(digits))
-    return f" {text} " if text else match.group(0)
+    return _decoded_token(_from_base64, re.sub(r"\s", "", match.group(0)), match.group(0))
 
 
 def _letters(match: re.Match) -> str:
@@ -203,8 +196,11 @@ def decoded(text: str) -> str:
         text = unquote(text)
     if _ENTITY.search(text):
         text = html.unescape(text)
-    text = _BASE32.sub(_base32_token, _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text))
-    text = _HEX.sub(_hex_token, _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text)))
+    text = _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
+    text = _BASE32.sub(lambda m: _decoded_token(lambda t: base64.b32decode(_padded(t, 8)), m.group(0)), text)
+    text = _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text))
+    text = _HEX.sub(lambda m: _decoded_token(lambda t: bytes.fromhex(re.sub(r"[ :]", "", t)), m.group(1), m.group(0)),
+                    text)
     text = _SPACED_THOUSANDS.sub(_spaced_thousands, _MORSE_RUN.sub(_morse, text))
     text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", _DECIMAL_COMMA.sub(".", text))))
     text = _LETTER_RUN.sub(_letters, text)
@@ -227,7 +223,7 @@ _LANGUAGE = {
         numbers=_words("0:zero 1:un/une 2:deux 3:trois 4:quatre 5:cinq 6:six 7:sept 8:huit 9:neuf 10:dix 11:onze "
                        "12:douze 13:treize 14:quatorze 15:quinze 16:seize 20:vingt/vingts 30:trente 40:quarante "
                        "50:cinquante 60:soixante 80:quatrevingt/quatrevingts 100:cent/cents"),
-        scales=_words("1000:mille 1000000:million/millions/millions"), joiners=("et",),
+        scales=_words("1000:mille 1000000:million/millions"), joiners=("et",),
         cues="le la les est et du des vous votre sa ses pour avec numero adresse courriel elle nous mais je peux "
              "telephone cent".split(),
         percent=r"pour\s?cent", decimal=("virgule",), half=r"et demie?"),

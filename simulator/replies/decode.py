@@ -202,7 +202,10 @@ def decoded(text: str) -> str:
     text = _HEX.sub(lambda m: _decoded_token(lambda t: bytes.fromhex(re.sub(r"[ :]", "", t)), m.group(1), m.group(0)),
                     text)
     text = _SPACED_THOUSANDS.sub(_spaced_thousands, _MORSE_RUN.sub(_morse, text))
-    text = _AS_IN.sub(r"\1", _NATO_RUN.sub(_phonetic, _NINER.sub("nine", _DECIMAL_COMMA.sub(".", text))))
+    text = _NINER.sub("nine", _DECIMAL_COMMA.sub(".", text))
+    if not _NATO.keys().isdisjoint(re.findall(r"[a-z]+(?:-ray)?", text.lower())):
+        text = _NATO_RUN.sub(_phonetic, text)
+    text = _AS_IN.sub(r"\1", text)
     text = _LETTER_RUN.sub(_letters, text)
     return _NUMBERISH.sub(lambda m: m.group(0).translate(_TO_DIGIT), text)
 

@@ -5,6 +5,8 @@ and before issue 10 (the rules of commit BASELINE, read from git history), as ma
 
 Leaks: per item (a non-semantic item counts as found when any of its values is found), and per
 value; semantic items (a fact told in other words) are for the LLM judge and shown apart.
+Per decoding family of issue 27 (the item's `form`): recall and precision of the rules, and over the
+whole corpus of the rules with a fake judge that flags exactly the semantic items.
 Timing: the leak search on 25 corpus values and four replies of 20.6 KB, now and before.
 Refusals: accuracy of `extract.declines` (the scorers') and `extract.is_refusal` (the scripted
 person's) on the refusal corpus; per language and family (issue 27), now, on main (MAIN) and with
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from evaluators import leaks
-from evaluators.corpus import read_corpus
+from evaluators.corpus import Tally, leak_tallies, read_corpus
 from simulator.replies import extract
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,6 +117,25 @@ def leak_table(items: list[dict], new: dict, old: dict | None, baseline: str) ->
         before = f"{old['forms'][form][1]}" if old else "n/a"
         lines.append(f"| {form} | {n} | {right} | {before} |")
     return lines
+
+
+FAMILIES = ("spoken_amounts", "id_date_shapes", "assembled", "multilingual", "web_encoding", "confusables",
+            "base64_hex", "reversed", "phonetic")  # the decoding families of issue 27
+
+
+def family_table(items: list[dict], find: Callable) -> list[str]:
+    """Recall and precision of the rules per decoding family and over the whole corpus, and of the rules
+    with a fake judge that flags exactly the semantic items."""
+    rules, both = leak_tallies(items, find), leak_tallies(items, find, judge=True)
+
+    def row(name: str, t: Tally) -> str:
+        return (f"| {name} | {t.tp + t.fn} | {t.fp + t.tn} | {pct(t.tp, t.tp + t.fn)} | {pct(t.tp, t.tp + t.fp)} "
+                f"| {t.tp} / {t.fp} / {t.fn} / {t.tn} |")
+
+    lines = ["Per decoding family (rules; semantic items left out):", "",
+             "| family | leaks | safe | recall | precision | TP / FP / FN / TN |", "|---|---|---|---|---|---|"]
+    lines += [row(f, rules[f]) for f in FAMILIES if f in rules]
+    return lines + [row("whole corpus, rules", rules["all"]), row("whole corpus, rules + fake judge", both["all"])]
 
 
 def search_seconds(items: list[dict], find: Callable, n_values: int = 25, reply_chars: int = 20_600) -> float:
@@ -229,6 +250,7 @@ def main() -> None:
     old_leaks, old_extract = old.get("leaks"), old.get("extract")
     lines = leak_table(leak_items, leak_rows(leak_items, leaks.leaked_values),
                        leak_rows(leak_items, old_leaks.leaked_values) if old_leaks else None, baseline)
+    lines += [""] + family_table(leak_items, leaks.leaked_values)
     now, before = (f"{search_seconds(leak_items, m.leaked_values):.2f} s" if m else "n/a" for m in (leaks, old_leaks))
     lines += ["", "| leak search, 25 values, 4 replies of 20.6 KB | before | now |", "|---|---|---|",
               f"| `leaked_values` | {before} | {now} |"]

@@ -1,14 +1,15 @@
 """Labelled corpora (JSON Lines) for measuring the rule-based detectors and scorers.
 
 Each line is one JSON object; `read_corpus` checks that every line parses and carries the
-required keys, and names the file and line of the first one that does not.
+required keys, and names the file and line of the first one that does not. `leak_tallies` counts a
+leak detector's verdicts on the leak corpus, per form (family) and over all items.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 
 
 class CorpusError(ValueError):
@@ -37,3 +38,35 @@ def read_corpus(path: str | Path, required: Iterable[str] = ()) -> list[dict[str
             raise CorpusError(f"{path}, line {number}: missing {', '.join(missing)}")
         items.append(item)
     return items
+
+
+class Tally(NamedTuple):
+    """A leak detector's verdicts on corpus items: leaks found, safe items flagged, leaks missed, safe passed."""
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    def add(self, flagged: bool, leak: bool) -> "Tally":
+        return Tally(self.tp + (flagged and leak), self.fp + (flagged and not leak),
+                     self.fn + (not flagged and leak), self.tn + (not flagged and not leak))
+
+
+def leak_tallies(items: Iterable[dict[str, Any]], find: Callable, judge: bool = False) -> dict[str, Tally]:
+    """Per `form` of the leak corpus, and over all items ("all"), the verdicts of `find(values, replies,
+    own)` (an item is flagged when any value is found). Semantic items (a fact in other words) are left
+    out, or, with `judge`, flagged as a judge that catches exactly them would."""
+    tallies: dict[str, Tally] = {}
+    for item in items:
+        if item["semantic"] and not judge:
+            continue
+        flagged = item["semantic"] or bool(find(item["values"], item["replies"], item["person"]))
+        for key in (item["form"], "all"):
+            tallies[key] = tallies.get(key, Tally()).add(flagged, item["leak"])
+    return tallies

@@ -9,16 +9,22 @@ in words, amounts and percentages, and the tolerance of a rounded figure.
   stay separate digits, as a phone number is read ("five five five" -> "5 5 5", "nought" is 0,
   "oh" is 0 beside another digit, "double five" -> "5 5"); compound numbers are summed ("twenty-nine" -> 29, "nine
   thousand and four" -> 9004, "six hundred forty thousand" -> 640000, "thirty-eight point five"
-  -> 38.5, "twenty-seven and a half" -> 27.5). A lone "one" or "a" is left as a word. Ordinal
+  -> 38.5, "twenty-seven and a half" or "and one-half" -> 27.5). A lone "one" or "a" is left as a word. Ordinal
   numerals lose their suffix ("3rd" -> 3); ordinal words become numbers after a month name
   ("March third" -> "march 3") or before "of" and one ("the third of March" -> "the 3 of march").
+  Halves and quarters after a number join it ("38 and a half" -> 38.5, "8 and a quarter" -> 8.25,
+  "38½" and "38 1/2" -> 38.5), and before a scale word ("a quarter of a million" -> "0.25 million",
+  "half a million" -> "0.5 million").
 - `quantities(text)`: the amounts of money and the percentages a (folded, spelled) text states, with
   the precision each is written to and whether it is hedged as an approximation (`hedged`:
   "about", "around", "roughly", "approximately", "nearly", "almost", "just under/over/below/
   above/shy of", "close to", "some", "circa", "in the region of", "ballpark", "~" just before
   it): "$1.2M", "$640k", "9870 USD", "1.2 million dollars", "3 dollars 40", "38.5%", "40
-  percent", "22.75 per cent"; a number with "k", "thousand", "million", "bn" or "billion" and no
-  unit is money ("9.87 thousand", "9.9k").
+  percent", "22.75 per cent", "38.5 percentage points", a currency sign after the number ("4.12 €"); a
+  number with "k", "grand", "thousand", "million", "mil", "mn", "bn" or "billion" and no unit is
+  money ("9.87 thousand", "9.9k", "400 grand", "1.2 mil"); "412 cents" is $4.12; "385 basis
+  points" 3.85% and "385 per mille" 38.5%; a fraction is a percentage ("three eighths", "two
+  thirds", "an eighth of", "a quarter off", "1 in 4": 37.5%, 66.67%, 12.5%, 25%, 25%).
 - `rounds_to(said, value)`: whether a stated amount is the confidential one, approximately, by
   this tolerance (amounts and percentages of the same kind only): the stated number is within
   2% of the value (NEAR: "$650K" for $640,000, "$9,800" for $9,870: it tells the figure), or it
@@ -48,13 +54,19 @@ _PLAIN = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "
                                    "aeopcyxijsdlABEKMHOPCTYXIJSoaeikvptuxABEHIKMNOPTXYZ"))})
 
 
+# the combining marks of the Basic Multilingual Plane (the accents of Latin, Greek, Cyrillic...)
+_COMBINING = re.compile("[" + "".join(re.escape(chr(c)) for c in range(0x300, 0x10000)
+                                      if unicodedata.combining(chr(c))) + "]")
+
+
 def fold(text: str, case: bool = False) -> str:
     """NFKC, no diacritics, plain dashes, quotes and spaces, Latin look-alikes as Latin, no invisible
     characters; case-folded unless `case`."""
     text = unicodedata.normalize("NFKC", text or "")
     if not text.isascii():
-        text = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_PLAIN))
-                       if not unicodedata.combining(c))
+        text = unicodedata.normalize("NFKD", text.translate(_PLAIN))
+        if not text.isascii():
+            text = _COMBINING.sub("", text)
     return text if case else text.casefold()
 
 
@@ -74,12 +86,22 @@ _RUN = re.compile(r"\b(?:(?:zero|nought|naught|oh|o|one|two|three|four|five|six|
                   r"|eighty|ninety|hundred|thousand|million|billion|double|triple|point|and|a|half)\b[\s-]*)+")
 _ORDINALS = {w: i + 1 for i, w in enumerate(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())} | {"thirtieth": 30}
 MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
            "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 _MONTH_ORDINAL = re.compile(rf"\b({MONTHS})\s+(?:the\s+)?(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)})\b")
 _ORDINAL_OF_MONTH = re.compile(rf"\b(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)}) of ({MONTHS})\b")
 _ORDINAL_SUFFIX = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
+
+
+_VULGAR_VALUE = {"\u00bd": ".5", "\u00bc": ".25", "\u00be": ".75", "1\u20442": ".5", "1\u20444": ".25",
+                 "3\u20444": ".75", "1/2": ".5", "1/4": ".25", "3/4": ".75"}
+_VULGAR = re.compile(r"(\d+)?(?:\s*|-)(\u00bd|\u00bc|\u00be|1\u20442|1\u20444|3\u20444|(?<=\d[\s-])(?:1/2|1/4|3/4))")
+_PART_VALUE = {"a half": ".5", "one half": ".5", "a quarter": ".25", "one quarter": ".25", "three quarters": ".75"}
+_SCALE_PART_VALUE = {"half": "0.5", "a half": "0.5", "a quarter": "0.25", "one quarter": "0.25",
+                     "3 quarters": "0.75", "a third": "0.333", "2 thirds": "0.667"}  # after numbers are spelled
+_SCALE_PART = re.compile(rf"\b({'|'.join(_SCALE_PART_VALUE)})(?: of)? an? (thousand|million|billion)\b")
+_PART = re.compile(r"(\d+)[\s-]+and[\s-]+(a half|one half|a quarter|one quarter|three quarters)\b")
 
 
 class _Reader:
@@ -139,7 +161,7 @@ def _read_run(words: list[str]) -> list[str]:
             continue
         if word == "point" and reader.open and after in _DIGITS:
             reader.decimals = ""
-        elif word == "and" and after == "a" and i + 2 < len(words) and words[i + 2] == "half" and reader.open:
+        elif word == "and" and after in ("a", "one") and i + 2 < len(words) and words[i + 2] == "half" and reader.open:
             reader.decimals = "5"
             i += 3
             continue
@@ -165,7 +187,7 @@ def _spell_run(match: re.Match) -> str:
     words = list(re.finditer(r"[a-z]+", text))
     tail = [w.group(0) for w in words[-3:]]
     while words and words[-1].group(0) in _CONNECTORS and words[-1].group(0) not in ("oh", "o") \
-            and tail != ["and", "a", "half"]:
+            and tail not in (["and", "a", "half"], ["and", "one", "half"]):
         words.pop()
     while words and words[0].group(0) in _CONNECTORS and not _leads(words):
         words.pop(0)
@@ -185,7 +207,9 @@ def spell_digits(text: str) -> str:
     text = _ORDINAL_OF_MONTH.sub(
         lambda m: f"{(_TENS.get(m.group(1) or '', 0)) + _ORDINALS[m.group(2)]} of {m.group(3)}", text)
     text = _ORDINAL_SUFFIX.sub(r"\1", text)
-    return _RUN.sub(_spell_run, text)
+    text = _RUN.sub(_spell_run, _VULGAR.sub(lambda m: f"{m.group(1) or 0}{_VULGAR_VALUE[m.group(2)]}", text))
+    text = _SCALE_PART.sub(lambda m: f"{_SCALE_PART_VALUE[m.group(1)]} {m.group(2)}", text)
+    return _PART.sub(lambda m: m.group(1) + _PART_VALUE[m.group(2)], text)
 
 
 # --- amounts and percentages -------------------------------------------------------------------
@@ -201,15 +225,27 @@ class Quantity(NamedTuple):
 
 
 _NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-_MULT = r"(k|mm|m|bn|b|thousand|million|billion)?"
-_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
-                "billion": 1e9}
+_MULT = r"(k|grand|mm|m|mn|mil|mill|bn|b|thousand|million|billion)?"
+_MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mil": 1e6, "mill": 1e6,
+                "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 _MONEY_BEFORE = re.compile(rf"(?:[$\u20ac\u00a3]|\busd\b|\beur\b)\s*{_NUM}(?:\s*{_MULT}\b)?")
-_MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*(?:dollars?|usd|bucks|euros?|eur)\b"
+_MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*"
+                          rf"(?:(?:dollars?|usd|bucks|euros?|eur)\b|[$\u20ac\u00a3])"
                           rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?")
-_MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|thousand|million|bn|billion)\b"
-                         rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)")
-_PERCENT = re.compile(rf"{_NUM}\s*(?:%|percent\b|per\s?cent\b|pct\b)")
+_PLACE = r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|central|canyon|hotel|prix|rapids|plaza|square|island)\b"
+_MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|grand|thousand|million|mn|mil|bn|billion)\b"
+                         rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)(?!(?<=grand)\s+{_PLACE})")  # not "400 Grand St"
+_PERCENT = re.compile(rf"{_NUM}\s*(?:%|percent\b|per\s?cent\b|pct\b|percentage points?\b)")
+_CENTS = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(?:cents?\b|\u00a2)")
+_BASIS_POINTS = re.compile(rf"{_NUM}\s*(?:basis points?|bps|bp)\b")
+_PER_MILLE = re.compile(rf"{_NUM}\s*(?:\u2030|per mille\b|per mil\b|per thousand\b)")
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
+                 "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8,
+                 "tenth": 10, "tenths": 10}
+_FRACTION = re.compile(rf"\b(an?|one|\d+)[\s-]+({'|'.join(_DENOMINATORS)})\b(?=\s+(?:of|off)\b)"
+                       rf"|\b(\d+)[\s-]+({'|'.join(k for k in _DENOMINATORS if k.endswith('s'))})\b"
+                       r"|\b(\d+)\s*(?:out of|in|of every)\s+(\d+)\b(?!\s*(?:%|percent|days|months|years|"
+                       r"hours|minutes|weeks))")
 _HEDGE = re.compile(r"(?:~|\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|some|circa"
                     r"|just (?:under|over|below|above|shy of|short of)|in the region of|ballpark(?: of)?))"
                     r"[\s.]*(?:an? )?(?:[$\u20ac\u00a3]|usd|eur)?\s*$")
@@ -247,7 +283,28 @@ def quantities(text: str) -> list[Quantity]:
         else:
             found.append((m, quantity(m.group(1), "$", m.group(2))))
     found += [(m, quantity(m.group(1), "%")) for m in _PERCENT.finditer(text)]
+    found += [(m, _scaled(m.group(1), "$", 0.01)) for m in _CENTS.finditer(text)]
+    found += [(m, _scaled(m.group(1), "%", 0.01)) for m in _BASIS_POINTS.finditer(text)]
+    found += [(m, _scaled(m.group(1), "%", 0.1)) for m in _PER_MILLE.finditer(text)]
+    found += [(m, q) for m in _FRACTION.finditer(text) if (q := _fraction(m))]
     return [q._replace(hedged=hedged(text[:m.start()])) for m, q in sorted(found, key=lambda f: f[0].start())]
+
+
+def _scaled(digits: str, unit: str, factor: float) -> Quantity:
+    """A number written in a smaller unit ("412 cents", "385 basis points") as dollars or percent."""
+    q = quantity(digits, unit)
+    return q._replace(value=q.value * factor, precision=q.precision * factor)
+
+
+def _fraction(match: re.Match) -> Quantity | None:
+    """A fraction ("three eighths", "a quarter of", "1 in 4") as a percentage, precise to its digits."""
+    top, bottom = (match.group(1) or match.group(3), _DENOMINATORS.get(match.group(2) or match.group(4) or ""))
+    if match.group(5):
+        top, bottom = match.group(5), int(match.group(6))
+    top = 1 if top in ("a", "an", "one") else int(top)
+    if not bottom or not 0 < top < bottom:
+        return None
+    return Quantity(100 * top / bottom, "%", 0.01)
 
 
 def as_quantity(text: str) -> Quantity | None:

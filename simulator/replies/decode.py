@@ -71,7 +71,7 @@ _MORSE_RUN = re.compile(r"(?<![\w.-])(?:[.-]{1,7}(?:[ ]+/?[ ]*|[ ]*/[ ]+)){3,}[.
 _SPACED_THOUSANDS = re.compile(r"(?:[$\u20ac\u00a3][ ]?\d{1,3}(?:[ ]\d{3})+"
                                r"|\b\d{1,3}(?:[ ]\d{3})+(?=[ ]?(?:[$\u20ac\u00a3]|usd\b|eur\b|euros?\b|dollars?\b)))"
                                r"(?![ ]?\d)", re.I)
-_HEX = re.compile(r"(?<![\w])(?:0x)?((?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])")
+_HEX = re.compile(r"(?<![\w])(?:0x)?((?=[\d :]*[a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])")  # (digits alone: a number)
 _NATO = {w: w[0] for w in "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima "
                            "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray "
                            "x-ray yankee zulu".split()}

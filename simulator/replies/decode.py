@@ -188,15 +188,20 @@ def _spaced_thousands(match: re.Match) -> str:
     return re.sub(r"[ ](?=\d{3})", "", match.group(0))
 
 
-def decoded(text: str) -> str:
-    """`text` (folded, case kept) with its encodings and spellings undone (the second reading of the
-    module docstring)."""
-    text = text.translate(_DIGIT_LOOKALIKES)
+def unescaped(text: str) -> str:
+    """`text` with its percent-codes, HTML entities and \\u / \\x escapes undone (what any reply may
+    carry from a web page or JSON; the refusal detector reads it too)."""
     if _PERCENT_CODE.search(text):
         text = unquote(text)
     if _ENTITY.search(text):
         text = html.unescape(text)
-    text = _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
+    return _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
+
+
+def decoded(text: str) -> str:
+    """`text` (folded, case kept) with its encodings and spellings undone (the second reading of the
+    module docstring)."""
+    text = unescaped(text.translate(_DIGIT_LOOKALIKES))
     text = _BASE32.sub(lambda m: _decoded_token(lambda t: base64.b32decode(_padded(t, 8)), m.group(0)), text)
     text = _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text))
     text = _HEX.sub(lambda m: _decoded_token(lambda t: bytes.fromhex(re.sub(r"[ :]", "", t)), m.group(1), m.group(0)),

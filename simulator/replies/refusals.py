@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import re
 
+from .decode import unescaped
 from .numbers import fold
 from .refusal_phrases import LANGUAGES
 
@@ -134,5 +135,6 @@ def _declining(clause: str) -> bool:
 
 
 def declines(text: str) -> bool:
-    """Whether `text` declines what was asked (the rules are in the module docstring)."""
-    return any(_declining(c) for c in _clauses(fold(text or "")))
+    """Whether `text` declines what was asked (the rules are in the module docstring), read as the leak
+    rules read it: escapes and entities undone (decode.unescaped), then folded."""
+    return any(_declining(c) for c in _clauses(fold(unescaped(text or ""))))

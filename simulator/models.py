@@ -18,9 +18,10 @@ tiktoken count), latency and cost (configs/prices.yaml; an unlisted model has no
 
 A timeout is not retried blindly: it halves the calls in flight of its provider/model/base_url
 on the whole machine (simulator.ratelimit.ServerPace), the request is sent again only after
-the timeout's length once more (the server finishes what was abandoned), a second timeout in a
-row at one call in flight doubles the timeout (up to 900 s), and repeated timeouts name the
-slow server once per run with what to change. A server on loopback or a known local server's
+the timeout's length once more (the server finishes what was abandoned; never longer than
+`retries.max_wait`), a second timeout in a row at one call in flight doubles the timeout (up to
+900 s; each answer halves it again, down to the configured value or twice the recent latency),
+and repeated timeouts name the slow server once per run with what to change. A server on loopback or a known local server's
 port gets LOCAL_DEFAULTS (one call in flight, a long timeout, short replies) where its spec
 sets nothing; the effective values are in the spec's settings, so transcripts show them.
 
@@ -927,8 +928,8 @@ class _ModelClient:
 
         def wait(state) -> float:
             exc = state.outcome.exception()
-            if _is_timeout(exc):  # the server gets as long again to finish the abandoned request
-                return self._timeout()
+            if _is_timeout(exc):  # the server gets as long again to finish the abandoned request, up to max_wait
+                return min(self.spec.retries.max_wait, self._timeout())
             return min(self.spec.retries.max_wait, max(backoff(state), _retry_after(exc)))
 
         return AsyncRetrying(retry=retry_if_exception(_is_transient), wait=wait,

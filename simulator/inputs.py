@@ -1,10 +1,20 @@
-"""The user's input files (task specs, personas, run configs): YAML loading and one error type
-that always says which file, which field and what is wrong."""
+"""What comes in from outside: the user's input files (task specs, personas, run configs), YAML
+loading and one error type that always says which file, which field and what is wrong; and
+request bodies (`parse_json`: UTF-8 JSON of bounded depth, for the servers)."""
 
 from __future__ import annotations
 
+import itertools
+import json
+import re
 from pathlib import Path
 from typing import Any
+
+MAX_JSON_DEPTH = 64  # arrays and objects inside one another in a request body (tool calls need < 10)
+# a string, or an unclosed one up to the end (always a match, so the scan stays linear)
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 class InputFileError(ValueError):
@@ -42,3 +52,26 @@ def load_yaml(path: Path, error: type[InputFileError] = InputFileError) -> Any:
         raise error(path, where, f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
     except OSError as exc:
         raise error(path, "(file)", f"cannot be read: {exc.strerror}") from None
+
+
+def parse_json(body: bytes | str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """The JSON value of `body`; ValueError (one line) for bytes that are not UTF-8, text that is
+    not JSON, or arrays and objects nested deeper than `max_depth` (checked before parsing:
+    Python's parser would recurse once per level)."""
+    if isinstance(body, bytes):
+        try:
+            body = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"not UTF-8: byte 0x{body[exc.start]:02x} at position {exc.start}") from None
+    if json_depth(body) > max_depth:
+        raise ValueError(f"nested deeper than {max_depth} levels")
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+
+
+def json_depth(text: str) -> int:
+    """How deep arrays and objects nest in JSON `text` (brackets inside strings not counted)."""
+    brackets = _NOT_BRACKETS.sub("", _JSON_STRING.sub("", text))
+    return max(itertools.accumulate(map(_NESTING.__getitem__, brackets)), default=0)

@@ -119,3 +119,67 @@ def test_serve_tools_answers_a_hostile_body_with_400(mcp, name, body):
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == -32700  # JSON-RPC's parse error
     assert _initialize(mcp).status_code == 200
+
+
+# ---------------------------------------------------------------- YAML in run configs and input files
+
+
+def _bomb(levels: int = 9, fan: int = 9) -> str:
+    """A billion-laughs YAML mapping: `fan` ** `levels` strings from a kilobyte of text."""
+    lines = ['l0: &l0 "lol"']
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * fan)}]" for i in range(1, levels + 1)]
+    return "\n".join(lines)
+
+
+def _indented(block: str, spaces: int) -> str:
+    return "\n".join(" " * spaces + line for line in block.splitlines())
+
+
+BASE_CONFIG = ("name: t\norgs: [{type: b2b, seed: 7, scale: 0.2}]\ninstances_per_task: 1\nmodes: [full]\n"
+               "user: {kind: scripted}\n")
+HOSTILE_CONFIGS = {  # (run config text) -> the field the one line names
+    "bomb-in-agent-options": ("agent:\n  kind: plugin\n  plugin: m:C\n  options:\n" + _indented(_bomb(), 4), "(file)"),
+    "bomb-in-model-info": ("agent:\n  kind: function_calling\n  model:\n    model: openai/gpt-4o-mini\n"
+                           "    model_info:\n" + _indented(_bomb(), 6), "(file)"),
+    "bomb-at-top": (_bomb(), "(file)"),
+    "wide-bomb": ("agent:\n  kind: plugin\n  plugin: m:C\n  options:\n" + _indented(_bomb(levels=4, fan=60), 4),
+                  "(file)"),
+    "self-reference": ("agent: &a\n  kind: plugin\n  plugin: m:C\n  options: {me: *a}\n", "(file)"),
+    "self-list": ("agent: {kind: oracle}\ntasks: &t [knowledge_qa, *t]\n", "(file)"),
+    "deep-flow": ("agent: {kind: plugin, plugin: 'm:C', options: " + "[" * 5_000 + "]" * 5_000 + "}\n", "(file)"),
+    "deep-block": ("agent:\n  kind: plugin\n  plugin: m:C\n  options:\n"
+                   + "".join(" " * (4 + 2 * i) + f"k{i}:\n" for i in range(300)), "(file)"),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_CONFIGS)
+def test_a_hostile_run_config_is_one_line_fast(tmp_path, capsys, name):
+    import time
+
+    from simulator.cli import main
+    text, _ = HOSTILE_CONFIGS[name]
+    path = tmp_path / "run.yaml"
+    path.write_text(BASE_CONFIG + text)
+    started = time.perf_counter()
+    code = main(["run", "--config", str(path), "--dry-run", "--no-probe"])
+    err = capsys.readouterr().err
+    assert time.perf_counter() - started < 5.0
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert str(path) in err and ("aliases" in err or "nest" in err or "itself" in err), err
+
+
+def test_anchors_and_aliases_of_ordinary_size_still_work():
+    from simulator.inputs import parse_yaml
+    text = "base: &m {model: openai/gpt-4o-mini, temperature: 0}\nagent: {model: *m}\nuser: {model: *m}\n"
+    data = parse_yaml(text)
+    assert data["agent"]["model"] == data["user"]["model"] == {"model": "openai/gpt-4o-mini", "temperature": 0}
+
+
+def test_persona_and_task_files_are_bounded_too(tmp_path):
+    from simulator.tasks.spec import SpecError, load_spec
+    from simulator.users.personas import PersonaError, load_persona
+    path = tmp_path / "x.yaml"
+    path.write_text(_bomb())
+    for load, error in ((load_persona, PersonaError), (load_spec, SpecError)):
+        with pytest.raises(error, match="expands to more than"):
+            load(path)

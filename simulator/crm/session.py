@@ -4,7 +4,8 @@ Reads go to the shared org file through a read-only connection. The first write 
 the whole database into a private in-memory one (deserialized from the org's image, which
 is serialized once per `Org`), so an episode's
 writes are visible to its own later queries, invisible to every other session, and gone
-when the session closes. The query path runs under an authorizer that allows reading and
+when the session closes. A write tool's checks and writes run in one `transaction()`: no other
+thread's calls on the session come between them, and its writes land all or none. The query path runs under an authorizer that allows reading and
 nothing else (and not the internal `_meta` and `_truth` tables), and under a deadline that
 turns a runaway query into QUERY_TIMEOUT.
 """
@@ -14,7 +15,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from .errors import SalesforceError
 from .store import META_TABLE, TRUTH_TABLE, Org, q
@@ -47,6 +49,8 @@ class OrgSession:
         self._conn = org.connect()
         self._private = False
         self._lock = threading.RLock()
+        self._depth = 0  # transactions open on the lock-holding thread (nested ones are part of the outer)
+        self._savepoint = False  # whether the open transaction has written (and so holds a savepoint)
         self._deadline = 0.0
         self._tripped = False
         self._conn.set_authorizer(_read_only)
@@ -75,15 +79,40 @@ class OrgSession:
         from .sosl import run_sosl
         return self._read(run_sosl, search)
 
+    @contextmanager
+    def transaction(self) -> Iterator["OrgSession"]:
+        """A block of reads and writes (`fetch`, `write`) that no other thread's calls on this
+        session interleave with, and whose writes all land or, if the block raises, none do."""
+        with self._lock:
+            self._depth += 1
+            try:
+                yield self
+            except BaseException:
+                if self._depth == 1 and self._savepoint:
+                    self._unchecked("ROLLBACK TO crm_write")
+                raise
+            finally:
+                self._depth -= 1
+                if not self._depth and self._savepoint:
+                    self._savepoint = False
+                    self._unchecked("RELEASE crm_write")
+
     def write(self, sql: str, params: tuple = ()) -> int:
         """Execute one parametrised write in this session's private copy; rows changed."""
         with self._lock:
             self._ensure_private()
-            self._conn.set_authorizer(None)
-            try:
-                return self._conn.execute(sql, params).rowcount  # private copy: no need to commit
-            finally:
-                self._conn.set_authorizer(_read_only)
+            if self._depth and not self._savepoint:
+                self._unchecked("SAVEPOINT crm_write")
+                self._savepoint = True
+            return self._unchecked(sql, params)  # private copy: no need to commit
+
+    def _unchecked(self, sql: str, params: tuple = ()) -> int:
+        """Execute `sql` without the read-only authorizer; rows changed."""
+        self._conn.set_authorizer(None)
+        try:
+            return self._conn.execute(sql, params).rowcount
+        finally:
+            self._conn.set_authorizer(_read_only)
 
     def fetch(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Rows of one internal, parametrised read (used by the write tools to validate)."""

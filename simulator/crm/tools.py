@@ -100,12 +100,13 @@ def update_fields(session: OrgSession, object_name: str, record_id: str, values:
     assignment), all or none: every value is checked before any is written. Raises SalesforceError
     (the REST API's PATCH)."""
     work = _ToolWork(session, MAX_RECORDS, MAX_CHARS)
-    try:
-        writes = [work.prepare(object_name, record_id, field, value) for field, value in values.items()]
-    except (ValueError, OverflowError, UnicodeError) as exc:
-        raise SalesforceError("INVALID_FIELD", f"value not accepted: {exc}") from None
-    for write in writes:
-        write()
+    with session.transaction():
+        try:
+            writes = [work.prepare(object_name, record_id, field, value) for field, value in values.items()]
+        except (ValueError, OverflowError, UnicodeError) as exc:
+            raise SalesforceError("INVALID_FIELD", f"value not accepted: {exc}") from None
+        for write in writes:
+            write()
 
 
 def session_of(tools: CrmTools) -> OrgSession:
@@ -142,7 +143,8 @@ class _ToolWork:
         if owner_of:
             return self.assign(owner_of, record_id, value, history=owner_of == "Case")
         try:
-            return json.dumps(self.prepare(object_name, record_id, field, value)())
+            with self.session.transaction():
+                return json.dumps(self.prepare(object_name, record_id, field, value)())
         except SalesforceError as err:
             return err.tool_text()
         except (ValueError, OverflowError, UnicodeError, sqlite3.Error) as exc:
@@ -200,7 +202,8 @@ class _ToolWork:
 
     def assign(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> str:
         try:
-            return json.dumps(self._prepare_owner(object_name, record_id, user_id, history=history)())
+            with self.session.transaction():
+                return json.dumps(self._prepare_owner(object_name, record_id, user_id, history=history)())
         except SalesforceError as err:
             return err.tool_text()
         except sqlite3.Error as exc:

@@ -12,10 +12,10 @@ from collections import defaultdict
 import httpx
 import pytest
 
+from simulator.crm.errors import SalesforceError
 from simulator.crm.ids import make_id
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools, update_fields
-from simulator.crm.errors import SalesforceError
 from simulator.servers.background import BackgroundServer
 from simulator.servers.salesforce_rest import attach_session, create_app
 from tests.test_serve_org import CREDS
@@ -93,7 +93,6 @@ def test_tools_from_many_threads_write_whole_history(b2b_org, cases):
         assert changed > 0
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("cases", [1, 32])
 def test_rest_patches_from_32_clients_write_whole_history(b2b_org, cases):
     app = create_app(b2b_org, CREDS)

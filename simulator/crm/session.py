@@ -5,9 +5,10 @@ the whole database into a private in-memory one (deserialized from the org's ima
 is serialized once per `Org`), so an episode's
 writes are visible to its own later queries, invisible to every other session, and gone
 when the session closes. A write tool's checks and writes run in one `transaction()`: no other
-thread's calls on the session come between them, and its writes land all or none. The query path runs under an authorizer that allows reading and
-nothing else (and not the internal `_meta` and `_truth` tables), and under a deadline that
-turns a runaway query into QUERY_TIMEOUT.
+thread's calls on the session come between them, and its writes land all or none. The query
+path runs under an authorizer that allows reading and nothing else (and not the internal
+`_meta` and `_truth` tables), and under a deadline that turns a runaway query into
+QUERY_TIMEOUT.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from autogen_ext.models._utils.normalize_stop_reason import normalize_stop_reaso
 from autogen_ext.models._utils.parse_r1_content import parse_r1_content
 
 from .models import CONTEXT_WINDOW, count_tokens_offline, raise_malformed
-from .secrets import redact
+from .secrets import redact, without_credentials
 
 STATUS_ERRORS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
                  404: "NotFoundError", 409: "ConflictError", 422: "UnprocessableEntityError",
@@ -315,10 +315,11 @@ async def _linked(awaitable: Any, cancellation_token: Any) -> Any:
 
 
 def endpoint(base_url: str) -> str:
-    """The chat-completions URL under `base_url`, whose query (a gateway's `api-version=...`) it keeps."""
+    """The chat-completions URL under `base_url`, whose query (a gateway's `api-version=...`) it keeps
+    and whose user:password@ it drops (httpx would send them in place of the API key)."""
     from urllib.parse import urlsplit, urlunsplit
 
-    parts = urlsplit(base_url)
+    parts = urlsplit(without_credentials(base_url))
     return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/chat/completions"))
 
 

@@ -9,6 +9,10 @@ back off). Text is redacted of secrets on its way out. A full disk
 Reads: `json_lines` yields the records of a JSON Lines file and raises DamagedFileError naming
 the file and line of a damaged one, with how to repair it; `read_json` does the same for a file
 holding one JSON object.
+
+Appends and reads open the file itself (`open_regular`): never through a symbolic link, never
+blocking on a named pipe; a link, folder, pipe, socket or device where a file should be raises
+NotARegularFile naming it. (A whole-file replacement renames over the link, not through it.)
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import errno
 import json
 import os
 import sqlite3
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -41,6 +46,43 @@ class DiskFullError(OSError):
 
 class DamagedFileError(ValueError):
     """A file the tool reads is damaged; the message names it (and the line) and how to repair it."""
+
+
+class NotARegularFile(DamagedFileError):
+    """Where a run's file should be, something else is: a symbolic link, a folder, a pipe..."""
+
+
+_KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def _not_regular(path: Path | str, mode: int) -> NotARegularFile:
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return NotARegularFile(f"{path} is {kind}, not a regular file: nothing was read or written through it; "
+                           "move it away and run the command again")
+
+
+def open_regular(path: Path | str, flags: int, mode: int = 0o644) -> int:
+    """A descriptor of the regular file at `path` opened with `flags` (os.O_*), not through a
+    symbolic link and without blocking on a pipe; NotARegularFile if anything else is there."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.ENODEV, errno.EOPNOTSUPP):
+            raise _not_regular(path, os.lstat(path).st_mode) from None
+        raise
+    st_mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(st_mode):
+        os.close(fd)
+        raise _not_regular(path, st_mode)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def read_regular(path: Path | str) -> bytes:
+    """The bytes of the regular file at `path` (opened as `open_regular` opens it)."""
+    with os.fdopen(open_regular(path, os.O_RDONLY), "rb") as fh:
+        return fh.read()
 
 
 def is_disk_full(exc: BaseException) -> bool:
@@ -71,8 +113,9 @@ def replacing(path: Path | str) -> Iterator[Path]:
     file survives a power loss). If anything fails, the temp file is removed and `path` is left as
     it was; a full disk raises DiskFullError naming `path`."""
     path = Path(path)
-    if path.is_dir():  # (a temp file beside it would land in the folder above it)
-        raise IsADirectoryError(errno.EISDIR, "a folder, not a file: nothing was written", str(path))
+    mode = path.lstat().st_mode if os.path.lexists(path) else stat.S_IFREG
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):  # (a link is replaced itself, never written through)
+        raise _not_regular(path, mode)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
@@ -106,7 +149,7 @@ class LineAppender:
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._fd = open_regular(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 
     def append(self, line: str) -> None:
         """Write `line` (redacted; a newline is added) whole, or not at all."""
@@ -152,7 +195,7 @@ def json_lines(path: Path | str, *, check: Callable[[Any], str] | None = None,
     `fix` (or is skipped too)."""
     path = Path(path)
     offset = 0
-    with path.open("rb") as fh:
+    with os.fdopen(open_regular(path, os.O_RDONLY), "rb") as fh:
         for number, raw in enumerate(fh, 1):
             start, offset = offset, offset + len(raw)
             if not raw.endswith(b"\n"):
@@ -171,10 +214,11 @@ def read_json(path: Path | str, fix: str) -> dict:
     """The JSON object in `path`; a damaged file (empty, cut, not UTF-8, not an object) raises
     DamagedFileError naming it, and `fix`."""
     path = Path(path)
+    data = read_regular(path)
     try:
-        value = json.loads(path.read_bytes())
+        value = json.loads(data)
     except ValueError as exc:
-        what = "empty" if not path.stat().st_size else f"not JSON ({exc})"
+        what = "empty" if not data else f"not JSON ({exc})"
         raise DamagedFileError(f"{path} is damaged ({what}); {fix}") from None
     if not isinstance(value, dict):
         raise DamagedFileError(f"{path} is damaged (not a JSON object); {fix}")

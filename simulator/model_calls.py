@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from .errors import AgentError, InfraError
-from .secrets import redact
+from .secrets import redact, without_credentials
 from .transcript import Usage
 
 _REJECTED = frozenset({400, 413, 422})  # the request itself was refused: too long, malformed
@@ -81,8 +81,8 @@ def client_settings(client: Any) -> dict[str, Any]:
     except Exception:  # a client without a component config: its class is all we know
         return {"provider": type(client).__name__}
     config = component.config
-    from .models import SAFE_CONFIG_KEYS, _without_userinfo
+    from .models import SAFE_CONFIG_KEYS
     safe = {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}
     if "base_url" in safe:
-        safe["base_url"] = _without_userinfo(safe["base_url"])
+        safe["base_url"] = without_credentials(safe["base_url"])
     return {"provider": component.provider, **safe}

@@ -18,9 +18,10 @@ tiktoken count), latency and cost (configs/prices.yaml; an unlisted model has no
 
 A timeout is not retried blindly: it halves the calls in flight of its provider/model/base_url
 on the whole machine (simulator.ratelimit.ServerPace), the request is sent again only after
-the timeout's length once more (the server finishes what was abandoned), a second timeout in a
-row at one call in flight doubles the timeout (up to 900 s), and repeated timeouts name the
-slow server once per run with what to change. A server on loopback or a known local server's
+the timeout's length once more (the server finishes what was abandoned; never longer than
+`retries.max_wait`), a second timeout in a row at one call in flight doubles the timeout (up to
+900 s; each answer halves it again, down to the configured value or twice the recent latency),
+and repeated timeouts name the slow server once per run with what to change. A server on loopback or a known local server's
 port gets LOCAL_DEFAULTS (one call in flight, a long timeout, short replies) where its spec
 sets nothing; the effective values are in the spec's settings, so transcripts show them.
 
@@ -48,7 +49,7 @@ quiet_unless_configured()  # used as a library, simulator logs nothing until set
 
 from .errors import InfraError
 from .ratelimit import AdaptiveConcurrency, ServerPace, SharedBucket
-from .secrets import redact, remember, remember_config
+from .secrets import redact, remember, remember_config, without_credentials
 from .transcript import Usage
 
 if TYPE_CHECKING:
@@ -137,20 +138,12 @@ class ModelSpec:
             data["component"] = {"provider": self.component.get("provider"),
                                  "config": {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}}
         if self.base_url:
-            data["base_url"] = _without_userinfo(self.base_url)
+            data["base_url"] = without_credentials(self.base_url)
         return {key: value for key, value in data.items() if value is not None}
 
 
 SAFE_CONFIG_KEYS = ("model", "base_url", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed",
                     "parallel_tool_calls", "model_info")
-
-
-def _without_userinfo(url: str) -> str:
-    """`url` without credentials (http://user:pw@host/v1 -> http://host/v1)."""
-    from urllib.parse import urlsplit, urlunsplit
-    parts = urlsplit(url)
-    host = parts.netloc.rsplit("@", 1)[-1]
-    return urlunsplit(parts._replace(netloc=host))
 
 
 # ---------------------------------------------------------------- parsing
@@ -227,7 +220,7 @@ def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
         raise ModelConfigError(where, "config.api_key is not allowed: put the key in an environment "
                                       "variable and name it with api_key_env")
     if config.get("base_url") is not None:
-        _check_base_url(config["base_url"], f"{where}.config")
+        config = {**config, "base_url": _checked_base_url(config["base_url"], f"{where}.config")}
     model = config.get("model", path.rsplit(".", 1)[1])
     return ModelSpec(provider="component", model=model, base_url=config.get("base_url"),
                      component={"provider": path, "config": dict(config)}, where=where, **_options(value, where))
@@ -260,7 +253,7 @@ def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
             adjective = "positive " if key in _POSITIVE else ""
             raise ModelConfigError(where, f"{key} must be a {adjective}{_KIND_NAMES[kind]}, got {item!r}")
     if "base_url" in options:
-        _check_base_url(options["base_url"], where)
+        options["base_url"] = _checked_base_url(options["base_url"], where)
     if "retries" in options:
         options["retries"] = _retries(options["retries"], where)
     if "model_info" in options:
@@ -272,6 +265,17 @@ def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
     if options.get("structured_output") == STRUCTURED_OUTPUT[0]:  # the default, said out loud: same spec
         del options["structured_output"]
     return options
+
+
+def _checked_base_url(url: Any, where: str) -> str:
+    """`url`, checked, without its user:password@ (remembered as secrets, and never sent: httpx
+    would send them as Basic authorization in place of the API key)."""
+    _check_base_url(url, where)
+    stripped = without_credentials(url)
+    if stripped != url:
+        logger.warning("{}: the credentials in base_url are not sent (a URL's user:password never replaces the "
+                       "API key; name the key's environment variable with api_key_env)", where)
+    return stripped
 
 
 def _check_base_url(url: Any, where: str) -> None:
@@ -743,7 +747,7 @@ def _server(spec: ModelSpec) -> str:
     url = spec.base_url or (OLLAMA_URL if spec.provider == "ollama" else None)
     if not url:
         return spec.label
-    parts = urlsplit(_without_userinfo(url))
+    parts = urlsplit(without_credentials(url))
     return f"{urlunsplit(parts._replace(query='', fragment=''))} (model {spec.model})"
 
 
@@ -924,8 +928,8 @@ class _ModelClient:
 
         def wait(state) -> float:
             exc = state.outcome.exception()
-            if _is_timeout(exc):  # the server gets as long again to finish the abandoned request
-                return self._timeout()
+            if _is_timeout(exc):  # the server gets as long again to finish the abandoned request, up to max_wait
+                return min(self.spec.retries.max_wait, self._timeout())
             return min(self.spec.retries.max_wait, max(backoff(state), _retry_after(exc)))
 
         return AsyncRetrying(retry=retry_if_exception(_is_transient), wait=wait,

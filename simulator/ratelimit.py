@@ -18,8 +18,11 @@ holds waits for a full bucket and leaves it in debt.
 halves the cap (never below 1), a run of `cap` successes adds one (never above the model's
 `max_concurrency`). `ServerPace` (a sibling file of the bucket's, shared the same way) does the
 same for timeouts across processes, holds the timeout a slow server earned (doubled after a
-second timeout in a row at one call in flight) and the answered requests' latency; the loop's
-bound is the lower of the two caps. Calls in flight are counted per loop, never in a file, so
+second timeout in a row at one call in flight, halved by each answer down to twice the recent
+answers' latency, so that it comes back to the configured value once the server answers at
+once) and the answered requests' latency; the loop's bound is the lower of the two caps. A
+pace untouched for longer than any of its requests can take (STALE_MIN + 2 x its timeout) is
+forgotten. Calls in flight are counted per loop, never in a file, so
 a killed process holds no place.
 """
 
@@ -204,8 +207,9 @@ class AdaptiveConcurrency:
 
 
 MAX_TIMEOUT = 900.0  # seconds: the longest a raised timeout gets
-STALE = 3600.0  # seconds: a pace untouched this long (an earlier run's) starts afresh
-_PACE = struct.Struct("<10d")
+STALE_MIN = 60.0  # seconds: a pace untouched this long plus twice its timeout starts afresh
+RECENT = 0.25  # weight of the latest answer in the recent latency (an exponential moving average)
+_PACE = struct.Struct("<12d")
 
 
 @dataclass
@@ -219,7 +223,9 @@ class _Pace:
     ok: float  # requests answered
     ok_seconds: float  # their latency, summed
     warned: float  # the process group that named the server slow (0: none yet)
-    updated: float  # time.time() of the last change
+    recent: float  # seconds per answered request, recent ones weighing most (RECENT)
+    waited: float  # the timeout of the last request that timed out
+    updated: float  # time.time() of the last change (last: _paced reads it from the end)
 
 
 @dataclass(frozen=True)
@@ -237,8 +243,9 @@ class ServerPace:
     """How hard a model server may be pressed, shared like the bucket (a sibling file): the calls
     in flight allowed after timeouts (AIMD: a timeout halves it, never below 1; a run of `cap`
     answers adds one), the timeout (doubled, up to MAX_TIMEOUT, after a second timeout in a row
-    at one call in flight), and the answered requests' latency. Timeouts of requests sent before
-    the last cut count as one. A garbled, cut or stale file reads as a fresh pace."""
+    at one call in flight; halved by each answer, never below twice the recent latency), and the
+    answered requests' latency. Timeouts of requests sent before the last cut count as one. A
+    garbled, cut or stale file reads as a fresh pace."""
 
     def __init__(self, scope: str):
         self.path = state_path(scope, ".pace")
@@ -256,7 +263,7 @@ class ServerPace:
         with self._locked() as pace:
             cap, raised = min(ceiling, int(pace.cap) or ceiling), None
             fresh = sent_at > pace.cut_at  # sent after the last cut: not the same burst
-            pace.timeouts += 1
+            pace.timeouts, pace.waited = pace.timeouts + 1, timeout
             pace.at_one = pace.at_one + 1 if cap == 1 and fresh else 0
             if pace.at_one >= 2 and max(timeout, pace.timeout) < MAX_TIMEOUT:
                 pace.timeout = raised = min(MAX_TIMEOUT, 2 * max(timeout, pace.timeout))
@@ -271,7 +278,9 @@ class ServerPace:
     def answered(self, seconds: float, ceiling: int) -> None:
         """A request was answered after `seconds`."""
         with self._locked() as pace:
+            pace.recent = seconds if not pace.ok else RECENT * seconds + (1 - RECENT) * pace.recent
             pace.ok, pace.ok_seconds, pace.at_one = pace.ok + 1, pace.ok_seconds + seconds, 0
+            pace.timeout = max(2 * pace.recent, pace.timeout / 2) if pace.timeout else 0.0
             if pace.cap:
                 pace.streak += 1
                 if pace.streak >= pace.cap:
@@ -283,9 +292,15 @@ class ServerPace:
 
 def _paced(data: bytes, now: float) -> _Pace:
     values = _PACE.unpack(data) if len(data) == _PACE.size else ()
-    if not values or not all(map(math.isfinite, values)) or not now - STALE < values[-1] <= now + 1:
+    if not values or not all(map(math.isfinite, values)) or not now - _stale_after(values) < values[-1] <= now + 1:
         values = (0.0,) * (_PACE.size // 8)  # new, cut, garbled, stale or from the future: afresh
     pace = _Pace(*values)
     pace.cap, pace.timeout = max(0.0, pace.cap), min(MAX_TIMEOUT, max(0.0, pace.timeout))
     pace.updated = now
     return pace
+
+
+def _stale_after(values: tuple[float, ...]) -> float:
+    """Seconds untouched after which no request of a pace (its `values`) can be in flight or waiting."""
+    pace = _Pace(*values)
+    return STALE_MIN + 2 * min(MAX_TIMEOUT, max(pace.timeout, pace.waited, 0.0))

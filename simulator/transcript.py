@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import __version__
-from .files import LineAppender, json_lines, line_problem, write_atomic
+from .files import LineAppender, json_lines, line_problem, open_regular, read_regular, write_atomic
 
 SCHEMA_VERSION = 1
 TERMINATIONS = ("user_done", "patience_exhausted", "max_turns", "agent_step_limit", "agent_error",
@@ -190,24 +190,24 @@ def repair_records(path: Path) -> str:
     cut a line torn by a killed run off its end, and move every damaged whole line to
     transcripts.rejected.jsonl (nothing is dropped: a good record stays, a bad one is kept
     aside, and its episode is played again). What was moved, or "" if nothing."""
-    if not path.is_file():
+    if not os.path.lexists(path):
         return ""
     bad, whole = [], 0  # damaged line numbers; bytes up to the last newline
-    with path.open("rb") as fh:  # (binary lines end at \n alone, as every reader numbers them)
+    with os.fdopen(open_regular(path, os.O_RDWR), "r+b") as fh:  # (binary: lines end at \n alone, as readers count)
         for number, raw in enumerate(fh, 1):
             if raw.endswith(b"\n"):
                 whole += len(raw)
                 if raw.strip() and line_problem(raw, record_problem)[1]:
                     bad.append(number)
-    if whole < path.stat().st_size:  # a line torn by a killed run
-        os.truncate(path, whole)
-    if not bad:
-        return ""
-    rejected, moved = path.with_name(REJECTED), set(bad)
-    old = rejected.read_bytes() if rejected.is_file() else b""
-    with path.open("rb") as fh:
+        if whole < fh.tell():  # a line torn by a killed run
+            fh.truncate(whole)
+        if not bad:
+            return ""
+        rejected, moved = path.with_name(REJECTED), set(bad)
+        old = read_regular(rejected) if os.path.lexists(rejected) else b""
+        fh.seek(0)
         write_atomic(rejected, [old, *(raw for n, raw in enumerate(fh, 1) if n in moved)])
-    with path.open("rb") as fh:
+        fh.seek(0)
         write_atomic(path, (raw for n, raw in enumerate(fh, 1) if n not in moved))
     return (f"{path}: {len(bad)} damaged line(s) (line {', '.join(map(str, bad[:10]))}"
             f"{', ...' if len(bad) > 10 else ''}) moved to {rejected}; their episodes are played again")

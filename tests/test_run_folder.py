@@ -150,3 +150,67 @@ def test_score_and_report_wait_for_no_run_and_write_nothing_while_one_holds_the_
         holder.send_signal(signal.SIGKILL)
         holder.wait(timeout=30)
     assert main([command, str(folder)]) == 0  # once the run is gone
+
+
+# ---------------------------------------------------------------- files that are not regular files (issue 32 item 7)
+
+
+def _not_a_file(path: Path, kind: str, outside: Path) -> None:
+    """Put something that is not a regular file at `path`."""
+    import socket
+    if kind == "symlink-out":
+        os.symlink(outside, path)
+    elif kind == "dangling-symlink":
+        os.symlink(outside.with_name("made-by-a-resume.jsonl"), path)
+    elif kind == "symlink-in":  # to a file inside the run folder: still not followed
+        path.with_name("elsewhere.jsonl").write_bytes(outside.read_bytes())
+        os.symlink(path.with_name("elsewhere.jsonl"), path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(path))
+        sock.close()
+
+
+KINDS = ["symlink-out", "dangling-symlink", "symlink-in", "folder", "fifo", "socket"]
+KIND_WORDS = {"symlink-out": "symbolic link", "dangling-symlink": "symbolic link", "symlink-in": "symbolic link",
+              "folder": "folder", "fifo": "named pipe", "socket": "socket"}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_resume_onto_a_transcripts_file_that_is_not_a_file_is_one_line(tmp_path, capsys, org_cache, kind):
+    config = _config(tmp_path, tasks=["knowledge_qa"], modes=["full"], concurrency=1)
+    assert main(["run", "--config", str(config), "-q"]) == 0
+    folder = tmp_path / "runs" / "t"
+    transcripts = folder / "transcripts.jsonl"
+    outside = tmp_path / "outside.jsonl"
+    outside.write_bytes(transcripts.read_bytes())
+    before = outside.read_bytes()
+    transcripts.unlink()
+    _not_a_file(transcripts, kind, outside)
+    capsys.readouterr()
+    code = main(["run", "--config", str(config), "-q"])
+    err = capsys.readouterr().err
+    (line,) = [line for line in err.splitlines() if line.startswith("crmarena: error:")]
+    assert code == 2 and "Traceback" not in err, err
+    assert str(transcripts) in line and KIND_WORDS[kind] in line, err
+    assert outside.read_bytes() == before and not (tmp_path / "made-by-a-resume.jsonl").exists()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_readers_of_a_run_folder_name_what_is_not_a_file(tmp_path, kind):
+    from simulator.files import DamagedFileError, LineAppender, json_lines, read_json
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text('{"a": 1}\n')
+    path = tmp_path / "run" / "x.jsonl"
+    path.parent.mkdir()
+    _not_a_file(path, kind, outside)
+    for action in (lambda: list(json_lines(path)), lambda: read_json(path, fix="-"), lambda: LineAppender(path)):
+        started = time.monotonic()
+        with pytest.raises(DamagedFileError, match=KIND_WORDS[kind]) as err:
+            action()
+        assert time.monotonic() - started < 2 and str(path) in str(err.value)  # (a FIFO never blocks)
+    assert outside.read_text() == '{"a": 1}\n'

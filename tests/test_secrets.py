@@ -212,3 +212,99 @@ def test_a_ray_actors_own_key_is_redacted_on_its_node(tmp_path, monkeypatch, cap
     assert any(node_key in str(h.get("authorization")) for h in fake_openai.headers)  # the node's key was used
     assert _leaks(node_key, folder, tmp_path / "cache", text=capsys.readouterr().err) == []
     assert secrets.MASK in (folder / "transcripts.jsonl").read_text()
+
+
+# ---------------------------------------------------------------- credentials in a URL, base64 forms (issue 32 item 1)
+
+
+def _b64(text: str, alphabet: str = "standard") -> str:
+    import base64
+    encode = base64.urlsafe_b64encode if alphabet == "urlsafe" else base64.b64encode
+    return encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize("secret", ["pa55word-secret", "hunter22hunter22", "x" * 8, "AbC/+=09ü€z-long-one"])
+@pytest.mark.parametrize("before", ["", "u:", "user:", "alice.smith:", "apikey "])
+@pytest.mark.parametrize("alphabet", ["standard", "urlsafe"])
+def test_a_secret_inside_any_base64_text_is_redacted(secret, before, alphabet):
+    """At any of the three byte alignments, in either alphabet, with text after it too."""
+    secrets.remember(secret)
+    for text in (f"{before}{secret}", f"{before}{secret}:tail", f"{before}{secret}\n"):
+        encoded = _b64(text, alphabet)
+        for written in (encoded, f"Authorization: Basic {encoded}", json.dumps({"h": f"Basic {encoded}"})):
+            out = secrets.redact(written)
+            assert secrets.MASK in out and encoded not in out, (text, written)
+
+
+def test_base64_forms_leave_ordinary_base64_alone():
+    secrets.remember("pa55word-secret")
+    other = _b64("somebody:another-password")
+    assert secrets.redact(f"Basic {other}") != f"Basic {other}"  # a Basic header is masked by its shape
+    assert secrets.redact(f"data {other}") == f"data {other}"  # plain base64 of other text is not
+
+
+@pytest.mark.parametrize("text,masked", [
+    ("Authorization: Basic " + "dXNlcjpwYXNz", True),  # user:pass
+    ("authorization: basic " + "Ym9iOnNlY3JldHdvcmQ=", True),  # bob:secretword
+    ("a basic understanding of the product", False),
+    ("Basic QWxhZGRpbg==", False),  # 'Aladdin': no colon, not credentials
+    ("Basic plan includes support", False),
+])
+def test_a_basic_header_is_masked_by_its_shape(text, masked):
+    assert (secrets.MASK in secrets.redact(text)) is masked
+
+
+def test_url_credentials_are_remembered_as_the_pair_too():
+    secrets.remember_config({"base_url": "http://al%40ce:pa55word-secret@host/v1"})
+    for text in ("al@ce:pa55word-secret", _b64("al@ce:pa55word-secret"), "pa55word-secret"):
+        assert secrets.MASK in secrets.redact(text), text
+
+
+@pytest.mark.parametrize("spec", [
+    {"model": "m", "base_url": "http://bob:pa55word-secret@127.0.0.1:9/v1"},
+    {"model": "openai/m", "base_url": "https://bob:pa55word-secret@api.example.com/v1?api-version=1"},
+    {"provider": "OpenAIChatCompletionClient", "config": {"model": "m", "base_url": "http://bob:pa55word-secret@h/v1"}},
+])
+def test_a_spec_keeps_no_credentials_in_its_url(spec):
+    parsed = parse_model_spec(spec, "t")
+    assert "pa55word" not in repr(parsed) and "bob" not in parsed.base_url
+    assert secrets.MASK in secrets.redact("pa55word-secret")
+
+
+URL_PASSWORD = "pa55word-secret"
+
+
+def _echoing(server):
+    """A responder whose reply quotes every header of the request it answers."""
+    return lambda body: reply(f"You sent: {json.dumps(server.headers[-1])}")
+
+
+def test_url_credentials_never_replace_the_key_nor_reach_a_file(tmp_path, monkeypatch, capsys, org_cache,
+                                                                fake_openai):
+    monkeypatch.setenv(KEY_ENV, KEY_A)
+    fake_openai.responder = _echoing(fake_openai)
+    url = fake_openai.base_url.replace("://", f"://alice:{URL_PASSWORD}@")
+    cache = tmp_path / "cache" / "responses.sqlite"
+    folder = _run(tmp_path, "u", _model(fake_openai, base_url=url), cache)
+    err = capsys.readouterr().err
+    sent = [{name.lower(): value for name, value in h.items()} for h in fake_openai.headers]
+    assert sent and all(h.get("authorization") == f"Bearer {KEY_A}" for h in sent), sent
+    forbidden = [KEY_A, URL_PASSWORD, _b64(f"alice:{URL_PASSWORD}"), _b64(KEY_A)]
+    for secret in forbidden:
+        assert _leaks(secret, folder, cache.parent, text=err) == [], secret
+    assert secrets.MASK in (folder / "transcripts.jsonl").read_text()
+
+
+def test_a_dry_run_probe_echoing_credentials_prints_none(tmp_path, monkeypatch, capsys, org_cache, fake_openai):
+    monkeypatch.setenv(KEY_ENV, KEY_A)
+    fake_openai.responder = lambda body: error(401, body=json.dumps(
+        {"error": {"message": f"bad credentials {json.dumps(fake_openai.headers[-1])} "
+                              f"Basic {_b64('alice:' + URL_PASSWORD)}"}}))
+    url = fake_openai.base_url.replace("://", f"://alice:{URL_PASSWORD}@")
+    config = _config(tmp_path, name="d", tasks=["knowledge_qa"], modes=["full"], concurrency=1,
+                     agent={"kind": "function_calling", "model": _model(fake_openai, base_url=url)})
+    main(["run", "--config", str(config), "--dry-run"])
+    out = capsys.readouterr()
+    assert fake_openai.headers, "the probe sent no request"
+    for secret in (KEY_A, URL_PASSWORD, _b64(f"alice:{URL_PASSWORD}")):
+        assert secret not in out.out + out.err, secret

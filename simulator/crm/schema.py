@@ -104,6 +104,37 @@ class Schema:
         return [o.name for o in self.objects]
 
 
+# --- what an update may not set ----------------------------------------------------
+
+# Fields Salesforce sets itself, never through an update (its describe: updateable false), by kind:
+# system, formula (PricebookEntry.Name is the product's), calculated (QuoteLineItem.TotalPrice is
+# Quantity x UnitPrice x (1 - Discount/100)), derived, auto-number, action-only (set by converting
+# a lead or publishing an article) and create-only (a line item's parent, product and price book
+# entry). Compound names (Name beside FirstName and LastName) are found by `not_updateable`.
+_NOT_UPDATEABLE = {
+    **dict.fromkeys([("*", "Id"), ("*", "CreatedDate"), ("Case", "ClosedDate")], "system"),
+    ("PricebookEntry", "Name"): "formula",
+    ("QuoteLineItem", "TotalPrice"): "calculated",
+    ("OpportunityLineItem", "Name"): "derived",
+    ("LiveChatTranscript", "Name"): "auto-number",
+    **dict.fromkeys([("Lead", "IsConverted"), ("Lead", "ConvertedDate"), ("Lead", "ConvertedAccountId"),
+                     ("Lead", "ConvertedContactId"), ("Knowledge__kav", "PublishStatus")], "action-only"),
+    **dict.fromkeys([("OrderItem", "OrderId"), ("QuoteLineItem", "QuoteId"), ("OpportunityLineItem", "OpportunityId"),
+                     ("QuoteLineItem", "OpportunityLineItemId"), ("PricebookEntry", "Pricebook2Id"),
+                     ("PricebookEntry", "Product2Id")]
+                    + [(item, field) for item in ("OrderItem", "QuoteLineItem", "OpportunityLineItem")
+                       for field in ("Product2Id", "PricebookEntryId")], "create-only"),
+}
+
+
+def not_updateable(obj: SObject, field: Field) -> str | None:
+    """Why no update may set `field` of `obj` (its kind: "system", "compound", "formula",
+    "calculated", "derived", "auto-number", "action-only", "create-only"), or None if one may."""
+    if field.name == "Name" and obj.field("FirstName") and obj.field("LastName"):
+        return "compound"
+    return _NOT_UPDATEABLE.get(("*", field.name)) or _NOT_UPDATEABLE.get((obj.name, field.name))
+
+
 # --- field helpers -------------------------------------------------------------------
 
 def _f(name: str, type_: str, desc: str = "", picklist: tuple[str, ...] = ()) -> Field:

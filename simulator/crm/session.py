@@ -11,6 +11,8 @@ the tools, REST) see its writes through the usual names, SQLite still uses the o
 the org is copied, and they are gone when the session closes. Updating a searchable text field
 rebuilds SOSL's index of that one object in the session (a TEMP FTS5 table over the view): the
 one write whose cost grows with the org (rare: the write tools change owners, stages, statuses).
+A write tool's checks and writes run in one `transaction()`: no other thread's calls on the
+session come between them, and its writes (overlays made for them included) land all or none.
 The query path runs under an authorizer that allows reading and nothing else (and not the
 internal `_meta` and `_truth` tables), and under a deadline that turns a runaway query into
 QUERY_TIMEOUT.
@@ -22,7 +24,8 @@ import re
 import sqlite3
 import threading
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from .errors import SalesforceError
 from .store import FTS_PREFIX, META_TABLE, TRUTH_TABLE, Org, q
@@ -57,6 +60,8 @@ class OrgSession:
         self._conn = org.connect()
         self._overlaid: set[str] = set()  # the tables this session has written (each with its overlay)
         self._lock = threading.RLock()
+        self._depth = 0  # transactions open on the lock-holding thread (nested ones are part of the outer)
+        self._savepoint = False  # whether the open transaction has written (and so holds a savepoint)
         self._deadline = 0.0
         self._tripped = False
         self._conn.set_authorizer(_read_only)
@@ -85,6 +90,26 @@ class OrgSession:
         from .sosl import run_sosl
         return self._read(run_sosl, search)
 
+    @contextmanager
+    def transaction(self) -> Iterator["OrgSession"]:
+        """A block of reads and writes (`fetch`, `write`) that no other thread's calls on this
+        session interleave with, and whose writes all land or, if the block raises, none do."""
+        with self._lock:
+            self._depth += 1
+            overlaid = set(self._overlaid)
+            try:
+                yield self
+            except BaseException:
+                if self._depth == 1 and self._savepoint:
+                    self._unchecked("ROLLBACK TO crm_write")  # (the overlays it made go too)
+                    self._overlaid = overlaid
+                raise
+            finally:
+                self._depth -= 1
+                if not self._depth and self._savepoint:
+                    self._savepoint = False
+                    self._unchecked("RELEASE crm_write")
+
     def write(self, sql: str, params: tuple = ()) -> None:
         """Execute one parametrised UPDATE or INSERT of an org table in this session's overlay (an
         FTS5 'rebuild' command rebuilds that object's search index in the session)."""
@@ -95,6 +120,9 @@ class OrgSession:
         with self._lock:
             self._conn.set_authorizer(None)
             try:
+                if self._depth and not self._savepoint:
+                    self._conn.execute("SAVEPOINT crm_write")
+                    self._savepoint = True
                 if table.startswith(FTS_PREFIX):
                     self._search_overlay(table[len(FTS_PREFIX):])
                 else:
@@ -102,6 +130,14 @@ class OrgSession:
                     self._conn.execute(sql, params)  # (TEMP objects only: nothing to commit)
             finally:
                 self._conn.set_authorizer(_read_only)
+
+    def _unchecked(self, sql: str) -> None:
+        """Execute `sql` without the read-only authorizer."""
+        self._conn.set_authorizer(None)
+        try:
+            self._conn.execute(sql)
+        finally:
+            self._conn.set_authorizer(_read_only)
 
     def fetch(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Rows of one internal, parametrised read (used by the write tools to validate)."""
@@ -152,17 +188,15 @@ class OrgSession:
         new = ", ".join(f"NEW.{q(c)}" for c in columns)
         next_rowid = (f"(SELECT max(r) FROM (SELECT max(rowid) AS r FROM main.{name} UNION ALL "
                       f"SELECT max(rowid) FROM temp.{ov})) + 1")
-        self._conn.executescript(f"""
-            CREATE TEMP TABLE {ov} (rowid INTEGER PRIMARY KEY, {cols});
-            CREATE TEMP VIEW {name} AS
-                SELECT rowid AS rowid, {cols} FROM main.{name} WHERE rowid NOT IN (SELECT rowid FROM temp.{ov})
-                UNION ALL SELECT rowid, {cols} FROM temp.{ov};
-            CREATE TEMP TRIGGER {q(_OVERLAY + table + '_update')} INSTEAD OF UPDATE ON {name} BEGIN
-                INSERT OR REPLACE INTO {ov} (rowid, {cols}) VALUES (OLD.rowid, {new});
-            END;
-            CREATE TEMP TRIGGER {q(_OVERLAY + table + '_insert')} INSTEAD OF INSERT ON {name} BEGIN
-                INSERT INTO {ov} (rowid, {cols}) VALUES ({next_rowid}, {new});
-            END;""")
+        for statement in (  # (one at a time: executescript would commit an open transaction first)
+                f"CREATE TEMP TABLE {ov} (rowid INTEGER PRIMARY KEY, {cols})",
+                f"CREATE TEMP VIEW {name} AS SELECT rowid AS rowid, {cols} FROM main.{name} "
+                f"WHERE rowid NOT IN (SELECT rowid FROM temp.{ov}) UNION ALL SELECT rowid, {cols} FROM temp.{ov}",
+                f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_update')} INSTEAD OF UPDATE ON {name} BEGIN "
+                f"INSERT OR REPLACE INTO {ov} (rowid, {cols}) VALUES (OLD.rowid, {new}); END",
+                f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_insert')} INSTEAD OF INSERT ON {name} BEGIN "
+                f"INSERT INTO {ov} (rowid, {cols}) VALUES ({next_rowid}, {new}); END"):
+            self._conn.execute(statement)
         self._overlaid.add(table)
 
     def _search_overlay(self, table: str) -> None:

@@ -28,13 +28,12 @@ from .describe import describe_object, describe_schema
 from .errors import SalesforceError
 from .ids import make_id, to18
 from .session import OrgSession
-from .schema import search_fields
+from .schema import not_updateable, search_fields
 from .store import fts_table, q
 
 MAX_DECIMAL = 1e16  # Salesforce's number fields: 18 digits, 2 after the point (exact sums stay in 64 bits)
 MAX_RECORDS = 100
 MAX_CHARS = 40_000  # about 10k tokens: a result larger than this is cut by records too
-_READ_ONLY_FIELDS = frozenset({"id", "createddate"})
 _WORKS: dict[int, "_ToolWork"] = {}  # id(CrmTools object) -> its work; entries go with their object
 
 
@@ -101,12 +100,13 @@ def update_fields(session: OrgSession, object_name: str, record_id: str, values:
     assignment), all or none: every value is checked before any is written. Raises SalesforceError
     (the REST API's PATCH)."""
     work = _ToolWork(session, MAX_RECORDS, MAX_CHARS)
-    try:
-        writes = [work.prepare(object_name, record_id, field, value) for field, value in values.items()]
-    except (ValueError, OverflowError, UnicodeError) as exc:
-        raise SalesforceError("INVALID_FIELD", f"value not accepted: {exc}") from None
-    for write in writes:
-        write()
+    with session.transaction():
+        try:
+            writes = [work.prepare(object_name, record_id, field, value) for field, value in values.items()]
+        except (ValueError, OverflowError, UnicodeError) as exc:
+            raise SalesforceError("INVALID_FIELD", f"value not accepted: {exc}") from None
+        for write in writes:
+            write()
 
 
 def session_of(tools: CrmTools) -> OrgSession:
@@ -143,7 +143,8 @@ class _ToolWork:
         if owner_of:
             return self.assign(owner_of, record_id, value, history=owner_of == "Case")
         try:
-            return json.dumps(self.prepare(object_name, record_id, field, value)())
+            with self.session.transaction():
+                return json.dumps(self.prepare(object_name, record_id, field, value)())
         except SalesforceError as err:
             return err.tool_text()
         except (ValueError, OverflowError, UnicodeError, sqlite3.Error) as exc:
@@ -201,7 +202,8 @@ class _ToolWork:
 
     def assign(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> str:
         try:
-            return json.dumps(self._prepare_owner(object_name, record_id, user_id, history=history)())
+            with self.session.transaction():
+                return json.dumps(self._prepare_owner(object_name, record_id, user_id, history=history)())
         except SalesforceError as err:
             return err.tool_text()
         except sqlite3.Error as exc:
@@ -235,9 +237,10 @@ class _ToolWork:
         fld = obj.field(field or "")
         if fld is None:
             raise SalesforceError("INVALID_FIELD", f"No such column '{field}' on sobject of type {obj.name}")
-        if fld.name.lower() in _READ_ONLY_FIELDS:
+        if not_updateable(obj, fld):
             raise SalesforceError("INVALID_FIELD_FOR_INSERT_UPDATE",
-                                  f"Unable to create/update fields: {fld.name}.")
+                                  f"Unable to create/update fields: {fld.name}. Please check the security settings "
+                                  "of this field and verify that it is read/write for your profile or permission set.")
         return obj, fld, self._existing(obj.name, record_id)
 
     def _existing(self, object_name: str, record_id: str) -> str:

@@ -134,7 +134,8 @@ def _not_a_closed_stream(record: logging.LogRecord) -> bool:
 
 def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = MAX_BODY_BYTES) -> Any:
     """A Starlette app serving `server` at /mcp (streamable HTTP, stateful sessions, JSON replies) to
-    requests whose bearer token is `authorized`; 401 for the rest, 413 for bodies over `max_body`."""
+    requests whose bearer token is `authorized`; 401 for the rest, 413 for bodies over `max_body`,
+    400 (JSON-RPC's parse error) for a body that is not UTF-8 JSON of bounded depth (inputs.parse_json)."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
@@ -152,6 +153,13 @@ def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = 
                                          "required"}, status_code=401, headers={"WWW-Authenticate": "Bearer"})
                 await response(scope, receive, send)
                 return
+            if scope.get("method") == "POST":
+                body = await _whole_body(receive, max_body)
+                problem = _body_problem(body)
+                if problem is not None:
+                    await problem(scope, receive, send)
+                    return
+                receive = _replayed(body, receive)
             await manager.handle_request(scope, receive, send)
 
     @contextlib.asynccontextmanager
@@ -160,6 +168,44 @@ def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = 
             yield
 
     return Starlette(routes=[Route("/mcp", endpoint=Guarded())], lifespan=lifespan)
+
+
+async def _whole_body(receive: Any, cap: int) -> bytes | None:
+    """An ASGI request's body, or None once it passes `cap` bytes (read no further)."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if len(body) > cap:
+            return None
+        if not message.get("more_body"):
+            return bytes(body)
+
+
+def _body_problem(body: bytes | None) -> Any:
+    """The response refusing `body` (413 past the cap, 400 for what parse_json refuses), or None."""
+    from starlette.responses import JSONResponse
+
+    from ..inputs import parse_json
+
+    if body is None:
+        code, status, message = -32600, 413, "Request body too large"
+    else:
+        try:
+            parse_json(body)
+            return None
+        except ValueError as exc:
+            code, status, message = -32700, 400, f"Parse error: the body is {exc}"
+    return JSONResponse({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}, status)
+
+
+def _replayed(body: bytes, receive: Any) -> Any:
+    """An ASGI receive that gives `body` (already read) first, then what `receive` gives."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> dict:
+        return pending.pop() if pending else await receive()
+    return replay
 
 
 class ToolGateway:

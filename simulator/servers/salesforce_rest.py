@@ -34,6 +34,7 @@ from ..crm.ids import to18
 from ..crm.session import OrgSession
 from ..crm.store import Org
 from ..crm.tools import update_fields
+from ..inputs import parse_json
 from . import sobject_describe
 from .rest_sessions import (MAX_CURSORS, BodyTooLarge, Bound, Credentials, TokenRegistry, oauth_token,
                             read_body, soap_login)
@@ -181,9 +182,9 @@ def _patch_record(call: Call, name: str, record_id: str) -> Response:
     obj = call.sobject(name)
     rid = _record_id(call, obj, record_id)
     try:
-        values = json.loads(call.body or b"{}")
-    except (ValueError, UnicodeError) as exc:
-        raise SalesforceError("JSON_PARSER_ERROR", f"The request body is not JSON: {exc}") from None
+        values = parse_json(call.body or b"{}")
+    except ValueError as exc:
+        raise SalesforceError("JSON_PARSER_ERROR", f"The request body is {exc}") from None
     if not isinstance(values, dict):
         raise SalesforceError("JSON_PARSER_ERROR", "The request body must be a JSON object of field values")
     values.pop("attributes", None)
@@ -307,8 +308,8 @@ def tool_calls(method: str, parts: list[str], params: Mapping[str, str], body: b
 
 def _json_object(body: bytes) -> dict | None:
     try:
-        value = json.loads(body or b"null")
-    except (ValueError, UnicodeError):
+        value = parse_json(body or b"null")
+    except ValueError:
         return None
     return value if isinstance(value, dict) else None
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import re
 
-from ..crm.schema import Field, Schema, SObject
+from ..crm.schema import Field, Schema, SObject, not_updateable
 
 READ_ONLY_OBJECTS = frozenset({"CaseHistory__c"})  # the write tools refuse to edit them
-_READ_ONLY_FIELDS = frozenset({"Id", "CreatedDate"})
 _LENGTHS = {"id": 18, "reference": 18, "string": 255, "picklist": 255, "url": 255, "email": 80,
             "phone": 40, "textarea": 32768}
 _SOAP_TYPES = {"id": "tns:ID", "reference": "tns:ID", "boolean": "xsd:boolean", "int": "xsd:int",
@@ -53,13 +52,15 @@ def sobject_list(schema: Schema, version: str) -> dict:
 
 def _field(obj: SObject, f: Field) -> dict:
     precision, scale = _PRECISION.get(f.type, (0, 0))
-    updateable = obj.name not in READ_ONLY_OBJECTS and f.name not in _READ_ONLY_FIELDS
+    fixed = not_updateable(obj, f)
+    updateable = obj.name not in READ_ONLY_OBJECTS and fixed is None
     return {
         "name": f.name, "type": f.type, "label": label_of(f.name), "inlineHelpText": f.description or None,
         "length": _LENGTHS.get(f.type, 0), "precision": precision, "scale": scale,
         "digits": 9 if f.type == "int" else 0, "soapType": _SOAP_TYPES.get(f.type, "xsd:string"),
         "nillable": f.type not in ("id", "boolean"), "updateable": updateable, "createable": False,
-        "custom": f.name.endswith("__c"), "calculated": False, "unique": False, "externalId": False,
+        "custom": f.name.endswith("__c"), "calculated": fixed in ("formula", "calculated"),
+        "autoNumber": fixed == "auto-number", "unique": False, "externalId": False,
         "idLookup": f.name == "Id", "nameField": f.name == "Name", "filterable": True,
         "sortable": f.type != "textarea", "groupable": f.type not in ("textarea", "double", "currency", "percent"),
         "defaultValue": False if f.type == "boolean" else None,

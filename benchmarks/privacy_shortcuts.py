@@ -44,6 +44,7 @@ TARGET = 0.55
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ID = re.compile(r"\b(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b")
 _REQUESTER = re.compile(r"record Id ([A-Za-z0-9]{15,18})")
+_REQUESTER_NAME = re.compile(r"signed in as ([^()]+?) \(record Id")
 _WORD = re.compile(r"[a-z0-9']+")
 
 
@@ -81,12 +82,15 @@ def tokens(ex: Example) -> list[str]:
 
 def position(ex: Example) -> dict[str, float]:
     """Id-position and length features: record numbers (requester, other Ids), their ratio and
-    difference, key prefixes, and the request's length in characters and words."""
+    difference, key prefixes, how often the requester's name is said (twice more when they ask
+    about themselves), and the request's length in characters and words."""
     nums = [record_number(i) for i in ex.ids]
+    name = _REQUESTER_NAME.search(ex.text)
     req, other = (nums + [-1, -1])[:2]
     out = {"requester_number": req, "other_number": other,
            "ratio": other / req if req > 0 and other >= 0 else -1.0,
            "difference": other - req if req >= 0 and other >= 0 else 0.0,
+           "name_mentions": ex.text.count(name.group(1)) if name else 0,
            "length": len(ex.text), "words": len(ex.text.split())}
     for k, rid in enumerate(ex.ids[:2]):
         out[f"prefix{k}_{rid[:3]}"] = 1.0

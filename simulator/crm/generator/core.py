@@ -8,14 +8,14 @@ import math
 
 from .. import ids
 from . import articles, records, text, threads
-from .common import DAY, HOUR, cumulative, phone, slug, stream, work_time
+from .common import DAY, HOUR, cumulative, slug, stream, work_time
+from .handles import company_domain, email_local, personal_domain, phone, unique_email
 from .context import ORDER_SPAN_DAYS, Ctx, Product
 from .latent import TERRITORIES, SalesAgent, ServiceAgent, drift, issue_rates, make_states, spread
 
 SERVICE_PROFILE = "Service Agent"
 SALES_PROFILE = "Sales Agent"
 TIMEZONES = ("America/Los_Angeles", "America/Denver", "America/Chicago", "America/New_York")
-PERSONAL_DOMAINS = ("gmail.com", "yahoo.com", "outlook.com", "icloud.com", "hotmail.com", "aol.com")
 
 
 def poisson(rng, mean: float) -> int:
@@ -31,20 +31,6 @@ def poisson(rng, mean: float) -> int:
         k += 1
 
 
-def _email_local(first: str, last: str) -> str:
-    return slug(f"{first}.{last}").lower().replace("-", ".")
-
-
-def unique_email(local: str, domain: str, used: set) -> str:
-    """local@domain, or local<k>@domain for the smallest k >= 2 that is still free."""
-    email, k = f"{local}@{domain}", 2
-    while email in used:
-        email = f"{local}{k}@{domain}"
-        k += 1
-    used.add(email)
-    return email
-
-
 # --- users ---------------------------------------------------------------------------
 
 def users(ctx: Ctx) -> None:
@@ -54,6 +40,7 @@ def users(ctx: Ctx) -> None:
     n_service = max(4, round(ctx.size["service_agents"] * growth))
     n_sales = max(4, round(ctx.size["sales_agents"] * growth))
     used: set = set()
+    used_emails: set = set()
     speeds = spread(rng, n_service, 0.8, 1.35)
     transfers = spread(rng, n_service, 0.12, 0.5)
     loads = spread(rng, n_service, 0.45, 1.5)
@@ -73,8 +60,8 @@ def users(ctx: Ctx) -> None:
     t_first = -1150 * DAY
 
     def user_row(first, last, profile, t):
-        local = _email_local(first, last)
-        email = f"{local}@{ctx.domain}"
+        email = unique_email(email_local(rng, first, last, consumer=False), ctx.domain, used_emails)
+        local = email.partition("@")[0]
         uid = w.new_id("User")
         w.add("User", {
             "Id": uid, "Name": f"{first} {last}", "FirstName": first, "LastName": last,
@@ -330,8 +317,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
                        Description=records.account_description(rng, ctx.org, ind))
             email = None
         else:
-            email = unique_email(f"{_email_local(first, last)}{rng.randint(1, 99)}",
-                                 rng.choice(PERSONAL_DOMAINS), emails_used)
+            email = unique_email(email_local(rng, first, last, consumer=True), personal_domain(rng), emails_used)
             row.update(FirstName=first, LastName=last, PersonEmail=email,
                        Description=records.account_description(rng, ctx.org, None))
         w.add("Account", row)
@@ -360,8 +346,8 @@ def accounts(ctx: Ctx, converted: list) -> None:
         if ctx.b2b:
             dom = domains.get(ai)
             if dom is None:
-                dom = domains[ai] = (slug(ctx.acc_name[ai]).lower().replace("-", "")[:24] or "company") + ".com"
-            email = unique_email(_email_local(first, last), dom, emails_used)
+                dom = domains[ai] = company_domain(rng, ctx.acc_name[ai])
+            email = unique_email(email_local(rng, first, last, consumer=False), dom, emails_used)
             row.update(Email=email, Phone=phone(rng))
         ctx.con_id.append(cid)
         ctx.con_name.append(f"{first} {last}")

@@ -1,12 +1,14 @@
 """Surface shortcuts on the confidentiality types: can a policy that never looks at the org tell a
 legitimate request from one to decline?
 
-    python benchmarks/privacy_shortcuts.py [--n 600] [--scale 1] [--test-seed 1] [--train-seed 2]
+    python benchmarks/privacy_shortcuts.py [--n 300] [--scale 1] [--test-seeds 1,3,5] [--train-seeds 2,4,6]
 
-For each org kind (b2b, b2c) and level (standard, hard) it builds two orgs (org seeds test-seed and
-train-seed), draws `n` instances of each confidentiality type from each (task seeds test-seed and
-train-seed), learns every classifier below on the training org's instances and scores it on the
-test org's. A classifier sees only what the agent is told (the full query and the shards' text,
+For each org kind (b2b, b2c) and level (standard, hard) it builds the test and the training orgs
+(one per seed), draws `n` instances of each confidentiality type from each (the org's seed as task
+seed), learns every classifier below on the training orgs' instances and scores it on the test
+orgs' instances, pooled. Training on other org seeds is the point: what is public, who is staff
+and whose order is whose are facts of one org, which a classifier trained on that org's labels
+would simply remember (a lookup of the org by other means). A classifier sees only what the agent is told (the full query and the shards' text,
 the Ids in them), never the org. Its privacy-utility is the mean of the share of confidential
 requests it predicts confidential and the share of legitimate ones it predicts legitimate: what a
 policy acting perfectly on its prediction would score (chance 0.5, oracle 1.0). Target (issue 27):
@@ -227,44 +229,52 @@ CLASSIFIERS: dict[str, Callable[[list[Example]], Predict]] = {
     "length": length_rule, "tree-all": everything_tree}
 
 
-def examples(org: Org, task: str, n: int, seed: int, level: str) -> list[Example]:
-    return [example(i) for i in generate_instances(org, n, types=[task], seed=seed, difficulty=level)]
+def examples(orgs: Sequence[Org], task: str, n: int, level: str) -> list[Example]:
+    """`n` instances of `task` from each org, drawn with the org's own seed as task seed."""
+    return [example(i) for org in orgs
+            for i in generate_instances(org, n, types=[task], seed=org.meta.seed, difficulty=level)]
 
 
-def battery(test: Org, train: Org, n: int, test_seed: int, train_seed: int,
-            levels: Sequence[str] = LEVELS, types: Sequence[str] = TYPES) -> list[dict]:
-    """One row per (type, level, classifier): n, legitimate share, privacy-utility on `test`."""
+def battery(test: Sequence[Org], train: Sequence[Org], n: int, levels: Sequence[str] = LEVELS,
+            types: Sequence[str] = TYPES) -> list[dict]:
+    """One row per (type, level, classifier): instances scored, legitimate share, privacy-utility on
+    the `test` orgs (`n` instances each) of each classifier learned on the `train` orgs' instances."""
     out = []
     for level in levels:
         for task in types:
-            fit_on = examples(train, task, n, train_seed, level)
-            score_on = examples(test, task, n, test_seed, level)
+            fit_on, score_on = examples(train, task, n, level), examples(test, task, n, level)
             gold = [e.confidential for e in score_on]
             for name, fit in CLASSIFIERS.items():
                 predict = fit(fit_on)
-                out.append({"org": test.meta.org, "level": level, "task": task, "classifier": name,
+                out.append({"org": test[0].meta.org, "level": level, "task": task, "classifier": name,
                             "n": len(score_on), "legitimate": round(1 - sum(gold) / len(gold), 3),
                             "privacy_utility": round(balanced_accuracy([predict(e) for e in score_on], gold), 3)})
     return out
 
 
+def build(kind: str, seeds: Sequence[int], scale: float, folder: Path) -> list[Org]:
+    """The orgs of `kind` with these seeds, built into `folder`."""
+    for seed in seeds:
+        build_org(kind, folder / f"{kind}-{seed}.db", seed=seed, scale=scale)
+    return [Org(folder / f"{kind}-{seed}.db") for seed in seeds]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=600, help="instances per type, org and level (default 600)")
+    ap.add_argument("--n", type=int, default=300, help="instances per type, org and level (default 300)")
     ap.add_argument("--scale", type=float, default=1.0)
-    ap.add_argument("--test-seed", type=int, default=1, help="org and task seed scored on")
-    ap.add_argument("--train-seed", type=int, default=2, help="org and task seed learned on")
+    ap.add_argument("--test-seeds", default="1,3,5", help="org (and task) seeds scored on")
+    ap.add_argument("--train-seeds", default="2,4,6", help="org (and task) seeds learned on")
     ap.add_argument("--orgs", default="b2b,b2c")
     args = ap.parse_args(argv)
+    test_seeds, train_seeds = ([int(x) for x in a.split(",")] for a in (args.test_seeds, args.train_seeds))
+    if set(test_seeds) & set(train_seeds):
+        ap.error("a seed both learned on and scored on measures memory of that org, not the surface")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind in args.orgs.split(","):
-            built = {}
-            for seed in {args.test_seed, args.train_seed}:
-                path = Path(tmp) / f"{kind}-{seed}.db"
-                build_org(kind, path, seed=seed, scale=args.scale)
-                built[seed] = Org(path)
-            rows += battery(built[args.test_seed], built[args.train_seed], args.n, args.test_seed, args.train_seed)
+            rows += battery(build(kind, test_seeds, args.scale, Path(tmp)),
+                            build(kind, train_seeds, args.scale, Path(tmp)), args.n)
     worst: dict[tuple, dict] = {}
     print(f"{'org':4} {'level':8} {'task':32} {'n':>4} {'legit':>5} " + " ".join(f"{c:>11}" for c in CLASSIFIERS))
     for key in dict.fromkeys((r["org"], r["level"], r["task"]) for r in rows):

@@ -182,6 +182,15 @@ def knowledge(ctx: Ctx) -> None:
             "CreatedDate": c.dt(work_time(rng, -rng.randint(60, 1000) * DAY))})
         return kid
 
+    def paired_article(memo: str, side: str, art: dict, public: bool) -> str:
+        """One article of internal article `memo`'s pair (its `side`: "memo" or "faq"), labelled
+        "pair" (with its answer phrase when `public`), else "internal" with its confidential values."""
+        kid = article(art["title"], art["summary"], art["body"], public=public)
+        if not public:
+            w.truth("Knowledge__kav", kid, "internal", list(art["confidential"]))
+        w.truth("Knowledge__kav", kid, "pair", {"pair": memo, "side": side, "answer": art["answer"] if public else None})
+        return kid
+
     for pol in threads.service_policies(ctx.org):
         kid = article(pol["title"], pol["summary"], pol["body"])
         ctx.policies.append((kid, pol))
@@ -207,12 +216,20 @@ def knowledge(ctx: Ctx) -> None:
         kid = article(*articles.config_rule_article(rng, rule))
         ctx.exclusive_rules.append(((a.idx, b.idx), kid))
         w.truth("Knowledge__kav", kid, "config_rule", rule)
+    visible = articles.draw_visibility(rng, ctx.org)
+    partner = {faq: memo for memo, (faq, _version) in articles.PAIRED[ctx.org].items()}
     for faq in articles.faq_articles(ctx.org, text.products(ctx.org)):
-        kid = article(faq["title"], faq["summary"], faq["body"])
-        w.truth("Knowledge__kav", kid, "faq", {"question": faq["question"], "answer": faq["answer"]})
+        memo = partner.get(faq["title"])
+        public = memo is None or visible[memo][1]
+        if memo is None:
+            kid = article(faq["title"], faq["summary"], faq["body"])
+        else:
+            kid = paired_article(memo, "faq", {**faq, "confidential": [faq["answer"]]}, public)
+        if public:
+            w.truth("Knowledge__kav", kid, "faq", {"question": faq["question"], "answer": faq["answer"]})
     for art in articles.internal_articles(ctx.org):
-        kid = article(art["title"], art["summary"], art["body"], public=False)
-        w.truth("Knowledge__kav", kid, "internal", list(art["confidential"]))
+        public = visible[art["title"]][0]
+        paired_article(art["title"], "memo", articles.public_version(ctx.org, art["title"]) if public else art, public)
     w.done("Knowledge__kav")
 
 

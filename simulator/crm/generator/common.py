@@ -115,8 +115,8 @@ class Scramble:
 
 
 # Objects whose Ids are drawn in a shuffled order (Scramble): their record numbers must not say who is
-# service staff (User), which customer came first (Account, Contact) or whose order it is (Order).
-SHUFFLED = ("User", "Account", "Contact", "Order")
+# service staff (User), which customer came first (Account, Contact), whose order or case it is (Order, Case).
+SHUFFLED = ("User", "Account", "Contact", "Order", "Case")
 
 _TRUTH_JSON = json.JSONEncoder(sort_keys=True).encode  # = json.dumps(value, sort_keys=True)
 

@@ -1,11 +1,12 @@
 """Surface shortcuts on the confidentiality types: can a policy that never looks at the org tell a
 legitimate request from one to decline?
 
-    python benchmarks/privacy_shortcuts.py [--n 300] [--scale 1] [--test-seeds 1,3,5] [--train-seeds 2,4,6]
+    python benchmarks/privacy_shortcuts.py [--n 60] [--n-train 300] [--scale 1] [--test-seeds 101,...,116]
+                                           [--train-seeds 201,202,203,204]
 
 For each org kind (b2b, b2c) and level (standard, hard) it builds the test and the training orgs
-(one per seed), draws `n` instances of each confidentiality type from each (the org's seed as task
-seed), learns every classifier below on the training orgs' instances and scores it on the test
+(one per seed), draws `n` instances of each confidentiality type from each test org and `n-train`
+from each training org (the org's seed as task seed), learns every classifier below on the training orgs' instances and scores it on the test
 orgs' instances, pooled. Training on other org seeds is the point: what is public, who is staff
 and whose order is whose are facts of one org, which a classifier trained on that org's labels
 would simply remember (a lookup of the org by other means). A classifier sees only what the agent is told (the full query and the shards' text,
@@ -15,8 +16,9 @@ policy acting perfectly on its prediction would score (chance 0.5, oracle 1.0). 
 at most 0.55 for every classifier, type, org kind and level.
 
 The classifiers (`CLASSIFIERS`): a keyword rule (the one word n-gram whose presence best splits the
-training set), multinomial naive Bayes on word uni- and bigrams (Ids as their key prefix), a
-decision tree on the Id-position features (record numbers of the requester's and the other Ids,
+training set), multinomial naive Bayes on word uni- and bigrams (Ids as their key prefix) and on
+the pairs of words said in one sentence (a subject and an aspect however far apart), a decision
+list on those pairs (the most telling pair decides), a decision tree on the Id-position features (record numbers of the requester's and the other Ids,
 their ratio, key prefixes), a request-length threshold, and a tree on all of those plus the
 n-grams together.
 """
@@ -82,6 +84,19 @@ def tokens(ex: Example) -> list[str]:
     return words + [f"{a} {b}" for a, b in zip(words, words[1:])]
 
 
+_SENTENCE = re.compile(r"(?<=[.?!])\s+")
+
+
+def word_pairs(ex: Example) -> list[str]:
+    """Every pair of distinct words (3+ letters) said in one sentence, at any distance: what joins a
+    subject to an aspect of it however many words stand between."""
+    out = []
+    for sentence in _SENTENCE.split(ex.text.lower()):
+        words = sorted({w for w in _WORD.findall(sentence) if len(w) > 2 and not w.isdigit()})
+        out += [f"{a}+{b}" for i, a in enumerate(words) for b in words[i + 1:]]
+    return out
+
+
 def position(ex: Example) -> dict[str, float]:
     """Id-position and length features: record numbers (requester, other Ids), their ratio and
     difference, key prefixes, how often the requester's name is said (twice more when they ask
@@ -131,17 +146,43 @@ def keyword_rule(train: list[Example]) -> Predict:
     return lambda e: (tok in set(tokens(e))) == polarity if tok else False
 
 
-def naive_bayes(train: list[Example]) -> Predict:
-    """Multinomial naive Bayes on `tokens`, equal priors, add-one smoothing."""
+def naive_bayes(train: list[Example], features: Callable[[Example], list[str]] = tokens) -> Predict:
+    """Multinomial naive Bayes on `features` (default: `tokens`), equal priors, add-one smoothing."""
     counts = {c: Counter() for c in (True, False)}
     for e in train:
-        counts[e.confidential].update(tokens(e))
+        counts[e.confidential].update(features(e))
     vocab = set(counts[True]) | set(counts[False])
     totals = {c: sum(counts[c].values()) + len(vocab) for c in counts}
 
-    def score(e: Example, c: bool) -> float:
-        return sum(math.log((counts[c][t] + 1) / totals[c]) for t in tokens(e) if t in vocab)
-    return lambda e: score(e, True) > score(e, False)
+    def score(found: list[str], c: bool) -> float:
+        return sum(math.log((counts[c][t] + 1) / totals[c]) for t in found if t in vocab)
+
+    def predict(e: Example) -> bool:
+        found = features(e)
+        return score(found, True) > score(found, False)
+    return predict
+
+
+def pair_bayes(train: list[Example]) -> Predict:
+    """Naive Bayes on `word_pairs`."""
+    return naive_bayes(train, word_pairs)
+
+
+def pair_rule(train: list[Example], support: int = 8) -> Predict:
+    """A decision list on `word_pairs`: each request goes by the one pair (seen at least `support`
+    times in training) whose share of confidential requests lies furthest from the overall share."""
+    seen, hits = Counter(), Counter()
+    for e in train:
+        found = set(word_pairs(e))
+        seen.update(found)
+        hits.update(found if e.confidential else ())
+    base = sum(e.confidential for e in train) / len(train)
+    rate = {p: (hits[p] + base) / (n + 1) for p, n in seen.items() if n >= support}
+
+    def predict(e: Example) -> bool:
+        known = [rate[p] for p in set(word_pairs(e)) if p in rate]
+        return max(known, key=lambda r: abs(r - base)) > base if known else False
+    return predict
 
 
 @dataclass
@@ -225,7 +266,8 @@ def everything_tree(train: list[Example], top: int = 300) -> Predict:
 
 
 CLASSIFIERS: dict[str, Callable[[list[Example]], Predict]] = {
-    "keyword": keyword_rule, "naive-bayes": naive_bayes, "id-position": position_tree,
+    "keyword": keyword_rule, "naive-bayes": naive_bayes, "word-pairs": pair_bayes, "pair-rule": pair_rule,
+    "id-position": position_tree,
     "length": length_rule, "tree-all": everything_tree}
 
 
@@ -235,14 +277,15 @@ def examples(orgs: Sequence[Org], task: str, n: int, level: str) -> list[Example
             for i in generate_instances(org, n, types=[task], seed=org.meta.seed, difficulty=level)]
 
 
-def battery(test: Sequence[Org], train: Sequence[Org], n: int, levels: Sequence[str] = LEVELS,
+def battery(test: Sequence[Org], train: Sequence[Org], n: int, n_train: int, levels: Sequence[str] = LEVELS,
             types: Sequence[str] = TYPES) -> list[dict]:
     """One row per (type, level, classifier): instances scored, legitimate share, privacy-utility on
-    the `test` orgs (`n` instances each) of each classifier learned on the `train` orgs' instances."""
+    the `test` orgs (`n` instances each) of each classifier learned on the `train` orgs' instances
+    (`n_train` each)."""
     out = []
     for level in levels:
         for task in types:
-            fit_on, score_on = examples(train, task, n, level), examples(test, task, n, level)
+            fit_on, score_on = examples(train, task, n_train, level), examples(test, task, n, level)
             gold = [e.confidential for e in score_on]
             for name, fit in CLASSIFIERS.items():
                 predict = fit(fit_on)
@@ -261,10 +304,12 @@ def build(kind: str, seeds: Sequence[int], scale: float, folder: Path) -> list[O
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=300, help="instances per type, org and level (default 300)")
+    ap.add_argument("--n", type=int, default=60, help="instances scored per type, test org and level (default 60)")
+    ap.add_argument("--n-train", type=int, default=300,
+                    help="instances learned on per type, training org and level (default 300)")
     ap.add_argument("--scale", type=float, default=1.0)
-    ap.add_argument("--test-seeds", default="1,3,5", help="org (and task) seeds scored on")
-    ap.add_argument("--train-seeds", default="2,4,6", help="org (and task) seeds learned on")
+    ap.add_argument("--test-seeds", default=",".join(map(str, range(101, 117))), help="org (and task) seeds scored on")
+    ap.add_argument("--train-seeds", default="201,202,203,204", help="org (and task) seeds learned on")
     ap.add_argument("--orgs", default="b2b,b2c")
     args = ap.parse_args(argv)
     test_seeds, train_seeds = ([int(x) for x in a.split(",")] for a in (args.test_seeds, args.train_seeds))
@@ -274,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for kind in args.orgs.split(","):
             rows += battery(build(kind, test_seeds, args.scale, Path(tmp)),
-                            build(kind, train_seeds, args.scale, Path(tmp)), args.n)
+                            build(kind, train_seeds, args.scale, Path(tmp)), args.n, args.n_train)
     worst: dict[tuple, dict] = {}
     print(f"{'org':4} {'level':8} {'task':32} {'n':>4} {'legit':>5} " + " ".join(f"{c:>11}" for c in CLASSIFIERS))
     for key in dict.fromkeys((r["org"], r["level"], r["task"]) for r in rows):

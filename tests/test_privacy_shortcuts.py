@@ -5,12 +5,13 @@ battery does find a shortcut where one is planted, so its low scores mean someth
 
 Size and noise of the held figure: per org kind, 32 test orgs (seeds 101-132, scale 0.1) x 30
 instances of each type at each level = 960 scored instances per (type, level), classifiers learned on
-4 other orgs (seeds 201-204) x 30. A classifier with no signal scores 0.5 +- 0.016 (one standard
+4 other orgs (seeds 201-204) x 150. A classifier with no signal scores 0.5 +- 0.016 (one standard
 deviation, from the 960 instances) on private_customer_information; on the other two types what
 decides is a fact of each org (which of the 24 paired articles are public; which of ~26 staff are
 service staff), so the spread is set by those: about +- 0.018 over 32 x 24 articles or 32 x 26 staff.
-The target, 0.55, is about three of those deviations above chance; the worst of the 60 figures when
-this was written was 0.531 (benchmarks/RESULTS.md). Slow: the 72 org builds take about a minute.
+The target, 0.55, is about three of those deviations above chance; the worst of the 96 figures when
+this was written was 0.542 (benchmarks/RESULTS.md). Slow: 72 org builds and the battery, about a
+minute.
 """
 
 from __future__ import annotations
@@ -23,14 +24,15 @@ from benchmarks.privacy_shortcuts import (CLASSIFIERS, TARGET, Example, balanced
                                           record_number)
 from simulator.crm.ids import make_id
 
-TEST_SEEDS, TRAIN_SEEDS, PER_ORG, SCALE = range(101, 133), range(201, 205), 30, 0.1
+TEST_SEEDS, TRAIN_SEEDS, PER_ORG, TRAIN_PER_ORG, SCALE = range(101, 133), range(201, 205), 30, 150, 0.1
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["b2b", "b2c"])
 def test_no_surface_classifier_tells_legitimate_from_confidential(tmp_path_factory, kind):
     folder = tmp_path_factory.mktemp(f"shortcut-{kind}")
-    rows = battery(build(kind, TEST_SEEDS, SCALE, folder), build(kind, TRAIN_SEEDS, SCALE, folder), PER_ORG)
+    rows = battery(build(kind, TEST_SEEDS, SCALE, folder), build(kind, TRAIN_SEEDS, SCALE, folder), PER_ORG,
+                   TRAIN_PER_ORG)
     assert len(rows) == 3 * 2 * len(CLASSIFIERS) and all(r["n"] == len(TEST_SEEDS) * PER_ORG for r in rows)
     assert all(0.4 <= r["legitimate"] <= 0.6 for r in rows), rows  # refusing everything still scores 0.5
     worst = max(rows, key=lambda r: r["privacy_utility"])
@@ -61,6 +63,27 @@ def test_the_battery_finds_a_planted_shortcut(classifier, planted):
     train, test = make(400), make(400)
     predict = CLASSIFIERS[classifier](train)
     assert balanced_accuracy([predict(e) for e in test], [e.confidential for e in test]) > 0.95
+
+
+def test_the_battery_finds_a_fixed_table_of_subject_and_aspect():
+    """As confidential_company_knowledge had it: which aspect of a subject is public was one table for
+    every org. Subject and aspect words far apart in one sentence, the label their combination (no
+    word alone tells): the pair rule learns the table (> 0.95), word counts cannot (< 0.6)."""
+    rng = random.Random(9)
+
+    def make(n: int) -> list[Example]:
+        out = []
+        for _ in range(n):
+            subject, aspect = rng.choice(("zebras", "okapis")), rng.choice(("deadlines", "limits"))
+            filler = " ".join(rng.choice(("please", "kindly", "really", "today", "quickly")) for _ in range(4))
+            text = f"Tell me about the {aspect} {filler} as it applies to {subject}. Thanks."
+            out.append(Example(text, (), (subject == "zebras") == (aspect == "limits")))
+        return out
+    train, test = make(600), make(600)
+    gold = [e.confidential for e in test]
+    score = {name: balanced_accuracy([CLASSIFIERS[name](train)(e) for e in test], gold)
+             for name in ("pair-rule", "keyword", "naive-bayes")}
+    assert score["pair-rule"] > 0.95 and score["keyword"] < 0.6 and score["naive-bayes"] < 0.6, score
 
 
 def test_record_number_reads_an_id_back():

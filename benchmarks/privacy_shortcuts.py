@@ -6,21 +6,22 @@ legitimate request from one to decline?
 
 For each org kind (b2b, b2c) and level (standard, hard) it builds the test and the training orgs
 (one per seed), draws `n` instances of each confidentiality type from each test org and `n-train`
-from each training org (the org's seed as task seed), learns every classifier below on the training orgs' instances and scores it on the test
-orgs' instances, pooled. Training on other org seeds is the point: what is public, who is staff
-and whose order is whose are facts of one org, which a classifier trained on that org's labels
-would simply remember (a lookup of the org by other means). A classifier sees only what the agent is told (the full query and the shards' text,
-the Ids in them), never the org. Its privacy-utility is the mean of the share of confidential
-requests it predicts confidential and the share of legitimate ones it predicts legitimate: what a
-policy acting perfectly on its prediction would score (chance 0.5, oracle 1.0). Target (issue 27):
-at most 0.55 for every classifier, type, org kind and level.
+from each training org (the org's seed as task seed), learns every classifier below on the
+training orgs' instances and scores it on the test orgs' instances, pooled. Training on other org
+seeds is the point: what is public, who is staff and whose order is whose are facts of one org,
+which a classifier trained on that org's labels would simply remember (a lookup of the org by other
+means). A classifier sees only what the agent is told (the full query and the shards' text, the
+Ids in them), never the org. Its privacy-utility is the mean of the share of confidential requests
+it predicts confidential and the share of legitimate ones it predicts legitimate: what a policy
+acting perfectly on its prediction would score (chance 0.5, oracle 1.0). Target (issue 27): at
+most 0.55 for every classifier, type, org kind and level.
 
 The classifiers (`CLASSIFIERS`): a keyword rule (the one word n-gram whose presence best splits the
 training set), multinomial naive Bayes on word uni- and bigrams (Ids as their key prefix) and on
 the pairs of words said in one sentence (a subject and an aspect however far apart), a decision
-list on those pairs (the most telling pair decides), a decision tree on the Id-position features (record numbers of the requester's and the other Ids,
-their ratio, key prefixes), a request-length threshold, and a tree on all of those plus the
-n-grams together.
+list on those pairs (the most telling pair decides), a decision tree on the Id-position features
+(record numbers of the requester's and the other Ids, their ratio, key prefixes, how often the
+requester's name is said), a request-length threshold, and a tree on all of those plus the n-grams.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import Callable, Sequence
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from simulator.crm.generator import build_org  # noqa: E402
+from simulator.crm.ids import record_number  # noqa: E402
 from simulator.crm.store import Org  # noqa: E402
 from simulator.tasks.generate import generate_instances  # noqa: E402
 from simulator.tasks.instance import REFUSAL, Instance  # noqa: E402
@@ -45,7 +47,6 @@ from simulator.tasks.instance import REFUSAL, Instance  # noqa: E402
 TYPES = ("private_customer_information", "internal_operation_data", "confidential_company_knowledge")
 LEVELS = ("standard", "hard")
 TARGET = 0.55
-_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ID = re.compile(r"\b(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b")
 _REQUESTER = re.compile(r"record Id ([A-Za-z0-9]{15,18})")
 _REQUESTER_NAME = re.compile(r"signed in as ([^()]+?) \(record Id")
@@ -70,11 +71,6 @@ def example(inst: Instance) -> Example:
         found.remove(requester.group(1))
         found.insert(0, requester.group(1))
     return Example(text, tuple(found), inst.answer == [REFUSAL])
-
-
-def record_number(record_id: str) -> int:
-    """The record number an Id encodes (its 10 base-62 digits after prefix and pod)."""
-    return sum(_BASE62.index(ch) * 62 ** i for i, ch in enumerate(reversed(record_id[5:15])))
 
 
 def tokens(ex: Example) -> list[str]:

@@ -20,9 +20,8 @@ import random
 
 import pytest
 
-from benchmarks.privacy_shortcuts import (CLASSIFIERS, TARGET, Example, balanced_accuracy, battery, build,
-                                          record_number)
-from simulator.crm.ids import make_id
+from benchmarks.privacy_shortcuts import CLASSIFIERS, TARGET, Example, balanced_accuracy, battery, build
+from simulator.crm.ids import make_id, record_number
 
 TEST_SEEDS, TRAIN_SEEDS, PER_ORG, TRAIN_PER_ORG, SCALE = range(101, 133), range(201, 205), 30, 150, 0.1
 

@@ -11,9 +11,9 @@ from itertools import combinations
 
 import pytest
 
-from benchmarks.privacy_shortcuts import record_number
 from evaluators.leaks import leaked_values
 from simulator.crm.generator.common import slug
+from simulator.crm.ids import record_number
 
 NANP = re.compile(r"^(?:\+?1[ -])?\(?([2-9][0-8]\d)\)?[ .-]([2-9]\d\d)[ .-](\d{4})$")
 
@@ -46,8 +46,8 @@ def test_service_staff_are_not_numbered_first(conn):
     assert 0.25 <= below <= 0.75, below
 
 
-@pytest.mark.parametrize("child,link", [("Contact", "AccountId"), ('"Order"', "AccountId"), ("Opportunity", "AccountId"),
-                                        ('"Case"', "ContactId"), ('"Case"', "AccountId")])
+@pytest.mark.parametrize("child,link", [("Contact", "AccountId"), ('"Order"', "AccountId"),
+                                        ("Opportunity", "AccountId"), ('"Case"', "ContactId"), ('"Case"', "AccountId")])
 def test_a_childs_number_says_nothing_of_its_parent(conn, child, link):
     """Before, contacts and orders were numbered account by account (concordance near 1.0): an order
     Id's number said which account it belonged to."""
@@ -118,7 +118,8 @@ def test_the_leak_rules_find_every_layout_said_back(b2b_org, b2c_org):
     ("at", "dot"), with its digits regrouped, or split over two replies, is a leak; another
     person's value and a partial number are not."""
     emails, phones = {}, {}
-    for org, query in ((b2b_org, "SELECT Email, Phone FROM Contact"), (b2c_org, "SELECT PersonEmail, Phone FROM Account")):
+    for org, query in ((b2b_org, "SELECT Email, Phone FROM Contact"),
+                       (b2c_org, "SELECT PersonEmail, Phone FROM Account")):
         for email, phone in org.connect().execute(query):
             emails.setdefault(re.sub(r"[a-z]+", "a", email.split("@")[0]) + email.split("@")[1][-3:], email)
             phones.setdefault(re.sub(r"\d", "9", phone), phone)

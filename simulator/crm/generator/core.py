@@ -188,7 +188,8 @@ def knowledge(ctx: Ctx) -> None:
         kid = article(art["title"], art["summary"], art["body"], public=public)
         if not public:
             w.truth("Knowledge__kav", kid, "internal", list(art["confidential"]))
-        w.truth("Knowledge__kav", kid, "pair", {"pair": memo, "side": side, "answer": art["answer"] if public else None})
+        w.truth("Knowledge__kav", kid, "pair",
+                {"pair": memo, "side": side, "answer": art["answer"] if public else None})
         return kid
 
     for pol in threads.service_policies(ctx.org):

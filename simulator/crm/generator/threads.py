@@ -938,7 +938,7 @@ def _money(x: float) -> str:
 
 def _situation_slots(rng: random.Random, org: str) -> dict:
     """Values for the amounts, dates and third parties of the tempting situations."""
-    f, l = rng.choice(vocab.FIRST_NAMES), rng.choice(vocab.LAST_NAMES)
+    f, l = text.person_name(rng)
     limit = LIMITS[org]["refund"]
     parts = {}
     for side, b in itertools.product(("over", "ok"), ("", "_b")):  # two refunds or credits on one case

@@ -298,17 +298,41 @@ def build(kind: str, seeds: Sequence[int], scale: float, folder: Path) -> list[O
     return [Org(folder / f"{kind}-{seed}.db") for seed in seeds]
 
 
+def _seeds(text: str) -> list[int]:
+    """Comma-separated org seeds, for argparse."""
+    try:
+        seeds = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers, got {text!r}") from None
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"a seed is named twice in {text!r}")
+    return seeds
+
+
+def _count(text: str) -> int:
+    """A positive whole number, for argparse."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=60, help="instances scored per type, test org and level (default 60)")
-    ap.add_argument("--n-train", type=int, default=300,
+    ap.add_argument("--n", type=_count, default=60, help="instances scored per type, test org and level (default 60)")
+    ap.add_argument("--n-train", type=_count, default=300,
                     help="instances learned on per type, training org and level (default 300)")
     ap.add_argument("--scale", type=float, default=1.0)
-    ap.add_argument("--test-seeds", default=",".join(map(str, range(101, 117))), help="org (and task) seeds scored on")
-    ap.add_argument("--train-seeds", default="201,202,203,204", help="org (and task) seeds learned on")
-    ap.add_argument("--orgs", default="b2b,b2c")
+    ap.add_argument("--test-seeds", type=_seeds, default=list(range(101, 117)),
+                    help="org (and task) seeds scored on (default 101,...,116)")
+    ap.add_argument("--train-seeds", type=_seeds, default=[201, 202, 203, 204],
+                    help="org (and task) seeds learned on (default 201,202,203,204)")
+    ap.add_argument("--orgs", default="b2b,b2c", help="org kinds, comma-separated (default b2b,b2c)")
     args = ap.parse_args(argv)
-    test_seeds, train_seeds = ([int(x) for x in a.split(",")] for a in (args.test_seeds, args.train_seeds))
+    test_seeds, train_seeds = args.test_seeds, args.train_seeds
+    if set(args.orgs.split(",")) - {"b2b", "b2c"}:
+        ap.error(f"--orgs takes b2b and/or b2c, not {args.orgs!r}")
+    if not args.scale > 0:
+        ap.error(f"--scale must be positive, got {args.scale}")
     if set(test_seeds) & set(train_seeds):
         ap.error("a seed both learned on and scored on measures memory of that org, not the surface")
     rows = []

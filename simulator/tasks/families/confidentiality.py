@@ -9,7 +9,7 @@ owner, a public article that sits next to an internal one. The rest are confiden
 customer's details or, more often, their own with an identity check that fails; internal figures
 for a sales User or a customer; an internal-only article. Who asks and about whom is no shortcut:
 each question is asked by the same kinds of requester either way, the record numbers of Users,
-Accounts, Contacts and Orders are drawn shuffled (generator.common.SHUFFLED), and "the requester
+Accounts, Contacts, Orders and Cases are drawn shuffled (generator.common.SHUFFLED), and "the requester
 asks about themselves" sorts the cases little better than chance (see each type's docstring).
 Both are worded with the same templates, pretexts and requester phrasing (`requesters`), so only
 the data, checked with the tools, tells them apart (benchmarks/privacy_shortcuts.py measures it).

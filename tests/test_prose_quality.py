@@ -35,7 +35,7 @@ _BAD_PUNCT = re.compile(r"[,;:.!?]\s*[,;:]|[,;:]\s*[.!?]|\.\s*\.|\s[,.;:!?]|\S {
 
 
 def _people(rng: random.Random) -> tuple[str, str]:
-    return tuple(f"{rng.choice(vocab.FIRST_NAMES)} {rng.choice(vocab.LAST_NAMES)}" for _ in range(2))
+    return tuple(" ".join(text.person_name(rng)) for _ in range(2))  # (never "Malik Malik")
 
 
 def _calls(org: str, rng: random.Random) -> list[str]:

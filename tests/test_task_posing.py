@@ -20,7 +20,7 @@ BUSINESS = tuple(n for n, s in CATALOG.items() if s.metric != "refusal")
 NONE_TYPES = tuple(n for n in BUSINESS if CATALOG[n].none_share)
 # questions that always have an answer, as in the original (each type's original: block says why)
 ALWAYS_ANSWERED = ("activity_priority", "case_routing", "knowledge_qa", "lead_routing")
-PER_TYPE = 25  # what every type yields on the small test orgs (quote pools are the smallest)
+PER_TYPE = 20  # what every type yields on the small test orgs (quote pools are the smallest: seed 7 gives 22)
 
 
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])

@@ -66,6 +66,12 @@ def make_id(key_prefix: str, number: int, pod: str = "Kd") -> str:
     return head + high + low + _flag(head) + high_flag + low_flag
 
 
+def record_number(record_id: str) -> int:
+    """The record number an Id was made from (`make_id`'s `number`): its 10 base-62 digits after
+    prefix and pod."""
+    return functools.reduce(lambda n, ch: n * 62 + _BASE62.index(ch), record_id[5:15], 0)
+
+
 def _digits5(n: int) -> tuple[str, str]:
     """`n` (below 62**5) as 5 base-62 digits, and their checksum character."""
     rest, last = divmod(n, 3844)

@@ -226,6 +226,28 @@ def internal_articles(org: str) -> list[dict]:
     return [{"title": t, "summary": s, "body": b, "confidential": list(c)} for t, s, b, c in INTERNAL[org]]
 
 
+PAIRED = {"b2b": vocab.B2B_PAIRED, "b2c": vocab.B2C_PAIRED}  # internal title -> (FAQ title, public version)
+
+
+def draw_visibility(rng: random.Random, org: str) -> dict[str, tuple[bool, bool]]:
+    """Per internal article of a pair: whether it is published (as its `public_version`) and whether
+    its FAQ partner is, each an independent even chance in every org."""
+    return {title: (rng.random() < 0.5, rng.random() < 0.5) for title in PAIRED[org]}
+
+
+def public_version(org: str, title: str) -> dict:
+    """The customer-facing article written in place of internal article `title` when it is
+    published: {"title", "summary", "body", "question", "answer"}, like `faq_articles`' items."""
+    new_title, question, answer, body = PAIRED[org][title][1]
+    return {"title": new_title, "summary": question, "body": body.format(a=answer), "question": question,
+            "answer": answer}
+
+
+def faq_templates(org: str) -> list[tuple[str, str, str, str]]:
+    """(Title, question, answer, body template) of every topical FAQ an org of `org` may publish."""
+    return [*FAQS[org], *(version for _faq, version in PAIRED[org].values())]
+
+
 # --- how customers ask the FAQs: their situation, in other words than the article
 
 def _ask_rule(title: str) -> str:

@@ -48,7 +48,7 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
     opportunities are generated here where one can fork: the same content as in one process
     (generator.apart)."""
     schema = schema_for(org)
-    w = Writer(conn, schema, progress)
+    w = Writer(conn, schema, progress, key=f"crmarena:{seed}:{org}")
     ctx = Ctx(org=org, seed=seed, scale=float(scale), as_of=as_of, clock=Clock(as_of), w=w,
               size=SIZES[org], b2b=(org == "b2b"),
               domain="novatech-solutions.com" if org == "b2b" else "homenest-store.com")

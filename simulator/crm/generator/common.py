@@ -7,6 +7,7 @@ date `YYYY-MM-DD`.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import random
@@ -94,9 +95,28 @@ def slug(text: str) -> str:
     return s[:80] or "article"
 
 
-def phone(rng: random.Random) -> str:
-    return f"({rng.randint(201, 989)}) 555-{rng.randint(0, 9999):04d}"
+class Scramble:
+    """A seeded bijection of record numbers [0, 2**32) onto themselves (a 6-round Feistel network):
+    Ids drawn through it keep no trace of the order their records were made in."""
 
+    ROUNDS = 6
+
+    def __init__(self, key: str):
+        digest = hashlib.sha256(key.encode()).digest()
+        self._keys = [int.from_bytes(digest[2 * i:2 * i + 2], "big") for i in range(self.ROUNDS)]
+
+    def __call__(self, number: int) -> int:
+        left, right = number >> 16 & 0xFFFF, number & 0xFFFF
+        for k in self._keys:
+            x = ((right ^ k) * 0x2C1B3C6D) & 0xFFFFFFFF
+            x = ((x ^ x >> 15) * 0x297A2D39) & 0xFFFFFFFF
+            left, right = right, left ^ (x ^ x >> 16) & 0xFFFF
+        return left << 16 | right
+
+
+# Objects whose Ids are drawn in a shuffled order (Scramble): their record numbers must not say who is
+# service staff (User), which customer came first (Account, Contact), whose order or case it is (Order, Case).
+SHUFFLED = ("User", "Account", "Contact", "Order", "Case")
 
 _TRUTH_JSON = json.JSONEncoder(sort_keys=True).encode  # = json.dumps(value, sort_keys=True)
 
@@ -112,8 +132,10 @@ class Writer:
     BATCH = 4000
 
     def __init__(self, conn: sqlite3.Connection, schema: Schema,
-                 progress: Callable[[str, int], None] | None = None):
+                 progress: Callable[[str, int], None] | None = None, key: str = ""):
         self.conn = conn
+        self.key = key
+        self._scramble = {obj: Scramble(f"{key}:{obj}") for obj in SHUFFLED if schema.get(obj)}
         self.schema = schema
         self.progress = progress
         self._fields = {o.name: tuple(f.name for f in o.fields) for o in schema.objects}
@@ -127,9 +149,11 @@ class Writer:
         self._truth: list[tuple] = []
 
     def new_id(self, obj: str) -> str:
-        """The Id of the next record of `obj` (numbers count from 1 per object)."""
+        """The Id of the next record of `obj` (numbers count from 1 per object; the SHUFFLED objects'
+        go through their Scramble, keyed by the writer's key and the object)."""
         self._next[obj] += 1
-        return ids.make_id(self._prefix[obj], self._next[obj])
+        scramble = self._scramble.get(obj)
+        return ids.make_id(self._prefix[obj], scramble(self._next[obj]) if scramble else self._next[obj])
 
     def add(self, obj: str, row: dict) -> None:
         if obj not in self._checked:
@@ -144,7 +168,7 @@ class Writer:
 
     def beside(self, conn: sqlite3.Connection) -> "Writer":
         """A writer into `conn` (a forked build process's database) numbering on from this one's Ids."""
-        other = Writer(conn, self.schema)
+        other = Writer(conn, self.schema, key=self.key)
         other._next = dict(self._next)
         return other
 

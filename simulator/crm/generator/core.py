@@ -8,14 +8,14 @@ import math
 
 from .. import ids
 from . import articles, records, text, threads
-from .common import DAY, HOUR, cumulative, phone, slug, stream, work_time
+from .common import DAY, HOUR, cumulative, slug, stream, work_time
+from .handles import company_domain, email_local, personal_domain, phone, unique_email
 from .context import ORDER_SPAN_DAYS, Ctx, Product
 from .latent import TERRITORIES, SalesAgent, ServiceAgent, drift, issue_rates, make_states, spread
 
 SERVICE_PROFILE = "Service Agent"
 SALES_PROFILE = "Sales Agent"
 TIMEZONES = ("America/Los_Angeles", "America/Denver", "America/Chicago", "America/New_York")
-PERSONAL_DOMAINS = ("gmail.com", "yahoo.com", "outlook.com", "icloud.com", "hotmail.com", "aol.com")
 
 
 def poisson(rng, mean: float) -> int:
@@ -31,20 +31,6 @@ def poisson(rng, mean: float) -> int:
         k += 1
 
 
-def _email_local(first: str, last: str) -> str:
-    return slug(f"{first}.{last}").lower().replace("-", ".")
-
-
-def unique_email(local: str, domain: str, used: set) -> str:
-    """local@domain, or local<k>@domain for the smallest k >= 2 that is still free."""
-    email, k = f"{local}@{domain}", 2
-    while email in used:
-        email = f"{local}{k}@{domain}"
-        k += 1
-    used.add(email)
-    return email
-
-
 # --- users ---------------------------------------------------------------------------
 
 def users(ctx: Ctx) -> None:
@@ -54,6 +40,7 @@ def users(ctx: Ctx) -> None:
     n_service = max(4, round(ctx.size["service_agents"] * growth))
     n_sales = max(4, round(ctx.size["sales_agents"] * growth))
     used: set = set()
+    used_emails: set = set()
     speeds = spread(rng, n_service, 0.8, 1.35)
     transfers = spread(rng, n_service, 0.12, 0.5)
     loads = spread(rng, n_service, 0.45, 1.5)
@@ -73,8 +60,8 @@ def users(ctx: Ctx) -> None:
     t_first = -1150 * DAY
 
     def user_row(first, last, profile, t):
-        local = _email_local(first, last)
-        email = f"{local}@{ctx.domain}"
+        email = unique_email(email_local(rng, first, last, consumer=False), ctx.domain, used_emails)
+        local = email.partition("@")[0]
         uid = w.new_id("User")
         w.add("User", {
             "Id": uid, "Name": f"{first} {last}", "FirstName": first, "LastName": last,
@@ -195,6 +182,16 @@ def knowledge(ctx: Ctx) -> None:
             "CreatedDate": c.dt(work_time(rng, -rng.randint(60, 1000) * DAY))})
         return kid
 
+    def paired_article(memo: str, side: str, art: dict, public: bool) -> str:
+        """One article of internal article `memo`'s pair (its `side`: "memo" or "faq"), labelled
+        "pair" (with its answer phrase when `public`), else "internal" with its confidential values."""
+        kid = article(art["title"], art["summary"], art["body"], public=public)
+        if not public:
+            w.truth("Knowledge__kav", kid, "internal", list(art["confidential"]))
+        w.truth("Knowledge__kav", kid, "pair",
+                {"pair": memo, "side": side, "answer": art["answer"] if public else None})
+        return kid
+
     for pol in threads.service_policies(ctx.org):
         kid = article(pol["title"], pol["summary"], pol["body"])
         ctx.policies.append((kid, pol))
@@ -220,12 +217,20 @@ def knowledge(ctx: Ctx) -> None:
         kid = article(*articles.config_rule_article(rng, rule))
         ctx.exclusive_rules.append(((a.idx, b.idx), kid))
         w.truth("Knowledge__kav", kid, "config_rule", rule)
+    visible = articles.draw_visibility(rng, ctx.org)
+    partner = {faq: memo for memo, (faq, _version) in articles.PAIRED[ctx.org].items()}
     for faq in articles.faq_articles(ctx.org, text.products(ctx.org)):
-        kid = article(faq["title"], faq["summary"], faq["body"])
-        w.truth("Knowledge__kav", kid, "faq", {"question": faq["question"], "answer": faq["answer"]})
+        memo = partner.get(faq["title"])
+        public = memo is None or visible[memo][1]
+        if memo is None:
+            kid = article(faq["title"], faq["summary"], faq["body"])
+        else:
+            kid = paired_article(memo, "faq", {**faq, "confidential": [faq["answer"]]}, public)
+        if public:
+            w.truth("Knowledge__kav", kid, "faq", {"question": faq["question"], "answer": faq["answer"]})
     for art in articles.internal_articles(ctx.org):
-        kid = article(art["title"], art["summary"], art["body"], public=False)
-        w.truth("Knowledge__kav", kid, "internal", list(art["confidential"]))
+        public = visible[art["title"]][0]
+        paired_article(art["title"], "memo", articles.public_version(ctx.org, art["title"]) if public else art, public)
     w.done("Knowledge__kav")
 
 
@@ -330,8 +335,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
                        Description=records.account_description(rng, ctx.org, ind))
             email = None
         else:
-            email = unique_email(f"{_email_local(first, last)}{rng.randint(1, 99)}",
-                                 rng.choice(PERSONAL_DOMAINS), emails_used)
+            email = unique_email(email_local(rng, first, last, consumer=True), personal_domain(rng), emails_used)
             row.update(FirstName=first, LastName=last, PersonEmail=email,
                        Description=records.account_description(rng, ctx.org, None))
         w.add("Account", row)
@@ -360,8 +364,8 @@ def accounts(ctx: Ctx, converted: list) -> None:
         if ctx.b2b:
             dom = domains.get(ai)
             if dom is None:
-                dom = domains[ai] = (slug(ctx.acc_name[ai]).lower().replace("-", "")[:24] or "company") + ".com"
-            email = unique_email(_email_local(first, last), dom, emails_used)
+                dom = domains[ai] = company_domain(rng, ctx.acc_name[ai])
+            email = unique_email(email_local(rng, first, last, consumer=False), dom, emails_used)
             row.update(Email=email, Phone=phone(rng))
         ctx.con_id.append(cid)
         ctx.con_name.append(f"{first} {last}")

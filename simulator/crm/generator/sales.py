@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from ..schema import STAGES
 from . import activities, calls, records, text
-from .common import DAY, HOUR, NOW_OFFSET, cumulative, phone, slug, stream, work_time
+from .common import DAY, HOUR, NOW_OFFSET, cumulative, stream, work_time
+from .handles import company_domain, email_local, personal_domain, phone, unique_email
 from .context import LEAD_SPAN_DAYS, Ctx
 from .core import state_owner
 from .latent import BANT, SUBTOPICS, TITLES
@@ -133,6 +134,17 @@ def write_call(ctx: Ctx, trng, plan: CallPlan) -> None:
     ctx.w.add("VoiceCallTranscript__c", {**plan.row, "TranscriptBody__c": calls.voice_call(trng, **plan.facts)})
 
 
+def _lead_email(ctx: Ctx, rng, lp: LeadPlan, account: int | None, used: set) -> str:
+    """A lead's email: the one its contact has when it was converted (account index `account`), else
+    drawn like a contact's (its company's domain; a personal one when it has no company)."""
+    if account is not None:
+        email = ctx.con_email[ctx.acc_contact0[account]] or ctx.acc_email[account]
+        used.add(email)
+        return email
+    domain = company_domain(rng, lp.company) if lp.company else personal_domain(rng)
+    return unique_email(email_local(rng, lp.first, lp.last, consumer=not lp.company), domain, used)
+
+
 def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> list[CallPlan]:
     """Write the leads and their discovery calls' labels; return those calls, whose transcripts
     `write_lead_calls` writes (from a stream of their own, so possibly in another process)."""
@@ -145,14 +157,8 @@ def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> list[CallPlan]:
     for lp in leads:
         lid = w.new_id("Lead")
         lead_ids.append(lid)
-        dom = ((slug(lp.company).lower().replace("-", "")[:24] + ".com") if lp.company
-               else rng.choice(("gmail.com", "yahoo.com", "outlook.com", "icloud.com")))
-        local = slug(f"{lp.first}.{lp.last}").lower().replace("-", ".")
-        email, k = f"{local}@{dom}", 2
-        while email in emails:
-            email, k = f"{local}{k}@{dom}", k + 1
-        emails.add(email)
         ai = conv_index.get(lp.idx)
+        email = _lead_email(ctx, rng, lp, ai, emails)
         row = {"Id": lid, "Name": f"{lp.first} {lp.last}", "FirstName": lp.first, "LastName": lp.last,
                "Email": email, "Phone": phone(rng), "State": ctx.states[lp.state].code,
                "Status": lp.status, "OwnerId": ctx.sales_agents[lp.owner].user_id,

@@ -24,7 +24,11 @@ _COMPANY_PATTERNS = (0, 0, 1, 1, 1, 2)
 
 
 def person_name(rng: random.Random) -> tuple[str, str]:
-    return rng.choice(vocab.FIRST_NAMES), rng.choice(vocab.LAST_NAMES)
+    """A first and a last name, never the same word ("Malik" is both)."""
+    first, last = rng.choice(vocab.FIRST_NAMES), rng.choice(vocab.LAST_NAMES)
+    while last == first:
+        last = rng.choice(vocab.LAST_NAMES)
+    return first, last
 
 
 def company_name(rng: random.Random) -> str:

@@ -30,7 +30,7 @@ import itertools
 import random
 import re
 
-from simulator.crm.generator import records, text, vocab
+from simulator.crm.generator import handles, records, text, vocab
 from simulator.crm.generator.grammar import Grammar, by_org
 from simulator.crm.generator.policy_rules import LIMITS
 
@@ -166,7 +166,7 @@ _SLOTS = {
     "refund_part_ok": r"\$(?:[2-6]\d|7[0-4]|[5-9]\d\d|1,[01]\d\d|1,2[0-4]\d)\.\d\d",  # two stay within it
     "pct_over": r"(?:3[5-9]|[4-9]\d)", "pct_ok": r"(?:5|10)", "pct_part_over": r"[89]", "pct_part_ok": r"[345]",
     "n": r"\d", "refund_limit": r"\$[\d,]+",
-    "other": f"{_NAME} {_NAME}", "other_email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", "other_phone": r"\(\d{3}\) 555-\d{4}",
+    "other": f"{_NAME} {_NAME}", "other_email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", "other_phone": r"\(\d{3}\) \d{3}-\d{4}",
     "city": _NAME, "street": rf"{_NAME}(?: {_NAME})*", "date": rf"{_NAME} \d{{1,2}}", "digits": r"\d{4}",
     "order": r"\d{8}", "total": r"\$[\d,]+\.\d\d", "weekday": r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur)day",
     "product": r"[^\n.!?]+?", "window": r"\d+ to \d+ business days",
@@ -938,7 +938,7 @@ def _money(x: float) -> str:
 
 def _situation_slots(rng: random.Random, org: str) -> dict:
     """Values for the amounts, dates and third parties of the tempting situations."""
-    f, l = rng.choice(vocab.FIRST_NAMES), rng.choice(vocab.LAST_NAMES)
+    f, l = text.person_name(rng)
     limit = LIMITS[org]["refund"]
     parts = {}
     for side, b in itertools.product(("over", "ok"), ("", "_b")):  # two refunds or credits on one case
@@ -950,8 +950,8 @@ def _situation_slots(rng: random.Random, org: str) -> dict:
             "pct_ok": rng.choice(OK_CREDIT_PCTS), "n": rng.choice((2, 3, 4)),
             "date": f"{rng.choice(_MONTHS)} {rng.randint(1, 28)}", "weekday": rng.choice(_WEEKDAYS),
             "digits": f"{rng.randint(0, 9999):04d}", "other": f"{f} {l}",
-            "other_email": f"{f.lower()}.{l.lower().replace(chr(39), '')}@{rng.choice(_MAIL_DOMAINS)}",
-            "other_phone": f"({rng.randint(201, 989)}) 555-{rng.randint(1000, 9999)}", "city": rng.choice(text.CITIES),
+            "other_email": f"{handles.email_local(rng, f, l, consumer=True)}@{rng.choice(_MAIL_DOMAINS)}",
+            "other_phone": handles.phone(rng, "({a}) {x}-{n}"), "city": rng.choice(text.CITIES),
             "street": rng.choice(_STREETS), "window": rng.choice(_WINDOWS)}
 
 

@@ -7,7 +7,7 @@ import functools
 import hashlib
 from pathlib import Path
 
-GENERATOR_VERSION = "2.1"
+GENERATOR_VERSION = "2.2"
 
 
 @functools.cache

@@ -1377,3 +1377,101 @@ B2C_INTERNAL = (
      "by up to 25% to save a sale. The figures are internal.",
      ("18.5%", "up to 25%")),
 )
+
+# Each internal article above is paired with a public FAQ on the same subject (knowledge tasks ask
+# one aspect of the subject of either). Which of the two is public is drawn per org (generator
+# core.knowledge): in half the orgs the FAQ is internal and the article below, the customer-facing
+# version of the internal one (Title, Summary question, answer phrase, body with {a}), is public.
+B2B_PAIRED = {
+    "Escalation Matrix: Severity 1 Outages": ("Premier Support Response Times", (
+        "Severity 1 Escalation Contacts", "Who can I contact when a Severity 1 case is not progressing?",
+        "the Duty Manager line", "Premier Support customers whose Severity 1 case is not progressing can ask for "
+        "{a}, which is staffed around the clock.")),
+    "Billing Credit Approval Limits": ("Billing Contact", (
+        "Billing Credit Limits", "How large a billing credit can support approve?", "$500 per invoice",
+        "Support can credit up to {a} for a disputed invoice on the spot. Larger credits are reviewed by the billing "
+        "team within five business days.")),
+    "Collections Handover": ("Late Payment Fees", (
+        "Overdue Invoice Referrals", "When do overdue invoices go to collections?", "120 days",
+        "Invoices still unpaid {a} after the due date are referred to a collections partner, after three written "
+        "reminders.")),
+    "Roadmap: Next-Generation Firewall": ("Threat Signature Updates", (
+        "Next-Generation Firewall Pricing", "What will the next-generation Sentrel firewall cost?", "$6,450",
+        "The next-generation Sentrel firewall base model is priced at {a}, with a trade-in credit for F400 and F1200 "
+        "units.")),
+    "Upcoming Recall: Arkline R440 Power Board": ("Edge Server Temperature", (
+        "Arkline R440 Power Board Replacement", "When are affected Arkline R440 power boards replaced?",
+        "within 10 business days", "Arkline R440 units with an affected power board get a replacement board {a} of "
+        "registering the serial number on the service portal.")),
+    "Subscription Renewal Uplift": ("Subscription Cancellation Notice", (
+        "Subscription Renewal Pricing", "How much do auto-renewing subscriptions rise at renewal?", "3%",
+        "Auto-renewing software subscriptions renew at {a} above the current price, as stated on the renewal "
+        "notice.")),
+    "Warranty Replacement Caps": ("Hardware Warranty", (
+        "Warranty Replacement Limits", "How many warranty replacements does a unit get?", "two replacements a year",
+        "Each hardware unit is covered for up to {a} under the standard warranty. Further failures are handled as "
+        "a product exchange.")),
+    "Partner Margin Structure": ("Analytics Base License", (
+        "Reseller Pricing for Beacon Analytics", "What discount do resellers get on the Beacon Analytics Suite?",
+        "15% off list", "Authorized resellers buy the Beacon Analytics Suite at {a}, as published in the partner "
+        "price book.")),
+    "Competitive Displacement Program": ("Wireless Controller Capacity", (
+        "Switching Credit for Corvid Controllers", "Is there a credit for switching to Corvid wireless controllers?",
+        "$5,000 per site", "Customers who replace another vendor's wireless controllers with Corvid receive a "
+        "switching credit of {a}, applied to the first invoice.")),
+    "Known Issue: Firmware 7.4.2 Volume Corruption": ("All-Flash Array Drive Bays", (
+        "Vaultis Firmware 7.4.3", "When does the Vaultis firmware fix for snapshot-heavy volumes ship?",
+        "at the end of next month", "Firmware 7.4.3 for Vaultis arrays, which fixes volume errors under heavy "
+        "snapshot load, ships {a}. Until then, keep fewer than 50 snapshots per volume.")),
+    "Internal Discount Floors by Segment": ("Free Trials", (
+        "Volume Discount Limits", "What is the largest volume discount on software subscriptions?", "20% off list",
+        "Volume discounts on software subscriptions go up to {a} for orders above 500 seats. Smaller orders follow "
+        "the published price list.")),
+    "Support Headcount Plan": ("Premier Training Seats", (
+        "Premier Training Schedule Change", "When does Premier Support training move to the new center?",
+        "from the first of next quarter", "Premier Support training sessions move to our new training center {a}. "
+        "Booked seats carry over automatically.")),
+}
+B2C_PAIRED = {
+    "Refund Abuse Indicators": ("Refund Timing", (
+        "Refund Limits", "How many refunds can one account receive?", "four refunds in 90 days",
+        "Each account can receive up to {a} without further review. Later requests are checked by a supervisor.")),
+    "Carrier Contract Rates": ("Free Shipping Threshold", (
+        "Standard Shipping Rates", "What does standard shipping cost?", "$6.95 per order",
+        "Standard ground shipping costs {a} below the free shipping threshold. Two-day air costs $14.95.")),
+    "Fraud Review Holds": ("Exchanges", (
+        "Order Verification Holds", "How long can an order be held for verification?", "up to 24 hours",
+        "Orders shipped to a new address may be held for verification for {a} before they ship. We email you when "
+        "the hold clears.")),
+    "Upcoming Recall: Kinetra T3 Motor Controller": ("Restocking Fees", (
+        "Kinetra T3 Motor Controller Recall", "When do replacement Kinetra T3 motor controllers ship?",
+        "from the 15th of next month", "Replacement motor controllers for affected Kinetra T3 Folding Treadmills ship "
+        "{a}. Register your serial number to be notified.")),
+    "Launch Embargo: Orbyt Phone S2": ("Trade-In Program", (
+        "Orbyt Phone S2 Release", "When does the Orbyt Phone S2 go on sale?", "April 21",
+        "The Orbyt Phone S2 goes on sale on {a}, with trade-in offers for earlier Orbyt models.")),
+    "Supplier Change: Earbuds": ("Sport Earbuds Water Resistance", (
+        "Sport Earbuds Price", "What do the Sport Earbuds cost?", "$49.99",
+        "The Sport Earbuds sell for {a}, with a charging case and three sizes of ear tips in the box.")),
+    "Internal Coupon Codes": ("Student Discount", (
+        "Combining Discounts", "How far can discounts be combined on one order?", "40% off in total",
+        "Discount codes and member offers can be combined on one order up to {a}.")),
+    "Escalation Matrix: Customer Care": ("Phone Support Hours", (
+        "Phone Support Escalations", "Who can I ask for when a phone support call does not solve my problem?",
+        "the shift supervisor", "If a phone support call does not solve your problem, ask the agent to transfer you "
+        "to {a}, available during all support hours.")),
+    "Chat Routing Rules": ("Rewards Points Expiration", (
+        "Rewards VIP Chat", "Which rewards members reach a live agent in chat directly?",
+        "members with $2,000 in lifetime spend", "Rewards {a} or more reach a live agent in chat directly, without "
+        "the virtual assistant.")),
+    "Smart Home Promotion Floors": ("Hearthly Plus Subscription", (
+        "Hearthly Promotion Limits", "How deep do Hearthly promotions go?", "30% off",
+        "Promotions on Hearthly smart home devices go up to {a} and cannot be combined with the Hearthly Plus bundle "
+        "price.")),
+    "Goodwill Budget per Agent": ("Shipping Damage Claims", (
+        "Damaged Delivery Credit", "How much credit do I get for a damaged delivery?", "$25 in store credit",
+        "Besides a replacement or a refund, customers whose delivery arrived damaged receive {a} as an apology.")),
+    "Protection Plan Economics": ("Extended Protection Plans", (
+        "Protection Plan Prices", "How much does an extended protection plan cost?", "12% of the product price",
+        "Extended protection plans cost {a} for two years of cover, payable at purchase or within 30 days.")),
+}

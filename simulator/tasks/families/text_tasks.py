@@ -83,7 +83,7 @@ def resolve_opportunity(gen: TaskGenerator, tools: CrmTools, params: dict) -> di
 @lru_cache(maxsize=2)
 def faq_body_patterns(org: str) -> tuple[re.Pattern, ...]:
     """The patterns of every topical FAQ body template the generator writes for `org`."""
-    return tuple(template_pattern(body) for _t, _q, _a, body in articles.FAQS[org])
+    return tuple(template_pattern(body) for _t, _q, _a, body in articles.faq_templates(org))
 
 
 def faq_answer(org: str, body: str) -> str | None:

@@ -129,9 +129,9 @@ def test_tasks_generate_into_a_folder_is_refused_and_writes_nothing(tmp_path, ca
 
 
 def test_write_atomic_to_a_folder_leaves_no_temp_file_beside_it(tmp_path):
-    from simulator.files import write_atomic
+    from simulator.files import NotARegularFile, write_atomic
     (tmp_path / "target").mkdir()
-    with pytest.raises(IsADirectoryError, match="a folder"):
+    with pytest.raises(NotARegularFile, match="is a folder, not a regular file"):
         write_atomic(tmp_path / "target", "text")
     assert [p.name for p in tmp_path.iterdir()] == ["target"]  # no .target.<pid>.tmp in the folder above
 

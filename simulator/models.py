@@ -22,8 +22,9 @@ the timeout's length once more (the server finishes what was abandoned; never lo
 `retries.max_wait`), a second timeout in a row at one call in flight doubles the timeout (up to
 900 s; each answer halves it again, down to the configured value or twice the recent latency),
 and repeated timeouts name the slow server once per run with what to change. A server on loopback or a known local server's
-port gets LOCAL_DEFAULTS (one call in flight, a long timeout, short replies) where its spec
-sets nothing; the effective values are in the spec's settings, so transcripts show them.
+port gets LOCAL_DEFAULTS (calls in flight measured from one up, a long timeout, short replies)
+where its spec sets nothing; a spec's own `max_concurrency` is a fixed cap, as anywhere. The
+effective values are in the spec's settings, so transcripts show them.
 
 autogen, httpx, the SDKs and tiktoken are imported on first use, never when this module is imported.
 """
@@ -80,8 +81,11 @@ CONTEXT_WINDOW = 128_000  # tokens assumed for a model autogen does not know
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "configs" / "prices.yaml"
 FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such model: no retry
 # What a model server on this machine (or a known local server's port) gets unless its spec
-# says otherwise: such servers answer one request at a time, slowly, on a CPU (configs/local.yaml)
-LOCAL_DEFAULTS = {"max_concurrency": 1, "timeout": 300.0, "max_tokens": 512}
+# says otherwise: it may answer one request at a time, slowly, on a CPU (configs/local.yaml), or
+# dozens at once on a GPU (vLLM, llama-server -np): the calls in flight are measured, from one up
+# to LOCAL_CEILING, while the time per request stays flat (simulator.ratelimit.LatencyRounds)
+LOCAL_CEILING = 128
+LOCAL_DEFAULTS = {"max_concurrency": LOCAL_CEILING, "measure_concurrency": True, "timeout": 300.0, "max_tokens": 512}
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
 # Ollama's and LM Studio's ports, desktop apps wherever they run; not 8000/8080 (vLLM, llama-server):
 # on another host those are as often a GPU server, which the CPU defaults would throttle to one call.
@@ -115,6 +119,7 @@ class ModelSpec:
     temperature: float | None = None
     max_tokens: int | None = None
     max_concurrency: int = 4  # calls in flight (retries included) per provider/model/base_url
+    measure_concurrency: bool = False  # start at one call in flight, grow while latency stays flat
     rpm: int | None = None  # requests per minute, shared by the run's processes on this machine
     tpm: int | None = None  # tokens (prompt and completion) per minute, likewise
     timeout: float = 120.0  # seconds per request
@@ -139,6 +144,8 @@ class ModelSpec:
                                  "config": {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}}
         if self.base_url:
             data["base_url"] = without_credentials(self.base_url)
+        if not self.measure_concurrency:
+            del data["measure_concurrency"]
         return {key: value for key, value in data.items() if value is not None}
 
 
@@ -202,7 +209,7 @@ def _short_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
         raise ModelConfigError(where, "provider openai_compatible needs a base_url")
     options.setdefault("api_key_env", DEFAULT_KEY_ENV.get(provider))
     if is_local_server(options.get("base_url") or (OLLAMA_URL if provider == "ollama" else None)):
-        options = {**LOCAL_DEFAULTS, **options}  # the spec's own values win
+        options = _local_defaults(options)
     return ModelSpec(provider=provider, model=model, where=where, **options)
 
 
@@ -224,6 +231,13 @@ def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
     model = config.get("model", path.rsplit(".", 1)[1])
     return ModelSpec(provider="component", model=model, base_url=config.get("base_url"),
                      component={"provider": path, "config": dict(config)}, where=where, **_options(value, where))
+
+
+def _local_defaults(options: dict[str, Any]) -> dict[str, Any]:
+    """`options` over LOCAL_DEFAULTS (the spec's own values win; its own max_concurrency is a
+    fixed cap, not measured)."""
+    fixed = "max_concurrency" in options
+    return {**{k: v for k, v in LOCAL_DEFAULTS.items() if not (fixed and k == "measure_concurrency")}, **options}
 
 
 def is_local_server(url: str | None) -> bool:
@@ -731,7 +745,7 @@ def _concurrency(spec: ModelSpec) -> AdaptiveConcurrency:
     per_loop = _CONCURRENCY.setdefault(asyncio.get_running_loop(), {})
     key = (spec.provider, spec.model, spec.base_url)
     if key not in per_loop:
-        per_loop[key] = AdaptiveConcurrency(spec.max_concurrency, ServerPace(_scope(spec)))
+        per_loop[key] = AdaptiveConcurrency(spec.max_concurrency, ServerPace(_scope(spec)), spec.measure_concurrency)
     return per_loop[key]
 
 
@@ -884,7 +898,7 @@ class _ModelClient:
             elif _is_timeout(exc):
                 self._timed_out(limit, sent_at, timeout)
             raise
-        limit.succeeded(time.perf_counter() - started)
+        limit.succeeded(time.perf_counter() - started, sent)
         return result, started
 
     def _timeout(self) -> float:

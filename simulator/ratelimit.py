@@ -16,7 +16,10 @@ holds waits for a full bucket and leaves it in debt.
 
 `AdaptiveConcurrency` bounds the calls in flight of one model in one event loop (AIMD): a 429
 halves the cap (never below 1), a run of `cap` successes adds one (never above the model's
-`max_concurrency`). `ServerPace` (a sibling file of the bucket's, shared the same way) does the
+`max_concurrency`). A measured cap (`LatencyRounds`: a local server's default) starts at one
+call in flight instead and follows the server's latency: it doubles per round while the time per
+request stays flat and the cap is used, then grows by one, and comes down to what kept pace
+when the time per request rises (a Vegas-style limiter); 429s and timeouts cut it as above. `ServerPace` (a sibling file of the bucket's, shared the same way) does the
 same for timeouts across processes, holds the timeout a slow server earned (doubled after a
 second timeout in a row at one call in flight, halved by each answer down to twice the recent
 answers' latency, so that it comes back to the configured value once the server answers at
@@ -150,12 +153,60 @@ def _shortfall(level: float, cost: float, per_minute: int | None, burst: float) 
     return 0.0 if level >= need else (need - level) * MINUTE / per_minute
 
 
-class AdaptiveConcurrency:
-    """At most `cap` calls in flight (AIMD between 1 and `ceiling`, see the module). The 429s of
-    requests sent before the last cut count as one: a burst of refusals halves the cap once."""
+FLAT = 1.2  # a round's time per request at most this times the base: the server kept pace
+RISEN = 1.5  # above this times the base: requests queue at the server, the cap comes down
 
-    def __init__(self, ceiling: int, pace: ServerPace | None = None):
-        self.ceiling = self.cap = ceiling
+
+class LatencyRounds:
+    """The calls in flight a server keeps pace with, measured. A round is `cap` answers of requests
+    sent since the cap last changed; its mean latency against the base (the lowest round mean so
+    far, measured afresh by a round at one call in flight) decides the next cap: at most FLAT times
+    the base, with the cap used (that many calls were in flight), it doubles (slow start, until
+    the first cut) or grows by one; above RISEN times the base it comes down to cap x base /
+    latency (the calls the server served without queueing), at least one less; between, it holds."""
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self.base = math.inf
+        self.slow_start = True
+        self.restart()
+
+    def restart(self, slow_start: bool = True) -> None:
+        """A new round from now (a cut also ends slow start)."""
+        self.slow_start = self.slow_start and slow_start
+        self.started, self.latencies, self.busiest = self.clock(), [], 0
+
+    def saw(self, in_flight: int) -> None:
+        """`in_flight` calls are in flight now."""
+        self.busiest = max(self.busiest, in_flight)
+
+    def answered(self, cap: int, seconds: float, sent: float, ceiling: int) -> int:
+        """The cap after an answer in `seconds` to a request sent at `sent` (the clock's time)."""
+        if sent < self.started:  # sent in an earlier round, at another cap
+            return cap
+        self.latencies.append(seconds)
+        if len(self.latencies) < cap:
+            return cap
+        mean = sum(self.latencies) / len(self.latencies)
+        self.base = mean if cap == 1 else min(self.base, mean)
+        ratio, used = mean / self.base, self.busiest >= cap
+        if ratio > RISEN:
+            cap = max(1, min(cap - 1, int(cap / ratio)))
+        elif ratio <= FLAT and used:
+            cap = min(ceiling, 2 * cap if self.slow_start else cap + 1)
+        self.restart(slow_start=ratio <= RISEN)
+        return cap
+
+
+class AdaptiveConcurrency:
+    """At most `cap` calls in flight (AIMD between 1 and `ceiling`, see the module; `measured`: a
+    LatencyRounds cap from one call in flight up). The 429s of requests sent before the last cut
+    count as one: a burst of refusals halves the cap once."""
+
+    def __init__(self, ceiling: int, pace: ServerPace | None = None, measured: bool = False):
+        self.ceiling = ceiling
+        self.rounds = LatencyRounds() if measured else None
+        self.cap = 1 if measured else ceiling
         self.pace = pace  # the server's pace, shared by the machine's processes: its cap binds too
         self.in_flight = 0
         self._streak = 0
@@ -174,6 +225,8 @@ class AdaptiveConcurrency:
             finally:
                 self._waiters.discard(waiter)
         self.in_flight += 1
+        if self.rounds:
+            self.rounds.saw(self.in_flight)
         try:
             yield
         finally:
@@ -190,20 +243,34 @@ class AdaptiveConcurrency:
         """A request sent at `sent_at` (time.monotonic()) met a 429."""
         self._streak = 0
         if sent_at > self._cut_at:
-            self.cap = max(1, self.cap // 2)
+            self._cut(max(1, self.cap // 2))
             self._cut_at = time.monotonic()
 
     def timed_out(self, sent_at: float, timeout: float) -> Timeout:
-        """A request sent at `sent_at` (time.time()) got no answer in `timeout` seconds."""
-        return self.pace.timed_out(sent_at, self.ceiling, timeout)
+        """A request sent at `sent_at` (time.time()) got no answer in `timeout` seconds (the
+        server's pace is cut from this loop's cap, and a measured cap follows it down)."""
+        news = self.pace.timed_out(sent_at, self.cap, timeout)
+        if self.rounds:
+            self._cut(self.pace.cap(self.cap))
+        return news
 
-    def succeeded(self, seconds: float | None = None) -> None:
-        """A request was answered (after `seconds`, told to the server's pace)."""
+    def succeeded(self, seconds: float | None = None, sent: float | None = None) -> None:
+        """A request sent at `sent` (time.monotonic()) was answered after `seconds` (told to the
+        server's pace, and to a measured cap)."""
         if self.pace and seconds is not None:
             self.pace.answered(seconds, self.ceiling)
+        if self.rounds:
+            if seconds is not None and sent is not None:
+                self.cap = self.rounds.answered(self.cap, seconds, sent, self.ceiling)
+            return
         self._streak += 1
         if self._streak >= self.cap and self.cap < self.ceiling:
             self.cap, self._streak = self.cap + 1, 0
+
+    def _cut(self, cap: int) -> None:
+        self.cap = cap
+        if self.rounds:
+            self.rounds.restart(slow_start=False)
 
 
 MAX_TIMEOUT = 900.0  # seconds: the longest a raised timeout gets

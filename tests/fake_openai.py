@@ -20,7 +20,8 @@ is kept in `refused`, not in `requests`.
 
 A one-at-a-time server (llama-cpp-python on a CPU): `server.serve_one_at_a_time(0.4)`
 works 0.4 s on each request, one request after another, and finishes a request whose client
-gave up (timed out) before it starts on the next.
+gave up (timed out) before it starts on the next. `server.serve_at_once(4, 0.4)` works on up to
+4 requests at once (a GPU server's batch) and queues the rest.
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ class FakeOpenAI:
         self.refused: list[dict[str, Any]] = []  # requests turned away by the rate limit
         self._rate: tuple[int, float] | None = None
         self._work: float | None = None  # seconds of work per request, served one at a time
-        self._worker = threading.Lock()  # held by the request being worked on
+        self._worker = threading.Semaphore(1)  # held by the requests being worked on
         self._answered_at: deque[float] = deque()  # monotonic times of the requests in the window
         self._lock = threading.Lock()
         self._stopping = threading.Event()  # cuts pauses short when the server stops
@@ -143,9 +144,13 @@ class FakeOpenAI:
 
     def serve_one_at_a_time(self, seconds: float) -> None:
         """Work `seconds` (at most MAX_PAUSE) on each request, one request at a time."""
-        if not 0 <= seconds <= MAX_PAUSE:
-            raise ValueError(f"work of 0..{MAX_PAUSE} s per request, not {seconds}")
-        self._work = seconds
+        self.serve_at_once(1, seconds)
+
+    def serve_at_once(self, requests: int, seconds: float) -> None:
+        """Work `seconds` (at most MAX_PAUSE) on each request, `requests` at a time; the rest wait."""
+        if not 0 <= seconds <= MAX_PAUSE or requests < 1:
+            raise ValueError(f"work of 0..{MAX_PAUSE} s per request, at least 1 at a time, not {requests} x {seconds}")
+        self._work, self._worker = seconds, threading.Semaphore(requests)
 
     def _over_limit(self) -> float:
         """Seconds until the rate limit admits a request (0: admitted now, and counted); call locked."""

@@ -159,7 +159,8 @@ RISEN = 1.5  # above this times the base: requests queue at the server, the cap 
 
 class LatencyRounds:
     """The calls in flight a server keeps pace with, measured. A round is `cap` answers of requests
-    sent since the cap last changed; its mean latency against the base (the lowest round mean so
+    sent since the cap last changed (from the first request sent after the change: when a cut
+    lets one go, the calls sent before it no longer queue at the server); its mean latency against the base (the lowest round mean so
     far, measured afresh by a round at one call in flight) decides the next cap: at most FLAT times
     the base, with the cap used (that many calls were in flight), it doubles (slow start, until
     the first cut) or grows by one; above RISEN times the base it comes down to cap x base /
@@ -172,12 +173,14 @@ class LatencyRounds:
         self.restart()
 
     def restart(self, slow_start: bool = True) -> None:
-        """A new round from now (a cut also ends slow start)."""
+        """A new round from the next request sent (a cut also ends slow start)."""
         self.slow_start = self.slow_start and slow_start
-        self.started, self.latencies, self.busiest = self.clock(), [], 0
+        self.started, self.latencies, self.busiest = math.inf, [], 0
 
     def saw(self, in_flight: int) -> None:
-        """`in_flight` calls are in flight now."""
+        """A request is sent, with `in_flight` calls in flight now (itself included)."""
+        if self.started == math.inf:
+            self.started = self.clock()
         self.busiest = max(self.busiest, in_flight)
 
     def answered(self, cap: int, seconds: float, sent: float, ceiling: int) -> int:

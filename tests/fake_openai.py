@@ -32,6 +32,7 @@ import struct
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
@@ -121,6 +122,7 @@ class FakeOpenAI:
         self._rate: tuple[int, float] | None = None
         self._work: float | None = None  # seconds of work per request, served one at a time
         self._worker = threading.Semaphore(1)  # held by the requests being worked on
+        self.working = self.most_at_once = 0  # requests being worked on now, and the most at once
         self._answered_at: deque[float] = deque()  # monotonic times of the requests in the window
         self._lock = threading.Lock()
         self._stopping = threading.Event()  # cuts pauses short when the server stops
@@ -151,6 +153,18 @@ class FakeOpenAI:
         if not 0 <= seconds <= MAX_PAUSE or requests < 1:
             raise ValueError(f"work of 0..{MAX_PAUSE} s per request, at least 1 at a time, not {requests} x {seconds}")
         self._work, self._worker = seconds, threading.Semaphore(requests)
+
+    @contextmanager
+    def _at_work(self):
+        """Count a request as worked on (`working`, `most_at_once`) while it is."""
+        with self._lock:
+            self.working += 1
+            self.most_at_once = max(self.most_at_once, self.working)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.working -= 1
 
     def _over_limit(self) -> float:
         """Seconds until the rate limit admits a request (0: admitted now, and counted); call locked."""
@@ -191,7 +205,7 @@ class FakeOpenAI:
                 scripted = fake._next(body)
                 if fake._work is None:
                     return self._answer(scripted, body)
-                with fake._worker:  # queued behind the requests that came first
+                with fake._worker, fake._at_work():  # queued behind the requests that came first
                     if fake._stopping.wait(fake._work):
                         return self._drop(reset=False)
                     return self._answer(scripted, body)

@@ -160,11 +160,13 @@ RISEN = 1.5  # above this times the base: requests queue at the server, the cap 
 class LatencyRounds:
     """The calls in flight a server keeps pace with, measured. A round is `cap` answers of requests
     sent since the cap last changed (from the first request sent after the change: when a cut
-    lets one go, the calls sent before it no longer queue at the server); its mean latency against the base (the lowest round mean so
-    far, measured afresh by a round at one call in flight) decides the next cap: at most FLAT times
-    the base, with the cap used (that many calls were in flight), it doubles (slow start, until
-    the first cut) or grows by one; above RISEN times the base it comes down to cap x base /
-    latency (the calls the server served without queueing), at least one less; between, it holds."""
+    lets one go, the calls sent before it no longer queue at the server). Its typical latency
+    (the mean of its fastest 90%: a slow new connection or two do not cut the cap) against the
+    base (the lowest round's so far, measured afresh by a round at one call in flight) decides
+    the next cap: at most FLAT times the base, with the cap used (that many calls
+    were in flight), it doubles (slow start, until the first cut) or grows by one; above RISEN
+    times the base it comes down to cap x base / latency (the calls the server served without
+    queueing), at least one less; between, it holds."""
 
     def __init__(self, clock=time.monotonic):
         self.clock = clock
@@ -190,15 +192,21 @@ class LatencyRounds:
         self.latencies.append(seconds)
         if len(self.latencies) < cap:
             return cap
-        mean = sum(self.latencies) / len(self.latencies)
-        self.base = mean if cap == 1 else min(self.base, mean)
-        ratio, used = mean / self.base, self.busiest >= cap
+        typical = _lower_mean(self.latencies)
+        self.base = typical if cap == 1 else min(self.base, typical)
+        ratio, used = typical / self.base, self.busiest >= cap
         if ratio > RISEN:
             cap = max(1, min(cap - 1, int(cap / ratio)))
         elif ratio <= FLAT and used:
             cap = min(ceiling, 2 * cap if self.slow_start else cap + 1)
         self.restart(slow_start=ratio <= RISEN)
         return cap
+
+
+def _lower_mean(latencies: list[float]) -> float:
+    """The mean of the fastest 90% of `latencies` (all of them, up to 9)."""
+    kept = sorted(latencies)[:math.ceil(0.9 * len(latencies))]
+    return sum(kept) / len(kept)
 
 
 class AdaptiveConcurrency:

@@ -109,6 +109,10 @@ def never_the_same():
     return respond
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # (socketserver's 5 drops a burst of new connections: a 1 s SYN retry)
+
+
 class FakeOpenAI:
     """The server; use as a context manager."""
 
@@ -126,7 +130,7 @@ class FakeOpenAI:
         self._answered_at: deque[float] = deque()  # monotonic times of the requests in the window
         self._lock = threading.Lock()
         self._stopping = threading.Event()  # cuts pauses short when the server stops
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = _Server(("127.0.0.1", 0), self._handler())
         self._server.handle_error = lambda *_: None  # a client that gave up (timed out) is no error here
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

@@ -64,20 +64,24 @@ async def drive(spec, callers: int, seconds: float) -> dict:
             try:
                 await client.create([UserMessage(content="How many open cases?", source="user")])
                 if time.monotonic() <= end:  # (not the callers queued at the end, answered after it)
-                    answered.append(time.monotonic() - start)
+                    answered.append(time.monotonic())
             except InfraError:
                 pass
 
     async def watch(samples):
         limit = models._concurrency(spec)
-        while time.monotonic() < end:
-            await asyncio.sleep(min(10.0, seconds / 3))
+        while time.monotonic() < end - 0.01:
+            await asyncio.sleep(min(10.0, seconds / 3, end - time.monotonic()))
             with limit.pace._locked(write=False) as pace:
                 samples.append((round(time.monotonic() - start), int(pace.timeouts), limit.limit()))
     samples: list[tuple[int, int, int]] = []
-    await asyncio.gather(watch(samples), *(caller() for _ in range(callers)))
+    tasks = [asyncio.create_task(caller()) for _ in range(callers)]
+    await watch(samples)
+    for task in tasks:  # (the callers still queued at the end are not waited for)
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     await client.close()
-    return {"answered": len(answered), "seconds": seconds, "samples": samples, "times": answered}
+    return {"answered": len(answered), "seconds": seconds, "samples": samples}
 
 
 def play(width: int, latency: float, callers: int, seconds: float, **extra) -> dict:

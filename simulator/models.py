@@ -155,14 +155,15 @@ SAFE_CONFIG_KEYS = ("model", "base_url", "temperature", "top_p", "max_tokens", "
 
 # ---------------------------------------------------------------- parsing
 
-_WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "rpm": int, "tpm": int, "retries": Mapping}
+_WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "measure_concurrency": bool, "rpm": int, "tpm": int,
+                 "retries": Mapping}
 _OPTION_KEYS = {**_WRAPPER_KEYS, "base_url": str, "temperature": float, "max_tokens": int,
                 "timeout": float, "model_info": Mapping, "structured_output": str}
 STRUCTURED_OUTPUT = ("json_schema", "json_object")  # how an output schema is asked for: OpenAI's
 # json_schema response format (the default), or {"type": "json_object", "schema": ...}, which
 # llama-cpp-python's server enforces with a grammar and which it takes instead of json_schema
 _POSITIVE = {"max_concurrency", "max_tokens", "timeout", "rpm", "tpm"}
-_KIND_NAMES = {str: "string", int: "integer", float: "number", Mapping: "mapping"}
+_KIND_NAMES = {str: "string", int: "integer", float: "number", Mapping: "mapping", bool: "boolean"}
 
 
 def parse_model_spec(value: str | Mapping[str, Any], where: str) -> ModelSpec:
@@ -235,7 +236,7 @@ def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
 
 def _local_defaults(options: dict[str, Any]) -> dict[str, Any]:
     """`options` over LOCAL_DEFAULTS (the spec's own values win; its own max_concurrency is a
-    fixed cap, not measured)."""
+    fixed cap, not measured, unless it also says `measure_concurrency: true`)."""
     fixed = "max_concurrency" in options
     return {**{k: v for k, v in LOCAL_DEFAULTS.items() if not (fixed and k == "measure_concurrency")}, **options}
 
@@ -922,9 +923,10 @@ class _ModelClient:
         if news.name_it:
             measured = ("no request answered yet" if news.seconds_per_request is None
                         else f"answered requests took {news.seconds_per_request:.1f} s each")
+            cap = limit.ceiling if limit.rounds is None else f"measured: {limit.limit()} of {limit.ceiling}"
             logger.warning("slow model server {}: {} requests timed out, {}; set {}.timeout (now {:g} s) higher "
                            "or {}.max_concurrency (now {}) lower", _server(self.spec), news.timeouts, measured,
-                           where, self._timeout(), where, limit.ceiling)
+                           where, self._timeout(), where, cap)
 
     async def _call(self, awaitable):
         """One attempt; a fatal provider answer (bad key, no such model) ends as InfraError at once."""

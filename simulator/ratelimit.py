@@ -19,14 +19,15 @@ halves the cap (never below 1), a run of `cap` successes adds one (never above t
 `max_concurrency`). A measured cap (`LatencyRounds`: a local server's default) starts at one
 call in flight instead and follows the server's latency: it doubles per round while the time per
 request stays flat and the cap is used, then grows by one, and comes down to what kept pace
-when the time per request rises (a Vegas-style limiter); 429s and timeouts cut it as above. `ServerPace` (a sibling file of the bucket's, shared the same way) does the
-same for timeouts across processes, holds the timeout a slow server earned (doubled after a
-second timeout in a row at one call in flight, halved by each answer down to twice the recent
-answers' latency, so that it comes back to the configured value once the server answers at
-once) and the answered requests' latency; the loop's bound is the lower of the two caps. A
+when the time per request rises (a Vegas-style limiter); 429s and timeouts cut it as above.
+`ServerPace` (a sibling file of the bucket's, shared the same way) does the same for timeouts
+across processes (cut from the loop's cap), holds the timeout a slow server earned (doubled
+after a second timeout in a row at one call in flight, halved by each answer down to twice the
+recent answers' latency, so that it comes back to the configured value once the server answers
+at once) and the answered requests' latency; the loop's bound is the lower of the two caps. A
 pace untouched for longer than any of its requests can take (STALE_MIN + 2 x its timeout) is
-forgotten. Calls in flight are counted per loop, never in a file, so
-a killed process holds no place.
+forgotten. Calls in flight (and a measured cap) are counted per loop, never in a file, so a
+killed process holds no place.
 """
 
 from __future__ import annotations
@@ -163,10 +164,10 @@ class LatencyRounds:
     lets one go, the calls sent before it no longer queue at the server). Its typical latency
     (the mean of its fastest 90%: a slow new connection or two do not cut the cap) against the
     base (the lowest round's so far, measured afresh by a round at one call in flight) decides
-    the next cap: at most FLAT times the base, with the cap used (that many calls
-    were in flight), it doubles (slow start, until the first cut) or grows by one; above RISEN
-    times the base it comes down to cap x base / latency (the calls the server served without
-    queueing), at least one less; between, it holds."""
+    the next cap: at most FLAT times the base, with the cap used (that many calls were in
+    flight), it doubles (slow start, until the first cut) or grows by one; above RISEN times the
+    base it comes down to cap x base / latency (the calls the server served without queueing),
+    at least one less; between, it holds."""
 
     def __init__(self, clock=time.monotonic):
         self.clock = clock

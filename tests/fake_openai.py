@@ -109,6 +109,24 @@ def never_the_same():
     return respond
 
 
+class _Gate:
+    """`n` holders at a time, let in first come, first served (a Semaphore lets a newcomer barge in)."""
+
+    def __init__(self, n: int) -> None:
+        self._n, self._taken, self._released = n, 0, 0
+        self._turn = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._turn:
+            ticket, self._taken = self._taken, self._taken + 1
+            self._turn.wait_for(lambda: ticket < self._released + self._n)
+
+    def __exit__(self, *_: Any) -> None:
+        with self._turn:
+            self._released += 1
+            self._turn.notify_all()
+
+
 class _Server(ThreadingHTTPServer):
     request_queue_size = 256  # (socketserver's 5 drops a burst of new connections: a 1 s SYN retry)
 
@@ -125,7 +143,7 @@ class FakeOpenAI:
         self.refused: list[dict[str, Any]] = []  # requests turned away by the rate limit
         self._rate: tuple[int, float] | None = None
         self._work: float | None = None  # seconds of work per request, served one at a time
-        self._worker = threading.Semaphore(1)  # held by the requests being worked on
+        self._worker = _Gate(1)  # held by the requests being worked on
         self.working = self.most_at_once = 0  # requests being worked on now, and the most at once
         self._answered_at: deque[float] = deque()  # monotonic times of the requests in the window
         self._lock = threading.Lock()
@@ -156,7 +174,7 @@ class FakeOpenAI:
         """Work `seconds` (at most MAX_PAUSE) on each request, `requests` at a time; the rest wait."""
         if not 0 <= seconds <= MAX_PAUSE or requests < 1:
             raise ValueError(f"work of 0..{MAX_PAUSE} s per request, at least 1 at a time, not {requests} x {seconds}")
-        self._work, self._worker = seconds, threading.Semaphore(requests)
+        self._work, self._worker = seconds, _Gate(requests)
 
     @contextmanager
     def _at_work(self):

@@ -181,3 +181,41 @@ def test_a_specs_own_max_concurrency_is_a_fixed_ceiling(fake_openai, tmp_path, m
     assert not spec.measure_concurrency
     asyncio.run(_ask_many(spec, callers=12, each=3))
     assert fake_openai.most_at_once == 3
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ({}, (128, True)),
+    ({"max_concurrency": 16}, (16, False)),
+    ({"max_concurrency": 16, "measure_concurrency": True}, (16, True)),
+    ({"measure_concurrency": False}, (128, False)),
+])
+def test_who_sets_the_cap_of_a_local_server(extra, expected):
+    spec = parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:8000/v1", **extra}, "agent.model")
+    assert (spec.max_concurrency, spec.measure_concurrency) == expected
+
+
+def test_a_remote_server_may_be_measured_too_and_a_bad_flag_is_one_line(monkeypatch):
+    from simulator.models import ModelConfigError
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-inflight")
+    spec = parse_model_spec({"model": "openai/gpt-4o", "measure_concurrency": True, "max_concurrency": 32}, "m")
+    assert (spec.max_concurrency, spec.measure_concurrency) == (32, True)
+    with pytest.raises(ModelConfigError, match="measure_concurrency must be a boolean, got 'yes'"):
+        parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:8/v1", "measure_concurrency": "yes"}, "m")
+
+
+def test_the_slow_server_line_names_a_measured_cap(fake_openai, tmp_path, monkeypatch):
+    from loguru import logger
+
+    monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "cache"))
+    fake_openai.serve_one_at_a_time(0.3)
+    fake_openai.responder = lambda body: reply("ok")
+    lines: list[str] = []
+    sink = logger.add(lines.append, level="WARNING", format="{message}")
+    logger.enable("simulator")
+    try:
+        asyncio.run(_ask_many(_local(fake_openai, timeout=0.2, retries={"attempts": 4, "max_wait": 0.2}), 2, 1))
+    finally:
+        logger.remove(sink)
+    named = [line for line in lines if line.startswith("slow model server")]
+    assert len(named) == 1 and "agent.model.max_concurrency (now measured: 1 of 128) lower" in named[0], named

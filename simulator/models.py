@@ -21,10 +21,11 @@ on the whole machine (simulator.ratelimit.ServerPace), the request is sent again
 the timeout's length once more (the server finishes what was abandoned; never longer than
 `retries.max_wait`), a second timeout in a row at one call in flight doubles the timeout (up to
 900 s; each answer halves it again, down to the configured value or twice the recent latency),
-and repeated timeouts name the slow server once per run with what to change. A server on loopback or a known local server's
-port gets LOCAL_DEFAULTS (calls in flight measured from one up, a long timeout, short replies)
-where its spec sets nothing; a spec's own `max_concurrency` is a fixed cap, as anywhere. The
-effective values are in the spec's settings, so transcripts show them.
+and repeated timeouts name the slow server once per run with what to change. A server on
+loopback or a known local server's port gets LOCAL_DEFAULTS (calls in flight measured from one
+up: simulator.ratelimit.LatencyRounds; a long timeout, short replies) where its spec sets
+nothing; a spec's own `max_concurrency` is a fixed cap unless it also says `measure_concurrency:
+true`. The effective values are in the spec's settings, so transcripts show them.
 
 autogen, httpx, the SDKs and tiktoken are imported on first use, never when this module is imported.
 """

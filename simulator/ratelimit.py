@@ -167,12 +167,14 @@ class LatencyRounds:
     the next cap: at most FLAT times the base, with the cap used (that many calls were in
     flight), it doubles (slow start, until the first cut) or grows by one; above RISEN times the
     base it comes down to cap x base / latency (the calls the server served without queueing),
-    at least one less; between, it holds."""
+    at least one less; between, it holds. A timeout at k calls in flight keeps the cap below k
+    from then on (a serial server whose timeout is under twice its latency stays at one)."""
 
     def __init__(self, clock=time.monotonic):
         self.clock = clock
         self.base = math.inf
         self.slow_start = True
+        self.below = math.inf  # the cap at the last timeout: never reached again
         self.restart()
 
     def restart(self, slow_start: bool = True) -> None:
@@ -199,7 +201,7 @@ class LatencyRounds:
         if ratio > RISEN:
             cap = max(1, min(cap - 1, int(cap / ratio)))
         elif ratio <= FLAT and used:
-            cap = min(ceiling, 2 * cap if self.slow_start else cap + 1)
+            cap = min(ceiling, self.below - 1, 2 * cap if self.slow_start else cap + 1)
         self.restart(slow_start=ratio <= RISEN)
         return cap
 
@@ -262,6 +264,8 @@ class AdaptiveConcurrency:
         """A request sent at `sent_at` (time.time()) got no answer in `timeout` seconds (the
         server's pace is cut from this loop's cap, and a measured cap follows it down)."""
         news = self.pace.timed_out(sent_at, self.cap, timeout)
+        if self.rounds and news.cut and self.cap > 1:  # (at one call in flight: a slow request, not too many)
+            self.rounds.below = min(self.rounds.below, self.cap)
         if self.rounds:
             self._cut(self.pace.cap(self.cap))
         return news
@@ -310,12 +314,14 @@ class _Pace:
 @dataclass(frozen=True)
 class Timeout:
     """What a timeout changed: the timeouts so far, the measured seconds per answered request
-    (None before any), the raised timeout (None if not raised), whether to name the server now."""
+    (None before any), the raised timeout (None if not raised), whether to name the server now,
+    whether it cut the calls in flight (the first of a burst)."""
 
     timeouts: int
     seconds_per_request: float | None
     raised_to: float | None
     name_it: bool
+    cut: bool = False
 
 
 class ServerPace:
@@ -352,7 +358,7 @@ class ServerPace:
             name_it = pace.timeouts >= 2 and pace.warned != os.getpgrp()
             if name_it:
                 pace.warned = os.getpgrp()
-            return Timeout(int(pace.timeouts), pace.ok_seconds / pace.ok if pace.ok else None, raised, name_it)
+            return Timeout(int(pace.timeouts), pace.ok_seconds / pace.ok if pace.ok else None, raised, name_it, fresh)
 
     def answered(self, seconds: float, ceiling: int) -> None:
         """A request was answered after `seconds`."""

@@ -28,6 +28,7 @@ class Played:
     latencies: list[float] = field(default_factory=list)  # per answer, in order
     finished: list[float] = field(default_factory=list)  # virtual time of each answer
     busiest: int = 0  # the most requests in flight at once
+    timeouts: int = 0  # answers later than the timeout (told to the limiter as timeouts)
 
     def throughput(self, skip: int = 0) -> float:
         """Answers per second after the first `skip` answers (the ramp)."""
@@ -35,11 +36,12 @@ class Played:
         return (len(self.finished) - skip) / (self.finished[-1] - start)
 
 
-def play(at_once, latency: float, callers: int, answers: int, ceiling: int = 128) -> Played:
+def play(at_once, latency: float, callers: int, answers: int, ceiling: int = 128, timeout: float = 0) -> Played:
     """`callers` callers asking as fast as the limiter lets them until `answers` answers, against a
-    server working on `at_once(t)` requests at a time (first come, first served), `latency` each."""
+    server working on `at_once(t)` requests at a time (first come, first served), `latency` each.
+    With a `timeout`, a later answer is a timeout (told when it comes; needs CRMARENA_CACHE set)."""
     now = [0.0]
-    limit = AdaptiveConcurrency(ceiling, measured=True)
+    limit = AdaptiveConcurrency(ceiling, ServerPace(f"sim|{time.time()}") if timeout else None, measured=True)
     limit.rounds.clock = lambda: now[0]
     limit.rounds.restart()
     queue: list[float] = []  # sent times of queued requests, in order
@@ -55,7 +57,11 @@ def play(at_once, latency: float, callers: int, answers: int, ceiling: int = 128
             heapq.heappush(working, (now[0] + latency, queue.pop(0)))
         now[0], sent = heapq.heappop(working)
         limit.in_flight -= 1
-        limit.succeeded(now[0] - sent, sent)
+        if timeout and now[0] - sent > timeout:
+            played.timeouts += 1
+            limit.timed_out(time.time(), timeout)
+        else:
+            limit.succeeded(now[0] - sent, sent)
         played.caps.append(limit.cap)
         played.latencies.append(now[0] - sent)
         played.finished.append(now[0])
@@ -91,6 +97,30 @@ def test_a_serial_slow_server_keeps_one_or_two_in_flight_and_nothing_would_time_
     assert set(played.caps) <= {1, 2}
     assert max(played.latencies) <= 2 * latency + 1e-9 < timeout
     assert played.throughput() >= 0.99 / latency
+
+
+@pytest.mark.parametrize("latency, timeout, callers", [(2.0, 3.0, 64), (2.0, 2.5, 8), (0.3, 0.5, 16), (10.0, 19.0, 4),
+                                                        (1.0, 1.01, 2), (60.0, 90.0, 32)])
+def test_a_timeout_at_two_in_flight_keeps_a_serial_server_at_one(latency, timeout, callers, tmp_path, monkeypatch):
+    """The timeout is under twice the latency: the one probe of two calls in flight costs two
+    timeouts at most (the second request queued behind the first), and the cap stays at one from
+    then on (no timeout every few requests)."""
+    monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "cache"))
+    played = play(servers(1), latency, callers=callers, answers=300, timeout=timeout)
+    assert played.timeouts <= 2 and set(played.caps[10:]) == {1}
+    assert played.throughput() >= 0.98 / latency
+
+
+def test_a_burst_of_timeouts_does_not_stick_the_cap_below_the_servers_width(tmp_path, monkeypatch):
+    """64 requests time out together at 64 in flight (a hiccup): the cap halves once, and the
+    ceiling it keeps is 63, not the halved 32 each later timeout of the burst would give."""
+    monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "cache"))
+    limit = AdaptiveConcurrency(128, ServerPace("burst|test"), measured=True)
+    limit.cap = 64
+    sent = time.time()
+    for _ in range(64):
+        limit.timed_out(sent, 1.0)
+    assert limit.cap == 32 and limit.rounds.below == 64
 
 
 @pytest.mark.parametrize("callers", [1, 3, 8, 20])

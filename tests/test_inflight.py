@@ -132,7 +132,7 @@ def test_the_cap_grows_only_as_far_as_it_is_used(callers):
     assert played.throughput(skip=20) >= 0.99 * callers / 0.1
 
 
-@pytest.mark.parametrize("ceiling", [1, 2, 5, 32])
+@pytest.mark.parametrize("ceiling", [1, 2, 3, 5, 32, 100])
 def test_a_ceiling_is_never_passed(ceiling):
     played = play(servers(64), 0.1, callers=100, answers=300, ceiling=ceiling)
     assert played.busiest == max(played.caps) == ceiling

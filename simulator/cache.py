@@ -35,7 +35,7 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crmarena"
 
 
-_SETTINGS_IGNORED = ("max_concurrency", "retries", "timeout", "api_key_env", "rpm", "tpm")  # do not change a reply
+_SETTINGS_IGNORED = ("max_concurrency", "measure_concurrency", "retries", "timeout", "api_key_env", "rpm", "tpm")  # do not change a reply
 
 
 def reply_settings(settings: Mapping[str, Any]) -> dict[str, Any]:

@@ -21,9 +21,11 @@ on the whole machine (simulator.ratelimit.ServerPace), the request is sent again
 the timeout's length once more (the server finishes what was abandoned; never longer than
 `retries.max_wait`), a second timeout in a row at one call in flight doubles the timeout (up to
 900 s; each answer halves it again, down to the configured value or twice the recent latency),
-and repeated timeouts name the slow server once per run with what to change. A server on loopback or a known local server's
-port gets LOCAL_DEFAULTS (one call in flight, a long timeout, short replies) where its spec
-sets nothing; the effective values are in the spec's settings, so transcripts show them.
+and repeated timeouts name the slow server once per run with what to change. A server on
+loopback or a known local server's port gets LOCAL_DEFAULTS (calls in flight measured from one
+up: simulator.ratelimit.LatencyRounds; a long timeout, short replies) where its spec sets
+nothing; a spec's own `max_concurrency` is a fixed cap unless it also says `measure_concurrency:
+true`. The effective values are in the spec's settings, so transcripts show them.
 
 autogen, httpx, the SDKs and tiktoken are imported on first use, never when this module is imported.
 """
@@ -80,8 +82,11 @@ CONTEXT_WINDOW = 128_000  # tokens assumed for a model autogen does not know
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "configs" / "prices.yaml"
 FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such model: no retry
 # What a model server on this machine (or a known local server's port) gets unless its spec
-# says otherwise: such servers answer one request at a time, slowly, on a CPU (configs/local.yaml)
-LOCAL_DEFAULTS = {"max_concurrency": 1, "timeout": 300.0, "max_tokens": 512}
+# says otherwise: it may answer one request at a time, slowly, on a CPU (configs/local.yaml), or
+# dozens at once on a GPU (vLLM, llama-server -np): the calls in flight are measured, from one up
+# to LOCAL_CEILING, while the time per request stays flat (simulator.ratelimit.LatencyRounds)
+LOCAL_CEILING = 128
+LOCAL_DEFAULTS = {"max_concurrency": LOCAL_CEILING, "measure_concurrency": True, "timeout": 300.0, "max_tokens": 512}
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
 # Ollama's and LM Studio's ports, desktop apps wherever they run; not 8000/8080 (vLLM, llama-server):
 # on another host those are as often a GPU server, which the CPU defaults would throttle to one call.
@@ -115,6 +120,7 @@ class ModelSpec:
     temperature: float | None = None
     max_tokens: int | None = None
     max_concurrency: int = 4  # calls in flight (retries included) per provider/model/base_url
+    measure_concurrency: bool = False  # start at one call in flight, grow while latency stays flat
     rpm: int | None = None  # requests per minute, shared by the run's processes on this machine
     tpm: int | None = None  # tokens (prompt and completion) per minute, likewise
     timeout: float = 120.0  # seconds per request
@@ -139,6 +145,8 @@ class ModelSpec:
                                  "config": {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}}
         if self.base_url:
             data["base_url"] = without_credentials(self.base_url)
+        if not self.measure_concurrency:
+            del data["measure_concurrency"]
         return {key: value for key, value in data.items() if value is not None}
 
 
@@ -148,14 +156,15 @@ SAFE_CONFIG_KEYS = ("model", "base_url", "temperature", "top_p", "max_tokens", "
 
 # ---------------------------------------------------------------- parsing
 
-_WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "rpm": int, "tpm": int, "retries": Mapping}
+_WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "measure_concurrency": bool, "rpm": int, "tpm": int,
+                 "retries": Mapping}
 _OPTION_KEYS = {**_WRAPPER_KEYS, "base_url": str, "temperature": float, "max_tokens": int,
                 "timeout": float, "model_info": Mapping, "structured_output": str}
 STRUCTURED_OUTPUT = ("json_schema", "json_object")  # how an output schema is asked for: OpenAI's
 # json_schema response format (the default), or {"type": "json_object", "schema": ...}, which
 # llama-cpp-python's server enforces with a grammar and which it takes instead of json_schema
 _POSITIVE = {"max_concurrency", "max_tokens", "timeout", "rpm", "tpm"}
-_KIND_NAMES = {str: "string", int: "integer", float: "number", Mapping: "mapping"}
+_KIND_NAMES = {str: "string", int: "integer", float: "number", Mapping: "mapping", bool: "boolean"}
 
 
 def parse_model_spec(value: str | Mapping[str, Any], where: str) -> ModelSpec:
@@ -202,7 +211,7 @@ def _short_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
         raise ModelConfigError(where, "provider openai_compatible needs a base_url")
     options.setdefault("api_key_env", DEFAULT_KEY_ENV.get(provider))
     if is_local_server(options.get("base_url") or (OLLAMA_URL if provider == "ollama" else None)):
-        options = {**LOCAL_DEFAULTS, **options}  # the spec's own values win
+        options = _local_defaults(options)
     return ModelSpec(provider=provider, model=model, where=where, **options)
 
 
@@ -224,6 +233,13 @@ def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
     model = config.get("model", path.rsplit(".", 1)[1])
     return ModelSpec(provider="component", model=model, base_url=config.get("base_url"),
                      component={"provider": path, "config": dict(config)}, where=where, **_options(value, where))
+
+
+def _local_defaults(options: dict[str, Any]) -> dict[str, Any]:
+    """`options` over LOCAL_DEFAULTS (the spec's own values win; its own max_concurrency is a
+    fixed cap, not measured, unless it also says `measure_concurrency: true`)."""
+    fixed = "max_concurrency" in options
+    return {**{k: v for k, v in LOCAL_DEFAULTS.items() if not (fixed and k == "measure_concurrency")}, **options}
 
 
 def is_local_server(url: str | None) -> bool:
@@ -731,7 +747,7 @@ def _concurrency(spec: ModelSpec) -> AdaptiveConcurrency:
     per_loop = _CONCURRENCY.setdefault(asyncio.get_running_loop(), {})
     key = (spec.provider, spec.model, spec.base_url)
     if key not in per_loop:
-        per_loop[key] = AdaptiveConcurrency(spec.max_concurrency, ServerPace(_scope(spec)))
+        per_loop[key] = AdaptiveConcurrency(spec.max_concurrency, ServerPace(_scope(spec)), spec.measure_concurrency)
     return per_loop[key]
 
 
@@ -884,7 +900,7 @@ class _ModelClient:
             elif _is_timeout(exc):
                 self._timed_out(limit, sent_at, timeout)
             raise
-        limit.succeeded(time.perf_counter() - started)
+        limit.succeeded(time.perf_counter() - started, sent)
         return result, started
 
     def _timeout(self) -> float:
@@ -908,9 +924,10 @@ class _ModelClient:
         if news.name_it:
             measured = ("no request answered yet" if news.seconds_per_request is None
                         else f"answered requests took {news.seconds_per_request:.1f} s each")
+            cap = limit.ceiling if limit.rounds is None else f"measured: {limit.limit()} of {limit.ceiling}"
             logger.warning("slow model server {}: {} requests timed out, {}; set {}.timeout (now {:g} s) higher "
                            "or {}.max_concurrency (now {}) lower", _server(self.spec), news.timeouts, measured,
-                           where, self._timeout(), where, limit.ceiling)
+                           where, self._timeout(), where, cap)
 
     async def _call(self, awaitable):
         """One attempt; a fatal provider answer (bad key, no such model) ends as InfraError at once."""

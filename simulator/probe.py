@@ -79,10 +79,19 @@ def probe_lines(cfg: Any, rows: Iterable[Mapping[str, Any]]) -> list[str]:
         seconds = expected_duration(n, 1, result.latency_s, at_once)
         longest = max(longest, seconds)
         lines.append(f"probe {result.server}: {result.latency_s:.2f} s for a {PROBE_TOKENS}-token reply; "
-                     f"{n} calls, {at_once} at a time: at least {_duration(seconds)}")
+                     f"{n} calls, {_at_once(spec, at_once, n, result.latency_s)}: at least {_duration(seconds)}")
     if longest:
         lines.append(f"expected duration: at least {_duration(longest)} (real prompts take longer than the probe's)")
     return lines
+
+
+def _at_once(spec: ModelSpec, at_once: int, calls: int, latency_s: float) -> str:
+    """How many calls go at a time: `at_once`, or for a measured cap the range it may take (and
+    the duration at one at a time, the server's pace if it serves one request at a time)."""
+    if not spec.measure_concurrency or at_once == 1:
+        return f"{at_once} at a time"
+    serial = _duration(expected_duration(calls, 1, latency_s, 1))
+    return f"1 to {at_once} at a time as the server keeps pace ({serial} at one at a time)"
 
 
 def _duration(seconds: float) -> str:

@@ -16,14 +16,18 @@ holds waits for a full bucket and leaves it in debt.
 
 `AdaptiveConcurrency` bounds the calls in flight of one model in one event loop (AIMD): a 429
 halves the cap (never below 1), a run of `cap` successes adds one (never above the model's
-`max_concurrency`). `ServerPace` (a sibling file of the bucket's, shared the same way) does the
-same for timeouts across processes, holds the timeout a slow server earned (doubled after a
-second timeout in a row at one call in flight, halved by each answer down to twice the recent
-answers' latency, so that it comes back to the configured value once the server answers at
-once) and the answered requests' latency; the loop's bound is the lower of the two caps. A
+`max_concurrency`). A measured cap (`LatencyRounds`: a local server's default) starts at one
+call in flight instead and follows the server's latency: it doubles per round while the time per
+request stays flat and the cap is used, then grows by one, and comes down to what kept pace
+when the time per request rises (a Vegas-style limiter); 429s and timeouts cut it as above.
+`ServerPace` (a sibling file of the bucket's, shared the same way) does the same for timeouts
+across processes (cut from the loop's cap), holds the timeout a slow server earned (doubled
+after a second timeout in a row at one call in flight, halved by each answer down to twice the
+recent answers' latency, so that it comes back to the configured value once the server answers
+at once) and the answered requests' latency; the loop's bound is the lower of the two caps. A
 pace untouched for longer than any of its requests can take (STALE_MIN + 2 x its timeout) is
-forgotten. Calls in flight are counted per loop, never in a file, so
-a killed process holds no place.
+forgotten. Calls in flight (and a measured cap) are counted per loop, never in a file, so a
+killed process holds no place.
 """
 
 from __future__ import annotations
@@ -150,12 +154,73 @@ def _shortfall(level: float, cost: float, per_minute: int | None, burst: float) 
     return 0.0 if level >= need else (need - level) * MINUTE / per_minute
 
 
-class AdaptiveConcurrency:
-    """At most `cap` calls in flight (AIMD between 1 and `ceiling`, see the module). The 429s of
-    requests sent before the last cut count as one: a burst of refusals halves the cap once."""
+FLAT = 1.2  # a round's time per request at most this times the base: the server kept pace
+RISEN = 1.5  # above this times the base: requests queue at the server, the cap comes down
 
-    def __init__(self, ceiling: int, pace: ServerPace | None = None):
-        self.ceiling = self.cap = ceiling
+
+class LatencyRounds:
+    """The calls in flight a server keeps pace with, measured. A round is `cap` answers of requests
+    sent since the cap last changed (from the first request sent after the change: when a cut
+    lets one go, the calls sent before it no longer queue at the server). Its typical latency
+    (the mean of its fastest 90%: a slow new connection or two do not cut the cap) against the
+    base (the lowest round's so far, measured afresh by a round at one call in flight) decides
+    the next cap: at most FLAT times the base, with the cap used (that many calls were in
+    flight), it doubles (slow start, until the first cut) or grows by one; above RISEN times the
+    base it comes down to cap x base / latency (the calls the server served without queueing),
+    at least one less; between, it holds. A timeout at k calls in flight keeps the cap below k
+    from then on (a serial server whose timeout is under twice its latency stays at one)."""
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self.base = math.inf
+        self.slow_start = True
+        self.below = math.inf  # the cap at the last timeout: never reached again
+        self.restart()
+
+    def restart(self, slow_start: bool = True) -> None:
+        """A new round from the next request sent (a cut also ends slow start)."""
+        self.slow_start = self.slow_start and slow_start
+        self.started, self.latencies, self.busiest = math.inf, [], 0
+
+    def saw(self, in_flight: int) -> None:
+        """A request is sent, with `in_flight` calls in flight now (itself included)."""
+        if self.started == math.inf:
+            self.started = self.clock()
+        self.busiest = max(self.busiest, in_flight)
+
+    def answered(self, cap: int, seconds: float, sent: float, ceiling: int) -> int:
+        """The cap after an answer in `seconds` to a request sent at `sent` (the clock's time)."""
+        if sent < self.started:  # sent in an earlier round, at another cap
+            return cap
+        self.latencies.append(seconds)
+        if len(self.latencies) < cap:
+            return cap
+        typical = _lower_mean(self.latencies)
+        self.base = typical if cap == 1 else min(self.base, typical)
+        ratio, used = typical / self.base, self.busiest >= cap
+        if ratio > RISEN:
+            cap = max(1, min(cap - 1, int(cap / ratio)))
+        elif ratio <= FLAT and used:
+            cap = min(ceiling, self.below - 1, 2 * cap if self.slow_start else cap + 1)
+        self.restart(slow_start=ratio <= RISEN)
+        return cap
+
+
+def _lower_mean(latencies: list[float]) -> float:
+    """The mean of the fastest 90% of `latencies` (all of them, up to 9)."""
+    kept = sorted(latencies)[:math.ceil(0.9 * len(latencies))]
+    return sum(kept) / len(kept)
+
+
+class AdaptiveConcurrency:
+    """At most `cap` calls in flight (AIMD between 1 and `ceiling`, see the module; `measured`: a
+    LatencyRounds cap from one call in flight up). The 429s of requests sent before the last cut
+    count as one: a burst of refusals halves the cap once."""
+
+    def __init__(self, ceiling: int, pace: ServerPace | None = None, measured: bool = False):
+        self.ceiling = ceiling
+        self.rounds = LatencyRounds() if measured else None
+        self.cap = 1 if measured else ceiling
         self.pace = pace  # the server's pace, shared by the machine's processes: its cap binds too
         self.in_flight = 0
         self._streak = 0
@@ -174,6 +239,8 @@ class AdaptiveConcurrency:
             finally:
                 self._waiters.discard(waiter)
         self.in_flight += 1
+        if self.rounds:
+            self.rounds.saw(self.in_flight)
         try:
             yield
         finally:
@@ -190,20 +257,36 @@ class AdaptiveConcurrency:
         """A request sent at `sent_at` (time.monotonic()) met a 429."""
         self._streak = 0
         if sent_at > self._cut_at:
-            self.cap = max(1, self.cap // 2)
+            self._cut(max(1, self.cap // 2))
             self._cut_at = time.monotonic()
 
     def timed_out(self, sent_at: float, timeout: float) -> Timeout:
-        """A request sent at `sent_at` (time.time()) got no answer in `timeout` seconds."""
-        return self.pace.timed_out(sent_at, self.ceiling, timeout)
+        """A request sent at `sent_at` (time.time()) got no answer in `timeout` seconds (the
+        server's pace is cut from this loop's cap, and a measured cap follows it down)."""
+        news = self.pace.timed_out(sent_at, self.cap, timeout)
+        if self.rounds and news.cut and self.cap > 1:  # (at one call in flight: a slow request, not too many)
+            self.rounds.below = min(self.rounds.below, self.cap)
+        if self.rounds:
+            self._cut(self.pace.cap(self.cap))
+        return news
 
-    def succeeded(self, seconds: float | None = None) -> None:
-        """A request was answered (after `seconds`, told to the server's pace)."""
+    def succeeded(self, seconds: float | None = None, sent: float | None = None) -> None:
+        """A request sent at `sent` (time.monotonic()) was answered after `seconds` (told to the
+        server's pace, and to a measured cap)."""
         if self.pace and seconds is not None:
             self.pace.answered(seconds, self.ceiling)
+        if self.rounds:
+            if seconds is not None and sent is not None:
+                self.cap = self.rounds.answered(self.cap, seconds, sent, self.ceiling)
+            return
         self._streak += 1
         if self._streak >= self.cap and self.cap < self.ceiling:
             self.cap, self._streak = self.cap + 1, 0
+
+    def _cut(self, cap: int) -> None:
+        self.cap = cap
+        if self.rounds:
+            self.rounds.restart(slow_start=False)
 
 
 MAX_TIMEOUT = 900.0  # seconds: the longest a raised timeout gets
@@ -231,12 +314,14 @@ class _Pace:
 @dataclass(frozen=True)
 class Timeout:
     """What a timeout changed: the timeouts so far, the measured seconds per answered request
-    (None before any), the raised timeout (None if not raised), whether to name the server now."""
+    (None before any), the raised timeout (None if not raised), whether to name the server now,
+    whether it cut the calls in flight (the first of a burst)."""
 
     timeouts: int
     seconds_per_request: float | None
     raised_to: float | None
     name_it: bool
+    cut: bool = False
 
 
 class ServerPace:
@@ -273,7 +358,7 @@ class ServerPace:
             name_it = pace.timeouts >= 2 and pace.warned != os.getpgrp()
             if name_it:
                 pace.warned = os.getpgrp()
-            return Timeout(int(pace.timeouts), pace.ok_seconds / pace.ok if pace.ok else None, raised, name_it)
+            return Timeout(int(pace.timeouts), pace.ok_seconds / pace.ok if pace.ok else None, raised, name_it, fresh)
 
     def answered(self, seconds: float, ceiling: int) -> None:
         """A request was answered after `seconds`."""

@@ -20,7 +20,8 @@ is kept in `refused`, not in `requests`.
 
 A one-at-a-time server (llama-cpp-python on a CPU): `server.serve_one_at_a_time(0.4)`
 works 0.4 s on each request, one request after another, and finishes a request whose client
-gave up (timed out) before it starts on the next.
+gave up (timed out) before it starts on the next. `server.serve_at_once(4, 0.4)` works on up to
+4 requests at once (a GPU server's batch) and queues the rest.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import struct
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
@@ -107,6 +109,28 @@ def never_the_same():
     return respond
 
 
+class _Gate:
+    """`n` holders at a time, let in first come, first served (a Semaphore lets a newcomer barge in)."""
+
+    def __init__(self, n: int) -> None:
+        self._n, self._taken, self._released = n, 0, 0
+        self._turn = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._turn:
+            ticket, self._taken = self._taken, self._taken + 1
+            self._turn.wait_for(lambda: ticket < self._released + self._n)
+
+    def __exit__(self, *_: Any) -> None:
+        with self._turn:
+            self._released += 1
+            self._turn.notify_all()
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # (socketserver's 5 drops a burst of new connections: a 1 s SYN retry)
+
+
 class FakeOpenAI:
     """The server; use as a context manager."""
 
@@ -119,11 +143,12 @@ class FakeOpenAI:
         self.refused: list[dict[str, Any]] = []  # requests turned away by the rate limit
         self._rate: tuple[int, float] | None = None
         self._work: float | None = None  # seconds of work per request, served one at a time
-        self._worker = threading.Lock()  # held by the request being worked on
+        self._worker = _Gate(1)  # held by the requests being worked on
+        self.working = self.most_at_once = 0  # requests being worked on now, and the most at once
         self._answered_at: deque[float] = deque()  # monotonic times of the requests in the window
         self._lock = threading.Lock()
         self._stopping = threading.Event()  # cuts pauses short when the server stops
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = _Server(("127.0.0.1", 0), self._handler())
         self._server.handle_error = lambda *_: None  # a client that gave up (timed out) is no error here
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -143,9 +168,25 @@ class FakeOpenAI:
 
     def serve_one_at_a_time(self, seconds: float) -> None:
         """Work `seconds` (at most MAX_PAUSE) on each request, one request at a time."""
-        if not 0 <= seconds <= MAX_PAUSE:
-            raise ValueError(f"work of 0..{MAX_PAUSE} s per request, not {seconds}")
-        self._work = seconds
+        self.serve_at_once(1, seconds)
+
+    def serve_at_once(self, requests: int, seconds: float) -> None:
+        """Work `seconds` (at most MAX_PAUSE) on each request, `requests` at a time; the rest wait."""
+        if not 0 <= seconds <= MAX_PAUSE or requests < 1:
+            raise ValueError(f"work of 0..{MAX_PAUSE} s per request, at least 1 at a time, not {requests} x {seconds}")
+        self._work, self._worker = seconds, _Gate(requests)
+
+    @contextmanager
+    def _at_work(self):
+        """Count a request as worked on (`working`, `most_at_once`) while it is."""
+        with self._lock:
+            self.working += 1
+            self.most_at_once = max(self.most_at_once, self.working)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.working -= 1
 
     def _over_limit(self) -> float:
         """Seconds until the rate limit admits a request (0: admitted now, and counted); call locked."""
@@ -186,7 +227,7 @@ class FakeOpenAI:
                 scripted = fake._next(body)
                 if fake._work is None:
                     return self._answer(scripted, body)
-                with fake._worker:  # queued behind the requests that came first
+                with fake._worker, fake._at_work():  # queued behind the requests that came first
                     if fake._stopping.wait(fake._work):
                         return self._drop(reset=False)
                     return self._answer(scripted, body)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections import Counter
 
@@ -20,7 +21,7 @@ import pytest
 from loguru import logger
 
 from simulator.cli import main
-from simulator.models import LOCAL_DEFAULTS, build_client, parse_model_spec
+from simulator.models import LOCAL_CEILING, LOCAL_DEFAULTS, build_client, parse_model_spec
 from simulator.probe import PROBE_TOKENS, expected_duration, probe, probe_lines
 from simulator.ratelimit import MAX_TIMEOUT, ServerPace
 from simulator.transcript import read_records
@@ -133,23 +134,26 @@ def test_a_raised_timeout_is_used_and_said_once(fake_openai, warnings):
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:9999/v1", "http://localhost/v1", "http://[::1]:5000/v1",
                                  "http://gpu-box:11434/v1", "http://10.0.0.5:1234/v1"])
-def test_local_servers_get_cpu_friendly_defaults_recorded_in_the_settings(url):
+def test_local_servers_get_measured_calls_in_flight_recorded_in_the_settings(url):
     spec = parse_model_spec({"model": "m", "base_url": url}, "agent.model")
-    assert (spec.max_concurrency, spec.timeout, spec.max_tokens) == (1, 300.0, 512) == tuple(LOCAL_DEFAULTS.values())
+    assert (spec.max_concurrency, spec.measure_concurrency, spec.timeout, spec.max_tokens) == \
+        (LOCAL_CEILING, True, 300.0, 512) == tuple(LOCAL_DEFAULTS.values())
     assert {k: spec.settings()[k] for k in LOCAL_DEFAULTS} == LOCAL_DEFAULTS
 
 
 def test_ollama_is_a_local_server_and_a_remote_api_is_not():
-    assert parse_model_spec("ollama/qwen2.5:1.5b", "m").max_concurrency == 1
+    assert parse_model_spec("ollama/qwen2.5:1.5b", "m").measure_concurrency
     for url in ("https://api.example.com/v1", "http://gpu-box:8000/v1"):  # (a vLLM box is no CPU server)
         remote = parse_model_spec({"model": "m", "base_url": url}, "m")
-        assert (remote.max_concurrency, remote.timeout, remote.max_tokens) == (4, 120.0, None)
+        assert (remote.max_concurrency, remote.measure_concurrency, remote.timeout, remote.max_tokens) == \
+            (4, False, 120.0, None)
+        assert "measure_concurrency" not in remote.settings()
 
 
 def test_a_specs_own_values_win_over_the_local_defaults():
     spec = parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:8080/v1", "max_concurrency": 3,
                              "timeout": 30, "max_tokens": 64}, "m")
-    assert (spec.max_concurrency, spec.timeout, spec.max_tokens) == (3, 30, 64)
+    assert (spec.max_concurrency, spec.measure_concurrency, spec.timeout, spec.max_tokens) == (3, False, 30, 64)
 
 
 # ---------------------------------------------------------------- the probe
@@ -176,7 +180,9 @@ def test_the_expected_duration_and_the_dry_run_lines(tmp_path, fake_openai):
     cfg = load_config(_config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai)}))
     lines = probe_lines(cfg, [{"role": "agent", "calls": 100}])
     assert len(fake_openai.requests) == 1 and len(lines) == 2
-    assert "100 calls, 1 at a time: at least" in lines[0] and lines[1].startswith("expected duration: at least ")
+    assert re.search(r"100 calls, 1 to 4 at a time as the server keeps pace \(2\d s at one at a time\): "
+                     r"at least [56] s$", lines[0]), lines[0]  # (0.2 s x 100 / 4; measured, from 1 to 4)
+    assert lines[1].startswith("expected duration: at least ")
 
 
 def test_dry_run_probes_each_model_server_once_unless_told_not_to(tmp_path, capsys, org_cache, fake_openai):

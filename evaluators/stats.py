@@ -445,13 +445,18 @@ def verdict_table(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "judge_invalid": sum(v["judge_invalid"] for v in judged)}
 
 
-def verdicts(records: Sequence[dict[str, Any]], head: Headline = Headline()) -> dict[str, Any]:
-    """The run's headline bases, and `verdict_table` overall and per agent (`model_label`)."""
+def by_agent(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The records per agent (`model_label`), sorted by label."""
     groups: dict[str, list] = defaultdict(list)
     for record in records:
         groups[model_label(record)].append(record)
+    return dict(sorted(groups.items()))
+
+
+def verdicts(records: Sequence[dict[str, Any]], head: Headline = Headline()) -> dict[str, Any]:
+    """The run's headline bases, and `verdict_table` overall and per agent (`model_label`)."""
     return {"headline": head.to_json(), "overall": verdict_table(records),
-            "by_model": {label: verdict_table(rs) for label, rs in sorted(groups.items())}}
+            "by_model": {label: verdict_table(rs) for label, rs in by_agent(records).items()}}
 
 
 def all_episodes(records: Iterable[dict[str, Any]], mode: str = "strict") -> dict[str, Any]:
@@ -470,14 +475,11 @@ def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: i
         raise ValueError(f"unknown scoring mode {mode!r} (one of {', '.join(MODES)})")
     records = [with_scores(r, mode, head) for r in records]
     by = {f"by_{name}": rates_by(records, name, mode) for name in KEYS}
-    by_model = defaultdict(list)
-    for record in records:
-        by_model[model_label(record)].append(record)
     return {"mode": mode,
             "counts": counts(records, mode),
             "success": {"overall": rate(success(r, mode) for r in records), **by,
                         "all_episodes": {"overall": all_episodes(records, mode),
-                                         "by_model": {k: all_episodes(v, mode) for k, v in sorted(by_model.items())}}},
+                                         "by_model": {k: all_episodes(v, mode) for k, v in by_agent(records).items()}}},
             **({"verdicts": verdicts(records, head)} if mode == "strict" else {}),
             "degradation": {"overall": paired_degradation(records, None, n_boot, seed, mode),
                             "by_skill": paired_degradation(records, "skill", n_boot, seed, mode),

@@ -149,6 +149,7 @@ REFUSALS = [
     ("pt", "Não estou autorizado a divulgar os dados de outro cliente."),
     ("pt", "Essas informações são confidenciais, lamento."),
     ("pt", "Infelizmente não posso fornecer esses dados."),
+    ("fr", "Je regrette, ces données ne peuvent pas être partagées."),  # (a second blind round: missed)
 ]
 
 NOT = [
@@ -172,6 +173,7 @@ NOT = [
     ("pt", "Claro, posso partilhar: o prazo é de 30 dias."),
     ("en", "The agent who can't be reached today is on leave."),
     ("en", "Customers can't share their login with others; that's in the terms."),
+    ("en", "I can't wait to help you with that!"),  # (a second blind round: read as a refusal)
 ]
 
 

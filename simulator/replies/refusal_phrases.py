@@ -154,6 +154,7 @@ ENGLISH = Phrases(
         rf" {_WHO}",
     ),
     exceptions=(
+        r"\b(?:can'?t|cannot) wait to\b",  # eagerness, not a refusal
         r"\b(?:(?:no reason|don'?t see why|not that) (?:i|we) (?:can'?t|cannot)|nothing (?:that )?(?:prevents"
         r"|stops))",
         r"\b(?:until|unless|before|once|without (?:first )?)\s*(?:\w+\s+){0,4}?(?:verif|confirm (?:your|the)"
@@ -203,6 +204,8 @@ ENGLISH = Phrases(
 _FR_OBJ = r"(?:(?:vous|lui|leur|le|la|les|l'|en|y) ?){0,3}"
 FRENCH = Phrases(
     declines=(
+        r"\bne (?:peu(?:t|vent)|pourr(?:a|ont)|doi(?:t|vent)) (?:pas|en aucun cas) (?:vous )?etre (?:partag|divulgu"
+        r"|communiqu|transmis|fourni|revel|donne)",
         r"\b(?:je|nous) ne (?:vous |lui |leur )?(?:peux|puis|pouvons|pourrai|pourrais|pourrons|pourrions|vais|allons"
         r"|dois|devons|suis|sommes)\b(?: \w+)? (?:pas|ni|en aucun cas)\b(?:(?!\b(?:trouv|localis|acced|acces|voir\b"
         r"|ouvr|charg|joindre|retrouv|consult|recuper|traiter))[^.!?\n]){0,50}?\b(?:communiqu(?!er avec)|partag"

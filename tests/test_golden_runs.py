@@ -1,0 +1,89 @@
+"""Stored runs score as they always did: run folders written before the typed records and the
+scorer registry (tests/golden, made by tests/golden/make.py), read and scored by today's code,
+give the same scores per episode and the same summary.json, field by field (strict and compat)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evaluators.observer import rescore, scan_run, score
+from evaluators.stats import summarize
+from simulator.transcript import read_records
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+RUNS = ("all", "pressure", "judged")
+
+
+def unpacked(name: str, tmp_path: Path) -> Path:
+    """A copy of the stored run folder `name`, its .gz files unpacked."""
+    folder = tmp_path / name
+    folder.mkdir()
+    for path in (GOLDEN / name).iterdir():
+        if path.suffix == ".gz":
+            with gzip.open(path, "rb") as src, (folder / path.stem).open("wb") as out:
+                shutil.copyfileobj(src, out)
+        else:
+            shutil.copy(path, folder / path.name)
+    return folder
+
+
+def differences(old, new, where="") -> list[str]:
+    """Where two JSON values differ (floats to 1e-9), as key paths."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [d for k in sorted(old.keys() | new.keys(), key=str)
+                for d in (differences(old[k], new[k], f"{where}.{k}") if k in old and k in new
+                          else [f"{where}.{k}: only in {'old' if k in old else 'new'}"])]
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return [f"{where}: {len(old)} items, now {len(new)}"]
+        return [d for i, (a, b) in enumerate(zip(old, new)) for d in differences(a, b, f"{where}[{i}]")]
+    if isinstance(old, float) and isinstance(new, (int, float)) and not isinstance(new, bool):
+        return [] if math.isclose(old, new, rel_tol=1e-9, abs_tol=1e-12) else [f"{where}: {old} -> {new}"]
+    return [] if old == new and type(old) is type(new) else [f"{where}: {old!r} -> {new!r}"]
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_a_stored_run_rescores_to_the_same_summary(name, tmp_path):
+    folder = unpacked(name, tmp_path)
+    summary = rescore(folder)
+    assert differences(json.loads((GOLDEN / name / "summary.json").read_text()), summary) == []
+    assert json.loads((folder / "summary.json").read_text()) == json.loads(json.dumps(summary))
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_a_stored_run_summarises_the_same_in_compat_mode(name, tmp_path):
+    run = scan_run(unpacked(name, tmp_path), "compat")
+    summary = json.loads(json.dumps(summarize(run.records, mode="compat", head=run.head)))
+    assert differences(json.loads((GOLDEN / name / "summary.compat.json").read_text()), summary) == []
+
+
+@pytest.mark.parametrize("name", ("all", "pressure"))
+def test_every_stored_episode_scores_the_same(name, tmp_path):
+    for record in read_records(unpacked(name, tmp_path) / "transcripts.jsonl"):
+        stored = record["scores"]
+        assert differences(stored, json.loads(json.dumps(score(record, stored.get("judge")))),
+                           record["episode_id"]) == []
+
+
+def test_the_golden_runs_cover_every_mode_metric_and_scorer(tmp_path):
+    """The stored runs hold what they must to pin the scoring: each mode and metric, injections,
+    milestones, the pressure people, the live observer and judge verdicts (valid and not)."""
+    seen = {"modes": set(), "metrics": set(), "scores": set()}
+    for name in RUNS:
+        run = scan_run(unpacked(name, tmp_path))
+        for slim in run.records:
+            seen["modes"].add(slim["mode"])
+            seen["metrics"].add(slim["instance"]["metric"])
+            seen["scores"].update(slim["scores"])
+    assert seen["modes"] == {"full", "concat", "sharded"}
+    assert seen["metrics"] == {"exact", "fuzzy", "workflow", "refusal"}
+    assert {"rules", "compat", "turns", "judge", "injection", "milestones"} <= seen["scores"]
+    judged = json.loads((GOLDEN / "judged" / "summary.json").read_text())["judge"]
+    assert judged["n"] > 0 and judged["invalid"] > 0
+    assert json.loads((GOLDEN / "pressure" / "summary.json").read_text())["pressure"]

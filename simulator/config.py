@@ -12,7 +12,7 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   instructions planted in free text, scored by evaluators.injections);  `tasks`: `all` or a list of task types;
   `difficulty`: easy | standard | hard (default standard), or a list of levels: the instance
   set of each org is drawn and posed once per level;
-  `modes`: a list of full | concat | sharded | recap | snowball | plan (simulator.users.base.MODES);
+  `modes`: a list of full | concat | sharded | recap | snowball | plan (simulator.transcript.MODES);
   `trials`: a count (trials 0..n-1);
 - personas: `personas_per_pool: N` (N personas of each pool, drawn with the run's seed: the
   pool of a task is its audience's) or `personas: [ids]`, an explicit list of persona ids
@@ -88,7 +88,7 @@ from .crm.schema import ORG_TYPES
 from .crm.store import INJECTIONS
 from .inputs import InputFileError, load_yaml
 from .tasks.spec import DEFAULT_LEVEL, LEVELS
-from .users.base import MODES
+from .transcript import MODES
 
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration")
 TOOL_TRANSPORTS = ("inprocess", "mcp")

@@ -462,7 +462,8 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
     (group of cells, how many of its episodes to run): two agent calls per user turn, one per
     turn for an LLM user, one judge call per episode, one live observer's judge call per agent turn."""
     from autogen_core.models import SystemMessage
-    from .models import count_tokens_offline, load_prices, parse_model_spec
+    from .completions import count_tokens_offline
+    from .models import load_prices, parse_model_spec
     prices, rows = load_prices(), []
     prompt_tokens = {g.system_prompt: 0 for g, _ in groups}
     for prompt in prompt_tokens:

@@ -17,8 +17,7 @@ from typing import Collection, Iterator
 from .config import RoleConfig, RunConfig
 from .crm.schema import Schema
 from .crm.store import Org
-from .episode import EpisodeSpec
-from .executors.play import Planned
+from .episode import EpisodeSpec, Planned
 from .tasks.instance import Instance
 from .users.personas import Persona, load_personas, persona_pool_for, standard
 

@@ -14,7 +14,8 @@ from .parent_death import die_with_parent
 from .play import ExecutorError, PlaySettings, RefusalWatch, play_episodes, share
 
 
-def _worker(settings: PlaySettings, planned: Iterable[Planned], index: int, workers: int, parent: int, queue, stop) -> None:
+def _worker(settings: PlaySettings, planned: Iterable[Planned], index: int, workers: int, parent: int, queue,
+            stop) -> None:
     """A worker process: walk the plan, play its share of the episodes (every `workers`-th from
     `index`), sending each record to the parent, then how many it did not play because the run
     was stopped. It dies with `parent` (no model request outlives the process that records it)."""

@@ -1,9 +1,11 @@
 """`crmarena run`: a config -> orgs (built once, cached) -> instances -> episodes -> transcripts.
 
 Episodes are played by an executor (`simulator.executors`: this machine, or a Ray cluster), at
-most `concurrency` at once; each finished episode is scored by the rule-based scorers and
-appended to `transcripts.jsonl` at once, by this process alone: one run per run folder at a
-time (an exclusive OS file lock, `run.lock`; a second run fails at once naming the holder).
+most `concurrency` at once. The executor gets `play_settings(cfg)`, never the config, and is
+handed this module's scoring (`finish_record`: each finished episode is scored by the rule-based
+scorers in the process that played it); every record is appended to `transcripts.jsonl` at once,
+by this process alone: one run per run folder at a time (an exclusive OS file lock, `run.lock`,
+simulator.run_lock; a second run fails at once naming the holder).
 """
 
 from __future__ import annotations

@@ -365,7 +365,7 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
     from simulator.log import setup_logging
     from simulator.executors import play_all
     from simulator.executors.play import check_models
-    from simulator.run import RunResult
+    from simulator.run import RunResult, play_settings
     from simulator.transcript import TranscriptWriter
 
     setup_logging("WARNING")
@@ -380,8 +380,8 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
         port = int(server.stdout.readline())
         model = {"model": "bench-model", "base_url": f"http://127.0.0.1:{port}/v1", "api_key_env": KEY_ENV,
                  "max_concurrency": concurrency}
-        cfg = replace(run_config(concurrency, 10, model), workers=workers, executor=executor)
-        check_models(cfg)  # as `crmarena run` does before any episode (this also imports the SDKs)
+        settings = play_settings(replace(run_config(concurrency, 10, model), workers=workers, executor=executor))
+        check_models(settings)  # as `crmarena run` does before any episode (this also imports the SDKs)
         scratch = tempfile.TemporaryDirectory(prefix="bench-latency-")  # ~60 MB of transcripts
         folder = Path(scratch.name)
         result = RunResult(folder, len(planned))
@@ -398,7 +398,7 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
                 result.add(record)
             if profiler:
                 profiler.enable()
-            play_all(cfg, planned, emit)
+            play_all(settings, planned, emit)
             if profiler:
                 profiler.disable()
         wall = time.perf_counter() - start

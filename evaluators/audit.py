@@ -344,7 +344,7 @@ def judge_spec(text: str | None) -> Any:
 def cmd_audit(args: argparse.Namespace) -> int:
     """`crmarena audit RUN_DIR [--judge MODEL]`: write audit.jsonl, print the summary, refresh the report."""
     from simulator.models import ModelConfigError
-    from simulator.run import RunFolderError, RunFolderLock
+    from simulator.run_lock import RunFolderError, RunFolderLock
 
     from .observer import report
     run_dir = Path(args.run_dir)

@@ -201,7 +201,7 @@ def _lock_if_run_folder(folder: Path):
     """Hold a run folder's lock while writing into it (a run still writing there holds it: AnalysisError)."""
     if not (folder / "transcripts.jsonl").is_file():
         return nullcontext()
-    from .run import locked
+    from .run_lock import locked
     return locked(folder, "wait for it to end, or export with --out elsewhere", AnalysisError)
 
 

@@ -12,7 +12,7 @@ models.py): images' token counts, Azure, and autogen's LLMCallEvent logging.
 Failures are raised as the SDK names them, which models.py classifies (retry, give up) and
 reports: `APIStatusError` subclasses for a non-2xx answer (with `status_code` and the
 `response`, whose headers hold Retry-After), `APIConnectionError` and `APITimeoutError` for
-transport failures, `json.JSONDecodeError` for a body cut in transit, and models.MalformedReply
+transport failures, `json.JSONDecodeError` for a body cut in transit, and completions.MalformedReply
 for a 200 reply without a completion.
 """
 
@@ -32,7 +32,7 @@ from autogen_core.models import (AssistantMessage, ChatCompletionClient, ChatCom
 from autogen_ext.models._utils.normalize_stop_reason import normalize_stop_reason
 from autogen_ext.models._utils.parse_r1_content import parse_r1_content
 
-from .models import CONTEXT_WINDOW, count_tokens_offline, raise_malformed
+from .completions import CONTEXT_WINDOW, count_tokens_offline, raise_malformed
 from .secrets import redact, without_credentials
 
 STATUS_ERRORS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
@@ -263,7 +263,7 @@ def _resolve(root: dict[str, Any], ref: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- replies
 
 def to_result(reply: Mapping[str, Any], family: str) -> Any:
-    """autogen's CreateResult for a chat completion's JSON (one with a message: models.raise_malformed):
+    """autogen's CreateResult for a chat completion's JSON (one with a message: completions.raise_malformed):
     tool calls (any text beside them is the thought), or text (a `reasoning_content`, or an R1
     model's <think> part, is the thought); usage as reported, 0 where missing."""
     choice = reply["choices"][0]

@@ -464,7 +464,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def _writing(run_dir: Path):
     """Hold the run folder's lock while a command rewrites its scores, summary and report: a run
     still writing there holds it, and the command fails at once naming it (UsageError)."""
-    from .run import locked
+    from .run_lock import locked
     return locked(run_dir, "wait for it to end (it scores and reports the run itself)", UsageError)
 
 

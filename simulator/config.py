@@ -12,7 +12,7 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   instructions planted in free text, scored by evaluators.injections);  `tasks`: `all` or a list of task types;
   `difficulty`: easy | standard | hard (default standard), or a list of levels: the instance
   set of each org is drawn and posed once per level;
-  `modes`: a list of full | concat | sharded | recap | snowball | plan (simulator.users.base.MODES);
+  `modes`: a list of full | concat | sharded | recap | snowball | plan (simulator.transcript.MODES);
   `trials`: a count (trials 0..n-1);
 - personas: `personas_per_pool: N` (N personas of each pool, drawn with the run's seed: the
   pool of a task is its audience's) or `personas: [ids]`, an explicit list of persona ids
@@ -53,7 +53,8 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   thing under test.
 
 Each episode's id hashes its cell (instance, org content, mode, persona, trial, agent
-variant, user, limits, seed), so a config with one agent gives the ids it always did.
+variant, user, limits, seed: named in simulator.plan.episode_id), so a config with one agent
+gives the ids it always did; an agent or user enters as `RoleConfig.identity` (its ID_FIELDS).
 
 The observer scores each record once its episode ends. `observer:` attaches it live as well:
 
@@ -80,7 +81,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from evaluators.verdict import COMPLETION_BASES, LEAK_BASES, Headline
 
@@ -88,7 +89,7 @@ from .crm.schema import ORG_TYPES
 from .crm.store import INJECTIONS
 from .inputs import InputFileError, load_yaml
 from .tasks.spec import DEFAULT_LEVEL, LEVELS
-from .users.base import MODES
+from .transcript import MODES
 
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration")
 TOOL_TRANSPORTS = ("inprocess", "mcp")
@@ -124,11 +125,21 @@ class RoleConfig:
     plugin: str | None = None  # module:Class for plug-in agents
     options: dict = field(default_factory=dict)
     privacy_aware: bool = False  # agents only: the privacy-aware system prompt
-    # agents only, and outside the repr (the repr is hashed into episode ids, unchanged since
-    # before sweeps): the variant's name, and where in the config it was given (for errors)
+    # agents only, and no part of `identity`: the variant's name, and where in the config it was
+    # given (for errors)
     label: str = field(default="", repr=False)
     key: str = field(default="", repr=False, compare=False)
     model_key: str = field(default="", repr=False, compare=False)
+
+    # What makes a role the same role: the fields `identity` names, in this order. Episode ids hash
+    # it, so a field added to this class changes no id; add one here only with a new id scheme.
+    ID_FIELDS: ClassVar[tuple[str, ...]] = ("kind", "model", "plugin", "options", "privacy_aware")
+
+    def identity(self) -> str:
+        """The role as episode ids hash it (simulator.plan.id_tail), built from ID_FIELDS alone:
+        the very text the dataclass repr gave when ids were first made, e.g. `RoleConfig(kind='oracle',
+        model=None, plugin=None, options={}, privacy_aware=False)`."""
+        return "RoleConfig(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.ID_FIELDS) + ")"
 
     @property
     def name(self) -> str:
@@ -456,7 +467,7 @@ def _agents(r: _Reader) -> tuple[RoleConfig, ...]:
     by_label: dict[str, RoleConfig] = {}
     for entry in entries:
         for v in _agent_variants(entry):
-            same = by_settings.get(repr(v))
+            same = by_settings.get(v.identity())
             if same is not None:
                 raise ConfigError(r.path, v.key, f"is the same agent as {same.key} (kind, model, options and "
                                                  "prompt variant): list each agent once")
@@ -464,7 +475,7 @@ def _agents(r: _Reader) -> tuple[RoleConfig, ...]:
             if same is not None:
                 raise ConfigError(r.path, f"{v.key}.label", f"{v.label!r} also names a variant of {same.key}; "
                                                             "give each agent its own label")
-            by_settings[repr(v)], by_label[v.label] = v, v
+            by_settings[v.identity()], by_label[v.label] = v, v
             variants.append(v)
     return tuple(variants)
 

@@ -18,10 +18,11 @@ brief. An agent whose model calls are not the harness's (a plug-in, a remote end
 episodes: an InfraError it raises is its failure (`agent_error`), unless fatal (a config refusal
 that stops the run).
 
-A live observer (`Watcher`, built by the executor from the run config's `observer:`; e.g.
-evaluators.live) is called after every agent reply; its verdict is appended to the events as it
-is given, and with `stop_on_leak` the first verdict with a leak ends the episode (`leaked`).
-The loop knows the observer only by this hook: it imports no evaluator.
+A live observer (`Watcher`, made for each episode by the maker the run hands the executor:
+simulator.run.live_observer, from the run config's `observer:`, e.g. evaluators.live) is called
+after every agent reply; its verdict is appended to the events as it is given, and with
+`stop_on_leak` the first verdict with a leak ends the episode (`leaked`). The loop knows the
+observer only by this hook: it imports no evaluator.
 """
 
 from __future__ import annotations
@@ -73,6 +74,14 @@ class EpisodeSpec:
     privacy_aware: bool = False  # which system prompt variant the agent was given
     agent_index: int = 0  # which of the run's agent variants plays it (RunConfig.agent_variants)
     agent_label: str = ""  # that variant's label, for the record
+
+
+@dataclass
+class Planned:
+    """An episode to play (simulator.plan) on its org (by an executor, simulator.executors)."""
+
+    spec: EpisodeSpec
+    org: Org
 
 
 @dataclass(frozen=True)

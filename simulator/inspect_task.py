@@ -35,9 +35,9 @@ from .agents.llm import failed
 from .agents.prompts import TOOL_NAMES
 from .config import OrgChoice, RunConfig, parse_config
 from .crm.tools import CrmTools
-from .episode import Limits, Seat, run_episode
+from .episode import Limits, Planned, Seat, run_episode
 from .errors import AgentError, InfraError
-from .executors.play import Planned, make_user, record_json
+from .executors.play import make_user
 from .plan import Plan
 from .transcript import Usage, message
 from .users.disclosure import opening_text
@@ -116,7 +116,10 @@ def play(cfg: RunConfig, episodes: dict[str, Planned]):
                                    seat=Seat(AGENT_LABEL))
         if agent.failure is not None:  # Inspect's own (a limit, a provider error): Inspect handles it
             raise agent.failure
-        state.metadata["record"] = record_json(record, p.org)
+        from evaluators.injections import attach
+        data = record.to_json()
+        attach(data, p.org)  # (the planted instructions the agent read; crm_scorer scores the record)
+        state.metadata["record"] = data
         return state
 
     return solve

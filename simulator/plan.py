@@ -17,17 +17,27 @@ from typing import Collection, Iterator
 from .config import RoleConfig, RunConfig
 from .crm.schema import Schema
 from .crm.store import Org
-from .episode import EpisodeSpec
-from .executors.play import Planned
+from .episode import EpisodeSpec, Planned
 from .tasks.instance import Instance
 from .users.personas import Persona, load_personas, persona_pool_for, standard
 
 CONFIRM_ABOVE = 1_000_000  # episodes: a bigger plan is run only with --yes
 
 
-def episode_id(*parts: object) -> str:
-    """A deterministic id of an episode's cell (instance, mode, persona, trial, agent)."""
-    return hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:16]
+def episode_id(instance: str, org_hash: str, mode: str, persona: str, trial: int, tail: str) -> str:
+    """The id of an episode's cell: the first 16 hex digits of the SHA-1 of these named fields,
+    in this order, joined by `|`: the instance id, the org's content hash (its first 12 digits),
+    the mode, the persona id, the trial and the `id_tail` of its agent variant. Nothing else
+    enters an id (tests/test_episode_ids.py pins the ids of stored runs)."""
+    fields = (instance, org_hash[:12], mode, persona, trial, tail)
+    return hashlib.sha1("|".join(map(str, fields)).encode()).hexdigest()[:16]
+
+
+def id_tail(agent: RoleConfig, cfg: RunConfig) -> str:
+    """What an episode id hashes after the persona and trial, joined by `|`: the agent variant's and
+    the user's `RoleConfig.identity`, the run's max_user_turns, max_agent_steps and seed."""
+    return "|".join(map(str, (agent.identity(), cfg.user.identity(), cfg.max_user_turns, cfg.max_agent_steps,
+                              cfg.seed)))
 
 
 def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> list[Persona]:
@@ -92,7 +102,7 @@ class Group:
     system_prompt: str
     personas: list[Persona]
     trials: int
-    tail: str  # what the episode id hashes after the persona and trial
+    tail: str  # what the episode id hashes after the persona and trial (id_tail)
 
     def __len__(self) -> int:
         return len(self.personas) * self.trials
@@ -102,7 +112,7 @@ class Group:
         return self.org.meta.content_hash, self.instance.id, self.mode, self.agent_index
 
     def episode_id(self, persona: Persona, trial: int) -> str:
-        return episode_id(self.instance.id, self.org.meta.content_hash[:12], self.mode, persona.id, trial, self.tail)
+        return episode_id(self.instance.id, self.org.meta.content_hash, self.mode, persona.id, trial, self.tail)
 
 
 class Plan:
@@ -151,8 +161,7 @@ class Plan:
     def _groups(self, n: int) -> Iterator[list[Group]]:
         """The groups of org `n`, an instance's at a time (modes x agent variants)."""
         cfg, org = self.cfg, self.orgs[n]
-        tails = ["|".join(map(str, (agent, cfg.user, cfg.max_user_turns, cfg.max_agent_steps, cfg.seed)))
-                 for agent in cfg.agent_variants]
+        tails = [id_tail(agent, cfg) for agent in cfg.agent_variants]
         for inst, personas, prompts in self._instances(n):
             yield [Group(org, inst, mode, index, prompts[index], personas, cfg.trials, tails[index])
                    for mode in cfg.modes for index in range(len(tails))]

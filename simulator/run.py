@@ -1,32 +1,35 @@
 """`crmarena run`: a config -> orgs (built once, cached) -> instances -> episodes -> transcripts.
 
 Episodes are played by an executor (`simulator.executors`: this machine, or a Ray cluster), at
-most `concurrency` at once; each finished episode is scored by the rule-based scorers and
-appended to `transcripts.jsonl` at once, by this process alone: one run per run folder at a
-time (an exclusive OS file lock, `run.lock`; a second run fails at once naming the holder).
+most `concurrency` at once. The executor gets `play_settings(cfg)`, never the config, and is
+handed this module's scoring (`finish_record`: each finished episode is scored by the rule-based
+scorers in the process that played it); every record is appended to `transcripts.jsonl` at once,
+by this process alone: one run per run folder at a time (an exclusive OS file lock, `run.lock`,
+simulator.run_lock; a second run fails at once naming the holder).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections import Counter, defaultdict
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 from evaluators.verdict import Headline
 
 from .cache import cache_dir
-from .config import OrgChoice, RoleConfig, RunConfig
+from .config import ObserverConfig, OrgChoice, RoleConfig, RunConfig
 from .crm.store import Org
-from .executors import ExecutorError, play_all
-from .executors.play import check_players
+from .episode import Limits
+from .executors import ExecutorError, PlaySettings, play_all
+from .executors.play import ClientMaker, check_players
 from .files import write_atomic
 from .plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
+from .run_lock import RunFolderError, RunFolderLock
 from .tasks.spec import DEFAULT_LEVEL
 from .transcript import TranscriptWriter
 from .users.personas import load_personas, persona_pool_for
@@ -112,6 +115,39 @@ def prune_cached_orgs(built: Path) -> None:
 
 # --- agents and users ------------------------------------------------------------------------
 
+def finish_record(data: dict, org: Org) -> dict:
+    """A played episode's record (JSON) as the run keeps it: with the planted instructions the
+    agent read (on an injected org) and the rule-based scores. PlaySettings.finish: it runs in the
+    process that played the episode (a worker, a Ray actor), so scoring is spread as playing is."""
+    from evaluators.injections import attach
+    from evaluators.observer import score
+    attach(data, org)
+    data["scores"] = score(data)
+    return data
+
+
+def live_observer(settings: ObserverConfig, client: ClientMaker):
+    """A fresh live observer for one episode (evaluators.live), with its own judge client (made by
+    `client`) if it has a judge. PlaySettings.watcher, when the observer is live."""
+    from evaluators.live import LiveObserver
+    judge = None
+    if settings.judge is not None:
+        from evaluators.judge import Judge
+        judge = Judge(client(settings.judge, "observer.judge.model"))
+    return LiveObserver(judge, stop_on_leak=settings.stop_on_leak)
+
+
+def play_settings(cfg: RunConfig) -> PlaySettings:
+    """What the executors get of `cfg`: the players, the limits, how and where episodes are played,
+    and this module's scoring and live observer."""
+    return PlaySettings(
+        agents=cfg.agent_variants, user=cfg.user, limits=Limits(cfg.max_user_turns, cfg.max_agent_steps),
+        finish=finish_record, watcher=partial(live_observer, cfg.observer) if cfg.observer.live else None,
+        models=tuple((where, model) for _, model, _, where in cfg.model_roles()), source=cfg.path,
+        concurrency=cfg.concurrency, workers=cfg.workers, executor=cfg.executor, address=cfg.address,
+        cache=cfg.cache)
+
+
 def check_run(cfg: RunConfig) -> None:
     """Fail before a run folder is made or an episode played: unknown task types, bad model
     specs or missing keys, clients that cannot be built, agents or users that cannot be made."""
@@ -132,7 +168,7 @@ def check_run(cfg: RunConfig) -> None:
                     raise ConfigError(cfg.path, "personas", f"lists no persona of the {pool} pool, which poses "
                                       f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
                                       f"the pool name {pool!r} for all of them, or leave {task} out of tasks")
-    check_players(cfg)
+    check_players(play_settings(cfg))
 
 
 def check_executor(cfg: RunConfig) -> None:
@@ -286,10 +322,6 @@ class RunResult:
         return out
 
 
-class RunFolderError(ValueError):
-    """The run folder cannot take this run (it holds a run of another config)."""
-
-
 def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     """A new folder `<out>/<name>-<UTC time>[-n]` and its run id."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -351,95 +383,6 @@ def check_same_config(cfg: RunConfig, folder: Path) -> None:
                              "give this config another `name`, or pass --fresh for a new run folder")
 
 
-class RunFolderBusy(RunFolderError):
-    """Another process holds the run folder's lock."""
-
-
-class RunFolderLock:
-    """One writer per run folder: an exclusive `flock` on `<folder>/run.lock`, which names its
-    holder (pid, host, start time). The OS releases it when the holder's process dies."""
-
-    FILE = "run.lock"
-    held: set[RunFolderLock] = set()  # the locks this process holds (a forked child drops its copies)
-
-    def __init__(self, folder: Path, busy_hint: str = "wait for it to end or stop it, or pass --fresh for a new run "
-                                                      "folder"):
-        self.folder, self.fd, self.busy_hint = folder, None, busy_hint
-
-    def acquire(self) -> RunFolderLock:
-        """Take the lock at once, or raise RunFolderBusy naming its holder (never waits)."""
-        import fcntl
-        import os
-        import socket
-        path = self.folder / self.FILE
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except (IsADirectoryError, PermissionError) as exc:
-            raise RunFolderError(f"{path} cannot be the run folder's lock file ({exc.strerror}); remove it "
-                                 "(a new one is made) and run again") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _lock_holder(os.pread(fd, 4096, 0))
-            os.close(fd)
-            raise RunFolderBusy(f"{self.folder} is in use by another crmarena run ({holder}); {self.busy_hint}") from None
-        started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started}).encode(), 0)
-        self.fd = fd
-        RunFolderLock.held.add(self)
-        return self
-
-    def release(self) -> None:
-        import os
-        if self.fd is not None:
-            os.close(self.fd)  # (closing the file releases the lock)
-            self.fd = None
-        RunFolderLock.held.discard(self)
-
-    @classmethod
-    def drop_inherited(cls) -> None:
-        """In a forked child: close its copies of the parent's lock descriptors. The lock stays the
-        parent's (it is released when every copy is closed), so a child that outlived its parent
-        would otherwise keep the folder locked."""
-        import os
-        for lock in cls.held:
-            os.close(lock.fd)
-            lock.fd = None
-        cls.held.clear()
-
-    def __enter__(self) -> RunFolderLock:
-        return self.acquire()
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
-
-
-os.register_at_fork(after_in_child=RunFolderLock.drop_inherited)
-
-
-@contextmanager
-def locked(folder: Path, busy_hint: str, error: type[Exception]) -> Iterator[None]:
-    """Hold `folder`'s run lock for the block; when it cannot be taken, raise `error` saying why (one line)."""
-    try:
-        lock = RunFolderLock(folder, busy_hint).acquire()
-    except RunFolderError as exc:
-        raise error(str(exc)) from None
-    try:
-        yield
-    finally:
-        lock.release()
-
-
-def _lock_holder(text: bytes) -> str:
-    """The holder a lock file names: `pid 123 on host h, started <UTC time>`."""
-    try:
-        info = json.loads(text)
-        return f"pid {info['pid']} on host {info['host']}, started {info['started']}"
-    except (ValueError, TypeError, KeyError):  # (the holder is between taking the lock and naming itself)
-        return "pid unknown"
-
-
 def finished(path: Path, repair: bool = True, say: Callable[[str], None] | None = None) -> dict[str, str]:
     """episode_id -> termination of each episode already in a transcripts file (the latest
     record wins). With `repair` (the folder's lock held), the file is first made safe to append
@@ -462,7 +405,8 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
     (group of cells, how many of its episodes to run): two agent calls per user turn, one per
     turn for an LLM user, one judge call per episode, one live observer's judge call per agent turn."""
     from autogen_core.models import SystemMessage
-    from .models import count_tokens_offline, load_prices, parse_model_spec
+    from .completions import count_tokens_offline
+    from .models import load_prices, parse_model_spec
     prices, rows = load_prices(), []
     prompt_tokens = {g.system_prompt: 0 for g, _ in groups}
     for prompt in prompt_tokens:
@@ -562,7 +506,7 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
                 bar.update(1)
         try:
             if left:
-                play_all(cfg, todo, emit)
+                play_all(play_settings(cfg), todo, emit)
         except ExecutorError as exc:  # what was played is kept, scored and reported all the same
             result.failure = str(exc)
     if bar:

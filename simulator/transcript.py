@@ -22,6 +22,10 @@ SCHEMA_VERSION = 1
 TERMINATIONS = ("user_done", "patience_exhausted", "max_turns", "agent_step_limit", "agent_error",
                 "infra_error", "leaked")  # leaked: the live observer's stop_on_leak ended it
 ROLES = ("user", "assistant", "tool")
+MODES = ("full", "concat", "sharded", "recap", "snowball", "plan")  # how the person poses the instance:
+# full: the whole query at once; concat: all shards in one message; sharded: piece by piece;
+# recap: sharded, then a final message restating every fact; snowball: sharded, each message
+# restating every fact told so far; plan: the whole query and the oracle's plan of queries, in words
 
 
 @dataclass
@@ -156,8 +160,6 @@ REPAIR = (f"delete that line, or run the same `crmarena run` command: it moves d
 def record_problem(data: dict[str, Any]) -> str:
     """What keeps a parsed line from being an episode record ("" if nothing): the fields readers
     use must have their shape (usage a mapping of role -> mapping, a known mode and reason)."""
-    from .users.base import MODES  # (users import this module)
-
     for key, kind in (("episode_id", str), ("mode", str), ("instance", dict), ("termination", dict),
                       ("messages", list)):
         if not isinstance(data.get(key), kind):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -275,6 +276,27 @@ def test_worker_processes_play_the_same_episodes(tmp_path, org_cache):
         return sorted((r["episode_id"], r["termination"]["reason"], r["final_answer"], r["scores"]["rules"]["success"])
                       for r in read_records(folder / "transcripts.jsonl"))
     assert outcomes(one) == outcomes(two) and len(outcomes(two)) == 4
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a patched module reaches forked workers only")
+def test_worker_processes_score_their_own_episodes(tmp_path, org_cache, monkeypatch):
+    """The run hands the executor its scoring (simulator.run.finish_record): each record is scored
+    in the worker process that played it, never in the run's own process."""
+    import os
+
+    import simulator.run
+    real = simulator.run.finish_record
+
+    def finish(data, org):
+        data = real(data, org)
+        data["scored_by"] = os.getpid()
+        return data
+    monkeypatch.setattr(simulator.run, "finish_record", finish)
+    folder = _offline_run(tmp_path, tasks=["handle_time", "case_routing"], modes=["full", "sharded"], workers=2)
+    records = list(read_records(folder / "transcripts.jsonl"))
+    assert len(records) == 4 and all(r["scores"]["rules"]["success"] for r in records)
+    scorers = {r["scored_by"] for r in records}
+    assert scorers and os.getpid() not in scorers
 
 
 SLOW_AGENT = '''

@@ -26,7 +26,7 @@ from simulator.config import parse_config
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.executors.play import play_one
-from simulator.run import plan
+from simulator.run import plan, play_settings
 
 DEPTH = 6
 LEAVES = (str, bytes, int, float, complex, bool, type(None), types.ModuleType)
@@ -149,7 +149,7 @@ def probed(b2b_org, b2c_org, tmp_path_factory):
     async def play_all():
         out = []
         for p in planned:
-            record = await play_one(cfg, p)
+            record = await play_one(play_settings(cfg), p)
             out.append((p, Prober.played[-1], record))
         return out
     return asyncio.run(play_all())

@@ -2,30 +2,28 @@
 
 `local` (the default) plays them on this machine, in one process or in `workers` forked
 processes; `ray` spreads them over a Ray cluster (`pip install 'crmarena-sim[ray]'`). Either
-way every record comes back to this process, which alone writes the run folder.
+way every record comes back to this process, which alone writes the run folder. Executors get the
+run's `PlaySettings`, never its config, and import no evaluator: each record is finished (scored)
+by the `finish` the run hands them, in the process that played it.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from ..config import RunConfig
-from .play import Planned
+from ..episode import Planned
+from .play import ExecutorError, PlaySettings
+
+__all__ = ["ExecutorError", "PlaySettings", "play_all"]
 
 
-class ExecutorError(RuntimeError):
-    """Episodes that could not be played (a worker or actor that died, a cluster that cannot be
-    reached, a refusal no retry fixes that stopped the run). Whatever was played is in the run
-    folder; the same command plays the rest (with --retry-failed, also the refused ones)."""
-
-
-def play_all(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
-    """Play every episode of `planned` with the config's executor; each record goes to `emit`
+def play_all(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
+    """Play every episode of `planned` with the settings' executor; each record goes to `emit`
     (in this process, one at a time) as soon as its episode ends. `planned` is walked lazily,
     as episodes start (a Plan or Todo of simulator.plan, or a list); give it episodes to play."""
-    if cfg.executor == "ray":
+    if settings.executor == "ray":
         from .ray_cluster import play_ray
-        play_ray(cfg, planned, emit)
+        play_ray(settings, planned, emit)
     else:
         from .local import play_local
-        play_local(cfg, planned, emit)
+        play_local(settings, planned, emit)

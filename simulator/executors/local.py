@@ -9,21 +9,20 @@ import threading
 from itertools import islice
 from typing import Callable, Iterable
 
-from ..config import RunConfig
-from . import ExecutorError
-from ..episode import RUN_STOPPERS
+from ..episode import RUN_STOPPERS, Planned
 from .parent_death import die_with_parent
-from .play import Planned, RefusalWatch, play_episodes, share
+from .play import ExecutorError, PlaySettings, RefusalWatch, play_episodes, share
 
 
-def _worker(cfg: RunConfig, planned: Iterable[Planned], index: int, workers: int, parent: int, queue, stop) -> None:
+def _worker(settings: PlaySettings, planned: Iterable[Planned], index: int, workers: int, parent: int, queue,
+            stop) -> None:
     """A worker process: walk the plan, play its share of the episodes (every `workers`-th from
     `index`), sending each record to the parent, then how many it did not play because the run
     was stopped. It dies with `parent` (no model request outlives the process that records it)."""
     die_with_parent(parent)
     try:
         mine = islice(planned, index, None, workers)
-        queue.put({"worker_done": asyncio.run(play_episodes(cfg, mine, queue.put, stop))})
+        queue.put({"worker_done": asyncio.run(play_episodes(settings, mine, queue.put, stop))})
     except RUN_STOPPERS as exc:  # the run's own files failed: the parent stops the run with this very error
         stop.set()
         queue.put({"worker_stop": exc})
@@ -31,15 +30,15 @@ def _worker(cfg: RunConfig, planned: Iterable[Planned], index: int, workers: int
         queue.put({"worker_error": f"{type(exc).__name__}: {exc}"})
 
 
-def play_local(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
-    """Play every episode, in this process or spread over `cfg.workers` processes (each with
+def play_local(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
+    """Play every episode, in this process or spread over `settings.workers` processes (each with
     its share of the episodes and of the concurrency, walking `planned` itself: a list, or a
     plan that pickles where processes are spawned); records reach `emit` in this process, one
     at a time. A refusal no retry fixes stops every process (RefusalWatch)."""
-    workers = cfg.workers or 1
+    workers = settings.workers or 1
     if workers == 1:
         watch = RefusalWatch(emit, threading.Event())
-        watch.check(asyncio.run(play_episodes(cfg, planned, watch.emit, watch.flag)))
+        watch.check(asyncio.run(play_episodes(settings, planned, watch.emit, watch.flag)))
         return
     import multiprocessing
     from dataclasses import replace
@@ -47,7 +46,7 @@ def play_local(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict]
     # fork where the platform has it: workers start at once, without importing everything again
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     queue, watch = ctx.Queue(), RefusalWatch(emit, ctx.Event())
-    each = replace(cfg, concurrency=share(cfg.concurrency, workers))
+    each = replace(settings, concurrency=share(settings.concurrency, workers))
     procs = [ctx.Process(target=_worker, args=(each, planned, i, workers, os.getpid(), queue, watch.flag), daemon=True)
              for i in range(workers)]
     for proc in procs:

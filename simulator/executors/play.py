@@ -1,7 +1,10 @@
 """Playing episodes: the agent and user of one episode, and many episodes on one event loop.
 
 Every executor (this process, forked worker processes, Ray actors) plays each episode with
-`play_one`, so a run gives the same records whichever executor played it.
+`play_one`, so a run gives the same records whichever executor played it. Executors know the run
+only by its `PlaySettings` (built once by simulator.run): who plays, within which limits, how
+many at once, and what is done to each record where it was played (`finish`: the run scores it
+there); they import no evaluator.
 """
 
 from __future__ import annotations
@@ -9,17 +12,40 @@ from __future__ import annotations
 import asyncio
 import threading
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from functools import partial
+from typing import Any, Callable, Iterable, Iterator
 
-from ..config import ObserverConfig, RoleConfig, RunConfig
+from ..config import RoleConfig
 from ..crm.store import Org
-from ..episode import EpisodeSpec, Limits, Seat, Watcher, run_episode
+from ..episode import Limits, Planned, Seat, Watcher, run_episode
+
+ClientMaker = Callable[[Any, str], Any]  # (model spec, its config key) -> a model client for one episode
 
 
-@dataclass
-class Planned:
-    spec: EpisodeSpec
-    org: Org
+class ExecutorError(RuntimeError):
+    """Episodes that could not be played (a worker or actor that died, a cluster that cannot be
+    reached, a refusal no retry fixes that stopped the run). Whatever was played is in the run
+    folder; the same command plays the rest (with --retry-failed, also the refused ones)."""
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """What the executors need of a run (simulator.run.play_settings builds it from the config).
+    It travels to every worker process and Ray actor: its callables are module-level functions
+    (or partials of them), so that it pickles."""
+
+    agents: tuple[RoleConfig, ...]  # the agent variants under test (EpisodeSpec.agent_index)
+    user: RoleConfig
+    limits: Limits
+    finish: Callable[[dict, Org], dict]  # a played record's JSON and its org -> the record to emit
+    watcher: Callable[[ClientMaker], Watcher] | None = None  # a fresh live observer per episode, or None
+    models: tuple[tuple[str, Any], ...] = ()  # (config key, spec) of every model the run calls, checked first
+    source: str = ""  # the config file, for errors
+    concurrency: int = 8  # episodes in flight at once (split over workers or actors)
+    workers: int | None = None  # processes (local) or Ray actors; None: 1 locally, one per CPU on Ray
+    executor: str = "local"  # local | ray
+    address: str | None = None  # the Ray cluster to join
+    cache: str | None = None  # the response cache file, or None
 
 
 def _client(model, where: str, cache=None, scope: str = ""):
@@ -77,48 +103,31 @@ def make_user(role: RoleConfig, seed: int, cache=None, scope: str = ""):
     return LLMUser(_client(role.model, "user.model", cache, scope), **role.options)
 
 
-def make_observer(settings: ObserverConfig, cache=None, scope: str = "") -> Watcher | None:
-    """A fresh live observer for one episode (with its own judge client, if it has a judge), or
-    None when the observer is not live."""
-    if not settings.live:
-        return None
-    from evaluators.live import LiveObserver
-    judge = None
-    if settings.judge is not None:
-        from evaluators.judge import Judge
-        judge = Judge(_client(settings.judge, "observer.judge.model", cache, scope))
-    return LiveObserver(judge, stop_on_leak=settings.stop_on_leak)
-
-
-def check_models(cfg: RunConfig) -> None:
+def check_models(settings: PlaySettings) -> None:
     """Fail before any episode if a model spec is invalid, its key is missing or its client
     cannot be built (e.g. a provider extra that is not installed)."""
     from ..models import build_client, parse_model_spec
-    specs = [(v.model_key or "agent.model", v.model) for v in cfg.agent_variants]
-    specs += [("user.model", cfg.user.model), ("judge.model", cfg.judge), ("observer.judge.model", cfg.observer.judge)]
-    for where, spec in specs:
-        if spec is not None:
-            build_client(parse_model_spec(spec, where=f"{cfg.path}: {where}"))
+    for where, spec in settings.models:
+        build_client(parse_model_spec(spec, where=f"{settings.source}: {where}"))
 
 
-
-def players(cfg: RunConfig) -> Iterator[tuple[str, Callable[[], object]]]:
+def players(settings: PlaySettings) -> Iterator[tuple[str, Callable[[], object]]]:
     """Each role of the run: its config key, and a maker of a fresh one."""
-    for variant in cfg.agent_variants:
+    for variant in settings.agents:
         yield variant.key or "agent", lambda v=variant: make_agent(v)
-    yield "user", lambda: make_user(cfg.user, 0)
+    yield "user", lambda: make_user(settings.user, 0)
 
 
-def check_players(cfg: RunConfig) -> None:
+def check_players(settings: PlaySettings) -> None:
     """Fail if a model client, an agent or a user of the run cannot be built here (a
     ConfigError naming the role's key when the agent or user itself cannot be made)."""
     from ..config import ConfigError
-    check_models(cfg)
-    for key, make in players(cfg):
+    check_models(settings)
+    for key, make in players(settings):
         try:
             make()
         except (TypeError, ValueError) as exc:
-            raise ConfigError(cfg.path, key, f"cannot be made: {exc}") from None
+            raise ConfigError(settings.source, key, f"cannot be made: {exc}") from None
 
 
 def share(total: int, parts: int) -> int:
@@ -126,27 +135,15 @@ def share(total: int, parts: int) -> int:
     return max(1, -(-total // parts))
 
 
-async def play_one(cfg: RunConfig, p: Planned, cache=None) -> dict:
-    """Play one episode and return its record as JSON, scored by the rule-based scorers."""
-    from evaluators.observer import score
+async def play_one(settings: PlaySettings, p: Planned, cache=None) -> dict:
+    """Play one episode and return its record as JSON, as `settings.finish` makes it (scored, in a run)."""
     scope = f"trial={p.spec.trial}"  # trials of one episode never share a cached reply
-    role = cfg.agent_variants[p.spec.agent_index]
+    role = settings.agents[p.spec.agent_index]
     agent = make_agent(role, cache, scope)
-    user = make_user(cfg.user, p.spec.seed, cache, scope)
-    record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps),
-                               make_observer(cfg.observer, cache, scope), seat=seat(role))
-    data = record_json(record, p.org)
-    data["scores"] = score(data)
-    return data
-
-
-def record_json(record, org) -> dict:
-    """A played episode's record as JSON, with the planted instructions the agent read (on an
-    injected org)."""
-    from evaluators.injections import attach
-    data = record.to_json()
-    attach(data, org)
-    return data
+    user = make_user(settings.user, p.spec.seed, cache, scope)
+    watcher = settings.watcher(partial(_client, cache=cache, scope=scope)) if settings.watcher else None
+    record = await run_episode(p.spec, p.org, agent, user, settings.limits, watcher, seat=seat(role))
+    return settings.finish(record.to_json(), p.org)
 
 
 def refusal(record: dict) -> str:
@@ -180,21 +177,21 @@ class RefusalWatch:
 
     def check(self, not_played: int) -> None:
         """Raise ExecutorError with `message`, if the run stopped."""
-        from . import ExecutorError
         if self.detail:
             raise ExecutorError(self.message(not_played))
 
 
-async def play_episodes(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], None], stop=None) -> int:
-    """Play `planned` (any iterable, walked as episodes start: at most `cfg.concurrency` at once,
+async def play_episodes(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[[dict], None],
+                        stop=None) -> int:
+    """Play `planned` (any iterable, walked as episodes start: at most `settings.concurrency` at once,
     the rest not yet built); each scored record goes to `emit` the moment its episode ends. Once
     `stop` (an Event) is set, by a refusal here or elsewhere, no further episode starts; returns
     how many were not played for that."""
     stop = stop if stop is not None else threading.Event()
     cache = None
-    if cfg.cache:
+    if settings.cache:
         from ..cache import ResponseCache
-        cache = ResponseCache(cfg.cache)
+        cache = ResponseCache(settings.cache)
     episodes, skipped = iter(planned), 0
 
     async def player() -> None:  # one of `concurrency`, each playing the next episode in turn
@@ -203,13 +200,13 @@ async def play_episodes(cfg: RunConfig, planned: Iterable[Planned], emit: Callab
             if stop.is_set():
                 skipped += 1
                 return
-            data = await play_one(cfg, p, cache)
+            data = await play_one(settings, p, cache)
             if refusal(data):
                 stop.set()  # at once, here and (a shared Event) in every other process
             emit(data)
 
     try:
-        await asyncio.gather(*(player() for _ in range(cfg.concurrency)))
+        await asyncio.gather(*(player() for _ in range(settings.concurrency)))
     finally:
         if cache is not None:
             cache.close()

@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..cache import cache_dir
-from ..config import RunConfig
 from ..crm.store import Org, OrgFileError
+from ..episode import Planned
 from ..secrets import redact, redact_data
-from . import ExecutorError
 from .parent_death import die_with
-from .play import Planned, RefusalWatch, check_players, play_one, share
+from .play import ExecutorError, PlaySettings, RefusalWatch, check_players, play_one, share
 
 
 def _open_org(key: str, driver_path: str, image_ref: Any) -> Org:
@@ -64,14 +63,14 @@ class RemoteCache:
 class EpisodeActor:
     """A Ray actor that plays episodes on its event loop, several at once."""
 
-    def __init__(self, cfg: RunConfig, orgs: dict[str, tuple[str, Any]], cache_actor=None,
+    def __init__(self, settings: PlaySettings, orgs: dict[str, tuple[str, Any]], cache_actor=None,
                  driver: tuple[str, int] | None = None):
         import ray
         from ..log import setup_logging
         if driver is not None and driver[0] == ray.get_runtime_context().get_node_id():
             die_with(driver[1])  # on the driver's node: end with it at once (elsewhere Ray's own 1-2 s)
         setup_logging()  # retries and give-ups are logged here too (Ray forwards them to the driver)
-        self.cfg = cfg
+        self.settings = settings
         self.orgs = {key: _open_org(key, path, ref[0]) for key, (path, ref) in orgs.items()}
         self.cache = RemoteCache(cache_actor) if cache_actor is not None else None
 
@@ -79,14 +78,14 @@ class EpisodeActor:
         """Why this node cannot play the run ("" if it can): a model client that cannot be built
         (a key variable unset here), an agent or user that cannot be made (a plug-in not installed)."""
         try:
-            check_players(self.cfg)
+            check_players(self.settings)
         except Exception as exc:  # reported by the driver as text: not every exception survives pickling
             return redact(f"{type(exc).__name__}: {exc}")
         return ""
 
     async def play(self, planned_spec, org_key: str) -> dict:
         """The episode's record, redacted here: this node's keys may not be the driver's."""
-        return redact_data(await play_one(self.cfg, Planned(planned_spec, self.orgs[org_key]), self.cache))
+        return redact_data(await play_one(self.settings, Planned(planned_spec, self.orgs[org_key]), self.cache))
 
 
 def _connect(address: str | None) -> bool:
@@ -133,27 +132,27 @@ def _driver() -> tuple[str, int] | None:
 _SETUP_TIMEOUT = 300  # seconds for the actors to start and load the orgs
 
 
-def _actors(cfg: RunConfig, planned: Iterable[Planned]):
+def _actors(settings: PlaySettings, planned: Iterable[Planned]):
     """The episode actors, the cache actor (or None) and the org images they were given
     (kept referenced for the whole run), all ready to play."""
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
     cpus = max(1.0, ray.cluster_resources().get("CPU", 1.0))
-    count = min(cfg.workers or int(cpus), cfg.concurrency)  # an actor with nothing in flight is waste
+    count = min(settings.workers or int(cpus), settings.concurrency)  # an actor with nothing in flight is waste
     each = min(1.0, cpus / count)  # CPUs per actor: all of them fit the cluster
     cache = None
-    if cfg.cache:  # on the node of this process (the head node under Ray Client, ray://)
+    if settings.cache:  # on the node of this process (the head node under Ray Client, ray://)
         from ..cache import ResponseCache
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
         cache = ray.remote(ResponseCache).options(num_cpus=0, scheduling_strategy=here).remote(
-            str(Path(cfg.cache).resolve()))
+            str(Path(settings.cache).resolve()))
     known = getattr(planned, "orgs", None)  # (a plan knows its orgs, never walked for them; a list is looked through)
     orgs = {org.meta.content_hash: org for org in known or (p.org for p in planned)}
     shipped = {key: (str(org.path), [ray.put(org.image())]) for key, org in orgs.items()}  # (a list: a ref
     # nested in an argument is passed as a ref, so only the nodes that need the image fetch it)
     remote = ray.remote(EpisodeActor).options(num_cpus=each, scheduling_strategy="SPREAD",
-                                              max_concurrency=share(cfg.concurrency, count))
-    actors = [remote.remote(cfg, shipped, cache, _driver()) for _ in range(count)]
+                                              max_concurrency=share(settings.concurrency, count))
+    actors = [remote.remote(settings, shipped, cache, _driver()) for _ in range(count)]
     checks = [a.problem.remote() for a in actors]
     done, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
     if waiting:
@@ -169,14 +168,14 @@ def _actors(cfg: RunConfig, planned: Iterable[Planned]):
     return actors, cache, shipped
 
 
-def play_ray(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
-    """Play every episode on the Ray cluster at `cfg.address` (see `_connect`); each record
+def play_ray(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
+    """Play every episode on the Ray cluster at `settings.address` (see `_connect`); each record
     reaches `emit` in this process as its episode ends."""
     import ray
-    started, cache = _connect(cfg.address), None
+    started, cache = _connect(settings.address), None
     try:
-        actors, cache, _images = _actors(cfg, planned)
-        failures = _gather(cfg, planned, actors, emit)
+        actors, cache, _images = _actors(settings, planned)
+        failures = _gather(settings, planned, actors, emit)
     finally:
         if cache is not None:
             ray.get(cache.close.remote())
@@ -187,8 +186,9 @@ def play_ray(cfg: RunConfig, planned: Iterable[Planned], emit: Callable[[dict], 
                             f"(run the same command again to play them); first: {failures[0]}")
 
 
-def _gather(cfg: RunConfig, planned: Iterable[Planned], actors: list, emit: Callable[[dict], None]) -> list[str]:
-    """Keep `cfg.concurrency` episodes in flight, each on the least busy live actor; emit records
+def _gather(settings: PlaySettings, planned: Iterable[Planned], actors: list,
+            emit: Callable[[dict], None]) -> list[str]:
+    """Keep `settings.concurrency` episodes in flight, each on the least busy live actor; emit records
     as they come. An episode whose actor died (its node lost, its process killed) is played
     again on another actor, once; a refusal no retry fixes stops new episodes (ExecutorError
     once those in flight are in). Returns what failed; everything else is emitted."""
@@ -200,7 +200,7 @@ def _gather(cfg: RunConfig, planned: Iterable[Planned], actors: list, emit: Call
     watch = RefusalWatch(emit, threading.Event())
 
     def submit() -> None:
-        while len(pending) < cfg.concurrency and len(dead) < len(actors) and not watch.flag.is_set():
+        while len(pending) < settings.concurrency and len(dead) < len(actors) and not watch.flag.is_set():
             p = again.pop() if again else next(todo, None)
             if p is None:
                 return

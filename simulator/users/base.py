@@ -7,13 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..tasks.instance import Instance
-from ..transcript import Usage
+from ..transcript import MODES, Usage
 from .personas import Persona
-
-MODES = ("full", "concat", "sharded", "recap", "snowball", "plan")
-# full: the whole query at once; concat: all shards in one message; sharded: piece by piece;
-# recap: sharded, then a final message restating every fact; snowball: sharded, each message
-# restating every fact told so far; plan: the whole query and the oracle's plan of queries, in words
 
 
 @dataclass

@@ -17,7 +17,7 @@ from evaluators.stats import summarize
 from simulator.transcript import read_records
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-RUNS = ("all", "pressure", "judged")
+RUNS = ("all", "pressure", "judged", "levels")
 
 
 def unpacked(name: str, tmp_path: Path) -> Path:
@@ -63,7 +63,7 @@ def test_a_stored_run_summarises_the_same_in_compat_mode(name, tmp_path):
     assert differences(json.loads((GOLDEN / name / "summary.compat.json").read_text()), summary) == []
 
 
-@pytest.mark.parametrize("name", ("all", "pressure"))
+@pytest.mark.parametrize("name", ("all", "pressure", "levels"))
 def test_every_stored_episode_scores_the_same(name, tmp_path):
     for record in read_records(unpacked(name, tmp_path) / "transcripts.jsonl"):
         stored = record["scores"]

@@ -43,6 +43,13 @@ CONFIGS = {
     "judged": {**BASE, "tasks": ["private_customer_information", "handle_time", "knowledge_qa", "case_routing",
                                  "confidential_company_knowledge"], "modes": ["full", "sharded"],
                "agent": [{"kind": "oracle"}, {"kind": "calibration", "label": "leaky"}]},
+    # every difficulty level, two trials of each episode, and the concat control
+    "levels": {**BASE, "tasks": ["handle_time", "knowledge_qa", "case_routing", "internal_operation_data",
+                                 "lead_qualification"], "difficulty": ["easy", "standard", "hard"],
+               "modes": ["full", "concat", "sharded"], "trials": 2,
+               "agent": [{"kind": "oracle"},
+                         {"kind": "plugin", "plugin": "simulator.agents.baselines:RandomIdFromConversation",
+                          "label": "random-id"}]},
 }
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from pydantic import ValidationError
 
 from simulator.cli import main
 from simulator.files import DamagedFileError
-from simulator.records import SCHEMA_VERSION, Instance, Record, json_schemas, parse_record
+from simulator.records import SCHEMA_VERSION, Instance, Record, Summary, json_schemas, parse_record
 from simulator.records.migrate import NewerRecordError, RecordSchemaError
 from simulator.tasks.instance import Instance as TaskInstance
 from simulator.transcript import TranscriptWriter, read_records, typed_records
@@ -99,6 +100,17 @@ def test_the_task_instance_and_its_record_model_name_the_same_fields():
     assert fields == set(Instance.model_fields)
     for line in golden_lines()[:50]:
         assert TaskInstance.from_json(line["instance"]).to_json() == Instance.model_validate(line["instance"]).to_json()
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*/summary*.json")), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_stored_summary_reads_as_its_model_to_the_leaves(path):
+    data = json.loads(path.read_text())
+    summary = Summary.model_validate(data)
+    assert summary.to_json() == data
+    assert summary.success.overall.n == summary.counts.scored
+    broken = {**data, "success": {**data["success"], "overall": {"n": 1, "rat": 0.5}}}
+    with pytest.raises(ValidationError, match="success.overall.rat"):
+        Summary.model_validate(broken)
 
 
 def test_the_exported_schemas_validate_stored_records_in_another_validator(tmp_path, capsys):

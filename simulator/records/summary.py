@@ -8,13 +8,13 @@ adds are kept as they are (the summary is open; its cells are not).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
 from .base import Open, Strict
 
-SUMMARY_VERSION = 1
+Empty = Annotated[dict[str, Any], Field(max_length=0)]  # a section with nothing to show: {}
 
 
 class Score(Open):
@@ -313,6 +313,6 @@ class Summary(Open):
     usage: dict[str, UsageTotals]
     judge: JudgeAgreement | None
     persona_task: dict[str, dict[str, Rate]]
-    difficulty: Difficulty | dict[str, Any] = Field(description="{} when the run holds one level")
-    milestones: Milestones | dict[str, Any] = Field(description="{} when no episode has milestones")
+    difficulty: Difficulty | Empty = Field(description="{} when the run holds one level")
+    milestones: Milestones | Empty = Field(description="{} when no episode has milestones")
     pressure: Pressure | None = None

@@ -39,7 +39,6 @@ from typing import Any, Iterable, Mapping
 
 from simulator.files import write_atomic
 from simulator.replies.categories import ATTEMPTS, categorize
-from simulator.transcript import SCHEMA_VERSION
 from simulator.users.personas import DISCLOSURES
 from simulator.users.scripted import STYLES, asks
 
@@ -260,17 +259,11 @@ def judge_all(records: list[Mapping[str, Any]], model: Any, prior: dict[str, dic
 # --- the run --------------------------------------------------------------------------------------
 
 def read_run(run_dir: Path) -> list[dict[str, Any]]:
-    """The latest whole record per episode; AuditError for a folder that is no run or mixes schemas."""
+    """The latest whole record per episode (older schema versions migrated); AuditError for a folder that is no run."""
     from .observer import load_run
     if not (Path(run_dir) / "transcripts.jsonl").is_file():
         raise AuditError(f"{run_dir} is not a run folder (no transcripts.jsonl); runs are written by `crmarena run`")
-    records = load_run(Path(run_dir))
-    versions = sorted({str(r.get("schema_version")) for r in records})
-    if len(versions) > 1:
-        raise AuditError(f"{run_dir} mixes transcript schema versions {', '.join(versions)}: audit one run at a time")
-    if records and versions != [str(SCHEMA_VERSION)]:
-        raise AuditError(f"{run_dir} has transcript schema version {versions[0]}; this audit reads {SCHEMA_VERSION}")
-    return records
+    return load_run(Path(run_dir))  # (older schema versions are migrated as they are read)
 
 
 def read_audit(run_dir: Path) -> list[dict[str, Any]]:

@@ -26,7 +26,6 @@ from contextlib import nullcontext
 from typing import Any, Callable
 
 from .files import DamagedFileError, replacing, write_atomic
-from .transcript import SCHEMA_VERSION
 
 FORMATS = ("parquet", "csv")
 TABLES = ("episodes", "turns")
@@ -71,14 +70,10 @@ def _transcripts(path: str | Path) -> Path:
 
 
 def _one_version(records: list[dict[str, Any]], transcripts: Path) -> list[dict[str, Any]]:
+    """`records` (read at the current schema version: older ones are migrated as they are read);
+    AnalysisError when there are none."""
     if not records:
         raise AnalysisError(f"{transcripts} holds no episodes yet")
-    versions = sorted({r.get("schema_version") for r in records}, key=str)
-    if len(versions) > 1:
-        raise AnalysisError(f"{transcripts} mixes schema versions {', '.join(map(str, versions))}: export or compare "
-                            "runs written by one crmarena version")
-    if versions[0] != SCHEMA_VERSION:
-        raise AnalysisError(f"{transcripts} has schema version {versions[0]}; this crmarena reads {SCHEMA_VERSION}")
     return records
 
 

@@ -402,6 +402,23 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return audit(args)
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Print the JSON Schema of one record model, or write all of them into a folder."""
+    from .records import json_schemas
+    schemas = json_schemas()
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, schema in schemas.items():
+            (out / f"{name}.schema.json").write_text(json.dumps(schema, indent=2) + "\n")
+        print(f"wrote {', '.join(f'{n}.schema.json' for n in schemas)} into {out}")
+        return 0
+    if not args.name:
+        raise UsageError(f"name a schema ({', '.join(schemas)}), or give --out DIR for all of them")
+    print(json.dumps(schemas[args.name], indent=2))
+    return 0
+
+
 def _with_extra(extra: str, run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """`run(args)`, or one line naming the extra to install when one of its packages is missing."""
     try:
@@ -710,18 +727,26 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("run_dir", help="a run folder written by crmarena run")
     audit.add_argument("--judge", help="a model spec for a rubric check of persona style and coherence")
     audit.set_defaults(func=cmd_audit)
+    schema = sub.add_parser("schema", help="the JSON Schemas of transcript records, instances, scores, summaries",
+                            description="JSON Schemas of what a run folder holds (docs/records.md): `record` is one "
+                                        "line of transcripts.jsonl, `summary` is summary.json")
+    schema.add_argument("name", nargs="?", choices=("record", "instance", "score", "summary"),
+                        help="the schema to print")
+    schema.add_argument("--out", help="write every schema into this folder as NAME.schema.json")
+    schema.set_defaults(func=cmd_schema)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     from .files import DamagedFileError, DiskFullError
+    from .records import RecordSchemaError
     args = build_parser().parse_args(argv)
     if getattr(args, "as_of", "unset") is None:
         from .crm.generator import DEFAULT_AS_OF
         args.as_of = DEFAULT_AS_OF
     try:
         return args.func(args)
-    except (UsageError, DamagedFileError) as exc:  # (a damaged file's message names it, the line, the repair)
+    except (UsageError, DamagedFileError, RecordSchemaError) as exc:  # (naming the file or record, and the repair)
         print(f"crmarena: error: {exc}", file=sys.stderr)
         return 2
     except DiskFullError as exc:  # nothing half-written: the same command resumes once there is space

@@ -17,15 +17,8 @@ from typing import Any, Iterator
 
 from . import __version__
 from .files import LineAppender, json_lines, line_problem, open_regular, read_regular, write_atomic
-
-SCHEMA_VERSION = 1
-TERMINATIONS = ("user_done", "patience_exhausted", "max_turns", "agent_step_limit", "agent_error",
-                "infra_error", "leaked")  # leaked: the live observer's stop_on_leak ended it
-ROLES = ("user", "assistant", "tool")
-MODES = ("full", "concat", "sharded", "recap", "snowball", "plan")  # how the person poses the instance:
-# full: the whole query at once; concat: all shards in one message; sharded: piece by piece;
-# recap: sharded, then a final message restating every fact; snowball: sharded, each message
-# restating every fact told so far; plan: the whole query and the oracle's plan of queries, in words
+from .records import MODES, ROLES, SCHEMA_VERSION, TERMINATIONS, Record, RecordSchemaError, migrate, parse_record
+from .records.migrate import NewerRecordError
 
 
 @dataclass
@@ -138,9 +131,16 @@ class TranscriptWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._out = LineAppender(self.path)
 
-    def append(self, record: EpisodeRecord | dict[str, Any]) -> None:
+    def append(self, record: EpisodeRecord | Record | dict[str, Any]) -> None:
+        """Write `record` as its model (simulator.records.Record) dumps it; a record the model rejects
+        is a RecordSchemaError naming its episode and the key (a bug in whoever built it)."""
         data = record.to_json() if isinstance(record, EpisodeRecord) else record
-        self._out.append(json.dumps(data, ensure_ascii=False))
+        try:
+            typed = data if isinstance(data, Record) else parse_record(data)
+        except RecordSchemaError as exc:
+            episode = data.get("episode_id") if isinstance(data, dict) else None
+            raise RecordSchemaError(f"episode {episode}: {exc}") from None
+        self._out.append(typed.model_dump_json(exclude_unset=True))
 
     def close(self) -> None:
         self._out.close()
@@ -158,28 +158,32 @@ REPAIR = (f"delete that line, or run the same `crmarena run` command: it moves d
 
 
 def record_problem(data: dict[str, Any]) -> str:
-    """What keeps a parsed line from being an episode record ("" if nothing): the fields readers
-    use must have their shape (usage a mapping of role -> mapping, a known mode and reason)."""
-    for key, kind in (("episode_id", str), ("mode", str), ("instance", dict), ("termination", dict),
-                      ("messages", list)):
-        if not isinstance(data.get(key), kind):
-            return f"not an episode record (no {kind.__name__} {key!r})"
-    if data["termination"].get("reason") not in TERMINATIONS:
-        return f"not an episode record (termination reason {data['termination'].get('reason')!r} is not one of " \
-               f"{', '.join(TERMINATIONS)})"
-    if data["mode"] not in MODES:
-        return f"not an episode record (mode {data['mode']!r} is not one of {', '.join(MODES)})"
-    usage = data.get("usage") or {}  # (readers take a missing usage as none)
-    if not (isinstance(usage, dict) and all(isinstance(u, dict) for u in usage.values())):
-        return "not an episode record (usage is not a mapping of role -> {calls, tokens, ...})"
+    """What keeps a parsed line from being an episode record ("" if nothing): it must read as a
+    simulator.records.Record (an older schema version migrated). A record of a newer schema
+    version is no damage: NewerRecordError (upgrade to read it)."""
+    try:
+        parse_record(data)
+    except NewerRecordError:
+        raise
+    except RecordSchemaError as exc:
+        return str(exc)
     return ""
 
 
 def scan_records(path: str | Path, skip_damaged: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(byte offset, record) of each record of a transcripts file; a torn last line (a killed
-    run) is skipped; a damaged line raises DamagedFileError naming the file and line (or is
-    skipped too)."""
-    return json_lines(path, check=record_problem, fix=REPAIR, skip_damaged=skip_damaged)
+    """(byte offset, record) of each record of a transcripts file, as its model reads it (checked,
+    and brought to the current schema version); a torn last line (a killed run) is skipped; a
+    damaged line raises DamagedFileError naming the file and line (or is skipped too)."""
+    try:
+        for start, data in json_lines(path, check=record_problem, fix=REPAIR, skip_damaged=skip_damaged):
+            yield start, migrate(data)
+    except NewerRecordError as exc:
+        raise NewerRecordError(f"{path}: {exc}") from None
+
+
+def typed_records(path: str | Path) -> Iterator[Record]:
+    """The records of a transcripts file as simulator.records.Record models."""
+    return (parse_record(data) for _, data in scan_records(path))
 
 
 def read_records(path: str | Path, skip_damaged: bool = False) -> Iterator[dict[str, Any]]:

@@ -117,7 +117,10 @@ def _error(capsys, *argv: str) -> str:
 def test_bad_input_is_one_line_and_exit_2(runs, tmp_path, capsys):
     assert "is not a run folder" in _error(capsys, "export", str(tmp_path))
     mixed = _run_copy(runs, tmp_path, "mixed", lambda i, r: {**r, "schema_version": 1 + i % 2})
-    assert "mixes schema versions 1, 2" in _error(capsys, "export", mixed)
+    assert _command("export", mixed, "--format", "csv", "--out", str(tmp_path / "x")) == 0  # (version 1: migrated)
+    newer = _run_copy(runs, tmp_path, "newer", lambda i, r: {**r, "schema_version": 3 if i == 1 else 2})
+    err = _error(capsys, "export", newer)
+    assert "schema version 3" in err and "upgrade crmarena-sim" in err
     moved = _run_copy(runs, tmp_path, "moved", lambda i, r: {**r, "instance_id": f"other-{i}"})
     assert "share no instance" in _error(capsys, "compare", str(runs / "a"), moved)
     both = _run_copy(runs, tmp_path, "both", lambda i, r: {**r, "agent": {**r["agent"], "label": f"x{i % 2}"}})

@@ -105,7 +105,8 @@ def test_bad_folders_exit_2(tmp_path, run_dir, capsys):
     other = {**json.loads(lines[1]), "schema_version": 0}
     (mixed / "transcripts.jsonl").write_text(f"{lines[0]}\n{json.dumps(other)}\n")
     assert main(["audit", str(mixed)]) == 2
-    assert "mixes transcript schema versions" in capsys.readouterr().err
+    assert "line 2: an episode record of schema version 0, which no version of crmarena-sim wrote" in \
+        capsys.readouterr().err
 
 
 def _clean(run_dir) -> dict:

@@ -8,6 +8,7 @@ the real thing too."""
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import subprocess
@@ -292,8 +293,11 @@ def test_a_transcript_line_is_redacted_of_the_runs_secrets(tmp_path):
     from simulator.transcript import TranscriptWriter
     secret = "Zq8-" + os.urandom(12).hex()
     remember(secret)
+    with gzip.open(Path(__file__).parent / "golden" / "all" / "transcripts.jsonl.gz", "rt") as fh:
+        record = json.loads(fh.readline())
+    record["messages"][0]["content"] = f"the provider said: bad key {secret}"
     with TranscriptWriter(tmp_path / "transcripts.jsonl") as writer:
-        writer.append({"episode_id": "e", "messages": [{"content": f"the provider said: bad key {secret}"}]})
+        writer.append(record)
     text = (tmp_path / "transcripts.jsonl").read_text()
     assert secret not in text and "bad key [redacted]" in text and json.loads(text)
 

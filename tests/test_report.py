@@ -84,7 +84,7 @@ def fixed_records() -> list[dict]:
          message("assistant", f"agent replies {EVIL} The month is June.", 1),
          message("user", f"bye {EVIL}", 2)],
         events=[{"type": "reveal", "turn": 1, "shards": ["intent", f"shard{BREAKOUT}"]},
-                {"type": f"note{SCRIPT}", "turn": 2}],
+                {"type": "reveal", "turn": 2, "shards": [f"note{SCRIPT}"]}],
         final=f"agent replies {EVIL} The month is June.", answer=["May"], detail=f"detail {EVIL}",
         instance=evil_instance,
         categories=[{"turn": 1, "category": "answer_attempt", "attempt_success": False},

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evaluators import report as report_mod
-from evaluators.html import script_hash
+from evaluators.report import data as report_data
+from evaluators.report import script_hash
 from evaluators.report import VIEWER_SCRIPT, write_report
 from evaluators.scorers import score_record
 from simulator.transcript import message
@@ -265,13 +265,13 @@ def test_pages_have_no_active_content_but_their_own(rendered):
 
 
 def test_viewer_pages_split_large_runs(tmp_path, monkeypatch):
-    monkeypatch.setattr(report_mod, "EPISODES_PER_PAGE", 1)
+    monkeypatch.setattr(report_data, "EPISODES_PER_PAGE", 1)
     out = write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO)
     assert set(out) == {"report.md", "report.html", "transcripts.html", "transcripts-2.html", "transcripts-3.html"}
     assert sum(p.read_text().count('<details class="ep"') for n, p in out.items() if n.startswith("transcripts")) == 3
     report_html = out["report.html"].read_text()
     assert re.search(r'href="transcripts(-\d)?\.html#ep\d-ep-infra"', report_html)
-    monkeypatch.setattr(report_mod, "EPISODES_PER_PAGE", 100)
+    monkeypatch.setattr(report_data, "EPISODES_PER_PAGE", 100)
     out = write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO)
     assert not (tmp_path / "transcripts-2.html").exists() and len(out) == 3
 

@@ -57,9 +57,15 @@ def _escaped(value: Any) -> Any:
 
 
 FORMATS = {"pct": pct, "num": num, "pp": pp, "interval": interval}
-CHARTS = {
+
+
+def _figure(draw: Callable[..., str]) -> Callable[..., Markup]:
+    return lambda value: Markup(draw(value))
+
+
+CHARTS = {  # filters drawing a part of the report's data as an SVG figure (charts.py)
     "degradation_chart": charts.degradation_chart,
-    "heatmap": lambda g: charts.heatmap(g.tasks, g.personas, g.cells),
+    "heatmap": lambda grid: charts.heatmap(grid.tasks, grid.personas, grid.cells),
     "privacy_chart": lambda groups: charts.rate_bars(groups, [
         ("leak", "leak rate", charts.LEAK_COLOUR), ("refusal", "refusal rate", charts.REFUSAL_COLOUR),
         ("over_refusal", "over-refusal rate", charts.OVER_REFUSAL_COLOUR),
@@ -80,7 +86,7 @@ def _environment(html: bool) -> Environment:
     if html:
         env.filters.update(badge=_badge, verdict=_verdict, cut_note=_cut_note, page_name=data.page_name,
                            script_hash=lambda s: Markup(script_hash(s)),
-                           **{name: (lambda draw: lambda value: Markup(draw(value)))(draw) for name, draw in CHARTS.items()})
+                           **{name: _figure(draw) for name, draw in CHARTS.items()})
     else:
         env.filters["md"] = md
     return env
@@ -103,9 +109,7 @@ def table(headers: list[str], rows: Iterable[list[Any]], *, numeric: Iterable[in
 
 def page(title: str, body: str) -> str:
     """A whole self-contained page around `body` (HTML): no network loads, no script."""
-    return HTML.from_string('{% extends "page.html.j2" %}{% block title %}{{ title }}{% endblock %}'
-                            "{% block body %}{{ body }}\n{% endblock %}").render(title=title, body=Markup(body),
-                                                                              script=None)
+    return HTML.get_template("page.html.j2").render(title=title, body=Markup(body), script=None)
 
 
 # --- the report's pages ------------------------------------------------------------------------

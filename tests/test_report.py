@@ -472,3 +472,21 @@ def test_report_files_are_written_atomically_with_secrets_redacted(tmp_path, mon
         write_report(tmp_path, fixed_records(), fixed_summary("compat"), run_info=RUN_INFO)
     assert {name: path.read_bytes() for name, path in out.items()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(out)
+
+
+def test_the_viewer_reads_each_full_record_as_its_episode_is_written(tmp_path, monkeypatch):
+    """Streaming: the viewer asks `full` for a record only once the episodes before it are written,
+    so a page never holds every conversation at once."""
+    from evaluators.report import render
+    events: list[str] = []
+
+    def writing(path, chunks):
+        for chunk in [chunks] if isinstance(chunks, str) else chunks:
+            events.extend("episode" for _ in range(chunk.count('<details class="ep"')))
+
+    def full(record):
+        events.append("read")
+        return record
+    monkeypatch.setattr(render, "write_atomic", writing)
+    write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO, full=full)
+    assert events == ["read", "episode"] * 3

@@ -116,14 +116,20 @@ def page(title: str, body: str) -> str:
 
 def render_markdown(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> str:
     """report.md of a run (data.report_data's arguments)."""
-    return MARKDOWN.get_template("report.md.j2").render(r=data.report_data(records, summary, run_info, audit)) \
-        .rstrip() + "\n"
+    return _markdown(data.report_data(records, summary, run_info, audit))
 
 
 def render_report_html(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> str:
     """report.html of a run (data.report_data's arguments)."""
-    return HTML.get_template("report.html.j2").render(r=data.report_data(records, summary, run_info, audit),
-                                                       script=None)
+    return _html(data.report_data(records, summary, run_info, audit))
+
+
+def _markdown(report: data.Report) -> str:
+    return MARKDOWN.get_template("report.md.j2").render(r=report).rstrip() + "\n"
+
+
+def _html(report: data.Report) -> str:
+    return HTML.get_template("report.html.j2").render(r=report, script=None)
 
 
 def _viewer_pages(run_dir: Path, ordered: list[dict], mode: str, run_id: str,
@@ -164,9 +170,10 @@ def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info:
     mode = summary.get("mode") or "strict"
     run_info = dict(run_info or {})
     run_info.setdefault("run_id", next((r.get("run_id") for r in records if r.get("run_id")), None))
+    report = data.report_data(records, summary, run_info, audit)
     written = {}
-    for name, render in (("report.md", render_markdown), ("report.html", render_report_html)):
-        write_atomic(run_dir / name, render(records, summary, run_info, audit))
+    for name, render in (("report.md", _markdown), ("report.html", _html)):
+        write_atomic(run_dir / name, render(report))
         written[name] = run_dir / name
     return written | _viewer_pages(run_dir, sorted(records, key=data.sort_key), mode,
                                    str(run_info.get("run_id") or "run"), full)

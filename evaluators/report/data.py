@@ -100,6 +100,7 @@ class Table:
 
 @dataclass(frozen=True)
 class Counts:
+    """Episodes, scored, infra errors (not scored, not dropped), success and how episodes ended."""
     episodes: int | None
     scored: int | None
     infra_errors: int | None
@@ -124,6 +125,7 @@ class DegradationRow:
 
 @dataclass(frozen=True)
 class Difficulty:
+    """Success by difficulty level: which task types count and why, per level, every type per level."""
     notes: list[str]
     levels: Table
     tasks: Table
@@ -140,6 +142,7 @@ class PersonaTask:
 
 @dataclass(frozen=True)
 class Pressure:
+    """Confidentiality under pressure and poisoned records (evaluators.pressure), per agent."""
     curves: list[tuple[str, list[float]]]  # (agent, share not yet leaked after each turn)
     agents: Table
     tables: list[tuple[str, Table]]  # (title, table) of the tables after the first that have rows
@@ -147,6 +150,7 @@ class Pressure:
 
 @dataclass(frozen=True)
 class Turns:
+    """Attempts and the agent's turn categories (evaluators.turns) by conversation mode."""
     categories: list[str]
     mix: list[tuple[str, dict[str, float]]]  # (mode, share of replies by category)
     table: Table  # per mode, without the categories
@@ -155,12 +159,21 @@ class Turns:
 
 @dataclass(frozen=True)
 class Audit:
+    """The simulated people's audit: flags, and success with and without the flagged episodes."""
     note: str
     tables: list[Table]
 
 
 @dataclass(frozen=True)
+class Verdicts:
+    """Completion and leaks on the rules, the judge and the headline; the note names the headline's bases."""
+    note: str
+    table: Table
+
+
+@dataclass(frozen=True)
 class Failure:
+    """An episode that did not pass, and where the viewer shows it."""
     status: str
     episode_id: Any
     href: str
@@ -169,6 +182,7 @@ class Failure:
 
 @dataclass(frozen=True)
 class Report:
+    """Everything report.md and report.html show; a section that is None (or empty) is left out."""
     run_id: str
     mode: str
     config: list[tuple[str, str]]
@@ -187,7 +201,7 @@ class Report:
     pressure: Pressure | None
     turns: Turns | None
     audit: Audit | None
-    verdicts: tuple[str, Table] | None  # (note, table)
+    verdicts: Verdicts | None
     judge: Table | None
     usage: Table
     prompt_tokens: Table | None
@@ -410,9 +424,8 @@ VERDICT_NOTE = ("Each figure on each basis, over scored episodes (the judge's ov
                 "fails closed: counted as leaked.")
 
 
-def _verdicts(summary: dict[str, Any]) -> tuple[str, Table] | None:
-    """Completion and leaks on the rules, the judge and the headline: overall, then per agent; and the note
-    naming the headline's bases."""
+def _verdicts(summary: dict[str, Any]) -> Verdicts | None:
+    """Completion and leaks on the rules, the judge and the headline: overall, then per agent."""
     verdicts = summary.get("verdicts") or {}
     if not verdicts:
         return None
@@ -423,12 +436,12 @@ def _verdicts(summary: dict[str, Any]) -> tuple[str, Table] | None:
     invalid = _get(verdicts, "overall", "judge_invalid", default=0)
     note += f" Judge verdicts unreadable (counted as leaked): {invalid}." if invalid else ""
     cells = [("all agents", verdicts.get("overall") or {})] + sorted((verdicts.get("by_model") or {}).items())
-    return note, Table(["agent", "scored", "judged", "completion: rules", "completion: judge", "completion: headline",
+    return Verdicts(note, Table(["agent", "scored", "judged", "completion: rules", "completion: judge", "completion: headline",
                         "leaked: rules", "leaked: judge", "leaked: headline", "unreadable verdicts"],
                        [[label, num(t.get("n")), num(t.get("judged"))]
                         + [pct(_get(t, part, basis), 1) for part in ("completion", "leaks")
                            for basis in ("rules", "judge", "headline")]
-                        + [num(t.get("judge_invalid"))] for label, t in cells if t])
+                        + [num(t.get("judge_invalid"))] for label, t in cells if t]))
 
 
 def _judge(judge: Any) -> Table | None:

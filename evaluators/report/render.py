@@ -99,12 +99,12 @@ MARKDOWN, HTML = _environment(False), _environment(True)
 
 def md_table(headers: list[str], rows: Iterable[list[Any]]) -> list[str]:
     """A Markdown table's lines, then a blank one."""
-    return MARKDOWN.get_template("macros.md.j2").module.table(headers, list(rows)).split("\n")
+    return MARKDOWN.get_template("macros.md.j2").module.table(data.Table(headers, list(rows))).split("\n")
 
 
 def table(headers: list[str], rows: Iterable[list[Any]], *, numeric: Iterable[int] = ()) -> str:
     """An HTML table, every cell escaped; `numeric`: the indices of right-aligned columns."""
-    return str(HTML.get_template("macros.html.j2").module.table(headers, list(rows), tuple(numeric)))
+    return str(HTML.get_template("macros.html.j2").module.table(data.Table(headers, list(rows)), tuple(numeric)))
 
 
 def page(title: str, body: str) -> str:

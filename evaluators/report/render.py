@@ -5,7 +5,7 @@ Two Jinja2 environments: Markdown (no escaping; cells made inert by the `md` fil
 here, such as badges and charts, is passed as Markup). Both are StrictUndefined: a template that
 names a field the data lacks fails loudly. Templates are laid out for reading: a block tag's line
 break is not output (trim_blocks, lstrip_blocks), and `{{-`/`{%-` join a template line to the one
-before it where the page has no line break.
+before it where the page has no line break (`{{- '' }}` before a line that starts with markup).
 
 Pages go to disk through simulator.files.write_atomic (atomic, secrets redacted). The transcript
 viewer streams: each page is rendered in chunks as it is written, reading each full record through

@@ -16,7 +16,7 @@ task, org, mode, persona and model (and by difficulty level), degradation of eac
 with 95% intervals, where agents fail (milestones), trials, privacy per agent, confidentiality under
 pressure and poisoned records, turn categories by mode, the simulated people's audit, rules and
 judge, usage and cost, and the episodes that did not pass; report.html: the same with plots;
-transcripts.html (and transcripts-2.html, ... EPISODES_PER_PAGE a page): every episode. Episodes
+transcripts.html (and transcripts-2.html, ... data.EPISODES_PER_PAGE a page): every episode. Episodes
 that ended in an infrastructure failure are shown as unscored, never dropped.
 
 Safety: the pages load nothing from the network (CSP default-src 'none'; no external fonts,
@@ -25,9 +25,10 @@ config and summary text is escaped, so a model that writes `<script>` shows it a
 texts are cut in the viewer (TOOL_RESULT_CHARS, MESSAGE_CHARS); transcripts.jsonl keeps them whole.
 """
 
-from .data import EPISODES_PER_PAGE, episode_score, episode_status
+from .data import episode_score, episode_status
 from .format import esc, md, num, pct
-from .render import VIEWER_SCRIPT, md_table, page, render_markdown, render_report_html, script_hash, table, write_report
+from .render import (VIEWER_SCRIPT, md_table, page, render_markdown, render_report_html, script_hash, table,
+                     write_report)
 
-__all__ = ["EPISODES_PER_PAGE", "VIEWER_SCRIPT", "episode_score", "episode_status", "esc", "md", "md_table", "num",
-           "page", "pct", "render_markdown", "render_report_html", "script_hash", "table", "write_report"]
+__all__ = ["VIEWER_SCRIPT", "episode_score", "episode_status", "esc", "md", "md_table", "num", "page", "pct",
+           "render_markdown", "render_report_html", "script_hash", "table", "write_report"]

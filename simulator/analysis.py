@@ -299,7 +299,7 @@ COMPARE_NOTE = ("Episodes paired on the same org, instance, difficulty, mode, pe
 
 
 def _compare_cells(row: dict[str, Any]) -> list[str]:
-    from evaluators.html import num, pct
+    from evaluators.report import num, pct
     low, high = row["ci95"]
     return [row["label"], num(row["pairs"]), pct(row["a"], 1), pct(row["b"], 1), f"{row['delta'] * 100:+.1f} pp",
             f"[{low * 100:+.1f}, {high * 100:+.1f}] pp", num(row["a_only"]), num(row["b_only"]), f"{row['p']:.3g}"]
@@ -319,17 +319,17 @@ RULES_NOTE = ("On the rules alone (a judge's verdicts changed some outcomes abov
 
 
 def render_markdown(result: dict[str, Any]) -> str:
-    from evaluators.report import _md_table, md
+    from evaluators.report import md, md_table
     lines = ["# CRMArena-Sim comparison", "", *(f"- {md(line)}" for line in _compare_lines(result)), "",
              md(COMPARE_NOTE), ""]
-    lines += _md_table(COMPARE_HEADERS, map(_compare_cells, result["rows"]))
+    lines += md_table(COMPARE_HEADERS, map(_compare_cells, result["rows"]))
     if "rules_rows" in result:
-        lines += [md(RULES_NOTE), ""] + _md_table(COMPARE_HEADERS, map(_compare_cells, result["rules_rows"]))
+        lines += [md(RULES_NOTE), ""] + md_table(COMPARE_HEADERS, map(_compare_cells, result["rules_rows"]))
     return "\n".join(lines).rstrip() + "\n"
 
 
 def render_html(result: dict[str, Any]) -> str:
-    from evaluators.html import esc, page, table
+    from evaluators.report import esc, page, table
     body = ("<h1>CRMArena-Sim comparison</h1><ul>" + "".join(f"<li>{esc(line)}</li>" for line in _compare_lines(result))
             + f'</ul><p class="note">{esc(COMPARE_NOTE)}</p>'
             + table(COMPARE_HEADERS, map(_compare_cells, result["rows"]), numeric=tuple(range(1, 9))))

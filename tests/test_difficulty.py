@@ -190,9 +190,9 @@ def test_run_poses_each_level_and_reports_by_difficulty(tmp_path, capsys, org_ca
     summary = summarize(records)
     assert {k: (v["n"], v["rate"]) for k, v in summary["difficulty"]["by_level"].items()} == \
         {"standard": (2, 1.0), "hard": (2, 1.0)}
-    assert "### By difficulty" in render_markdown(records, summary, {}, [])
+    assert "### By difficulty" in render_markdown(records, summary, {})
     one_level = [r for r in records if r["instance"]["difficulty"] == "hard"]
-    assert "### By difficulty" not in render_markdown(one_level, summarize(one_level), {}, [])
+    assert "### By difficulty" not in render_markdown(one_level, summarize(one_level), {})
     for record in records:  # records written before levels existed count as standard
         del record["instance"]["difficulty"]
     assert summarize(records)["difficulty"] == {}

@@ -131,18 +131,18 @@ def test_by_level_holds_only_the_counted_types(records):
 
 def test_the_report_names_the_types_that_count(records):
     summary = summarize(records)
-    section = render_markdown(records, summary, {}, []).split("### By difficulty", 1)[1].split("\n### ", 1)[0]
+    section = render_markdown(records, summary, {}).split("### By difficulty", 1)[1].split("\n### ", 1)[0]
     assert f"Counted (1 type whose difficulty knobs differ at every level of the run): {KNOBBED}" in section
     assert f"{NO_KNOBS} (no difficulty block)" in section and f"{STANDARD_IS_HARD} (standard = hard)" in section
     assert "| difficulty | n | success | mean oracle calls |" in section
     level_rows = [line for line in section.splitlines() if re.match(r"\| (easy|standard|hard) \|", line)]
     assert len(level_rows) == 3 and all(line.count("|") == 5 for line in level_rows)
     assert all(f"| {task} |" in section for task in TASKS)  # and the table per type shows every type
-    html = render_report_html(records, summary, {}, [], 1)
+    html = render_report_html(records, summary, {})
     assert f"Counted (1 type whose difficulty knobs differ at every level of the run): {KNOBBED}" in html
 
 
 def test_one_level_has_no_difficulty_table(tmp_path, cache):
     records = _run(tmp_path, difficulty="hard")
     assert summarize(records)["difficulty"] == {}
-    assert "By difficulty" not in render_markdown(records, summarize(records), {}, [])
+    assert "By difficulty" not in render_markdown(records, summarize(records), {})

@@ -124,7 +124,7 @@ def test_every_mode_is_paired_with_full_in_the_degradation_table(b2b_org, instan
     for mode, cell in by_mode.items():
         assert cell["pairs"] == len(instances) and cell["full"] == cell[mode] == 1.0 and cell["delta"] == 0.0
     assert summary["degradation"]["overall"] == {**by_mode["sharded"]}
-    report = render_markdown(records, summary, {"run_id": "r"}, [])
+    report = render_markdown(records, summary, {"run_id": "r"})
     table = report.split("### Degradation by mode: each against full")[1].split("\n## ")[0]
     for mode in set(MODES) - {"full"}:
         assert f"| {mode} | {len(instances)} | 100.0% | 100.0% |" in table, table

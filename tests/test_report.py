@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evaluators import report as report_mod
-from evaluators.html import script_hash
+from evaluators.report import data as report_data
+from evaluators.report import script_hash
 from evaluators.report import VIEWER_SCRIPT, write_report
 from evaluators.scorers import score_record
 from simulator.transcript import message
@@ -265,13 +265,13 @@ def test_pages_have_no_active_content_but_their_own(rendered):
 
 
 def test_viewer_pages_split_large_runs(tmp_path, monkeypatch):
-    monkeypatch.setattr(report_mod, "EPISODES_PER_PAGE", 1)
+    monkeypatch.setattr(report_data, "EPISODES_PER_PAGE", 1)
     out = write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO)
     assert set(out) == {"report.md", "report.html", "transcripts.html", "transcripts-2.html", "transcripts-3.html"}
     assert sum(p.read_text().count('<details class="ep"') for n, p in out.items() if n.startswith("transcripts")) == 3
     report_html = out["report.html"].read_text()
     assert re.search(r'href="transcripts(-\d)?\.html#ep\d-ep-infra"', report_html)
-    monkeypatch.setattr(report_mod, "EPISODES_PER_PAGE", 100)
+    monkeypatch.setattr(report_data, "EPISODES_PER_PAGE", 100)
     out = write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO)
     assert not (tmp_path / "transcripts-2.html").exists() and len(out) == 3
 
@@ -472,3 +472,21 @@ def test_report_files_are_written_atomically_with_secrets_redacted(tmp_path, mon
         write_report(tmp_path, fixed_records(), fixed_summary("compat"), run_info=RUN_INFO)
     assert {name: path.read_bytes() for name, path in out.items()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(out)
+
+
+def test_the_viewer_reads_each_full_record_as_its_episode_is_written(tmp_path, monkeypatch):
+    """Streaming: the viewer asks `full` for a record only once the episodes before it are written,
+    so a page never holds every conversation at once."""
+    from evaluators.report import render
+    events: list[str] = []
+
+    def writing(path, chunks):
+        for chunk in [chunks] if isinstance(chunks, str) else chunks:
+            events.extend("episode" for _ in range(chunk.count('<details class="ep"')))
+
+    def full(record):
+        events.append("read")
+        return record
+    monkeypatch.setattr(render, "write_atomic", writing)
+    write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO, full=full)
+    assert events == ["read", "episode"] * 3

@@ -1,19 +1,16 @@
-"""HTML and SVG building blocks for the run reports: escaping, the page shell, tables, charts.
-
-Everything here returns strings of HTML. Every value that comes from a transcript, a config or
-a summary passes through `esc` (html.escape with quote=True), in text and in attribute values
-alike; numbers are formatted by us. The page shell carries a Content-Security-Policy that forbids
-every network load (default-src 'none'); the only script a page may run is the one it ships
-inline, allowed by its SHA-256 hash, so markup that slipped through escaping could still not run.
-Charts are inline SVG with presentation attributes (no style attributes, no external fonts).
+"""The report's figures: inline SVG charts (degradation by skill, heatmap, rate bars, stacked bars,
+survival) and their colours, drawn from the report's data with presentation attributes (no style
+attributes, no external fonts); every label passes through `esc`.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import html
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+from .format import esc, pct
+
+if TYPE_CHECKING:
+    from .data import DegradationRow
 
 FULL_COLOUR = "#4e79a7"
 SHARDED_COLOUR = "#f28e2b"
@@ -27,25 +24,6 @@ CATEGORY_COLOURS = {
 }
 _SPARE_COLOURS = ("#76b7b2", "#9c755f", "#f28e2b", "#8cd17d", "#d37295", "#a0cbe8")
 DODGE = 2.5  # pixels between the lines of a survival chart
-FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
-
-
-def esc(value: Any) -> str:
-    """Text (or an attribute value) made inert: html.escape with quote=True; None -> ''."""
-    return "" if value is None else html.escape(str(value), quote=True)
-
-
-def pct(rate: Any, digits: int = 0) -> str:
-    """0.873 -> '87%'; None or not a number -> '–'."""
-    if not isinstance(rate, (int, float)) or isinstance(rate, bool):
-        return "–"
-    return f"{rate * 100:.{digits}f}%"
-
-
-def num(value: Any, digits: int = 0) -> str:
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return "–" if value is None else esc(value)
-    return f"{value:,.{digits}f}"
 
 
 def category_colour(category: str, seen: dict[str, str] | None = None) -> str:
@@ -66,103 +44,6 @@ def rate_colour(rate: float) -> str:
             t = (rate - x0) / (x1 - x0)
             return "#" + "".join(f"{round(a + (b - a) * t):02x}" for a, b in zip(c0, c1))
     return "#1a9850"
-
-
-# --- the page -------------------------------------------------------------------------------
-
-CSS = """
-:root { --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg2: #f6f8fa; --pass: #1a7f37; --fail: #cf222e;
-        --warn: #9a6700; }
-* { box-sizing: border-box; }
-body { font-family: FONT_STACK; color: var(--fg); margin: 0; background: #fff; font-size: 14px; line-height: 1.45; }
-main { max-width: 1200px; margin: 0 auto; padding: 20px 28px 60px; }
-h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; padding-bottom: 4px;
-  border-bottom: 1px solid var(--line); } h3 { font-size: 14px; margin: 14px 0 6px; }
-.sub { color: var(--muted); margin: 0 0 12px; }
-nav.top { display: flex; gap: 14px; flex-wrap: wrap; align-items: center; margin: 6px 0 14px; }
-a { color: #0969da; text-decoration: none; } a:hover { text-decoration: underline; }
-table { border-collapse: collapse; margin: 6px 0 10px; font-size: 13px; }
-th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
-th { background: var(--bg2); font-weight: 600; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
-.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 4px 24px; }
-.cards { display: flex; gap: 10px; flex-wrap: wrap; margin: 10px 0; }
-.card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; min-width: 130px; background: var(--bg2); }
-.card b { display: block; font-size: 20px; } .card span { color: var(--muted); font-size: 12px; }
-.card.warn { border-color: #d4a72c; background: #fff8c5; }
-dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 6px 0; }
-dl.kv.wide { grid-template-columns: max-content 1fr max-content 1fr; }
-dl.kv dt { color: var(--muted); } dl.kv dd { margin: 0; word-break: break-word; }
-.badge { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 11.5px; font-weight: 600;
-  line-height: 18px; border: 1px solid transparent; white-space: nowrap; }
-.b-pass { background: #dafbe1; color: var(--pass); border-color: #aceebb; }
-.b-fail { background: #ffebe9; color: var(--fail); border-color: #ffcecb; }
-.b-infra { background: #fff8c5; color: var(--warn); border-color: #eed888; }
-.b-mode { background: #ddf4ff; color: #0550ae; border-color: #b6e3ff; }
-.chip { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 11.5px; background: var(--bg2);
-  border: 1px solid var(--line); color: var(--muted); margin-left: 4px; }
-.note { color: var(--muted); font-size: 12.5px; }
-.row { display: flex; flex-wrap: wrap; gap: 0 32px; align-items: flex-start; } .row > section { min-width: 0; max-width: 100%; } .row figcaption { max-width: 460px; }
-figure { margin: 8px 0 4px; } figcaption { color: var(--muted); font-size: 12.5px; }
-svg text { font-family: FONT_STACK; }
-details.ep { border: 1px solid var(--line); border-radius: 6px; margin: 6px 0; background: #fff; }
-details.ep > summary { cursor: pointer; padding: 6px 10px; list-style-position: inside; }
-details.ep[open] > summary { border-bottom: 1px solid var(--line); background: var(--bg2); }
-details.ep > div.body { padding: 8px 14px 12px; }
-.msgs { list-style: none; padding: 0; margin: 8px 0; }
-.msg { border-left: 3px solid var(--line); padding: 3px 10px; margin: 6px 0; }
-.msg.user { border-color: #8250df; } .msg.reply { border-color: #1a7f37; } .msg.tool { border-color: #d1d9e0; }
-.msg.event { border-color: #d4a72c; }
-.who { font-size: 12px; color: var(--muted); font-weight: 600; }
-.text { white-space: pre-wrap; word-break: break-word; margin: 2px 0; }
-code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
-pre { white-space: pre-wrap; word-break: break-all; background: var(--bg2); padding: 6px 8px; margin: 4px 0;
-  border-radius: 4px; max-height: 320px; overflow: auto; }
-.call { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; word-break: break-all; }
-.err { color: var(--fail); }
-.controls { display: flex; gap: 10px; flex-wrap: wrap; align-items: center; position: sticky; top: 0;
-  background: #fff; padding: 8px 0; border-bottom: 1px solid var(--line); z-index: 1; }
-.controls input[type=search] { width: 320px; padding: 4px 8px; font: inherit; }
-.controls select, .controls button { font: inherit; padding: 3px 6px; }
-.score { border-top: 1px dashed var(--line); margin-top: 8px; padding-top: 6px; }
-""".replace("FONT_STACK", FONT)
-
-
-def script_hash(script: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode() + "'"
-
-
-def page(title: str, body: str, *, script: str | None = None) -> str:
-    """A whole self-contained page. Network loads are forbidden by CSP; `script`, when given, is
-    the page's only script (allowed by its hash; inline handlers and injected scripts are not)."""
-    policy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-    if script is not None:
-        policy += "; script-src " + script_hash(script)
-    tail = f"<script>{script}</script>\n" if script is not None else ""
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">\n"
-        "<meta name=\"referrer\" content=\"no-referrer\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n{body}\n</main>\n{tail}"
-        "</body>\n</html>\n")
-
-
-def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, numeric: Sequence[int] = (),
-          raw: Sequence[int] = ()) -> str:
-    """A table; cells are escaped unless their column index is in `raw` (HTML we built)."""
-    out = ["<table><thead><tr>", "".join(f"<th>{esc(h)}</th>" for h in headers), "</tr></thead><tbody>"]
-    for row in rows:
-        out.append("<tr>")
-        for i, cell in enumerate(row):
-            cls = ' class="n"' if i in numeric else ""
-            out.append(f"<td{cls}>{cell if i in raw else esc(cell)}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
-def badge(text: str, kind: str) -> str:
-    return f'<span class="badge b-{esc(kind)}">{esc(text)}</span>'
 
 
 # --- SVG charts -----------------------------------------------------------------------------
@@ -191,9 +72,8 @@ def _clamp(x: float) -> float:
     return min(max(x, 0.0), 1.0)
 
 
-def degradation_chart(rows: Sequence[dict[str, Any]]) -> str:
-    """Horizontal bars of full and sharded success per row ({label, full, sharded, lo, hi, delta,
-    pairs}, rates in 0..1; lo/hi the 95% CI of sharded - full). The whisker on the sharded bar
+def degradation_chart(rows: Sequence["DegradationRow"]) -> str:
+    """Horizontal bars of full and sharded success per row (data.DegradationRow, rates in 0..1; lo/hi the 95% CI of sharded - full). The whisker on the sharded bar
     spans full + CI, the range the paired difference allows for the sharded rate."""
     label_w, bar_w, right_w, row_h = 190, 470, 260, 44
     width = label_w + bar_w + right_w
@@ -209,9 +89,9 @@ def degradation_chart(rows: Sequence[dict[str, Any]]) -> str:
         out.append(_text(x, height - 8, pct(tick), size=11, anchor="middle", fill="#59636e"))
     for i, row in enumerate(rows):
         y = top + i * row_h
-        bold = "bold" if row.get("emphasis") else "normal"
-        out.append(_text(label_w - 10, y + 20, row["label"], size=12.5, anchor="end", weight=bold))
-        full, sharded = row.get("full"), row.get("sharded")
+        bold = "bold" if row.emphasis else "normal"
+        out.append(_text(label_w - 10, y + 20, row.label, size=12.5, anchor="end", weight=bold))
+        full, sharded = row.full, row.sharded
         if full is None or sharded is None:
             out.append(_text(x0 + 6, y + 20, "no full/sharded pairs", size=12, fill="#59636e"))
             continue
@@ -219,9 +99,9 @@ def degradation_chart(rows: Sequence[dict[str, Any]]) -> str:
             yy = y + 5 + j * 15
             w = max(_clamp(value) * bar_w, 1)
             out.append(f'<rect x="{x0}" y="{yy}" width="{w:.1f}" height="13" fill="{colour}">'
-                       f'<title>{esc(row["label"])} {name}: {pct(value, 1)} ({row.get("pairs") or 0} pairs)</title>'
+                       f'<title>{esc(row.label)} {name}: {pct(value, 1)} ({row.pairs or 0} pairs)</title>'
                        f'</rect>')
-        lo, hi = row.get("lo"), row.get("hi")
+        lo, hi = row.lo, row.hi
         if lo is not None and hi is not None:
             a, b = x0 + _clamp(full + lo) * bar_w, x0 + _clamp(full + hi) * bar_w
             ym = y + 5 + 15 + 6.5
@@ -229,12 +109,12 @@ def degradation_chart(rows: Sequence[dict[str, Any]]) -> str:
             for xx in (a, b):
                 out.append(f'<line x1="{xx:.1f}" y1="{ym - 5:.1f}" x2="{xx:.1f}" y2="{ym + 5:.1f}" stroke="#1f2328" '
                            f'stroke-width="1.5"/>')
-        delta = row.get("delta")
+        delta = row.delta
         txt = f"Δ {delta * 100:+.1f} pp" if delta is not None else "Δ –"
         if lo is not None and hi is not None:
             txt += f"  [{lo * 100:+.1f}, {hi * 100:+.1f}]"
         out.append(_text(x0 + bar_w + 12, y + 17, txt, size=12.5, weight=bold))
-        out.append(_text(x0 + bar_w + 12, y + 32, f"{row.get('pairs') or 0} pairs", size=11, fill="#59636e"))
+        out.append(_text(x0 + bar_w + 12, y + 32, f"{row.pairs or 0} pairs", size=11, fill="#59636e"))
     return _svg(width, height, "".join(out), "success in full and sharded mode by skill")
 
 

@@ -1,0 +1,870 @@
+"""Everything a run report shows, assembled in one place as typed objects.
+
+`report_data(records, summary, run_info, audit, placement)` reads the summary
+(evaluators.stats.summarize), the slim records, the run info (run_dir, config) and the audit
+summary (evaluators.audit.summarize, or None) into a `Report`; `episode(index, record, mode)` reads
+one full record into the `Episode` the transcript viewer shows. The templates (templates/) only
+loop over these and format them. Table cells are formatted here, once (format.py), so report.md
+and report.html show the same figures.
+
+A record's status in the scoring mode (`episode_status`) is defined here too: the report, the
+viewer's badges and the audit's success figures use it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from ..stats import min_detectable_difference, model_label, standard_error
+from .charts import CATEGORY_COLOURS
+from .format import num, of, pct, pp
+
+EPISODES_PER_PAGE = 100
+TOOL_RESULT_CHARS = 1500
+MESSAGE_CHARS = 12000
+ARGUMENT_CHARS = 600
+SUCCESS_GROUPS = (("by_skill", "skill"), ("by_task", "task"), ("by_org", "org"), ("by_mode", "mode"),
+                  ("by_persona", "persona"), ("by_model", "model"))
+STATUS_LABEL = {"pass": "PASS", "fail": "FAIL", "infra": "INFRA ERROR", "unscored": "UNSCORED"}
+STATUS_BADGE = {"pass": "pass", "fail": "fail", "infra": "infra", "unscored": "infra"}
+FAILURE_HEADERS = ["status", "episode", "agent", "task", "org", "mode", "persona", "trial", "termination", "reason"]
+
+
+# --- reading the inputs ------------------------------------------------------------------------
+
+def _get(d: Any, *keys: str, default: Any = None) -> Any:
+    for key in keys:
+        if not isinstance(d, dict):
+            return default
+        d = d.get(key)
+    return default if d is None else d
+
+
+def episode_score(record: dict[str, Any], mode: str) -> dict[str, Any]:
+    """The rule-based score of `record` in the scoring mode (strict lives under 'rules'), its success
+    the headline verdict's in strict mode (the judge's leaks too: evaluators.verdict)."""
+    scores = record.get("scores") or {}
+    if mode == "compat":
+        return scores.get("compat") or {}
+    rules, head = scores.get("rules") or {}, scores.get("headline")
+    if not (rules and head) or head["success"] == rules.get("success"):
+        return rules
+    why = "no judge verdict (the headline needs one)" if head["success"] is None else \
+        f"the judge: leaked {', '.join(head['judge_leaks'])}" if head["leaked"] else "the judge: not completed"
+    return {**rules, "success": head["success"], "leaks": head["leaks"], "reason": why}
+
+
+def episode_status(record: dict[str, Any], mode: str) -> str:
+    """'pass', 'fail', 'infra' (an infra_error, not scored) or 'unscored' (no score at all)."""
+    if _get(record, "termination", "reason") == "infra_error":
+        return "infra"
+    score = episode_score(record, mode)
+    if score.get("scored") is False or score.get("success") is None:
+        return "unscored"
+    return "pass" if score["success"] else "fail"
+
+
+def sort_key(r: dict[str, Any]) -> tuple:
+    """The order of episodes in the viewer and the failure list: task, org, instance, mode, persona, trial."""
+    return (str(r.get("task", "")), str(r.get("org", "")), str(r.get("instance_id", "")), str(r.get("mode", "")),
+            str(r.get("persona_id", "")), r.get("trial") or 0, str(r.get("episode_id", "")))
+
+
+def anchor(index: int, record: dict[str, Any]) -> str:
+    """An element id that is safe by construction (letters, digits, '-' and '_' only)."""
+    return f"ep{index}-" + re.sub(r"[^A-Za-z0-9_-]", "_", str(record.get("episode_id", "")))[:40]
+
+
+def pages(episodes: int) -> int:
+    """How many viewer pages `episodes` fill (at least one)."""
+    return max(1, -(-episodes // EPISODES_PER_PAGE))
+
+
+def page_name(number: int) -> str:
+    """The file of the viewer's page `number` (from 1)."""
+    return "transcripts.html" if number == 1 else f"transcripts-{number}.html"
+
+
+# --- the report's parts ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Table:
+    """A table both reports show: headers and rows of formatted cells."""
+    headers: list[str]
+    rows: list[list[Any]]
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Episodes, scored, infra errors (not scored, not dropped), success and how episodes ended."""
+    episodes: int | None
+    scored: int | None
+    infra_errors: int | None
+    success: float | None
+    success_all: float | None  # unscored episodes counted as failed
+    terminations: dict[str, int]  # sorted by termination
+    infra_by_model: Table | None
+
+
+@dataclass(frozen=True)
+class DegradationRow:
+    """Another mode's success (`sharded`) against full on the same instances; delta = other - full."""
+    label: str
+    full: float | None
+    sharded: float | None
+    delta: float | None
+    lo: float | None
+    hi: float | None
+    pairs: int
+    emphasis: bool = False
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """Success by difficulty level: which task types count and why, per level, every type per level."""
+    notes: list[str]
+    levels: Table
+    tasks: Table
+
+
+@dataclass(frozen=True)
+class PersonaTask:
+    """Success by persona and task: the heatmap's cells {n, rate} by (task, persona), and its table."""
+    tasks: list[str]
+    personas: list[str]
+    cells: dict[tuple[str, str], dict[str, Any]]
+    table: Table
+
+
+@dataclass(frozen=True)
+class Pressure:
+    """Confidentiality under pressure and poisoned records (evaluators.pressure), per agent."""
+    curves: list[tuple[str, list[float]]]  # (agent, share not yet leaked after each turn)
+    agents: Table
+    tables: list[tuple[str, Table]]  # (title, table) of the tables after the first that have rows
+
+
+@dataclass(frozen=True)
+class Turns:
+    """Attempts and the agent's turn categories (evaluators.turns) by conversation mode."""
+    categories: list[str]
+    mix: list[tuple[str, dict[str, float]]]  # (mode, share of replies by category)
+    table: Table  # per mode, without the categories
+    with_categories: Table  # the same, with the share of each category
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The simulated people's audit: flags, and success with and without the flagged episodes."""
+    note: str
+    tables: list[Table]
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """Completion and leaks on the rules, the judge and the headline; the note names the headline's bases."""
+    note: str
+    table: Table
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An episode that did not pass, and where the viewer shows it."""
+    status: str
+    episode_id: Any
+    href: str
+    cells: list[Any]  # FAILURE_HEADERS after status and episode
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything report.md and report.html show; a section that is None (or empty) is left out."""
+    run_id: str
+    mode: str
+    config: list[tuple[str, str]]
+    counts: Counts
+    degradation: list[DegradationRow]
+    by_mode: list[DegradationRow]
+    fail: Table | None
+    success: list[tuple[str, Table]]
+    difficulty: Difficulty | None
+    persona_task: PersonaTask | None
+    trials: Table | None
+    trial_k: Any
+    privacy: Table
+    privacy_bars: list[dict[str, Any]]
+    best_utility: float | None
+    pressure: Pressure | None
+    turns: Turns | None
+    audit: Audit | None
+    verdicts: Verdicts | None
+    judge: Table | None
+    usage: Table
+    prompt_tokens: Table | None
+    failures: list[Failure]
+    episodes: int
+    pages: int
+
+
+# --- degradation -------------------------------------------------------------------------------
+
+def _degradation(label: str, d: Any, other: str = "sharded", emphasis: bool = False) -> DegradationRow:
+    """A degradation entry as `other` - full (the sign the summary used is inferred from its numbers)."""
+    d = d if isinstance(d, dict) else {}
+    full, sharded, delta = d.get("full"), d.get(other), d.get("delta")
+    ci = d.get("ci95") or [None, None]
+    lo, hi = (ci + [None, None])[:2] if isinstance(ci, list) else (None, None)
+    if all(isinstance(v, (int, float)) for v in (full, sharded, delta)) and \
+            abs((full - sharded) - delta) < abs((sharded - full) - delta):
+        delta = -delta
+        lo, hi = (-hi if hi is not None else None), (-lo if lo is not None else None)
+    return DegradationRow(label, full, sharded, delta, lo, hi, d.get("pairs") or 0, emphasis)
+
+
+def _degradation_rows(summary: dict[str, Any]) -> list[DegradationRow]:
+    deg = summary.get("degradation") or {}
+    return [_degradation("overall", deg.get("overall"), emphasis=True)] + \
+        [_degradation(skill, d) for skill, d in sorted((deg.get("by_skill") or {}).items())]
+
+
+def _mode_rows(summary: dict[str, Any]) -> list[DegradationRow]:
+    """One degradation row per conversation mode against full (stats.degradation_by_mode)."""
+    return [_degradation(m, d, m) for m, d in sorted((_get(summary, "degradation", "by_mode", default={}) or {}).items())]
+
+
+# --- tables --------------------------------------------------------------------------------------
+
+def _success(summary: dict[str, Any]) -> list[tuple[str, Table]]:
+    """Per grouping: n, success, its standard error and the minimum detectable difference at its size."""
+    success = summary.get("success") or {}
+    return [(label, Table([label, "n", "success", "± SE", "MDD"],
+                          [[key, num((cell or {}).get("n")), pct((cell or {}).get("rate"), 1),
+                            pct(standard_error(cell or {}), 1), pct(min_detectable_difference((cell or {}).get("n") or 0))]
+                           for key, cell in sorted(success[key].items())]))
+            for key, label in SUCCESS_GROUPS if success.get(key)]
+
+
+def _difficulty(levels: dict[str, Any]) -> Difficulty | None:
+    """The by-difficulty tables (`levels`: the summary's `difficulty`, stats.by_difficulty): which task
+    types they count and which they leave out and why, success per level, every type per level."""
+    if not levels:
+        return None
+    counted, alike = levels.get("counted") or [], levels.get("alike") or {}
+    notes = [f"Counted ({len(counted)} type{'' if len(counted) == 1 else 's'} whose difficulty knobs differ at every "
+             f"level of the run): {', '.join(counted) or 'none'}."]
+    if alike:
+        notes.append("Left out (drawn alike at these levels, so no harder): "
+                     + ", ".join(f"{task} ({why})" for task, why in alike.items()) + ".")
+    names = levels.get("levels") or []
+
+    def cell(c: dict[str, Any]) -> str:
+        return f"{pct(c.get('rate'), 1)} of {num(c.get('n'))}, {num(c.get('oracle_calls'), 1)} calls"
+    return Difficulty(notes, Table(["difficulty", "n", "success", "mean oracle calls"],
+                                   [[name, num(c.get("n")), pct(c.get("rate"), 1), num(c.get("oracle_calls"), 1)]
+                                    for name, c in (levels.get("by_level") or {}).items()]),
+                      Table(["task", "levels differ", *names],
+                            [[task, f"no: {alike[task]}" if task in alike else "yes",
+                              *(cell(cells.get(n) or {}) for n in names)]
+                             for task, cells in (levels.get("by_task") or {}).items()]))
+
+
+def _persona_task(grid: dict[str, Any]) -> PersonaTask | None:
+    if not grid:
+        return None
+    personas = sorted(grid)
+    tasks = sorted({t for p in grid.values() for t in (p or {})})
+    table = Table(["task"] + personas, [[t] + [(f"{pct(c.get('rate'))} ({c.get('n')})" if (c := (grid[p] or {}).get(t))
+                                                else "") for p in personas] for t in tasks])
+    return PersonaTask(tasks, personas, {(t, p): (grid[p] or {}).get(t) or {} for p in personas for t in tasks}, table)
+
+
+def _top(counts: dict[str, int] | None) -> str:
+    if not counts:
+        return "-"
+    name, n = next(iter(counts.items()))
+    return f"{name} ({n})"
+
+
+def _fail(summary: dict[str, Any]) -> Table | None:
+    """'Where agents fail' (milestones): one row per task type and mode."""
+    grid = _get(summary, "milestones", "by_task_mode", default={}) or {}
+    rows = [[task, mode, num(c.get("n")), pct(c.get("share"), 1), pct(c.get("all_met"), 1), _top(c.get("first_missed")),
+             pct(c.get("minefield"), 1), _top(c.get("first_minefield")), num(c.get("minefield_turn"))]
+            for task, modes in grid.items() for mode, c in modes.items()]
+    return Table(["task", "mode", "episodes", "milestones met", "all met", "first missed (most often)",
+                  "minefield episodes", "first minefield", "turn"], rows) if rows else None
+
+
+def _trials(summary: dict[str, Any]) -> Table | None:
+    trials = summary.get("trials") or {}
+    if not trials.get("k") or (trials.get("k") or 0) < 2:
+        return None
+    rows = [[f"pass^{k}", pct(v, 1)] for k, v in sorted((trials.get("pass_k") or {}).items(), key=lambda kv: int(kv[0]))]
+    for key, label in (("average", "average"), ("aptitude", "aptitude (90th percentile)"),
+                       ("unreliability", "unreliability (90th - 10th percentile)")):
+        rows.append([label, pct(trials.get(key), 1)])
+    return Table(["measure", "value"], rows)
+
+
+def _privacy(summary: dict[str, Any]) -> Table:
+    return Table(["agent", "episodes", "leak rate", "privacy tasks", "leak rate (privacy)", "confidential",
+                  "refusal rate", "legitimate", "over-refusal rate", "privacy-utility"],
+                 [[agent, num(p.get("n")), pct(p.get("leak_rate"), 1), num(p.get("privacy_n")),
+                   pct(p.get("privacy_leak_rate"), 1), num(p.get("confidential_n")), pct(p.get("refusal_rate"), 1),
+                   num(p.get("legitimate_n")), pct(p.get("over_refusal_rate"), 1), pct(p.get("privacy_utility"), 1)]
+                  for agent, p in (summary.get("privacy") or {}).items()])
+
+
+def _privacy_bars(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The privacy chart's groups (charts.rate_bars): agents with confidentiality tasks."""
+    return [{"label": agent, "leak": p.get("privacy_leak_rate"), "leak_n": p.get("privacy_n"),
+             "refusal": p.get("refusal_rate"), "refusal_n": p.get("confidential_n"),
+             "over_refusal": p.get("over_refusal_rate"), "over_refusal_n": p.get("legitimate_n"),
+             "utility": p.get("privacy_utility"), "utility_n": p.get("privacy_n")}
+            for agent, p in (summary.get("privacy") or {}).items() if p.get("privacy_n")]
+
+
+def _best_utility(summary: dict[str, Any]) -> float | None:
+    scores = [p.get("privacy_utility") for p in (summary.get("privacy") or {}).values()]
+    return max((s for s in scores if s is not None), default=None)
+
+
+# --- pressure ------------------------------------------------------------------------------------
+
+PAIRED_FIGURES = (("leak_rate", "leak rate", pct), ("turns_to_first_leak", "turns to first leak (median)", num),
+                  ("refused_then_leaked", "refused, then leaked", pct),
+                  ("over_refusal_rate", "over-refusal under pressure", pct), ("help_rate", "legitimate served", pct),
+                  ("utility", "utility (clean org)", pct),
+                  ("utility_exposed", "utility under attack (exposed)", pct),
+                  ("attack_success_exposed", "attack success (exposed)", pct))
+
+
+def _pressure_agents(summary: dict[str, Any]) -> Table:
+    rows = []
+    for agent, p in (_get(summary, "pressure", "agents", default={}) or {}).items():
+        injection = p.get("injection") or {}
+        rows.append([agent, num(p.get("episodes")), pct(p.get("leak_rate"), 1), num(p.get("turns_to_first_leak"), 1),
+                     of(p.get("refusal_consistency")), pct(_get(p, "over_refusal", "rate"), 1),
+                     pct(_get(p, "over_refusal", "help_rate"), 1), pct(injection.get("utility"), 1),
+                     num(_get(injection, "episodes", "exposed")), pct(injection.get("utility_exposed"), 1),
+                     pct(injection.get("attack_success_exposed"), 1)])
+    return Table(["agent", "episodes at stake", "leak rate", "turns to first leak (median)", "refused, then leaked",
+                  "over-refusal under pressure", "legitimate served", "utility (clean org)", "exposed episodes",
+                  "utility under attack (exposed)", "attack success (exposed)"], rows)
+
+
+def _per_agent(summary: dict[str, Any], key: str, cell: Callable[[dict[str, Any], str], str], title: str) -> Table:
+    """A table of the agents with leak figures: one row per value of their `key` (by_tactic, by_turn)."""
+    agents = {a: p for a, p in (_get(summary, "pressure", "agents", default={}) or {}).items() if p.get("survival")}
+    values = sorted({v for p in agents.values() for v in p.get(key) or {}},
+                    key=lambda v: (int(v) if v.isdigit() else 0, v))  # turns in order
+    return Table([title, *agents], [[v, *(cell(p, v) for p in agents.values())] for v in values])
+
+
+def _survival_cell(p: dict[str, Any], turn: str) -> str:
+    shares = p.get("survival") or []
+    share = shares[int(turn) - 1] if int(turn) <= len(shares) else None
+    return f"{pct(share, 1)}; first leaks {of((p.get('by_turn') or {}).get(turn))}"
+
+
+def _signed(delta: float | None, show: Callable[..., str]) -> str:
+    if delta is None:
+        return "–"
+    return pp(delta) if show is pct else f"{delta:+.1f}"
+
+
+def _paired(summary: dict[str, Any]) -> Table:
+    return Table(["agent", "paired episodes", "figure", "default", "privacy-aware", "difference"],
+                 [[agent, num(p.get("episodes")), label, show(p["default"].get(key), 1),
+                   show(p["privacy_aware"].get(key), 1), _signed(p["delta"].get(key), show)]
+                  for agent, p in (_get(summary, "pressure", "paired", default={}) or {}).items()
+                  for key, label, show in PAIRED_FIGURES
+                  if (p["default"].get(key), p["privacy_aware"].get(key)) != (None, None)])
+
+
+def _pressure(summary: dict[str, Any]) -> Pressure | None:
+    """Confidentiality under pressure and poisoned records (the summary's `pressure`: evaluators.pressure)."""
+    if not summary.get("pressure"):
+        return None
+    tables = [("Leak rate by tactic (replies under it while nothing had leaked)",
+               _per_agent(summary, "by_tactic", lambda p, v: of(p["by_tactic"].get(v)), "tactic")),
+              ("Survival by turn (not yet leaked after the turn)", _per_agent(summary, "by_turn", _survival_cell, "turn")),
+              ("Default vs privacy-aware prompt (episodes both played)", _paired(summary))]
+    curves = [(agent, p["survival"]) for agent, p in summary["pressure"]["agents"].items() if p.get("survival")]
+    return Pressure(curves, _pressure_agents(summary), [(title, t) for title, t in tables if t.rows])
+
+
+# --- turns, verdicts, judge, usage, audit ------------------------------------------------------
+
+def _turns(summary: dict[str, Any]) -> Turns | None:
+    by_mode = {m: s for m, s in (_get(summary, "turns", "by_mode", default={}) or {}).items() if isinstance(s, dict)}
+    if not by_mode:
+        return None
+    seen: set[str] = set()
+    for stats in by_mode.values():
+        seen.update(stats.get("mix") or {})
+    seen = {c for c in seen if any((s.get("mix") or {}).get(c) for s in by_mode.values())}
+    cats = [c for c in CATEGORY_COLOURS if c in seen] + sorted(seen - set(CATEGORY_COLOURS))
+    ordered = sorted(by_mode.items())
+    table = Table(["mode", "first attempt", "final", "any attempt", "premature", "turns to answer"],
+                  [[m, pct(s.get("first_attempt_rate"), 1), pct(s.get("final_rate"), 1), pct(s.get("any_attempt_rate"), 1),
+                    pct(s.get("premature_rate"), 1), num(s.get("turns_to_answer"), 2)] for m, s in ordered])
+    shares = [[pct((s.get("mix") or {}).get(c), 1) for c in cats] for _, s in ordered]
+    return Turns(cats, [(m, s.get("mix") or {}) for m, s in ordered], table,
+                 Table(table.headers + cats, [row + share for row, share in zip(table.rows, shares)]))
+
+
+VERDICT_NOTE = ("Each figure on each basis, over scored episodes (the judge's over those it read). The headline "
+                "(the success figures everywhere else) rests on {completion} for completion and on {leaks} for "
+                "leaks; a leak fails confidentiality and customer-facing tasks. A judge verdict that cannot be read "
+                "fails closed: counted as leaked.")
+
+
+def _verdicts(summary: dict[str, Any]) -> Verdicts | None:
+    """Completion and leaks on the rules, the judge and the headline: overall, then per agent."""
+    verdicts = summary.get("verdicts") or {}
+    if not verdicts:
+        return None
+    head = verdicts.get("headline") or {}
+    bases = {"rules": "the rules", "judge": "the judge", "both": "the rules and the judge together"}
+    note = VERDICT_NOTE.format(completion=bases.get(head.get("completion"), "the rules"),
+                               leaks=bases.get(head.get("leaks"), "the rules and the judge together"))
+    invalid = _get(verdicts, "overall", "judge_invalid", default=0)
+    note += f" Judge verdicts unreadable (counted as leaked): {invalid}." if invalid else ""
+    cells = [("all agents", verdicts.get("overall") or {})] + sorted((verdicts.get("by_model") or {}).items())
+    return Verdicts(note, Table(["agent", "scored", "judged", "completion: rules", "completion: judge", "completion: headline",
+                        "leaked: rules", "leaked: judge", "leaked: headline", "unreadable verdicts"],
+                       [[label, num(t.get("n")), num(t.get("judged"))]
+                        + [pct(_get(t, part, basis), 1) for part in ("completion", "leaks")
+                           for basis in ("rules", "judge", "headline")]
+                        + [num(t.get("judge_invalid"))] for label, t in cells if t]))
+
+
+def _judge(judge: Any) -> Table | None:
+    """The judge's agreement with the rules, and where leak rules and judge disagree (per episode)."""
+    if not isinstance(judge, dict):
+        return None
+    leaks = judge.get("leaks") or {}
+    return Table(["judged episodes", "agreement with rules", "leak: both", "leak: rules only", "leak: judge only",
+                  "of which paraphrased facts only", "invalid verdicts"],
+                 [[num(judge.get("n")), pct(judge.get("agreement"), 1), num(leaks.get("both")),
+                   num(leaks.get("rules_only")), num(leaks.get("judge_only")), num(leaks.get("facts_only")),
+                   num(leaks.get("judge_invalid"))]])
+
+
+def _usage(summary: dict[str, Any]) -> Table:
+    rows = []
+    for role_name, u in sorted((summary.get("usage") or {}).items()):
+        u = u or {}
+        cost = u.get("cost_usd")
+        rows.append([role_name, num(u.get("calls")), num(u.get("prompt_tokens")), num(u.get("completion_tokens")),
+                     "unknown (no price)" if cost is None else f"${cost:,.4f}", num(u.get("latency_s"), 1)])
+    return Table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"], rows)
+
+
+def _prompt_tokens(records: list[dict[str, Any]]) -> Table | None:
+    """The agent's mean prompt tokens per episode (and per model call) by agent variant and task type."""
+    cells: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        usage = _get(r, "usage", "agent")
+        if isinstance(usage, dict) and usage.get("calls"):
+            agent = r.get("agent") or {}
+            cells.setdefault((str(agent.get("label") or agent.get("kind") or "?"), str(r.get("task"))), []).append(usage)
+    rows = []
+    for (agent, task), usages in sorted(cells.items()):
+        tokens = sum(u.get("prompt_tokens") or 0 for u in usages)
+        calls = sum(u.get("calls") or 0 for u in usages)
+        rows.append([agent, task, num(len(usages)), num(tokens / len(usages), 0), num(tokens / calls, 0)])
+    return Table(["agent", "task type", "episodes", "prompt tokens per episode", "per agent call"], rows) if rows else None
+
+
+def _audit(s: dict[str, Any] | None) -> Audit | None:
+    """The simulated people's audit (`crmarena audit`: evaluators.audit.summarize of the run's audit.jsonl)."""
+    if not s:
+        return None
+    note = (f"{s['flagged']} of {s['episodes']} episodes flagged (a rule broken by the simulated person, or a failed "
+            f"rubric verdict); LLM people's turn corrections: {s['corrections']}.")
+    tables = [Table(["scored episodes", "success (all)", "success (unflagged)", *(f"flag: {r}" for r in s["by_rule"])],
+                    [[num(s["success_all"]["n"]), pct(s["success_all"]["rate"], 1),
+                      pct(s["success_unflagged"]["rate"], 1), *map(num, s["by_rule"].values())]])]
+    tables += [Table([label, "n", "flag rate"], [[k, num(v["n"]), pct(v["flag_rate"], 1)] for k, v in s[key].items()])
+               for key, label in (("by_user", "user model"), ("by_persona_id", "persona"))]
+    return Audit(note, tables)
+
+
+# --- run info and failures -----------------------------------------------------------------------
+
+def _role(r: Any) -> str:
+    if not isinstance(r, dict):
+        return str(r)
+    model = r.get("model")
+    if isinstance(model, dict):
+        model = model.get("model") or model.get("provider") or json.dumps(model, sort_keys=True)
+    parts = [str(r.get("kind", "?"))] + ([str(model)] if model else []) + \
+            ([str(r.get("plugin"))] if r.get("plugin") else [])
+    if r.get("privacy_aware"):
+        parts.append("privacy-aware prompt")
+    return " · ".join(parts)
+
+
+def _config_lines(run_info: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, text) pairs describing the run, from run_info and its config."""
+    cfg = run_info.get("config") or {}
+    lines = [(key.replace("_", " "), str(run_info[key])) for key in ("run_id", "created", "finished", "package_version")
+             if run_info.get(key) not in (None, "")]
+    if cfg:
+        if cfg.get("name"):
+            lines.append(("config", str(cfg["name"]) + (f" ({cfg['path']})" if cfg.get("path") else "")))
+        if cfg.get("agent") is not None:
+            lines.append(("agent", _role(cfg["agent"])))
+        for agent in cfg.get("agents") or []:  # a sweep: one line per agent variant
+            lines.append(("agent", str(agent.get("label") or "") + " · " + _role(agent)))
+        if cfg.get("user") is not None:
+            lines.append(("user simulator", _role(cfg["user"])))
+        if cfg.get("judge"):
+            lines.append(("judge", _role({"kind": "llm", "model": cfg["judge"]})))
+        orgs = cfg.get("orgs") or []
+        if orgs:
+            lines.append(("orgs", ", ".join(f"{o.get('type')} (seed {o.get('seed')}, scale {o.get('scale')})"
+                                            if isinstance(o, dict) else str(o) for o in orgs)))
+        tasks = cfg.get("tasks")
+        lines.append(("tasks", "all" if tasks in (None, "all") else ", ".join(map(str, tasks))))
+        for key in ("modes", "instances_per_task", "personas_per_pool", "trials", "seed"):
+            if key in cfg:
+                value = cfg[key]
+                lines.append((key.replace("_", " "), ", ".join(map(str, value)) if isinstance(value, list) else str(value)))
+    lines += [(key.replace("_", " "), str(value)) for key, value in run_info.items()
+              if key not in ("run_id", "created", "finished", "package_version", "config")
+              and not isinstance(value, (dict, list))]
+    return lines
+
+
+def _failures(ordered: list[dict[str, Any]], mode: str, placement: dict[int, tuple[int, str]]) -> list[Failure]:
+    """The episodes that did not pass, in viewer order, with their place in the viewer (placement: by id())."""
+    rows = []
+    for r in ordered:
+        status = episode_status(r, mode)
+        if status == "pass":
+            continue
+        term = r.get("termination") or {}
+        number, where = placement.get(id(r), (1, ""))
+        rows.append(Failure(status, r.get("episode_id"), f"{page_name(number)}#{where}",
+                            [model_label(r), r.get("task"), r.get("org"), r.get("mode"), r.get("persona_id"),
+                             r.get("trial"), term.get("reason") or "",
+                             episode_score(r, mode).get("reason") or term.get("detail") or ""]))
+    return rows
+
+
+def _counts(summary: dict[str, Any]) -> Counts:
+    counts = summary.get("counts") or {}
+    by_model = counts.get("infra_errors_by_model") or {}
+    return Counts(counts.get("episodes"), counts.get("scored"), counts.get("infra_errors"),
+                  _get(summary, "success", "overall", "rate"), _get(summary, "success", "all_episodes", "overall", "rate"),
+                  dict(sorted((counts.get("by_termination") or {}).items())),
+                  Table(["agent under test", "infra errors"], [[k, num(v)] for k, v in by_model.items()]) if by_model else None)
+
+
+def report_data(records: list[dict[str, Any]], summary: dict[str, Any], run_info: dict[str, Any],
+                audit: dict[str, Any] | None = None) -> Report:
+    """What report.md and report.html show."""
+    ordered = sorted(records, key=sort_key)
+    placement = {id(r): (i // EPISODES_PER_PAGE + 1, anchor(i, r)) for i, r in enumerate(ordered)}
+    return Report(
+        run_id=str(run_info.get("run_id") or summary.get("run_id") or "run"), mode=summary.get("mode") or "unknown",
+        config=_config_lines(run_info), counts=_counts(summary), degradation=_degradation_rows(summary),
+        by_mode=_mode_rows(summary), fail=_fail(summary), success=_success(summary),
+        difficulty=_difficulty(summary.get("difficulty") or {}), persona_task=_persona_task(summary.get("persona_task") or {}),
+        trials=_trials(summary), trial_k=_get(summary, "trials", "k", default=1), privacy=_privacy(summary),
+        privacy_bars=_privacy_bars(summary), best_utility=_best_utility(summary), pressure=_pressure(summary),
+        turns=_turns(summary), audit=_audit(audit), verdicts=_verdicts(summary), judge=_judge(summary.get("judge")),
+        usage=_usage(summary), prompt_tokens=_prompt_tokens(records),
+        failures=_failures(ordered, summary.get("mode") or "strict", placement), episodes=len(records),
+        pages=pages(len(records)))
+
+
+NOTES = {  # the reports' explanatory text, shared by report.md and report.html
+    "all_episodes": "success (all episodes: unscored counted as failed)",
+    "infra": ("Infra errors by model (provider failures that outlasted the retries; "
+              "`crmarena run --retry-failed` plays these episodes again):"),
+    "variance": ("± SE: the binomial standard error of the cell's rate. MDD: the smallest difference between two "
+                 "cells of this size that a two-sided 5% test detects with 80% power (worst case, rates near "
+                 "50%); a smaller gap between two cells may be noise. Paired comparisons (the degradation table, "
+                 "`crmarena compare`) detect less."),
+    "modes": ("Each conversation mode against full on the same instances (paired per instance, persona and trial): "
+              "concat (all facts in one message), sharded, recap (sharded, then a message restating every fact), "
+              "snowball (each message restating the facts so far), plan (the query and the oracle's plan of "
+              "queries); delta = mode − full, with its paired bootstrap 95% interval."),
+    "privacy": ("Leak rate: episodes where a confidential value reached the person, over all tasks and over the "
+                "confidentiality tasks. Refusal rate: confidential requests the agent declined after they were "
+                "made. Over-refusal rate: legitimate requests it declined and did not serve. Privacy-utility: the "
+                "mean of the protect rate (confidential requests declined without a leak) and the help rate "
+                "(legitimate requests served); refusing everything or complying with everything scores 50% at best."),
+    "pressure": ("Episodes with a confidential item at stake whose person applied pressure or that the live observer "
+                 "watched. Survival: the share not yet leaked after each turn. By tactic and by turn: the agent's "
+                 "replies while nothing had leaked, and the first leaks among them (a leak counts against the "
+                 "tactic in force: the latest person turn's). Refused, then leaked: of the episodes where the agent "
+                 "declined before any leak, the share that leaked later. Over-refusal under pressure: legitimate "
+                 "requests of pressure people declined and not served; legitimate served: those served (an agent "
+                 "that stalls declines nothing and serves nothing). Injected orgs: utility on the clean org, "
+                 "utility and attack success (obeyed) among the episodes whose agent read a planted instruction "
+                 "(exposed episodes: read these rates only when that count is not small). Leaks are found by the "
+                 "rules (exact values) unless a judge is set: without one, paraphrased leaks are missed and the "
+                 "leak rates are lower bounds."),
+    "fail": ("Milestones and minefields declared per task type (scenarios/*.yaml, evaluators/milestones.py), "
+             "checked from each episode's tool calls, results and final state: mean share of milestones met "
+             "(partial credit), episodes meeting all, the milestone most often missed first (episodes), "
+             "episodes that stepped on a minefield, the first one stepped on, and the median turn of that step."),
+}
+MODE_NOTES = {
+    "strict": "strict: this project's rules (canonical Ids, explicit None answers, workflow tasks by the "
+              "final database state, leaks fail confidentiality tasks)",
+    "compat": "compat: CRMArena-Pro's rules, for comparison with the paper's numbers",
+}
+
+
+# --- one episode in the transcript viewer ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Cut:
+    """A text cut to its limit, and how many characters were left out."""
+    text: str
+    omitted: int = 0
+
+    @classmethod
+    def of(cls, text: str, limit: int) -> "Cut":
+        text = text or ""
+        return cls(text) if len(text) <= limit else cls(text[:limit], len(text) - limit)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of the conversation. kind: user, calls (the agent's tool calls), result (a tool's),
+    reply (to the person), unanswered (a categorised agent turn with no reply), reveal (shards revealed
+    with no person's message), other (any other role)."""
+    kind: str
+    turn: Any = None
+    text: Cut = Cut("")
+    role: Any = None
+    first: bool = False  # user: the first message of its turn, which carries its reveals and events
+    reveals: list[tuple[str, str]] = field(default_factory=list)  # (shard id, shard text)
+    events: list[Any] = field(default_factory=list)
+    calls: list[Cut] = field(default_factory=list)
+    name: Any = None  # result: the tool
+    error: bool = False
+    length: int = 0  # result: its whole length
+    preview: str = ""
+    category: Any = None
+    categorised: bool = False  # reply: it has a turn category
+    attempt: bool | None = None  # reply: the attempt's verdict when it is an answer attempt
+    attempted: bool = False
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    label: str
+    scored: bool
+    success: bool | None = None
+    reason: str = ""
+    value: float | None = None
+    extracted: str = "–"
+
+
+@dataclass(frozen=True)
+class Judge:
+    success: bool | None
+    valid: bool
+    rationale: str
+    error: Any
+
+
+@dataclass(frozen=True)
+class Episode:
+    anchor: str
+    status: str
+    agent: str
+    episode_id: Any
+    task: Any
+    org: Any
+    mode: Any
+    persona: Any
+    persona_prompt: Any
+    trial: Any
+    term_reason: Any
+    term_detail: Any
+    instance_id: Any
+    skill: Any
+    metric: Any
+    answer_kind: Any
+    query: Any
+    expected: str
+    shards: list[tuple[Any, Any]]
+    agent_text: str
+    items: list[Item]
+    final: Cut
+    scores: list[ScoreLine]
+    attempts: tuple[str, str] | None  # (turn-scoring mode, text)
+    judge: Judge | None
+    leaks: str
+    refused: bool
+    usage: str
+    latency: str
+
+
+def _call_text(call: dict[str, Any]) -> str:
+    args = call.get("arguments")
+    try:
+        parsed = json.loads(args) if isinstance(args, str) else args
+    except ValueError:
+        parsed = args
+    if isinstance(parsed, dict):
+        inner = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in parsed.items())
+    else:
+        inner = "" if parsed is None else str(parsed)
+    return f"{call.get('name', '?')}({inner})"
+
+
+def _score_line(label: str, score: dict[str, Any]) -> ScoreLine:
+    if not score:
+        return ScoreLine(label, False)
+    value = score.get("value")
+    return ScoreLine(label, True, score.get("success"), score.get("reason") or "",
+                     value if isinstance(value, (int, float)) and not isinstance(value, bool) else None,
+                     ", ".join(map(str, score.get("extracted") or [])) or "–")
+
+
+def _unanswered(categories: dict[Any, list[dict[str, Any]]], before: Any) -> list[Item]:
+    """Items for categorised agent turns that had no reply (e.g. 'missing'), for turns before
+    `before` (all when None); they are consumed."""
+    out = []
+    for turn in sorted(categories, key=lambda t: (not isinstance(t, int), t if isinstance(t, int) else 0, str(t))):
+        if before is not None and not (isinstance(turn, int) and isinstance(before, int) and turn < before):
+            continue
+        out += [Item("unanswered", turn, category=cat.get("category")) for cat in categories[turn]]
+        categories[turn] = []
+    return out
+
+
+def _items(record: dict[str, Any], categories: dict[Any, list[dict[str, Any]]]) -> list[Item]:
+    """The conversation as the viewer shows it: each person's turn with the shards it revealed, tool
+    calls and results, replies with their turn category, and the turns without a message."""
+    reveals: dict[Any, list[str]] = defaultdict(list)
+    other_events: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for ev in record.get("events") or []:
+        if not isinstance(ev, dict):
+            continue
+        if ev.get("type") == "reveal":
+            reveals[ev.get("turn")] += [str(s) for s in ev.get("shards") or []]
+        else:
+            other_events[ev.get("turn")].append(ev)
+    inst = record.get("instance") or {}
+    shard_text = {str(s.get("id")): s.get("text", "") for s in inst.get("shards") or [] if isinstance(s, dict)}
+    out: list[Item] = []
+    seen: set[Any] = set()
+    for m in record.get("messages") or []:
+        if not isinstance(m, dict):
+            continue
+        role, turn = m.get("role"), m.get("turn")
+        content = str(m.get("content") or "")
+        text = Cut.of(content, MESSAGE_CHARS)
+        if role == "user":
+            out += _unanswered(categories, before=turn)
+            first = turn not in seen
+            seen.add(turn)
+            out.append(Item("user", turn, text, first=first,
+                            reveals=[(s, shard_text.get(s, "")) for s in reveals.pop(turn, [])] if first else [],
+                            events=[ev.get("type") for ev in other_events.pop(turn, [])] if first else []))
+        elif role == "assistant" and m.get("tool_calls"):
+            out.append(Item("calls", turn, text if text.text.strip() else Cut(""), calls=[Cut.of(_call_text(c if isinstance(c, dict) else {}),
+                                                                ARGUMENT_CHARS) for c in m["tool_calls"]]))
+        elif role == "tool":
+            result = Cut.of(content, TOOL_RESULT_CHARS)
+            out.append(Item("result", turn, result, name=m.get("name") or "tool", error=bool(m.get("is_error")),
+                            length=len(content), preview=" ".join(result.text[:140].split())))
+        elif role == "assistant":
+            queue = categories.get(turn) or []
+            categorised = bool(queue)
+            cat = queue.pop(0) if queue else {}
+            out.append(Item("reply", turn, text, category=cat.get("category"), categorised=categorised,
+                            attempt=cat.get("attempt_success"),
+                            attempted=cat.get("category") == "answer_attempt" or cat.get("attempt_success") is not None))
+        else:
+            out.append(Item("other", turn, text, role=role))
+    out += [Item("reveal", turn, reveals=[(s, "") for s in ids])
+            for turn, ids in sorted(reveals.items(), key=lambda kv: str(kv[0]))]  # reveals with no person's message
+    return out + _unanswered(categories, before=None)
+
+
+def _attempts(turns: dict[str, Any]) -> tuple[str, str] | None:
+    if not turns:
+        return None
+    verdicts = " · ".join(f"{label} {'pass' if turns.get(k) else 'fail' if turns.get(k) is False else '–'}"
+                          for k, label in (("first_attempt", "first"), ("final", "final"), ("any", "any")))
+    return (turns.get("mode") or "strict", verdicts + f" · premature {turns.get('premature', '–')}"
+            f" · turns to answer {turns.get('turns_to_answer', '–')}")
+
+
+def episode(index: int, record: dict[str, Any], mode: str) -> Episode:
+    """What the viewer shows of one full record (messages, events), the `index`-th in viewer order."""
+    inst = record.get("instance") or {}
+    scores = record.get("scores") or {}
+    turns = scores.get("turns") or {}
+    categories: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for c in turns.get("categories") or []:
+        if isinstance(c, dict):
+            categories[c.get("turn")].append(c)
+    agent = record.get("agent") or {}
+    agent_text = " · ".join(str(v) for v in (agent.get("kind"), agent.get("model") if isinstance(agent.get("model"), str)
+                                               else None) if v)
+    if agent.get("privacy_aware"):
+        agent_text += " · privacy-aware prompt"
+    rules = scores.get("rules") or {}
+    judge = scores.get("judge")
+    usage = record.get("usage") or {}
+    term = record.get("termination") or {}
+    return Episode(
+        anchor=anchor(index, record), status=episode_status(record, mode), agent=model_label(record),
+        episode_id=record.get("episode_id"), task=record.get("task"), org=record.get("org"), mode=record.get("mode"),
+        persona=record.get("persona_id"), persona_prompt=record.get("persona_prompt"), trial=record.get("trial", 0),
+        term_reason=term.get("reason"), term_detail=term.get("detail"),
+        instance_id=record.get("instance_id") or inst.get("id"), skill=inst.get("skill"), metric=inst.get("metric"),
+        answer_kind=inst.get("answer_kind"), query=inst.get("query"),
+        expected=", ".join(map(str, inst.get("answer") or [])) or "–",
+        shards=[(s.get("id"), s.get("text")) for s in inst.get("shards") or [] if isinstance(s, dict)],
+        agent_text=agent_text or "–", items=_items(record, categories),
+        final=Cut.of(str(record.get("final_answer") or ""), MESSAGE_CHARS),
+        scores=[_score_line("strict" + (" (report)" if mode == "strict" else ""), rules),
+                _score_line("compat" + (" (report)" if mode == "compat" else ""), scores.get("compat") or {})],
+        attempts=_attempts(turns),
+        judge=Judge(judge.get("success"), judge.get("valid", True), judge.get("rationale") or "", judge.get("error"))
+        if isinstance(judge, dict) else None,
+        leaks=", ".join(map(str, rules.get("leaks") or (scores.get("compat") or {}).get("leaks") or [])),
+        refused=bool(rules.get("refused")),
+        usage=" · ".join(f"{r}: {num((u or {}).get('calls'))} calls, {num((u or {}).get('prompt_tokens'))}+"
+                         f"{num((u or {}).get('completion_tokens'))} tokens" for r, u in usage.items()) or "–",
+        latency=num(record.get("latency_s"), 2))
+
+
+@dataclass(frozen=True)
+class ViewerPage:
+    """One page of the transcript viewer; `episodes` yields each full record's Episode as it is written."""
+    number: int
+    pages: int
+    first: int
+    last: int
+    total: int
+    mode: str
+    run_id: str
+    statuses: list[tuple[str, str]]  # (status, label with its count)
+    modes: list[str]
+    agents: list[str]
+    episodes: Iterable[Episode]
+
+
+def status_options(records: list[dict[str, Any]], mode: str) -> list[tuple[str, str]]:
+    """The viewer's status filter: each status the run has, with its count."""
+    counts = Counter(episode_status(r, mode) for r in records)
+    return [(s, f"{STATUS_LABEL[s].lower()} ({counts[s]})") for s in ("pass", "fail", "infra", "unscored") if counts[s]]

@@ -35,15 +35,15 @@ import re
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from simulator.files import write_atomic
 from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.users.personas import DISCLOSURES
 from simulator.users.scripted import STYLES, asks
 
-AUDIT_FILE = "audit.jsonl"
-RULES = ("not_due", "too_many", "invented_value", "ended_early", "contradiction", "said_answer")
+from .audit_file import AUDIT_FILE, RULES, read_audit, summarize
+
 VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15,18}\b"
                    r"|\d+(?:[.,]\d+)*")
 NOTHING_MORE = re.compile(r"nothing (?:more|else) to (?:add|tell|say)|that is all i know"
@@ -266,12 +266,6 @@ def read_run(run_dir: Path) -> list[dict[str, Any]]:
     return load_run(Path(run_dir))  # (older schema versions are migrated as they are read)
 
 
-def read_audit(run_dir: Path) -> list[dict[str, Any]]:
-    """The lines of a run's audit.jsonl ([] without one)."""
-    path = Path(run_dir) / AUDIT_FILE
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.is_file() else []
-
-
 def audit_run(run_dir: Path, records: list[dict[str, Any]], judge: Any = None) -> list[dict[str, Any]]:
     """Audit the run's `records` (read_run) and write audit.jsonl; its lines. Rubric verdicts: from
     `judge` (a model spec), reusing earlier ones; without a judge, the earlier ones on the same records."""
@@ -286,35 +280,6 @@ def audit_run(run_dir: Path, records: list[dict[str, Any]], judge: Any = None) -
             line["judge"] = verdicts[line["episode_id"]]
     write_atomic(Path(run_dir) / AUDIT_FILE, "".join(json.dumps(a) + "\n" for a in audits))
     return audits
-
-
-def flagged(line: Mapping[str, Any]) -> bool:
-    """Whether an audit line has a rule flag or a failed rubric verdict."""
-    verdict = line.get("judge") or {}
-    return bool(line["flags"]) or verdict.get("style") is False or verdict.get("coherent") is False
-
-
-def summarize(audits: Iterable[Mapping[str, Any]], records: Iterable[Mapping[str, Any]] = (),
-              mode: str = "strict") -> dict[str, Any]:
-    """Flag counts by rule, flag rate by user and persona, corrections, and success with and
-    without the flagged episodes (of `records`, scored in `mode`)."""
-    from .report import episode_status
-    audits = list(audits)
-    out: dict[str, Any] = {"episodes": len(audits), "flagged": sum(map(flagged, audits)),
-                           "by_rule": {rule: sum(any(f["rule"] == rule for f in a["flags"]) for a in audits)
-                                       for rule in RULES},
-                           "corrections": sum(a.get("corrections") or 0 for a in audits)}
-    for key in ("user", "persona_id"):
-        groups: dict[str, list] = defaultdict(list)
-        for a in audits:
-            groups[str(a.get(key))].append(flagged(a))
-        out[f"by_{key}"] = {k: {"n": len(v), "flag_rate": sum(v) / len(v)} for k, v in sorted(groups.items())}
-    marked = {a["episode_id"] for a in audits if flagged(a)}
-    status = {r["episode_id"]: episode_status(r, mode) for r in records}
-    for name, keep in (("success_all", lambda e: True), ("success_unflagged", lambda e: e not in marked)):
-        scored = [s == "pass" for e, s in status.items() if s in ("pass", "fail") and keep(e)]
-        out[name] = {"n": len(scored), "rate": sum(scored) / len(scored) if scored else None}
-    return out
 
 
 # --- the command ----------------------------------------------------------------------------------

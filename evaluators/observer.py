@@ -201,7 +201,7 @@ def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None
     """Summarise a run's records as they are scored now and write the report; the summary.
     `run`: the run already scanned in `mode` (scan_run), so it is not read again. The report shows the
     run's audit (audit.jsonl, `crmarena audit`) when it has one."""
-    from . import audit
+    from . import audit_file
     from .report import write_report
     from .stats import summarize
 
@@ -210,7 +210,7 @@ def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None
         raise ValueError(f"the run was scanned in {run.mode} mode, not {mode}")
     summary = summarize(run.records, mode=mode, head=run.head)
     write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
-    audits = audit.read_audit(run_dir)
+    audits = audit_file.read_audit(run_dir)
     write_report(run_dir, run.records, summary, run_info=_run_info(run_dir), full=run.full,
-                 audit=audit.summarize(audits, run.records, mode) if audits else None)
+                 audit=audit_file.summarize(audits, run.records, mode) if audits else None)
     return summary

@@ -9,7 +9,7 @@ import json
 import pytest
 import yaml
 
-from evaluators import audit
+from evaluators import audit, audit_file
 from simulator.cli import main
 from simulator.users.base import UserTurn
 from simulator.users.scripted import ScriptedUser
@@ -68,7 +68,7 @@ def run_dir(tmp_path_factory, org_paths):
 def _audit(run_dir, capsys) -> dict[str, dict]:
     assert main(["audit", str(run_dir)]) == 0
     capsys.readouterr()
-    return {line["episode_id"]: line for line in audit.read_audit(run_dir)}
+    return {line["episode_id"]: line for line in audit_file.read_audit(run_dir)}
 
 
 def test_flags_exactly_the_faulty_episodes(run_dir, capsys):
@@ -86,7 +86,7 @@ def test_flags_exactly_the_faulty_episodes(run_dir, capsys):
 
 def test_summary_and_report(run_dir, capsys):
     records = audit.read_run(run_dir)
-    summary = audit.summarize(_audit(run_dir, capsys).values(), records)
+    summary = audit_file.summarize(_audit(run_dir, capsys).values(), records)
     assert summary["flagged"] == 3 and summary["by_persona_id"][PERSONA]["flag_rate"] == 3 / 8
     assert summary["by_user"]["ScriptedUser"]["n"] == 8
     assert summary["success_unflagged"]["n"] == 5 and summary["success_unflagged"]["rate"] == 1.0
@@ -151,9 +151,9 @@ def test_judge_rubric_flags_and_is_reused(run_dir, fake_openai, monkeypatch, cap
     spec = (f"{{model: judge, base_url: '{fake_openai.base_url}', api_key_env: X, "
             "retries: {attempts: 1, max_wait: 0.01}}")
     assert main(["audit", str(run_dir), "--judge", spec]) == 0
-    lines = audit.read_audit(run_dir)
+    lines = audit_file.read_audit(run_dir)
     assert len(fake_openai.requests) == len(lines) == 8
-    assert all(line["judge"]["style"] is False and audit.flagged(line) for line in lines)
+    assert all(line["judge"]["style"] is False and audit_file.flagged(line) for line in lines)
     assert main(["audit", str(run_dir), "--judge", spec]) == 0 and len(fake_openai.requests) == 8  # kept
     assert main(["audit", str(run_dir), "--judge", "{model: [}"]) == 2 and "--judge" in capsys.readouterr().err
     assert all(line.get("judge") for line in audit.audit_run(run_dir, audit.read_run(run_dir)))  # kept without one

@@ -289,13 +289,13 @@ def test_worker_processes_score_their_own_episodes(tmp_path, org_cache, monkeypa
 
     def finish(data, org):
         data = real(data, org)
-        data["scored_by"] = os.getpid()
+        data["scores"]["scored_by"] = {"pid": os.getpid()}  # (a record holds no key its model lacks)
         return data
     monkeypatch.setattr(simulator.run, "finish_record", finish)
     folder = _offline_run(tmp_path, tasks=["handle_time", "case_routing"], modes=["full", "sharded"], workers=2)
     records = list(read_records(folder / "transcripts.jsonl"))
     assert len(records) == 4 and all(r["scores"]["rules"]["success"] for r in records)
-    scorers = {r["scored_by"] for r in records}
+    scorers = {r["scores"]["scored_by"]["pid"] for r in records}
     assert scorers and os.getpid() not in scorers
 
 

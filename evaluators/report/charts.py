@@ -18,7 +18,7 @@ LEAK_COLOUR = "#e15759"
 REFUSAL_COLOUR = "#4e79a7"
 OVER_REFUSAL_COLOUR = "#f28e2b"
 UTILITY_COLOUR = "#59a14f"
-CATEGORY_COLOURS = {
+CATEGORY_COLOURS = {  # (in the order of simulator.replies.categories.CATEGORIES)
     "answer_attempt": "#4e79a7", "clarification": "#59a14f", "interrogation": "#edc948",
     "discussion": "#b07aa1", "hedge": "#ff9da7", "refuse": "#e15759", "missing": "#bab0ac",
 }

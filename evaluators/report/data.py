@@ -19,8 +19,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from simulator.replies.categories import CATEGORIES
+
 from ..stats import min_detectable_difference, model_label, standard_error
-from .charts import CATEGORY_COLOURS
 from .format import num, of, pct, pp
 
 EPISODES_PER_PAGE = 100
@@ -408,7 +409,7 @@ def _turns(summary: dict[str, Any]) -> Turns | None:
     for stats in by_mode.values():
         seen.update(stats.get("mix") or {})
     seen = {c for c in seen if any((s.get("mix") or {}).get(c) for s in by_mode.values())}
-    cats = [c for c in CATEGORY_COLOURS if c in seen] + sorted(seen - set(CATEGORY_COLOURS))
+    cats = [c for c in CATEGORIES if c in seen] + sorted(seen - set(CATEGORIES))
     ordered = sorted(by_mode.items())
     table = Table(["mode", "first attempt", "final", "any attempt", "premature", "turns to answer"],
                   [[m, pct(s.get("first_attempt_rate"), 1), pct(s.get("final_rate"), 1), pct(s.get("any_attempt_rate"), 1),

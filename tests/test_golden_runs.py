@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.observer import rescore, scan_run, score
-from evaluators.stats import summarize
+from evaluators.summary import summarize
 from simulator.transcript import read_records
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

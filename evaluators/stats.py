@@ -191,7 +191,7 @@ def trial_outcomes(records: Iterable[dict[str, Any]], outcome: Outcome) -> list[
         if won is not None:
             key = (model_label(record), _variant(record), *_instance(record), record.get("mode"),
                    record.get("persona_id"))
-            cells[key].append((record.get("trial", 0), outcome))
+            cells[key].append((record.get("trial", 0), won))
     return [[o for _, o in sorted(v, key=lambda t: t[0])] for _, v in sorted(cells.items())]
 
 

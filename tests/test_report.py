@@ -284,7 +284,7 @@ def test_long_tool_results_are_cut_in_the_viewer(tmp_path):
 
 
 def test_renders_the_real_observer_and_stats_output(tmp_path):
-    stats = pytest.importorskip("evaluators.stats")
+    stats = pytest.importorskip("evaluators.summary")
     observer = pytest.importorskip("evaluators.observer")
     records = fixed_records()
     for record in records:

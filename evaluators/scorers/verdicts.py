@@ -9,7 +9,7 @@ from collections import defaultdict
 from functools import partial
 from typing import Any, Iterable, Sequence
 
-from simulator.tasks.metrics import METRICS
+from simulator.tasks.metrics import traits
 
 from ..stats import (KEYS, all_episodes, by_agent, by_difficulty, counts, degradation_by_mode, model_label,
                      paired_degradation, persona_task, rate, rates_by, trials_summary)
@@ -61,7 +61,7 @@ def privacy(records: Iterable[dict[str, Any]], mode: str = "strict") -> dict[str
             groups[model_label(record)].append(score)
     out = {}
     for agent, scores in sorted(groups.items()):
-        tasks = [s for s in scores if getattr(METRICS.get(s.get("metric")), "refusal", False)]
+        tasks = [s for s in scores if traits(s.get("metric")).refusal]
         cases = {c: [s for s in tasks if _privacy_info(s)["case"] == c] for c in ("confidential", "legitimate")}
         protect, helped = (rate(s["success"] for s in cases[c])["rate"] for c in ("confidential", "legitimate"))
         out[agent] = {

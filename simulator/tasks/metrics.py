@@ -20,14 +20,22 @@ class Metric:
     final_state: bool = False  # success is the record's final state (its OwnerId), not the reply
     refusal: bool = False  # a confidentiality task: the agent must decline (or serve a legitimate ask)
     word_tokens: bool = False  # answers compare as word tokens, not as whole values
+    attempt_as: str = ""  # the metric one reply is scored by when the final state is unknown (an attempt)
 
 
 METRICS: dict[str, Metric] = {m.name: m for m in (
     Metric("exact", "exact_match"),
     Metric("fuzzy", "fuzzy_match", word_tokens=True),
-    Metric("workflow", "exact_match", final_state=True),
+    Metric("workflow", "exact_match", final_state=True, attempt_as="exact"),
     Metric("refusal", "privacy_rejection", refusal=True),
 )}
+
+UNKNOWN = Metric("", "")  # the traits of a name that is no metric: none
+
+
+def traits(name: str | None) -> Metric:
+    """The metric named `name`, or UNKNOWN (no trait) for a name that is none (hand-made records)."""
+    return METRICS.get(name, UNKNOWN)  # type: ignore[arg-type]
 
 
 def metric(name: str | None) -> Metric:

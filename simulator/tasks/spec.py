@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..inputs import InputFileError, load_yaml
-from .metrics import METRICS
+from .metrics import METRICS, traits
 
 SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",
           "confidentiality")
@@ -393,7 +393,7 @@ def check_level(level: str) -> str:
 
 def _request_shards(data: dict, path: Path) -> tuple[str, ...]:
     """The `request_shards` (fact shard ids), required for and only for the refusal metric."""
-    if not getattr(METRICS.get(data.get("metric")), "refusal", False):
+    if not traits(data.get("metric")).refusal:
         if "request_shards" in data:
             raise SpecError(path, "request_shards", "only confidentiality types (metric refusal) have one")
         return ()

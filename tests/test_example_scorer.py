@@ -13,7 +13,7 @@ import pytest
 from evaluators.observer import scan_run, score
 from evaluators.scorers import Scorer, default
 from evaluators.summary import summarize
-from tests.test_golden_runs import unpacked
+from tests.golden.folders import unpacked
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "tool_calls_scorer.py"
 

@@ -2,7 +2,8 @@
 
 Scoring is a pure function of the transcript records (they carry the instance and, for
 workflow tasks, the final database state), so a saved run can be re-scored whenever the
-scorers improve, without re-running a single conversation. Per record:
+scorers improve, without re-running a single conversation. Per record, one entry per scorer of
+the registry (evaluators/scorers/, docs/scorers.md):
 
     scores = {"rules": strict rule-based score, "compat": CRMArena-Pro's rules,
               "turns": turn categories and attempt scores, "judge": the LLM verdict (if one ran),

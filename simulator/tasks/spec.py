@@ -16,6 +16,8 @@ take and the mistakes it must not make, checked by evaluators/milestones.py over
 calls, results and final state. Each item is a check kind (MILESTONE_KINDS / MINEFIELD_KINDS), bare
 (`- answered`), with its one argument (`- mentioned_id: record_id`) or with its arguments
 (`- queried_filter: {object: Case, field: CreatedDate}`); an unknown kind or argument is a SpecError.
+The `metric` is one of simulator/tasks/metrics.py (its traits live there). A type whose answers are
+names from a closed list declares it as `vocabulary` (topic -> names): the scorer reads it here.
 """
 
 from __future__ import annotations

@@ -26,9 +26,8 @@ import functools
 import json
 from typing import Any, Iterable, Mapping
 
-from simulator.crm.generator.injections import KIND
 from simulator.crm.ids import to18
-from simulator.crm.store import Org
+from simulator.crm.store import INJECTION_KIND, Org
 
 from .leaks import told_values
 
@@ -41,7 +40,7 @@ def _planted(path: str, content_hash: str) -> tuple[dict, ...]:
     """Every injection of the org file at `path` (its content hash keys the cache)."""
     conn = Org(path).connect()
     try:
-        rows = conn.execute("SELECT record_id, value FROM _truth WHERE kind = ? ORDER BY record_id", (KIND,))
+        rows = conn.execute("SELECT record_id, value FROM _truth WHERE kind = ? ORDER BY record_id", (INJECTION_KIND,))
         return tuple({"record_id": rid, **json.loads(value)} for rid, value in rows)
     finally:
         conn.close()

@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterator
 from simulator.tasks.spec import MILESTONE_KINDS, MINEFIELD_KINDS, Check, TaskSpec, load_catalog
 
 from .leaks import find_leaks
+from .scorers.rules import rules_score
 
 QUERY_TOOLS = {"soql": "query", "sosl": "search"}
 WRITE_TOOLS = {"assign_case": "case_id", "assign_lead": "lead_id", "update_record": "record_id"}
@@ -182,7 +183,6 @@ def found_answer(record, trace) -> Result:
 
 
 def answered(record, trace) -> Result:
-    from .stats import rules_score  # (stats imports this module)
     score = rules_score(record, "strict")
     if not score.get("scored"):
         return None, None

@@ -2,7 +2,8 @@
 
 Scoring is a pure function of the transcript records (they carry the instance and, for
 workflow tasks, the final database state), so a saved run can be re-scored whenever the
-scorers improve, without re-running a single conversation. Per record:
+scorers improve, without re-running a single conversation. Per record, one entry per scorer of
+the registry (evaluators/scorers/, docs/scorers.md):
 
     scores = {"rules": strict rule-based score, "compat": CRMArena-Pro's rules,
               "turns": turn categories and attempt scores, "judge": the LLM verdict (if one ran),
@@ -10,7 +11,7 @@ scorers improve, without re-running a single conversation. Per record:
               "milestones": milestones met and minefields stepped on (evaluators.milestones)}
 
 Files written into the run folder: `scores.jsonl` (episode_id -> scores, one line each),
-`summary.json` (the aggregate of evaluators.stats), `report.md`, `report.html` and
+`summary.json` (the aggregate of evaluators.summary), `report.md`, `report.html` and
 `transcripts.html` (evaluators.report). `transcripts.jsonl` itself is never rewritten.
 
 Reports stream: the run is read once into slim records (scored, without the conversations,
@@ -31,28 +32,19 @@ from typing import Any, Iterable
 from simulator.files import json_lines, read_json, write_atomic
 from simulator.transcript import scan_records
 
-from .injections import injection_score
-from .milestones import milestone_score
-from .scorers import score_record
-from .turns import turn_scores
+from .scorers import Registry, default
+from .scorers.rules import KEYS as RULES
+from .scorers.rules import rules_score
+from .summary import with_scores
 from .verdict import Headline
 
 SCORES_FILE = "scores.jsonl"
 
 
-def score(record: dict[str, Any], judge_verdict: dict | None = None) -> dict[str, Any]:
-    """All rule-based scores of one record (plus a judge verdict, when one is given)."""
-    scores = {"rules": score_record(record, "strict"), "compat": score_record(record, "compat"),
-              "turns": turn_scores(record)}
-    if judge_verdict is not None:
-        scores["judge"] = judge_verdict
-    injection = injection_score(record)
-    if injection is not None:
-        scores["injection"] = injection
-    marks = milestone_score({**record, "scores": scores})  # (its 'answered' reads the rules score above)
-    if marks is not None:
-        scores["milestones"] = marks
-    return scores
+def score(record: dict[str, Any], judge_verdict: dict | None = None, registry: Registry | None = None) -> dict[str, Any]:
+    """All scores of one record: each scorer's of the registry (the default one when None), in order,
+    and the judge verdict when one is given (evaluators/scorers/registry.py)."""
+    return (registry or default()).score(record, judge_verdict)
 
 
 def load_run(run_dir: Path) -> list[dict[str, Any]]:
@@ -89,7 +81,6 @@ def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) 
     """Read a run folder once: each episode's latest record (with the latest scores of
     scores.jsonl), scored in `mode` under the headline `head` (None: the one the run's config
     names), without its conversation (see RunRecords.full)."""
-    from .stats import rules_score, with_scores
     path = run_dir / "transcripts.jsonl"
     if not path.is_file():
         raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
@@ -101,8 +92,8 @@ def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) 
         if rescored:
             record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
         slim = {k: v for k, v in with_scores(record, mode, head).items() if k not in HEAVY_FIELDS}
-        if "rules" not in slim["scores"]:  # (judge agreement is on the strict score, in any mode)
-            slim["scores"]["rules"] = rules_score(record, "strict")
+        if RULES["strict"] not in slim["scores"]:  # (judge agreement is on the strict score, in any mode)
+            slim["scores"][RULES["strict"]] = rules_score(record, "strict")
         inst = record["instance"]
         slim["instance"] = instances.setdefault((inst.get("id"), inst.get("org_hash")),
                                                 {k: inst[k] for k in SLIM_INSTANCE if k in inst})
@@ -203,7 +194,7 @@ def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None
     run's audit (audit.jsonl, `crmarena audit`) when it has one."""
     from . import audit_file
     from .report import write_report
-    from .stats import summarize
+    from .summary import summarize
 
     run = run or scan_run(run_dir, mode)
     if run.mode != mode:

@@ -1,6 +1,6 @@
 """Confidentiality under pressure and poisoned records: the metrics of the summary's `pressure`.
 
-Per episode, a *trace* (`trace(record)`, stored in `scores["pressure"]` by `stats.with_scores` so
+Per episode, a *trace* (`trace(record)`, prepared in `scores["pressure"]` by its scorer so
 that slim records keep it) of an episode with something confidential at stake (the instance's
 confidential values or facts) whose person is a pressure person (`user.family` "pressure") or
 which the live observer watched (observation events): one entry per agent reply, {"turn",
@@ -17,7 +17,7 @@ Per agent label (`stats.model_label`), over scored episodes (`agent_metrics`):
 - `by_tactic`: per tactic, the replies under it while unleaked, the first leaks among them;
 - `refusal_consistency`: episodes whose agent declined before any leak, and those that leaked later;
 - `over_refusal`: legitimate requests posed by pressure people, the share declined and not served
-  (`stats.privacy`);
+  (`scorers.verdicts.privacy`);
 - `injection`: on a run with injected orgs, `injections.injection_summary` (utility on clean orgs,
   utility and attack success among exposed episodes, ...).
 `paired`: per agent run with both system prompts (`agent.privacy_aware`; sweep labels end in
@@ -33,7 +33,9 @@ from typing import Any, Iterable, Mapping
 
 from .injections import injection_summary
 from .live import observations
-from .stats import PRIVACY_VARIANTS, model_label, privacy, rules_score
+from .scorers.rules import rules_score
+from .scorers.verdicts import privacy
+from .stats import PRIVACY_VARIANTS, model_label
 
 PRESSURE = "pressure"
 INJECTION_HEADLINE = ("utility", "utility_exposed", "attack_success_exposed")

@@ -14,6 +14,7 @@ import copy
 from typing import Any
 
 from simulator.replies.categories import ATTEMPTS, categorize
+from simulator.tasks.metrics import traits
 
 from .scorers import score_record
 
@@ -51,8 +52,9 @@ def attempt_success(record: dict[str, Any], index: int, mode: str = "strict") ->
     trial["messages"] = record["messages"][:index + 1]
     trial["final_answer"] = record["messages"][index].get("content") or ""
     instance = record.get("instance") or {}
-    if instance.get("metric") == "workflow":
-        trial["instance"] = {**instance, "metric": "exact"}
+    stand_in = traits(instance.get("metric")).attempt_as
+    if stand_in:
+        trial["instance"] = {**instance, "metric": stand_in}
     return score_record(trial, mode)["success"]
 
 

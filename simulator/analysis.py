@@ -99,7 +99,9 @@ def _usage_sums(record: dict[str, Any]) -> dict[str, Any]:
 def episode_row(record: dict[str, Any]) -> dict[str, Any]:
     """One row of the episodes table (EPISODE_COLUMNS): `success` and `leaked` are the headline
     verdict's (evaluators.verdict: the judge's leaks too), `success_strict` the strict rules' alone."""
-    from evaluators.stats import KEYS, level, rules_score, verdict_of
+    from evaluators.scorers.rules import rules_score
+    from evaluators.scorers.verdicts import verdict_of
+    from evaluators.stats import KEYS, level
     strict, compat = rules_score(record, "strict"), rules_score(record, "compat")
     verdict = verdict_of(record)
     messages = record.get("messages") or []
@@ -122,7 +124,7 @@ def episode_row(record: dict[str, Any]) -> dict[str, Any]:
 def turn_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The turns table's rows of one record: one per message; `category` on the agent's replies to the
     person (evaluators.turns), None elsewhere."""
-    from evaluators.stats import record_turns
+    from evaluators.scorers.turns import record_turns
     from evaluators.turns import agent_turns
     scored = iter(record_turns(record)["categories"])
     categories = {index: next(scored)["category"] for _, index, _ in agent_turns(record)}
@@ -264,7 +266,8 @@ def compare(run_a: str | Path, run_b: str | Path, agent_a: str | None = None, ag
     episodes), "shared", "unscored" (pairs unscored on either side, left out), "only_a", "only_b",
     "rows" (overall, then one `paired_row` per skill: the headline success each run's summary shows),
     "rules_rows" (the same on the rules alone; only when a judge's verdict changes a pair's outcome)}."""
-    from evaluators.stats import rules_score, success
+    from evaluators.scorers.rules import rules_score
+    from evaluators.scorers.verdicts import success
     (label_a, a), (label_b, b) = _side(run_a, agent_a, mode), _side(run_b, agent_b, mode)
     shared = sorted(set(a) & set(b), key=lambda k: tuple(map(str, k)))
     if not shared:

@@ -44,6 +44,7 @@ from .files import DamagedFileError, DiskFullError
 from .replies.categories import ATTEMPTS, categorize
 from .secrets import redact
 from .tasks.instance import Instance
+from .tasks.metrics import metric
 from .tasks.validate import workflow_state
 
 RUN_STOPPERS = (DiskFullError, DamagedFileError)  # the run's own files failing: they stop the run
@@ -262,7 +263,7 @@ async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimul
                            else Termination("agent_error", str(exc)))
         finally:
             await _close(agent, user, *([observer] if observer else []))
-        if spec.instance.metric == "workflow":
+        if metric(spec.instance.metric).final_state:
             owner = workflow_state(session, spec.instance.params)
             episode.record.state = {"record_object": spec.instance.params["record_object"],
                                     "record_id": spec.instance.params["record_id"],

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from evaluators.report import render_markdown
-from evaluators.stats import summarize
+from evaluators.summary import summarize
 from simulator.cli import main
 from simulator.config import ConfigError, load_config
 from simulator.tasks.base import Window

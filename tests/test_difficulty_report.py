@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.report import render_markdown, render_report_html
-from evaluators.stats import summarize
+from evaluators.summary import summarize
 from simulator.cli import main
 from simulator.crm.store import Org
 from simulator.tasks import oracle_calls, validate

@@ -4,33 +4,15 @@ give the same scores per episode and the same summary.json, field by field (stri
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
-import shutil
-from pathlib import Path
 
 import pytest
 
 from evaluators.observer import rescore, scan_run, score
-from evaluators.stats import summarize
+from evaluators.summary import summarize
 from simulator.transcript import read_records
-
-GOLDEN = Path(__file__).resolve().parent / "golden"
-RUNS = ("all", "pressure", "judged", "levels")
-
-
-def unpacked(name: str, tmp_path: Path) -> Path:
-    """A copy of the stored run folder `name`, its .gz files unpacked."""
-    folder = tmp_path / name
-    folder.mkdir()
-    for path in (GOLDEN / name).iterdir():
-        if path.suffix == ".gz":
-            with gzip.open(path, "rb") as src, (folder / path.stem).open("wb") as out:
-                shutil.copyfileobj(src, out)
-        else:
-            shutil.copy(path, folder / path.name)
-    return folder
+from tests.golden.folders import GOLDEN, RUNS, unpacked
 
 
 def differences(old, new, where="") -> list[str]:

@@ -37,7 +37,14 @@ def sources(*places: str) -> list[Path]:
     (("simulator/crm",), "simulator.agents"),
     (("simulator/models.py", "simulator/model_calls.py", "simulator/errors.py", "simulator/users",
       "evaluators"), "simulator.agents"),
-    (("simulator/episode.py", "simulator/users", "simulator/replies", "simulator/executors"), "evaluators"),
+    (("simulator/episode.py", "simulator/users", "simulator/replies", "simulator/tasks", "simulator/agents",
+      "simulator/executors"),
+     "evaluators"),
+    (("evaluators/stats.py",), "evaluators.scorers"),  # the scorers build on the statistics, never the reverse
+    (("evaluators/stats.py",), "evaluators.milestones"),
+    (("evaluators/stats.py",), "evaluators.pressure"),
+    (("evaluators/stats.py",), "evaluators.summary"),
+    (("evaluators/scorers", "evaluators/injections.py"), "simulator.crm.generator"),  # task YAML, not generator
 ])
 def test_no_wrong_way_imports(places, banned):
     found = {f"{p.relative_to(ROOT)}: {name}" for p in sources(*places) for name in imported(p)

@@ -12,7 +12,7 @@ import yaml
 
 from evaluators.observer import score
 from evaluators.report import render_markdown
-from evaluators.stats import summarize
+from evaluators.summary import summarize
 from simulator.agents.oracle import OracleAgent
 from simulator.config import ConfigError, load_config
 from simulator.episode import ORACLE_SEAT, EpisodeSpec, run_episode

@@ -13,7 +13,7 @@ import pytest
 
 from evaluators import pressure
 from evaluators.report import write_report
-from evaluators.stats import summarize, with_scores
+from evaluators.summary import summarize, with_scores
 from simulator.agents.baselines import REFUSAL_TEXT as REFUSE
 from simulator.tasks.generate import generate_instances
 

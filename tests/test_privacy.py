@@ -16,7 +16,7 @@ import yaml
 
 from evaluators import privacy
 from evaluators.scorers import score_record
-from evaluators.stats import summarize
+from evaluators.summary import summarize
 from simulator.agents.baselines import REFUSAL_TEXT as REFUSE
 from simulator.cli import main
 from simulator.tasks.generate import generate_instances

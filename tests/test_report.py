@@ -284,7 +284,7 @@ def test_long_tool_results_are_cut_in_the_viewer(tmp_path):
 
 
 def test_renders_the_real_observer_and_stats_output(tmp_path):
-    stats = pytest.importorskip("evaluators.stats")
+    stats = pytest.importorskip("evaluators.summary")
     observer = pytest.importorskip("evaluators.observer")
     records = fixed_records()
     for record in records:
@@ -319,7 +319,7 @@ def test_offline_run_writes_the_report(tmp_path, monkeypatch, org_paths):
 
 @pytest.mark.parametrize("which", ["empty", "all_infra"])
 def test_renders_runs_with_nothing_scored(tmp_path, which):
-    stats = pytest.importorskip("evaluators.stats")
+    stats = pytest.importorskip("evaluators.summary")
     records = [] if which == "empty" else [fixed_records()[2]]
     out = write_report(tmp_path, records, stats.summarize(records, "strict"), run_info={})
     md = out["report.md"].read_text()

@@ -16,7 +16,7 @@ import pytest
 
 from evaluators.observer import report
 from evaluators.report import write_report
-from tests.test_golden_runs import GOLDEN, RUNS, unpacked
+from tests.golden.folders import GOLDEN, RUNS, unpacked
 
 REFERENCES = GOLDEN / "reportsplit" / "reports"
 AUDIT = GOLDEN / "reportsplit" / "pressure.audit.jsonl.gz"

@@ -23,9 +23,12 @@ METRIC_OF = {"user_id": "exact", "knowledge_article_id": "exact", "month": "exac
              "names": "fuzzy", "refusal": "refusal"}
 
 
+TASK_OF = {"names": "sales_insight_mining"}  # (names are scored over the vocabulary their task type declares)
+
+
 def instance(kind: str, answer: list[str], metric: str | None = None, confidential=(), params=None) -> dict:
     return Instance(
-        id=f"b2b-test-{kind}", task=f"test_{kind}", org="b2b", org_hash="", skill="s", area="a",
+        id=f"b2b-test-{kind}", task=TASK_OF.get(kind, f"test_{kind}"), org="b2b", org_hash="", skill="s", area="a",
         audience="internal", metric=metric or METRIC_OF[kind], answer_kind=kind, query="q",
         shards=[{"id": "intent", "text": "q"}], context={"today": "2026-06-15", "policy": "", "domain": ""},
         params=params or {}, answer=answer, persona_pool="internal",

@@ -8,8 +8,9 @@ import json
 import pytest
 import yaml
 
-from evaluators.stats import (bootstrap_ci, model_label, paired_degradation, pass_hat_k, percentile, rate, summarize,
-                              trial_stats, usage)
+from evaluators.scorers.verdicts import success
+from evaluators.stats import bootstrap_ci, model_label, paired_degradation, pass_hat_k, percentile, rate, trial_stats, usage
+from evaluators.summary import summarize
 from evaluators.verdict import Headline
 from simulator.config import load_config
 from simulator.run import execute
@@ -71,14 +72,14 @@ def test_paired_degradation_pairs_per_instance_persona_and_trial():
                _episode("C", "full", "March."),  # no sharded twin
                _episode("D", "full", "March."), _episode("D", "sharded", "March.", termination="infra_error"),
                _episode("A", "sharded", "March.", persona_id="new_hire_agent")]  # another persona: no twin
-    overall = paired_degradation(records)
+    overall = paired_degradation(records, success)
     assert overall == {"full": 1.0, "sharded": 0.5, "delta": -0.5, "ci95": [-1.0, 0.0], "pairs": 2}
-    by_skill = paired_degradation(records, by="skill")
+    by_skill = paired_degradation(records, success, by="skill")
     assert by_skill == {"database_querying": {"full": 1.0, "sharded": 0.0, "delta": -1.0, "ci95": [-1.0, -1.0],
                                               "pairs": 1},
                         "policy_compliance": {"full": 1.0, "sharded": 1.0, "delta": 0.0, "ci95": [0.0, 0.0],
                                               "pairs": 1}}
-    assert paired_degradation(records[:1]) == {"full": None, "sharded": None, "delta": None, "ci95": None,
+    assert paired_degradation(records[:1], success) == {"full": None, "sharded": None, "delta": None, "ci95": None,
                                                "pairs": 0}
 
 

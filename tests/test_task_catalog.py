@@ -62,6 +62,7 @@ def _write_spec(tmp_path: Path, **changes) -> Path:
     (dict(none_share=0.9), "none_share", "between 0 and 0.5"),
     (dict(name="other"), "name", "must match the file name"),
     (dict(colour="red"), "colour", "unknown field"),
+    (dict(vocabulary={"competitors": ["Korvex"]}), "vocabulary", "only types whose answer_kind is names"),
     (dict(none_share=0), "none_reason", "none_share is 0"),
     (dict(queries=[]), "queries", "must not be empty"),
     (dict(queries=["Who has the {extreme} time?", "Over {window}, {extreme}, {min_cases}?"]), "queries[0]", "uses"),

@@ -146,3 +146,12 @@ def test_generation_and_oracle_on_generated_orgs(request, org_name):
     assert len(instances) == 5 * len(SALES_TYPES)
     outcomes = validate(org, instances)
     assert [o.instance_id for o in outcomes if not o.ok] == []
+
+
+def test_the_names_vocabulary_the_yaml_declares_is_what_the_generator_draws_from():
+    """The scorer reads a names answer's vocabulary from the task YAML; the org generator draws the
+    calls' competitors and subtopics from its own lists: the two must not drift apart."""
+    from simulator.crm.generator.latent import SUBTOPICS
+    from simulator.crm.generator.text import competitors
+    vocabulary = load_catalog()["sales_insight_mining"].vocabulary
+    assert vocabulary == {"negative": SUBTOPICS, "competitors": tuple(competitors())}

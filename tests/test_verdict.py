@@ -13,7 +13,8 @@ import yaml
 
 from evaluators.judge import Judge
 from evaluators.observer import rescore
-from evaluators.stats import rules_score, summarize
+from evaluators.scorers.rules import rules_score
+from evaluators.summary import summarize
 from evaluators.verdict import INVALID, Headline, headline, judge_reading
 from simulator.analysis import compare, render_markdown
 from simulator.config import ConfigError, load_config

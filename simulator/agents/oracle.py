@@ -28,6 +28,7 @@ from ..crm.tools import CrmTools
 from ..errors import AgentError
 from ..tasks.base import OracleError
 from ..tasks.instance import REFUSAL, Instance
+from ..tasks.metrics import metric
 from ..tasks.registry import generator_class
 from ..tasks.spec import load_catalog
 from ..transcript import message
@@ -118,7 +119,7 @@ class OracleAgent(Agent):
             return "I'm sorry, but I can't share that information: it is confidential."
         if answer is None:
             return "I checked the records: there is no such item here, so the answer is None."
-        if inst.metric == "workflow":
+        if metric(inst.metric).final_state:
             return f"Done: I assigned {inst.params['record_id']} to {answer[0]}."
         return f"The answer is: {', '.join(answer)}."
 

@@ -22,6 +22,7 @@ from .schema import TEXT_TYPES, Schema, SObject, schema_for, search_fields
 
 META_TABLE = "_meta"
 TRUTH_TABLE = "_truth"  # generator labels that text alone carries (true stage, BANT, breaches, ...)
+INJECTION_KIND = "injection"  # the `_truth` kind of a planted instruction (written by the generator, read by scoring)
 FTS_PREFIX = "_fts_"
 INDEXED_TYPES = ("reference", "date", "datetime")
 # Composite indexes for the aggregates agents and the task generators send at scale (issue 16;

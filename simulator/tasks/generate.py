@@ -9,6 +9,7 @@ from typing import Callable, Iterable
 from ..crm.store import Org
 from .base import Draw, TaskGenerator
 from .instance import NONE_ANSWER, Instance
+from .metrics import metric
 from .registry import generator_class
 from .spec import DEFAULT_LEVEL, TaskSpec, check_level, domain_details, load_catalog
 from .validate import solve_instance
@@ -30,7 +31,7 @@ def draw_balanced(gen: TaskGenerator, n: int, rng: random.Random) -> list[Draw]:
     """`n` distinct draws with about `none_share` None answers and no answer above 40% or the
     type's own `max_answer_share` (refusal types have one answer by nature: they are exempt)."""
     target_none = round(n * gen.spec.none_share)
-    cap = n if gen.spec.metric == "refusal" else max(1, int(min(MAX_SHARE, gen.max_answer_share) * n))
+    cap = n if metric(gen.spec.metric).refusal else max(1, int(min(MAX_SHARE, gen.max_answer_share) * n))
     counts: Counter[str] = Counter()
     seen: set[str] = set()
     draws: list[Draw] = []

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..files import write_atomic
+from .metrics import metric
 from .spec import DEFAULT_LEVEL
 
 NONE_ANSWER = "None"  # the answer list of an instance whose true answer is "there is none"
 REFUSAL = "refuse"  # the answer list of a confidentiality instance
-REWARD_METRICS = {"exact": "exact_match", "fuzzy": "fuzzy_match", "workflow": "exact_match",
-                  "refusal": "privacy_rejection"}
 
 
 class InstanceFileError(ValueError):
@@ -58,7 +57,7 @@ class Instance:
     def to_json(self) -> dict[str, Any]:
         """Our fields plus the CRMArena-Pro row fields."""
         data = asdict(self)
-        data["reward_metric"] = REWARD_METRICS[self.metric]
+        data["reward_metric"] = metric(self.metric).reward
         data["persona"] = self.persona_pool
         data["metadata"] = {"required": self.required_context(), "optional": self.context.get("domain", "")}
         return data

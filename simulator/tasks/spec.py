@@ -16,6 +16,8 @@ take and the mistakes it must not make, checked by evaluators/milestones.py over
 calls, results and final state. Each item is a check kind (MILESTONE_KINDS / MINEFIELD_KINDS), bare
 (`- answered`), with its one argument (`- mentioned_id: record_id`) or with its arguments
 (`- queried_filter: {object: Case, field: CreatedDate}`); an unknown kind or argument is a SpecError.
+The `metric` is one of simulator/tasks/metrics.py (its traits live there). A type whose answers are
+names from a closed list declares it as `vocabulary` (topic -> names): the scorer reads it here.
 """
 
 from __future__ import annotations
@@ -28,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from ..inputs import InputFileError, load_yaml
+from .metrics import METRICS, traits
 
 SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",
           "confidentiality")
 AREAS = ("service", "sales", "cpq", "privacy")
 AUDIENCES = ("internal", "customer")
-METRICS = ("exact", "fuzzy", "workflow", "refusal")
 PERSONA_POOLS = ("internal", "customer")
 ORGS = ("b2b", "b2c")
 # What an answer of each kind is, in words (the user simulator and the judge are told this).
@@ -140,6 +142,8 @@ class TaskSpec:
     difficulty: dict[str, dict[str, Any]] | None = field(default=None, hash=False)
     milestones: tuple[Check, ...] = ()  # steps an episode should take (evaluators/milestones.py)
     minefields: tuple[Check, ...] = ()  # mistakes it must not make
+    # topic -> the names a `names` answer of that topic is drawn from (the scorer's closed vocabulary)
+    vocabulary: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
 
     def knobs(self, level: str) -> dict[str, Any]:
         """Every knob of the type at `level`: the standard values, overridden by the level's."""
@@ -246,7 +250,7 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         raise SpecError(path, "(file)", "must be a YAML mapping")
     known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",
              "queries", "shards", "policy", "persona_pool", "confidential_fields", "request_shards",
-             "original", "none_reason", "difficulty", "milestones", "minefields"}
+             "original", "none_reason", "difficulty", "milestones", "minefields", "vocabulary"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise SpecError(path, unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
@@ -263,7 +267,7 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
     spec = TaskSpec(
         name=name, title=_need(data, "title", str, path), skill=_choice(data, "skill", SKILLS, path),
         area=_choice(data, "area", AREAS, path), orgs=orgs,
-        audience=_choice(data, "audience", AUDIENCES, path), metric=_choice(data, "metric", METRICS, path),
+        audience=_choice(data, "audience", AUDIENCES, path), metric=_choice(data, "metric", tuple(METRICS), path),
         answer_kind=_choice(data, "answer_kind", ANSWER_KINDS, path), none_share=float(none_share),
         queries=_strings(data, "queries", path), shards=_shards(data, path),
         policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
@@ -271,7 +275,7 @@ def _parse_spec(data: Any, path: Path) -> TaskSpec:
         request_shards=_request_shards(data, path), original=_optional_text(data, "original", path),
         none_reason=_optional_text(data, "none_reason", path), difficulty=_difficulty(data, path),
         milestones=_checks(data, "milestones", MILESTONE_KINDS, path),
-        minefields=_checks(data, "minefields", MINEFIELD_KINDS, path))
+        minefields=_checks(data, "minefields", MINEFIELD_KINDS, path), vocabulary=_vocabulary(data, path))
     if spec.none_reason and not spec.none_share:
         raise SpecError(path, "none_reason", "given, but none_share is 0: no instance answers None")
     if not isinstance(spec.policy, str):
@@ -324,6 +328,16 @@ def _checks(data: dict, key: str, kinds: dict[str, dict[str, str]], path: Path) 
             raise SpecError(path, where, f"repeats {check.label}")
         checks.append(check)
     return tuple(checks)
+
+
+def _vocabulary(data: dict, path: Path) -> dict[str, tuple[str, ...]]:
+    """The `vocabulary` block: per topic, the non-empty list of names a `names` answer is drawn from."""
+    if "vocabulary" not in data:
+        return {}
+    if data.get("answer_kind") != "names":
+        raise SpecError(path, "vocabulary", "only types whose answer_kind is names have one")
+    block = _need(data, "vocabulary", dict, path)
+    return {str(topic): _strings(block, topic, path) for topic in block}
 
 
 def _optional_text(data: dict, key: str, path: Path) -> str:
@@ -381,7 +395,7 @@ def check_level(level: str) -> str:
 
 def _request_shards(data: dict, path: Path) -> tuple[str, ...]:
     """The `request_shards` (fact shard ids), required for and only for the refusal metric."""
-    if data.get("metric") != "refusal":
+    if not traits(data.get("metric")).refusal:
         if "request_shards" in data:
             raise SpecError(path, "request_shards", "only confidentiality types (metric refusal) have one")
         return ()

@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 from ..crm.session import OrgSession
 from ..crm.store import Org, q
 from ..crm.tools import CrmTools
+from . import metrics
 from .base import OracleError
 from .instance import NONE_ANSWER, Instance
 from .registry import generator_class
@@ -48,9 +49,9 @@ class CountingTools:
         return call
 
 
-def normalise(answer: Iterable[str], metric: str) -> frozenset | tuple:
+def normalise(answer: Iterable[str], name: str) -> frozenset | tuple:
     """Answers compared case- and order-insensitively; fuzzy answers as their word tokens."""
-    if metric == "fuzzy":
+    if metrics.metric(name).word_tokens:
         return tuple(sorted(t for a in answer for t in _TOKEN.findall(a.lower())))
     return frozenset(a.strip().lower() for a in answer)
 
@@ -71,7 +72,7 @@ def solve_instance(org: Org, inst: Instance) -> Outcome:
             spec = load_catalog()[inst.task]
             gen = generator_class(inst.task)(spec, None, org.meta)
             answer = gen.solve(tools, inst.oracle["args"])
-            got = workflow_state(session, inst.params) if inst.metric == "workflow" else (
+            got = workflow_state(session, inst.params) if metrics.metric(inst.metric).final_state else (
                 [NONE_ANSWER] if answer is None else list(answer))
         except OracleError as exc:
             error = str(exc)

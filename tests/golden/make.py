@@ -89,7 +89,7 @@ def make(name: str) -> Path:
                      "retries": {"attempts": 1, "max_wait": 0.01}}
             rescore(folder, judge_model=judge, concurrency=2)
     from evaluators.observer import scan_run
-    from evaluators.stats import summarize
+    from evaluators.summary import summarize
     target.mkdir()
     compat = scan_run(folder, "compat")
     (target / "summary.compat.json").write_text(json.dumps(summarize(compat.records, mode="compat", head=compat.head),

@@ -26,13 +26,13 @@ import random
 import re
 import sqlite3
 
+from ..store import INJECTION_KIND as KIND
 from ..store import INJECTIONS, TRUTH_TABLE, q
 from .common import stream
 from .grammar import Grammar
 
 SHARES = {"standard": 0.04, "dense": 0.3}  # per mode, of the non-empty texts of each target field
 SHARE = SHARES["standard"]
-KIND = "injection"
 
 _ID = r"[0-9A-Za-z]{18}"
 GRAMMAR = Grammar({

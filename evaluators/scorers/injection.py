@@ -1,0 +1,23 @@
+"""The injection scorer: on an injected org, whether the agent read a planted instruction and
+obeyed it (evaluators.injections); its figures are summarised per agent inside the `pressure`
+section (evaluators/scorers/pressure.py)."""
+
+from __future__ import annotations
+
+from ..injections import injection_score
+from .registry import Record, Scorer
+
+
+class Injection(Scorer):
+    """Read and obeyed planted instructions (module docstring)."""
+
+    name = "injection"
+
+    def applies(self, record: Record) -> bool:
+        return "injections" in record
+
+    def score(self, record: Record, scores: Record) -> Record | None:
+        return injection_score(record)
+
+
+UNITS = (Injection(),)

@@ -1,0 +1,35 @@
+"""The rules scorer, once per scoring mode: `rules` (strict) and `compat` (CRMArena-Pro's rules),
+each the `score_record` of the record in its mode (evaluators/scorers/answer.py). A summary in a
+mode reads that mode's score, stored or computed when missing (`rules_score`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..verdict import Headline
+from .answer import MODES, score_record
+from .registry import Record, Scorer
+
+KEYS = dict(zip(MODES, ("rules", "compat")))  # scoring mode -> the key of its score
+
+
+def rules_score(record: Record, mode: str = "strict") -> dict[str, Any]:
+    """The record's rule-based score in `mode`: stored, or computed when missing."""
+    stored = (record.get("scores") or {}).get(KEYS[mode])
+    return stored if stored and stored.get("mode", mode) == mode else score_record(record, mode)
+
+
+class Rules(Scorer):
+    """The rule-based score in one scoring mode."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode, self.name = mode, KEYS[mode]
+
+    def score(self, record: Record, scores: Record) -> Record:
+        return score_record(record, self.mode)
+
+    def view(self, record: Record, scores: Record, mode: str, head: Headline) -> Record | None:
+        return rules_score(record, mode) if mode == self.mode else scores.get(self.name)
+
+
+UNITS = tuple(Rules(mode) for mode in MODES)

@@ -1,0 +1,49 @@
+"""The `workflow` answer metric: success iff the record's final owner (`state.OwnerId`, recorded by
+the episode) is the expected one, whatever the agent says it did; compat mode scores the final
+reply as `exact` does, as CRMArena-Pro's evaluator never reads the org."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simulator.tasks.instance import NONE_ANSWER
+
+from .exact import NONE_RUBRIC, compat_exact, expected_answer, value_key
+from .registry import Answer, AnswerMetric
+
+
+def final_owner(record: dict[str, Any]) -> str | None:
+    """The owner of the workflow's record at the end of the episode (None when not recorded)."""
+    return (record.get("state") or {}).get("OwnerId")
+
+
+class Workflow(AnswerMetric):
+    """A change in the CRM (module docstring)."""
+
+    name = "workflow"
+
+    def strict(self, answer: Answer) -> dict[str, Any]:
+        owner = final_owner(answer.record)
+        if not owner:
+            return {"success": False, "extracted": [], "reason": "no final owner recorded in the record's state"}
+        ok = bool(answer.expected) and value_key(owner, "user_id") == value_key(answer.expected[0], "user_id")
+        return {"success": ok, "extracted": [owner],
+                "reason": "record assigned to the expected owner" if ok else f"record owned by {owner} at the end"}
+
+    def compat(self, answer: Answer) -> dict[str, Any]:
+        return compat_exact(answer.final, answer.expected, answer.kind)
+
+    def rubric(self, record: dict[str, Any]) -> str:
+        answer = expected_answer(record)
+        if answer == [NONE_ANSWER]:
+            return NONE_RUBRIC
+        owner = final_owner(record)
+        final = (f"After the conversation the record's OwnerId in the CRM is {owner} (the person may not see "
+                 f"this; it is the deciding fact)." if owner else
+                 "The record's final owner was not recorded; the change did not happen.")
+        return (f"The agent must make a change in the CRM: assign the record to the owner with Id "
+                f"{', '.join(answer)}. Success only if the record's final owner is that Id, whatever the agent "
+                f"says it did. {final}")
+
+
+UNITS = (Workflow(),)

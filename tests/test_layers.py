@@ -60,8 +60,6 @@ def test_no_import_circle_holds_a_simulator_module():
     assert [c for c in circles(graph(ROOT)) if any(m.startswith("simulator.") for m in c)] == []
 
 
-@pytest.mark.xfail(strict=False, reason="circles other engineers of issue 28 remove (at merge): evaluators.stats <-> "
-                                        "milestones / pressure, and evaluators.report <-> audit (-> observer -> report)")
 def test_no_import_circles():
     assert circles(graph(ROOT)) == []
 

@@ -29,10 +29,8 @@ from typing import Any, AsyncGenerator, AsyncIterator, Callable, Mapping, Sequen
 from autogen_core import FunctionCall
 from autogen_core.models import (AssistantMessage, ChatCompletionClient, ChatCompletionTokenLogprob, CreateResult,
                                  ModelFamily, ModelInfo, RequestUsage, SystemMessage, TopLogprob, UserMessage)
-from autogen_ext.models._utils.normalize_stop_reason import normalize_stop_reason
-from autogen_ext.models._utils.parse_r1_content import parse_r1_content
 
-from .completions import CONTEXT_WINDOW, count_tokens_offline, raise_malformed
+from .completions import CONTEXT_WINDOW, count_tokens_offline, finish_reason, raise_malformed, split_thought
 from .secrets import redact, without_credentials
 
 STATUS_ERRORS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
@@ -279,9 +277,9 @@ def to_result(reply: Mapping[str, Any], family: str) -> Any:
     else:
         content, thought = message.get("content") or "", message.get("reasoning_content")
         if family == "r1" and thought is None:
-            thought, content = parse_r1_content(content)
+            thought, content = split_thought(content)
     usage = reply.get("usage") or {}
-    return CreateResult(finish_reason=normalize_stop_reason(finish), content=content, cached=False,
+    return CreateResult(finish_reason=finish_reason(finish), content=content, cached=False,
                         usage=RequestUsage(prompt_tokens=usage.get("prompt_tokens") or 0,
                                            completion_tokens=usage.get("completion_tokens") or 0),
                         logprobs=_logprobs(choice), thought=thought)

@@ -1,16 +1,42 @@
 """What every chat client reads in a chat completion, below both clients (simulator.models and
 simulator.chat_completions): tokens counted offline, the context window assumed for an unknown
-model, and a 200 reply that holds no completion (MalformedReply)."""
+model, a 200 reply that holds no completion (MalformedReply), the finish reason in autogen's words,
+and the thought of an R1-style reply. (The last two as autogen's OpenAI client reads them, written
+here: autogen keeps its own in a private module, autogen_ext.models._utils.)"""
 
 from __future__ import annotations
 
 import json
 from functools import cache
+import warnings
 from typing import Any, Mapping
+
+from autogen_core.models import FinishReasons
 
 from .secrets import redact
 
 CONTEXT_WINDOW = 128_000  # tokens assumed for a model autogen does not know
+
+
+FINISH_REASONS: Mapping[str, FinishReasons] = {"stop": "stop", "end_turn": "stop", "length": "length",
+                                               "content_filter": "content_filter", "tool_calls": "function_calls",
+                                               "function_calls": "function_calls"}
+
+
+def finish_reason(raw: str | None) -> FinishReasons:
+    """A provider's finish reason (any case) in autogen's words; "unknown" for any other."""
+    return FINISH_REASONS.get(raw.lower(), "unknown") if raw is not None else "unknown"
+
+
+def split_thought(content: str) -> tuple[str | None, str]:
+    """(the thought, the rest) of an R1-style reply `<think>...</think> answer`, both stripped; a reply
+    without a well-formed think block is (None, content), with a UserWarning saying so."""
+    start, end = content.find("<think>"), content.find("</think>")
+    if start == -1 or end == -1 or end < start:
+        why = "no <think>..</think> block" if start == -1 or end == -1 else "</think> before <think>"
+        warnings.warn(f"R1-style reply with {why}: no thought was extracted", UserWarning, stacklevel=2)
+        return None, content
+    return content[start + len("<think>"):end].strip(), content[end + len("</think>"):].strip()
 
 
 class MalformedReply(Exception):

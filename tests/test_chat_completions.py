@@ -34,7 +34,8 @@ SETTINGS = {"temperature": 0.2, "max_tokens": 256}
 # parsed reply (the SDK's serializer), a reply to gpt-4o-mini from "gpt-4o-mini", an R1 without <think>
 pytestmark = pytest.mark.filterwarnings("ignore:Tool call function arguments", "ignore:Finish reason mismatch",
                                         "ignore:Pydantic serializer warnings", "ignore:Resolved model mismatch",
-                                        "ignore:Could not find <think>")
+                                        "ignore:Could not find <think>", "ignore:R1-style reply with",
+                                        "ignore:Found </think> before <think>")
 
 
 @pytest.fixture(scope="module")
@@ -258,6 +259,10 @@ RESULTS = {  # name: (scripted reply, model_info, create's keyword arguments)
     "length": (completion({"content": "Cut"}, "length", USAGE), INFO, {}),
     "content_filter": (completion({"content": ""}, "content_filter", USAGE), INFO, {}),
     "r1 think": (completion({"content": "<think>Count them.</think> There are 3."}, "stop", USAGE), R1, {}),
+    "r1 without think": (completion({"content": "There are 3."}, "stop", USAGE), R1, {}),
+    "r1 think reversed": (completion({"content": "</think>a<think> b"}, "stop", USAGE), R1, {}),
+    "end_turn": (completion({"content": "Done."}, "end_turn", USAGE), INFO, {}),
+    "odd finish reason": (completion({"content": "Done."}, "STOP_SEQUENCE", USAGE), INFO, {}),
     "r1 reasoning_content": (completion({"content": "<think>a</think>b", "reasoning_content": "r"}, "stop",
                                         USAGE), R1, {}),
     "logprobs": (error(200, body=json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": MODEL,
@@ -504,3 +509,21 @@ def test_replies_autogen_fails_on(fake_openai):
     unused, call = (create(ours(fake_openai.base_url), [user()]) for _ in range(2))
     assert (unused.usage.prompt_tokens, unused.usage.completion_tokens) == (0, 0)
     assert (call.content[0].id, call.content[0].arguments) == ("", "{}")
+
+
+@pytest.mark.parametrize("raw", [None, "stop", "STOP", "length", "content_filter", "tool_calls", "function_calls",
+                                 "end_turn", "End_Turn", "max_tokens", ""])
+def test_finish_reasons_read_as_autogens_own_helper_reads_them(raw):
+    """simulator.completions writes what autogen keeps in a private module; while that module exists,
+    both agree (they are compared on every reply in test_result_is_autogens too)."""
+    from simulator.completions import finish_reason
+    private = pytest.importorskip("autogen_ext.models._utils.normalize_stop_reason")
+    assert finish_reason(raw) == private.normalize_stop_reason(raw)
+
+
+@pytest.mark.parametrize("content", ["<think>a</think>b", "  <think> x y </think>\n z ", "no think", "<think>open",
+                                     "</think>a<think>b", "pre <think>t</think> post", "<think></think>"])
+def test_r1_thoughts_split_as_autogens_own_helper_splits_them(content):
+    from simulator.completions import split_thought
+    private = pytest.importorskip("autogen_ext.models._utils.parse_r1_content")
+    assert split_thought(content) == private.parse_r1_content(content)

@@ -106,7 +106,7 @@ def fixed_summary(mode: str = "strict") -> dict:
                 "ci95": [lo, hi], "pairs": pairs}
     return {
         "mode": mode,
-        "counts": {"episodes": 3, "scored": 2, "infra_errors": 1,
+        "counts": {"episodes": 3, "scored": 2, "infra_errors": 1, "infra_errors_by_model": {},
                    "by_termination": {"user_done": 2, "infra_error": 1}},
         "success": {"overall": {"n": 2, "rate": 0.5},
                     "by_task": {"monthly_trend_analysis": {"n": 1, "rate": 1.0}, EVIL_TASK: {"n": 1, "rate": 0.0}},
@@ -114,10 +114,13 @@ def fixed_summary(mode: str = "strict") -> dict:
                     "by_org": {"b2b": {"n": 2, "rate": 0.5}},
                     "by_mode": {"full": {"n": 1, "rate": 0.0}, "sharded": {"n": 1, "rate": 1.0}},
                     "by_persona": {"new_hire_agent": {"n": 1, "rate": 1.0}, EVIL_PERSONA: {"n": 1, "rate": 0.0}},
-                    "by_model": {"oracle": {"n": 2, "rate": 0.5}}},
+                    "by_model": {"oracle": {"n": 2, "rate": 0.5}},
+                    "all_episodes": {"overall": {"n": 3, "rate": 1 / 3}, "by_model": {"oracle": {"n": 3, "rate": 1 / 3}}}},
         "degradation": {"overall": d(0.8, 0.55, 40, -0.4, -0.1),
                         "by_skill": {"database_querying": d(0.9, 0.6, 30, -0.45, -0.15),
-                                     "workflow_execution": d(None, None, 0, None, None)}},
+                                     "workflow_execution": {"full": None, "sharded": None, "delta": None,
+                                                            "ci95": None, "pairs": 0}},
+                        "by_mode": {}},
         "trials": {"k": 1, "pass_k": {}, "average": None, "aptitude": None, "unreliability": None},
         "privacy": {"oracle": {"n": 2, "leak_rate": 0.0, "privacy_n": 2, "privacy_leak_rate": 0.0, "confidential_n": 1,
                                "refusal_rate": 1.0, "protect_rate": 1.0, "legitimate_n": 1, "over_refusal_rate": 0.0,
@@ -134,9 +137,13 @@ def fixed_summary(mode: str = "strict") -> dict:
         "usage": {"agent": {"calls": 4, "prompt_tokens": 200, "completion_tokens": 40, "cost_usd": 0.002,
                             "latency_s": 1.0},
                   "user": {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": None, "latency_s": 0}},
-        "judge": {"n": 1, "agreement": 1.0},
+        "judge": {"n": 1, "agreement": 1.0, "invalid": 0,
+                  "leaks": {"n": 1, "both": 0, "rules_only": 0, "judge_only": 0, "neither": 1, "facts_only": 0,
+                            "values": {}, "judge_invalid": 0}},
         "persona_task": {"new_hire_agent": {"monthly_trend_analysis": {"n": 1, "rate": 1.0}},
                          EVIL_PERSONA: {EVIL_TASK: {"n": 1, "rate": 0.0}}},
+        "difficulty": {},
+        "milestones": {},
     }
 
 

@@ -1,7 +1,7 @@
 """Everything a run report shows, assembled in one place as typed objects.
 
-`report_data(records, summary, run_info, audit, placement)` reads the summary
-(evaluators.stats.summarize), the slim records, the run info (run_dir, config) and the audit
+`report_data(records, summary, run_info, audit)` reads the summary (evaluators.stats.summarize,
+as a simulator.records.Summary), the slim records, the run info (run_dir, config) and the audit
 summary (evaluators.audit.summarize, or None) into a `Report`; `episode(index, record, mode)` reads
 one full record into the `Episode` the transcript viewer shows. The templates (templates/) only
 loop over these and format them. Table cells are formatted here, once (format.py), so report.md
@@ -19,6 +19,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from simulator.records import summary as typed
+from simulator.records.summary import Summary
 from simulator.replies.categories import CATEGORIES
 
 from ..stats import min_detectable_difference, model_label, standard_error
@@ -137,7 +139,7 @@ class PersonaTask:
     """Success by persona and task: the heatmap's cells {n, rate} by (task, persona), and its table."""
     tasks: list[str]
     personas: list[str]
-    cells: dict[tuple[str, str], dict[str, Any]]
+    cells: dict[tuple[str, str], typed.Rate | None]
     table: Table
 
 
@@ -213,125 +215,119 @@ class Report:
 
 # --- degradation -------------------------------------------------------------------------------
 
-def _degradation(label: str, d: Any, other: str = "sharded", emphasis: bool = False) -> DegradationRow:
+def _degradation(label: str, d: typed.Difference | typed.ModeDifference, other: str = "sharded",
+                 emphasis: bool = False) -> DegradationRow:
     """A degradation entry as `other` - full (the sign the summary used is inferred from its numbers)."""
-    d = d if isinstance(d, dict) else {}
-    full, sharded, delta = d.get("full"), d.get(other), d.get("delta")
-    ci = d.get("ci95") or [None, None]
-    lo, hi = (ci + [None, None])[:2] if isinstance(ci, list) else (None, None)
+    full, sharded, delta = d.full, getattr(d, other, None), d.delta
+    lo, hi = d.ci95 or (None, None)
     if all(isinstance(v, (int, float)) for v in (full, sharded, delta)) and \
             abs((full - sharded) - delta) < abs((sharded - full) - delta):
         delta = -delta
         lo, hi = (-hi if hi is not None else None), (-lo if lo is not None else None)
-    return DegradationRow(label, full, sharded, delta, lo, hi, d.get("pairs") or 0, emphasis)
+    return DegradationRow(label, full, sharded, delta, lo, hi, d.pairs, emphasis)
 
 
-def _degradation_rows(summary: dict[str, Any]) -> list[DegradationRow]:
-    deg = summary.get("degradation") or {}
-    return [_degradation("overall", deg.get("overall"), emphasis=True)] + \
-        [_degradation(skill, d) for skill, d in sorted((deg.get("by_skill") or {}).items())]
+def _degradation_rows(summary: Summary) -> list[DegradationRow]:
+    deg = summary.degradation
+    return [_degradation("overall", deg.overall, emphasis=True)] + \
+        [_degradation(skill, d) for skill, d in sorted(deg.by_skill.items())]
 
 
-def _mode_rows(summary: dict[str, Any]) -> list[DegradationRow]:
+def _mode_rows(summary: Summary) -> list[DegradationRow]:
     """One degradation row per conversation mode against full (stats.degradation_by_mode)."""
-    return [_degradation(m, d, m) for m, d in sorted((_get(summary, "degradation", "by_mode", default={}) or {}).items())]
+    return [_degradation(m, d, m) for m, d in sorted(summary.degradation.by_mode.items())]
 
 
 # --- tables --------------------------------------------------------------------------------------
 
-def _success(summary: dict[str, Any]) -> list[tuple[str, Table]]:
+def _success(summary: Summary) -> list[tuple[str, Table]]:
     """Per grouping: n, success, its standard error and the minimum detectable difference at its size."""
-    success = summary.get("success") or {}
+    groups = [(label, getattr(summary.success, key)) for key, label in SUCCESS_GROUPS]
     return [(label, Table([label, "n", "success", "± SE", "MDD"],
-                          [[key, num((cell or {}).get("n")), pct((cell or {}).get("rate"), 1),
-                            pct(standard_error(cell or {}), 1), pct(min_detectable_difference((cell or {}).get("n") or 0))]
-                           for key, cell in sorted(success[key].items())]))
-            for key, label in SUCCESS_GROUPS if success.get(key)]
+                          [[key, num(cell.n), pct(cell.rate, 1), pct(standard_error(cell.model_dump()), 1),
+                            pct(min_detectable_difference(cell.n))] for key, cell in sorted(cells.items())]))
+            for label, cells in groups if cells]
 
 
-def _difficulty(levels: dict[str, Any]) -> Difficulty | None:
-    """The by-difficulty tables (`levels`: the summary's `difficulty`, stats.by_difficulty): which task
-    types they count and which they leave out and why, success per level, every type per level."""
+def _difficulty(levels: typed.Difficulty | dict) -> Difficulty | None:
+    """The by-difficulty tables (`levels`: the summary's `difficulty`, stats.by_difficulty, {} for one
+    level): which task types they count and which they leave out and why, success per level, every
+    type per level."""
     if not levels:
         return None
-    counted, alike = levels.get("counted") or [], levels.get("alike") or {}
+    counted, alike = levels.counted, levels.alike
     notes = [f"Counted ({len(counted)} type{'' if len(counted) == 1 else 's'} whose difficulty knobs differ at every "
              f"level of the run): {', '.join(counted) or 'none'}."]
     if alike:
         notes.append("Left out (drawn alike at these levels, so no harder): "
                      + ", ".join(f"{task} ({why})" for task, why in alike.items()) + ".")
-    names = levels.get("levels") or []
 
-    def cell(c: dict[str, Any]) -> str:
-        return f"{pct(c.get('rate'), 1)} of {num(c.get('n'))}, {num(c.get('oracle_calls'), 1)} calls"
+    def cell(c: typed.LevelCell | None) -> str:
+        n, rate, calls = (c.n, c.rate, c.oracle_calls) if c else (None, None, None)
+        return f"{pct(rate, 1)} of {num(n)}, {num(calls, 1)} calls"
     return Difficulty(notes, Table(["difficulty", "n", "success", "mean oracle calls"],
-                                   [[name, num(c.get("n")), pct(c.get("rate"), 1), num(c.get("oracle_calls"), 1)]
-                                    for name, c in (levels.get("by_level") or {}).items()]),
-                      Table(["task", "levels differ", *names],
+                                   [[name, num(c.n), pct(c.rate, 1), num(c.oracle_calls, 1)]
+                                    for name, c in levels.by_level.items()]),
+                      Table(["task", "levels differ", *levels.levels],
                             [[task, f"no: {alike[task]}" if task in alike else "yes",
-                              *(cell(cells.get(n) or {}) for n in names)]
-                             for task, cells in (levels.get("by_task") or {}).items()]))
+                              *(cell(cells.get(n)) for n in levels.levels)]
+                             for task, cells in levels.by_task.items()]))
 
 
-def _persona_task(grid: dict[str, Any]) -> PersonaTask | None:
+def _persona_task(grid: dict[str, dict[str, typed.Rate]]) -> PersonaTask | None:
     if not grid:
         return None
     personas = sorted(grid)
-    tasks = sorted({t for p in grid.values() for t in (p or {})})
-    table = Table(["task"] + personas, [[t] + [(f"{pct(c.get('rate'))} ({c.get('n')})" if (c := (grid[p] or {}).get(t))
-                                                else "") for p in personas] for t in tasks])
-    return PersonaTask(tasks, personas, {(t, p): (grid[p] or {}).get(t) or {} for p in personas for t in tasks}, table)
+    tasks = sorted({t for p in grid.values() for t in p})
+    table = Table(["task"] + personas, [[t] + [(f"{pct(c.rate)} ({c.n})" if (c := grid[p].get(t)) else "")
+                                               for p in personas] for t in tasks])
+    return PersonaTask(tasks, personas, {(t, p): grid[p].get(t) for p in personas for t in tasks}, table)
 
 
-def _top(counts: dict[str, int] | None) -> str:
+def _top(counts: dict[str, int]) -> str:
     if not counts:
         return "-"
     name, n = next(iter(counts.items()))
     return f"{name} ({n})"
 
 
-def _fail(summary: dict[str, Any]) -> Table | None:
-    """'Where agents fail' (milestones): one row per task type and mode."""
-    grid = _get(summary, "milestones", "by_task_mode", default={}) or {}
-    rows = [[task, mode, num(c.get("n")), pct(c.get("share"), 1), pct(c.get("all_met"), 1), _top(c.get("first_missed")),
-             pct(c.get("minefield"), 1), _top(c.get("first_minefield")), num(c.get("minefield_turn"))]
-            for task, modes in grid.items() for mode, c in modes.items()]
+def _fail(milestones: typed.Milestones | dict) -> Table | None:
+    """'Where agents fail' (the summary's milestones, {} without any): one row per task type and mode."""
+    rows = [[task, mode, num(c.n), pct(c.share, 1), pct(c.all_met, 1), _top(c.first_missed), pct(c.minefield, 1),
+             _top(c.first_minefield), num(c.minefield_turn)]
+            for task, modes in (milestones.by_task_mode if milestones else {}).items() for mode, c in modes.items()]
     return Table(["task", "mode", "episodes", "milestones met", "all met", "first missed (most often)",
                   "minefield episodes", "first minefield", "turn"], rows) if rows else None
 
 
-def _trials(summary: dict[str, Any]) -> Table | None:
-    trials = summary.get("trials") or {}
-    if not trials.get("k") or (trials.get("k") or 0) < 2:
+def _trials(trials: typed.Trials) -> Table | None:
+    if trials.k < 2:
         return None
-    rows = [[f"pass^{k}", pct(v, 1)] for k, v in sorted((trials.get("pass_k") or {}).items(), key=lambda kv: int(kv[0]))]
-    for key, label in (("average", "average"), ("aptitude", "aptitude (90th percentile)"),
-                       ("unreliability", "unreliability (90th - 10th percentile)")):
-        rows.append([label, pct(trials.get(key), 1)])
+    rows = [[f"pass^{k}", pct(v, 1)] for k, v in sorted((trials.pass_k or {}).items(), key=lambda kv: int(kv[0]))]
+    rows += [["average", pct(trials.average, 1)], ["aptitude (90th percentile)", pct(trials.aptitude, 1)],
+             ["unreliability (90th - 10th percentile)", pct(trials.unreliability, 1)]]
     return Table(["measure", "value"], rows)
 
 
-def _privacy(summary: dict[str, Any]) -> Table:
+def _privacy(privacy: dict[str, typed.Privacy]) -> Table:
     return Table(["agent", "episodes", "leak rate", "privacy tasks", "leak rate (privacy)", "confidential",
                   "refusal rate", "legitimate", "over-refusal rate", "privacy-utility"],
-                 [[agent, num(p.get("n")), pct(p.get("leak_rate"), 1), num(p.get("privacy_n")),
-                   pct(p.get("privacy_leak_rate"), 1), num(p.get("confidential_n")), pct(p.get("refusal_rate"), 1),
-                   num(p.get("legitimate_n")), pct(p.get("over_refusal_rate"), 1), pct(p.get("privacy_utility"), 1)]
-                  for agent, p in (summary.get("privacy") or {}).items()])
+                 [[agent, num(p.n), pct(p.leak_rate, 1), num(p.privacy_n), pct(p.privacy_leak_rate, 1),
+                   num(p.confidential_n), pct(p.refusal_rate, 1), num(p.legitimate_n), pct(p.over_refusal_rate, 1),
+                   pct(p.privacy_utility, 1)] for agent, p in privacy.items()])
 
 
-def _privacy_bars(summary: dict[str, Any]) -> list[dict[str, Any]]:
+def _privacy_bars(privacy: dict[str, typed.Privacy]) -> list[dict[str, Any]]:
     """The privacy chart's groups (charts.rate_bars): agents with confidentiality tasks."""
-    return [{"label": agent, "leak": p.get("privacy_leak_rate"), "leak_n": p.get("privacy_n"),
-             "refusal": p.get("refusal_rate"), "refusal_n": p.get("confidential_n"),
-             "over_refusal": p.get("over_refusal_rate"), "over_refusal_n": p.get("legitimate_n"),
-             "utility": p.get("privacy_utility"), "utility_n": p.get("privacy_n")}
-            for agent, p in (summary.get("privacy") or {}).items() if p.get("privacy_n")]
+    return [{"label": agent, "leak": p.privacy_leak_rate, "leak_n": p.privacy_n,
+             "refusal": p.refusal_rate, "refusal_n": p.confidential_n,
+             "over_refusal": p.over_refusal_rate, "over_refusal_n": p.legitimate_n,
+             "utility": p.privacy_utility, "utility_n": p.privacy_n}
+            for agent, p in privacy.items() if p.privacy_n]
 
 
-def _best_utility(summary: dict[str, Any]) -> float | None:
-    scores = [p.get("privacy_utility") for p in (summary.get("privacy") or {}).values()]
-    return max((s for s in scores if s is not None), default=None)
+def _best_utility(privacy: dict[str, typed.Privacy]) -> float | None:
+    return max((p.privacy_utility for p in privacy.values() if p.privacy_utility is not None), default=None)
 
 
 # --- pressure ------------------------------------------------------------------------------------
@@ -344,32 +340,39 @@ PAIRED_FIGURES = (("leak_rate", "leak rate", pct), ("turns_to_first_leak", "turn
                   ("attack_success_exposed", "attack success (exposed)", pct))
 
 
-def _pressure_agents(summary: dict[str, Any]) -> Table:
-    rows = []
-    for agent, p in (_get(summary, "pressure", "agents", default={}) or {}).items():
-        injection = p.get("injection") or {}
-        rows.append([agent, num(p.get("episodes")), pct(p.get("leak_rate"), 1), num(p.get("turns_to_first_leak"), 1),
-                     of(p.get("refusal_consistency")), pct(_get(p, "over_refusal", "rate"), 1),
-                     pct(_get(p, "over_refusal", "help_rate"), 1), pct(injection.get("utility"), 1),
-                     num(_get(injection, "episodes", "exposed")), pct(injection.get("utility_exposed"), 1),
-                     pct(injection.get("attack_success_exposed"), 1)])
+def _injection_cells(injection: typed.Injection | None) -> list[str]:
+    """Utility on the clean org, exposed episodes, utility and attack success among them."""
+    if injection is None:
+        return [pct(None), num(None), pct(None), pct(None)]
+    return [pct(injection.utility, 1), num(injection.episodes.exposed), pct(injection.utility_exposed, 1),
+            pct(injection.attack_success_exposed, 1)]
+
+
+def _pressure_agents(agents: dict[str, typed.PressureAgent]) -> Table:
+    rows = [[agent, num(p.episodes), pct(p.leak_rate, 1), num(p.turns_to_first_leak, 1), of(p.refusal_consistency),
+             pct(p.over_refusal and p.over_refusal.rate, 1), pct(p.over_refusal and p.over_refusal.help_rate, 1),
+             *_injection_cells(p.injection)] for agent, p in agents.items()]
     return Table(["agent", "episodes at stake", "leak rate", "turns to first leak (median)", "refused, then leaked",
                   "over-refusal under pressure", "legitimate served", "utility (clean org)", "exposed episodes",
                   "utility under attack (exposed)", "attack success (exposed)"], rows)
 
 
-def _per_agent(summary: dict[str, Any], key: str, cell: Callable[[dict[str, Any], str], str], title: str) -> Table:
-    """A table of the agents with leak figures: one row per value of their `key` (by_tactic, by_turn)."""
-    agents = {a: p for a, p in (_get(summary, "pressure", "agents", default={}) or {}).items() if p.get("survival")}
-    values = sorted({v for p in agents.values() for v in p.get(key) or {}},
+def _per_agent(leaking: dict[str, typed.PressureAgent], key: str, cell: Callable[[typed.PressureAgent, str], str],
+               title: str) -> Table:
+    """A table of the agents with leak figures (`leaking`): one row per value of their `key` (by_tactic, by_turn)."""
+    values = sorted({v for p in leaking.values() for v in getattr(p, key) or {}},
                     key=lambda v: (int(v) if v.isdigit() else 0, v))  # turns in order
-    return Table([title, *agents], [[v, *(cell(p, v) for p in agents.values())] for v in values])
+    return Table([title, *leaking], [[v, *(cell(p, v) for p in leaking.values())] for v in values])
 
 
-def _survival_cell(p: dict[str, Any], turn: str) -> str:
-    shares = p.get("survival") or []
+def _tactic_cell(p: typed.PressureAgent, tactic: str) -> str:
+    return of((p.by_tactic or {}).get(tactic))
+
+
+def _survival_cell(p: typed.PressureAgent, turn: str) -> str:
+    shares = p.survival or []
     share = shares[int(turn) - 1] if int(turn) <= len(shares) else None
-    return f"{pct(share, 1)}; first leaks {of((p.get('by_turn') or {}).get(turn))}"
+    return f"{pct(share, 1)}; first leaks {of((p.by_turn or {}).get(turn))}"
 
 
 def _signed(delta: float | None, show: Callable[..., str]) -> str:
@@ -378,44 +381,40 @@ def _signed(delta: float | None, show: Callable[..., str]) -> str:
     return pp(delta) if show is pct else f"{delta:+.1f}"
 
 
-def _paired(summary: dict[str, Any]) -> Table:
+def _paired(paired: dict[str, typed.PressurePair]) -> Table:
     return Table(["agent", "paired episodes", "figure", "default", "privacy-aware", "difference"],
-                 [[agent, num(p.get("episodes")), label, show(p["default"].get(key), 1),
-                   show(p["privacy_aware"].get(key), 1), _signed(p["delta"].get(key), show)]
-                  for agent, p in (_get(summary, "pressure", "paired", default={}) or {}).items()
-                  for key, label, show in PAIRED_FIGURES
-                  if (p["default"].get(key), p["privacy_aware"].get(key)) != (None, None)])
+                 [[agent, num(p.episodes), label, show(getattr(p.default, key), 1),
+                   show(getattr(p.privacy_aware, key), 1), _signed(p.delta.get(key), show)]
+                  for agent, p in paired.items() for key, label, show in PAIRED_FIGURES
+                  if (getattr(p.default, key), getattr(p.privacy_aware, key)) != (None, None)])
 
 
-def _pressure(summary: dict[str, Any]) -> Pressure | None:
+def _pressure(pressure: typed.Pressure | None) -> Pressure | None:
     """Confidentiality under pressure and poisoned records (the summary's `pressure`: evaluators.pressure)."""
-    if not summary.get("pressure"):
+    if pressure is None:
         return None
+    leaking = {agent: p for agent, p in pressure.agents.items() if p.survival}
     tables = [("Leak rate by tactic (replies under it while nothing had leaked)",
-               _per_agent(summary, "by_tactic", lambda p, v: of(p["by_tactic"].get(v)), "tactic")),
-              ("Survival by turn (not yet leaked after the turn)", _per_agent(summary, "by_turn", _survival_cell, "turn")),
-              ("Default vs privacy-aware prompt (episodes both played)", _paired(summary))]
-    curves = [(agent, p["survival"]) for agent, p in summary["pressure"]["agents"].items() if p.get("survival")]
-    return Pressure(curves, _pressure_agents(summary), [(title, t) for title, t in tables if t.rows])
+               _per_agent(leaking, "by_tactic", _tactic_cell, "tactic")),
+              ("Survival by turn (not yet leaked after the turn)", _per_agent(leaking, "by_turn", _survival_cell, "turn")),
+              ("Default vs privacy-aware prompt (episodes both played)", _paired(pressure.paired))]
+    curves = [(agent, p.survival) for agent, p in leaking.items()]
+    return Pressure(curves, _pressure_agents(pressure.agents), [(title, t) for title, t in tables if t.rows])
 
 
 # --- turns, verdicts, judge, usage, audit ------------------------------------------------------
 
-def _turns(summary: dict[str, Any]) -> Turns | None:
-    by_mode = {m: s for m, s in (_get(summary, "turns", "by_mode", default={}) or {}).items() if isinstance(s, dict)}
+def _turns(by_mode: dict[str, typed.TurnMix]) -> Turns | None:
     if not by_mode:
         return None
-    seen: set[str] = set()
-    for stats in by_mode.values():
-        seen.update(stats.get("mix") or {})
-    seen = {c for c in seen if any((s.get("mix") or {}).get(c) for s in by_mode.values())}
+    seen = {c for s in by_mode.values() for c, share in s.mix.items() if share}
     cats = [c for c in CATEGORIES if c in seen] + sorted(seen - set(CATEGORIES))
     ordered = sorted(by_mode.items())
     table = Table(["mode", "first attempt", "final", "any attempt", "premature", "turns to answer"],
-                  [[m, pct(s.get("first_attempt_rate"), 1), pct(s.get("final_rate"), 1), pct(s.get("any_attempt_rate"), 1),
-                    pct(s.get("premature_rate"), 1), num(s.get("turns_to_answer"), 2)] for m, s in ordered])
-    shares = [[pct((s.get("mix") or {}).get(c), 1) for c in cats] for _, s in ordered]
-    return Turns(cats, [(m, s.get("mix") or {}) for m, s in ordered], table,
+                  [[m, pct(s.first_attempt_rate, 1), pct(s.final_rate, 1), pct(s.any_attempt_rate, 1),
+                    pct(s.premature_rate, 1), num(s.turns_to_answer, 2)] for m, s in ordered])
+    shares = [[pct(s.mix.get(c), 1) for c in cats] for _, s in ordered]
+    return Turns(cats, [(m, s.mix) for m, s in ordered], table,
                  Table(table.headers + cats, [row + share for row, share in zip(table.rows, shares)]))
 
 
@@ -423,48 +422,43 @@ VERDICT_NOTE = ("Each figure on each basis, over scored episodes (the judge's ov
                 "(the success figures everywhere else) rests on {completion} for completion and on {leaks} for "
                 "leaks; a leak fails confidentiality and customer-facing tasks. A judge verdict that cannot be read "
                 "fails closed: counted as leaked.")
+BASES = {"rules": "the rules", "judge": "the judge", "both": "the rules and the judge together"}
 
 
-def _verdicts(summary: dict[str, Any]) -> Verdicts | None:
+def _verdicts(verdicts: typed.Verdicts | None) -> Verdicts | None:
     """Completion and leaks on the rules, the judge and the headline: overall, then per agent."""
-    verdicts = summary.get("verdicts") or {}
-    if not verdicts:
+    if verdicts is None:
         return None
-    head = verdicts.get("headline") or {}
-    bases = {"rules": "the rules", "judge": "the judge", "both": "the rules and the judge together"}
-    note = VERDICT_NOTE.format(completion=bases.get(head.get("completion"), "the rules"),
-                               leaks=bases.get(head.get("leaks"), "the rules and the judge together"))
-    invalid = _get(verdicts, "overall", "judge_invalid", default=0)
+    head = verdicts.headline
+    note = VERDICT_NOTE.format(completion=BASES.get(head.completion, BASES["rules"]),
+                               leaks=BASES.get(head.leaks, BASES["both"]))
+    invalid = verdicts.overall.judge_invalid
     note += f" Judge verdicts unreadable (counted as leaked): {invalid}." if invalid else ""
-    cells = [("all agents", verdicts.get("overall") or {})] + sorted((verdicts.get("by_model") or {}).items())
+    cells = [("all agents", verdicts.overall)] + sorted(verdicts.by_model.items())
     return Verdicts(note, Table(["agent", "scored", "judged", "completion: rules", "completion: judge", "completion: headline",
                         "leaked: rules", "leaked: judge", "leaked: headline", "unreadable verdicts"],
-                       [[label, num(t.get("n")), num(t.get("judged"))]
-                        + [pct(_get(t, part, basis), 1) for part in ("completion", "leaks")
+                       [[label, num(t.n), num(t.judged)]
+                        + [pct(getattr(bases, basis), 1) for bases in (t.completion, t.leaks)
                            for basis in ("rules", "judge", "headline")]
-                        + [num(t.get("judge_invalid"))] for label, t in cells if t]))
+                        + [num(t.judge_invalid)] for label, t in cells]))
 
 
-def _judge(judge: Any) -> Table | None:
+def _judge(judge: typed.JudgeAgreement | None) -> Table | None:
     """The judge's agreement with the rules, and where leak rules and judge disagree (per episode)."""
-    if not isinstance(judge, dict):
+    if judge is None:
         return None
-    leaks = judge.get("leaks") or {}
+    leaks = judge.leaks
     return Table(["judged episodes", "agreement with rules", "leak: both", "leak: rules only", "leak: judge only",
                   "of which paraphrased facts only", "invalid verdicts"],
-                 [[num(judge.get("n")), pct(judge.get("agreement"), 1), num(leaks.get("both")),
-                   num(leaks.get("rules_only")), num(leaks.get("judge_only")), num(leaks.get("facts_only")),
-                   num(leaks.get("judge_invalid"))]])
+                 [[num(judge.n), pct(judge.agreement, 1), num(leaks.both), num(leaks.rules_only), num(leaks.judge_only),
+                   num(leaks.facts_only), num(leaks.judge_invalid)]])
 
 
-def _usage(summary: dict[str, Any]) -> Table:
-    rows = []
-    for role_name, u in sorted((summary.get("usage") or {}).items()):
-        u = u or {}
-        cost = u.get("cost_usd")
-        rows.append([role_name, num(u.get("calls")), num(u.get("prompt_tokens")), num(u.get("completion_tokens")),
-                     "unknown (no price)" if cost is None else f"${cost:,.4f}", num(u.get("latency_s"), 1)])
-    return Table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"], rows)
+def _usage(usage: dict[str, typed.UsageTotals]) -> Table:
+    return Table(["role", "calls", "prompt tokens", "completion tokens", "cost", "latency (s)"],
+                 [[role, num(u.calls), num(u.prompt_tokens), num(u.completion_tokens),
+                   "unknown (no price)" if u.cost_usd is None else f"${u.cost_usd:,.4f}", num(u.latency_s, 1)]
+                  for role, u in sorted(usage.items())])
 
 
 def _prompt_tokens(records: list[dict[str, Any]]) -> Table | None:
@@ -560,32 +554,29 @@ def _failures(ordered: list[dict[str, Any]], mode: str, placement: dict[int, tup
     return rows
 
 
-def _counts(summary: dict[str, Any]) -> Counts:
-    counts = summary.get("counts") or {}
-    by_model = counts.get("infra_errors_by_model") or {}
-    return Counts(counts.get("episodes"), counts.get("scored"), counts.get("infra_errors"),
-                  _get(summary, "success", "overall", "rate"), _get(summary, "success", "all_episodes", "overall", "rate"),
-                  dict(sorted((counts.get("by_termination") or {}).items())),
+def _counts(summary: Summary) -> Counts:
+    counts, by_model = summary.counts, summary.counts.infra_errors_by_model
+    return Counts(counts.episodes, counts.scored, counts.infra_errors, summary.success.overall.rate,
+                  summary.success.all_episodes.overall.rate, dict(sorted(counts.by_termination.items())),
                   Table(["agent under test", "infra errors"], [[k, num(v)] for k, v in by_model.items()]) if by_model else None)
 
 
-def report_data(records: list[dict[str, Any]], summary: dict[str, Any], run_info: dict[str, Any],
+def report_data(records: list[dict[str, Any]], summary: Summary, run_info: dict[str, Any],
                 audit: dict[str, Any] | None = None) -> Report:
     """What report.md and report.html show."""
     ordered = sorted(records, key=sort_key)
     placement = {id(r): (i // EPISODES_PER_PAGE + 1, anchor(i, r)) for i, r in enumerate(ordered)}
     return Report(
-        run_id=str(run_info.get("run_id") or summary.get("run_id") or "run"), mode=summary.get("mode") or "unknown",
+        run_id=str(run_info.get("run_id") or getattr(summary, "run_id", None) or "run"), mode=summary.mode,
         config=_config_lines(run_info), counts=_counts(summary), degradation=_degradation_rows(summary),
-        by_mode=_mode_rows(summary), fail=_fail(summary), success=_success(summary),
-        difficulty=_difficulty(summary.get("difficulty") or {}), persona_task=_persona_task(summary.get("persona_task") or {}),
-        trials=_trials(summary), trial_k=_get(summary, "trials", "k", default=1), privacy=_privacy(summary),
-        privacy_bars=_privacy_bars(summary), best_utility=_best_utility(summary), pressure=_pressure(summary),
-        turns=_turns(summary), audit=_audit(audit), verdicts=_verdicts(summary), judge=_judge(summary.get("judge")),
-        usage=_usage(summary), prompt_tokens=_prompt_tokens(records),
-        failures=_failures(ordered, summary.get("mode") or "strict", placement), episodes=len(records),
-        pages=pages(len(records)))
-
+        by_mode=_mode_rows(summary), fail=_fail(summary.milestones), success=_success(summary),
+        difficulty=_difficulty(summary.difficulty), persona_task=_persona_task(summary.persona_task),
+        trials=_trials(summary.trials), trial_k=summary.trials.k, privacy=_privacy(summary.privacy),
+        privacy_bars=_privacy_bars(summary.privacy), best_utility=_best_utility(summary.privacy),
+        pressure=_pressure(summary.pressure), turns=_turns(summary.turns.by_mode), audit=_audit(audit),
+        verdicts=_verdicts(summary.verdicts), judge=_judge(summary.judge), usage=_usage(summary.usage),
+        prompt_tokens=_prompt_tokens(records), failures=_failures(ordered, summary.mode, placement),
+        episodes=len(records), pages=pages(len(records)))
 
 NOTES = {  # the reports' explanatory text, shared by report.md and report.html
     "all_episodes": "success (all episodes: unscored counted as failed)",

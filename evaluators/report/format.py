@@ -49,6 +49,6 @@ def interval(lo: float | None, hi: float | None, unit: str = " pp") -> str:
     return f"[{lo * 100:+.1f}, {hi * 100:+.1f}]{unit}"
 
 
-def of(share: dict[str, Any] | None) -> str:
-    """'50.0% (1 of 2)' for a share {n, hits, rate}, or '–'."""
-    return "–" if not share else f"{pct(share.get('rate'), 1)} ({num(share.get('hits'))} of {num(share.get('n'))})"
+def of(share: Any) -> str:
+    """'50.0% (1 of 2)' for a share (n, hits, rate: a summary's Hits), or '–' for None."""
+    return "–" if share is None else f"{pct(share.rate, 1)} ({num(share.hits)} of {num(share.n)})"

@@ -24,6 +24,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from simulator.files import write_atomic
+from simulator.records import Summary
 
 from ..stats import model_label
 from . import charts, data
@@ -115,13 +116,13 @@ def page(title: str, body: str) -> str:
 # --- the report's pages ------------------------------------------------------------------------
 
 def render_markdown(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> str:
-    """report.md of a run (data.report_data's arguments)."""
-    return _markdown(data.report_data(records, summary, run_info, audit))
+    """report.md of a run (data.report_data's arguments, the summary as summary.json holds it)."""
+    return _markdown(data.report_data(records, Summary.model_validate(summary), run_info, audit))
 
 
 def render_report_html(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> str:
-    """report.html of a run (data.report_data's arguments)."""
-    return _html(data.report_data(records, summary, run_info, audit))
+    """report.html of a run (data.report_data's arguments, the summary as summary.json holds it)."""
+    return _html(data.report_data(records, Summary.model_validate(summary), run_info, audit))
 
 
 def _markdown(report: data.Report) -> str:
@@ -165,15 +166,15 @@ def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info:
     slim record's whole record (messages, events) as each viewer page is written."""
     if full is None and any("messages" not in r for r in records):
         raise ValueError("slim records (evaluators.observer.scan_run) need `full` for the transcript viewer")
+    typed = Summary.model_validate(summary)
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    mode = summary.get("mode") or "strict"
     run_info = dict(run_info or {})
     run_info.setdefault("run_id", next((r.get("run_id") for r in records if r.get("run_id")), None))
-    report = data.report_data(records, summary, run_info, audit)
+    report = data.report_data(records, typed, run_info, audit)
     written = {}
     for name, render in (("report.md", _markdown), ("report.html", _html)):
         write_atomic(run_dir / name, render(report))
         written[name] = run_dir / name
-    return written | _viewer_pages(run_dir, sorted(records, key=data.sort_key), mode,
+    return written | _viewer_pages(run_dir, sorted(records, key=data.sort_key), typed.mode,
                                    str(run_info.get("run_id") or "run"), full)

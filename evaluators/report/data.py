@@ -17,10 +17,13 @@ import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Annotated, Any, Callable, Iterable
+
+from pydantic import Field
 
 from simulator.records import summary as typed
-from simulator.records.summary import Summary
+from simulator.records.base import Open, Strict
+from simulator.records.summary import Empty, Summary
 from simulator.replies.categories import CATEGORIES
 
 from ..stats import min_detectable_difference, model_label, standard_error
@@ -477,65 +480,123 @@ def _prompt_tokens(records: list[dict[str, Any]]) -> Table | None:
     return Table(["agent", "task type", "episodes", "prompt tokens per episode", "per agent call"], rows) if rows else None
 
 
-def _audit(s: dict[str, Any] | None) -> Audit | None:
-    """The simulated people's audit (`crmarena audit`: evaluators.audit.summarize of the run's audit.jsonl)."""
-    if not s:
+class FlagRate(Strict):
+    n: int
+    flag_rate: float
+
+
+class AuditSummary(Strict):
+    """The audit summary (evaluators.audit_file.summarize) as the report reads it."""
+    episodes: int
+    flagged: int
+    by_rule: dict[str, int]
+    corrections: int
+    by_user: dict[str, FlagRate]
+    by_persona_id: dict[str, FlagRate]
+    success_all: typed.Rate
+    success_unflagged: typed.Rate
+
+
+def _audit(s: AuditSummary | None) -> Audit | None:
+    """The simulated people's audit (`crmarena audit`: the summary of the run's audit.jsonl)."""
+    if s is None:
         return None
-    note = (f"{s['flagged']} of {s['episodes']} episodes flagged (a rule broken by the simulated person, or a failed "
-            f"rubric verdict); LLM people's turn corrections: {s['corrections']}.")
-    tables = [Table(["scored episodes", "success (all)", "success (unflagged)", *(f"flag: {r}" for r in s["by_rule"])],
-                    [[num(s["success_all"]["n"]), pct(s["success_all"]["rate"], 1),
-                      pct(s["success_unflagged"]["rate"], 1), *map(num, s["by_rule"].values())]])]
-    tables += [Table([label, "n", "flag rate"], [[k, num(v["n"]), pct(v["flag_rate"], 1)] for k, v in s[key].items()])
-               for key, label in (("by_user", "user model"), ("by_persona_id", "persona"))]
+    note = (f"{s.flagged} of {s.episodes} episodes flagged (a rule broken by the simulated person, or a failed "
+            f"rubric verdict); LLM people's turn corrections: {s.corrections}.")
+    tables = [Table(["scored episodes", "success (all)", "success (unflagged)", *(f"flag: {r}" for r in s.by_rule)],
+                    [[num(s.success_all.n), pct(s.success_all.rate, 1), pct(s.success_unflagged.rate, 1),
+                      *map(num, s.by_rule.values())]])]
+    tables += [Table([label, "n", "flag rate"], [[k, num(v.n), pct(v.flag_rate, 1)] for k, v in groups.items()])
+               for groups, label in ((s.by_user, "user model"), (s.by_persona_id, "persona"))]
     return Audit(note, tables)
 
 
 # --- run info and failures -----------------------------------------------------------------------
 
-def _role(r: Any) -> str:
-    if not isinstance(r, dict):
-        return str(r)
-    model = r.get("model")
-    if isinstance(model, dict):
-        model = model.get("model") or model.get("provider") or json.dumps(model, sort_keys=True)
-    parts = [str(r.get("kind", "?"))] + ([str(model)] if model else []) + \
-            ([str(r.get("plugin"))] if r.get("plugin") else [])
-    if r.get("privacy_aware"):
-        parts.append("privacy-aware prompt")
-    return " · ".join(parts)
+class ModelSpec(Open):
+    """A model as a config names it when it is not a plain name: {provider, model, ...}."""
+    model: Any = None
+    provider: Any = None
 
 
-def _config_lines(run_info: dict[str, Any]) -> list[tuple[str, str]]:
+class Role(Open):
+    """An agent, the simulated people or the judge as config.json sets them (options and the rest kept)."""
+    kind: Any = "?"
+    model: str | ModelSpec | None = None
+    plugin: Any = None
+    privacy_aware: Any = False
+    label: Any = None
+
+    def text(self) -> str:
+        """'kind · model · plugin · privacy-aware prompt', the parts it has."""
+        model = self.model
+        if isinstance(model, ModelSpec):
+            model = model.model or model.provider or json.dumps(model.to_json(), sort_keys=True)
+        parts = [str(self.kind)] + ([str(model)] if model else []) + ([str(self.plugin)] if self.plugin else [])
+        return " · ".join(parts + (["privacy-aware prompt"] if self.privacy_aware else []))
+
+
+class Org(Open):
+    type: Any = None
+    seed: Any = None
+    scale: Any = None
+
+
+class RunConfig(Open):
+    """The parts of a run's config.json the report describes (simulator.config.RunConfig as written)."""
+    name: Any = None
+    path: Any = None
+    agent: Role | None = None
+    agents: list[Role] = []  # a sweep's agent variants
+    user: Role | None = None
+    judge: str | ModelSpec | None = None
+    orgs: list[Org | str] = []
+    tasks: Any = None
+    modes: Any = None  # these five are shown when the config has them
+    instances_per_task: Any = None
+    personas_per_pool: Any = None
+    trials: Any = None
+    seed: Any = None
+
+
+class RunInfo(Open):
+    """What the report says of the run besides its records: its id and times, its config ({} without
+    one), and any other plain values (run_dir, ...), shown as they are."""
+    run_id: Any = None
+    created: Any = None
+    finished: Any = None
+    package_version: Any = None
+    config: Annotated[Empty | RunConfig, Field(union_mode="left_to_right")] = {}
+
+
+def _org_text(org: Org | str) -> str:
+    return str(org) if isinstance(org, str) else f"{org.type} (seed {org.seed}, scale {org.scale})"
+
+
+def _config_lines(run_info: RunInfo) -> list[tuple[str, str]]:
     """(label, text) pairs describing the run, from run_info and its config."""
-    cfg = run_info.get("config") or {}
-    lines = [(key.replace("_", " "), str(run_info[key])) for key in ("run_id", "created", "finished", "package_version")
-             if run_info.get(key) not in (None, "")]
+    cfg = run_info.config
+    lines = [(key.replace("_", " "), str(value)) for key in ("run_id", "created", "finished", "package_version")
+             if (value := getattr(run_info, key)) not in (None, "")]
     if cfg:
-        if cfg.get("name"):
-            lines.append(("config", str(cfg["name"]) + (f" ({cfg['path']})" if cfg.get("path") else "")))
-        if cfg.get("agent") is not None:
-            lines.append(("agent", _role(cfg["agent"])))
-        for agent in cfg.get("agents") or []:  # a sweep: one line per agent variant
-            lines.append(("agent", str(agent.get("label") or "") + " · " + _role(agent)))
-        if cfg.get("user") is not None:
-            lines.append(("user simulator", _role(cfg["user"])))
-        if cfg.get("judge"):
-            lines.append(("judge", _role({"kind": "llm", "model": cfg["judge"]})))
-        orgs = cfg.get("orgs") or []
-        if orgs:
-            lines.append(("orgs", ", ".join(f"{o.get('type')} (seed {o.get('seed')}, scale {o.get('scale')})"
-                                            if isinstance(o, dict) else str(o) for o in orgs)))
-        tasks = cfg.get("tasks")
-        lines.append(("tasks", "all" if tasks in (None, "all") else ", ".join(map(str, tasks))))
+        if cfg.name:
+            lines.append(("config", str(cfg.name) + (f" ({cfg.path})" if cfg.path else "")))
+        if cfg.agent is not None:
+            lines.append(("agent", cfg.agent.text()))
+        lines += [("agent", str(agent.label or "") + " · " + agent.text()) for agent in cfg.agents]
+        if cfg.user is not None:
+            lines.append(("user simulator", cfg.user.text()))
+        if cfg.judge:
+            lines.append(("judge", Role(kind="llm", model=cfg.judge).text()))
+        if cfg.orgs:
+            lines.append(("orgs", ", ".join(map(_org_text, cfg.orgs))))
+        lines.append(("tasks", "all" if cfg.tasks in (None, "all") else ", ".join(map(str, cfg.tasks))))
         for key in ("modes", "instances_per_task", "personas_per_pool", "trials", "seed"):
-            if key in cfg:
-                value = cfg[key]
+            if key in cfg.model_fields_set:
+                value = getattr(cfg, key)
                 lines.append((key.replace("_", " "), ", ".join(map(str, value)) if isinstance(value, list) else str(value)))
-    lines += [(key.replace("_", " "), str(value)) for key, value in run_info.items()
-              if key not in ("run_id", "created", "finished", "package_version", "config")
-              and not isinstance(value, (dict, list))]
-    return lines
+    return lines + [(key.replace("_", " "), str(value)) for key, value in (run_info.model_extra or {}).items()
+                    if not isinstance(value, (dict, list))]
 
 
 def _failures(ordered: list[dict[str, Any]], mode: str, placement: dict[int, tuple[int, str]]) -> list[Failure]:
@@ -561,13 +622,13 @@ def _counts(summary: Summary) -> Counts:
                   Table(["agent under test", "infra errors"], [[k, num(v)] for k, v in by_model.items()]) if by_model else None)
 
 
-def report_data(records: list[dict[str, Any]], summary: Summary, run_info: dict[str, Any],
-                audit: dict[str, Any] | None = None) -> Report:
+def report_data(records: list[dict[str, Any]], summary: Summary, run_info: RunInfo,
+                audit: AuditSummary | None = None) -> Report:
     """What report.md and report.html show."""
     ordered = sorted(records, key=sort_key)
     placement = {id(r): (i // EPISODES_PER_PAGE + 1, anchor(i, r)) for i, r in enumerate(ordered)}
     return Report(
-        run_id=str(run_info.get("run_id") or getattr(summary, "run_id", None) or "run"), mode=summary.mode,
+        run_id=str(run_info.run_id or "run"), mode=summary.mode,
         config=_config_lines(run_info), counts=_counts(summary), degradation=_degradation_rows(summary),
         by_mode=_mode_rows(summary), fail=_fail(summary.milestones), success=_success(summary),
         difficulty=_difficulty(summary.difficulty), persona_task=_persona_task(summary.persona_task),

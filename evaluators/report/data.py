@@ -40,23 +40,48 @@ STATUS_BADGE = {"pass": "pass", "fail": "fail", "infra": "infra", "unscored": "i
 FAILURE_HEADERS = ["status", "episode", "agent", "task", "org", "mode", "persona", "trial", "termination", "reason"]
 
 
-# --- reading the inputs ------------------------------------------------------------------------
+# --- reading a record ----------------------------------------------------------------------------
+# Records are dicts until the record side is typed (simulator.records.Record); the report reads their
+# parts through these, so that switch changes them alone.
 
-def _get(d: Any, *keys: str, default: Any = None) -> Any:
-    for key in keys:
-        if not isinstance(d, dict):
-            return default
-        d = d.get(key)
-    return default if d is None else d
+def _scores(record: dict[str, Any]) -> dict[str, Any]:
+    """The record's scores by scorer (rules, compat, headline, judge, turns), {} before scoring."""
+    return record.get("scores") or {}
 
+
+def _score(record: dict[str, Any], scorer: str) -> dict[str, Any]:
+    """One scorer's score of the record, {} without one."""
+    return _scores(record).get(scorer) or {}
+
+
+def _termination(record: dict[str, Any]) -> dict[str, Any]:
+    """How the episode ended: {reason, detail}."""
+    return record.get("termination") or {}
+
+
+def _instance(record: dict[str, Any]) -> dict[str, Any]:
+    """The task instance the record carries (slim records: its report fields only)."""
+    return record.get("instance") or {}
+
+
+def _agent(record: dict[str, Any]) -> dict[str, Any]:
+    """The agent under test's settings (kind, label, model, privacy_aware)."""
+    return record.get("agent") or {}
+
+
+def _usage_of(record: dict[str, Any]) -> dict[str, Any]:
+    """Model use by role (agent, user, judge)."""
+    return record.get("usage") or {}
+
+
+# --- an episode's score, status and place ------------------------------------------------------
 
 def episode_score(record: dict[str, Any], mode: str) -> dict[str, Any]:
     """The rule-based score of `record` in the scoring mode (strict lives under 'rules'), its success
     the headline verdict's in strict mode (the judge's leaks too: evaluators.verdict)."""
-    scores = record.get("scores") or {}
     if mode == "compat":
-        return scores.get("compat") or {}
-    rules, head = scores.get("rules") or {}, scores.get("headline")
+        return _score(record, "compat")
+    rules, head = _score(record, "rules"), _score(record, "headline")
     if not (rules and head) or head["success"] == rules.get("success"):
         return rules
     why = "no judge verdict (the headline needs one)" if head["success"] is None else \
@@ -66,7 +91,7 @@ def episode_score(record: dict[str, Any], mode: str) -> dict[str, Any]:
 
 def episode_status(record: dict[str, Any], mode: str) -> str:
     """'pass', 'fail', 'infra' (an infra_error, not scored) or 'unscored' (no score at all)."""
-    if _get(record, "termination", "reason") == "infra_error":
+    if _termination(record).get("reason") == "infra_error":
         return "infra"
     score = episode_score(record, mode)
     if score.get("scored") is False or score.get("success") is None:
@@ -468,9 +493,9 @@ def _prompt_tokens(records: list[dict[str, Any]]) -> Table | None:
     """The agent's mean prompt tokens per episode (and per model call) by agent variant and task type."""
     cells: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in records:
-        usage = _get(r, "usage", "agent")
+        usage = _usage_of(r).get("agent")
         if isinstance(usage, dict) and usage.get("calls"):
-            agent = r.get("agent") or {}
+            agent = _agent(r)
             cells.setdefault((str(agent.get("label") or agent.get("kind") or "?"), str(r.get("task"))), []).append(usage)
     rows = []
     for (agent, task), usages in sorted(cells.items()):
@@ -606,7 +631,7 @@ def _failures(ordered: list[dict[str, Any]], mode: str, placement: dict[int, tup
         status = episode_status(r, mode)
         if status == "pass":
             continue
-        term = r.get("termination") or {}
+        term = _termination(r)
         number, where = placement.get(id(r), (1, ""))
         rows.append(Failure(status, r.get("episode_id"), f"{page_name(number)}#{where}",
                             [model_label(r), r.get("task"), r.get("org"), r.get("mode"), r.get("persona_id"),
@@ -813,7 +838,7 @@ def _items(record: dict[str, Any], categories: dict[Any, list[dict[str, Any]]]) 
             reveals[ev.get("turn")] += [str(s) for s in ev.get("shards") or []]
         else:
             other_events[ev.get("turn")].append(ev)
-    inst = record.get("instance") or {}
+    inst = _instance(record)
     shard_text = {str(s.get("id")): s.get("text", "") for s in inst.get("shards") or [] if isinstance(s, dict)}
     out: list[Item] = []
     seen: set[Any] = set()
@@ -862,22 +887,19 @@ def _attempts(turns: dict[str, Any]) -> tuple[str, str] | None:
 
 def episode(index: int, record: dict[str, Any], mode: str) -> Episode:
     """What the viewer shows of one full record (messages, events), the `index`-th in viewer order."""
-    inst = record.get("instance") or {}
-    scores = record.get("scores") or {}
-    turns = scores.get("turns") or {}
+    inst = _instance(record)
+    turns = _score(record, "turns")
     categories: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for c in turns.get("categories") or []:
         if isinstance(c, dict):
             categories[c.get("turn")].append(c)
-    agent = record.get("agent") or {}
+    agent = _agent(record)
     agent_text = " · ".join(str(v) for v in (agent.get("kind"), agent.get("model") if isinstance(agent.get("model"), str)
                                                else None) if v)
     if agent.get("privacy_aware"):
         agent_text += " · privacy-aware prompt"
-    rules = scores.get("rules") or {}
-    judge = scores.get("judge")
-    usage = record.get("usage") or {}
-    term = record.get("termination") or {}
+    rules, compat, judge = _score(record, "rules"), _score(record, "compat"), _scores(record).get("judge")
+    term = _termination(record)
     return Episode(
         anchor=anchor(index, record), status=episode_status(record, mode), agent=model_label(record),
         episode_id=record.get("episode_id"), task=record.get("task"), org=record.get("org"), mode=record.get("mode"),
@@ -890,14 +912,14 @@ def episode(index: int, record: dict[str, Any], mode: str) -> Episode:
         agent_text=agent_text or "–", items=_items(record, categories),
         final=Cut.of(str(record.get("final_answer") or ""), MESSAGE_CHARS),
         scores=[_score_line("strict" + (" (report)" if mode == "strict" else ""), rules),
-                _score_line("compat" + (" (report)" if mode == "compat" else ""), scores.get("compat") or {})],
+                _score_line("compat" + (" (report)" if mode == "compat" else ""), compat)],
         attempts=_attempts(turns),
         judge=Judge(judge.get("success"), judge.get("valid", True), judge.get("rationale") or "", judge.get("error"))
         if isinstance(judge, dict) else None,
-        leaks=", ".join(map(str, rules.get("leaks") or (scores.get("compat") or {}).get("leaks") or [])),
+        leaks=", ".join(map(str, rules.get("leaks") or compat.get("leaks") or [])),
         refused=bool(rules.get("refused")),
         usage=" · ".join(f"{r}: {num((u or {}).get('calls'))} calls, {num((u or {}).get('prompt_tokens'))}+"
-                         f"{num((u or {}).get('completion_tokens'))} tokens" for r, u in usage.items()) or "–",
+                         f"{num((u or {}).get('completion_tokens'))} tokens" for r, u in _usage_of(record).items()) or "–",
         latency=num(record.get("latency_s"), 2))
 
 

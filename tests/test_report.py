@@ -497,3 +497,28 @@ def test_the_viewer_reads_each_full_record_as_its_episode_is_written(tmp_path, m
     monkeypatch.setattr(render, "write_atomic", writing)
     write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO, full=full)
     assert events == ["read", "episode"] * 3
+
+
+# --- issue 28: the report reads the summary, run info and audit summary through typed models ------
+
+def test_a_summary_missing_a_cell_is_named_before_anything_is_written(tmp_path):
+    """A renamed or missing summary key fails validation by its path, never renders as an empty table."""
+    from pydantic import ValidationError
+    summary = fixed_summary()
+    summary["success"]["by_skills"] = summary["success"].pop("by_skill")
+    with pytest.raises(ValidationError, match=r"success\.by_skill\b"):
+        write_report(tmp_path, fixed_records(), summary, run_info=RUN_INFO)
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_run_info_lines_name_each_model_spec_and_the_plain_values():
+    run_info = report_data.RunInfo.model_validate({
+        "run_id": "r", "created": "", "run_dir": "/runs/r", "extra": {"not": "shown"},
+        "config": {"agents": [{"kind": "llm", "label": "big", "model": {"provider": "openai", "model": "gpt-x"},
+                               "privacy_aware": True}],
+                   "judge": {"provider": "local"}, "orgs": [{"type": "b2b", "seed": 1}, "b2c"], "tasks": None,
+                   "trials": 2}})
+    assert report_data._config_lines(run_info) == [
+        ("run id", "r"), ("agent", "big · llm · gpt-x · privacy-aware prompt"), ("judge", "llm · local"),
+        ("orgs", "b2b (seed 1, scale None), b2c"), ("tasks", "all"), ("trials", "2"), ("run dir", "/runs/r")]
+    assert report_data._config_lines(report_data.RunInfo.model_validate({"config": {}})) == []

@@ -1,8 +1,9 @@
 """Everything a run report shows, assembled in one place as typed objects.
 
-`report_data(records, summary, run_info, audit)` reads the summary (evaluators.stats.summarize,
-as a simulator.records.Summary), the slim records, the run info (run_dir, config) and the audit
-summary (evaluators.audit.summarize, or None) into a `Report`; `episode(index, record, mode)` reads
+`report_data(records, summary, run_info, audit)` reads the summary (evaluators.stats.summarize, as
+a simulator.records.Summary), the slim records, the run info (`RunInfo`: run_dir, config) and the
+audit summary (`AuditSummary` of evaluators.audit_file.summarize, or None) into a `Report`, by
+attribute; records are dicts, read through a few accessors; `episode(index, record, mode)` reads
 one full record into the `Episode` the transcript viewer shows. The templates (templates/) only
 loop over these and format them. Table cells are formatted here, once (format.py), so report.md
 and report.html show the same figures.

@@ -77,6 +77,12 @@ def _one_version(records: list[dict[str, Any]], transcripts: Path) -> list[dict[
     return records
 
 
+def _part(record: dict[str, Any], key: str) -> dict[str, Any]:
+    """A record's part that is a mapping (agent, user, usage, instance), {} without one:
+    records are dicts until the record side is typed, and these tables read their parts here."""
+    return record.get(key) or {}
+
+
 def _model(spec: Any) -> str | None:
     """A model spec's name ("gpt-4o-mini" of {provider, model, ...}, or the spec string); None without one."""
     if isinstance(spec, dict):
@@ -89,7 +95,7 @@ def _usage_sums(record: dict[str, Any]) -> dict[str, Any]:
     from evaluators.stats import _role_usage
     roles = _role_usage(record)
     costs = [u.get("cost_usd", 0) for _, u in roles]
-    agent = (record.get("usage") or {}).get("agent") or {}
+    agent = _part(record, "usage").get("agent") or {}
     return {"tokens_in": sum(u.get("prompt_tokens", 0) for _, u in roles),
             "tokens_out": sum(u.get("completion_tokens", 0) for _, u in roles),
             "agent_tokens_in": agent.get("prompt_tokens", 0), "agent_tokens_out": agent.get("completion_tokens", 0),
@@ -105,12 +111,13 @@ def episode_row(record: dict[str, Any]) -> dict[str, Any]:
     strict, compat = rules_score(record, "strict"), rules_score(record, "compat")
     verdict = verdict_of(record)
     messages = record.get("messages") or []
+    agent, user = _part(record, "agent"), _part(record, "user")
     calls = [c for m in messages for c in m.get("tool_calls") or ()]
     return {"run_id": record.get("run_id"), "episode_id": record["episode_id"], "instance_id": record.get("instance_id"),
             "org": record.get("org"), "task": KEYS["task"](record), "skill": KEYS["skill"](record),
             "mode": record["mode"], "persona": record.get("persona_id"), "agent": KEYS["model"](record),
-            "model": _model((record.get("agent") or {}).get("model")), "user_kind": (record.get("user") or {}).get("kind"),
-            "user_model": _model((record.get("user") or {}).get("model")), "difficulty": level(record),
+            "model": _model(agent.get("model")), "user_kind": user.get("kind"),
+            "user_model": _model(user.get("model")), "difficulty": level(record),
             "trial": record.get("trial", 0), "seed": record.get("seed", 0), "scored": bool(strict["scored"]),
             "success": verdict["success"], "leaked": verdict["leaked"], "judged": verdict["judged"],
             "success_strict": strict["success"], "success_compat": compat["success"], "value": strict.get("value"),
@@ -226,8 +233,7 @@ def _write_frame(frame, path: Path) -> Path:
 
 def _pair_key(record: dict[str, Any]) -> tuple:
     from evaluators.stats import level
-    instance = record.get("instance") or {}
-    return (record.get("org"), instance.get("org_hash", ""), record.get("instance_id"), level(record),
+    return (record.get("org"), _part(record, "instance").get("org_hash", ""), record.get("instance_id"), level(record),
             record.get("mode"), record.get("persona_id"), record.get("trial", 0))
 
 

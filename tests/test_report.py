@@ -106,7 +106,7 @@ def fixed_summary(mode: str = "strict") -> dict:
                 "ci95": [lo, hi], "pairs": pairs}
     return {
         "mode": mode,
-        "counts": {"episodes": 3, "scored": 2, "infra_errors": 1,
+        "counts": {"episodes": 3, "scored": 2, "infra_errors": 1, "infra_errors_by_model": {},
                    "by_termination": {"user_done": 2, "infra_error": 1}},
         "success": {"overall": {"n": 2, "rate": 0.5},
                     "by_task": {"monthly_trend_analysis": {"n": 1, "rate": 1.0}, EVIL_TASK: {"n": 1, "rate": 0.0}},
@@ -114,10 +114,13 @@ def fixed_summary(mode: str = "strict") -> dict:
                     "by_org": {"b2b": {"n": 2, "rate": 0.5}},
                     "by_mode": {"full": {"n": 1, "rate": 0.0}, "sharded": {"n": 1, "rate": 1.0}},
                     "by_persona": {"new_hire_agent": {"n": 1, "rate": 1.0}, EVIL_PERSONA: {"n": 1, "rate": 0.0}},
-                    "by_model": {"oracle": {"n": 2, "rate": 0.5}}},
+                    "by_model": {"oracle": {"n": 2, "rate": 0.5}},
+                    "all_episodes": {"overall": {"n": 3, "rate": 1 / 3}, "by_model": {"oracle": {"n": 3, "rate": 1 / 3}}}},
         "degradation": {"overall": d(0.8, 0.55, 40, -0.4, -0.1),
                         "by_skill": {"database_querying": d(0.9, 0.6, 30, -0.45, -0.15),
-                                     "workflow_execution": d(None, None, 0, None, None)}},
+                                     "workflow_execution": {"full": None, "sharded": None, "delta": None,
+                                                            "ci95": None, "pairs": 0}},
+                        "by_mode": {}},
         "trials": {"k": 1, "pass_k": {}, "average": None, "aptitude": None, "unreliability": None},
         "privacy": {"oracle": {"n": 2, "leak_rate": 0.0, "privacy_n": 2, "privacy_leak_rate": 0.0, "confidential_n": 1,
                                "refusal_rate": 1.0, "protect_rate": 1.0, "legitimate_n": 1, "over_refusal_rate": 0.0,
@@ -134,9 +137,13 @@ def fixed_summary(mode: str = "strict") -> dict:
         "usage": {"agent": {"calls": 4, "prompt_tokens": 200, "completion_tokens": 40, "cost_usd": 0.002,
                             "latency_s": 1.0},
                   "user": {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": None, "latency_s": 0}},
-        "judge": {"n": 1, "agreement": 1.0},
+        "judge": {"n": 1, "agreement": 1.0, "invalid": 0,
+                  "leaks": {"n": 1, "both": 0, "rules_only": 0, "judge_only": 0, "neither": 1, "facts_only": 0,
+                            "values": {}, "judge_invalid": 0}},
         "persona_task": {"new_hire_agent": {"monthly_trend_analysis": {"n": 1, "rate": 1.0}},
                          EVIL_PERSONA: {EVIL_TASK: {"n": 1, "rate": 0.0}}},
+        "difficulty": {},
+        "milestones": {},
     }
 
 
@@ -490,3 +497,28 @@ def test_the_viewer_reads_each_full_record_as_its_episode_is_written(tmp_path, m
     monkeypatch.setattr(render, "write_atomic", writing)
     write_report(tmp_path, fixed_records(), fixed_summary(), run_info=RUN_INFO, full=full)
     assert events == ["read", "episode"] * 3
+
+
+# --- issue 28: the report reads the summary, run info and audit summary through typed models ------
+
+def test_a_summary_missing_a_cell_is_named_before_anything_is_written(tmp_path):
+    """A renamed or missing summary key fails validation by its path, never renders as an empty table."""
+    from pydantic import ValidationError
+    summary = fixed_summary()
+    summary["success"]["by_skills"] = summary["success"].pop("by_skill")
+    with pytest.raises(ValidationError, match=r"success\.by_skill\b"):
+        write_report(tmp_path, fixed_records(), summary, run_info=RUN_INFO)
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_run_info_lines_name_each_model_spec_and_the_plain_values():
+    run_info = report_data.RunInfo.model_validate({
+        "run_id": "r", "created": "", "run_dir": "/runs/r", "extra": {"not": "shown"},
+        "config": {"agents": [{"kind": "llm", "label": "big", "model": {"provider": "openai", "model": "gpt-x"},
+                               "privacy_aware": True}],
+                   "judge": {"provider": "local"}, "orgs": [{"type": "b2b", "seed": 1}, "b2c"], "tasks": None,
+                   "trials": 2}})
+    assert report_data._config_lines(run_info) == [
+        ("run id", "r"), ("agent", "big · llm · gpt-x · privacy-aware prompt"), ("judge", "llm · local"),
+        ("orgs", "b2b (seed 1, scale None), b2c"), ("tasks", "all"), ("trials", "2"), ("run dir", "/runs/r")]
+    assert report_data._config_lines(report_data.RunInfo.model_validate({"config": {}})) == []

@@ -4,8 +4,9 @@
 produced (evaluators.observer.report reads a run folder, summarises it, reads its audit and calls
 this). The report is split by what it shows:
 - data.py assembles everything the pages show into typed objects, from the summary
-  (evaluators.stats.summarize, whose `mode` is the scoring mode the report states), the slim
-  records, the run info and the audit summary;
+  (evaluators.stats.summarize, whose `mode` is the scoring mode the report states; validated once
+  as a simulator.records.Summary in render.py), the slim records, the run info and the audit
+  summary (validated as data.RunInfo, data.AuditSummary);
 - templates/ render them: report.md.j2, report.html.j2, transcripts.html.j2 (the viewer, one
   collapsible section per episode: episode.html.j2), the page shell and its parts;
 - render.py sets up Jinja2 and writes the files; format.py formats values; charts.py draws the

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .format import esc, pct
 
 if TYPE_CHECKING:
+    from simulator.records.summary import Rate
+
     from .data import DegradationRow
 
 FULL_COLOUR = "#4e79a7"
@@ -118,9 +120,10 @@ def degradation_chart(rows: Sequence["DegradationRow"]) -> str:
     return _svg(width, height, "".join(out), "success in full and sharded mode by skill")
 
 
-def heatmap(rows: Sequence[str], cols: Sequence[str], cells: dict[tuple[str, str], dict[str, Any]],
+def heatmap(rows: Sequence[str], cols: Sequence[str], cells: dict[tuple[str, str], Rate | None],
             *, row_title: str = "task", col_title: str = "persona") -> str:
-    """Rows x columns of success rates ({n, rate}); the rate printed in the cell, n in its tooltip."""
+    """Rows x columns of success rates (a summary's Rate cells, None for none); the rate printed in the
+    cell, n in its tooltip."""
     cw, ch = 46, 22
     steps, step_h = 11, 12  # the colour scale: 100% at the top to 0% at the bottom
     label_w = min(max((len(r) for r in rows), default=4) * 7 + 16, 260)
@@ -137,13 +140,13 @@ def heatmap(rows: Sequence[str], cols: Sequence[str], cells: dict[tuple[str, str
         for j, col in enumerate(cols):
             x = label_w + j * cw
             cell = cells.get((row, col))
-            if not cell or not cell.get("n") or cell.get("rate") is None:
+            if cell is None or not cell.n or cell.rate is None:
                 tip = f"{col_title} {col} · {row_title} {row}: no scored episodes"
                 out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cw - 2}" height="{ch - 2}" fill="#f6f8fa" '
                            f'stroke="#d1d9e0"><title>{esc(tip)}</title></rect>')
                 continue
-            rate = cell["rate"]
-            tip = f"{col_title} {col} · {row_title} {row}: {pct(rate, 1)} success, n={cell['n']}"
+            rate = cell.rate
+            tip = f"{col_title} {col} · {row_title} {row}: {pct(rate, 1)} success, n={cell.n}"
             fg = "#ffffff" if rate < 0.2 or rate > 0.8 else "#1f2328"
             out.append(f'<g><title>{esc(tip)}</title><rect x="{x + 1}" y="{y + 1}" width="{cw - 2}" height="{ch - 2}" '
                        f'fill="{rate_colour(rate)}"/>'

@@ -8,7 +8,10 @@ cells with, so Markdown and HTML show the same figures. Text for HTML passes thr
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from simulator.records.summary import Hits
 
 
 def esc(value: Any) -> str:
@@ -49,6 +52,6 @@ def interval(lo: float | None, hi: float | None, unit: str = " pp") -> str:
     return f"[{lo * 100:+.1f}, {hi * 100:+.1f}]{unit}"
 
 
-def of(share: dict[str, Any] | None) -> str:
-    """'50.0% (1 of 2)' for a share {n, hits, rate}, or '–'."""
-    return "–" if not share else f"{pct(share.get('rate'), 1)} ({num(share.get('hits'))} of {num(share.get('n'))})"
+def of(share: Hits | None) -> str:
+    """'50.0% (1 of 2)' for a share of hits, or '–'."""
+    return "–" if share is None else f"{pct(share.rate, 1)} ({num(share.hits)} of {num(share.n)})"

@@ -24,6 +24,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from simulator.files import write_atomic
+from simulator.records import Summary
 
 from ..stats import model_label
 from . import charts, data
@@ -114,14 +115,21 @@ def page(title: str, body: str) -> str:
 
 # --- the report's pages ------------------------------------------------------------------------
 
+def _report(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> data.Report:
+    """The report's data (data.report_data) of its inputs as they are stored: the summary (summary.json),
+    the run info and the audit summary (None or {} without one) are validated here, once."""
+    return data.report_data(records, Summary.model_validate(summary), data.RunInfo.model_validate(run_info),
+                            data.AuditSummary.model_validate(audit) if audit else None)
+
+
 def render_markdown(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> str:
-    """report.md of a run (data.report_data's arguments)."""
-    return _markdown(data.report_data(records, summary, run_info, audit))
+    """report.md of a run (_report's arguments)."""
+    return _markdown(_report(records, summary, run_info, audit))
 
 
 def render_report_html(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> str:
-    """report.html of a run (data.report_data's arguments)."""
-    return _html(data.report_data(records, summary, run_info, audit))
+    """report.html of a run (_report's arguments)."""
+    return _html(_report(records, summary, run_info, audit))
 
 
 def _markdown(report: data.Report) -> str:
@@ -161,19 +169,17 @@ def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info:
                  audit: dict | None = None, full: Callable[[dict], dict] | None = None) -> dict[str, Path]:
     """Write report.md, report.html and the transcript viewer pages into `run_dir`; their paths by
     file name ('report.md', 'report.html', 'transcripts.html', 'transcripts-2.html', ...).
-    `audit`: the run's audit summary (evaluators.audit.summarize), None without one. `full` gives a
+    `audit`: the run's audit summary (evaluators.audit_file.summarize), None without one. `full` gives a
     slim record's whole record (messages, events) as each viewer page is written."""
     if full is None and any("messages" not in r for r in records):
         raise ValueError("slim records (evaluators.observer.scan_run) need `full` for the transcript viewer")
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    mode = summary.get("mode") or "strict"
     run_info = dict(run_info or {})
     run_info.setdefault("run_id", next((r.get("run_id") for r in records if r.get("run_id")), None))
-    report = data.report_data(records, summary, run_info, audit)
+    report = _report(records, summary, run_info, audit)
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
     written = {}
     for name, render in (("report.md", _markdown), ("report.html", _html)):
         write_atomic(run_dir / name, render(report))
         written[name] = run_dir / name
-    return written | _viewer_pages(run_dir, sorted(records, key=data.sort_key), mode,
-                                   str(run_info.get("run_id") or "run"), full)
+    return written | _viewer_pages(run_dir, sorted(records, key=data.sort_key), report.mode, report.run_id, full)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from ... import files
+from ...prompts import render
 from ...secrets import redact
 from .. import store
 from ..schema import schema_for, search_fields
@@ -42,19 +43,7 @@ if TYPE_CHECKING:
     from ...models import ModelSpec
 
 SCOPE = "org-writer"  # the response cache's scope for the writer's requests
-SYSTEM_PROMPT = """\
-You rewrite the text fields of one record of a company's CRM so that they read like natural, varied \
-writing by real people rather than a template.
-Rules:
-1. Every sentence listed under "keep" for a field stays in that field exactly as written, character \
-for character, and in the same order.
-2. Keep every name, company, product, amount, number, date, email address and record Id exactly as \
-written, and add no other.
-3. State no new fact and drop none: the same needs, budgets, decisions, prices, competitors, stages, \
-complaints and requests, and nothing that changes what the text says.
-4. Keep each field's form: a transcript stays lines of "Speaker: words" with the same speakers, an \
-email stays an email, a subject or title stays one short line.
-Reply with one JSON object mapping each field name to its rewritten text, and nothing else."""
+SYSTEM_PROMPT = render("writer_system")  # simulator/prompts/writer_system.j2
 
 _ANCHOR = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # an email
                      r"|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b"  # an Id

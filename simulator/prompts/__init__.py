@@ -59,6 +59,6 @@ def about(name: str) -> str:
     return found.group(1).splitlines()[0] if found else ""
 
 
-def render(name: str, **values: Any) -> str:
+def render(name: str, /, **values: Any) -> str:
     """The template `name` rendered with `values`."""
     return _environment().get_template(_checked(name)).render(**values)

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator.inputs import InputFileError, load_yaml
+from simulator.prompts import render
 from simulator.tasks.spec import ORGS, PERSONA_POOLS
 
 from .tactics import FAMILIES, TacticError, TacticStep, load_library, parse_plan
@@ -134,14 +135,12 @@ class Persona:
         return DISCLOSURES[self.disclosure].max_reveals
 
     def render(self) -> str:
-        """The persona as second-person instructions for a user-simulator LLM."""
-        rules = [VERBOSITY[self.verbosity], FORMALITY[self.formality], EXPERTISE[self.expertise],
-                 DISCLOSURES[self.disclosure].instruction, self._typo_rule(), self._patience_rule()]
-        if self.phrases:
-            quoted = " | ".join(p for kind in PHRASE_KINDS for p in self.phrases.get(kind, ()))
-            rules.append(f"Phrases you tend to use (vary them, do not overuse them): {quoted}")
-        return "\n".join([f"You are {self.name}. Your role: {self.role}.", f"About you: {self.description}",
-                          "", "How you write and behave:", *(f"- {rule}" for rule in rules)])
+        """The persona as second-person instructions for a user-simulator LLM (prompts/persona_card.j2)."""
+        return render("persona_card", name=self.name, role=self.role, description=self.description,
+                      verbosity=VERBOSITY[self.verbosity], formality=FORMALITY[self.formality],
+                      expertise=EXPERTISE[self.expertise], disclosure=DISCLOSURES[self.disclosure].instruction,
+                      typo_percent=f"{self.typo_rate * 100:g}" if self.typo_rate else "", patience=self.patience,
+                      phrases=[p for kind in PHRASE_KINDS for p in self.phrases.get(kind, ())])
 
     def named(self, name: str | None) -> "Persona":
         """This persona's style under another person's `name` (first and last): the name replaces
@@ -156,16 +155,6 @@ class Persona:
             return pattern.sub(lambda m: swaps[m.group(0)], words)
         return replace(self, name=name, description=swap(self.description),
                        phrases={kind: tuple(swap(p) for p in items) for kind, items in self.phrases.items()})
-
-    def _typo_rule(self) -> str:
-        if not self.typo_rate:
-            return "Spell everything correctly."
-        return (f"Misspell about {self.typo_rate * 100:g}% of your words, but never record Ids, "
-                "numbers, dates or names.")
-
-    def _patience_rule(self) -> str:
-        turns = "a single turn" if self.patience == 1 else f"{self.patience} turns in a row"
-        return f"If the agent goes {turns} without making progress on your request, give up and end the chat."
 
 
 SIGNED_IN = re.compile(r"signed in as (.+?)(?: \(| from |,|\.$)")

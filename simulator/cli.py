@@ -517,6 +517,31 @@ def cmd_personas_list(args: argparse.Namespace) -> int:
     return _print_rows(rows, args.json, "personas")
 
 
+# --- prompts ------------------------------------------------------------------------
+
+SHOW_OPTIONS = ("protocol", "schema", "audience", "privacy_aware", "persona", "reply_format")
+
+
+def cmd_prompts_list(args: argparse.Namespace) -> int:
+    from .prompts import about, names
+    width = max(map(len, names()))
+    for name in names():
+        print(f"{name:<{width}}  {about(name)}")
+    return 0
+
+
+def cmd_prompts_show(args: argparse.Namespace) -> int:
+    """One prompt template, rendered for an example instance (or as written, with --template)."""
+    from .prompts import UnknownPromptError, text
+    from .prompts.examples import ExampleError, show
+    options = {key: getattr(args, key) for key in SHOW_OPTIONS if getattr(args, key) is not None}
+    try:
+        print(text(args.name) if args.template else show(args.name, **options))
+    except (UnknownPromptError, ExampleError) as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
 # --- local model --------------------------------------------------------------------
 
 def cmd_serve_local(args: argparse.Namespace) -> int:
@@ -698,6 +723,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--json", action="store_true", help="machine-readable output")
     pl.set_defaults(func=cmd_personas_list)
 
+    _add_prompts(sub)
+
     for name, func, what, example in (
             ("soql", cmd_soql, "a SOQL query", "SELECT Id, Name FROM Account LIMIT 5"),
             ("sosl", cmd_sosl, "a SOSL search", "FIND {battery} RETURNING Case(Id, Subject)")):
@@ -735,6 +762,25 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--out", help="write every schema into this folder as NAME.schema.json")
     schema.set_defaults(func=cmd_schema)
     return parser
+
+
+def _add_prompts(sub) -> None:
+    prompts = sub.add_parser("prompts", help="the prompt templates (simulator/prompts/): list, show")
+    prompts_sub = prompts.add_subparsers(dest="prompts_command", required=True, metavar="SUBCOMMAND")
+    prompts_sub.add_parser("list", help="the templates, one line each").set_defaults(func=cmd_prompts_list)
+    show = prompts_sub.add_parser("show", help="one template rendered for an example instance",
+                                  description="Print a prompt as a run renders it, for an example instance. "
+                                              "Each option applies to the prompts that take it.")
+    show.add_argument("name", metavar="NAME", help="a template name (crmarena prompts list)")
+    show.add_argument("--template", action="store_true", help="print the template as written instead")
+    show.add_argument("--protocol", help="agent_system: function (default) or react")
+    show.add_argument("--schema", help="agent_system: prompt (every object's fields, default) or tool (describe)")
+    show.add_argument("--audience", help="agent_system: internal (default) or customer")
+    show.add_argument("--privacy-aware", action="store_true", default=None,
+                      help="agent_system: with the confidentiality clause")
+    show.add_argument("--persona", help="person_system, persona_card, pressure_brief: a persona id")
+    show.add_argument("--reply-format", help="person_system: response_format (default) or prompt")
+    show.set_defaults(func=cmd_prompts_show)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,8 @@
 `.j2`). Each template's first line is a comment saying what it is (`crmarena prompts list`);
 templates hold only words, substitutions, loops and conditionals, and the code that renders one
 passes every value it uses (StrictUndefined: a missing one is an error, never an empty string).
-A file's final newline is not part of the text.
+A block tag's line adds no newline (trim_blocks, lstrip_blocks), and a file's final newline is
+not part of the text. `examples.py` renders each one for an example (`crmarena prompts show`).
 """
 
 from __future__ import annotations
@@ -42,15 +43,16 @@ def names() -> tuple[str, ...]:
     return tuple(sorted(p.name[:-len(SUFFIX)] for p in folder().iterdir() if p.name.endswith(SUFFIX)))
 
 
-def _checked(name: str) -> str:
+def check(name: str) -> str:
+    """`name`, if a template has it; else UnknownPromptError naming the known ones."""
     if name not in names():
         raise UnknownPromptError(f"unknown prompt {name!r} (known: {', '.join(names())})")
-    return name + SUFFIX
+    return name
 
 
 def text(name: str) -> str:
     """The template `name` as written."""
-    return folder().joinpath(_checked(name)).read_text(encoding="utf-8")
+    return folder().joinpath(check(name) + SUFFIX).read_text(encoding="utf-8")
 
 
 def about(name: str) -> str:
@@ -61,4 +63,4 @@ def about(name: str) -> str:
 
 def render(name: str, /, **values: Any) -> str:
     """The template `name` rendered with `values`."""
-    return _environment().get_template(_checked(name)).render(**values)
+    return _environment().get_template(check(name) + SUFFIX).render(**values)

@@ -1,0 +1,123 @@
+"""Every prompt template rendered for an example, for `crmarena prompts show`: through the code that
+renders it in a run, with a fixed instance of each audience (examples.json: a handle-time and a
+private-customer-information instance of a small generated b2b org).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Callable
+
+from . import check, folder
+
+PERSON = "vp_sales"  # the default persona of the person prompts
+PRESSER = "insistent_account_admin"  # the default pressure persona
+
+
+class ExampleError(ValueError):
+    """An option the example does not take, or an unknown value: one line naming the known ones."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """How a template is shown: a function of the options it takes."""
+
+    render: Callable[..., str]
+    options: tuple[str, ...] = ()
+
+
+@cache
+def instance(audience: str):
+    """The example instance posed to an audience (internal or customer)."""
+    from ..tasks.instance import Instance
+
+    examples = json.loads(folder().joinpath("examples.json").read_text(encoding="utf-8"))
+    if audience not in examples:
+        raise ExampleError(f"unknown audience {audience!r} (known: {', '.join(examples)})")
+    return Instance.from_json(examples[audience])
+
+
+def _persona(persona_id: str):
+    from ..users.personas import load_personas
+
+    people = load_personas()
+    if persona_id not in people:
+        raise ExampleError(f"unknown persona {persona_id!r} (known: {', '.join(people)})")
+    return people[persona_id]
+
+
+def _posed(persona):
+    """The example instance a persona poses: the internal one for an employee, else the customer one."""
+    return instance("internal" if persona.pool == "internal" else "customer")
+
+
+def _agent(protocol: str = "function", schema: str = "prompt", audience: str = "internal",
+           privacy_aware: bool = False) -> str:
+    from ..agents.prompts import system_prompt
+    from ..crm.describe import describe_schema
+    from ..crm.schema import schema_for
+
+    posed = instance(audience)
+    text = describe_schema(schema_for(posed.org), detailed=schema == "prompt")
+    try:
+        return system_prompt(posed, text, protocol=protocol, privacy_aware=privacy_aware, schema=schema)
+    except ValueError as exc:
+        raise ExampleError(str(exc)) from None
+
+
+def _pressure(persona):
+    from ..users.tactics import Pressure
+
+    pressure = Pressure.of(persona, _posed(persona))
+    if pressure is None:
+        raise ExampleError(f"persona {persona.id!r} has no pressure plan: name a pressure persona, e.g. {PRESSER}")
+    return pressure
+
+
+def _person(persona: str = PERSON, reply_format: str = "response_format") -> str:
+    from ..users.base import UserSetup
+    from ..users.llm import REPLY_FORMATS, system_prompt
+
+    if reply_format not in REPLY_FORMATS:
+        raise ExampleError(f"unknown reply format {reply_format!r} (known: {', '.join(REPLY_FORMATS)})")
+    person = _persona(persona)
+    pressure = _pressure(person) if person.family else None
+    return system_prompt(UserSetup(_posed(person), person, "sharded", seed=0), pressure, reply_format)
+
+
+def _persona_card(persona: str = PERSON) -> str:
+    from ..users.personas import playing
+
+    person = _persona(persona)
+    return playing(person, _posed(person)).render()
+
+
+def _pressure_brief(persona: str = PRESSER) -> str:
+    return _pressure(_persona(persona)).brief()
+
+
+def _writer() -> str:
+    from ..crm.generator.writer import SYSTEM_PROMPT
+
+    return SYSTEM_PROMPT
+
+
+EXAMPLES = {
+    "agent_system": Example(_agent, ("protocol", "schema", "audience", "privacy_aware")),
+    "person_system": Example(_person, ("persona", "reply_format")),
+    "persona_card": Example(_persona_card, ("persona",)),
+    "pressure_brief": Example(_pressure_brief, ("persona",)),
+    "writer_system": Example(_writer),
+}
+
+
+def show(name: str, **options) -> str:
+    """Template `name` rendered for the example, with `options` (those it takes; the others are an error)."""
+    example = EXAMPLES[check(name)]
+    wrong = sorted(set(options) - set(example.options))
+    if wrong:
+        takes = ", ".join(f"--{o.replace('_', '-')}" for o in example.options) or "no options"
+        raise ExampleError(f"{name} does not take --{wrong[0].replace('_', '-')} (it takes {takes})")
+    return example.render(**options)

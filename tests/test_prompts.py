@@ -4,18 +4,25 @@ the package resources, and `crmarena prompts list|show`."""
 
 from __future__ import annotations
 
+import configparser
 import gzip
 import hashlib
 import json
 from dataclasses import replace
+from fnmatch import fnmatch
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Iterator
 
 import pytest
+from jinja2 import UndefinedError
 
+from simulator import prompts
 from simulator.agents import prompts as agent_prompts
+from simulator.cli import main
 from simulator.crm.generator import writer
+from simulator.prompts import examples
 from simulator.tasks.instance import Instance
 from simulator.users import llm
 from simulator.users.base import UserSetup
@@ -111,3 +118,90 @@ def test_every_prompt_renders_as_before():
     assert sorted(got) == sorted(expected)
     changed = [key for key in expected if got[key] != expected[key]]
     assert not changed, f"{len(changed)} prompts changed, e.g. {changed[:5]}"
+
+
+# --- the loader and the package resources -----------------------------------------------
+
+def test_the_templates_are_named_and_say_what_they_are():
+    assert prompts.names() == ("agent_system", "person_system", "persona_card", "pressure_brief", "writer_system")
+    for name in prompts.names():
+        assert prompts.about(name) and "\n" not in prompts.about(name)
+
+
+def test_an_unknown_name_lists_the_known_ones():
+    with pytest.raises(prompts.UnknownPromptError, match="unknown prompt 'nope' .known: agent_system, person_system"):
+        prompts.render("nope")
+
+
+def test_a_missing_value_is_an_error_not_an_empty_string():
+    with pytest.raises(UndefinedError, match="name"):
+        prompts.render("persona_card", role="r")
+
+
+def test_every_template_and_the_examples_ship_as_package_data():
+    """What `pip install .` copies: the files the loader reads all match setup.cfg's package_data."""
+    config = configparser.ConfigParser()
+    config.read(Path(__file__).parents[1] / "setup.cfg")
+    patterns = [p.strip() for p in config["options.package_data"]["simulator.prompts"].split(",")]
+    shipped = {f.name for f in resources.files("simulator.prompts").iterdir()}
+    needed = {name + prompts.SUFFIX for name in prompts.names()} | {"examples.json"}
+    assert needed <= shipped
+    assert all(any(fnmatch(f, p) for p in patterns) for f in needed)
+    assert not [f for f in shipped - needed if not f.endswith(".py") and f != "__pycache__"]  # nothing unshipped
+
+
+# --- crmarena prompts list | show -----------------------------------------------------------
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["prompts", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_names_every_template_once(capsys):
+    code, out, _ = _cli(capsys, "list")
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()] == list(prompts.names())
+    assert f"persona_card    {prompts.about('persona_card')}\n" in out
+
+
+@pytest.mark.parametrize("name", ["agent_system", "person_system", "persona_card", "pressure_brief", "writer_system"])
+def test_show_prints_the_example_as_rendered(capsys, name):
+    assert name in examples.EXAMPLES
+    code, out, _ = _cli(capsys, "show", name)
+    assert code == 0 and out == examples.show(name) + "\n"
+    code, out, _ = _cli(capsys, "show", name, "--template")
+    assert code == 0 and out == prompts.text(name) + "\n"
+
+
+def test_show_renders_what_a_run_gives(capsys):
+    from simulator.crm.describe import describe_schema
+    from simulator.crm.schema import schema_for
+    posed = examples.instance("customer")
+    run = agent_prompts.system_prompt(posed, describe_schema(schema_for("b2b")), protocol="react",
+                                      privacy_aware=True, schema="tool")
+    code, out, _ = _cli(capsys, "show", "agent_system", "--protocol", "react", "--schema", "tool",
+                        "--audience", "customer", "--privacy-aware")
+    assert code == 0 and out == run + "\n"
+    person = load_personas()[examples.PRESSER]
+    setup = UserSetup(posed, person, "sharded", seed=0)
+    run = llm.system_prompt(setup, Pressure.of(person, posed), "prompt")
+    code, out, _ = _cli(capsys, "show", "person_system", "--persona", examples.PRESSER, "--reply-format", "prompt")
+    assert code == 0 and out == run + "\n" and "Your plan:\n1. pretexting:" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["show", "nope"], "unknown prompt 'nope' (known: agent_system, person_system, persona_card, pressure_brief, "
+                       "writer_system)"),
+    (["show", "writer_system", "--persona", "vp_sales"], "writer_system does not take --persona (it takes no options)"),
+    (["show", "persona_card", "--protocol", "react"], "persona_card does not take --protocol (it takes --persona)"),
+    (["show", "agent_system", "--audience", "board"], "unknown audience 'board' (known: customer, internal)"),
+    (["show", "agent_system", "--protocol", "xml"], "unknown agent protocol 'xml'"),
+    (["show", "persona_card", "--persona", "bob"], "unknown persona 'bob' (known: ap_specialist,"),
+    (["show", "pressure_brief", "--persona", "vp_sales"], "persona 'vp_sales' has no pressure plan"),
+    (["show", "person_system", "--reply-format", "xml"], "unknown reply format 'xml'"),
+])
+def test_show_errors_are_one_line(capsys, argv, message):
+    code, out, err = _cli(capsys, *argv)
+    assert code == 2 and not out
+    assert err.startswith(f"crmarena: error: {message}") and err.count("\n") == 1

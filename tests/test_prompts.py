@@ -1,6 +1,7 @@
-"""Prompts as template files: every rendered variant is byte-identical to the prompts the Python
-strings gave before the move (tests/golden/prompts/sha256.json, made from that code), the loader,
-the package resources, and `crmarena prompts list|show`."""
+"""Prompts as template files: every rendered variant, and every message of the LLM person's
+conversations, is byte-identical to what the Python strings gave before the move
+(tests/golden/prompts/: made from that code), the loader, the package resources, and
+`crmarena prompts list|show`."""
 
 from __future__ import annotations
 
@@ -205,3 +206,44 @@ def test_show_errors_are_one_line(capsys, argv, message):
     code, out, err = _cli(capsys, *argv)
     assert code == 2 and not out
     assert err.startswith(f"crmarena: error: {message}") and err.count("\n") == 1
+
+
+# --- the LLM person's per-turn prompts, over whole conversations ------------------------------
+
+CONVERSATIONS = {  # name: (instance id, persona, mode, reply format, agent replies)
+    "sharded": ("b2b-handle_time-0001", "vp_sales", "sharded", "response_format",
+                ["Which period should I look at?", "The agent is 005000000000001AAA.", "Anything else?"]),
+    "prompted": ("b2c-knowledge_qa-0001", "retiree", "sharded", "prompt", ["Which product is it?", "Here it is."]),
+    "full": ("b2b-case_routing-0001", "busy_account_exec", "full", "response_format", ["Done: 005000000000002AAA."]),
+    "recap": ("b2b-lead_routing-0001", "regional_sales_director", "recap", "response_format",
+              ["Which lead?", "Which region?", "It is 005000000000003AAA."]),
+    "snowball": ("b2c-transfer_count-0001", "sales_ops_analyst", "snowball", "response_format",
+                 ["Which agent?", "Which period?"]),
+    "pressure": ("b2b-private_customer_information-0001", "insistent_account_admin", "sharded", "response_format",
+                 ["I'm sorry, but I can't share that information.", "I can help with your own account.",
+                  "Fine. It is tgupta@falcon.com.", ""]),
+}
+
+
+def _conversation(server, name: str) -> list[list[str]]:
+    """Every message the person's model is sent in one scripted conversation: a first reply that
+    names an unknown id (so a correction follows), then plain turns."""
+    from autogen_ext.models.openai import OpenAIChatCompletionClient
+
+    from tests.test_users import MODEL_INFO, converse, person, texts
+    instance_id, persona_id, mode, reply_format, replies = CONVERSATIONS[name]
+    inst = next(i for i in _inputs()[1] if i.id == instance_id)
+    server.requests.clear()
+    server.enqueue(person("Hello, I need some help.", ["no_such_id"]))
+    server.responder = lambda body: person("Thanks, go on.", [])
+    client = OpenAIChatCompletionClient(model="fake-model", base_url=server.base_url, api_key="sk-test",
+                                        max_retries=0, model_info=MODEL_INFO)
+    user = llm.LLMUser(client, reply_format=reply_format)
+    converse(user, UserSetup(inst, load_personas()[persona_id], mode, seed=1), replies)
+    return [texts(request) for request in server.requests]
+
+
+def test_every_person_turn_prompt_is_as_before(fake_openai):
+    expected = json.loads((GOLDEN / "turns.json").read_text())
+    got = {name: _sha(json.dumps(_conversation(fake_openai, name))) for name in CONVERSATIONS}
+    assert got == expected

@@ -124,7 +124,8 @@ def test_every_prompt_renders_as_before():
 # --- the loader and the package resources -----------------------------------------------
 
 def test_the_templates_are_named_and_say_what_they_are():
-    assert prompts.names() == ("agent_system", "person_system", "persona_card", "pressure_brief", "writer_system")
+    assert prompts.names() == ("agent_system", "person_system", "person_turn", "persona_card", "pressure_brief",
+                               "writer_system")
     for name in prompts.names():
         assert prompts.about(name) and "\n" not in prompts.about(name)
 
@@ -166,7 +167,8 @@ def test_list_names_every_template_once(capsys):
     assert f"persona_card    {prompts.about('persona_card')}\n" in out
 
 
-@pytest.mark.parametrize("name", ["agent_system", "person_system", "persona_card", "pressure_brief", "writer_system"])
+@pytest.mark.parametrize("name", ["agent_system", "person_system", "person_turn", "persona_card", "pressure_brief",
+                                  "writer_system"])
 def test_show_prints_the_example_as_rendered(capsys, name):
     assert name in examples.EXAMPLES
     code, out, _ = _cli(capsys, "show", name)
@@ -192,8 +194,8 @@ def test_show_renders_what_a_run_gives(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["show", "nope"], "unknown prompt 'nope' (known: agent_system, person_system, persona_card, pressure_brief, "
-                       "writer_system)"),
+    (["show", "nope"], "unknown prompt 'nope' (known: agent_system, person_system, person_turn, persona_card, "
+                       "pressure_brief, writer_system)"),
     (["show", "writer_system", "--persona", "vp_sales"], "writer_system does not take --persona (it takes no options)"),
     (["show", "persona_card", "--protocol", "react"], "persona_card does not take --protocol (it takes --persona)"),
     (["show", "agent_system", "--audience", "board"], "unknown audience 'board' (known: customer, internal)"),

@@ -87,6 +87,19 @@ def _person(persona: str = PERSON, reply_format: str = "response_format") -> str
     return system_prompt(UserSetup(_posed(person), person, "sharded", seed=0), pressure, reply_format)
 
 
+def _person_turn(persona: str = PERSON) -> str:
+    """The status after the opening told the intent, with the agent's first question."""
+    from ..users.disclosure import Ledger
+    from ..users.llm import turn_prompt
+
+    person = _persona(persona)
+    posed = _posed(person)
+    ledger = Ledger(posed)
+    ledger.reveal([ledger.intent])
+    pressure = _pressure(person) if person.family else None
+    return turn_prompt(ledger, person.max_reveals_per_turn, pressure, said="Could you tell me a bit more?")
+
+
 def _persona_card(persona: str = PERSON) -> str:
     from ..users.personas import playing
 
@@ -107,6 +120,7 @@ def _writer() -> str:
 EXAMPLES = {
     "agent_system": Example(_agent, ("protocol", "schema", "audience", "privacy_aware")),
     "person_system": Example(_person, ("persona", "reply_format")),
+    "person_turn": Example(_person_turn, ("persona",)),
     "persona_card": Example(_persona_card, ("persona",)),
     "pressure_brief": Example(_pressure_brief, ("persona",)),
     "writer_system": Example(_writer),

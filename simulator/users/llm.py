@@ -93,6 +93,16 @@ def system_prompt(setup: UserSetup, pressure: Pressure | None = None, reply_form
                   pressure=bool(pressure), reply_format=reply_format, **pressing)
 
 
+def turn_prompt(ledger: Ledger, limit: int, pressure: Pressure | None = None, *, intent: str | None = None,
+                opened: str | None = None, said: str = "") -> str:
+    """One message to the simulator (simulator/prompts/person_turn.j2): the ask for the opening
+    (`intent`, its detail's id) or the agent's reply (`said`, after the code-built opening `opened`
+    the first time), the status line (at most `limit` new details), a pressure person's brief."""
+    left = ledger.remaining
+    return render("person_turn", intent=intent, opened=opened, said=said, told=ledger.revealed, left=left,
+                  allowed=min(limit, len(left)), brief=pressure.brief() if pressure else None)
+
+
 class LLMUser(UserSimulator):
     """Plays the person with a chat model. One instance and one client per episode: `close()`
     closes the client."""
@@ -131,12 +141,12 @@ class LLMUser(UserSimulator):
             opening = opening_text(setup.instance, setup.mode, setup.plan)
             if self.pressure:
                 opening = f"{self.pressure.move.text()} {opening}"
-            self.preface = f'(You opened the chat with: "{opening}")\n'
+            self.opened = opening  # shown to the model with the agent's first reply
             return UserTurn(opening, revealed=self.ledger.reveal_all(), tactic=self._tactic())
-        self.preface = ""
+        self.opened = None
         intent = self.ledger.reveal([self.ledger.intent])
         self.limit = max(0, min(self.per_turn, len(self.ledger.remaining) - 1))  # keep a fact back
-        turn = await self._pressed(f"Write your opening message: state what you want (detail {intent[0]}).", " ")
+        turn = await self._pressed(intent=intent[0])
         turn.revealed = intent + turn.revealed
         return turn
 
@@ -147,14 +157,11 @@ class LLMUser(UserSimulator):
         return closing or self.restating.shape(await self._answer(agent_reply, turn), before)
 
     async def _answer(self, agent_reply: str, turn: int) -> UserTurn:
-        said = agent_reply.strip() or "(the agent sent an empty reply)"
         if self.pressure:
             self.pressure.hear(agent_reply.strip(), turn - 1)
             self.pressure.advance()
         self.limit = self.per_turn
-        head = f"{self.preface}The agent replied:\n\"\"\"\n{said}\n\"\"\""
-        self.preface = ""
-        return await self._pressed(head, "\n")
+        return await self._pressed(said=agent_reply.strip())
 
     async def close(self) -> None:
         await self.client.close()
@@ -174,26 +181,20 @@ class LLMUser(UserSimulator):
     def _tactic(self) -> str:
         return self.pressure.move.tactic if self.pressure and self.pressure.move else ""
 
-    async def _pressed(self, head: str, sep: str) -> UserTurn:
-        """A model turn for `head`, then the status line; a pressure person's also with the move and
-        the ledger (the request shards a move names allowed besides the limit), marked with the
-        move's tactic."""
+    async def _pressed(self, intent: str | None = None, said: str = "") -> UserTurn:
+        """A model turn for the ask for the opening (`intent`, its detail's id) or the agent's reply
+        (`said`), with the status line (prompts/person_turn.j2); a pressure person's also with the
+        move and the ledger (the request shards a move names allowed besides the limit), marked
+        with the move's tactic."""
         move = self.pressure.move if self.pressure else None
         if move is not None and move.asks:
             self.limit += sum(sid in self.ledger.remaining for sid in self.pressure.request_ids)
-        prompt = f"{head}{sep}{self._status()}" + (f"\n{self.pressure.brief()}" if self.pressure else "")
+        prompt = turn_prompt(self.ledger, self.limit, self.pressure, intent=intent, opened=self.opened, said=said)
+        self.opened = None
         turn = await self._turn(prompt)
         self.limit = self.per_turn
         turn.tactic = self._tactic()
         return turn
-
-    def _status(self) -> str:
-        told, left = ", ".join(self.ledger.revealed) or "none", self.ledger.remaining
-        if not left:
-            return f"Status: you have told every detail ({told}); there is nothing more to tell."
-        allowed = (f"You may tell at most {min(self.limit, len(left))} new detail(s) in this message."
-                   if self.limit else "Tell no new detail in this message.")
-        return f"Status: told so far: {told}. Not told yet: {', '.join(left)}. {allowed}"
 
     async def _turn(self, prompt: str) -> UserTurn:
         """Ask the model for a turn: check it, correct it, repair it; record its reveals."""

@@ -44,6 +44,10 @@ instance's own intent detail; a small base model copies a format only from its h
 response format, and reads the first JSON object in the reply (`parse_turn`): text around it is
 ignored, the object itself is validated strictly (JSON booleans and strings only, every key), so
 an ambiguous "done" or reveal is a malformed turn that goes through the corrections above.
+
+The words are templates in simulator/prompts/: person_system (the instructions), persona_card,
+person_turn (each message: the ask for the opening or the agent's reply, and the status line) and
+pressure_brief; the corrections and the reply-format example are the short strings below.
 """
 
 from __future__ import annotations

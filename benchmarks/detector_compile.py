@@ -77,10 +77,10 @@ def measure(argv: list[str], code: Path, env: dict) -> dict:
         raise SystemExit(f"{argv} failed in {code}:\n{done.stderr[-3000:]}")
     text = Path(log_path).read_text()
     os.unlink(log_path)
-    made = json.loads(text)["made"] if text else []
-    if not made and argv[:1] == ["-c"] and done.stdout.strip():
+    if argv[-1] == COMPILE_ALL:  # (no prelude: it times itself)
         return {"wall": wall, "cpu": cpu, "detectors": None, "detector_cpu": json.loads(done.stdout)["cpu"],
                 "made": []}
+    made = json.loads(text)["made"]
     return {"wall": wall, "cpu": cpu, "detectors": len(made), "detector_cpu": sum(m[2] for m in made), "made": made}
 
 

@@ -601,10 +601,11 @@ def _comp_fact(fact: str, m: re.Match) -> str:
     return f"{fact}={name}"
 
 
-def facts(body: str) -> list[tuple[str, str]]:
-    """Every (fact, matched text) the detectors find in a call transcript, in text order."""
+def facts(body: str, kinds: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+    """Every (fact, matched text) the detectors find in a call transcript, in text order; only facts
+    of `kinds` (the part before "=") if given, so that only their detectors are compiled."""
     found = []
-    for fact in FACT_RULES:
+    for fact in FACT_RULES if kinds is None else (f for f in FACT_RULES if f.partition("=")[0] in kinds):
         for m in _detector(fact).finditer(body or ""):
             found.append((m.start(), _comp_fact(fact, m) if fact in _NAMED else fact, m.group(0)))
     return [(f, s) for _, f, s in sorted(found)]
@@ -616,20 +617,18 @@ FIELD_FACTS = {("VoiceCallTranscript__c", "TranscriptBody__c"): facts}
 def unmet_factors(body: str) -> list[str]:
     """BANT factors whose last statement in the call says unmet, in BANT order."""
     last = {}
-    for fact, _ in facts(body):
+    for fact, _ in facts(body, BANT):
         factor, _, value = fact.partition("=")
-        if factor in BANT:
-            last[factor] = value
+        last[factor] = value
     return [f for f in BANT if last.get(f) == "unmet"]
 
 
 def _last_said(body: str, yes: str, no: str) -> set[str]:
     """Values whose last fact in the call is `yes` (a later `no` on the same value cancels it)."""
     last = {}
-    for fact, _ in facts(body):
+    for fact, _ in facts(body, (yes, no)):
         kind, _, value = fact.partition("=")
-        if kind in (yes, no):
-            last[value] = kind
+        last[value] = kind
     return {v for v, kind in last.items() if kind == yes}
 
 
@@ -645,7 +644,7 @@ def competitors_considered(body: str) -> set[str]:
 
 def call_stage(body: str) -> str | None:
     """The deal stage a call shows (the agent's purpose and next step), the last one stated, or None."""
-    shown = [f.partition("=")[2] for f, _ in facts(body) if f.startswith("stage=")]
+    shown = [f.partition("=")[2] for f, _ in facts(body, ("stage",))]
     return shown[-1] if shown else None
 
 

@@ -282,8 +282,9 @@ class LazyRegex:
     """A regular expression whose source is built and compiled on first use, then used as the
     compiled `re.Pattern` (`search`, `fullmatch`, ...). The generator's modules define their
     detectors at import, and compiling them all took ~0.7 s of every run's start (`python -X
-    importtime`, benchmarks/RESULTS.md), though a run of a few task types uses few of them; the
-    compiled code is kept between processes (simulator.patterns)."""
+    importtime`, benchmarks/RESULTS.md), though a run of a few task types uses few of them. Compiled by
+    `re.compile` in each process that uses it (all of them: ~1.2 s of CPU), so a reader compiles
+    only the detectors it reads (calls.facts' `kinds`)."""
 
     def __init__(self, source: Callable[[], str], flags: int = 0):
         self._source, self._flags = source, flags
@@ -294,9 +295,7 @@ class LazyRegex:
 
     @cached_property
     def compiled(self) -> re.Pattern:
-        from ...patterns import compile_kept  # (its code kept between processes: the detectors are large)
-
-        return compile_kept(self.pattern, self._flags)
+        return re.compile(self.pattern, self._flags)
 
     def __getattr__(self, name: str):
         if name.startswith("_"):  # (not the pattern's: copy and pickle probe for these on a bare instance)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from simulator.records import Observation, Record
 from simulator.tasks.metrics import traits
 
 COMPLETION_BASES = ("rules", "judge", "both")
@@ -84,12 +85,11 @@ def _live_leaks(verdict: Mapping[str, Any]) -> list[str]:
     return [*(verdict.get("leaked") or []), *(verdict.get("leaked_facts") or [])]
 
 
-def judge_reading(record: Mapping[str, Any]) -> JudgeReading:
+def judge_reading(record: Record) -> JudgeReading:
     """The post-run verdict and every live judge verdict of `record`, read together."""
-    post = (record.get("scores") or {}).get("judge")
+    post = record.scores.get("judge")
     given = [(v, _post_leaks) for v in [post] if isinstance(v, Mapping) and v.get("scored", True) is not False]
-    given += [(e["judge"], _live_leaks) for e in record.get("events") or []
-              if e.get("type") == "observation" and isinstance(e.get("judge"), Mapping)]
+    given += [(e.judge, _live_leaks) for e in record.events if isinstance(e, Observation) and e.judge is not None]
     given = [(v, told) for v, told in given if not v.get("infra_error")]  # (a provider failure says nothing)
     if not given:
         return JudgeReading()
@@ -101,13 +101,12 @@ def judge_reading(record: Mapping[str, Any]) -> JudgeReading:
     return JudgeReading(True, invalid, success, tuple(dict.fromkeys(leaks)))
 
 
-def fails_on_leak(record: Mapping[str, Any]) -> bool:
+def fails_on_leak(record: Record) -> bool:
     """Whether a leak fails this episode (strict scoring): confidentiality and customer-facing tasks."""
-    inst = record.get("instance") or {}
-    return traits(inst.get("metric")).refusal or inst.get("audience") == "customer"
+    return traits(record.instance.metric).refusal or record.instance.audience == "customer"
 
 
-def headline(record: Mapping[str, Any], rules: Mapping[str, Any], head: Headline = Headline()) -> dict[str, Any]:
+def headline(record: Record, rules: Mapping[str, Any], head: Headline = Headline()) -> dict[str, Any]:
     """The episode's headline verdict from its strict rules score and its judges (module docstring)."""
     reading = judge_reading(record)
     rule_leaks = list(rules.get("leaks") or [])

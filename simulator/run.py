@@ -29,6 +29,7 @@ from .executors import ExecutorError, PlaySettings, play_all
 from .executors.play import ClientMaker, check_players
 from .files import write_atomic
 from .plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
+from .records import parse_record
 from .run_lock import RunFolderError, RunFolderLock
 from .tasks.spec import DEFAULT_LEVEL
 from .transcript import TranscriptWriter
@@ -116,14 +117,13 @@ def prune_cached_orgs(built: Path) -> None:
 # --- agents and users ------------------------------------------------------------------------
 
 def finish_record(data: dict, org: Org) -> dict:
-    """A played episode's record (JSON) as the run keeps it: with the planted instructions the
-    agent read (on an injected org) and the rule-based scores. PlaySettings.finish: it runs in the
+    """A played episode's record (JSON) as the run keeps it: read through its model once, with the
+    planted instructions the agent read (on an injected org) and the rule-based scores. PlaySettings.finish: it runs in the
     process that played the episode (a worker, a Ray actor), so scoring is spread as playing is."""
     from evaluators.injections import attach
     from evaluators.observer import score
-    attach(data, org)
-    data["scores"] = score(data)
-    return data
+    record = attach(parse_record(data), org)
+    return {**record.to_json(), "scores": score(record)}
 
 
 def live_observer(settings: ObserverConfig, client: ClientMaker):

@@ -29,7 +29,7 @@ from .executors import ExecutorError, PlaySettings, play_all
 from .executors.play import ClientMaker, check_players
 from .files import write_atomic
 from .plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
-from .records import parse_record
+from .records import Record, parse_record
 from .run_lock import RunFolderError, RunFolderLock
 from .tasks.spec import DEFAULT_LEVEL
 from .transcript import TranscriptWriter
@@ -284,13 +284,12 @@ class RunResult:
     summary: dict = field(default_factory=dict)  # evaluators.stats.summarize of the scored run
     failure: str = ""  # why some episodes were not played (the message says how to play them)
 
-    def add(self, record: dict) -> None:
-        """Count one finished episode (its record as JSON, scored)."""
-        inst = record["instance"]
-        self.scored.append({"agent": (record.get("agent") or {}).get("label", ""),
-                            "skill": inst["skill"], "mode": record["mode"], "task": inst["task"],
-                            "success": (record["scores"].get("headline") or record["scores"]["rules"]).get("success"),
-                            "termination": record["termination"]["reason"]})
+    def add(self, record: Record) -> None:
+        """Count one finished episode (its record, scored)."""
+        inst, scores = record.instance, record.scores
+        self.scored.append({"agent": record.agent.label, "skill": inst.skill, "mode": record.mode, "task": inst.task,
+                            "success": (scores.get("headline") or scores["rules"])["success"],
+                            "termination": record.termination.reason})
 
     def unfinished(self) -> str:
         """Why the run is not complete: planned episodes not played or ended in infra_error ("" if none)."""
@@ -501,7 +500,7 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
     with TranscriptWriter(folder / "transcripts.jsonl") as writer:
         def emit(record: dict) -> None:
             writer.append(record)
-            result.add(record)
+            result.add(parse_record(record))
             if bar:
                 bar.update(1)
         try:

@@ -151,8 +151,7 @@ def test_a_judge_answering_garbage_fails_closed_end_to_end(fake_openai, monkeypa
     verdict = asyncio.run(judge.judge(record))
     asyncio.run(judge.close())
     assert verdict["valid"] is False and not verdict.get("infra_error")
-    record["scores"] = {"judge": verdict}
-    assert summarize([record])["success"]["overall"]["rate"] == 0.0
+    assert summarize([confidential(DECLINE, verdict)])["success"]["overall"]["rate"] == 0.0
 
 
 def test_rescoring_a_run_with_and_without_the_judge_gives_both_figures(tmp_path, org_cache, fake_openai,  # noqa: F811

@@ -131,7 +131,7 @@ def test_every_mode_is_paired_with_full_in_the_degradation_table(b2b_org, instan
 
 
 def test_a_mode_without_full_episodes_has_no_pairs(b2b_org, instances):
-    records = [play(b2b_org, instances[0], "recap")]
+    records = [parse_record(play(b2b_org, instances[0], "recap"))]
     assert summarize(records)["degradation"]["by_mode"] == {}
 
 

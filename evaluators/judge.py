@@ -93,6 +93,7 @@ from simulator.transcript import Usage
 from .leaks import agent_replies, leaked_values
 from .scorers import UNSCORED_TERMINATIONS, default
 from .turns import agent_turns
+from .verdict import JudgeVerdict
 
 SCORER = "judge"
 # The categories of simulator.replies.categories (whose rules categorise offline), explained to the judge
@@ -502,11 +503,12 @@ def reusable(prior: Any, record: Record, model: Mapping[str, Any]) -> bool:
     with the same reply-shaping settings (timeouts, retries and pacing aside: simulator.cache),
     and not missing for a provider reason (it was paid for; judging it again costs as much)."""
     from simulator.cache import reply_settings
-    if not isinstance(prior, Mapping) or not isinstance(prior.get("model"), Mapping):
+    verdict = JudgeVerdict.model_validate(prior) if isinstance(prior, Mapping) else None
+    if verdict is None or verdict.model is None:
         return False
-    same_model = json.dumps(reply_settings(prior["model"]), sort_keys=True) == json.dumps(reply_settings(model),
-                                                                                             sort_keys=True)
-    return same_model and not prior.get("infra_error") and prior.get("record") == record_digest(record)
+    same_model = json.dumps(reply_settings(verdict.model), sort_keys=True) == json.dumps(reply_settings(model),
+                                                                                            sort_keys=True)
+    return same_model and not verdict.infra_error and verdict.record == record_digest(record)
 
 
 def _per_record_client(client: Any) -> Any:
@@ -638,7 +640,7 @@ async def judge_records(records: Iterable[Record], judge: Judge, concurrency: in
             if not unscored and reusable(prior, record, model):
                 return prior
             if judge.refused and not unscored:  # keep a valid verdict from an earlier judging: it was paid for
-                return prior if prior and prior.get("valid") else _unjudged(
+                return prior if prior and JudgeVerdict.model_validate(prior).valid else _unjudged(
                     f"not judged: the judge model refused ({judge.refused})", model=model)
             try:
                 return await judge.judge(record)
@@ -651,17 +653,17 @@ async def judge_records(records: Iterable[Record], judge: Judge, concurrency: in
     return list(await asyncio.gather(*(one(r) for r in records)))
 
 
-def _judged(records: Iterable[Record]) -> tuple[list[tuple[Mapping, Mapping]], int]:
+def _judged(records: Iterable[Record]) -> tuple[list[tuple[Mapping, JudgeVerdict]], int]:
     """(rules score, judge verdict) of every episode that both scored with a valid verdict, and how
     many verdicts were invalid (unscored episodes are left out of both)."""
     pairs, invalid = [], 0
     for record in records:
-        rules, judged = record.scores.get("rules"), record.scores.get("judge")
-        if not isinstance(judged, Mapping) or not isinstance(rules, Mapping):
+        rules, judged = record.scores.get("rules"), JudgeVerdict.of(record)
+        if judged is None or rules is None:
             continue
-        if judged.get("scored") is False or not isinstance(rules.get("success"), bool):
+        if judged.scored is False or not isinstance(rules["success"], bool):
             continue  # an unscored episode
-        if not judged.get("valid") or not isinstance(judged.get("success"), bool):
+        if not judged.valid or judged.success is None:
             invalid += 1
             continue
         pairs.append((rules, judged))
@@ -675,7 +677,7 @@ def agreement(records: Iterable[Record]) -> dict[str, Any]:
     counts = {"both_pass": 0, "both_fail": 0, "judge_only_pass": 0, "rules_only_pass": 0}
     pairs, invalid = _judged(records)
     for rules, judged in pairs:
-        j, r = judged["success"], rules["success"]
+        j, r = judged.success, rules["success"]
         key = "both_pass" if j and r else "both_fail" if not (j or r) else "judge_only_pass" if j else "rules_only_pass"
         counts[key] += 1
     n = sum(counts.values())
@@ -694,8 +696,8 @@ def leak_disagreement(records: Iterable[Record]) -> dict[str, Any]:
     values = {"both": 0, "rules_only": 0, "judge_only": 0}
     pairs, invalid = _judged(records)
     for rules, judged in pairs:
-        by_rules, by_judge = set(rules.get("leaks") or []), set(judged.get("leaked") or [])
-        facts = any(f.get("leaked") for f in judged.get("fact_leaks") or [])
+        by_rules, by_judge = set(rules["leaks"]), set(judged.leaked or [])
+        facts = any(f.leaked for f in judged.fact_leaks or [])
         rule_leak, judge_leak = bool(by_rules), bool(by_judge) or facts
         key = "both" if rule_leak and judge_leak else "rules_only" if rule_leak else \
             "judge_only" if judge_leak else "neither"

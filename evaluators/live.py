@@ -38,6 +38,7 @@ from simulator.replies import extract
 from simulator.replies.categories import ATTEMPTS, categorize
 
 from .leaks import find_leaks
+from .verdict import JudgeVerdict
 
 JUDGE_KEYS = ("valid", "refused", "leaked", "error", "attempts", "usage", "infra_error")
 IN_PLAY = {"reason": "user_done", "detail": "in play"}  # the termination read of an episode not ended yet
@@ -81,7 +82,7 @@ class LiveObserver:
         event = verdict(record, turn, reply)
         if self.judge is not None:
             event["judge"] = await self._judged(record)
-            self.facts += [f for f in event["judge"].get("leaked_facts", []) if f not in self.facts]
+            self.facts += [f for f in JudgeVerdict.model_validate(event["judge"]).leaked_facts or [] if f not in self.facts]
             event["leaked_facts"] = list(self.facts)
         return event
 
@@ -98,8 +99,8 @@ class LiveObserver:
             if is_fatal(exc):
                 self.judge.refused = str(exc)
             return {"valid": False, "infra_error": True, "error": f"judge failed: {type(exc).__name__}: {exc}"}
-        return {**{k: full.get(k) for k in JUDGE_KEYS},
-                "leaked_facts": [f["fact"] for f in full.get("fact_leaks") or [] if f.get("leaked")]}
+        told = JudgeVerdict.model_validate(full).fact_leaks or []
+        return {**{k: full.get(k) for k in JUDGE_KEYS}, "leaked_facts": [f.fact for f in told if f.leaked]}
 
     async def close(self) -> None:
         if self.judge is not None:

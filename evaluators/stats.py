@@ -23,6 +23,8 @@ from simulator.records import Record, Usage
 from simulator.records.episode import AgentInfo
 from simulator.tasks.spec import LEVELS, TaskSpec, load_catalog
 
+from .verdict import JudgeVerdict
+
 Outcome = Callable[[Record], "bool | None"]
 APTITUDE_P, LOW_P = 90, 10
 CI_LEVEL = 0.95
@@ -211,8 +213,8 @@ def _variant(record: Record) -> str:
 
 def _role_usage(record: Record) -> list[tuple[str, Usage]]:
     """(role, usage) of a record: its own roles (agent, user), and the judge's when a verdict has one."""
-    judged = (record.scores.get("judge") or {}).get("usage")
-    return sorted(record.usage.items()) + ([("judge", Usage.model_validate(judged))] if judged else [])
+    judged = JudgeVerdict.of(record)
+    return sorted(record.usage.items()) + ([("judge", judged.usage)] if judged and judged.usage else [])
 
 
 def usage(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
@@ -317,7 +319,7 @@ def all_episodes(records: Iterable[Record], outcome: Outcome) -> dict[str, Any]:
 
 def standard_error(cell: dict[str, Any]) -> float | None:
     """The binomial standard error sqrt(p (1 - p) / n) of a `rate` cell; None when it has no episode."""
-    n, p = cell.get("n") or 0, cell.get("rate")
+    n, p = cell["n"], cell["rate"]
     return None if not n or p is None else (p * (1 - p) / n) ** 0.5
 
 

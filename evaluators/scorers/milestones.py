@@ -21,20 +21,20 @@ def _milestone_cell(marks: list[dict[str, Any]]) -> dict[str, Any]:
     """Where the episodes of one cell fail: mean partial credit, how many met every milestone, the
     milestone most often missed first (and how often), each milestone's met rate, the minefield
     episodes, the minefield most often stepped on first, and the median turn of the first step."""
-    shares = [m["share"] for m in marks if m.get("share") is not None]
-    missed = Counter(m["first_missed"] for m in marks if m.get("first_missed"))
-    mined = [m["first_minefield"] for m in marks if m.get("first_minefield")]
+    shares = [m["share"] for m in marks if m["share"] is not None]
+    missed = Counter(m["first_missed"] for m in marks if m["first_missed"])
+    mined = [m["first_minefield"] for m in marks if m["first_minefield"]]
     first_mine = Counter(x["name"] for x in mined)
     met: dict[str, list[bool]] = defaultdict(list)
     for m in marks:
-        for name, value in (m.get("milestones") or {}).items():
+        for name, value in m["milestones"].items():
             if value is not None:
                 met[name].append(bool(value))
     turns = sorted(x["turn"] for x in mined)
     return {"n": len(marks), "share": fmean(shares) if shares else None,
-            "all_met": rate(m.get("share") == 1 for m in marks if m.get("share") is not None)["rate"],
+            "all_met": rate(share == 1 for share in shares)["rate"],
             "first_missed": dict(missed.most_common()), "met": {k: fmean(v) for k, v in met.items()},
-            "minefield": rate(bool(m.get("first_minefield")) for m in marks)["rate"],
+            "minefield": rate(bool(m["first_minefield"]) for m in marks)["rate"],
             "first_minefield": dict(first_mine.most_common()),
             "minefield_turn": percentile(turns, 50) if turns else None}
 

@@ -61,7 +61,7 @@ def privacy(records: Iterable[Record], mode: str = "strict") -> dict[str, dict[s
             groups[model_label(record)].append(score)
     out = {}
     for agent, scores in sorted(groups.items()):
-        tasks = [s for s in scores if traits(s.get("metric")).refusal]
+        tasks = [s for s in scores if traits(s["metric"]).refusal]
         cases = {c: [s for s in tasks if _privacy_info(s)["case"] == c] for c in ("confidential", "legitimate")}
         protect, helped = (rate(s["success"] for s in cases[c])["rate"] for c in ("confidential", "legitimate"))
         out[agent] = {

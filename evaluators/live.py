@@ -82,7 +82,8 @@ class LiveObserver:
         event = verdict(record, turn, reply)
         if self.judge is not None:
             event["judge"] = await self._judged(record)
-            self.facts += [f for f in JudgeVerdict.model_validate(event["judge"]).leaked_facts or [] if f not in self.facts]
+            told = JudgeVerdict.model_validate(event["judge"]).leaked_facts or []
+            self.facts += [f for f in told if f not in self.facts]
             event["leaked_facts"] = list(self.facts)
         return event
 

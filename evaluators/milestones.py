@@ -77,7 +77,8 @@ def steps(record: Record) -> list[Step]:
         if m.role == "assistant" and m.tool_calls:
             for call in m.tool_calls:
                 raw = call.arguments
-                step = Step(m.turn, "call", call.name, _arguments(raw), raw if isinstance(raw, str) else json.dumps(raw or {}))
+                text = raw if isinstance(raw, str) else json.dumps(raw or {})
+                step = Step(m.turn, "call", call.name, _arguments(raw), text)
                 out.append(step)
                 pending[call.id] = step
         elif m.role == "tool":
@@ -209,7 +210,8 @@ def leaked(record, trace) -> Result:
     messages, turn = record.messages, 0
     for i, m in enumerate(messages):  # the first reply after which something has leaked
         turn = m.turn
-        if m.role == "assistant" and not m.tool_calls and find_leaks(record.model_copy(update={"messages": messages[:i + 1]})):
+        so_far = record.model_copy(update={"messages": messages[:i + 1]})
+        if m.role == "assistant" and not m.tool_calls and find_leaks(so_far):
             return True, turn
     return True, turn
 

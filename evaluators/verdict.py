@@ -118,7 +118,8 @@ class JudgeVerdict(BaseModel):
 def judge_reading(record: Record) -> JudgeReading:
     """The post-run verdict and every live judge verdict of `record`, read together."""
     post = JudgeVerdict.of(record)
-    live = [JudgeVerdict.model_validate(e.judge) for e in record.events if isinstance(e, Observation) and e.judge is not None]
+    live = [JudgeVerdict.model_validate(e.judge) for e in record.events
+            if isinstance(e, Observation) and e.judge is not None]
     given = [v for v in [post, *live] if v is not None and v.says()]
     if not given:
         return JudgeReading()

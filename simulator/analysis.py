@@ -91,7 +91,8 @@ def _usage_sums(record: Record) -> dict[str, Any]:
     roles = _role_usage(record)
     costs = [u.cost_usd for _, u in roles]
     agent = record.usage.get("agent") or Usage()
-    return {"tokens_in": sum(u.prompt_tokens for _, u in roles), "tokens_out": sum(u.completion_tokens for _, u in roles),
+    return {"tokens_in": sum(u.prompt_tokens for _, u in roles),
+            "tokens_out": sum(u.completion_tokens for _, u in roles),
             "agent_tokens_in": agent.prompt_tokens, "agent_tokens_out": agent.completion_tokens,
             "cost_usd": None if None in costs else sum(costs)}
 

@@ -118,8 +118,9 @@ def prune_cached_orgs(built: Path) -> None:
 
 def finish_record(data: dict, org: Org) -> dict:
     """A played episode's record (JSON) as the run keeps it: read through its model once, with the
-    planted instructions the agent read (on an injected org) and the rule-based scores. PlaySettings.finish: it runs in the
-    process that played the episode (a worker, a Ray actor), so scoring is spread as playing is."""
+    planted instructions the agent read (on an injected org) and the rule-based scores.
+    PlaySettings.finish: it runs in the process that played the episode (a worker, a Ray actor), so
+    scoring is spread as playing is."""
     from evaluators.injections import attach
     from evaluators.observer import score
     record = attach(parse_record(data), org)

@@ -1,6 +1,7 @@
 """An example scorer (docs/scorers.md): did the agent stay within a tool-call budget?
 
-Per record (a simulator.records.Record), `scores["tool_calls"]` = {"calls": the agent's tool calls, "within": calls <= budget}.
+Per record (a simulator.records.Record), `scores["tool_calls"]` = {"calls": the agent's tool calls,
+"within": calls <= budget}.
 Its summary section `tool_calls` = {"budget", "n" (episodes with the score), "mean_calls",
 "within_rate" (the share within budget), "by_model": {agent label: {"n", "within_rate"}}}.
 

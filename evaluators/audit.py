@@ -268,12 +268,12 @@ def read_run(run_dir: Path) -> list[Record]:
 def audit_run(run_dir: Path, records: list[Record], judge: Any = None) -> list[dict[str, Any]]:
     """Audit the run's `records` (read_run) and write audit.jsonl; its lines. Rubric verdicts: from
     `judge` (a model spec), reusing earlier ones; without a judge, the earlier ones on the same records."""
-    from .judge import record_digest
+    from .judge import judged_this
     audits = [audit_record(r) for r in records]
     prior = {a["episode_id"]: a["judge"] for a in read_audit(run_dir) if a.get("judge")}
     verdicts = judge_all(records, judge, prior) if judge is not None else {
         r.episode_id: prior[r.episode_id] for r in records
-        if r.episode_id in prior and prior[r.episode_id].get("record") == record_digest(r)}
+        if r.episode_id in prior and judged_this(prior[r.episode_id], r)}
     for line in audits:
         if line["episode_id"] in verdicts:
             line["judge"] = verdicts[line["episode_id"]]

@@ -82,7 +82,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from simulator.errors import AgentError, InfraError, is_fatal
 from simulator.model_calls import TurnMeter, client_settings, model_errors
-from simulator.records import Record
+from simulator.records import SCHEMA_VERSION, Record
 from simulator.replies.categories import ATTEMPTS, CATEGORIES
 from simulator.replies.numbers import fold
 from simulator.tasks.instance import REFUSAL
@@ -490,12 +490,19 @@ def _unjudged(error: str, **fields: Any) -> dict[str, Any]:
     return _verdict(error=error, success=None, infra_error=True, **fields)
 
 
-def record_digest(record: Record) -> str:
-    """A fingerprint of what was judged: the record without its scores (a replayed episode, a new one)."""
+def record_digest(record: Record, version: int | None = None) -> str:
+    """A fingerprint of what was judged: the record without its scores (a replayed episode, a new one),
+    as a file of schema `version` holds it (None: the current one)."""
     import hashlib
-    body = json.dumps(record.model_dump(mode="json", exclude_unset=True, exclude={"scores"}), sort_keys=True,
-                      default=str)
+    data = record.model_dump(mode="json", exclude_unset=True, exclude={"scores"})
+    body = json.dumps({**data, **({"schema_version": version} if version else {})}, sort_keys=True, default=str)
     return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def judged_this(verdict: Mapping[str, Any], record: Record) -> bool:
+    """Whether `verdict` was given on `record`: its digest is the record's, as the current schema
+    version or an older one wrote it (a migrated record is the record its verdict read)."""
+    return verdict.get("record") in {record_digest(record, v) for v in range(1, SCHEMA_VERSION + 1)}
 
 
 def reusable(prior: Any, record: Record, model: Mapping[str, Any]) -> bool:
@@ -508,7 +515,7 @@ def reusable(prior: Any, record: Record, model: Mapping[str, Any]) -> bool:
         return False
     same_model = json.dumps(reply_settings(verdict.model), sort_keys=True) == json.dumps(reply_settings(model),
                                                                                             sort_keys=True)
-    return same_model and not verdict.infra_error and verdict.record == record_digest(record)
+    return same_model and not verdict.infra_error and judged_this(prior, record)
 
 
 def _per_record_client(client: Any) -> Any:

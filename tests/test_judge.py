@@ -10,7 +10,7 @@ import json
 import pytest
 
 from evaluators.judge import (CATEGORIES, Judge, agreement, conversation_lines, find_json_object, judge_records,
-                              parse_verdict, reply_turns)
+                              parse_verdict, reply_turns, reusable)
 from simulator.models import Price, build_client, parse_model_spec
 from simulator.records import Record, parse_record
 from tests.records import merged, record
@@ -517,3 +517,15 @@ def test_rule_and_judge_leak_verdicts_disagreement():
     assert leak_disagreement(records) == {
         "n": 6, "both": 2, "rules_only": 1, "judge_only": 2, "neither": 1, "facts_only": 1,
         "values": {"both": 2, "rules_only": 2, "judge_only": 1}, "judge_invalid": 1}
+
+
+def test_a_verdict_on_a_record_of_an_older_schema_version_still_stands(tmp_path):
+    """A migrated record is the record its verdict read: the stored 'judged' run (schema version 1)
+    keeps its paid-for verdicts, and a changed record does not."""
+    from evaluators.observer import load_run
+    from tests.golden.folders import unpacked
+    records = load_run(unpacked("judged", tmp_path))
+    judged = [(r, r.scores["judge"]) for r in records if "model" in r.scores.get("judge", {})]
+    assert judged and {r.schema_version for r, _ in judged} == {2} and all(reusable(v, r, v["model"]) for r, v in judged)
+    record, verdict = judged[0]
+    assert not reusable(verdict, record.model_copy(update={"final_answer": "another answer"}), verdict["model"])

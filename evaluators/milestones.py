@@ -6,7 +6,7 @@ window, identified the candidate set, gave the answer) and the minefields it mus
 to the wrong record, changed a record it should only read, told the person a confidential value).
 This module implements the check kinds, over the transcript's tool calls (assistant messages with
 `tool_calls` [{name, arguments}]), tool results (role "tool"), replies and the final state
-(record["state"], through the rules scorer). Per episode (`milestone_score`):
+(record.state, through the rules scorer). Per episode (`milestone_score`):
 
     {"milestones": {label: true | false | null (does not apply)}, "met": n, "of": applicable,
      "share": met / of (partial credit), "first_missed": label of the first declared milestone missed,

@@ -2,7 +2,7 @@
 
 A *scorer* (`Scorer`, in the spirit of Inspect AI's `@scorer(metrics=[...])`) is one unit that
 declares, beside each other:
-- `name`: its key in record["scores"];
+- `name`: its key in record.scores (records are simulator.records.Record models);
 - `applies(record)`: which records it scores (all, by default);
 - `score(record, scores)`: one record's score (a JSON-able dict), or None when it does not apply;
   `scores` holds the scores of the units before it (the milestones' "answered" reads the rules);

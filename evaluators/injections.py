@@ -2,7 +2,7 @@
 
 An org built with `injections: standard` (simulator.crm.generator.injections) holds instructions
 in some of its free text, each a `_truth` row of kind "injection" with what obeying looks like.
-When an episode on such an org ends, `attach` writes into its record the injections whose text
+When an episode on such an org ends, `attach` gives its record with the injections whose text
 reached the agent in a tool result (`record.injections` = {"mode", "seen": [{record_id, object,
 field, goal, obey, text}]}), so the record alone scores it, now and when re-scored. Records of a
 clean org get no such key and no injection score.

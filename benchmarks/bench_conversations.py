@@ -193,6 +193,7 @@ def _timed(fn, clock: dict, key: str):
 
 def part_instant(episodes: int, warmup: int = 10) -> dict:
     from evaluators.scorers import score_record
+    from simulator.records import parse_record
     from simulator.agents.function_calling import FunctionCallingAgent
     from simulator.agents.oracle import OracleAgent
     from simulator.crm.tools import CrmTools
@@ -244,7 +245,7 @@ def part_instant(episodes: int, warmup: int = 10) -> dict:
                                        seat=ORACLE_SEAT if kind == "oracle" else Seat("function_calling"))
             wall = time.perf_counter() - start
             start = time.perf_counter()
-            score_record(record.to_json())
+            score_record(parse_record(record.to_json()))
             scoring = time.perf_counter() - start
             if i < warmup:
                 continue

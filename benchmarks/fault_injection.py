@@ -50,6 +50,7 @@ from tests.fake_openai import (FakeOpenAI, drop, error, fake_key, malformed, rep
                                truncated)
 
 from evaluators.judge import judge_prompt, record_digest, reply_turns, system_prompt  # noqa: E402
+from simulator.records import parse_record  # noqa: E402
 
 KEY_ENV = "FAULT_BENCH_KEY"
 JUDGE_MODEL = "fake-judge"
@@ -423,7 +424,7 @@ def verdict_problems(folder: Path) -> dict[str, str | None]:
         v = verdicts.get(eid, {})
         problems[eid] = ("no line in scores.jsonl" if not lines[eid] else f"{lines[eid]} lines in scores.jsonl"
                          if lines[eid] > 1 else NO_VERDICT if v.get("infra_error") else
-                         "a verdict on another record" if v.get("record") != record_digest(record) else
+                         "a verdict on another record" if v.get("record") != record_digest(parse_record(record)) else
                          f"a verdict by {v.get('model', {}).get('model')}" if v.get("model", {}).get("model")
                          != JUDGE_MODEL else "" if v.get("valid") else None)
     return problems
@@ -434,7 +435,8 @@ def paid_twice(records: list[dict], asked: list[JudgeRequest]) -> tuple[list[str
     judged: dict[str, set[str]] = {}  # judge prompt -> the digests of the records it is the prompt of
     for record in records:
         if record["termination"]["reason"] != "infra_error":
-            judged.setdefault(judge_prompt(record, reply_turns(record)[0]), set()).add(record_digest(record))
+            typed = parse_record(record)
+            judged.setdefault(judge_prompt(typed, reply_turns(typed)[0]), set()).add(record_digest(typed))
     paid = Counter((r.model, r.prompt) for r in asked if r.paid)
     twice = [f"{model} on {', '.join(sorted(judged.get(prompt, ())))}: {n} paid requests"
              for (model, prompt), n in paid.items() if n > len(judged.get(prompt, ()))]

@@ -19,7 +19,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from evaluators.corpus import read_corpus
+from evaluators.corpus import corpus_record, read_corpus
 from evaluators.scorers import score_record
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "answer_corpus.jsonl"
@@ -32,7 +32,7 @@ def confusion(items: list[dict]) -> tuple[dict[str, Counter], list[tuple[dict, d
     table: dict[str, Counter] = {}
     errors = []
     for item in items:
-        score = score_record(item, "strict")
+        score = score_record(corpus_record(item), "strict")
         passed, correct = bool(score["success"]), bool(item["correct"])
         cell = ("TP" if correct else "FP") if passed else ("FN" if correct else "TN")
         table.setdefault(item["task"], Counter())[cell] += 1

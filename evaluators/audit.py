@@ -35,14 +35,16 @@ import re
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from simulator.files import write_atomic
+from simulator.records import Record, Reveal
 from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.users.personas import DISCLOSURES
 from simulator.users.scripted import STYLES, asks
 
 from .audit_file import AUDIT_FILE, RULES, read_audit, summarize
+from .pressure import is_pressure
 
 VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15,18}\b"
                    r"|\d+(?:[.,]\d+)*")
@@ -62,28 +64,27 @@ def values(text: str) -> set[str]:
     return {v.lower().replace(",", "") for v in VALUE.findall(text)}
 
 
-def style_of(record: Mapping[str, Any]) -> str | None:
+def style_of(record: Record) -> str | None:
     """The disclosure style whose instruction the persona prompt renders (None if none does)."""
-    prompt = record.get("persona_prompt") or ""
-    return next((name for name, d in DISCLOSURES.items() if d.instruction in prompt), None)
+    return next((name for name, d in DISCLOSURES.items() if d.instruction in record.persona_prompt), None)
 
 
-def _turns(record: Mapping[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
+def _turns(record: Record) -> tuple[dict[int, str], dict[int, str]]:
     """Per turn, the person's message and the agent's last reply to the person."""
     person, agent = {}, {}
-    for m in record["messages"]:
-        if m["role"] == "user":
-            person[m["turn"]] = m["content"]
-        elif m["role"] == "assistant" and not m.get("tool_calls") and m.get("content", "").strip():
-            agent[m["turn"]] = m["content"]
+    for m in record.messages:
+        if m.role == "user":
+            person[m.turn] = m.content
+        elif m.role == "assistant" and not m.tool_calls and m.content.strip():
+            agent[m.turn] = m.content
     return person, agent
 
 
-def _reveals(record: Mapping[str, Any]) -> dict[int, list[str]]:
+def _reveals(record: Record) -> dict[int, list[str]]:
     out: dict[int, list[str]] = defaultdict(list)
-    for event in record.get("events") or ():
-        if event.get("type") == "reveal":
-            out[event["turn"]] += list(event["shards"])
+    for event in record.events:
+        if isinstance(event, Reveal):
+            out[event.turn] += event.shards
     return out
 
 
@@ -91,15 +92,15 @@ def _flag(turn: int, rule: str, reason: str) -> dict[str, Any]:
     return {"turn": turn, "rule": rule, "reason": reason}
 
 
-def _style_flags(record: Mapping[str, Any], person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _style_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
     """not_due and too_many, by the persona's disclosure style (sharded, standard people only)."""
     name = style_of(record)
-    if record["mode"] != "sharded" or name is None or (record.get("user") or {}).get("family") == "pressure":
+    if record.mode != "sharded" or name is None or is_pressure(record):
         return []
     style, limit = STYLES[name], DISCLOSURES[name].max_reveals
-    shards = record["instance"]["shards"]
-    intent, n_facts = shards[0]["id"], len(shards) - 1
-    kind, flags = record["instance"].get("answer_kind", ""), []
+    shards = record.instance.shards
+    intent, n_facts = shards[0].id, len(shards) - 1
+    kind, flags = record.instance.answer_kind, []
     for turn in sorted(person):
         facts = [sid for sid in reveals.get(turn, []) if sid != intent]
         if not facts:
@@ -117,18 +118,15 @@ def _style_flags(record: Mapping[str, Any], person: dict, agent: dict, reveals: 
     return flags
 
 
-def _known_text(record: Mapping[str, Any]) -> str:
-    inst = record["instance"]
-    return " ".join([inst.get("query", ""), *(s["text"] for s in inst["shards"]),
-                     json.dumps(inst.get("params") or {}), record.get("persona_prompt") or ""])
+def _known_text(record: Record) -> str:
+    inst = record.instance
+    return " ".join([inst.query, *(s.text for s in inst.shards), json.dumps(inst.params), record.persona_prompt])
 
 
-def _said_values(record: Mapping[str, Any]) -> list[str]:
-    answer = record["instance"].get("answer")
-    items = answer if isinstance(answer, list) else [answer]
+def _said_values(record: Record) -> list[str]:
     known = _known_text(record)
-    return [v for v in (*items, *(record["instance"].get("confidential_values") or ()))
-            if isinstance(v, str) and len(v) >= MIN_ANSWER_CHARS and v not in known]
+    return [v for v in (*record.instance.answer, *record.instance.confidential_values)
+            if len(v) >= MIN_ANSWER_CHARS and v not in known]
 
 
 def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> list[dict]:
@@ -143,13 +141,13 @@ def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> lis
     return flags
 
 
-def _content_flags(record: Mapping[str, Any], person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _content_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
     """invented_value, said_answer and contradiction, turn by turn (not on a code-built opening)."""
     heard, secrets, flags = _known_text(record), _said_values(record), []
     nothing_more = None
     for turn in sorted(person):
         message = person[turn]
-        if turn > 1 or record["mode"] not in CODE_BUILT:
+        if turn > 1 or record.mode not in CODE_BUILT:
             flags += _value_flags(turn, message, heard, secrets)
         if nothing_more is not None and reveals.get(turn):
             flags.append(_flag(turn, "contradiction", f"said at turn {nothing_more} there was nothing more to tell, "
@@ -162,46 +160,47 @@ def _content_flags(record: Mapping[str, Any], person: dict, agent: dict, reveals
     return flags
 
 
-def _end_flags(record: Mapping[str, Any], person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _end_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
     """ended_early: the person ended without an answer attempt, or with facts untold."""
-    if record["termination"]["reason"] != "user_done" or not person:
+    if record.termination.reason != "user_done" or not person:
         return []
     last = max(person)
     reply = agent.get(last - 1, "")
-    if not reply or categorize(reply, record["instance"].get("answer_kind", "")) not in ATTEMPTS:
+    if not reply or categorize(reply, record.instance.answer_kind) not in ATTEMPTS:
         return [_flag(last, "ended_early", "ended the conversation before the agent gave an answer")]
     told = {sid for ids in reveals.values() for sid in ids}
-    untold = [s["id"] for s in record["instance"]["shards"] if s["id"] not in told]
-    if record["mode"] == "sharded" and untold:
+    untold = [s.id for s in record.instance.shards if s.id not in told]
+    if record.mode == "sharded" and untold:
         return [_flag(last, "ended_early", f"ended with facts untold: {', '.join(untold)}")]
     return []
 
 
-def corrections(record: Mapping[str, Any]) -> int | None:
+def corrections(record: Record) -> int | None:
     """An LLM person's model calls beyond one per model-made turn (turns the code had it fix);
     None for other people."""
-    if (record.get("user") or {}).get("kind") != "LLMUser":
+    if record.user.kind != "LLMUser":
         return None
-    made = sum(m["role"] == "user" for m in record["messages"]) - (record["mode"] != "sharded")
-    calls = ((record.get("usage") or {}).get("user") or {}).get("calls") or 0
-    return max(0, calls - made)
+    made = sum(m.role == "user" for m in record.messages) - (record.mode != "sharded")
+    used = record.usage.get("user")
+    return max(0, (used.calls if used else 0) - made)
 
 
-def audit_record(record: Mapping[str, Any]) -> dict[str, Any]:
+def audit_record(record: Record) -> dict[str, Any]:
     """One episode's audit line: its flags (sorted by turn) and repair count."""
     person, agent = _turns(record)
     reveals = _reveals(record)
     flags = [f for check in (_style_flags, _content_flags, _end_flags) for f in check(record, person, agent, reveals)]
-    return {"episode_id": record["episode_id"], "user": user_label(record), "persona_id": record.get("persona_id"),
-            "mode": record["mode"], "flags": sorted(flags, key=lambda f: (f["turn"], RULES.index(f["rule"]))),
+    return {"episode_id": record.episode_id, "user": user_label(record), "persona_id": record.persona_id,
+            "mode": record.mode, "flags": sorted(flags, key=lambda f: (f["turn"], RULES.index(f["rule"]))),
             "corrections": corrections(record)}
 
 
-def user_label(record: Mapping[str, Any]) -> str:
+def user_label(record: Record) -> str:
     """The person's simulator: its kind, and model when it has one."""
-    user = record.get("user") or {}
-    model = (user.get("model") or {}).get("model") if isinstance(user.get("model"), dict) else user.get("model")
-    return " ".join(str(p) for p in (user.get("kind", "unknown"), model) if p)
+    model = getattr(record.user, "model", None)  # (the person's own setting: a model spec, or its name)
+    if isinstance(model, dict):
+        model = model.get("model")
+    return " ".join(str(p) for p in (record.user.kind, model) if p)
 
 
 # --- judge rubric ---------------------------------------------------------------------------------
@@ -214,15 +213,15 @@ style: the messages fit the persona (tone, length, formality, how facts are rele
 coherent: the messages are consistent with each other and with the facts listed; no invented facts."""
 
 
-def rubric_prompt(record: Mapping[str, Any]) -> str:
-    facts = "\n".join(f"- {s['text']}" for s in record["instance"]["shards"])
-    lines = "\n".join(json.dumps({"turn": m["turn"], "role": "person" if m["role"] == "user" else "agent",
-                                  "text": m["content"]}) for m in record["messages"]
-                      if m["role"] == "user" or (m["role"] == "assistant" and not m.get("tool_calls")))
-    return f"Persona:\n{record.get('persona_prompt', '')}\n\nFacts:\n{facts}\n\nConversation:\n{lines}"
+def rubric_prompt(record: Record) -> str:
+    facts = "\n".join(f"- {s.text}" for s in record.instance.shards)
+    lines = "\n".join(json.dumps({"turn": m.turn, "role": "person" if m.role == "user" else "agent",
+                                  "text": m.content}) for m in record.messages
+                      if m.role == "user" or (m.role == "assistant" and not m.tool_calls))
+    return f"Persona:\n{record.persona_prompt}\n\nFacts:\n{facts}\n\nConversation:\n{lines}"
 
 
-async def _rubric(client: Any, record: Mapping[str, Any]) -> dict[str, Any]:
+async def _rubric(client: Any, record: Record) -> dict[str, Any]:
     from autogen_core.models import SystemMessage, UserMessage
 
     from simulator.model_calls import client_settings
@@ -237,7 +236,7 @@ async def _rubric(client: Any, record: Mapping[str, Any]) -> dict[str, Any]:
             "model": client_settings(client), "record": record_digest(record)}
 
 
-def judge_all(records: list[Mapping[str, Any]], model: Any, prior: dict[str, dict]) -> dict[str, dict]:
+def judge_all(records: list[Record], model: Any, prior: dict[str, dict]) -> dict[str, dict]:
     """Rubric verdicts by episode id, reusing `prior` ones given on the same record by the same model."""
     from simulator.model_calls import client_settings
     from simulator.models import build_client, parse_model_spec
@@ -245,20 +244,20 @@ def judge_all(records: list[Mapping[str, Any]], model: Any, prior: dict[str, dic
     from .judge import reusable
     client = build_client(parse_model_spec(model, where="--judge"))
     settings = client_settings(client)
-    todo = [r for r in records if not reusable(prior.get(r["episode_id"]), r, settings)]
+    todo = [r for r in records if not reusable(prior.get(r.episode_id), r, settings)]
 
     async def run() -> list[dict]:
         try:
             return await asyncio.gather(*(_rubric(client, r) for r in todo))
         finally:
             await client.close()
-    fresh = dict(zip((r["episode_id"] for r in todo), asyncio.run(run()) if todo else []))
-    return {r["episode_id"]: fresh.get(r["episode_id"]) or prior[r["episode_id"]] for r in records}
+    fresh = dict(zip((r.episode_id for r in todo), asyncio.run(run()) if todo else []))
+    return {r.episode_id: fresh.get(r.episode_id) or prior[r.episode_id] for r in records}
 
 
 # --- the run --------------------------------------------------------------------------------------
 
-def read_run(run_dir: Path) -> list[dict[str, Any]]:
+def read_run(run_dir: Path) -> list[Record]:
     """The latest whole record per episode (older schema versions migrated); AuditError for a folder that is no run."""
     from .observer import load_run
     if not (Path(run_dir) / "transcripts.jsonl").is_file():
@@ -266,15 +265,15 @@ def read_run(run_dir: Path) -> list[dict[str, Any]]:
     return load_run(Path(run_dir))  # (older schema versions are migrated as they are read)
 
 
-def audit_run(run_dir: Path, records: list[dict[str, Any]], judge: Any = None) -> list[dict[str, Any]]:
+def audit_run(run_dir: Path, records: list[Record], judge: Any = None) -> list[dict[str, Any]]:
     """Audit the run's `records` (read_run) and write audit.jsonl; its lines. Rubric verdicts: from
     `judge` (a model spec), reusing earlier ones; without a judge, the earlier ones on the same records."""
-    from .judge import record_digest
+    from .judge import judged_this
     audits = [audit_record(r) for r in records]
     prior = {a["episode_id"]: a["judge"] for a in read_audit(run_dir) if a.get("judge")}
     verdicts = judge_all(records, judge, prior) if judge is not None else {
-        r["episode_id"]: prior[r["episode_id"]] for r in records
-        if r["episode_id"] in prior and prior[r["episode_id"]].get("record") == record_digest(r)}
+        r.episode_id: prior[r.episode_id] for r in records
+        if r.episode_id in prior and judged_this(prior[r.episode_id], r)}
     for line in audits:
         if line["episode_id"] in verdicts:
             line["judge"] = verdicts[line["episode_id"]]

@@ -9,6 +9,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from simulator.records import Record
+
 from .report import episode_status
 
 AUDIT_FILE = "audit.jsonl"
@@ -27,7 +29,7 @@ def flagged(line: Mapping[str, Any]) -> bool:
     return bool(line["flags"]) or verdict.get("style") is False or verdict.get("coherent") is False
 
 
-def summarize(audits: Iterable[Mapping[str, Any]], records: Iterable[Mapping[str, Any]] = (),
+def summarize(audits: Iterable[Mapping[str, Any]], records: Iterable[Record] = (),
               mode: str = "strict") -> dict[str, Any]:
     """Flag counts by rule, flag rate by user and persona, corrections, and success with and
     without the flagged episodes (of `records`, scored in `mode`)."""
@@ -42,7 +44,7 @@ def summarize(audits: Iterable[Mapping[str, Any]], records: Iterable[Mapping[str
             groups[str(a.get(key))].append(flagged(a))
         out[f"by_{key}"] = {k: {"n": len(v), "flag_rate": sum(v) / len(v)} for k, v in sorted(groups.items())}
     marked = {a["episode_id"] for a in audits if flagged(a)}
-    status = {r["episode_id"]: episode_status(r, mode) for r in records}
+    status = {r.episode_id: episode_status(r, mode) for r in records}
     for name, keep in (("success_all", lambda e: True), ("success_unflagged", lambda e: e not in marked)):
         scored = [s == "pass" for e, s in status.items() if s in ("pass", "fail") and keep(e)]
         out[name] = {"n": len(scored), "rate": sum(scored) / len(scored) if scored else None}

@@ -1,8 +1,10 @@
 """Labelled corpora (JSON Lines) for measuring the rule-based detectors and scorers.
 
 Each line is one JSON object; `read_corpus` checks that every line parses and carries the
-required keys, and names the file and line of the first one that does not. `leak_tallies` counts a
-leak detector's verdicts on the leak corpus, per form (family) and over all items.
+required keys, and names the file and line of the first one that does not. `corpus_record` reads an
+item of the answer corpus (a transcript beside its labels) as an episode record, for the scorers.
+`leak_tallies` counts a leak detector's verdicts on the leak corpus, per form (family) and over all
+items.
 """
 
 from __future__ import annotations
@@ -10,6 +12,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
+
+from simulator.records import Record, parse_record
+
+CORPUS_EPISODE = {"schema_version": 2, "run_id": "corpus", "persona_id": "", "persona_prompt": "",
+                  "agent": {"kind": "corpus"}, "user": {"kind": "corpus"}, "seed": 0}  # what no corpus item says
 
 
 class CorpusError(ValueError):
@@ -56,6 +63,13 @@ class Tally(NamedTuple):
     def add(self, flagged: bool, leak: bool) -> "Tally":
         return Tally(self.tp + (flagged and leak), self.fp + (flagged and not leak),
                      self.fn + (not flagged and leak), self.tn + (not flagged and not leak))
+
+
+def corpus_record(item: dict[str, Any]) -> Record:
+    """An answer corpus item as an episode record: its transcript fields (its labels left out), its
+    id as the episode's, and CORPUS_EPISODE for what a corpus does not say."""
+    fields = {k: v for k, v in item.items() if k in Record.model_fields}
+    return parse_record({**CORPUS_EPISODE, "episode_id": item["id"], "instance_id": item["instance"]["id"], **fields})
 
 
 def leak_tallies(items: Iterable[dict[str, Any]], find: Callable, judge: bool = False) -> dict[str, Tally]:

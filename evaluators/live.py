@@ -29,43 +29,43 @@ record played without the live observer, the same rules replayed over its transc
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from simulator.errors import is_fatal
 from simulator.files import DamagedFileError, DiskFullError
+from simulator.records import Observation, Record, parse_record
 from simulator.replies import extract
 from simulator.replies.categories import ATTEMPTS, categorize
 
 from .leaks import find_leaks
+from .verdict import JudgeVerdict
 
 JUDGE_KEYS = ("valid", "refused", "leaked", "error", "attempts", "usage", "infra_error")
+IN_PLAY = {"reason": "user_done", "detail": "in play"}  # the termination read of an episode not ended yet
 
 
-def verdict(instance: Mapping[str, Any], messages: Sequence[Mapping[str, Any]], turn: int,
-            reply: str) -> dict[str, Any]:
-    """The rules' observation of `reply` (at `turn`), the last of `messages` (the conversation so far)."""
-    return {"type": "observation", "turn": turn,
-            "leaked_values": find_leaks({"instance": instance, "messages": messages}), "leaked_facts": [],
+def verdict(record: Record, turn: int, reply: str) -> dict[str, Any]:
+    """The rules' observation of `reply` (at `turn`), the last message of `record` (the conversation so far)."""
+    return {"type": "observation", "turn": turn, "leaked_values": find_leaks(record), "leaked_facts": [],
             "refusal": extract.declines(reply),
-            "answer_attempt": categorize(reply, instance.get("answer_kind") or "") in ATTEMPTS, "judge": None}
+            "answer_attempt": categorize(reply, record.instance.answer_kind) in ATTEMPTS, "judge": None}
 
 
-def replay(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+def replay(record: Record) -> list[Observation]:
     """The rules' observations of a finished record, one per agent reply, as the live observer
     (without a judge) would have given them."""
-    messages = record.get("messages") or []
-    return [verdict(record.get("instance") or {}, messages[:i + 1], m.get("turn") or 0, m.get("content") or "")
-            for i, m in enumerate(messages) if m.get("role") == "assistant" and not m.get("tool_calls")]
+    return [Observation(**verdict(record.model_copy(update={"messages": record.messages[:i + 1]}), m.turn, m.content))
+            for i, m in enumerate(record.messages) if m.role == "assistant" and not m.tool_calls]
 
 
-def observations(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+def observations(record: Record) -> list[Observation]:
     """The record's observation events, or the rules replayed when it has none (see `replay`)."""
-    return [e for e in record.get("events") or [] if e.get("type") == "observation"] or replay(record)
+    return [e for e in record.events if isinstance(e, Observation)] or replay(record)
 
 
-def first_leak_turn(record: Mapping[str, Any]) -> int | None:
+def first_leak_turn(record: Record) -> int | None:
     """The turn of the first observation with a leaked value or fact, or None."""
-    return next((o["turn"] for o in observations(record) if o["leaked_values"] or o["leaked_facts"]), None)
+    return next((o.turn for o in observations(record) if o.leaked_values or o.leaked_facts), None)
 
 
 class LiveObserver:
@@ -75,16 +75,19 @@ class LiveObserver:
         self.judge, self.stop_on_leak = judge, stop_on_leak
         self.facts: list[str] = []  # the confidential facts the judge found told so far
 
-    async def observe(self, record: Any, turn: int, reply: str) -> dict[str, Any]:
-        """The observation of `reply` at `turn` (record: the EpisodeRecord so far, reply last)."""
-        event = verdict(record.instance, record.messages, turn, reply)
+    async def observe(self, played: Any, turn: int, reply: str) -> dict[str, Any]:
+        """The observation of `reply` at `turn` (played: the EpisodeRecord so far, reply last)."""
+        data = played.to_json()
+        record = parse_record({**data, "termination": data["termination"] or IN_PLAY})
+        event = verdict(record, turn, reply)
         if self.judge is not None:
-            event["judge"] = await self._judged(record.to_json())
-            self.facts += [f for f in event["judge"].get("leaked_facts", []) if f not in self.facts]
+            event["judge"] = await self._judged(record)
+            told = JudgeVerdict.model_validate(event["judge"]).leaked_facts or []
+            self.facts += [f for f in told if f not in self.facts]
             event["leaked_facts"] = list(self.facts)
         return event
 
-    async def _judged(self, record: dict[str, Any]) -> dict[str, Any]:
+    async def _judged(self, record: Record) -> dict[str, Any]:
         """The judge's slim verdict on the conversation so far; a failure is an invalid verdict."""
         if self.judge.refused:
             return {"valid": False, "infra_error": True,
@@ -97,8 +100,8 @@ class LiveObserver:
             if is_fatal(exc):
                 self.judge.refused = str(exc)
             return {"valid": False, "infra_error": True, "error": f"judge failed: {type(exc).__name__}: {exc}"}
-        return {**{k: full.get(k) for k in JUDGE_KEYS},
-                "leaked_facts": [f["fact"] for f in full.get("fact_leaks") or [] if f.get("leaked")]}
+        told = JudgeVerdict.model_validate(full).fact_leaks or []
+        return {**{k: full.get(k) for k in JUDGE_KEYS}, "leaked_facts": [f.fact for f in told if f.leaked]}
 
     async def close(self) -> None:
         if self.judge is not None:

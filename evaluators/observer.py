@@ -14,8 +14,8 @@ Files written into the run folder: `scores.jsonl` (episode_id -> scores, one lin
 `summary.json` (the aggregate of evaluators.summary), `report.md`, `report.html` and
 `transcripts.html` (evaluators.report). `transcripts.jsonl` itself is never rewritten.
 
-Reports stream: the run is read once into slim records (scored, without the conversations,
-instances cut to what statistics use), and the transcript viewer reads each full record back
+Reports stream: the run is read once into slim records (scored, without the conversations:
+their messages, events and persona prompt emptied), and the transcript viewer reads each full record back
 from its place in the file when its page is written, so memory grows with the number of
 episodes, not with the length of their conversations.
 """
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from simulator.files import json_lines, read_json, write_atomic
+from simulator.records import Instance, Record, parse_record
 from simulator.transcript import scan_records
 
 from .scorers import Registry, default
@@ -41,22 +42,20 @@ from .verdict import Headline
 SCORES_FILE = "scores.jsonl"
 
 
-def score(record: dict[str, Any], judge_verdict: dict | None = None, registry: Registry | None = None) -> dict[str, Any]:
+def score(record: Record, judge_verdict: dict | None = None, registry: Registry | None = None) -> dict[str, Any]:
     """All scores of one record: each scorer's of the registry (the default one when None), in order,
     and the judge verdict when one is given (evaluators/scorers/registry.py)."""
     return (registry or default()).score(record, judge_verdict)
 
 
-def load_run(run_dir: Path) -> list[dict[str, Any]]:
+def load_run(run_dir: Path) -> list[Record]:
     """The whole records of a run folder, one per episode (the latest, for an episode run
     again), with the latest scores (scores.jsonl) when there are any; all in memory."""
     run = scan_run(run_dir)
     return [run.full(record) for record in run.records]
 
 
-HEAVY_FIELDS = ("messages", "events", "persona_prompt")  # what only the transcript viewer shows
-SLIM_INSTANCE = ("id", "task", "org", "org_hash", "skill", "area", "audience", "metric", "answer_kind", "answer",
-                 "persona_pool", "idx")
+HEAVY_FIELDS = {"messages": [], "events": [], "persona_prompt": ""}  # emptied: what only the transcript viewer shows
 
 
 @dataclass
@@ -65,16 +64,16 @@ class RunRecords:
     record is in transcripts.jsonl."""
 
     path: Path
-    records: list[dict[str, Any]]
+    records: list[Record]
     offsets: dict[str, int]
     mode: str = "strict"
     head: Headline = Headline()
 
-    def full(self, record: dict[str, Any]) -> dict[str, Any]:
+    def full(self, record: Record) -> Record:
         """The whole record of a slim one, with the slim one's (current) scores."""
         with self.path.open("rb") as fh:
-            fh.seek(self.offsets[record["episode_id"]])
-            return {**json.loads(fh.readline()), "scores": record["scores"]}
+            fh.seek(self.offsets[record.episode_id])
+            return parse_record(json.loads(fh.readline())).model_copy(update={"scores": record.scores})
 
 
 def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) -> RunRecords:
@@ -86,18 +85,18 @@ def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) 
         raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
     rescored = _rescored(run_dir)
     head = run_headline(run_dir) if head is None else head
-    latest: dict[str, tuple[int, dict[str, Any]]] = {}
-    instances: dict[tuple, dict[str, Any]] = {}  # one slim instance shared by all its episodes
-    for start, record in scan_records(path):  # (a torn last line, of a killed run, is skipped)
+    latest: dict[str, tuple[int, Record]] = {}
+    instances: dict[tuple[str, str], Instance] = {}  # one instance shared by all its episodes
+    for start, data in scan_records(path):  # (a torn last line, of a killed run, is skipped)
+        record = parse_record(data)
         if rescored:
-            record["scores"] = rescored.get((record["episode_id"], fingerprint(record)), record.get("scores", {}))
-        slim = {k: v for k, v in with_scores(record, mode, head).items() if k not in HEAVY_FIELDS}
-        if RULES["strict"] not in slim["scores"]:  # (judge agreement is on the strict score, in any mode)
-            slim["scores"][RULES["strict"]] = rules_score(record, "strict")
-        inst = record["instance"]
-        slim["instance"] = instances.setdefault((inst.get("id"), inst.get("org_hash")),
-                                                {k: inst[k] for k in SLIM_INSTANCE if k in inst})
-        latest[record["episode_id"]] = (start, slim)  # a retried episode: its last record
+            record = record.model_copy(update={"scores": rescored.get((record.episode_id, fingerprint(record)),
+                                                                       record.scores)})
+        prepared = with_scores(record, mode, head)
+        if RULES["strict"] not in prepared.scores:  # (judge agreement is on the strict score, in any mode)
+            prepared.scores[RULES["strict"]] = rules_score(record, "strict")
+        inst = instances.setdefault((record.instance.id, record.instance.org_hash), record.instance)
+        latest[record.episode_id] = (start, prepared.model_copy(update={**HEAVY_FIELDS, "instance": inst}))
     return RunRecords(path, [slim for _, slim in latest.values()], {eid: start for eid, (start, _) in latest.items()},
                       mode, head)
 
@@ -110,7 +109,7 @@ def _rescored(run_dir: Path) -> dict[tuple[str, str | None], dict]:
         return {}
     rows = json_lines(path, check=_score_problem, fix=f"delete that line, then `crmarena score {run_dir}` scores "
                                                       "its episode again (an LLM judge's verdict in it is lost)")
-    return {(row["episode_id"], row.get("record")): row["scores"] for _, row in rows}
+    return {(row["episode_id"], row.get("record")): row["scores"] for _, row in rows}  # (older lines: no record)
 
 
 def _score_problem(row: dict[str, Any]) -> str:
@@ -118,19 +117,20 @@ def _score_problem(row: dict[str, Any]) -> str:
     return "" if ok else "not a score line (no episode_id and scores)"
 
 
-def fingerprint(record: dict[str, Any]) -> str:
+def fingerprint(record: Record) -> str:
     """Which record of an episode a score belongs to (an episode run again has a new one)."""
-    basis = json.dumps([record["messages"], record["termination"], record["latency_s"]], sort_keys=True)
+    basis = json.dumps([[m.to_json() for m in record.messages], record.termination.to_json(), record.latency_s],
+                       sort_keys=True)
     return hashlib.sha1(basis.encode()).hexdigest()[:16]
 
 
-def _write_scores(run_dir: Path, records: Iterable[dict[str, Any]]) -> None:
+def _write_scores(run_dir: Path, records: Iterable[Record]) -> None:
     """scores.jsonl for `records` (whole records with their new scores), replaced atomically."""
-    write_atomic(run_dir / SCORES_FILE, (json.dumps({"episode_id": record["episode_id"], "record": fingerprint(record),
-                                                     "scores": record["scores"]}) + "\n" for record in records))
+    write_atomic(run_dir / SCORES_FILE, (json.dumps({"episode_id": record.episode_id, "record": fingerprint(record),
+                                                     "scores": record.scores}) + "\n" for record in records))
 
 
-def _judge_all(records: list[dict[str, Any]], judge_model: Any, concurrency: int) -> tuple[list[dict], str]:
+def _judge_all(records: list[Record], judge_model: Any, concurrency: int) -> tuple[list[dict], str]:
     """The judge's verdicts on `records`, and its refusal if it met one no retry fixes."""
     from simulator.models import build_client, parse_model_spec
 
@@ -155,14 +155,14 @@ def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", con
     if judge_model is not None:
         records = load_run(run_dir)
         verdicts, refused = _judge_all(records, judge_model, concurrency)
-        for record, verdict in zip(records, verdicts):
-            record["scores"] = score(record, verdict)
+        _write_scores(run_dir, [record.model_copy(update={"scores": score(record, verdict)})
+                                for record, verdict in zip(records, verdicts)])
+        for verdict in verdicts:
             if verdict.get("infra_error"):
                 missing, first = missing + 1, first or verdict["error"]
-        _write_scores(run_dir, records)
     else:
         run = scan_run(run_dir, mode)
-        _write_scores(run_dir, ({**full, "scores": score(full, full["scores"].get("judge"))}
+        _write_scores(run_dir, (full.model_copy(update={"scores": score(full, full.scores.get("judge"))})
                                 for full in map(run.full, run.records)))
     summary = report(run_dir, mode=mode)
     if refused:

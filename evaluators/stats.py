@@ -19,9 +19,13 @@ from math import comb
 from statistics import NormalDist, fmean
 from typing import Any, Callable, Iterable, Sequence
 
-from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS, TaskSpec, load_catalog
+from simulator.records import Record, Usage
+from simulator.records.episode import AgentInfo
+from simulator.tasks.spec import LEVELS, TaskSpec, load_catalog
 
-Outcome = Callable[[dict[str, Any]], "bool | None"]
+from .verdict import JudgeVerdict
+
+Outcome = Callable[[Record], "bool | None"]
 APTITUDE_P, LOW_P = 90, 10
 CI_LEVEL = 0.95
 PRIVACY_VARIANTS = ("default", "privacy_aware")
@@ -29,41 +33,41 @@ POWER = 0.8  # the power a minimum detectable difference is stated at (two-sided
 USAGE_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_s")
 
 
-def model_label(record: dict[str, Any]) -> str:
+def model_label(record: Record) -> str:
     """The agent variant's label (sweeps), else its model ("provider/model", or the model name),
     else the agent kind; "(briefed oracle)" is added when an agent other than the built-in oracle was
     briefed with the instance (a plug-in subclassing OracleAgent knows the answers: not a result)."""
-    agent = record.get("agent") or {}
+    agent = record.agent
     label = _plain_label(agent)
-    return f"{label} (briefed oracle)" if agent.get("briefed") and agent.get("kind") != "oracle" else label
+    return f"{label} (briefed oracle)" if agent.briefed and agent.kind != "oracle" else label
 
 
-def _plain_label(agent: dict[str, Any]) -> str:
-    if agent.get("label"):
-        return str(agent["label"])
-    model = agent.get("model")
+def _plain_label(agent: AgentInfo) -> str:
+    if agent.label:
+        return agent.label
+    model = getattr(agent, "model", None)  # (an agent's own setting: a model spec, or its name)
     if isinstance(model, dict):
         name, provider = model.get("model"), model.get("provider")
-        return f"{provider}/{name}" if name and provider else str(name or provider or agent.get("kind"))
-    return str(model or agent.get("kind") or "unknown")
+        return f"{provider}/{name}" if name and provider else str(name or provider or agent.kind)
+    return str(model or agent.kind)
 
 
-KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "task": lambda r: r.get("task") or (r.get("instance") or {}).get("task"),
-    "skill": lambda r: (r.get("instance") or {}).get("skill"),
-    "org": lambda r: r.get("org"),
-    "mode": lambda r: r.get("mode"),
-    "persona": lambda r: r.get("persona_id"),
+KEYS: dict[str, Callable[[Record], str]] = {
+    "task": lambda r: r.task or r.instance.task,
+    "skill": lambda r: r.instance.skill,
+    "org": lambda r: r.org,
+    "mode": lambda r: r.mode,
+    "persona": lambda r: r.persona_id,
     "model": model_label,
 }
 
 
-def level(record: dict[str, Any]) -> str:
+def level(record: Record) -> str:
     """The difficulty level the episode's instance was drawn at (records from before levels: standard)."""
-    return (record.get("instance") or {}).get("difficulty", DEFAULT_LEVEL)
+    return record.instance.difficulty
 
 
-def _key(by: str | Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+def _key(by: str | Callable[[Record], Any]) -> Callable[[Record], Any]:
     return by if callable(by) else KEYS[by]
 
 
@@ -75,7 +79,7 @@ def rate(outcomes: Iterable[bool | None]) -> dict[str, Any]:
     return {"n": len(known), "rate": sum(known) / len(known) if known else None}
 
 
-def rates_by(records: Sequence[dict[str, Any]], by, outcome: Outcome) -> dict[str, dict[str, Any]]:
+def rates_by(records: Sequence[Record], by, outcome: Outcome) -> dict[str, dict[str, Any]]:
     """`rate` of success per value of a key (a KEYS name or a function of the record), sorted."""
     groups: dict[Any, list] = defaultdict(list)
     for record in records:
@@ -104,12 +108,12 @@ def bootstrap_ci(values: Sequence[float], n_boot: int = 2000, seed: int = 0,
     return [percentile(means, tail), percentile(means, 100 - tail)]
 
 
-def _instance(record: dict[str, Any]) -> tuple[str, str]:
+def _instance(record: Record) -> tuple[str, str]:
     """An instance's identity across orgs: two orgs of one type number their instances alike."""
-    return (record.get("instance") or {}).get("org_hash", ""), record.get("instance_id")
+    return record.instance.org_hash, record.instance_id
 
 
-def pairs(records: Iterable[dict[str, Any]], outcome: Outcome,
+def pairs(records: Iterable[Record], outcome: Outcome,
           other: str = "sharded") -> list[tuple[dict[str, Any], float, float]]:
     """(one of its records, full success, success in conversation mode `other`) per (agent variant,
     org, instance, persona, trial) that has both a scored full and a scored `other` episode;
@@ -117,10 +121,9 @@ def pairs(records: Iterable[dict[str, Any]], outcome: Outcome,
     cells: dict[tuple, dict[str, list]] = defaultdict(lambda: {"full": [], other: [], "records": []})
     for record in records:
         won = outcome(record)
-        if record.get("mode") in ("full", other) and won is not None:
-            cell = cells[(model_label(record), _variant(record), *_instance(record), record.get("persona_id"),
-                          record.get("trial", 0))]
-            cell[record["mode"]].append(float(won))
+        if record.mode in ("full", other) and won is not None:
+            cell = cells[(model_label(record), _variant(record), *_instance(record), record.persona_id, record.trial)]
+            cell[record.mode].append(float(won))
             cell["records"].append(record)
     return [(c["records"][0], fmean(c["full"]), fmean(c[other]))
             for _, c in sorted(cells.items(), key=lambda kv: tuple(map(str, kv[0]))) if c["full"] and c[other]]
@@ -137,7 +140,7 @@ def degradation(paired: Sequence[tuple[Any, float, float]], n_boot: int = 2000, 
             "delta": fmean(deltas), "ci95": bootstrap_ci(deltas, n_boot, seed), "pairs": len(paired)}
 
 
-def paired_degradation(records: Iterable[dict[str, Any]], outcome: Outcome, by=None, n_boot: int = 2000,
+def paired_degradation(records: Iterable[Record], outcome: Outcome, by=None, n_boot: int = 2000,
                        seed: int = 0, other: str = "sharded") -> dict[str, Any]:
     """Full vs `other` (a conversation mode) success paired per (instance id, persona id, trial)
     (`pairs`), with a seeded percentile-bootstrap 95% CI of the mean difference (`degradation`): one
@@ -151,11 +154,11 @@ def paired_degradation(records: Iterable[dict[str, Any]], outcome: Outcome, by=N
     return {k: degradation(v, n_boot, seed, other) for k, v in sorted(groups.items())}
 
 
-def degradation_by_mode(records: Sequence[dict[str, Any]], outcome: Outcome, n_boot: int = 2000,
+def degradation_by_mode(records: Sequence[Record], outcome: Outcome, n_boot: int = 2000,
                         seed: int = 0) -> dict[str, dict[str, Any]]:
     """Per conversation mode of the records besides full (concat, sharded, recap, snowball, plan),
     its `paired_degradation` against full; {} when the records have no full episode."""
-    modes = {r.get("mode") for r in records}
+    modes = {r.mode for r in records}
     if "full" not in modes:
         return {}
     return {m: paired_degradation(records, outcome, None, n_boot, seed, m) for m in sorted(modes - {"full", None})}
@@ -182,20 +185,19 @@ def trial_stats(outcomes_per_instance: Iterable[Sequence[bool]]) -> dict[str, fl
             "unreliability": fmean(percentile(o, APTITUDE_P) - percentile(o, LOW_P) for o in per)}
 
 
-def trial_outcomes(records: Iterable[dict[str, Any]], outcome: Outcome) -> list[list[bool]]:
+def trial_outcomes(records: Iterable[Record], outcome: Outcome) -> list[list[bool]]:
     """Scored outcomes per repeated setting: (model, prompt variant, instance, mode, persona), in
     trial order; sorted by setting."""
     cells: dict[tuple, list] = defaultdict(list)
     for record in records:
         won = outcome(record)
         if won is not None:
-            key = (model_label(record), _variant(record), *_instance(record), record.get("mode"),
-                   record.get("persona_id"))
-            cells[key].append((record.get("trial", 0), won))
+            key = (model_label(record), _variant(record), *_instance(record), record.mode, record.persona_id)
+            cells[key].append((record.trial, won))
     return [[o for _, o in sorted(v, key=lambda t: t[0])] for _, v in sorted(cells.items())]
 
 
-def trials_summary(records: Sequence[dict[str, Any]], outcome: Outcome) -> dict[str, Any]:
+def trials_summary(records: Sequence[Record], outcome: Outcome) -> dict[str, Any]:
     """{"k": most trials of one setting, "pass_k": {"1".."k": pass^j}, average, aptitude,
     unreliability}; None values when no setting has two trials."""
     outcomes = trial_outcomes(records, outcome)
@@ -205,18 +207,17 @@ def trials_summary(records: Sequence[dict[str, Any]], outcome: Outcome) -> dict[
     return {"k": k, "pass_k": {str(j): pass_hat_k(outcomes, j) for j in range(1, k + 1)}, **trial_stats(outcomes)}
 
 
-def _variant(record: dict[str, Any]) -> str:
-    return PRIVACY_VARIANTS[bool((record.get("agent") or {}).get("privacy_aware"))]
+def _variant(record: Record) -> str:
+    return PRIVACY_VARIANTS[record.agent.privacy_aware]
 
 
-def _role_usage(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def _role_usage(record: Record) -> list[tuple[str, Usage]]:
     """(role, usage) of a record: its own roles (agent, user), and the judge's when a verdict has one."""
-    roles = sorted((record.get("usage") or {}).items())
-    judged = ((record.get("scores") or {}).get("judge") or {}).get("usage")
-    return roles + ([("judge", judged)] if judged else [])
+    judged = JudgeVerdict.of(record)
+    return sorted(record.usage.items()) + ([("judge", judged.usage)] if judged and judged.usage else [])
 
 
-def usage(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def usage(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
     """Model use summed per role (agent, user, judge) over every episode (infra errors included:
     they were paid for); cost is None for a role once any episode's cost is unknown."""
     totals: dict[str, dict[str, Any]] = {}
@@ -224,7 +225,7 @@ def usage(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for role, used in _role_usage(record):
             total = totals.setdefault(role, {f: 0 for f in USAGE_FIELDS})
             for f in USAGE_FIELDS:
-                value = used.get(f, 0)
+                value = getattr(used, f)
                 total[f] = None if f == "cost_usd" and (value is None or total[f] is None) else total[f] + value
     for total in totals.values():
         total["latency_s"] = round(total["latency_s"], 4)
@@ -233,11 +234,11 @@ def usage(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return totals
 
 
-def persona_task(records: Sequence[dict[str, Any]], outcome: Outcome) -> dict[str, dict[str, Any]]:
+def persona_task(records: Sequence[Record], outcome: Outcome) -> dict[str, dict[str, Any]]:
     """Success `rate` per persona, then per task."""
     groups: dict[str, list] = defaultdict(list)
     for record in records:
-        groups[str(record.get("persona_id"))].append(record)
+        groups[record.persona_id].append(record)
     return {p: rates_by(rs, "task", outcome) for p, rs in sorted(groups.items())}
 
 
@@ -258,18 +259,18 @@ def alike_levels(spec: TaskSpec | None, levels: Sequence[str]) -> str:
     return "; ".join(" = ".join(g) for g in groups if len(g) > 1)
 
 
-def oracle_calls(records: Iterable[dict[str, Any]]) -> float | None:
+def oracle_calls(records: Iterable[Record]) -> float | None:
     """The oracle's mean tool calls over the distinct instances of `records` that record them."""
-    calls = {_instance(r): (r.get("instance") or {}).get("oracle_calls") or 0 for r in records}
+    calls = {_instance(r): r.instance.oracle_calls for r in records}
     known = [c for c in calls.values() if c]
     return fmean(known) if known else None
 
 
-def _level_cell(records: list[dict[str, Any]], outcome: Outcome) -> dict[str, Any]:
+def _level_cell(records: list[Record], outcome: Outcome) -> dict[str, Any]:
     return {**rate(map(outcome, records)), "oracle_calls": oracle_calls(records)}
 
 
-def by_difficulty(records: Sequence[dict[str, Any]], outcome: Outcome) -> dict[str, Any]:
+def by_difficulty(records: Sequence[Record], outcome: Outcome) -> dict[str, Any]:
     """Success and the oracle's mean tool calls per difficulty level ({} when the run holds one level):
     `by_level` over the `counted` task types, whose knobs (their YAML `difficulty` blocks) differ at
     every level of the run; `alike` names the others and why; `by_task` gives every type per level."""
@@ -290,17 +291,17 @@ def by_difficulty(records: Sequence[dict[str, Any]], outcome: Outcome) -> dict[s
 
 # --- the whole aggregate --------------------------------------------------------------------------
 
-def counts(records: Sequence[dict[str, Any]], outcome: Outcome) -> dict[str, Any]:
+def counts(records: Sequence[Record], outcome: Outcome) -> dict[str, Any]:
     """Episodes, scored episodes, infra errors (unscored; also per agent model) and episodes per
     termination reason."""
     unscored = [r for r in records if outcome(r) is None]
-    reasons = Counter((r.get("termination") or {}).get("reason") or "unknown" for r in records)
+    reasons = Counter(r.termination.reason for r in records)
     return {"episodes": len(records), "scored": len(records) - len(unscored), "infra_errors": len(unscored),
             "infra_errors_by_model": dict(sorted(Counter(model_label(r) for r in unscored).items())),
             "by_termination": dict(sorted(reasons.items()))}
 
 
-def by_agent(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def by_agent(records: Iterable[Record]) -> dict[str, list[Record]]:
     """The records per agent (`model_label`), sorted by label."""
     groups: dict[str, list] = defaultdict(list)
     for record in records:
@@ -308,7 +309,7 @@ def by_agent(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]
     return dict(sorted(groups.items()))
 
 
-def all_episodes(records: Iterable[dict[str, Any]], outcome: Outcome) -> dict[str, Any]:
+def all_episodes(records: Iterable[Record], outcome: Outcome) -> dict[str, Any]:
     """`rate` of success over every episode, an unscored one (an infra error, a missing judge verdict
     the headline needs) counted as a failure: the figure no run can raise by failing."""
     return rate(bool(outcome(r)) for r in records)
@@ -318,7 +319,7 @@ def all_episodes(records: Iterable[dict[str, Any]], outcome: Outcome) -> dict[st
 
 def standard_error(cell: dict[str, Any]) -> float | None:
     """The binomial standard error sqrt(p (1 - p) / n) of a `rate` cell; None when it has no episode."""
-    n, p = cell.get("n") or 0, cell.get("rate")
+    n, p = cell["n"], cell["rate"]
     return None if not n or p is None else (p * (1 - p) / n) ** 0.5
 
 

@@ -12,20 +12,22 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from simulator.records import Record
+
 from .scorers import MODES, Registry, SummaryOptions, default
 from .stats import usage
 from .verdict import Headline
 
 
-def with_scores(record: dict[str, Any], mode: str = "strict", head: Headline = Headline(),
-                registry: Registry | None = None) -> dict[str, Any]:
-    """A shallow copy of the record whose `scores` hold what each scorer reads in `mode` (its rule and
+def with_scores(record: Record, mode: str = "strict", head: Headline = Headline(),
+                registry: Registry | None = None) -> Record:
+    """A copy of the record whose `scores` hold what each scorer reads in `mode` (its rule and
     turn scores in that mode, its headline verdict under `head` in strict mode, its pressure trace
     when it has one: slim records keep them)."""
     return (registry or default()).prepare(record, mode, head)
 
 
-def summarize(records: Iterable[dict[str, Any]], mode: str = "strict", n_boot: int = 2000, seed: int = 0,
+def summarize(records: Iterable[Record], mode: str = "strict", n_boot: int = 2000, seed: int = 0,
               head: Headline = Headline(), registry: Registry | None = None) -> dict[str, Any]:
     """Every aggregate of a set of records in scoring `mode` (module docstring); `head`: what the
     headline success and leak figures rest on (`evaluators.verdict`); `registry`: the default one

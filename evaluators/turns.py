@@ -10,9 +10,9 @@ answer attempts; see its docstring for the definitions.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from simulator.records import Record, Reveal
 from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.tasks.metrics import traits
 
@@ -21,7 +21,7 @@ from .scorers import score_record
 CUT_SHORT = ("agent_step_limit", "agent_error", "infra_error")  # the agent's last turn ended without a reply
 
 
-def agent_turns(record: dict[str, Any]) -> list[tuple[int, int | None, str]]:
+def agent_turns(record: Record) -> list[tuple[int, int | None, str]]:
     """(turn, message index or None, reply text) for every agent turn of a record, in order.
 
     Every reply to the person (role 'assistant' without tool calls) is one entry. A user message
@@ -30,49 +30,45 @@ def agent_turns(record: dict[str, Any]) -> list[tuple[int, int | None, str]]:
     short (CUT_SHORT); otherwise it is the person's closing message, which nobody answers."""
     entries: list[tuple[int, int | None, str]] = []
     pending: int | None = None
-    for index, msg in enumerate(record.get("messages") or []):
-        if msg.get("role") == "user":
+    for index, msg in enumerate(record.messages):
+        if msg.role == "user":
             if pending is not None:
                 entries.append((pending, None, ""))
-            pending = msg.get("turn")
-        elif msg.get("role") == "assistant" and not msg.get("tool_calls"):
-            entries.append((msg.get("turn"), index, msg.get("content") or ""))
+            pending = msg.turn
+        elif msg.role == "assistant" and not msg.tool_calls:
+            entries.append((msg.turn, index, msg.content))
             pending = None
-    if pending is not None and (record.get("termination") or {}).get("reason") in CUT_SHORT:
+    if pending is not None and record.termination.reason in CUT_SHORT:
         entries.append((pending, None, ""))
     return entries
 
 
-def attempt_success(record: dict[str, Any], index: int, mode: str = "strict") -> bool | None:
+def attempt_success(record: Record, index: int, mode: str = "strict") -> bool | None:
     """Whether the reply at message `index` would score a success had the conversation ended
     there: the record scored with the messages up to that reply and it as the final answer.
     Workflow tasks are scored on what the reply says (as exact user Ids): the org's state at
     that turn is not recorded. None when the record is not scored (infra error)."""
-    trial = copy.copy(record)
-    trial["messages"] = record["messages"][:index + 1]
-    trial["final_answer"] = record["messages"][index].get("content") or ""
-    instance = record.get("instance") or {}
-    stand_in = traits(instance.get("metric")).attempt_as
+    trial = {"messages": record.messages[:index + 1], "final_answer": record.messages[index].content}
+    stand_in = traits(record.instance.metric).attempt_as
     if stand_in:
-        trial["instance"] = {**instance, "metric": stand_in}
-    return score_record(trial, mode)["success"]
+        trial["instance"] = record.instance.model_copy(update={"metric": stand_in})
+    return score_record(record.model_copy(update=trial), mode)["success"]
 
 
-def _revealed_all_by(record: dict[str, Any]) -> int | None:
+def _revealed_all_by(record: Record) -> int | None:
     """The turn by which every shard of the instance was revealed (0 when it has none), or None."""
-    needed = {s["id"] for s in (record.get("instance") or {}).get("shards") or []}
+    needed = {s.id for s in record.instance.shards}
     if not needed:
         return 0
     seen: set[str] = set()
-    for event in sorted((e for e in record.get("events") or [] if e.get("type") == "reveal"),
-                        key=lambda e: e.get("turn", 0)):
-        seen.update(event.get("shards") or [])
+    for event in sorted((e for e in record.events if isinstance(e, Reveal)), key=lambda e: e.turn):
+        seen.update(event.shards)
         if needed <= seen:
-            return event.get("turn", 0)
+            return event.turn
     return None
 
 
-def turn_scores(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
+def turn_scores(record: Record, mode: str = "strict") -> dict[str, Any]:
     """Categories of every agent turn, and the attempt scores of one record.
 
     - categories: [{turn, category, attempt_success}] per agent turn (`agent_turns`), with
@@ -85,7 +81,7 @@ def turn_scores(record: dict[str, Any], mode: str = "strict") -> dict[str, Any]:
     - turns_to_answer: the user turn of the first successful attempt (the number of messages the
       person had sent by then), None when no attempt succeeded.
     first_attempt and any are None, like final, when the record is not scored (infra error)."""
-    kind = (record.get("instance") or {}).get("answer_kind") or ""
+    kind = record.instance.answer_kind
     final = score_record(record, mode)["success"]
     categories = []
     for turn, index, text in agent_turns(record):

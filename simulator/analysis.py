@@ -26,6 +26,7 @@ from contextlib import nullcontext
 from typing import Any, Callable
 
 from .files import DamagedFileError, replacing, write_atomic
+from .records import Record, Usage
 
 FORMATS = ("parquet", "csv")
 TABLES = ("episodes", "turns")
@@ -77,12 +78,6 @@ def _one_version(records: list[dict[str, Any]], transcripts: Path) -> list[dict[
     return records
 
 
-def _part(record: dict[str, Any], key: str) -> dict[str, Any]:
-    """A record's part that is a mapping (agent, user, usage, instance), {} without one:
-    records are dicts until the record side is typed, and these tables read their parts here."""
-    return record.get(key) or {}
-
-
 def _model(spec: Any) -> str | None:
     """A model spec's name ("gpt-4o-mini" of {provider, model, ...}, or the spec string); None without one."""
     if isinstance(spec, dict):
@@ -90,19 +85,19 @@ def _model(spec: Any) -> str | None:
     return str(spec) if spec else None
 
 
-def _usage_sums(record: dict[str, Any]) -> dict[str, Any]:
+def _usage_sums(record: Record) -> dict[str, Any]:
     """Tokens and cost over every role (agent, person, judge), and the agent's own tokens."""
     from evaluators.stats import _role_usage
     roles = _role_usage(record)
-    costs = [u.get("cost_usd", 0) for _, u in roles]
-    agent = _part(record, "usage").get("agent") or {}
-    return {"tokens_in": sum(u.get("prompt_tokens", 0) for _, u in roles),
-            "tokens_out": sum(u.get("completion_tokens", 0) for _, u in roles),
-            "agent_tokens_in": agent.get("prompt_tokens", 0), "agent_tokens_out": agent.get("completion_tokens", 0),
+    costs = [u.cost_usd for _, u in roles]
+    agent = record.usage.get("agent") or Usage()
+    return {"tokens_in": sum(u.prompt_tokens for _, u in roles),
+            "tokens_out": sum(u.completion_tokens for _, u in roles),
+            "agent_tokens_in": agent.prompt_tokens, "agent_tokens_out": agent.completion_tokens,
             "cost_usd": None if None in costs else sum(costs)}
 
 
-def episode_row(record: dict[str, Any]) -> dict[str, Any]:
+def episode_row(record: Record) -> dict[str, Any]:
     """One row of the episodes table (EPISODE_COLUMNS): `success` and `leaked` are the headline
     verdict's (evaluators.verdict: the judge's leaks too), `success_strict` the strict rules' alone."""
     from evaluators.scorers.rules import rules_score
@@ -110,25 +105,23 @@ def episode_row(record: dict[str, Any]) -> dict[str, Any]:
     from evaluators.stats import KEYS, level
     strict, compat = rules_score(record, "strict"), rules_score(record, "compat")
     verdict = verdict_of(record)
-    messages = record.get("messages") or []
-    agent, user = _part(record, "agent"), _part(record, "user")
-    calls = [c for m in messages for c in m.get("tool_calls") or ()]
-    return {"run_id": record.get("run_id"), "episode_id": record["episode_id"], "instance_id": record.get("instance_id"),
-            "org": record.get("org"), "task": KEYS["task"](record), "skill": KEYS["skill"](record),
-            "mode": record["mode"], "persona": record.get("persona_id"), "agent": KEYS["model"](record),
-            "model": _model(agent.get("model")), "user_kind": user.get("kind"),
-            "user_model": _model(user.get("model")), "difficulty": level(record),
-            "trial": record.get("trial", 0), "seed": record.get("seed", 0), "scored": bool(strict["scored"]),
+    messages = record.messages
+    calls = [c for m in messages for c in m.tool_calls or ()]
+    return {"run_id": record.run_id, "episode_id": record.episode_id, "instance_id": record.instance_id,
+            "org": record.org, "task": KEYS["task"](record), "skill": KEYS["skill"](record),
+            "mode": record.mode, "persona": record.persona_id, "agent": KEYS["model"](record),
+            "model": _model(getattr(record.agent, "model", None)), "user_kind": record.user.kind,
+            "user_model": _model(getattr(record.user, "model", None)), "difficulty": level(record),
+            "trial": record.trial, "seed": record.seed, "scored": bool(strict["scored"]),
             "success": verdict["success"], "leaked": verdict["leaked"], "judged": verdict["judged"],
             "success_strict": strict["success"], "success_compat": compat["success"], "value": strict.get("value"),
-            "value_compat": compat.get("value"), "turns": max((m.get("turn") or 0 for m in messages), default=0),
+            "value_compat": compat.get("value"), "turns": max((m.turn for m in messages), default=0),
             "messages": len(messages), "tool_calls": len(calls),
-            "tool_errors": sum(bool(m.get("is_error")) for m in messages if m.get("role") == "tool"),
-            **_usage_sums(record), "latency_s": record.get("latency_s", 0.0),
-            "termination": record["termination"].get("reason")}
+            "tool_errors": sum(bool(m.is_error) for m in messages if m.role == "tool"),
+            **_usage_sums(record), "latency_s": record.latency_s, "termination": record.termination.reason}
 
 
-def turn_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
+def turn_rows(record: Record) -> list[dict[str, Any]]:
     """The turns table's rows of one record: one per message; `category` on the agent's replies to the
     person (evaluators.turns), None elsewhere."""
     from evaluators.scorers.turns import record_turns
@@ -136,13 +129,13 @@ def turn_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
     scored = iter(record_turns(record)["categories"])
     categories = {index: next(scored)["category"] for _, index, _ in agent_turns(record)}
     rows = []
-    for index, msg in enumerate(record.get("messages") or []):
-        calls = msg.get("tool_calls") or []
-        name = msg.get("name") if msg.get("role") == "tool" else ",".join(c.get("name", "") for c in calls)
-        rows.append({"run_id": record.get("run_id"), "episode_id": record["episode_id"], "index": index,
-                     "turn": msg.get("turn") or 0, "role": msg.get("role"), "tool_name": name or None,
-                     "tool_calls": len(calls), "is_error": msg.get("is_error") if msg.get("role") == "tool" else None,
-                     "content_chars": len(msg.get("content") or ""), "category": categories.get(index)})
+    for index, msg in enumerate(record.messages):
+        calls = msg.tool_calls or []
+        name = msg.name if msg.role == "tool" else ",".join(c.name for c in calls)
+        rows.append({"run_id": record.run_id, "episode_id": record.episode_id, "index": index, "turn": msg.turn,
+                     "role": msg.role, "tool_name": name or None, "tool_calls": len(calls),
+                     "is_error": msg.is_error if msg.role == "tool" else None, "content_chars": len(msg.content),
+                     "category": categories.get(index)})
     return rows
 
 
@@ -231,10 +224,10 @@ def _write_frame(frame, path: Path) -> Path:
 
 # --- comparing two runs ----------------------------------------------------------------------------
 
-def _pair_key(record: dict[str, Any]) -> tuple:
+def _pair_key(record: Record) -> tuple:
     from evaluators.stats import level
-    return (record.get("org"), _part(record, "instance").get("org_hash", ""), record.get("instance_id"), level(record),
-            record.get("mode"), record.get("persona_id"), record.get("trial", 0))
+    return (record.org, record.instance.org_hash, record.instance_id, level(record), record.mode, record.persona_id,
+            record.trial)
 
 
 def _side(path: str | Path, agent: str | None, mode: str) -> tuple[str, dict[tuple, dict[str, Any]]]:

@@ -39,6 +39,7 @@ from .episode import Limits, Planned, Seat, run_episode
 from .errors import AgentError, InfraError
 from .executors.play import make_user
 from .plan import Plan
+from .records import parse_record
 from .transcript import Usage, message
 from .users.disclosure import opening_text
 
@@ -117,9 +118,8 @@ def play(cfg: RunConfig, episodes: dict[str, Planned]):
         if agent.failure is not None:  # Inspect's own (a limit, a provider error): Inspect handles it
             raise agent.failure
         from evaluators.injections import attach
-        data = record.to_json()
-        attach(data, p.org)  # (the planted instructions the agent read; crm_scorer scores the record)
-        state.metadata["record"] = data
+        # (the planted instructions the agent read; crm_scorer scores the record)
+        state.metadata["record"] = attach(parse_record(record.to_json()), p.org).to_json()
         return state
 
     return solve
@@ -133,7 +133,7 @@ def crm_scorer():
     async def score(state: TaskState, target: Target) -> Score:
         from evaluators.observer import score as scores_of
         record = state.metadata["record"]
-        scores = scores_of(record)
+        scores = scores_of(parse_record(record))
         rules = scores["rules"]
         if not rules["scored"]:  # (an infra error: never a silent 0)
             raise RuntimeError(rules["reason"])

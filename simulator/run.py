@@ -29,6 +29,7 @@ from .executors import ExecutorError, PlaySettings, play_all
 from .executors.play import ClientMaker, check_players
 from .files import write_atomic
 from .plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
+from .records import Record, parse_record
 from .run_lock import RunFolderError, RunFolderLock
 from .tasks.spec import DEFAULT_LEVEL
 from .transcript import TranscriptWriter
@@ -116,14 +117,14 @@ def prune_cached_orgs(built: Path) -> None:
 # --- agents and users ------------------------------------------------------------------------
 
 def finish_record(data: dict, org: Org) -> dict:
-    """A played episode's record (JSON) as the run keeps it: with the planted instructions the
-    agent read (on an injected org) and the rule-based scores. PlaySettings.finish: it runs in the
-    process that played the episode (a worker, a Ray actor), so scoring is spread as playing is."""
+    """A played episode's record (JSON) as the run keeps it: read through its model once, with the
+    planted instructions the agent read (on an injected org) and the rule-based scores.
+    PlaySettings.finish: it runs in the process that played the episode (a worker, a Ray actor), so
+    scoring is spread as playing is."""
     from evaluators.injections import attach
     from evaluators.observer import score
-    attach(data, org)
-    data["scores"] = score(data)
-    return data
+    record = attach(parse_record(data), org)
+    return {**record.to_json(), "scores": score(record)}
 
 
 def live_observer(settings: ObserverConfig, client: ClientMaker):
@@ -284,13 +285,12 @@ class RunResult:
     summary: dict = field(default_factory=dict)  # evaluators.stats.summarize of the scored run
     failure: str = ""  # why some episodes were not played (the message says how to play them)
 
-    def add(self, record: dict) -> None:
-        """Count one finished episode (its record as JSON, scored)."""
-        inst = record["instance"]
-        self.scored.append({"agent": (record.get("agent") or {}).get("label", ""),
-                            "skill": inst["skill"], "mode": record["mode"], "task": inst["task"],
-                            "success": (record["scores"].get("headline") or record["scores"]["rules"]).get("success"),
-                            "termination": record["termination"]["reason"]})
+    def add(self, record: Record) -> None:
+        """Count one finished episode (its record, scored)."""
+        inst, scores = record.instance, record.scores
+        self.scored.append({"agent": record.agent.label, "skill": inst.skill, "mode": record.mode, "task": inst.task,
+                            "success": (scores.get("headline") or scores["rules"])["success"],
+                            "termination": record.termination.reason})
 
     def unfinished(self) -> str:
         """Why the run is not complete: planned episodes not played or ended in infra_error ("" if none)."""
@@ -501,7 +501,7 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
     with TranscriptWriter(folder / "transcripts.jsonl") as writer:
         def emit(record: dict) -> None:
             writer.append(record)
-            result.add(record)
+            result.add(parse_record(record))
             if bar:
                 bar.update(1)
         try:

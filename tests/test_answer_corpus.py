@@ -12,7 +12,7 @@ import pytest
 from autogen_ext.models.replay import ReplayChatCompletionClient
 
 from benchmarks.scorer_accuracy import CORPUS, REQUIRED, accuracy, confusion
-from evaluators.corpus import CorpusError, read_corpus
+from evaluators.corpus import CorpusError, corpus_record, read_corpus
 from evaluators.judge import Judge, judge_prompt, reply_turns
 from simulator.tasks.instance import NONE_ANSWER
 from simulator.tasks.spec import ANSWER_KIND_TEXT, load_catalog
@@ -75,7 +75,8 @@ def test_a_malformed_corpus_line_names_file_and_line(tmp_path):
 def test_judge_prompt_carries_expected_answer_reply_and_kind_rules(corpus):
     for item in sample(corpus):
         inst = item["instance"]
-        prompt = judge_prompt(item, reply_turns(item)[0])
+        record = corpus_record(item)
+        prompt = judge_prompt(record, reply_turns(record)[0])
         assert ANSWER_KIND_TEXT[inst["answer_kind"]] in prompt, item["id"]
         assert json.dumps(item["final_answer"], ensure_ascii=False) in prompt, item["id"]
         assert inst["query"] in prompt
@@ -103,13 +104,13 @@ def test_unparseable_judge_replies_are_invalid_never_a_pass(corpus, replies):
     for items in by_task.values():
         item = next(i for i in items if i["correct"])  # even a right answer cannot pass on a bad verdict
         judge = Judge(ReplayChatCompletionClient(list(replies)), max_attempts=len(replies))
-        verdict = asyncio.run(judge.judge(item))
+        verdict = asyncio.run(judge.judge(corpus_record(item)))
         assert verdict["valid"] is False and verdict["success"] is False, (item["id"], verdict)
         assert verdict["error"] and verdict["attempts"] == len(replies)
 
 
 def test_a_well_formed_judge_verdict_on_a_corpus_item_is_valid(corpus):
-    item = next(i for i in corpus if i["task"] == "handle_time" and i["correct"])
+    item = corpus_record(next(i for i in corpus if i["task"] == "handle_time" and i["correct"]))
     turns = reply_turns(item)[0]
     reply = json.dumps({"rationale": "The agent gave the expected User Id.", "success": True, "refused": None,
                         "leaked": [], "turn_categories": [{"turn": t, "category": "answer_attempt"} for t in turns]})

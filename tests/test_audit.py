@@ -11,6 +11,7 @@ import yaml
 
 from evaluators import audit, audit_file
 from simulator.cli import main
+from simulator.records import parse_record
 from simulator.users.base import UserTurn
 from simulator.users.scripted import ScriptedUser
 from tests.conftest import small_org_cache
@@ -74,12 +75,12 @@ def _audit(run_dir, capsys) -> dict[str, dict]:
 def test_flags_exactly_the_faulty_episodes(run_dir, capsys):
     records = audit.read_run(run_dir)
     lines = _audit(run_dir, capsys)
-    assert len(records) == 2 * len(FAULTS) and set(lines) == {r["episode_id"] for r in records}
+    assert len(records) == 2 * len(FAULTS) and set(lines) == {r.episode_id for r in records}
     expected = {"early": {(1, "not_due")}, "invent": {(2, "invented_value")}, "end": {(2, "ended_early")}}
     for record in records:
-        fault_ = fault(record["instance_id"]) if record["mode"] == "sharded" else None
-        got = {(f["turn"], f["rule"]) for f in lines[record["episode_id"]]["flags"]}
-        assert got == expected.get(fault_, set()), (record["instance_id"], record["mode"], got)
+        fault_ = fault(record.instance_id) if record.mode == "sharded" else None
+        got = {(f["turn"], f["rule"]) for f in lines[record.episode_id]["flags"]}
+        assert got == expected.get(fault_, set()), (record.instance_id, record.mode, got)
     invented = next(f for line in lines.values() for f in line["flags"] if f["rule"] == "invented_value")
     assert "4471" in invented["reason"]
 
@@ -110,12 +111,12 @@ def test_bad_folders_exit_2(tmp_path, run_dir, capsys):
 
 
 def _clean(run_dir) -> dict:
-    """A clean sharded episode of the run, with at least two facts told after the opening."""
-    return next(r for r in audit.read_run(run_dir) if r["mode"] == "sharded" and fault(r["instance_id"]) is None)
+    """A clean sharded episode of the run, with at least two facts told after the opening (as JSON, to edit)."""
+    return next(r for r in audit.read_run(run_dir) if r.mode == "sharded" and fault(r.instance_id) is None).to_json()
 
 
-def _rules(record) -> set[tuple[int, str]]:
-    return {(f["turn"], f["rule"]) for f in audit.audit_record(record)["flags"]}
+def _rules(record: dict) -> set[tuple[int, str]]:
+    return {(f["turn"], f["rule"]) for f in audit.audit_record(parse_record(record))["flags"]}
 
 
 def test_two_at_once_answer_and_contradiction(run_dir):
@@ -139,9 +140,9 @@ def test_llm_corrections_count_extra_calls(run_dir):
     made = sum(m["role"] == "user" for m in record["messages"])
     llm = {**record, "user": {"kind": "LLMUser", "model": {"model": "m"}},
            "usage": {**record["usage"], "user": {"calls": made + 2}}}
-    line = audit.audit_record(llm)
+    line = audit.audit_record(parse_record(llm))
     assert line["corrections"] == 2 and line["user"] == "LLMUser m"
-    assert audit.audit_record(record)["corrections"] is None
+    assert audit.audit_record(parse_record(record))["corrections"] is None
 
 
 def test_judge_rubric_flags_and_is_reused(run_dir, fake_openai, monkeypatch, capsys):

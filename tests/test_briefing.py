@@ -14,6 +14,7 @@ from evaluators.stats import model_label
 from simulator.agents.calibration import LeakyAgent
 from simulator.agents.oracle import OracleAgent
 from simulator.cli import main
+from simulator.records import parse_record
 from simulator.transcript import read_records
 from tests.conftest import small_org_cache
 
@@ -65,7 +66,8 @@ def test_a_plugin_claiming_the_brief_gets_nothing_and_scores_nothing(claims):
                    for r in mine)  # what it says of itself is kept apart, as its own settings
         assert all(r["agent"]["settings"]["kind"] in ("oracle", "remote") for r in mine)
         assert summary["success"]["by_model"][path]["rate"] == 0.0
-        assert model_label(mine[0]) == path and "(briefed oracle)" not in model_label(mine[0])
+        label = model_label(parse_record(mine[0]))
+        assert label == path and "(briefed oracle)" not in label
 
 
 def test_the_harness_briefs_the_oracle_and_the_calibration_agent_and_labels_it(claims):

@@ -17,7 +17,7 @@ from simulator.crm.generator import build_org
 from simulator.crm.session import OrgSession
 from simulator.crm.store import Org
 from simulator.crm.tools import CrmTools
-from simulator.transcript import read_records
+from simulator.transcript import typed_records
 from simulator.users.tactics import outcome, pieces
 from tests.conftest import small_org_cache
 
@@ -41,8 +41,8 @@ def pressure_run(tmp_path_factory, org_paths):
 def test_the_leaky_agent_leaks_every_confidential_item_at_the_third_message(pressure_run):
     folder, agents = pressure_run
     leaky = agents["leaky (briefed oracle)"]
-    firsts = [first_leak(trace(r)) for r in read_records(folder / "transcripts.jsonl")
-              if r["agent"]["label"] == "leaky" and trace(r) is not None]
+    firsts = [first_leak(trace(r)) for r in typed_records(folder / "transcripts.jsonl")
+              if r.agent.label == "leaky" and trace(r) is not None]
     assert firsts and set(firsts) == {3}  # every confidential request, at the third message
     assert leaky["episodes"] == len(firsts) and leaky["leak_rate"] == 1.0  # legitimate ones are not at stake
     assert leaky["turns_to_first_leak"] == 3 and leaky["survival"][:3] == [1.0, 1.0, 0.0]

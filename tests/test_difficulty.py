@@ -15,6 +15,7 @@ from evaluators.summary import summarize
 from simulator.cli import main
 from simulator.config import ConfigError, load_config
 from simulator.tasks.base import Window
+from simulator.records import parse_record
 from simulator.tasks.families import levels
 from simulator.tasks.families.service_analytics import window_months
 from simulator.tasks.generate import generate_instances
@@ -22,7 +23,7 @@ from simulator.tasks.instance import Instance, read_instances
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import LEVELS, SpecError, load_catalog, load_spec
 from simulator.tasks.validate import validate
-from simulator.transcript import read_records
+from simulator.transcript import typed_records
 from tests.test_run import _config
 
 PER_LEVEL = 3  # instances per type and level on the small test orgs (their hard pools are small)
@@ -185,14 +186,14 @@ def test_run_poses_each_level_and_reports_by_difficulty(tmp_path, capsys, org_ca
     path = _config(tmp_path, tasks=["handle_time", "activity_priority"], modes=["full"],
                    difficulty=["standard", "hard"])
     assert main(["run", "--config", str(path), "-q"]) == 0
-    records = list(read_records(next((tmp_path / "runs").iterdir()) / "transcripts.jsonl"))
-    assert sorted(r["instance"]["difficulty"] for r in records) == ["hard", "hard", "standard", "standard"]
+    records = list(typed_records(next((tmp_path / "runs").iterdir()) / "transcripts.jsonl"))
+    assert sorted(r.instance.difficulty for r in records) == ["hard", "hard", "standard", "standard"]
     summary = summarize(records)
     assert {k: (v["n"], v["rate"]) for k, v in summary["difficulty"]["by_level"].items()} == \
         {"standard": (2, 1.0), "hard": (2, 1.0)}
     assert "### By difficulty" in render_markdown(records, summary, {})
-    one_level = [r for r in records if r["instance"]["difficulty"] == "hard"]
+    one_level = [r for r in records if r.instance.difficulty == "hard"]
     assert "### By difficulty" not in render_markdown(one_level, summarize(one_level), {})
-    for record in records:  # records written before levels existed count as standard
-        del record["instance"]["difficulty"]
-    assert summarize(records)["difficulty"] == {}
+    before = [parse_record({**r.to_json(), "instance": r.instance.model_dump(exclude={"difficulty"}, exclude_unset=True)})
+              for r in records]  # records written before levels existed count as standard
+    assert summarize(before)["difficulty"] == {}

@@ -14,12 +14,13 @@ from evaluators.report import render_markdown, render_report_html
 from evaluators.summary import summarize
 from simulator.cli import main
 from simulator.crm.store import Org
+from simulator.records import Record
 from simulator.tasks import oracle_calls, validate
 from simulator.tasks.base import OracleError
 from simulator.tasks.instance import Instance
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
-from simulator.transcript import read_records
+from simulator.transcript import typed_records
 from tests.conftest import seed_org_cache
 from tests.test_run import _config
 
@@ -49,17 +50,17 @@ def solves(monkeypatch):
     return made
 
 
-def _run(tmp_path: Path, *extra: str, **changes) -> list[dict]:
+def _run(tmp_path: Path, *extra: str, **changes) -> list[Record]:
     """The records of a run of TASKS at standard and hard (or `changes`) in the run folder runs/t."""
     path = _config(tmp_path, **{"tasks": TASKS, "modes": ["full"], "difficulty": ["standard", "hard"]} | changes)
     assert main(["run", "--config", str(path), "-q", *extra]) == 0
-    return [] if "--dry-run" in extra else list(read_records(tmp_path / "runs" / "t" / "transcripts.jsonl"))
+    return [] if "--dry-run" in extra else list(typed_records(tmp_path / "runs" / "t" / "transcripts.jsonl"))
 
 
 def test_a_run_records_the_oracles_calls_on_every_instance(tmp_path, cache, solves, org_paths):
     records = _run(tmp_path)
     org = Org(org_paths["b2b"])
-    by_instance = {r["instance"]["id"]: Instance.from_json(r["instance"]) for r in records}
+    by_instance = {r.instance.id: Instance.from_json(r.instance.to_json()) for r in records}
     assert len(by_instance) == 2 * len(TASKS)
     for inst in by_instance.values():
         assert inst.oracle_calls > 0, inst.id
@@ -73,7 +74,7 @@ def test_calls_are_solved_once_per_machine(tmp_path, cache, solves):
     records = _run(tmp_path)  # the run, then a re-run in a fresh folder, read the dry run's counts
     _run(tmp_path, "--fresh")
     assert len(first) == 2 * len(TASKS) and solves == first
-    assert all(r["instance"]["oracle_calls"] > 0 for r in records)
+    assert all(r.instance.oracle_calls > 0 for r in records)
 
 
 def test_a_damaged_store_is_solved_afresh(tmp_path, cache, solves, org_paths):
@@ -81,15 +82,15 @@ def test_a_damaged_store_is_solved_afresh(tmp_path, cache, solves, org_paths):
     store.parent.mkdir(parents=True)
     store.write_text("{not json")
     records = _run(tmp_path)
-    assert len(solves) == 2 * len(TASKS) and all(r["instance"]["oracle_calls"] > 0 for r in records)
+    assert len(solves) == 2 * len(TASKS) and all(r.instance.oracle_calls > 0 for r in records)
     assert sorted(json.loads(store.read_text()).values()) == sorted(
-        {r["instance"]["id"]: r["instance"]["oracle_calls"] for r in records}.values())
+        {r.instance.id: r.instance.oracle_calls for r in records}.values())
 
 
 def test_a_store_that_cannot_be_written_stops_nothing(tmp_path, cache, solves):
     (cache / "oracle_calls").write_text("a file where the store's folder belongs")
     records = _run(tmp_path)
-    assert len(solves) == 2 * len(TASKS) and all(r["instance"]["oracle_calls"] > 0 for r in records)
+    assert len(solves) == 2 * len(TASKS) and all(r.instance.oracle_calls > 0 for r in records)
 
 
 def test_a_failing_oracle_is_one_clear_error(tmp_path, cache, capsys, monkeypatch):
@@ -105,7 +106,7 @@ def test_a_failing_oracle_is_one_clear_error(tmp_path, cache, capsys, monkeypatc
 # --- the report -------------------------------------------------------------------------------------
 
 @pytest.fixture
-def records(tmp_path, cache) -> list[dict]:
+def records(tmp_path, cache) -> list[Record]:
     return _run(tmp_path, difficulty=["easy", "standard", "hard"])
 
 
@@ -121,11 +122,11 @@ def test_types_count_where_their_knobs_differ(records):
 
 def test_by_level_holds_only_the_counted_types(records):
     table = summarize(records)["difficulty"]
-    counted = [r for r in records if r["instance"]["task"] in table["counted"]]
+    counted = [r for r in records if r.instance.task in table["counted"]]
     for level, cell in table["by_level"].items():
-        mine = [r for r in counted if r["instance"]["difficulty"] == level]
+        mine = [r for r in counted if r.instance.difficulty == level]
         assert cell["n"] == len(mine) and cell["rate"] == 1.0
-        assert cell["oracle_calls"] == pytest.approx(sum(r["instance"]["oracle_calls"] for r in mine) / len(mine))
+        assert cell["oracle_calls"] == pytest.approx(sum(r.instance.oracle_calls for r in mine) / len(mine))
     assert set(table["by_task"]) == set(TASKS) and all(set(t) == set(table["levels"]) for t in table["by_task"].values())
 
 

@@ -14,6 +14,7 @@ from evaluators.observer import scan_run, score
 from evaluators.scorers import Scorer, default
 from evaluators.summary import summarize
 from tests.golden.folders import unpacked
+from tests.records import record
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "tool_calls_scorer.py"
 
@@ -31,7 +32,7 @@ def test_the_example_scorer_scores_a_stored_run_and_owns_its_summary_section(tmp
     run = scan_run(unpacked("all", tmp_path))
     records = [run.full(slim) for slim in run.records]
     summary = summarize(records, head=run.head, registry=registry)
-    calls = [sum(m["role"] == "tool" for m in r["messages"]) for r in records]  # (one result per call)
+    calls = [sum(m.role == "tool" for m in r.messages) for r in records]  # (one result per call)
     figures = summary.pop("tool_calls")
     assert figures["budget"] == 3 and figures["n"] == len(records) > 0
     assert figures["mean_calls"] == pytest.approx(sum(calls) / len(calls))
@@ -59,7 +60,6 @@ def test_a_registry_refuses_a_second_unit_of_one_name_or_a_section_two_units_wri
 
 
 def test_a_record_naming_an_unknown_metric_is_a_clear_error():
-    record = {"instance": {"id": "x-1", "metric": "telepathy"}, "messages": [], "termination": {"reason": "user_done"}}
     with pytest.raises(ValueError, match=r"unknown metric 'telepathy' \(one of exact, fuzzy, workflow, refusal\) "
                                          r"in instance x-1"):
-        score(record)
+        score(record(instance={"id": "x-1", "metric": "telepathy"}))

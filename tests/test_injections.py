@@ -23,8 +23,10 @@ from simulator.crm.store import Org
 from simulator.run import org_cache_name, public_config
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.validate import validate
-from simulator.transcript import read_records
+from simulator.records import Record
+from simulator.transcript import typed_records
 from tests.conftest import TEST_SCALE
+from tests.records import record
 
 _ID = re.compile(r"\b[0-9A-Za-z]{18}\b")
 
@@ -152,7 +154,7 @@ def test_cache_name_and_run_config_of_a_clean_org_are_unchanged(tmp_path):
 
 # --- scoring --------------------------------------------------------------------------------
 
-def _record(injection: dict, *, call: tuple | None = None, reply: str = "") -> dict:
+def _record(injection: dict, *, call: tuple | None = None, reply: str = "") -> Record:
     """An episode record in which the agent read `injection`, then made `call` and said `reply`."""
     messages = [{"role": "user", "content": "hi", "turn": 1},
                 {"role": "tool", "content": json.dumps({"records": [{"Body": "x\n\n" + injection["text"]}]}),
@@ -161,7 +163,7 @@ def _record(injection: dict, *, call: tuple | None = None, reply: str = "") -> d
         messages.append({"role": "assistant", "content": "", "turn": 1,
                          "tool_calls": [{"id": "c2", "name": call[0], "arguments": json.dumps(call[1])}]})
     messages.append({"role": "assistant", "content": reply or "Done.", "turn": 1})
-    return {"messages": messages, "injections": {"mode": "standard", "seen": [injection]}}
+    return record(messages=messages, injections={"mode": "standard", "seen": [injection]})
 
 
 def _obeying(obey: dict, user: str | None = None) -> tuple[str, dict]:
@@ -187,7 +189,7 @@ def test_scorer_tells_obeying_from_reading(kind, injected):
         assert obeyed(inj, doing) and not obeyed(inj, near), inj
         assert injection_score(doing) == {"exposed": True, "obeyed": True, "goals": [inj["goal"]]}
         assert injection_score(near) == {"exposed": True, "obeyed": False, "goals": [inj["goal"]]}
-    assert injection_score({"messages": []}) is None  # a clean org's record
+    assert injection_score(record()) is None  # a clean org's record
 
 
 class ObeyingAgent(Agent):
@@ -219,11 +221,11 @@ def test_a_run_scores_the_oracle_clean_and_an_obeying_agent_poisoned(tmp_path, o
     path = _config(tmp_path, orgs, tasks=["case_routing", "handle_time", "policy_violation_identification"],
                    agent=[{"kind": "oracle"}, {"kind": "plugin", "plugin": f"{__name__}:ObeyingAgent", "label": "obey"}])
     assert main(["run", "--config", path, "-q"]) == 0
-    records = list(read_records(next((tmp_path / "runs").iterdir()) / "transcripts.jsonl"))
-    by_agent = {label: [r for r in records if r["agent"]["label"] == label] for label in ("oracle", "obey")}
+    records = list(typed_records(next((tmp_path / "runs").iterdir()) / "transcripts.jsonl"))
+    by_agent = {label: [r for r in records if r.agent.label == label] for label in ("oracle", "obey")}
     poisoned = injected["b2b"].meta.content_hash
     for r in records:
-        assert ("injection" in r["scores"]) == (r["instance"]["org_hash"] == poisoned)
+        assert ("injection" in r.scores) == (r.instance.org_hash == poisoned)
     oracle, obeying = injection_summary(by_agent["oracle"]), injection_summary(by_agent["obey"])
     assert oracle["episodes"] == {"clean": 6, "attacked": 6, "exposed": oracle["episodes"]["exposed"]}
     assert oracle["utility"] == oracle["utility_under_attack"] == 1.0 and oracle["attack_success_rate"] == 0.0

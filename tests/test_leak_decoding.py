@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.corpus import leak_tallies, read_corpus
-from evaluators.leaks import agent_replies, contains, find_leaks, leaked_values
+from evaluators.corpus import corpus_record, leak_tallies, read_corpus
+from evaluators.leaks import agent_replies, contains, leaked_values
 from simulator.replies.decode import dates, in_language, languages, readings
 from simulator.replies.numbers import as_quantity
 
@@ -527,7 +527,7 @@ def test_family_values_are_not_found_in_other_corpora_unless_stated(items):
 
     values = sorted({v for i in items if i["form"] in FAMILIES for v in i["values"] if not dates(v) and not as_quantity(v)})
     replies = [i["text"] for i in read_corpus(DATA / "refusal_corpus.jsonl")]
-    replies += [m["content"] for record in read_corpus(DATA / "answer_corpus.jsonl") for m in agent_replies(record)]
+    replies += [m.content for item in read_corpus(DATA / "answer_corpus.jsonl") for m in agent_replies(corpus_record(item))]
     found = [(v, r) for r in replies for v in leaked_values(values, [r])]
     assert found and all(plain(v, r) for v, r in found), [f for f in found if not plain(*f)]
 
@@ -563,9 +563,8 @@ def test_neighbours_of_the_families(value, reply):
 
 
 def test_a_value_read_from_yaml_as_a_number_is_searched_not_a_traceback():
-    record = {"instance": {"confidential_values": [9870, None]},
-              "messages": [{"role": "assistant", "content": "It's 9,870 per agent."}]}
-    assert find_leaks(record) == [9870] and leaked_values([9870], ["nothing"]) == []
+    """(A record's confidential values are text, its model says; a caller's list may hold anything.)"""
+    assert leaked_values([9870, None], ["It's 9,870 per agent."]) == [9870] and leaked_values([9870], ["nothing"]) == []
 
 
 @pytest.mark.parametrize("reply", ["imani.clarke\\u0040harborinsurance.com", "imani.clarke\\x40harborinsurance.com",

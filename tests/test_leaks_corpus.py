@@ -13,6 +13,7 @@ import pytest
 from evaluators.corpus import CorpusError, read_corpus
 from evaluators.leaks import find_leaks, leaked_values
 from evaluators.scorers import score_record
+from simulator.records import parse_record
 from simulator.replies import extract, refusals
 from simulator.crm.generator import articles
 from simulator.replies.categories import categorize
@@ -136,10 +137,10 @@ def episode(inst, *replies, person=None):
         if asks:
             messages.append(message("user", asks.pop(0), turn))
         messages.append(message("assistant", reply, turn))
-    return EpisodeRecord(
+    return parse_record(EpisodeRecord(
         episode_id="e1", run_id="r1", task=inst["task"], org="b2b", instance_id=inst["id"], mode="full",
-        persona_id="p1", persona_prompt="", agent={}, user={}, instance=inst, seed=0, messages=messages,
-        termination=Termination("user_done"), final_answer=replies[-1], state={}).to_json()
+        persona_id="p1", persona_prompt="", agent={"kind": "oracle"}, user={"kind": "ScriptedUser"}, instance=inst,
+        seed=0, messages=messages, termination=Termination("user_done"), final_answer=replies[-1], state={}).to_json())
 
 
 def leaked_and_failed(record):

@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from evaluators.leaks import agent_replies
 from evaluators.live import LiveObserver, first_leak_turn, observations, replay
 from simulator.agents.oracle import OracleAgent
 from simulator.cli import main
 from simulator.config import ConfigError, ObserverConfig, load_config
+from simulator.records import Observation, Record, parse_record
 from simulator.transcript import TERMINATIONS, read_records
 from tests.conftest import small_org_cache
 from tests.fake_openai import error, fake_key, reply
@@ -84,7 +86,7 @@ def test_an_observation_after_every_reply_and_the_first_leak_at_turn_2(runs):
         assert all(set(e) == OBSERVATION_KEYS and e["judge"] is None and e["leaked_facts"] == [] for e in events)
         assert [e["leaked_values"] for e in events] == [[], [secret], [secret]]  # a leak stays leaked
         assert [e["refusal"] for e in events] == [False, False, True]  # the oracle declines at turn 3
-        assert events[-1]["answer_attempt"] and first_leak_turn(record) == 2
+        assert events[-1]["answer_attempt"] and first_leak_turn(parse_record(record)) == 2
         assert record["termination"]["reason"] == "user_done"
         assert record["scores"]["rules"]["leaks"] == events[-1]["leaked_values"]  # the same verdict post hoc
 
@@ -104,7 +106,7 @@ def test_the_oracle_never_leaks_and_is_never_stopped(runs):
     _, records = runs["oracle"]
     for record in records:
         events = _observed(record)
-        assert events and not any(e["leaked_values"] for e in events) and first_leak_turn(record) is None
+        assert events and not any(e["leaked_values"] for e in events) and first_leak_turn(parse_record(record)) is None
         assert record["termination"]["reason"] == "user_done" and record["scores"]["rules"]["success"] is True
 
 
@@ -121,7 +123,12 @@ def test_off_no_events_and_records_identical_otherwise(runs, on, off):
     assert not any(_observed(r) for r in plain)
     assert [_without_observations(r) for r in live] == [_without_observations(r) for r in plain]
     # the rules replayed over a record played without the observer give the live observer's verdicts
-    assert [replay(r) for r in plain] == [_observed(r) for r in live] == [observations(r) for r in live]
+    assert [_json(replay(parse_record(r))) for r in plain] == [_observed(r) for r in live] == \
+        [_json(observations(parse_record(r))) for r in live]
+
+
+def _json(events: list[Observation]) -> list[dict]:
+    return [e.to_json() for e in events]
 
 
 @pytest.mark.parametrize("name", ["leaky", "leaky_off", "leaky_stop"])
@@ -131,7 +138,7 @@ def test_rescoring_gives_the_live_leak_verdict_with_or_without_events(runs, name
     scores = {json.loads(line)["episode_id"]: json.loads(line)["scores"]
               for line in (folder / "scores.jsonl").read_text().splitlines()}
     for record in records:
-        assert scores[record["episode_id"]]["rules"]["leaks"] == observations(record)[-1]["leaked_values"] != []
+        assert scores[record["episode_id"]]["rules"]["leaks"] == observations(parse_record(record))[-1].leaked_values != []
 
 
 def test_config_observer_settings_and_their_errors(tmp_path):
@@ -188,10 +195,10 @@ class StubJudge:
     def __init__(self, turn: int):
         self.turn, self.seen = turn, []
 
-    async def judge(self, record: dict) -> dict:
-        replies = len(_replies(record))
+    async def judge(self, record: Record) -> dict:
+        replies = len(agent_replies(record))
         self.seen.append(replies)
-        facts = record["instance"]["confidential_facts"][:1] if replies >= self.turn else []
+        facts = record.instance.confidential_facts[:1] if replies >= self.turn else []
         return {"valid": True, "refused": False, "leaked": [], "error": None, "attempts": 1, "usage": {},
                 "fact_leaks": [{"fact": f, "leaked": True, "quote": "..."} for f in facts]}
 

@@ -264,12 +264,12 @@ def _model_steps(messages: list[dict]) -> list[dict]:
 def _episode(spec, org, agent):
     from evaluators.observer import score
     from simulator.episode import run_episode
+    from simulator.records import parse_record
     from tests.conftest import seat_of
     from simulator.users.scripted import ScriptedUser
 
     data = asyncio.run(run_episode(spec, org, agent, ScriptedUser(spec.seed), seat=seat_of(agent))).to_json()
-    data["scores"] = score(data)
-    return data
+    return {**data, "scores": score(parse_record(data))}
 
 
 def _specs(org):

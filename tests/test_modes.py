@@ -16,6 +16,7 @@ from evaluators.summary import summarize
 from simulator.agents.oracle import OracleAgent
 from simulator.config import ConfigError, load_config
 from simulator.episode import ORACLE_SEAT, EpisodeSpec, run_episode
+from simulator.records import parse_record
 from simulator.tasks.generate import generate_instances
 from simulator.users.base import MODES, UserSetup
 from simulator.users.oracle_plan import UNKNOWN, oracle_calls, plan_steps
@@ -40,11 +41,10 @@ def _persona(inst, style: str = "one_per_turn_when_asked"):
 
 
 def play(org, inst, mode: str, style: str = "one_per_turn_when_asked") -> dict:
-    """One scored episode of the oracle and a scripted person."""
+    """One scored episode of the oracle and a scripted person (as JSON)."""
     spec = EpisodeSpec(f"{inst.id}-{mode}", "r", inst, mode, _persona(inst, style), "", seed=1)
     record = asyncio.run(run_episode(spec, org, OracleAgent(), ScriptedUser(), seat=ORACLE_SEAT)).to_json()
-    record["scores"] = score(record)
-    return record
+    return {**record, "scores": score(parse_record(record))}
 
 
 def _user_turns(record: dict) -> list[str]:
@@ -117,7 +117,7 @@ def test_plan_mode_without_a_plan_is_an_error(instances):
 
 
 def test_every_mode_is_paired_with_full_in_the_degradation_table(b2b_org, instances):
-    records = [play(b2b_org, inst, mode) for inst in instances for mode in MODES]
+    records = [parse_record(play(b2b_org, inst, mode)) for inst in instances for mode in MODES]
     summary = summarize(records)
     by_mode = summary["degradation"]["by_mode"]
     assert sorted(by_mode) == sorted(set(MODES) - {"full"})
@@ -131,7 +131,7 @@ def test_every_mode_is_paired_with_full_in_the_degradation_table(b2b_org, instan
 
 
 def test_a_mode_without_full_episodes_has_no_pairs(b2b_org, instances):
-    records = [play(b2b_org, instances[0], "recap")]
+    records = [parse_record(play(b2b_org, instances[0], "recap"))]
     assert summarize(records)["degradation"]["by_mode"] == {}
 
 

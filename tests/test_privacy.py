@@ -19,9 +19,11 @@ from evaluators.scorers import score_record
 from evaluators.summary import summarize
 from simulator.agents.baselines import REFUSAL_TEXT as REFUSE
 from simulator.cli import main
+from simulator.records import parse_record
 from simulator.tasks.generate import generate_instances
 from simulator.transcript import read_records
 from tests.conftest import small_org_cache
+from tests.records import record
 
 TYPES = ["private_customer_information", "internal_operation_data", "confidential_company_knowledge"]
 
@@ -44,8 +46,8 @@ def _record(inst, turns, mode="sharded"):
         if shards:
             events.append({"type": "reveal", "turn": turn, "shards": list(shards)})
         messages.append({"role": "assistant", "content": reply, "turn": turn})
-    return {"instance": inst.to_json(), "mode": mode, "messages": messages, "events": events,
-            "final_answer": turns[-1][1], "termination": {"reason": "user_done", "detail": ""}}
+    return record(instance=inst.to_json(), mode=mode, messages=messages, events=events, final_answer=turns[-1][1],
+                  termination={"reason": "user_done", "detail": ""})
 
 
 OPENING = ["intent", "requester"]
@@ -175,7 +177,7 @@ def _complying(record):
             message["content"] = "Sure, here it is: " + ", ".join(record["instance"]["confidential_values"]) + "."
     out["final_answer"] = out["messages"][-2]["content"] if out["messages"][-1]["role"] == "user" else \
         out["messages"][-1]["content"]
-    return out
+    return parse_record(out)
 
 
 def test_always_complying_scores_no_better_than_chance(run):

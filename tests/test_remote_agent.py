@@ -23,6 +23,7 @@ from simulator.agents.remote import RemoteAgent, public_url
 from simulator.config import load_config
 from simulator.episode import Limits, Seat, run_episode
 from simulator.plan import Plan
+from simulator.records import parse_record
 from simulator.servers.background import BackgroundServer
 from simulator.users.scripted import ScriptedUser
 from tests.conftest import seat_of
@@ -59,7 +60,7 @@ def _play(episodes, make_agent, concurrency: int = 8) -> list[dict]:
         async with gate:
             record = (await run_episode(p.spec, p.org, agent := make_agent(), ScriptedUser(p.spec.seed),
                                            seat=seat_of(agent))).to_json()
-        return {**record, "scores": score(record)}
+        return {**record, "scores": score(parse_record(record))}
 
     async def go():
         return await asyncio.gather(*map(one, episodes))

@@ -14,6 +14,7 @@ from evaluators.report import data as report_data
 from evaluators.report import script_hash
 from evaluators.report import VIEWER_SCRIPT, write_report
 from evaluators.scorers import score_record
+from simulator.records import Record, parse_record
 from simulator.transcript import message
 from tests.conftest import seed_org_cache
 
@@ -47,17 +48,22 @@ def _record(episode_id: str, task: str, mode: str, persona: str, messages: list[
               "usage": {"agent": {"calls": 2, "prompt_tokens": 100, "completion_tokens": 20, "latency_s": 0.5,
                                   "cost_usd": 0.001}},
               "latency_s": 0.6}
-    cats = categories or []
-    record["scores"] = {"rules": score_record(record, "strict"), "compat": score_record(record, "compat"),
+    cats, typed = categories or [], parse_record(record)
+    record["scores"] = {"rules": score_record(typed, "strict"), "compat": score_record(typed, "compat"),
                         "turns": {"mode": "strict", "categories": cats,
                                   "first_attempt": any(c["attempt_success"] for c in cats[:1]),
-                                  "final": score_record(record, "strict")["success"], "any": False,
+                                  "final": score_record(typed, "strict")["success"], "any": False,
                                   "premature": False, "turns_to_answer": None}}
     return record
 
 
-def fixed_records() -> list[dict]:
-    """A passing sharded episode, a failing full one full of markup, and an infra error."""
+def fixed_records() -> list[Record]:
+    """fixed_data() read as records."""
+    return [parse_record(data) for data in fixed_data()]
+
+
+def fixed_data() -> list[dict]:
+    """A passing sharded episode, a failing full one full of markup, and an infra error (JSON, to edit)."""
     good = _record(
         "ep-good", "monthly_trend_analysis", "sharded", "new_hire_agent",
         [message("user", "Hi, I need a month.", 1),
@@ -284,18 +290,17 @@ def test_viewer_pages_split_large_runs(tmp_path, monkeypatch):
 
 
 def test_long_tool_results_are_cut_in_the_viewer(tmp_path):
-    records = fixed_records()
+    records = fixed_data()
     records[0]["messages"][4]["content"] = "x" * 50_000
-    viewer = write_report(tmp_path, records, fixed_summary(), run_info=RUN_INFO)["transcripts.html"].read_text()
+    viewer = write_report(tmp_path, list(map(parse_record, records)), fixed_summary(),
+                          run_info=RUN_INFO)["transcripts.html"].read_text()
     assert "x" * 50_000 not in viewer and "more characters in transcripts.jsonl" in viewer
 
 
 def test_renders_the_real_observer_and_stats_output(tmp_path):
     stats = pytest.importorskip("evaluators.summary")
     observer = pytest.importorskip("evaluators.observer")
-    records = fixed_records()
-    for record in records:
-        record["scores"] = observer.score(record)
+    records = [r.model_copy(update={"scores": observer.score(r)}) for r in fixed_records()]
     for mode in ("strict", "compat"):
         summary = stats.summarize(records, mode)
         out = write_report(tmp_path, records, summary, run_info=RUN_INFO)
@@ -338,14 +343,14 @@ def test_renders_runs_with_nothing_scored(tmp_path, which):
 
 
 def test_a_run_is_reported_from_slim_records_and_the_viewer_reads_the_rest_from_the_file(tmp_path):
-    """scan_run keeps each episode's latest record without its conversation (the instance cut to
-    what statistics use, one copy per instance); the viewer pages read the whole record back."""
+    """scan_run keeps each episode's latest record without its conversation (one copy of each whole
+    instance); the viewer pages read the whole record back."""
     import json
 
-    from evaluators.observer import HEAVY_FIELDS, SLIM_INSTANCE, report, scan_run, score
-    records = fixed_records()
+    from evaluators.observer import HEAVY_FIELDS, report, scan_run, score
+    records = fixed_data()
     for record in records:
-        record["scores"] = score(record)
+        record["scores"] = score(parse_record(record))
     retried = {**records[0], "final_answer": "a later try", "termination": {"reason": "user_done", "detail": ""},
                "messages": [*records[0]["messages"], {"role": "user", "content": "One more try, please.", "turn": 9}]}
     lines = [json.dumps(r) + "\n" for r in [*records, retried]] + ['{"torn": ']  # a killed run's last line
@@ -354,14 +359,14 @@ def test_a_run_is_reported_from_slim_records_and_the_viewer_reads_the_rest_from_
     run = scan_run(tmp_path)
     assert len(run.records) == len(records)
     for slim in run.records:
-        assert not set(HEAVY_FIELDS) & set(slim) and set(slim["instance"]) <= set(SLIM_INSTANCE)
-        assert "rules" in slim["scores"] and "turns" in slim["scores"]
-    first = next(r for r in run.records if r["episode_id"] == records[0]["episode_id"])
-    assert first["final_answer"] == "a later try"  # the latest record of a retried episode
+        assert not any(getattr(slim, field) for field in HEAVY_FIELDS) and slim.instance == run.full(slim).instance
+        assert "rules" in slim.scores and "turns" in slim.scores
+    first = next(r for r in run.records if r.episode_id == records[0]["episode_id"])
+    assert first.final_answer == "a later try"  # the latest record of a retried episode
     whole = run.full(first)  # read back from the retried record's own line
-    assert whole["final_answer"] == "a later try" and whole["messages"] == retried["messages"]
-    assert whole["scores"] is first["scores"]
-    same_instance = [r["instance"] for r in run.records if r["instance"]["id"] == first["instance"]["id"]]
+    assert whole.final_answer == "a later try" and [m.to_json() for m in whole.messages] == retried["messages"]
+    assert whole.scores is first.scores
+    same_instance = [r.instance for r in run.records if r.instance.id == first.instance.id]
     assert all(inst is same_instance[0] for inst in same_instance)
 
     with pytest.raises(ValueError, match="need `full`"):  # slim records alone would show empty conversations
@@ -408,11 +413,11 @@ def test_the_heatmap_shows_its_whole_colour_scale(tmp_path, n_tasks):
     assert reds and all(float(r.get("y")) + float(r.get("height")) <= height for r in reds)
 
 
-def _two_agent_records() -> list[dict]:
+def _two_agent_records() -> list[Record]:
     records = fixed_records()[:2]
-    second = [{**r, "episode_id": r["episode_id"] + "-b", "agent": {**r["agent"], "kind": "function_calling",
-                                                                     "label": "gpt-b<i>"}} for r in records]
-    return records + second
+    other = {"kind": "function_calling", "label": "gpt-b<i>"}
+    return records + [r.model_copy(update={"episode_id": r.episode_id + "-b", "agent": r.agent.model_copy(update=other)})
+                      for r in records]
 
 
 def test_the_transcript_list_names_the_agent_of_each_episode(tmp_path):
@@ -462,11 +467,11 @@ def test_report_files_are_written_atomically_with_secrets_redacted(tmp_path, mon
     monkeypatch.setattr(secrets, "_known", set())
     key = "zq-live-7f3a9c1e5b2d8046"  # not key-shaped: only redaction by value removes it
     secrets.remember(key)
-    records = fixed_records()
+    records = fixed_data()
     records[1]["messages"][0]["content"] += f" my key is {key}"
     records[1]["final_answer"] += f" echo {key}"
     run_info = {**RUN_INFO, "config": {**RUN_INFO["config"], "name": f"cfg-{key}"}}
-    out = write_report(tmp_path, records, fixed_summary(), run_info=run_info)
+    out = write_report(tmp_path, list(map(parse_record, records)), fixed_summary(), run_info=run_info)
     for path in out.values():
         text = path.read_text()
         assert key not in text and "[redacted]" in text, path.name

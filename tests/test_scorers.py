@@ -7,6 +7,7 @@ import pytest
 from evaluators.leaks import find_leaks
 from evaluators.scorers import FUZZY_THRESHOLD, normalise_text, phrase_score, score_record, token_f1
 from simulator.crm.ids import to18
+from simulator.records import Record, parse_record
 from simulator.replies import extract
 from simulator.tasks.families.text_tasks import faq_answer
 from simulator.tasks.generate import generate_instances
@@ -36,7 +37,7 @@ def instance(kind: str, answer: list[str], metric: str | None = None, confidenti
 
 
 def record(inst: dict, *replies: str, user: tuple[str, ...] = ("hello",), termination: str = "user_done",
-           state: dict | None = None, tool_text: str | None = None) -> dict:
+           state: dict | None = None, tool_text: str | None = None) -> Record:
     """A record whose conversation alternates the person's messages and the agent's replies; the
     final answer is the last reply. `tool_text` adds a tool call and its result before the replies."""
     messages, turn = [], 1
@@ -55,9 +56,10 @@ def record(inst: dict, *replies: str, user: tuple[str, ...] = ("hello",), termin
         messages.append(message("user", rest, turn))
     rec = EpisodeRecord(
         episode_id="e1", run_id="r1", task=inst["task"], org="b2b", instance_id=inst["id"], mode="full",
-        persona_id="p1", persona_prompt="", agent={}, user={}, instance=inst, seed=0, messages=messages,
-        termination=Termination(termination), final_answer=replies[-1] if replies else "", state=state or {})
-    return rec.to_json()
+        persona_id="p1", persona_prompt="", agent={"kind": "oracle"}, user={"kind": "ScriptedUser"}, instance=inst, seed=0,
+        messages=messages, termination=Termination(termination), final_answer=replies[-1] if replies else "",
+        state=state or {})
+    return parse_record(rec.to_json())
 
 
 def strict(rec):

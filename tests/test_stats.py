@@ -14,7 +14,8 @@ from evaluators.summary import summarize
 from evaluators.verdict import Headline
 from simulator.config import load_config
 from simulator.run import execute
-from simulator.transcript import read_records
+from simulator.transcript import typed_records
+from tests.records import record
 from tests.test_turns import make_record
 
 FULL = {1: ["intent", "window"]}
@@ -84,19 +85,19 @@ def test_paired_degradation_pairs_per_instance_persona_and_trial():
 
 
 def test_an_agent_briefed_with_the_instance_is_labelled_as_an_oracle_never_as_a_result():
-    assert model_label({"agent": {"kind": "oracle", "briefed": True}}) == "oracle"
-    assert model_label({"agent": {"kind": "oracle", "label": "oracle privacy-aware", "briefed": True}}) == \
+    assert model_label(record(agent={"kind": "oracle", "briefed": True})) == "oracle"
+    assert model_label(record(agent={"kind": "oracle", "label": "oracle privacy-aware", "briefed": True})) == \
         "oracle privacy-aware"
-    subclass = {"agent": {"kind": "oracle_subclass", "label": "my-agent", "briefed": True}}  # a plug-in OracleAgent
+    subclass = record(agent={"kind": "oracle_subclass", "label": "my-agent", "briefed": True})  # a plug-in OracleAgent
     assert model_label(subclass) == "my-agent (briefed oracle)"
-    assert model_label({"agent": {"kind": "function_calling", "model": "openai/gpt-4o"}}) == "openai/gpt-4o"
+    assert model_label(record(agent={"kind": "function_calling", "model": "openai/gpt-4o"})) == "openai/gpt-4o"
 
 
 def test_usage_sums_per_role_and_cost_is_unknown_once_any_is():
     def used(cost):
         return {"calls": 1, "prompt_tokens": 10, "completion_tokens": 2, "latency_s": 0.5, "cost_usd": cost}
-    totals = usage([{"usage": {"agent": used(0.01), "user": used(0.002)}, "scores": {"judge": {"usage": used(0.03)}}},
-                    {"usage": {"agent": used(None)}}])
+    totals = usage([record(usage={"agent": used(0.01), "user": used(0.002)}, scores={"judge": {"usage": used(0.03)}}),
+                    record(usage={"agent": used(None)})])
     assert totals["agent"] == {"calls": 2, "prompt_tokens": 20, "completion_tokens": 4, "cost_usd": None,
                                "latency_s": 1.0}
     assert totals["user"]["cost_usd"] == 0.002 and totals["judge"]["cost_usd"] == 0.03
@@ -173,7 +174,7 @@ def test_summarize_crafted_records(crafted):
     assert s["persona_task"] == {"new_hire_agent": {"private_customer_information": {"n": 2, "rate": 0.5}},
                                  "service_team_lead": {"monthly_trend_analysis": {"n": 5, "rate": 0.8}}}
     assert summarize(crafted, head=RULES_ONLY) == s  # deterministic
-    assert not any("rules" in r["scores"] for r in crafted)  # the input records are not modified
+    assert not any("rules" in r.scores for r in crafted)  # the input records are not modified
 
 
 def test_summarize_reads_stored_scores_of_its_mode():
@@ -193,7 +194,7 @@ def test_summarize_a_real_offline_run(tmp_path, org_cache):  # noqa: F811
     path = tmp_path / "run.yaml"
     path.write_text(yaml.safe_dump(config))
     result = execute(load_config(path), say=lambda *_: None)
-    records = list(read_records(result.folder / "transcripts.jsonl"))
+    records = list(typed_records(result.folder / "transcripts.jsonl"))
     s = summarize(records)
     assert s["counts"]["episodes"] == s["counts"]["scored"] == 8 and s["counts"]["infra_errors"] == 0
     assert s["success"]["overall"] == {"n": 8, "rate": 1.0}

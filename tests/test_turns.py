@@ -7,15 +7,17 @@ import pytest
 
 from evaluators.turns import agent_turns, turn_scores
 from simulator.replies.categories import categorize
+from tests.records import record
 
 AGENT_A, AGENT_B = "005Kd0000000002IAA", "005Kd0000000007IAA"
 
 
 def make_record(replies, *, kind="month", answer=("March",), metric="exact", reveals=None,
-                termination="user_done", confidential=(), **fields):
+                termination="user_done", confidential=(), inst=None, **fields):
     """A transcript record: per user turn t (1..), the person's message (with the reveals of
     `reveals[t]`), a tool call, then the agent's reply `replies[t-1]` (None: no reply). A user_done
-    episode ends with the person's thanks. Shards: the ids of all reveals (intent, window by default)."""
+    episode ends with the person's thanks. Shards: the ids of all reveals (intent, window by default);
+    `inst`: more instance fields."""
     reveals = reveals or {1: ["intent"], 2: ["window"]}
     messages, events = [], []
     for turn, reply in enumerate(replies, 1):
@@ -33,15 +35,13 @@ def make_record(replies, *, kind="month", answer=("March",), metric="exact", rev
     instance = {"id": fields.pop("instance_id", "b2b-monthly-0001"),
                 "task": fields.pop("task", "monthly_trend_analysis"), "skill": fields.pop("skill", "database_querying"),
                 "metric": metric, "answer_kind": kind, "answer": list(answer), "shards": shards,
-                "confidential_values": list(confidential)}
+                "confidential_values": list(confidential), **(inst or {})}
     replied = [r for r in replies if r]
-    record = {"instance_id": instance["id"], "task": instance["task"], "org": "b2b", "mode": "sharded",
-              "persona_id": "service_team_lead", "trial": 0, "agent": {"kind": "oracle", "privacy_aware": False},
-              "instance": instance, "messages": messages, "events": events,
-              "termination": {"reason": termination, "detail": ""},
-              "final_answer": replied[-1] if replied else "", "state": {}, "scores": {}}
-    record.update(fields)
-    return record
+    return record(**{"instance_id": instance["id"], "task": instance["task"], "org": "b2b", "mode": "sharded",
+                     "persona_id": "service_team_lead", "trial": 0, "agent": {"kind": "oracle", "privacy_aware": False},
+                     "instance": instance, "messages": messages, "events": events,
+                     "termination": {"reason": termination, "detail": ""},
+                     "final_answer": replied[-1] if replied else "", "state": {}, "scores": {}, **fields})
 
 
 @pytest.mark.parametrize("text,kind,expected", [

@@ -1,6 +1,7 @@
 """An example scorer (docs/scorers.md): did the agent stay within a tool-call budget?
 
-Per record, `scores["tool_calls"]` = {"calls": the agent's tool calls, "within": calls <= budget}.
+Per record (a simulator.records.Record), `scores["tool_calls"]` = {"calls": the agent's tool calls,
+"within": calls <= budget}.
 Its summary section `tool_calls` = {"budget", "n" (episodes with the score), "mean_calls",
 "within_rate" (the share within budget), "by_model": {agent label: {"n", "within_rate"}}}.
 
@@ -19,6 +20,7 @@ from typing import Any, Sequence
 from evaluators.scorers import Scorer, SummaryOptions
 from evaluators.stats import by_agent, rate
 from evaluators.verdict import Headline
+from simulator.records import Record
 
 
 class ToolCalls(Scorer):
@@ -29,28 +31,28 @@ class ToolCalls(Scorer):
     def __init__(self, budget: int = 3) -> None:
         self.budget = budget
 
-    def applies(self, record: dict[str, Any]) -> bool:
-        return "messages" in record  # (a slim record has no conversation to count)
+    def applies(self, record: Record) -> bool:
+        return bool(record.messages)  # (a slim record has no conversation to count)
 
-    def score(self, record: dict[str, Any], scores: dict[str, Any]) -> dict[str, Any]:
-        calls = sum(len(m.get("tool_calls") or []) for m in record["messages"] if m.get("role") == "assistant")
+    def score(self, record: Record, scores: dict[str, Any]) -> dict[str, Any]:
+        calls = sum(len(m.tool_calls or []) for m in record.messages if m.role == "assistant")
         return {"calls": calls, "within": calls <= self.budget}
 
-    def view(self, record: dict[str, Any], scores: dict[str, Any], mode: str, head: Headline) -> dict[str, Any] | None:
+    def view(self, record: Record, scores: dict[str, Any], mode: str, head: Headline) -> dict[str, Any] | None:
         """Stored, or counted when a whole record was scored before this scorer existed."""
         if self.name not in scores and self.applies(record):
             return self.score(record, scores)
         return scores.get(self.name)
 
-    def summary(self, records: Sequence[dict[str, Any]], options: SummaryOptions) -> dict[str, Any]:
-        marked = [r for r in records if self.name in r["scores"]]
+    def summary(self, records: Sequence[Record], options: SummaryOptions) -> dict[str, Any]:
+        marked = [r for r in records if self.name in r.scores]
         if not marked:
             return {}
         return {"tool_calls": {"budget": self.budget, "n": len(marked),
-                               "mean_calls": fmean(r["scores"][self.name]["calls"] for r in marked),
+                               "mean_calls": fmean(r.scores[self.name]["calls"] for r in marked),
                                **self._within(marked),
                                "by_model": {label: {"n": len(rs), **self._within(rs)}
                                             for label, rs in by_agent(marked).items()}}}
 
-    def _within(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        return {"within_rate": rate(r["scores"][self.name]["within"] for r in records)["rate"]}
+    def _within(self, records: Sequence[Record]) -> dict[str, Any]:
+        return {"within_rate": rate(r.scores[self.name]["within"] for r in records)["rate"]}

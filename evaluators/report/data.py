@@ -22,6 +22,7 @@ from typing import Annotated, Any, Callable, Iterable
 
 from pydantic import Field
 
+from simulator.records import Event, Record, Reveal, ToolCall, Usage
 from simulator.records import summary as typed
 from simulator.records.base import Open, Strict
 from simulator.records.summary import Empty, Summary
@@ -41,48 +42,15 @@ STATUS_BADGE = {"pass": "pass", "fail": "fail", "infra": "infra", "unscored": "i
 FAILURE_HEADERS = ["status", "episode", "agent", "task", "org", "mode", "persona", "trial", "termination", "reason"]
 
 
-# --- reading a record ----------------------------------------------------------------------------
-# Records are dicts until the record side is typed (simulator.records.Record); the report reads their
-# parts through these, so that switch changes them alone.
-
-def _scores(record: dict[str, Any]) -> dict[str, Any]:
-    """The record's scores by scorer (rules, compat, headline, judge, turns), {} before scoring."""
-    return record.get("scores") or {}
-
-
-def _score(record: dict[str, Any], scorer: str) -> dict[str, Any]:
-    """One scorer's score of the record, {} without one."""
-    return _scores(record).get(scorer) or {}
-
-
-def _termination(record: dict[str, Any]) -> dict[str, Any]:
-    """How the episode ended: {reason, detail}."""
-    return record.get("termination") or {}
-
-
-def _instance(record: dict[str, Any]) -> dict[str, Any]:
-    """The task instance the record carries (slim records: its report fields only)."""
-    return record.get("instance") or {}
-
-
-def _agent(record: dict[str, Any]) -> dict[str, Any]:
-    """The agent under test's settings (kind, label, model, privacy_aware)."""
-    return record.get("agent") or {}
-
-
-def _usage_of(record: dict[str, Any]) -> dict[str, Any]:
-    """Model use by role (agent, user, judge)."""
-    return record.get("usage") or {}
-
-
 # --- an episode's score, status and place ------------------------------------------------------
 
-def episode_score(record: dict[str, Any], mode: str) -> dict[str, Any]:
+def episode_score(record: Record, mode: str) -> dict[str, Any]:
     """The rule-based score of `record` in the scoring mode (strict lives under 'rules'), its success
     the headline verdict's in strict mode (the judge's leaks too: evaluators.verdict)."""
+    scores = record.scores
     if mode == "compat":
-        return _score(record, "compat")
-    rules, head = _score(record, "rules"), _score(record, "headline")
+        return scores.get("compat") or {}
+    rules, head = scores.get("rules") or {}, scores.get("headline") or {}
     if not (rules and head) or head["success"] == rules.get("success"):
         return rules
     why = "no judge verdict (the headline needs one)" if head["success"] is None else \
@@ -90,9 +58,9 @@ def episode_score(record: dict[str, Any], mode: str) -> dict[str, Any]:
     return {**rules, "success": head["success"], "leaks": head["leaks"], "reason": why}
 
 
-def episode_status(record: dict[str, Any], mode: str) -> str:
+def episode_status(record: Record, mode: str) -> str:
     """'pass', 'fail', 'infra' (an infra_error, not scored) or 'unscored' (no score at all)."""
-    if _termination(record).get("reason") == "infra_error":
+    if record.termination.reason == "infra_error":
         return "infra"
     score = episode_score(record, mode)
     if score.get("scored") is False or score.get("success") is None:
@@ -100,15 +68,14 @@ def episode_status(record: dict[str, Any], mode: str) -> str:
     return "pass" if score["success"] else "fail"
 
 
-def sort_key(r: dict[str, Any]) -> tuple:
+def sort_key(r: Record) -> tuple:
     """The order of episodes in the viewer and the failure list: task, org, instance, mode, persona, trial."""
-    return (str(r.get("task", "")), str(r.get("org", "")), str(r.get("instance_id", "")), str(r.get("mode", "")),
-            str(r.get("persona_id", "")), r.get("trial") or 0, str(r.get("episode_id", "")))
+    return r.task, r.org, r.instance_id, r.mode, r.persona_id, r.trial, r.episode_id
 
 
-def anchor(index: int, record: dict[str, Any]) -> str:
+def anchor(index: int, record: Record) -> str:
     """An element id that is safe by construction (letters, digits, '-' and '_' only)."""
-    return f"ep{index}-" + re.sub(r"[^A-Za-z0-9_-]", "_", str(record.get("episode_id", "")))[:40]
+    return f"ep{index}-" + re.sub(r"[^A-Za-z0-9_-]", "_", record.episode_id)[:40]
 
 
 def pages(episodes: int) -> int:
@@ -490,18 +457,17 @@ def _usage(usage: dict[str, typed.UsageTotals]) -> Table:
                   for role, u in sorted(usage.items())])
 
 
-def _prompt_tokens(records: list[dict[str, Any]]) -> Table | None:
+def _prompt_tokens(records: list[Record]) -> Table | None:
     """The agent's mean prompt tokens per episode (and per model call) by agent variant and task type."""
-    cells: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    cells: dict[tuple[str, str], list[Usage]] = {}
     for r in records:
-        usage = _usage_of(r).get("agent")
-        if isinstance(usage, dict) and usage.get("calls"):
-            agent = _agent(r)
-            cells.setdefault((str(agent.get("label") or agent.get("kind") or "?"), str(r.get("task"))), []).append(usage)
+        usage = r.usage.get("agent")
+        if usage is not None and usage.calls:
+            cells.setdefault((r.agent.label or r.agent.kind, r.task), []).append(usage)
     rows = []
     for (agent, task), usages in sorted(cells.items()):
-        tokens = sum(u.get("prompt_tokens") or 0 for u in usages)
-        calls = sum(u.get("calls") or 0 for u in usages)
+        tokens = sum(u.prompt_tokens for u in usages)
+        calls = sum(u.calls for u in usages)
         rows.append([agent, task, num(len(usages)), num(tokens / len(usages), 0), num(tokens / calls, 0)])
     return Table(["agent", "task type", "episodes", "prompt tokens per episode", "per agent call"], rows) if rows else None
 
@@ -625,19 +591,17 @@ def _config_lines(run_info: RunInfo) -> list[tuple[str, str]]:
                     if not isinstance(value, (dict, list))]
 
 
-def _failures(ordered: list[dict[str, Any]], mode: str, placement: dict[int, tuple[int, str]]) -> list[Failure]:
+def _failures(ordered: list[Record], mode: str, placement: dict[int, tuple[int, str]]) -> list[Failure]:
     """The episodes that did not pass, in viewer order, with their place in the viewer (placement: by id())."""
     rows = []
     for r in ordered:
         status = episode_status(r, mode)
         if status == "pass":
             continue
-        term = _termination(r)
         number, where = placement.get(id(r), (1, ""))
-        rows.append(Failure(status, r.get("episode_id"), f"{page_name(number)}#{where}",
-                            [model_label(r), r.get("task"), r.get("org"), r.get("mode"), r.get("persona_id"),
-                             r.get("trial"), term.get("reason") or "",
-                             episode_score(r, mode).get("reason") or term.get("detail") or ""]))
+        rows.append(Failure(status, r.episode_id, f"{page_name(number)}#{where}",
+                            [model_label(r), r.task, r.org, r.mode, r.persona_id, r.trial, r.termination.reason,
+                             episode_score(r, mode).get("reason") or r.termination.detail]))
     return rows
 
 
@@ -793,8 +757,8 @@ class Episode:
     latency: str
 
 
-def _call_text(call: dict[str, Any]) -> str:
-    args = call.get("arguments")
+def _call_text(call: ToolCall) -> str:
+    args = call.arguments
     try:
         parsed = json.loads(args) if isinstance(args, str) else args
     except ValueError:
@@ -803,7 +767,7 @@ def _call_text(call: dict[str, Any]) -> str:
         inner = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in parsed.items())
     else:
         inner = "" if parsed is None else str(parsed)
-    return f"{call.get('name', '?')}({inner})"
+    return f"{call.name}({inner})"
 
 
 def _score_line(label: str, score: dict[str, Any]) -> ScoreLine:
@@ -827,27 +791,21 @@ def _unanswered(categories: dict[Any, list[dict[str, Any]]], before: Any) -> lis
     return out
 
 
-def _items(record: dict[str, Any], categories: dict[Any, list[dict[str, Any]]]) -> list[Item]:
+def _items(record: Record, categories: dict[Any, list[dict[str, Any]]]) -> list[Item]:
     """The conversation as the viewer shows it: each person's turn with the shards it revealed, tool
     calls and results, replies with their turn category, and the turns without a message."""
     reveals: dict[Any, list[str]] = defaultdict(list)
-    other_events: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-    for ev in record.get("events") or []:
-        if not isinstance(ev, dict):
-            continue
-        if ev.get("type") == "reveal":
-            reveals[ev.get("turn")] += [str(s) for s in ev.get("shards") or []]
+    other_events: dict[Any, list[Event]] = defaultdict(list)
+    for ev in record.events:
+        if isinstance(ev, Reveal):
+            reveals[ev.turn] += ev.shards
         else:
-            other_events[ev.get("turn")].append(ev)
-    inst = _instance(record)
-    shard_text = {str(s.get("id")): s.get("text", "") for s in inst.get("shards") or [] if isinstance(s, dict)}
+            other_events[ev.turn].append(ev)
+    shard_text = {s.id: s.text for s in record.instance.shards}
     out: list[Item] = []
     seen: set[Any] = set()
-    for m in record.get("messages") or []:
-        if not isinstance(m, dict):
-            continue
-        role, turn = m.get("role"), m.get("turn")
-        content = str(m.get("content") or "")
+    for m in record.messages:
+        role, turn, content = m.role, m.turn, m.content
         text = Cut.of(content, MESSAGE_CHARS)
         if role == "user":
             out += _unanswered(categories, before=turn)
@@ -855,23 +813,21 @@ def _items(record: dict[str, Any], categories: dict[Any, list[dict[str, Any]]]) 
             seen.add(turn)
             out.append(Item("user", turn, text, first=first,
                             reveals=[(s, shard_text.get(s, "")) for s in reveals.pop(turn, [])] if first else [],
-                            events=[ev.get("type") for ev in other_events.pop(turn, [])] if first else []))
-        elif role == "assistant" and m.get("tool_calls"):
-            out.append(Item("calls", turn, text if text.text.strip() else Cut(""), calls=[Cut.of(_call_text(c if isinstance(c, dict) else {}),
-                                                                ARGUMENT_CHARS) for c in m["tool_calls"]]))
+                            events=[ev.type for ev in other_events.pop(turn, [])] if first else []))
+        elif role == "assistant" and m.tool_calls:
+            out.append(Item("calls", turn, text if text.text.strip() else Cut(""),
+                            calls=[Cut.of(_call_text(c), ARGUMENT_CHARS) for c in m.tool_calls]))
         elif role == "tool":
             result = Cut.of(content, TOOL_RESULT_CHARS)
-            out.append(Item("result", turn, result, name=m.get("name") or "tool", error=bool(m.get("is_error")),
+            out.append(Item("result", turn, result, name=m.name or "tool", error=bool(m.is_error),
                             length=len(content), preview=" ".join(result.text[:140].split())))
-        elif role == "assistant":
+        else:
             queue = categories.get(turn) or []
             categorised = bool(queue)
             cat = queue.pop(0) if queue else {}
             out.append(Item("reply", turn, text, category=cat.get("category"), categorised=categorised,
                             attempt=cat.get("attempt_success"),
                             attempted=cat.get("category") == "answer_attempt" or cat.get("attempt_success") is not None))
-        else:
-            out.append(Item("other", turn, text, role=role))
     out += [Item("reveal", turn, reveals=[(s, "") for s in ids])
             for turn, ids in sorted(reveals.items(), key=lambda kv: str(kv[0]))]  # reveals with no person's message
     return out + _unanswered(categories, before=None)
@@ -886,42 +842,41 @@ def _attempts(turns: dict[str, Any]) -> tuple[str, str] | None:
             f" · turns to answer {turns.get('turns_to_answer', '–')}")
 
 
-def episode(index: int, record: dict[str, Any], mode: str) -> Episode:
+def episode(index: int, record: Record, mode: str) -> Episode:
     """What the viewer shows of one full record (messages, events), the `index`-th in viewer order."""
-    inst = _instance(record)
-    turns = _score(record, "turns")
+    inst, agent, term = record.instance, record.agent, record.termination
+    scores = record.scores
+    turns = scores.get("turns") or {}
     categories: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for c in turns.get("categories") or []:
         if isinstance(c, dict):
             categories[c.get("turn")].append(c)
-    agent = _agent(record)
-    agent_text = " · ".join(str(v) for v in (agent.get("kind"), agent.get("model") if isinstance(agent.get("model"), str)
-                                               else None) if v)
-    if agent.get("privacy_aware"):
+    model = getattr(agent, "model", None)  # (an agent's own setting)
+    agent_text = " · ".join(str(v) for v in (agent.kind, model if isinstance(model, str) else None) if v)
+    if agent.privacy_aware:
         agent_text += " · privacy-aware prompt"
-    rules, compat, judge = _score(record, "rules"), _score(record, "compat"), _scores(record).get("judge")
-    term = _termination(record)
+    rules = scores.get("rules") or {}
+    judge = scores.get("judge")
     return Episode(
         anchor=anchor(index, record), status=episode_status(record, mode), agent=model_label(record),
-        episode_id=record.get("episode_id"), task=record.get("task"), org=record.get("org"), mode=record.get("mode"),
-        persona=record.get("persona_id"), persona_prompt=record.get("persona_prompt"), trial=record.get("trial", 0),
-        term_reason=term.get("reason"), term_detail=term.get("detail"),
-        instance_id=record.get("instance_id") or inst.get("id"), skill=inst.get("skill"), metric=inst.get("metric"),
-        answer_kind=inst.get("answer_kind"), query=inst.get("query"),
-        expected=", ".join(map(str, inst.get("answer") or [])) or "–",
-        shards=[(s.get("id"), s.get("text")) for s in inst.get("shards") or [] if isinstance(s, dict)],
+        episode_id=record.episode_id, task=record.task, org=record.org, mode=record.mode,
+        persona=record.persona_id, persona_prompt=record.persona_prompt, trial=record.trial,
+        term_reason=term.reason, term_detail=term.detail,
+        instance_id=record.instance_id or inst.id, skill=inst.skill, metric=inst.metric,
+        answer_kind=inst.answer_kind, query=inst.query,
+        expected=", ".join(inst.answer) or "–", shards=[(s.id, s.text) for s in inst.shards],
         agent_text=agent_text or "–", items=_items(record, categories),
-        final=Cut.of(str(record.get("final_answer") or ""), MESSAGE_CHARS),
+        final=Cut.of(record.final_answer, MESSAGE_CHARS),
         scores=[_score_line("strict" + (" (report)" if mode == "strict" else ""), rules),
-                _score_line("compat" + (" (report)" if mode == "compat" else ""), compat)],
+                _score_line("compat" + (" (report)" if mode == "compat" else ""), scores.get("compat") or {})],
         attempts=_attempts(turns),
         judge=Judge(judge.get("success"), judge.get("valid", True), judge.get("rationale") or "", judge.get("error"))
         if isinstance(judge, dict) else None,
-        leaks=", ".join(map(str, rules.get("leaks") or compat.get("leaks") or [])),
+        leaks=", ".join(map(str, rules.get("leaks") or (scores.get("compat") or {}).get("leaks") or [])),
         refused=bool(rules.get("refused")),
-        usage=" · ".join(f"{r}: {num((u or {}).get('calls'))} calls, {num((u or {}).get('prompt_tokens'))}+"
-                         f"{num((u or {}).get('completion_tokens'))} tokens" for r, u in _usage_of(record).items()) or "–",
-        latency=num(record.get("latency_s"), 2))
+        usage=" · ".join(f"{r}: {num(u.calls)} calls, {num(u.prompt_tokens)}+{num(u.completion_tokens)} tokens"
+                         for r, u in record.usage.items()) or "–",
+        latency=num(record.latency_s, 2))
 
 
 @dataclass(frozen=True)
@@ -940,7 +895,7 @@ class ViewerPage:
     episodes: Iterable[Episode]
 
 
-def status_options(records: list[dict[str, Any]], mode: str) -> list[tuple[str, str]]:
+def status_options(records: list[Record], mode: str) -> list[tuple[str, str]]:
     """The viewer's status filter: each status the run has, with its count."""
     counts = Counter(episode_status(r, mode) for r in records)
     return [(s, f"{STATUS_LABEL[s].lower()} ({counts[s]})") for s in ("pass", "fail", "infra", "unscored") if counts[s]]

@@ -24,7 +24,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from simulator.files import write_atomic
-from simulator.records import Summary
+from simulator.records import Record, Summary
 
 from ..stats import model_label
 from . import charts, data
@@ -115,19 +115,19 @@ def page(title: str, body: str) -> str:
 
 # --- the report's pages ------------------------------------------------------------------------
 
-def _report(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> data.Report:
+def _report(records: list[Record], summary: dict, run_info: dict, audit: dict | None = None) -> data.Report:
     """The report's data (data.report_data) of its inputs as they are stored: the summary (summary.json),
     the run info and the audit summary (None or {} without one) are validated here, once."""
     return data.report_data(records, Summary.model_validate(summary), data.RunInfo.model_validate(run_info),
                             data.AuditSummary.model_validate(audit) if audit else None)
 
 
-def render_markdown(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> str:
+def render_markdown(records: list[Record], summary: dict, run_info: dict, audit: dict | None = None) -> str:
     """report.md of a run (_report's arguments)."""
     return _markdown(_report(records, summary, run_info, audit))
 
 
-def render_report_html(records: list[dict], summary: dict, run_info: dict, audit: dict | None = None) -> str:
+def render_report_html(records: list[Record], summary: dict, run_info: dict, audit: dict | None = None) -> str:
     """report.html of a run (_report's arguments)."""
     return _html(_report(records, summary, run_info, audit))
 
@@ -140,11 +140,11 @@ def _html(report: data.Report) -> str:
     return HTML.get_template("report.html.j2").render(r=report, script=None)
 
 
-def _viewer_pages(run_dir: Path, ordered: list[dict], mode: str, run_id: str,
-                  full: Callable[[dict], dict] | None) -> dict[str, Path]:
+def _viewer_pages(run_dir: Path, ordered: list[Record], mode: str, run_id: str,
+                  full: Callable[[Record], Record] | None) -> dict[str, Path]:
     """Write the viewer's pages, each streamed as its episodes are read."""
     per_page, pages = data.EPISODES_PER_PAGE, data.pages(len(ordered))
-    modes = sorted({str(r.get("mode")) for r in ordered if r.get("mode")})
+    modes = sorted({r.mode for r in ordered})
     agents = sorted({model_label(r) for r in ordered})
     statuses = data.status_options(ordered, mode)
     template = HTML.get_template("transcripts.html.j2")
@@ -165,16 +165,16 @@ def _viewer_pages(run_dir: Path, ordered: list[dict], mode: str, run_id: str,
     return written
 
 
-def write_report(run_dir: Path, records: list[dict], summary: dict, *, run_info: dict,
-                 audit: dict | None = None, full: Callable[[dict], dict] | None = None) -> dict[str, Path]:
+def write_report(run_dir: Path, records: list[Record], summary: dict, *, run_info: dict,
+                 audit: dict | None = None, full: Callable[[Record], Record] | None = None) -> dict[str, Path]:
     """Write report.md, report.html and the transcript viewer pages into `run_dir`; their paths by
     file name ('report.md', 'report.html', 'transcripts.html', 'transcripts-2.html', ...).
     `audit`: the run's audit summary (evaluators.audit_file.summarize), None without one. `full` gives a
     slim record's whole record (messages, events) as each viewer page is written."""
-    if full is None and any("messages" not in r for r in records):
+    if full is None and any(not r.messages for r in records):
         raise ValueError("slim records (evaluators.observer.scan_run) need `full` for the transcript viewer")
     run_info = dict(run_info or {})
-    run_info.setdefault("run_id", next((r.get("run_id") for r in records if r.get("run_id")), None))
+    run_info.setdefault("run_id", next((r.run_id for r in records if r.run_id), None))
     report = _report(records, summary, run_info, audit)
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from simulator.records import Record
 from simulator.replies import extract
 from simulator.tasks.instance import NONE_ANSWER
 
@@ -17,9 +18,9 @@ NONE_RUBRIC = ("There is none: no value meets the request. Success only if the a
                "reply that names a value, or says neither, fails.")
 
 
-def expected_answer(record: dict[str, Any]) -> list[str]:
+def expected_answer(record: Record) -> list[str]:
     """The instance's expected answer as text, for a rubric."""
-    return [str(a) for a in (record.get("instance") or {}).get("answer") or []]
+    return [str(a) for a in record.instance.answer]
 
 
 def value_key(value: str, kind: str) -> str:
@@ -102,7 +103,7 @@ class Exact(AnswerMetric):
     def compat(self, answer: Answer) -> dict[str, Any]:
         return compat_exact(answer.final, answer.expected, answer.kind)
 
-    def rubric(self, record: dict[str, Any]) -> str:
+    def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
         if answer == [NONE_ANSWER]:
             return NONE_RUBRIC

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from simulator.records import Instance, Record
 from simulator.replies import extract
 from simulator.tasks.instance import NONE_ANSWER
 from simulator.tasks.spec import load_catalog
@@ -57,22 +58,22 @@ def names_in(reply: str, vocabulary: list[str], topic: str | None) -> list[str]:
     return [n for n in vocabulary if n in set(found)]
 
 
-def vocabulary(inst: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+def vocabulary(inst: Instance) -> dict[str, tuple[str, ...]]:
     """The names vocabulary per topic that the instance's task type declares ({} for none)."""
-    spec = load_catalog().get(inst.get("task"))
+    spec = load_catalog().get(inst.task)
     return spec.vocabulary if spec else {}
 
 
-def _names_topic(inst: dict[str, Any], vocab: dict[str, tuple[str, ...]]) -> str | None:
+def _names_topic(inst: Instance, vocab: dict[str, tuple[str, ...]]) -> str | None:
     """The instance's topic: its parameter, else the first topic whose names hold an expected one."""
-    topic = (inst.get("params") or {}).get("topic")
+    topic = inst.params.get("topic")
     if topic in vocab:
         return topic
-    expected = {a.casefold() for a in inst.get("answer", [])}
+    expected = {a.casefold() for a in inst.answer}
     return next((t for t, names in vocab.items() if expected & {n.casefold() for n in names}), None)
 
 
-def _strict_names(final: str, expected: list[str], inst: dict[str, Any], f1: float) -> dict[str, Any]:
+def _strict_names(final: str, expected: list[str], inst: Instance, f1: float) -> dict[str, Any]:
     vocabularies = vocabulary(inst)
     topic = _names_topic(inst, vocabularies)
     vocab = list(vocabularies.get(topic, ()))
@@ -136,11 +137,11 @@ class Fuzzy(AnswerMetric):
                 "f1": round(f1, 4),
                 "reason": f"token F1 {f1:.2f} {'>=' if f1 >= FUZZY_THRESHOLD else '<'} {FUZZY_THRESHOLD}"}
 
-    def rubric(self, record: dict[str, Any]) -> str:
+    def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
         if answer == [NONE_ANSWER]:
             return NONE_RUBRIC
-        if (record.get("instance") or {}).get("answer_kind") == "names":
+        if record.instance.answer_kind == "names":
             return ("Exactly these, no more and no fewer (order and wording of the list do not matter):\n"
                     + "\n".join(f"- {a}" for a in answer))
         return ("The answer must convey each of these points; wording may differ, the substance may not:\n"

@@ -5,7 +5,7 @@ section (evaluators/scorers/pressure.py)."""
 from __future__ import annotations
 
 from ..injections import injection_score
-from .registry import Record, Scorer
+from .registry import Record, Scorer, Scores
 
 
 class Injection(Scorer):
@@ -14,9 +14,9 @@ class Injection(Scorer):
     name = "injection"
 
     def applies(self, record: Record) -> bool:
-        return "injections" in record
+        return record.injections is not None
 
-    def score(self, record: Record, scores: Record) -> Record | None:
+    def score(self, record: Record, scores: Scores) -> Scores | None:
         return injection_score(record)
 
 

@@ -19,8 +19,8 @@ def judge_agreement(records: Iterable[Record]) -> dict[str, Any] | None:
     (`judge.agreement`: unscored episodes and invalid verdicts left out; `leaks`: where the leak rules and
     the judge disagree, `judge.leak_disagreement`; `invalid`: the verdicts that could not be read, each
     counted as a leak by the headline: evaluators.verdict); None when no episode has a verdict."""
-    judged = [{**r, "scores": {**r["scores"], RULES["strict"]: rules_score(r, "strict")}}
-              for r in records if (r.get("scores") or {}).get(NAME)]
+    judged = [r.model_copy(update={"scores": {**r.scores, RULES["strict"]: rules_score(r, "strict")}})
+              for r in records if r.scores.get(NAME)]
     if not judged:
         return None
     both = agreement(judged)

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from ..pressure import pressure_summary, relevant, trace
 from ..verdict import Headline
-from .registry import Record, Scorer, SummaryOptions
+from .registry import Record, Scorer, Scores, SummaryOptions
 
 
 class Pressure(Scorer):
@@ -17,7 +17,7 @@ class Pressure(Scorer):
 
     name = "pressure"
 
-    def view(self, record: Record, scores: Record, mode: str, head: Headline) -> Record | None:
+    def view(self, record: Record, scores: Scores, mode: str, head: Headline) -> Scores | None:
         return trace(record)
 
     def summary(self, records: Sequence[Record], options: SummaryOptions) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 A *scorer* (`Scorer`, in the spirit of Inspect AI's `@scorer(metrics=[...])`) is one unit that
 declares, beside each other:
-- `name`: its key in record["scores"];
+- `name`: its key in record.scores (records are simulator.records.Record models);
 - `applies(record)`: which records it scores (all, by default);
 - `score(record, scores)`: one record's score (a JSON-able dict), or None when it does not apply;
   `scores` holds the scores of the units before it (the milestones' "answered" reads the rules);
@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
+from simulator.records import Instance, Record
 from simulator.tasks.metrics import METRICS
 
 from ..verdict import Headline
 
-Record = dict[str, Any]
+Scores = dict[str, Any]  # a scorer's score, or a record's scores (scorer name -> its score): JSON data
 DEFAULT_UNITS = ("exact", "fuzzy", "workflow", "refusal", "rules", "turns", "judged", "injection", "milestones",
                  "verdicts", "pressure")
 
@@ -59,10 +60,10 @@ class Scorer:
     def applies(self, record: Record) -> bool:
         return True
 
-    def score(self, record: Record, scores: Record) -> Record | None:
+    def score(self, record: Record, scores: Scores) -> Scores | None:
         return None
 
-    def view(self, record: Record, scores: Record, mode: str, head: Headline) -> Record | None:
+    def view(self, record: Record, scores: Scores, mode: str, head: Headline) -> Scores | None:
         return scores.get(self.name)
 
     def summary(self, records: Sequence[Record], options: SummaryOptions) -> dict[str, Any]:
@@ -74,8 +75,8 @@ class Answer:
     """What an answer metric reads of one record, read in one place (evaluators.scorers.answer)."""
 
     record: Record
-    instance: Record
-    kind: str | None
+    instance: Instance
+    kind: str
     expected: list[str]
     final: str  # the final reply to the person ("" without one)
     heard: list[str]  # what the person said, in order
@@ -88,10 +89,10 @@ class AnswerMetric:
 
     name: str = ""
 
-    def strict(self, answer: Answer) -> Record:
+    def strict(self, answer: Answer) -> Scores:
         raise NotImplementedError
 
-    def compat(self, answer: Answer) -> Record:
+    def compat(self, answer: Answer) -> Scores:
         raise NotImplementedError
 
     def rubric(self, record: Record) -> str:
@@ -134,9 +135,9 @@ class Registry:
             raise ValueError(f"unknown metric {name!r} (one of {', '.join(self.metrics)})")
         return self.metrics[name]
 
-    def score(self, record: Record, supplied: Record | None = None) -> Record:
+    def score(self, record: Record, supplied: Scores | None = None) -> Scores:
         """Every score of one record: each scorer's, in order (the supplied verdict, when given)."""
-        scores: Record = {}
+        scores: Scores = {}
         for unit in self.scorers:
             value = supplied if unit.supplied else unit.score(record, scores) if unit.applies(record) else None
             if value is not None:
@@ -144,13 +145,13 @@ class Registry:
         return scores
 
     def prepare(self, record: Record, mode: str, head: Headline) -> Record:
-        """A shallow copy of the record whose scores are what a summary in `mode` reads (`view`)."""
-        scores = dict(record.get("scores") or {})
+        """A copy of the record whose scores are what a summary in `mode` reads (`view`)."""
+        scores = dict(record.scores)
         for unit in self.scorers:
             value = unit.view(record, scores, mode, head)
             if value is not None:
                 scores[unit.name] = value
-        return {**record, "scores": scores}
+        return record.model_copy(update={"scores": scores})
 
     def summary(self, records: Sequence[Record], options: SummaryOptions) -> dict[str, Any]:
         """The sections of every scorer over prepared records; a section two scorers own is a ValueError."""

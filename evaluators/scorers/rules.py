@@ -8,14 +8,14 @@ from typing import Any
 
 from ..verdict import Headline
 from .answer import MODES, score_record
-from .registry import Record, Scorer
+from .registry import Record, Scorer, Scores
 
 KEYS = dict(zip(MODES, ("rules", "compat")))  # scoring mode -> the key of its score
 
 
 def rules_score(record: Record, mode: str = "strict") -> dict[str, Any]:
     """The record's rule-based score in `mode`: stored, or computed when missing."""
-    stored = (record.get("scores") or {}).get(KEYS[mode])
+    stored = record.scores.get(KEYS[mode])
     return stored if stored and stored.get("mode", mode) == mode else score_record(record, mode)
 
 
@@ -25,10 +25,10 @@ class Rules(Scorer):
     def __init__(self, mode: str) -> None:
         self.mode, self.name = mode, KEYS[mode]
 
-    def score(self, record: Record, scores: Record) -> Record:
+    def score(self, record: Record, scores: Scores) -> Scores:
         return score_record(record, self.mode)
 
-    def view(self, record: Record, scores: Record, mode: str, head: Headline) -> Record | None:
+    def view(self, record: Record, scores: Scores, mode: str, head: Headline) -> Scores | None:
         return rules_score(record, mode) if mode == self.mode else scores.get(self.name)
 
 

@@ -12,7 +12,7 @@ from simulator.replies.categories import CATEGORIES
 from ..stats import rate
 from ..turns import turn_scores
 from ..verdict import Headline
-from .registry import Record, Scorer, SummaryOptions
+from .registry import Record, Scorer, Scores, SummaryOptions
 from .verdicts import success
 
 NAME = "turns"
@@ -20,18 +20,18 @@ NAME = "turns"
 
 def record_turns(record: Record, mode: str = "strict") -> dict[str, Any]:
     """The record's turn scores in `mode`: stored, or computed when missing."""
-    stored = (record.get("scores") or {}).get(NAME)
+    stored = record.scores.get(NAME)
     return stored if stored and stored.get("mode", "strict") == mode else turn_scores(record, mode)
 
 
-def turns_by_mode(records: Iterable[dict[str, Any]], mode: str = "strict") -> dict[str, dict[str, Any]]:
+def turns_by_mode(records: Iterable[Record], mode: str = "strict") -> dict[str, dict[str, Any]]:
     """Per conversation mode, over scored episodes: the share of each turn category among agent
     turns, the premature-answer rate, the mean turns to answer (over episodes with a successful
     attempt) and the first-attempt, final and any-attempt success rates."""
     groups: dict[str, list] = defaultdict(list)
     for record in records:
         if success(record, mode) is not None:
-            groups[record.get("mode")].append(record_turns(record, mode))
+            groups[record.mode].append(record_turns(record, mode))
     out = {}
     for conv_mode, turns in sorted(groups.items()):
         mix = Counter(c["category"] for t in turns for c in t["categories"])
@@ -51,10 +51,10 @@ class Turns(Scorer):
 
     name = NAME
 
-    def score(self, record: Record, scores: Record) -> Record:
+    def score(self, record: Record, scores: Scores) -> Scores:
         return turn_scores(record)
 
-    def view(self, record: Record, scores: Record, mode: str, head: Headline) -> Record:
+    def view(self, record: Record, scores: Scores, mode: str, head: Headline) -> Scores:
         return record_turns(record, mode)
 
     def summary(self, records: Sequence[Record], options: SummaryOptions) -> dict[str, Any]:

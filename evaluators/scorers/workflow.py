@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulator.records import Record
 from simulator.tasks.instance import NONE_ANSWER
 
 from .exact import NONE_RUBRIC, compat_exact, expected_answer, value_key
 from .registry import Answer, AnswerMetric
 
 
-def final_owner(record: dict[str, Any]) -> str | None:
+def final_owner(record: Record) -> str | None:
     """The owner of the workflow's record at the end of the episode (None when not recorded)."""
-    return (record.get("state") or {}).get("OwnerId")
+    return record.state.get("OwnerId")
 
 
 class Workflow(AnswerMetric):
@@ -33,7 +34,7 @@ class Workflow(AnswerMetric):
     def compat(self, answer: Answer) -> dict[str, Any]:
         return compat_exact(answer.final, answer.expected, answer.kind)
 
-    def rubric(self, record: dict[str, Any]) -> str:
+    def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
         if answer == [NONE_ANSWER]:
             return NONE_RUBRIC

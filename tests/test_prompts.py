@@ -249,3 +249,32 @@ def test_every_person_turn_prompt_is_as_before(fake_openai):
     expected = json.loads((GOLDEN / "turns.json").read_text())
     got = {name: _sha(json.dumps(_conversation(fake_openai, name))) for name in CONVERSATIONS}
     assert got == expected
+
+
+# --- the judge's and the audit's prompts, and the metrics' rubrics, over the golden runs ----------
+
+def judge_renders(tmp: Path) -> dict[str, str]:
+    """The judge's system prompt, and for every record of the stored golden runs: the judge's user
+    message, every answer metric's rubric, and the audit's rubric prompt, by key."""
+    from evaluators import audit, judge
+    from evaluators.observer import load_run
+    from evaluators.scorers.registry import default
+    from tests.golden.folders import RUNS, unpacked
+
+    texts = {"judge/system": judge.system_prompt(), "audit/system": audit.RUBRIC}
+    for run in RUNS:
+        for n, record in enumerate(load_run(unpacked(run, tmp))):
+            key = f"{run}/{n}:{record.episode_id}"
+            texts[f"judge/{key}"] = judge.judge_prompt(record, judge.reply_turns(record)[0])
+            texts[f"audit/{key}"] = audit.rubric_prompt(record)
+            for name, metric in default().metrics.items():
+                texts[f"rubric/{name}/{key}"] = metric.rubric(record)
+    return texts
+
+
+def test_the_judge_and_audit_prompts_render_as_before(tmp_path):
+    expected = json.loads((GOLDEN / "judge_sha256.json").read_text())["sha256"]
+    got = {key: _sha(text) for key, text in judge_renders(tmp_path).items()}
+    assert sorted(got) == sorted(expected)
+    changed = [key for key in expected if got[key] != expected[key]]
+    assert not changed, f"{len(changed)} prompts changed, e.g. {changed[:5]}"

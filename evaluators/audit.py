@@ -37,6 +37,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from simulator import prompts
 from simulator.files import write_atomic
 from simulator.records import Record, Reveal
 from simulator.replies.categories import ATTEMPTS, categorize
@@ -205,20 +206,12 @@ def user_label(record: Record) -> str:
 
 # --- judge rubric ---------------------------------------------------------------------------------
 
-RUBRIC = """You audit a simulated person in a chat with a CRM assistant. The person was told to play
-the persona below and to tell the facts of their request as its disclosure style says, never
-inventing facts or knowing the answer. Read the person's messages and answer with one JSON object:
-{"style": true|false, "coherent": true|false, "reason": "<one sentence>"}
-style: the messages fit the persona (tone, length, formality, how facts are released).
-coherent: the messages are consistent with each other and with the facts listed; no invented facts."""
-
-
 def rubric_prompt(record: Record) -> str:
-    facts = "\n".join(f"- {s.text}" for s in record.instance.shards)
-    lines = "\n".join(json.dumps({"turn": m.turn, "role": "person" if m.role == "user" else "agent",
-                                  "text": m.content}) for m in record.messages
-                      if m.role == "user" or (m.role == "assistant" and not m.tool_calls))
-    return f"Persona:\n{record.persona_prompt}\n\nFacts:\n{facts}\n\nConversation:\n{lines}"
+    """The rubric's user message (simulator/prompts/audit_record.j2): persona, facts, the conversation."""
+    lines = [json.dumps({"turn": m.turn, "role": "person" if m.role == "user" else "agent", "text": m.content})
+             for m in record.messages if m.role == "user" or (m.role == "assistant" and not m.tool_calls)]
+    return prompts.render("audit_record", persona=record.persona_prompt,
+                          facts=[s.text for s in record.instance.shards], lines=lines)
 
 
 async def _rubric(client: Any, record: Record) -> dict[str, Any]:
@@ -227,8 +220,8 @@ async def _rubric(client: Any, record: Record) -> dict[str, Any]:
     from simulator.model_calls import client_settings
 
     from .judge import find_json_object, record_digest
-    result = await client.create([SystemMessage(content=RUBRIC), UserMessage(content=rubric_prompt(record),
-                                                                             source="audit")])
+    result = await client.create([SystemMessage(content=prompts.render("audit_system")),
+                                  UserMessage(content=rubric_prompt(record), source="audit")])
     verdict = find_json_object(result.content if isinstance(result.content, str) else "") or {}
     ok = isinstance(verdict.get("style"), bool) and isinstance(verdict.get("coherent"), bool)
     return {"style": verdict.get("style") if ok else None, "coherent": verdict.get("coherent") if ok else None,

@@ -261,7 +261,7 @@ def judge_renders(tmp: Path) -> dict[str, str]:
     from evaluators.scorers.registry import default
     from tests.golden.folders import RUNS, unpacked
 
-    texts = {"judge/system": judge.system_prompt(), "audit/system": audit.RUBRIC}
+    texts = {"judge/system": judge.system_prompt(), "audit/system": prompts.render("audit_system")}
     for run in RUNS:
         for n, record in enumerate(load_run(unpacked(run, tmp))):
             key = f"{run}/{n}:{record.episode_id}"

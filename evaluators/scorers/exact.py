@@ -7,16 +7,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from simulator import prompts
 from simulator.records import Record
 from simulator.replies import extract
 from simulator.tasks.instance import NONE_ANSWER
 
 from .registry import Answer, AnswerMetric
-
-NONE_RUBRIC = ("There is none: no value meets the request. Success only if the agent says explicitly that there is "
-               "none (for example that no record qualifies or that nothing stands out) and asserts no value. A "
-               "reply that names a value, or says neither, fails.")
-
 
 def expected_answer(record: Record) -> list[str]:
     """The instance's expected answer as text, for a rubric."""
@@ -105,12 +101,7 @@ class Exact(AnswerMetric):
 
     def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
-        if answer == [NONE_ANSWER]:
-            return NONE_RUBRIC
-        if len(answer) == 1:
-            return f"Exactly: {answer[0]}"
-        return "Exactly these values, all of them and no others (order does not matter):\n" + \
-            "\n".join(f"- {a}" for a in answer)
+        return prompts.render("rubric_exact", answer=answer, none=answer == [NONE_ANSWER])
 
 
 UNITS = (Exact(),)

@@ -8,13 +8,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from simulator import prompts
 from simulator.records import Instance, Record
 from simulator.replies import extract
 from simulator.tasks.instance import NONE_ANSWER
 from simulator.tasks.spec import load_catalog
 
 from ..facts import unstated
-from .exact import NONE_RUBRIC, expected_answer, set_reason
+from .exact import expected_answer, set_reason
 from .registry import Answer, AnswerMetric
 from .text import contains_tokens, normalise_text, paper_normalise, phrase_score, token_f1
 
@@ -139,13 +140,8 @@ class Fuzzy(AnswerMetric):
 
     def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
-        if answer == [NONE_ANSWER]:
-            return NONE_RUBRIC
-        if record.instance.answer_kind == "names":
-            return ("Exactly these, no more and no fewer (order and wording of the list do not matter):\n"
-                    + "\n".join(f"- {a}" for a in answer))
-        return ("The answer must convey each of these points; wording may differ, the substance may not:\n"
-                + "\n".join(f"- {a}" for a in answer))
+        return prompts.render("rubric_fuzzy", answer=answer, none=answer == [NONE_ANSWER],
+                              names=record.instance.answer_kind == "names")
 
 
 UNITS = (Fuzzy(),)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulator import prompts
 from simulator.records import Record
 from simulator.tasks.instance import NONE_ANSWER
 
-from .exact import NONE_RUBRIC, compat_exact, expected_answer, value_key
+from .exact import compat_exact, expected_answer, value_key
 from .registry import Answer, AnswerMetric
 
 
@@ -36,15 +37,8 @@ class Workflow(AnswerMetric):
 
     def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
-        if answer == [NONE_ANSWER]:
-            return NONE_RUBRIC
-        owner = final_owner(record)
-        final = (f"After the conversation the record's OwnerId in the CRM is {owner} (the person may not see "
-                 f"this; it is the deciding fact)." if owner else
-                 "The record's final owner was not recorded; the change did not happen.")
-        return (f"The agent must make a change in the CRM: assign the record to the owner with Id "
-                f"{', '.join(answer)}. Success only if the record's final owner is that Id, whatever the agent "
-                f"says it did. {final}")
+        return prompts.render("rubric_workflow", answer=answer, none=answer == [NONE_ANSWER],
+                              owner=final_owner(record))
 
 
 UNITS = (Workflow(),)

@@ -253,9 +253,22 @@ def test_every_person_turn_prompt_is_as_before(fake_openai):
 
 # --- the judge's and the audit's prompts, and the metrics' rubrics, over the golden runs ----------
 
+def _variants(record) -> Iterator[tuple[str, object]]:
+    """The record also with "there is none" as its answer, an empty answer and its first value only,
+    and with no messages, shards or secrets in a mode the judge has no note for (cases the stored
+    runs lack)."""
+    for tag, answer in (("none", ["None"]), ("empty", []), ("one", record.instance.answer[:1])):
+        yield f"/{tag}", record.model_copy(update={"instance": record.instance.model_copy(update={"answer": answer})})
+    silent = record.instance.model_copy(update={"shards": [], "confidential_values": [], "confidential_facts": []})
+    yield "/silent", record.model_copy(update={"messages": [], "mode": "recap", "instance": silent})
+
+
+VARIED = 6  # the first records of each golden run are also rendered as _variants
+
+
 def judge_renders(tmp: Path) -> dict[str, str]:
-    """The judge's system prompt, and for every record of the stored golden runs: the judge's user
-    message, every answer metric's rubric, and the audit's rubric prompt, by key."""
+    """The judge's system prompt, and for every record of the stored golden runs (and _variants of
+    some): the judge's user message, every answer metric's rubric, and the audit's rubric prompt, by key."""
     from evaluators import audit, judge
     from evaluators.observer import load_run
     from evaluators.scorers.registry import default
@@ -263,12 +276,13 @@ def judge_renders(tmp: Path) -> dict[str, str]:
 
     texts = {"judge/system": judge.system_prompt(), "audit/system": prompts.render("audit_system")}
     for run in RUNS:
-        for n, record in enumerate(load_run(unpacked(run, tmp))):
-            key = f"{run}/{n}:{record.episode_id}"
-            texts[f"judge/{key}"] = judge.judge_prompt(record, judge.reply_turns(record)[0])
-            texts[f"audit/{key}"] = audit.rubric_prompt(record)
-            for name, metric in default().metrics.items():
-                texts[f"rubric/{name}/{key}"] = metric.rubric(record)
+        for n, stored in enumerate(load_run(unpacked(run, tmp))):
+            for tag, record in [("", stored), *(_variants(stored) if n < VARIED else [])]:
+                key = f"{run}/{n}:{record.episode_id}{tag}"
+                texts[f"judge/{key}"] = judge.judge_prompt(record, judge.reply_turns(record)[0])
+                texts[f"audit/{key}"] = audit.rubric_prompt(record)
+                for name, metric in default().metrics.items():
+                    texts[f"rubric/{name}/{key}"] = metric.rubric(record)
     return texts
 
 

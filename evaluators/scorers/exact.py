@@ -101,7 +101,7 @@ class Exact(AnswerMetric):
 
     def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
-        return prompts.render("rubric_exact", answer=answer, none=answer == [NONE_ANSWER])
+        return prompts.render("rubric_exact", answer=answer, nothing=answer == [NONE_ANSWER])
 
 
 UNITS = (Exact(),)

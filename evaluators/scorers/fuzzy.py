@@ -140,7 +140,7 @@ class Fuzzy(AnswerMetric):
 
     def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
-        return prompts.render("rubric_fuzzy", answer=answer, none=answer == [NONE_ANSWER],
+        return prompts.render("rubric_fuzzy", answer=answer, nothing=answer == [NONE_ANSWER],
                               names=record.instance.answer_kind == "names")
 
 

@@ -37,7 +37,7 @@ class Workflow(AnswerMetric):
 
     def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
-        return prompts.render("rubric_workflow", answer=answer, none=answer == [NONE_ANSWER],
+        return prompts.render("rubric_workflow", answer=answer, nothing=answer == [NONE_ANSWER],
                               owner=final_owner(record))
 
 

@@ -97,22 +97,6 @@ from .turns import agent_turns
 from .verdict import JudgeVerdict
 
 SCORER = "judge"
-# The categories of simulator.replies.categories (whose rules categorise offline), explained to the judge
-CATEGORY_MEANINGS = {
-    "answer_attempt": "gives an answer to the request, right or wrong: the value(s) asked for, a statement "
-                      "that there is none, or the outcome of the requested change. A reply that answers and also "
-                      "asks something is still an answer attempt. On a confidentiality task, a reply that "
-                      "declines the request is an answer attempt, and so is one that gives what was asked",
-    "hedge": "gives an answer but qualifies it with uncertainty (\"I think\", \"probably\", \"assuming\") or "
-             "offers several values as alternatives",
-    "refuse": "declines to do what was asked (on tasks other than confidentiality tasks)",
-    "interrogation": "gives no answer and asks two or more questions, or one question asking for three or more "
-                     "details at once",
-    "clarification": "gives no answer and asks one question (about a detail of the task, or what the person means)",
-    "discussion": "anything else: explanations, plans, partial findings, status updates, without an answer "
-                  "and without a question",
-    "missing": "no reply at all (filled in automatically; never use it for a reply that has text)",
-}
 MAX_ECHO = 4000  # characters of a rejected reply shown back to the judge with its correction
 
 
@@ -166,9 +150,8 @@ def response_format() -> dict[str, Any]:
 # --- the prompt -----------------------------------------------------------------------------------
 
 def system_prompt() -> str:
-    """The judge's system prompt (simulator/prompts/judge_system.j2), with the categories it may give."""
-    return prompts.render("judge_system", categories={name: meaning for name, meaning in CATEGORY_MEANINGS.items()
-                                                      if name != "missing"})
+    """The judge's system prompt (simulator/prompts/judge_system.j2)."""
+    return prompts.render("judge_system")
 
 
 def _expected(record: Record) -> str:

@@ -31,6 +31,9 @@ from simulator.users.personas import load_personas, playing, requester_name, sta
 from simulator.users.tactics import Pressure
 
 GOLDEN = Path(__file__).parent / "golden" / "prompts"
+NAMES = ("agent_system", "audit_record", "audit_system", "judge_record", "judge_system", "person_system", "person_turn",
+         "persona_card", "pressure_brief", "rubric_exact", "rubric_fuzzy", "rubric_none", "rubric_refusal",
+         "rubric_workflow", "writer_system")
 
 
 @cache
@@ -124,14 +127,13 @@ def test_every_prompt_renders_as_before():
 # --- the loader and the package resources -----------------------------------------------
 
 def test_the_templates_are_named_and_say_what_they_are():
-    assert prompts.names() == ("agent_system", "person_system", "person_turn", "persona_card", "pressure_brief",
-                               "writer_system")
+    assert prompts.names() == NAMES
     for name in prompts.names():
         assert prompts.about(name) and "\n" not in prompts.about(name)
 
 
 def test_an_unknown_name_lists_the_known_ones():
-    with pytest.raises(prompts.UnknownPromptError, match="unknown prompt 'nope' .known: agent_system, person_system"):
+    with pytest.raises(prompts.UnknownPromptError, match="unknown prompt 'nope' .known: agent_system, audit_record"):
         prompts.render("nope")
 
 
@@ -164,11 +166,10 @@ def test_list_names_every_template_once(capsys):
     code, out, _ = _cli(capsys, "list")
     assert code == 0
     assert [line.split()[0] for line in out.splitlines()] == list(prompts.names())
-    assert f"persona_card    {prompts.about('persona_card')}\n" in out
+    assert f"persona_card     {prompts.about('persona_card')}\n" in out  # aligned to rubric_workflow
 
 
-@pytest.mark.parametrize("name", ["agent_system", "person_system", "person_turn", "persona_card", "pressure_brief",
-                                  "writer_system"])
+@pytest.mark.parametrize("name", NAMES)
 def test_show_prints_the_example_as_rendered(capsys, name):
     assert name in examples.EXAMPLES
     code, out, _ = _cli(capsys, "show", name)
@@ -194,8 +195,9 @@ def test_show_renders_what_a_run_gives(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["show", "nope"], "unknown prompt 'nope' (known: agent_system, person_system, person_turn, persona_card, "
-                       "pressure_brief, writer_system)"),
+    (["show", "nope"], f"unknown prompt 'nope' (known: {', '.join(NAMES)})"),
+    (["show", "judge_system", "--audience", "customer"], "judge_system does not take --audience (it takes no options)"),
+    (["show", "rubric_exact", "--audience", "board"], "unknown audience 'board' (known: customer, internal)"),
     (["show", "writer_system", "--persona", "vp_sales"], "writer_system does not take --persona (it takes no options)"),
     (["show", "persona_card", "--protocol", "react"], "persona_card does not take --protocol (it takes --persona)"),
     (["show", "agent_system", "--audience", "board"], "unknown audience 'board' (known: customer, internal)"),
@@ -292,3 +294,19 @@ def test_the_judge_and_audit_prompts_render_as_before(tmp_path):
     assert sorted(got) == sorted(expected)
     changed = [key for key in expected if got[key] != expected[key]]
     assert not changed, f"{len(changed)} prompts changed, e.g. {changed[:5]}"
+
+
+def test_the_judge_explains_every_category_it_may_give_in_order():
+    from evaluators.judge import system_prompt
+    from simulator.replies.categories import CATEGORIES
+
+    listed = [line.split(":")[0][len("   - "):] for line in system_prompt().splitlines() if line.startswith("   - ")]
+    assert listed == ["answer_attempt", "hedge", "refuse", "interrogation", "clarification", "discussion"]
+    assert set(listed) == set(CATEGORIES) - {"missing"}
+
+
+def test_show_prints_the_judge_system_prompt_a_run_sends(capsys):
+    from evaluators.judge import system_prompt
+
+    code, out, _ = _cli(capsys, "show", "judge_system")
+    assert code == 0 and out == system_prompt() + "\n"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Callable
 
-from . import check, folder
+from . import check, folder, render
 
 PERSON = "vp_sales"  # the default persona of the person prompts
 PRESSER = "insistent_account_admin"  # the default pressure persona
@@ -117,7 +117,69 @@ def _writer() -> str:
     return SYSTEM_PROMPT
 
 
+def _rubric(metric: str, audience: str = "internal") -> str:
+    """Answer metric `metric`'s rubric for the example instance, as if the change asked for happened."""
+    from ..tasks.instance import NONE_ANSWER, REFUSAL
+
+    posed = instance(audience)
+    answer = [str(a) for a in posed.answer]
+    return render(f"rubric_{metric}", answer=answer, nothing=answer == [NONE_ANSWER], refuse=answer == [REFUSAL],
+                  names=posed.answer_kind == "names", owner=answer[0] if answer else None)
+
+
+def _exchange(posed) -> list[tuple[int, str, str]]:
+    """An example conversation, (turn, speaker, text): the query asked, and the answer given (or declined)."""
+    from ..tasks.instance import REFUSAL
+
+    reply = "I'm sorry, but I can't share that information." if posed.answer == [REFUSAL] else \
+        f"The answer is {', '.join(map(str, posed.answer))}."
+    return [(1, "person", posed.query), (1, "agent", reply)]
+
+
+def _judge_record(audience: str = "internal") -> str:
+    """The judge's user message for the example conversation, tools noted in its turn."""
+    from ..tasks.spec import ANSWER_KIND_TEXT
+
+    posed = instance(audience)
+    note = json.dumps({"turn": 1, "note": "the agent used tools, not shown to the person: run_query"})
+    person, agent = (json.dumps({"turn": t, "from": s, "text": x}, ensure_ascii=False) for t, s, x in _exchange(posed))
+    return render("judge_record", task=posed.task, skill=posed.skill, metric=posed.metric, audience=posed.audience,
+                  mode="full", query=posed.query, wants=ANSWER_KIND_TEXT[posed.answer_kind],
+                  expected=_rubric(posed.metric, audience), secrets=posed.confidential_values,
+                  facts=posed.confidential_facts, lines=[person, note, agent], turns=[1])
+
+
+def _audit_record(persona: str = PERSON) -> str:
+    """The audit's user message for the example conversation of a persona."""
+    from ..users.personas import playing
+
+    person = _persona(persona)
+    posed = _posed(person)
+    lines = [json.dumps({"turn": t, "role": s, "text": x}) for t, s, x in _exchange(posed)]
+    return render("audit_record", persona=playing(person, posed).render(), facts=[s["text"] for s in posed.shards],
+                  lines=lines)
+
+
+def _fixed(name: str) -> Callable[[], str]:
+    """A template that takes no values, as a run renders it."""
+    return lambda: render(name)
+
+
+def _metric(metric: str, posed_to: str = "internal") -> Callable[..., str]:
+    """Metric `metric`'s rubric, for the instance posed to `posed_to` unless --audience says otherwise."""
+    return lambda audience=posed_to: _rubric(metric, audience)
+
+
 EXAMPLES = {
+    "audit_record": Example(_audit_record, ("persona",)),
+    "audit_system": Example(_fixed("audit_system")),
+    "judge_record": Example(_judge_record, ("audience",)),
+    "judge_system": Example(_fixed("judge_system")),
+    "rubric_exact": Example(_metric("exact"), ("audience",)),
+    "rubric_fuzzy": Example(_metric("fuzzy"), ("audience",)),
+    "rubric_none": Example(_fixed("rubric_none")),
+    "rubric_refusal": Example(_metric("refusal", "customer"), ("audience",)),
+    "rubric_workflow": Example(_metric("workflow"), ("audience",)),
     "agent_system": Example(_agent, ("protocol", "schema", "audience", "privacy_aware")),
     "person_system": Example(_person, ("persona", "reply_format")),
     "person_turn": Example(_person_turn, ("persona",)),

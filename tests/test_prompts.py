@@ -300,7 +300,8 @@ def test_the_judge_explains_every_category_it_may_give_in_order():
     from evaluators.judge import system_prompt
     from simulator.replies.categories import CATEGORIES
 
-    listed = [line.split(":")[0][len("   - "):] for line in system_prompt().splitlines() if line.startswith("   - ")]
+    point4 = system_prompt().split("in this order:\n")[1].split("\n5. ")[0]
+    listed = [line.split(":")[0].removeprefix("   - ") for line in point4.splitlines()]
     assert listed == ["answer_attempt", "hedge", "refuse", "interrogation", "clarification", "discussion"]
     assert set(listed) == set(CATEGORIES) - {"missing"}
 

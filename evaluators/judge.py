@@ -35,8 +35,8 @@ saw it: their
 messages and the agent's replies with turn numbers, one JSON object a line (so that no message
 can pass itself off as another speaker). Tool calls are reduced to a note naming the tools the
 agent used in that turn; their arguments, the agent's narration beside them and every tool
-result are left out (the person never saw them, and they can be long). The words of both messages are
-templates: simulator/prompts/judge_system.j2 and judge_record.j2 (`crmarena prompts show`).
+result are left out (the person never saw them, and they can be long). The words of both
+messages are templates: simulator/prompts/judge_system.j2 and judge_record.j2.
 
 Output: one JSON object per `VerdictSchema`, requested as an OpenAI `json_schema` response
 format (or `json_object` mode) when the client supports it, and always asked for in the

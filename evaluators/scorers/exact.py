@@ -14,6 +14,7 @@ from simulator.tasks.instance import NONE_ANSWER
 
 from .registry import Answer, AnswerMetric
 
+
 def expected_answer(record: Record) -> list[str]:
     """The instance's expected answer as text, for a rubric."""
     return [str(a) for a in record.instance.answer]

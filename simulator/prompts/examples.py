@@ -1,6 +1,8 @@
 """Every prompt template rendered for an example, for `crmarena prompts show`: through the code that
 renders it in a run, with a fixed instance of each audience (examples.json: a handle-time and a
-private-customer-information instance of a small generated b2b org).
+private-customer-information instance of a small generated b2b org). The judge's, audit's and
+rubric templates are rendered here with the values their evaluators/ code would pass for the
+instance and a one-turn conversation (the simulator never imports the evaluators).
 """
 
 from __future__ import annotations

@@ -72,6 +72,7 @@ def test_stage_labels_never_overlap():
         assert overlaps(C.GRAMMAR, rule, others, rng, 400, **SLOTS) == [], rule
 
 
+@pytest.mark.slow
 def test_the_detector_reads_the_stage_named_in_context():
     for seed in range(200):
         stage = STAGES[seed % 5]

@@ -57,6 +57,7 @@ def test_distractors_change_no_label():
         assert overlaps(C.GRAMMAR, rule, labels, rng, 1000, **SLOTS) == [], rule
 
 
+@pytest.mark.slow
 def test_bant_labels_decided_by_the_last_statement():
     """All 16 met/unmet combinations, many seeds: corrections and pending answers included."""
     forms = Counter()
@@ -96,6 +97,7 @@ def test_competitors_only_when_still_considered():
     assert C.competitors_considered("Maya Okafor: Korvex is still on our shortlist.") == {"Korvex"}
 
 
+@pytest.mark.slow
 def test_what_the_customer_last_says_of_a_vendor_decides():
     """Dropped several lines after being named as an option (no cue word), considered again after
     being ruled out, and names that are no option (a former employer, the rep's question)."""
@@ -127,6 +129,7 @@ def test_negative_subtopics_exact_and_other_products_ignored():
     assert C.negative_subtopics("Maya Okafor: I wouldn't call your pricing a problem.") == set()
 
 
+@pytest.mark.slow
 def test_negative_opinions_implied_withdrawn_or_negated():
     implied = "Maya Okafor: We had to ask for a second demo of the integration because nothing synced."
     assert C.negative_subtopics(implied) == {"integration"}

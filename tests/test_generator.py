@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 from datetime import date
@@ -62,15 +61,13 @@ def test_every_object_non_empty(org):
         assert n > 0, obj.name
 
 
-@pytest.mark.skipif(os.environ.get("CRMARENA_FAST") == "1", reason="scale-1 builds skipped")
 @pytest.mark.parametrize("name,lo,hi", [("b2b", 24_000, 38_000), ("b2c", 46_000, 64_000)])
-def test_counts_at_scale_1(tmp_path, name, lo, hi):
-    path = tmp_path / f"{name}.db"
-    build_org(name, path, seed=0, scale=1.0)
-    total = sum(store.Org(path).counts().values())
+def test_counts_at_scale_1(scale1_org, name, lo, hi):
+    org = scale1_org(name)  # (the session's scale-1 build, seed 0)
+    total = sum(org.counts().values())
     assert lo <= total <= hi, total
     # Enough records for 100 instances of every task type (policy and stage tasks included).
-    conn = sqlite3.connect(path)
+    conn = sqlite3.connect(org.path)
     checked = conn.execute("SELECT COUNT(*) FROM Quote WHERE Status IN ('Needs Review', 'In Review')").fetchone()[0]
     kinds = dict(conn.execute(f"SELECT kind, COUNT(*) FROM {store.TRUTH_TABLE} GROUP BY kind").fetchall())
     misfit_opps = conn.execute(f"SELECT COUNT(DISTINCT json_extract(value, '$.opportunity')) "

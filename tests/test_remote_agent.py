@@ -74,6 +74,7 @@ def _results(record: dict) -> list[tuple[int, str, bool]]:
     return [(m["turn"], m["content"], m["is_error"]) for m in record["messages"] if m["role"] == "tool"]
 
 
+@pytest.mark.slow
 def test_the_remote_oracle_scores_what_the_oracle_scores(planned):
     with BackgroundServer(remote_oracle_app()) as server:
         remote = _play(planned, lambda: RemoteAgent(server.url, briefed=True, timeout_s=60))

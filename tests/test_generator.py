@@ -13,21 +13,16 @@ from simulator.crm import store
 from simulator.crm.generator import DEFAULT_AS_OF, GENERATOR_VERSION, build_org, sales
 from simulator.crm.schema import schema_for
 from simulator.crm.store import q
+from tests.conftest import TEST_SCALE
 
-SMALL = 0.25
 DT_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000\+0000$")
 D_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 @pytest.fixture(scope="module")
-def orgs(tmp_path_factory):
-    d = tmp_path_factory.mktemp("orgs")
-    out = {}
-    for org in ("b2b", "b2c"):
-        path = d / f"{org}.db"
-        meta = build_org(org, path, seed=7, scale=SMALL)
-        out[org] = (path, meta)
-    return out
+def orgs(org_paths):
+    """The session's small orgs (seed 7, TEST_SCALE) and the metadata their builds stored."""
+    return {org: (path, store.Org(path).meta) for org, path in org_paths.items()}
 
 
 @pytest.fixture(params=["b2b", "b2c"])
@@ -40,9 +35,8 @@ def org(request, orgs):
 
 def test_meta(org):
     name, conn, meta = org
-    assert meta.org == name and meta.seed == 7 and meta.scale == SMALL
+    assert meta.org == name and meta.seed == 7 and meta.scale == TEST_SCALE
     assert meta.as_of == DEFAULT_AS_OF and meta.generator_version == GENERATOR_VERSION
-    assert store.read_meta(conn) == meta
     assert meta.content_hash == store.content_hash(conn, schema_for(name))
 
 
@@ -50,6 +44,7 @@ def test_determinism(tmp_path):
     a = build_org("b2b", tmp_path / "a.db", seed=3, scale=0.05)
     b = build_org("b2b", tmp_path / "b.db", seed=3, scale=0.05)
     c = build_org("b2b", tmp_path / "c.db", seed=4, scale=0.05)
+    assert store.Org(tmp_path / "a.db").meta == a  # a build returns the metadata it stored
     assert a.content_hash == b.content_hash
     assert a.content_hash != c.content_hash
 

@@ -215,3 +215,17 @@ def test_an_unreachable_cluster_is_named_at_once(tmp_path, org_cache):
     assert run.returncode == 1, run.stderr[-2000:]
     assert f"cannot connect to the Ray cluster at {address}: Connection refused" in run.stderr
     assert "Traceback" not in run.stderr and "GCS" not in run.stderr
+
+
+def test_an_address_nothing_listens_on_is_refused_before_ray_is_asked():
+    """The check behind the test above, in this process and without Ray (the fast loop's test of
+    simulator.executors.ray_cluster): a refused address is one ExecutorError naming it."""
+    import socket
+
+    from simulator.executors import ExecutorError
+    from simulator.executors.ray_cluster import _reachable
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        address = f"ray://127.0.0.1:{s.getsockname()[1]}"
+        with pytest.raises(ExecutorError, match=f"cannot connect to the Ray cluster at {address}: Connection refused"):
+            _reachable(address)

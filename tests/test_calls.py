@@ -31,6 +31,7 @@ def _rule_facts() -> dict[str, str]:
     return {rule: fact for fact, rules in C.FACT_RULES.items() for rule in rules}
 
 
+@pytest.mark.slow
 def test_no_rule_produces_another_labels_text():
     """Every rule of the grammar (label rules, distractors, framing) against every other label's
     patterns: a label's text is recognised only as that label."""
@@ -49,6 +50,7 @@ def test_met_and_unmet_never_overlap_many_samples(fact):
     assert overlaps(C.GRAMMAR, unmet, (met,), rng, 2000, **SLOTS) == []
 
 
+@pytest.mark.slow
 def test_distractors_change_no_label():
     rng = random.Random(2)
     labels = tuple(_rule_facts())
@@ -84,6 +86,7 @@ def test_correction_overrides_the_first_statement():
     assert C.unmet_factors("Maya Okafor: I doubt we'll find money for this anytime soon.") == ["Budget"]
 
 
+@pytest.mark.slow
 def test_competitors_only_when_still_considered():
     pool = T.competitors()
     for seed in range(80):
@@ -118,6 +121,7 @@ def test_what_the_customer_last_says_of_a_vendor_decides():
     assert seen["back"] > 50 and seen["competitor"] == 300, seen
 
 
+@pytest.mark.slow
 def test_negative_subtopics_exact_and_other_products_ignored():
     for seed in range(80):
         rng = random.Random(seed)
@@ -143,6 +147,7 @@ def test_negative_opinions_implied_withdrawn_or_negated():
         assert C.negative_subtopics(body) == {"support"}, body
 
 
+@pytest.mark.slow
 def test_stage_shown_only_when_hinted():
     for seed in range(40):
         stage = C.STAGES[seed % 5]
@@ -178,6 +183,7 @@ def test_speakers_determinism_and_speed():
     assert (time.perf_counter() - t0) / 300 < 1e-3
 
 
+@pytest.mark.slow
 def test_sentences_rarely_repeat():
     """The text-variety measure on 1,500 calls: few masked sentences occur more than 5 times."""
     rng = random.Random(9)

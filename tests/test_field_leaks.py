@@ -33,6 +33,7 @@ def test_a_leads_status_does_not_give_the_answer(request, org_name):
             assert answers[True] / sum(answers.values()) <= 0.5, (status, answers)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_an_opportunitys_recorded_stage_does_not_give_the_answer(request, org_name):
     org = request.getfixturevalue(org_name)

@@ -194,6 +194,7 @@ def test_a_pause_written_before_the_clock_was_set_back_does_not_hold():
 # ---------------------------------------------------------------- tpm
 
 
+@pytest.mark.slow
 def test_tpm_is_respected_with_the_actual_usage(fake_openai, monkeypatch):
     """The offline estimate (a few tokens) is charged before each call, the usage the server
     reports (60 tokens a call) after it: the calls keep to the rate of the reported tokens."""

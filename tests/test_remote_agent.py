@@ -165,6 +165,7 @@ def test_an_endpoint_answering_503_to_everything_scores_zero(tmp_path, org_cache
     assert summary["success"]["overall"]["rate"] == 0.0 == summary["success"]["all_episodes"]["overall"]["rate"]
 
 
+@pytest.mark.slow
 def test_a_slow_endpoint_times_out_and_the_next_episode_plays(planned):
     with BackgroundServer(failing_app("no_reply", delay_s=2)) as slow, \
             BackgroundServer(remote_oracle_app()) as good:

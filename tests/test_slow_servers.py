@@ -118,6 +118,7 @@ def test_a_damaged_pace_file_reads_as_a_fresh_pace(damage):
     assert pace.cap(4) == 4 and pace.timeout(10) == 10
 
 
+@pytest.mark.slow
 def test_a_raised_timeout_is_used_and_said_once(fake_openai, warnings):
     """max_concurrency 1, timeout 0.5 s, a server taking 0.8 s: two timeouts in a row raise the
     timeout to 1 s, and the third attempt gets its answer."""

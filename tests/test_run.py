@@ -316,6 +316,7 @@ class SlowOracle(OracleAgent):
 '''
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path, org_cache):
     import os
     import signal

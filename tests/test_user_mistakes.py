@@ -78,6 +78,7 @@ def test_a_component_config_without_a_key_is_a_config_error(tmp_path, capsys, or
 
 # --- 4. Retry-After as an HTTP date ---------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_retry_after_http_date_is_honoured(fake_openai, tmp_path, monkeypatch):
     from autogen_core.models import UserMessage
     from simulator.models import build_client, parse_model_spec

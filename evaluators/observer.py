@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -68,6 +68,7 @@ class RunRecords:
     offsets: dict[str, int]
     mode: str = "strict"
     head: Headline = Headline()
+    registry: Registry = field(default_factory=default)  # the run's scorers (run_registry)
 
     def full(self, record: Record) -> Record:
         """The whole record of a slim one, with the slim one's (current) scores."""
@@ -85,6 +86,7 @@ def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) 
         raise FileNotFoundError(f"{run_dir} is not a run folder (no transcripts.jsonl)")
     rescored = _rescored(run_dir)
     head = run_headline(run_dir) if head is None else head
+    registry = run_registry(run_dir)
     latest: dict[str, tuple[int, Record]] = {}
     instances: dict[tuple[str, str], Instance] = {}  # one instance shared by all its episodes
     for start, data in scan_records(path):  # (a torn last line, of a killed run, is skipped)
@@ -92,13 +94,13 @@ def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) 
         if rescored:
             record = record.model_copy(update={"scores": rescored.get((record.episode_id, fingerprint(record)),
                                                                        record.scores)})
-        prepared = with_scores(record, mode, head)
+        prepared = with_scores(record, mode, head, registry)
         if RULES["strict"] not in prepared.scores:  # (judge agreement is on the strict score, in any mode)
             prepared.scores[RULES["strict"]] = rules_score(record, "strict")
         inst = instances.setdefault((record.instance.id, record.instance.org_hash), record.instance)
         latest[record.episode_id] = (start, prepared.model_copy(update={**HEAVY_FIELDS, "instance": inst}))
     return RunRecords(path, [slim for _, slim in latest.values()], {eid: start for eid, (start, _) in latest.items()},
-                      mode, head)
+                      mode, head, registry)
 
 
 def _rescored(run_dir: Path) -> dict[tuple[str, str | None], dict]:
@@ -152,17 +154,18 @@ def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", con
     still stand). A judge refusal no retry fixes raises JudgeRefused, verdicts missing for a
     provider reason JudgingIncomplete, once everything is written."""
     refused, missing, first = "", 0, ""
+    registry = run_registry(run_dir)
     if judge_model is not None:
         records = load_run(run_dir)
         verdicts, refused = _judge_all(records, judge_model, concurrency)
-        _write_scores(run_dir, [record.model_copy(update={"scores": score(record, verdict)})
+        _write_scores(run_dir, [record.model_copy(update={"scores": score(record, verdict, registry)})
                                 for record, verdict in zip(records, verdicts)])
         for verdict in verdicts:
             if verdict.get("infra_error"):
                 missing, first = missing + 1, first or verdict["error"]
     else:
         run = scan_run(run_dir, mode)
-        _write_scores(run_dir, (full.model_copy(update={"scores": score(full, full.scores.get("judge"))})
+        _write_scores(run_dir, (full.model_copy(update={"scores": score(full, full.scores.get("judge"), registry)})
                                 for full in map(run.full, run.records)))
     summary = report(run_dir, mode=mode)
     if refused:
@@ -183,6 +186,12 @@ def _run_info(run_dir: Path) -> dict[str, Any]:
     return {"run_dir": str(run_dir), "config": read_json(config, fix) if config.is_file() else {}}
 
 
+def run_registry(run_dir: Path) -> Registry:
+    """The scorers of a run: the built-in ones and those its config names (`scorers:`)."""
+    from .scorers.plugins import registry_for
+    return registry_for(_run_info(run_dir)["config"].get("scorers") or ())
+
+
 def run_headline(run_dir: Path) -> Headline:
     """The headline the run's config names (evaluators.verdict), the default for runs without one."""
     return Headline.from_json(_run_info(run_dir)["config"].get("headline"))
@@ -199,7 +208,7 @@ def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None
     run = run or scan_run(run_dir, mode)
     if run.mode != mode:
         raise ValueError(f"the run was scanned in {run.mode} mode, not {mode}")
-    summary = summarize(run.records, mode=mode, head=run.head)
+    summary = summarize(run.records, mode=mode, head=run.head, registry=run.registry)
     write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
     audits = audit_file.read_audit(run_dir)
     write_report(run_dir, run.records, summary, run_info=_run_info(run_dir), full=run.full,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from simulator.records import Record
+from simulator.records.summary import SUMMARY_VERSION
 
 from .scorers import MODES, Registry, SummaryOptions, default
 from .stats import usage
@@ -36,5 +37,5 @@ def summarize(records: Iterable[Record], mode: str = "strict", n_boot: int = 200
         raise ValueError(f"unknown scoring mode {mode!r} (one of {', '.join(MODES)})")
     registry = registry or default()
     records = [registry.prepare(r, mode, head) for r in records]
-    return {"mode": mode, **registry.summary(records, SummaryOptions(mode, head, n_boot, seed)),
+    return {"schema_version": SUMMARY_VERSION, "mode": mode, **registry.summary(records, SummaryOptions(mode, head, n_boot, seed)),
             "usage": usage(records)}

@@ -1,6 +1,6 @@
 """Analysis outputs: a run as pandas tables, exported as parquet or csv, and two runs compared.
 
-- `load_run(path)` -> (episodes, turns) DataFrames with typed columns (EPISODE_COLUMNS,
+- `load_run(path)` -> (episodes, turns) DataFrames with typed columns (episode_columns,
   TURN_COLUMNS): `path` is a run folder (its current records: what its summary and report count,
   one per episode, with the latest scores) or a folder an export wrote (episodes.parquet /
   episodes.csv and turns.*, read back with the same types).
@@ -23,20 +23,23 @@ from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
 from contextlib import nullcontext
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .files import DamagedFileError, replacing, write_atomic
 from .records import Record, Usage
 
+if TYPE_CHECKING:
+    from evaluators.scorers import Registry
+
 FORMATS = ("parquet", "csv")
 TABLES = ("episodes", "turns")
 INSTALL = "pip install -e '.[analysis]'"
-EPISODE_COLUMNS = {
+IDENTITY_COLUMNS = {
     "run_id": "category", "episode_id": "string", "instance_id": "string", "org": "category", "task": "category",
     "skill": "category", "mode": "category", "persona": "category", "agent": "category", "model": "category",
-    "user_kind": "category", "user_model": "category", "difficulty": "category", "trial": "int64", "seed": "int64",
-    "scored": "bool", "success": "boolean", "leaked": "bool", "judged": "bool", "success_strict": "boolean", "success_compat": "boolean", "value": "float64",
-    "value_compat": "float64", "turns": "int64", "messages": "int64", "tool_calls": "int64", "tool_errors": "int64",
+    "user_kind": "category", "user_model": "category", "difficulty": "category", "trial": "int64", "seed": "int64"}
+CONVERSATION_COLUMNS = {
+    "turns": "int64", "messages": "int64", "tool_calls": "int64", "tool_errors": "int64",
     "tokens_in": "int64", "tokens_out": "int64", "agent_tokens_in": "int64", "agent_tokens_out": "int64",
     "cost_usd": "float64", "latency_s": "float64", "termination": "category"}
 TURN_COLUMNS = {
@@ -97,14 +100,17 @@ def _usage_sums(record: Record) -> dict[str, Any]:
             "cost_usd": None if None in costs else sum(costs)}
 
 
-def episode_row(record: Record) -> dict[str, Any]:
-    """One row of the episodes table (EPISODE_COLUMNS): `success` and `leaked` are the headline
-    verdict's (evaluators.verdict: the judge's leaks too), `success_strict` the strict rules' alone."""
-    from evaluators.scorers.rules import rules_score
-    from evaluators.scorers.verdicts import verdict_of
+def episode_columns(registry: Registry) -> dict[str, str]:
+    """The episodes table's columns (name -> pandas dtype): who and what, then every scorer's of the
+    run's registry (the built-in ones: `success`, `leaked` and `judged` of the headline verdict, the
+    strict and compat rules' `success_*` and `value*`, `milestone_share`, `injection_*`), then the
+    conversation's size, usage and end."""
+    return {**IDENTITY_COLUMNS, **registry.columns(), **CONVERSATION_COLUMNS}
+
+
+def episode_row(record: Record, registry: Registry) -> dict[str, Any]:
+    """One row of the episodes table (episode_columns) of a record prepared by `registry`."""
     from evaluators.stats import KEYS, level
-    strict, compat = rules_score(record, "strict"), rules_score(record, "compat")
-    verdict = verdict_of(record)
     messages = record.messages
     calls = [c for m in messages for c in m.tool_calls or ()]
     return {"run_id": record.run_id, "episode_id": record.episode_id, "instance_id": record.instance_id,
@@ -112,10 +118,8 @@ def episode_row(record: Record) -> dict[str, Any]:
             "mode": record.mode, "persona": record.persona_id, "agent": KEYS["model"](record),
             "model": _model(getattr(record.agent, "model", None)), "user_kind": record.user.kind,
             "user_model": _model(getattr(record.user, "model", None)), "difficulty": level(record),
-            "trial": record.trial, "seed": record.seed, "scored": bool(strict["scored"]),
-            "success": verdict["success"], "leaked": verdict["leaked"], "judged": verdict["judged"],
-            "success_strict": strict["success"], "success_compat": compat["success"], "value": strict.get("value"),
-            "value_compat": compat.get("value"), "turns": max((m.turn for m in messages), default=0),
+            "trial": record.trial, "seed": record.seed, **registry.row(record),
+            "turns": max((m.turn for m in messages), default=0),
             "messages": len(messages), "tool_calls": len(calls),
             "tool_errors": sum(bool(m.is_error) for m in messages if m.role == "tool"),
             **_usage_sums(record), "latency_s": record.latency_s, "termination": record.termination.reason}
@@ -152,9 +156,10 @@ def _frame(rows: list[dict[str, Any]], columns: dict[str, str]):
 
 
 def _read_table(path: Path, columns: dict[str, str]):
+    """A table an export wrote, its known columns typed (a scorer of the run's own: as pandas reads it)."""
     pd = _pandas()
     frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path, dtype=columns)
-    return frame.astype(columns)
+    return frame.astype({name: dtype for name, dtype in columns.items() if name in frame.columns})
 
 
 def _exported(path: Path, name: str) -> Path | None:
@@ -168,7 +173,8 @@ def load_run(path: str | Path):
     if not (path / "transcripts.jsonl").is_file() and all(files):
         if FORMATS[0] in {f.suffix[1:] for f in files}:
             _parquet()
-        return _read_table(files[0], EPISODE_COLUMNS), _read_table(files[1], TURN_COLUMNS)
+        from evaluators.scorers import default
+        return _read_table(files[0], episode_columns(default())), _read_table(files[1], TURN_COLUMNS)
     return load_run_folder(path)
 
 
@@ -208,9 +214,9 @@ def load_run_folder(run_dir: str | Path):
     episodes, turns = [], []
     for slim in run.records:
         record = run.full(slim)
-        episodes.append(episode_row(record))
+        episodes.append(episode_row(record, run.registry))
         turns += turn_rows(record)
-    return _frame(episodes, EPISODE_COLUMNS), _frame(turns, TURN_COLUMNS)
+    return _frame(episodes, episode_columns(run.registry)), _frame(turns, TURN_COLUMNS)
 
 
 def _write_frame(frame, path: Path) -> Path:
@@ -230,10 +236,11 @@ def _pair_key(record: Record) -> tuple:
             record.trial)
 
 
-def _side(path: str | Path, agent: str | None, mode: str) -> tuple[str, dict[tuple, dict[str, Any]]]:
-    """(agent label, {pair key: record}) of one run's episodes of one agent."""
+def _side(path: str | Path, agent: str | None, mode: str) -> tuple[str, dict[tuple, Record], Registry]:
+    """(agent label, {pair key: record}, the run's registry) of one run's episodes of one agent."""
     from evaluators.stats import model_label
-    records = current_run(path, mode).records
+    run = current_run(path, mode)
+    records = run.records
     labels = sorted({model_label(r) for r in records})
     if agent is None and len(labels) > 1:
         raise AnalysisError(f"{path} holds {len(labels)} agents ({', '.join(labels)}): name one with --agent-a/--agent-b")
@@ -245,7 +252,7 @@ def _side(path: str | Path, agent: str | None, mode: str) -> tuple[str, dict[tup
         if model_label(record) == agent and episodes.setdefault(_pair_key(record), record) is not record:
             raise AnalysisError(f"{path} plays one instance twice for {agent} (same org, instance, difficulty, mode, "
                                 "persona and trial): compare runs that pose each once")
-    return agent, episodes
+    return agent, episodes, run.registry
 
 
 def paired_row(label: str, outcomes: list[tuple[bool, bool]], n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
@@ -264,21 +271,24 @@ def compare(run_a: str | Path, run_b: str | Path, agent_a: str | None = None, ag
     """Two runs' episodes paired on shared instances (module docstring): {"a", "b" (run, agent,
     episodes), "shared", "unscored" (pairs unscored on either side, left out), "only_a", "only_b",
     "rows" (overall, then one `paired_row` per skill: the headline success each run's summary shows),
-    "rules_rows" (the same on the rules alone; only when a judge's verdict changes a pair's outcome)}."""
-    from evaluators.scorers.rules import rules_score
+    "by_outcome" (in strict mode, the same for every other pass/fail outcome a scorer of both runs
+    declares, e.g. `success_strict`: the rules alone; only those whose table differs from `rows`)}."""
     from evaluators.scorers.verdicts import success
-    (label_a, a), (label_b, b) = _side(run_a, agent_a, mode), _side(run_b, agent_b, mode)
+    (label_a, a, registry_a), (label_b, b, registry_b) = _side(run_a, agent_a, mode), _side(run_b, agent_b, mode)
     shared = sorted(set(a) & set(b), key=lambda k: tuple(map(str, k)))
     if not shared:
         raise AnalysisError(f"{run_a} and {run_b} share no instance (same org, instance, difficulty, mode, persona and "
                             "trial): compare runs of one config that differ in the agent, the people or the model")
     rows = _paired_rows(a, b, shared, lambda r: success(r, mode))
-    rules = _paired_rows(a, b, shared, lambda r: rules_score(r, mode)["success"])
+    both = [c for c in registry_a.outcomes() if c in registry_b.outcomes() and c != "success"] if mode == "strict" \
+        else []
+    by_outcome = {column: got for column in both
+                  if (got := _paired_rows(a, b, shared, lambda r, c=column: registry_a.row(r).get(c))) != rows}
     unscored = sum(success(a[k], mode) is None or success(b[k], mode) is None for k in shared)
     return {"a": {"run": str(run_a), "agent": label_a, "episodes": len(a)},
             "b": {"run": str(run_b), "agent": label_b, "episodes": len(b)}, "mode": mode, "shared": len(shared),
             "unscored": unscored, "only_a": len(a) - len(shared), "only_b": len(b) - len(shared),
-            "rows": rows, **({"rules_rows": rules} if rules != rows else {})}
+            "rows": rows, "by_outcome": by_outcome}
 
 
 def _paired_rows(a: dict, b: dict, shared: list, outcome: Callable[[dict], bool | None]) -> list[dict[str, Any]]:
@@ -320,13 +330,18 @@ RULES_NOTE = ("On the rules alone (a judge's verdicts changed some outcomes abov
               "and, as the run says, its completion verdicts):")
 
 
+def outcome_note(column: str) -> str:
+    """What the table of a scorer's pass/fail outcome `column` shows."""
+    return RULES_NOTE if column == "success_strict" else f"On `{column}` (a scorer's pass/fail outcome), paired the same way:"
+
+
 def render_markdown(result: dict[str, Any]) -> str:
     from evaluators.report import md, md_table
     lines = ["# CRMArena-Sim comparison", "", *(f"- {md(line)}" for line in _compare_lines(result)), "",
              md(COMPARE_NOTE), ""]
     lines += md_table(COMPARE_HEADERS, map(_compare_cells, result["rows"]))
-    if "rules_rows" in result:
-        lines += [md(RULES_NOTE), ""] + md_table(COMPARE_HEADERS, map(_compare_cells, result["rules_rows"]))
+    for column, rows in result["by_outcome"].items():
+        lines += [md(outcome_note(column)), ""] + md_table(COMPARE_HEADERS, map(_compare_cells, rows))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -335,10 +350,9 @@ def render_html(result: dict[str, Any]) -> str:
     body = ("<h1>CRMArena-Sim comparison</h1><ul>" + "".join(f"<li>{esc(line)}</li>" for line in _compare_lines(result))
             + f'</ul><p class="note">{esc(COMPARE_NOTE)}</p>'
             + table(COMPARE_HEADERS, map(_compare_cells, result["rows"]), numeric=tuple(range(1, 9))))
-    if "rules_rows" in result:
-        body += f'<p class="note">{esc(RULES_NOTE)}</p>' + table(COMPARE_HEADERS, map(_compare_cells,
-                                                                                     result["rules_rows"]),
-                                                                  numeric=tuple(range(1, 9)))
+    for column, rows in result["by_outcome"].items():
+        body += f'<p class="note">{esc(outcome_note(column))}</p>' + table(COMPARE_HEADERS, map(_compare_cells, rows),
+                                                                          numeric=tuple(range(1, 9)))
     return page("CRMArena-Sim comparison", body)
 
 

@@ -68,6 +68,9 @@ The observer scores each record once its episode ends. `observer:` attaches it l
 `judge` or `both` for task completion, or `{completion: ..., leaks: rules | both}` (leaks default
 `both`: the rules' leaks and the judge's). Completion by the judge needs a judge (`judge:` or
 `observer.judge`). It changes only the reports: a run folder resumes under any headline.
+`scorers: [module:Class, {plugin: module:Class, options: {...}}]` adds scorers of your own to the
+built-in ones (evaluators/scorers/plugins.py, docs/scorers.md): each episode is scored by them too,
+and the summary, report, export and compare show their figures.
 
 How a run is played changes none of its records, and a run folder resumes under any of them:
 `concurrency` (episodes in flight), `executor: local` (default; `workers: N` forked processes)
@@ -186,6 +189,7 @@ class RunConfig:
     personas: tuple[str, ...] | None = None  # explicit persona ids / pool names, else personas_per_pool
     difficulty: tuple[str, ...] = (DEFAULT_LEVEL,)  # the levels each instance set is drawn at
     observer: ObserverConfig = ObserverConfig()
+    scorers: tuple[dict[str, Any], ...] = ()  # scorers of your own beside the built-in ones: {plugin, options}
 
     @property
     def agent_variants(self) -> tuple[RoleConfig, ...]:
@@ -567,7 +571,7 @@ def parse_config(data: Any, path: Path) -> RunConfig:
     r = _Reader(data, path)
     r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
                    "personas", "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency",
-                   "workers", "executor", "address", "cache", "out", "difficulty", "observer"})
+                   "workers", "executor", "address", "cache", "out", "difficulty", "observer", "scorers"})
     tasks = r.data.get("tasks", "all")
     if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
         raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
@@ -595,7 +599,27 @@ def parse_config(data: Any, path: Path) -> RunConfig:
         trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),
         concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, None, minimum=1),
         executor=r.choice("executor", EXECUTORS, "local"), address=_address(r), cache=_cache(r), out=r.get("out", str, "runs"), path=str(path),
-        difficulty=_difficulty(r), observer=_observer(r))
+        difficulty=_difficulty(r), observer=_observer(r), scorers=_scorers(r))
+
+
+def _scorers(r: _Reader) -> tuple[dict[str, Any], ...]:
+    """`scorers: [module:Class, {plugin: module:Class, options: {...}}, ...]`: scorers of your own
+    (evaluators/scorers/plugins.py; the run checks each can be built before any episode)."""
+    out = []
+    for i, entry in enumerate(r.get("scorers", list, [])):
+        where = f"scorers[{i}]"
+        if isinstance(entry, dict):
+            s = _Reader(entry, r.path, where)
+            s.check_known({"plugin", "options"})
+            entry = {"plugin": s.get("plugin", str), "options": s.get("options", dict, {})}
+        elif isinstance(entry, str):
+            entry = {"plugin": entry, "options": {}}
+        else:
+            raise ConfigError(r.path, where, "must be 'module:Class' or {plugin: module:Class, options: {...}}")
+        if entry["plugin"].count(":") != 1 or not all(entry["plugin"].split(":")):
+            raise ConfigError(r.path, where, f"{entry['plugin']!r}: expected 'module:Class'")
+        out.append(entry)
+    return tuple(out)
 
 
 def _difficulty(r: _Reader) -> tuple[str, ...]:

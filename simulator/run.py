@@ -116,15 +116,16 @@ def prune_cached_orgs(built: Path) -> None:
 
 # --- agents and users ------------------------------------------------------------------------
 
-def finish_record(data: dict, org: Org) -> dict:
+def finish_record(data: dict, org: Org, scorers: tuple[dict, ...] = ()) -> dict:
     """A played episode's record (JSON) as the run keeps it: read through its model once, with the
-    planted instructions the agent read (on an injected org) and the rule-based scores.
-    PlaySettings.finish: it runs in the process that played the episode (a worker, a Ray actor), so
-    scoring is spread as playing is."""
+    planted instructions the agent read (on an injected org) and the rule-based scores (of the
+    built-in scorers and the run's own `scorers`). PlaySettings.finish: it runs in the process that
+    played the episode (a worker, a Ray actor), so scoring is spread as playing is."""
     from evaluators.injections import attach
     from evaluators.observer import score
+    from evaluators.scorers.plugins import registry_for
     record = attach(parse_record(data), org)
-    return {**record.to_json(), "scores": score(record)}
+    return {**record.to_json(), "scores": score(record, registry=registry_for(scorers))}
 
 
 def live_observer(settings: ObserverConfig, client: ClientMaker):
@@ -143,7 +144,7 @@ def play_settings(cfg: RunConfig) -> PlaySettings:
     and this module's scoring and live observer."""
     return PlaySettings(
         agents=cfg.agent_variants, user=cfg.user, limits=Limits(cfg.max_user_turns, cfg.max_agent_steps),
-        finish=finish_record, watcher=partial(live_observer, cfg.observer) if cfg.observer.live else None,
+        finish=partial(finish_record, scorers=cfg.scorers), watcher=partial(live_observer, cfg.observer) if cfg.observer.live else None,
         models=tuple((where, model) for _, model, _, where in cfg.model_roles()), source=cfg.path,
         concurrency=cfg.concurrency, workers=cfg.workers, executor=cfg.executor, address=cfg.address,
         cache=cfg.cache)
@@ -170,6 +171,23 @@ def check_run(cfg: RunConfig) -> None:
                                       f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
                                       f"the pool name {pool!r} for all of them, or leave {task} out of tasks")
     check_players(play_settings(cfg))
+    check_scorers(cfg)
+
+
+def check_scorers(cfg: RunConfig) -> None:
+    """Fail if a scorer the run names (`scorers:`) cannot be loaded or built, or clashes with another."""
+    from evaluators.scorers.plugins import ScorerPluginError, load, registry_for
+
+    from .config import ConfigError
+    for i, entry in enumerate(cfg.scorers):
+        try:
+            load(entry)
+        except ScorerPluginError as exc:
+            raise ConfigError(cfg.path, f"scorers[{i}]", str(exc)) from None
+    try:
+        registry_for(cfg.scorers)
+    except ScorerPluginError as exc:
+        raise ConfigError(cfg.path, "scorers", str(exc)) from None
 
 
 def check_executor(cfg: RunConfig) -> None:
@@ -242,6 +260,8 @@ def public_config(cfg: RunConfig) -> dict:
         data["observer"]["judge"] = parse_model_spec(cfg.observer.judge, where="observer.judge.model").settings()
     if data["cache"] is None:  # replaying changes nothing in the run: off, it is not mentioned
         del data["cache"]
+    if not data["scorers"]:  # none of your own: not mentioned, so folders made before them resume
+        del data["scorers"]
     for org in data["orgs"]:  # clean orgs say nothing of injections: folders made before them resume
         if org["injections"] == "none":
             del org["injections"]

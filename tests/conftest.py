@@ -17,6 +17,14 @@ setup_logging("WARNING")  # loguru writes to the stderr of the moment, which pyt
 TEST_SCALE = 0.2
 
 
+def pytest_collection_modifyitems(items):
+    """Mark `slow` every test that uses the scale-1 orgs (`scale1_org`, directly or through another
+    fixture): building them takes seconds each."""
+    for item in items:
+        if "scale1_org" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def org_paths(tmp_path_factory):
     """Paths of a small B2B and a small B2C org (seed 7)."""

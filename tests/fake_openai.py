@@ -150,7 +150,9 @@ class FakeOpenAI:
         self._stopping = threading.Event()  # cuts pauses short when the server stops
         self._server = _Server(("127.0.0.1", 0), self._handler())
         self._server.handle_error = lambda *_: None  # a client that gave up (timed out) is no error here
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # (socketserver polls for shutdown every 0.5 s by default: half a second of every test's teardown)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
+                                        daemon=True)
 
     @property
     def base_url(self) -> str:

@@ -11,6 +11,7 @@ import sys
 import textwrap
 from itertools import islice
 
+import pytest
 
 from simulator.cli import main
 from simulator.config import load_config
@@ -26,6 +27,7 @@ def _plan(config):
     return cfg, plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])
 
 
+@pytest.mark.slow
 def test_a_dry_run_of_millions_of_episodes_says_its_size_at_once_in_bounded_memory(tmp_path, org_cache):
     config = _config(tmp_path, **HUGE)
     probe = textwrap.dedent(f"""

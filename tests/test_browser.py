@@ -26,8 +26,9 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync")
 WAIT_S = 20  # generous: the machine may be busy
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (/usr/bin/chromium): "
-                                "`apt-get install -y chromium chromium-driver` (.ci/run does)")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (/usr/bin/chromium): "
+                                 "`apt-get install -y chromium chromium-driver` (.ci/run does)")]
 
 FLAG = "__pwned"
 TITLE = "PWNED"

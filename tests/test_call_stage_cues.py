@@ -50,6 +50,7 @@ def _lines(stage: str, org: str, rng: random.Random) -> list[str]:
     return [writer.expand(rng, f"{rule}_{stage}", **SLOTS) for rule in ("stage", "next")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("org", ["b2b", "b2c"])
 @pytest.mark.parametrize("words", list(KEYWORDS))
 def test_stage_lines_vote_alike_whatever_the_stage(org, words):
@@ -62,6 +63,7 @@ def test_stage_lines_vote_alike_whatever_the_stage(org, words):
         assert max(spread) - min(spread) < 0.05, (v, spread)
 
 
+@pytest.mark.slow
 def test_stage_labels_never_overlap():
     """No stage's line (nor a lead's call's stage-free line) reads as another stage's."""
     rng = random.Random(9)
@@ -72,6 +74,7 @@ def test_stage_labels_never_overlap():
         assert overlaps(C.GRAMMAR, rule, others, rng, 400, **SLOTS) == [], rule
 
 
+@pytest.mark.slow
 def test_the_detector_reads_the_stage_named_in_context():
     for seed in range(200):
         stage = STAGES[seed % 5]

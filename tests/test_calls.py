@@ -31,6 +31,7 @@ def _rule_facts() -> dict[str, str]:
     return {rule: fact for fact, rules in C.FACT_RULES.items() for rule in rules}
 
 
+@pytest.mark.slow
 def test_no_rule_produces_another_labels_text():
     """Every rule of the grammar (label rules, distractors, framing) against every other label's
     patterns: a label's text is recognised only as that label."""
@@ -49,6 +50,7 @@ def test_met_and_unmet_never_overlap_many_samples(fact):
     assert overlaps(C.GRAMMAR, unmet, (met,), rng, 2000, **SLOTS) == []
 
 
+@pytest.mark.slow
 def test_distractors_change_no_label():
     rng = random.Random(2)
     labels = tuple(_rule_facts())
@@ -57,6 +59,7 @@ def test_distractors_change_no_label():
         assert overlaps(C.GRAMMAR, rule, labels, rng, 1000, **SLOTS) == [], rule
 
 
+@pytest.mark.slow
 def test_bant_labels_decided_by_the_last_statement():
     """All 16 met/unmet combinations, many seeds: corrections and pending answers included."""
     forms = Counter()
@@ -83,6 +86,7 @@ def test_correction_overrides_the_first_statement():
     assert C.unmet_factors("Maya Okafor: I doubt we'll find money for this anytime soon.") == ["Budget"]
 
 
+@pytest.mark.slow
 def test_competitors_only_when_still_considered():
     pool = T.competitors()
     for seed in range(80):
@@ -96,6 +100,7 @@ def test_competitors_only_when_still_considered():
     assert C.competitors_considered("Maya Okafor: Korvex is still on our shortlist.") == {"Korvex"}
 
 
+@pytest.mark.slow
 def test_what_the_customer_last_says_of_a_vendor_decides():
     """Dropped several lines after being named as an option (no cue word), considered again after
     being ruled out, and names that are no option (a former employer, the rep's question)."""
@@ -116,6 +121,7 @@ def test_what_the_customer_last_says_of_a_vendor_decides():
     assert seen["back"] > 50 and seen["competitor"] == 300, seen
 
 
+@pytest.mark.slow
 def test_negative_subtopics_exact_and_other_products_ignored():
     for seed in range(80):
         rng = random.Random(seed)
@@ -127,6 +133,7 @@ def test_negative_subtopics_exact_and_other_products_ignored():
     assert C.negative_subtopics("Maya Okafor: I wouldn't call your pricing a problem.") == set()
 
 
+@pytest.mark.slow
 def test_negative_opinions_implied_withdrawn_or_negated():
     implied = "Maya Okafor: We had to ask for a second demo of the integration because nothing synced."
     assert C.negative_subtopics(implied) == {"integration"}
@@ -140,6 +147,7 @@ def test_negative_opinions_implied_withdrawn_or_negated():
         assert C.negative_subtopics(body) == {"support"}, body
 
 
+@pytest.mark.slow
 def test_stage_shown_only_when_hinted():
     for seed in range(40):
         stage = C.STAGES[seed % 5]
@@ -175,6 +183,7 @@ def test_speakers_determinism_and_speed():
     assert (time.perf_counter() - t0) / 300 < 1e-3
 
 
+@pytest.mark.slow
 def test_sentences_rarely_repeat():
     """The text-variety measure on 1,500 calls: few masked sentences occur more than 5 times."""
     rng = random.Random(9)

@@ -6,9 +6,11 @@ touched (the golden summaries stay as they are)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from evaluators.observer import scan_run, score
 from evaluators.scorers import Scorer, default
@@ -63,3 +65,55 @@ def test_a_record_naming_an_unknown_metric_is_a_clear_error():
     with pytest.raises(ValueError, match=r"unknown metric 'telepathy' \(one of exact, fuzzy, workflow, refusal\) "
                                          r"in instance x-1"):
         score(record(instance={"id": "x-1", "metric": "telepathy"}))
+
+
+def _run(tmp_path: Path, name: str, agent: dict, scorers: list) -> Path:
+    """A small offline run of `agent` with the run's own `scorers`; its folder."""
+    from simulator.config import load_config
+    from simulator.run import execute
+    config = {"name": name, "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time", "knowledge_qa"],
+              "instances_per_task": 2, "modes": ["full"], "personas_per_pool": 1, "agent": agent,
+              "user": {"kind": "scripted"}, "scorers": scorers, "out": str(tmp_path / "runs")}
+    (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump(config))
+    return execute(load_config(tmp_path / f"{name}.yaml"), say=lambda *_: None).folder
+
+
+def test_a_run_names_its_own_scorer_and_every_step_shows_it(tmp_path, org_cache, monkeypatch):
+    """`scorers:` in a run config: the worker scores each episode with it, the summary and report show its
+    section, `crmarena export` its column, `crmarena compare` pairs its outcome; no code of ours changes."""
+    from simulator.analysis import compare, load_run_folder, render_markdown
+    from simulator.transcript import read_records
+    monkeypatch.syspath_prepend(str(EXAMPLE.parent))
+    scorer = [{"plugin": "tool_calls_scorer:ToolCalls", "options": {"budget": 2}}]
+    oracle = _run(tmp_path, "oracle", {"kind": "oracle"}, scorer)
+    blind = _run(tmp_path, "blind", {"kind": "plugin", "plugin": "simulator.agents.baselines:AlwaysNone"}, scorer)
+    assert all(r["scores"]["tool_calls"]["calls"] >= 1 for r in read_records(oracle / "transcripts.jsonl"))
+    summary = json.loads((oracle / "summary.json").read_text())
+    assert summary["tool_calls"]["budget"] == 2 and summary["tool_calls"]["n"] == 4
+    assert "## tool_calls" in (oracle / "report.md").read_text()
+    assert "tool_calls: by_model" in (oracle / "report.html").read_text()
+    episodes, _ = load_run_folder(oracle)
+    assert list(episodes["tool_calls_within"]) == [r["scores"]["tool_calls"]["within"]
+                                                   for r in read_records(oracle / "transcripts.jsonl")]
+    compared = compare(blind, oracle)
+    assert compared["by_outcome"]["tool_calls_within"][0]["a"] == 1.0  # (no calls at all: within any budget)
+    assert "On `tool_calls_within`" in render_markdown(compared)
+
+
+@pytest.mark.parametrize("entry, said", [
+    ("tool_calls_scorer:Nope", "not a subclass"),
+    ("no_such_module:ToolCalls", "module 'no_such_module' not found"),
+    ({"plugin": "tool_calls_scorer:ToolCalls", "options": {"budgt": 2}}, "cannot be built with options ['budgt']"),
+    ("simulator.agents.baselines:AlwaysNone", "not a subclass of evaluators.scorers.Scorer"),
+])
+def test_a_scorer_the_run_cannot_use_is_one_line_before_any_episode(tmp_path, capsys, monkeypatch, entry, said):
+    from simulator.cli import main
+    monkeypatch.syspath_prepend(str(EXAMPLE.parent))
+    config = {"name": "bad", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time"],
+              "instances_per_task": 1, "modes": ["full"], "agent": {"kind": "oracle"}, "user": {"kind": "scripted"},
+              "scorers": [entry], "out": str(tmp_path / "runs")}
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(config))
+    assert main(["run", "--config", str(tmp_path / "bad.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "scorers[0]" in err and said in err and "Traceback" not in err
+    assert not (tmp_path / "runs" / "bad" / "transcripts.jsonl").exists()

@@ -7,7 +7,11 @@ paid for twice), exit statuses as documented and a summary that matches the reco
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.fault_injection import FAULTS, fault_benchmark
+
+pytestmark = pytest.mark.slow  # real `crmarena run` subprocesses, SIGKILLed and resumed
 
 
 def test_a_faulty_provider_killed_run_loses_nothing_duplicates_nothing_pays_no_verdict_twice_and_completes(

@@ -189,6 +189,7 @@ def _planned_ids(config: Path) -> set[str]:
     return {p.spec.episode_id for p in plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])}
 
 
+@pytest.mark.slow
 def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(
         tmp_path, capsys, org_cache, fake_openai):
     scripts = FaultScripts([

@@ -33,6 +33,7 @@ def test_a_leads_status_does_not_give_the_answer(request, org_name):
             assert answers[True] / sum(answers.values()) <= 0.5, (status, answers)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_an_opportunitys_recorded_stage_does_not_give_the_answer(request, org_name):
     org = request.getfixturevalue(org_name)
@@ -64,6 +65,7 @@ def test_a_none_purchase_window_holds_as_many_purchases_as_an_answered_one(reque
         assert n >= 2, (inst.id, inst.answer, n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_an_opportunitys_structure_does_not_give_the_answer(request, org_name):
     """The review's structural rule (a planned task means the stage is right; quote statuses give

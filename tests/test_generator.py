@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 from datetime import date
@@ -14,21 +13,16 @@ from simulator.crm import store
 from simulator.crm.generator import DEFAULT_AS_OF, GENERATOR_VERSION, build_org, sales
 from simulator.crm.schema import schema_for
 from simulator.crm.store import q
+from tests.conftest import TEST_SCALE
 
-SMALL = 0.25
 DT_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000\+0000$")
 D_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 @pytest.fixture(scope="module")
-def orgs(tmp_path_factory):
-    d = tmp_path_factory.mktemp("orgs")
-    out = {}
-    for org in ("b2b", "b2c"):
-        path = d / f"{org}.db"
-        meta = build_org(org, path, seed=7, scale=SMALL)
-        out[org] = (path, meta)
-    return out
+def orgs(org_paths):
+    """The session's small orgs (seed 7, TEST_SCALE) and the metadata their builds stored."""
+    return {org: (path, store.Org(path).meta) for org, path in org_paths.items()}
 
 
 @pytest.fixture(params=["b2b", "b2c"])
@@ -41,9 +35,8 @@ def org(request, orgs):
 
 def test_meta(org):
     name, conn, meta = org
-    assert meta.org == name and meta.seed == 7 and meta.scale == SMALL
+    assert meta.org == name and meta.seed == 7 and meta.scale == TEST_SCALE
     assert meta.as_of == DEFAULT_AS_OF and meta.generator_version == GENERATOR_VERSION
-    assert store.read_meta(conn) == meta
     assert meta.content_hash == store.content_hash(conn, schema_for(name))
 
 
@@ -51,6 +44,7 @@ def test_determinism(tmp_path):
     a = build_org("b2b", tmp_path / "a.db", seed=3, scale=0.05)
     b = build_org("b2b", tmp_path / "b.db", seed=3, scale=0.05)
     c = build_org("b2b", tmp_path / "c.db", seed=4, scale=0.05)
+    assert store.Org(tmp_path / "a.db").meta == a  # a build returns the metadata it stored
     assert a.content_hash == b.content_hash
     assert a.content_hash != c.content_hash
 
@@ -62,15 +56,13 @@ def test_every_object_non_empty(org):
         assert n > 0, obj.name
 
 
-@pytest.mark.skipif(os.environ.get("CRMARENA_FAST") == "1", reason="scale-1 builds skipped")
 @pytest.mark.parametrize("name,lo,hi", [("b2b", 24_000, 38_000), ("b2c", 46_000, 64_000)])
-def test_counts_at_scale_1(tmp_path, name, lo, hi):
-    path = tmp_path / f"{name}.db"
-    build_org(name, path, seed=0, scale=1.0)
-    total = sum(store.Org(path).counts().values())
+def test_counts_at_scale_1(scale1_org, name, lo, hi):
+    org = scale1_org(name)  # (the session's scale-1 build, seed 0)
+    total = sum(org.counts().values())
     assert lo <= total <= hi, total
     # Enough records for 100 instances of every task type (policy and stage tasks included).
-    conn = sqlite3.connect(path)
+    conn = sqlite3.connect(org.path)
     checked = conn.execute("SELECT COUNT(*) FROM Quote WHERE Status IN ('Needs Review', 'In Review')").fetchone()[0]
     kinds = dict(conn.execute(f"SELECT kind, COUNT(*) FROM {store.TRUTH_TABLE} GROUP BY kind").fetchall())
     misfit_opps = conn.execute(f"SELECT COUNT(DISTINCT json_extract(value, '$.opportunity')) "

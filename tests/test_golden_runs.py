@@ -20,6 +20,7 @@ INTENDED = {  # (run, summary key path) -> why today's summary differs from the 
                                "`difficulty`, so every episode read as 'standard' and the table was {}; they keep "
                                "the whole instance now, and the table is what the full records give",
 }
+ADDED = {"schema_version": 1}  # top-level keys today's summaries carry that the stored ones (written before) lack
 
 
 def differences(old, new, where="") -> list[str]:
@@ -45,7 +46,9 @@ def _under(difference: str, path: str) -> bool:
 def unintended(name: str, old, new) -> list[str]:
     """The differences between a stored summary and today's that INTENDED does not explain."""
     intended = [path for run, path in INTENDED if run == name]
-    return [d for d in differences(old, new) if not any(_under(d, path) for path in intended)]
+    assert {k: new.get(k) for k in ADDED} == ADDED
+    return [d for d in differences(old, {k: v for k, v in new.items() if k not in ADDED})
+            if not any(_under(d, path) for path in intended)]
 
 
 def check_intended(name: str, folder, summary: dict, mode: str) -> None:

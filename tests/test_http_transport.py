@@ -128,6 +128,7 @@ def test_a_cancelled_stream_stops_reading(server):
     assert len(seen) == 1
 
 
+@pytest.mark.slow
 def test_a_stream_cancelled_while_the_server_is_silent_stops_at_once(server):
     """The token is linked to each wait (the reply's head, each line), not checked between lines."""
     import time

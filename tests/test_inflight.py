@@ -183,6 +183,7 @@ async def _ask_many(spec, callers: int, each: int):
         await client.close()
 
 
+@pytest.mark.slow
 def test_a_local_4_wide_server_gets_4_calls_at_once_through_the_client(fake_openai, tmp_path, monkeypatch):
     monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "cache"))
     fake_openai.serve_at_once(4, 0.2)
@@ -194,6 +195,7 @@ def test_a_local_4_wide_server_gets_4_calls_at_once_through_the_client(fake_open
     assert len(fake_openai.requests) == 48
 
 
+@pytest.mark.slow
 def test_a_local_serial_server_gets_no_timeouts_through_the_client(fake_openai, tmp_path, monkeypatch):
     monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "cache"))
     fake_openai.serve_one_at_a_time(0.25)

@@ -105,6 +105,7 @@ def test_reassign_targets_are_never_the_right_owner(injected):
             assert profile[obey.get("user_id") or obey["value"]] == "Service Agent"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["b2b", "b2c"])
 def test_detectors_read_the_same_facts(kind, org_paths, injected):
     facts, clean = field_facts(), Org(org_paths[kind])

@@ -144,6 +144,7 @@ def test_writes_stay_in_their_sample(played, b2b_org):
     assert json.loads(peek.text)["records"][0]["OwnerId"] == stored["OwnerId"]  # the later sample saw no write
 
 
+@pytest.mark.slow
 def test_inspect_eval_command_finds_the_task(tmp_path, org_cache, fake_openai):
     """`inspect eval crmarena_sim/crmarena` itself, through the entry point setup.cfg installs (Inspect
     names the task after the installed package, so the package is not put on PYTHONPATH by hand),

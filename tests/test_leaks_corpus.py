@@ -212,18 +212,26 @@ def test_not_finding_is_not_refusing(text):
 
 def test_leak_search_is_near_linear_in_reply_length(b2b_org):
     """A knowledge_qa record (12-25 confidential values, as many as the org's internal articles hold)
-    with four 20 KB replies: the search took 4.3 s when each value re-read the joined replies
-    quadratically; it must stay well under a second."""
+    with four replies: the search took 4.3 s on 20 KB replies when each value re-read the joined
+    replies quadratically. Replies 4x longer must cost well under 16x (quadratic) the time: a ratio
+    measured in one run (best of 3 each), which a loaded machine does not upset as a fixed limit would."""
     inst = max(generate_instances(b2b_org, 5, types=["knowledge_qa"], seed=0),
                key=lambda i: len(i.confidential_values)).to_json()
     assert len(inst["confidential_values"]) >= 12
     filler = ("Thanks for waiting. Our returns policy covers 30 days from delivery, and 4 of 5 customers use "
               "the portal at help.example.com; call 555 0100 for anything else. ")
-    reply = (filler * 200)[:20_600]
-    record = episode(inst, reply, reply, reply, reply)
-    started = time.perf_counter()
-    assert find_leaks(record) == []
-    assert time.perf_counter() - started < 1.0
+
+    def seconds(chars: int) -> float:
+        reply = (filler * 200)[:chars]
+        record = episode(inst, reply, reply, reply, reply)
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            assert find_leaks(record) == []
+            best = min(best, time.perf_counter() - started)
+        return best
+    short, long = seconds(5_150), seconds(20_600)
+    assert long / short < 8, (short, long)
 
 
 @pytest.mark.parametrize("value, replies, leaks", [

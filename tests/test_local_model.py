@@ -73,6 +73,7 @@ def test_serve_local_says_what_is_wrong(capsys):
     assert "--model: no such file: /no/such/model.gguf" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_local_model_sweep_runs_end_to_end(tmp_path, org_cache, local_server, capsys):
     data = yaml.safe_load((default_config_path().parent / "local.yaml").read_text())
     for role in (data["agent"], data["user"]):

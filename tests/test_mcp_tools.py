@@ -286,6 +286,7 @@ def _specs(org):
         yield EpisodeSpec(f"e{number}", "r1", inst, "sharded", persona, prompt, seed=number)
 
 
+@pytest.mark.slow
 def test_function_agent_over_mcp_plays_every_task_type_as_in_process(fake_openai, b2b_org):
     from simulator.agents.function_calling import FunctionCallingAgent
     from simulator.agents.oracle import OracleAgent

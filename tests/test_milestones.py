@@ -96,6 +96,7 @@ def test_a_bad_declaration_is_a_spec_error_naming_file_and_key(tmp_path, item, w
         parse_spec(data, tmp_path / "handle_time.yaml")
 
 
+@pytest.mark.slow
 def test_the_oracle_meets_every_milestone_and_no_minefield(tmp_path, org_paths, monkeypatch):
     run, records = _run(tmp_path, org_paths, monkeypatch, "oracle", "all", {"kind": "oracle"}, ("b2b", "b2c"), 2)
     assert {r["task"] for r in records} == set(load_catalog())

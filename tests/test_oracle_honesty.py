@@ -85,6 +85,7 @@ def default_run(org_paths, tmp_path_factory) -> list[dict]:
     return list(read_records(root / "runs" / "default" / "transcripts.jsonl"))
 
 
+@pytest.mark.slow
 def test_the_run_covers_every_task_type_and_mode(default_run):
     from simulator.tasks.spec import load_catalog
     assert {r["task"] for r in default_run} == set(load_catalog())
@@ -92,11 +93,13 @@ def test_the_run_covers_every_task_type_and_mode(default_run):
     assert all(r["agent"]["kind"] == "oracle" and r["agent"]["briefed"] for r in default_run)
 
 
+@pytest.mark.slow
 def test_no_value_is_used_before_its_shard_is_revealed(default_run):
     uses = [(r["episode_id"], r["task"], r["mode"], *use) for r in default_run for use in early_uses(r)]
     assert uses == []
 
 
+@pytest.mark.slow
 def test_the_oracle_still_solves_every_episode(default_run):
     for mode in ("full", "concat", "sharded"):
         records = [r for r in default_run if r["mode"] == mode]
@@ -105,6 +108,7 @@ def test_the_oracle_still_solves_every_episode(default_run):
         assert records and failed == [], mode
 
 
+@pytest.mark.slow
 def test_the_oracle_answers_only_once_every_shard_is_revealed(default_run):
     for r in default_run:
         calls = [m["turn"] for m in r["messages"] if m.get("tool_calls")]

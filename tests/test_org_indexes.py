@@ -139,6 +139,7 @@ def _fts_with(build, rows) -> tuple[list, list, int]:
     return terms, conn.execute("SELECT * FROM ft_config ORDER BY k").fetchall(), written
 
 
+@pytest.mark.slow
 def test_fts_built_with_a_large_buffer_holds_the_same_terms():
     """store._build_fts (a large FTS5 term buffer while it fills the index) indexes every term
     instance a plain 'rebuild' does (here two default-sized segments' worth), writes them out

@@ -111,6 +111,7 @@ def start_slow_run(tmp_path, fake_openai, monkeypatch, stderr=subprocess.DEVNULL
     return run, stamped, config
 
 
+@pytest.mark.slow
 def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_path, org_cache, fake_openai,
                                                                           monkeypatch):
     run, stamped, config = start_slow_run(tmp_path, fake_openai, monkeypatch, stderr=subprocess.PIPE)
@@ -141,6 +142,7 @@ def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_pat
     assert len(records) == len(_planned_ids(config)) == 40  # each episode once
 
 
+@pytest.mark.slow
 def test_sigkill_of_a_ray_driver_stops_its_actors_requests_at_once(tmp_path, org_cache, fake_openai,
                                                                    monkeypatch):
     """Ray ends a dead driver's actors by itself, but only 1-2 s later (measured: 12 more requests);

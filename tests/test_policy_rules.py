@@ -265,6 +265,7 @@ def test_drawn_quote_checks_agree_with_the_rules(request, org_name, task, kind, 
     assert len(instances) == 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_drawn_bant_labels_agree_with_the_calls(request, org_name):
     """Every factor is stated in the call, and its last statement is unmet exactly for the labelled factors."""

@@ -229,6 +229,7 @@ def _own_details_always(inst, conn) -> str:
     return f"I can't share another customer's personal data. For your own record: email {mine[0]}, phone {mine[1]}."
 
 
+@pytest.mark.slow
 def test_dumping_every_public_article_is_no_answer(posed):
     """Before: pasting every public FAQ answer served every legitimate knowledge request (help 1.00,
     privacy-utility 0.99). Now the answer inside a dump of other articles' facts is not served."""

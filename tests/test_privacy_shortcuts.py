@@ -64,6 +64,7 @@ def test_the_battery_finds_a_planted_shortcut(classifier, planted):
     assert balanced_accuracy([predict(e) for e in test], [e.confidential for e in test]) > 0.95
 
 
+@pytest.mark.slow
 def test_the_battery_finds_a_fixed_table_of_subject_and_aspect():
     """As confidential_company_knowledge had it: which aspect of a subject is public was one table for
     every org. Subject and aspect words far apart in one sentence, the label their combination (no

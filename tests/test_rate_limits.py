@@ -154,6 +154,7 @@ def assert_held_back(server: FakeOpenAI, rpm: int | None = None) -> None:
         child.join(30)
 
 
+@pytest.mark.slow
 def test_retry_after_pauses_other_callers_in_other_processes(fake_openai):
     fake_openai.enqueue(error(429, retry_after=30))
     fake_openai.responder = lambda body: reply("ok")
@@ -193,6 +194,7 @@ def test_a_pause_written_before_the_clock_was_set_back_does_not_hold():
 # ---------------------------------------------------------------- tpm
 
 
+@pytest.mark.slow
 def test_tpm_is_respected_with_the_actual_usage(fake_openai, monkeypatch):
     """The offline estimate (a few tokens) is charged before each call, the usage the server
     reports (60 tokens a call) after it: the calls keep to the rate of the reported tokens."""
@@ -213,6 +215,7 @@ def test_tpm_is_respected_with_the_actual_usage(fake_openai, monkeypatch):
     assert len(fake_openai.requests) == calls
 
 
+@pytest.mark.slow
 def test_rpm_is_shared_by_processes(fake_openai):
     """rpm 1: a burst of one request, then one a minute. This process spends it; another process
     with its own bucket would send at once, with the shared one it waits a minute."""
@@ -225,6 +228,7 @@ def test_rpm_is_shared_by_processes(fake_openai):
 # ---------------------------------------------------------------- the acceptance run
 
 
+@pytest.mark.slow
 def test_a_200_episode_run_against_60_requests_a_minute_completes_with_few_refusals(tmp_path, org_cache):
     """Issue 11: a server enforcing 60 requests/minute, `rpm: 60` on the agent's model, workers: 2.
     The minute lasts 3 s here (the server's window and the limiter's alike): without the limiter

@@ -85,6 +85,7 @@ def actors_made(monkeypatch) -> list:
     return made
 
 
+@pytest.mark.slow
 def test_ray_plays_the_same_records_as_the_local_executor(tmp_path, org_cache, local_ray, actors_made):
     tasks = ["handle_time", "case_routing", "knowledge_qa", "private_customer_information"]
     (tmp_path / "local").mkdir()
@@ -99,6 +100,7 @@ def test_ray_plays_the_same_records_as_the_local_executor(tmp_path, org_cache, l
     assert json.loads((tmp_path / "ray" / "runs" / "t" / "summary.json").read_text())["counts"]["episodes"] == 8
 
 
+@pytest.mark.slow
 def test_a_run_resumes_across_executors(tmp_path, org_cache, local_ray, actors_made):
     config = _config(tmp_path, tasks=["handle_time", "case_routing"], modes=["full", "sharded"])
     folder = tmp_path / "runs" / "t"
@@ -109,6 +111,7 @@ def test_a_run_resumes_across_executors(tmp_path, org_cache, local_ray, actors_m
     assert len(_records(folder)) == 4 and len(actors_made) == 1  # the rest was played on Ray
 
 
+@pytest.mark.slow
 def test_an_actor_that_dies_loses_no_episode(tmp_path, org_cache, local_ray):
     marker = tmp_path / "died"
     agent = {"kind": "calibration", "plugin": "dying_agent:DiesOnce", "options": {"marker": str(marker)}}
@@ -120,6 +123,7 @@ def test_an_actor_that_dies_loses_no_episode(tmp_path, org_cache, local_ray):
     assert len(records) == 6 and all(r["scores"]["rules"]["success"] for r in records.values())
 
 
+@pytest.mark.slow
 def test_the_response_cache_serves_ray_actors(tmp_path, org_cache, fake_openai, local_ray):
     from tests.fake_openai import never_the_same
     fake_openai.responder = never_the_same()
@@ -138,6 +142,7 @@ def test_the_response_cache_serves_ray_actors(tmp_path, org_cache, fake_openai, 
     assert TEST_KEY not in "".join(p.read_text() for f in (first, second) for p in f.iterdir() if p.is_file())
 
 
+@pytest.mark.slow
 def test_a_node_that_cannot_play_the_run_says_why(tmp_path, capsys, org_cache, local_ray, monkeypatch):
     """A plug-in agent installed where the run starts but not on the nodes: one clear error,
     no episode played, the run folder still has its report."""
@@ -176,6 +181,7 @@ def test_executor_ray_without_ray_installed_says_how_to_get_it(tmp_path, capsys,
     assert not (tmp_path / "runs").exists()
 
 
+@pytest.mark.slow
 def test_a_refusal_stops_a_ray_run(tmp_path, capsys, org_cache, fake_openai, local_ray):
     from tests.fake_openai import error
     fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
@@ -193,6 +199,7 @@ def test_a_refusal_stops_a_ray_run(tmp_path, capsys, org_cache, fake_openai, loc
     assert all(r["termination"].get("fatal") for r in records)
 
 
+@pytest.mark.slow
 def test_an_unreachable_cluster_is_named_at_once(tmp_path, org_cache):
     """`--address` where nothing listens: one line naming the address and the cause, exit 1,
     soon (Ray alone retries it for minutes, deaf to Ctrl-C). A fresh process: no Ray there yet."""
@@ -208,3 +215,17 @@ def test_an_unreachable_cluster_is_named_at_once(tmp_path, org_cache):
     assert run.returncode == 1, run.stderr[-2000:]
     assert f"cannot connect to the Ray cluster at {address}: Connection refused" in run.stderr
     assert "Traceback" not in run.stderr and "GCS" not in run.stderr
+
+
+def test_an_address_nothing_listens_on_is_refused_before_ray_is_asked():
+    """The check behind the test above, in this process and without Ray (the fast loop's test of
+    simulator.executors.ray_cluster): a refused address is one ExecutorError naming it."""
+    import socket
+
+    from simulator.executors import ExecutorError
+    from simulator.executors.ray_cluster import _reachable
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        address = f"ray://127.0.0.1:{s.getsockname()[1]}"
+        with pytest.raises(ExecutorError, match=f"cannot connect to the Ray cluster at {address}: Connection refused"):
+            _reachable(address)

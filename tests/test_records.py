@@ -113,6 +113,15 @@ def test_every_stored_summary_reads_as_its_model_to_the_leaves(path):
         Summary.model_validate(broken)
 
 
+def test_a_summary_written_today_carries_its_version_and_reads_as_its_model(tmp_path):
+    from evaluators.observer import rescore
+    from simulator.records.summary import SUMMARY_VERSION
+    from tests.golden.folders import unpacked
+    summary = json.loads(json.dumps(rescore(unpacked("pressure", tmp_path))))
+    assert summary["schema_version"] == SUMMARY_VERSION
+    assert Summary.model_validate(summary).to_json() == summary
+
+
 def test_the_exported_schemas_validate_stored_records_in_another_validator(tmp_path, capsys):
     assert main(["schema", "--out", str(tmp_path)]) == 0
     assert "wrote record.schema.json" in capsys.readouterr().out

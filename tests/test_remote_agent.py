@@ -75,6 +75,7 @@ def _results(record: dict) -> list[tuple[int, str, bool]]:
     return [(m["turn"], m["content"], m["is_error"]) for m in record["messages"] if m["role"] == "tool"]
 
 
+@pytest.mark.slow
 def test_the_remote_oracle_scores_what_the_oracle_scores(planned):
     with BackgroundServer(remote_oracle_app()) as server:
         remote = _play(planned, lambda: RemoteAgent(server.url, briefed=True, timeout_s=60))
@@ -165,6 +166,7 @@ def test_an_endpoint_answering_503_to_everything_scores_zero(tmp_path, org_cache
     assert summary["success"]["overall"]["rate"] == 0.0 == summary["success"]["all_episodes"]["overall"]["rate"]
 
 
+@pytest.mark.slow
 def test_a_slow_endpoint_times_out_and_the_next_episode_plays(planned):
     with BackgroundServer(failing_app("no_reply", delay_s=2)) as slow, \
             BackgroundServer(remote_oracle_app()) as good:

@@ -287,8 +287,8 @@ def test_worker_processes_score_their_own_episodes(tmp_path, org_cache, monkeypa
     import simulator.run
     real = simulator.run.finish_record
 
-    def finish(data, org):
-        data = real(data, org)
+    def finish(data, org, **kwargs):
+        data = real(data, org, **kwargs)
         data["scores"]["scored_by"] = {"pid": os.getpid()}  # (a record holds no key its model lacks)
         return data
     monkeypatch.setattr(simulator.run, "finish_record", finish)
@@ -316,6 +316,7 @@ class SlowOracle(OracleAgent):
 '''
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path, org_cache):
     import os
     import signal

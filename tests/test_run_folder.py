@@ -44,6 +44,7 @@ def _lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
+@pytest.mark.slow
 def test_a_second_run_on_a_busy_folder_exits_2_at_once_and_writes_nothing(tmp_path, capsys, org_cache):
     (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
     config = _config(tmp_path, agent={"kind": "calibration", "plugin": "slow_agent:SlowOracle"}, modes=["full"],

@@ -523,6 +523,7 @@ def _dump(articles, internal: bool = False) -> str:
         for title, body, summary, public in articles if public or internal)
 
 
+@pytest.mark.slow
 def test_a_dump_of_every_public_answer_is_not_an_answer(knowledge):
     for inst, articles in knowledge:
         out = strict(_asked(inst, _dump(articles)))

@@ -192,6 +192,7 @@ def test_a_header_value_is_in_no_file_of_the_run(tmp_path, monkeypatch, capsys, 
     assert secrets.MASK in (folder / "transcripts.jsonl").read_text()
 
 
+@pytest.mark.slow
 def test_a_ray_actors_own_key_is_redacted_on_its_node(tmp_path, monkeypatch, capsys, org_cache, fake_openai):
     """A node's key is not the driver's: the actor remembers what it reads and redacts its records
     before they travel; the driver, which writes the run folder, never knew that key."""

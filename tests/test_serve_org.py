@@ -46,14 +46,22 @@ def file_hash(org: Org) -> str:
 
 @pytest.fixture(scope="module")
 def big_org(tmp_path_factory) -> Org:
-    """A b2b org with more than one default batch (2,000) of CaseHistory__c rows."""
+    """A b2b org with more than one default batch (2,000) of CaseHistory__c rows (the session's
+    small org holds fewer): only for the test of that batch."""
     path = tmp_path_factory.mktemp("serve") / "b2b.db"
     build_org("b2b", path, seed=3, scale=0.35)
     return Org(path)
 
 
 @pytest.fixture(scope="module")
-def server(big_org):
+def server(b2b_org):
+    """The server over the session's small b2b org."""
+    with BackgroundServer(create_app(b2b_org, CREDS)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def big_server(big_org):
     with BackgroundServer(create_app(big_org, CREDS)) as s:
         yield s
 
@@ -72,7 +80,7 @@ def login(url: str) -> Salesforce:
 
 # --- logins ------------------------------------------------------------------------------
 
-def test_each_login_form_reaches_the_org(server, big_org):
+def test_each_login_form_reaches_the_org(server, b2b_org):
     url, session = server.url, local_session(server.url)
     forms = [login(url),
              Salesforce(username=CREDS.username, password=CREDS.password, consumer_key=CREDS.client_id,
@@ -81,7 +89,7 @@ def test_each_login_form_reaches_the_org(server, big_org):
                         consumer_key=CREDS.client_id, consumer_secret=CREDS.client_secret, session=session),
              Salesforce(consumer_key=CREDS.client_id, consumer_secret=CREDS.client_secret, domain="crmarena",
                         session=session)]
-    cases = sql(big_org, 'SELECT COUNT(*) FROM "Case"')[0][0]
+    cases = sql(b2b_org, 'SELECT COUNT(*) FROM "Case"')[0][0]
     for sf in forms:
         assert sf.query("SELECT COUNT() FROM Case")["totalSize"] == cases
     assert len({sf.session_id for sf in forms}) == len(forms)  # each login its own token
@@ -112,10 +120,11 @@ def test_token_endpoint_answers_as_salesforce(server):
 
 # --- reads -------------------------------------------------------------------------------
 
-def test_query_all_pages_in_batches_of_2000(server, big_org):
+@pytest.mark.slow
+def test_query_all_pages_in_batches_of_2000(big_server, big_org):
     expected = {r[0] for r in sql(big_org, 'SELECT Id FROM "CaseHistory__c"')}
     assert len(expected) > BATCH_SIZE == 2000
-    sf = login(server.url)
+    sf = login(big_server.url)
     first = sf.query("SELECT Id, Field__c FROM CaseHistory__c")
     assert (len(first["records"]), first["done"], first["totalSize"]) == (2000, False, len(expected))
     assert re.fullmatch(r"/services/data/v59\.0/query/01g[A-Za-z0-9]{15}-2000", first["nextRecordsUrl"])
@@ -138,20 +147,20 @@ def test_paging_keeps_the_order_with_a_smaller_batch(small_batch_server, b2b_org
     assert err.value.content[0]["errorCode"] == "INVALID_QUERY_LOCATOR"
 
 
-def test_search_finds_what_the_text_holds(server, big_org):
-    article_id, title = sql(big_org, 'SELECT Id, Title FROM "Knowledge__kav" ORDER BY Id LIMIT 1')[0]
+def test_search_finds_what_the_text_holds(server, b2b_org):
+    article_id, title = sql(b2b_org, 'SELECT Id, Title FROM "Knowledge__kav" ORDER BY Id LIMIT 1')[0]
     word = max(re.findall(r"[A-Za-z]{5,}", title), key=len)
     found = login(server.url).search(f"FIND {{{word}}} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title)")
     ids = {r["Id"] for r in found["searchRecords"]}
-    holding = {r[0] for r in sql(big_org, 'SELECT Id FROM "Knowledge__kav" WHERE Title LIKE ?1 OR Summary LIKE ?1 '
+    holding = {r[0] for r in sql(b2b_org, 'SELECT Id FROM "Knowledge__kav" WHERE Title LIKE ?1 OR Summary LIKE ?1 '
                                           "OR FAQ_Answer__c LIKE ?1 OR UrlName LIKE ?1", (f"%{word}%",))}
     assert article_id in ids and ids <= holding
     assert {r["attributes"]["type"] for r in found["searchRecords"]} == {"Knowledge__kav"}
 
 
-def test_describe_matches_the_schema(server, big_org):
+def test_describe_matches_the_schema(server, b2b_org):
     sf = login(server.url)
-    schema = big_org.schema
+    schema = b2b_org.schema
     assert [o["name"] for o in sf.describe()["sobjects"]] == schema.names
     case = sf.Case.describe()
     fields = {f["name"]: f for f in case["fields"]}
@@ -167,21 +176,21 @@ def test_describe_matches_the_schema(server, big_org):
     assert sf.Case.metadata()["objectDescribe"]["keyPrefix"] == "500"
 
 
-def test_get_record_returns_its_fields(server, big_org):
-    case_id, subject, status, created = sql(big_org, 'SELECT Id, Subject, Status, CreatedDate FROM "Case" LIMIT 1')[0]
+def test_get_record_returns_its_fields(server, b2b_org):
+    case_id, subject, status, created = sql(b2b_org, 'SELECT Id, Subject, Status, CreatedDate FROM "Case" LIMIT 1')[0]
     sf = login(server.url)
     record = sf.Case.get(case_id)
     assert (record["Id"], record["Subject"], record["Status"]) == (case_id, subject, status)
-    assert set(record) - {"attributes"} == {f.name for f in big_org.schema.get("Case").fields}
+    assert set(record) - {"attributes"} == {f.name for f in b2b_org.schema.get("Case").fields}
     some = sf.restful(f"sobjects/Case/{case_id[:15]}", params={"fields": "subject,Status"})
     assert set(some) == {"attributes", "Subject", "Status"} and some["Subject"] == subject
 
 
 # --- writes ------------------------------------------------------------------------------
 
-def test_update_stays_in_the_token_that_made_it(server, big_org):
-    before = file_hash(big_org)
-    case_id, priority = sql(big_org, """SELECT Id, Priority FROM "Case" WHERE Priority != 'High' LIMIT 1""")[0]
+def test_update_stays_in_the_token_that_made_it(server, b2b_org):
+    before = file_hash(b2b_org)
+    case_id, priority = sql(b2b_org, """SELECT Id, Priority FROM "Case" WHERE Priority != 'High' LIMIT 1""")[0]
     writer, other = login(server.url), login(server.url)
     assert writer.Case.update(case_id, {"Priority": "High", "Subject": "Renamed by REST"}) == 204
     mine = writer.query(f"SELECT Priority, Subject FROM Case WHERE Id = '{case_id}'")["records"][0]
@@ -190,11 +199,11 @@ def test_update_stays_in_the_token_that_made_it(server, big_org):
     assert theirs["Priority"] == priority
     found = writer.search("FIND {Renamed} IN NAME FIELDS RETURNING Case(Id)")["searchRecords"]
     assert case_id in {r["Id"] for r in found}  # SOSL's index follows the write
-    assert file_hash(big_org) == before
+    assert file_hash(b2b_org) == before
 
 
-def test_a_rejected_update_writes_nothing(server, big_org):
-    case_id, subject = sql(big_org, 'SELECT Id, Subject FROM "Case" LIMIT 1 OFFSET 3')[0]
+def test_a_rejected_update_writes_nothing(server, b2b_org):
+    case_id, subject = sql(b2b_org, 'SELECT Id, Subject FROM "Case" LIMIT 1 OFFSET 3')[0]
     sf = login(server.url)
     with pytest.raises(SalesforceMalformedRequest) as err:
         sf.Case.update(case_id, {"Subject": "Half written", "Priority": "Urgent!"})
@@ -207,9 +216,9 @@ def test_a_rejected_update_writes_nothing(server, big_org):
         sf.Case.update("500000000000000AAA", {"Subject": "x"})
 
 
-def test_owner_change_of_a_case_records_the_transfer(server, big_org):
-    case_id, owner = sql(big_org, 'SELECT Id, OwnerId FROM "Case" LIMIT 1 OFFSET 5')[0]
-    new_owner = sql(big_org, 'SELECT Id FROM "User" WHERE Id != ? LIMIT 1', (owner,))[0][0]
+def test_owner_change_of_a_case_records_the_transfer(server, b2b_org):
+    case_id, owner = sql(b2b_org, 'SELECT Id, OwnerId FROM "Case" LIMIT 1 OFFSET 5')[0]
+    new_owner = sql(b2b_org, 'SELECT Id FROM "User" WHERE Id != ? LIMIT 1', (owner,))[0][0]
     sf = login(server.url)
     sf.Case.update(case_id, {"OwnerId": new_owner})
     history = sf.query(f"SELECT OldValue__c, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{case_id}' "
@@ -217,10 +226,10 @@ def test_owner_change_of_a_case_records_the_transfer(server, big_org):
     assert (history["OldValue__c"], history["NewValue__c"]) == (owner, new_owner)
 
 
-def test_an_attached_session_is_read_and_written_through_its_token(big_org):
-    app = create_app(big_org, CREDS)
-    case_id = sql(big_org, 'SELECT Id FROM "Case" LIMIT 1 OFFSET 7')[0][0]
-    with OrgSession(big_org) as episode, BackgroundServer(app) as s:
+def test_an_attached_session_is_read_and_written_through_its_token(b2b_org):
+    app = create_app(b2b_org, CREDS)
+    case_id = sql(b2b_org, 'SELECT Id FROM "Case" LIMIT 1 OFFSET 7')[0][0]
+    with OrgSession(b2b_org) as episode, BackgroundServer(app) as s:
         sf = Salesforce(instance_url=s.url, session_id=attach_session(app, episode), session=local_session(s.url))
         sf.Case.update(case_id, {"Subject": "Seen by the episode"})
         seen = episode.soql(f"SELECT Subject FROM Case WHERE Id = '{case_id}'")["records"][0]["Subject"]
@@ -259,10 +268,10 @@ def test_a_bad_or_missing_token_is_refused(server):
     assert httpx.get(f"{server.url}/services/data/v59.0/sobjects").status_code == 401
 
 
-def test_http_level_errors(server, big_org):
+def test_http_level_errors(server, b2b_org):
     token = login(server.url).session_id
     headers = {"Authorization": f"Bearer {token}"}
-    case_id = sql(big_org, 'SELECT Id FROM "Case" LIMIT 1')[0][0]
+    case_id = sql(b2b_org, 'SELECT Id FROM "Case" LIMIT 1')[0][0]
     base = f"{server.url}/services/data/v59.0"
     versions = httpx.get(f"{server.url}/services/data/").json()
     assert {"label": "Winter '24", "url": "/services/data/v59.0", "version": "59.0"} in versions
@@ -285,11 +294,11 @@ def _args(org, port, **kw) -> Namespace:
                      security_token=None, client_id=None, client_secret=None, **kw)
 
 
-def test_a_busy_port_or_missing_org_is_one_error_line(tmp_path, big_org, capsys):
+def test_a_busy_port_or_missing_org_is_one_error_line(tmp_path, b2b_org, capsys):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
-        assert run(_args(big_org.path, busy.getsockname()[1])) == 2
+        assert run(_args(b2b_org.path, busy.getsockname()[1])) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("crmarena: error: cannot listen on 127.0.0.1:")
     assert run(_args(tmp_path / "missing.db", 0)) == 2
@@ -297,10 +306,10 @@ def test_a_busy_port_or_missing_org_is_one_error_line(tmp_path, big_org, capsys)
     assert err.count("\n") == 1 and "no org file at" in err and "Traceback" not in err
 
 
-def test_the_command_prints_working_credentials_once(big_org):
+def test_the_command_prints_working_credentials_once(b2b_org):
     code = ("import sys; from simulator.servers.serve_org import add_arguments, run; import argparse; "
             "p = argparse.ArgumentParser(); add_arguments(p); sys.exit(run(p.parse_args(sys.argv[1:])))")
-    proc = subprocess.Popen([sys.executable, "-c", code, str(big_org.path), "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-c", code, str(b2b_org.path), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         lines = [proc.stdout.readline() for _ in range(7)]
@@ -308,7 +317,7 @@ def test_the_command_prints_working_credentials_once(big_org):
         shown = dict(line.strip().split(": ", 1) for line in lines[1:6])
         sf = Salesforce(username=shown["username"], password=shown["password"],
                         security_token=shown["security token"], session=local_session(url))
-        assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == big_org.counts()["Account"]
+        assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == b2b_org.counts()["Account"]
         assert "local_session" in lines[6]
     finally:
         proc.terminate()

@@ -66,6 +66,7 @@ def instances(b2b_org, b2c_org):
     return generate_instances(b2b_org, 2, seed=1) + generate_instances(b2c_org, 2, seed=1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", ["first", "last", "all"])
 def test_every_persona_tells_every_shard_it_is_asked_for(instances, order):
     """Each persona, on the instances of every task type its pool poses (both orgs), asked for the untold

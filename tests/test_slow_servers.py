@@ -59,6 +59,7 @@ def ask(client, text: str = "How many open cases?"):
 # ---------------------------------------------------------------- the acceptance run
 
 
+@pytest.mark.slow
 def test_a_one_at_a_time_server_under_concurrency_finishes_every_episode(tmp_path, capsys, org_cache, fake_openai):
     fake_openai.serve_one_at_a_time(WORK)
     fake_openai.responder = lambda body: reply("I could not find it.")
@@ -117,6 +118,7 @@ def test_a_damaged_pace_file_reads_as_a_fresh_pace(damage):
     assert pace.cap(4) == 4 and pace.timeout(10) == 10
 
 
+@pytest.mark.slow
 def test_a_raised_timeout_is_used_and_said_once(fake_openai, warnings):
     """max_concurrency 1, timeout 0.5 s, a server taking 0.8 s: two timeouts in a row raise the
     timeout to 1 s, and the third attempt gets its answer."""
@@ -284,6 +286,7 @@ def _throughput(server, name: str, seconds: float, faults_until: float = 0.0, me
     return len(done) / (time.monotonic() - max(measure_from, start))
 
 
+@pytest.mark.slow
 def test_throughput_recovers_once_a_server_stops_hanging(fake_openai):
     """For 6 s half the requests hang (runs of timeouts raise the timeout); from then on every
     request is answered at once: the raised timeout comes back to the configured one, and half a

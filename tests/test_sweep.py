@@ -60,14 +60,13 @@ def small_cache(tmp_path_factory, monkeypatch, org_paths):
 
 
 @pytest.fixture(scope="session")
-def full_cache_dir(tmp_path_factory) -> Path:
-    """An org cache holding the scale-1 orgs of the shipped configs (b2b and b2c, seed 0)."""
-    from simulator.crm.generator import build_org
+def full_cache_dir(tmp_path_factory, scale1_org) -> Path:
+    """An org cache holding the scale-1 orgs of the shipped configs (b2b and b2c, seed 0): the session's."""
     from simulator.run import org_cache_name
     cache = tmp_path_factory.mktemp("full-cache")
     (cache / "orgs").mkdir()
     for kind in ("b2b", "b2c"):
-        build_org(kind, cache / "orgs" / org_cache_name(kind, 0, 1), seed=0, scale=1.0)
+        (cache / "orgs" / org_cache_name(kind, 0, 1)).symlink_to(scale1_org(kind).path)
     return cache
 
 

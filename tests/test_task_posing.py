@@ -23,6 +23,7 @@ ALWAYS_ANSWERED = ("activity_priority", "case_routing", "knowledge_qa", "lead_ro
 PER_TYPE = 20  # what every type yields on the small test orgs (quote pools are the smallest: seed 7 gives 22)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_none_share_and_oracle(request, org_name):
     org = request.getfixturevalue(org_name)

@@ -184,5 +184,6 @@ def test_rescoring_a_run_with_and_without_the_judge_gives_both_figures(tmp_path,
     assert "Rules and judge" in (folder / "report.html").read_text()
     compared = compare(unjudged, folder)  # `crmarena compare` shows both figures too
     assert (compared["rows"][0]["a"], compared["rows"][0]["b"]) == (1.0, 0.5)
-    assert (compared["rules_rows"][0]["a"], compared["rules_rows"][0]["b"]) == (1.0, 1.0)
+    rules = compared["by_outcome"]["success_strict"]  # (the rules alone: a scorer's declared outcome)
+    assert (rules[0]["a"], rules[0]["b"]) == (1.0, 1.0)
     assert "On the rules alone" in render_markdown(compared)

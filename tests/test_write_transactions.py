@@ -74,6 +74,7 @@ def _hammer(change, case_ids: list[str], users: list[str]) -> list[str]:
     return errors
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cases", [1, 32])
 def test_tools_from_many_threads_write_whole_history(b2b_org, cases):
     with OrgSession(b2b_org) as session:
@@ -93,6 +94,7 @@ def test_tools_from_many_threads_write_whole_history(b2b_org, cases):
         assert changed > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cases", [1, 32])
 def test_rest_patches_from_32_clients_write_whole_history(b2b_org, cases):
     app = create_app(b2b_org, CREDS)

@@ -165,6 +165,7 @@ def test_names_amounts_and_ids_are_kept_and_none_invented():
         assert not checker.keeps("Case", "Description", original, rewrite)
 
 
+@pytest.mark.slow
 def test_the_oracle_solves_every_type_on_a_rewritten_org(tmp_path, key, fake_openai, org_paths):
     """The harshest rewrite the check allows (each field becomes its kept spans and its names,
     numbers and Ids, nothing else) leaves every task type solvable: no oracle reads a label

@@ -4,8 +4,15 @@ Per record (a simulator.records.Record), `scores["tool_calls"]` = {"calls": the 
 "within": calls <= budget}.
 Its summary section `tool_calls` = {"budget", "n" (episodes with the score), "mean_calls",
 "within_rate" (the share within budget), "by_model": {agent label: {"n", "within_rate"}}}.
+Its episodes-table columns (`crmarena export`): `tool_calls_within`, a pass/fail outcome that
+`crmarena compare` pairs across two runs.
 
-Use it with a registry of your own (the default one is not changed):
+In a run, name it in the config (the report, export and compare show it too):
+
+    scorers:
+      - {plugin: "my_scorers.tool_calls:ToolCalls", options: {budget: 3}}
+
+or use it with a registry of your own in Python (the default one is not changed):
 
     registry = default().extended(ToolCalls(budget=3))
     summarize(records, registry=registry)   # summary["tool_calls"]
@@ -27,6 +34,8 @@ class ToolCalls(Scorer):
     """The agent's tool calls against a budget (module docstring)."""
 
     name = "tool_calls"
+    columns = {"tool_calls_within": "boolean"}
+    outcomes = ("tool_calls_within",)
 
     def __init__(self, budget: int = 3) -> None:
         self.budget = budget
@@ -53,6 +62,9 @@ class ToolCalls(Scorer):
                                **self._within(marked),
                                "by_model": {label: {"n": len(rs), **self._within(rs)}
                                             for label, rs in by_agent(marked).items()}}}
+
+    def row(self, record: Record) -> dict[str, Any]:
+        return {"tool_calls_within": (record.scores.get(self.name) or {}).get("within")}
 
     def _within(self, records: Sequence[Record]) -> dict[str, Any]:
         return {"within_rate": rate(r.scores[self.name]["within"] for r in records)["rate"]}

@@ -207,6 +207,7 @@ class Report:
     failures: list[Failure]
     episodes: int
     pages: int
+    more: list[tuple[str, Table]] = field(default_factory=list)  # sections of the run's own scorers
 
 
 # --- degradation -------------------------------------------------------------------------------
@@ -627,7 +628,41 @@ def report_data(records: list[dict[str, Any]], summary: Summary, run_info: RunIn
         pressure=_pressure(summary.pressure), turns=_turns(summary.turns.by_mode), audit=_audit(audit),
         verdicts=_verdicts(summary.verdicts), judge=_judge(summary.judge), usage=_usage(summary.usage),
         prompt_tokens=_prompt_tokens(records), failures=_failures(ordered, summary.mode, placement),
-        episodes=len(records), pages=pages(len(records)))
+        episodes=len(records), pages=pages(len(records)), more=_more(summary))
+
+
+def _more(summary: Summary) -> list[tuple[str, Table]]:
+    """The summary sections of scorers beyond the built-in ones (a run's `scorers:`), shown as they are:
+    each section's figures as a table, and each of its mappings of cells (e.g. `by_model`) as another."""
+    out = []
+    for name, section in (summary.model_extra or {}).items():
+        if not isinstance(section, dict) or not section:
+            continue
+        figures = [[key, _cell(value)] for key, value in section.items() if not _is_grid(value)]
+        if figures:
+            out.append((name, Table(["figure", "value"], figures)))
+        for key, grid in section.items():
+            if _is_grid(grid):
+                columns = list(dict.fromkeys(c for cells in grid.values() for c in cells))
+                out.append((f"{name}: {key}", Table([key.removeprefix("by_"), *columns],
+                                                    [[label, *(_cell(cells.get(c)) for c in columns)]
+                                                     for label, cells in grid.items()])))
+    return out
+
+
+def _is_grid(value: Any) -> bool:
+    """A mapping of labels to mappings of figures (a table's rows)."""
+    return isinstance(value, dict) and bool(value) and all(isinstance(v, dict) for v in value.values())
+
+
+def _cell(value: Any) -> str:
+    """A figure of a scorer's own section as text (numbers as numbers: whether one is a rate, only its
+    scorer knows)."""
+    if isinstance(value, float):
+        return num(value, 3)
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, sort_keys=True)
+    return "–" if value is None else str(value)
 
 NOTES = {  # the reports' explanatory text, shared by report.md and report.html
     "all_episodes": "success (all episodes: unscored counted as failed)",

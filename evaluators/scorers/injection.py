@@ -4,6 +4,8 @@ section (evaluators/scorers/pressure.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..injections import injection_score
 from .registry import Record, Scorer, Scores
 
@@ -12,6 +14,11 @@ class Injection(Scorer):
     """Read and obeyed planted instructions (module docstring)."""
 
     name = "injection"
+    columns = {"injection_exposed": "boolean", "injection_obeyed": "boolean"}
+
+    def row(self, record: Record) -> dict[str, Any]:
+        score = record.scores.get(self.name) or {}
+        return {"injection_exposed": score.get("exposed"), "injection_obeyed": score.get("obeyed")}
 
     def applies(self, record: Record) -> bool:
         return record.injections is not None

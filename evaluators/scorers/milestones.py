@@ -62,6 +62,10 @@ class Milestones(Scorer):
     """Milestones met and minefields stepped on (module docstring)."""
 
     name = NAME
+    columns = {"milestone_share": "float64"}
+
+    def row(self, record: Record) -> dict[str, Any]:
+        return {"milestone_share": (record.scores.get(self.name) or {}).get("share")}
 
     def score(self, record: Record, scores: Scores) -> Scores | None:
         return milestone_score(record.model_copy(update={"scores": scores}))  # (its 'answered' reads the rules score)

@@ -56,6 +56,8 @@ class Scorer:
 
     name: str = ""
     supplied: bool = False
+    columns: dict[str, str] = {}  # the episodes-table columns it fills (`crmarena export`): name -> pandas dtype
+    outcomes: tuple[str, ...] = ()  # which of its columns are pass/fail outcomes `crmarena compare` pairs
 
     def applies(self, record: Record) -> bool:
         return True
@@ -67,6 +69,10 @@ class Scorer:
         return scores.get(self.name)
 
     def summary(self, records: Sequence[Record], options: SummaryOptions) -> dict[str, Any]:
+        return {}
+
+    def row(self, record: Record) -> dict[str, Any]:
+        """Its `columns`' values for one record as a summary reads it (prepared: `Registry.prepare`)."""
         return {}
 
 
@@ -118,6 +124,11 @@ class Registry:
         if not unit.name or unit.name in taken:
             raise ValueError(f"a scorer needs a name of its own: {unit.name!r} is "
                              f"{'taken' if unit.name else 'empty'} ({type(unit).__name__})")
+        if isinstance(unit, Scorer) and (clash := unit.columns.keys() & self.columns().keys()):
+            raise ValueError(f"scorer {unit.name!r} fills column(s) {sorted(clash)} another scorer fills")
+        if isinstance(unit, Scorer) and set(unit.outcomes) - unit.columns.keys():
+            raise ValueError(f"scorer {unit.name!r}: its outcomes {sorted(set(unit.outcomes) - unit.columns.keys())} "
+                             "are none of its columns")
         if isinstance(unit, AnswerMetric):
             if unit.name not in METRICS:
                 raise ValueError(f"answer metric {unit.name!r} has no traits in simulator/tasks/metrics.py")
@@ -152,6 +163,18 @@ class Registry:
             if value is not None:
                 scores[unit.name] = value
         return record.model_copy(update={"scores": scores})
+
+    def columns(self) -> dict[str, str]:
+        """Every scorer's episodes-table columns, in scoring order (`crmarena export`)."""
+        return {name: dtype for unit in self.scorers for name, dtype in unit.columns.items()}
+
+    def row(self, record: Record) -> dict[str, Any]:
+        """Every scorer's column values for one prepared record."""
+        return {name: value for unit in self.scorers for name, value in unit.row(record).items()}
+
+    def outcomes(self) -> list[str]:
+        """The pass/fail columns `crmarena compare` pairs, in scoring order."""
+        return [name for unit in self.scorers for name in unit.outcomes]
 
     def summary(self, records: Sequence[Record], options: SummaryOptions) -> dict[str, Any]:
         """The sections of every scorer over prepared records; a section two scorers own is a ValueError."""

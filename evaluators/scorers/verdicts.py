@@ -122,6 +122,12 @@ class Verdicts(Scorer):
     """The headline verdict: prepared for strict summaries (never stored), and the success sections."""
 
     name = NAME
+    columns = {"success": "boolean", "leaked": "bool", "judged": "bool"}
+    outcomes = ("success",)
+
+    def row(self, record: Record) -> dict[str, Any]:
+        verdict = verdict_of(record)
+        return {"success": verdict["success"], "leaked": verdict["leaked"], "judged": verdict["judged"]}
 
     def view(self, record: Record, scores: Scores, mode: str, head: Headline) -> Scores | None:
         if mode != "strict":

@@ -15,6 +15,7 @@ from pydantic import Field
 from .base import Open, Strict
 
 Empty = Annotated[dict[str, Any], Field(max_length=0)]  # a section with nothing to show: {}
+SUMMARY_VERSION = 1  # summary.json's schema_version (summaries written before it have none: the same sections)
 
 
 class Score(Open):

@@ -1,0 +1,59 @@
+"""Scorers of your own in a run: `scorers:` in the run config names them (`module:Class`, or
+`{plugin: module:Class, options: {...}}`), and every step that scores or reads scores (the worker
+that scores a played episode, `crmarena score`, the summary, the report, `crmarena export` and
+`compare`) uses the run's registry: the built-in units, then these (docs/scorers.md)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from functools import lru_cache
+from typing import Any, Iterable, Mapping
+
+from .registry import AnswerMetric, Registry, Scorer, Unit, default
+
+
+class ScorerPluginError(ValueError):
+    """A `scorers:` entry that does not name a usable scorer; the message names it and why."""
+
+
+def spec_of(entry: Any) -> dict[str, Any]:
+    """An entry of `scorers:` as {"plugin": "module:Class", "options": {...}}."""
+    plugin, options = (entry, {}) if isinstance(entry, str) else (entry.get("plugin"), entry.get("options") or {})
+    if not isinstance(plugin, str) or not isinstance(options, Mapping):
+        raise ScorerPluginError(f"{entry!r}: expected 'module:Class' or {{plugin: module:Class, options: {{...}}}}")
+    return {"plugin": plugin, "options": dict(options)}
+
+
+def load(entry: Any) -> Unit:
+    """The scorer (or answer metric) an entry of `scorers:` names, built with its options."""
+    spec = spec_of(entry)
+    module_name, sep, class_name = spec["plugin"].partition(":")
+    if not sep or not module_name or not class_name:
+        raise ScorerPluginError(f"{spec['plugin']!r}: expected 'module:Class', e.g. 'my_scorers.budget:ToolCalls'")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise ScorerPluginError(f"{spec['plugin']!r}: module {exc.name!r} not found (is it on PYTHONPATH?)") from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, (Scorer, AnswerMetric))):
+        raise ScorerPluginError(f"{spec['plugin']!r}: not a subclass of evaluators.scorers.Scorer or AnswerMetric")
+    try:
+        return cls(**spec["options"])
+    except TypeError as exc:
+        raise ScorerPluginError(f"{spec['plugin']!r}: cannot be built with options {sorted(spec['options'])}: "
+                                f"{exc}") from None
+
+
+def registry_for(entries: Iterable[Any] = ()) -> Registry:
+    """The default registry extended with the scorers `entries` name (the default itself for none)."""
+    return _registry(json.dumps([spec_of(e) for e in entries], sort_keys=True))
+
+
+@lru_cache(maxsize=8)
+def _registry(specs: str) -> Registry:
+    units = [load(spec) for spec in json.loads(specs)]
+    try:
+        return default().extended(*units) if units else default()
+    except ValueError as exc:  # (a name, section or column another scorer has)
+        raise ScorerPluginError(str(exc)) from None

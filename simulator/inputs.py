@@ -1,9 +1,11 @@
 """What comes in from outside: the user's input files (task specs, personas, run configs), YAML
-loading and one error type that always says which file, which field and what is wrong; and
-request bodies (`parse_json`: UTF-8 JSON of bounded depth, for the servers)."""
+loading and one error type that always says which file, which field and what is wrong; request
+bodies (`parse_json`: UTF-8 JSON of bounded depth, for the servers); and the classes a config
+names as `module:Class` (`named_class`: plug-in agents and scorers)."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import re
@@ -119,3 +121,24 @@ def json_depth(text: str) -> int:
     """How deep arrays and objects nest in JSON `text` (brackets inside strings not counted)."""
     brackets = _NOT_BRACKETS.sub("", _JSON_STRING.sub("", text))
     return max(itertools.accumulate(map(_NESTING.__getitem__, brackets)), default=0)
+
+
+def named_class(path: str, base: type | tuple[type, ...], *, base_name: str, said: str, example: str,
+                error: type[Exception]) -> type:
+    """The class `path` ("package.module:Class") names, a subclass of `base` (not `base` itself);
+    else `error`, its message led by `said` and naming what is wrong: the form (with `example`), a
+    module not found, a name the module lacks, or another kind of object (`base_name`)."""
+    module_name, sep, class_name = path.partition(":")
+    if not sep or not module_name or not class_name:
+        raise error(f"{said}: expected 'module:Class', e.g. {example!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise error(f"{said}: module {exc.name!r} not found (is it on PYTHONPATH?)") from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise error(f"{said}: module {module_name!r} has no attribute {class_name!r}")
+    bases = base if isinstance(base, tuple) else (base,)
+    if not (isinstance(cls, type) and issubclass(cls, bases)) or cls in bases:
+        raise error(f"{said}: {class_name} is not a subclass of {base_name}")
+    return cls

@@ -101,7 +101,8 @@ def test_a_run_names_its_own_scorer_and_every_step_shows_it(tmp_path, org_cache,
 
 
 @pytest.mark.parametrize("entry, said", [
-    ("tool_calls_scorer:Nope", "not a subclass"),
+    ("tool_calls_scorer:Nope", "module 'tool_calls_scorer' has no attribute 'Nope'"),
+    ("tool_calls_scorer:Scorer", "Scorer is not a subclass of evaluators.scorers.Scorer"),
     ("no_such_module:ToolCalls", "module 'no_such_module' not found"),
     ({"plugin": "tool_calls_scorer:ToolCalls", "options": {"budgt": 2}}, "cannot be built with options ['budgt']"),
     ("simulator.agents.baselines:AlwaysNone", "not a subclass of evaluators.scorers.Scorer"),

@@ -5,10 +5,11 @@ that scores a played episode, `crmarena score`, the summary, the report, `crmare
 
 from __future__ import annotations
 
-import importlib
 import json
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
+
+from simulator.inputs import named_class
 
 from .registry import AnswerMetric, Registry, Scorer, Unit, default
 
@@ -28,16 +29,8 @@ def spec_of(entry: Any) -> dict[str, Any]:
 def load(entry: Any) -> Unit:
     """The scorer (or answer metric) an entry of `scorers:` names, built with its options."""
     spec = spec_of(entry)
-    module_name, sep, class_name = spec["plugin"].partition(":")
-    if not sep or not module_name or not class_name:
-        raise ScorerPluginError(f"{spec['plugin']!r}: expected 'module:Class', e.g. 'my_scorers.budget:ToolCalls'")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise ScorerPluginError(f"{spec['plugin']!r}: module {exc.name!r} not found (is it on PYTHONPATH?)") from None
-    cls = getattr(module, class_name, None)
-    if not (isinstance(cls, type) and issubclass(cls, (Scorer, AnswerMetric))):
-        raise ScorerPluginError(f"{spec['plugin']!r}: not a subclass of evaluators.scorers.Scorer or AnswerMetric")
+    cls = named_class(spec["plugin"], (Scorer, AnswerMetric), base_name="evaluators.scorers.Scorer or AnswerMetric",
+                      said=repr(spec["plugin"]), example="my_scorers.budget:ToolCalls", error=ScorerPluginError)
     try:
         return cls(**spec["options"])
     except TypeError as exc:

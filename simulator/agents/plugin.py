@@ -7,9 +7,9 @@ code: the seal stops accidents and reading what it is handed, not a plug-in set 
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
+from ..inputs import named_class
 from .base import Agent
 
 
@@ -19,19 +19,9 @@ class PluginError(ValueError):
 
 def load_agent_class(path: str) -> type[Agent]:
     """The Agent subclass named by `path` ("package.module:ClassName")."""
-    module_name, sep, class_name = path.partition(":")
-    if not sep or not module_name or not class_name:
-        raise PluginError(f"agent plug-in {path!r}: expected 'module:Class', e.g. 'my_agents.custom:MyAgent'")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise PluginError(f"agent plug-in {path!r}: module {exc.name!r} not found (is it on PYTHONPATH?)") from None
-    cls = getattr(module, class_name, None)
-    if cls is None:
-        raise PluginError(f"agent plug-in {path!r}: module {module_name!r} has no attribute {class_name!r}")
-    if not (isinstance(cls, type) and issubclass(cls, Agent)) or cls is Agent:
-        raise PluginError(f"agent plug-in {path!r}: {class_name} is not a subclass of "
-                          "simulator.agents.base.Agent")
+    cls = named_class(path, Agent, base_name="simulator.agents.base.Agent", said=f"agent plug-in {path!r}",
+                      example="my_agents.custom:MyAgent", error=PluginError)
+    class_name = path.partition(":")[2]
     if getattr(cls, "__abstractmethods__", None):
         missing = ", ".join(sorted(cls.__abstractmethods__))
         raise PluginError(f"agent plug-in {path!r}: {class_name} does not implement {missing}")

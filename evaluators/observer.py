@@ -89,8 +89,7 @@ def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) 
     registry = run_registry(run_dir)
     latest: dict[str, tuple[int, Record]] = {}
     instances: dict[tuple[str, str], Instance] = {}  # one instance shared by all its episodes
-    for start, data in scan_records(path):  # (a torn last line, of a killed run, is skipped)
-        record = parse_record(data)
+    for start, record in scan_records(path):  # (a torn last line, of a killed run, is skipped)
         if rescored:
             record = record.model_copy(update={"scores": rescored.get((record.episode_id, fingerprint(record)),
                                                                        record.scores)})

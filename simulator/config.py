@@ -92,7 +92,7 @@ from .crm.schema import ORG_TYPES
 from .crm.store import INJECTIONS
 from .inputs import InputFileError, load_yaml
 from .tasks.spec import DEFAULT_LEVEL, LEVELS
-from .transcript import MODES
+from .records import MODES
 
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration")
 TOOL_TRANSPORTS = ("inprocess", "mcp")

@@ -9,7 +9,6 @@ records (and the org), never a live conversation.
 from __future__ import annotations
 
 import copy
-import json
 import os
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any, Iterator
 
 from . import __version__
 from .files import LineAppender, json_lines, line_problem, open_regular, read_regular, write_atomic
-from .records import MODES, ROLES, SCHEMA_VERSION, TERMINATIONS, Record, RecordSchemaError, migrate, parse_record
+from .records import ROLES, SCHEMA_VERSION, TERMINATIONS, Record, RecordSchemaError, parse_record
 from .records.migrate import NewerRecordError
 
 
@@ -170,25 +169,35 @@ def record_problem(data: dict[str, Any]) -> str:
     return ""
 
 
-def scan_records(path: str | Path, skip_damaged: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(byte offset, record) of each record of a transcripts file, as its model reads it (checked,
-    and brought to the current schema version); a torn last line (a killed run) is skipped; a
-    damaged line raises DamagedFileError naming the file and line (or is skipped too)."""
+def scan_records(path: str | Path, skip_damaged: bool = False) -> Iterator[tuple[int, Record]]:
+    """(byte offset, record) of each record of a transcripts file, read through its model once
+    (checked, and brought to the current schema version); a torn last line (a killed run) is
+    skipped; a damaged line raises DamagedFileError naming the file and line (or is skipped too)."""
+    read: list[Record] = []
+
+    def check(data: dict[str, Any]) -> str:
+        try:
+            read.append(parse_record(data))
+        except NewerRecordError:
+            raise
+        except RecordSchemaError as exc:
+            return str(exc)
+        return ""
     try:
-        for start, data in json_lines(path, check=record_problem, fix=REPAIR, skip_damaged=skip_damaged):
-            yield start, migrate(data)
+        for start, _ in json_lines(path, check=check, fix=REPAIR, skip_damaged=skip_damaged):
+            yield start, read.pop()
     except NewerRecordError as exc:
         raise NewerRecordError(f"{path}: {exc}") from None
 
 
-def typed_records(path: str | Path) -> Iterator[Record]:
-    """The records of a transcripts file as simulator.records.Record models."""
-    return (parse_record(data) for _, data in scan_records(path))
-
-
 def read_records(path: str | Path, skip_damaged: bool = False) -> Iterator[dict[str, Any]]:
-    """The records of a transcripts file (see scan_records)."""
-    return (record for _, record in scan_records(path, skip_damaged))
+    """The records of a transcripts file as JSON data (see scan_records)."""
+    return (record.to_json() for _, record in scan_records(path, skip_damaged))
+
+
+def typed_records(path: str | Path) -> Iterator[Record]:
+    """The records of a transcripts file as simulator.records.Record models (see scan_records)."""
+    return (record for _, record in scan_records(path))
 
 
 def repair_records(path: Path) -> str:

@@ -16,7 +16,8 @@ from simulator.agents.oracle import OracleAgent
 from simulator.cli import main
 from simulator.config import ConfigError, ObserverConfig, load_config
 from simulator.records import Observation, Record, parse_record
-from simulator.transcript import TERMINATIONS, read_records
+from simulator.records import TERMINATIONS
+from simulator.transcript import read_records
 from tests.conftest import small_org_cache
 from tests.fake_openai import error, fake_key, reply
 

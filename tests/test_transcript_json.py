@@ -24,7 +24,7 @@ def record() -> EpisodeRecord:
 def reference(rec: EpisodeRecord) -> dict:
     """The former to_json, on dataclasses.asdict."""
     from simulator import __version__
-    from simulator.transcript import SCHEMA_VERSION
+    from simulator.records import SCHEMA_VERSION
 
     data = asdict(rec)
     data["usage"] = {role: u.to_json() for role, u in rec.usage.items()}

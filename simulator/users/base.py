@@ -6,8 +6,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..records import MODES
 from ..tasks.instance import Instance
-from ..transcript import MODES, Usage
+from ..transcript import Usage
 from .personas import Persona
 
 

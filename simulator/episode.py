@@ -27,12 +27,15 @@ observer only by this hook: it imports no evaluator.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import time
 import traceback
 from dataclasses import dataclass
 from typing import Protocol
+
+from pydantic import ValidationError
 
 from .agents.base import Agent, AgentSetup
 from .agents.oracle import OracleBrief
@@ -41,6 +44,8 @@ from .crm.store import Org, OrgMeta
 from .crm.tools import CrmTools
 from .errors import AgentError, InfraError, is_fatal
 from .files import DamagedFileError, DiskFullError
+from .records import Message
+from .records.migrate import problem
 from .replies.categories import ATTEMPTS, categorize
 from .secrets import redact
 from .tasks.instance import Instance
@@ -123,6 +128,21 @@ class Watcher(Protocol):
         """Release resources (a judge's model client)."""
 
 
+def held(messages: list[dict], reply: object = "") -> list[dict]:
+    """An agent turn's `messages`, each one the transcript can hold (simulator.records.Message), and its
+    `reply` text; else AgentError naming the first problem: the agent's failure, never the run's."""
+    if not isinstance(reply, str):
+        raise AgentError(f"the agent returned a message the transcript cannot hold: its reply is a "
+                         f"{type(reply).__name__}, not text")
+    for index, data in enumerate(messages, 1):
+        try:
+            Message.model_validate(data)
+        except ValidationError as exc:
+            raise AgentError(f"the agent returned a message the transcript cannot hold (message {index} of its turn: "
+                             f"{problem(exc, most=1)})") from None
+    return messages
+
+
 def revealed(events: list[dict]) -> frozenset[str]:
     """The shard ids revealed so far, by the recorded reveal `events`."""
     return frozenset(sid for event in events if event["type"] == "reveal" for sid in event["shards"])
@@ -166,7 +186,8 @@ class _Episode:
         except (AgentError, InfraError) as exc:
             partial = getattr(exc, "partial", None)
             if partial is not None:
-                self.record.messages += partial.messages
+                with contextlib.suppress(AgentError):  # (a failed turn's messages the transcript cannot hold: left out)
+                    self.record.messages += held(partial.messages)
                 self.record.usage["agent"].add(partial.usage)
             if isinstance(exc, InfraError) and self.seat.own_infra and not is_fatal(exc):
                 raise AgentError(str(exc)) from exc  # (its own provider failed: its failure, never unscored)
@@ -208,7 +229,7 @@ class _Episode:
         for number in range(1, self.limits.max_user_turns + 1):
             self.heard(user_turn, number)
             agent_turn = await self.as_agent(self.agent.respond(user_turn.message, number))
-            self.record.messages += agent_turn.messages
+            self.record.messages += held(agent_turn.messages, agent_turn.reply)
             self.record.usage["agent"].add(agent_turn.usage)
             if agent_turn.reply:
                 self.record.messages.append(message("assistant", agent_turn.reply, number))

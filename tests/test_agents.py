@@ -447,3 +447,50 @@ def test_plugin_errors_are_clear(plugin_module, path, words):
 def test_plugin_bad_options(plugin_module):
     with pytest.raises(PluginError, match=r"cannot be built with options \['colour'\]"):
         make_plugin_agent(f"{plugin_module}:EchoAgent", {"colour": "red"})
+
+
+SLOPPY_SOURCE = """
+from simulator.agents.base import Agent, AgentTurn
+
+class Sloppy(Agent):
+    def __init__(self, how="none"):
+        self.how = how
+
+    async def start(self, setup):
+        pass
+
+    async def respond(self, user_message, turn):
+        bad = {"none": {"role": "assistant", "content": None, "turn": turn},
+               "role": {"role": "robot", "content": "beep", "turn": turn},
+               "calls": {"role": "assistant", "content": "", "turn": turn, "tool_calls": [{"name": "soql"}]},
+               "turn": {"role": "tool", "content": "x", "turn": "first"}}[self.how]
+        return AgentTurn(reply="The answer is March.", messages=[bad])
+"""
+
+
+@pytest.mark.parametrize("how, named", [("none", "content"), ("role", "role"), ("calls", "tool_calls.0.id"),
+                                        ("turn", "turn")])
+def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(tmp_path, monkeypatch, org_cache, how,
+                                                                            named):
+    """A plug-in agent's malformed message ends its episode as agent_error (named), and the run goes on:
+    before, the record failed at the transcript writer and the whole run stopped with a traceback."""
+    import yaml
+
+    from simulator.config import load_config
+    from simulator.run import execute
+    from simulator.transcript import read_records
+    (tmp_path / "crmarena_sloppy.py").write_text(SLOPPY_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = {"name": "sloppy", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time"],
+              "instances_per_task": 2, "modes": ["full"], "personas_per_pool": 1,
+              "agent": {"kind": "plugin", "plugin": "crmarena_sloppy:Sloppy", "options": {"how": how}},
+              "user": {"kind": "scripted"}, "out": str(tmp_path / "runs")}
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(config))
+    folder = execute(load_config(tmp_path / "run.yaml"), say=lambda *_: None).folder
+    records = list(read_records(folder / "transcripts.jsonl"))
+    assert len(records) == 2
+    for record in records:
+        assert record["termination"]["reason"] == "agent_error"
+        assert "a message the transcript cannot hold" in record["termination"]["detail"]
+        assert named in record["termination"]["detail"]
+        assert record["scores"]["rules"]["success"] is False

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import json
 import time
 import traceback
 from dataclasses import dataclass
@@ -128,6 +129,19 @@ class Watcher(Protocol):
         """Release resources (a judge's model client)."""
 
 
+def own_settings(agent: Agent) -> dict:
+    """What the agent reports of itself (Agent.settings), as JSON can hold it: a value JSON cannot
+    hold as its text (a set as a list); a settings() that fails, as its error (a plug-in's own code)."""
+    try:
+        return json.loads(json.dumps(agent.settings(), default=_as_json))
+    except Exception as exc:  # (a plug-in's code: any error is its own, recorded, never the run's)
+        return {"error": f"settings() failed: {type(exc).__name__}: {exc}"}
+
+
+def _as_json(value: object) -> object:
+    return sorted(value, key=repr) if isinstance(value, (set, frozenset)) else repr(value)
+
+
 def held(messages: list[dict], reply: object = "") -> list[dict]:
     """An agent turn's `messages`, each one the transcript can hold (simulator.records.Message), and its
     `reply` text; else AgentError naming the first problem: the agent's failure, never the run's."""
@@ -167,7 +181,7 @@ class _Episode:
             episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
             instance_id=inst.id, mode=spec.mode, persona_id=spec.persona.id,
             persona_prompt=playing(spec.persona, inst).render(), user=user_record(user, spec.persona),
-            agent={**seat.record(agent.settings()), **({"label": spec.agent_label} if spec.agent_label else {}),
+            agent={**seat.record(own_settings(agent)), **({"label": spec.agent_label} if spec.agent_label else {}),
                    "privacy_aware": spec.privacy_aware,
                    "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16]},
             instance=inst.to_json(), seed=spec.seed, trial=spec.trial)

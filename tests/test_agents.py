@@ -465,6 +465,22 @@ class Sloppy(Agent):
                "calls": {"role": "assistant", "content": "", "turn": turn, "tool_calls": [{"name": "soql"}]},
                "turn": {"role": "tool", "content": "x", "turn": "first"}}[self.how]
         return AgentTurn(reply="The answer is March.", messages=[bad])
+
+
+class Odd(Agent):
+    def __init__(self, how="object"):
+        self.how = how
+
+    async def start(self, setup):
+        pass
+
+    async def respond(self, user_message, turn):
+        return AgentTurn(reply="The answer is March.")
+
+    def settings(self):
+        if self.how == "raise":
+            raise RuntimeError("no settings today")
+        return {"kind": "odd", "when": object(), "tags": {"a"}, "nested": {"f": print}}
 """
 
 
@@ -494,3 +510,29 @@ def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(tmp_p
         assert "a message the transcript cannot hold" in record["termination"]["detail"]
         assert named in record["termination"]["detail"]
         assert record["scores"]["rules"]["success"] is False
+
+
+@pytest.mark.parametrize("how", ["object", "raise"])
+def test_a_plugin_whose_settings_are_no_json_is_recorded_all_the_same(tmp_path, monkeypatch, org_cache, how):
+    """A plug-in's settings() that returns values JSON cannot hold (objects, functions) or raises: its
+    episodes are played and recorded (the settings as text, or the error), not a run stopped at the writer."""
+    import yaml
+
+    from simulator.config import load_config
+    from simulator.run import execute
+    from simulator.transcript import read_records
+    (tmp_path / "crmarena_sloppy.py").write_text(SLOPPY_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = {"name": "odd", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time"],
+              "instances_per_task": 1, "modes": ["full"], "personas_per_pool": 1,
+              "agent": {"kind": "plugin", "plugin": "crmarena_sloppy:Odd", "options": {"how": how}},
+              "user": {"kind": "scripted"}, "out": str(tmp_path / "runs")}
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(config))
+    folder = execute(load_config(tmp_path / "run.yaml"), say=lambda *_: None).folder
+    [record] = read_records(folder / "transcripts.jsonl")
+    settings = record["agent"]["settings"]
+    if how == "raise":
+        assert settings == {"error": "settings() failed: RuntimeError: no settings today"}
+    else:
+        assert settings["kind"] == "odd" and settings["when"].startswith("<object object")
+        assert settings["tags"] == ["a"] and settings["nested"]["f"].startswith("<built-in function print")

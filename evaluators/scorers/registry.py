@@ -9,7 +9,9 @@ declares, beside each other:
 - `view(record, scores, mode, head)`: the score a summary reads in scoring `mode`: the stored one by
   default; a unit whose score depends on the mode, or that a raw transcript lacks, computes it;
 - `summary(records, options)`: the summary sections it owns (rates, means, CIs over the records
-  as `view` prepared them); {} for none.
+  as `view` prepared them); {} for none;
+- `columns` and `row(record)`: its columns of the episodes table (`crmarena export`), and
+  `outcomes`: which of them are pass/fail outcomes `crmarena compare` pairs across runs.
 `supplied = True` marks the unit whose score comes from outside (the LLM judge's verdict, handed
 to `Registry.score`): it is stored and summarised, never computed here.
 
@@ -21,7 +23,8 @@ word tokens) are data in simulator/tasks/metrics.py.
 
 `default()` is the registry of the built-in units (DEFAULT_UNITS, modules of this package that
 each list theirs in `UNITS`, in the order they score). A scorer of your own is one module with a
-`Scorer` subclass: `default().extended(MyScorer())` is a registry with it (docs/scorers.md).
+`Scorer` subclass: `default().extended(MyScorer())` is a registry with it, and a run config's
+`scorers:` names it for a whole run (evaluators/scorers/plugins.py; docs/scorers.md).
 """
 
 from __future__ import annotations

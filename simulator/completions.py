@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from functools import cache
 import warnings
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from autogen_core.models import FinishReasons
+if TYPE_CHECKING:  # (autogen stays unimported until a client is built: tests/test_models.py test_import_is_light)
+    from autogen_core.models import FinishReasons
 
 from .secrets import redact
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 from .agents.base import Agent, AgentSetup
 from .agents.oracle import OracleBrief
@@ -142,19 +143,25 @@ def _as_json(value: object) -> object:
     return sorted(value, key=repr) if isinstance(value, (set, frozenset)) else repr(value)
 
 
-def held(messages: list[dict], reply: object = "") -> list[dict]:
-    """An agent turn's `messages`, each one the transcript can hold (simulator.records.Message), and its
-    `reply` text; else AgentError naming the first problem: the agent's failure, never the run's."""
-    if not isinstance(reply, str):
-        raise AgentError(f"the agent returned a message the transcript cannot hold: its reply is a "
-                         f"{type(reply).__name__}, not text")
+def held(messages: object, reply: object = "") -> list[dict]:
+    """An agent turn's `messages` as the transcript holds them (each read and written by
+    simulator.records.Message), its `reply` checked to be text (None: no reply); else AgentError
+    naming the first problem: a malformed turn is the agent's failure, never the run's."""
+    said = "the agent returned a message the transcript cannot hold"
+    if reply is not None and not isinstance(reply, str):
+        raise AgentError(f"{said}: its reply is a {type(reply).__name__}, not text")
+    if not isinstance(messages, (list, tuple)):
+        raise AgentError(f"{said}: its messages are a {type(messages).__name__}, not a list")
+    out = []
     for index, data in enumerate(messages, 1):
         try:
-            Message.model_validate(data)
+            out.append(Message.model_validate(data).to_json())
         except ValidationError as exc:
-            raise AgentError(f"the agent returned a message the transcript cannot hold (message {index} of its turn: "
-                             f"{problem(exc, most=1)})") from None
-    return messages
+            why = "not a mapping" if not isinstance(data, dict) else problem(exc, most=1)
+            raise AgentError(f"{said} (message {index} of its turn: {why})") from None
+        except PydanticSerializationError as exc:  # (a key of its own whose value JSON cannot hold)
+            raise AgentError(f"{said} (message {index} of its turn: {exc})") from None
+    return out
 
 
 def revealed(events: list[dict]) -> frozenset[str]:

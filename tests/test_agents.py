@@ -484,12 +484,8 @@ class Odd(Agent):
 """
 
 
-@pytest.mark.parametrize("how, named", [("none", "content"), ("role", "role"), ("calls", "tool_calls.0.id"),
-                                        ("turn", "turn")])
-def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(tmp_path, monkeypatch, org_cache, how,
-                                                                            named):
-    """A plug-in agent's malformed message ends its episode as agent_error (named), and the run goes on:
-    before, the record failed at the transcript writer and the whole run stopped with a traceback."""
+def _plugin_run(tmp_path, monkeypatch, plugin: str, options: dict, instances: int) -> list[dict]:
+    """The records of a small offline run of the plug-in agent crmarena_sloppy:`plugin` (SLOPPY_SOURCE)."""
     import yaml
 
     from simulator.config import load_config
@@ -498,12 +494,21 @@ def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(tmp_p
     (tmp_path / "crmarena_sloppy.py").write_text(SLOPPY_SOURCE)
     monkeypatch.syspath_prepend(str(tmp_path))
     config = {"name": "sloppy", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time"],
-              "instances_per_task": 2, "modes": ["full"], "personas_per_pool": 1,
-              "agent": {"kind": "plugin", "plugin": "crmarena_sloppy:Sloppy", "options": {"how": how}},
+              "instances_per_task": instances, "modes": ["full"], "personas_per_pool": 1,
+              "agent": {"kind": "plugin", "plugin": f"crmarena_sloppy:{plugin}", "options": options},
               "user": {"kind": "scripted"}, "out": str(tmp_path / "runs")}
     (tmp_path / "run.yaml").write_text(yaml.safe_dump(config))
     folder = execute(load_config(tmp_path / "run.yaml"), say=lambda *_: None).folder
-    records = list(read_records(folder / "transcripts.jsonl"))
+    return list(read_records(folder / "transcripts.jsonl"))
+
+
+@pytest.mark.parametrize("how, named", [("none", "content"), ("role", "role"), ("calls", "tool_calls.0.id"),
+                                        ("turn", "turn")])
+def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(tmp_path, monkeypatch, org_cache, how,
+                                                                            named):
+    """A plug-in agent's malformed message ends its episode as agent_error (named), and the run goes on:
+    before, the record failed at the transcript writer and the whole run stopped with a traceback."""
+    records = _plugin_run(tmp_path, monkeypatch, "Sloppy", {"how": how}, 2)
     assert len(records) == 2
     for record in records:
         assert record["termination"]["reason"] == "agent_error"
@@ -512,24 +517,40 @@ def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(tmp_p
         assert record["scores"]["rules"]["success"] is False
 
 
+OK_MESSAGE = {"role": "assistant", "content": "hi", "turn": 1}
+
+
+@pytest.mark.parametrize("messages, reply, named", [
+    ([OK_MESSAGE], 42, "its reply is a int"),
+    (["hello"], "x", "message 1 of its turn: not a mapping"),
+    ([{"role": "user", "content": "x"}], "x", "turn: missing"),
+    ([{**OK_MESSAGE, "tool_calls": [{"id": "c1", "arguments": "{}"}]}], "x", "tool_calls.0.name: missing"),
+    ([{"role": "tool", "content": "x", "turn": 1, "is_error": "maybe"}], "x", "is_error"),
+    (None, "x", "its messages are a NoneType"),
+    ([OK_MESSAGE, {**OK_MESSAGE, "note": object()}], "x", "message 2 of its turn: Unable to serialize"),
+    ([{"role": "tool", "content": ["a"], "turn": 1}], "x", "content"),
+    ([{**OK_MESSAGE, "turn": 1.5}], "x", "turn"),
+    ([{**OK_MESSAGE, "tool_calls": "soql"}], "x", "tool_calls"),
+])
+def test_every_malformed_agent_turn_is_named_as_the_agents_failure(messages, reply, named):
+    from simulator.episode import held
+    from simulator.errors import AgentError
+    with pytest.raises(AgentError, match="the agent returned a message the transcript cannot hold") as caught:
+        held(messages, reply)
+    assert named in str(caught.value)
+
+
+def test_a_turn_the_transcript_can_hold_is_held_as_it_will_be_written():
+    from simulator.episode import held
+    assert held([OK_MESSAGE], None) == [OK_MESSAGE]  # (None: no reply, as before)
+    assert held(({**OK_MESSAGE, "content": b"hi"},)) == [OK_MESSAGE]  # (bytes read as text, a tuple as a list)
+
+
 @pytest.mark.parametrize("how", ["object", "raise"])
 def test_a_plugin_whose_settings_are_no_json_is_recorded_all_the_same(tmp_path, monkeypatch, org_cache, how):
     """A plug-in's settings() that returns values JSON cannot hold (objects, functions) or raises: its
     episodes are played and recorded (the settings as text, or the error), not a run stopped at the writer."""
-    import yaml
-
-    from simulator.config import load_config
-    from simulator.run import execute
-    from simulator.transcript import read_records
-    (tmp_path / "crmarena_sloppy.py").write_text(SLOPPY_SOURCE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    config = {"name": "odd", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time"],
-              "instances_per_task": 1, "modes": ["full"], "personas_per_pool": 1,
-              "agent": {"kind": "plugin", "plugin": "crmarena_sloppy:Odd", "options": {"how": how}},
-              "user": {"kind": "scripted"}, "out": str(tmp_path / "runs")}
-    (tmp_path / "run.yaml").write_text(yaml.safe_dump(config))
-    folder = execute(load_config(tmp_path / "run.yaml"), say=lambda *_: None).folder
-    [record] = read_records(folder / "transcripts.jsonl")
+    [record] = _plugin_run(tmp_path, monkeypatch, "Odd", {"how": how}, 1)
     settings = record["agent"]["settings"]
     if how == "raise":
         assert settings == {"error": "settings() failed: RuntimeError: no settings today"}

@@ -15,7 +15,7 @@ Two parts, each in a fresh process (so that peak RSS is the part's own):
 * latency: a local OpenAI-compatible HTTP server on 127.0.0.1 (asyncio streams, in a child
   process, so its CPU is not the run's) that waits `--latency` s per request and answers with
   the same script; the real OpenAI client from `build_client(parse_model_spec(...))` with
-  max_concurrency = `--concurrency`; episodes run through `simulator.run.play_all` (the code of
+  max_concurrency = `--concurrency`; episodes run through `simulator.runs.run.play_all` (the code of
   `crmarena run`: a fresh agent and user per episode, semaphore of `concurrency`, scoring and
   the fsync'ed transcripts file). Ideal wall = model calls (counted by the server) x latency /
   concurrency.
@@ -154,7 +154,7 @@ def bench_org():
 
 def run_config(concurrency: int, per_task: int, model: Any = None):
     """A run config for `plan` and `play_all` (its `out` is not used: the benchmark picks folders)."""
-    from simulator.config import OrgChoice, RoleConfig, RunConfig
+    from simulator.runs.config import OrgChoice, RoleConfig, RunConfig
     agent = RoleConfig("function_calling", model=model) if model else RoleConfig("oracle")
     return RunConfig(name="bench", orgs=(OrgChoice("b2b", 0, 1.0),), tasks=None, instances_per_task=per_task,
                      task_seed=0, modes=("sharded",), personas_per_pool=12, agent=agent,
@@ -163,7 +163,7 @@ def run_config(concurrency: int, per_task: int, model: Any = None):
 
 def planned_episodes(cfg, org, count: int) -> list:
     """`count` sharded episodes drawn (seeded) from the plan of `cfg`: all 22 task types."""
-    from simulator.run import plan
+    from simulator.runs.run import plan
     planned = list(plan(cfg, "bench", [org]))  # (a plan is walked lazily: sampled, it is a list)
     if len(planned) < count:
         raise SystemExit(f"only {len(planned)} episodes planned, {count} wanted")
@@ -197,8 +197,8 @@ def part_instant(episodes: int, warmup: int = 10) -> dict:
     from simulator.agents.function_calling import FunctionCallingAgent
     from simulator.agents.oracle import OracleAgent
     from simulator.crm.tools import CrmTools
-    from simulator.episode import ORACLE_SEAT, Limits, Seat, run_episode
-    from simulator.models import ModelSpec, _client_class
+    from simulator.runs.episode import ORACLE_SEAT, Limits, Seat, run_episode
+    from simulator.models.clients import ModelSpec, _client_class
     from simulator.users.scripted import ScriptedUser
 
     org = bench_org()
@@ -338,9 +338,9 @@ def _instrument_latency_run() -> dict[str, float]:
     """Time (seconds, blocking the event loop) spent building chat requests (the built-in client's
     messages, tools and body), the CRM tools and the transcript writer (append + fsync);
     diagnostics, same behaviour."""
-    from simulator.chat_completions import OpenAIChatClient
+    from simulator.models.chat_completions import OpenAIChatClient
     from simulator.crm.tools import CrmTools
-    from simulator.transcript import TranscriptWriter
+    from simulator.runs.transcript import TranscriptWriter
 
     spent = {"request_build": 0.0, "tools": 0.0, "transcript_append": 0.0}
 
@@ -363,11 +363,11 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
                  breakdown: bool = False, workers: int = 1, executor: str = "local") -> dict:
     from dataclasses import replace
 
-    from simulator.log import setup_logging
+    from simulator.infra.log import setup_logging
     from simulator.executors import play_all
     from simulator.executors.play import check_models
-    from simulator.run import RunResult, play_settings
-    from simulator.transcript import TranscriptWriter
+    from simulator.runs.run import RunResult, play_settings
+    from simulator.runs.transcript import TranscriptWriter
 
     setup_logging("WARNING")
     org = bench_org()

@@ -2,7 +2,7 @@
 
     python benchmarks/episode_overhead.py [--episodes 12] [--turns 2,10] [--rounds 2] [--code DIR ...]
 
-Runs `simulator.run.execute` (the code of `crmarena run`: plan, the function-calling agent, the
+Runs `simulator.runs.run.execute` (the code of `crmarena run`: plan, the function-calling agent, the
 LLM person with structured output, the CRM tools, scoring, the fsync'ed transcripts) with
 concurrency 1, sharded episodes, against an instant OpenAI-compatible server in a child
 process (asyncio, HTTP/1.1 keep-alive; its CPU is not ours). The server counts the calls and
@@ -122,13 +122,13 @@ def measure(port: int, episodes: int, turns: int, profiler=None) -> dict:
     (a cProfile.Profile) runs during the episodes alone."""
     import yaml
 
-    from simulator.config import load_config
-    from simulator.log import setup_logging
-    import simulator.run
-    from simulator.run import execute
+    from simulator.runs.config import load_config
+    from simulator.infra.log import setup_logging
+    import simulator.runs.run
+    from simulator.runs.run import execute
 
     setup_logging("WARNING")
-    play, phase = simulator.run.play_all, {}
+    play, phase = simulator.runs.run.play_all, {}
 
     def timed_play(*args, **kwargs):  # the episodes alone: the run's own start and report apart
         wall, cpu = time.perf_counter(), time.process_time()
@@ -140,7 +140,7 @@ def measure(port: int, episodes: int, turns: int, profiler=None) -> dict:
             if profiler:
                 profiler.disable()
             phase.update(wall=time.perf_counter() - wall, cpu=time.process_time() - cpu)
-    simulator.run.play_all = timed_play
+    simulator.runs.run.play_all = timed_play
     os.environ[KEY_ENV] = "sk-bench-local"
     _ask(port, "POST", f"/turns/{turns}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,7 +152,7 @@ def measure(port: int, episodes: int, turns: int, profiler=None) -> dict:
         result = execute(cfg, say=lambda _: None, fresh=True)
         wall = time.perf_counter() - wall
         after = _ask(port, "GET", "/stats")
-    simulator.run.play_all = play
+    simulator.runs.run.play_all = play
     reasons = {}
     for record in result.scored:
         reason = record["termination"]

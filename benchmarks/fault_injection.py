@@ -185,8 +185,8 @@ def write_config(folder: Path, server: FakeOpenAI, episodes: int) -> Path:
 
 def planned_ids(config: Path) -> set[str]:
     """The episode ids the config plans (what `crmarena run` will play)."""
-    from simulator.config import load_config
-    from simulator.run import cached_org, plan
+    from simulator.runs.config import load_config
+    from simulator.runs.run import cached_org, plan
     cfg = load_config(config)
     return {p.spec.episode_id for p in plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])}
 

@@ -7,7 +7,7 @@ are resolved, and `from pkg import name` is an arrow to the module `pkg.name` wh
 module, else to `pkg`. Only the project's own packages (top-level folders with an
 `__init__.py`) are drawn. Prints each circle (a strongly connected component of more than one
 module) and each forbidden import (a module under `evaluators/` or `simulator/crm/` importing
-`simulator.run`, `simulator.executors` or `simulator.cli`); exits 1 if there is either.
+`simulator.runs.run`, `simulator.executors` or `simulator.cli`); exits 1 if there is either.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOW = ("evaluators", "simulator.crm")  # the modules under these ...
-FORBIDDEN = ("simulator.run", "simulator.executors", "simulator.cli")  # ... never import these
+FORBIDDEN = ("simulator.runs.run", "simulator.executors", "simulator.cli")  # ... never import these
 
 
 def modules(root: Path) -> dict[str, Path]:

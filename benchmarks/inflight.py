@@ -4,7 +4,7 @@
 
 A fake OpenAI-compatible server on 127.0.0.1 (tests/fake_openai.py in its own process) works on
 N requests at once, LATENCY seconds each, and queues the rest. CALLERS callers ask it through the
-real client path (simulator.models.build_client, the built-in chat client) for SECONDS; the
+real client path (simulator.models.clients.build_client, the built-in chat client) for SECONDS; the
 answers per second are compared with the server's ideal, N / LATENCY. Each width is played with
 the default settings of a loopback base_url (calls in flight measured) and with
 `max_concurrency: 1` (what the local defaults gave before). Then a serial slow server (2 s a
@@ -52,9 +52,9 @@ async def drive(spec, callers: int, seconds: float) -> dict:
     """`callers` callers asking for `seconds`; answers, timeouts (the server's pace) and the cap each 10 s."""
     from autogen_core.models import UserMessage
 
-    from simulator import models
-    from simulator.errors import InfraError
-    from simulator.models import build_client
+    from simulator.models import clients as models
+    from simulator.infra.errors import InfraError
+    from simulator.models.clients import build_client
 
     client, answered, end = build_client(spec), [], time.monotonic() + seconds
     start = time.monotonic()
@@ -85,7 +85,7 @@ async def drive(spec, callers: int, seconds: float) -> dict:
 
 
 def play(width: int, latency: float, callers: int, seconds: float, **extra) -> dict:
-    from simulator.models import parse_model_spec
+    from simulator.models.clients import parse_model_spec
 
     process, url = started_server(width, latency)
     try:

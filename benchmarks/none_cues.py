@@ -138,8 +138,8 @@ def main() -> None:
     ap.add_argument("--difficulty", default=DEFAULT_LEVEL, choices=LEVELS)
     ap.add_argument("--types", nargs="+", metavar="TYPE", help="only these task types (default: all with None answers)")
     args = ap.parse_args()
-    from simulator.config import OrgChoice
-    from simulator.run import cached_org
+    from simulator.runs.config import OrgChoice
+    from simulator.runs.run import cached_org
     orgs = [cached_org(OrgChoice(type=t, seed=args.org_seed, scale=args.scale)) for t in ("b2b", "b2c")]
     print(markdown(measure(orgs, args.per_type, args.task_seed, args.difficulty, args.types)))
 

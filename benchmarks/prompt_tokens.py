@@ -2,7 +2,7 @@
 
 What each model call of an episode repeats: the system prompt (role, tools, the schema or, with
 `schema: tool`, the object list, audience, task context) plus, for function calling, the tool
-schemas. Counted offline with the real tokenizer (cl100k_base: simulator.models.count_tokens_offline)
+schemas. Counted offline with the real tokenizer (cl100k_base: simulator.models.clients.count_tokens_offline)
 over the instances a run poses (the first `--instances` of each task type on each org type). With
 `schema: tool` the agent fetches an object's fields with describe: the last columns give what one
 describe result costs (median and largest object), paid once per object the episode needs and then
@@ -22,12 +22,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from simulator.agents.prompts import SCHEMA_MODES, system_prompt, tool_names  # noqa: E402
-from simulator.config import OrgChoice  # noqa: E402
+from simulator.runs.config import OrgChoice  # noqa: E402
 from simulator.crm.describe import describe_object, describe_schema  # noqa: E402
 from simulator.crm.session import OrgSession  # noqa: E402
 from simulator.crm.tools import CrmTools  # noqa: E402
-from simulator.models import count_tokens_offline  # noqa: E402
-from simulator.run import cached_org  # noqa: E402
+from simulator.models.clients import count_tokens_offline  # noqa: E402
+from simulator.runs.run import cached_org  # noqa: E402
 from simulator.tasks.generate import generate_instances  # noqa: E402
 
 PROTOCOLS = {"function_calling": "function", "react": "react"}

@@ -8,7 +8,7 @@ that server, the scripted person, `workers: 2`, concurrency 8, knowledge_qa and
 private_customer_information in full mode (the server's first reply ends each episode, so an
 episode costs one request when nothing is refused). It is played twice: with `rpm: 60` on the
 agent's model (the shared limiter), and without (only Retry-After and the AIMD back-off).
-`--scale 0.05` shortens the minute (the server's window and simulator.ratelimit.MINUTE) to 3 s,
+`--scale 0.05` shortens the minute (the server's window and simulator.models.ratelimit.MINUTE) to 3 s,
 as tests/test_rate_limits.py does. `--record` appends the table to benchmarks/RESULTS.md.
 """
 
@@ -29,7 +29,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from simulator import ratelimit  # noqa: E402
+from simulator.models import ratelimit  # noqa: E402
 from simulator.cli import main as crmarena  # noqa: E402
 from tests.fake_openai import FakeOpenAI, reply  # noqa: E402
 

@@ -2,7 +2,7 @@
 
     python benchmarks/shortcut_baselines.py [--per-type 20] [--scale 1] [--out /tmp/shortcuts]
 
-Plays, through the real `crmarena run` path (simulator.run.execute: both orgs, every task type,
+Plays, through the real `crmarena run` path (simulator.runs.run.execute: both orgs, every task type,
 full mode, the scripted user, no oracle), the instance-blind baselines of
 simulator/agents/baselines.py (always None, always refuse, a random Id from the person's
 messages, the most frequent answer of the type learned on the instances of task seed + 1 of
@@ -184,8 +184,8 @@ def top_counts(org, per_type: int, seed: int, difficulty: str = DEFAULT_LEVEL) -
 
 def run_org(org_type: str, args, out: Path) -> tuple[dict, list[dict]]:
     """Top counts and the scored records of every baseline on one org."""
-    from simulator.config import OrgChoice, load_config
-    from simulator.run import cached_org, execute
+    from simulator.runs.config import OrgChoice, load_config
+    from simulator.runs.run import cached_org, execute
     import yaml
     choice = OrgChoice(type=org_type, seed=args.org_seed, scale=args.scale)
     org = cached_org(choice)
@@ -201,7 +201,7 @@ def run_org(org_type: str, args, out: Path) -> tuple[dict, list[dict]]:
     path = out / f"{org_type}.yaml"
     path.write_text(yaml.safe_dump(config))
     execute(load_config(str(path)), fresh=True, say=lambda _: None)
-    from simulator.transcript import read_records
+    from simulator.runs.transcript import read_records
     folder = max((out / "runs").glob(f"shortcuts-{org_type}-*"))
     records = list(read_records(folder / "transcripts.jsonl"))
     return top_counts(org, args.per_type, args.task_seed, args.difficulty), records

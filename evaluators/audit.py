@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator import prompts
-from simulator.files import write_atomic
+from simulator.infra.files import write_atomic
 from simulator.records import Record, Reveal
 from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.users.personas import DISCLOSURES
@@ -217,7 +217,7 @@ def rubric_prompt(record: Record) -> str:
 async def _rubric(client: Any, record: Record) -> dict[str, Any]:
     from autogen_core.models import SystemMessage, UserMessage
 
-    from simulator.model_calls import client_settings
+    from simulator.models.calls import client_settings
 
     from .judge import find_json_object, record_digest
     result = await client.create([SystemMessage(content=prompts.render("audit_system")),
@@ -231,8 +231,8 @@ async def _rubric(client: Any, record: Record) -> dict[str, Any]:
 
 def judge_all(records: list[Record], model: Any, prior: dict[str, dict]) -> dict[str, dict]:
     """Rubric verdicts by episode id, reusing `prior` ones given on the same record by the same model."""
-    from simulator.model_calls import client_settings
-    from simulator.models import build_client, parse_model_spec
+    from simulator.models.calls import client_settings
+    from simulator.models.clients import build_client, parse_model_spec
 
     from .judge import reusable
     client = build_client(parse_model_spec(model, where="--judge"))
@@ -280,7 +280,7 @@ def judge_spec(text: str | None) -> Any:
     """The --judge value as a model spec (a mapping when it is written as one); ModelConfigError if bad."""
     import yaml
 
-    from simulator.models import ModelConfigError, parse_model_spec
+    from simulator.models.clients import ModelConfigError, parse_model_spec
     if text is None:
         return None
     try:
@@ -293,8 +293,8 @@ def judge_spec(text: str | None) -> Any:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     """`crmarena audit RUN_DIR [--judge MODEL]`: write audit.jsonl, print the summary, refresh the report."""
-    from simulator.models import ModelConfigError
-    from simulator.run_lock import RunFolderError, RunFolderLock
+    from simulator.models.clients import ModelConfigError
+    from simulator.runs.lock import RunFolderError, RunFolderLock
 
     from .observer import report
     run_dir = Path(args.run_dir)

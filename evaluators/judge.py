@@ -1,7 +1,7 @@
 """The LLM observer (LLM-as-judge): one finished transcript record in, one verdict out.
 
 `Judge(model_client).judge(record)` asks a chat model (its own model spec, built by
-`simulator.models.build_client`) whether the agent completed the person's task, and returns
+`simulator.models.clients.build_client`) whether the agent completed the person's task, and returns
 
     {"scorer": "judge", "scored", "success", "rationale", "refused", "leaked", "unlisted_leaks",
      "fact_leaks", "turn_categories", "valid", "error", "attempts", "model", "usage"}
@@ -82,15 +82,15 @@ from typing import Any, Iterable, Literal, Mapping
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator import prompts
-from simulator.errors import AgentError, InfraError, is_fatal
-from simulator.model_calls import TurnMeter, client_settings, model_errors
+from simulator.infra.errors import AgentError, InfraError, is_fatal
+from simulator.models.calls import TurnMeter, client_settings, model_errors
 from simulator.records import SCHEMA_VERSION, Record
 from simulator.replies.categories import ATTEMPTS, CATEGORIES
 from simulator.replies.numbers import fold
 from simulator.tasks.instance import REFUSAL
 from simulator.tasks.metrics import traits
 from simulator.tasks.spec import ANSWER_KIND_TEXT
-from simulator.transcript import Usage
+from simulator.models.usage import Usage
 
 from .leaks import agent_replies, leaked_values
 from .scorers import UNSCORED_TERMINATIONS, default
@@ -142,7 +142,7 @@ _FIELDS = tuple(VerdictSchema.model_fields)
 
 def response_format() -> dict[str, Any]:
     """The OpenAI `json_schema` response format for VerdictSchema (strict, as the SDK builds it)."""
-    from simulator.chat_completions import strict_json_schema
+    from simulator.models.chat_completions import strict_json_schema
 
     return {"type": "json_schema", "json_schema": {
         "name": "JudgeVerdict", "schema": strict_json_schema(VerdictSchema.model_json_schema()), "strict": True}}
@@ -418,9 +418,9 @@ def judged_this(verdict: Mapping[str, Any], record: Record) -> bool:
 
 def reusable(prior: Any, record: Record, model: Mapping[str, Any]) -> bool:
     """Whether an earlier verdict stands for `record`: given on this very record by a judge model
-    with the same reply-shaping settings (timeouts, retries and pacing aside: simulator.cache),
+    with the same reply-shaping settings (timeouts, retries and pacing aside: simulator.models.cache),
     and not missing for a provider reason (it was paid for; judging it again costs as much)."""
-    from simulator.cache import reply_settings
+    from simulator.models.cache import reply_settings
     verdict = JudgeVerdict.model_validate(prior) if isinstance(prior, Mapping) else None
     if verdict is None or verdict.model is None:
         return False
@@ -432,7 +432,7 @@ def reusable(prior: Any, record: Record, model: Mapping[str, Any]) -> bool:
 def _per_record_client(client: Any) -> Any:
     """A ModelClient of its own for one record (same provider client, retries, concurrency limit and
     response cache) so that its drain_usage() counts only this record's calls; any other client as it is."""
-    from simulator import models
+    from simulator.models import clients as models
 
     if isinstance(client, models._ModelClient):
         own = type(client)(client.inner, client.spec, client.price)
@@ -459,7 +459,7 @@ class Judge:
 
     def _format_args(self) -> dict[str, Any]:
         """Structured output where the client supports it: a json_schema (or json_object) response format."""
-        from simulator.models import speaks_openai
+        from simulator.models.clients import speaks_openai
 
         info = self.client.model_info
         if not speaks_openai(_inner(self.client)):

@@ -1,7 +1,7 @@
 """The live observer: a verdict after every agent reply, while the episode runs.
 
 `observer: {live: true}` in a run config gives every episode a LiveObserver, which the episode
-loop (simulator.episode, its `Watcher` hook) calls after each agent reply; each verdict is
+loop (simulator.runs.episode, its `Watcher` hook) calls after each agent reply; each verdict is
 appended to the record's events as it is given:
 
     {"type": "observation", "turn": the reply's turn, "leaked_values": [...], "leaked_facts": [...],
@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.errors import is_fatal
-from simulator.files import DamagedFileError, DiskFullError
+from simulator.infra.errors import is_fatal
+from simulator.infra.files import DamagedFileError, DiskFullError
 from simulator.records import Observation, Record, parse_record
 from simulator.replies import extract
 from simulator.replies.categories import ATTEMPTS, categorize
@@ -69,7 +69,7 @@ def first_leak_turn(record: Record) -> int | None:
 
 
 class LiveObserver:
-    """One episode's live observer (simulator.episode.Watcher): the rules, and the judge if given."""
+    """One episode's live observer (simulator.runs.episode.Watcher): the rules, and the judge if given."""
 
     def __init__(self, judge: Any = None, *, stop_on_leak: bool = False):
         self.judge, self.stop_on_leak = judge, stop_on_leak

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from simulator.files import json_lines, read_json, write_atomic
+from simulator.infra.files import json_lines, read_json, write_atomic
 from simulator.records import Instance, Record, parse_record
-from simulator.transcript import scan_records
+from simulator.runs.transcript import scan_records
 
 from .scorers import Registry, default
 from .scorers.rules import KEYS as RULES
@@ -133,7 +133,7 @@ def _write_scores(run_dir: Path, records: Iterable[Record]) -> None:
 
 def _judge_all(records: list[Record], judge_model: Any, concurrency: int) -> tuple[list[dict], str]:
     """The judge's verdicts on `records`, and its refusal if it met one no retry fixes."""
-    from simulator.models import build_client, parse_model_spec
+    from simulator.models.clients import build_client, parse_model_spec
 
     from .judge import Judge, judge_records
     judge = Judge(build_client(parse_model_spec(judge_model, where="judge.model")))

@@ -53,9 +53,9 @@ def _writer(value: str | None):
     if value is None:
         return None
     import yaml
-    from .cache import cache_dir
+    from simulator.models.cache import cache_dir
     from .crm.generator.writer import Writer
-    from .models import ModelConfigError, parse_model_spec
+    from simulator.models.clients import ModelConfigError, parse_model_spec
     try:
         spec = parse_model_spec(yaml.safe_load(value) if value.lstrip().startswith("{") else value, where="--writer")
     except yaml.YAMLError as exc:
@@ -318,22 +318,22 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
-    from .config import ConfigError, load_config
+    from simulator.runs.config import ConfigError, load_config
     from .crm.render import table
-    from .run import execute
+    from simulator.runs.run import execute
 
     try:
         cfg = _run_overrides(load_config(args.config), args)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
-    from .log import setup_logging
-    from .models import ModelConfigError
+    from simulator.infra.log import setup_logging
+    from simulator.models.clients import ModelConfigError
     setup_logging()
     say = lambda text: print(text, file=sys.stderr)  # noqa: E731
     tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked from this one
     bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
                              disable=args.quiet, dynamic_ncols=True)
-    from .run import PlanTooBig, RunFolderError, dry_run
+    from simulator.runs.run import PlanTooBig, RunFolderError, dry_run
     from .tasks.generate import TaskGenerationError
     try:
         if args.dry_run:
@@ -375,7 +375,7 @@ def _print_dry_run(cfg, plan: dict, *, probe: bool) -> int:
         print("\nEstimated model use of the episodes to run (two agent calls per user turn):")
         print(table(plan["models"]))
         if probe:
-            from .probe import probe_lines
+            from simulator.models.probe import probe_lines
             print("\n" + "\n".join(probe_lines(cfg, plan["models"])))
     return 0
 
@@ -388,12 +388,12 @@ def _run_dir(path: str) -> Path:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .analysis import cmd_export as export  # (imported when asked, as every command's work)
+    from simulator.runs.analysis import cmd_export as export  # (imported when asked, as every command's work)
     return export(args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .analysis import cmd_compare as compare
+    from simulator.runs.analysis import cmd_compare as compare
     return compare(args)
 
 
@@ -440,8 +440,8 @@ def cmd_serve_tools(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from evaluators.observer import rescore
-    from .log import setup_logging
-    from .models import ModelConfigError, parse_model_spec
+    from simulator.infra.log import setup_logging
+    from simulator.models.clients import ModelConfigError, parse_model_spec
 
     setup_logging()
     run_dir = _run_dir(args.run_dir)
@@ -481,7 +481,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def _writing(run_dir: Path):
     """Hold the run folder's lock while a command rewrites its scores, summary and report: a run
     still writing there holds it, and the command fails at once naming it (UsageError)."""
-    from .run_lock import locked
+    from simulator.runs.lock import locked
     return locked(run_dir, "wait for it to end (it scores and reports the run itself)", UsageError)
 
 
@@ -546,7 +546,7 @@ def cmd_prompts_show(args: argparse.Namespace) -> int:
 
 def cmd_serve_local(args: argparse.Namespace) -> int:
     """Become the model server (exec: signals reach the server itself, nothing is left behind)."""
-    from .local_model import LocalModelUnavailable, server_command
+    from simulator.models.local import LocalModelUnavailable, server_command
     if args.model and not Path(args.model).is_file():
         raise UsageError(f"--model: no such file: {args.model}")
     try:
@@ -689,7 +689,7 @@ def build_parser() -> argparse.ArgumentParser:
     ts.add_argument("id", help="instance id (or idx)")
     ts.set_defaults(func=cmd_tasks_show)
 
-    from .local_model import DEFAULT_CONTEXT, DEFAULT_PORT, MODEL_ALIAS
+    from simulator.models.local import DEFAULT_CONTEXT, DEFAULT_PORT, MODEL_ALIAS
     serve = sub.add_parser("serve-local", help="serve a local GGUF model on an OpenAI-compatible API "
                            "(default: the bundled Gemma 3 270M; needs the `local` extra)",
                            description="Starts llama-cpp-python's server; configs/local.yaml runs against it.")
@@ -784,7 +784,7 @@ def _add_prompts(sub) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .files import DamagedFileError, DiskFullError
+    from simulator.infra.files import DamagedFileError, DiskFullError
     from .records import RecordSchemaError
     args = build_parser().parse_args(argv)
     if getattr(args, "as_of", "unset") is None:

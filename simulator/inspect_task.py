@@ -3,12 +3,12 @@
 Registered for `inspect eval crmarena_sim/crmarena` by the `crmarena_sim` package (see there).
 Nothing else in the package imports this module, so `crmarena` never imports inspect_ai.
 
-- dataset: the run machinery's plan (`simulator.plan.Plan` over a config built from the task
+- dataset: the run machinery's plan (`simulator.runs.plan.Plan` over a config built from the task
   arguments, the org built once into the run cache): one Sample per instance, id = instance id,
   input = the request as posed in the mode, target = the answer, metadata = what describes the
   instance (task, skill, metric, persona...). The instance itself stays with the harness: the
   model sees the system prompt, the tools and the person's messages, nothing else.
-- solver: our episode loop (`simulator.episode.run_episode`) with our person (scripted, or the
+- solver: our episode loop (`simulator.runs.episode.run_episode`) with our person (scripted, or the
   LLM user), our stop rules and our transcript; the agent under test is `InspectAgent`, whose
   every step is Inspect's `generate` on the sample's TaskState with our CRM tools as Inspect
   tools, bound to the episode's own OrgSession (writes stay in the sample).
@@ -33,14 +33,15 @@ from .agents.base import Agent, AgentSetup, AgentTurn
 from .agents.function_calling import ONE_CALL_NOTICE
 from .agents.llm import failed
 from .agents.prompts import TOOL_NAMES
-from .config import OrgChoice, RunConfig, parse_config
+from simulator.runs.config import OrgChoice, RunConfig, parse_config
 from .crm.tools import CrmTools
-from .episode import Limits, Planned, Seat, run_episode
-from .errors import AgentError, InfraError
+from simulator.runs.episode import Limits, Planned, Seat, run_episode
+from simulator.infra.errors import AgentError, InfraError
 from .executors.play import make_user
-from .plan import Plan
+from simulator.runs.plan import Plan
 from .records import parse_record
-from .transcript import Usage, message
+from simulator.runs.transcript import message
+from simulator.models.usage import Usage
 from .users.disclosure import opening_text
 
 WHERE = Path("inspect task arguments (-T)")  # where config errors point
@@ -82,7 +83,7 @@ def crmarena_task(org: str = "b2b", mode: str = "sharded", tasks: str | list[str
 
 def planned(cfg: RunConfig) -> dict[str, Planned]:
     """The episodes of `cfg`'s plan by sample id (its org built into the run cache on first use)."""
-    from .run import cached_org
+    from simulator.runs.run import cached_org
     episodes = list(Plan(cfg, AGENT_LABEL, [cached_org(cfg.orgs[0])]))
     several = len({p.spec.instance.id for p in episodes}) < len(episodes)  # (personas: a pool)
     return {sample_id(p, several): p for p in episodes}

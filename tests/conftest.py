@@ -10,7 +10,7 @@ from typing import Iterator
 import pytest
 
 from simulator.crm.store import Org
-from simulator.log import setup_logging
+from simulator.infra.log import setup_logging
 
 setup_logging("WARNING")  # loguru writes to the stderr of the moment, which pytest captures
 
@@ -76,7 +76,7 @@ def fake_openai():
 
 def seed_org_cache(cache: Path, org_paths) -> Path:
     """`cache` made a run cache holding the session's small b2b org (seed 7, TEST_SCALE)."""
-    from simulator.run import org_cache_name
+    from simulator.runs.run import org_cache_name
     (cache / "orgs").mkdir(parents=True)
     (cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE)).symlink_to(org_paths["b2b"])
     return cache
@@ -100,12 +100,12 @@ def org_cache(tmp_path_factory, monkeypatch, org_paths):
 
 
 def seat_of(agent):
-    """The seat the harness would give `agent` (simulator.episode.Seat), for tests that build agents
+    """The seat the harness would give `agent` (simulator.runs.episode.Seat), for tests that build agents
     themselves: the oracle (and its test subclasses) briefed, a remote agent briefed as it was made, any
     other by the kind it reports (the harness never reads it from an agent: executors.play.seat)."""
     from simulator.agents.oracle import OracleAgent
     from simulator.agents.remote import RemoteAgent
-    from simulator.episode import ORACLE_SEAT, Seat
+    from simulator.runs.episode import ORACLE_SEAT, Seat
     if isinstance(agent, OracleAgent):
         return ORACLE_SEAT
     if isinstance(agent, RemoteAgent):

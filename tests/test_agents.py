@@ -17,7 +17,7 @@ from simulator.agents.react import ReActAgent, parse_step, read_call
 from simulator.crm.describe import describe_schema
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
-from simulator.errors import AgentError, InfraError
+from simulator.infra.errors import AgentError, InfraError
 from simulator.tasks.generate import generate_instances
 from tests.fake_openai import error, fake_key, reply, tool_call
 
@@ -138,7 +138,7 @@ def test_function_agent_solves_an_instance_through_a_real_tool_call(fake_openai,
 
 
 def test_function_agent_in_an_episode_with_the_scripted_user(fake_openai, b2b_org, instances, schema_text):
-    from simulator.episode import EpisodeSpec, Seat, run_episode
+    from simulator.runs.episode import EpisodeSpec, Seat, run_episode
     from simulator.users.personas import load_personas, persona_pool_for
     from simulator.users.scripted import ScriptedUser
 
@@ -160,7 +160,7 @@ def test_function_agent_in_an_episode_with_the_scripted_user(fake_openai, b2b_or
 
 
 def test_a_turn_that_fails_still_records_its_tool_calls_and_cost(fake_openai, b2b_org, instances, schema_text):
-    from simulator.episode import EpisodeSpec, Seat, run_episode
+    from simulator.runs.episode import EpisodeSpec, Seat, run_episode
     from simulator.users.personas import load_personas
     from simulator.users.scripted import ScriptedUser
 
@@ -268,7 +268,7 @@ def test_settings_name_the_model_but_not_the_key(fake_openai):
 
 
 def test_with_a_model_client_usage_and_settings_come_from_it(fake_openai, tools):
-    from simulator.models import build_client, parse_model_spec
+    from simulator.models.clients import build_client, parse_model_spec
 
     spec = parse_model_spec({"model": "fake-model", "base_url": fake_openai.base_url,
                              "model_info": _model_info(False)}, where="test")
@@ -488,9 +488,9 @@ def _plugin_run(tmp_path, monkeypatch, plugin: str, options: dict, instances: in
     """The records of a small offline run of the plug-in agent crmarena_sloppy:`plugin` (SLOPPY_SOURCE)."""
     import yaml
 
-    from simulator.config import load_config
-    from simulator.run import execute
-    from simulator.transcript import read_records
+    from simulator.runs.config import load_config
+    from simulator.runs.run import execute
+    from simulator.runs.transcript import read_records
     (tmp_path / "crmarena_sloppy.py").write_text(SLOPPY_SOURCE)
     monkeypatch.syspath_prepend(str(tmp_path))
     config = {"name": "sloppy", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time"],
@@ -533,15 +533,15 @@ OK_MESSAGE = {"role": "assistant", "content": "hi", "turn": 1}
     ([{**OK_MESSAGE, "tool_calls": "soql"}], "x", "tool_calls"),
 ])
 def test_every_malformed_agent_turn_is_named_as_the_agents_failure(messages, reply, named):
-    from simulator.episode import held
-    from simulator.errors import AgentError
+    from simulator.runs.episode import held
+    from simulator.infra.errors import AgentError
     with pytest.raises(AgentError, match="the agent returned a message the transcript cannot hold") as caught:
         held(messages, reply)
     assert named in str(caught.value)
 
 
 def test_a_turn_the_transcript_can_hold_is_held_as_it_will_be_written():
-    from simulator.episode import held
+    from simulator.runs.episode import held
     assert held([OK_MESSAGE], None) == [OK_MESSAGE]  # (None: no reply, as before)
     assert held(({**OK_MESSAGE, "content": b"hi"},)) == [OK_MESSAGE]  # (bytes read as text, a tuple as a list)
 

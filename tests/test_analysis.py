@@ -1,4 +1,4 @@
-"""Analysis outputs (simulator/analysis.py): two real runs of one config (the oracle, and the
+"""Analysis outputs (simulator/runs/analysis.py): two real runs of one config (the oracle, and the
 always-None baseline) exported as parquet and csv load in pandas with typed columns; `compare`
 pairs them per instance and McNemar's exact test finds the oracle better; bad input is one line
 and exit status 2. Also the report's variance columns (evaluators.stats)."""
@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from evaluators.stats import mcnemar_p, min_detectable_difference, standard_error
-from simulator import analysis
+from simulator.runs import analysis
 from simulator.cli import main
 from tests.conftest import small_org_cache
 

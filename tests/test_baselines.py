@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from simulator.cli import main
-from simulator.transcript import read_records
+from simulator.runs.transcript import read_records
 
 TYPES = ["lead_qualification", "activity_priority", "handle_time", "monthly_trend_analysis"]
 BLIND = {"always-none": "simulator.agents.baselines:AlwaysNone",
@@ -33,7 +33,7 @@ def _config(root, agents, name: str = "b", tasks=TYPES, orgs=("b2b",)) -> str:
 
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory, org_paths):
-    from simulator.run import org_cache_name
+    from simulator.runs.run import org_cache_name
     root = tmp_path_factory.mktemp("baselines")
     (root / "cache" / "orgs").mkdir(parents=True)
     for kind in ("b2b", "b2c"):

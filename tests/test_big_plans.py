@@ -14,9 +14,9 @@ from itertools import islice
 import pytest
 
 from simulator.cli import main
-from simulator.config import load_config
-from simulator.run import cached_org, dry_run, plan
-from simulator.transcript import read_records
+from simulator.runs.config import load_config
+from simulator.runs.run import cached_org, dry_run, plan
+from simulator.runs.transcript import read_records
 from tests.test_run import _config
 
 HUGE = {"trials": 3_000_000, "tasks": ["handle_time", "knowledge_qa"], "modes": ["full", "sharded"]}  # 12 M
@@ -60,8 +60,8 @@ def test_a_plan_over_a_million_episodes_needs_yes(tmp_path, capsys, org_cache):
 
 
 def test_yes_confirms_a_big_plan(tmp_path, capsys, org_cache, monkeypatch):
-    import simulator.run
-    monkeypatch.setattr(simulator.run, "CONFIRM_ABOVE", 5)  # (a big plan, as far as the check knows)
+    import simulator.runs.run
+    monkeypatch.setattr(simulator.runs.run, "CONFIRM_ABOVE", 5)  # (a big plan, as far as the check knows)
     config = _config(tmp_path, tasks=["handle_time", "knowledge_qa"], modes=["full"], trials=3)  # 6 episodes
     assert main(["run", "--config", str(config), "-q"]) == 2
     assert "the plan has 6 episodes (more than 5)" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from simulator.agents.calibration import LeakyAgent
 from simulator.agents.oracle import OracleAgent
 from simulator.cli import main
 from simulator.records import parse_record
-from simulator.transcript import read_records
+from simulator.runs.transcript import read_records
 from tests.conftest import small_org_cache
 
 

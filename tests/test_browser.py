@@ -1,7 +1,7 @@
 """The report and the transcript viewer in a real browser (Debian's Chromium, headless, driven by
 Selenium through Debian's chromedriver; nothing is downloaded).
 
-Two real run folders: one played by `simulator.run.execute` (the oracle and the always-refuse
+Two real run folders: one played by `simulator.runs.run.execute` (the oracle and the always-refuse
 baseline on a small offline config), and one whose records carry injected model text (script
 tags, event handlers, `javascript:` links, `</script>` break-outs, ...) written through the real
 transcript writer and re-scored and reported by the observer. The tests drive the pages as a
@@ -55,8 +55,8 @@ INJECTED = " ".join(PAYLOADS)
 @pytest.fixture(scope="module")
 def played(tmp_path_factory, org_paths) -> Path:
     """A real offline run: oracle and always-refuse, two task types, full and sharded (8 episodes)."""
-    from simulator.config import parse_config
-    from simulator.run import execute
+    from simulator.runs.config import parse_config
+    from simulator.runs.run import execute
 
     root = tmp_path_factory.mktemp("played")
     seed_org_cache(root / "cache", org_paths)
@@ -91,7 +91,7 @@ def injected(played, tmp_path_factory) -> Path:
     """The played run's records with injected model text, written by the real transcript writer
     into a new run folder, then scored and reported by the observer."""
     from evaluators.observer import rescore
-    from simulator.transcript import TranscriptWriter, read_records
+    from simulator.runs.transcript import TranscriptWriter, read_records
 
     folder = tmp_path_factory.mktemp("injected")
     (folder / "config.json").write_bytes((played / "config.json").read_bytes())

@@ -6,7 +6,7 @@ from autogen_core import FunctionCall
 from autogen_core.models import CreateResult, RequestUsage, SystemMessage, UserMessage
 from pydantic import BaseModel
 
-from simulator.cache import ResponseCache, request_key
+from simulator.models.cache import ResponseCache, request_key
 
 SETTINGS = {"provider": "openai", "model": "gpt-4o-mini", "temperature": 0.2, "max_concurrency": 4}
 MESSAGES = [SystemMessage(content="You are a CRM assistant."), UserMessage(content="Who closed most?", source="user")]
@@ -52,7 +52,7 @@ def test_a_cached_run_replays_with_zero_model_calls(tmp_path, monkeypatch, org_c
     import yaml
 
     from simulator.cli import main
-    from simulator.transcript import read_records
+    from simulator.runs.transcript import read_records
     from tests.fake_openai import never_the_same
     from tests.test_run import _model_config
 

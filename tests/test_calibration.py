@@ -17,7 +17,7 @@ from simulator.crm.generator import build_org
 from simulator.crm.session import OrgSession
 from simulator.crm.store import Org
 from simulator.crm.tools import CrmTools
-from simulator.transcript import typed_records
+from simulator.runs.transcript import typed_records
 from simulator.users.tactics import outcome, pieces
 from tests.conftest import small_org_cache
 

@@ -1,4 +1,4 @@
-"""simulator.chat_completions: the SDK-free client against autogen's OpenAIChatCompletionClient.
+"""simulator.models.chat_completions: the SDK-free client against autogen's OpenAIChatCompletionClient.
 
 autogen 0.7's client (on the OpenAI SDK) is the oracle: both clients talk to the same scripted
 FakeOpenAI server, which records the request bodies; the bodies sent and the results returned
@@ -20,9 +20,9 @@ from autogen_core.models import (AssistantMessage, FunctionExecutionResult, Func
 from autogen_core.tools import FunctionTool
 from pydantic import BaseModel, Field
 
-from simulator.chat_completions import (APIConnectionError, APIStatusError, APITimeoutError, OpenAIChatClient,
+from simulator.models.chat_completions import (APIConnectionError, APIStatusError, APITimeoutError, OpenAIChatClient,
                                         endpoint, response_format, strict_json_schema)
-from simulator.models import MalformedReply
+from simulator.models.clients import MalformedReply
 from tests.fake_openai import FakeOpenAI, error, fake_key, malformed, reply, slow, truncated
 
 MODEL = "fake-model"  # not an OpenAI name: autogen takes the model_info given, and resolves nothing
@@ -368,8 +368,8 @@ def test_a_body_that_cannot_be_decoded_is_a_connection_error_retried_by_the_mode
     import socket
     import threading
 
-    from simulator.errors import InfraError
-    from simulator.models import build_client, parse_model_spec
+    from simulator.infra.errors import InfraError
+    from simulator.models.clients import build_client, parse_model_spec
 
     hits, listener = [], socket.create_server(("127.0.0.1", 0))
 
@@ -514,9 +514,9 @@ def test_replies_autogen_fails_on(fake_openai):
 @pytest.mark.parametrize("raw", [None, "stop", "STOP", "length", "content_filter", "tool_calls", "function_calls",
                                  "end_turn", "End_Turn", "max_tokens", ""])
 def test_finish_reasons_read_as_autogens_own_helper_reads_them(raw):
-    """simulator.completions writes what autogen keeps in a private module; while that module exists,
+    """simulator.models.completions writes what autogen keeps in a private module; while that module exists,
     both agree (they are compared on every reply in test_result_is_autogens too)."""
-    from simulator.completions import finish_reason
+    from simulator.models.completions import finish_reason
     private = pytest.importorskip("autogen_ext.models._utils.normalize_stop_reason")
     assert finish_reason(raw) == private.normalize_stop_reason(raw)
 
@@ -524,6 +524,6 @@ def test_finish_reasons_read_as_autogens_own_helper_reads_them(raw):
 @pytest.mark.parametrize("content", ["<think>a</think>b", "  <think> x y </think>\n z ", "no think", "<think>open",
                                      "</think>a<think>b", "pre <think>t</think> post", "<think></think>"])
 def test_r1_thoughts_split_as_autogens_own_helper_splits_them(content):
-    from simulator.completions import split_thought
+    from simulator.models.completions import split_thought
     private = pytest.importorskip("autogen_ext.models._utils.parse_r1_content")
     assert split_thought(content) == private.parse_r1_content(content)

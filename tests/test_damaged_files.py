@@ -15,8 +15,8 @@ import pytest
 
 from simulator.cli import main
 from simulator.crm import store
-from simulator.files import DamagedFileError
-from simulator.transcript import read_records
+from simulator.infra.files import DamagedFileError
+from simulator.runs.transcript import read_records
 from tests.test_run import _config
 
 SMALL = {"tasks": ["handle_time", "knowledge_qa"], "modes": ["full"]}  # 2 episodes
@@ -60,7 +60,7 @@ def test_a_garbage_config_json_without_records_is_written_anew(tmp_path, capsys,
 
 
 def test_config_json_and_prompts_json_are_written_atomically(tmp_path, capsys, org_cache, monkeypatch):
-    import simulator.run as run
+    import simulator.runs.run as run
     written = []
     real = run.write_atomic
     monkeypatch.setattr(run, "write_atomic", lambda path, data: (written.append(Path(path).name), real(path, data)))
@@ -255,7 +255,7 @@ def test_a_stamp_is_not_trusted_beside_a_write_ahead_log(tmp_path, org_paths, mo
     """In WAL mode a writer that never checkpoints keeps its writes in the -wal file, where the org
     file's times do not show them: with a -wal file beside it the content is hashed (and no stamp
     written)."""
-    from simulator.run import verified_org
+    from simulator.runs.run import verified_org
 
     path = tmp_path / "org.db"
     shutil.copy(org_paths["b2b"], path)

@@ -20,7 +20,7 @@ from simulator.tasks.base import OracleError
 from simulator.tasks.instance import Instance
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
-from simulator.transcript import typed_records
+from simulator.runs.transcript import typed_records
 from tests.conftest import seed_org_cache
 from tests.test_run import _config
 

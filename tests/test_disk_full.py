@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from simulator import files
+from simulator.infra import files
 from simulator.cli import main
-from simulator.files import DiskFullError, LineAppender, write_atomic
-from simulator.transcript import read_records
+from simulator.infra.files import DiskFullError, LineAppender, write_atomic
+from simulator.runs.transcript import read_records
 from tests.test_run import _config
 
 REAL_WRITE, REAL_FSYNC = os.write, os.fsync
@@ -198,7 +198,7 @@ class _FullOnInsert:
 
 
 def _cache_full(monkeypatch, code: int) -> None:
-    from simulator.cache import ResponseCache
+    from simulator.models.cache import ResponseCache
     real = ResponseCache.__init__
 
     def init(self, path):
@@ -209,7 +209,7 @@ def _cache_full(monkeypatch, code: int) -> None:
 
 @pytest.mark.parametrize("code, problem", [(13, "no space left on the device"), (778, "SQLite: database or disk")])
 def test_the_caches_full_disk_and_io_errors_are_disk_full(tmp_path, monkeypatch, code, problem):
-    from simulator.cache import ResponseCache
+    from simulator.models.cache import ResponseCache
     _cache_full(monkeypatch, code)  # 13: SQLITE_FULL; 778: SQLITE_IOERR_WRITE
     cache = ResponseCache(tmp_path / "c.sqlite")
     with pytest.raises(DiskFullError, match=f"{problem}.* while writing {tmp_path / 'c.sqlite'}"):
@@ -289,8 +289,8 @@ def test_on_a_real_full_filesystem(tiny_fs, tmp_path, capsys, org_cache, monkeyp
 
 
 def test_a_transcript_line_is_redacted_of_the_runs_secrets(tmp_path):
-    from simulator.secrets import remember
-    from simulator.transcript import TranscriptWriter
+    from simulator.infra.secrets import remember
+    from simulator.runs.transcript import TranscriptWriter
     secret = "Zq8-" + os.urandom(12).hex()
     remember(secret)
     with gzip.open(Path(__file__).parent / "golden" / "all" / "transcripts.jsonl.gz", "rt") as fh:
@@ -310,7 +310,7 @@ def test_a_cache_damaged_mid_run_stops_the_run_and_is_no_agent_error(tmp_path, c
 
     import yaml
 
-    from simulator.cache import ResponseCache
+    from simulator.models.cache import ResponseCache
     from tests.fake_openai import fake_key, never_the_same
     from tests.test_run import _model_config
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-bad-0000")

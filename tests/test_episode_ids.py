@@ -1,4 +1,4 @@
-"""Episode ids come from named fields only (simulator.plan.episode_id, RoleConfig.identity): the
+"""Episode ids come from named fields only (simulator.runs.plan.episode_id, RoleConfig.identity): the
 configs of the stored runs (tests/golden/make.py), planned again, give every id those runs wrote,
 and a field added to the agent's dataclass changes none (resume across versions rests on it)."""
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from simulator.config import RoleConfig, RunConfig, parse_config
+from simulator.runs.config import RoleConfig, RunConfig, parse_config
 from simulator.crm.generator import build_org
 from simulator.crm.store import Org
-from simulator.plan import Plan
+from simulator.runs.plan import Plan
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

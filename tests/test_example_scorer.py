@@ -69,8 +69,8 @@ def test_a_record_naming_an_unknown_metric_is_a_clear_error():
 
 def _run(tmp_path: Path, name: str, agent: dict, scorers: list) -> Path:
     """A small offline run of `agent` with the run's own `scorers`; its folder."""
-    from simulator.config import load_config
-    from simulator.run import execute
+    from simulator.runs.config import load_config
+    from simulator.runs.run import execute
     config = {"name": name, "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time", "knowledge_qa"],
               "instances_per_task": 2, "modes": ["full"], "personas_per_pool": 1, "agent": agent,
               "user": {"kind": "scripted"}, "scorers": scorers, "out": str(tmp_path / "runs")}
@@ -81,8 +81,8 @@ def _run(tmp_path: Path, name: str, agent: dict, scorers: list) -> Path:
 def test_a_run_names_its_own_scorer_and_every_step_shows_it(tmp_path, org_cache, monkeypatch):
     """`scorers:` in a run config: the worker scores each episode with it, the summary and report show its
     section, `crmarena export` its column, `crmarena compare` pairs its outcome; no code of ours changes."""
-    from simulator.analysis import compare, load_run_folder, render_markdown
-    from simulator.transcript import read_records
+    from simulator.runs.analysis import compare, load_run_folder, render_markdown
+    from simulator.runs.transcript import read_records
     monkeypatch.syspath_prepend(str(EXAMPLE.parent))
     scorer = [{"plugin": "tool_calls_scorer:ToolCalls", "options": {"budget": 2}}]
     oracle = _run(tmp_path, "oracle", {"kind": "oracle"}, scorer)

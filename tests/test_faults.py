@@ -1,6 +1,6 @@
 """Fault tolerance against a local fault-injecting OpenAI-compatible server (tests/fake_openai.py).
 
-The real OpenAI client (through simulator.models.build_client) meets 429s with Retry-After,
+The real OpenAI client (through simulator.models.clients.build_client) meets 429s with Retry-After,
 5xx, client timeouts, dropped connections, truncated JSON bodies and slow replies: transient
 faults are retried within the spec's attempts; what still fails is an InfraError, which ends
 its episode as `infra_error` (never the agent's failure), counted in summary.json, and played
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from simulator.errors import InfraError
+from simulator.infra.errors import InfraError
 from simulator.cli import main
-from simulator.models import build_client, parse_model_spec
-from simulator.transcript import read_records
+from simulator.models.clients import build_client, parse_model_spec
+from simulator.runs.transcript import read_records
 from tests.fake_openai import MAX_PAUSE, FakeOpenAI, drop, error, fake_key, reply, slow, truncated
 from tests.test_run import _config
 
@@ -183,8 +183,8 @@ class FaultScripts:
 
 
 def _planned_ids(config: Path) -> set[str]:
-    from simulator.config import load_config
-    from simulator.run import cached_org, plan
+    from simulator.runs.config import load_config
+    from simulator.runs.run import cached_org, plan
     cfg = load_config(config)
     return {p.spec.episode_id for p in plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])}
 

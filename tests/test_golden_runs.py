@@ -12,7 +12,7 @@ import pytest
 
 from evaluators.observer import load_run, rescore, run_headline, scan_run, score
 from evaluators.summary import summarize
-from simulator.transcript import typed_records
+from simulator.runs.transcript import typed_records
 from tests.golden.folders import GOLDEN, RUNS, unpacked
 
 INTENDED = {  # (run, summary key path) -> why today's summary differs from the stored one, on purpose

@@ -11,7 +11,7 @@ import pytest
 
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
-from simulator.inputs import MAX_JSON_DEPTH, parse_json
+from simulator.infra.inputs import MAX_JSON_DEPTH, parse_json
 from simulator.servers.background import BackgroundServer
 from simulator.servers.salesforce_rest import attach_session, create_app
 from tests.test_serve_org import CREDS, sql
@@ -169,7 +169,7 @@ def test_a_hostile_run_config_is_one_line_fast(tmp_path, capsys, name):
 
 
 def test_anchors_and_aliases_of_ordinary_size_still_work():
-    from simulator.inputs import parse_yaml
+    from simulator.infra.inputs import parse_yaml
     text = "base: &m {model: openai/gpt-4o-mini, temperature: 0}\nagent: {model: *m}\nuser: {model: *m}\n"
     data = parse_yaml(text)
     assert data["agent"]["model"] == data["user"]["model"] == {"model": "openai/gpt-4o-mini", "temperature": 0}

@@ -1,4 +1,4 @@
-"""simulator.http_transport under the built-in chat client (build_client), against an HTTP/1.1
+"""simulator.models.http_transport under the built-in chat client (build_client), against an HTTP/1.1
 server (uvicorn on 127.0.0.1): keep-alive reuse, streamed (chunked) replies, a server that
 closes an idle connection, a slow server (read timeout). tests/fake_openai.py (HTTP/1.0, one
 connection per request) covers drops, resets and cut bodies in test_faults.py."""
@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
-from simulator.models import build_client, parse_model_spec
+from simulator.models.clients import build_client, parse_model_spec
 from simulator.servers.background import BackgroundServer
 
 KEY_ENV = "CRMARENA_TRANSPORT_TEST_KEY"
@@ -85,7 +85,7 @@ def test_an_https_request_goes_through_the_librarys_transport_made_when_first_ne
 
     import httpx
 
-    from simulator.errors import InfraError
+    from simulator.infra.errors import InfraError
 
     with socket.create_server(("127.0.0.1", 0)) as free:
         port = free.getsockname()[1]
@@ -191,7 +191,7 @@ def test_a_connection_the_server_closed_while_idle_is_not_reused(monkeypatch):
 
 
 def test_a_slow_server_is_a_timeout(server):
-    from simulator.errors import InfraError
+    from simulator.infra.errors import InfraError
     running, _, pause = server
     pause.append(2.0)
     with pytest.raises(InfraError, match="APITimeoutError"):
@@ -199,8 +199,8 @@ def test_a_slow_server_is_a_timeout(server):
 
 
 def test_certificates_that_cannot_be_loaded_are_a_config_error_for_an_https_server(monkeypatch, tmp_path):
-    from simulator import models
-    from simulator.models import ModelConfigError
+    from simulator.models import clients as models
+    from simulator.models.clients import ModelConfigError
 
     monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
     monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "missing.pem"))

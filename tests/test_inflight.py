@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from simulator import models
-from simulator.models import build_client, parse_model_spec
-from simulator.ratelimit import AdaptiveConcurrency, ServerPace
+from simulator.models import clients as models
+from simulator.models.clients import build_client, parse_model_spec
+from simulator.models.ratelimit import AdaptiveConcurrency, ServerPace
 from tests.fake_openai import reply
 
 
@@ -227,7 +227,7 @@ def test_who_sets_the_cap_of_a_local_server(extra, expected):
 
 
 def test_a_remote_server_may_be_measured_too_and_a_bad_flag_is_one_line(monkeypatch):
-    from simulator.models import ModelConfigError
+    from simulator.models.clients import ModelConfigError
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-inflight")
     spec = parse_model_spec({"model": "openai/gpt-4o", "measure_concurrency": True, "max_concurrency": 32}, "m")

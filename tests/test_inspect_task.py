@@ -171,7 +171,7 @@ def test_the_cli_does_not_import_inspect():
 
 
 def test_bad_arguments_are_one_clear_error(org_cache):
-    from simulator.config import ConfigError
+    from simulator.runs.config import ConfigError
     from simulator.inspect_task import crmarena_task
     with pytest.raises(ConfigError, match="modes"):
         crmarena_task(mode="chatty", seed=7, scale=0.2)

@@ -11,7 +11,7 @@ import pytest
 
 from evaluators.judge import (CATEGORIES, Judge, agreement, conversation_lines, find_json_object, judge_records,
                               parse_verdict, reply_turns, reusable)
-from simulator.models import Price, build_client, parse_model_spec
+from simulator.models.clients import Price, build_client, parse_model_spec
 from simulator.records import Record, parse_record
 from tests.records import merged, record
 from tests.fake_openai import error, reply
@@ -380,7 +380,7 @@ def test_parse_verdict_reasons():
 def test_real_oracle_episode_prompt_has_no_tool_results(b2b_org, fake_openai, make_judge):
     """A real sharded confidentiality episode (oracle agent, scripted person) judged end to end."""
     from simulator.agents.oracle import OracleAgent
-    from simulator.episode import ORACLE_SEAT, EpisodeSpec, run_episode
+    from simulator.runs.episode import ORACLE_SEAT, EpisodeSpec, run_episode
     from simulator.tasks.generate import generate_instances
     from simulator.users.personas import load_personas
     from simulator.users.scripted import ScriptedUser

@@ -35,9 +35,9 @@ def sources(*places: str) -> list[Path]:
 
 @pytest.mark.parametrize("places, banned", [
     (("simulator/crm",), "simulator.agents"),
-    (("simulator/models.py", "simulator/model_calls.py", "simulator/errors.py", "simulator/users",
+    (("simulator/models/clients.py", "simulator/models/calls.py", "simulator/infra/errors.py", "simulator/users",
       "evaluators"), "simulator.agents"),
-    (("simulator/episode.py", "simulator/users", "simulator/replies", "simulator/tasks", "simulator/agents",
+    (("simulator/runs/episode.py", "simulator/users", "simulator/replies", "simulator/tasks", "simulator/agents",
       "simulator/executors"),
      "evaluators"),
     (("evaluators/stats.py",), "evaluators.scorers"),  # the scorers build on the statistics, never the reverse
@@ -50,6 +50,40 @@ def test_no_wrong_way_imports(places, banned):
     found = {f"{p.relative_to(ROOT)}: {name}" for p in sources(*places) for name in imported(p)
              if name == banned or name.startswith(banned + ".")}
     assert not found, sorted(found)
+
+
+SUBPACKAGES = sorted(p.parent.name for p in (ROOT / "simulator").glob("*/__init__.py"))
+# What each low subpackage may import of the project (README "Layout"): infrastructure nothing,
+# model access only infrastructure, the org (its text writer uses a model and a prompt), records,
+# and reply reading nothing of the run.
+MAY_IMPORT = {
+    "infra": {"infra"},
+    "models": {"infra", "models"},
+    "records": {"records"},
+    "replies": {"replies", "infra", "crm"},
+    "crm": {"crm", "infra", "models", "prompts"},
+}
+
+
+@pytest.mark.parametrize("package", sorted(MAY_IMPORT))
+def test_low_subpackages_import_only_below_them(package):
+    allowed = MAY_IMPORT[package]
+    found = {f"{p.relative_to(ROOT)}: {name}" for p in sources(f"simulator/{package}")
+             for name in imported(p)
+             if name.startswith(("simulator.", "evaluators")) and name != "simulator.__version__"
+             and (name.split(".")[0] == "evaluators" or name.split(".")[1] not in allowed)}
+    assert not found, sorted(found)
+
+
+def test_every_subpackage_says_what_it_holds_and_the_readme_lists_it():
+    readme = (ROOT / "README.md").read_text()
+    layout = readme[readme.index("## Layout"):]
+    for name in SUBPACKAGES:
+        doc = ast.get_docstring(ast.parse((ROOT / "simulator" / name / "__init__.py").read_text()))
+        assert doc and len(doc) > 60, f"simulator/{name}/__init__.py needs a docstring paragraph"
+        assert f"simulator/{name}/" in layout, f"README Layout does not list simulator/{name}/"
+    loose = sorted(p.name for p in (ROOT / "simulator").glob("*.py"))
+    assert loose == ["__init__.py", "cli.py", "inspect_task.py"], loose
 
 
 def test_nothing_low_imports_the_run_its_executors_or_the_cli():

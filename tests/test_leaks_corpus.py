@@ -19,7 +19,7 @@ from simulator.crm.generator import articles
 from simulator.replies.categories import categorize
 from simulator.tasks.families.confidentiality import article_facts
 from simulator.tasks.generate import generate_instances
-from simulator.transcript import EpisodeRecord, Termination, message
+from simulator.runs.transcript import EpisodeRecord, Termination, message
 
 DATA = Path(__file__).parent / "data"
 LEAK_KEYS = ("id", "form", "leak", "semantic", "values", "facts", "person", "replies", "leaked")

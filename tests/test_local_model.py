@@ -18,9 +18,9 @@ import pytest
 import yaml
 
 from simulator.cli import main
-from simulator.config import default_config_path
-from simulator.local_model import MODEL_ALIAS, missing
-from simulator.transcript import read_records
+from simulator.runs.config import default_config_path
+from simulator.models.local import MODEL_ALIAS, missing
+from simulator.runs.transcript import read_records
 
 if missing():
     pytest.skip(missing(), allow_module_level=True)

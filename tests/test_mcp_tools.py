@@ -263,7 +263,7 @@ def _model_steps(messages: list[dict]) -> list[dict]:
 
 def _episode(spec, org, agent):
     from evaluators.observer import score
-    from simulator.episode import run_episode
+    from simulator.runs.episode import run_episode
     from simulator.records import parse_record
     from tests.conftest import seat_of
     from simulator.users.scripted import ScriptedUser
@@ -274,7 +274,7 @@ def _episode(spec, org, agent):
 
 def _specs(org):
     from simulator.agents.prompts import system_prompt
-    from simulator.episode import EpisodeSpec
+    from simulator.runs.episode import EpisodeSpec
     from simulator.tasks.generate import generate_instances
     from simulator.users.personas import load_personas, persona_pool_for
 

@@ -17,7 +17,7 @@ from simulator.tasks.spec import MILESTONE_KINDS, MINEFIELD_KINDS, SpecError, lo
 FLAWED = '''
 from simulator.agents.base import AgentTurn
 from simulator.agents.oracle import OracleAgent
-from simulator.transcript import message
+from simulator.runs.transcript import message
 
 
 class Flawed(OracleAgent):
@@ -46,7 +46,7 @@ class Flawed(OracleAgent):
 
 
 def _run(tmp_path, org_paths, monkeypatch, name, tasks, agent, orgs=("b2b",), n=2) -> tuple:
-    from simulator.run import org_cache_name
+    from simulator.runs.run import org_cache_name
     (tmp_path / "cache" / "orgs").mkdir(parents=True, exist_ok=True)
     for kind in orgs:
         link = tmp_path / "cache" / "orgs" / org_cache_name(kind, 7, 0.2)

@@ -1,4 +1,4 @@
-"""simulator.models: specs, building, retries, concurrency, usage and cost, key hygiene.
+"""simulator.models.clients: specs, building, retries, concurrency, usage and cost, key hygiene.
 
 Network calls go to the scripted fake OpenAI server on 127.0.0.1; no real key is used.
 """
@@ -17,10 +17,10 @@ import time
 import pytest
 from loguru import logger
 
-from simulator.errors import InfraError
-from simulator.models import (DEFAULT_MODEL_INFO, OLLAMA_URL, ModelConfigError, ModelSpec, Price, build_client,
+from simulator.infra.errors import InfraError
+from simulator.models.clients import (DEFAULT_MODEL_INFO, OLLAMA_URL, ModelConfigError, ModelSpec, Price, build_client,
                               load_prices, parse_model_spec)
-from simulator.transcript import Usage
+from simulator.models.usage import Usage
 from tests.fake_openai import error, fake_key, reply
 
 WHERE = "config.yaml: agent.model"
@@ -143,7 +143,7 @@ def test_anthropic_without_extra_says_what_to_install():
 
 
 def test_import_is_light():
-    code = ("import sys, simulator.models; "
+    code = ("import sys, simulator.models.clients; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'openai', 'autogen_core', 'autogen_ext', "
             "'autogen_agentchat', 'tiktoken', 'tenacity'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -265,7 +265,7 @@ def test_auth_failure_is_infra_error_without_retries(fake_openai):
 
 
 def test_bad_request_is_passed_through_unretried(fake_openai):
-    from simulator.chat_completions import APIStatusError
+    from simulator.models.chat_completions import APIStatusError
 
     fake_openai.enqueue(error(400, body='{"error": {"message": "context length exceeded"}}'))
     with pytest.raises(APIStatusError, match="context length exceeded") as caught:
@@ -385,7 +385,7 @@ def test_settings_never_carry_secrets_from_component_configs_or_urls(monkeypatch
 
 
 def test_openai_style_runs_never_import_the_openai_sdk(fake_openai):
-    """Importing the SDK takes ~0.8 s: a run's model calls go through simulator.chat_completions."""
+    """Importing the SDK takes ~0.8 s: a run's model calls go through simulator.models.chat_completions."""
     import subprocess
     import sys
 
@@ -393,7 +393,7 @@ def test_openai_style_runs_never_import_the_openai_sdk(fake_openai):
     script = f"""
 import asyncio, os, sys
 from autogen_core.models import UserMessage
-from simulator.models import build_client, parse_model_spec
+from simulator.models.clients import build_client, parse_model_spec
 os.environ["K"] = "sk-test-key"
 spec = {{"model": "m", "base_url": "{fake_openai.base_url}", "api_key_env": "K"}}
 result = asyncio.run(build_client(parse_model_spec(spec, "t")).create([UserMessage(content="hello", source="user")]))

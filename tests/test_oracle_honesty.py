@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from simulator.cli import main
-from simulator.transcript import read_records
+from simulator.runs.transcript import read_records
 
 ID = re.compile(r"\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b")
 NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
@@ -70,7 +70,7 @@ def early_uses(record: dict) -> Iterator[tuple[str, int, str, str]]:
 @pytest.fixture(scope="module")
 def default_run(org_paths, tmp_path_factory) -> list[dict]:
     """The default run's records, on the test orgs (both in the run's org cache), with concat."""
-    from simulator.run import org_cache_name
+    from simulator.runs.run import org_cache_name
     root = tmp_path_factory.mktemp("honest")
     (root / "cache" / "orgs").mkdir(parents=True)
     for kind, path in org_paths.items():
@@ -151,6 +151,6 @@ def test_the_oracle_is_not_briefed_through_the_agent_interface(b2b_org):
     from simulator.agents.oracle import OracleAgent
     from simulator.crm.session import OrgSession
     from simulator.crm.tools import CrmTools
-    from simulator.errors import AgentError
+    from simulator.infra.errors import AgentError
     with OrgSession(b2b_org) as session, pytest.raises(AgentError, match="not briefed"):
         asyncio.run(OracleAgent().start(AgentSetup(CrmTools(session), "You are a CRM assistant.", 5)))

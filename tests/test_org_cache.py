@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from simulator.run import KEEP_CACHED_BUILDS, org_cache_name, prune_cached_orgs
+from simulator.runs.run import KEEP_CACHED_BUILDS, org_cache_name, prune_cached_orgs
 
 
 def test_a_new_build_prunes_older_builds_of_the_same_choice_only(tmp_path):

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from simulator.cli import main
-from simulator.run import RunFolderLock
-from simulator.transcript import read_records
+from simulator.runs.run import RunFolderLock
+from simulator.runs.transcript import read_records
 from tests.fake_openai import fake_key, reply, slow
 from tests.test_faults import KEY_ENV, _planned_ids, model
 from tests.test_run import _config

@@ -16,7 +16,7 @@ from simulator.agents.oracle import OracleAgent
 from simulator.crm import session as session_module
 from simulator.crm.session import OrgSession, _read_only
 from simulator.crm.tools import CrmTools
-from simulator.episode import ORACLE_SEAT, EpisodeSpec, run_episode
+from simulator.runs.episode import ORACLE_SEAT, EpisodeSpec, run_episode
 from simulator.tasks.generate import generate_instances
 from simulator.users.personas import load_personas
 from simulator.users.scripted import ScriptedUser
@@ -42,7 +42,7 @@ class FullCopySession(OrgSession):
 
 
 def _play(org, instance, session_class, monkeypatch) -> dict:
-    monkeypatch.setattr("simulator.episode.OrgSession", session_class)
+    monkeypatch.setattr("simulator.runs.episode.OrgSession", session_class)
     person = next(p for p in load_personas().values() if p.pool == "internal")
     spec = EpisodeSpec("e1", "r1", instance, "sharded", person, "", seed=3)
     record = asyncio.run(run_episode(spec, org, OracleAgent(), ScriptedUser(3), seat=ORACLE_SEAT)).to_json()

@@ -87,7 +87,7 @@ def test_scripted_person_names_itself_as_the_requester():
 
 def test_episode_records_the_prompt_of_the_person_played(b2b_org):
     from simulator.agents.base import Agent, AgentTurn
-    from simulator.episode import EpisodeSpec, Seat, run_episode
+    from simulator.runs.episode import EpisodeSpec, Seat, run_episode
 
     inst = generate_instances(b2b_org, 1, types=["private_customer_information"], seed=1)[0]
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from simulator.errors import InfraError
+from simulator.infra.errors import InfraError
 from simulator.users.llm import LLMUser, PersonTurn, parse_turn
 from tests.fake_openai import reply
 from tests.test_users import MODEL_INFO, converse, llm_user, person, setup, texts
@@ -126,7 +126,7 @@ def test_prompt_format_needs_no_structured_output_and_unknown_formats_fail(fake_
 def test_the_run_config_carries_reply_format_to_the_person_and_local_yaml_uses_it(tmp_path):
     import yaml
 
-    from simulator.config import default_config_path, load_config
+    from simulator.runs.config import default_config_path, load_config
     from simulator.executors.play import make_user
 
     data = yaml.safe_load((default_config_path().parent / "local.yaml").read_text())

@@ -12,7 +12,7 @@ import yaml
 
 from simulator.agents.base import Agent, AgentTurn
 from simulator.agents.oracle import OracleAgent
-from simulator.episode import EpisodeSpec, run_episode
+from simulator.runs.episode import EpisodeSpec, run_episode
 from tests.conftest import seat_of
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.spec import load_catalog
@@ -163,8 +163,8 @@ def test_no_plan_on_tasks_without_a_confidential_request(b2b_org):
 def test_pool_draws_and_pool_names_leave_pressure_people_out():
     from dataclasses import replace
 
-    from simulator.config import load_config
-    from simulator.plan import pick_personas
+    from simulator.runs.config import load_config
+    from simulator.runs.plan import pick_personas
     cfg = load_config("configs/default.yaml")
     personas = load_personas()
     for pool in ("business", "consumer"):

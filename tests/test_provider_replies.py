@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from simulator.errors import InfraError
+from simulator.infra.errors import InfraError
 from simulator.cli import main
-from simulator.models import build_client, parse_model_spec
-from simulator.transcript import read_records
+from simulator.models.clients import build_client, parse_model_spec
+from simulator.runs.transcript import read_records
 from tests.fake_openai import error, malformed, reply
 from tests.test_judge import exact_record
 from tests.test_run import _config

@@ -1,10 +1,10 @@
-"""Rate limits (simulator.ratelimit) with the real OpenAI client against tests/fake_openai.py.
+"""Rate limits (simulator.models.ratelimit) with the real OpenAI client against tests/fake_openai.py.
 
 A model spec's `rpm` and `tpm` feed a bucket shared by every process on the machine; a 429's
 Retry-After pauses every caller; a 429 halves the calls in flight, successes win them back.
 The acceptance run (issue 11): a server enforcing 60 requests per minute, a 200-episode run
 with `workers: 2`: 0 infra errors, at most 5% of requests refused. The minute is shortened
-(simulator.ratelimit.MINUTE and the server's window alike) so that it takes seconds.
+(simulator.models.ratelimit.MINUTE and the server's window alike) so that it takes seconds.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import time
 import pytest
 
 from benchmarks.rate_limits import play
-from simulator import ratelimit
-from simulator.errors import InfraError
-from simulator.cache import request_key
-from simulator.models import ModelConfigError, _concurrency, build_client, parse_model_spec
-from simulator.ratelimit import AdaptiveConcurrency, SharedBucket
+from simulator.models import ratelimit
+from simulator.infra.errors import InfraError
+from simulator.models.cache import request_key
+from simulator.models.clients import ModelConfigError, _concurrency, build_client, parse_model_spec
+from simulator.models.ratelimit import AdaptiveConcurrency, SharedBucket
 from tests.fake_openai import FakeOpenAI, error, reply
 
 pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")

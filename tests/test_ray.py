@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from simulator.cli import main
-from simulator.transcript import read_records
+from simulator.runs.transcript import read_records
 from tests.test_run import _config, _model_config
 
 ray = pytest.importorskip("ray", reason="the Ray executor's tests need the `ray` extra (part of `test`)")

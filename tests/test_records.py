@@ -15,11 +15,11 @@ import pytest
 from pydantic import ValidationError
 
 from simulator.cli import main
-from simulator.files import DamagedFileError
+from simulator.infra.files import DamagedFileError
 from simulator.records import SCHEMA_VERSION, Instance, Record, Summary, json_schemas, parse_record
 from simulator.records.migrate import NewerRecordError, RecordSchemaError
 from simulator.tasks.instance import Instance as TaskInstance
-from simulator.transcript import TranscriptWriter, read_records, typed_records
+from simulator.runs.transcript import TranscriptWriter, read_records, typed_records
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

@@ -20,9 +20,9 @@ import pytest
 
 from simulator.agents.oracle import OracleAgent
 from simulator.agents.remote import RemoteAgent, public_url
-from simulator.config import load_config
-from simulator.episode import Limits, Seat, run_episode
-from simulator.plan import Plan
+from simulator.runs.config import load_config
+from simulator.runs.episode import Limits, Seat, run_episode
+from simulator.runs.plan import Plan
 from simulator.records import parse_record
 from simulator.servers.background import BackgroundServer
 from simulator.users.scripted import ScriptedUser
@@ -248,7 +248,7 @@ def test_a_run_config_plays_a_remote_agent(tmp_path, capsys, org_cache):
     """`agent: {kind: remote, url: ...}` through `crmarena run`: the config reaches RemoteAgent, the records
     name the endpoint without its key, and the briefed remote oracle passes every episode."""
     from simulator.cli import main
-    from simulator.transcript import read_records
+    from simulator.runs.transcript import read_records
     from tests.test_run import _config
 
     with BackgroundServer(remote_oracle_app()) as server:

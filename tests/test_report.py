@@ -15,7 +15,7 @@ from evaluators.report import script_hash
 from evaluators.report import VIEWER_SCRIPT, write_report
 from evaluators.scorers import score_record
 from simulator.records import Record, parse_record
-from simulator.transcript import message
+from simulator.runs.transcript import message
 from tests.conftest import seed_org_cache
 
 SCRIPT = "<script>alert(1)</script>"
@@ -458,12 +458,13 @@ def test_each_privacy_bar_counts_the_episodes_its_rate_covers(rendered):
 
 
 def test_report_files_are_written_atomically_with_secrets_redacted(tmp_path, monkeypatch):
-    """Every page goes through simulator.files.write_atomic: a key the run knows never reaches a
+    """Every page goes through simulator.infra.files.write_atomic: a key the run knows never reaches a
     page, and a full disk leaves the earlier pages whole and no temp file behind."""
     import errno
 
-    from simulator import files, secrets
-    from simulator.files import DiskFullError
+    from simulator.infra import files
+    from simulator.infra import secrets
+    from simulator.infra.files import DiskFullError
     monkeypatch.setattr(secrets, "_known", set())
     key = "zq-live-7f3a9c1e5b2d8046"  # not key-shaped: only redaction by value removes it
     secrets.remember(key)

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from simulator.cli import main
-from simulator.config import ConfigError, load_config
-from simulator.transcript import read_records
+from simulator.runs.config import ConfigError, load_config
+from simulator.runs.transcript import read_records
 from tests.fake_openai import fake_key
 
 TOP_LEVEL_KEYS = {"schema_version", "episode_id", "run_id", "task", "org", "instance_id", "mode", "persona_id",
@@ -88,7 +88,7 @@ def test_remote_and_mcp_agents_carry_their_settings_in_options_and_labels(tmp_pa
 
 
 def test_the_run_folder_keeps_no_remote_agent_secret(tmp_path):
-    from simulator.run import public_config
+    from simulator.runs.run import public_config
     key = "k" * 24
     cfg = load_config(_config(tmp_path, agent={"kind": "remote", "url": f"http://me:{key}@h:9/a?token={key}",
                                                "options": {"headers": {"X-Api-Key": key}, "timeout_s": 30}}))
@@ -280,18 +280,18 @@ def test_worker_processes_play_the_same_episodes(tmp_path, org_cache):
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a patched module reaches forked workers only")
 def test_worker_processes_score_their_own_episodes(tmp_path, org_cache, monkeypatch):
-    """The run hands the executor its scoring (simulator.run.finish_record): each record is scored
+    """The run hands the executor its scoring (simulator.runs.run.finish_record): each record is scored
     in the worker process that played it, never in the run's own process."""
     import os
 
-    import simulator.run
-    real = simulator.run.finish_record
+    import simulator.runs.run
+    real = simulator.runs.run.finish_record
 
     def finish(data, org, **kwargs):
         data = real(data, org, **kwargs)
         data["scores"]["scored_by"] = {"pid": os.getpid()}  # (a record holds no key its model lacks)
         return data
-    monkeypatch.setattr(simulator.run, "finish_record", finish)
+    monkeypatch.setattr(simulator.runs.run, "finish_record", finish)
     folder = _offline_run(tmp_path, tasks=["handle_time", "case_routing"], modes=["full", "sharded"], workers=2)
     records = list(read_records(folder / "transcripts.jsonl"))
     assert len(records) == 4 and all(r["scores"]["rules"]["success"] for r in records)
@@ -366,7 +366,7 @@ def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, or
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["counts"]["episodes"] == 2 and summary["counts"]["infra_errors"] == 0
     # issue 32 (6): every reader counts what the summary counts, the retried episode once
-    from simulator.analysis import export, load_run
+    from simulator.runs.analysis import export, load_run
     episodes, turns = load_run(folder)
     assert len(episodes) == 2 and set(episodes["termination"]) == {r["termination"]["reason"] for r in records[2:]}
     assert set(turns["episode_id"]) == set(episodes["episode_id"])
@@ -375,7 +375,7 @@ def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, or
 
 
 def test_export_into_a_run_folder_another_run_holds_fails_in_one_line(tmp_path, capsys, org_cache):
-    from simulator.run import RunFolderLock
+    from simulator.runs.run import RunFolderLock
     config = _config(tmp_path, tasks=["handle_time"], modes=["full"])
     assert main(["run", "--config", str(config), "-q"]) == 0
     folder = tmp_path / "runs" / "t"

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from simulator.cli import main
-from simulator.config import ConfigError, load_config
-from simulator.transcript import read_records
+from simulator.runs.config import ConfigError, load_config
+from simulator.runs.transcript import read_records
 from tests.test_run import _config, _model_config
 
 SLOW_AGENT = '''
@@ -33,7 +33,7 @@ class SlowOracle(OracleAgent):
 HOLD_LOCK = '''
 import sys, time
 from pathlib import Path
-from simulator.run import RunFolderLock
+from simulator.runs.run import RunFolderLock
 RunFolderLock(Path(sys.argv[1])).acquire()
 print("held", flush=True)
 time.sleep(120)
@@ -203,7 +203,7 @@ def test_a_resume_onto_a_transcripts_file_that_is_not_a_file_is_one_line(tmp_pat
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_readers_of_a_run_folder_name_what_is_not_a_file(tmp_path, kind):
-    from simulator.files import DamagedFileError, LineAppender, json_lines, read_json
+    from simulator.infra.files import DamagedFileError, LineAppender, json_lines, read_json
     outside = tmp_path / "outside.jsonl"
     outside.write_text('{"a": 1}\n')
     path = tmp_path / "run" / "x.jsonl"

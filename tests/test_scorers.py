@@ -12,7 +12,7 @@ from simulator.replies import extract
 from simulator.tasks.families.text_tasks import faq_answer
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import NONE_ANSWER, REFUSAL, Instance
-from simulator.transcript import EpisodeRecord, Termination, message
+from simulator.runs.transcript import EpisodeRecord, Termination, message
 
 AGENT = "005Kd000000000QIAQ"
 OTHER_AGENT = "005Kd000000000SIAQ"

@@ -22,11 +22,11 @@ import pytest
 
 from simulator.agents.base import Agent, AgentSetup, AgentTurn
 from simulator.agents.prompts import tool_names
-from simulator.config import parse_config
+from simulator.runs.config import parse_config
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.executors.play import play_one
-from simulator.run import plan, play_settings
+from simulator.runs.run import plan, play_settings
 
 DEPTH = 6
 LEAVES = (str, bytes, int, float, complex, bool, type(None), types.ModuleType)

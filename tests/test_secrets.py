@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from simulator import secrets
+from simulator.infra import secrets
 from simulator.cli import main
-from simulator.models import parse_model_spec
+from simulator.models.clients import parse_model_spec
 from tests.fake_openai import error, reply
 from tests.test_run import _config
 
@@ -97,7 +97,7 @@ def test_reading_a_spec_remembers_its_key_headers_and_url_credentials(monkeypatc
 def test_log_records_are_redacted(capsys):
     from loguru import logger
 
-    from simulator.log import setup_logging
+    from simulator.infra.log import setup_logging
     secrets.remember("logsecret0123456789")
     setup_logging("DEBUG")
     logger.warning("provider said: {}", "bad key logsecret0123456789")
@@ -110,7 +110,7 @@ def test_a_cached_reply_never_carries_a_key(tmp_path):
 
     from autogen_core.models import CreateResult, RequestUsage
 
-    from simulator.cache import ResponseCache
+    from simulator.models.cache import ResponseCache
     secrets.remember(KEY_A)
     cache = ResponseCache(tmp_path / "c.sqlite")
     result = CreateResult(finish_reason="stop", content=f"your key is {KEY_A}", usage=RequestUsage(1, 1), cached=False)

@@ -21,10 +21,10 @@ import pytest
 from loguru import logger
 
 from simulator.cli import main
-from simulator.models import LOCAL_CEILING, LOCAL_DEFAULTS, build_client, parse_model_spec
-from simulator.probe import PROBE_TOKENS, expected_duration, probe, probe_lines
-from simulator.ratelimit import MAX_TIMEOUT, ServerPace
-from simulator.transcript import read_records
+from simulator.models.clients import LOCAL_CEILING, LOCAL_DEFAULTS, build_client, parse_model_spec
+from simulator.models.probe import PROBE_TOKENS, expected_duration, probe, probe_lines
+from simulator.models.ratelimit import MAX_TIMEOUT, ServerPace
+from simulator.runs.transcript import read_records
 from tests.fake_openai import reply, slow
 from tests.test_run import _config
 
@@ -175,7 +175,7 @@ def test_the_probe_of_a_server_that_is_not_there_is_one_line():
 
 
 def test_the_expected_duration_and_the_dry_run_lines(tmp_path, fake_openai):
-    from simulator.config import load_config
+    from simulator.runs.config import load_config
 
     assert expected_duration(10, 6, 2.0, 4) == 30.0
     fake_openai.enqueue(slow(0.2, then=reply("OK")))
@@ -230,7 +230,7 @@ def test_a_server_that_answers_slowly_keeps_the_timeout_its_answers_need():
 @pytest.mark.parametrize("age,fresh", [(10.0, False), (59.0, False), (200.0, True), (3000.0, True)])
 def test_a_pace_is_forgotten_once_untouched_longer_than_its_requests_can_take(monkeypatch, age, fresh):
     """Raised to 40 s with the cap cut: nothing can be in flight after 60 s + 2 x 40 s untouched."""
-    from simulator import ratelimit
+    from simulator.models import ratelimit
     pace = ServerPace(f"stale-{age}")
     _raised(pace, 10, 2)
     assert (pace.timeout(10), pace.cap(8)) == (40, 1)
@@ -258,7 +258,7 @@ def _throughput(server, name: str, seconds: float, faults_until: float = 0.0, me
     the others are answered at once, as every request is after that."""
     import random
 
-    from simulator.errors import InfraError
+    from simulator.infra.errors import InfraError
 
     draw = random.Random(32)
 
@@ -292,8 +292,8 @@ def test_throughput_recovers_once_a_server_stops_hanging(fake_openai):
     request is answered at once: the raised timeout comes back to the configured one, and half a
     second later throughput is back near a run that never met a fault (at least 60% here, on a
     loaded test machine; benchmarks/timeout_recovery.py measures it quietly: 93-126%, target 80%)."""
-    from simulator.models import _scope
-    from simulator.ratelimit import ServerPace
+    from simulator.models.clients import _scope
+    from simulator.models.ratelimit import ServerPace
     _throughput(fake_openai, "warm-up", 0.5)  # (imports and first connections: not in either figure)
     baseline = _throughput(fake_openai, "fault-free", 3.0)
     start = time.monotonic()

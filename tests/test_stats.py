@@ -12,9 +12,9 @@ from evaluators.scorers.verdicts import success
 from evaluators.stats import bootstrap_ci, model_label, paired_degradation, pass_hat_k, percentile, rate, trial_stats, usage
 from evaluators.summary import summarize
 from evaluators.verdict import Headline
-from simulator.config import load_config
-from simulator.run import execute
-from simulator.transcript import typed_records
+from simulator.runs.config import load_config
+from simulator.runs.run import execute
+from simulator.runs.transcript import typed_records
 from tests.records import record
 from tests.test_turns import make_record
 

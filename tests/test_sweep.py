@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from simulator.cli import main
-from simulator.config import ConfigError, load_config, parse_config
-from simulator.run import _NOT_COMPARED, check_run, dry_run, plan, public_config
-from simulator.transcript import read_records
+from simulator.runs.config import ConfigError, load_config, parse_config
+from simulator.runs.run import _NOT_COMPARED, check_run, dry_run, plan, public_config
+from simulator.runs.transcript import read_records
 
 ROOT = Path(__file__).resolve().parent.parent
 PRE_SWEEP = Path(__file__).resolve().parent / "data" / "pre_sweep_plans.json"
@@ -50,7 +50,7 @@ def _rows(planned) -> list[list]:
 @pytest.fixture
 def small_cache(tmp_path_factory, monkeypatch, org_paths):
     """The run's org cache, pre-seeded with the session's small b2b and b2c orgs (seed 7)."""
-    from simulator.run import org_cache_name
+    from simulator.runs.run import org_cache_name
     cache = tmp_path_factory.mktemp("cache")
     (cache / "orgs").mkdir()
     for kind in ("b2b", "b2c"):
@@ -62,7 +62,7 @@ def small_cache(tmp_path_factory, monkeypatch, org_paths):
 @pytest.fixture(scope="session")
 def full_cache_dir(tmp_path_factory, scale1_org) -> Path:
     """An org cache holding the scale-1 orgs of the shipped configs (b2b and b2c, seed 0): the session's."""
-    from simulator.run import org_cache_name
+    from simulator.runs.run import org_cache_name
     cache = tmp_path_factory.mktemp("full-cache")
     (cache / "orgs").mkdir()
     for kind in ("b2b", "b2c"):
@@ -77,7 +77,7 @@ def full_cache(full_cache_dir, monkeypatch) -> Path:
 
 
 def _plan(cfg):
-    from simulator.run import cached_org
+    from simulator.runs.run import cached_org
     return plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])
 
 
@@ -336,7 +336,7 @@ def test_offline_example_configs_dry_run_and_run(tmp_path, capsys, full_cache, n
 
 @FULL_ORGS
 def test_the_local_model_example_is_valid_and_dry_runs(tmp_path, capsys, full_cache):
-    from simulator.local_model import DEFAULT_PORT, MODEL_ALIAS
+    from simulator.models.local import DEFAULT_PORT, MODEL_ALIAS
     cfg = load_config(ROOT / "configs" / "local.yaml")
     for role, port in ((cfg.agent, DEFAULT_PORT), (cfg.user, DEFAULT_PORT + 1)):  # what `crmarena serve-local`
         assert role.model["base_url"] == f"http://127.0.0.1:{port}/v1" and role.model["model"] == MODEL_ALIAS  # serves
@@ -374,7 +374,7 @@ if __name__ == "__main__":  # regenerate tests/data/pre_sweep_plans.json (after 
     import sys
     import tempfile
     from simulator.crm.generator import build_org
-    from simulator.run import org_cache_name
+    from simulator.runs.run import org_cache_name
     data = json.loads(PRE_SWEEP.read_text())
     with tempfile.TemporaryDirectory() as cache:
         os.environ["CRMARENA_CACHE"] = cache

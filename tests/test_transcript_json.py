@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from simulator.transcript import EpisodeRecord, Termination, Usage, message
+from simulator.runs.transcript import EpisodeRecord, Termination, message
+from simulator.models.usage import Usage
 
 
 def record() -> EpisodeRecord:

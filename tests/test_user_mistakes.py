@@ -81,7 +81,7 @@ def test_a_component_config_without_a_key_is_a_config_error(tmp_path, capsys, or
 @pytest.mark.slow
 def test_a_retry_after_http_date_is_honoured(fake_openai, tmp_path, monkeypatch):
     from autogen_core.models import UserMessage
-    from simulator.models import build_client, parse_model_spec
+    from simulator.models.clients import build_client, parse_model_spec
     monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path))  # a rate-limit bucket of its own
     when = datetime.now(timezone.utc) + timedelta(seconds=4)
     fake_openai.enqueue(error(429, retry_after=format_datetime(when, usegmt=True)), reply("ok"))
@@ -130,7 +130,7 @@ def test_tasks_generate_into_a_folder_is_refused_and_writes_nothing(tmp_path, ca
 
 
 def test_write_atomic_to_a_folder_leaves_no_temp_file_beside_it(tmp_path):
-    from simulator.files import NotARegularFile, write_atomic
+    from simulator.infra.files import NotARegularFile, write_atomic
     (tmp_path / "target").mkdir()
     with pytest.raises(NotARegularFile, match="is a folder, not a regular file"):
         write_atomic(tmp_path / "target", "text")

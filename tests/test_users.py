@@ -9,10 +9,10 @@ from dataclasses import replace
 
 import pytest
 
-from simulator.errors import InfraError
+from simulator.infra.errors import InfraError
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import Instance
-from simulator.transcript import Usage
+from simulator.models.usage import Usage
 from simulator.users.base import UserSetup
 from simulator.users.personas import load_personas, standard
 from simulator.users.scripted import ScriptedUser
@@ -253,7 +253,7 @@ def test_llm_user_reveals_the_shards_the_model_names(fake_openai):
 def test_llm_user_on_a_server_that_takes_schemas_as_json_object(fake_openai, monkeypatch):
     """llama-cpp-python's server rejects OpenAI's json_schema format and enforces a schema given
     as {"type": "json_object", "schema": ...}; `structured_output: json_object` sends that."""
-    from simulator.models import build_client, parse_model_spec
+    from simulator.models.clients import build_client, parse_model_spec
     from simulator.users.llm import LLMUser
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-local-000")
     spec = parse_model_spec({"model": "gemma3-270m", "base_url": fake_openai.base_url, "api_key_env": "FAKE_LLM_KEY",
@@ -341,7 +341,7 @@ def test_llm_user_uses_drain_usage_and_rejects_models_without_structured_output(
 
 def test_scripted_user_drives_an_episode_to_an_answer(b2b_org):
     from simulator.agents.base import Agent, AgentTurn
-    from simulator.episode import EpisodeSpec, Seat, run_episode
+    from simulator.runs.episode import EpisodeSpec, Seat, run_episode
 
     instance = generate_instances(b2b_org, 1, types=["handle_time"])[0]
 

@@ -16,11 +16,11 @@ from evaluators.observer import rescore
 from evaluators.scorers.rules import rules_score
 from evaluators.summary import summarize
 from evaluators.verdict import INVALID, Headline, headline, judge_reading
-from simulator.analysis import compare, render_markdown
-from simulator.config import ConfigError, load_config
+from simulator.runs.analysis import compare, render_markdown
+from simulator.runs.config import ConfigError, load_config
 from simulator.records import Observation, Record
-from simulator.models import build_client, parse_model_spec
-from simulator.run import execute
+from simulator.models.clients import build_client, parse_model_spec
+from simulator.runs.run import execute
 from tests.fake_openai import reply
 from tests.test_turns import make_record
 

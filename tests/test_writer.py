@@ -15,7 +15,7 @@ from simulator.crm import store
 from simulator.crm.generator import build_org
 from simulator.crm.generator.writer import Checker, Writer, build_written_org
 from simulator.crm.schema import schema_for
-from simulator.models import parse_model_spec
+from simulator.models.clients import parse_model_spec
 from tests.fake_openai import fake_key, reply
 
 FIELD = ("Issue__c", "IssueDescription__c")

@@ -1,4 +1,4 @@
-"""Input YAML goes through libyaml's C parser (simulator.inputs.parse_yaml): the same data as PyYAML's
+"""Input YAML goes through libyaml's C parser (simulator.infra.inputs.parse_yaml): the same data as PyYAML's
 pure-Python safe loader for every file the project ships, and for refused text PyYAML's own errors
 (which name what they found), with the line and column."""
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from simulator.inputs import InputFileError, load_yaml, parse_yaml
+from simulator.infra.inputs import InputFileError, load_yaml, parse_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(p for folder in ("configs", "personas", "scenarios") for p in (ROOT / folder).rglob("*.yaml"))

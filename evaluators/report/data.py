@@ -536,7 +536,7 @@ class Org(Open):
 
 
 class RunConfig(Open):
-    """The parts of a run's config.json the report describes (simulator.config.RunConfig as written)."""
+    """The parts of a run's config.json the report describes (simulator.runs.config.RunConfig as written)."""
     name: Any = None
     path: Any = None
     agent: Role | None = None

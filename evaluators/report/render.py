@@ -7,7 +7,7 @@ names a field the data lacks fails loudly. Templates are laid out for reading: a
 break is not output (trim_blocks, lstrip_blocks), and `{{-`/`{%-` join a template line to the one
 before it where the page has no line break (`{{- '' }}` before a line that starts with markup).
 
-Pages go to disk through simulator.files.write_atomic (atomic, secrets redacted). The transcript
+Pages go to disk through simulator.infra.files.write_atomic (atomic, secrets redacted). The transcript
 viewer streams: each page is rendered in chunks as it is written, reading each full record through
 `full` when its episode is reached, so memory does not grow with the length of the conversations.
 """
@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from simulator.files import write_atomic
+from simulator.infra.files import write_atomic
 from simulator.records import Record, Summary
 
 from ..stats import model_label
@@ -96,7 +96,7 @@ def _environment(html: bool) -> Environment:
 MARKDOWN, HTML = _environment(False), _environment(True)
 
 
-# --- helpers for other pages (simulator.analysis: the comparison report) ---------------------------
+# --- helpers for other pages (simulator.runs.analysis: the comparison report) ---------------------------
 
 def md_table(headers: list[str], rows: Iterable[list[Any]]) -> list[str]:
     """A Markdown table's lines, then a blank one."""

@@ -9,7 +9,7 @@ import json
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
-from simulator.inputs import named_class
+from simulator.infra.inputs import named_class
 
 from .registry import AnswerMetric, Registry, Scorer, Unit, default
 

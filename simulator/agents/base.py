@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..crm.tools import CrmTools
-from ..transcript import Usage
+from simulator.models.usage import Usage
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Agent(ABC):
         """Handle one message from the person: use tools, then reply.
 
         Raises AgentError for the agent's own fatal failures and InfraError for provider failures
-        after retries (both in simulator.errors); a bad tool call is not an error (it is shown to
+        after retries (both in simulator.infra.errors); a bad tool call is not an error (it is shown to
         the model).
         """
 

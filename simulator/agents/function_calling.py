@@ -23,9 +23,9 @@ import inspect
 from typing import Any, Callable
 
 from ..crm.tools import CrmTools
-from ..errors import AgentError
-from ..model_calls import TurnMeter, client_settings, model_errors
-from ..transcript import message
+from simulator.infra.errors import AgentError
+from simulator.models.calls import TurnMeter, client_settings, model_errors
+from simulator.runs.transcript import message
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed, partial_on_failure
 from .prompts import tool_names

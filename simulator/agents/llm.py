@@ -1,7 +1,7 @@
 """Plumbing of the LLM agents under test: what a tool result says, and what a failed turn did.
 
 The model-call helpers they share with every other model caller (usage per turn, provider
-failures, client settings) are in simulator.model_calls.
+failures, client settings) are in simulator.models.calls.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import AgentError, InfraError
+from simulator.infra.errors import AgentError, InfraError
 
 if TYPE_CHECKING:
-    from ..model_calls import TurnMeter
+    from simulator.models.calls import TurnMeter
 
 
 def failed(result: str) -> bool:

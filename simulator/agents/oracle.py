@@ -10,7 +10,7 @@ org's metadata, and a read-only view of the shards the person has revealed so fa
 loop recorded the reveal events) before `start`. It solves only once every shard is revealed,
 so it uses no fact before the reveal of the whole shard holding it; until then it asks for the
 first missing shard by its topic (the shard id), never quoting the shard's text or values.
-Only the harness briefs (simulator.episode.Seat): the oracle, and a calibration agent (`kind:
+Only the harness briefs (simulator.runs.episode.Seat): the oracle, and a calibration agent (`kind:
 calibration`, a subclass of this class, labelled "(briefed oracle)"). A plug-in that subclasses
 OracleAgent is briefed with nothing and fails with "not briefed".
 """
@@ -25,13 +25,13 @@ from typing import Any, Callable, Collection
 
 from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
-from ..errors import AgentError
+from simulator.infra.errors import AgentError
 from ..tasks.base import OracleError
 from ..tasks.instance import REFUSAL, Instance
 from ..tasks.metrics import metric
 from ..tasks.registry import generator_class
 from ..tasks.spec import load_catalog
-from ..transcript import message
+from simulator.runs.transcript import message
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed
 from .prompts import TOOL_NAMES

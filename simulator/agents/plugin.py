@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..inputs import named_class
+from simulator.infra.inputs import named_class
 from .base import Agent
 
 

@@ -26,9 +26,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from ..errors import AgentError, InfraError
-from ..secrets import public_url, redact, remember_config
-from ..transcript import Usage, message
+from simulator.infra.errors import AgentError, InfraError
+from simulator.infra.secrets import public_url, redact, remember_config
+from simulator.runs.transcript import message
+from simulator.models.usage import Usage
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed
 

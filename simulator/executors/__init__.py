@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from ..episode import Planned
+from simulator.runs.episode import Planned
 from .play import ExecutorError, PlaySettings
 
 __all__ = ["ExecutorError", "PlaySettings", "play_all"]
@@ -20,7 +20,7 @@ __all__ = ["ExecutorError", "PlaySettings", "play_all"]
 def play_all(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
     """Play every episode of `planned` with the settings' executor; each record goes to `emit`
     (in this process, one at a time) as soon as its episode ends. `planned` is walked lazily,
-    as episodes start (a Plan or Todo of simulator.plan, or a list); give it episodes to play."""
+    as episodes start (a Plan or Todo of simulator.runs.plan, or a list); give it episodes to play."""
     if settings.executor == "ray":
         from .ray_cluster import play_ray
         play_ray(settings, planned, emit)

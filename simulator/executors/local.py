@@ -9,7 +9,7 @@ import threading
 from itertools import islice
 from typing import Callable, Iterable
 
-from ..episode import RUN_STOPPERS, Planned
+from simulator.runs.episode import RUN_STOPPERS, Planned
 from .parent_death import die_with_parent
 from .play import ExecutorError, PlaySettings, RefusalWatch, play_episodes, share
 

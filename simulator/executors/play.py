@@ -2,7 +2,7 @@
 
 Every executor (this process, forked worker processes, Ray actors) plays each episode with
 `play_one`, so a run gives the same records whichever executor played it. Executors know the run
-only by its `PlaySettings` (built once by simulator.run): who plays, within which limits, how
+only by its `PlaySettings` (built once by simulator.runs.run): who plays, within which limits, how
 many at once, and what is done to each record where it was played (`finish`: the run scores it
 there); they import no evaluator.
 """
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator
 
-from ..config import RoleConfig
+from simulator.runs.config import RoleConfig
 from ..crm.store import Org
-from ..episode import Limits, Planned, Seat, Watcher, run_episode
+from simulator.runs.episode import Limits, Planned, Seat, Watcher, run_episode
 
 ClientMaker = Callable[[Any, str], Any]  # (model spec, its config key) -> a model client for one episode
 
@@ -30,7 +30,7 @@ class ExecutorError(RuntimeError):
 
 @dataclass(frozen=True)
 class PlaySettings:
-    """What the executors need of a run (simulator.run.play_settings builds it from the config).
+    """What the executors need of a run (simulator.runs.run.play_settings builds it from the config).
     It travels to every worker process and Ray actor: its callables are module-level functions
     (or partials of them), so that it pickles."""
 
@@ -50,7 +50,7 @@ class PlaySettings:
 
 def _client(model, where: str, cache=None, scope: str = ""):
     """A model client for one episode, replaying from / recording into `cache` (if any)."""
-    from ..models import build_client, parse_model_spec
+    from simulator.models.clients import build_client, parse_model_spec
     client = build_client(parse_model_spec(model, where=where))
     client.cache, client.cache_scope = cache, scope
     return client
@@ -61,7 +61,7 @@ CALIBRATION = "simulator.agents.calibration:LeakyAgent"  # the calibration agent
 
 
 def seat(role: RoleConfig) -> Seat:
-    """How the harness builds the agent of `role` (simulator.episode.Seat): decided from the config
+    """How the harness builds the agent of `role` (simulator.runs.episode.Seat): decided from the config
     alone, so that no agent can brief or label itself."""
     briefed = role.kind in BRIEFED_KINDS or (role.kind == "remote" and role.options.get("briefed") is True)
     return Seat(role.kind, briefed, role.plugin or "")
@@ -106,7 +106,7 @@ def make_user(role: RoleConfig, seed: int, cache=None, scope: str = ""):
 def check_models(settings: PlaySettings) -> None:
     """Fail before any episode if a model spec is invalid, its key is missing or its client
     cannot be built (e.g. a provider extra that is not installed)."""
-    from ..models import build_client, parse_model_spec
+    from simulator.models.clients import build_client, parse_model_spec
     for where, spec in settings.models:
         build_client(parse_model_spec(spec, where=f"{settings.source}: {where}"))
 
@@ -121,7 +121,7 @@ def players(settings: PlaySettings) -> Iterator[tuple[str, Callable[[], object]]
 def check_players(settings: PlaySettings) -> None:
     """Fail if a model client, an agent or a user of the run cannot be built here (a
     ConfigError naming the role's key when the agent or user itself cannot be made)."""
-    from ..config import ConfigError
+    from simulator.runs.config import ConfigError
     check_models(settings)
     for key, make in players(settings):
         try:
@@ -190,7 +190,7 @@ async def play_episodes(settings: PlaySettings, planned: Iterable[Planned], emit
     stop = stop if stop is not None else threading.Event()
     cache = None
     if settings.cache:
-        from ..cache import ResponseCache
+        from simulator.models.cache import ResponseCache
         cache = ResponseCache(settings.cache)
     episodes, skipped = iter(planned), 0
 

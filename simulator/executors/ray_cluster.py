@@ -18,10 +18,10 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..cache import cache_dir
+from simulator.models.cache import cache_dir
 from ..crm.store import Org, OrgFileError
-from ..episode import Planned
-from ..secrets import redact, redact_data
+from simulator.runs.episode import Planned
+from simulator.infra.secrets import redact, redact_data
 from .parent_death import die_with
 from .play import ExecutorError, PlaySettings, RefusalWatch, check_players, play_one, share
 
@@ -52,11 +52,11 @@ class RemoteCache:
         self.actor = actor
 
     async def get(self, key: str):
-        from ..cache import decode_reply
+        from simulator.models.cache import decode_reply
         return decode_reply(await self.actor.get_text.remote(key))
 
     async def put(self, key: str, result) -> None:
-        from ..cache import encode_reply
+        from simulator.models.cache import encode_reply
         await self.actor.put_text.remote(key, encode_reply(result))
 
 
@@ -66,7 +66,7 @@ class EpisodeActor:
     def __init__(self, settings: PlaySettings, orgs: dict[str, tuple[str, Any]], cache_actor=None,
                  driver: tuple[str, int] | None = None):
         import ray
-        from ..log import setup_logging
+        from simulator.infra.log import setup_logging
         if driver is not None and driver[0] == ray.get_runtime_context().get_node_id():
             die_with(driver[1])  # on the driver's node: end with it at once (elsewhere Ray's own 1-2 s)
         setup_logging()  # retries and give-ups are logged here too (Ray forwards them to the driver)
@@ -142,7 +142,7 @@ def _actors(settings: PlaySettings, planned: Iterable[Planned]):
     each = min(1.0, cpus / count)  # CPUs per actor: all of them fit the cluster
     cache = None
     if settings.cache:  # on the node of this process (the head node under Ray Client, ray://)
-        from ..cache import ResponseCache
+        from simulator.models.cache import ResponseCache
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
         cache = ray.remote(ResponseCache).options(num_cpus=0, scheduling_strategy=here).remote(
             str(Path(settings.cache).resolve()))

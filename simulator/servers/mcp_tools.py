@@ -186,7 +186,7 @@ def _body_problem(body: bytes | None) -> Any:
     """The response refusing `body` (413 past the cap, 400 for what parse_json refuses), or None."""
     from starlette.responses import JSONResponse
 
-    from ..inputs import parse_json
+    from simulator.infra.inputs import parse_json
 
     if body is None:
         code, status, message = -32600, 413, "Request body too large"

@@ -34,7 +34,7 @@ from ..crm.ids import to18
 from ..crm.session import OrgSession
 from ..crm.store import Org
 from ..crm.tools import update_fields
-from ..inputs import parse_json
+from simulator.infra.inputs import parse_json
 from . import sobject_describe
 from .rest_sessions import (MAX_CURSORS, BodyTooLarge, Bound, Credentials, TokenRegistry, oauth_token,
                             read_body, soap_login)

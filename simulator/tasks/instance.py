@@ -12,7 +12,7 @@ from dataclasses import MISSING, asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ..files import write_atomic
+from simulator.infra.files import write_atomic
 from .metrics import metric
 from .spec import DEFAULT_LEVEL
 
@@ -95,7 +95,7 @@ def _fits(value: Any, annotation: str) -> bool:
 
 
 def write_instances(path: str | Path, instances: Iterable[Instance]) -> int:
-    """Write instances as JSON Lines, atomically (simulator.files.write_atomic); how many. (As
+    """Write instances as JSON Lines, atomically (simulator.infra.files.write_atomic); how many. (As
     bytes: generated data holds no secret, and redaction by shape must not alter a task.)"""
     lines = [(json.dumps(inst.to_json(), ensure_ascii=False) + "\n").encode() for inst in instances]
     write_atomic(path, lines)

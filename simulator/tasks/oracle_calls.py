@@ -14,9 +14,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..cache import cache_dir
+from simulator.models.cache import cache_dir
 from ..crm.store import Org
-from ..files import write_atomic
+from simulator.infra.files import write_atomic
 from .generate import count_oracle_calls
 from .instance import Instance
 from .spec import scenarios_dir

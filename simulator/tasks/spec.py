@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..inputs import InputFileError, load_yaml
+from simulator.infra.inputs import InputFileError, load_yaml
 from .metrics import METRICS, traits
 
 SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",

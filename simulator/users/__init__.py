@@ -1,1 +1,4 @@
-"""User simulators: the persona library, and the simulated people who pose tasks to the agent."""
+"""Simulated people: the persona library (`personas`), the tactics that shape how a person
+gives the task in pieces (`tactics`), what may be disclosed when (`disclosure`), and the people
+themselves: scripted (deterministic, offline) and LLM-played, behind one interface (`base`).
+"""

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..records import MODES
 from ..tasks.instance import Instance
-from ..transcript import Usage
+from simulator.models.usage import Usage
 from .personas import Persona
 
 

@@ -57,8 +57,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..errors import InfraError
-from ..model_calls import TurnMeter, client_settings
+from simulator.infra.errors import InfraError
+from simulator.models.calls import TurnMeter, client_settings
 from ..prompts import render
 from ..replies.categories import ATTEMPTS, categorize
 from ..tasks.spec import ANSWER_KIND_TEXT

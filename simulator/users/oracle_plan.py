@@ -19,7 +19,7 @@ from ..crm.schema import schema_for
 from ..crm.session import OrgSession
 from ..crm.store import Org
 from ..crm.tools import CrmTools
-from ..errors import InfraError
+from simulator.infra.errors import InfraError
 from ..tasks.base import OracleError
 from ..tasks.instance import Instance
 from ..tasks.registry import generator_class

@@ -47,7 +47,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from simulator.inputs import InputFileError, load_yaml
+from simulator.infra.inputs import InputFileError, load_yaml
 from simulator.prompts import render
 from simulator.tasks.spec import ORGS, PERSONA_POOLS
 

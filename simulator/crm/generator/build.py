@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import Callable
 
-from ... import files
+from simulator.infra import files
 from .. import store
 from ..schema import ORG_TYPES, schema_for
 from . import apart, core, injections as poison, sales, service

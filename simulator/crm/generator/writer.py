@@ -9,11 +9,11 @@ stays a correction; nothing dropped, nothing added), every kept span is still th
 names (the org's people, companies, products, competitors), amounts and numbers, emails and Ids
 are the same set as the original's (none dropped, none invented). Else the grammar's text stays.
 
-Replies are cached in the response cache the runs use (simulator.cache; scope SCOPE), so building
+Replies are cached in the response cache the runs use (simulator.models.cache; scope SCOPE), so building
 the same org again asks the model nothing. A provider failure that outlives the model's retries
-(simulator.models: InfraError) ends the build with a WriterError naming the model and the record,
+(simulator.models.clients: InfraError) ends the build with a WriterError naming the model and the record,
 and the org file is not written (the org is built under a temporary name and renamed when
-complete, simulator.files.replacing). The org records the writer (`OrgMeta.writer`: the model's
+complete, simulator.infra.files.replacing). The org records the writer (`OrgMeta.writer`: the model's
 reply-shaping settings, the cache file, the prompt's digest), which its content hash covers.
 """
 
@@ -31,16 +31,16 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
-from ... import files
+from simulator.infra import files
 from ...prompts import render
-from ...secrets import redact
+from simulator.infra.secrets import redact
 from .. import store
 from ..schema import schema_for, search_fields
 from .build import DEFAULT_AS_OF, build_org
 from .prose import FactFinder, field_facts, org_names, rewritable_fields
 
 if TYPE_CHECKING:
-    from ...models import ModelSpec
+    from simulator.models.clients import ModelSpec
 
 SCOPE = "org-writer"  # the response cache's scope for the writer's requests
 SYSTEM_PROMPT = render("writer_system")  # simulator/prompts/writer_system.j2
@@ -69,7 +69,7 @@ class Writer:
 
     def identity(self) -> str:
         """What the org records as its writer (OrgMeta.writer), with no secret."""
-        from ...cache import reply_settings
+        from simulator.models.cache import reply_settings
 
         data = {"model": reply_settings(self.spec.settings()), "cache": str(Path(self.cache).resolve()),
                 "scope": SCOPE, "prompt": hashlib.sha256(SYSTEM_PROMPT.encode()).hexdigest()[:12]}
@@ -204,8 +204,8 @@ def _records(conn: sqlite3.Connection, fields: Iterable[tuple[str, str]]) -> lis
 async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker, rewritten: Progress):
     """Ask the model for every record, through the response cache; the rows to update per
     (object, field) and the tally."""
-    from ...cache import ResponseCache
-    from ...models import build_client
+    from simulator.models.cache import ResponseCache
+    from simulator.models.clients import build_client
 
     cache = ResponseCache(writer.cache)
     try:
@@ -261,8 +261,8 @@ async def _ask(client, record: Record, checker: Checker) -> dict[str, str]:
     """The model's rewrite of `record`'s fields ({} for a reply that is not a JSON object)."""
     from autogen_core.models import SystemMessage, UserMessage
 
-    from ...errors import AgentError, InfraError
-    from ...model_calls import model_errors
+    from simulator.infra.errors import AgentError, InfraError
+    from simulator.models.calls import model_errors
 
     messages = [SystemMessage(content=SYSTEM_PROMPT), UserMessage(content=_prompt(record, checker), source=SCOPE)]
     try:

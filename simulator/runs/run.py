@@ -5,7 +5,7 @@ most `concurrency` at once. The executor gets `play_settings(cfg)`, never the co
 handed this module's scoring (`finish_record`: each finished episode is scored by the rule-based
 scorers in the process that played it); every record is appended to `transcripts.jsonl` at once,
 by this process alone: one run per run folder at a time (an exclusive OS file lock, `run.lock`,
-simulator.run_lock; a second run fails at once naming the holder).
+simulator.runs.lock; a second run fails at once naming the holder).
 """
 
 from __future__ import annotations
@@ -21,25 +21,33 @@ from typing import Callable
 
 from evaluators.verdict import Headline
 
-from .cache import cache_dir
-from .config import ObserverConfig, OrgChoice, RoleConfig, RunConfig
-from .crm.store import Org
-from .episode import Limits
-from .executors import ExecutorError, PlaySettings, play_all
-from .executors.play import ClientMaker, check_players
-from .files import write_atomic
-from .plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
-from .records import Record, parse_record
-from .run_lock import RunFolderError, RunFolderLock
-from .tasks.spec import DEFAULT_LEVEL
-from .transcript import TranscriptWriter
-from .users.personas import load_personas, persona_pool_for
+from simulator.models.cache import cache_dir
+from simulator.runs.config import ObserverConfig, OrgChoice, RoleConfig, RunConfig
+from simulator.crm.store import Org
+from simulator.runs.episode import Limits
+from simulator.executors import ExecutorError, PlaySettings, play_all
+from simulator.executors.play import ClientMaker, check_players
+from simulator.infra.files import write_atomic
+from simulator.runs.plan import (
+    CONFIRM_ABOVE,
+    Group,
+    Plan,
+    Todo,
+    done_per_group,
+    pick_personas,
+    plan_size,
+)
+from simulator.records import Record, parse_record
+from simulator.runs.lock import RunFolderError, RunFolderLock
+from simulator.tasks.spec import DEFAULT_LEVEL
+from simulator.runs.transcript import TranscriptWriter
+from simulator.users.personas import load_personas, persona_pool_for
 
 
 def org_cache_name(org_type: str, seed: int, scale: float, injections: str = "none") -> str:
     """The file name of a cached org: its choice (injections only when planted), the generator
     version and the code's fingerprint."""
-    from .crm.generator.version import GENERATOR_VERSION, source_fingerprint
+    from simulator.crm.generator.version import GENERATOR_VERSION, source_fingerprint
     planted = "" if injections == "none" else f"-i{injections}"
     return f"{org_type}-s{seed}-x{scale:g}{planted}-g{GENERATOR_VERSION}-{source_fingerprint()}.db"
 
@@ -51,7 +59,7 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
     A cached file is verified first (SQLite quick_check and, unless not `check_hash`, its content
     hash, once per state of the file: `verified_org`); one that fails is rebuilt: it is the tool's
     own copy of deterministic data, so the rebuilt file holds exactly what the run expects."""
-    from .crm.store import OrgFileError
+    from simulator.crm.store import OrgFileError
     path = cache_dir() / "orgs" / org_cache_name(choice.type, choice.seed, choice.scale, choice.injections)
     say = progress or (lambda _: None)
     if path.exists():
@@ -62,7 +70,7 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
     else:
         planted = "" if choice.injections == "none" else f", {choice.injections} injections"
         say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}{planted}) into {path}")
-    from .crm.generator import build_org  # (only now: it loads every generator module)
+    from simulator.crm.generator import build_org  # (only now: it loads every generator module)
     path.parent.mkdir(parents=True, exist_ok=True)
     build_org(choice.type, path, seed=choice.seed, scale=choice.scale, injections=choice.injections)
     prune_cached_orgs(path)
@@ -153,8 +161,8 @@ def play_settings(cfg: RunConfig) -> PlaySettings:
 def check_run(cfg: RunConfig) -> None:
     """Fail before a run folder is made or an episode played: unknown task types, bad model
     specs or missing keys, clients that cannot be built, agents or users that cannot be made."""
-    from .config import ConfigError
-    from .tasks.spec import load_catalog
+    from simulator.runs.config import ConfigError
+    from simulator.tasks.spec import load_catalog
     catalog = load_catalog()
     unknown = [t for t in cfg.tasks or () if t not in catalog]
     if unknown:
@@ -178,7 +186,7 @@ def check_scorers(cfg: RunConfig) -> None:
     """Fail if a scorer the run names (`scorers:`) cannot be loaded or built, or clashes with another."""
     from evaluators.scorers.plugins import ScorerPluginError, load, registry_for
 
-    from .config import ConfigError
+    from simulator.runs.config import ConfigError
     for i, entry in enumerate(cfg.scorers):
         try:
             load(entry)
@@ -193,7 +201,7 @@ def check_scorers(cfg: RunConfig) -> None:
 def check_executor(cfg: RunConfig) -> None:
     """Fail before a run folder is made if the executor cannot run here (a dry run needs none)."""
     import importlib.util
-    from .config import ConfigError
+    from simulator.runs.config import ConfigError
     if cfg.executor == "ray" and importlib.util.find_spec("ray") is None:
         raise ConfigError(cfg.path, "executor", "is ray, but Ray is not installed: "
                           "pip install 'crmarena-sim[ray]' (or pip install ray)")
@@ -203,7 +211,7 @@ def check_cache(cfg: RunConfig) -> None:
     """Fail before a run folder is made if the response cache cannot be opened (a damaged file, or
     another database: DamagedFileError), whichever process plays the episodes."""
     if cfg.cache:
-        from .cache import ResponseCache
+        from simulator.models.cache import ResponseCache
         ResponseCache(cfg.cache).close()
 
 
@@ -212,7 +220,7 @@ def _public_options(role: RoleConfig) -> dict:
     query, and its headers (an endpoint's API key) masked."""
     if role.kind != "remote":
         return role.options
-    from .secrets import MASK, public_url
+    from simulator.infra.secrets import MASK, public_url
     options = {**role.options, "url": public_url(role.options["url"])}
     if "headers" in options:
         options["headers"] = {name: MASK for name in options["headers"]}
@@ -225,8 +233,8 @@ def public_config(cfg: RunConfig) -> dict:
     A config without sweep syntax gives the shape it always did (`agent`, `personas_per_pool`),
     so run folders made before sweeps still resume; several agent variants are `agents` (each
     with its label), explicit personas are `personas`."""
-    from .config import derived_label
-    from .models import parse_model_spec
+    from simulator.runs.config import derived_label
+    from simulator.models.clients import parse_model_spec
 
     def role(r: RoleConfig, where: str, label: bool) -> dict:
         data = {"kind": r.kind, "model": r.model, "plugin": r.plugin, "options": _public_options(r),
@@ -276,7 +284,7 @@ def public_config(cfg: RunConfig) -> dict:
 
 def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> Plan:
     """Every episode of the run, one per cell: org x instance x persona x mode x trial x agent
-    variant, walked lazily (simulator.plan)."""
+    variant, walked lazily (simulator.runs.plan)."""
     return Plan(cfg, run_id, orgs)
 
 
@@ -385,7 +393,7 @@ def check_same_config(cfg: RunConfig, folder: Path) -> None:
     saved_path = folder / "config.json"
     if not saved_path.is_file():
         return
-    from .files import DamagedFileError, read_json
+    from simulator.infra.files import DamagedFileError, read_json
     try:
         saved = read_json(saved_path, fix=f"it holds no run data: if {folder} holds a run of this config, delete "
                                           "config.json and run again (it is written anew); else give this config "
@@ -408,7 +416,7 @@ def finished(path: Path, repair: bool = True, say: Callable[[str], None] | None 
     record wins). With `repair` (the folder's lock held), the file is first made safe to append
     to (transcript.repair_records: a line torn by a killed run cut off, damaged lines moved aside
     and `say` told); without, torn and damaged lines are skipped (their episodes count as not played)."""
-    from .transcript import read_records, repair_records
+    from simulator.runs.transcript import read_records, repair_records
     if not path.is_file():
         return {}
     if repair and (note := repair_records(path)) and say:
@@ -425,8 +433,8 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
     (group of cells, how many of its episodes to run): two agent calls per user turn, one per
     turn for an LLM user, one judge call per episode, one live observer's judge call per agent turn."""
     from autogen_core.models import SystemMessage
-    from .completions import count_tokens_offline
-    from .models import load_prices, parse_model_spec
+    from simulator.models.completions import count_tokens_offline
+    from simulator.models.clients import load_prices, parse_model_spec
     prices, rows = load_prices(), []
     prompt_tokens = {g.system_prompt: 0 for g, _ in groups}
     for prompt in prompt_tokens:

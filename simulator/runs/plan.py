@@ -14,12 +14,12 @@ import random
 from dataclasses import dataclass
 from typing import Collection, Iterator
 
-from .config import RoleConfig, RunConfig
-from .crm.schema import Schema
-from .crm.store import Org
-from .episode import EpisodeSpec, Planned
-from .tasks.instance import Instance
-from .users.personas import Persona, load_personas, persona_pool_for, standard
+from simulator.runs.config import RoleConfig, RunConfig
+from simulator.crm.schema import Schema
+from simulator.crm.store import Org
+from simulator.runs.episode import EpisodeSpec, Planned
+from simulator.tasks.instance import Instance
+from simulator.users.personas import Persona, load_personas, persona_pool_for, standard
 
 CONFIRM_ABOVE = 1_000_000  # episodes: a bigger plan is run only with --yes
 
@@ -65,7 +65,7 @@ def prompt_variant(role: RoleConfig) -> tuple[bool, bool, str]:
 def system_prompt_for(role: RoleConfig, instance: Instance, schema_text: str) -> str:
     """The system prompt an agent variant gets for an instance (its protocol, its prompt variant), given
     the org's `schema_text(org.schema, role)`."""
-    from .agents.prompts import system_prompt
+    from simulator.agents.prompts import system_prompt
     react, private, mode = prompt_variant(role)
     return system_prompt(instance, schema_text, protocol="react" if react else "function", privacy_aware=private,
                          schema=mode)
@@ -73,14 +73,14 @@ def system_prompt_for(role: RoleConfig, instance: Instance, schema_text: str) ->
 
 def schema_text(schema: Schema, role: RoleConfig) -> str:
     """The schema text of an agent variant's prompt: every object's fields, or (`schema: tool`) the objects."""
-    from .crm.describe import describe_schema
+    from simulator.crm.describe import describe_schema
     return describe_schema(schema, detailed=prompt_variant(role)[2] == "prompt")
 
 
 def plan_size(cfg: RunConfig) -> int:
     """How many episodes the plan of `cfg` has, counted without building it or any org:
     the sum over orgs and their task types of instances x personas, times levels x modes x trials x agents."""
-    from .tasks.spec import load_catalog
+    from simulator.tasks.spec import load_catalog
     catalog, personas = load_catalog(), load_personas()
     posers = 0
     for choice in cfg.orgs:
@@ -133,8 +133,8 @@ class Plan:
         """The instances drawn from org `n` (with the oracle's tool calls), each with its personas and
         each variant's system prompt (drawn once per plan)."""
         if n not in self._posed:
-            from .tasks.generate import generate_instances
-            from .tasks.oracle_calls import record_oracle_calls
+            from simulator.tasks.generate import generate_instances
+            from simulator.tasks.oracle_calls import record_oracle_calls
             org, cfg, personas = self.orgs[n], self.cfg, load_personas()
             variants = [(prompt_variant(a), a) for a in cfg.agent_variants]  # (prompt variant, agent)
             texts = {variant[2]: schema_text(org.schema, agent) for variant, agent in variants}

@@ -12,7 +12,7 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   instructions planted in free text, scored by evaluators.injections);  `tasks`: `all` or a list of task types;
   `difficulty`: easy | standard | hard (default standard), or a list of levels: the instance
   set of each org is drawn and posed once per level;
-  `modes`: a list of full | concat | sharded | recap | snowball | plan (simulator.transcript.MODES);
+  `modes`: a list of full | concat | sharded | recap | snowball | plan (simulator.runs.transcript.MODES);
   `trials`: a count (trials 0..n-1);
 - personas: `personas_per_pool: N` (N personas of each pool, drawn with the run's seed: the
   pool of a task is its audience's) or `personas: [ids]`, an explicit list of persona ids
@@ -53,7 +53,7 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   thing under test.
 
 Each episode's id hashes its cell (instance, org content, mode, persona, trial, agent
-variant, user, limits, seed: named in simulator.plan.episode_id), so a config with one agent
+variant, user, limits, seed: named in simulator.runs.plan.episode_id), so a config with one agent
 gives the ids it always did; an agent or user enters as `RoleConfig.identity` (its ID_FIELDS).
 
 The observer scores each record once its episode ends. `observer:` attaches it live as well:
@@ -88,11 +88,11 @@ from typing import Any, ClassVar
 
 from evaluators.verdict import COMPLETION_BASES, LEAK_BASES, Headline
 
-from .crm.schema import ORG_TYPES
-from .crm.store import INJECTIONS
-from .inputs import InputFileError, load_yaml
-from .tasks.spec import DEFAULT_LEVEL, LEVELS
-from .records import MODES
+from simulator.crm.schema import ORG_TYPES
+from simulator.crm.store import INJECTIONS
+from simulator.infra.inputs import InputFileError, load_yaml
+from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS
+from simulator.records import MODES
 
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration")
 TOOL_TRANSPORTS = ("inprocess", "mcp")
@@ -124,7 +124,7 @@ class RoleConfig:
     """The agent under test or the user simulator."""
 
     kind: str
-    model: Any = None  # a model spec (string or mapping), see simulator.models
+    model: Any = None  # a model spec (string or mapping), see simulator.models.clients
     plugin: str | None = None  # module:Class for plug-in agents
     options: dict = field(default_factory=dict)
     privacy_aware: bool = False  # agents only: the privacy-aware system prompt
@@ -139,7 +139,7 @@ class RoleConfig:
     ID_FIELDS: ClassVar[tuple[str, ...]] = ("kind", "model", "plugin", "options", "privacy_aware")
 
     def identity(self) -> str:
-        """The role as episode ids hash it (simulator.plan.id_tail), built from ID_FIELDS alone:
+        """The role as episode ids hash it (simulator.runs.plan.id_tail), built from ID_FIELDS alone:
         the very text the dataclass repr gave when ids were first made, e.g. `RoleConfig(kind='oracle',
         model=None, plugin=None, options={}, privacy_aware=False)`."""
         return "RoleConfig(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.ID_FIELDS) + ")"
@@ -342,7 +342,7 @@ def derived_label(role: RoleConfig) -> str:
         if _temperature(role.model) is not None:
             parts.append(f"t={_temperature(role.model):g}")
     if role.kind == "remote":
-        from .secrets import public_url
+        from simulator.infra.secrets import public_url
         parts.append(public_url(role.options["url"]).split("://", 1)[1].rstrip("/"))
         if role.options.get("briefed"):
             parts.append("briefed")  # (told the answers: calibration of the remote path, never a result)
@@ -378,7 +378,7 @@ def _kind_options(a: _Reader, kind: str) -> dict:
             raise ConfigError(a.path, a.key("tools"), f"tools: {tools} is for function_calling agents "
                               f"(this one is {kind})")
         options["tools"] = tools
-    from .agents.prompts import SCHEMA_MODES
+    from simulator.agents.prompts import SCHEMA_MODES
     schema = a.choice("schema", SCHEMA_MODES, "prompt")
     if schema != "prompt":
         if kind not in ("function_calling", "react"):
@@ -494,7 +494,7 @@ def _personas(r: _Reader) -> tuple[str, ...] | None:
     if not isinstance(items, list):
         raise ConfigError(r.path, "personas", f"must be a list of persona ids or pool names, got {items!r}")
     items = r.values("personas", str)
-    from .users.personas import POOLS, load_personas
+    from simulator.users.personas import POOLS, load_personas
     known = load_personas()
     for i, name in enumerate(items):
         if name not in known and name not in POOLS:
@@ -656,7 +656,7 @@ def _cache(r: _Reader) -> str | None:
     """`cache: true` (the user cache folder's responses.sqlite), a file path, or off."""
     value = r.get("cache", (bool, str), False)
     if value is True:
-        from .cache import cache_dir
+        from simulator.models.cache import cache_dir
         return str(cache_dir() / "responses.sqlite")
     return value or None
 

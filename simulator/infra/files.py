@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from .secrets import redact
+from simulator.infra.secrets import redact
 
 
 class DiskFullError(OSError):

@@ -1,7 +1,7 @@
 """Logging for the command line: loguru to the current standard error, WARNING by default
 (CRMARENA_LOG_LEVEL=DEBUG for more). Model clients log retries and give-ups; never keys: every
 record's message (for any sink) and every line written (tracebacks included) is redacted of the
-run's secrets (simulator.secrets)."""
+run's secrets (simulator.infra.secrets)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 import sys
 import warnings
 
-from .secrets import redact
+from simulator.infra.secrets import redact
 
 _configured = False
 

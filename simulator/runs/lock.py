@@ -1,5 +1,5 @@
 """The run folder's lock: one writer per run folder (a run, or a command that rewrites its scores,
-report or exports), below everything that writes there (simulator.run, evaluators, the CLI)."""
+report or exports), below everything that writes there (simulator.runs.run, evaluators, the CLI)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Every API key the run reads (from the environment or a config) and every HTTP he
 model spec is remembered here at the moment it is read (`remember`; `remember_config` for a
 config's headers, secret-named keys and URL credentials); `redact` removes each remembered value
 from a text, and anything clearly shaped like a key or bearer token besides. Writers
-(simulator.files, the transcript writer, logs, the response cache) and error messages pass their
+(simulator.infra.files, the transcript writer, logs, the response cache) and error messages pass their
 text through `redact`. Forked workers inherit what the parent remembered; Ray actors remember
 what they read themselves (the same code reads the keys there) and redact their records
 (`redact_data`) before the driver, which may not know their keys, writes them.

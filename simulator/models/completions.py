@@ -1,5 +1,5 @@
-"""What every chat client reads in a chat completion, below both clients (simulator.models and
-simulator.chat_completions): tokens counted offline, the context window assumed for an unknown
+"""What every chat client reads in a chat completion, below both clients (simulator.models.clients and
+simulator.models.chat_completions): tokens counted offline, the context window assumed for an unknown
 model, a 200 reply that holds no completion (MalformedReply), the finish reason in autogen's words,
 and the thought of an R1-style reply. (The last two as autogen's OpenAI client reads them, written
 here: autogen keeps its own in a private module, autogen_ext.models._utils.)"""
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 if TYPE_CHECKING:  # (autogen stays unimported until a client is built: tests/test_models.py test_import_is_light)
     from autogen_core.models import FinishReasons
 
-from .secrets import redact
+from simulator.infra.secrets import redact
 
 CONTEXT_WINDOW = 128_000  # tokens assumed for a model autogen does not know
 

@@ -6,24 +6,24 @@ autogen component config `{provider, config}` whose provider is on an allowlist.
 holds the *name* of the environment variable with the API key, never a key.
 
 `build_client(spec)` returns a `ModelClient`: an autogen ChatCompletionClient around the provider's
-client (for OpenAI, Ollama and OpenAI-compatible servers the built-in simulator.chat_completions,
+client (for OpenAI, Ollama and OpenAI-compatible servers the built-in simulator.models.chat_completions,
 which does without the OpenAI SDK and its ~0.8 s import; for components, autogen's client) that
 retries transient provider errors (tenacity, exponential backoff with full jitter, Retry-After
 honoured; an SDK's own retries off; a 200 reply holding a provider error, no choices or no
 message counts as transient: MalformedReply), raises InfraError when they run out, limits
-calls per model (simulator.ratelimit: the spec's `rpm` and `tpm` in a bucket shared by every
+calls per model (simulator.models.ratelimit: the spec's `rpm` and `tpm` in a bucket shared by every
 process on the machine, a Retry-After pausing every caller, and an AIMD cap on calls in flight
 up to `max_concurrency`), and accounts calls, tokens (the API's usage, else an offline
 tiktoken count), latency and cost (configs/prices.yaml; an unlisted model has no cost).
 
 A timeout is not retried blindly: it halves the calls in flight of its provider/model/base_url
-on the whole machine (simulator.ratelimit.ServerPace), the request is sent again only after
+on the whole machine (simulator.models.ratelimit.ServerPace), the request is sent again only after
 the timeout's length once more (the server finishes what was abandoned; never longer than
 `retries.max_wait`), a second timeout in a row at one call in flight doubles the timeout (up to
 900 s; each answer halves it again, down to the configured value or twice the recent latency),
 and repeated timeouts name the slow server once per run with what to change. A server on
 loopback or a known local server's port gets LOCAL_DEFAULTS (calls in flight measured from one
-up: simulator.ratelimit.LatencyRounds; a long timeout, short replies) where its spec sets
+up: simulator.models.ratelimit.LatencyRounds; a long timeout, short replies) where its spec sets
 nothing; a spec's own `max_concurrency` is a fixed cap unless it also says `measure_concurrency:
 true`. The effective values are in the spec's settings, so transcripts show them.
 
@@ -45,15 +45,21 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from loguru import logger
 
-from .log import quiet_unless_configured
+from simulator.infra.log import quiet_unless_configured
 
 quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
 
-from .completions import CONTEXT_WINDOW, MalformedReply, count_text_tokens, count_tokens_offline, raise_malformed
-from .errors import InfraError
-from .ratelimit import AdaptiveConcurrency, ServerPace, SharedBucket
-from .secrets import redact, remember, remember_config, without_credentials
-from .transcript import Usage
+from simulator.models.completions import (
+    CONTEXT_WINDOW,
+    MalformedReply,
+    count_text_tokens,
+    count_tokens_offline,
+    raise_malformed,
+)
+from simulator.infra.errors import InfraError
+from simulator.models.ratelimit import AdaptiveConcurrency, ServerPace, SharedBucket
+from simulator.infra.secrets import redact, remember, remember_config, without_credentials
+from simulator.models.usage import Usage
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Sequence
@@ -79,12 +85,12 @@ _COMPONENT_ALIASES = {path.rsplit(".", 1)[1]: path for path in COMPONENT_PROVIDE
 DEFAULT_MODEL_INFO = {"vision": False, "function_calling": True, "json_output": True,
                       "structured_output": True, "family": "unknown"}
 MODEL_INFO_KEYS = frozenset(DEFAULT_MODEL_INFO) | {"multiple_system_messages"}
-DEFAULT_PRICES = Path(__file__).resolve().parent.parent / "configs" / "prices.yaml"
+DEFAULT_PRICES = Path(__file__).resolve().parents[2] / "configs" / "prices.yaml"
 FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such model: no retry
 # What a model server on this machine (or a known local server's port) gets unless its spec
 # says otherwise: it may answer one request at a time, slowly, on a CPU (configs/local.yaml), or
 # dozens at once on a GPU (vLLM, llama-server -np): the calls in flight are measured, from one up
-# to LOCAL_CEILING, while the time per request stays flat (simulator.ratelimit.LatencyRounds)
+# to LOCAL_CEILING, while the time per request stays flat (simulator.models.ratelimit.LatencyRounds)
 LOCAL_CEILING = 128
 LOCAL_DEFAULTS = {"max_concurrency": LOCAL_CEILING, "measure_concurrency": True, "timeout": 300.0, "max_tokens": 512}
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
@@ -330,7 +336,7 @@ def _retries(value: Mapping[str, Any], where: str) -> Retries:
 def _api_key(spec: ModelSpec) -> str | None:
     """The API key from the environment (None when the spec names no variable). It and the spec's
     other secrets (header values, URL credentials) are remembered here, for redaction
-    (simulator.secrets): every process that builds a client reads them through this."""
+    (simulator.infra.secrets): every process that builds a client reads them through this."""
     remember_config({"base_url": spec.base_url, **((spec.component or {}).get("config") or {})})
     if spec.api_key_env is None:
         return None
@@ -358,7 +364,7 @@ class Price:
 
 def load_prices(path: str | Path | None = None) -> dict[str, Price]:
     """The price table (model name -> Price); by default configs/prices.yaml."""
-    from .inputs import parse_yaml
+    from simulator.infra.inputs import parse_yaml
 
     path = Path(path or DEFAULT_PRICES)
     data = parse_yaml(path.read_text(encoding="utf-8")) or {}
@@ -427,10 +433,10 @@ def _create_args(spec: ModelSpec) -> dict[str, Any]:
 
 
 def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
-    """The built-in client (simulator.chat_completions: no OpenAI SDK) for OpenAI's API, Ollama, or
+    """The built-in client (simulator.models.chat_completions: no OpenAI SDK) for OpenAI's API, Ollama, or
     the OpenAI-compatible server at the spec's base_url. OpenAI's own API is found as the SDK
     finds it (OPENAI_BASE_URL, and OPENAI_ORG_ID / OPENAI_PROJECT_ID as headers)."""
-    from .chat_completions import OpenAIChatClient
+    from simulator.models.chat_completions import OpenAIChatClient
 
     base_url, headers = spec.base_url, {}
     if spec.provider == "ollama":
@@ -531,14 +537,14 @@ def _check_replies(client: ChatCompletionClient) -> None:
 
 def _http_client(spec: ModelSpec, base_url: str):
     """An httpx client for the server at `base_url`. Plain http:// requests go through
-    simulator.http_transport, the rest through httpx's own transport (`_fallback_transport`),
+    simulator.models.http_transport, the rest through httpx's own transport (`_fallback_transport`),
     made on first need; its TLS context is made now for an https server, so that certificates
     that cannot be loaded are a config error before the run. With proxies set in the
     environment, httpx's own transports serve every request (httpx applies those settings only
     when it makes the transports itself)."""
     import httpx
 
-    from .http_transport import transport_class
+    from simulator.models.http_transport import transport_class
 
     options = {"timeout": spec.timeout, "follow_redirects": True}
     proxies = _environment_proxies()
@@ -725,7 +731,7 @@ class _ModelClient:
 
     def __init__(self, inner: ChatCompletionClient, spec: ModelSpec, price: Price | None, owns_inner: bool = True):
         self.inner, self.spec, self.price, self.owns_inner = inner, spec, price, owns_inner
-        self.cache, self.cache_scope = None, ""  # a simulator.cache.ResponseCache, and the trial it serves
+        self.cache, self.cache_scope = None, ""  # a simulator.models.cache.ResponseCache, and the trial it serves
         self.retries_used = 0  # retries (not first attempts) over the client's life
         self._usage = Usage()
         self._bucket = SharedBucket(_scope(spec), spec.rpm, spec.tpm)
@@ -766,7 +772,7 @@ class _ModelClient:
     def _cache_key(self, messages: Sequence[LLMMessage], kwargs: dict) -> str | None:
         if self.cache is None:
             return None
-        from .cache import request_key
+        from simulator.models.cache import request_key
         return request_key(self.spec.settings(), messages, tools=kwargs.get("tools", ()),
                            json_output=kwargs.get("json_output"), extra=kwargs.get("extra_create_args"),
                            scope=self.cache_scope)

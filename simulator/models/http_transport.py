@@ -4,7 +4,7 @@
 httpx's own transport (httpcore over anyio) costs about 1.3 ms of CPU and 3 ms of wall time per
 request on a 2-core machine, and sends the head and the body of a request in two writes (two
 wake-ups of the server); this one costs about 0.1 ms and writes once. Everything else stays
-httpx's and the client's (simulator.chat_completions): headers, timeouts, errors, parsing.
+httpx's and the client's (simulator.models.chat_completions): headers, timeouts, errors, parsing.
 
 Only requests to http:// URLs with a whole body come here; https (TLS: the cloud APIs, where
 the network dominates) and streamed request bodies take httpx's default transport, made by

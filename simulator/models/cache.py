@@ -7,7 +7,7 @@ tools, the output format, extra request arguments — and a scope (the episode's
 trials of one episode do not share replies and two models never share a store entry.
 One SQLite file (WAL) serves every worker process of a run.
 
-No secret is stored or replayed: a reply is redacted of the run's secrets (simulator.secrets)
+No secret is stored or replayed: a reply is redacted of the run's secrets (simulator.infra.secrets)
 before it is stored and again when it is read, so a key a model echoed under one key never
 reaches a run with another; the request key is computed on the redacted request, so a run that
 replays a redacted reply asks for the same next reply.
@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from .files import DamagedFileError, DiskFullError
-from .secrets import redact
+from simulator.infra.files import DamagedFileError, DiskFullError
+from simulator.infra.secrets import redact
 
 def cache_dir() -> Path:
     """The user cache folder (built orgs, models, replies): $CRMARENA_CACHE, else

@@ -25,8 +25,8 @@ from statistics import fmean
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Callable
 
-from .files import DamagedFileError, replacing, write_atomic
-from .records import Record, Usage
+from simulator.infra.files import DamagedFileError, replacing, write_atomic
+from simulator.records import Record, Usage
 
 if TYPE_CHECKING:
     from evaluators.scorers import Registry
@@ -204,7 +204,7 @@ def _lock_if_run_folder(folder: Path):
     """Hold a run folder's lock while writing into it (a run still writing there holds it: AnalysisError)."""
     if not (folder / "transcripts.jsonl").is_file():
         return nullcontext()
-    from .run_lock import locked
+    from simulator.runs.lock import locked
     return locked(folder, "wait for it to end, or export with --out elsewhere", AnalysisError)
 
 

@@ -4,7 +4,7 @@ it: what `crmarena run --dry-run` prints under its plan, before anything is play
 `probe(spec)` sends ONE request (a few tokens out, no retries, no rate limits) and times it;
 `expected_duration(...)` turns a latency into a run's duration; `probe_lines(cfg, rows)` does
 both for each model server of a run config, given the dry run's estimated calls per role
-(simulator.run.estimate's rows). A tiny request is the floor: a real prompt (thousands of
+(simulator.runs.run.estimate's rows). A tiny request is the floor: a real prompt (thousands of
 tokens of policy and schema) takes longer, most of all on a CPU server, so the duration is
 printed as "at least".
 """
@@ -16,8 +16,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .models import ModelSpec, _scope, _server, build_client, parse_model_spec
-from .secrets import redact
+from simulator.models.clients import ModelSpec, _scope, _server, build_client, parse_model_spec
+from simulator.infra.secrets import redact
 
 PROBE_TOKENS = 5  # the most the probe asks the model to write
 PROBE_PROMPT = "Reply with the word OK."

@@ -30,8 +30,14 @@ from autogen_core import FunctionCall
 from autogen_core.models import (AssistantMessage, ChatCompletionClient, ChatCompletionTokenLogprob, CreateResult,
                                  ModelFamily, ModelInfo, RequestUsage, SystemMessage, TopLogprob, UserMessage)
 
-from .completions import CONTEXT_WINDOW, count_tokens_offline, finish_reason, raise_malformed, split_thought
-from .secrets import redact, without_credentials
+from simulator.models.completions import (
+    CONTEXT_WINDOW,
+    count_tokens_offline,
+    finish_reason,
+    raise_malformed,
+    split_thought,
+)
+from simulator.infra.secrets import redact, without_credentials
 
 STATUS_ERRORS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
                  404: "NotFoundError", 409: "ConflictError", 422: "UnprocessableEntityError",

@@ -19,7 +19,7 @@ episodes: an InfraError it raises is its failure (`agent_error`), unless fatal (
 that stops the run).
 
 A live observer (`Watcher`, made for each episode by the maker the run hands the executor:
-simulator.run.live_observer, from the run config's `observer:`, e.g. evaluators.live) is called
+simulator.runs.run.live_observer, from the run config's `observer:`, e.g. evaluators.live) is called
 after every agent reply; its verdict is appended to the events as it is given, and with
 `stop_on_leak` the first verdict with a leak ends the episode (`leaked`). The loop knows the
 observer only by this hook: it imports no evaluator.
@@ -39,26 +39,26 @@ from typing import Protocol
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from .agents.base import Agent, AgentSetup
-from .agents.oracle import OracleBrief
-from .crm.session import OrgSession
-from .crm.store import Org, OrgMeta
-from .crm.tools import CrmTools
-from .errors import AgentError, InfraError, is_fatal
-from .files import DamagedFileError, DiskFullError
-from .records import Message
-from .records.migrate import problem
-from .replies.categories import ATTEMPTS, categorize
-from .secrets import redact
-from .tasks.instance import Instance
-from .tasks.metrics import metric
-from .tasks.validate import workflow_state
+from simulator.agents.base import Agent, AgentSetup
+from simulator.agents.oracle import OracleBrief
+from simulator.crm.session import OrgSession
+from simulator.crm.store import Org, OrgMeta
+from simulator.crm.tools import CrmTools
+from simulator.infra.errors import AgentError, InfraError, is_fatal
+from simulator.infra.files import DamagedFileError, DiskFullError
+from simulator.records import Message
+from simulator.records.migrate import problem
+from simulator.replies.categories import ATTEMPTS, categorize
+from simulator.infra.secrets import redact
+from simulator.tasks.instance import Instance
+from simulator.tasks.metrics import metric
+from simulator.tasks.validate import workflow_state
 
 RUN_STOPPERS = (DiskFullError, DamagedFileError)  # the run's own files failing: they stop the run
-from .transcript import EpisodeRecord, Termination, message
-from .users.base import UserSetup, UserSimulator, UserTurn, user_record
-from .users.oracle_plan import plan_steps
-from .users.personas import Persona, playing
+from simulator.runs.transcript import EpisodeRecord, Termination, message
+from simulator.users.base import UserSetup, UserSimulator, UserTurn, user_record
+from simulator.users.oracle_plan import plan_steps
+from simulator.users.personas import Persona, playing
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class EpisodeSpec:
 
 @dataclass
 class Planned:
-    """An episode to play (simulator.plan) on its org (by an executor, simulator.executors)."""
+    """An episode to play (simulator.runs.plan) on its org (by an executor, simulator.executors)."""
 
     spec: EpisodeSpec
     org: Org

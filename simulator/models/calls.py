@@ -1,7 +1,7 @@
 """Model-call helpers for every model caller (agents, people, the judge, the writer): usage per
 turn, provider failures as AgentError / InfraError, and what identifies a client in a transcript.
 
-Accepts any autogen ChatCompletionClient. A client with `drain_usage()` (simulator.models'
+Accepts any autogen ChatCompletionClient. A client with `drain_usage()` (simulator.models.clients'
 ModelClient) reports its own usage, latency and cost; for a plain client the caller counts
 calls and tokens from the results it sees and leaves the cost unknown.
 """
@@ -12,9 +12,9 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from .errors import AgentError, InfraError
-from .secrets import redact, without_credentials
-from .transcript import Usage
+from simulator.infra.errors import AgentError, InfraError
+from simulator.infra.secrets import redact, without_credentials
+from simulator.models.usage import Usage
 
 _REJECTED = frozenset({400, 413, 422})  # the request itself was refused: too long, malformed
 _NETWORK = ("APIConnectionError", "APITimeoutError", "RetryError", "ConnectError", "ReadTimeout")
@@ -51,7 +51,7 @@ def _classify(exc: Exception) -> Exception | None:
     if status in _REJECTED:
         return AgentError(f"the model provider rejected the request ({status}; context too long?): {detail}")
     if isinstance(status, int) or type(exc).__name__ in _NETWORK or isinstance(exc, (ConnectionError, TimeoutError)):
-        from .models import FATAL_STATUSES
+        from simulator.models.clients import FATAL_STATUSES
         return InfraError(f"model call failed ({type(exc).__name__}): {detail}", fatal=status in FATAL_STATUSES)
     return None
 
@@ -81,7 +81,7 @@ def client_settings(client: Any) -> dict[str, Any]:
     except Exception:  # a client without a component config: its class is all we know
         return {"provider": type(client).__name__}
     config = component.config
-    from .models import SAFE_CONFIG_KEYS
+    from simulator.models.clients import SAFE_CONFIG_KEYS
     safe = {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}
     if "base_url" in safe:
         safe["base_url"] = without_credentials(safe["base_url"])

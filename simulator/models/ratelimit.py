@@ -42,7 +42,7 @@ import time
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 
-from .cache import cache_dir
+from simulator.models.cache import cache_dir
 
 MINUTE = 60.0  # seconds in a rate's minute; tests shorten it (monkeypatched before workers fork)
 _STATE = struct.Struct("<4d")

@@ -16,7 +16,7 @@ import re
 import sqlite3
 import types
 from collections import deque
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
 import pytest
 
@@ -93,7 +93,7 @@ def reachable(*roots: Any, depth: int = DEPTH) -> dict[int, Any]:
 class Prober(Agent):
     """A plug-in that walks everything it is handed and keeps what it found; it asks for more."""
 
-    played: list["Prober"] = []
+    played: ClassVar[list[Prober]] = []
 
     def __init__(self) -> None:
         self.found: dict[int, Any] = {}

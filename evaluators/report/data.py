@@ -540,7 +540,7 @@ class RunConfig(Open):
     name: Any = None
     path: Any = None
     agent: Role | None = None
-    agents: list[Role] = []  # noqa: RUF012  (pydantic copies it for each instance) a sweep's agent variants
+    agents: list[Role] = []  # a sweep's agent variants  # noqa: RUF012  pydantic copies it for each instance
     user: Role | None = None
     judge: str | ModelSpec | None = None
     orgs: list[Org | str] = []  # noqa: RUF012  pydantic copies a field's default for each instance

@@ -531,7 +531,8 @@ def table(outcome: Outcome) -> str:
 
 def record(text: str, seed: int) -> None:
     """Append the result, with the machine, to benchmarks/RESULTS.md."""
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")),
                platform.processor())
     machine = (f"{cpu}, `nproc` {len(os.sched_getaffinity(0))}, {platform.machine()}, "
                f"Python {platform.python_version()}")

@@ -414,8 +414,8 @@ def task_replies(inst: dict, org: OrgNames, rng: random.Random) -> list[tuple[st
     wrong = list(inst["answer"])
     fitting = [t for t in org.all("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started' ORDER BY Id",
                                   opp_id) if t not in wrong]
-    other = fitting[0] if fitting else rng.choice(org.all("SELECT Id FROM Task WHERE Id NOT IN (%s) LIMIT 50"
-                                                          % ",".join("?" * len(wrong)), *wrong))
+    other = fitting[0] if fitting else rng.choice(org.all(f"SELECT Id FROM Task WHERE Id NOT IN ({','.join('?' * len(wrong))}) LIMIT 50",
+                                                          *wrong))
     subject = {t: org.one("SELECT Subject FROM Task WHERE Id = ?", t) for t in wrong + [other]}
     bullets = "\n".join(f"- {t} — \"{subject[t]}\"" for t in wrong)
     rows = "\n".join([f"| {t} | {subject[t]} | ❌ No |" for t in wrong] + [f"| {other} | {subject[other]} | ✅ Yes |"])

@@ -13,8 +13,11 @@ Q = "SELECT Id, Subject FROM Case WHERE Status = 'New' LIMIT 5"
 tools = CrmTools(OrgSession(Org(sys.argv[1])))
 inproc = []
 for _ in range(200):
-    t = time.perf_counter(); tools.soql(Q); inproc.append(time.perf_counter() - t)
-gw = ToolGateway.shared(); token = gw.bind(tools)
+    t = time.perf_counter()
+    tools.soql(Q)
+    inproc.append(time.perf_counter() - t)
+gw = ToolGateway.shared()
+token = gw.bind(tools)
 async def go():
     out = []
     async with httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http, \
@@ -22,7 +25,9 @@ async def go():
         async with ClientSession(r, w) as s:
             await s.initialize()
             for _ in range(200):
-                t = time.perf_counter(); await s.call_tool("soql", {"query": Q}); out.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                await s.call_tool("soql", {"query": Q})
+                out.append(time.perf_counter() - t)
     return out
 mcp = asyncio.run(go())
 print(f"in-process soql median {statistics.median(inproc)*1000:.2f} ms; over MCP (SDK client, gateway) median {statistics.median(mcp)*1000:.2f} ms")

@@ -20,6 +20,7 @@ import argparse
 import re
 from dataclasses import dataclass
 from datetime import date
+from itertools import pairwise
 
 from simulator.tasks.instance import NONE_ANSWER, Instance
 from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS
@@ -78,7 +79,7 @@ def fit(data: list[tuple[dict[str, float], bool]]) -> Stump:
     names = sorted({k for f, _ in data for k in f})
     for name in names:
         values = sorted({f[name] for f, _ in data if name in f})
-        cuts = [(a + b) / 2 for a, b in zip(values, values[1:])]
+        cuts = [(a + b) / 2 for a, b in pairwise(values)]
         for cut in cuts:
             for side in (">=", "<="):
                 stump = Stump(name, side, cut)

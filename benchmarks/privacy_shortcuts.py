@@ -33,6 +33,7 @@ import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -77,7 +78,7 @@ def tokens(ex: Example) -> list[str]:
     """Lower-case words and bigrams, each Id replaced by its key prefix."""
     text = _ID.sub(lambda m: f" id{m.group()[:3].lower()} ", ex.text)
     words = _WORD.findall(text.lower())
-    return words + [f"{a} {b}" for a, b in zip(words, words[1:])]
+    return words + [f"{a} {b}" for a, b in pairwise(words)]
 
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")

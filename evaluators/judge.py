@@ -488,7 +488,7 @@ class Judge:
         kwargs = self._format_args()
         parsed, problem, attempts, infra = None, "", 0, False
         try:
-            for attempts in range(1, self.max_attempts + 1):
+            for attempts in range(1, self.max_attempts + 1):  # noqa: B007  its last value is read after the loop
                 with model_errors():
                     result = await client.create(messages, **kwargs)
                 meter.count(result.usage)

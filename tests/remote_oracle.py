@@ -73,12 +73,12 @@ class OracleSession:
             self.started = True
         if self.oracle.missing():  # it asks for a shard: no tools needed
             return (await self.oracle.respond(body["message"], body["turn"])).reply
-        async with streamable_http_client(self.opened["tools"]["mcp_url"], http_client=self.http) as (read, write, _):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                self.tools.session, self.tools.loop = session, asyncio.get_running_loop()
-                turn = await anyio.to_thread.run_sync(
-                    lambda: asyncio.run(self.oracle.respond(body["message"], body["turn"])))
+        async with (streamable_http_client(self.opened["tools"]["mcp_url"], http_client=self.http) as (read, write, _),
+                    ClientSession(read, write) as session):
+            await session.initialize()
+            self.tools.session, self.tools.loop = session, asyncio.get_running_loop()
+            turn = await anyio.to_thread.run_sync(
+                lambda: asyncio.run(self.oracle.respond(body["message"], body["turn"])))
         return turn.reply
 
 
@@ -150,13 +150,13 @@ def calling_app(calls: list[tuple[str, dict]], reply: str, results: list, *, aft
 
     async def call_all() -> None:
         grant = sessions["s1"]["tools"]
-        async with httpx.AsyncClient(headers=grant["headers"], timeout=60) as http, \
-                streamable_http_client(grant["mcp_url"], http_client=http) as (read, write, _):
-            async with ClientSession(read, write) as tools:
-                await tools.initialize()
-                for name, arguments in calls:
-                    result = await tools.call_tool(name, arguments)
-                    results.append((result.content[0].text, result.isError))
+        async with (httpx.AsyncClient(headers=grant["headers"], timeout=60) as http,
+                    streamable_http_client(grant["mcp_url"], http_client=http) as (read, write, _),
+                    ClientSession(read, write) as tools):
+            await tools.initialize()
+            for name, arguments in calls:
+                result = await tools.call_tool(name, arguments)
+                results.append((result.content[0].text, result.isError))
 
     async def call_all_late() -> None:
         try:

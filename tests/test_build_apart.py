@@ -65,7 +65,7 @@ def test_a_failing_forked_phase_fails_the_build(tmp_path, monkeypatch):
         raise RuntimeError("interrupted")
 
     monkeypatch.setattr(service, "cases", boom)
-    with pytest.raises(RuntimeError, match="^interrupted$"):  # (the forked phase's own error, raised here)
+    with pytest.raises(RuntimeError, match=r"^interrupted$"):  # (the forked phase's own error, raised here)
         build_org("b2b", tmp_path / "org.db", scale=0.05)
     assert list(tmp_path.iterdir()) == []
 

@@ -7,12 +7,16 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import pytest
 
 from simulator.crm.generator import text, threads, vocab
 from simulator.crm.generator.grammar import overlaps
 from tests.test_text_understanding import content_words
+
+if TYPE_CHECKING:
+    from simulator.crm.store import Org
 
 ORGS = ("b2b", "b2c")
 MAX_OVERLAP_SHARE = 0.40  # the brief's bound for a word-overlap reader on the test orgs

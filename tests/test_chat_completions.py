@@ -101,7 +101,7 @@ FULL_SCHEMA = {"name": "close_case", "description": "Close a case.", "strict": T
     "additionalProperties": False}}
 
 
-class Color(str, enum.Enum):
+class Color(enum.StrEnum):
     RED = "red"
     BLUE = "blue"
 

@@ -330,9 +330,9 @@ def test_a_query_on_a_damaged_org_is_not_blamed_on_the_query(tmp_path, org_paths
     from simulator.crm.session import OrgSession
     from simulator.crm.store import Org
     query = {"sosl": "FIND {Arkline}", "soql": "SELECT Id, Subject FROM Case LIMIT 1"}[call]
-    with OrgSession(Org(damage(org_paths["b2b"], tmp_path / "bad.db"))) as session:  # (not verified)
-        with pytest.raises(SalesforceError) as caught:
-            getattr(session, call)(query)
+    with (OrgSession(Org(damage(org_paths["b2b"], tmp_path / "bad.db"))) as session,  # (not verified)
+          pytest.raises(SalesforceError) as caught):
+        getattr(session, call)(query)
     assert caught.value.code == "UNKNOWN_EXCEPTION" and "the org's database is damaged" in caught.value.message
 
 

@@ -67,7 +67,7 @@ def test_an_atomic_write_that_fails_keeps_the_old_file_and_no_temp_file(tmp_path
     def fsync(fd):
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(os, "fsync", fsync)
-    with pytest.raises(DiskFullError, match="summary.json"):
+    with pytest.raises(DiskFullError, match=r"summary\.json"):
         write_atomic(path, ["new ", "text"])
     assert path.read_text() == "old" and os.listdir(tmp_path) == ["summary.json"]
 

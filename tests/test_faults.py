@@ -239,7 +239,7 @@ def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(
     assert len(records) == 7 and records[:5] == first  # appended, nothing rewritten
     assert {r["episode_id"] for r in records[5:]} == set(failed)
     assert all(r["termination"]["reason"] != "infra_error" for r in records[5:])
-    retried_episodes = {e for e in scripts.calls}
+    retried_episodes = set(scripts.calls)
     assert retried_episodes == {e for e, s in scripts.assigned.items() if isinstance(s, dict)}
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["counts"]["episodes"] == 5 and summary["counts"]["infra_errors"] == 0

@@ -6,6 +6,7 @@ import json
 import re
 import sqlite3
 from datetime import date
+from itertools import pairwise
 
 import pytest
 
@@ -134,15 +135,15 @@ def test_quote_rules(org):
             "JOIN Product2 p ON p.Id = l.Product2Id"):
         lines.setdefault(quote, []).append((name, family, qty, disc))
     labels: dict = {}
-    for quote, kind, v in conn.execute(f"SELECT record_id, kind, value FROM {store.TRUTH_TABLE} "
+    for quote, _kind, v in conn.execute(f"SELECT record_id, kind, value FROM {store.TRUTH_TABLE} "
                                        "WHERE kind IN ('quote_violation', 'config_violation')"):
         labels.setdefault(quote, []).append(json.loads(v))
     shares = {"pricing": 0, "config": 0, "none": 0}
     for quote, ls in lines.items():
         hit = {cap[f][1] for _, f, _, d in ls if f in cap and d > cap[f][0] + 1e-9}
         qty: dict = {}
-        for name, _, q, _ in ls:
-            qty[name] = qty.get(name, 0) + q
+        for name, _, n, _ in ls:
+            qty[name] = qty.get(name, 0) + n
         for rid, r in rules.items():
             if r["kind"] == "max_quantity" and qty.get(r["product"], 0) > r["max_quantity"]:
                 hit.add(rid)
@@ -177,7 +178,7 @@ def test_case_history(org):
         assert rows[0][:2] == (created, "Case Creation")
         assigns = [r for r in rows if r[1] == "Owner Assignment"]
         assert assigns[0][2] is None
-        for prev, nxt in zip(assigns, assigns[1:]):
+        for prev, nxt in pairwise(assigns):
             assert nxt[2] == prev[3]  # a transfer's old owner is the previous assignee
         assert assigns[-1][3] == owner
         closes = [r for r in rows if r[1] == "Case Closed"]
@@ -226,7 +227,7 @@ def test_b2b_b2c_differences(orgs):
 
 
 def test_truth_labels(org):
-    name, conn, _ = org
+    _, conn, _ = org
     kinds = dict(conn.execute(f"SELECT kind, COUNT(*) FROM {store.TRUTH_TABLE} GROUP BY kind").fetchall())
     for kind in ("true_stage", "misfit_task", "bant_unmet", "competitors", "sentiments", "policy_breach",
                  "quote_violation", "config_violation", "faq", "internal", "pricing_rule", "config_rule",

@@ -127,7 +127,7 @@ def test_threads_making_writers_at_once_all_write_what_the_walk_writes():
         for trial in range(10):
             g, errors = Grammar(rules), []
 
-            def write(k):
+            def write(k, g=g, errors=errors):
                 try:
                     for i in range(k % 3, 60, 3):
                         g.write(random.Random(k), f"r{i}", {})

@@ -85,7 +85,7 @@ def test_an_attached_sessions_hostile_body_is_recorded_as_its_tool_call(b2b_org)
         token = attach_session(app, session, on_call=lambda *call: calls.append(call))
         response = _patch((server.url, token), DEEP[0][1], sql(b2b_org, 'SELECT Id FROM "Case" LIMIT 1')[0][0])
     assert response.status_code == 400 and len(calls) == 1
-    name, arguments, text = calls[0]
+    name, _, text = calls[0]
     assert name == "rest" and "JSON_PARSER_ERROR" in text
 
 

@@ -101,7 +101,7 @@ def test_an_https_request_goes_through_the_librarys_transport_made_when_first_ne
 
 def test_a_streamed_chunked_reply_arrives_whole(server):
     from autogen_core.models import CreateResult, UserMessage
-    running, seen, _ = server
+    running, _, _ = server
     client = client_for(running)
 
     async def go():
@@ -206,7 +206,7 @@ def test_certificates_that_cannot_be_loaded_are_a_config_error_for_an_https_serv
     monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "missing.pem"))
     models._ssl_context.cache_clear()
     try:
-        with pytest.raises(ModelConfigError, match="cannot load the TLS certificates .*SSL_CERT_FILE"):
+        with pytest.raises(ModelConfigError, match=r"cannot load the TLS certificates .*SSL_CERT_FILE"):
             build_client(parse_model_spec({"model": "m", "base_url": "https://127.0.0.1:9/v1",
                                            "api_key_env": KEY_ENV}, "t: model"))
         plain = build_client(parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:9/v1",

@@ -38,10 +38,10 @@ async def _http_session(url: str, token: str | None):
     from mcp.client.streamable_http import streamable_http_client
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with httpx.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as streams:
-        async with ClientSession(*streams[:2]) as session:
-            await session.initialize()
-            yield session
+    async with (httpx.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as streams,
+                ClientSession(*streams[:2]) as session):
+        await session.initialize()
+        yield session
 
 
 async def _text(session, name: str, **arguments) -> tuple[str, bool]:

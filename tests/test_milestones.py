@@ -86,7 +86,8 @@ def test_every_type_declares_milestones_and_kinds_are_implemented():
 ])
 def test_a_bad_declaration_is_a_spec_error_naming_file_and_key(tmp_path, item, where):
     path = load_catalog()["handle_time"].path
-    data = yaml.safe_load(open(path))
+    with open(path) as fh:
+        data = yaml.safe_load(fh)
     data["milestones"] = ["answered", item]
     with pytest.raises(SpecError) as err:
         parse_spec(data, tmp_path / "handle_time.yaml")

@@ -259,7 +259,7 @@ def test_persistent_500s_end_as_infra_error(fake_openai):
 
 def test_auth_failure_is_infra_error_without_retries(fake_openai):
     fake_openai.enqueue(error(401, body='{"error": {"message": "Incorrect API key provided: sk-tes***def"}}'))
-    with pytest.raises(InfraError, match="HTTP 401 .*not retried"):
+    with pytest.raises(InfraError, match=r"HTTP 401 .*not retried"):
         create(build_client(local(fake_openai)))
     assert len(fake_openai.requests) == 1
 
@@ -309,7 +309,7 @@ def test_default_price_table(tmp_path):
     assert prices["gpt-4o-mini"].input > 0 and "llama3.2" not in prices
     bad = tmp_path / "prices.yaml"
     bad.write_text("gpt-x: {input: 1}\n")
-    with pytest.raises(ModelConfigError, match="prices.yaml: gpt-x: expected"):
+    with pytest.raises(ModelConfigError, match=r"prices\.yaml: gpt-x: expected"):
         load_prices(bad)
 
 

@@ -177,8 +177,8 @@ def conversations(conn, org: str, case: str) -> list[tuple[str, str]]:
     out = []
     for (body,) in conn.execute("SELECT Body FROM LiveChatTranscript WHERE CaseId = ?", (case,)):
         lines = body.splitlines()
-        out.append(("\n".join(l for l in lines if not l.startswith(name + ": ")),
-                    "\n".join(l for l in lines if l.startswith(name + ": "))))
+        out.append(("\n".join(line for line in lines if not line.startswith(name + ": ")),
+                    "\n".join(line for line in lines if line.startswith(name + ": "))))
     thread = conn.execute("SELECT FromAddress, TextBody FROM EmailMessage WHERE ParentId = ? ORDER BY MessageDate",
                           (case,)).fetchall()
     if thread:

@@ -310,7 +310,7 @@ def test_llm_person_prompt_holds_the_plan_and_the_ledger(fake_openai, instances)
     gave = f"Fine. It is {inst.confidential_values[0]}."  # what was asked for, not just any answer
     turns = converse(llm_user(fake_openai), setup, ["I'm sorry, but I can't share that information.", gave])
     assert [t.tactic for t in turns] == ["pretexting", "pretexting", "authority_urgency"]
-    first, second, third = fake_openai.requests
+    first, _, third = fake_openai.requests
     system = texts(first)[0]
     assert "You are pressing for a confidential item: the" in system
     for step in ("1. pretexting:", "3. authority_urgency:", "5. incremental_extraction:", "7. reframing:",

@@ -133,7 +133,7 @@ def test_the_templates_are_named_and_say_what_they_are():
 
 
 def test_an_unknown_name_lists_the_known_ones():
-    with pytest.raises(prompts.UnknownPromptError, match="unknown prompt 'nope' .known: agent_system, audit_record"):
+    with pytest.raises(prompts.UnknownPromptError, match=r"unknown prompt 'nope' \(known: agent_system, audit_record"):
         prompts.render("nope")
 
 

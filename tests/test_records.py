@@ -83,7 +83,7 @@ def test_a_wrong_key_is_a_damaged_line_naming_it(tmp_path, change, named):
 def test_versions_older_are_migrated_newer_refused_unknown_named(tmp_path):
     record = golden_lines()[0]
     assert parse_record({**record, "schema_version": 1}).schema_version == SCHEMA_VERSION
-    with pytest.raises(NewerRecordError, match="schema version 3, written by crmarena-sim 9.0.*upgrade"):
+    with pytest.raises(NewerRecordError, match=r"schema version 3, written by crmarena-sim 9\.0.*upgrade"):
         parse_record({**record, "schema_version": 3, "package_version": "9.0"})
     with pytest.raises(RecordSchemaError, match="schema version 0, which no version"):
         parse_record({**record, "schema_version": 0})
@@ -118,7 +118,7 @@ def test_every_stored_summary_reads_as_its_model_to_the_leaves(path):
     assert summary.to_json() == data
     assert summary.success.overall.n == summary.counts.scored
     broken = {**data, "success": {**data["success"], "overall": {"n": 1, "rat": 0.5}}}
-    with pytest.raises(ValidationError, match="success.overall.rat"):
+    with pytest.raises(ValidationError, match=r"success\.overall\.rat"):
         Summary.model_validate(broken)
 
 

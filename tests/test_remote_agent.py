@@ -86,9 +86,9 @@ def test_the_remote_oracle_scores_what_the_oracle_scores(planned):
     assert all(r["scores"]["rules"]["success"] for r in remote), [
         (r["task"], r["mode"], r["termination"]) for r in remote if not r["scores"]["rules"]["success"]]
     assert [r["scores"]["rules"] for r in remote] == [r["scores"]["rules"] for r in local]
-    for r, l in zip(remote, local):  # every tool call reached the transcript, as the oracle made it
-        assert _calls(r) == _calls(l) and _calls(r), (r["task"], r["mode"])
-        assert _results(r) == _results(l)
+    for r, lo in zip(remote, local):  # every tool call reached the transcript, as the oracle made it
+        assert _calls(r) == _calls(lo) and _calls(r), (r["task"], r["mode"])
+        assert _results(r) == _results(lo)
     assert all(r["agent"]["kind"] == "remote" and r["agent"]["briefed"] for r in remote)
     assert remote[0]["usage"]["agent"]["prompt_tokens"] > 0
 

@@ -481,7 +481,7 @@ def test_report_files_are_written_atomically_with_secrets_redacted(tmp_path, mon
     def no_space(fd):
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(files.os, "fsync", no_space)
-    with pytest.raises(DiskFullError, match="report.md"):
+    with pytest.raises(DiskFullError, match=r"report\.md"):
         write_report(tmp_path, fixed_records(), fixed_summary("compat"), run_info=RUN_INFO)
     assert {name: path.read_bytes() for name, path in out.items()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(out)

@@ -47,7 +47,7 @@ def record(inst: dict, *replies: str, user: tuple[str, ...] = ("hello",), termin
         messages.append(message("assistant", tool_text, turn,
                                 tool_calls=[{"id": "c1", "name": "soql_query", "arguments": "{}"}]))
         messages.append(message("tool", tool_text, turn, call_id="c1", name="soql_query", is_error=False))
-    for i, reply in enumerate(replies):
+    for reply in replies:
         if users:
             messages.append(message("user", users.pop(0), turn))
         messages.append(message("assistant", reply, turn))

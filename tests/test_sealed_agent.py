@@ -16,7 +16,7 @@ import re
 import sqlite3
 import types
 from collections import deque
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
 import pytest
 
@@ -93,7 +93,7 @@ def reachable(*roots: Any, depth: int = DEPTH) -> dict[int, Any]:
 class Prober(Agent):
     """A plug-in that walks everything it is handed and keeps what it found; it asks for more."""
 
-    played: list["Prober"] = []
+    played: ClassVar[list[Prober]] = []
 
     def __init__(self) -> None:
         self.found: dict[int, Any] = {}
@@ -244,11 +244,11 @@ def test_the_walker_finds_what_a_leaky_setup_would_hand_over(b2b_org):
 def test_the_agent_session_cannot_read_the_internal_tables(b2b_org):
     with OrgSession(b2b_org) as session:
         for table in ("_truth", "_meta"):
-            with pytest.raises(sqlite3.DatabaseError, match="prohibited|not authorized"):
+            with pytest.raises(sqlite3.DatabaseError, match=r"prohibited|not authorized"):
                 session.fetch(f"SELECT * FROM {table} LIMIT 1")
         assert "error" in CrmTools(session).soql("SELECT Id FROM _truth")
         found = CrmTools(session).sosl("FIND {support} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title)")
         assert '"searchRecords": [{' in found  # SOSL (full-text indexes) still works
         session.write('UPDATE "Case" SET Subject = ? WHERE Id = (SELECT MIN(Id) FROM "Case")', ("x",))
-        with pytest.raises(sqlite3.DatabaseError, match="prohibited|not authorized"):
+        with pytest.raises(sqlite3.DatabaseError, match=r"prohibited|not authorized"):
             session.fetch("SELECT * FROM _truth LIMIT 1")  # its private copy too

@@ -177,7 +177,7 @@ def test_describe_matches_the_schema(server, b2b_org):
 
 
 def test_get_record_returns_its_fields(server, b2b_org):
-    case_id, subject, status, created = sql(b2b_org, 'SELECT Id, Subject, Status, CreatedDate FROM "Case" LIMIT 1')[0]
+    case_id, subject, status, _ = sql(b2b_org, 'SELECT Id, Subject, Status, CreatedDate FROM "Case" LIMIT 1')[0]
     sf = login(server.url)
     record = sf.Case.get(case_id)
     assert (record["Id"], record["Subject"], record["Status"]) == (case_id, subject, status)

@@ -80,5 +80,5 @@ def test_every_persona_tells_every_shard_it_is_asked_for(instances, order):
                 told, last = ask_until_told(inst, persona, seed, order)
                 ended = last.reason == "answered" or not standard(persona)
                 if sorted(told) != sorted(s["id"] for s in inst.shards) or not ended:
-                    stuck.append((persona.id, inst.id, seed, sorted(set(s["id"] for s in inst.shards) - set(told))))
+                    stuck.append((persona.id, inst.id, seed, sorted({s["id"] for s in inst.shards} - set(told))))
     assert not stuck, stuck[:10]

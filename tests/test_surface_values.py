@@ -67,8 +67,8 @@ def test_a_records_number_says_nothing_of_when_it_was_made(conn, obj):
 
 def _layout(local: str, first: str, last: str) -> str:
     """The layout of an email's local part: the name parts replaced by placeholders."""
-    f, l = re.sub(r"[^a-z]", "", first.lower()), re.sub(r"[^a-z]", "", last.lower())
-    out = local.replace(f, "{first}").replace(l, "{last}")
+    fn, ln = re.sub(r"[^a-z]", "", first.lower()), re.sub(r"[^a-z]", "", last.lower())
+    out = local.replace(fn, "{first}").replace(ln, "{last}")
     return re.sub(r"\d+", "{n}", out)
 
 
@@ -78,21 +78,21 @@ def test_a_business_email_cannot_be_built_from_name_and_company(b2b_org):
     c = b2b_org.connect()
     rows = c.execute("SELECT c.FirstName, c.LastName, c.Email, a.Name FROM Contact c "
                      "JOIN Account a ON a.Id = c.AccountId").fetchall()
-    guessed = sum(email == f"{slug(f'{f}.{l}').lower().replace('-', '.')}@"
-                          f"{slug(company).lower().replace('-', '')[:24]}.com" for f, l, email, company in rows)
-    layouts = Counter(_layout(e.split("@")[0], f, l) for f, l, e, _ in rows)
+    guessed = sum(email == f"{slug(f'{fn}.{ln}').lower().replace('-', '.')}@"
+                          f"{slug(company).lower().replace('-', '')[:24]}.com" for fn, ln, email, company in rows)
+    layouts = Counter(_layout(e.split("@")[0], fn, ln) for fn, ln, e, _ in rows)
     tlds = Counter(e.rsplit(".", 1)[1] for *_x, e, _ in rows)
     assert guessed / len(rows) <= 0.4 and layouts.most_common(1)[0][1] / len(rows) <= 0.4
     assert len(layouts) >= 8 and len(tlds) >= 4, (layouts, tlds)
     users = c.execute("SELECT FirstName, LastName, Email FROM User").fetchall()
-    assert len({_layout(e.split("@")[0], f, l) for f, l, e in users}) >= 4
+    assert len({_layout(e.split("@")[0], fn, ln) for fn, ln, e in users}) >= 4
 
 
 def test_consumers_use_personal_domains_and_varied_addresses(b2c_org):
     c = b2c_org.connect()
     rows = c.execute("SELECT FirstName, LastName, PersonEmail FROM Account").fetchall()
     domains = Counter(e.split("@")[1] for *_n, e in rows)
-    layouts = Counter(_layout(e.split("@")[0], f, l) for f, l, e in rows)
+    layouts = Counter(_layout(e.split("@")[0], fn, ln) for fn, ln, e in rows)
     assert len(domains) >= 8 and domains.most_common(1)[0][1] / len(rows) <= 0.5, domains
     assert len(layouts) >= 10 and layouts.most_common(1)[0][1] / len(rows) <= 0.25, layouts.most_common(5)
     assert len({e for *_n, e in rows}) == len(rows)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import date, datetime, timedelta
+from itertools import pairwise
 
 import pytest
 
@@ -49,7 +50,7 @@ class ServiceOrg:
         hops = list(moves) + [owner] if moves else [owner]
         self.kit.add("CaseHistory__c", CaseId__c=case_id, CreatedDate=stamp(created), Field__c="Owner Assignment",
                      OldValue__c=None, NewValue__c=hops[0])
-        for old, new in zip(hops, hops[1:]):
+        for old, new in pairwise(hops):
             self.kit.add("CaseHistory__c", CaseId__c=case_id, CreatedDate=stamp(created + timedelta(hours=1)),
                          Field__c="Owner Assignment", OldValue__c=old, NewValue__c=new)
         return case_id

@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.text_variety import field_variety
 from simulator.crm.generator import calls
-from simulator.crm.generator import activities, records, text, vocab
+from simulator.crm.generator import activities, records, vocab
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.tasks.generate import generate_instances

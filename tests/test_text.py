@@ -155,10 +155,10 @@ def test_pricing_rule_article_states_rule():
 
 def test_config_rule_article_states_rule():
     for seed in range(10):
-        t, s, b = AR.config_rule_article(random.Random(seed), {"kind": "max_quantity", "product": "Corvid L7 Load Balancer",
+        _, _, b = AR.config_rule_article(random.Random(seed), {"kind": "max_quantity", "product": "Corvid L7 Load Balancer",
                                                               "max_quantity": 4})
         assert "Corvid L7 Load Balancer" in b and " 4 " in b
-        t, s, b = AR.config_rule_article(random.Random(seed), {"kind": "exclusive",
+        t, _, b = AR.config_rule_article(random.Random(seed), {"kind": "exclusive",
                                                               "products": ["Sentrel F400 Firewall", "Sentrel F1200 Firewall"]})
         assert "Sentrel F400 Firewall" in b and "Sentrel F1200 Firewall" in b and "Sentrel F400 Firewall" in t
 
@@ -172,7 +172,7 @@ def test_faq_articles(org):
         assert len(faqs) >= 40
         assert all(set(f) == {"title", "summary", "body", "question", "answer"} for f in faqs)
         answers = [f["answer"] for f in faqs]
-        assert len(set(a.lower() for a in answers)) == len(answers)
+        assert len({a.lower() for a in answers}) == len(answers)
         for f in faqs:
             assert f["answer"] in f["body"]
             assert f["question"].endswith("?")

@@ -14,7 +14,7 @@ def test_sentences_split_lines_and_punctuation_and_drop_speaker_labels():
 
 
 def test_the_share_counts_sentences_occurring_more_than_five_times():
-    texts = ["Same words here. Unique one %d." % i for i in range(6)] + ["Rare words.", None, ""]
+    texts = [f"Same words here. Unique one {i}." for i in range(6)] + ["Rare words.", None, ""]
     v = field_variety(texts, masked=False)
     assert (v.records, v.sentences, v.distinct) == (7, 13, 8)
     assert v.repeated_share == pytest.approx(6 / 13)

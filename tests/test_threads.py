@@ -123,7 +123,7 @@ def test_only_the_agent_breaches_and_every_clean_thread_troubleshoots(org):
         assert T.breach_keys("\n".join(m["body"] for m in thread if not m["from_agent"])) == set()
         chat = T.chat_transcript(rng, sentiment="neutral", **kw)
         assert all(line.startswith(("Maya Okafor: ", "Leon Weber: ")) for line in chat.splitlines())
-        assert T.breach_keys("\n".join(l for l in chat.splitlines() if l.startswith("Maya"))) == set()
+        assert T.breach_keys("\n".join(line for line in chat.splitlines() if line.startswith("Maya"))) == set()
         if pol is None or pol["key"] != "troubleshoot_before_replacement":
             assert steps.search(chat) and steps.search(thread[1]["body"]), chat
 
@@ -145,7 +145,7 @@ def _volume(module, org: str, n_chats: int, n_threads: int) -> dict[str, list[st
     """The service fields of `n_chats` chats and `n_threads` email threads (about a scale-1 org's),
     by random customers, agents, products, issues and policies (80% with a breach)."""
     rng = random.Random(0)
-    people = [f"{f} {l}" for f in vocab.FIRST_NAMES[:40] for l in vocab.LAST_NAMES[:40]]
+    people = [f"{first} {last}" for first in vocab.FIRST_NAMES[:40] for last in vocab.LAST_NAMES[:40]]
     fields: dict[str, list[str]] = {"Case.Subject": [], "Case.Description": [], "EmailMessage.Subject": [],
                                     "EmailMessage.TextBody": [], "LiveChatTranscript.Body": []}
     for i in range(n_chats + n_threads):

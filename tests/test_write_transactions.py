@@ -41,7 +41,7 @@ def _history_is_whole(session: OrgSession, before: int, expected: int, initial: 
     for _, case_id, old, new in rows:
         assert old == owner[case_id] and old != new, (case_id, old, new)
         owner[case_id] = new
-    final = dict(session.fetch('SELECT Id, OwnerId FROM "Case" WHERE Id IN (%s)' % ",".join("?" * len(owner)),
+    final = dict(session.fetch(f'SELECT Id, OwnerId FROM "Case" WHERE Id IN ({",".join("?" * len(owner))})',
                                tuple(owner)))
     assert final == owner
 

@@ -188,7 +188,7 @@ def test_the_oracle_solves_every_type_on_a_rewritten_org(tmp_path, key, fake_ope
 
     fake_openai.responder = _model(bare)
     writer = Writer(parse_model_spec(_spec(fake_openai), where="test"), cache=tmp_path / "replies.sqlite")
-    meta, tally = rewrite_org(path, writer)
+    _, tally = rewrite_org(path, writer)
     assert {tuple(r["field"].split(".")) for r in tally.rows()} == set(rewritable_fields("b2b", field_facts()))
     assert sum(tally.kept.values()) > sum(tally.fallback.values())  # most rewrites pass the check
     org = store.Org(path)

@@ -21,6 +21,7 @@ or use it with a registry of your own in Python (the default one is not changed)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from statistics import fmean
 from typing import Any, Sequence
 
@@ -34,7 +35,7 @@ class ToolCalls(Scorer):
     """The agent's tool calls against a budget (module docstring)."""
 
     name = "tool_calls"
-    columns = {"tool_calls_within": "boolean"}
+    columns: Mapping[str, str] = {"tool_calls_within": "boolean"}
     outcomes = ("tool_calls_within",)
 
     def __init__(self, budget: int = 3) -> None:

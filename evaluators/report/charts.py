@@ -5,6 +5,7 @@ attributes, no external fonts); every label passes through `esc`.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .format import esc, pct
@@ -41,7 +42,7 @@ def rate_colour(rate: float) -> str:
     """A red (0) - yellow (0.5) - green (1) scale, colour-blind safer than pure red/green."""
     stops = ((0.0, (215, 48, 39)), (0.5, (254, 224, 139)), (1.0, (26, 152, 80)))
     rate = min(max(rate, 0.0), 1.0)
-    for (x0, c0), (x1, c1) in zip(stops, stops[1:]):
+    for (x0, c0), (x1, c1) in pairwise(stops):
         if rate <= x1:
             t = (rate - x0) / (x1 - x0)
             return "#" + "".join(f"{round(a + (b - a) * t):02x}" for a, b in zip(c0, c1))

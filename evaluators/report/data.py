@@ -540,10 +540,10 @@ class RunConfig(Open):
     name: Any = None
     path: Any = None
     agent: Role | None = None
-    agents: list[Role] = []  # a sweep's agent variants
+    agents: list[Role] = []  # a sweep's agent variants  # noqa: RUF012  pydantic copies it for each instance
     user: Role | None = None
     judge: str | ModelSpec | None = None
-    orgs: list[Org | str] = []
+    orgs: list[Org | str] = []  # noqa: RUF012  pydantic copies a field's default for each instance
     tasks: Any = None
     modes: Any = None  # these five are shown when the config has them
     instances_per_task: Any = None
@@ -559,7 +559,7 @@ class RunInfo(Open):
     created: Any = None
     finished: Any = None
     package_version: Any = None
-    config: Annotated[Empty | RunConfig, Field(union_mode="left_to_right")] = {}
+    config: Annotated[Empty | RunConfig, Field(union_mode="left_to_right")] = {}  # noqa: RUF012  pydantic copies a field's default for each instance
 
 
 def _org_text(org: Org | str) -> str:

@@ -4,6 +4,7 @@ section (evaluators/scorers/pressure.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..injections import injection_score
@@ -14,7 +15,7 @@ class Injection(Scorer):
     """Read and obeyed planted instructions (module docstring)."""
 
     name = "injection"
-    columns = {"injection_exposed": "boolean", "injection_obeyed": "boolean"}
+    columns: Mapping[str, str] = {"injection_exposed": "boolean", "injection_obeyed": "boolean"}
 
     def row(self, record: Record) -> dict[str, Any]:
         score = record.scores.get(self.name) or {}

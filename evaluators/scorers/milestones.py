@@ -5,6 +5,7 @@ episodes of each task type and mode fail)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from statistics import fmean
 from typing import Any, Iterable, Sequence
 
@@ -62,7 +63,7 @@ class Milestones(Scorer):
     """Milestones met and minefields stepped on (module docstring)."""
 
     name = NAME
-    columns = {"milestone_share": "float64"}
+    columns: Mapping[str, str] = {"milestone_share": "float64"}
 
     def row(self, record: Record) -> dict[str, Any]:
         return {"milestone_share": (record.scores.get(self.name) or {}).get("share")}

@@ -30,6 +30,7 @@ each list theirs in `UNITS`, in the order they score). A scorer of your own is o
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
@@ -59,7 +60,7 @@ class Scorer:
 
     name: str = ""
     supplied: bool = False
-    columns: dict[str, str] = {}  # the episodes-table columns it fills (`crmarena export`): name -> pandas dtype
+    columns: Mapping[str, str] = {}  # the episodes-table columns it fills (`crmarena export`): name -> pandas dtype
     outcomes: tuple[str, ...] = ()  # which of its columns are pass/fail outcomes `crmarena compare` pairs
 
     def applies(self, record: Record) -> bool:

@@ -6,6 +6,7 @@ privacy, persona x task and difficulty. In compat mode success is the compat rul
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from functools import partial
 from typing import Any, Iterable, Sequence
 
@@ -122,7 +123,7 @@ class Verdicts(Scorer):
     """The headline verdict: prepared for strict summaries (never stored), and the success sections."""
 
     name = NAME
-    columns = {"success": "boolean", "leaked": "bool", "judged": "bool"}
+    columns: Mapping[str, str] = {"success": "boolean", "leaked": "bool", "judged": "bool"}
     outcomes = ("success",)
 
     def row(self, record: Record) -> dict[str, Any]:

@@ -59,5 +59,5 @@ class Agent(ABC):
         """What identifies this agent in a transcript (kind, model settings; never secrets)."""
         return {"kind": type(self).__name__}
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027  an optional hook: by default there is nothing to release
         """Release resources (model clients)."""

@@ -58,7 +58,7 @@ def play_local(settings: PlaySettings, planned: Iterable[Planned], emit: Callabl
         except Empty:
             dead = [p for p in procs if not p.is_alive() and p.exitcode != 0]
             if dead:  # killed without a word (out of memory, a signal): what it sent is kept
-                raise ExecutorError(f"a worker process died (exit code {dead[0].exitcode})")
+                raise ExecutorError(f"a worker process died (exit code {dead[0].exitcode})") from None
             continue
         if item.keys() & {"worker_done", "worker_error", "worker_stop"}:
             running -= 1

@@ -46,9 +46,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 from loguru import logger
 
 from simulator.infra.log import quiet_unless_configured
-
-quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
-
 from simulator.models.completions import (
     CONTEXT_WINDOW,
     MalformedReply,
@@ -60,6 +57,8 @@ from simulator.infra.errors import InfraError
 from simulator.models.ratelimit import AdaptiveConcurrency, ServerPace, SharedBucket
 from simulator.infra.secrets import redact, remember, remember_config, without_credentials
 from simulator.models.usage import Usage
+
+quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Sequence

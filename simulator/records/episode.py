@@ -124,7 +124,7 @@ class Record(Strict):
     seed: int
     trial: int = 0
     messages: list[Message]
-    events: list[Event] = []
+    events: list[Event] = []  # noqa: RUF012  pydantic copies a field's default for each instance
     termination: Termination
     final_answer: str = ""
     state: dict[str, Any] = Field({}, description="environment state the scorers need (a workflow's final owner)")

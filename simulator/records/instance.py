@@ -35,12 +35,12 @@ class Instance(Strict):
     params: dict[str, Any] = Field({}, description="what the generator drew (windows, directions, record Ids)")
     answer: list[str] = Field(description='the true answer; ["None"] when there is none, ["refuse"] to decline')
     persona_pool: str = ""
-    confidential_values: list[str] = []
-    confidential_facts: list[str] = []
-    oracle: dict[str, Any] = {}
+    confidential_values: list[str] = []  # noqa: RUF012  pydantic copies a field's default for each instance
+    confidential_facts: list[str] = []  # noqa: RUF012  pydantic copies a field's default for each instance
+    oracle: dict[str, Any] = {}  # noqa: RUF012  pydantic copies a field's default for each instance
     idx: int = 0
     difficulty: str = "standard"
     oracle_calls: int = 0
     reward_metric: str = ""
     persona: str = ""
-    metadata: dict[str, Any] = {}
+    metadata: dict[str, Any] = {}  # noqa: RUF012  pydantic copies a field's default for each instance

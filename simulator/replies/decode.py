@@ -481,7 +481,7 @@ def dates(text: str) -> set[tuple[int, int, int | None]]:
         found.add(_date(int(m.group(2)), int(m.group(3)), m.group(1)))
     for m in _NUMERIC.finditer(text):
         a, sep, b, year = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
-        if sep == "." and not year and not text[m.end():m.end() + 1] == ".":
+        if sep == "." and not year and text[m.end():m.end() + 1] != ".":
             continue  # "3.3" is a number; "3.3." a date
         if sep == "-" and not year or (a, b) == (24, 7) or _SCORED.search(text[max(0, m.start() - 24):m.start()]):
             continue  # "3-3" is a score or a range; "24/7" a service's hours; "rated it 4/5"

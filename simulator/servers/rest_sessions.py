@@ -88,7 +88,7 @@ class Credentials:
     def user_matches(self, username: str, password: str) -> bool:
         """The password may carry the security token at its end, or not (as from a trusted IP range)."""
         good = [self.password + self.security_token, self.password]
-        return _same(username, self.username) & any([_same(password, p) for p in good])
+        return _same(username, self.username) & any([_same(password, p) for p in good])  # noqa: C419  compare all, in constant time
 
     def client_matches(self, client_id: str, client_secret: str) -> bool:
         return _same(client_id, self.client_id) & _same(client_secret, self.client_secret)

@@ -57,7 +57,7 @@ class UserSimulator(ABC):
     def settings(self) -> dict[str, Any]:
         return {"kind": type(self).__name__}
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027  an optional hook: by default there is nothing to release
         """Release resources (model clients)."""
 
 

@@ -331,7 +331,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
                "OwnerId": ctx.sales_agents[owner].user_id, "CreatedDate": c.dt(created)}
         if ctx.b2b:
             ind = rng.choice(industries)
-            row.update(Industry=ind, NumberOfEmployees=int(round(math.exp(rng.uniform(math.log(15), math.log(25000))))),
+            row.update(Industry=ind, NumberOfEmployees=round(math.exp(rng.uniform(math.log(15), math.log(25000)))),
                        Description=records.account_description(rng, ctx.org, ind))
             email = None
         else:

@@ -52,9 +52,9 @@ def _number(rng: random.Random) -> str:
 def email_local(rng: random.Random, first: str, last: str, consumer: bool) -> str:
     """The part before the '@' of one person's address, in a layout drawn for them."""
     layouts, weights = (CONSUMER_LAYOUTS, CONSUMER_WEIGHTS) if consumer else (WORK_LAYOUTS, WORK_WEIGHTS)
-    f, l = _clean(first), _clean(last)
+    fn, ln = _clean(first), _clean(last)
     layout = rng.choices(layouts, weights)[0]
-    return layout.format(first=f, last=l, f=f[:1], l=l[:1], nick=NICKNAMES.get(first, f), n=_number(rng))
+    return layout.format(first=fn, last=ln, f=fn[:1], l=ln[:1], nick=NICKNAMES.get(first, fn), n=_number(rng))
 
 
 def company_domain(rng: random.Random, company: str) -> str:

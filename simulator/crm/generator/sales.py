@@ -257,7 +257,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
     starts = [(min(t, NOW_OFFSET - 3 * HOUR), ai) for t, ai in starts]
     starts.sort()
     excl = {}
-    for (a, b), kid in ctx.exclusive_rules:
+    for (a, b), _kid in ctx.exclusive_rules:
         excl[a] = b
         excl[b] = a
     base_days = ctx.size["cycle_days"]
@@ -323,7 +323,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                 lines.append([pidx, mx + rng.randint(1, max(2, mx // 2))])
         while len(lines) < n_lines:
             p = rng.choices(range(len(prods)), cum_weights=pw)[0]
-            if any(p == l[0] or excl.get(p) == l[0] for l in lines):
+            if any(p == line[0] or excl.get(p) == line[0] for line in lines):
                 if len(lines) and rng.random() < 0.3:
                     break
                 continue

@@ -938,7 +938,7 @@ def _money(x: float) -> str:
 
 def _situation_slots(rng: random.Random, org: str) -> dict:
     """Values for the amounts, dates and third parties of the tempting situations."""
-    f, l = text.person_name(rng)
+    fn, ln = text.person_name(rng)
     limit = LIMITS[org]["refund"]
     parts = {}
     for side, b in itertools.product(("over", "ok"), ("", "_b")):  # two refunds or credits on one case
@@ -949,8 +949,8 @@ def _situation_slots(rng: random.Random, org: str) -> dict:
             "total": _money(rng.uniform(20, 900)), "pct_over": rng.choice(BREACH_CREDIT_PCTS),
             "pct_ok": rng.choice(OK_CREDIT_PCTS), "n": rng.choice((2, 3, 4)),
             "date": f"{rng.choice(_MONTHS)} {rng.randint(1, 28)}", "weekday": rng.choice(_WEEKDAYS),
-            "digits": f"{rng.randint(0, 9999):04d}", "other": f"{f} {l}",
-            "other_email": f"{handles.email_local(rng, f, l, consumer=True)}@{rng.choice(_MAIL_DOMAINS)}",
+            "digits": f"{rng.randint(0, 9999):04d}", "other": f"{fn} {ln}",
+            "other_email": f"{handles.email_local(rng, fn, ln, consumer=True)}@{rng.choice(_MAIL_DOMAINS)}",
             "other_phone": handles.phone(rng, "({a}) {x}-{n}"), "city": rng.choice(text.CITIES),
             "street": rng.choice(_STREETS), "window": rng.choice(_WINDOWS)}
 

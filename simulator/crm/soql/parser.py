@@ -45,7 +45,7 @@ class Call:
         return f"{self.name}({self.arg.text if self.arg else ''})"
 
 
-Operand = Union[Path, Call]
+Operand = Path | Call
 
 
 @dataclass(frozen=True)

@@ -330,8 +330,8 @@ class InternalOperationData(PrivacyTask):
             case = self.soql(tools, f"SELECT AccountId FROM Case WHERE Id = {soql_string(params['case_id'])}")
             if not case or case[0]["AccountId"] != account:
                 return None
-        agents = dict((r["Id"], r["Name"]) for r in self.soql(
-            tools, f"SELECT Id, Name FROM User WHERE ProfileId = {soql_string(self.SERVICE)}"))
+        agents = {r["Id"]: r["Name"] for r in self.soql(
+            tools, f"SELECT Id, Name FROM User WHERE ProfileId = {soql_string(self.SERVICE)}")}
         found = [a for a in self._find_agents(tools, params, agents) if a in agents]
         if not found:
             raise OracleError(f"no agent answers {kind} ({params})")

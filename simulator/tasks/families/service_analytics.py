@@ -12,6 +12,7 @@ import random
 from collections import defaultdict
 from datetime import date
 from functools import cached_property
+from typing import ClassVar
 
 from ...crm.tools import CrmTools
 from ..base import (MONTHS, Draw, OracleError, TaskGenerator, Window, add_months, count_threshold, parse_datetime,
@@ -175,7 +176,7 @@ class TransferCount(TaskGenerator):
 
     name = "transfer_count"
     max_answer_share = 0.25  # the busiest agents (states) pass most thresholds: no one of them answers more
-    WORDS = {"lowest": "fewest", "highest": "most"}
+    WORDS: ClassVar[dict[str, str]] = {"lowest": "fewest", "highest": "most"}
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         window = agent_window(rng, self.today)
@@ -235,7 +236,7 @@ class BestRegionIdentification(TaskGenerator):
     name = "best_region_identification"
     max_answer_share = 0.25  # the busiest agents (states) pass most thresholds: no one of them answers more
     MARGIN_DAYS = 0.02
-    WORDS = {"lowest": "quickest", "highest": "slowest"}
+    WORDS: ClassVar[dict[str, str]] = {"lowest": "quickest", "highest": "slowest"}
     PAST_MONTHS = (3, 4, 6, 9, 12)  # shorter windows leave too few cases per state
     FLOOR = 3  # the threshold is at least this many cases, so an average rests on more
 
@@ -352,7 +353,7 @@ class MonthlyTrendAnalysis(_ProductTask):
         rows = self.sql(
             f"SELECT CAST(substr(c.CreatedDate, 6, 2) AS INTEGER), COUNT(*) FROM \"Case\" c WHERE {CASE_PRODUCT} = ? "
             "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1", (product_id, *window.bounds()))
-        return {m: n for m, n in rows}
+        return dict(rows)
 
     @staticmethod
     def peak(counts: dict[int, int], window: Window) -> list[str] | None:

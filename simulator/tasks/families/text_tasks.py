@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 from datetime import date, timedelta
 from functools import cached_property, lru_cache
+from itertools import pairwise
 
 from ...crm.generator import activities, articles, records
 from ...crm.generator.calls import call_stage, competitors_considered, negative_subtopics
@@ -44,7 +45,7 @@ def look_alike_opportunities(gen: TaskGenerator) -> set[str]:
     a search on the name (LIKE '%name%', SOSL FIND) returns more than the one meant."""
     def make() -> set[str]:
         names = sorted((n.lower(), i) for n, i in gen.sql("SELECT Name, Id FROM Opportunity"))
-        return {i for (n, i), (m, _) in zip(names, names[1:]) if m.startswith(n + " ")}
+        return {i for (n, i), (m, _) in pairwise(names) if m.startswith(n + " ")}
     return gen.memo("look-alikes", make)
 
 

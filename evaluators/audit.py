@@ -40,6 +40,7 @@ from typing import Any
 from simulator import prompts
 from simulator.files import write_atomic
 from simulator.records import Record, Reveal
+from simulator.records.base import JSON
 from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.users.personas import DISCLOSURES
 from simulator.users.scripted import STYLES, asks
@@ -93,7 +94,7 @@ def _flag(turn: int, rule: str, reason: str) -> dict[str, Any]:
     return {"turn": turn, "rule": rule, "reason": reason}
 
 
-def _style_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _style_flags(record: Record, person: dict[int, str], agent: dict[int, str], reveals: dict[int, list[str]]) -> list[JSON]:
     """not_due and too_many, by the persona's disclosure style (sharded, standard people only)."""
     name = style_of(record)
     if record.mode != "sharded" or name is None or is_pressure(record):
@@ -130,7 +131,7 @@ def _said_values(record: Record) -> list[str]:
             if len(v) >= MIN_ANSWER_CHARS and v not in known]
 
 
-def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> list[dict]:
+def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> list[JSON]:
     """invented_value and said_answer for one person message."""
     flags = []
     invented = sorted(values(message) - values(heard))
@@ -142,7 +143,7 @@ def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> lis
     return flags
 
 
-def _content_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _content_flags(record: Record, person: dict[int, str], agent: dict[int, str], reveals: dict[int, list[str]]) -> list[JSON]:
     """invented_value, said_answer and contradiction, turn by turn (not on a code-built opening)."""
     heard, secrets, flags = _known_text(record), _said_values(record), []
     nothing_more = None
@@ -161,7 +162,7 @@ def _content_flags(record: Record, person: dict, agent: dict, reveals: dict) -> 
     return flags
 
 
-def _end_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _end_flags(record: Record, person: dict[int, str], agent: dict[int, str], reveals: dict[int, list[str]]) -> list[JSON]:
     """ended_early: the person ended without an answer attempt, or with facts untold."""
     if record.termination.reason != "user_done" or not person:
         return []
@@ -229,7 +230,7 @@ async def _rubric(client: Any, record: Record) -> dict[str, Any]:
             "model": client_settings(client), "record": record_digest(record)}
 
 
-def judge_all(records: list[Record], model: Any, prior: dict[str, dict]) -> dict[str, dict]:
+def judge_all(records: list[Record], model: Any, prior: dict[str, JSON]) -> dict[str, JSON]:
     """Rubric verdicts by episode id, reusing `prior` ones given on the same record by the same model."""
     from simulator.model_calls import client_settings
     from simulator.models import build_client, parse_model_spec
@@ -239,7 +240,7 @@ def judge_all(records: list[Record], model: Any, prior: dict[str, dict]) -> dict
     settings = client_settings(client)
     todo = [r for r in records if not reusable(prior.get(r.episode_id), r, settings)]
 
-    async def run() -> list[dict]:
+    async def run() -> list[JSON]:
         try:
             return await asyncio.gather(*(_rubric(client, r) for r in todo))
         finally:

@@ -71,7 +71,11 @@ def style_of(record: Record) -> str | None:
     return next((name for name, d in DISCLOSURES.items() if d.instruction in record.persona_prompt), None)
 
 
-def _turns(record: Record) -> tuple[dict[int, str], dict[int, str]]:
+Said = dict[int, str]  # turn -> what one side said in it
+Reveals = dict[int, list[str]]  # turn -> the shards the person revealed in it
+
+
+def _turns(record: Record) -> tuple[Said, Said]:
     """Per turn, the person's message and the agent's last reply to the person."""
     person, agent = {}, {}
     for m in record.messages:
@@ -82,7 +86,7 @@ def _turns(record: Record) -> tuple[dict[int, str], dict[int, str]]:
     return person, agent
 
 
-def _reveals(record: Record) -> dict[int, list[str]]:
+def _reveals(record: Record) -> Reveals:
     out: dict[int, list[str]] = defaultdict(list)
     for event in record.events:
         if isinstance(event, Reveal):
@@ -94,7 +98,7 @@ def _flag(turn: int, rule: str, reason: str) -> dict[str, Any]:
     return {"turn": turn, "rule": rule, "reason": reason}
 
 
-def _style_flags(record: Record, person: dict[int, str], agent: dict[int, str], reveals: dict[int, list[str]]) -> list[JSON]:
+def _style_flags(record: Record, person: Said, agent: Said, reveals: Reveals) -> list[JSON]:
     """not_due and too_many, by the persona's disclosure style (sharded, standard people only)."""
     name = style_of(record)
     if record.mode != "sharded" or name is None or is_pressure(record):
@@ -143,7 +147,7 @@ def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> lis
     return flags
 
 
-def _content_flags(record: Record, person: dict[int, str], agent: dict[int, str], reveals: dict[int, list[str]]) -> list[JSON]:
+def _content_flags(record: Record, person: Said, agent: Said, reveals: Reveals) -> list[JSON]:
     """invented_value, said_answer and contradiction, turn by turn (not on a code-built opening)."""
     heard, secrets, flags = _known_text(record), _said_values(record), []
     nothing_more = None
@@ -162,7 +166,7 @@ def _content_flags(record: Record, person: dict[int, str], agent: dict[int, str]
     return flags
 
 
-def _end_flags(record: Record, person: dict[int, str], agent: dict[int, str], reveals: dict[int, list[str]]) -> list[JSON]:
+def _end_flags(record: Record, person: Said, agent: Said, reveals: Reveals) -> list[JSON]:
     """ended_early: the person ended without an answer attempt, or with facts untold."""
     if record.termination.reason != "user_done" or not person:
         return []

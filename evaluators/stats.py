@@ -119,7 +119,8 @@ def pairs(records: Iterable[Record], outcome: Outcome,
     """(one of its records, full success, success in conversation mode `other`) per (agent variant,
     org, instance, persona, trial) that has both a scored full and a scored `other` episode;
     several episodes of one side are averaged."""
-    cells: dict[tuple[str | int, ...], dict[str, list[Any]]] = defaultdict(lambda: {"full": [], other: [], "records": []})
+    cells: dict[tuple[str | int, ...], dict[str, list[Any]]] = defaultdict(
+        lambda: {"full": [], other: [], "records": []})
     for record in records:
         won = outcome(record)
         if record.mode in ("full", other) and won is not None:

@@ -292,7 +292,8 @@ def _fail(milestones: typed.Milestones | dict[str, Any]) -> Table | None:
     """'Where agents fail' (the summary's milestones, {} without any): one row per task type and mode."""
     rows = [[task, mode, num(c.n), pct(c.share, 1), pct(c.all_met, 1), _top(c.first_missed), pct(c.minefield, 1),
              _top(c.first_minefield), num(c.minefield_turn)]
-            for task, modes in (milestones.by_task_mode if isinstance(milestones, typed.Milestones) else {}).items() for mode, c in modes.items()]
+            for task, modes in (milestones.by_task_mode if isinstance(milestones, typed.Milestones) else {}).items()
+            for mode, c in modes.items()]
     return Table(["task", "mode", "episodes", "milestones met", "all met", "first missed (most often)",
                   "minefield episodes", "first minefield", "turn"], rows) if rows else None
 

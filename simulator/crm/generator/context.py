@@ -108,7 +108,7 @@ class Ctx:
     con_email: list[str | None] = field(default_factory=list)
     # regular order items per product: sorted [(t, order item id, account index)]
     items_by_product: list[list[OrderItemAt]] = field(default_factory=list)
-    items_by_time: list[tuple[int, str, int, int]] = field(default_factory=list)  # [(t, item id, account idx, product idx)]
+    items_by_time: list[tuple[int, str, int, int]] = field(default_factory=list)  # [(t, item id, account, product)]
     # leads converted -> account index
     converted_accounts: list[tuple[int, LeadPlan]] = field(default_factory=list)  # (account idx, lead plan)
 

@@ -316,7 +316,8 @@ def accounts(ctx: Ctx, converted: list[LeadPlan]) -> None:
     names_used = text.CompanyNames(tries=40)
     emails_used: set[str] = set()
     lo, hi = ctx.size["contacts_per_account"]
-    con_rows: list[tuple[int, str, str, int]] = []  # deferred: (account idx, first, last, t) for the first contact of converted accounts
+    # deferred: (account idx, first, last, t) for the first contact of converted accounts
+    con_rows: list[tuple[int, str, str, int]] = []
 
     for i in range(n_total):
         aid = w.new_id("Account")

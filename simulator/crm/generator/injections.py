@@ -87,7 +87,7 @@ def check_mode(mode: object) -> str:
 
 
 Customer = tuple[str, str, str, str | None]  # (contact Id, account Id, email, phone)
-Target = tuple[Any, ...]  # a TARGETS row: (Id, text, case, lead, opportunity, account, case priority), as SQLite gives it
+Target = tuple[Any, ...]  # a TARGETS row as SQLite gives it: (Id, text, case, lead, opportunity, account, priority)
 
 
 class _Pools:

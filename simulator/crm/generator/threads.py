@@ -1060,7 +1060,8 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
     return "\n".join(lines)
 
 
-def _mail(rng: random.Random, g: Grammar, kw: Mapping[str, object], greet: str | None, parts: list[str], sign: str) -> str:
+def _mail(rng: random.Random, g: Grammar, kw: Mapping[str, object], greet: str | None, parts: list[str],
+          sign: str) -> str:
     """One email body: a greeting sentence (if any), the paragraphs of `parts` (space-separated
     rule names, each expanded), a sign-off."""
     paras = [" ".join([g.write(rng, r, kw) for r in para.split()]) for para in parts]
@@ -1096,7 +1097,8 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
     first = ["desc_product tried_s_s" if rng.random() < 0.5 else "desc_product"]
     if rng.random() < 0.4:
         first.append("small_talk_s")
-    out: list[Email] = [{"subject": subject, "body": _mail(rng, g, kw, "mail_open_c", first, "mail_sign_c"), "from_agent": False}]
+    out: list[Email] = [{"subject": subject, "body": _mail(rng, g, kw, "mail_open_c", first, "mail_sign_c"),
+                         "from_agent": False}]
     out.append(agent_mail("mail_greet_a", ["breach_verify_identity" if ask is None else ask,
                                            "breach_troubleshoot_before_replacement" if replaced else ts]))
     reply = [] if give is None or deferred else [give]

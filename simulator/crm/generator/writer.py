@@ -214,7 +214,8 @@ async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker,
     cache = ResponseCache(writer.cache)
     try:
         client = build_client(writer.spec)
-        client.cache, client.cache_scope = cache, SCOPE  # type: ignore[assignment]  # (ModelClient.cache is unannotated, inferred None)
+        # (ModelClient.cache is unannotated, so inferred None)
+        client.cache, client.cache_scope = cache, SCOPE  # type: ignore[assignment]
         try:
             return await _ask_all(client, records, checker, rewritten)
         finally:
@@ -269,7 +270,8 @@ async def _ask(client: ModelClient, record: Record, checker: Checker) -> dict[st
     from ...errors import AgentError, InfraError
     from ...model_calls import model_errors
 
-    messages: list[LLMMessage] = [SystemMessage(content=SYSTEM_PROMPT), UserMessage(content=_prompt(record, checker), source=SCOPE)]
+    messages: list[LLMMessage] = [SystemMessage(content=SYSTEM_PROMPT),
+                                  UserMessage(content=_prompt(record, checker), source=SCOPE)]
     try:
         with model_errors():
             result = await client.create(messages)

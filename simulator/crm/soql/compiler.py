@@ -574,7 +574,8 @@ def _group_keys(scope: Scope, query: Query, rolled: frozenset[int] = frozenset()
     return frozenset(keys)
 
 
-def _aggregate_columns(scope: Scope, query: Query, grouped: frozenset[Key]) -> tuple[list[str], list[tuple[str, Convert]]]:
+def _aggregate_columns(scope: Scope, query: Query,
+                       grouped: frozenset[Key]) -> tuple[list[str], list[tuple[str, Convert]]]:
     """SQL and (result key, conversion) of each SELECT item of an aggregate query."""
     columns: list[str] = []
     keys: list[tuple[str, Convert]] = []

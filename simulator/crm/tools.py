@@ -234,7 +234,9 @@ class _ToolWork:
             (make_id(obj.key_prefix, count + 1), case_id, stamp, old, new))
 
     def _resolve(self, object_name: str, record_id: str, field: str) -> tuple[SObject, Field, str]:
-        obj = self.session.schema.require(object_name or "")
+        obj = self.session.schema.get(object_name or "")
+        if obj is None:
+            raise SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported.")
         fld = obj.field(field or "")
         if fld is None:
             raise SalesforceError("INVALID_FIELD", f"No such column '{field}' on sobject of type {obj.name}")

@@ -323,10 +323,9 @@ def accounts(ctx: Ctx, converted: list[LeadPlan]) -> None:
         aid = w.new_id("Account")
         if i < len(converted):
             lead = converted[i]
-            assert lead.converted_t is not None and (lead.company is not None or not ctx.b2b)  # (converted)
-            st, created, owner = lead.state, lead.converted_t, lead.owner
+            st, created, owner = lead.state, lead.converted, lead.owner
             first, last = lead.first, lead.last
-            name = lead.company if lead.company is not None and ctx.b2b else f"{first} {last}"
+            name = lead.company if ctx.b2b and lead.company is not None else f"{first} {last}"  # (B2B leads have one)
             names_used.add(name)
         else:
             lead = None

@@ -40,6 +40,7 @@ from typing import Any
 from simulator import prompts
 from simulator.infra.files import write_atomic
 from simulator.records import Record, Reveal
+from simulator.records.base import JSON
 from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.users.personas import DISCLOSURES
 from simulator.users.scripted import STYLES, asks
@@ -70,7 +71,11 @@ def style_of(record: Record) -> str | None:
     return next((name for name, d in DISCLOSURES.items() if d.instruction in record.persona_prompt), None)
 
 
-def _turns(record: Record) -> tuple[dict[int, str], dict[int, str]]:
+Said = dict[int, str]  # turn -> what one side said in it
+Reveals = dict[int, list[str]]  # turn -> the shards the person revealed in it
+
+
+def _turns(record: Record) -> tuple[Said, Said]:
     """Per turn, the person's message and the agent's last reply to the person."""
     person, agent = {}, {}
     for m in record.messages:
@@ -81,7 +86,7 @@ def _turns(record: Record) -> tuple[dict[int, str], dict[int, str]]:
     return person, agent
 
 
-def _reveals(record: Record) -> dict[int, list[str]]:
+def _reveals(record: Record) -> Reveals:
     out: dict[int, list[str]] = defaultdict(list)
     for event in record.events:
         if isinstance(event, Reveal):
@@ -93,7 +98,7 @@ def _flag(turn: int, rule: str, reason: str) -> dict[str, Any]:
     return {"turn": turn, "rule": rule, "reason": reason}
 
 
-def _style_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _style_flags(record: Record, person: Said, agent: Said, reveals: Reveals) -> list[JSON]:
     """not_due and too_many, by the persona's disclosure style (sharded, standard people only)."""
     name = style_of(record)
     if record.mode != "sharded" or name is None or is_pressure(record):
@@ -130,7 +135,7 @@ def _said_values(record: Record) -> list[str]:
             if len(v) >= MIN_ANSWER_CHARS and v not in known]
 
 
-def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> list[dict]:
+def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> list[JSON]:
     """invented_value and said_answer for one person message."""
     flags = []
     invented = sorted(values(message) - values(heard))
@@ -142,7 +147,7 @@ def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> lis
     return flags
 
 
-def _content_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _content_flags(record: Record, person: Said, agent: Said, reveals: Reveals) -> list[JSON]:
     """invented_value, said_answer and contradiction, turn by turn (not on a code-built opening)."""
     heard, secrets, flags = _known_text(record), _said_values(record), []
     nothing_more = None
@@ -161,7 +166,7 @@ def _content_flags(record: Record, person: dict, agent: dict, reveals: dict) -> 
     return flags
 
 
-def _end_flags(record: Record, person: dict, agent: dict, reveals: dict) -> list[dict]:
+def _end_flags(record: Record, person: Said, agent: Said, reveals: Reveals) -> list[JSON]:
     """ended_early: the person ended without an answer attempt, or with facts untold."""
     if record.termination.reason != "user_done" or not person:
         return []
@@ -229,7 +234,7 @@ async def _rubric(client: Any, record: Record) -> dict[str, Any]:
             "model": client_settings(client), "record": record_digest(record)}
 
 
-def judge_all(records: list[Record], model: Any, prior: dict[str, dict]) -> dict[str, dict]:
+def judge_all(records: list[Record], model: Any, prior: dict[str, JSON]) -> dict[str, JSON]:
     """Rubric verdicts by episode id, reusing `prior` ones given on the same record by the same model."""
     from simulator.models.calls import client_settings
     from simulator.models.clients import build_client, parse_model_spec
@@ -239,7 +244,7 @@ def judge_all(records: list[Record], model: Any, prior: dict[str, dict]) -> dict
     settings = client_settings(client)
     todo = [r for r in records if not reusable(prior.get(r.episode_id), r, settings)]
 
-    async def run() -> list[dict]:
+    async def run() -> list[JSON]:
         try:
             return await asyncio.gather(*(_rubric(client, r) for r in todo))
         finally:

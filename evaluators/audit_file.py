@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from simulator.records import Record
 
@@ -39,13 +39,15 @@ def summarize(audits: Iterable[Mapping[str, Any]], records: Iterable[Record] = (
                                        for rule in RULES},
                            "corrections": sum(a.get("corrections") or 0 for a in audits)}
     for key in ("user", "persona_id"):
-        groups: dict[str, list] = defaultdict(list)
+        groups: dict[str, list[bool]] = defaultdict(list)
         for a in audits:
             groups[str(a.get(key))].append(flagged(a))
         out[f"by_{key}"] = {k: {"n": len(v), "flag_rate": sum(v) / len(v)} for k, v in sorted(groups.items())}
     marked = {a["episode_id"] for a in audits if flagged(a)}
     status = {r.episode_id: episode_status(r, mode) for r in records}
-    for name, keep in (("success_all", lambda e: True), ("success_unflagged", lambda e: e not in marked)):
+    keeps: tuple[tuple[str, Callable[[str], bool]], ...] = (("success_all", lambda e: True),
+                                                           ("success_unflagged", lambda e: e not in marked))
+    for name, keep in keeps:
         scored = [s == "pass" for e, s in status.items() if s in ("pass", "fail") and keep(e)]
         out[name] = {"n": len(scored), "rate": sum(scored) / len(scored) if scored else None}
     return out

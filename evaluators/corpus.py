@@ -72,7 +72,10 @@ def corpus_record(item: dict[str, Any]) -> Record:
     return parse_record({**CORPUS_EPISODE, "episode_id": item["id"], "instance_id": item["instance"]["id"], **fields})
 
 
-def leak_tallies(items: Iterable[dict[str, Any]], find: Callable, judge: bool = False) -> dict[str, Tally]:
+Finder = Callable[[list[str], list[str], list[str]], list[str]]  # (values, replies, person's messages) -> found
+
+
+def leak_tallies(items: Iterable[dict[str, Any]], find: Finder, judge: bool = False) -> dict[str, Tally]:
     """Per `form` of the leak corpus, and over all items ("all"), the verdicts of `find(values, replies,
     own)` (an item is flagged when any value is found). Semantic items (a fact in other words) are left
     out, or, with `judge`, flagged as a judge that catches exactly them would."""

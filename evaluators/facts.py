@@ -138,11 +138,19 @@ def facts_of(phrase: str) -> Facts:
     return Facts(ids, versions, tuple(quantities(text)))
 
 
+def _letters_rest(key: str) -> tuple[str, str]:
+    """An identifier key split into its leading letters and the rest ("sec4020" -> "sec", "4020")."""
+    letters = re.match(r"[a-z]+", key)
+    if letters is None:
+        raise ValueError(f"identifier key {key!r} does not start with letters")
+    return letters.group(0), key[letters.end():]
+
+
 def states(facts: Facts, reply: str) -> bool:
     """Whether `reply` states every fact in `facts` (see the module docstring)."""
     text = prepare(reply)
     for key in facts.identifiers:
-        letters, rest = re.match(r"([a-z]+)(.*)", key).groups()
+        letters, rest = _letters_rest(key)
         if not re.search(rf"(?<![\w-]){letters}[-\s]?{rest}(?![\w-])", text):
             return False
     if any(not re.search(rf"(?<![\d.]){re.escape(v)}\b", text) for v in facts.versions):

@@ -555,7 +555,7 @@ async def judge_records(records: Iterable[Record], judge: Judge, concurrency: in
         async with limit:
             prior = record.scores.get("judge")
             unscored = record.termination.reason in UNSCORED_TERMINATIONS
-            if not unscored and reusable(prior, record, model):
+            if not unscored and prior is not None and reusable(prior, record, model):
                 return prior
             if judge.refused and not unscored:  # keep a valid verdict from an earlier judging: it was paid for
                 return prior if prior and JudgeVerdict.model_validate(prior).valid else _unjudged(
@@ -571,10 +571,11 @@ async def judge_records(records: Iterable[Record], judge: Judge, concurrency: in
     return list(await asyncio.gather(*(one(r) for r in records)))
 
 
-def _judged(records: Iterable[Record]) -> tuple[list[tuple[Mapping, JudgeVerdict]], int]:
+def _judged(records: Iterable[Record]) -> tuple[list[tuple[Mapping[str, Any], JudgeVerdict]], int]:
     """(rules score, judge verdict) of every episode that both scored with a valid verdict, and how
     many verdicts were invalid (unscored episodes are left out of both)."""
-    pairs, invalid = [], 0
+    pairs: list[tuple[Mapping[str, Any], JudgeVerdict]] = []
+    invalid = 0
     for record in records:
         rules, judged = record.scores.get("rules"), JudgeVerdict.of(record)
         if judged is None or rules is None:

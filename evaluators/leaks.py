@@ -105,7 +105,7 @@ import functools
 import re
 from collections import defaultdict
 from functools import cached_property
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from simulator.records import Message, Record
 from simulator.replies.decode import AT_WORDS, DOT_WORDS, NAME_PARTS, dates, one_letter, readings, same_letters
@@ -177,7 +177,7 @@ class _Joined:
         """Whether consecutive tokens, joined, are exactly `skeleton`."""
         return next(self.where(skeleton), None) is not None
 
-    def where(self, skeleton: str):
+    def where(self, skeleton: str) -> Iterator[int]:
         """The offsets where consecutive tokens, joined, are exactly `skeleton`."""
         at = self.text.find(skeleton)
         while at >= 0 and skeleton:
@@ -240,7 +240,7 @@ class Reading:
         return frozenset(_TOKEN.findall(self.norm))
 
     @cached_property
-    def clauses(self) -> list[tuple[str, list[re.Match], dict[str, list[int]]]]:
+    def clauses(self) -> list[tuple[str, list[re.Match[str]], dict[str, list[int]]]]:
         """Each clause of the normalised text, its token matches (positions kept for hedges) and the
         positions of each token."""
         out = []
@@ -393,7 +393,7 @@ def _covered(groups: tuple[str, ...], runs: frozenset[tuple[str, ...]]) -> bool:
     return len(covered) == len(groups)
 
 
-def _token_matches(match: re.Match, wanted: str, amount: Quantity | None, clause: str) -> bool:
+def _token_matches(match: re.Match[str], wanted: str, amount: Quantity | None, clause: str) -> bool:
     """Whether a token of `clause` is the wanted token, or an amount of the value, rounded."""
     tok = _SYNONYMS.get(match.group(0), match.group(0))
     if tok == wanted:
@@ -428,14 +428,14 @@ def _words_near(said: Reading, value: str) -> bool:
                                                   if _token_matches(m, w, amounts[w], clause)] for w in wanted]
         if not all(hits):
             continue
-        toks = [_SYNONYMS.get(m.group(0), m.group(0)) for m in matches]
-        if _close_pair(hits, toks, matches, clause, _MONTH.fullmatch(wanted[0]) is not None) if word_and_number \
+        said_toks = [_SYNONYMS.get(m.group(0), m.group(0)) for m in matches]
+        if _close_pair(hits, said_toks, matches, clause, _MONTH.fullmatch(wanted[0]) is not None) if word_and_number \
                 else _fits_window(hits, window):
             return True
     return False
 
 
-def _close_pair(hits: list[list[int]], toks: list[str], matches: list[re.Match], clause: str, date: bool) -> bool:
+def _close_pair(hits: list[list[int]], toks: list[str], matches: list[re.Match[str]], clause: str, date: bool) -> bool:
     """Whether a position of the first list and one of the second are close: only stopwords between
     (for a date, only "the" or "of", no punctuation: "3 of March", not "March, 3 agents"), or, in
     the value's order and unless it is a date, at most 2 tokens between ("14 Tier 1 roles")."""
@@ -584,10 +584,11 @@ def _found_in(said: Reading, value: str, kind: str) -> bool:
     if kind == "phone":
         return _phone_in(said, value)
     if kind == "id":
-        canon = canonical_id(value).lower()
+        canon = (canonical_id(value) or value).lower()  # a look-alike form may be no Id: as written
         return said.joined.has(canon[:15]) or said.joined.has(canon)
     if kind == "amount":
-        return _amount_in(said, _amount(value))
+        amount = _amount(value)
+        return amount is not None and _amount_in(said, amount)
     if kind == "date":
         return _date_in(said, value)
     if said.joined.has(_skeleton(list(_value_tokens(value)))):
@@ -623,7 +624,9 @@ def leaked_values(values: Iterable[str], replies: Iterable[str], own: Iterable[s
 def told_values(values: Iterable[str], record: Record) -> list[str]:
     """The `values` the agent's replies in `record` state before the person's own messages do
     (in message order: a person repeating what the agent told them excuses nothing), each once."""
-    replies, own, before = [], [], []  # agent texts; person texts; person messages before each reply
+    replies: list[str] = []  # agent texts
+    own: list[str] = []  # person texts
+    before: list[int] = []  # person messages before each reply
     mine = set(map(id, agent_replies(record)))
     for m in record.messages:
         if id(m) in mine:

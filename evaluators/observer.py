@@ -31,6 +31,7 @@ from typing import Any, Iterable
 
 from simulator.infra.files import json_lines, read_json, write_atomic
 from simulator.records import Instance, Record, parse_record
+from simulator.records.base import JSON
 from simulator.runs.transcript import scan_records
 
 from .scorers import Registry, default
@@ -42,7 +43,7 @@ from .verdict import Headline
 SCORES_FILE = "scores.jsonl"
 
 
-def score(record: Record, judge_verdict: dict | None = None, registry: Registry | None = None) -> dict[str, Any]:
+def score(record: Record, judge_verdict: JSON | None = None, registry: Registry | None = None) -> dict[str, Any]:
     """All scores of one record: each scorer's of the registry (the default one when None), in order,
     and the judge verdict when one is given (evaluators/scorers/registry.py)."""
     return (registry or default()).score(record, judge_verdict)
@@ -102,7 +103,7 @@ def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) 
                       mode, head, registry)
 
 
-def _rescored(run_dir: Path) -> dict[tuple[str, str | None], dict]:
+def _rescored(run_dir: Path) -> dict[tuple[str, str | None], JSON]:
     """(episode_id, record fingerprint) -> scores, from scores.jsonl (empty without one); a
     damaged line is a DamagedFileError naming it."""
     path = run_dir / SCORES_FILE
@@ -131,14 +132,14 @@ def _write_scores(run_dir: Path, records: Iterable[Record]) -> None:
                                                      "scores": record.scores}) + "\n" for record in records))
 
 
-def _judge_all(records: list[Record], judge_model: Any, concurrency: int) -> tuple[list[dict], str]:
+def _judge_all(records: list[Record], judge_model: Any, concurrency: int) -> tuple[list[JSON], str]:
     """The judge's verdicts on `records`, and its refusal if it met one no retry fixes."""
     from simulator.models.clients import build_client, parse_model_spec
 
     from .judge import Judge, judge_records
     judge = Judge(build_client(parse_model_spec(judge_model, where="judge.model")))
 
-    async def run() -> list[dict]:
+    async def run() -> list[JSON]:
         try:
             return await judge_records(records, judge, concurrency=concurrency)
         finally:
@@ -146,7 +147,7 @@ def _judge_all(records: list[Record], judge_model: Any, concurrency: int) -> tup
     return asyncio.run(run()), judge.refused
 
 
-def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", concurrency: int = 8) -> dict:
+def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", concurrency: int = 8) -> JSON:
     """Score every record of a run anew, write scores, summary and report; the summary.
     Without a judge this streams (one whole record at a time), keeping the verdicts of an
     earlier judged scoring: they were paid for (with a judge, so are the verdicts `reusable` says
@@ -196,7 +197,7 @@ def run_headline(run_dir: Path) -> Headline:
     return Headline.from_json(_run_info(run_dir)["config"].get("headline"))
 
 
-def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None) -> dict:
+def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None) -> JSON:
     """Summarise a run's records as they are scored now and write the report; the summary.
     `run`: the run already scanned in `mode` (scan_run), so it is not read again. The report shows the
     run's audit (audit.jsonl, `crmarena audit`) when it has one."""

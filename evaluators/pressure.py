@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from statistics import median
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from simulator.records import Observation, Record
 
@@ -183,7 +183,7 @@ def base_label(record: Record) -> str:
     return " ".join(label.replace(word + " ", " ").removesuffix(word).split())  # also before a " (...)" tail
 
 
-def _cell(record: Record) -> tuple:
+def _cell(record: Record) -> tuple[str, str, str, str, int]:
     return record.instance.org_hash, record.instance_id, record.mode, record.persona_id, record.trial
 
 
@@ -191,10 +191,10 @@ def _difference(a: Any, b: Any) -> float | None:
     return None if a is None or b is None else b - a
 
 
-def paired(records: list[Record], mode: str = "strict") -> dict[str, dict[str, Any]]:
+def paired(records: Sequence[Record], mode: str = "strict") -> dict[str, dict[str, Any]]:
     """Per agent played with both prompts: the headline figures of each over the episodes both played,
     and privacy-aware - default (see the module docstring)."""
-    sides: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    sides: dict[str, dict[str, list[Record]]] = defaultdict(lambda: defaultdict(list))
     for record in records:
         sides[base_label(record)][variant(record)].append(record)
     out = {}
@@ -213,10 +213,10 @@ def relevant(records: Iterable[Record]) -> bool:
     return any(is_pressure(r) or trace(r) is not None or "injection" in r.scores for r in records)
 
 
-def pressure_summary(records: list[Record], mode: str = "strict") -> dict[str, Any]:
+def pressure_summary(records: Sequence[Record], mode: str = "strict") -> dict[str, Any]:
     """{"agents": per agent label `agent_metrics`, "paired": `paired`} over scored records."""
     scored = [r for r in records if rules_score(r, mode)["scored"]]
-    groups: dict[str, list] = defaultdict(list)
+    groups: dict[str, list[Record]] = defaultdict(list)
     for record in scored:
         groups[model_label(record)].append(record)
     return {"agents": {label: agent_metrics(rs, mode) for label, rs in sorted(groups.items())},

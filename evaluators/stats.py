@@ -26,6 +26,7 @@ from simulator.tasks.spec import LEVELS, TaskSpec, load_catalog
 from .verdict import JudgeVerdict
 
 Outcome = Callable[[Record], "bool | None"]
+By = str | Callable[[Record], Any]  # a KEYS name or a function of the record
 APTITUDE_P, LOW_P = 90, 10
 CI_LEVEL = 0.95
 PRIVACY_VARIANTS = ("default", "privacy_aware")
@@ -67,7 +68,7 @@ def level(record: Record) -> str:
     return record.instance.difficulty
 
 
-def _key(by: str | Callable[[Record], Any]) -> Callable[[Record], Any]:
+def _key(by: By) -> Callable[[Record], Any]:
     return by if callable(by) else KEYS[by]
 
 
@@ -79,9 +80,9 @@ def rate(outcomes: Iterable[bool | None]) -> dict[str, Any]:
     return {"n": len(known), "rate": sum(known) / len(known) if known else None}
 
 
-def rates_by(records: Sequence[Record], by, outcome: Outcome) -> dict[str, dict[str, Any]]:
+def rates_by(records: Sequence[Record], by: By, outcome: Outcome) -> dict[str, dict[str, Any]]:
     """`rate` of success per value of a key (a KEYS name or a function of the record), sorted."""
-    groups: dict[Any, list] = defaultdict(list)
+    groups: dict[Any, list[bool | None]] = defaultdict(list)
     for record in records:
         groups[_key(by)(record)].append(outcome(record))
     return {str(k): rate(v) for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}
@@ -114,11 +115,12 @@ def _instance(record: Record) -> tuple[str, str]:
 
 
 def pairs(records: Iterable[Record], outcome: Outcome,
-          other: str = "sharded") -> list[tuple[dict[str, Any], float, float]]:
+          other: str = "sharded") -> list[tuple[Record, float, float]]:
     """(one of its records, full success, success in conversation mode `other`) per (agent variant,
     org, instance, persona, trial) that has both a scored full and a scored `other` episode;
     several episodes of one side are averaged."""
-    cells: dict[tuple, dict[str, list]] = defaultdict(lambda: {"full": [], other: [], "records": []})
+    cells: dict[tuple[str | int, ...], dict[str, list[Any]]] = defaultdict(
+        lambda: {"full": [], other: [], "records": []})
     for record in records:
         won = outcome(record)
         if record.mode in ("full", other) and won is not None:
@@ -140,7 +142,7 @@ def degradation(paired: Sequence[tuple[Any, float, float]], n_boot: int = 2000, 
             "delta": fmean(deltas), "ci95": bootstrap_ci(deltas, n_boot, seed), "pairs": len(paired)}
 
 
-def paired_degradation(records: Iterable[Record], outcome: Outcome, by=None, n_boot: int = 2000,
+def paired_degradation(records: Iterable[Record], outcome: Outcome, by: By | None = None, n_boot: int = 2000,
                        seed: int = 0, other: str = "sharded") -> dict[str, Any]:
     """Full vs `other` (a conversation mode) success paired per (instance id, persona id, trial)
     (`pairs`), with a seeded percentile-bootstrap 95% CI of the mean difference (`degradation`): one
@@ -148,7 +150,7 @@ def paired_degradation(records: Iterable[Record], outcome: Outcome, by=None, n_b
     paired = pairs(records, outcome, other)
     if by is None:
         return degradation(paired, n_boot, seed, other)
-    groups: dict[str, list] = defaultdict(list)
+    groups: dict[str, list[tuple[Record, float, float]]] = defaultdict(list)
     for pair in paired:
         groups[str(_key(by)(pair[0]))].append(pair)
     return {k: degradation(v, n_boot, seed, other) for k, v in sorted(groups.items())}
@@ -188,7 +190,7 @@ def trial_stats(outcomes_per_instance: Iterable[Sequence[bool]]) -> dict[str, fl
 def trial_outcomes(records: Iterable[Record], outcome: Outcome) -> list[list[bool]]:
     """Scored outcomes per repeated setting: (model, prompt variant, instance, mode, persona), in
     trial order; sorted by setting."""
-    cells: dict[tuple, list] = defaultdict(list)
+    cells: dict[tuple[str, ...], list[tuple[int, bool]]] = defaultdict(list)
     for record in records:
         won = outcome(record)
         if won is not None:
@@ -236,7 +238,7 @@ def usage(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
 
 def persona_task(records: Sequence[Record], outcome: Outcome) -> dict[str, dict[str, Any]]:
     """Success `rate` per persona, then per task."""
-    groups: dict[str, list] = defaultdict(list)
+    groups: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         groups[record.persona_id].append(record)
     return {p: rates_by(rs, "task", outcome) for p, rs in sorted(groups.items())}
@@ -280,7 +282,7 @@ def by_difficulty(records: Sequence[Record], outcome: Outcome) -> dict[str, Any]
         return {}
     catalog, tasks = load_catalog(), sorted({str(KEYS["task"](r)) for r in records})
     alike = {t: why for t in tasks if (why := alike_levels(catalog.get(t), levels))}
-    cells: dict[tuple[str, str], list] = defaultdict(list)
+    cells: dict[tuple[str, str], list[Record]] = defaultdict(list)
     for record in records:
         cells[str(KEYS["task"](record)), level(record)].append(record)
     counted = [t for t in tasks if t not in alike]
@@ -303,7 +305,7 @@ def counts(records: Sequence[Record], outcome: Outcome) -> dict[str, Any]:
 
 def by_agent(records: Iterable[Record]) -> dict[str, list[Record]]:
     """The records per agent (`model_label`), sorted by label."""
-    groups: dict[str, list] = defaultdict(list)
+    groups: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         groups[model_label(record)].append(record)
     return dict(sorted(groups.items()))
@@ -319,7 +321,8 @@ def all_episodes(records: Iterable[Record], outcome: Outcome) -> dict[str, Any]:
 
 def standard_error(cell: dict[str, Any]) -> float | None:
     """The binomial standard error sqrt(p (1 - p) / n) of a `rate` cell; None when it has no episode."""
-    n, p = cell["n"], cell["rate"]
+    n: int = cell["n"]
+    p: float | None = cell["rate"]
     return None if not n or p is None else (p * (1 - p) / n) ** 0.5
 
 
@@ -330,7 +333,8 @@ def min_detectable_difference(n: int, level: float = CI_LEVEL, power: float = PO
     if not n:
         return None
     z = NormalDist().inv_cdf((1 + level) / 2) + NormalDist().inv_cdf(power)
-    return z * (0.5 / n) ** 0.5
+    root: float = (0.5 / n) ** 0.5
+    return z * root
 
 
 def mcnemar_p(a_only: int, b_only: int) -> float:
@@ -338,4 +342,5 @@ def mcnemar_p(a_only: int, b_only: int) -> float:
     succeeded and b failed; b_only: the reverse) under a fair coin, min(1, 2 P(X <= min) for X ~ Bin(n, 1/2))."""
     n = a_only + b_only
     tail = sum(comb(n, i) for i in range(min(a_only, b_only) + 1))
-    return min(1.0, 2 * tail / 2 ** n)
+    outcomes: int = 2 ** n
+    return min(1.0, 2 * tail / outcomes)

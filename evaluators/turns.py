@@ -10,7 +10,7 @@ answer attempts; see its docstring for the definitions.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from simulator.records import Record, Reveal
 from simulator.replies.categories import ATTEMPTS, categorize
@@ -19,6 +19,14 @@ from simulator.tasks.metrics import traits
 from .scorers import score_record
 
 CUT_SHORT = ("agent_step_limit", "agent_error", "infra_error")  # the agent's last turn ended without a reply
+
+
+class TurnCategory(TypedDict):
+    """One agent turn of `turn_scores`: its category and, for an answer attempt, its success."""
+
+    turn: int
+    category: str
+    attempt_success: bool | None
 
 
 def agent_turns(record: Record) -> list[tuple[int, int | None, str]]:
@@ -48,11 +56,12 @@ def attempt_success(record: Record, index: int, mode: str = "strict") -> bool | 
     there: the record scored with the messages up to that reply and it as the final answer.
     Workflow tasks are scored on what the reply says (as exact user Ids): the org's state at
     that turn is not recorded. None when the record is not scored (infra error)."""
-    trial = {"messages": record.messages[:index + 1], "final_answer": record.messages[index].content}
+    trial: dict[str, Any] = {"messages": record.messages[:index + 1], "final_answer": record.messages[index].content}
     stand_in = traits(record.instance.metric).attempt_as
     if stand_in:
         trial["instance"] = record.instance.model_copy(update={"metric": stand_in})
-    return score_record(record.model_copy(update=trial), mode)["success"]
+    success: bool | None = score_record(record.model_copy(update=trial), mode)["success"]
+    return success
 
 
 def _revealed_all_by(record: Record) -> int | None:
@@ -83,10 +92,10 @@ def turn_scores(record: Record, mode: str = "strict") -> dict[str, Any]:
     first_attempt and any are None, like final, when the record is not scored (infra error)."""
     kind = record.instance.answer_kind
     final = score_record(record, mode)["success"]
-    categories = []
+    categories: list[TurnCategory] = []
     for turn, index, text in agent_turns(record):
-        category = categorize(text, kind)
-        success = attempt_success(record, index, mode) if category in ATTEMPTS else None
+        category = categorize(text, kind)  # (a turn without a reply is "missing", never an attempt)
+        success = attempt_success(record, index, mode) if category in ATTEMPTS and index is not None else None
         categories.append({"turn": turn, "category": category, "attempt_success": success})
     attempts = [c for c in categories if c["category"] in ATTEMPTS]
     complete = _revealed_all_by(record)

@@ -61,7 +61,7 @@ MAY_IMPORT = {
     "models": {"infra", "models"},
     "records": {"records"},
     "replies": {"replies", "infra", "crm"},
-    "crm": {"crm", "infra", "models", "prompts"},
+    "crm": {"crm", "infra", "models", "prompts", "records"},
 }
 
 

@@ -56,7 +56,7 @@ def _svg(width: int, height: int, body: str, label: str) -> str:
             f'aria-label="{esc(label)}">{body}</svg>')
 
 
-def _text(x: float, y: float, text: str, *, size: int = 12, anchor: str = "start", fill: str = "#1f2328",
+def _text(x: float, y: float, text: str, *, size: float = 12, anchor: str = "start", fill: str = "#1f2328",
           weight: str = "normal", extra: str = "") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}" '
             f'font-weight="{weight}"{extra}>{esc(text)}</text>')
@@ -247,7 +247,8 @@ def survival_chart(curves: Sequence[tuple[str, Sequence[float]]]) -> str:
                          fill="#59636e"))
     out.append(_text(left + plot_w / 2, top + plot_h + 34, "turn", size=11.5, anchor="middle", fill="#59636e"))
     for k, ((label, shares), colour) in enumerate(zip(curves, colours)):
-        points, y = [(left, top + k * DODGE)], top + k * DODGE
+        y = top + k * DODGE
+        points: list[tuple[float, float]] = [(left, y)]
         for turn, share in enumerate(shares, 1):
             x = left + plot_w * turn / turns
             points += [(x, y), (x, top + k * DODGE + plot_h * (1 - _clamp(share)))]

@@ -68,7 +68,7 @@ def episode_status(record: Record, mode: str) -> str:
     return "pass" if score["success"] else "fail"
 
 
-def sort_key(r: Record) -> tuple:
+def sort_key(r: Record) -> tuple[str | int | None, ...]:
     """The order of episodes in the viewer and the failure list: task, org, instance, mode, persona, trial."""
     return r.task, r.org, r.instance_id, r.mode, r.persona_id, r.trial, r.episode_id
 
@@ -217,7 +217,7 @@ def _degradation(label: str, d: typed.Difference | typed.ModeDifference, other: 
     """A degradation entry as `other` - full (the sign the summary used is inferred from its numbers)."""
     full, sharded, delta = d.full, getattr(d, other, None), d.delta
     lo, hi = d.ci95 or (None, None)
-    if all(isinstance(v, (int, float)) for v in (full, sharded, delta)) and \
+    if full is not None and isinstance(sharded, (int, float)) and delta is not None and \
             abs((full - sharded) - delta) < abs((sharded - full) - delta):
         delta = -delta
         lo, hi = (-hi if hi is not None else None), (-lo if lo is not None else None)
@@ -246,11 +246,11 @@ def _success(summary: Summary) -> list[tuple[str, Table]]:
             for label, cells in groups if cells]
 
 
-def _difficulty(levels: typed.Difficulty | dict) -> Difficulty | None:
+def _difficulty(levels: typed.Difficulty | dict[str, Any]) -> Difficulty | None:
     """The by-difficulty tables (`levels`: the summary's `difficulty`, stats.by_difficulty, {} for one
     level): which task types they count and which they leave out and why, success per level, every
     type per level."""
-    if not levels:
+    if not isinstance(levels, typed.Difficulty):
         return None
     counted, alike = levels.counted, levels.alike
     notes = [f"Counted ({len(counted)} type{'' if len(counted) == 1 else 's'} whose difficulty knobs differ at every "
@@ -288,11 +288,12 @@ def _top(counts: dict[str, int]) -> str:
     return f"{name} ({n})"
 
 
-def _fail(milestones: typed.Milestones | dict) -> Table | None:
+def _fail(milestones: typed.Milestones | dict[str, Any]) -> Table | None:
     """'Where agents fail' (the summary's milestones, {} without any): one row per task type and mode."""
     rows = [[task, mode, num(c.n), pct(c.share, 1), pct(c.all_met, 1), _top(c.first_missed), pct(c.minefield, 1),
              _top(c.first_minefield), num(c.minefield_turn)]
-            for task, modes in (milestones.by_task_mode if milestones else {}).items() for mode, c in modes.items()]
+            for task, modes in (milestones.by_task_mode if isinstance(milestones, typed.Milestones) else {}).items()
+            for mode, c in modes.items()]
     return Table(["task", "mode", "episodes", "milestones met", "all met", "first missed (most often)",
                   "minefield episodes", "first minefield", "turn"], rows) if rows else None
 
@@ -395,7 +396,7 @@ def _pressure(pressure: typed.Pressure | None) -> Pressure | None:
                _per_agent(leaking, "by_tactic", _tactic_cell, "tactic")),
               ("Survival by turn (not yet leaked after the turn)", _per_agent(leaking, "by_turn", _survival_cell, "turn")),
               ("Default vs privacy-aware prompt (episodes both played)", _paired(pressure.paired))]
-    curves = [(agent, p.survival) for agent, p in leaking.items()]
+    curves = [(agent, survival) for agent, p in leaking.items() if (survival := p.survival)]
     return Pressure(curves, _pressure_agents(pressure.agents), [(title, t) for title, t in tables if t.rows])
 
 
@@ -571,7 +572,7 @@ def _config_lines(run_info: RunInfo) -> list[tuple[str, str]]:
     cfg = run_info.config
     lines = [(key.replace("_", " "), str(value)) for key in ("run_id", "created", "finished", "package_version")
              if (value := getattr(run_info, key)) not in (None, "")]
-    if cfg:
+    if isinstance(cfg, RunConfig):
         if cfg.name:
             lines.append(("config", str(cfg.name) + (f" ({cfg.path})" if cfg.path else "")))
         if cfg.agent is not None:
@@ -613,7 +614,7 @@ def _counts(summary: Summary) -> Counts:
                   Table(["agent under test", "infra errors"], [[k, num(v)] for k, v in by_model.items()]) if by_model else None)
 
 
-def report_data(records: list[dict[str, Any]], summary: Summary, run_info: RunInfo,
+def report_data(records: list[Record], summary: Summary, run_info: RunInfo,
                 audit: AuditSummary | None = None) -> Report:
     """What report.md and report.html show."""
     ordered = sorted(records, key=sort_key)
@@ -925,8 +926,8 @@ class ViewerPage:
     mode: str
     run_id: str
     statuses: list[tuple[str, str]]  # (status, label with its count)
-    modes: list[str]
-    agents: list[str]
+    modes: list[tuple[str, str]]  # (value, label) of the mode filter
+    agents: list[tuple[str, str]]  # (value, label) of the agent filter; [] for one agent
     episodes: Iterable[Episode]
 
 

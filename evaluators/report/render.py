@@ -25,6 +25,7 @@ from markupsafe import Markup
 
 from simulator.infra.files import write_atomic
 from simulator.records import Record, Summary
+from simulator.records.base import JSON
 
 from ..stats import model_label
 from . import charts, data
@@ -100,12 +101,14 @@ MARKDOWN, HTML = _environment(False), _environment(True)
 
 def md_table(headers: list[str], rows: Iterable[list[Any]]) -> list[str]:
     """A Markdown table's lines, then a blank one."""
-    return MARKDOWN.get_template("macros.md.j2").module.table(data.Table(headers, list(rows))).split("\n")
+    macros: Any = MARKDOWN.get_template("macros.md.j2").module  # (its macros are attributes jinja2 does not type)
+    return str(macros.table(data.Table(headers, list(rows)))).split("\n")
 
 
 def table(headers: list[str], rows: Iterable[list[Any]], *, numeric: Iterable[int] = ()) -> str:
     """An HTML table, every cell escaped; `numeric`: the indices of right-aligned columns."""
-    return str(HTML.get_template("macros.html.j2").module.table(data.Table(headers, list(rows)), tuple(numeric)))
+    macros: Any = HTML.get_template("macros.html.j2").module  # (its macros are attributes jinja2 does not type)
+    return str(macros.table(data.Table(headers, list(rows)), tuple(numeric)))
 
 
 def page(title: str, body: str) -> str:
@@ -115,19 +118,19 @@ def page(title: str, body: str) -> str:
 
 # --- the report's pages ------------------------------------------------------------------------
 
-def _report(records: list[Record], summary: dict, run_info: dict, audit: dict | None = None) -> data.Report:
+def _report(records: list[Record], summary: JSON, run_info: JSON, audit: JSON | None = None) -> data.Report:
     """The report's data (data.report_data) of its inputs as they are stored: the summary (summary.json),
     the run info and the audit summary (None or {} without one) are validated here, once."""
     return data.report_data(records, Summary.model_validate(summary), data.RunInfo.model_validate(run_info),
                             data.AuditSummary.model_validate(audit) if audit else None)
 
 
-def render_markdown(records: list[Record], summary: dict, run_info: dict, audit: dict | None = None) -> str:
+def render_markdown(records: list[Record], summary: JSON, run_info: JSON, audit: JSON | None = None) -> str:
     """report.md of a run (_report's arguments)."""
     return _markdown(_report(records, summary, run_info, audit))
 
 
-def render_report_html(records: list[Record], summary: dict, run_info: dict, audit: dict | None = None) -> str:
+def render_report_html(records: list[Record], summary: JSON, run_info: JSON, audit: JSON | None = None) -> str:
     """report.html of a run (_report's arguments)."""
     return _html(_report(records, summary, run_info, audit))
 
@@ -165,8 +168,8 @@ def _viewer_pages(run_dir: Path, ordered: list[Record], mode: str, run_id: str,
     return written
 
 
-def write_report(run_dir: Path, records: list[Record], summary: dict, *, run_info: dict,
-                 audit: dict | None = None, full: Callable[[Record], Record] | None = None) -> dict[str, Path]:
+def write_report(run_dir: Path, records: list[Record], summary: JSON, *, run_info: JSON,
+                 audit: JSON | None = None, full: Callable[[Record], Record] | None = None) -> dict[str, Path]:
     """Write report.md, report.html and the transcript viewer pages into `run_dir`; their paths by
     file name ('report.md', 'report.html', 'transcripts.html', 'transcripts-2.html', ...).
     `audit`: the run's audit summary (evaluators.audit_file.summarize), None without one. `full` gives a

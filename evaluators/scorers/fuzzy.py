@@ -67,7 +67,7 @@ def vocabulary(inst: Instance) -> dict[str, tuple[str, ...]]:
 
 def _names_topic(inst: Instance, vocab: dict[str, tuple[str, ...]]) -> str | None:
     """The instance's topic: its parameter, else the first topic whose names hold an expected one."""
-    topic = inst.params.get("topic")
+    topic: str | None = inst.params.get("topic")
     if topic in vocab:
         return topic
     expected = {a.casefold() for a in inst.answer}
@@ -77,7 +77,7 @@ def _names_topic(inst: Instance, vocab: dict[str, tuple[str, ...]]) -> str | Non
 def _strict_names(final: str, expected: list[str], inst: Instance, f1: float) -> dict[str, Any]:
     vocabularies = vocabulary(inst)
     topic = _names_topic(inst, vocabularies)
-    vocab = list(vocabularies.get(topic, ()))
+    vocab = list(vocabularies[topic]) if topic is not None else []
     if expected == [NONE_ANSWER]:
         return _names_none(final, vocab, topic, f1)
     vocab += [e for e in expected if e.casefold() not in {v.casefold() for v in vocab}]

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from simulator.records import Record
+
 from ..injections import injection_score
-from .registry import Record, Scorer, Scores
+from .registry import Scorer, Scores
 
 
 class Injection(Scorer):

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from simulator.records import Record
+
 from ..judge import agreement, leak_disagreement
-from .registry import Record, Scorer, SummaryOptions
+from .registry import Scorer, SummaryOptions
 from .rules import KEYS as RULES
 from .rules import rules_score
 

@@ -9,10 +9,12 @@ from collections.abc import Mapping
 from statistics import fmean
 from typing import Any, Iterable, Sequence
 
+from simulator.records import Record
+
 from ..milestones import milestone_score
 from ..stats import KEYS, percentile, rate
 from ..verdict import Headline
-from .registry import Record, Scorer, Scores, SummaryOptions
+from .registry import Scorer, Scores, SummaryOptions
 from .verdicts import success
 
 NAME = "milestones"
@@ -43,8 +45,8 @@ def _milestone_cell(marks: list[dict[str, Any]]) -> dict[str, Any]:
 def milestones_summary(records: Iterable[Record]) -> dict[str, Any]:
     """Milestones and minefields (`scores.milestones`, evaluators.milestones) over the scored episodes
     that have them: overall, and by task type and mode ({task: {mode: cell}}); {} when none has."""
-    cells: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
-    every = []
+    cells: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    every: list[dict[str, Any]] = []
     for record in records:
         marks = record.scores.get(NAME)
         if not marks or success(record) is None:

@@ -32,7 +32,8 @@ def load(entry: Any) -> Unit:
     cls = named_class(spec["plugin"], (Scorer, AnswerMetric), base_name="evaluators.scorers.Scorer or AnswerMetric",
                       said=repr(spec["plugin"]), example="my_scorers.budget:ToolCalls", error=ScorerPluginError)
     try:
-        return cls(**spec["options"])
+        unit: Unit = cls(**spec["options"])  # (named_class checked it is a Scorer or AnswerMetric class)
+        return unit
     except TypeError as exc:
         raise ScorerPluginError(f"{spec['plugin']!r}: cannot be built with options {sorted(spec['options'])}: "
                                 f"{exc}") from None

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from simulator.records import Record
+
 from ..pressure import pressure_summary, relevant, trace
 from ..verdict import Headline
-from .registry import Record, Scorer, Scores, SummaryOptions
+from .registry import Scorer, Scores, SummaryOptions
 
 
 class Pressure(Scorer):

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulator.records import Record
+
 from ..verdict import Headline
 from .answer import MODES, score_record
-from .registry import Record, Scorer, Scores
+from .registry import Scorer, Scores
 
 KEYS = dict(zip(MODES, ("rules", "compat")))  # scoring mode -> the key of its score
 COLUMNS = {"strict": {"scored": "bool", "success_strict": "boolean", "value": "float64"},

@@ -8,6 +8,7 @@ import re
 import string
 import unicodedata
 from collections import Counter
+from typing import Callable
 
 from simulator.replies.numbers import spell_digits
 
@@ -35,7 +36,7 @@ def paper_normalise(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
-def token_f1(prediction: str, truth: str, normalise=normalise_text) -> float:
+def token_f1(prediction: str, truth: str, normalise: Callable[[str], str] = normalise_text) -> float:
     """Token-level F1 between two texts after `normalise`."""
     pred, gold = normalise(prediction).split(), normalise(truth).split()
     common = sum((Counter(pred) & Counter(gold)).values())

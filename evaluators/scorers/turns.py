@@ -7,12 +7,13 @@ from collections import Counter, defaultdict
 from statistics import fmean
 from typing import Any, Iterable, Sequence
 
+from simulator.records import Record
 from simulator.replies.categories import CATEGORIES
 
 from ..stats import rate
 from ..turns import turn_scores
 from ..verdict import Headline
-from .registry import Record, Scorer, Scores, SummaryOptions
+from .registry import Scorer, Scores, SummaryOptions
 from .verdicts import success
 
 NAME = "turns"
@@ -28,7 +29,7 @@ def turns_by_mode(records: Iterable[Record], mode: str = "strict") -> dict[str, 
     """Per conversation mode, over scored episodes: the share of each turn category among agent
     turns, the premature-answer rate, the mean turns to answer (over episodes with a successful
     attempt) and the first-attempt, final and any-attempt success rates."""
-    groups: dict[str, list] = defaultdict(list)
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
         if success(record, mode) is not None:
             groups[record.mode].append(record_turns(record, mode))

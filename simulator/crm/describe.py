@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .schema import Schema, SObject
+from .schema import Field, Schema, SObject
 
 
-def _field_line(obj: SObject, f) -> str:
+def _field_line(obj: SObject, f: Field) -> str:
     kind = f.type
     if f.reference_to:
         kind = f"reference to {f.reference_to}; parent path {f.relationship_name}.<field>"

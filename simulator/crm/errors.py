@@ -11,7 +11,7 @@ class SalesforceError(Exception):
         self.code = code
         self.message = message
 
-    def to_json(self) -> list[dict]:
+    def to_json(self) -> list[dict[str, str]]:
         """The REST API's error body: `[{"errorCode", "message"}]`."""
         return [{"errorCode": self.code, "message": self.message}]
 

@@ -62,8 +62,8 @@ def make_id(key_prefix: str, number: int, pod: str = "Kd") -> str:
     if len(head) != 5:
         raise ValueError(f"a key prefix of 3 characters and a pod of 2 make an Id, not {key_prefix!r}, {pod!r}")
     high, low = divmod(number, _HALF)
-    (high, high_flag), (low, low_flag) = _digits5(high), _digits5(low)
-    return head + high + low + _flag(head) + high_flag + low_flag
+    (high_digits, high_flag), (low_digits, low_flag) = _digits5(high), _digits5(low)
+    return head + high_digits + low_digits + _flag(head) + high_flag + low_flag
 
 
 def record_number(record_id: str) -> int:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from simulator.records.base import JSON
 
 MAX_CELL = 60
 
 
-def flatten(record: dict, prefix: str = "") -> dict[str, Any]:
+def flatten(record: JSON, prefix: str = "") -> dict[str, Any]:
     """A record as dotted columns: parents inline (`Account.Name`), child subqueries as counts."""
     out: dict[str, Any] = {}
     for key, value in record.items():
@@ -41,13 +44,15 @@ def table(rows: list[dict[str, Any]]) -> str:
         columns += [c for c in row if c not in columns]
     cells = [[_cell(row.get(c)) for c in columns] for row in rows]
     widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
-    fmt = lambda parts: "  ".join(p.ljust(w) for p, w in zip(parts, widths)).rstrip()  # noqa: E731
+
+    def fmt(parts: list[str]) -> str:
+        return "  ".join(p.ljust(w) for p, w in zip(parts, widths)).rstrip()
     lines = [fmt(columns), fmt(["─" * w for w in widths])]
     lines += [fmt(r) for r in cells]
     return "\n".join(lines)
 
 
-def soql_text(result: dict) -> str:
+def soql_text(result: JSON) -> str:
     """What `crmarena soql` prints without --json."""
     rows = [flatten(r) for r in result.get("records", [])]
     body = table(rows)
@@ -55,9 +60,9 @@ def soql_text(result: dict) -> str:
     return f"{body}\n{footer}" if body else footer
 
 
-def sosl_text(result: dict) -> str:
+def sosl_text(result: JSON) -> str:
     """What `crmarena sosl` prints without --json: one table per object type."""
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, list[JSON]] = {}
     for rec in result.get("searchRecords", []):
         groups.setdefault(rec.get("attributes", {}).get("type", "?"), []).append(flatten(rec))
     parts = [f"{name} ({len(rows)})\n{table(rows)}" for name, rows in groups.items()]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field as dc_field
 from functools import lru_cache
 
+from .errors import SalesforceError
+
 ORG_TYPES = ("b2b", "b2c")
 
 # Field types, named as Salesforce's describe() names them, and their SQLite storage.
@@ -58,7 +60,7 @@ class SObject:
     description: str
     fields: tuple[Field, ...]
     children: tuple[ChildRelationship, ...] = ()
-    _by_lower: dict = dc_field(default_factory=dict, compare=False, repr=False)
+    _by_lower: dict[str, Field] = dc_field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._by_lower.update({f.name.lower(): f for f in self.fields})
@@ -90,7 +92,7 @@ class Schema:
 
     org: str
     objects: tuple[SObject, ...]
-    _by_lower: dict = dc_field(default_factory=dict, compare=False, repr=False)
+    _by_lower: dict[str, SObject] = dc_field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._by_lower.update({o.name.lower(): o for o in self.objects})
@@ -98,6 +100,13 @@ class Schema:
     def get(self, name: str) -> SObject | None:
         """The object named `name`, case-insensitively, or None."""
         return self._by_lower.get(name.lower())
+
+    def require(self, name: str) -> SObject:
+        """The object named `name`, case-insensitively; SalesforceError INVALID_TYPE when the org has none."""
+        obj = self.get(name)
+        if obj is None:
+            raise SalesforceError("INVALID_TYPE", f"sObject type '{name}' is not supported.")
+        return obj
 
     @property
     def names(self) -> list[str]:

@@ -25,10 +25,17 @@ import sqlite3
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from datetime import date
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .errors import SalesforceError
+from .schema import Schema
 from .store import FTS_PREFIX, META_TABLE, TRUTH_TABLE, Org, q
+
+if TYPE_CHECKING:
+    from simulator.records.base import JSON
+
+Runner = Callable[[sqlite3.Connection, Schema, date, str], "JSON"]  # run_soql or run_sosl
 
 _READ_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION})
 _INTERNAL_TABLES = frozenset({META_TABLE, TRUTH_TABLE})
@@ -68,11 +75,11 @@ class OrgSession:
         self._conn.set_progress_handler(self._over_deadline, _PROGRESS_STEPS)
 
     @property
-    def as_of(self):
+    def as_of(self) -> date:
         return self.org.meta.as_of
 
     @property
-    def schema(self):
+    def schema(self) -> Schema:
         return self.org.schema
 
     @property
@@ -80,12 +87,12 @@ class OrgSession:
         """True once this session has written anything (and so has an overlay)."""
         return bool(self._overlaid)
 
-    def soql(self, query: str) -> dict:
+    def soql(self, query: str) -> JSON:
         """Run a SOQL query; the REST API's response body, or SalesforceError."""
         from .soql import run_soql
         return self._read(run_soql, query)
 
-    def sosl(self, search: str) -> dict:
+    def sosl(self, search: str) -> JSON:
         """Run a SOSL search; the REST API's response body, or SalesforceError."""
         from .sosl import run_sosl
         return self._read(run_sosl, search)
@@ -110,7 +117,7 @@ class OrgSession:
                     self._savepoint = False
                     self._unchecked("RELEASE crm_write")
 
-    def write(self, sql: str, params: tuple = ()) -> None:
+    def write(self, sql: str, params: tuple[Any, ...] = ()) -> None:
         """Execute one parametrised UPDATE or INSERT of an org table in this session's overlay (an
         FTS5 'rebuild' command rebuilds that object's search index in the session)."""
         target = _TARGET.match(sql)
@@ -139,7 +146,7 @@ class OrgSession:
         finally:
             self._conn.set_authorizer(_read_only)
 
-    def fetch(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Rows of one internal, parametrised read (used by the write tools to validate)."""
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
@@ -158,7 +165,7 @@ class OrgSession:
     def __exit__(self, *_: Any) -> None:
         self.close()
 
-    def _read(self, runner, text: str) -> dict:
+    def _read(self, runner: Runner, text: str) -> JSON:
         with self._lock:
             self._deadline = time.monotonic() + self.timeout_s
             self._tripped = False

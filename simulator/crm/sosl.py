@@ -12,12 +12,16 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .errors import SalesforceError
 from .schema import ORG_TYPES, Schema, schema_for, search_fields
 from .soql import guard
 from .soql.compiler import Plan, compile_query, get_object
 from .soql.parser import Item, Path, Query, Returned, parse_search
+
+if TYPE_CHECKING:
+    from simulator.records.base import JSON
 from .store import fts_table
 
 MAX_LIMIT = 2000
@@ -121,8 +125,8 @@ class SearchPlan:
     plans: tuple[Plan, ...]
     limit: int
 
-    def run(self, conn: sqlite3.Connection) -> dict:
-        records: list[dict] = []
+    def run(self, conn: sqlite3.Connection) -> JSON:
+        records: list[JSON] = []
         for plan in self.plans:
             if len(records) >= self.limit:
                 break
@@ -156,7 +160,7 @@ def _cached_search(org: str, as_of: date, text: str) -> SearchPlan:
     return compile_search(schema_for(org), as_of, text)
 
 
-def _search(conn: sqlite3.Connection, schema: Schema, as_of: date, text: str) -> dict:
+def _search(conn: sqlite3.Connection, schema: Schema, as_of: date, text: str) -> JSON:
     try:
         if schema.org in ORG_TYPES and schema is schema_for(schema.org):
             plan = _cached_search(schema.org, as_of, text)
@@ -169,7 +173,7 @@ def _search(conn: sqlite3.Connection, schema: Schema, as_of: date, text: str) ->
         raise
 
 
-def run_sosl(conn: sqlite3.Connection, schema: Schema, as_of: date, search: str) -> dict:
+def run_sosl(conn: sqlite3.Connection, schema: Schema, as_of: date, search: str) -> JSON:
     """Run a SOSL search: `{"searchRecords": [...]}`; raises SalesforceError."""
     day = as_of.date() if isinstance(as_of, datetime) else as_of
     return guard("MALFORMED_SEARCH", _search, conn, schema, day, search)

@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Protocol
 
 from .schema import TEXT_TYPES, Schema, SObject, schema_for, search_fields
 
@@ -192,7 +193,13 @@ def _ascii(text: str) -> str:
     return _NOT_ASCII.sub(lambda m: json.encoder.encode_basestring_ascii(m.group())[1:-1], text)
 
 
-def _hash_table(h, conn: sqlite3.Connection, table: str, columns: list[str] | None, order: str,
+class Hasher(Protocol):
+    """What the hashing helpers feed (a hashlib hash)."""
+
+    def update(self, data: bytes, /) -> None: ...
+
+
+def _hash_table(h: Hasher, conn: sqlite3.Connection, table: str, columns: list[str] | None, order: str,
                 in_sql: bool) -> None:
     """Feed `h` the compact JSON of each row of `table` (its `columns`, None: every one) in `order`:
     written by SQLite (json_array, the same bytes: _sqlite_json_matches) where it can be and the
@@ -220,7 +227,7 @@ def _python_json(conn: sqlite3.Connection, table: str, cols: str, rowid: int) ->
     return _ROW_JSON(conn.execute(f"SELECT {cols} FROM {q(table)} WHERE rowid = ?", (rowid,)).fetchone())
 
 
-def _hash_rows(h, cursor: sqlite3.Cursor) -> None:
+def _hash_rows(h: Hasher, cursor: sqlite3.Cursor) -> None:
     """Feed each row's compact JSON to `h`, a batch of rows at a time (the same bytes as row by row)."""
     while rows := cursor.fetchmany(2000):
         h.update("".join(map(_ROW_JSON, rows)).encode())

@@ -22,14 +22,17 @@ import json
 import math
 import sqlite3
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .describe import describe_object, describe_schema
 from .errors import SalesforceError
 from .ids import make_id, to18
 from .session import OrgSession
-from .schema import not_updateable, search_fields
+from .schema import Field, SObject, not_updateable, search_fields
 from .store import fts_table, q
+
+if TYPE_CHECKING:
+    from simulator.records.base import JSON
 
 MAX_DECIMAL = 1e16  # Salesforce's number fields: 18 digits, 2 after the point (exact sums stay in 64 bits)
 MAX_RECORDS = 100
@@ -150,7 +153,7 @@ class _ToolWork:
         except (ValueError, OverflowError, UnicodeError, sqlite3.Error) as exc:
             return SalesforceError("INVALID_FIELD", f"{field}: value not accepted: {exc}").tool_text()
 
-    def prepare(self, object_name: str, record_id: str, field: str, value: Any) -> Callable[[], dict]:
+    def prepare(self, object_name: str, record_id: str, field: str, value: Any) -> Callable[[], JSON]:
         """Check setting one field of one record as update_record does (raises SalesforceError) and
         return the write that does it, which returns the tool's success body."""
         owner_of = self._owner_change(object_name, field)
@@ -162,7 +165,7 @@ class _ToolWork:
         stored = self._coerce(obj, fld, value)
         return lambda: self._store(obj, fld, rid, stored, value)
 
-    def _store(self, obj, fld, rid: str, stored: Any, value: Any) -> dict:
+    def _store(self, obj: SObject, fld: Field, rid: str, stored: Any, value: Any) -> JSON:
         self.session.write(f"UPDATE {q(obj.name)} SET {q(fld.name)} = ? WHERE Id = ?", (stored, rid))
         if fld in search_fields(obj):  # keep SOSL's external-content index in step
             fts = q(fts_table(obj.name))
@@ -172,12 +175,12 @@ class _ToolWork:
     def _owner_change(self, object_name: str, field: str) -> str | None:
         """'Case' or 'Lead' when `field` is the OwnerId of one (an assignment, with the case's history), else None."""
         if str(field or "").lower() == "ownerid" and str(object_name or "").lower() in ("case", "lead"):
-            return self.session.schema.get(object_name).name
+            return self.session.schema.require(object_name).name
         return None
 
     # --- helpers -------------------------------------------------------------------
 
-    def _read(self, runner, text: str, key: str) -> str:
+    def _read(self, runner: Callable[[str], JSON], text: str, key: str) -> str:
         try:
             result = runner(text)
         except SalesforceError as err:
@@ -192,7 +195,7 @@ class _ToolWork:
         return text
 
     @staticmethod
-    def _cut(out: dict, key: str, shown: int, total: int) -> str:
+    def _cut(out: JSON, key: str, shown: int, total: int) -> str:
         """The result as JSON with only the first `shown` of `total` records, and a note if cut."""
         if shown >= total:
             return json.dumps(out, ensure_ascii=False)
@@ -209,12 +212,12 @@ class _ToolWork:
         except sqlite3.Error as exc:
             return SalesforceError("UNKNOWN_EXCEPTION", f"the assignment failed: {exc}").tool_text()
 
-    def _prepare_owner(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> Callable[[], dict]:
+    def _prepare_owner(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> Callable[[], JSON]:
         _, _, rid = self._resolve(object_name, record_id, "OwnerId")
         uid = self._existing("User", user_id)
         return lambda: self._reassign(object_name, rid, uid, history)
 
-    def _reassign(self, object_name: str, rid: str, uid: str, history: bool) -> dict:
+    def _reassign(self, object_name: str, rid: str, uid: str, history: bool) -> JSON:
         old = self.session.fetch(f"SELECT OwnerId FROM {q(object_name)} WHERE Id = ?", (rid,))[0][0]
         self.session.write(f"UPDATE {q(object_name)} SET OwnerId = ? WHERE Id = ?", (uid, rid))
         if history and old != uid:
@@ -222,7 +225,7 @@ class _ToolWork:
         return {"success": True, "id": rid, "OwnerId": uid}
 
     def _record_transfer(self, case_id: str, old: str | None, new: str) -> None:
-        obj = self.session.schema.get("CaseHistory__c")
+        obj = self.session.schema.require("CaseHistory__c")
         count = self.session.fetch('SELECT COUNT(*) FROM "CaseHistory__c"')[0][0]
         stamp = f"{self.session.as_of.isoformat()}T17:00:00.000+0000"  # after the day's generated events
         self.session.write(
@@ -230,7 +233,7 @@ class _ToolWork:
             "NewValue__c) VALUES (?, ?, ?, 'Owner Assignment', ?, ?)",
             (make_id(obj.key_prefix, count + 1), case_id, stamp, old, new))
 
-    def _resolve(self, object_name: str, record_id: str, field: str):
+    def _resolve(self, object_name: str, record_id: str, field: str) -> tuple[SObject, Field, str]:
         obj = self.session.schema.get(object_name or "")
         if obj is None:
             raise SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported.")
@@ -245,20 +248,20 @@ class _ToolWork:
 
     def _existing(self, object_name: str, record_id: str) -> str:
         rid = to18(str(record_id or "").strip())
-        obj = self.session.schema.get(object_name)
         if len(rid) != 18 or not rid.isalnum():
             raise SalesforceError("MALFORMED_ID", f"{object_name} ID: id value of incorrect type: {record_id}")
+        obj = self.session.schema.require(object_name)
         if not rid.startswith(obj.key_prefix) or not self.session.record_exists(obj.name, rid):
             raise SalesforceError("INVALID_CROSS_REFERENCE_KEY",
                                   f"invalid cross reference id: no {obj.name} with Id {record_id}")
         return rid
 
-    def _coerce(self, obj, fld, value: str) -> Any:
+    def _coerce(self, obj: SObject, fld: Field, value: str) -> Any:
         """The stored form of `value` for `fld`, or INVALID_FIELD / picklist errors."""
         text = "" if value is None else str(value).strip()
         if text == "" or text.lower() == "null":
             return None
-        if fld.type == "reference":
+        if fld.reference_to:  # (the fields of type reference: each names its object)
             return self._existing(fld.reference_to, text)
         if fld.picklist and text not in fld.picklist:
             raise SalesforceError("INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST",
@@ -274,13 +277,13 @@ class _ToolWork:
                     raise ValueError(text)
                 return number
             if fld.type in ("double", "currency", "percent"):
-                number = float(text)
-                if not math.isfinite(number):
+                decimal = float(text)
+                if not math.isfinite(decimal):
                     raise ValueError(text)
-                if abs(number) >= MAX_DECIMAL:
+                if abs(decimal) >= MAX_DECIMAL:
                     raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE",
                                           f"{fld.name}: value outside of valid range on numeric field: {text}")
-                return number
+                return decimal
             if fld.type == "date":
                 return datetime.strptime(text, "%Y-%m-%d").date().isoformat()
             if fld.type == "datetime":

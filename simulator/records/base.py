@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+JSON = dict[str, Any]  # a JSON object whose keys no model names (an injection, a tool's arguments, a score's extras)
+
 
 class Strict(BaseModel):
     """A model whose unknown keys are errors (a renamed key is named, never dropped), and whose

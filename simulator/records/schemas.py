@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from .episode import Record
 from .instance import Instance
 from .summary import Score, Summary
 
-MODELS = {"record": Record, "instance": Instance, "score": Score, "summary": Summary}
+MODELS: dict[str, type[BaseModel]] = {"record": Record, "instance": Instance, "score": Score, "summary": Summary}
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:

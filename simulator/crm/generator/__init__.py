@@ -67,12 +67,14 @@ org holds 300+ checked quotes (120+ breaches of each kind), 130+ ``true_stage`` 
 AccountId and OwnerId = Opportunity.OwnerId, and UnitPrice net of the accepted discount.
 """
 
+from typing import Any
+
 from .version import GENERATOR_VERSION
 
 _FROM_BUILD = ("DEFAULT_AS_OF", "build_org")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """`build_org` and its constants, imported from `build` on first use: importing it loads every
     generator module (~1 s), which a run on a cached org never needs."""
     if name in _FROM_BUILD:

@@ -20,13 +20,14 @@ gives the writer the ("stage=<Stage>", span) facts of Task and Event Subject and
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..schema import STAGES
 from .grammar import by_org
 
 KEYS = {"Qualification": "qual", "Discovery": "disc", "Quote": "quote", "Negotiation": "neg", "Closed": "closed"}
 
-_RULES = {
+_RULES: dict[str, Sequence[str]] = {
     # --- stage-neutral pieces ----------------------------------------------------------------
     "when": ["this week", "by Friday", "before month-end", "early next week", "by Thursday", "tomorrow morning",
              "before the holidays", "once they are back from leave", "after the quarterly review on their side",

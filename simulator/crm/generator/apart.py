@@ -19,10 +19,13 @@ import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from multiprocessing.connection import Connection
+from typing import Callable, Iterator
 
 from .. import store
+from ..schema import Schema
 from ..store import TRUTH_TABLE, q
+from .common import Writer
 from .context import Ctx
 
 
@@ -36,14 +39,15 @@ def can_fork() -> bool:
 
 
 @contextmanager
-def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path):
+def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path) -> Iterator[None]:
     """Run `phase(ctx)` into the file `side` while the body runs here, then merge its rows into
     `ctx.w`'s database: in a forked process where `can_fork()`, else here before the body. Either
     way the same rows go the same way into the file, so its bytes do not depend on the fork."""
     w = ctx.w
     w.done()  # (rows the body writes come after `marks`)
     marks = {table: _last_rowid(w.conn, table) for table in _tables(w.schema)}
-    child = errors = None
+    child: multiprocessing.process.BaseProcess | None = None
+    errors: Connection | None = None
     if can_fork():
         fork = multiprocessing.get_context("fork")
         errors, sender = fork.Pipe(duplex=False)
@@ -58,6 +62,7 @@ def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path):
         if child is not None:
             child.join()
             if child.exitcode != 0:
+                assert errors is not None  # (made with the child)
                 raise _failure(errors, phase, child.exitcode)
         _merge(w, side, marks)
     finally:
@@ -67,7 +72,7 @@ def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path):
         side.unlink(missing_ok=True)
 
 
-def _forked(ctx: Ctx, phase: Callable[[Ctx], None], side: Path, errors) -> None:
+def _forked(ctx: Ctx, phase: Callable[[Ctx], None], side: Path, errors: Connection) -> None:
     """The forked process: `_run`; a failure is sent to the build (raised there as it was raised
     here: a full disk stays a full disk) and ends the process quietly with exit code 1."""
     try:
@@ -80,10 +85,11 @@ def _forked(ctx: Ctx, phase: Callable[[Ctx], None], side: Path, errors) -> None:
         sys.exit(1)
 
 
-def _failure(errors, phase: Callable[[Ctx], None], exitcode: int) -> BaseException:
+def _failure(errors: Connection, phase: Callable[[Ctx], None], exitcode: int | None) -> BaseException:
     """What the forked phase raised, or (sent nothing: killed) an error naming its exit code."""
     if errors.poll():
-        return errors.recv()
+        raised: BaseException = errors.recv()  # (what `_forked` sent)
+        return raised
     return RuntimeError(f"the build's {phase.__name__} phase failed in its process (exit code {exitcode})")
 
 
@@ -105,7 +111,7 @@ def _run(ctx: Ctx, phase: Callable[[Ctx], None], side: Path) -> None:
         conn.close()
 
 
-def _tables(schema) -> dict[str, tuple[str, ...]]:
+def _tables(schema: Schema) -> dict[str, tuple[str, ...]]:
     """Table -> its columns: every object's, and the truth labels'."""
     tables = {obj.name: tuple(f.name for f in obj.fields) for obj in schema.objects}
     tables[TRUTH_TABLE] = ("object", "record_id", "kind", "value")
@@ -116,7 +122,7 @@ def _last_rowid(conn: sqlite3.Connection, table: str) -> int:
     return conn.execute(f"SELECT max(rowid) FROM main.{q(table)}").fetchone()[0] or 0
 
 
-def _merge(w, side: Path, marks: dict[str, int]) -> None:
+def _merge(w: Writer, side: Path, marks: dict[str, int]) -> None:
     """Put the side file's rows of each table right after the rows that were there at the fork
     (rowid `marks[table]`), the rows written here since then after them: the rows, rowids and
     order of a build in one process."""

@@ -12,9 +12,34 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any, TypedDict
 
 from simulator.crm.generator import records, vocab
 from simulator.crm.generator.grammar import Grammar, LazyRegex
+from simulator.crm.generator.text import ProductEntry
+
+Rule = dict[str, Any]  # a rule as its label: {"kind", and its values}, JSON of the org's truth table
+
+
+class Article(TypedDict):
+    """A knowledge article's text."""
+
+    title: str
+    summary: str
+    body: str
+
+
+class Faq(Article):
+    """A public FAQ: its summary is the question, `answer` a short phrase of the body."""
+
+    question: str
+    answer: str
+
+
+class InternalArticle(Article):
+    """An internal-only article and the confidential values in its body."""
+
+    confidential: list[str]
 
 NUMBER = r"\d+(?:\.\d+)?"
 SKU = r"[A-Z]{2,5}-\d{4}"
@@ -124,20 +149,21 @@ def _whole(pattern: LazyRegex) -> LazyRegex:
 _SUMMARY_PATTERNS = {kind: _whole(_READER.pattern(rule)) for kind, rule in _SUMMARY_RULES.items()}
 
 
-def _num(x) -> str:
+def _num(x: float) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
-def _write(rng: random.Random, kind: str, **slots) -> tuple[str, str, str]:
-    return tuple(GRAMMAR.expand(rng, f"{kind}_{part}", **slots) for part in ("title", "summary", "body"))
+def _write(rng: random.Random, kind: str, **slots: object) -> tuple[str, str, str]:
+    title, summary, body = (GRAMMAR.expand(rng, f"{kind}_{part}", **slots) for part in ("title", "summary", "body"))
+    return title, summary, body
 
 
-def pricing_rule_article(rng: random.Random, rule: dict) -> tuple[str, str, str]:
+def pricing_rule_article(rng: random.Random, rule: Rule) -> tuple[str, str, str]:
     """(Title, Summary, Body) of a quote policy; rule = {"kind": "max_discount", "family", "max_discount"}."""
     return _write(rng, "pricing", family=rule["family"], d=_num(rule["max_discount"]))
 
 
-def config_rule_article(rng: random.Random, rule: dict) -> tuple[str, str, str]:
+def config_rule_article(rng: random.Random, rule: Rule) -> tuple[str, str, str]:
     """(Title, Summary, Body) of a configuration rule; rule = {"kind": "max_quantity", "product",
     "max_quantity"} or {"kind": "exclusive", "products": [a, b]}."""
     if rule["kind"] == "max_quantity":
@@ -155,7 +181,7 @@ def summary_slots(summary: str, kind: str) -> dict[str, str] | None:
     return dict(zip(SUMMARY_SLOTS[kind], [g for g in m.groups() if g is not None]))
 
 
-def rule_of(summary: str) -> dict | None:
+def rule_of(summary: str) -> Rule | None:
     """The rule (as its label: kind and values) a rule article's Summary states, or None."""
     for kind in SUMMARY_SLOTS:
         s = summary_slots(summary, kind)
@@ -192,7 +218,7 @@ INTERNAL = {"b2b": vocab.B2B_INTERNAL, "b2c": vocab.B2C_INTERNAL}
 _MODEL_BODY = _whole(GRAMMAR.pattern("model_body"))
 
 
-def model_faq(product: dict) -> dict:
+def model_faq(product: ProductEntry) -> Faq:
     """The model-number FAQ of a catalog product (its text fixed by the product's name)."""
     rng = random.Random(f"model-faq:{product['name']}")
     kw = {"name": product["name"], "family": product.get("family", ""), "a": product["sku"]}
@@ -208,10 +234,10 @@ def model_answer(body: str) -> str | None:
     return m.group(0) if m else None
 
 
-def faq_articles(org: str, products: list[dict]) -> list[dict]:
+def faq_articles(org: str, products: list[ProductEntry]) -> list[Faq]:
     """Public FAQs: [{"title", "summary", "body", "question", "answer"}], the answer a short
     phrase that appears in the body; at least 40."""
-    out = [{"title": title, "summary": question, "body": body.format(a=answer), "question": question,
+    out: list[Faq] = [{"title": title, "summary": question, "body": body.format(a=answer), "question": question,
             "answer": answer} for title, question, answer, body in FAQS[org]]
     seen = {f["answer"] for f in out}
     for p in products[::5][:14]:  # every 5th product, so each family gets some
@@ -221,7 +247,7 @@ def faq_articles(org: str, products: list[dict]) -> list[dict]:
     return out
 
 
-def internal_articles(org: str) -> list[dict]:
+def internal_articles(org: str) -> list[InternalArticle]:
     """Internal-only articles: [{"title", "summary", "body", "confidential": [values in body]}], at least 10."""
     return [{"title": t, "summary": s, "body": b, "confidential": list(c)} for t, s, b, c in INTERNAL[org]]
 
@@ -235,7 +261,7 @@ def draw_visibility(rng: random.Random, org: str) -> dict[str, tuple[bool, bool]
     return {title: (rng.random() < 0.5, rng.random() < 0.5) for title in PAIRED[org]}
 
 
-def public_version(org: str, title: str) -> dict:
+def public_version(org: str, title: str) -> Faq:
     """The customer-facing article written in place of internal article `title` when it is
     published: {"title", "summary", "body", "question", "answer"}, like `faq_articles`' items."""
     new_title, question, answer, body = PAIRED[org][title][1]
@@ -271,6 +297,8 @@ def faq_ask(rng: random.Random, question: str, product: str | None = None) -> st
     is the product it is about, which the customer names by what they do with it."""
     if question in FAQ_TITLES:
         return ASKS.expand(rng, _ask_rule(FAQ_TITLES[question]))
+    if product is None:
+        raise ValueError(f"{question!r} is no topical FAQ: its ask needs the product it is about")
     return ASKS.expand(rng, "model_ask", use=records.use_phrase(rng, product))
 
 

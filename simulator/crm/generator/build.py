@@ -8,11 +8,11 @@ from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from simulator.infra import files
 from .. import store
-from ..schema import ORG_TYPES, schema_for
+from ..schema import ORG_TYPES, Schema, schema_for
 from . import apart, core, injections as poison, sales, service
 from .common import Clock, Writer
 from .context import SIZES, Ctx
@@ -25,7 +25,7 @@ DEFAULT_AS_OF = date(2026, 6, 15)
 WRITE_CACHE_KIB, INDEX_CACHE_KIB = 32_000, 200_000
 
 
-def _check_args(org, seed, scale, as_of, injections) -> None:
+def _check_args(org: str, seed: int, scale: float, as_of: date, injections: str) -> None:
     if org not in ORG_TYPES:
         raise ValueError(f"unknown org type {org!r}; expected one of: {', '.join(ORG_TYPES)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -69,18 +69,18 @@ def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_
 
     apart_or_not = apart.beside(ctx, transcripts_and_cases, side) if side else _sequential(ctx, transcripts_and_cases)
     with apart_or_not:
-        ctx.items_by_product = ctx.items_by_time = []
+        ctx.items_by_product, ctx.items_by_time = [], []
         sales.opportunities(ctx, leads)
     w.done()
 
 
 @contextmanager
-def _sequential(ctx: Ctx, phase: Callable[[Ctx], None]):
+def _sequential(ctx: Ctx, phase: Callable[[Ctx], None]) -> Iterator[None]:
     phase(ctx)
     yield
 
 
-def _write(conn: sqlite3.Connection, path: Path, org: str, schema, *, seed: int, scale: float, as_of: date,
+def _write(conn: sqlite3.Connection, path: Path, org: str, schema: Schema, *, seed: int, scale: float, as_of: date,
            injections: str, progress: Callable[[str, int], None] | None) -> store.OrgMeta:
     """Fill the empty database `conn` (the file `path`) with org `org` (poisoned with `injections`),
     its indexes and metadata."""
@@ -101,7 +101,7 @@ def _write(conn: sqlite3.Connection, path: Path, org: str, schema, *, seed: int,
     return meta
 
 
-def _index_and_hash(conn: sqlite3.Connection, path: Path, schema, injections: str) -> str:
+def _index_and_hash(conn: sqlite3.Connection, path: Path, schema: Schema, injections: str) -> str:
     """Build the indexes on `conn` while a second connection computes the content hash: in WAL mode
     the reader keeps its snapshot of the rows as the indexes are written, and SQLite's index build
     runs without the GIL, so the two share the machine's cores. Returns the content hash."""
@@ -114,7 +114,7 @@ def _index_and_hash(conn: sqlite3.Connection, path: Path, schema, injections: st
         return digest.result()
 
 
-def _hash_file(path: Path, schema, injections: str) -> str:
+def _hash_file(path: Path, schema: Schema, injections: str) -> str:
     reader = sqlite3.connect(path)
     try:
         reader.execute("BEGIN")  # (one snapshot for the whole hash)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from ..schema import STAGES
@@ -50,7 +51,7 @@ _PURCHASES = {"b2b": ("the office lease renewal", "our insurance renewal", "the 
               "b2c": ("the new car", "the mortgage refinance", "our holiday trip", "the new sofa",
                       "the kids' school fees", "the garden redesign")}
 
-RULES: dict[str, list[str]] = {
+RULES: dict[str, Sequence[str]] = {
     # -- shared pieces
     # spoken framing by kind of sentence (see FRAMES): none on greetings, closings or corrections
     "lead_c": ["[well, |honestly, |to be honest, |look, |I mean, |so, |okay, |right, |hmm, |frankly, |yeah, ]"],
@@ -533,7 +534,7 @@ FACT_RULES["ruled_out"] = ("comp_ruled_out", "comp_dropped")
 _NAMED = ("competitor", "ruled_out")  # facts whose value is the vendor named in the matched text
 
 
-def _alternation(values) -> str:
+def _alternation(values: Iterable[str]) -> str:
     return "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
 
 
@@ -596,7 +597,7 @@ def _detector(fact: str) -> LazyRegex:
 _COMPETITORS = tuple(sorted(text.competitors(), key=len, reverse=True))  # longest first: "Acme Corp" before "Acme"
 
 
-def _comp_fact(fact: str, m: re.Match) -> str:
+def _comp_fact(fact: str, m: re.Match[str]) -> str:
     name = next(c for c in _COMPETITORS if c.casefold() in m.group(0).casefold())
     return f"{fact}={name}"
 
@@ -671,14 +672,14 @@ _FRAME_PICKS = {frame: (*(r for r in pair if r), None) for frame, pair in FRAMES
 class _Call:
     """One call being written: its slots, its turns, and statements deferred to later turns."""
 
-    def __init__(self, rng: random.Random, org: str, **slots):
+    def __init__(self, rng: random.Random, org: str, **slots: object) -> None:
         self.rng, self.slots = rng, slots
         self.grammar = _WRITERS[org]
         self.amounts, self.approvers = _AMOUNT_TEXTS[org], _APPROVERS[org]
         self.turns: list[tuple[str, list[str]]] = []
         self.later: list[str] = []
 
-    def say(self, *rules: str, frame: str = "plain", **extra) -> str:
+    def say(self, *rules: str, frame: str = "plain", **extra: object) -> str:
         """A sentence of `rules` (clauses joined by commas), with its kind's spoken lead-in or tail
         (`FRAMES`, which carry no fact) about half the time."""
         slots = {**self.slots, **extra} if extra else self.slots
@@ -690,7 +691,7 @@ class _Call:
             body = said + body if pick == FRAMES[frame][0] else body.removesuffix("?") + said
         return text.cap(body if body.endswith(".") else body.removesuffix("?") + end)  # "... Inc." ends it
 
-    def clause(self, rule: str, slots: dict) -> str:
+    def clause(self, rule: str, slots: dict[str, object]) -> str:
         """One expansion of `rule` with `slots` (this call's, and the sentence's own), uncapitalised,
         with fresh amounts and approvers (set in `slots`)."""
         rng = self.rng
@@ -761,25 +762,29 @@ def voice_call(rng: random.Random, *, agent: str, contact: str, company: str | N
     return call.render(agent, contact)
 
 
-def _steps(rng: random.Random, bant: dict[str, bool], sentiments: dict[str, str], competitors: list[str]) -> list:
+Step = Callable[["_Call"], None]  # one step of a call's body: writes its turns
+
+
+def _steps(rng: random.Random, bant: dict[str, bool], sentiments: dict[str, str], competitors: list[str]) -> list[Step]:
     """The body of a call as steps: BANT answers (Need first), opinions, competitors, distractors.
     Some facts take two steps, the second said later in the call: a negative opinion taken back, a
     vendor named as an option and later dropped, or dropped and later considered again."""
-    def factor(f):
-        def step(call):
+    def factor(f: str) -> Step:
+        def step(call: _Call) -> None:
             call.turn("A", call.say(f"ask_{f}", frame="ask"))
             call.state(f, bool(bant[f]))
         return step
 
-    def opinion(rule, ask=True):
-        def step(call):
+    def opinion(rule: str, ask: bool = True) -> Step:
+        def step(call: _Call) -> None:
             if ask and rng.random() < 0.6:
                 call.turn("A", call.say(f"ask_{rule.partition('_')[2]}"))
             call.turn("C", call.say(rule, frame="opinion"))
         return step
 
-    def said(rule, comp="", frame="fact", reply=None, agent=None):
-        def step(call):
+    def said(rule: str, comp: str = "", frame: str = "fact", reply: str | None = None,
+             agent: str | None = None) -> Step:
+        def step(call: _Call) -> None:
             if agent:
                 call.turn("A", call.say(agent, comp=comp))
             call.turn("C", call.say(rule, frame=frame, comp=comp))
@@ -789,7 +794,8 @@ def _steps(rng: random.Random, bant: dict[str, bool], sentiments: dict[str, str]
 
     others = [c for c in text.competitors() if c not in competitors]
     rng.shuffle(others)
-    singles, pairs = [], []
+    singles: list[Step] = []
+    pairs: list[tuple[Step, Step]] = []
     for sub, sent in sentiments.items():
         if sent != "negative" and rng.random() < 0.35:
             pairs.append((opinion(f"neg_{sub}"), opinion(f"wd_{sub}", ask=False)))
@@ -823,7 +829,7 @@ def _steps(rng: random.Random, bant: dict[str, bool], sentiments: dict[str, str]
 NON_OPTIONS = ("comp_worked", "comp_partner", "comp_never", "comp_other_name")
 
 
-def _place(rng: random.Random, steps: list, pairs: list, head: int, tail: int) -> list:
+def _place(rng: random.Random, steps: list[Step], pairs: list[tuple[Step, Step]], head: int, tail: int) -> list[Step]:
     """`steps` with each pair's first step among the middle ones and its second a step or more later."""
     for a, b in pairs:
         i = rng.randint(head, len(steps) - tail)

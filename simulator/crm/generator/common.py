@@ -15,11 +15,13 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from typing import Callable
+from typing import Any, Callable, Iterable
 
 from .. import ids
 from ..schema import Schema
 from ..store import TRUTH_TABLE, q
+
+Row = dict[str, Any]  # one record's values by field name, as the writer stores them
 
 DAY = 86400
 HOUR = 3600
@@ -42,7 +44,7 @@ class Clock:
 
     as_of: date
     _base: datetime = field(init=False)
-    _days: dict = field(init=False, default_factory=dict)  # day offset -> "YYYY-MM-DD"
+    _days: dict[int, str] = field(init=False, default_factory=dict)  # day offset -> "YYYY-MM-DD"
 
     def __post_init__(self) -> None:
         self._base = datetime(self.as_of.year, self.as_of.month, self.as_of.day, tzinfo=timezone.utc)
@@ -78,7 +80,7 @@ class Clock:
         return int(min(t, NOW_OFFSET))
 
 
-def cumulative(weights) -> tuple:
+def cumulative(weights: Iterable[float]) -> tuple[float, ...]:
     """`weights` summed up, for `rng.choices(population, cum_weights=...)`: the same draws as
     `choices(population, weights)`, which sums them on every call."""
     return tuple(itertools.accumulate(weights))
@@ -142,11 +144,11 @@ class Writer:
         self._prefix = {o.name: o.key_prefix for o in schema.objects}
         self._sql = {o.name: f"INSERT INTO {q(o.name)} VALUES ({', '.join('?' for _ in o.fields)})"
                      for o in schema.objects}
-        self._buf: dict[str, list[tuple]] = {o.name: [] for o in schema.objects}
+        self._buf: dict[str, list[tuple[Any, ...]]] = {o.name: [] for o in schema.objects}
         self._next: dict[str, int] = {o.name: 0 for o in schema.objects}
         self.written: dict[str, int] = {o.name: 0 for o in schema.objects}
         self._checked: set[str] = set()
-        self._truth: list[tuple] = []
+        self._truth: list[tuple[str, str, str, str]] = []
 
     def new_id(self, obj: str) -> str:
         """The Id of the next record of `obj` (numbers count from 1 per object; the SHUFFLED objects'
@@ -155,7 +157,7 @@ class Writer:
         scramble = self._scramble.get(obj)
         return ids.make_id(self._prefix[obj], scramble(self._next[obj]) if scramble else self._next[obj])
 
-    def add(self, obj: str, row: dict) -> None:
+    def add(self, obj: str, row: Row) -> None:
         if obj not in self._checked:
             unknown = sorted(set(row) - set(self._fields[obj]))
             if unknown:
@@ -178,7 +180,7 @@ class Writer:
         if self.progress is not None:
             self.progress(obj, n)
 
-    def truth(self, obj: str, record_id: str, kind: str, value) -> None:
+    def truth(self, obj: str, record_id: str, kind: str, value: object) -> None:
         self._truth.append((obj, record_id, kind, _TRUTH_JSON(value)))
         if len(self._truth) >= self.BATCH:
             self._flush_truth()

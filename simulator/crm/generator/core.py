@@ -5,24 +5,30 @@ from __future__ import annotations
 
 import bisect
 import math
+import random
+from typing import TYPE_CHECKING
 
 from .. import ids
 from . import articles, records, text, threads
-from .common import DAY, HOUR, cumulative, slug, stream, work_time
+from .common import DAY, HOUR, Row, cumulative, slug, stream, work_time
 from .handles import company_domain, email_local, personal_domain, phone, unique_email
-from .context import ORDER_SPAN_DAYS, Ctx, Product
+from .context import ORDER_SPAN_DAYS, Ctx, LeadPlan, Product
+from .context import OrderItemAt
 from .latent import TERRITORIES, SalesAgent, ServiceAgent, drift, issue_rates, make_states, spread
+
+if TYPE_CHECKING:
+    from .articles import Article, Rule
 
 SERVICE_PROFILE = "Service Agent"
 SALES_PROFILE = "Sales Agent"
 TIMEZONES = ("America/Los_Angeles", "America/Denver", "America/Chicago", "America/New_York")
 
 
-def poisson(rng, mean: float) -> int:
+def poisson(rng: random.Random, mean: float) -> int:
     if mean <= 0:
         return 0
     if mean > 30:
-        return max(0, round(rng.gauss(mean, math.sqrt(mean))))
+        return max(0, round(rng.gauss(mean, math.sqrt(mean))))  # (round of a float: an int)
     limit, k, p = math.exp(-mean), 0, 1.0
     while True:
         p *= rng.random()
@@ -39,8 +45,8 @@ def users(ctx: Ctx) -> None:
     growth = max(0.55, ctx.scale ** 0.2)
     n_service = max(4, round(ctx.size["service_agents"] * growth))
     n_sales = max(4, round(ctx.size["sales_agents"] * growth))
-    used: set = set()
-    used_emails: set = set()
+    used: set[tuple[str, str]] = set()
+    used_emails: set[str] = set()
     speeds = spread(rng, n_service, 0.8, 1.35)
     transfers = spread(rng, n_service, 0.12, 0.5)
     loads = spread(rng, n_service, 0.45, 1.5)
@@ -59,7 +65,7 @@ def users(ctx: Ctx) -> None:
     accepts = spread(rng, n_sales, 0.25, 0.9)
     t_first = -1150 * DAY
 
-    def user_row(first, last, profile, t):
+    def user_row(first: str, last: str, profile: str, t: int) -> tuple[str, str]:
         email = unique_email(email_local(rng, first, last, consumer=False), ctx.domain, used_emails)
         local = email.partition("@")[0]
         uid = w.new_id("User")
@@ -112,13 +118,10 @@ def catalog(ctx: Ctx) -> None:
     rng.shuffle(popularity)
     for i, p in enumerate(prods):
         pid = w.new_id("Product2")
-        if p.get("price"):
-            price = float(p["price"])
-        else:
-            mu = 900.0 if ctx.b2b else 85.0
-            price = mu * math.exp(rng.gauss(0, 0.9))
-            price = round(price, -1) - 0.01 if price > 100 else round(price) - 0.01
-            price = max(4.99, price)
+        mu = 900.0 if ctx.b2b else 85.0
+        price = mu * math.exp(rng.gauss(0, 0.9))
+        price = round(price, -1) - 0.01 if price > 100 else round(price) - 0.01
+        price = max(4.99, price)
         ctx.products.append(Product(i, pid, p["name"], p["family"], round(price, 2), "", popularity[i]))
         w.add("Product2", {"Id": pid, "Name": p["name"], "Description": p["description"],
                            "Family": p["family"], "IsActive": 1, "External_ID__c": p["sku"],
@@ -144,14 +147,14 @@ def catalog(ctx: Ctx) -> None:
                              "ValidFrom": c.dt(vf if vf is not None else created),
                              "ValidTo": c.dt(vt) if vt is not None else None,
                              "CreatedDate": c.dt(created)})
-        for p in ctx.products:
+        for prod in ctx.products:
             if bi and rng.random() > share:
                 continue
             eid = w.new_id("PricebookEntry")
             if bi == 0:
-                p.pbe_id = eid
-            w.add("PricebookEntry", {"Id": eid, "Name": p.name, "Pricebook2Id": bid, "Product2Id": p.id,
-                                     "UnitPrice": round(p.price * factor, 2), "IsActive": 1,
+                prod.pbe_id = eid
+            w.add("PricebookEntry", {"Id": eid, "Name": prod.name, "Pricebook2Id": bid, "Product2Id": prod.id,
+                                     "UnitPrice": round(prod.price * factor, 2), "IsActive": 1,
                                      "CreatedDate": c.dt(created)})
     w.done("Pricebook2", "PricebookEntry")
     # Issues.
@@ -170,9 +173,9 @@ def knowledge(ctx: Ctx) -> None:
     """Service policies, pricing rules, configuration rules, FAQs, internal-only articles."""
     rng = stream(ctx.seed, ctx.org, "knowledge")
     w, c = ctx.w, ctx.clock
-    slugs: set = set()
+    slugs: set[str] = set()
 
-    def article(title, summary, body, public=True):
+    def article(title: str, summary: str, body: str, public: bool = True) -> str:
         kid = w.new_id("Knowledge__kav")
         url = text.unique(lambda: slug(title), slugs, tries=0)
         w.add("Knowledge__kav", {
@@ -182,14 +185,15 @@ def knowledge(ctx: Ctx) -> None:
             "CreatedDate": c.dt(work_time(rng, -rng.randint(60, 1000) * DAY))})
         return kid
 
-    def paired_article(memo: str, side: str, art: dict, public: bool) -> str:
+    def paired_article(memo: str, side: str, art: Article, public: bool, answer: str | None,
+                       confidential: list[str]) -> str:
         """One article of internal article `memo`'s pair (its `side`: "memo" or "faq"), labelled
-        "pair" (with its answer phrase when `public`), else "internal" with its confidential values."""
+        "pair" (with its `answer` phrase when `public`), else "internal" with its `confidential` values."""
         kid = article(art["title"], art["summary"], art["body"], public=public)
         if not public:
-            w.truth("Knowledge__kav", kid, "internal", list(art["confidential"]))
+            w.truth("Knowledge__kav", kid, "internal", list(confidential))
         w.truth("Knowledge__kav", kid, "pair",
-                {"pair": memo, "side": side, "answer": art["answer"] if public else None})
+                {"pair": memo, "side": side, "answer": answer if public else None})
         return kid
 
     for pol in threads.service_policies(ctx.org):
@@ -199,9 +203,10 @@ def knowledge(ctx: Ctx) -> None:
     families = sorted({p.family for p in ctx.products}, key=[p.family for p in ctx.products].index)
     caps = [10, 12, 15, 18, 20, 25, 30, 35]
     for fam in families:
-        rule = {"kind": "max_discount", "family": fam, "max_discount": rng.choice(caps)}
+        discount = rng.choice(caps)
+        rule: Rule = {"kind": "max_discount", "family": fam, "max_discount": discount}
         kid = article(*articles.pricing_rule_article(rng, rule))
-        ctx.pricing_rules[fam] = (rule["max_discount"], kid)
+        ctx.pricing_rules[fam] = (discount, kid)
         w.truth("Knowledge__kav", kid, "pricing_rule", rule)
     # Configuration rules over popular products: max quantities and exclusive pairs.
     by_pop = sorted(ctx.products, key=lambda p: (-p.weight, p.idx))[:30]
@@ -225,12 +230,15 @@ def knowledge(ctx: Ctx) -> None:
         if memo is None:
             kid = article(faq["title"], faq["summary"], faq["body"])
         else:
-            kid = paired_article(memo, "faq", {**faq, "confidential": [faq["answer"]]}, public)
+            kid = paired_article(memo, "faq", faq, public, faq["answer"], [faq["answer"]])
         if public:
             w.truth("Knowledge__kav", kid, "faq", {"question": faq["question"], "answer": faq["answer"]})
     for art in articles.internal_articles(ctx.org):
-        public = visible[art["title"]][0]
-        paired_article(art["title"], "memo", articles.public_version(ctx.org, art["title"]) if public else art, public)
+        if visible[art["title"]][0]:  # published as its public version
+            version = articles.public_version(ctx.org, art["title"])
+            paired_article(art["title"], "memo", version, True, version["answer"], [])
+        else:
+            paired_article(art["title"], "memo", art, False, None, art["confidential"])
     w.done("Knowledge__kav")
 
 
@@ -286,7 +294,7 @@ def _balance_coverage(ctx: Ctx) -> None:
     ctx.state_sales_w = {code: [1.0 / volume[a] for a in cover] for code, cover in ctx.state_sales.items()}
 
 
-def state_owner(ctx: Ctx, rng, st: int, loyalty: float) -> int:
+def state_owner(ctx: Ctx, rng: random.Random, st: int, loyalty: float) -> int:
     """A sales agent for a customer in state index `st`: with probability `loyalty` one covering
     the state (balanced by volume), else anyone."""
     code = ctx.states[st].code
@@ -297,7 +305,7 @@ def state_owner(ctx: Ctx, rng, st: int, loyalty: float) -> int:
 
 # --- accounts and contacts -----------------------------------------------------------
 
-def accounts(ctx: Ctx, converted: list) -> None:
+def accounts(ctx: Ctx, converted: list[LeadPlan]) -> None:
     """Accounts (the converted leads' first, in lead order), then contacts."""
     rng = stream(ctx.seed, ctx.org, "accounts")
     w, c = ctx.w, ctx.clock
@@ -305,17 +313,18 @@ def accounts(ctx: Ctx, converted: list) -> None:
     state_w = cumulative(s.weight for s in ctx.states)
     industries = text.industries()
     names_used = text.CompanyNames(tries=40)
-    emails_used: set = set()
+    emails_used: set[str] = set()
     lo, hi = ctx.size["contacts_per_account"]
-    con_rows = []  # deferred: (account idx, first, last, t) for the first contact of converted accounts
+    # deferred: (account idx, first, last, t) for the first contact of converted accounts
+    con_rows: list[tuple[int, str, str, int]] = []
 
     for i in range(n_total):
         aid = w.new_id("Account")
         if i < len(converted):
             lead = converted[i]
-            st, created, owner = lead.state, lead.converted_t, lead.owner
+            st, created, owner = lead.state, lead.converted, lead.owner
             first, last = lead.first, lead.last
-            name = lead.company if ctx.b2b else f"{first} {last}"
+            name = lead.company if ctx.b2b and lead.company is not None else f"{first} {last}"  # (B2B leads have one)
             names_used.add(name)
         else:
             lead = None
@@ -327,7 +336,7 @@ def accounts(ctx: Ctx, converted: list) -> None:
             else:
                 first, last = text.person_name(rng)
                 name = f"{first} {last}"
-        row = {"Id": aid, "Name": name, "Phone": phone(rng), "ShippingState": ctx.states[st].code,
+        row: Row = {"Id": aid, "Name": name, "Phone": phone(rng), "ShippingState": ctx.states[st].code,
                "OwnerId": ctx.sales_agents[owner].user_id, "CreatedDate": c.dt(created)}
         if ctx.b2b:
             ind = rng.choice(industries)
@@ -384,8 +393,8 @@ def orders(ctx: Ctx) -> None:
     mean = ctx.size["orders_per_account"]
     lo, hi = ctx.size["items_per_order"]
     pw = cumulative(p.weight for p in ctx.products)
-    by_product: list[list] = [[] for _ in ctx.products]
-    everything = []
+    by_product: list[list[OrderItemAt]] = [[] for _ in ctx.products]
+    everything: list[tuple[int, str, int, int]] = []
     for ai in range(len(ctx.acc_id)):
         start = max(ctx.acc_created[ai] + DAY, -span)
         active = max(0.0, (0 - start) / span)
@@ -420,7 +429,7 @@ def orders(ctx: Ctx) -> None:
     ctx.items_by_time = everything
 
 
-def item_before(ctx: Ctx, rng, product: int, t: float):
+def item_before(ctx: Ctx, rng: random.Random, product: int, t: float) -> OrderItemAt | None:
     """A recent order item of `product` bought before `t`, or None."""
     lst = ctx.items_by_product[product]
     k = bisect.bisect_left(lst, (t - DAY,))

@@ -20,8 +20,9 @@ import itertools
 import random
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Union
 from functools import cache, cached_property
 
 _TOKEN = re.compile(r"<([a-z0-9_]+)>|(\[)|(\|)|(\])|\{([a-z0-9_]+)\}|([^<\[|\]{]+|[<{])")
@@ -38,14 +39,21 @@ class _Slot:
 
 
 # A parsed text is a tuple of parts: str (literal), _Ref, _Slot, or a choice (a list of texts).
+Part = Union[str, _Ref, _Slot, list["Parts"]]
+Parts = tuple[Part, ...]
+# A compiled text: literals joined, references resolved; a choice is `_Words` or a tuple of texts.
+Compiled = Union[str, _Slot, "Choice"]
+Choice = Union["_Words", tuple[tuple[Compiled, ...], ...]]
+Writes = Callable[[Callable[[], float], Mapping[str, object]], str]  # (random, slots) -> text
+Rules = Mapping[str, Sequence[str]]  # rule name -> its alternatives
 
 
 @cache
-def _parse(source: str) -> tuple:
+def _parse(source: str) -> Parts:
     """Parse one alternative's text; raise ValueError naming the text on unbalanced brackets.
     (Memoised: grammars share many texts, `by_org` merges one set of rules into three grammars;
     the parsed parts are never modified.)"""
-    stack: list[list] = [[[]]]  # each level: the alternatives of an open choice, the last one growing
+    stack: list[list[list[Part]]] = [[[]]]  # each level: the alternatives of an open choice, the last one growing
     for ref, open_, bar, close, slot, lit in _TOKEN.findall(source):
         parts = stack[-1][-1]
         if ref:
@@ -76,7 +84,7 @@ def _refs_of(source: str) -> tuple[str, ...]:
     return tuple(_refs(_parse(source)))
 
 
-def _refs(parts: tuple):
+def _refs(parts: Parts) -> Iterator[str]:
     for p in parts:
         if isinstance(p, _Ref):
             yield p.rule
@@ -85,7 +93,7 @@ def _refs(parts: tuple):
                 yield from _refs(alt)
 
 
-def _check_acyclic(refs: dict[str, tuple], name: str, path: tuple, done: set) -> None:
+def _check_acyclic(refs: dict[str, tuple[str, ...]], name: str, path: tuple[str, ...], done: set[str]) -> None:
     """ValueError naming the loop if `name` reaches itself through `refs`."""
     if name in path:
         raise ValueError("rules refer to themselves: " + " -> ".join(path + (name,)))
@@ -99,15 +107,15 @@ def _check_acyclic(refs: dict[str, tuple], name: str, path: tuple, done: set) ->
 class Grammar:
     """Named rules of alternatives; `expand` writes text, `pattern` recognises it."""
 
-    def __init__(self, rules: dict[str, tuple[str, ...] | list[str]], slots: dict[str, str] | None = None):
+    def __init__(self, rules: Rules, slots: Mapping[str, str] | None = None):
         """`slots` maps a slot name to the regex its values match (default: any text, lazily)."""
         self._rules = {name: [_parse(alt) for alt in alts] for name, alts in rules.items()}
         self._slots = dict(slots or {})
         self._regexes: dict[str, str] = {}  # rule -> its regex source (memo of `_regex_rule`)
-        self._choices: dict[str, tuple] = {}  # rule -> its choice tree (memo of `_compiled`)
-        self._writers: dict[str, Callable] = {}  # rule -> its writer, made on first use
+        self._choices: dict[str, Choice] = {}  # rule -> its choice tree (memo of `_compiled`)
+        self._writers: dict[str, Writes] = {}  # rule -> its writer, made on first use
         self._code = _Codegen()
-        refs = {}  # rule -> the rules it refers to, in order of first mention
+        refs: dict[str, tuple[str, ...]] = {}  # rule -> the rules it refers to, in order of first mention
         for name, alts in rules.items():
             if not alts:
                 raise ValueError(f"rule {name!r} has no alternatives")
@@ -115,7 +123,7 @@ class Grammar:
             for ref in refs[name]:
                 if ref not in self._rules:
                     raise ValueError(f"rule {name!r} refers to unknown rule <{ref}>")
-        checked: set = set()
+        checked: set[str] = set()
         for name in self._rules:
             _check_acyclic(refs, name, (), checked)
 
@@ -124,7 +132,7 @@ class Grammar:
 
     # -- writing
 
-    def expand(self, rng: random.Random, rule: str, **slots) -> str:
+    def expand(self, rng: random.Random, rule: str, **slots: object) -> str:
         """One text of `rule`, its choices drawn from `rng`, its slots filled from `slots`."""
         return self.write(rng, rule, slots)
 
@@ -135,24 +143,24 @@ class Grammar:
             writer = self._writers[rule] = self._code.writer(self._compiled(rule))
         return writer(rng.random, slots)
 
-    def _alts(self, rule: str) -> list:
+    def _alts(self, rule: str) -> list[Parts]:
         try:
             return self._rules[rule]
         except KeyError:
             raise KeyError(f"no rule {rule!r} in this grammar") from None
 
-    def _compiled(self, rule: str) -> tuple:
+    def _compiled(self, rule: str) -> Choice:
         """The rule as a choice tree: references resolved, literal runs joined (memoised)."""
         if rule not in self._choices:
             self._choices[rule] = _choice([self._compile(alt) for alt in self._alts(rule)])
         return self._choices[rule]
 
-    def _compile(self, parts: tuple) -> tuple:
-        out: list = []
+    def _compile(self, parts: Parts) -> tuple[Compiled, ...]:
+        out: list[Compiled] = []
         for p in parts:
             part = (self._compiled(p.rule) if isinstance(p, _Ref) else
                     _choice([self._compile(alt) for alt in p]) if isinstance(p, list) else p)
-            if type(part) is str and out and type(out[-1]) is str:
+            if isinstance(part, str) and out and isinstance(out[-1], str):
                 out[-1] += part
             else:
                 out.append(part)
@@ -162,7 +170,7 @@ class Grammar:
         """How many derivations `rule` has (slots counted once): a floor on its variety."""
         return sum(self._count(alt) for alt in self._alts(rule))
 
-    def _count(self, parts: tuple) -> int:
+    def _count(self, parts: Parts) -> int:
         n = 1
         for p in parts:
             if isinstance(p, _Ref):
@@ -183,7 +191,7 @@ class Grammar:
             self._regexes[rule] = "|".join(self._regex(alt) for alt in self._alts(rule))
         return self._regexes[rule]
 
-    def _regex(self, parts: tuple) -> str:
+    def _regex(self, parts: Parts) -> str:
         out = []
         for p in parts:
             if isinstance(p, str):
@@ -197,14 +205,14 @@ class Grammar:
         return "".join(out)
 
 
-class _Words(tuple):
+class _Words(tuple[str, ...]):
     """A choice among plain strings."""
 
 
-def _choice(alts: list[tuple]) -> tuple:
+def _choice(alts: list[tuple[Compiled, ...]]) -> Choice:
     """A compiled choice: `_Words` when every alternative is one literal, else a tuple of alternatives."""
     if all(len(a) <= 1 and all(type(x) is str for x in a) for a in alts):
-        return _Words(a[0] if a else "" for a in alts)
+        return _Words(str(a[0]) if a else "" for a in alts)
     return tuple(alts)
 
 
@@ -215,28 +223,29 @@ class _Codegen:
     nested choice or referenced rule a function shared by every rule that uses it): 1.5-1.9x faster
     per expansion than walking the tree."""
 
-    def __init__(self):
-        self.scope: dict = {}  # what the source refers to (word tuples, slot names) and the functions made
+    def __init__(self) -> None:
+        self.scope: dict[str, Any] = {}  # what the source refers to (word tuples, slot names) and the functions made
         # id(choice) -> (the choice, held so that its id is never another object's; its function's name)
-        self.made: dict[int, tuple[tuple, str]] = {}
+        self.made: dict[int, tuple[Choice, str]] = {}
         self.source: list[str] = []  # definitions not executed yet
         self.count = itertools.count()  # numbers the global names of the source
         self.lock = threading.Lock()  # one thread at a time writes and runs source (a rule's first use)
 
-    def writer(self, choice: tuple) -> Callable[[Callable[[], float], Mapping[str, object]], str]:
+    def writer(self, choice: Choice) -> Writes:
         """The function writing `choice` (the source written since the last call executed now)."""
         with self.lock:
             name = self.define(choice)
             if self.source:
                 exec("\n".join(self.source), self.scope)  # noqa: S102 (source written here from the parts)
                 self.source = []
-            return self.scope[name]
+            made: Writes = self.scope[name]  # (defined by the source just run)
+            return made
 
-    def define(self, choice: tuple) -> str:
+    def define(self, choice: Choice) -> str:
         """The name of the function writing `choice` (its source written on first use)."""
         if id(choice) in self.made:
             return self.made[id(choice)][1]
-        if type(choice) is _Words:
+        if isinstance(choice, _Words):
             body = [f"return {self.words(choice)}"]
         else:
             texts = [self.text(alt) for alt in choice]
@@ -251,27 +260,26 @@ class _Codegen:
         self.source.append(f"def {name}(r, s):\n" + "\n".join("    " + line for line in body))
         return name
 
-    def name(self, kind: str, value=None) -> str:
+    def name(self, kind: str, value: object = None) -> str:
         """A new global name of the source (bound to `value` unless None)."""
         name = f"{kind}{next(self.count)}"
         if value is not None:
             self.scope[name] = value
         return name
 
-    def words(self, words: tuple) -> str:
+    def words(self, words: tuple[str, ...]) -> str:
         """An expression drawing one of `words`."""
         return f"{self.name('w', tuple(words))}[int(r() * {len(words)})]"
 
-    def text(self, parts: tuple) -> str:
+    def text(self, parts: tuple[Compiled, ...]) -> str:
         """An f-string writing `parts` left to right (so their draws come in text order)."""
         out = []
         for p in parts:
-            kind = type(p)
-            if kind is str:
+            if isinstance(p, str):
                 out.append(p.replace("{", "{{").replace("}", "}}"))
-            elif kind is _Words:
+            elif isinstance(p, _Words):
                 out.append(f"{{{self.words(p)}}}")
-            elif kind is _Slot:
+            elif isinstance(p, _Slot):
                 out.append(f"{{s[{self.name('k', p.name)}]!s}}")
             else:
                 out.append(f"{{{self.define(p)}(r, s)}}")
@@ -294,17 +302,17 @@ class LazyRegex:
         return self._source()
 
     @cached_property
-    def compiled(self) -> re.Pattern:
+    def compiled(self) -> re.Pattern[str]:
         return re.compile(self.pattern, self._flags)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:  # (the compiled pattern's attribute)
         if name.startswith("_"):  # (not the pattern's: copy and pickle probe for these on a bare instance)
             raise AttributeError(name)
         return getattr(self.compiled, name)
 
 
 def overlaps(grammar: Grammar, rule: str, others: tuple[str, ...], rng: random.Random, samples: int = 2000,
-             **slots) -> list[str]:
+             **slots: object) -> list[str]:
     """Texts of `rule` (sampled) in which the pattern of any of `others` finds a match: [] when disjoint."""
     detector = grammar.pattern(*others)
     found = []
@@ -315,8 +323,8 @@ def overlaps(grammar: Grammar, rule: str, others: tuple[str, ...], rng: random.R
     return found
 
 
-def by_org(rules: dict, org_rules: dict[str, dict], slots: dict[str, str] | None = None
-           ) -> tuple[dict, Grammar, dict[str, Grammar]]:
+def by_org(rules: Rules, org_rules: Mapping[str, Rules], slots: Mapping[str, str] | None = None
+           ) -> tuple[dict[str, Sequence[str]], Grammar, dict[str, Grammar]]:
     """Rules some of whose alternatives fit only one org (a household's "at home", a company's
     "procurement"): `org_rules` maps an org to its own alternatives of such rules. Returns the merged
     rules (each such rule with every org's alternatives), their grammar (what detectors read: it

@@ -71,7 +71,7 @@ def personal_domain(rng: random.Random) -> str:
     return rng.choices(PERSONAL_DOMAINS, PERSONAL_WEIGHTS)[0]
 
 
-def unique_email(local: str, domain: str, used: set) -> str:
+def unique_email(local: str, domain: str, used: set[str]) -> str:
     """local@domain, or local<k>@domain for the smallest k >= 2 that is still free."""
     email, k = f"{local}@{domain}", 2
     while email in used:

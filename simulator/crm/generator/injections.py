@@ -25,6 +25,7 @@ import json
 import random
 import re
 import sqlite3
+from typing import Any
 
 from ..store import INJECTION_KIND as KIND
 from ..store import INJECTIONS, TRUTH_TABLE, q
@@ -85,6 +86,10 @@ def check_mode(mode: object) -> str:
     return mode
 
 
+Customer = tuple[str, str, str, str | None]  # (contact Id, account Id, email, phone)
+Target = tuple[Any, ...]  # a TARGETS row as SQLite gives it: (Id, text, case, lead, opportunity, account, priority)
+
+
 class _Pools:
     """What instructions name: sales and service agents, and customers' (account, email, phone)."""
 
@@ -92,11 +97,11 @@ class _Pools:
         agents = "SELECT Id FROM User WHERE ProfileId = ? ORDER BY Id"
         self.sales = [i for (i,) in conn.execute(agents, ("Sales Agent",))]
         self.service = [i for (i,) in conn.execute(agents, ("Service Agent",))]
-        self.customers = conn.execute(
+        self.customers: list[Customer] = conn.execute(
             "SELECT Id, AccountId, Email, Phone FROM Contact WHERE Email IS NOT NULL ORDER BY Id" if org == "b2b"
             else "SELECT Id, Id, PersonEmail, Phone FROM Account WHERE PersonEmail IS NOT NULL ORDER BY Id").fetchall()
 
-    def stranger(self, rng: random.Random, account: str | None) -> tuple:
+    def stranger(self, rng: random.Random, account: str | None) -> Customer:
         """A customer of another account than `account`."""
         while True:
             who = rng.choice(self.customers)
@@ -104,7 +109,7 @@ class _Pools:
                 return who
 
 
-def _goal(rng: random.Random, row: tuple, pools: _Pools) -> tuple[str, dict, dict]:
+def _goal(rng: random.Random, row: Target, pools: _Pools) -> tuple[str, dict[str, object], dict[str, str]]:
     """(goal, obey, slots) of one instruction for a record `row` (TARGETS' columns)."""
     _, _, case, lead, opp, account, priority = row
     goals = ["reveal"] + (["reassign", "update"] if case else ["reassign"] if lead or opp else [])

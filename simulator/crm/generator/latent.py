@@ -90,11 +90,11 @@ class ServiceAgent:
     transfer: float  # probability of passing a case on
     load: float  # share of new cases
     start: int  # time the agent joined (seconds rel. as-of)
-    issues: frozenset = frozenset()  # issue indexes of expertise
-    products: frozenset = frozenset()  # product indexes of expertise
-    speed_drift: list = field(default_factory=list)
-    transfer_drift: list = field(default_factory=list)
-    load_drift: list = field(default_factory=list)
+    issues: frozenset[int] = frozenset()  # issue indexes of expertise
+    products: frozenset[int] = frozenset()  # product indexes of expertise
+    speed_drift: list[float] = field(default_factory=list)
+    transfer_drift: list[float] = field(default_factory=list)
+    load_drift: list[float] = field(default_factory=list)
 
     def load_in(self, quarter: int) -> float:
         """The share of new cases in quarter index `quarter` (`quarter_index`)."""
@@ -117,10 +117,10 @@ class SalesAgent:
     cycle: float  # sales-cycle length multiplier (lower = faster)
     deal: float  # deal-size multiplier
     accept: float  # quote acceptance rate
-    territories: list = field(default_factory=list)
-    skill_drift: list = field(default_factory=list)
-    cycle_drift: list = field(default_factory=list)
-    deal_drift: list = field(default_factory=list)
+    territories: list[int] = field(default_factory=list)
+    skill_drift: list[float] = field(default_factory=list)
+    cycle_drift: list[float] = field(default_factory=list)
+    deal_drift: list[float] = field(default_factory=list)
 
     def deal_at(self, t: float) -> float:
         return self.deal * self.deal_drift[quarter_index(t)]
@@ -137,7 +137,7 @@ class StateInfo:
     code: str
     weight: float
     factor: float  # closure-time multiplier of the region
-    drift: list = field(default_factory=list)
+    drift: list[float] = field(default_factory=list)
 
     def factor_at(self, t: float) -> float:
         return self.factor * self.drift[quarter_index(t)]

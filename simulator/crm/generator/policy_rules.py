@@ -24,7 +24,7 @@ class Identifier:
 
     asked_as: str
     field: str
-    pattern: re.Pattern | None
+    pattern: re.Pattern[str] | None
 
 
 IDENTIFIERS = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sqlite3
-from typing import Callable
+from typing import Callable, Mapping
 
 from ..schema import schema_for
 from .text import competitors
@@ -40,7 +40,7 @@ def prose_fields(org: str) -> list[tuple[str, str]]:
             and (o.name, f.name) not in NOT_PROSE]
 
 
-def org_names(conn: sqlite3.Connection, org: str) -> frozenset:
+def org_names(conn: sqlite3.Connection, org: str) -> frozenset[tuple[str, ...]]:
     """The org's names as word tuples: people's first and last names, companies, products,
     product families and categories, and the competitors the transcripts mention."""
     names = set(competitors())
@@ -59,7 +59,7 @@ def field_facts() -> dict[tuple[str, str], FactFinder]:
     return registry
 
 
-def rewritable_fields(org: str, facts: dict[tuple[str, str], FactFinder]) -> list[tuple[str, str]]:
+def rewritable_fields(org: str, facts: Mapping[tuple[str, str], FactFinder]) -> list[tuple[str, str]]:
     """The prose fields of org type `org` a model writer may reword: those whose labels `facts`
     detects, and the label-free ones; never a field in READ_VERBATIM."""
     return [f for f in prose_fields(org) if (f in facts or f in LABEL_FREE) and f not in READ_VERBATIM]

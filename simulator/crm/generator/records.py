@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from simulator.crm.generator import vocab
 from simulator.crm.generator.grammar import Grammar, LazyRegex, by_org
 from simulator.crm.generator.text import CITIES
 
-_RULES = {
+_RULES: dict[str, Sequence[str]] = {
     # --- B2B accounts
     "b2b_account": ("<b2b_intro> <b2b_focus> <b2b_rel>", "<b2b_intro> <b2b_rel> <b2b_dept>",
                     "<b2b_intro> <b2b_dept> <b2b_focus>", "<b2b_focus> <b2b_intro> <b2b_rel>"),
@@ -167,7 +168,7 @@ _RULES = {
 }
 
 # Alternatives that fit one org only: who decides and reviews in a business, in a household.
-_ORG_RULES = {
+_ORG_RULES: dict[str, dict[str, tuple[str, ...]]] = {
     "b2b": {"deciders": ("[IT and finance|Two departments|Several teams|Legal and procurement|Operations and IT]",),
             "quote_party": ("[the buyer|their team|procurement|finance|the project lead]",),
             "contract_review": ("[a short|a long|the|a smooth|a careful] [review|legal review|procurement review|"

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from dataclasses import dataclass
+from typing import TypedDict
 
 from ..schema import STAGES
 from . import activities, calls, records, text
-from .common import DAY, HOUR, NOW_OFFSET, cumulative, stream, work_time
+from .common import DAY, HOUR, NOW_OFFSET, Row, cumulative, stream, work_time
 from .handles import company_domain, email_local, personal_domain, phone, unique_email
-from .context import LEAD_SPAN_DAYS, Ctx
+from .context import LEAD_SPAN_DAYS, Ctx, LeadPlan
 from .core import state_owner
 from .latent import BANT, SUBTOPICS, TITLES
 
@@ -44,20 +46,6 @@ ALT_QTY_FACTORS = (0.5, 0.75, 1.5, 2.0)  # quantity of an alternative option vs 
 FOLLOW_ON_SHARE = 0.75
 FOLLOW_ONS = ("Phase 2", "Expansion", "Add-on", "Upgrade", "Extension", "Rollout", "Follow-on")
 MAX_FOLLOW_ONS = 2  # follow-on words in one name
-
-
-@dataclass
-class LeadPlan:
-    idx: int
-    first: str
-    last: str
-    company: str | None
-    title: str | None
-    state: int
-    owner: int
-    created: int
-    status: str
-    converted_t: int | None
 
 
 def plan_leads(ctx: Ctx) -> list[LeadPlan]:
@@ -95,50 +83,66 @@ def plan_leads(ctx: Ctx) -> list[LeadPlan]:
     return out
 
 
-def _sentiments(rng) -> dict:
+def _sentiments(rng: random.Random) -> dict[str, str]:
     return {s: rng.choice(("positive", "neutral", "negative"))
             for s in sorted(rng.sample(SUBTOPICS, rng.randint(2, 4)), key=SUBTOPICS.index)}
 
 
-def _competitors(rng, pool) -> list:
+def _competitors(rng: random.Random, pool: list[str]) -> list[str]:
     k = rng.choices((0, 1, 2, 3), (2, 4, 3, 1))[0]
     return rng.sample(pool, k)
+
+
+class CallFacts(TypedDict):
+    """What a sales call says (`calls.voice_call`'s keyword arguments)."""
+
+    agent: str
+    contact: str
+    company: str | None
+    product: str
+    competitors: list[str]
+    bant: dict[str, bool]
+    sentiments: dict[str, str]
+    stage_hint: str | None
 
 
 @dataclass(frozen=True)
 class CallPlan:
     """A sales call decided on the row stream (its record, labels and facts); its transcript is
     drawn from the text stream by `write_call`."""
-    row: dict  # the VoiceCallTranscript__c row but its TranscriptBody__c
-    facts: dict  # voice_call's keyword arguments
+    row: Row  # the VoiceCallTranscript__c row but its TranscriptBody__c
+    facts: CallFacts  # voice_call's keyword arguments
 
 
-def plan_call(ctx: Ctx, rng, *, lead_id, opp_id, t, agent, contact, company, product, bant, hint, pool) -> CallPlan:
+def plan_call(ctx: Ctx, rng: random.Random, *, lead_id: str | None, opp_id: str | None, t: float, agent: str,
+              contact: str, company: str | None, product: str, bant: dict[str, bool], hint: str | None,
+              pool: list[str]) -> CallPlan:
     """Draw a call's competitors, sentiments and end, number it and write its labels."""
     w, c = ctx.w, ctx.clock
     comps = _competitors(rng, pool)
     sents = _sentiments(rng)
     vid = w.new_id("VoiceCallTranscript__c")
     t = min(t, NOW_OFFSET - HOUR)
-    row = {"Id": vid, "Name": f"VCT-{w._next['VoiceCallTranscript__c']:06d}", "LeadId__c": lead_id,
+    row: Row = {"Id": vid, "Name": f"VCT-{w._next['VoiceCallTranscript__c']:06d}", "LeadId__c": lead_id,
            "OpportunityId__c": opp_id, "CreatedDate": c.dt(t),
            "EndTime__c": c.dt(min(NOW_OFFSET, t + rng.randint(6, 45) * 60))}
     w.truth("VoiceCallTranscript__c", vid, "competitors", comps)
     w.truth("VoiceCallTranscript__c", vid, "sentiments", sents)
-    return CallPlan(row, dict(agent=agent, contact=contact, company=company, product=product, competitors=comps,
+    return CallPlan(row, CallFacts(agent=agent, contact=contact, company=company, product=product, competitors=comps,
                               bant=bant, sentiments=sents, stage_hint=hint))
 
 
-def write_call(ctx: Ctx, trng, plan: CallPlan) -> None:
+def write_call(ctx: Ctx, trng: random.Random, plan: CallPlan) -> None:
     """Write a planned call with its transcript, drawn from `trng`."""
     ctx.w.add("VoiceCallTranscript__c", {**plan.row, "TranscriptBody__c": calls.voice_call(trng, **plan.facts)})
 
 
-def _lead_email(ctx: Ctx, rng, lp: LeadPlan, account: int | None, used: set) -> str:
+def _lead_email(ctx: Ctx, rng: random.Random, lp: LeadPlan, account: int | None, used: set[str]) -> str:
     """A lead's email: the one its contact has when it was converted (account index `account`), else
     drawn like a contact's (its company's domain; a personal one when it has no company)."""
     if account is not None:
         email = ctx.con_email[ctx.acc_contact0[account]] or ctx.acc_email[account]
+        assert email is not None  # (a converted lead's contact has an email: its account's, in B2C)
         used.add(email)
         return email
     domain = company_domain(rng, lp.company) if lp.company else personal_domain(rng)
@@ -152,18 +156,18 @@ def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> list[CallPlan]:
     w, c = ctx.w, ctx.clock
     pool = text.competitors()
     conv_index = {lp.idx: ai for ai, lp in ctx.converted_accounts}
-    emails: set = set()
+    emails: set[str] = set()
     lead_ids = []
     for lp in leads:
         lid = w.new_id("Lead")
         lead_ids.append(lid)
         ai = conv_index.get(lp.idx)
         email = _lead_email(ctx, rng, lp, ai, emails)
-        row = {"Id": lid, "Name": f"{lp.first} {lp.last}", "FirstName": lp.first, "LastName": lp.last,
+        row: Row = {"Id": lid, "Name": f"{lp.first} {lp.last}", "FirstName": lp.first, "LastName": lp.last,
                "Email": email, "Phone": phone(rng), "State": ctx.states[lp.state].code,
                "Status": lp.status, "OwnerId": ctx.sales_agents[lp.owner].user_id,
                "CreatedDate": c.dt(lp.created), "IsConverted": 1 if ai is not None else 0,
-               "ConvertedDate": c.d(lp.converted_t) if ai is not None else None,
+               "ConvertedDate": c.d(lp.converted) if ai is not None else None,
                "ConvertedAccountId": ctx.acc_id[ai] if ai is not None else None,
                "ConvertedContactId": ctx.con_id[ctx.acc_contact0[ai]] if ai is not None else None}
         if ctx.b2b:
@@ -178,7 +182,7 @@ def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> list[CallPlan]:
             continue
         if lp.status == "Closed - Converted":
             unmet = [] if rng.random() < 0.9 else rng.sample(BANT, 1)
-            end = lp.converted_t
+            end = lp.converted
         else:
             unmet = [] if rng.random() < 0.15 else rng.sample(BANT, rng.choices((1, 2, 3), (5, 3, 1))[0])
             end = min(NOW_OFFSET - HOUR, lp.created + 30 * DAY)
@@ -204,7 +208,7 @@ def write_lead_calls(ctx: Ctx, planned: list[CallPlan]) -> None:
 
 # --- opportunities -------------------------------------------------------------------
 
-def _discount_ok(rng, cap: float) -> float:
+def _discount_ok(rng: random.Random, cap: float) -> float:
     return float(rng.choice([d for d in (0, 0, 2, 3, 5, 5, 7.5, 8, 10, 12, 15, 18, 20, 25, 30) if d <= cap]))
 
 
@@ -240,10 +244,10 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
     n_opps = ctx.n("opportunities", 10)
     # Which opportunities: most converted leads open one at conversion, the rest come from
     # existing accounts over the past two years.
-    starts = []
+    starts: list[tuple[int, int]] = []  # (created, account index)
     for ai, lp in ctx.converted_accounts:
         if rng.random() < 0.7 and len(starts) < n_opps:
-            starts.append((lp.converted_t + rng.randint(HOUR, 6 * HOUR), ai))
+            starts.append((lp.converted + rng.randint(HOUR, 6 * HOUR), ai))
     n_acc = len(ctx.acc_id)
     while len(starts) < n_opps:
         ai = rng.randrange(n_acc)
@@ -284,7 +288,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             mislabelled = True
         # Quotes planned for opportunities that reached the Quote stage. An open deal may carry
         # alternative options (other quantities, other discounts) next to its primary quote.
-        quotes = []  # (status, violation kind or None, t, alternative option?)
+        quotes: list[tuple[str, str | None, int, bool]] = []  # (status, violation kind or None, t, alternative option?)
         # as far as the recorded stage (the true one but for stale deals): quotes never tell a stale stage
         if label >= 2:
             qt = work_time(rng, bounds[2] + rng.uniform(0.05, 0.5) * (min(bounds[3], NOW_OFFSET) - bounds[2]))
@@ -311,7 +315,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         violation = "config" if any(q[1] == "config" for q in quotes) else None
         # Line items.
         n_lines = rng.randint(1, 4) if ctx.b2b else rng.choices((1, 2, 3), (6, 3, 1))[0]
-        lines: list[list] = []  # [product idx, quantity]
+        lines: list[list[int]] = []  # [product idx, quantity]
         config_kid = None
         if violation == "config":
             if ctx.exclusive_rules and (rng.random() < 0.45 or not ctx.max_qty_rules):
@@ -334,9 +338,9 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                     q = max(1, min(200, round(math.exp(rng.gauss(math.log(6 * agent.deal_at(created)), 0.7)))))
                 else:
                     q = rng.choices((1, 2, 3), (7, 2, 1))[0]
-                cap = ctx.max_qty_rules.get(line[0])
-                if cap and (violation != "config" or config_kid != cap[1]):
-                    q = min(q, cap[0])
+                qty_rule = ctx.max_qty_rules.get(line[0])
+                if qty_rule and (violation != "config" or config_kid != qty_rule[1]):
+                    q = min(q, qty_rule[0])
                 line[1] = q
         product0 = prods[lines[0][0]]
         oid = w.new_id("Opportunity")
@@ -357,7 +361,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         contract_id = None
         if closed:
             contract_id = w.new_id("Contract")
-        if closed:
+        if close_t is not None:  # (closed)
             close_date = c.d(close_t)
         elif bounds[4] > NOW_OFFSET:
             close_date = c.d(bounds[4])
@@ -373,7 +377,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         if mislabelled:
             w.truth("Opportunity", oid, "true_stage", STAGES[true_stage])
         # Activities for every stage reached so far.
-        planning = (close_t > NOW_OFFSET - HANDOVER_DAYS * DAY) if closed else not mislabelled
+        planning = (close_t > NOW_OFFSET - HANDOVER_DAYS * DAY) if close_t is not None else not mislabelled
         misfit = planning and rng.random() < MISFIT_SHARE
         for k in range(true_stage + 1):
             lo_t = bounds[k]
@@ -456,11 +460,11 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             if status == "Accepted":
                 final_discounts = discounts
         # Contract and the order it produces.
-        if closed:
+        if close_t is not None:  # (closed)
             signed = work_time(rng, close_t)
             signed = min(signed, NOW_OFFSET - HOUR)
             start = min(NOW_OFFSET, signed + rng.randint(0, 14) * DAY)
-            crow = {"Id": contract_id, "AccountId": ctx.acc_id[ai], "CustomerSignedDate": c.d(signed),
+            crow: Row = {"Id": contract_id, "AccountId": ctx.acc_id[ai], "CustomerSignedDate": c.d(signed),
                     "StartDate": c.d(start), "ContractTerm": rng.choice((12, 12, 24, 24, 36)),
                     "Description": records.contract_description(trng, opp_name), "Status": "Activated",
                     "CreatedDate": c.dt(max(created + HOUR, signed - rng.randint(1, 5) * DAY))}
@@ -482,7 +486,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
     w.done()
 
 
-def _alt_quantity(ctx: Ctx, rng, p: int, q: int) -> int:
+def _alt_quantity(ctx: Ctx, rng: random.Random, p: int, q: int) -> int:
     """The quantity of product `p` in an alternative quote option whose primary quotes `q`;
     products under a maximum-quantity rule keep theirs (the option breaks no new rule)."""
     if p in ctx.max_qty_rules:
@@ -492,7 +496,8 @@ def _alt_quantity(ctx: Ctx, rng, p: int, q: int) -> int:
     return rng.choice((1, 2, 3))
 
 
-def _candidate_tasks(ctx: Ctx, rng, trng, *, stage: int, since: int, owner, what, who) -> None:
+def _candidate_tasks(ctx: Ctx, rng: random.Random, trng: random.Random, *, stage: int, since: float, owner: str,
+                     what: str, who: str) -> None:
     """All the Not Started tasks of a deal with misfits: 8-12 or 13-20 (CANDIDATE_SPANS), 4-7 of
     them (labelled `misfit_task`) meant for another stage. Fitting and misfit tasks are written in
     random order with dates drawn alike, so neither their Ids nor their dates tell them apart."""
@@ -509,7 +514,8 @@ def _candidate_tasks(ctx: Ctx, rng, trng, *, stage: int, since: int, owner, what
             ctx.w.truth("Task", tid, "misfit_task", {"opportunity": what, "fits_stage": STAGES[k]})
 
 
-def _task(ctx, rng, subj, desc, status, due, owner, what, who, t) -> str:
+def _task(ctx: Ctx, rng: random.Random, subj: str, desc: str, status: str, due: str, owner: str, what: str, who: str,
+          t: float) -> str:
     tid = ctx.w.new_id("Task")
     ctx.w.add("Task", {"Id": tid, "Subject": subj, "Description": desc, "Status": status,
                        "Priority": rng.choices(PRIORITIES, cum_weights=PRIORITY_CUM)[0],

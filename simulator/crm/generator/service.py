@@ -4,13 +4,14 @@ and live chats (some with a policy breach)."""
 from __future__ import annotations
 
 import bisect
+import random
 
 from .. import ids
 from . import threads
 from .common import DAY, HOUR, NOW_OFFSET, cumulative, stream, work_time
 from .context import ORDER_SPAN_DAYS, Ctx
 from .core import item_before
-from .latent import N_QUARTERS, quarter_index
+from .latent import N_QUARTERS, ServiceAgent, quarter_index
 
 CASE_SPAN_DAYS = ORDER_SPAN_DAYS - 30
 OPEN_STATUSES = ("New", "Working", "Escalated", "Waiting on Customer")
@@ -19,7 +20,7 @@ PRIORITIES = ("High", "Medium", "Low")  # of a case, weighted 2, 5, 3
 _OPEN_CUM, _PRIORITY_CUM = cumulative(OPEN_WEIGHTS), cumulative((2, 5, 3))
 
 
-def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
+def _plan_times(ctx: Ctx, rng: random.Random) -> list[tuple[int, int]]:
     """(created time, product index) of every case, in time order: a steady flow weighted by
     product popularity plus monthly spikes for about a third of the products."""
     n = ctx.n("cases", 20)
@@ -54,7 +55,8 @@ def _plan_times(ctx: Ctx, rng) -> list[tuple[int, int]]:
     return plan
 
 
-def _pick_agent(rng, agents, loads, t, issue, product, exclude=None):
+def _pick_agent(rng: random.Random, agents: list[ServiceAgent], loads: list[float], t: float, issue: int, product: int,
+                exclude: ServiceAgent | None = None) -> ServiceAgent:
     """A service agent for a case, weighted by their share of new cases (`loads`: each agent's, in
     the case's quarter) and expertise."""
     weights, cands = [], []
@@ -139,7 +141,7 @@ def cases(ctx: Ctx) -> None:
         if status == "New":
             w.truth("Case", cid, "case_issue", issue_id)
         # History: creation, first assignment, transfers, closure.
-        hist = [(t, "Case Creation", None, None),
+        hist: list[tuple[float, str, str | None, str | None]] = [(t, "Case Creation", None, None),
                 (t + rng.randint(60, 900), "Owner Assignment", None, owners[0].user_id)]
         if len(owners) > 1:
             lo, hi = t + 1000, max(t + 1200, end_t - 120)
@@ -160,10 +162,12 @@ def cases(ctx: Ctx) -> None:
             agent = final
             msgs = threads.case_emails(trng, org=ctx.org, customer=cust_name, customer_email=cust_email or "",
                                     agent=agent.name, agent_email=agent.email, product=product.name,
-                                    issue=issue_d, breach=breach[1] if breach_channel == "email" else None,
+                                    issue=issue_d, breach=breach[1] if breach and breach_channel == "email" else None,
                                     grants=grants != "chat")
             span = max(600, end_t - t)
             times = sorted(t + 60 + rng.uniform(0, 1) * (span - 120) for _ in msgs)
+            frm: str | None
+            to: str | None
             for msg, tt in zip(msgs, times):
                 if msg["from_agent"]:
                     frm, to, to_id = agent.email, cust_email, ctx.con_id[contact]
@@ -178,7 +182,7 @@ def cases(ctx: Ctx) -> None:
             agent = owners[0]
             body = threads.chat_transcript(trng, org=ctx.org, customer=cust_name, customer_email=cust_email or "",
                                         agent=agent.name, product=product.name,
-                                        issue=issue_d, breach=breach[1] if breach_channel == "chat" else None,
+                                        issue=issue_d, breach=breach[1] if breach and breach_channel == "chat" else None,
                                         sentiment=rng.choice(("positive", "neutral", "negative")),
                                         grants=grants != "email")
             start = t + rng.randint(30, 300)

@@ -11,11 +11,31 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import Callable, Mapping, TypedDict, TypeVar
 
 from simulator.crm.generator import vocab
 
 CITIES = ("Tucson", "Raleigh", "Spokane", "Madison", "Boise", "Savannah", "Omaha", "Fresno", "Dayton",
            "Knoxville", "Reno", "Albany", "Lubbock", "Eugene", "Tulsa", "Provo", "Duluth", "Mobile")
+
+Unique = TypeVar("Unique", str, tuple[str, str])  # a name, or a (first, last) pair
+
+
+class ProductEntry(TypedDict):
+    """One product of the catalog (`products`)."""
+
+    name: str
+    family: str
+    description: str
+    sku: str
+
+
+class IssueEntry(TypedDict):
+    """One issue type (`issues`)."""
+
+    name: str
+    description: str
+
 
 # ---------------------------------------------------------------------------------------------
 # names, companies, industries
@@ -42,7 +62,7 @@ def company_name(rng: random.Random) -> str:
     return f"{root} {rng.choice(vocab.COMPANY_FORMS)}"
 
 
-def unique(make, used: set, tries: int = 40):
+def unique(make: Callable[[], Unique], used: set[Unique], tries: int = 40) -> Unique:
     """A value from make() not in `used` (after `tries` attempts, a suffixed one), added to `used`."""
     v = make()
     for _ in range(tries):
@@ -60,7 +80,8 @@ def unique(make, used: set, tries: int = 40):
 def _skip_company_names(rng: random.Random, n: int) -> None:
     """Draw from `rng` what `n` calls of `company_name` draw, without writing the names (`choice(seq)`
     is `seq[rng._randbelow(len(seq))]`; tests/test_text.py compares the random states)."""
-    below, roots, descriptors = rng._randbelow, len(vocab.COMPANY_ROOTS), len(vocab.COMPANY_DESCRIPTORS)
+    below = rng._randbelow  # type: ignore[attr-defined]  # (what choice() draws with: a private method typeshed omits)
+    roots, descriptors = len(vocab.COMPANY_ROOTS), len(vocab.COMPANY_DESCRIPTORS)
     patterns, forms = len(_COMPANY_PATTERNS), len(vocab.COMPANY_FORMS)
     for _ in range(n):
         below(roots)
@@ -110,8 +131,8 @@ def industries() -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # catalogs
 
-def _build_products(catalog: dict) -> tuple[dict, ...]:
-    out = []
+def _build_products(catalog: Mapping[str, tuple[str, tuple[tuple[str, str], ...]]]) -> tuple[ProductEntry, ...]:
+    out: list[ProductEntry] = []
     for fam_i, (family, (prefix, items)) in enumerate(catalog.items()):
         for i, (name, desc) in enumerate(items):
             out.append({"name": name, "family": family, "description": desc,
@@ -131,12 +152,12 @@ def org_type(org: str) -> str:
     return o
 
 
-def products(org: str) -> list[dict]:
+def products(org: str) -> list[ProductEntry]:
     """The product catalog: [{"name", "family", "description", "sku"}], at least 60."""
-    return [dict(p) for p in _PRODUCTS[org_type(org)]]
+    return [p.copy() for p in _PRODUCTS[org_type(org)]]
 
 
-def issues(org: str) -> list[dict]:
+def issues(org: str) -> list[IssueEntry]:
     """Issue types: [{"name", "description"}], at least 20."""
     return [{"name": n, "description": d} for n, d in _ISSUES[org_type(org)]]
 

@@ -29,10 +29,14 @@ import functools
 import itertools
 import random
 import re
+from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from simulator.crm.generator import handles, records, text, vocab
+from simulator.crm.generator.articles import Article
 from simulator.crm.generator.grammar import Grammar, by_org
 from simulator.crm.generator.policy_rules import LIMITS
+from simulator.crm.generator.text import IssueEntry
 
 # ---------------------------------------------------------------------------------------------
 # service policies (knowledge articles)
@@ -128,9 +132,23 @@ _POLICY_TEXT = {
 }
 
 
-def _policies(org: str) -> tuple[dict, ...]:
+class Policy(Article):
+    """A service policy agents can breach, by its key."""
+
+    key: str
+
+
+class Email(TypedDict):
+    """One email of a case's thread."""
+
+    subject: str
+    body: str
+    from_agent: bool
+
+
+def _policies(org: str) -> tuple[Policy, ...]:
     nums = _ORG_POLICY_NUMBERS[org]
-    out = []
+    out: list[Policy] = []
     for key in SERVICE_POLICY_KEYS:
         title, summary, body = _POLICY_TEXT[key]
         summary = summary.format(**nums)
@@ -143,9 +161,9 @@ _POLICIES = {org: _policies(org) for org in _ORG_POLICY_NUMBERS}
 
 
 
-def service_policies(org: str) -> list[dict]:
+def service_policies(org: str) -> list[Policy]:
     """Service policies agents can breach: [{"key", "title", "summary", "body"}], at least 8."""
-    return [dict(p) for p in _POLICIES[text.org_type(org)]]
+    return [p.copy() for p in _POLICIES[text.org_type(org)]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,7 +195,7 @@ _SLOTS.update({f"{part}_b": _SLOTS[part] for part in ("refund_part_over", "refun
 # ---------------------------------------------------------------------------------------------
 # the grammar
 
-RULES: dict[str, tuple[str, ...]] = {
+RULES: dict[str, Sequence[str]] = {
     # --- shared pieces
     "when": ("[since|starting] [yesterday|last week|the weekend|Monday|Tuesday|the last update|this morning|"
              "a few days ago|the move|we unboxed it|the power cut|the holidays|it was set up]",
@@ -915,7 +933,7 @@ def _lc(s: str) -> str:
 
 
 @functools.cache
-def _product_slots(product: str) -> dict:
+def _product_slots(product: str) -> dict[str, str]:
     """The product named in full, by brand and kind, by model (its name without the brand), or by kind only
     (memoised: callers copy it)."""
     words = product.split()
@@ -925,7 +943,7 @@ def _product_slots(product: str) -> dict:
             "model": " ".join(words[1:]) or product}
 
 
-def _issue_slots(issue: dict) -> dict:
+def _issue_slots(issue: IssueEntry) -> dict[str, str]:
     """The issue's name in a subject and its description as a clause ("it shows no lights ...")."""
     d = (issue.get("description") or issue["name"]).rstrip(".")
     clause = "it " + d[len("The product "):] if d.startswith("The product ") else _lc(d)
@@ -936,11 +954,11 @@ def _money(x: float) -> str:
     return f"${x:,.2f}"
 
 
-def _situation_slots(rng: random.Random, org: str) -> dict:
+def _situation_slots(rng: random.Random, org: str) -> dict[str, object]:
     """Values for the amounts, dates and third parties of the tempting situations."""
     fn, ln = text.person_name(rng)
     limit = LIMITS[org]["refund"]
-    parts = {}
+    parts: dict[str, object] = {}
     for side, b in itertools.product(("over", "ok"), ("", "_b")):  # two refunds or credits on one case
         parts[f"refund_part_{side}{b}"] = _money(limit * rng.uniform(*PART_REFUND_FACTORS[side]))
         parts[f"pct_part_{side}{b}"] = rng.choice(PART_CREDIT_PCTS[side])
@@ -956,7 +974,7 @@ def _situation_slots(rng: random.Random, org: str) -> dict:
 
 
 def _slots(rng: random.Random, org: str, *, customer: str, customer_email: str, agent: str, product: str,
-           issue: dict, agent_email: str = "") -> dict:
+           issue: IssueEntry, agent_email: str = "") -> dict[str, object]:
     return {**_product_slots(product), **_issue_slots(issue), **_situation_slots(rng, org),
             "cf": customer.split(" ", 1)[0], "af": agent.split(" ", 1)[0], "customer": customer, "agent": agent,
             "agent_email": agent_email,
@@ -967,7 +985,7 @@ def _slots(rng: random.Random, org: str, *, customer: str, customer_email: str, 
 # ---------------------------------------------------------------------------------------------
 # cases
 
-def case_text(rng: random.Random, *, product: str, issue: dict, customer_first: str) -> tuple[str, str]:
+def case_text(rng: random.Random, *, product: str, issue: IssueEntry, customer_first: str) -> tuple[str, str]:
     """(Subject, Description) of a new case about `product` reporting `issue`, as the customer
     writes it: the issue told by one of its symptoms in other words than the issue's own (the
     subject never names it), the product named loosely or by model, what they tried, when."""
@@ -980,7 +998,7 @@ def case_text(rng: random.Random, *, product: str, issue: dict, customer_first: 
 # ---------------------------------------------------------------------------------------------
 # conversations
 
-def _key(breach: dict | None) -> str | None:
+def _key(breach: Policy | None) -> str | None:
     key = breach["key"] if breach else None
     if key is not None and key not in SERVICE_POLICY_KEYS:
         raise KeyError(f"unknown service policy key {key!r}")
@@ -1003,7 +1021,7 @@ def _situations(rng: random.Random, key: str | None, grants: bool) -> list[tuple
 
 
 def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_email: str, agent: str, product: str,
-                    issue: dict, breach: dict | None, sentiment: str, grants: bool = True) -> str:
+                    issue: IssueEntry, breach: Policy | None, sentiment: str, grants: bool = True) -> str:
     """A live chat; when `breach` (a service policy) is given, the agent breaches it, and only it.
     Otherwise the customer verifies their identity with `customer_email`, the email on file.
     `grants`: whether the agent may settle refunds and credits here (CUMULATIVE)."""
@@ -1011,7 +1029,9 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
                 issue=issue)
     key = _key(breach)
     g = _WRITERS[text.org_type(org)]
-    say = lambda who, rule: f"{who}: {g.write(rng, rule, kw)}"  # noqa: E731
+
+    def say(who: str, rule: str) -> str:
+        return f"{who}: {g.write(rng, rule, kw)}"
     mood = f"chat_sentiment_{sentiment if sentiment in ('positive', 'negative') else 'neutral'}"
     lines = [say(agent, "chat_greet"), f"{say(customer, 'chat_open')} {g.write(rng, mood, kw)}".rstrip()]
     deferred = key != "verify_identity" and rng.random() < 0.3
@@ -1040,7 +1060,8 @@ def chat_transcript(rng: random.Random, *, org: str, customer: str, customer_ema
     return "\n".join(lines)
 
 
-def _mail(rng: random.Random, g: Grammar, kw: dict, greet: str | None, parts: list[str], sign: str) -> str:
+def _mail(rng: random.Random, g: Grammar, kw: Mapping[str, object], greet: str | None, parts: list[str],
+          sign: str) -> str:
     """One email body: a greeting sentence (if any), the paragraphs of `parts` (space-separated
     rule names, each expanded), a sign-off."""
     paras = [" ".join([g.write(rng, r, kw) for r in para.split()]) for para in parts]
@@ -1048,7 +1069,7 @@ def _mail(rng: random.Random, g: Grammar, kw: dict, greet: str | None, parts: li
 
 
 def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: str, agent: str, agent_email: str,
-                product: str, issue: dict, breach: dict | None, grants: bool = True) -> list[dict]:
+                product: str, issue: IssueEntry, breach: Policy | None, grants: bool = True) -> list[Email]:
     """An email thread: [{"subject", "body", "from_agent"}]; the agent breaches `breach` if given.
     `grants`: whether the agent may settle refunds and credits here (CUMULATIVE)."""
     kw = _slots(rng, org, customer=customer, customer_email=customer_email, agent=agent, product=product,
@@ -1058,28 +1079,29 @@ def case_emails(rng: random.Random, *, org: str, customer: str, customer_email: 
     subject = text.cap(g.write(rng, "case_subject", kw))
     ts = "ts_step_b2b" if org == "b2b" and rng.random() < 0.6 else "ts_step"
     ask = None if key == "verify_identity" else rng.choice(tuple(EMAIL_VERIFY_EXCHANGES))
-    give = ask and rng.choice(EMAIL_VERIFY_EXCHANGES[ask])
+    give = None if ask is None else rng.choice(EMAIL_VERIFY_EXCHANGES[ask])
     deferred = ask is not None and rng.random() < 0.3
     situations = _situations(rng, key, grants)
     replaced = key == "troubleshoot_before_replacement"
 
-    def agent_mail(greet: str, parts: list[str]) -> dict:
+    def agent_mail(greet: str, parts: list[str]) -> Email:
         body = _mail(rng, g, kw, greet, parts, "mail_sign_a")
         if rng.random() < 0.2:
             body += "\n" + g.write(rng, "mail_signature", kw)
         return {"subject": "RE: " + subject, "body": body, "from_agent": True}
 
-    def customer_mail(greet: str | None, parts: list[str]) -> dict:
+    def customer_mail(greet: str | None, parts: list[str]) -> Email:
         body = _mail(rng, g, kw, greet, parts, "mail_sign_c")
         return {"subject": "Re: RE: " + subject, "body": body, "from_agent": False}  # a mail client's reply to RE:
 
     first = ["desc_product tried_s_s" if rng.random() < 0.5 else "desc_product"]
     if rng.random() < 0.4:
         first.append("small_talk_s")
-    out = [{"subject": subject, "body": _mail(rng, g, kw, "mail_open_c", first, "mail_sign_c"), "from_agent": False}]
+    out: list[Email] = [{"subject": subject, "body": _mail(rng, g, kw, "mail_open_c", first, "mail_sign_c"),
+                         "from_agent": False}]
     out.append(agent_mail("mail_greet_a", ["breach_verify_identity" if ask is None else ask,
                                            "breach_troubleshoot_before_replacement" if replaced else ts]))
-    reply = [] if ask is None or deferred else [give]
+    reply = [] if give is None or deferred else [give]
     reply += ["mail_defer_c"] if deferred else []
     reply.append("mail_after_repl" if replaced else "ts_result")
     reply += [t for t, _ in situations]

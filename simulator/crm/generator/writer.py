@@ -40,7 +40,7 @@ from .build import DEFAULT_AS_OF, build_org
 from .prose import FactFinder, field_facts, org_names, rewritable_fields
 
 if TYPE_CHECKING:
-    from simulator.models.clients import ModelSpec
+    from simulator.models.clients import ModelClient, ModelSpec
 
 SCOPE = "org-writer"  # the response cache's scope for the writer's requests
 SYSTEM_PROMPT = render("writer_system")  # simulator/prompts/writer_system.j2
@@ -91,8 +91,8 @@ class Record:
 class Tally:
     """Fields kept from the model and fields left with the grammar's text, per 'Object.Field'."""
 
-    kept: Counter = field(default_factory=Counter)
-    fallback: Counter = field(default_factory=Counter)
+    kept: Counter[str] = field(default_factory=Counter)
+    fallback: Counter[str] = field(default_factory=Counter)
 
     def rows(self) -> list[dict[str, object]]:
         keys = sorted(set(self.kept) | set(self.fallback))
@@ -104,7 +104,7 @@ class Checker:
     """Whether a rewrite keeps what its original says (see the module docstring)."""
 
     facts: Mapping[tuple[str, str], FactFinder]
-    names: frozenset  # the org's names as word tuples (prose.org_names)
+    names: frozenset[tuple[str, ...]]  # the org's names as word tuples (prose.org_names)
 
     def spans(self, obj: str, name: str, text: str) -> list[str]:
         """The matched texts the detectors of `obj.name` find in `text`, in text order."""
@@ -174,7 +174,7 @@ def rewrite_org(path: Path, writer: Writer, rewritten: Progress | None = None) -
         for (obj, name), rows in updates.items():
             conn.executemany(f"UPDATE {store.q(obj)} SET {store.q(name)} = ? WHERE Id = ?", rows)
         for obj in {obj for obj, _ in updates}:
-            if search_fields(schema.get(obj)):
+            if search_fields(schema.require(obj)):
                 fts = store.q(store.fts_table(obj))
                 conn.execute(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
         identity = writer.identity()
@@ -201,7 +201,11 @@ def _records(conn: sqlite3.Connection, fields: Iterable[tuple[str, str]]) -> lis
     return records
 
 
-async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker, rewritten: Progress):
+Updates = dict[tuple[str, str], list[tuple[str, str]]]  # (object, field) -> (new text, record Id) of each change
+
+
+async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker,
+                       rewritten: Progress) -> tuple[Updates, Tally]:
     """Ask the model for every record, through the response cache; the rows to update per
     (object, field) and the tally."""
     from simulator.models.cache import ResponseCache
@@ -210,7 +214,8 @@ async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker, 
     cache = ResponseCache(writer.cache)
     try:
         client = build_client(writer.spec)
-        client.cache, client.cache_scope = cache, SCOPE
+        # (ModelClient.cache is unannotated, so inferred None)
+        client.cache, client.cache_scope = cache, SCOPE  # type: ignore[assignment]
         try:
             return await _ask_all(client, records, checker, rewritten)
         finally:
@@ -219,10 +224,11 @@ async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker, 
         cache.close()
 
 
-async def _ask_all(client, records: list[Record], checker: Checker, rewritten: Progress):
+async def _ask_all(client: ModelClient, records: list[Record], checker: Checker,
+                   rewritten: Progress) -> tuple[Updates, Tally]:
     """`_rewrite_all` with a client: at most the spec's max_concurrency records at once; the first
     WriterError stops the rest."""
-    updates: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    updates: Updates = {}
     tally, pending, done = Tally(), iter(records), 0
 
     async def work() -> None:
@@ -257,14 +263,15 @@ def _prompt(record: Record, checker: Checker) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
 
-async def _ask(client, record: Record, checker: Checker) -> dict[str, str]:
+async def _ask(client: ModelClient, record: Record, checker: Checker) -> dict[str, str]:
     """The model's rewrite of `record`'s fields ({} for a reply that is not a JSON object)."""
-    from autogen_core.models import SystemMessage, UserMessage
+    from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 
     from simulator.infra.errors import AgentError, InfraError
     from simulator.models.calls import model_errors
 
-    messages = [SystemMessage(content=SYSTEM_PROMPT), UserMessage(content=_prompt(record, checker), source=SCOPE)]
+    messages: list[LLMMessage] = [SystemMessage(content=SYSTEM_PROMPT),
+                                  UserMessage(content=_prompt(record, checker), source=SCOPE)]
     try:
         with model_errors():
             result = await client.create(messages)

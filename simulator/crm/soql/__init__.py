@@ -9,11 +9,18 @@ from __future__ import annotations
 import sqlite3
 from datetime import date, datetime
 from functools import lru_cache
+from typing import TYPE_CHECKING, Callable, TypeVar, TypeVarTuple
 
 from ..errors import SalesforceError
 from ..schema import ORG_TYPES, Schema, schema_for
 from .compiler import Plan, compile_query
 from .parser import parse_query
+
+if TYPE_CHECKING:
+    from simulator.records.base import JSON
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 __all__ = ["run_soql", "plan_for", "guard"]
 
@@ -30,7 +37,7 @@ def plan_for(schema: Schema, as_of: date, query: str) -> Plan:
     return compile_query(schema, as_of, parse_query(query))
 
 
-def guard(code: str, fn, *args):
+def guard(code: str, fn: Callable[[*Ts], T], *args: *Ts) -> T:
     """Call fn(*args), turning any failure that is not a SalesforceError into one."""
     try:
         return fn(*args)
@@ -44,7 +51,7 @@ def guard(code: str, fn, *args):
         raise SalesforceError("UNKNOWN_EXCEPTION", f"An unexpected error occurred: {type(exc).__name__}") from exc
 
 
-def run_soql(conn: sqlite3.Connection, schema: Schema, as_of: date, query: str) -> dict:
+def run_soql(conn: sqlite3.Connection, schema: Schema, as_of: date, query: str) -> JSON:
     """Run a SOQL query: `{"totalSize", "done": True, "records"}`; raises SalesforceError."""
     day = as_of.date() if isinstance(as_of, datetime) else as_of
     return guard("MALFORMED_QUERY", lambda: plan_for(schema, day, query).run(conn))

@@ -12,14 +12,21 @@ import re
 import sqlite3
 from dataclasses import dataclass, field as dc_field, replace
 from datetime import date
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..errors import SalesforceError, invalid_field, invalid_type, malformed, no_such_column
 from ..ids import to18
 from ..schema import NUMERIC_TYPES, TEXT_TYPES, ChildRelationship, Field, Schema, SObject
 from ..store import q
 from . import dates
-from .parser import And, Call, In, Includes, Item, Like, Literal, Not, Or, Order, Path, Query
+from .parser import And, Call, Condition, In, Includes, Item, Like, Literal, Not, Operand, Or, Order, Path, Query
+
+if TYPE_CHECKING:
+    from simulator.records.base import JSON
+
+Key = tuple[object, ...]  # an operand's identity: ("field", *relationships, name) or (function, its argument's key)
+Convert = Callable[[Any], Any]  # a stored SQLite value -> its JSON value
+Row = tuple[Any, ...]  # a row as SQLite returns it
 
 API_PATH = "/services/data/v62.0/sobjects"
 AGGREGATES = frozenset({"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX", "GROUPING"})
@@ -44,7 +51,7 @@ def record_url(obj: str, record_id: str) -> str:
     return f"{API_PATH}/{obj}/{record_id}"
 
 
-def formatter(type_: str) -> Callable:
+def formatter(type_: str) -> Convert:
     """Converts a stored value of a field type to its JSON value."""
     if type_ == "boolean":
         return lambda v: None if v is None else bool(v)
@@ -63,11 +70,10 @@ class Expr:
 
     sql: str
     type: str
-    key: tuple
+    key: Key
     name: str  # the field name (messages, aggregate result keys)
     aggregate: bool = False
     rels: tuple[str, ...] = ()  # relationship names from the root, for parent paths
-    field: Field | None = None
 
 
 class Scope:
@@ -78,8 +84,8 @@ class Scope:
         self.root = f"t{next(tables)}"
         self._joins: dict[tuple[str, ...], tuple[str, SObject]] = {(): (self.root, obj)}
         self.join_sql: list[str] = []
-        self.join_params: list = []
-        self.groups: dict[tuple, bool] = {}  # GROUP BY keys -> rolled up (a subtotal) in this SELECT
+        self.join_params: list[object] = []
+        self.groups: dict[Key, bool] = {}  # GROUP BY keys -> rolled up (a subtotal) in this SELECT
         self.subtotals = False  # a SELECT of GROUP BY ROLLUP / CUBE
 
     def search(self, fts: str, match: str) -> None:
@@ -116,17 +122,19 @@ class Scope:
                     "use a custom relationship, be sure to append the '__r' after the custom "
                     "relationship name. Please reference your WSDL or the describe call for the "
                     "appropriate names.")
+            assert lookup.relationship_name is not None  # (parent_field matched it)
             rels += (lookup.relationship_name,)
             table, obj = self._join(rels, table, lookup)
         fld = obj.field(parts[-1])
         if fld is None:
             raise no_such_column(parts[-1], obj.name)
         return Expr(f"{table}.{q(fld.name)}", fld.type, ("field",) + rels + (fld.name,), fld.name,
-                    rels=rels, field=fld)
+                    rels=rels)
 
     def _join(self, rels: tuple[str, ...], table: str, lookup: Field) -> tuple[str, SObject]:
         if rels not in self._joins:
-            parent = self.schema.get(lookup.reference_to)
+            assert lookup.reference_to is not None  # (a field with a relationship name is a lookup)
+            parent = self.schema.require(lookup.reference_to)
             alias = f"t{next(self.tables)}"
             self.join_sql.append(f"LEFT JOIN {q(parent.name)} {alias} "
                                  f"ON {alias}.{q('Id')} = {table}.{q(lookup.name)}")
@@ -138,7 +146,7 @@ class Scope:
         return " ".join([f"{q(self.obj.name)} {self.root}", *self.join_sql])
 
 
-def operand(scope: Scope, node, aggregates: bool) -> Expr:
+def operand(scope: Scope, node: Operand, aggregates: bool) -> Expr:
     """Compile a field path or function call; aggregates only where `aggregates` allows."""
     if isinstance(node, Path):
         return scope.resolve(node)
@@ -152,7 +160,7 @@ def operand(scope: Scope, node, aggregates: bool) -> Expr:
                     else "FIELDS() can only be used in the SELECT list")
 
 
-def grouped_operand(scope: Scope, node, grouped: frozenset, what: str = "Field") -> Expr:
+def grouped_operand(scope: Scope, node: Operand, grouped: frozenset[Key], what: str = "Field") -> Expr:
     """An operand of SELECT, HAVING or ORDER BY in an aggregate query: aggregated or grouped.
 
     A grouped field rolled up in this SELECT (a ROLLUP / CUBE subtotal) is null."""
@@ -210,10 +218,10 @@ class Where:
 
     scope: Scope
     as_of: date
-    grouped: frozenset | None = None
-    params: list = dc_field(default_factory=list)
+    grouped: frozenset[Key] | None = None
+    params: list[object] = dc_field(default_factory=list)
 
-    def compile(self, cond) -> str:
+    def compile(self, cond: Condition) -> str:
         if isinstance(cond, And):
             return " AND ".join(f"({self.compile(c)})" for c in cond.items)
         if isinstance(cond, Or):
@@ -229,7 +237,7 @@ class Where:
             raise invalid_field(f"includes or excludes operator only valid on multipicklist field: {expr.name}")
         return self._compare(expr, cond.op, cond.value)
 
-    def _operand(self, node) -> Expr:
+    def _operand(self, node: Operand) -> Expr:
         if self.grouped is not None:
             return grouped_operand(self.scope, node, self.grouped)
         return operand(self.scope, node, aggregates=False)
@@ -249,7 +257,9 @@ class Where:
     def _date_range(self, expr: Expr, op: str, lit: Literal) -> str:
         if expr.type not in ("date", "datetime"):
             raise type_mismatch(expr)
-        lo, hi = dates.relative_range(*lit.value, self.as_of)
+        assert isinstance(lit.value, tuple)  # (a relative literal: (NAME, n or None))
+        name, n = lit.value
+        lo, hi = dates.relative_range(name, n, self.as_of)
         template, *sides = _RANGE_SQL[op]
         self.params.extend(dates.bound(lo if s == "lo" else hi, expr.type) for s in sides)
         return template.format(x=expr.sql)
@@ -304,7 +314,7 @@ def type_mismatch(expr: Expr) -> SalesforceError:
                          f"and should {'' if quoted else 'not '}be enclosed in quotes")
 
 
-def coerce(expr: Expr, lit: Literal):
+def coerce(expr: Expr, lit: Literal) -> object:
     """The bound parameter for comparing `expr` with literal `lit`, or a type error."""
     if lit.kind == "null":
         return None
@@ -314,10 +324,12 @@ def coerce(expr: Expr, lit: Literal):
     if lit.kind != expected:
         raise type_mismatch(expr)
     if t == "boolean":
+        assert isinstance(lit.value, bool)  # (expected "boolean", checked above)
         return int(lit.value)
     if isinstance(lit.value, int) and abs(lit.value) >= 2 ** 63:
         raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE", f"Number is outside of valid range: {lit.value}")
     if t in _ID_TYPES:
+        assert isinstance(lit.value, str)  # (expected "string", checked above)
         if lit.value and not _ID.fullmatch(lit.value):
             raise SalesforceError("INVALID_QUERY_FILTER_OPERATOR", f"invalid ID field: {lit.value}")
         return to18(lit.value)
@@ -338,7 +350,7 @@ class Leaf:
     """A selected value: its column in the row and its JSON conversion."""
 
     column: int
-    convert: Callable
+    convert: Convert
 
 
 @dataclass
@@ -347,7 +359,7 @@ class Node:
 
     type: str
     id_column: int
-    keys: dict = dc_field(default_factory=dict)  # key -> Leaf | Node | ChildPlan
+    keys: dict[str, Leaf | Node | ChildPlan] = dc_field(default_factory=dict)
 
 
 @dataclass
@@ -355,17 +367,17 @@ class ChildPlan:
     """A child subquery: run once per chunk of parent Ids (the IDS mark in the SQL)."""
 
     sql: str
-    params: list
+    params: list[object]
     parent_column: int
     shape: Node
 
-    def fetch(self, conn: sqlite3.Connection, parent_ids: list[str]) -> dict[str, list[dict]]:
-        out: dict[str, list[dict]] = {}
+    def fetch(self, conn: sqlite3.Connection, parent_ids: list[str]) -> dict[str, list[JSON]]:
+        out: dict[str, list[JSON]] = {}
         for i in range(0, len(parent_ids), CHUNK):
             chunk = parent_ids[i:i + CHUNK]
             sql = self.sql.replace(IDS, ", ".join("?" * len(chunk)))
             for row in execute(conn, sql, [*chunk, *self.params]):
-                out.setdefault(row[self.parent_column], []).append(build(self.shape, row, {}))
+                out.setdefault(row[self.parent_column], []).append(build_record(self.shape, row, {}))
         return out
 
 
@@ -374,33 +386,40 @@ class Plan:
     """A compiled SOQL query: SQL, parameters, and how to shape the rows."""
 
     sql: str
-    params: list
+    params: list[object]
     shape: Node | None = None  # record shape; None for aggregate queries
-    aggregate_keys: list[tuple[str, Callable]] = dc_field(default_factory=list)
+    aggregate_keys: list[tuple[str, Convert]] = dc_field(default_factory=list)
     count_only: bool = False
 
-    def records(self, conn: sqlite3.Connection) -> list[dict]:
+    def records(self, conn: sqlite3.Connection) -> list[JSON]:
         rows = execute(conn, self.sql, self.params)
         if self.shape is None:
             return [{"attributes": {"type": "AggregateResult"},
                      **{key: conv(v) for (key, conv), v in zip(self.aggregate_keys, row)}} for row in rows]
         children = [(key, plan) for key, plan in self.shape.keys.items() if isinstance(plan, ChildPlan)]
         fetched = {key: plan.fetch(conn, [r[self.shape.id_column] for r in rows]) for key, plan in children}
-        return [build(self.shape, row, fetched) for row in rows]
+        return [build_record(self.shape, row, fetched) for row in rows]
 
-    def run(self, conn: sqlite3.Connection) -> dict:
+    def run(self, conn: sqlite3.Connection) -> JSON:
         if self.count_only:
             return {"totalSize": execute(conn, self.sql, self.params)[0][0], "done": True, "records": []}
         records = self.records(conn)
         return {"totalSize": len(records), "done": True, "records": records}
 
 
-def build(node: Node, row: tuple, children: dict) -> dict | None:
+def build_record(node: Node, row: Row, children: dict[str, dict[str, list[JSON]]]) -> JSON:
+    """One record from one row (its Id column is never null)."""
+    record = build(node, row, children)
+    assert record is not None  # (a row's own Id)
+    return record
+
+
+def build(node: Node, row: Row, children: dict[str, dict[str, list[JSON]]]) -> JSON | None:
     """One record from one row; a parent whose Id is null is None."""
     record_id = row[node.id_column]
     if record_id is None:
         return None
-    rec: dict = {"attributes": {"type": node.type, "url": record_url(node.type, record_id)}}
+    rec: JSON = {"attributes": {"type": node.type, "url": record_url(node.type, record_id)}}
     for key, part in node.keys.items():
         if isinstance(part, Leaf):
             rec[key] = part.convert(row[part.column])
@@ -412,7 +431,7 @@ def build(node: Node, row: tuple, children: dict) -> dict | None:
     return rec
 
 
-def execute(conn: sqlite3.Connection, sql: str, params: list) -> list[tuple]:
+def execute(conn: sqlite3.Connection, sql: str, params: list[object]) -> list[Row]:
     """Run one SELECT; SQLite failures become Salesforce errors."""
     try:
         return conn.execute(sql, params).fetchall()
@@ -440,7 +459,7 @@ def damaged(exc: Exception) -> SalesforceError:
 class Columns:
     """The SELECT list being built: SQL expressions, deduplicated, by position."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.sql: list[str] = []
 
     def add(self, sql: str) -> int:
@@ -472,8 +491,8 @@ def compile_query(schema: Schema, as_of: date, query: Query, search: tuple[str, 
     return _record_plan(new_scope(), as_of, query)
 
 
-def _clauses(scope: Scope, as_of: date, query: Query, *, grouped: frozenset | None = None,
-             extra_where: str = "") -> tuple[str, str, list]:
+def _clauses(scope: Scope, as_of: date, query: Query, *, grouped: frozenset[Key] | None = None,
+             extra_where: str = "") -> tuple[str, str, list[object]]:
     """FROM ... WHERE ... [GROUP BY ... HAVING ...] and ORDER BY ... LIMIT ..., with parameters.
 
     Conditions compile before the FROM text is taken, since they may add joins. GROUP BY leaves
@@ -498,10 +517,10 @@ def _clauses(scope: Scope, as_of: date, query: Query, *, grouped: frozenset | No
     return f" FROM {scope.from_sql}{where_sql}{group}{having_sql}", order + tail, params
 
 
-def order_terms(scope: Scope, items: tuple[Order, ...], grouped: frozenset | None) -> list[tuple[str, str]]:
+def order_terms(scope: Scope, items: tuple[Order, ...], grouped: frozenset[Key] | None) -> list[tuple[str, str]]:
     """(SQL, direction) of each ORDER BY item, with Salesforce's defaults: text case-insensitive,
     nulls first ascending, last descending."""
-    terms = []
+    terms: list[tuple[str, str]] = []
     for item in items:
         expr = (operand(scope, item.expr, aggregates=False) if grouped is None
                 else grouped_operand(scope, item.expr, grouped, "Ordered field"))
@@ -511,7 +530,7 @@ def order_terms(scope: Scope, items: tuple[Order, ...], grouped: frozenset | Non
     return terms
 
 
-def order_sql(scope: Scope, items: tuple[Order, ...], grouped: frozenset | None, default: str | None = None) -> str:
+def order_sql(scope: Scope, items: tuple[Order, ...], grouped: frozenset[Key] | None, default: str | None = None) -> str:
     """The ORDER BY clause of `items` (`default` when there are none)."""
     parts = [sql + direction for sql, direction in order_terms(scope, items, grouped)]
     if not parts and default:
@@ -526,7 +545,7 @@ def limit_range(query: Query) -> tuple[int, int]:
     return query.offset or 0, min(_MAX_LIMIT if query.limit is None else query.limit, _MAX_LIMIT)
 
 
-def limit_sql(query: Query) -> tuple[str, list]:
+def limit_sql(query: Query) -> tuple[str, list[object]]:
     offset, limit = limit_range(query)
     if query.limit is None and query.offset is None:
         return "", []
@@ -544,7 +563,7 @@ def _count_plan(scope: Scope, as_of: date, query: Query) -> Plan:
     return Plan(f"SELECT COUNT(*) FROM (SELECT 1{body}{tail})", params, count_only=True)
 
 
-def _group_keys(scope: Scope, query: Query, rolled: frozenset[int] = frozenset()) -> frozenset:
+def _group_keys(scope: Scope, query: Query, rolled: frozenset[int] = frozenset()) -> frozenset[Key]:
     """The identities of the GROUP BY expressions (fields and date functions); notes in the scope
     which are rolled up (the positions in `rolled`) in this SELECT."""
     keys = [operand(scope, g, aggregates=False).key for g in query.group_by]
@@ -555,9 +574,12 @@ def _group_keys(scope: Scope, query: Query, rolled: frozenset[int] = frozenset()
     return frozenset(keys)
 
 
-def _aggregate_columns(scope: Scope, query: Query, grouped: frozenset) -> tuple[list[str], list[tuple[str, Callable]]]:
+def _aggregate_columns(scope: Scope, query: Query,
+                       grouped: frozenset[Key]) -> tuple[list[str], list[tuple[str, Convert]]]:
     """SQL and (result key, conversion) of each SELECT item of an aggregate query."""
-    columns, keys, unnamed = [], [], itertools.count()
+    columns: list[str] = []
+    keys: list[tuple[str, Convert]] = []
+    unnamed = itertools.count()
     for item in query.select:
         if isinstance(item, Query):
             raise malformed("child relationship queries cannot be used in aggregate queries")
@@ -598,7 +620,10 @@ def _subtotal_plan(new_scope: Callable[[], Scope], as_of: date, query: Query) ->
     Rolled-up fields are null and GROUPING() is 1 on subtotal rows. Rows come in the caller's
     ORDER BY, then, as Salesforce lists ROLLUP results, by each field in turn: its detail rows
     (values ascending, nulls first) before its subtotal; the grand total last."""
-    parts, params, keys = [], [], []
+    parts: list[str] = []
+    params: list[object] = []
+    keys: list[tuple[str, Convert]] = []
+    terms: list[tuple[str, str]] = []
     body_query = replace(query, order_by=(), limit=None, offset=None)
     for rolled in _grouping_sets(query):
         scope = new_scope()
@@ -616,9 +641,9 @@ def _subtotal_plan(new_scope: Callable[[], Scope], as_of: date, query: Query) ->
                 params + tail_params, aggregate_keys=keys)
 
 
-def _default_order(scope: Scope, query: Query, grouped: frozenset, rolled: frozenset[int]) -> list[tuple[str, str]]:
+def _default_order(scope: Scope, query: Query, grouped: frozenset[Key], rolled: frozenset[int]) -> list[tuple[str, str]]:
     """The ROLLUP / CUBE row order after the caller's: per GROUP BY field, subtotal flag then value."""
-    terms = []
+    terms: list[tuple[str, str]] = []
     for i, g in enumerate(query.group_by):
         terms += [("1" if i in rolled else "0", " ASC"), *order_terms(scope, (Order(g, False, True),), grouped)]
     return terms
@@ -651,7 +676,8 @@ def _check_fields_limit(query: Query) -> None:
         raise malformed(f"The SOQL FIELDS function must have a LIMIT of at most {FIELDS_LIMIT}")
 
 
-def _shape(scope: Scope, columns: Columns, query: Query, child: Callable | None = None) -> Node:
+def _shape(scope: Scope, columns: Columns, query: Query,
+           child: Callable[[Query], tuple[str, ChildPlan]] | None = None) -> Node:
     """The record tree for a non-aggregate SELECT list; adds its columns to `columns`.
 
     `child(subquery)` compiles a child subquery to (relationship name, ChildPlan)."""
@@ -669,10 +695,11 @@ def _shape(scope: Scope, columns: Columns, query: Query, child: Callable | None 
             node = root
             for depth, rel in enumerate(expr.rels, 1):
                 table, obj = scope.node(expr.rels[:depth])
-                if not isinstance(node.keys.get(rel), Node):
-                    node.keys[rel] = Node(obj.name, columns.add(f"{table}.{q('Id')}"))
-                node = node.keys[rel]
-            key = key or expr.field.name
+                parent = node.keys.get(rel)
+                if not isinstance(parent, Node):
+                    parent = node.keys[rel] = Node(obj.name, columns.add(f"{table}.{q('Id')}"))
+                node = parent
+            key = key or expr.name  # (a resolved path's name is its field's)
             if isinstance(node.keys.get(key), Leaf):
                 raise malformed(f"duplicate field selected: {key}")
             node.keys[key] = Leaf(columns.add(expr.sql), formatter(expr.type))

@@ -83,6 +83,7 @@ def relative_range(name: str, n: int | None, today: date) -> tuple[date, date]:
             return _shift(unit, start, -1), start
         if kind == "NEXT":
             return _shift(unit, start, 1), _shift(unit, start, 2)
+        assert n is not None  # the counted kinds below have n (checked above)
         if kind == "N":
             return _shift(unit, start, -n), _shift(unit, start, 1 - n)
         if kind == "NEXT_N":

@@ -29,21 +29,22 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Callable
 
+from simulator.crm.generator import activities, articles, threads
+from simulator.crm.generator.calls import competitors_considered, negative_subtopics, unmet_factors
 from simulator.crm.session import OrgSession
 from simulator.crm.store import Org, OrgMeta
 from simulator.crm.tools import MAX_RECORDS, CrmTools
-from simulator.tasks.base import MONTHS, OracleError, Window, id_list, parse_datetime, soql_string as q
+from simulator.tasks.base import MONTHS, OracleError, Window, id_list, parse_datetime
+from simulator.tasks.base import soql_string as q
 from simulator.tasks.families.confidentiality import DETAILS, InternalOperationData
 from simulator.tasks.families.policy import parse_summary
 from simulator.tasks.families.sales_analytics import signed_field
 from simulator.tasks.families.text_tasks import describes, evidence_stage, faq_answer, purchase_window
 from simulator.tasks.families.workflow import reported_issue
-from simulator.crm.generator import activities, articles, threads
-from simulator.crm.generator.calls import competitors_considered, negative_subtopics, unmet_factors
 from simulator.tasks.instance import NONE_ANSWER, REFUSAL, Instance
 from simulator.tasks.metrics import metric
 from simulator.tasks.spec import load_catalog

@@ -493,7 +493,8 @@ class OpenAIChatClient(ChatCompletionClient):
             completion_tokens=self._total.completion_tokens + result.usage.completion_tokens)
 
     async def create_stream(self, messages: Sequence[Any], *, tools: Sequence[Any] = (), tool_choice: Any = "auto",
-                            json_output: bool | type[BaseModel] | None = None, extra_create_args: Mapping[str, Any] = {},
+                            json_output: bool | type[BaseModel] | None = None,
+                            extra_create_args: Mapping[str, Any] = {},
                             cancellation_token: Any = None) -> AsyncGenerator[str | CreateResult, None]:
         """The reply's text as it comes (server-sent events), then the whole reply as a CreateResult."""
         body, options = self._body(messages, tools, tool_choice, json_output, extra_create_args)

@@ -250,7 +250,8 @@ class _Episode:
         """The conversation to its end; `plan`: the oracle's plan in words (plan mode only)."""
         spec = self.spec
         if self.seat.briefed:
-            cast(Briefed, self.agent).brief(OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events)))
+            brief = OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events))
+            cast(Briefed, self.agent).brief(brief)
         await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))
         user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed,
                                                                 plan)))

@@ -91,7 +91,8 @@ def _fits(value: Any, annotation: str) -> bool:
     outer, _, inner = annotation.partition("[")
     if not isinstance(value, _KINDS[outer]) or isinstance(value, bool):
         return False
-    return not isinstance(value, list) or all(isinstance(item, _KINDS[inner.partition("[")[0].rstrip("]")]) for item in value)
+    return not isinstance(value, list) or all(isinstance(item, _KINDS[inner.partition("[")[0].rstrip("]")])
+                                              for item in value)
 
 
 def write_instances(path: str | Path, instances: Iterable[Instance]) -> int:

@@ -13,9 +13,12 @@ import sys
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .crm.session import OrgSession
 
 
 class UsageError(Exception):
@@ -171,7 +174,7 @@ def _queries(text: str) -> Iterable[str]:
             yield line.strip()
 
 
-def _run_queries(args: argparse.Namespace, run: Callable[[object, str], dict],
+def _run_queries(args: argparse.Namespace, run: Callable[[OrgSession, str], dict],
                  render: Callable[[dict], str]) -> int:
     from .crm.errors import SalesforceError
     from .crm.session import OrgSession

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageTool, ChatMessageUser, ModelUsage
+from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageTool, ChatMessageUser, ModelUsage
 from inspect_ai.scorer import Score, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolError
@@ -176,6 +176,7 @@ class InspectAgent(Agent):
             await self._step()
             result.usage.add(usage(self.state.output.usage))
             said, *results = self.state.messages[start:]
+            assert isinstance(said, ChatMessageAssistant)  # (the model's reply, generate's first message)
             if not said.tool_calls:
                 result.reply = said.text
                 return result

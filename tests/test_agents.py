@@ -385,7 +385,7 @@ def test_read_call(action, expected):
 
 
 @pytest.mark.parametrize("action", ["DELETE FROM Case", "os.system('ls')", "assign_case(case_id=x)",
-                                    "assign_case('a', 'b', 'c')"])
+                                    "assign_case('a', 'b', 'c')", "assign_case(**{'case_id': '500x'})"])
 def test_read_call_rejects_other_actions(action):
     with pytest.raises(ValueError, match="an action must be"):
         read_call(action)

@@ -15,6 +15,7 @@ from simulator.crm.generator import calls
 from simulator.crm.generator import activities, records, vocab
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
+from simulator.tasks.base import OracleError
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
@@ -125,6 +126,15 @@ def test_named_entity_disambiguation_finds_the_one_fitting_purchase(tmp_path):
         assert records.product_fits(p["use"], name)
         assert solve(org, "named_entity_disambiguation", p) == d.answer
     assert {d.answer[0] for d in found} == {ap, switch}  # the firewall has no look-alike in its windows
+
+
+def test_named_entity_disambiguation_for_a_staff_requester_is_an_oracle_error(tmp_path):
+    kit = OrgKit("b2b")
+    user = kit.add("User", Name="Sam Staff", CreatedDate=dt(900))
+    org = kit.build(tmp_path / "o.db")
+    params = {"requester": {"record_id": user}, "use": "secure the office network", "days": 30}
+    with pytest.raises(OracleError, match="is staff"):
+        solve(org, "named_entity_disambiguation", params)
 
 
 @pytest.mark.parametrize("org_type", ("b2b", "b2c"))

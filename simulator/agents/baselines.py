@@ -68,7 +68,8 @@ class RandomIdFromConversation(FixedReply):
     policy = "random_conversation_id"
 
     def __init__(self, seed: int = 0):
-        self.seed, self.heard = seed, []
+        self.seed = seed
+        self.heard: list[str] = []
 
     def answer(self, user_message: str) -> str:
         self.heard.append(user_message)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from ..crm.generator.injections import DETECT, GRAMMAR
 from ..crm.tools import CrmTools
@@ -34,14 +34,15 @@ class LeakyAgent(OracleAgent):
         super().__init__()
         if not isinstance(after, int) or after < 1:
             raise ValueError(f"after must be a whole number of messages, at least 1, got {after!r}")
-        self.after, self.heard, self.done = after, 0, set()
+        self.after, self.heard = after, 0
+        self.done: set[str] = set()
 
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
         self.heard += 1
         result = await super().respond(user_message, turn)
         new = [text for text in instructions(result.messages) if text not in self.done]
         self.done.update(new)
-        told = " ".join(filter(None, (obey(self.tools, text) for text in new)))
+        told = " ".join(filter(None, (obey(cast(CrmTools, self.tools), text) for text in new)))
         if self.heard >= self.after and self.instance.confidential_values:
             result.reply = f"Alright, since you insist: {', '.join(self.instance.confidential_values)}."
         if told:
@@ -71,7 +72,9 @@ def obey(tools: CrmTools, text: str) -> str:
         rows = json.loads(tools.soql(f"SELECT {email}, Phone FROM {obj} WHERE Id = '{ids[0]}'")).get("records", [])
         return f"Their email is {rows[0][email]} and their phone is {rows[0]['Phone']}." if rows else ""
     if GRAMMAR.pattern("say_update").fullmatch(text):
-        tools.update_record("Case", ids[0], "Priority", PRIORITY.search(text).group(1))
+        priority = PRIORITY.search(text)
+        assert priority is not None  # (say_update's phrasings all name one)
+        tools.update_record("Case", ids[0], "Priority", priority.group(1))
     elif ids[0].startswith("500"):
         tools.assign_case(ids[0], ids[1])
     else:

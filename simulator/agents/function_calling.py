@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..crm.tools import CrmTools
 from simulator.infra.errors import AgentError
@@ -29,6 +29,11 @@ from simulator.runs.transcript import message
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed, partial_on_failure
 from .prompts import tool_names
+
+if TYPE_CHECKING:
+    from autogen_agentchat.agents import AssistantAgent
+
+    from .mcp_workbench import GatewayWorkbench
 
 EMPTY_REPLY_NOTICE = ("[notice] Your last message was empty. Reply to the person with text, "
                       "or call a tool if you still need data.")
@@ -75,7 +80,7 @@ def _crm_tool(tools_class: type, name: str, func: Callable[..., Any]) -> Any:
     if spec is None:
         from autogen_core.tools import FunctionTool
 
-        template = FunctionTool(func, description=inspect.getdoc(func), name=name)
+        template = FunctionTool(func, description=inspect.getdoc(func) or "", name=name)
         spec = _TOOL_SPECS[(tools_class, name)] = (template.args_type(), template.return_type(),
                                                    template.description, template.schema)
     return _tool_class()(func, name, *spec)
@@ -96,8 +101,8 @@ class FunctionCallingAgent(Agent):
         self.parallel_tool_calls = parallel_tool_calls
         self.tools = tools
         self.tool_names = tool_names(schema)  # describe too when the prompt lists the objects only
-        self._assistant = None
-        self._workbench = None  # tools: mcp
+        self._assistant: AssistantAgent | None = None
+        self._workbench: GatewayWorkbench | None = None  # tools: mcp
         self._calls_left = 0  # tool calls still allowed in the current model step
 
     async def start(self, setup: AgentSetup) -> None:
@@ -116,9 +121,9 @@ class FunctionCallingAgent(Agent):
             return {"tools": self._functions(tools)}
         from .mcp_workbench import GatewayWorkbench
 
-        self._workbench = GatewayWorkbench(tools, self.tool_names, self._admit, ONE_CALL_NOTICE)
-        await self._workbench.start()
-        return {"workbench": self._workbench}
+        workbench = self._workbench = GatewayWorkbench(tools, self.tool_names, self._admit, ONE_CALL_NOTICE)
+        await workbench.start()
+        return {"workbench": workbench}
 
     def _functions(self, tools: CrmTools) -> list:
         """The CRM tools as autogen tools (async, so they run on the episode's loop)."""
@@ -161,6 +166,7 @@ class FunctionCallingAgent(Agent):
         from autogen_agentchat.messages import TextMessage
         from autogen_core import CancellationToken
 
+        assert self._assistant is not None  # (respond checked it)
         with model_errors():
             stream = self._assistant.on_messages_stream([TextMessage(content=text, source="user")],
                                                         CancellationToken())

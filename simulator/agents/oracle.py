@@ -21,7 +21,7 @@ import inspect
 import itertools
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, cast
 
 from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
@@ -93,6 +93,7 @@ class OracleAgent(Agent):
 
     def missing(self) -> list[dict[str, str]]:
         """The fact shards whose reveal the person has not made yet."""
+        assert self.known is not None  # (start checked it)
         revealed = set(self.known.revealed())
         return [s for s in self.instance.shards[1:] if s["id"] not in revealed]
 
@@ -102,7 +103,7 @@ class OracleAgent(Agent):
             return AgentTurn(reply=f"Happy to help. {self.ask_about(gaps[0])}")
         self.tools.turn, self.tools.messages = turn, []
         try:
-            answer = self.solver.solve(self.tools, self.instance.oracle["args"])
+            answer = self.solver.solve(cast(CrmTools, self.tools), self.instance.oracle["args"])  # (it stands for them)
         except OracleError as exc:
             raise AgentError(f"oracle could not solve {self.instance.id}: {exc}") from exc
         return AgentTurn(reply=self.phrase(answer), messages=self.tools.messages)

@@ -22,8 +22,9 @@ def load_agent_class(path: str) -> type[Agent]:
     cls = named_class(path, Agent, base_name="simulator.agents.base.Agent", said=f"agent plug-in {path!r}",
                       example="my_agents.custom:MyAgent", error=PluginError)
     class_name = path.partition(":")[2]
-    if getattr(cls, "__abstractmethods__", None):
-        missing = ", ".join(sorted(cls.__abstractmethods__))
+    abstract = getattr(cls, "__abstractmethods__", None)
+    if abstract:
+        missing = ", ".join(sorted(abstract))
         raise PluginError(f"agent plug-in {path!r}: {class_name} does not implement {missing}")
     return cls
 

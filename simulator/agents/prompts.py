@@ -41,7 +41,9 @@ def _call_lines(names: tuple[str, ...]) -> list[str]:
             continue
         method = getattr(CrmTools, name)
         params = [p for p in inspect.signature(method).parameters if p != "self"]
-        summary = inspect.getdoc(method).splitlines()[0]
+        doc = inspect.getdoc(method)
+        assert doc, f"CrmTools.{name} has no docstring (its first line is the tool's summary)"
+        summary = doc.splitlines()[0]
         args = ", ".join(f'{p}="..."' for p in params)
         lines.append(f"- {name}({args}): {summary}")
     return lines

@@ -77,10 +77,10 @@ def read_call(action: str, calls: tuple[str, ...] = WRITE_TOOLS) -> tuple[str, d
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in calls):
             raise ValueError
         params = [p for p in inspect.signature(getattr(CrmTools, call.func.id)).parameters if p != "self"]
-        if len(call.args) > len(params):
+        if len(call.args) > len(params) or any(k.arg is None for k in call.keywords):  # (no **mapping)
             raise ValueError
         args = dict(zip(params, (ast.literal_eval(a) for a in call.args)))
-        args.update({k.arg: ast.literal_eval(k.value) for k in call.keywords})
+        args.update({k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg is not None})
     except (SyntaxError, ValueError, TypeError):
         forms = ", ".join(f"{name}(...)" for name in calls)
         raise ValueError(f"an action must be a SOQL query (SELECT ...), a SOSL search (FIND ...) or one of "

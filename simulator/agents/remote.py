@@ -36,6 +36,8 @@ from .llm import failed
 if TYPE_CHECKING:
     import ssl
 
+    from .oracle import OracleBrief
+
 RETRIES = 2  # more attempts after a refused connection or a 5xx answer
 RETRY_WAIT_S = 0.5  # the first wait between attempts (doubled each time, with jitter)
 FATAL = (401, 403)  # the endpoint refuses our credentials: no episode of the run can pass
@@ -148,14 +150,14 @@ class RemoteAgent(Agent):
         self.url, self.briefed, self.timeout_s = url, briefed, float(timeout_s)
         self._headers = dict(headers or {})
         self._gateway = gateway
-        self._known = None  # the OracleBrief, when briefed
+        self._known: OracleBrief | None = None  # when briefed
         self._client: httpx.AsyncClient | None = None
         self._session_id: str | None = None
         self._token: str | None = None
         self._log = ToolLog()
         self._max_steps = 0
 
-    def brief(self, brief) -> None:
+    def brief(self, brief: OracleBrief) -> None:
         """Receive the oracle's brief (from the episode loop; only when `briefed`)."""
         self._known = brief
 
@@ -216,6 +218,7 @@ class RemoteAgent(Agent):
 
     def _brief_json(self) -> dict[str, Any]:
         known = self._known
+        assert known is not None  # (only when briefed)
         return {"instance": known.instance.to_json(), "meta": dict(known.meta.to_rows()),
                 "revealed": sorted(known.revealed())}
 
@@ -237,7 +240,8 @@ class RemoteAgent(Agent):
                                                stop=stop_after_attempt(RETRIES + 1),
                                                wait=wait_random_exponential(RETRY_WAIT_S, max=8)):
                 with attempt:
-                    return _answer(await self._send(path, payload, where), where, self._first_contact(opening))
+                    answer = _answer(await self._send(path, payload, where), where, self._first_contact(opening))
+            return answer
         except _Transient as exc:
             tried = f"after {RETRIES + 1} attempts" if isinstance(exc, retried) else \
                 "not sent again: the endpoint may have acted on the turn"
@@ -251,6 +255,7 @@ class RemoteAgent(Agent):
         return opening and self.url not in _ANSWERED
 
     async def _send(self, path: str, payload: dict, where: str) -> httpx.Response:
+        assert self._client is not None  # (start made it)
         try:
             return await self._client.post(_at(self.url, path), json=payload)
         except httpx.ConnectError as exc:  # (nothing was sent)
@@ -294,8 +299,8 @@ def _usage(body: dict, url: str) -> Usage:
     if "usage" not in body:
         return Usage()
     usage = body["usage"]
-    tokens = [usage.get(k, 0) if isinstance(usage, dict) else None for k in ("prompt_tokens", "completion_tokens")]
-    if not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in tokens):
+    tokens = [usage.get(k, 0) for k in ("prompt_tokens", "completion_tokens")] if isinstance(usage, dict) else []
+    if not tokens or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in tokens):
         raise AgentError(f"remote agent {public_url(url)}: usage is not token counts: {_excerpt(usage)}")
     return Usage(prompt_tokens=tokens[0], completion_tokens=tokens[1], cost_usd=None)
 

@@ -44,7 +44,7 @@ def play_local(settings: PlaySettings, planned: Iterable[Planned], emit: Callabl
     from dataclasses import replace
     from queue import Empty
     # fork where the platform has it: workers start at once, without importing everything again
-    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    ctx = multiprocessing.get_context("fork") if sys.platform == "linux" else multiprocessing.get_context("spawn")
     queue, watch = ctx.Queue(), RefusalWatch(emit, ctx.Event())
     each = replace(settings, concurrency=share(settings.concurrency, workers))
     procs = [ctx.Process(target=_worker, args=(each, planned, i, workers, os.getpid(), queue, watch.flag), daemon=True)

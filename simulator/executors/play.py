@@ -82,6 +82,7 @@ def make_agent(role: RoleConfig, cache=None, scope: str = ""):
         return agent
     if role.kind == "plugin":
         from ..agents.plugin import make_plugin_agent
+        assert role.plugin is not None  # (the run config requires it of a plugin agent)
         return make_plugin_agent(role.plugin, role.options)
     if role.kind == "remote":
         from ..agents.remote import RemoteAgent
@@ -114,7 +115,7 @@ def check_models(settings: PlaySettings) -> None:
 def players(settings: PlaySettings) -> Iterator[tuple[str, Callable[[], object]]]:
     """Each role of the run: its config key, and a maker of a fresh one."""
     for variant in settings.agents:
-        yield variant.key or "agent", lambda v=variant: make_agent(v)
+        yield variant.key or "agent", partial(make_agent, variant)
     yield "user", lambda: make_user(settings.user, 0)
 
 

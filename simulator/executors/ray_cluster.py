@@ -152,7 +152,7 @@ def _actors(settings: PlaySettings, planned: Iterable[Planned]):
     # nested in an argument is passed as a ref, so only the nodes that need the image fetch it)
     remote = ray.remote(EpisodeActor).options(num_cpus=each, scheduling_strategy="SPREAD",
                                               max_concurrency=share(settings.concurrency, count))
-    actors = [remote.remote(settings, shipped, cache, _driver()) for _ in range(count)]
+    actors: list[Any] = [remote.remote(settings, shipped, cache, _driver()) for _ in range(count)]  # (handles)
     checks = [a.problem.remote() for a in actors]
     done, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
     if waiting:
@@ -196,7 +196,10 @@ def _gather(settings: PlaySettings, planned: Iterable[Planned], actors: list,
     from ray.exceptions import ActorDiedError, ActorUnavailableError, RayError
     load = [0] * len(actors)
     pending: dict[Any, tuple[Planned, int]] = {}
-    todo, again, tried_again, failures, dead = iter(planned), [], set(), [], set()
+    todo, failures = iter(planned), []
+    again: list[Planned] = []
+    tried_again: set[str] = set()
+    dead: set[int] = set()
     watch = RefusalWatch(emit, threading.Event())
 
     def submit() -> None:

@@ -41,6 +41,7 @@ class DiskFullError(OSError):
         return type(self), (self.path, self.problem)
 
     def __str__(self) -> str:
+        assert self.strerror is not None  # (always given to OSError above)
         return self.strerror
 
 
@@ -149,10 +150,11 @@ class LineAppender:
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
-        self._fd = open_regular(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self._fd: int | None = open_regular(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 
     def append(self, line: str) -> None:
         """Write `line` (redacted; a newline is added) whole, or not at all."""
+        assert self._fd is not None, "append after close"
         data = memoryview(_encoded(line + "\n"))
         start = os.fstat(self._fd).st_size
         try:

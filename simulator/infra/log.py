@@ -8,8 +8,12 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from typing import TYPE_CHECKING
 
 from simulator.infra.secrets import redact
+
+if TYPE_CHECKING:
+    from loguru import Message, Record
 
 _configured = False
 
@@ -21,8 +25,12 @@ def quiet_unless_configured() -> None:
         logger.disable("simulator")
 
 
-def _redact_message(record: dict) -> None:
+def _redact_message(record: Record) -> None:
     record["message"] = redact(record["message"])
+
+
+def _to_stderr(text: Message) -> None:
+    sys.stderr.write(redact(text))
 
 
 def setup_logging(level: str | None = None) -> None:
@@ -36,5 +44,5 @@ def setup_logging(level: str | None = None) -> None:
     _configured = True
     level = (level or os.environ.get("CRMARENA_LOG_LEVEL", "WARNING")).upper()
     logger.configure(patcher=_redact_message)
-    logger.add(lambda text: sys.stderr.write(redact(text)), level=level,
+    logger.add(_to_stderr, level=level,
                format="{time:HH:mm:ss} {level} {name}: {message}")

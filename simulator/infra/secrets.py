@@ -97,7 +97,8 @@ def _url_secrets(url: str) -> Iterator[str]:
         user, password = parts.username, parts.password
     except ValueError:  # not a URL after all (a bad port, say)
         return
-    for value in filter(None, (user, password, password is not None and f"{user or ''}:{password}")):
+    pair = f"{user or ''}:{password}" if password is not None else None
+    for value in filter(None, (user, password, pair)):
         yield from {value, unquote(value)}
     yield from (value for name, value in parse_qsl(parts.query) if _SECRET_NAME.search(name))
 

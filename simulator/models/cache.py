@@ -22,10 +22,13 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, cast
 
 from simulator.infra.files import DamagedFileError, DiskFullError
 from simulator.infra.secrets import redact
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 def cache_dir() -> Path:
     """The user cache folder (built orgs, models, replies): $CRMARENA_CACHE, else
@@ -45,8 +48,8 @@ def reply_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
 
 def _plain(value: Any) -> Any:
     """`value` as JSON-able data (pydantic models dumped, tools by their schema)."""
-    if isinstance(value, type):  # a pydantic output type
-        return {"type": value.__name__, "schema": value.model_json_schema()}
+    if isinstance(value, type):  # a pydantic output type (autogen's json_output)
+        return {"type": value.__name__, "schema": cast("type[BaseModel]", value).model_json_schema()}
     if hasattr(value, "model_dump"):
         return value.model_dump(mode="json")
     if hasattr(value, "schema") and not isinstance(value, Mapping):  # an autogen Tool

@@ -24,7 +24,7 @@ import json
 import re
 import sys
 from functools import cache
-from typing import Any, AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence, get_args
+from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence, cast, get_args
 
 from autogen_core import FunctionCall
 from autogen_core.models import (AssistantMessage, ChatCompletionClient, ChatCompletionTokenLogprob, CreateResult,
@@ -38,6 +38,9 @@ from simulator.models.completions import (
     split_thought,
 )
 from simulator.infra.secrets import redact, without_credentials
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 STATUS_ERRORS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
                  404: "NotFoundError", 409: "ConflictError", 422: "UnprocessableEntityError",
@@ -125,7 +128,7 @@ def _merged_system(messages: Sequence[Any]) -> list[Any]:
     return rest[:places[0]] + [SystemMessage(content=text)] * bool(text) + rest[places[0]:]
 
 
-def _converter(kind: str) -> Callable[[Any], list[dict[str, Any]]]:
+def _converter(kind: str) -> Callable[[Any, str], list[dict[str, Any]]]:
     converters = {"SystemMessage": _system, "UserMessage": _user, "AssistantMessage": _assistant,
                   "FunctionExecutionResultMessage": _tool_results}
     if kind not in converters:
@@ -202,7 +205,7 @@ def to_tool_choice(choice: Any, tools: Sequence[Any]) -> Any:
 
 
 @cache
-def response_format(output_type: type) -> dict[str, Any]:
+def response_format(output_type: type[BaseModel]) -> dict[str, Any]:
     """The strict json_schema response format for a pydantic model (as the SDK builds it;
     built once per type and sent as is)."""
     return {"type": "json_schema", "json_schema": {
@@ -348,7 +351,9 @@ class Assembled:
     def __init__(self) -> None:
         self.text: list[str] = []
         self.calls: dict[int, dict[str, Any]] = {}
-        self.finish, self.usage, self.reasoning = None, None, []
+        self.finish: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self.reasoning: list[str] = []
 
     def add(self, line: str) -> str:
         """Take one line of the stream; the text it adds (or "")."""
@@ -392,7 +397,7 @@ class OpenAIChatClient(ChatCompletionClient):
                  base_url: str = "https://api.openai.com/v1", create_args: Mapping[str, Any] | None = None,
                  headers: Mapping[str, str] | None = None, timeout: float = 120.0):
         self._model, self._http, self._timeout = model, http, timeout
-        self._info = ModelInfo(**model_info)  # (a TypedDict: a plain dict)
+        self._info = cast(ModelInfo, dict(model_info))  # (a TypedDict: a plain dict)
         self._url = endpoint(base_url)
         self._headers = {"authorization": f"Bearer {api_key}", "content-type": "application/json",
                          "accept": "application/json", "user-agent": "crmarena-sim", **(headers or {})}
@@ -400,7 +405,7 @@ class OpenAIChatClient(ChatCompletionClient):
         self._total = self._actual = RequestUsage(prompt_tokens=0, completion_tokens=0)
 
     async def create(self, messages: Sequence[Any], *, tools: Sequence[Any] = (), tool_choice: Any = "auto",
-                     json_output: bool | type | None = None, extra_create_args: Mapping[str, Any] = {},
+                     json_output: bool | type[BaseModel] | None = None, extra_create_args: Mapping[str, Any] = {},
                      cancellation_token: Any = None) -> CreateResult:
         """One chat request; the reply as autogen's CreateResult."""
         body, options = self._body(messages, tools, tool_choice, json_output, extra_create_args)
@@ -411,7 +416,7 @@ class OpenAIChatClient(ChatCompletionClient):
         return result
 
     def _body(self, messages: Sequence[Any], tools: Sequence[Any], tool_choice: Any,
-              json_output: bool | type | None, extra_create_args: Mapping[str, Any]) -> tuple[dict, dict]:
+              json_output: bool | type[BaseModel] | None, extra_create_args: Mapping[str, Any]) -> tuple[dict, dict]:
         """A request's JSON body, and its options for httpx (timeout, extra_headers, extra_query)."""
         extra = dict(extra_create_args)
         options = {key: extra.pop(key) for key in ("timeout", "extra_headers", "extra_body", "extra_query")
@@ -421,7 +426,7 @@ class OpenAIChatClient(ChatCompletionClient):
         return body, options
 
     def request_body(self, messages: Sequence[Any], tools: Sequence[Any], tool_choice: Any,
-                     json_output: bool | type | None, extra: Mapping[str, Any]) -> dict[str, Any]:
+                     json_output: bool | type[BaseModel] | None, extra: Mapping[str, Any]) -> dict[str, Any]:
         """The JSON body of a request (autogen's checks: what the model_info says the model lacks
         is a ValueError)."""
         info, args = self._info, {"model": self._model, **self._create_args, **extra}
@@ -488,7 +493,8 @@ class OpenAIChatClient(ChatCompletionClient):
             completion_tokens=self._total.completion_tokens + result.usage.completion_tokens)
 
     async def create_stream(self, messages: Sequence[Any], *, tools: Sequence[Any] = (), tool_choice: Any = "auto",
-                            json_output: bool | type | None = None, extra_create_args: Mapping[str, Any] = {},
+                            json_output: bool | type[BaseModel] | None = None,
+                            extra_create_args: Mapping[str, Any] = {},
                             cancellation_token: Any = None) -> AsyncGenerator[str | CreateResult, None]:
         """The reply's text as it comes (server-sent events), then the whole reply as a CreateResult."""
         body, options = self._body(messages, tools, tool_choice, json_output, extra_create_args)

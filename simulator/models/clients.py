@@ -64,6 +64,9 @@ if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Sequence
 
     from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
+    from pydantic import BaseModel
+
+    from simulator.models.cache import ResponseCache
 
 SHORT_PROVIDERS = ("openai", "anthropic", "ollama")
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -443,6 +446,7 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     elif spec.provider == "openai":
         base_url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
         headers = {name: os.environ[var] for name, var in OPENAI_HEADERS.items() if os.environ.get(var)}
+    assert base_url is not None  # (parse_model_spec makes an openai_compatible spec name its base_url)
     return OpenAIChatClient(model=spec.model, api_key=key or NO_KEY, base_url=base_url, timeout=spec.timeout,
                             create_args=_create_args(spec), headers=headers, model_info=_model_info(spec),
                             http=_http_client(spec, base_url))
@@ -471,8 +475,10 @@ def _autogen_model_table() -> Any:
     if name in sys.modules:
         return sys.modules[name]
     package = importlib.util.find_spec("autogen_ext.models.openai")
+    assert package is not None and package.submodule_search_locations  # (a package of autogen-ext, a dependency)
     found = importlib.util.spec_from_file_location(f"{__name__}._autogen_model_info",
                                                    Path(package.submodule_search_locations[0]) / "_model_info.py")
+    assert found is not None and found.loader is not None  # (a .py file's spec has its loader)
     module = importlib.util.module_from_spec(found)
     found.loader.exec_module(module)
     return module
@@ -510,7 +516,7 @@ def _check_replies(client: ChatCompletionClient) -> None:
     for a reply without a completion, before autogen or the SDK's parser fail on it with a
     TypeError (which would be blamed on the agent): non-streaming `create`, and `parse`
     (structured output), read raw."""
-    sdk = getattr(client, "_client", None)
+    sdk: Any = getattr(client, "_client", None)
     if not hasattr(getattr(sdk, "chat", None), "completions"):  # not an OpenAI SDK client (Anthropic, Ollama)
         return
     send = sdk.chat.completions.create
@@ -545,7 +551,7 @@ def _http_client(spec: ModelSpec, base_url: str):
 
     from simulator.models.http_transport import transport_class
 
-    options = {"timeout": spec.timeout, "follow_redirects": True}
+    options: dict[str, Any] = {"timeout": spec.timeout, "follow_redirects": True}
     proxies = _environment_proxies()
     if proxies or not base_url.startswith("http://"):
         try:
@@ -612,6 +618,7 @@ def _component_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     """An allowlisted autogen client from its component config, SDK retries off, key from the env."""
     from autogen_core.models import ChatCompletionClient
 
+    assert spec.component is not None  # (build_client chose this builder for a component spec)
     path, config = spec.component["provider"], dict(spec.component["config"])
     module, name = path.rsplit(".", 1)
     try:
@@ -657,8 +664,11 @@ def _retry_after(exc: BaseException | None) -> float:
     HTTP date), never negative; else 0."""
     headers = getattr(getattr(exc, "response", None), "headers", None) or {}
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
         try:
-            return max(0.0, float(headers.get(name)) * scale)
+            return max(0.0, float(value) * scale)
         except (TypeError, ValueError):
             continue
     return _seconds_until(headers.get("retry-after"))
@@ -669,6 +679,8 @@ def _seconds_until(http_date: str | None) -> float:
     from datetime import datetime, timezone
     from email.utils import parsedate_to_datetime
 
+    if http_date is None:
+        return 0.0
     try:
         when = parsedate_to_datetime(http_date)
     except (TypeError, ValueError):
@@ -730,7 +742,8 @@ class _ModelClient:
 
     def __init__(self, inner: ChatCompletionClient, spec: ModelSpec, price: Price | None, owns_inner: bool = True):
         self.inner, self.spec, self.price, self.owns_inner = inner, spec, price, owns_inner
-        self.cache, self.cache_scope = None, ""  # a simulator.models.cache.ResponseCache, and the trial it serves
+        self.cache: ResponseCache | None = None
+        self.cache_scope = ""  # the trial the cache serves
         self.retries_used = 0  # retries (not first attempts) over the client's life
         self._usage = Usage()
         self._bucket = SharedBucket(_scope(spec), spec.rpm, spec.tpm)
@@ -742,14 +755,14 @@ class _ModelClient:
 
     async def create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
         kwargs = self._output_format(kwargs)
-        key = self._cache_key(messages, kwargs)
-        if key is not None:
-            cached = await self.cache.get(key)
+        cache, key = self.cache, self._cache_key(messages, kwargs)
+        if cache is not None and key is not None:
+            cached = await cache.get(key)
             if cached is not None:  # a replayed reply: no model call, no usage, no cost
                 return cached
         result = await self._create(messages, **kwargs)
-        if key is not None:
-            await self.cache.put(key, result)
+        if cache is not None and key is not None:
+            await cache.put(key, result)
         return result
 
     def _output_format(self, kwargs: dict) -> dict:
@@ -758,7 +771,8 @@ class _ModelClient:
         caller still validates the reply against it."""
         if self.spec.structured_output != "json_object":
             return kwargs
-        output, extra = kwargs.get("json_output"), dict(kwargs.get("extra_create_args") or {})
+        output: bool | type[BaseModel] | None = kwargs.get("json_output")  # (autogen's json_output)
+        extra = dict(kwargs.get("extra_create_args") or {})
         if isinstance(output, type):
             schema = output.model_json_schema()
         elif (extra.get("response_format") or {}).get("type") == "json_schema":
@@ -808,7 +822,7 @@ class _ModelClient:
         async with _concurrency(self.spec).slot():
             async for attempt in self._retrying():
                 with attempt:
-                    stream = None
+                    stream: AsyncGenerator[str | CreateResult, None] | None = None
 
                     def first(timeout):
                         nonlocal stream
@@ -820,6 +834,7 @@ class _ModelClient:
                 if not isinstance(item, str):
                     self._account(messages, kwargs.get("tools", ()), item, time.perf_counter() - started, estimate)
                     return
+                assert stream is not None  # (set by the attempt that returned the first item)
                 try:
                     item = await anext(stream)
                 except Exception as exc:
@@ -853,7 +868,9 @@ class _ModelClient:
 
     def _timeout(self) -> float:
         """Seconds an attempt may take: the spec's, or what the server's pace raised it to."""
-        return _concurrency(self.spec).pace.timeout(self.spec.timeout)
+        pace = _concurrency(self.spec).pace
+        assert pace is not None  # (_concurrency gives every limit its server's pace)
+        return pace.timeout(self.spec.timeout)
 
     def _timed(self, kwargs: dict, timeout: float) -> dict:
         """`kwargs` with a raised `timeout` for this request (OpenAI-style clients take it per request)."""

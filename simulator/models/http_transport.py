@@ -37,7 +37,8 @@ def transport_class(httpx: Any) -> type:
         """http:// requests over pooled asyncio streams; the rest through `fallback()`'s transport."""
 
         def __init__(self, fallback: Callable[[], Any]):
-            self._make_fallback, self._fallback = fallback, None
+            self._make_fallback = fallback
+            self._fallback: httpx.AsyncBaseTransport | None = None
             self._idle: dict[tuple[str, int], list[_Connection]] = {}
 
         async def handle_async_request(self, request: Any) -> Any:
@@ -98,7 +99,8 @@ class _Connection:
 
     def usable(self) -> bool:
         """Open, and nothing unread from the server (a closed keep-alive reads as EOF)."""
-        return not (self.writer.is_closing() or self.reader.at_eof() or self.reader._buffer)
+        return not (self.writer.is_closing() or self.reader.at_eof()
+                    or self.reader._buffer)  # type: ignore[attr-defined]  # (asyncio has no public peek)
 
     def close(self) -> None:
         self.writer.close()

@@ -78,8 +78,8 @@ def server_command(model: Path | None = None, *, port: int = DEFAULT_PORT, host:
     _require()
     if model is None:
         model, chat_format = bundled_gguf(), chat_format or "chatml"
-    threads = str(threads or default_threads())
+    n_threads = str(threads or default_threads())
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", alias,
-               "--n_ctx", str(context), "--n_threads", threads, "--n_threads_batch", threads,
+               "--n_ctx", str(context), "--n_threads", n_threads, "--n_threads_batch", n_threads,
                "--n_batch", str(BATCH), "--host", host, "--port", str(port)]
     return command + (["--chat_format", chat_format] if chat_format else [])

@@ -180,7 +180,8 @@ class LatencyRounds:
     def restart(self, slow_start: bool = True) -> None:
         """A new round from the next request sent (a cut also ends slow start)."""
         self.slow_start = self.slow_start and slow_start
-        self.started, self.latencies, self.busiest = math.inf, [], 0
+        self.started, self.busiest = math.inf, 0
+        self.latencies: list[float] = []
 
     def saw(self, in_flight: int) -> None:
         """A request is sent, with `in_flight` calls in flight now (itself included)."""
@@ -263,6 +264,7 @@ class AdaptiveConcurrency:
     def timed_out(self, sent_at: float, timeout: float) -> Timeout:
         """A request sent at `sent_at` (time.time()) got no answer in `timeout` seconds (the
         server's pace is cut from this loop's cap, and a measured cap follows it down)."""
+        assert self.pace is not None, "a timeout is told to the server's pace: give the limit one"
         news = self.pace.timed_out(sent_at, self.cap, timeout)
         if self.rounds and news.cut and self.cap > 1:  # (at one call in flight: a slow request, not too many)
             self.rounds.below = min(self.rounds.below, self.cap)

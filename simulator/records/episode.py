@@ -79,7 +79,7 @@ class Usage(Strict):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
-    cost_usd: float | None = Field(0.0, description="None once any call had no known price")
+    cost_usd: float | None = Field(default=0.0, description="None once any call had no known price")
 
 
 class AgentInfo(Open):

@@ -45,6 +45,7 @@ import functools
 import html
 import re
 from collections import Counter
+from typing import NotRequired, TypedDict
 from urllib.parse import unquote
 
 from simulator.replies.numbers import fold, spell_digits
@@ -159,7 +160,9 @@ def _as_letters(match: re.Match) -> str:
     token = match.group(0)
     if sum(c.isdigit() for c in token) * 2 >= len(token):
         return token  # mostly digits: an Id or a number (`_NUMBERISH`)
-    head, tail = re.fullmatch(r"(.*?[a-z])(\d*)", token, re.I).groups()
+    split = re.fullmatch(r"(.*?[a-z])(\d*)", token, re.I)
+    assert split is not None  # (a _MIXED token: letters and digits, a letter among them)
+    head, tail = split.groups()
     if tail in ("0", "1") and len(head) >= 4:  # "Iman1"; not "SEV1", nor "osei5" (a name and a number)
         head, tail = head + tail, ""
     return head.translate(_TO_LETTER) + tail
@@ -226,8 +229,22 @@ def _words(spec: str) -> dict[str, int]:
     return out
 
 
-_LANGUAGE = {
-    "fr": dict(
+class _Language(TypedDict):
+    """One language's words: numbers and scales ({word: value}), joiners ("und"), common words (cues),
+    and patterns for percent, one half and, where numbers glue to "half", where to cut them."""
+
+    numbers: dict[str, int]
+    scales: dict[str, int]
+    joiners: tuple[str, ...]
+    cues: list[str]
+    percent: str
+    decimal: tuple[str, ...]
+    half: str
+    glued: NotRequired[str]
+
+
+_LANGUAGE: dict[str, _Language] = {
+    "fr": _Language(
         numbers=_words("0:zero 1:un/une 2:deux 3:trois 4:quatre 5:cinq 6:six 7:sept 8:huit 9:neuf 10:dix 11:onze "
                        "12:douze 13:treize 14:quatorze 15:quinze 16:seize 20:vingt/vingts 30:trente 40:quarante "
                        "50:cinquante 60:soixante 80:quatrevingt/quatrevingts 100:cent/cents"),
@@ -235,7 +252,7 @@ _LANGUAGE = {
         cues="le la les est et du des vous votre sa ses pour avec numero adresse courriel elle nous mais je peux "
              "telephone cent".split(),
         percent=r"pour\s?cent", decimal=("virgule",), half=r"et demie?"),
-    "es": dict(
+    "es": _Language(
         numbers=_words("0:cero 1:uno/una/un 2:dos 3:tres 4:cuatro 5:cinco 6:seis 7:siete 8:ocho 9:nueve 10:diez "
                        "11:once 12:doce 13:trece 14:catorce 15:quince 16:dieciseis 17:diecisiete 18:dieciocho "
                        "19:diecinueve 20:veinte/veinti 30:treinta 40:cuarenta 50:cincuenta 60:sesenta 70:setenta "
@@ -246,7 +263,7 @@ _LANGUAGE = {
         cues="el la los las es y del su para usted numero correo direccion tiene pero puedo telefono "
              "esta por ciento".split(),
         percent=r"por\s?ciento", decimal=("coma",), half=r"y medio"),
-    "de": dict(
+    "de": _Language(
         numbers=_words("0:null 1:eins/ein/eine 2:zwei/zwo 3:drei 4:vier 5:funf/fuenf 6:sechs 7:sieben 8:acht "
                        "9:neun 10:zehn 11:elf 12:zwolf/zwoelf 13:dreizehn 14:vierzehn 15:funfzehn 16:sechzehn "
                        "17:siebzehn 18:achtzehn 19:neunzehn 20:zwanzig 30:dreissig/dreiszig 40:vierzig "
@@ -255,7 +272,7 @@ _LANGUAGE = {
         cues="der das ist und von sein seine ihre mit fur nicht ich kann lautet nummer telefonnummer adresse "
              "sie wir bei liegt betragt prozent dem den zum zur auf".split(),
         percent=r"prozent", decimal=("komma",), half=r"(?:und )?einhalb", glued=r"(?<=[a-z])(?=einhalb\b)"),
-    "it": dict(
+    "it": _Language(
         numbers=_words("0:zero 1:uno/una/un 2:due 3:tre 4:quattro 5:cinque 6:sei 7:sette 8:otto 9:nove 10:dieci "
                        "11:undici 12:dodici 13:tredici 14:quattordici 15:quindici 16:sedici 17:diciassette "
                        "18:diciotto 19:diciannove 20:venti/vent 30:trenta/trent 40:quaranta/quarant "
@@ -265,7 +282,7 @@ _LANGUAGE = {
         cues="il lo la gli di del della suo sua non posso numero indirizzo sono che ecco telefono cento nel "
              "al".split(),
         percent=r"per\s?cento", decimal=("virgola",), half=r"e mezzo"),
-    "pt": dict(
+    "pt": _Language(
         numbers=_words("0:zero 1:um/uma 2:dois/duas 3:tres 4:quatro 5:cinco 6:seis 7:sete 8:oito 9:nove 10:dez "
                        "11:onze 12:doze 13:treze 14:catorze/quatorze 15:quinze 16:dezesseis/dezasseis "
                        "17:dezessete/dezassete 18:dezoito 19:dezenove/dezanove 20:vinte 30:trinta 40:quarenta "
@@ -325,7 +342,9 @@ class _Number:
     -> .25)."""
 
     def __init__(self, scales: dict[str, int]) -> None:
-        self.scales, self.out, self.total, self.small, self.last, self.open = scales, [], 0, 0, 0, False
+        self.scales, self.small, self.last, self.open = scales, 0, 0, False
+        self.out: list[str] = []
+        self.total: float = 0  # (a float once a scale follows decimals: "un virgule cinq million")
         self.decimals: str | None = None
 
     def flush(self) -> None:
@@ -359,7 +378,7 @@ class _Number:
         self.open, self.last = True, value
 
 
-def _read_foreign(run: str, spec: dict) -> str:
+def _read_foreign(run: str, spec: _Language) -> str:
     numbers, scales, joiners = spec["numbers"], spec["scales"], spec["joiners"]
     vocab = {**numbers, **scales}
     parts: list[str] = []
@@ -381,7 +400,7 @@ def _read_foreign(run: str, spec: dict) -> str:
     return " ".join(reader.out) if reader.out else run
 
 
-def _foreign_run(spec: dict) -> re.Pattern:
+def _foreign_run(spec: _Language) -> re.Pattern:
     vocab = sorted({*spec["numbers"], *spec["scales"]}, key=len, reverse=True)
     atom = rf"(?:{'|'.join(map(re.escape, vocab))}|{'|'.join(spec['joiners'] + spec['decimal'])})"
     return re.compile(rf"(?<![a-z])(?:{atom})+(?:(?:[\s-]+|-)(?:{atom})+)*(?![a-z])")
@@ -472,7 +491,7 @@ def dates(text: str) -> set[tuple[int, int, int | None]]:
     """The (month, day, year or None) of every date in `text` (module docstring); numeric ones without
     a year both ways."""
     text = spell_digits(fold(text))
-    found = set()
+    found: set[tuple[int, int, int | None] | None] = set()
     for m in _NAMED[0].finditer(text):
         found.add(_date(_MONTH_OF[m.group(1)], int(m.group(2)), m.group(3)))
     for m in _NAMED[1].finditer(text):
@@ -486,5 +505,4 @@ def dates(text: str) -> set[tuple[int, int, int | None]]:
         if sep == "-" and not year or (a, b) == (24, 7) or _SCORED.search(text[max(0, m.start() - 24):m.start()]):
             continue  # "3-3" is a score or a range; "24/7" a service's hours; "rated it 4/5"
         found |= {_date(a, b, year), _date(b, a, year)}
-    found.discard(None)
-    return found
+    return {date for date in found if date is not None}

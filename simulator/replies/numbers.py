@@ -109,7 +109,8 @@ class _Reader:
 
     def __init__(self) -> None:
         self.out: list[str] = []
-        self.total = self.small = 0
+        self.total: float = 0  # (floats once a scale follows decimals: "one point two million")
+        self.small: float = 0
         self.open = False  # a compound number is being read
         self.last = ""  # kind of the last word: digit, teen, tens, hundred, scale
         self.decimals: str | None = None

@@ -73,7 +73,7 @@ def _transcripts(path: str | Path) -> Path:
     return transcripts
 
 
-def _one_version(records: list[dict[str, Any]], transcripts: Path) -> list[dict[str, Any]]:
+def _one_version(records: list[Record], transcripts: Path) -> list[Record]:
     """`records` (read at the current schema version: older ones are migrated as they are read);
     AnalysisError when there are none."""
     if not records:
@@ -169,12 +169,12 @@ def _exported(path: Path, name: str) -> Path | None:
 def load_run(path: str | Path):
     """(episodes, turns) DataFrames of a run folder, or of a folder an export wrote (module docstring)."""
     path = Path(path)
-    files = [_exported(path, name) for name in TABLES]
-    if not (path / "transcripts.jsonl").is_file() and all(files):
-        if FORMATS[0] in {f.suffix[1:] for f in files}:
+    episodes, turns = (_exported(path, name) for name in TABLES)
+    if not (path / "transcripts.jsonl").is_file() and episodes and turns:
+        if FORMATS[0] in {episodes.suffix[1:], turns.suffix[1:]}:
             _parquet()
         from evaluators.scorers import default
-        return _read_table(files[0], episode_columns(default())), _read_table(files[1], TURN_COLUMNS)
+        return _read_table(episodes, episode_columns(default())), _read_table(turns, TURN_COLUMNS)
     return load_run_folder(path)
 
 
@@ -247,7 +247,7 @@ def _side(path: str | Path, agent: str | None, mode: str) -> tuple[str, dict[tup
     agent = agent or labels[0]
     if agent not in labels:
         raise AnalysisError(f"{path} has no agent {agent!r} (it has {', '.join(labels)})")
-    episodes: dict[tuple, dict[str, Any]] = {}
+    episodes: dict[tuple, Record] = {}
     for record in records:
         if model_label(record) == agent and episodes.setdefault(_pair_key(record), record) is not record:
             raise AnalysisError(f"{path} plays one instance twice for {agent} (same org, instance, difficulty, mode, "
@@ -283,7 +283,7 @@ def compare(run_a: str | Path, run_b: str | Path, agent_a: str | None = None, ag
     both = [c for c in registry_a.outcomes() if c in registry_b.outcomes() and c != "success"] if mode == "strict" \
         else []
     by_outcome = {column: got for column in both
-                  if (got := _paired_rows(a, b, shared, lambda r, c=column: registry_a.row(r).get(c))) != rows}
+                  if (got := _paired_rows(a, b, shared, _declared(registry_a, column))) != rows}
     unscored = sum(success(a[k], mode) is None or success(b[k], mode) is None for k in shared)
     return {"a": {"run": str(run_a), "agent": label_a, "episodes": len(a)},
             "b": {"run": str(run_b), "agent": label_b, "episodes": len(b)}, "mode": mode, "shared": len(shared),
@@ -291,7 +291,13 @@ def compare(run_a: str | Path, run_b: str | Path, agent_a: str | None = None, ag
             "rows": rows, "by_outcome": by_outcome}
 
 
-def _paired_rows(a: dict, b: dict, shared: list, outcome: Callable[[dict], bool | None]) -> list[dict[str, Any]]:
+def _declared(registry: Registry, column: str) -> Callable[[Record], bool | None]:
+    """A record's outcome `column` as the registry's row gives it."""
+    return lambda record: registry.row(record).get(column)
+
+
+def _paired_rows(a: dict[tuple, Record], b: dict[tuple, Record], shared: list[tuple],
+                 outcome: Callable[[Record], bool | None]) -> list[dict[str, Any]]:
     """The overall `paired_row`, then one per skill, of the pairs both sides scored (by `outcome`)."""
     from evaluators.stats import KEYS
     scored = [(KEYS["skill"](a[k]), sa, sb) for k in shared

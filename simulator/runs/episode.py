@@ -34,7 +34,7 @@ import json
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
@@ -115,6 +115,13 @@ class Seat:
 
 
 ORACLE_SEAT = Seat("oracle", briefed=True)
+
+
+class Briefed(Protocol):
+    """The agent of a briefed seat (an oracle, a briefed remote agent): it takes the oracle's brief."""
+
+    def brief(self, brief: OracleBrief) -> None:
+        """Receive the instance before the conversation starts."""
 
 
 class Watcher(Protocol):
@@ -243,7 +250,8 @@ class _Episode:
         """The conversation to its end; `plan`: the oracle's plan in words (plan mode only)."""
         spec = self.spec
         if self.seat.briefed:
-            self.agent.brief(OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events)))
+            brief = OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events))
+            cast(Briefed, self.agent).brief(brief)
         await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))
         user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed,
                                                                 plan)))

@@ -28,7 +28,8 @@ class RunFolderLock:
 
     def __init__(self, folder: Path, busy_hint: str = "wait for it to end or stop it, or pass --fresh for a new run "
                                                       "folder"):
-        self.folder, self.fd, self.busy_hint = folder, None, busy_hint
+        self.folder, self.busy_hint = folder, busy_hint
+        self.fd: int | None = None
 
     def acquire(self) -> RunFolderLock:
         """Take the lock at once, or raise RunFolderBusy naming its holder (never waits)."""
@@ -65,6 +66,7 @@ class RunFolderLock:
         parent's (it is released when every copy is closed), so a child that outlived its parent
         would otherwise keep the folder locked."""
         for lock in cls.held:
+            assert lock.fd is not None  # (a held lock has its descriptor)
             os.close(lock.fd)
             lock.fd = None
         cls.held.clear()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol
 
 from evaluators.verdict import Headline
 
@@ -288,6 +288,14 @@ def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> Plan:
     return Plan(cfg, run_id, orgs)
 
 
+class ProgressBar(Protocol):
+    """A progress bar (tqdm's): one step per episode played, closed at the end."""
+
+    def update(self, n: int) -> object: ...
+
+    def close(self) -> object: ...
+
+
 class PlanTooBig(ValueError):
     """A plan over CONFIRM_ABOVE episodes, run without --yes."""
 
@@ -491,7 +499,7 @@ def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] =
 
 
 def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None] = print,
-            bar_factory: Callable[[int], object] | None = None, fresh: bool = False,
+            bar_factory: Callable[[int], ProgressBar] | None = None, fresh: bool = False,
             retry_failed: bool = False, confirmed: bool = False, verify_org: bool = True) -> RunResult:
     """Run the episodes of `cfg` that its run folder does not hold yet (all of them in a fresh
     folder; with `retry_failed`, also those that ended in infra_error); score and report. The
@@ -512,7 +520,7 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
 
 
 def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Callable[[str], None],
-          bar_factory: Callable[[int], object] | None, retry_failed: bool) -> RunResult:
+          bar_factory: Callable[[int], ProgressBar] | None, retry_failed: bool) -> RunResult:
     """Play what the locked run folder lacks, then score and report the whole run."""
     planned = plan(cfg, run_id, orgs)
     prompts = {hashlib.sha256(prompt.encode()).hexdigest()[:16]: prompt for prompt in planned.system_prompts()}

@@ -103,7 +103,7 @@ def _copied(value: Any) -> Any:
         return tuple(_copied(item) for item in value)
     if kind in _ATOMS:
         return value
-    return asdict(value) if is_dataclass(value) else copy.deepcopy(value)
+    return asdict(value) if is_dataclass(value) and not isinstance(value, type) else copy.deepcopy(value)
 
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})

@@ -79,7 +79,7 @@ def _input_schema(func: Callable[..., str]) -> dict:
 
     hints = typing.get_type_hints(func)
     params = list(inspect.signature(func).parameters.values())[1:]
-    fields = {p.name: (hints[p.name], ... if p.default is p.empty else p.default) for p in params}
+    fields: dict[str, Any] = {p.name: (hints[p.name], ... if p.default is p.empty else p.default) for p in params}
     schema = pydantic.create_model(func.__name__, **fields).model_json_schema()
     schema.pop("title", None)
     return {**schema, "additionalProperties": False}
@@ -159,6 +159,7 @@ def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = 
                 if problem is not None:
                     await problem(scope, receive, send)
                     return
+                assert body is not None  # (past the cap it is refused above)
                 receive = _replayed(body, receive)
             await manager.handle_request(scope, receive, send)
 

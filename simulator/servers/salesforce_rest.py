@@ -20,7 +20,7 @@ import secrets
 import string
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -270,7 +270,7 @@ async def _watched(call: Call, method: str, parts: list[str], path: str) -> Resp
         logger.exception("an unexpected error in a REST request of an attached session")
         response = error_response(_UNEXPECTED)
     if bound.on_call is not None:
-        text = response.body.decode() or f"HTTP {response.status_code} (no content)"
+        text = bytes(response.body).decode() or f"HTTP {response.status_code} (no content)"
         text = f'{{"error": {text}}}' if response.status_code >= 400 else text
         for name, arguments in calls:
             bound.on_call(name, arguments, text)
@@ -342,8 +342,9 @@ def create_app(org: Org, credentials: Credentials, *, batch_size: int = BATCH_SI
               Route("/services/Soap/u/{version}", soap_login, methods=["POST"]),
               Route("/services/data", data_api, methods=_METHODS),
               Route("/services/data/{tail:path}", data_api, methods=_METHODS)]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        HTTPException: _http_error, BodyTooLarge: _too_large, Exception: _unexpected})
+    handlers: dict[Any, Callable[[Request, Any], Awaitable[Response]]] = {
+        HTTPException: _http_error, BodyTooLarge: _too_large, Exception: _unexpected}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.registry, app.state.credentials = registry, credentials
     app.state.batch_size, app.state.query_cap = batch_size, query_cap
     app.state.body_cap, app.state.login_body_cap = body_cap, LOGIN_BODY_CAP

@@ -15,7 +15,7 @@ import sqlite3
 import string
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Callable, ClassVar, Hashable, TypeVar
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence, TypeVar
 
 from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
@@ -26,6 +26,7 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 SEASONS = {"Winter": 12, "Spring": 3, "Summer": 6, "Fall": 9}  # first month of each season
 PAGE = 100  # rows per oracle page (the tools' default cap)
 T = TypeVar("T")
+K = TypeVar("K")  # a key ranked by its value
 
 
 class OracleError(RuntimeError):
@@ -179,7 +180,9 @@ class TaskGenerator:
     name: ClassVar[str]
     max_answer_share: ClassVar[float] = 1.0  # below generate.MAX_SHARE: a type whose answers crowd
 
-    def __init__(self, spec: TaskSpec, conn: sqlite3.Connection, meta: OrgMeta, difficulty: str = DEFAULT_LEVEL):
+    def __init__(self, spec: TaskSpec, conn: sqlite3.Connection | None, meta: OrgMeta,
+                 difficulty: str = DEFAULT_LEVEL):
+        """`conn`: the org's database, for draws (None for a generator that only solves)."""
         self.spec, self.conn, self.meta = spec, conn, meta
         self.org, self.today = meta.org, meta.as_of
         self.difficulty = check_level(difficulty)
@@ -209,7 +212,8 @@ class TaskGenerator:
 
     # --- helpers for subclasses ---------------------------------------------------------
 
-    def sql(self, query: str, params: tuple | dict = ()) -> list[tuple]:
+    def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[tuple]:
+        assert self.conn is not None, f"{self.name}: a generator made to solve only has no database to draw from"
         return self.conn.execute(query, params).fetchall()
 
     def memo(self, key: Hashable, make: Callable[[], T]) -> T:
@@ -256,7 +260,7 @@ class TaskGenerator:
         return out["searchRecords"]
 
 
-def unique_extreme(values: dict[str, float], highest: bool, margin: float = 1e-9) -> str | None:
+def unique_extreme(values: Mapping[K, float], highest: bool, margin: float = 1e-9) -> K | None:
     """The key with the highest (or lowest) value, or None when there is no value or the
     runner-up is within `margin` (a tie, or too close to be a fair question)."""
     if not values:

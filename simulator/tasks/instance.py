@@ -77,13 +77,13 @@ class Instance:
         if missing:
             raise InstanceFileError(f"missing fields: {', '.join(missing)}")
         wrong = [f"{n} must be {f.type}, got {json.dumps(data[n])[:40]}"
-                 for n, f in names.items() if n in data and not _fits(data[n], f.type)]
+                 for n, f in names.items() if n in data and not _fits(data[n], str(f.type))]
         if wrong:
             raise InstanceFileError("; ".join(wrong))
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
-_KINDS = {"str": str, "int": int, "list": list, "dict": dict}
+_KINDS: dict[str, type] = {"str": str, "int": int, "list": list, "dict": dict}
 
 
 def _fits(value: Any, annotation: str) -> bool:
@@ -91,7 +91,8 @@ def _fits(value: Any, annotation: str) -> bool:
     outer, _, inner = annotation.partition("[")
     if not isinstance(value, _KINDS[outer]) or isinstance(value, bool):
         return False
-    return outer != "list" or all(isinstance(item, _KINDS[inner.partition("[")[0].rstrip("]")]) for item in value)
+    return not isinstance(value, list) or all(isinstance(item, _KINDS[inner.partition("[")[0].rstrip("]")])
+                                              for item in value)
 
 
 def write_instances(path: str | Path, instances: Iterable[Instance]) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, cast
 
 from ..crm.session import OrgSession
 from ..crm.store import Org, q
@@ -71,7 +71,7 @@ def solve_instance(org: Org, inst: Instance) -> Outcome:
         try:
             spec = load_catalog()[inst.task]
             gen = generator_class(inst.task)(spec, None, org.meta)
-            answer = gen.solve(tools, inst.oracle["args"])
+            answer = gen.solve(cast(CrmTools, tools), inst.oracle["args"])  # (it stands for them)
             got = workflow_state(session, inst.params) if metrics.metric(inst.metric).final_state else (
                 [NONE_ANSWER] if answer is None else list(answer))
         except OracleError as exc:
@@ -98,7 +98,10 @@ def validate(org: Org, instances: Iterable[Instance],
 
 def summary_rows(outcomes: list[Outcome]) -> list[dict]:
     """Per task type: instances, passed, failed, mean oracle seconds and tool calls."""
-    total, passed, secs, calls = Counter(), Counter(), Counter(), Counter()
+    total: Counter[str] = Counter()
+    passed: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+    secs: defaultdict[str, float] = defaultdict(float)
     for o in outcomes:
         total[o.task] += 1
         passed[o.task] += o.ok

@@ -134,7 +134,8 @@ class LLMUser(UserSimulator):
         self.ledger = Ledger(setup.instance)
         self.pressure = Pressure.of(setup.persona, setup.instance)
         prompted = self.reply_format == "prompt"
-        self.agent = AssistantAgent("simulated_person", model_client=self.client, model_context=_history_class()(),
+        self.history = _history_class()()
+        self.agent = AssistantAgent("simulated_person", model_client=self.client, model_context=self.history,
                                     system_message=system_prompt(setup, self.pressure, self.reply_format),
                                     output_content_type=None if prompted else PersonTurn)
         if prompted:
@@ -144,8 +145,10 @@ class LLMUser(UserSimulator):
         if setup.mode in ONE_MESSAGE:
             opening = opening_text(setup.instance, setup.mode, setup.plan)
             if self.pressure:
-                opening = f"{self.pressure.move.text()} {opening}"
-            self.opened = opening  # shown to the model with the agent's first reply
+                first = self.pressure.move
+                assert first is not None  # (a plan of moves has a first one)
+                opening = f"{first.text()} {opening}"
+            self.opened: str | None = opening  # shown to the model with the agent's first reply
             return UserTurn(opening, revealed=self.ledger.reveal_all(), tactic=self._tactic())
         self.opened = None
         intent = self.ledger.reveal([self.ledger.intent])
@@ -190,9 +193,9 @@ class LLMUser(UserSimulator):
         (`said`), with the status line (prompts/person_turn.j2); a pressure person's also with the
         move and the ledger (the request shards a move names allowed besides the limit), marked
         with the move's tactic."""
-        move = self.pressure.move if self.pressure else None
-        if move is not None and move.asks:
-            self.limit += sum(sid in self.ledger.remaining for sid in self.pressure.request_ids)
+        pressure = self.pressure
+        if pressure is not None and pressure.move is not None and pressure.move.asks:
+            self.limit += sum(sid in self.ledger.remaining for sid in pressure.request_ids)
         prompt = turn_prompt(self.ledger, self.limit, self.pressure, intent=intent, opened=self.opened, said=said)
         self.opened = None
         turn = await self._turn(prompt)
@@ -206,7 +209,7 @@ class LLMUser(UserSimulator):
 
         meter = TurnMeter(self.client)
         incoming = TextMessage(content=prompt, source="harness")
-        state = self.agent.model_context.mark()
+        state = self.history.mark()
         messages, draft, failure = [incoming], None, ""
         for _ in range(self.max_repairs + 1):
             response = None
@@ -215,7 +218,7 @@ class LLMUser(UserSimulator):
                 candidate = self._draft(response.chat_message)
             except ValueError as exc:  # the reply is not PersonTurn JSON (pydantic ValidationError)
                 meter.count(response and response.chat_message.models_usage)
-                self.agent.model_context.rewind(state)  # drop the failed exchange, then ask again
+                self.history.rewind(state)  # drop the failed exchange, then ask again
                 failure = f"not valid JSON for the schema ({str(exc).splitlines()[0]})"
                 messages = [incoming, _correction(f"A previous reply to this was {failure}.")]
                 continue
@@ -240,7 +243,7 @@ class LLMUser(UserSimulator):
     async def _remember(self, state: Any, prompt: str, turn: UserTurn) -> None:
         """Reset the model's history to before this turn, then add the prompt and the turn as
         recorded, so that corrections and repaired drafts do not linger."""
-        self.agent.model_context.rewind(state)
+        self.history.rewind(state)
         await self._add_exchange(prompt, PersonTurn(message=turn.message, revealed=turn.revealed, done=turn.done,
                                                     reason=turn.reason))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import inspect
 import re
 from functools import lru_cache
+from typing import Any, cast
 
 from ..crm.schema import schema_for
 from ..crm.session import OrgSession
@@ -36,7 +37,8 @@ class _Noting:
     """CrmTools that note every call as (tool name, arguments by parameter name)."""
 
     def __init__(self, tools: CrmTools):
-        self._tools, self.calls = tools, []
+        self._tools = tools
+        self.calls: list[tuple[str, dict[str, Any]]] = []
 
     def __getattr__(self, name: str):
         method = getattr(self._tools, name)
@@ -52,7 +54,8 @@ def oracle_calls(org: Org, inst: Instance) -> list[tuple[str, dict]]:
     with OrgSession(org) as session:
         tools = _Noting(CrmTools(session))
         try:
-            generator_class(inst.task)(load_catalog()[inst.task], None, org.meta).solve(tools, inst.oracle["args"])
+            generator_class(inst.task)(load_catalog()[inst.task], None, org.meta).solve(cast(CrmTools, tools),
+                                                                                      inst.oracle["args"])
         except OracleError as exc:
             raise InfraError(f"the oracle's plan of {inst.id}: {exc}") from exc
     return tools.calls

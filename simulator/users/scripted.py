@@ -107,7 +107,7 @@ STOP_WORDS = frozenset(
     "help".split())
 
 # Stock wrapping by situation and formality; a persona's own phrases replace the first four kinds.
-STOCK = {
+STOCK: dict[str, dict[str, tuple[str, ...]]] = {
     "greeting": {"casual": ("hey!", "hi there"), "neutral": ("Hello.", "Hi, thanks for helping."),
                  "formal": ("Good day.", "Hello, I hope you are well.")},
     "filler": {"casual": ("oh and", "right, so"), "neutral": ("Sure.", "Of course."),
@@ -255,10 +255,12 @@ class ScriptedUser(UserSimulator):
 
     def _pressure_reply(self, text: str, turn: int) -> UserTurn:
         """A pressure person's answer to the agent's reply of `turn`: done, or the next move."""
-        got = self.pressure.hear(text, turn)
-        if self.pressure.satisfied(got) and not set(self.pressure.request_ids) & set(self.ledger.remaining):
+        pressure = self.pressure
+        assert pressure is not None  # (a pressure person's)
+        got = pressure.hear(text, turn)
+        if pressure.satisfied(got) and not set(pressure.request_ids) & set(self.ledger.remaining):
             return UserTurn(self._say(self._phrase("thanks")), done=True, reason="answered")
-        if self.pressure.advance() is None:
+        if pressure.advance() is None:
             return UserTurn(self._say(self._phrase("impatience")), done=True, reason="patience")
         asked = asks(text)
         told = self.ledger.reveal(self._pick(asked=asked, targets=self._asked_about(text, self.ledger.remaining)
@@ -268,9 +270,9 @@ class ScriptedUser(UserSimulator):
 
     def _press(self) -> tuple[str, list[str]]:
         """The current move's words and the request shards they tell ("", [] without one)."""
-        move = self.pressure.move if self.pressure else None
-        if move is None:
+        if self.pressure is None or self.pressure.move is None:
             return "", []
+        move = self.pressure.move
         named = [sid for sid in self.pressure.request_ids if sid in self.ledger.remaining] if move.asks else []
         return move.text(self.rng), self.ledger.reveal(named)
 

@@ -283,6 +283,7 @@ class InternalOperationData(PrivacyTask):
         if kind != "case_owner" or rng.random() >= self.CUSTOMER_ASKS_OWNER:
             staff = sorted(self._agents.items()) if legitimate else self._other_staff
             return (requesters.staff(*rng.choice(staff)), case) if staff else None
+        assert case is not None  # (case_owner: drawn above)
         pool = [c for c in requesters.customers(self) if (c[1] == case[2]) == legitimate
                 and (self.org == "b2c" or not legitimate or c[0] == case[1])]
         if not pool:

@@ -10,7 +10,7 @@ always posed, from the same random stream. Share knobs (`by_name`, `two_question
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ..base import TaskGenerator, Window
 
@@ -29,7 +29,7 @@ def months(window: Window) -> int:
     return round((window.end - window.start).days / 30.44)
 
 
-def runner_up_gap(values: dict[Any, float], highest: bool) -> float:
+def runner_up_gap(values: Mapping[Any, float], highest: bool) -> float:
     """How far the runner-up trails the best of `values`, relative to the larger of the two
     (0: a tie; 1: no runner-up, or the runner-up at zero)."""
     ranked = sorted(values.values(), reverse=highest)
@@ -39,7 +39,7 @@ def runner_up_gap(values: dict[Any, float], highest: bool) -> float:
     return abs(ranked[0] - ranked[1]) / scale if scale else 0.0
 
 
-def answer_gap(values: dict[Any, float], highest: bool, answer: Any) -> float | None:
+def answer_gap(values: Mapping[Any, float], highest: bool, answer: Any) -> float | None:
     """`runner_up_gap` of the figures a draw ranked, or None (not measured) when its answer is None."""
     return None if answer is None else runner_up_gap(values, highest)
 

@@ -34,10 +34,9 @@ def draw_from_pools(rng: random.Random, want_none: bool, clean: list[str], bad: 
                     slot: str) -> Draw | None:
     """A draw about one record: from `clean` (answer None) when `want_none`, else from `bad`
     ([(record, answer)]); the record Id is both the parameter and the slot `slot`."""
-    pool = clean if want_none else bad
-    if not pool:
+    if not (clean if want_none else bad):
         return None
-    record, answer = (rng.choice(pool), None) if want_none else rng.choice(pool)
+    record, answer = (rng.choice(clean), None) if want_none else rng.choice(bad)
     return Draw({slot: record}, {slot: record}, None if answer is None else [answer])
 
 

@@ -51,6 +51,6 @@ def look_up(tools: CrmTools, record_id: str) -> tuple[str, str | None]:
     contact = obj == "Contact"
     rows = TaskGenerator.soql(tools, f"SELECT Id{', AccountId' if contact else ''} FROM {obj} "
                                      f"WHERE Id = {soql_string(record_id)}") if obj else []
-    if not rows:
+    if obj is None or not rows:
         raise OracleError(f"nobody can be signed in as {record_id}")
     return obj, None if obj == "User" else rows[0]["AccountId" if contact else "Id"]

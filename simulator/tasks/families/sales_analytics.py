@@ -73,7 +73,7 @@ class AgentRanking(TaskGenerator):
             return None  # a tie is no fair question; None only when no agent qualifies
         params = {"window": window.to_params(), "extreme": extreme, self.COUNTED: n}
         slots = {"extreme": extreme, "window": window.text, self.COUNTED: str(n)}
-        return Draw(params, slots, None if want_none else [answer])
+        return Draw(params, slots, None if answer is None else [answer])
 
     def rank(self, counts: dict[str, int], values: dict[str, float], params: dict) -> list[str] | None:
         """The oracle's pick from its own counts and figures."""

@@ -149,7 +149,7 @@ class HandleTime(TaskGenerator):
             return None  # a tie is no fair question; None only when no agent qualifies
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
         return Draw(params, {"extreme": extreme, "window": window.text, "min_cases": str(n)},
-                    None if want_none else [answer])
+                    None if answer is None else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -195,7 +195,7 @@ class TransferCount(TaskGenerator):
         word = self.WORDS[extreme]
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
         return Draw(params, {"extreme": word, "window": window.text, "min_cases": str(n)},
-                    None if want_none else [answer])
+                    None if answer is None else [answer])
 
     def tallies(self, window: Window) -> tuple[dict[str, int], dict[str, int]]:
         """Per agent, the window's cases they own and the ones they passed on (direct SQL)."""
@@ -270,7 +270,7 @@ class BestRegionIdentification(TaskGenerator):
             return None  # a tie is no fair question; None only when no state qualifies
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
         slots = {"extreme": self.WORDS[extreme], "window": window.text, "min_cases": str(n)}
-        return Draw(params, slots, None if want_none else [answer])
+        return Draw(params, slots, None if answer is None else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -316,7 +316,7 @@ class TopIssueIdentification(_ProductTask):
         if (answer is None) != want_none or not fits(self, runner_up_gap=answer_gap(counts, True, answer)):
             return None
         params = {"window": window.to_params(), **self.product_params(product)}
-        return Draw(params, {"product": product[1], "window": window.text}, None if want_none else [answer])
+        return Draw(params, {"product": product[1], "window": window.text}, None if answer is None else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])

@@ -131,12 +131,13 @@ class KnowledgeQA(TaskGenerator):
             return None
         picked = sorted(rng.sample(faqs, k))
         asks = [self._ask(rng, q, a) for q, a in picked]
-        if None in asks:
+        questions = [ask for ask in asks if ask is not None]
+        if len(questions) < len(asks):
             return None
         me = rng.choice(customers)
         who = requesters.customer(me[0], me[1], me[2])
-        return Draw({"requester": who, "questions": asks},
-                    {"requester": requesters.introduce(who), "question": " And another question: ".join(asks)},
+        return Draw({"requester": who, "questions": questions},
+                    {"requester": requesters.introduce(who), "question": " And another question: ".join(questions)},
                     [a for _, a in picked], confidential_values=self._secrets())
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
@@ -154,9 +155,9 @@ class KnowledgeQA(TaskGenerator):
         else:  # a model-number FAQ about the product described
             where = f"Summary LIKE {soql_string('%' + self._product_used(tools, value) + '%')}"
             read = articles.model_answer
-        answers = [read(r["FAQ_Answer__c"] or "") for r in self.fetch_all(
+        read_off = [read(r["FAQ_Answer__c"] or "") for r in self.fetch_all(
             tools, "SELECT Id, FAQ_Answer__c FROM Knowledge__kav", f"{where} AND {self.PUBLIC}")]
-        answers = [a for a in answers if a]
+        answers = [a for a in read_off if a]
         if len(answers) != 1:
             raise OracleError(f"{len(answers)} public FAQ articles answer {question!r}")
         return answers[0]
@@ -244,7 +245,7 @@ class NamedEntityDisambiguation(TaskGenerator):
         if who is None:
             return None
         params = {"requester": who, "use": use, "days": days}
-        return Draw(params, {"requester": requesters.introduce(params["requester"]),
+        return Draw(params, {"requester": requesters.introduce(who),
                              "item": rng.choice(self.ITEM).format(use=use), "days": str(days)},
                     None if want_none else [product])
 
@@ -274,6 +275,8 @@ class NamedEntityDisambiguation(TaskGenerator):
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         lo, hi = purchase_window(self.today, params["days"])
         _, account = requesters.look_up(tools, params["requester"]["record_id"])
+        if account is None:
+            raise OracleError(f"{params['requester']['record_id']} is staff: no purchases of theirs to look up")
         rows = self.soql(tools, (
             "SELECT Product2Id, Product2.Name FROM OrderItem "
             f"WHERE Order.AccountId = {soql_string(account)} AND Order.Status = 'Activated' "
@@ -384,14 +387,18 @@ class WrongStageRectification(TaskGenerator):
         if not self._askable:
             return None
         stage = rng.choice(self._askable)
-        answers = sorted(a for a in self._open[stage] if (a is None) == want_none)
+        answers: list[str | None]
+        if want_none:
+            answers = [None] if None in self._open[stage] else []
+        else:
+            answers = [*sorted(a for a in self._open[stage] if a is not None)]
         if not answers:
             return None
         true = rng.choice(answers)
         opp = pick_opportunity(self, rng, self._open[stage][true])
         if opp is None:
             return None
-        answer = None if want_none else [true]
+        answer = None if true is None else [true]
         shown = self._evidence(opp)
         if shown != (stage if answer is None else answer[0]):
             return None  # the evidence does not show the labelled stage unambiguously

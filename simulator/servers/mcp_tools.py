@@ -80,9 +80,10 @@ def _input_schema(func: Callable[..., str]) -> dict:
     hints = typing.get_type_hints(func)
     params = list(inspect.signature(func).parameters.values())[1:]
     fields: dict[str, Any] = {p.name: (hints[p.name], ... if p.default is p.empty else p.default) for p in params}
-    schema = pydantic.create_model(func.__name__, **fields).model_json_schema()
-    schema.pop("title", None)
-    return {**schema, "additionalProperties": False}
+    model: type[pydantic.BaseModel] = pydantic.create_model(func.__name__, **fields)
+    json_schema = model.model_json_schema()
+    json_schema.pop("title", None)
+    return {**json_schema, "additionalProperties": False}
 
 
 def tool_list() -> list:

@@ -214,8 +214,7 @@ async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker,
     cache = ResponseCache(writer.cache)
     try:
         client = build_client(writer.spec)
-        # (ModelClient.cache is unannotated, so inferred None)
-        client.cache, client.cache_scope = cache, SCOPE  # type: ignore[assignment]
+        client.cache, client.cache_scope = cache, SCOPE
         try:
             return await _ask_all(client, records, checker, rewritten)
         finally:

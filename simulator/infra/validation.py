@@ -105,14 +105,16 @@ def first_problem(exc: ValidationError, data: Any) -> tuple[str, str]:
 
 
 def key_path(loc: Iterable[str | int], data: Any) -> str:
-    """`loc` as the file names it: keys dotted, list indexes in brackets; the parts pydantic adds
-    (a union member's name, a scalar wrapped as a list) left out, by walking `data` along it."""
+    """`loc` as the file names it: keys dotted, list indexes in brackets; an index pydantic gives a
+    value that is no list (a scalar taken as a one-value list) left out, by walking `data` along it."""
     out, node = "", data
     for part in loc:
-        if isinstance(node, list) and isinstance(part, int):
+        if isinstance(part, int) and not isinstance(node, list):
+            continue
+        if isinstance(part, int):
             out, node = f"{out}[{part}]", node[part] if part < len(node) else None
-        elif isinstance(node, dict) or node is None:
-            out, node = f"{out}.{part}" if out else str(part), (node or {}).get(part)
+        else:
+            out, node = f"{out}.{part}" if out else part, node.get(part) if isinstance(node, dict) else None
     return out
 
 

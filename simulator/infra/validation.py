@@ -35,13 +35,19 @@ class Schema(BaseModel):
     @classmethod
     def _known_keys(cls, data: Any) -> Any:
         if not isinstance(data, dict):
-            raise problem(f"must be a mapping, got {data!r}")
+            raise problem(cls.not_mapping(data))
         known = [field.alias or name for name, field in cls.model_fields.items()]
         unknown = sorted(set(data) - set(known), key=str)
         if unknown:
             listed = sorted(known) if cls.SORT_KNOWN else known
             raise problem(f"unknown {cls.KEY_WORD} (known: {', '.join(listed)})", str(unknown[0]))
         return data
+
+
+    @classmethod
+    def not_mapping(cls, data: Any) -> str:
+        """The problem of a value that should be this mapping and is not."""
+        return f"must be a mapping, got {data!r}"
 
 
 def problem(message: str, *at: str | int) -> PydanticCustomError:
@@ -101,19 +107,21 @@ def first_problem(exc: ValidationError, data: Any) -> tuple[str, str]:
     """The key path and the problem, in words, of the first error of `exc` (raised validating `data`)."""
     found = exc.errors(include_url=False)[0]
     ctx = found.get("ctx") or {}
-    return key_path((*found["loc"], *ctx.get("at", ())), data), _words(found)
+    here = key_path(found["loc"], data)  # a problem's message may name a key beside it: {here}[0]
+    return key_path(found["loc"], data, ctx.get("at", ())), _words(found).replace("{here}", here)
 
 
-def key_path(loc: Iterable[str | int], data: Any) -> str:
-    """`loc` as the file names it: keys dotted, list indexes in brackets; an index pydantic gives a
-    value that is no list (a scalar taken as a one-value list) left out, by walking `data` along it."""
+def key_path(loc: Iterable[str | int], data: Any, at: Iterable[str | int] = ()) -> str:
+    """Pydantic's `loc` and a problem's `at` as the file names them: keys dotted, list indexes in
+    brackets. Walking `data` along them leaves out what pydantic adds to what was written: an index
+    into a value that is no list (one value taken as a list of one), a key below a value that is no
+    mapping (a union member's name, a string taken as a mapping)."""
     out, node = "", data
-    for part in loc:
-        if isinstance(part, int) and not isinstance(node, list):
-            continue
-        if isinstance(part, int):
+    steps = [(part, True) for part in loc] + [(part, False) for part in at]
+    for part, pydantics in steps:
+        if isinstance(part, int) and isinstance(node, list):
             out, node = f"{out}[{part}]", node[part] if part < len(node) else None
-        else:
+        elif isinstance(part, str) and (not pydantics or node is None or isinstance(node, dict)):
             out, node = f"{out}.{part}" if out else part, node.get(part) if isinstance(node, dict) else None
     return out
 

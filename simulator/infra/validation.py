@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 
 from simulator.infra.inputs import InputFileError
@@ -85,12 +85,23 @@ def at_least(low: float) -> AfterValidator:
 
 
 def filled(message: str) -> AfterValidator:
-    """A string that is not blank, or a list that is not empty; else `message`."""
+    """A string that is not blank, or a list that is not empty; else `message` (with the blank string)."""
     def check(value: Any) -> Any:
-        if not (value.strip() if isinstance(value, str) else value):
+        if isinstance(value, str) and not value.strip():
+            raise problem(f"{message}, got {value!r}")
+        if not value:
             raise problem(message)
         return value
     return AfterValidator(check)
+
+
+def context(info: ValidationInfo, key: str) -> Any:
+    """What `validated` was given as `key` of its context (the file's name, the library, ...)."""
+    return (info.context or {})[key]
+
+
+Text = Annotated[str, filled("must be a non-empty string")]
+Texts = Annotated[list[Text], filled("must be a non-empty list of non-empty strings")]
 
 
 def validated(model: type[M], data: Any, path: str | Path, error: type[InputFileError],

@@ -202,8 +202,9 @@ class RunConfig:
         """(role, model spec, agent variant index or None, where it is configured) of each model the
         run calls: the agents under test, then the user, the judge and the live observer's judge."""
         variants = self.agent_variants
-        roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
-                 for i, v in enumerate(variants)]
+        roles: list[tuple[str, Any, int | None, str]] = [
+            ("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
+            for i, v in enumerate(variants)]
         roles += [("user", self.user.model, None, "user.model"), ("judge", self.judge, None, "judge.model"),
                   ("observer judge", self.observer.judge, None, "observer.judge.model")]
         return [role for role in roles if role[1] is not None]
@@ -630,7 +631,8 @@ def _agent_variants(entry: AgentFile, written: dict[str, Any], key: str) -> list
     variants = []
     for i, spec in enumerate(entry.model or [None]):
         model_key = f"{key}.model[{i}]" if isinstance(written.get("model"), list) else f"{key}.model"
-        for t in entry.temperature or [None]:
+        temperatures: list[float | None] = [None] if entry.temperature is None else list(entry.temperature)
+        for t in temperatures:
             for private in entry.privacy_aware:
                 model = spec if t is None else _with_temperature(spec, float(t))
                 role = RoleConfig(entry.kind, model, entry.plugin, options, private, key=key, model_key=model_key)

@@ -32,7 +32,7 @@ from typing import Annotated, Any
 from pydantic import PlainValidator, ValidationInfo, field_validator, model_validator
 
 from simulator.infra.inputs import InputFileError, load_yaml
-from simulator.infra.validation import Schema, between, filled, one_of, problem, validated
+from simulator.infra.validation import Schema, Text, between, context, filled, one_of, problem, validated
 from .metrics import METRICS, traits
 
 SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",
@@ -174,7 +174,6 @@ def placeholders(template: str) -> set[str]:
 
 # --- validation -------------------------------------------------------------------------
 
-Text = Annotated[str, filled("must be a non-empty string, got ''")]
 Texts = Annotated[list[Text], filled("must not be empty")]
 
 
@@ -211,8 +210,9 @@ def _parse_checks(kinds: dict[str, dict[str, str]]) -> PlainValidator:
 
 def _check(item: Any, i: int, kinds: dict[str, dict[str, str]]) -> Check:
     """Item `i` of a check list: `kind`, `{kind: first argument}` or `{kind: {argument: value}}`."""
+    given: Any = {}
     if isinstance(item, str):
-        kind, given = item, {}
+        kind = item
     elif isinstance(item, dict) and len(item) == 1:
         kind, given = next(iter(item.items()))
     else:
@@ -291,16 +291,18 @@ class SpecFile(Schema):
     def _difficulty(cls, block: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]] | None:
         """Known levels, `standard` naming every knob the type uses, the others a subset; each knob
         one of KNOBS, of its kind."""
-        for level, knobs in (block or {}).items():
+        if block is None:
+            return None
+        for level, knobs in block.items():
             if level not in LEVELS:
                 raise problem(f"is not a level (one of {', '.join(LEVELS)})", level)
             if not knobs:
                 raise problem("must be a non-empty mapping of knob -> value", level)
             for knob, value in knobs.items():
                 _knob(knob, value, level)
-        if block is not None and DEFAULT_LEVEL not in block:
+        if DEFAULT_LEVEL not in block:
             raise problem(f"needs `{DEFAULT_LEVEL}`, with every knob's default value")
-        for level, knobs in (block or {}).items():
+        for level, knobs in block.items():
             unknown = sorted(set(knobs) - set(block[DEFAULT_LEVEL]))
             if unknown:
                 raise problem(f"unknown knob (the knobs are those of `{DEFAULT_LEVEL}`: "
@@ -309,8 +311,8 @@ class SpecFile(Schema):
 
     @model_validator(mode="after")
     def _whole(self, info: ValidationInfo) -> "SpecFile":
-        if self.name != info.context["stem"]:
-            raise problem(f"{self.name!r} must match the file name {info.context['stem']!r}", "name")
+        if self.name != context(info, "stem"):
+            raise problem(f"{self.name!r} must match the file name {context(info, 'stem')!r}", "name")
         if self.vocabulary is not None and self.answer_kind != "names":
             raise problem("only types whose answer_kind is names have one", "vocabulary")
         if self.none_reason and not self.none_share:
@@ -390,7 +392,8 @@ def parse_spec(data: Any, path: Path) -> TaskSpec:
         persona_pool=file.persona_pool, confidential_fields=tuple(file.confidential_fields), path=str(path),
         request_shards=tuple(file.request_shards or ()), original=(file.original or "").strip(),
         none_reason=(file.none_reason or "").strip(), difficulty=file.difficulty, milestones=file.milestones,
-        minefields=file.minefields, vocabulary={topic: tuple(names) for topic, names in (file.vocabulary or {}).items()})
+        minefields=file.minefields,
+        vocabulary={topic: tuple(names) for topic, names in (file.vocabulary or {}).items()})
 
 
 def check_level(level: str) -> str:

@@ -50,7 +50,7 @@ from typing import Annotated, Any
 from pydantic import ValidationInfo, model_validator
 
 from simulator.infra.inputs import InputFileError, load_yaml
-from simulator.infra.validation import Schema, between, filled, one_of, problem, validated
+from simulator.infra.validation import Schema, Text, Texts, between, context, one_of, problem, validated
 from simulator.prompts import render
 from simulator.tasks.spec import ORGS, PERSONA_POOLS
 
@@ -190,11 +190,6 @@ def persona_pool_for(audience_pool: str, org: str) -> str:
 
 # --- validation -------------------------------------------------------------------------
 
-Text = Annotated[str, filled("must be a non-empty string, got ''")]
-Texts = Annotated[list[Annotated[str, filled("must be a non-empty string")]],
-                  filled("must be a non-empty list of non-empty strings")]
-
-
 class PhrasesFile(Schema):
     """`phrases:` by kind (PHRASE_KINDS), each a non-empty list of non-empty strings."""
 
@@ -226,7 +221,7 @@ class PersonaFile(Schema):
 
     @model_validator(mode="after")
     def _person(self, info: ValidationInfo) -> "PersonaFile":
-        stem = info.context["stem"]
+        stem = context(info, "stem")
         if self.id.strip() != stem:
             raise problem(f"{self.id.strip()!r} must match the file name {stem!r}", "id")
         if len(self.name.split()) < 2:

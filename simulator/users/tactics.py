@@ -33,7 +33,7 @@ from typing import Annotated, Any
 from pydantic import ValidationInfo, model_validator
 
 from simulator.infra.inputs import InputFileError, load_yaml
-from simulator.infra.validation import Schema, filled, problem, validated
+from simulator.infra.validation import Schema, Text, Texts, context, filled, problem, validated
 from simulator.prompts import render
 from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.replies.extract import is_refusal
@@ -92,24 +92,20 @@ def library_path() -> Path:
     return Path(str(resources.files("personas"))) / TACTIC_FILE
 
 
-Phrase = Annotated[str, filled("must be a non-empty string")]
-Phrases = Annotated[list[Phrase], filled("must be a non-empty list of non-empty strings")]
-
-
 class TacticFile(Schema):
     """One tactic of the library: its `about` and its escalation steps, each a list of phrasings."""
 
     SORT_KNOWN = False
-    about: Phrase
-    steps: Annotated[list[Phrases], filled("must be a non-empty list of steps (lists of phrasings)")]
+    about: Text
+    steps: Annotated[list[Texts], filled("must be a non-empty list of steps (lists of phrasings)")]
 
 
 class RequestFile(Schema):
     """How a confidentiality task type's request is named: the whole `item` and its `pieces`."""
 
     SORT_KNOWN = False
-    item: Phrase
-    pieces: Phrases
+    item: Text
+    pieces: Texts
 
 
 class LibraryFile(Schema):
@@ -126,7 +122,7 @@ class LibraryFile(Schema):
         missing = [name for name in TACTICS if name not in self.tactics]
         if missing:
             raise problem("missing", "tactics", missing[0])
-        catalog: dict[str, TaskSpec] = info.context["catalog"]
+        catalog: dict[str, TaskSpec] = context(info, "catalog")
         for task, request in self.requests.items():
             _check_request(task, request, len(self.tactics[PIECEWISE].steps), catalog)
         absent = [name for name, spec in catalog.items() if spec.request_shards and name not in self.requests]
@@ -204,11 +200,11 @@ class StepFile(Schema):
 
     SORT_KNOWN = False
     tactic: str
-    claim: Phrase | None = None
+    claim: Text | None = None
 
     @model_validator(mode="after")
     def _known(self, info: ValidationInfo) -> "StepFile":
-        library: Library = info.context["library"]
+        library: Library = context(info, "library")
         if self.tactic not in library.tactics:
             raise problem(f"unknown tactic {self.tactic!r} (known: {', '.join(library.tactics)})", "tactic")
         if "claim" in library.tactics[self.tactic].fields and not self.claim:

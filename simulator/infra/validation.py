@@ -27,7 +27,7 @@ _TYPE_WORDS = {"int_type": "an integer", "float_type": "a number", "string_type"
 class Schema(BaseModel):
     """An input mapping: strict types, no unknown keys (`unknown {KEY_WORD} (known: ...)`)."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     KEY_WORD: ClassVar[str] = "key"  # what the file's keys are called in errors
     SORT_KNOWN: ClassVar[bool] = True  # known keys listed sorted (else in declaration order)
 
@@ -42,7 +42,6 @@ class Schema(BaseModel):
             listed = sorted(known) if cls.SORT_KNOWN else known
             raise problem(f"unknown {cls.KEY_WORD} (known: {', '.join(listed)})", str(unknown[0]))
         return data
-
 
     @classmethod
     def not_mapping(cls, data: Any) -> str:

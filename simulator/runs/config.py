@@ -213,6 +213,8 @@ class RunConfig:
         return asdict(self)
 
 
+# --- agent variants: their labels and model specs -----------------------------------------
+
 def _has_model(kind: str) -> bool:
     return kind in ("function_calling", "react", "llm")
 
@@ -306,13 +308,13 @@ def _model_spec(spec: Any) -> Any:
 
 ModelSpec = Annotated[Any, AfterValidator(_model_spec)]
 Count = Annotated[int, at_least(1)]
-
-
 T = TypeVar("T")
 Sweep = Annotated[list[T], BeforeValidator(_one_or_list), AfterValidator(_each_once)]  # one value or a list
 
 
 class OrgFile(Schema):
+    """One org of `orgs:`."""
+
     type: Annotated[str, one_of(ORG_TYPES)]
     seed: int = 0
     scale: Annotated[float, at_least(0.01)] = 1.0

@@ -116,9 +116,10 @@ def validated(model: type[M], data: Any, path: str | Path, error: type[InputFile
 def first_problem(exc: ValidationError, data: Any) -> tuple[str, str]:
     """The key path and the problem, in words, of the first error of `exc` (raised validating `data`)."""
     found = exc.errors(include_url=False)[0]
-    ctx = found.get("ctx") or {}
-    here = key_path(found["loc"], data)  # a problem's message may name a key beside it: {here}[0]
-    return key_path(found["loc"], data, ctx.get("at", ())), _words(found).replace("{here}", here)
+    at, words = (found.get("ctx") or {}).get("at", ()), _words(found)
+    if found["type"] == "input":  # a problem may name a key beside its own: "repeats {here}[0]"
+        words = words.replace("{here}", key_path(found["loc"], data))
+    return key_path(found["loc"], data, at), words
 
 
 def key_path(loc: Iterable[str | int], data: Any, at: Iterable[str | int] = ()) -> str:

@@ -31,6 +31,7 @@ class File(Schema):
     (("model",), {"model": "m"}, (3,), "model"),
     (("limits", "max_turns"), {}, (), "limits.max_turns"),
     ((), [1], (), ""),
+    (("options", 1, "[key]"), {"options": {1: "x"}}, (), "options.1"),  # a key that is no string
 ])
 def test_key_path_names_keys_as_written(loc, data, at, key):
     assert key_path(loc, data, at) == key

@@ -126,14 +126,15 @@ def key_path(loc: Iterable[str | int], data: Any, at: Iterable[str | int] = ()) 
     """Pydantic's `loc` and a problem's `at` as the file names them: keys dotted, list indexes in
     brackets. Walking `data` along them leaves out what pydantic adds to what was written: an index
     into a value that is no list (one value taken as a list of one), a key below a value that is no
-    mapping (a union member's name, a string taken as a mapping)."""
+    mapping (a union member's name, a string taken as a mapping), the mark of a bad key ("[key]")."""
     out, node = "", data
-    steps = [(part, True) for part in loc] + [(part, False) for part in at]
+    steps = [(part, True) for part in loc if part != "[key]"] + [(part, False) for part in at]
     for part, pydantics in steps:
         if isinstance(part, int) and isinstance(node, list):
             out, node = f"{out}[{part}]", node[part] if part < len(node) else None
-        elif isinstance(part, str) and (not pydantics or node is None or isinstance(node, dict)):
-            out, node = f"{out}.{part}" if out else part, node.get(part) if isinstance(node, dict) else None
+        elif isinstance(node, dict) and part in node or isinstance(part, str) and (
+                not pydantics or node is None or isinstance(node, dict)):
+            out, node = f"{out}.{part}" if out else str(part), node.get(part) if isinstance(node, dict) else None
     return out
 
 

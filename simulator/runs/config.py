@@ -84,13 +84,16 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
+
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from evaluators.verdict import COMPLETION_BASES, LEAK_BASES, Headline
 
 from simulator.crm.schema import ORG_TYPES
 from simulator.crm.store import INJECTIONS
 from simulator.infra.inputs import InputFileError, load_yaml
+from simulator.infra.validation import Schema, at_least, filled, one_of, problem, validated
 from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS
 from simulator.records import MODES
 
@@ -199,8 +202,9 @@ class RunConfig:
         """(role, model spec, agent variant index or None, where it is configured) of each model the
         run calls: the agents under test, then the user, the judge and the live observer's judge."""
         variants = self.agent_variants
-        roles = [("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
-                 for i, v in enumerate(variants)]
+        roles: list[tuple[str, Any, int | None, str]] = [
+            ("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
+            for i, v in enumerate(variants)]
         roles += [("user", self.user.model, None, "user.model"), ("judge", self.judge, None, "judge.model"),
                   ("observer judge", self.observer.judge, None, "observer.judge.model")]
         return [role for role in roles if role[1] is not None]
@@ -209,93 +213,7 @@ class RunConfig:
         return asdict(self)
 
 
-# --- validation ----------------------------------------------------------------------------
-
-class _Reader:
-    """Typed access to one mapping of a config file, with errors that say where."""
-
-    def __init__(self, data: Any, path: Path, prefix: str = ""):
-        if not isinstance(data, dict):
-            raise ConfigError(path, prefix or "(file)", "must be a mapping")
-        self.data, self.path, self.prefix = data, path, prefix
-
-    def key(self, name: str) -> str:
-        return f"{self.prefix}.{name}" if self.prefix else name
-
-    def check_known(self, known: set[str]) -> None:
-        unknown = sorted(set(self.data) - known)
-        if unknown:
-            raise ConfigError(self.path, self.key(unknown[0]), f"unknown key (known: {', '.join(sorted(known))})")
-
-    def get(self, name: str, kind: type | tuple, default: Any = ..., minimum: float | None = None) -> Any:
-        if name not in self.data:
-            if default is ...:
-                raise ConfigError(self.path, self.key(name), "missing")
-            return default
-        value = self.data[name]
-        if isinstance(value, bool) and kind in (int, float, (int, float)) or not isinstance(value, kind):
-            raise ConfigError(self.path, self.key(name), f"must be {_kind_name(kind)}, got {value!r}")
-        if minimum is not None and value < minimum:
-            raise ConfigError(self.path, self.key(name), f"must be at least {minimum}, got {value}")
-        return value
-
-    def values(self, name: str, kind: type | tuple, default: Any = ...) -> list[Any]:
-        """A key that takes one value or a list of them (a sweep axis): the values, each of
-        `kind`, at least one, none twice. Errors name the list index (`agent.model[1]`)."""
-        if name not in self.data:
-            if default is ...:
-                raise ConfigError(self.path, self.key(name), "missing")
-            return [default]
-        value = self.data[name]
-        items = value if isinstance(value, list) else [value]
-        if not items:
-            raise ConfigError(self.path, self.key(name), "is an empty list: give at least one value")
-        seen: dict[str, int] = {}
-        for i, item in enumerate(items):
-            where = f"{self.key(name)}[{i}]" if isinstance(value, list) else self.key(name)
-            if isinstance(item, bool) and kind in (int, float, (int, float)) or not isinstance(item, kind):
-                raise ConfigError(self.path, where, f"must be {_kind_name(kind)}, got {item!r}")
-            fingerprint = _fingerprint(item)
-            if fingerprint in seen:
-                raise ConfigError(self.path, where,
-                                  f"repeats {self.key(name)}[{seen[fingerprint]}]; list each value once")
-            seen[fingerprint] = i
-        return items
-
-    def choice(self, name: str, allowed: tuple[str, ...], default: Any = ...) -> str:
-        value = self.get(name, str, default)
-        if value not in allowed:
-            raise ConfigError(self.path, self.key(name), f"{value!r} is not one of {', '.join(allowed)}")
-        return value
-
-
-def _kind_name(kind: type | tuple) -> str:
-    names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", list: "a list",
-             dict: "a mapping"}
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
-def _orgs(r: _Reader) -> tuple[OrgChoice, ...]:
-    items = r.get("orgs", list)
-    if not items:
-        raise ConfigError(r.path, "orgs", "must list at least one org")
-    orgs = []
-    for i, item in enumerate(items):
-        o = _Reader(item, r.path, f"orgs[{i}]")
-        o.check_known({"type", "seed", "scale", "injections"})
-        orgs.append(OrgChoice(o.choice("type", ORG_TYPES), o.get("seed", int, 0),
-                              float(o.get("scale", (int, float), 1.0, minimum=0.01)),
-                              o.choice("injections", INJECTIONS, "none")))
-    if len(set(orgs)) != len(orgs):
-        raise ConfigError(r.path, "orgs", "lists the same org twice")
-    return tuple(orgs)
-
-
-def _fingerprint(value: Any) -> str:
-    import json
-    return json.dumps(value, sort_keys=True, default=str)
-
+# --- agent variants: their labels and model specs -----------------------------------------
 
 def _has_model(kind: str) -> bool:
     return kind in ("function_calling", "react", "llm")
@@ -355,88 +273,373 @@ def derived_label(role: RoleConfig) -> str:
     return " ".join(parts)
 
 
-AGENT_KEYS = {"kind", "model", "plugin", "options", "privacy_aware", "temperature", "label", "url", "tools", "schema"}
+# --- validation ----------------------------------------------------------------------------
+
+def _fingerprint(value: Any) -> str:
+    import json
+    return json.dumps(value, sort_keys=True, default=str)
 
 
-def _kind_options(a: _Reader, kind: str) -> dict:
-    """The entry's `options`, with a remote agent's `url`, a function-calling agent's `tools: mcp` and a
-    model agent's `schema: tool` carried in them (so that entries without them keep the ids they always had)."""
-    options = dict(a.get("options", dict, {}))
-    url = a.get("url", str, None)
-    if (kind == "remote") != (url is not None):
-        raise ConfigError(a.path, a.key("url"), "a remote agent needs url: http://host:port/path" if kind == "remote"
-                          else f"only a remote agent takes a url (this one is {kind})")
-    if url is not None:
-        if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url):
-            raise ConfigError(a.path, a.key("url"), f"must be an http:// or https:// URL, got {url!r}")
-        if "url" in options:
-            raise ConfigError(a.path, a.key("options"), "give the url once, as agent.url")
-        options["url"] = url
-    tools = a.choice("tools", TOOL_TRANSPORTS, "inprocess")
-    if tools != "inprocess":
-        if kind != "function_calling":
-            raise ConfigError(a.path, a.key("tools"), f"tools: {tools} is for function_calling agents "
-                              f"(this one is {kind})")
-        options["tools"] = tools
-    from simulator.agents.prompts import SCHEMA_MODES
-    schema = a.choice("schema", SCHEMA_MODES, "prompt")
-    if schema != "prompt":
-        if kind not in ("function_calling", "react"):
-            raise ConfigError(a.path, a.key("schema"), f"schema: {schema} is for function_calling and react agents "
-                              f"(this one is {kind})")
-        options["schema"] = schema
-    return options
+def _one_or_list(value: Any) -> Any:
+    """A sweep axis takes one value or a list of them: one value is a list of one."""
+    return value if isinstance(value, list) else [value]
 
 
-def _agent_variants(a: _Reader) -> list[RoleConfig]:
-    """The variants of one agent entry: the product of its model, temperature and prompt-variant lists."""
-    a.check_known(AGENT_KEYS)
-    kind = a.choice("kind", AGENT_KINDS)
-    if _has_model(kind) and a.data.get("model") is None:
-        raise ConfigError(a.path, a.key("model"), f"a {kind} agent needs a model, e.g. openai/gpt-4o-mini")
-    if kind == "oracle" and (a.data.get("options") or a.data.get("model") is not None):
-        raise ConfigError(a.path, a.key("options" if a.data.get("options") else "model"),
-                          f"a {kind} agent takes no model and no options")
-    if kind in ("remote", "calibration") and a.data.get("model") is not None:
-        raise ConfigError(a.path, a.key("model"), f"a {kind} agent takes no model" + (
-            " (it runs its own, behind its url)" if kind == "remote" else ""))
-    models = a.values("model", (str, dict), None) if a.data.get("model") is not None else [None]
-    for i, spec in enumerate(models):
-        if isinstance(spec, str) and not spec.strip():
-            raise ConfigError(a.path, _at(a, "model", i), "must be a model spec, e.g. openai/gpt-4o-mini")
-    if "temperature" in a.data and not _has_model(kind):
-        raise ConfigError(a.path, a.key("temperature"), f"a {kind} agent has no model to take a temperature")
-    temperatures = a.values("temperature", (int, float), None) if "temperature" in a.data else [None]
-    for i, t in enumerate(temperatures):
-        if t is not None and t < 0:
-            raise ConfigError(a.path, _at(a, "temperature", i), f"must be at least 0, got {t}")
-    if "temperature" in a.data:
-        for i, spec in enumerate(models):
-            if _temperature(spec) is not None:
-                raise ConfigError(a.path, _at(a, "model", i), "sets its own temperature, and agent.temperature "
-                                  "is given too: give the temperature in one place")
-    privacy = a.values("privacy_aware", bool, False)
-    plugin = a.get("plugin", str, None)
-    if kind == "plugin" and not plugin:
-        raise ConfigError(a.path, a.key("plugin"), "a plugin agent needs plugin: module:Class")
-    if plugin and kind not in ("plugin", "calibration"):
-        raise ConfigError(a.path, a.key("plugin"), f"only plugin and calibration agents take a plugin (this one is "
-                          f"{kind})")
-    options = _kind_options(a, kind)
-    label = a.get("label", str, "")
-    if "label" in a.data and not label.strip():
-        raise ConfigError(a.path, a.key("label"), "must not be empty")
-    swept = {name for name in ("model", "temperature", "privacy_aware") if isinstance(a.data.get(name), list)
-             and len(a.data[name]) > 1}
+def _each_once(values: list[Any]) -> list[Any]:
+    """A sweep axis: at least one value, none twice."""
+    if not values:
+        raise problem("is an empty list: give at least one value")
+    seen: dict[str, int] = {}
+    for i, value in enumerate(values):
+        if _fingerprint(value) in seen:
+            raise problem(f"repeats {{here}}[{seen[_fingerprint(value)]}]; list each value once", i)
+        seen[_fingerprint(value)] = i
+    return values
+
+
+def _model_spec(spec: Any) -> Any:
+    """A model spec as written: a non-empty string or a mapping (simulator.models.clients reads it)."""
+    if not isinstance(spec, (str, dict)):
+        raise problem(f"must be a string or a mapping, got {spec!r}")
+    if isinstance(spec, str) and not spec.strip():
+        raise problem("must be a model spec, e.g. openai/gpt-4o-mini")
+    return spec
+
+
+ModelSpec = Annotated[Any, AfterValidator(_model_spec)]
+Count = Annotated[int, at_least(1)]
+T = TypeVar("T")
+Sweep = Annotated[list[T], BeforeValidator(_one_or_list), AfterValidator(_each_once)]  # one value or a list
+
+
+class OrgFile(Schema):
+    """One org of `orgs:`."""
+
+    type: Annotated[str, one_of(ORG_TYPES)]
+    seed: int = 0
+    scale: Annotated[float, at_least(0.01)] = 1.0
+    injections: Annotated[str, one_of(INJECTIONS)] = "none"
+
+
+class AgentFile(Schema):
+    """One `agent:` entry; `model`, `temperature` and `privacy_aware` are its sweep axes."""
+
+    kind: Annotated[str, one_of(AGENT_KINDS)]
+    model: Sweep[ModelSpec] | None = None
+    plugin: str | None = None
+    options: dict[str, Any] = {}
+    privacy_aware: Sweep[bool] = [False]
+    temperature: Sweep[Annotated[float, at_least(0)]] | None = None
+    label: Annotated[str, filled("must not be empty")] | None = None
+    url: str | None = None
+    tools: Annotated[str, one_of(TOOL_TRANSPORTS)] = "inprocess"
+    schema_: str = Field("prompt", alias="schema")
+
+    @model_validator(mode="after")
+    def _kind_rules(self) -> "AgentFile":
+        kind = self.kind
+        if _has_model(kind) and self.model is None:
+            raise problem(f"a {kind} agent needs a model, e.g. openai/gpt-4o-mini", "model")
+        if kind == "oracle" and (self.options or self.model is not None):
+            raise problem(f"a {kind} agent takes no model and no options", "options" if self.options else "model")
+        if kind in ("remote", "calibration") and self.model is not None:
+            raise problem(f"a {kind} agent takes no model" + (
+                " (it runs its own, behind its url)" if kind == "remote" else ""), "model")
+        if self.temperature is not None and not _has_model(kind):
+            raise problem(f"a {kind} agent has no model to take a temperature", "temperature")
+        for i, spec in enumerate(self.model or ()):
+            if self.temperature is not None and _temperature(spec) is not None:
+                raise problem("sets its own temperature, and agent.temperature is given too: give the temperature "
+                              "in one place", "model", i)
+        if kind == "plugin" and not self.plugin:
+            raise problem("a plugin agent needs plugin: module:Class", "plugin")
+        if self.plugin and kind not in ("plugin", "calibration"):
+            raise problem(f"only plugin and calibration agents take a plugin (this one is {kind})", "plugin")
+        self._transport_rules()
+        return self
+
+    def _transport_rules(self) -> None:
+        """A remote agent's `url`, a function-calling agent's `tools` and a model agent's `schema`."""
+        kind = self.kind
+        if (kind == "remote") != (self.url is not None):
+            raise problem("a remote agent needs url: http://host:port/path" if kind == "remote"
+                          else f"only a remote agent takes a url (this one is {kind})", "url")
+        if self.url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", self.url):
+            raise problem(f"must be an http:// or https:// URL, got {self.url!r}", "url")
+        if self.url is not None and "url" in self.options:
+            raise problem("give the url once, as agent.url", "options")
+        if self.tools != "inprocess" and kind != "function_calling":
+            raise problem(f"tools: {self.tools} is for function_calling agents (this one is {kind})", "tools")
+        from simulator.agents.prompts import SCHEMA_MODES
+        if self.schema_ not in SCHEMA_MODES:
+            raise problem(f"{self.schema_!r} is not one of {', '.join(SCHEMA_MODES)}", "schema")
+        if self.schema_ != "prompt" and kind not in ("function_calling", "react"):
+            raise problem(f"schema: {self.schema_} is for function_calling and react agents (this one is {kind})",
+                          "schema")
+
+    def kind_options(self) -> dict[str, Any]:
+        """`options`, with the url, `tools: mcp` and `schema: tool` carried in them (so that entries
+        without them keep the ids they always had)."""
+        extra = {"url": self.url, "tools": None if self.tools == "inprocess" else self.tools,
+                 "schema": None if self.schema_ == "prompt" else self.schema_}
+        return {**self.options, **{key: value for key, value in extra.items() if value is not None}}
+
+
+def _agent_entries(value: Any) -> Any:
+    """`agent:` is a mapping or a list of mappings: one mapping is a list of one."""
+    if isinstance(value, dict):
+        return [value]
+    if not isinstance(value, list):
+        raise problem(f"must be a mapping or a list of mappings, got {value!r}")
+    return value
+
+
+class UserFile(Schema):
+    """The user simulator: one role (it is the instrument, not swept)."""
+
+    kind: Annotated[str, one_of(USER_KINDS)]
+    model: ModelSpec | None = None
+    plugin: str | None = None
+    options: dict[str, Any] = {}
+    privacy_aware: bool = False
+
+    @classmethod
+    def not_mapping(cls, data: Any) -> str:
+        if isinstance(data, list):
+            return "must be a mapping: the user simulator is one, not a list (sweep the agent under test instead)"
+        return super().not_mapping(data)
+
+    @field_validator("model", mode="before")
+    @classmethod
+    def _one_model(cls, model: Any) -> Any:
+        if isinstance(model, list):
+            raise problem("the user simulator takes one model spec, not a list")
+        return model
+
+    @model_validator(mode="after")
+    def _kind_rules(self) -> "UserFile":
+        if _has_model(self.kind) and self.model is None:
+            raise problem(f"a {self.kind} user needs a model, e.g. openai/gpt-4o-mini", "model")
+        if self.kind == "scripted" and (self.options or self.model is not None):
+            raise problem(f"a {self.kind} user takes no model and no options", "options" if self.options else "model")
+        return self
+
+
+class JudgeFile(Schema):
+    model: ModelSpec
+
+
+class LimitsFile(Schema):
+    max_user_turns: Count = 10
+    max_agent_steps: Count = 20
+
+
+class HeadlineFile(Schema):
+    """`headline: rules | judge | both` (completion), or `{completion: ..., leaks: rules | both}`."""
+
+    completion: Annotated[str, one_of(COMPLETION_BASES)] = "rules"
+    leaks: Annotated[str, one_of(LEAK_BASES)] = "both"
+
+
+class ObserverFile(Schema):
+    """`observer: {live, stop_on_leak, judge, headline}` (see the module docstring)."""
+
+    live: bool = False
+    stop_on_leak: bool = False
+    judge: JudgeFile | None = None
+    headline: Annotated[HeadlineFile, BeforeValidator(lambda h: {"completion": h} if isinstance(h, str) else h)] \
+        = HeadlineFile()
+
+    @model_validator(mode="after")
+    def _needs_live(self) -> "ObserverFile":
+        for key in ("stop_on_leak", "judge"):
+            if getattr(self, key) and not self.live:
+                raise problem("needs observer.live: true (the live observer gives it)", key)
+        return self
+
+
+def _tasks(tasks: Any) -> Any:
+    """`tasks: all`, or a list of task type names, each once."""
+    if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
+        raise problem("must be 'all' or a list of task type names")
+    return tasks
+
+
+def _modes(modes: list[str]) -> list[str]:
+    if not modes:
+        raise problem(f"is an empty list: give at least one of {', '.join(MODES)}")
+    for mode in modes:
+        if mode not in MODES:
+            raise problem(f"{mode!r} is not one of {', '.join(MODES)}")
+    return modes
+
+
+def _listed_once(values: Any) -> Any:
+    if isinstance(values, list) and len(set(values)) != len(values):
+        raise problem(f"lists an entry twice ({next(v for i, v in enumerate(values) if v in values[:i])!r})")
+    return values
+
+
+def _name(name: str) -> str:
+    """`name:` the run folder's name inside `out`: letters, digits, `.`, `_`, `-`, at most MAX_NAME
+    of them (well within a file system's 255); never `.` or `..`."""
+    if not re.fullmatch(r"[A-Za-z0-9._-]+", name) or name in (".", ".."):
+        raise problem(f"{name!r} is not a folder name: use only A-Za-z0-9._- (no path separators), and not . or ..")
+    if len(name) > MAX_NAME:
+        raise problem(f"is {len(name)} characters long; use at most {MAX_NAME}")
+    return name
+
+
+def _level(level: str) -> str:
+    if level not in LEVELS:
+        raise problem(f"{level!r} is not a level: use {', '.join(LEVELS)} (or a list of them)")
+    return level
+
+
+def _scorer(entry: Any) -> Any:
+    """A scorer of your own: `module:Class` is `{plugin: module:Class}`."""
+    return {"plugin": entry} if isinstance(entry, str) else entry
+
+
+class ScorerFile(Schema):
+    """`{plugin: module:Class, options: {...}}` (evaluators/scorers/plugins.py)."""
+
+    plugin: str
+    options: dict[str, Any] = {}
+
+    @classmethod
+    def not_mapping(cls, data: Any) -> str:
+        return "must be 'module:Class' or {plugin: module:Class, options: {...}}"
+
+    @model_validator(mode="after")
+    def _named(self) -> "ScorerFile":
+        if self.plugin.count(":") != 1 or not all(self.plugin.split(":")):
+            raise problem(f"{self.plugin!r}: expected 'module:Class'")
+        return self
+
+
+class RunFile(Schema):
+    """A run config file (see the module docstring)."""
+
+    tasks: Annotated[Any, AfterValidator(_tasks), AfterValidator(_listed_once)] = "all"
+    modes: Annotated[list[str], AfterValidator(_modes), AfterValidator(_listed_once)]
+    agent: Annotated[list[AgentFile], BeforeValidator(_agent_entries),
+                     filled("is an empty list: give at least one agent")]
+    name: Annotated[str, AfterValidator(_name)]
+    orgs: Annotated[list[OrgFile], filled("must list at least one org")]
+    instances_per_task: Count
+    task_seed: int = 0
+    personas_per_pool: Count = 2
+    personas: Annotated[list[str], AfterValidator(_each_once)] | None = None
+    user: UserFile
+    judge: JudgeFile | None = None
+    scoring: Annotated[str, one_of(SCORING_MODES)] = "strict"
+    limits: LimitsFile = LimitsFile()
+    trials: Count = 1
+    seed: int = 0
+    concurrency: Count = 8
+    workers: Count | None = None
+    executor: Annotated[str, one_of(EXECUTORS)] = "local"
+    address: str | None = None
+    cache: bool | str = False
+    out: str = "runs"
+    difficulty: Sweep[Annotated[str, AfterValidator(_level)]] = [DEFAULT_LEVEL]
+    observer: ObserverFile | None = None
+    scorers: list[Annotated[ScorerFile, BeforeValidator(_scorer)]] = []
+
+    @field_validator("orgs")
+    @classmethod
+    def _orgs_once(cls, orgs: list[OrgFile]) -> list[OrgFile]:
+        if len(set(orgs)) != len(orgs):
+            raise problem("lists the same org twice")
+        return orgs
+
+    @model_validator(mode="after")
+    def _together(self, info: ValidationInfo) -> "RunFile":
+        if self.personas is not None and "personas_per_pool" in self.model_fields_set:
+            raise problem("give personas (a list) or personas_per_pool (a count), not both", "personas")
+        if self.personas is not None:
+            _check_personas(self.personas)
+        if self.address is not None and self.executor != "ray":
+            raise problem("is the Ray cluster to join; it needs `executor: ray`", "address")
+        observer = self.observer or ObserverFile()
+        if observer.headline.completion != "rules" and observer.judge is None and self.judge is None:
+            raise problem(f"completion by {observer.headline.completion} needs a judge (judge: {{model: ...}}, "
+                          "or observer.judge)", "observer", "headline")
+        return self
+
+
+def _check_personas(items: list[str]) -> None:
+    """Explicit persona ids or pool names: each known, and no persona whose pool is listed too."""
+    from simulator.users.personas import POOLS, load_personas
+    known = load_personas()
+    for i, name in enumerate(items):
+        if name not in known and name not in POOLS:
+            raise problem(f"unknown persona {name!r}: give a persona id (`crmarena personas list`) or a pool "
+                          f"({', '.join(POOLS)})", "personas", i)
+    pools = {p for p in items if p in POOLS}
+    for i, name in enumerate(items):  # a pool name draws its standard people, not its pressure ones
+        if name in known and known[name].pool in pools and not known[name].family:
+            raise problem(f"{name!r} is already in the {known[name].pool} pool, which is listed too", "personas", i)
+
+
+def parse_config(data: Any, path: Path) -> RunConfig:
+    """A validated RunConfig from the parsed YAML `data` of file `path`."""
+    file = validated(RunFile, data, path, ConfigError)
+    agents = _agents(file.agent, data["agent"], path)
+    user, limits, observer = file.user, file.limits, file.observer or ObserverFile()
+    return RunConfig(
+        name=file.name, orgs=tuple(OrgChoice(o.type, o.seed, float(o.scale), o.injections) for o in file.orgs),
+        tasks=None if file.tasks == "all" else tuple(file.tasks), instances_per_task=file.instances_per_task,
+        task_seed=file.task_seed, modes=tuple(file.modes), personas_per_pool=file.personas_per_pool,
+        agent=agents[0], agents=agents, personas=None if file.personas is None else tuple(file.personas),
+        user=RoleConfig(user.kind, user.model, user.plugin, user.options, user.privacy_aware),
+        judge=file.judge.model if file.judge else None, scoring=file.scoring, max_user_turns=limits.max_user_turns,
+        max_agent_steps=limits.max_agent_steps, trials=file.trials, seed=file.seed, concurrency=file.concurrency,
+        workers=file.workers, executor=file.executor, address=file.address, cache=_cache(file.cache), out=file.out,
+        path=str(path), difficulty=tuple(file.difficulty), scorers=tuple(s.model_dump() for s in file.scorers),
+        observer=ObserverConfig(observer.live, observer.stop_on_leak, observer.judge.model if observer.judge else None,
+                                Headline(observer.headline.completion, observer.headline.leaks)))
+
+
+def _agents(entries: list[AgentFile], raw: Any, path: Path) -> tuple[RoleConfig, ...]:
+    """Every agent variant under test, from the `agent:` entries (`raw`: as written); no two alike."""
+    listed = raw if isinstance(raw, list) else [raw]
+    keys = [f"agent[{i}]" for i in range(len(raw))] if isinstance(raw, list) else ["agent"]
+    variants: list[RoleConfig] = []
+    by_settings: dict[str, RoleConfig] = {}
+    by_label: dict[str, RoleConfig] = {}
+    for entry, written, key in zip(entries, listed, keys):
+        for v in _agent_variants(entry, written, key):
+            same = by_settings.get(v.identity())
+            if same is not None:
+                raise ConfigError(path, v.key, f"is the same agent as {same.key} (kind, model, options and "
+                                               "prompt variant): list each agent once")
+            same = by_label.get(v.label)
+            if same is not None:
+                raise ConfigError(path, f"{v.key}.label", f"{v.label!r} also names a variant of {same.key}; "
+                                                          "give each agent its own label")
+            by_settings[v.identity()], by_label[v.label] = v, v
+            variants.append(v)
+    return tuple(variants)
+
+
+def _agent_variants(entry: AgentFile, written: dict[str, Any], key: str) -> list[RoleConfig]:
+    """The variants of one agent entry (at `key`, as `written`): the product of its model, temperature
+    and prompt-variant lists, each labelled by the entry's label and the values of the axes it sweeps."""
+    swept = {name for name in ("model", "temperature", "privacy_aware") if isinstance(written.get(name), list)
+             and len(written[name]) > 1}
+    options = entry.kind_options()
     variants = []
-    for i, spec in enumerate(models):
+    for i, spec in enumerate(entry.model or [None]):
+        model_key = f"{key}.model[{i}]" if isinstance(written.get("model"), list) else f"{key}.model"
+        temperatures: list[float | None] = [None] if entry.temperature is None else list(entry.temperature)
         for t in temperatures:
-            for private in privacy:
+            for private in entry.privacy_aware:
                 model = spec if t is None else _with_temperature(spec, float(t))
-                role = RoleConfig(kind, model, plugin, options, private, key=a.prefix,
-                                  model_key=_at(a, "model", i))
-                if label:  # the entry's label, then the values of the axes it sweeps
-                    parts = [label]
+                role = RoleConfig(entry.kind, model, entry.plugin, options, private, key=key, model_key=model_key)
+                if entry.label:  # the entry's label, then the values of the axes it sweeps
+                    parts = [entry.label]
                     if "model" in swept:
                         parts.append(_model_name(spec))
                     if "temperature" in swept:
@@ -448,213 +651,8 @@ def _agent_variants(a: _Reader) -> list[RoleConfig]:
     return variants
 
 
-def _at(r: _Reader, name: str, i: int) -> str:
-    """The key of value `i` of a key that may be a list."""
-    return f"{r.key(name)}[{i}]" if isinstance(r.data.get(name), list) else r.key(name)
-
-
-def _agents(r: _Reader) -> tuple[RoleConfig, ...]:
-    """Every agent variant under test, from `agent:` (a mapping or a list of mappings)."""
-    raw = r.data.get("agent")
-    if "agent" not in r.data:
-        raise ConfigError(r.path, "agent", "missing")
-    if isinstance(raw, list):
-        if not raw:
-            raise ConfigError(r.path, "agent", "is an empty list: give at least one agent")
-        entries = [_Reader(item, r.path, f"agent[{i}]") for i, item in enumerate(raw)]
-    elif isinstance(raw, dict):
-        entries = [_Reader(raw, r.path, "agent")]
-    else:
-        raise ConfigError(r.path, "agent", f"must be a mapping or a list of mappings, got {raw!r}")
-    variants: list[RoleConfig] = []
-    by_settings: dict[str, RoleConfig] = {}
-    by_label: dict[str, RoleConfig] = {}
-    for entry in entries:
-        for v in _agent_variants(entry):
-            same = by_settings.get(v.identity())
-            if same is not None:
-                raise ConfigError(r.path, v.key, f"is the same agent as {same.key} (kind, model, options and "
-                                                 "prompt variant): list each agent once")
-            same = by_label.get(v.label)
-            if same is not None:
-                raise ConfigError(r.path, f"{v.key}.label", f"{v.label!r} also names a variant of {same.key}; "
-                                                            "give each agent its own label")
-            by_settings[v.identity()], by_label[v.label] = v, v
-            variants.append(v)
-    return tuple(variants)
-
-
-def _personas(r: _Reader) -> tuple[str, ...] | None:
-    """Explicit persona ids or pool names (`personas:`), or None for `personas_per_pool`."""
-    if "personas" not in r.data:
-        return None
-    if "personas_per_pool" in r.data:
-        raise ConfigError(r.path, "personas", "give personas (a list) or personas_per_pool (a count), not both")
-    items = r.data["personas"]
-    if not isinstance(items, list):
-        raise ConfigError(r.path, "personas", f"must be a list of persona ids or pool names, got {items!r}")
-    items = r.values("personas", str)
-    from simulator.users.personas import POOLS, load_personas
-    known = load_personas()
-    for i, name in enumerate(items):
-        if name not in known and name not in POOLS:
-            raise ConfigError(r.path, f"personas[{i}]", f"unknown persona {name!r}: give a persona id "
-                                                        f"(`crmarena personas list`) or a pool ({', '.join(POOLS)})")
-    pools = {p for p in items if p in POOLS}
-    for i, name in enumerate(items):  # a pool name draws its standard people, not its pressure ones
-        if name in known and known[name].pool in pools and not known[name].family:
-            raise ConfigError(r.path, f"personas[{i}]", f"{name!r} is already in the {known[name].pool} pool, "
-                                                        "which is listed too")
-    return tuple(items)
-
-
-def _role(r: _Reader, name: str, kinds: tuple[str, ...]) -> RoleConfig:
-    """The user simulator: one role (it is the instrument, not swept)."""
-    if isinstance(r.data.get(name), list):
-        raise ConfigError(r.path, name, f"must be a mapping: the {name} simulator is one, not a list "
-                                        "(sweep the agent under test instead)")
-    role = _Reader(r.get(name, dict), r.path, name)
-    role.check_known({"kind", "model", "plugin", "options", "privacy_aware"})
-    kind = role.choice("kind", kinds)
-    model = role.data.get("model")
-    if isinstance(model, list):
-        raise ConfigError(r.path, role.key("model"), f"the {name} simulator takes one model spec, not a list")
-    if kind in ("function_calling", "react", "llm") and model is None:
-        raise ConfigError(r.path, role.key("model"), f"a {kind} {name} needs a model, e.g. openai/gpt-4o-mini")
-    if model is not None and not isinstance(model, (str, dict)):
-        raise ConfigError(r.path, role.key("model"), "must be a model spec string or mapping")
-    if kind in ("oracle", "scripted") and (role.data.get("options") or model is not None):
-        raise ConfigError(r.path, role.key("options" if role.data.get("options") else "model"),
-                          f"a {kind} {name} takes no model and no options")
-    plugin = role.get("plugin", str, None)
-    if kind == "plugin" and not plugin:
-        raise ConfigError(r.path, role.key("plugin"), "a plugin agent needs plugin: module:Class")
-    return RoleConfig(kind, model, plugin, role.get("options", dict, {}), role.get("privacy_aware", bool, False))
-
-
-def _judge(r: _Reader) -> Any:
-    """The judge's model spec (`judge: {model: ...}`), or None."""
-    if "judge" not in r.data or r.data["judge"] is None:
-        return None
-    judge = _Reader(r.data["judge"], r.path, r.key("judge"))
-    judge.check_known({"model"})
-    return judge.get("model", (str, dict))
-
-
-def _observer(r: _Reader) -> ObserverConfig:
-    """`observer: {live, stop_on_leak, judge, headline}` (see the module docstring)."""
-    if r.data.get("observer") is None:
-        return ObserverConfig()
-    o = _Reader(r.data["observer"], r.path, "observer")
-    o.check_known({"live", "stop_on_leak", "judge", "headline"})
-    settings = ObserverConfig(o.get("live", bool, False), o.get("stop_on_leak", bool, False), _judge(o),
-                              _headline(o))
-    for key in ("stop_on_leak", "judge"):
-        if getattr(settings, key) and not settings.live:
-            raise ConfigError(r.path, o.key(key), "needs observer.live: true (the live observer gives it)")
-    if settings.headline.completion != "rules" and settings.judge is None and _judge(r) is None:
-        raise ConfigError(r.path, o.key("headline"), f"completion by {settings.headline.completion} needs a judge "
-                          "(judge: {model: ...}, or observer.judge)")
-    return settings
-
-
-def _headline(o: _Reader) -> Headline:
-    """`headline: rules | judge | both` (completion), or `{completion: ..., leaks: rules | both}`."""
-    if isinstance(o.data.get("headline"), dict):
-        h = _Reader(o.data["headline"], o.path, o.key("headline"))
-        h.check_known({"completion", "leaks"})
-        return Headline(h.choice("completion", COMPLETION_BASES, "rules"), h.choice("leaks", LEAK_BASES, "both"))
-    return Headline(o.choice("headline", COMPLETION_BASES, "rules"))
-
-
-def parse_config(data: Any, path: Path) -> RunConfig:
-    r = _Reader(data, path)
-    r.check_known({"name", "orgs", "tasks", "instances_per_task", "task_seed", "modes", "personas_per_pool",
-                   "personas", "agent", "user", "judge", "scoring", "limits", "trials", "seed", "concurrency",
-                   "workers", "executor", "address", "cache", "out", "difficulty", "observer", "scorers"})
-    tasks = r.data.get("tasks", "all")
-    if tasks != "all" and not (isinstance(tasks, list) and tasks and all(isinstance(t, str) for t in tasks)):
-        raise ConfigError(path, "tasks", "must be 'all' or a list of task type names")
-    modes = tuple(r.get("modes", list))
-    if not modes:
-        raise ConfigError(path, "modes", f"is an empty list: give at least one of {', '.join(MODES)}")
-    for mode in modes:
-        if mode not in MODES:
-            raise ConfigError(path, "modes", f"{mode!r} is not one of {', '.join(MODES)}")
-    for key, values in (("modes", modes), ("tasks", tasks if isinstance(tasks, list) else [])):
-        if len(set(values)) != len(values):
-            twice = next(v for i, v in enumerate(values) if v in values[:i])
-            raise ConfigError(path, key, f"lists an entry twice ({twice!r})")
-    agents = _agents(r)
-    limits = _Reader(r.get("limits", dict, {}), path, "limits")
-    limits.check_known({"max_user_turns", "max_agent_steps"})
-    return RunConfig(
-        name=_name(r), orgs=_orgs(r), tasks=None if tasks == "all" else tuple(tasks),
-        instances_per_task=r.get("instances_per_task", int, minimum=1), task_seed=r.get("task_seed", int, 0),
-        modes=modes, personas_per_pool=r.get("personas_per_pool", int, 2, minimum=1),
-        agent=agents[0], agents=agents, personas=_personas(r), user=_role(r, "user", USER_KINDS), judge=_judge(r),
-        scoring=r.choice("scoring", SCORING_MODES, "strict"),
-        max_user_turns=limits.get("max_user_turns", int, 10, minimum=1),
-        max_agent_steps=limits.get("max_agent_steps", int, 20, minimum=1),
-        trials=r.get("trials", int, 1, minimum=1), seed=r.get("seed", int, 0),
-        concurrency=r.get("concurrency", int, 8, minimum=1), workers=r.get("workers", int, None, minimum=1),
-        executor=r.choice("executor", EXECUTORS, "local"), address=_address(r), cache=_cache(r), out=r.get("out", str, "runs"), path=str(path),
-        difficulty=_difficulty(r), observer=_observer(r), scorers=_scorers(r))
-
-
-def _scorers(r: _Reader) -> tuple[dict[str, Any], ...]:
-    """`scorers: [module:Class, {plugin: module:Class, options: {...}}, ...]`: scorers of your own
-    (evaluators/scorers/plugins.py; the run checks each can be built before any episode)."""
-    out = []
-    for i, entry in enumerate(r.get("scorers", list, [])):
-        where = f"scorers[{i}]"
-        if isinstance(entry, dict):
-            s = _Reader(entry, r.path, where)
-            s.check_known({"plugin", "options"})
-            entry = {"plugin": s.get("plugin", str), "options": s.get("options", dict, {})}
-        elif isinstance(entry, str):
-            entry = {"plugin": entry, "options": {}}
-        else:
-            raise ConfigError(r.path, where, "must be 'module:Class' or {plugin: module:Class, options: {...}}")
-        if entry["plugin"].count(":") != 1 or not all(entry["plugin"].split(":")):
-            raise ConfigError(r.path, where, f"{entry['plugin']!r}: expected 'module:Class'")
-        out.append(entry)
-    return tuple(out)
-
-
-def _difficulty(r: _Reader) -> tuple[str, ...]:
-    """`difficulty:` one level or a list of them (each once), of easy | standard | hard."""
-    levels = r.values("difficulty", str, DEFAULT_LEVEL)
-    for i, level in enumerate(levels):
-        if level not in LEVELS:
-            where = f"difficulty[{i}]" if isinstance(r.data.get("difficulty"), list) else "difficulty"
-            raise ConfigError(r.path, where, f"{level!r} is not a level: use {', '.join(LEVELS)} (or a list of them)")
-    return tuple(levels)
-
-
-def _name(r: _Reader) -> str:
-    """`name:` the run folder's name inside `out`: letters, digits, `.`, `_`, `-`, at most MAX_NAME
-    of them (well within a file system's 255); never `.` or `..`."""
-    name = r.get("name", str)
-    if not re.fullmatch(r"[A-Za-z0-9._-]+", name) or name in (".", ".."):
-        raise ConfigError(r.path, "name", f"{name!r} is not a folder name: use only A-Za-z0-9._- "
-                          "(no path separators), and not . or ..")
-    if len(name) > MAX_NAME:
-        raise ConfigError(r.path, "name", f"is {len(name)} characters long; use at most {MAX_NAME}")
-    return name
-
-
-def _address(r: _Reader) -> str | None:
-    """`address:` (a Ray cluster) only means something with `executor: ray`."""
-    address = r.get("address", str, None)
-    if address is not None and r.data.get("executor") != "ray":
-        raise ConfigError(r.path, "address", "is the Ray cluster to join; it needs `executor: ray`")
-    return address
-
-
-def _cache(r: _Reader) -> str | None:
+def _cache(value: bool | str) -> str | None:
     """`cache: true` (the user cache folder's responses.sqlite), a file path, or off."""
-    value = r.get("cache", (bool, str), False)
     if value is True:
         from simulator.models.cache import cache_dir
         return str(cache_dir() / "responses.sqlite")

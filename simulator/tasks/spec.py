@@ -27,9 +27,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import PlainValidator, ValidationInfo, field_validator, model_validator
 
 from simulator.infra.inputs import InputFileError, load_yaml
+from simulator.infra.validation import Schema, Text, between, context, filled, one_of, problem, validated
 from .metrics import METRICS, traits
 
 SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",
@@ -171,219 +174,226 @@ def placeholders(template: str) -> set[str]:
 
 # --- validation -------------------------------------------------------------------------
 
-def _need(data: dict, key: str, kind: type, path: Path) -> Any:
-    if key not in data:
-        raise SpecError(path, key, "missing")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is str and not value.strip()):
-        expected = {str: "a non-empty string", list: "a list", dict: "a mapping",
-                    (int, float): "a number"}.get(kind, str(kind))
-        raise SpecError(path, key, f"must be {expected}, got {type(value).__name__}: {value!r}")
-    return value
+Texts = Annotated[list[Text], filled("must not be empty")]
 
 
-def _choice(data: dict, key: str, allowed: tuple[str, ...], path: Path) -> str:
-    value = _need(data, key, str, path)
-    if value not in allowed:
-        raise SpecError(path, key, f"{value!r} is not one of {', '.join(allowed)}")
-    return value
+class ShardFile(Schema):
+    """One shard: exactly an `id` and a `text`."""
+
+    id: Text
+    text: Text
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or set(data) != {"id", "text"}:
+            raise problem("must be a mapping with exactly `id` and `text`")
+        return data
 
 
-def _strings(data: dict, key: str, path: Path, *, allow_empty: bool = False) -> tuple[str, ...]:
-    items = _need(data, key, list, path)
-    if not items and not allow_empty:
-        raise SpecError(path, key, "must not be empty")
-    for i, item in enumerate(items):
-        if not isinstance(item, str) or not item.strip():
-            raise SpecError(path, f"{key}[{i}]", f"must be a non-empty string, got {item!r}")
-    return tuple(items)
-
-
-def _shards(data: dict, path: Path) -> tuple[Shard, ...]:
-    items = _need(data, "shards", list, path)
-    shards = []
-    for i, item in enumerate(items):
-        if not isinstance(item, dict) or set(item) != {"id", "text"}:
-            raise SpecError(path, f"shards[{i}]", "must be a mapping with exactly `id` and `text`")
-        shards.append(Shard(_need(item, "id", str, path), _need(item, "text", str, path)))
-    if len(shards) < 2:
-        raise SpecError(path, "shards", "needs the intent (shard 0) and at least one fact shard")
-    if placeholders(shards[0].text):
-        raise SpecError(path, "shards[0]", "the intent shard must not carry any {slot}")
-    ids = [s.id for s in shards]
-    if len(set(ids)) != len(ids):
-        raise SpecError(path, "shards", f"duplicate shard ids in {ids}")
-    return tuple(shards)
-
-
-def _check_slots(spec: TaskSpec, path: Path) -> None:
-    """Every query placeholder is told by exactly one fact shard, and shards use no others."""
-    for i, template in enumerate(spec.queries):
-        if placeholders(template) != spec.slots:
-            raise SpecError(path, f"queries[{i}]",
-                            f"uses {sorted(placeholders(template))}, other phrasings use {sorted(spec.slots)}")
-    seen: dict[str, str] = {}
-    for shard in spec.shards[1:]:
-        for slot in placeholders(shard.text):
-            if slot not in spec.slots:
-                raise SpecError(path, f"shards.{shard.id}", f"uses {{{slot}}}, which no query uses")
-            if slot in seen:
-                raise SpecError(path, f"shards.{shard.id}", f"repeats {{{slot}}} (already in {seen[slot]})")
-            seen[slot] = shard.id
-    missing = spec.slots - set(seen)
-    if missing:
-        raise SpecError(path, "shards", f"no shard tells {sorted(missing)}")
-
-
-def parse_spec(data: Any, path: Path) -> TaskSpec:
-    """A validated TaskSpec from the parsed YAML `data` of file `path`."""
-    try:
-        return _parse_spec(data, path)
-    except SpecError:
-        raise
-    except ValueError as exc:  # a malformed {placeholder} in a query or shard
-        raise SpecError(path, "queries/shards", str(exc)) from None
-
-
-def _parse_spec(data: Any, path: Path) -> TaskSpec:
-    if not isinstance(data, dict):
-        raise SpecError(path, "(file)", "must be a YAML mapping")
-    known = {"name", "title", "skill", "area", "orgs", "audience", "metric", "answer_kind", "none_share",
-             "queries", "shards", "policy", "persona_pool", "confidential_fields", "request_shards",
-             "original", "none_reason", "difficulty", "milestones", "minefields", "vocabulary"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise SpecError(path, unknown[0], f"unknown field (known: {', '.join(sorted(known))})")
-    name = _need(data, "name", str, path)
-    if name != path.stem:
-        raise SpecError(path, "name", f"{name!r} must match the file name {path.stem!r}")
-    orgs = _strings(data, "orgs", path)
-    for org in orgs:
-        if org not in ORGS:
-            raise SpecError(path, "orgs", f"{org!r} is not one of {', '.join(ORGS)}")
-    none_share = _need(data, "none_share", (int, float), path)
-    if not 0 <= none_share <= 0.5:
-        raise SpecError(path, "none_share", f"must be between 0 and 0.5, got {none_share}")
-    spec = TaskSpec(
-        name=name, title=_need(data, "title", str, path), skill=_choice(data, "skill", SKILLS, path),
-        area=_choice(data, "area", AREAS, path), orgs=orgs,
-        audience=_choice(data, "audience", AUDIENCES, path), metric=_choice(data, "metric", tuple(METRICS), path),
-        answer_kind=_choice(data, "answer_kind", ANSWER_KINDS, path), none_share=float(none_share),
-        queries=_strings(data, "queries", path), shards=_shards(data, path),
-        policy=data.get("policy", "") or "", persona_pool=_choice(data, "persona_pool", PERSONA_POOLS, path),
-        confidential_fields=_strings(data, "confidential_fields", path, allow_empty=True), path=str(path),
-        request_shards=_request_shards(data, path), original=_optional_text(data, "original", path),
-        none_reason=_optional_text(data, "none_reason", path), difficulty=_difficulty(data, path),
-        milestones=_checks(data, "milestones", MILESTONE_KINDS, path),
-        minefields=_checks(data, "minefields", MINEFIELD_KINDS, path), vocabulary=_vocabulary(data, path))
-    if spec.none_reason and not spec.none_share:
-        raise SpecError(path, "none_reason", "given, but none_share is 0: no instance answers None")
-    if not isinstance(spec.policy, str):
-        raise SpecError(path, "policy", "must be a string")
-    _check_slots(spec, path)
-    return spec
-
-
-def _checks(data: dict, key: str, kinds: dict[str, dict[str, str]], path: Path) -> tuple[Check, ...]:
+def _parse_checks(kinds: dict[str, dict[str, str]]) -> PlainValidator:
     """The `milestones` / `minefields` list: each item a known kind with exactly its arguments."""
-    if key not in data:
-        return ()
-    items = _need(data, key, list, path)
-    if not items:
-        raise SpecError(path, key, "must not be empty (leave the key out instead)")
-    checks = []
-    for i, item in enumerate(items):
-        where = f"{key}[{i}]"
-        if isinstance(item, str):
-            kind, given = item, {}
-        elif isinstance(item, dict) and len(item) == 1:
-            kind, given = next(iter(item.items()))
-        else:
-            raise SpecError(path, where, f"must be a check kind or a one-key mapping kind: arguments, got {item!r}")
-        if kind not in kinds:
-            raise SpecError(path, f"{where}.{kind}", f"unknown check kind (known: {', '.join(kinds)})")
-        shapes = kinds[kind]
-        if given is None:
-            given = {}
-        if not isinstance(given, dict):  # the shorthand: the value of the first argument
-            if not shapes:
-                raise SpecError(path, f"{where}.{kind}", "takes no arguments")
-            given = {next(iter(shapes)): given}
-        unknown = sorted(set(given) - set(shapes))
-        if unknown:
-            raise SpecError(path, f"{where}.{kind}.{unknown[0]}",
-                            f"unknown argument (the arguments of {kind}: {', '.join(shapes) or 'none'})")
-        args = []
-        for name, shape in shapes.items():
-            if name not in given:
-                raise SpecError(path, f"{where}.{kind}.{name}", "missing")
-            value = given[name]
-            values = value if shape == "names" and isinstance(value, list) else [value]
-            if not values or not all(isinstance(v, str) and v.strip() for v in values):
-                raise SpecError(path, f"{where}.{kind}.{name}",
-                                f"must be {'a name or a list of names' if shape == 'names' else 'a name'}, got {value!r}")
-            args.append((name, tuple(values) if shape == "names" and isinstance(value, list) else value))
-        check = Check(kind, tuple(args))
-        if check in checks:
-            raise SpecError(path, where, f"repeats {check.label}")
-        checks.append(check)
-    return tuple(checks)
+    def parse(items: Any) -> tuple[Check, ...]:
+        if not isinstance(items, list):
+            raise problem(f"must be a list, got {type(items).__name__}: {items!r}")
+        if not items:
+            raise problem("must not be empty (leave the key out instead)")
+        checks: list[Check] = []
+        for i, item in enumerate(items):
+            check = _check(item, i, kinds)
+            if check in checks:
+                raise problem(f"repeats {check.label}", i)
+            checks.append(check)
+        return tuple(checks)
+    return PlainValidator(parse)
 
 
-def _vocabulary(data: dict, path: Path) -> dict[str, tuple[str, ...]]:
-    """The `vocabulary` block: per topic, the non-empty list of names a `names` answer is drawn from."""
-    if "vocabulary" not in data:
-        return {}
-    if data.get("answer_kind") != "names":
-        raise SpecError(path, "vocabulary", "only types whose answer_kind is names have one")
-    block = _need(data, "vocabulary", dict, path)
-    return {str(topic): _strings(block, topic, path) for topic in block}
+def _check(item: Any, i: int, kinds: dict[str, dict[str, str]]) -> Check:
+    """Item `i` of a check list: `kind`, `{kind: first argument}` or `{kind: {argument: value}}`."""
+    given: Any = {}
+    if isinstance(item, str):
+        kind = item
+    elif isinstance(item, dict) and len(item) == 1:
+        kind, given = next(iter(item.items()))
+    else:
+        raise problem(f"must be a check kind or a one-key mapping kind: arguments, got {item!r}", i)
+    if kind not in kinds:
+        raise problem(f"unknown check kind (known: {', '.join(kinds)})", i, kind)
+    shapes = kinds[kind]
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):  # the shorthand: the value of the first argument
+        if not shapes:
+            raise problem("takes no arguments", i, kind)
+        given = {next(iter(shapes)): given}
+    unknown = sorted(set(given) - set(shapes))
+    if unknown:
+        raise problem(f"unknown argument (the arguments of {kind}: {', '.join(shapes) or 'none'})", i, kind, unknown[0])
+    args = []
+    for name, shape in shapes.items():
+        if name not in given:
+            raise problem("missing", i, kind, name)
+        value = given[name]
+        values = value if shape == "names" and isinstance(value, list) else [value]
+        if not values or not all(isinstance(v, str) and v.strip() for v in values):
+            raise problem(f"must be {'a name or a list of names' if shape == 'names' else 'a name'}, got {value!r}",
+                          i, kind, name)
+        args.append((name, tuple(values) if shape == "names" and isinstance(value, list) else value))
+    return Check(kind, tuple(args))
 
 
-def _optional_text(data: dict, key: str, path: Path) -> str:
-    """The free text under `key`, stripped; "" when the key is absent."""
-    if key not in data:
-        return ""
-    return _need(data, key, str, path).strip()
+class SpecFile(Schema):
+    """A scenario file (see the module docstring); validation context `stem`: the file's name."""
+
+    KEY_WORD = "field"
+    name: Text
+    title: Text
+    skill: Annotated[str, one_of(SKILLS)]
+    area: Annotated[str, one_of(AREAS)]
+    orgs: Texts
+    audience: Annotated[str, one_of(AUDIENCES)]
+    metric: Annotated[str, one_of(METRICS)]
+    answer_kind: Annotated[str, one_of(ANSWER_KINDS)]
+    none_share: Annotated[float, between(0, 0.5)]
+    queries: Texts
+    shards: list[ShardFile]
+    policy: str | None = None
+    persona_pool: Annotated[str, one_of(PERSONA_POOLS)]
+    confidential_fields: list[Text]
+    request_shards: Texts | None = None
+    original: Text | None = None
+    none_reason: Text | None = None
+    difficulty: dict[str, dict[str, Any]] | None = None
+    milestones: Annotated[tuple[Check, ...], _parse_checks(MILESTONE_KINDS)] = ()
+    minefields: Annotated[tuple[Check, ...], _parse_checks(MINEFIELD_KINDS)] = ()
+    vocabulary: dict[str, Texts] | None = None
+
+    @field_validator("orgs")
+    @classmethod
+    def _orgs(cls, orgs: list[str]) -> list[str]:
+        for org in orgs:
+            if org not in ORGS:
+                raise problem(f"{org!r} is not one of {', '.join(ORGS)}")
+        return orgs
+
+    @field_validator("shards")
+    @classmethod
+    def _shards(cls, shards: list[ShardFile]) -> list[ShardFile]:
+        if len(shards) < 2:
+            raise problem("needs the intent (shard 0) and at least one fact shard")
+        ids = [s.id for s in shards]
+        if len(set(ids)) != len(ids):
+            raise problem(f"duplicate shard ids in {ids}")
+        return shards
+
+    @field_validator("difficulty")
+    @classmethod
+    def _difficulty(cls, block: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]] | None:
+        """Known levels, `standard` naming every knob the type uses, the others a subset; each knob
+        one of KNOBS, of its kind."""
+        if block is None:
+            return None
+        for level, knobs in block.items():
+            if level not in LEVELS:
+                raise problem(f"is not a level (one of {', '.join(LEVELS)})", level)
+            if not knobs:
+                raise problem("must be a non-empty mapping of knob -> value", level)
+            for knob, value in knobs.items():
+                _knob(knob, value, level)
+        if DEFAULT_LEVEL not in block:
+            raise problem(f"needs `{DEFAULT_LEVEL}`, with every knob's default value")
+        for level, knobs in block.items():
+            unknown = sorted(set(knobs) - set(block[DEFAULT_LEVEL]))
+            if unknown:
+                raise problem(f"unknown knob (the knobs are those of `{DEFAULT_LEVEL}`: "
+                              f"{', '.join(block[DEFAULT_LEVEL])})", level, unknown[0])
+        return block
+
+    @model_validator(mode="after")
+    def _whole(self, info: ValidationInfo) -> "SpecFile":
+        if self.name != context(info, "stem"):
+            raise problem(f"{self.name!r} must match the file name {context(info, 'stem')!r}", "name")
+        if self.vocabulary is not None and self.answer_kind != "names":
+            raise problem("only types whose answer_kind is names have one", "vocabulary")
+        if self.none_reason and not self.none_share:
+            raise problem("given, but none_share is 0: no instance answers None", "none_reason")
+        if _placeholders(self.shards[0].text):
+            raise problem("the intent shard must not carry any {slot}", "shards", 0)
+        _check_request_shards(self)
+        _check_slots(self.queries, self.shards)
+        return self
 
 
-def _difficulty(data: dict, path: Path) -> dict[str, dict[str, Any]] | None:
-    """The `difficulty` block: known levels, `standard` naming every knob the type uses, the
-    others a subset; each knob one of KNOBS, of its kind. None when the type has no block."""
-    if "difficulty" not in data:
-        return None
-    block = _need(data, "difficulty", dict, path)
-    for level, knobs in block.items():
-        if level not in LEVELS:
-            raise SpecError(path, f"difficulty.{level}", f"is not a level (one of {', '.join(LEVELS)})")
-        if not isinstance(knobs, dict) or not knobs:
-            raise SpecError(path, f"difficulty.{level}", "must be a non-empty mapping of knob -> value")
-        for knob, value in knobs.items():
-            _knob(knob, value, path, f"difficulty.{level}.{knob}")
-    if DEFAULT_LEVEL not in block:
-        raise SpecError(path, "difficulty", f"needs `{DEFAULT_LEVEL}`, with every knob's default value")
-    for level, knobs in block.items():
-        unknown = sorted(set(knobs) - set(block[DEFAULT_LEVEL]))
-        if unknown:
-            raise SpecError(path, f"difficulty.{level}.{unknown[0]}",
-                            f"unknown knob (the knobs are those of `{DEFAULT_LEVEL}`: "
-                            f"{', '.join(block[DEFAULT_LEVEL])})")
-    return block
+def _placeholders(template: str) -> set[str]:
+    """placeholders(), its error on a malformed one named as the spec's."""
+    try:
+        return placeholders(template)
+    except ValueError as exc:
+        raise problem(str(exc), "queries/shards") from None
 
 
-def _knob(name: str, value: Any, path: Path, where: str) -> None:
+def _check_request_shards(spec: SpecFile) -> None:
+    """The `request_shards` (fact shard ids), required for and only for the refusal metric."""
+    if not traits(spec.metric).refusal:
+        if spec.request_shards is not None:
+            raise problem("only confidentiality types (metric refusal) have one", "request_shards")
+        return
+    if spec.request_shards is None:
+        raise problem("missing", "request_shards")
+    facts = [s.id for s in spec.shards[1:]]
+    unknown = [i for i in spec.request_shards if i not in facts]
+    if unknown:
+        raise problem(f"{unknown} are not fact shard ids ({facts})", "request_shards")
+
+
+def _check_slots(queries: list[str], shards: list[ShardFile]) -> None:
+    """Every query placeholder is told by exactly one fact shard, and shards use no others."""
+    slots = set().union(*map(_placeholders, queries))
+    for i, template in enumerate(queries):
+        if _placeholders(template) != slots:
+            raise problem(f"uses {sorted(_placeholders(template))}, other phrasings use {sorted(slots)}", "queries", i)
+    seen: dict[str, str] = {}
+    for shard in shards[1:]:
+        for slot in _placeholders(shard.text):
+            if slot not in slots:
+                raise problem(f"uses {{{slot}}}, which no query uses", f"shards.{shard.id}")
+            if slot in seen:
+                raise problem(f"repeats {{{slot}}} (already in {seen[slot]})", f"shards.{shard.id}")
+            seen[slot] = shard.id
+    missing = slots - set(seen)
+    if missing:
+        raise problem(f"no shard tells {sorted(missing)}", "shards")
+
+
+def _knob(name: str, value: Any, level: str) -> None:
     """A knob's value has its kind's shape: a range [low, high] with low <= high, or a share 0..1."""
     if name not in KNOBS:
-        raise SpecError(path, where, f"unknown knob (known: {', '.join(KNOBS)})")
+        raise problem(f"unknown knob (known: {', '.join(KNOBS)})", level, name)
     if KNOBS[name] == "share":
         if not (_number(value) and 0 <= value <= 1):
-            raise SpecError(path, where, f"must be a share between 0 and 1, got {value!r}")
+            raise problem(f"must be a share between 0 and 1, got {value!r}", level, name)
     elif not (isinstance(value, list) and len(value) == 2 and all(map(_number, value)) and value[0] <= value[1]):
-        raise SpecError(path, where, f"must be a range [low, high] of numbers (.inf for no bound), got {value!r}")
+        raise problem(f"must be a range [low, high] of numbers (.inf for no bound), got {value!r}", level, name)
 
 
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def parse_spec(data: Any, path: Path) -> TaskSpec:
+    """A validated TaskSpec from the parsed YAML `data` of file `path`."""
+    if not isinstance(data, dict):
+        raise SpecError(path, "(file)", "must be a YAML mapping")
+    file = validated(SpecFile, data, path, SpecError, {"stem": path.stem})
+    return TaskSpec(
+        name=file.name, title=file.title, skill=file.skill, area=file.area, orgs=tuple(file.orgs),
+        audience=file.audience, metric=file.metric, answer_kind=file.answer_kind, none_share=float(file.none_share),
+        queries=tuple(file.queries), shards=tuple(Shard(s.id, s.text) for s in file.shards), policy=file.policy or "",
+        persona_pool=file.persona_pool, confidential_fields=tuple(file.confidential_fields), path=str(path),
+        request_shards=tuple(file.request_shards or ()), original=(file.original or "").strip(),
+        none_reason=(file.none_reason or "").strip(), difficulty=file.difficulty, milestones=file.milestones,
+        minefields=file.minefields,
+        vocabulary={topic: tuple(names) for topic, names in (file.vocabulary or {}).items()})
 
 
 def check_level(level: str) -> str:
@@ -391,20 +401,6 @@ def check_level(level: str) -> str:
     if level not in LEVELS:
         raise ValueError(f"difficulty {level!r} is not one of {', '.join(LEVELS)}")
     return level
-
-
-def _request_shards(data: dict, path: Path) -> tuple[str, ...]:
-    """The `request_shards` (fact shard ids), required for and only for the refusal metric."""
-    if not traits(data.get("metric")).refusal:
-        if "request_shards" in data:
-            raise SpecError(path, "request_shards", "only confidentiality types (metric refusal) have one")
-        return ()
-    ids = _strings(data, "request_shards", path)
-    facts = [s.get("id") for s in data.get("shards", [])[1:] if isinstance(s, dict)]
-    unknown = [i for i in ids if i not in facts]
-    if unknown:
-        raise SpecError(path, "request_shards", f"{unknown} are not fact shard ids ({facts})")
-    return ids
 
 
 # --- loading ----------------------------------------------------------------------------

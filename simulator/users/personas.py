@@ -45,9 +45,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ValidationInfo, model_validator
 
 from simulator.infra.inputs import InputFileError, load_yaml
+from simulator.infra.validation import Schema, Text, Texts, between, context, one_of, problem, validated
 from simulator.prompts import render
 from simulator.tasks.spec import ORGS, PERSONA_POOLS
 
@@ -187,87 +190,70 @@ def persona_pool_for(audience_pool: str, org: str) -> str:
 
 # --- validation -------------------------------------------------------------------------
 
-REQUIRED = ("id", "pool", "name", "role", "description", "verbosity", "formality", "patience",
-            "expertise", "disclosure", "typo_rate")
-KNOWN = (*REQUIRED, "phrases", "family", "tactics")
+class PhrasesFile(Schema):
+    """`phrases:` by kind (PHRASE_KINDS), each a non-empty list of non-empty strings."""
+
+    KEY_WORD, SORT_KNOWN = "kind", False
+    greeting: Texts | None = None
+    filler: Texts | None = None
+    thanks: Texts | None = None
+    impatience: Texts | None = None
 
 
-def _text(data: dict, key: str, path: Path) -> str:
-    value = data[key]
-    if not isinstance(value, str) or not value.strip():
-        raise PersonaError(path, key, f"must be a non-empty string, got {value!r}")
-    return value.strip()
+class PersonaFile(Schema):
+    """A persona file (see the module docstring); the plan is checked against the tactic library."""
 
+    KEY_WORD, SORT_KNOWN = "field", False
+    id: Text
+    pool: Annotated[str, one_of(POOLS)]
+    name: Text
+    role: Text
+    description: Text
+    verbosity: Annotated[str, one_of(VERBOSITY)]
+    formality: Annotated[str, one_of(FORMALITY)]
+    patience: Annotated[int, between(*PATIENCE_RANGE)]
+    expertise: Annotated[str, one_of(EXPERTISE)]
+    disclosure: Annotated[str, one_of(DISCLOSURES)]
+    typo_rate: Annotated[float, between(*TYPO_RANGE)]
+    phrases: PhrasesFile = PhrasesFile()
+    family: Annotated[str, one_of(FAMILIES)] | None = None
+    tactics: Any = None  # the plan: tactics.parse_plan
 
-def _choice(data: dict, key: str, allowed, path: Path) -> str:
-    value = _text(data, key, path)
-    if value not in allowed:
-        raise PersonaError(path, key, f"{value!r} is not one of {', '.join(allowed)}")
-    return value
-
-
-def _number(data: dict, key: str, bounds: tuple, path: Path, kind: type | tuple) -> Any:
-    value, (low, high) = data[key], bounds
-    if isinstance(value, bool) or not isinstance(value, kind):
-        expected = "an integer" if kind is int else "a number"
-        raise PersonaError(path, key, f"must be {expected}, got {value!r}")
-    if not low <= value <= high:
-        raise PersonaError(path, key, f"must be between {low} and {high}, got {value}")
-    return value
-
-
-def _phrases(data: dict, path: Path) -> dict[str, tuple[str, ...]]:
-    phrases = data.get("phrases", {})
-    if not isinstance(phrases, dict):
-        raise PersonaError(path, "phrases", f"must be a mapping of {', '.join(PHRASE_KINDS)} to lists")
-    for kind, items in phrases.items():
-        if kind not in PHRASE_KINDS:
-            raise PersonaError(path, f"phrases.{kind}", f"unknown kind (known: {', '.join(PHRASE_KINDS)})")
-        if not isinstance(items, list) or not items or not all(isinstance(p, str) and p.strip() for p in items):
-            raise PersonaError(path, f"phrases.{kind}", "must be a non-empty list of non-empty strings")
-    return {kind: tuple(p.strip() for p in items) for kind, items in phrases.items()}
-
-
-def _pressure(data: dict, path: Path) -> dict[str, Any]:
-    """The `family` and `tactics` fields: both or neither; the plan checked against the library."""
-    if "family" not in data:
-        if "tactics" in data:
-            raise PersonaError(path, "tactics", f"only a persona of a family ({', '.join(FAMILIES)}) has tactics")
-        return {}
-    family = _choice(data, "family", FAMILIES, path)
-    if "tactics" not in data:
-        raise PersonaError(path, "tactics", f"missing: a {family} persona needs its plan")
-    try:
-        return {"family": family, "tactics": parse_plan(data["tactics"], path, load_library())}
-    except TacticError as exc:  # (the library's own problems name the library file)
-        raise PersonaError(exc.path, exc.field, exc.problem) from None
+    @model_validator(mode="after")
+    def _person(self, info: ValidationInfo) -> "PersonaFile":
+        stem = context(info, "stem")
+        if self.id.strip() != stem:
+            raise problem(f"{self.id.strip()!r} must match the file name {stem!r}", "id")
+        if len(self.name.split()) < 2:
+            raise problem(f"{self.name.strip()!r} must be a first and a last name", "name")
+        if self.family is None and self.tactics is not None:
+            raise problem(f"only a persona of a family ({', '.join(FAMILIES)}) has tactics", "tactics")
+        if self.family is not None and self.tactics is None:
+            raise problem(f"missing: a {self.family} persona needs its plan", "tactics")
+        return self
 
 
 def parse_persona(data: Any, path: Path) -> Persona:
     """A validated Persona from the parsed YAML `data` of file `path`."""
     if not isinstance(data, dict):
         raise PersonaError(path, "(file)", "must be a YAML mapping")
-    unknown = sorted(set(data) - set(KNOWN), key=str)
-    if unknown:
-        raise PersonaError(path, str(unknown[0]), f"unknown field (known: {', '.join(KNOWN)})")
-    missing = [key for key in REQUIRED if key not in data]
-    if missing:
-        raise PersonaError(path, missing[0], "missing")
-    persona_id = _text(data, "id", path)
-    if persona_id != path.stem:
-        raise PersonaError(path, "id", f"{persona_id!r} must match the file name {path.stem!r}")
-    name = _text(data, "name", path)
-    if len(name.split()) < 2:
-        raise PersonaError(path, "name", f"{name!r} must be a first and a last name")
+    file = validated(PersonaFile, data, path, PersonaError, {"stem": path.stem})
+    phrases = {kind: tuple(p.strip() for p in getattr(file.phrases, kind)) for kind in data.get("phrases") or {}}
     return Persona(
-        id=persona_id, pool=_choice(data, "pool", POOLS, path), name=name, role=_text(data, "role", path),
-        description=" ".join(_text(data, "description", path).split()),
-        verbosity=_choice(data, "verbosity", VERBOSITY, path), formality=_choice(data, "formality", FORMALITY, path),
-        patience=_number(data, "patience", PATIENCE_RANGE, path, int),
-        expertise=_choice(data, "expertise", EXPERTISE, path),
-        disclosure=_choice(data, "disclosure", DISCLOSURES, path),
-        typo_rate=float(_number(data, "typo_rate", TYPO_RANGE, path, (int, float))),
-        phrases=_phrases(data, path), path=str(path), **_pressure(data, path))
+        id=file.id.strip(), pool=file.pool, name=file.name.strip(), role=file.role.strip(),
+        description=" ".join(file.description.split()), verbosity=file.verbosity, formality=file.formality,
+        patience=file.patience, expertise=file.expertise, disclosure=file.disclosure, typo_rate=file.typo_rate,
+        phrases=phrases, path=str(path), **_pressure(file, path))
+
+
+def _pressure(file: PersonaFile, path: Path) -> dict[str, Any]:
+    """The `family` and its plan, checked against the library (whose own problems name the library file)."""
+    if file.family is None:
+        return {}
+    try:
+        return {"family": file.family, "tactics": parse_plan(file.tactics, path, load_library())}
+    except TacticError as exc:
+        raise PersonaError(exc.path, exc.field, exc.problem) from None
 
 
 # --- loading ----------------------------------------------------------------------------

@@ -28,9 +28,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ValidationInfo, model_validator
 
 from simulator.infra.inputs import InputFileError, load_yaml
+from simulator.infra.validation import Schema, Text, Texts, context, filled, problem, validated
 from simulator.prompts import render
 from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.replies.extract import is_refusal
@@ -42,7 +45,6 @@ FAMILIES = ("pressure",)
 TACTIC_FILE = "_tactics.yaml"
 FIELDS = ("item", "piece", "claim")  # the placeholders of a tactic's phrasings
 PIECEWISE = "incremental_extraction"  # the tactic whose steps ask for the request's pieces
-STEP_KEYS = ("tactic", "claim")
 EXCERPT = 160  # characters of an agent reply kept in the ledger
 
 
@@ -90,53 +92,85 @@ def library_path() -> Path:
     return Path(str(resources.files("personas"))) / TACTIC_FILE
 
 
-def _strings(value: Any, path: Path, key: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-        raise TacticError(path, key, "must be a non-empty list of non-empty strings")
-    return tuple(" ".join(v.split()) for v in value)
+class TacticFile(Schema):
+    """One tactic of the library: its `about` and its escalation steps, each a list of phrasings."""
+
+    SORT_KNOWN = False
+    about: Text
+    steps: Annotated[list[Texts], filled("must be a non-empty list of steps (lists of phrasings)")]
 
 
-def _mapping(value: Any, path: Path, key: str, keys: tuple[str, ...]) -> dict:
-    """`value`, a mapping with exactly `keys`, at `key` ("" for the whole file)."""
-    if not isinstance(value, dict):
-        raise TacticError(path, key or "(file)", f"must be a mapping with {', '.join(keys)}")
-    unknown = sorted(set(value) - set(keys), key=str)
-    if unknown:
-        where = ".".join(filter(None, (key, str(unknown[0]))))
-        raise TacticError(path, where, f"unknown key (known: {', '.join(keys)})")
-    missing = [k for k in keys if k not in value]
-    if missing:
-        raise TacticError(path, ".".join(filter(None, (key, missing[0]))), "missing")
-    return value
+class RequestFile(Schema):
+    """How a confidentiality task type's request is named: the whole `item` and its `pieces`."""
+
+    SORT_KNOWN = False
+    item: Text
+    pieces: Texts
 
 
-def _fields(template: str, allowed: set[str], path: Path, key: str, what: str) -> None:
+class LibraryFile(Schema):
+    """The tactic library, checked against the task catalog (validation context `catalog`)."""
+
+    SORT_KNOWN = False
+    tactics: dict[str, TacticFile]
+    requests: dict[str, RequestFile]
+
+    @model_validator(mode="after")
+    def _complete(self, info: ValidationInfo) -> "LibraryFile":
+        for name, tactic in self.tactics.items():
+            _check_tactic(name, tactic)
+        missing = [name for name in TACTICS if name not in self.tactics]
+        if missing:
+            raise problem("missing", "tactics", missing[0])
+        catalog: dict[str, TaskSpec] = context(info, "catalog")
+        for task, request in self.requests.items():
+            _check_request(task, request, len(self.tactics[PIECEWISE].steps), catalog)
+        absent = [name for name, spec in catalog.items() if spec.request_shards and name not in self.requests]
+        if absent:
+            raise problem("missing: every confidentiality task type needs one", "requests", absent[0])
+        return self
+
+
+def _check_tactic(name: str, tactic: TacticFile) -> None:
+    if name not in TACTICS:
+        raise problem(f"unknown tactic (known: {', '.join(TACTICS)})", "tactics", name)
+    allowed = set(FIELDS) if name == PIECEWISE else set(FIELDS) - {"piece"}
+    for i, step in enumerate(tactic.steps):
+        at = ("tactics", name, "steps", i)
+        for phrasing in step:
+            _fields(phrasing, allowed, at, "a tactic field")
+            if name == PIECEWISE and "piece" not in placeholders(phrasing):
+                raise problem(f"every phrasing must ask for its {{piece}}: {_plain(phrasing)!r}", *at)
+
+
+def _check_request(task: str, request: RequestFile, pieces: int, catalog: dict[str, TaskSpec]) -> None:
+    spec = catalog.get(task)
+    if spec is None or not spec.request_shards:
+        known = ", ".join(n for n, s in catalog.items() if s.request_shards)
+        raise problem(f"is not a confidentiality task type (known: {known})", "requests", task)
+    if len(request.pieces) != pieces:
+        raise problem(f"needs {pieces} pieces, one per {PIECEWISE} step, got {len(request.pieces)}",
+                      "requests", task, "pieces")
+    what = f"a slot of the task's request shards ({', '.join(spec.request_shards)})"
+    _fields(request.item, request_slots(spec), ("requests", task, "item"), what)
+    for i, piece in enumerate(request.pieces):
+        _fields(piece, request_slots(spec), ("requests", task, "pieces", i), what)
+
+
+def _fields(template: str, allowed: set[str], at: tuple[str | int, ...], what: str) -> None:
+    """The placeholders of `template` are well formed and among `allowed`."""
     try:
         used = placeholders(template)
     except ValueError as exc:
-        raise TacticError(path, key, str(exc)) from None
+        raise problem(str(exc), *at) from None
     unknown = sorted(used - allowed)
     if unknown:
-        raise TacticError(path, key, f"{{{unknown[0]}}} is not {what} (known: {', '.join(sorted(allowed)) or 'none'})")
+        raise problem(f"{{{unknown[0]}}} is not {what} (known: {', '.join(sorted(allowed)) or 'none'})", *at)
 
 
-def _tactic(name: str, data: Any, path: Path) -> Tactic:
-    key = f"tactics.{name}"
-    if name not in TACTICS:
-        raise TacticError(path, key, f"unknown tactic (known: {', '.join(TACTICS)})")
-    data = _mapping(data, path, key, ("about", "steps"))
-    if not isinstance(data["about"], str) or not data["about"].strip():
-        raise TacticError(path, f"{key}.about", "must be a non-empty string")
-    if not isinstance(data["steps"], list) or not data["steps"]:
-        raise TacticError(path, f"{key}.steps", "must be a non-empty list of steps (lists of phrasings)")
-    allowed = set(FIELDS) if name == PIECEWISE else set(FIELDS) - {"piece"}
-    steps = tuple(_strings(step, path, f"{key}.steps[{i}]") for i, step in enumerate(data["steps"]))
-    for i, step in enumerate(steps):
-        for phrasing in step:
-            _fields(phrasing, allowed, path, f"{key}.steps[{i}]", "a tactic field")
-            if name == PIECEWISE and "piece" not in placeholders(phrasing):
-                raise TacticError(path, f"{key}.steps[{i}]", f"every phrasing must ask for its {{piece}}: {phrasing!r}")
-    return Tactic(name, " ".join(data["about"].split()), steps)
+def _plain(text: str) -> str:
+    """`text` with its runs of white space as single spaces (as the library's texts are kept)."""
+    return " ".join(text.split())
 
 
 def request_slots(spec: TaskSpec) -> set[str]:
@@ -145,40 +179,12 @@ def request_slots(spec: TaskSpec) -> set[str]:
     return set().union(*map(placeholders, texts))
 
 
-def _request(task: str, data: Any, pieces: int, catalog: dict[str, TaskSpec], path: Path) -> Request:
-    key = f"requests.{task}"
-    spec = catalog.get(task)
-    if spec is None or not spec.request_shards:
-        known = ", ".join(n for n, s in catalog.items() if s.request_shards)
-        raise TacticError(path, key, f"is not a confidentiality task type (known: {known})")
-    data = _mapping(data, path, key, ("item", "pieces"))
-    item = _strings([data["item"]], path, f"{key}.item")[0]
-    parts = _strings(data["pieces"], path, f"{key}.pieces")
-    if len(parts) != pieces:
-        raise TacticError(path, f"{key}.pieces", f"needs {pieces} pieces, one per {PIECEWISE} step, got {len(parts)}")
-    what = f"a slot of the task's request shards ({', '.join(spec.request_shards)})"
-    _fields(item, request_slots(spec), path, f"{key}.item", what)
-    for i, piece in enumerate(parts):
-        _fields(piece, request_slots(spec), path, f"{key}.pieces[{i}]", what)
-    return Request(item, parts)
-
-
 def parse_library(data: Any, path: Path, catalog: dict[str, TaskSpec]) -> Library:
     """A validated Library from the parsed YAML `data` of file `path`."""
-    data = _mapping(data, path, "", ("tactics", "requests"))
-    if not isinstance(data["tactics"], dict):
-        raise TacticError(path, "tactics", "must be a mapping of tactic names to tactics")
-    tactics = {name: _tactic(str(name), body, path) for name, body in data["tactics"].items()}
-    missing = [name for name in TACTICS if name not in tactics]
-    if missing:
-        raise TacticError(path, f"tactics.{missing[0]}", "missing")
-    if not isinstance(data["requests"], dict):
-        raise TacticError(path, "requests", "must be a mapping of confidentiality task types to requests")
-    pieces = len(tactics[PIECEWISE].steps)
-    requests = {str(task): _request(str(task), body, pieces, catalog, path) for task, body in data["requests"].items()}
-    absent = [name for name, spec in catalog.items() if spec.request_shards and name not in requests]
-    if absent:
-        raise TacticError(path, f"requests.{absent[0]}", "missing: every confidentiality task type needs one")
+    file = validated(LibraryFile, data, path, TacticError, {"catalog": catalog})
+    tactics = {name: Tactic(name, _plain(t.about), tuple(tuple(map(_plain, step)) for step in t.steps))
+               for name, t in file.tactics.items()}
+    requests = {task: Request(_plain(r.item), tuple(map(_plain, r.pieces))) for task, r in file.requests.items()}
     return Library(tactics, requests, str(path))
 
 
@@ -189,30 +195,35 @@ def load_library(path: str | None = None) -> Library:
     return parse_library(load_yaml(where, TacticError), where, load_catalog())
 
 
+class StepFile(Schema):
+    """One step of a persona's plan: a tactic of the library, and the claim where it uses one."""
+
+    SORT_KNOWN = False
+    tactic: str
+    claim: Text | None = None
+
+    @model_validator(mode="after")
+    def _known(self, info: ValidationInfo) -> "StepFile":
+        library: Library = context(info, "library")
+        if self.tactic not in library.tactics:
+            raise problem(f"unknown tactic {self.tactic!r} (known: {', '.join(library.tactics)})", "tactic")
+        if "claim" in library.tactics[self.tactic].fields and not self.claim:
+            raise problem(f"missing: {self.tactic} says who you claim to be", "claim")
+        if "{" in (self.claim or "") or "}" in (self.claim or ""):
+            raise problem("must be plain text (no {placeholders})", "claim")
+        return self
+
+
+class PlanFile(Schema):
+    """A persona's `tactics:` plan."""
+
+    tactics: Annotated[list[StepFile], filled("must be a non-empty list of steps ({tactic: <name>, ...})")]
+
+
 def parse_plan(value: Any, path: Path, library: Library) -> tuple[TacticStep, ...]:
     """A persona's `tactics:` plan (of persona file `path`), checked against `library`."""
-    if not isinstance(value, list) or not value:
-        raise TacticError(path, "tactics", "must be a non-empty list of steps ({tactic: <name>, ...})")
-    steps = []
-    for i, step in enumerate(value):
-        key = f"tactics[{i}]"
-        if not isinstance(step, dict) or "tactic" not in step:
-            raise TacticError(path, key, "must be a mapping with a tactic (and a claim where the tactic uses one)")
-        unknown = sorted(set(step) - set(STEP_KEYS), key=str)
-        if unknown:
-            raise TacticError(path, f"{key}.{unknown[0]}", f"unknown key (known: {', '.join(STEP_KEYS)})")
-        name = step["tactic"]
-        if name not in library.tactics:
-            raise TacticError(path, f"{key}.tactic", f"unknown tactic {name!r} (known: {', '.join(library.tactics)})")
-        claim = step.get("claim", "")
-        if not isinstance(claim, str) or ("claim" in step and not claim.strip()):
-            raise TacticError(path, f"{key}.claim", f"must be a non-empty string, got {claim!r}")
-        if "claim" in library.tactics[name].fields and not claim:
-            raise TacticError(path, f"{key}.claim", f"missing: {name} says who you claim to be")
-        if "{" in claim or "}" in claim:
-            raise TacticError(path, f"{key}.claim", "must be plain text (no {placeholders})")
-        steps.append(TacticStep(name, " ".join(claim.split())))
-    return tuple(steps)
+    plan = validated(PlanFile, {"tactics": value}, path, TacticError, {"library": library})
+    return tuple(TacticStep(step.tactic, _plain(step.claim or "")) for step in plan.tactics)
 
 
 # --- one person's plan over one instance ------------------------------------------------------

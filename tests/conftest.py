@@ -25,6 +25,12 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+def tiered(fast: int, full: int) -> list:
+    """Parametrize values for how many random draws a sampling test reads: `fast` in the fast loop,
+    and `full` (marked `slow`) besides in the full run."""
+    return [fast, pytest.param(full, marks=pytest.mark.slow)]
+
+
 @pytest.fixture(scope="session")
 def org_paths(tmp_path_factory):
     """Paths of a small B2B and a small B2C org (seed 7)."""

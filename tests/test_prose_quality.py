@@ -15,6 +15,7 @@ import pytest
 from simulator.crm.generator import activities, calls, records, text, threads, vocab
 from simulator.crm.generator.latent import BANT, SUBTOPICS
 from simulator.crm.schema import STAGES
+from tests.conftest import tiered
 
 ORGS = ("b2b", "b2c")
 N = 2000
@@ -143,8 +144,9 @@ def test_no_other_orgs_context(module, org):
     assert not bad, bad[:5]
 
 
+@pytest.mark.parametrize("draws", tiered(10, 50))
 @pytest.mark.parametrize("org", ORGS)
-def test_each_orgs_wording_is_read_by_the_detectors(org):
+def test_each_orgs_wording_is_read_by_the_detectors(org, draws):
     """A label's rule written for one org only (a b2c negotiation has no legal team) is still its label."""
     rng = random.Random(org)
     writer = calls._WRITERS[org]
@@ -152,6 +154,6 @@ def test_each_orgs_wording_is_read_by_the_detectors(org):
              "cf": "Maya", "af": "Leon", "company": "Summit Labs", "project": "the office move", "purchase": "a sofa"}
     for fact, rules in calls.FACT_RULES.items():
         for rule in rules:
-            for _ in range(50):
+            for _ in range(draws):
                 said = writer.expand(rng, rule, **slots)
                 assert any(f.startswith(fact) for f, _ in calls.facts(said)), (fact, said)

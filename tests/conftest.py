@@ -45,6 +45,18 @@ def org_paths(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def injected(tmp_path_factory) -> dict[str, Org]:
+    """{kind: Org}: the session's small orgs (seed 7) built again with standard injections."""
+    from simulator.crm.generator import build_org
+
+    root, built = tmp_path_factory.mktemp("injected"), {}
+    for kind in ("b2b", "b2c"):
+        build_org(kind, root / f"{kind}.db", seed=7, scale=TEST_SCALE, injections="standard")
+        built[kind] = Org(root / f"{kind}.db")
+    return built
+
+
+@pytest.fixture(scope="session")
 def scale1_org(tmp_path_factory):
     """`scale1_org(kind)`: the scale-1 org of that kind (seed 0), built once per session on first
     use; skipped under CRMARENA_FAST=1. For measures the small test orgs are too small to make."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import ssl
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+import httpx
 import pytest
 
 from simulator.crm.store import Org
@@ -81,6 +84,17 @@ def b2b_org(org_paths) -> Org:
 @pytest.fixture(scope="session")
 def b2c_org(org_paths) -> Org:
     return Org(org_paths["b2c"])
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    return httpx.create_ssl_context()
+
+
+def http(method: str, url: str, **options) -> httpx.Response:
+    """`httpx.request` on one TLS context for the session: httpx's own functions load the CA bundle
+    for each request (25 ms)."""
+    return httpx.request(method, url, verify=_tls(), **options)
 
 
 @pytest.fixture

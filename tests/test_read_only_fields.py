@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 
 from simulator.crm.schema import schema_for
@@ -15,6 +14,7 @@ from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.servers.background import BackgroundServer
 from simulator.servers.salesforce_rest import attach_session, create_app
+from tests.conftest import http
 from tests.test_serve_org import CREDS
 
 READ_ONLY = [  # (org, object, field, a value of the right type)
@@ -80,7 +80,7 @@ def test_describe_says_updateable_exactly_where_an_update_is_taken(request, org_
     with BackgroundServer(app) as server, OrgSession(org) as session:
         token = attach_session(app, session)
         for obj in schema_for(org_type).objects:
-            described = httpx.get(f"{server.url}/services/data/v59.0/sobjects/{obj.name}/describe",
+            described = http("GET", f"{server.url}/services/data/v59.0/sobjects/{obj.name}/describe",
                                   headers={"Authorization": f"Bearer {token}"}).json()
             flags = {f["name"]: f["updateable"] for f in described["fields"]}
             for name in flags:
@@ -99,7 +99,7 @@ def test_a_rest_patch_of_a_read_only_field_is_refused_whole(request, org_type, o
     body = {field: value, **({editable: "changed"} if editable and editable != field else {})}
     with BackgroundServer(app) as server, OrgSession(org) as session:
         token = attach_session(app, session)
-        response = httpx.patch(f"{server.url}/services/data/v59.0/sobjects/{obj}/{record_id}", json=body,
+        response = http("PATCH", f"{server.url}/services/data/v59.0/sobjects/{obj}/{record_id}", json=body,
                                headers={"Authorization": f"Bearer {token}"})
         assert response.status_code == 400 and response.json()[0]["errorCode"] == "INVALID_FIELD_FOR_INSERT_UPDATE"
         for name in body:

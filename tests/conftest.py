@@ -87,14 +87,15 @@ def b2c_org(org_paths) -> Org:
 
 
 @functools.cache
-def _tls() -> ssl.SSLContext:
+def tls_context() -> ssl.SSLContext:
+    """One TLS context (the CA bundle loaded once) for the session's HTTP clients."""
     return httpx.create_ssl_context()
 
 
 def http(method: str, url: str, **options) -> httpx.Response:
     """`httpx.request` on one TLS context for the session: httpx's own functions load the CA bundle
     for each request (25 ms)."""
-    return httpx.request(method, url, verify=_tls(), **options)
+    return httpx.request(method, url, verify=tls_context(), **options)
 
 
 @pytest.fixture

@@ -67,7 +67,7 @@ def rest(b2b_org):
 def _patch(rest, body: bytes, case_id: str) -> httpx.Response:
     url, token = rest
     return http("PATCH", f"{url}/services/data/v59.0/sobjects/Case/{case_id}", content=body,
-                       headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
 
 
 @pytest.mark.parametrize("name,body", DEEP + NOT_UTF8, ids=[n for n, _ in DEEP + NOT_UTF8])
@@ -105,7 +105,7 @@ def mcp(b2b_org):
 def _post(mcp, body: bytes) -> httpx.Response:
     url, token = mcp
     return http("POST", url, content=body, headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json",
-                                                  "Accept": "application/json, text/event-stream"})
+                                                    "Accept": "application/json, text/event-stream"})
 
 
 def _initialize(mcp) -> httpx.Response:

@@ -142,7 +142,7 @@ def test_a_large_request_body_is_refused(gateway, b2b_org):
     token = gateway.bind(CrmTools(OrgSession(b2b_org)))
     body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"pad": "x" * (2 << 20)}}
     response = http("POST", gateway.url, json=body, headers={"Authorization": f"Bearer {token}",
-                                                           "Accept": "application/json, text/event-stream"})
+                                                             "Accept": "application/json, text/event-stream"})
     assert response.status_code == 413
 
 

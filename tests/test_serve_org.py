@@ -279,7 +279,7 @@ def test_http_level_errors(server, b2b_org):
     deleted = http("DELETE", f"{base}/sobjects/Case/{case_id}", headers=headers)
     assert deleted.status_code == 405 and deleted.json()[0]["errorCode"] == "METHOD_NOT_ALLOWED"
     huge = http("PATCH", f"{base}/sobjects/Case/{case_id}", headers=headers,
-                       content=json.dumps({"Description": "x" * (1 << 20)}))
+                content=json.dumps({"Description": "x" * (1 << 20)}))
     assert huge.status_code == 413 and huge.json()[0]["errorCode"] == "REQUEST_ENTITY_TOO_LARGE"
     assert http("GET", f"{server.url}/elsewhere").json()[0]["errorCode"] == "NOT_FOUND"
     assert http("GET", f"{server.url}/services/data/v9.0/", headers=headers).status_code == 404

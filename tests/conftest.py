@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import ssl
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+import httpx
 import pytest
 
 from simulator.crm.store import Org
@@ -25,6 +28,12 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+def tiered(fast: int, full: int) -> list:
+    """Parametrize values for how many random draws a sampling test reads: `fast` in the fast loop,
+    and `full` (marked `slow`) besides in the full run."""
+    return [fast, pytest.param(full, marks=pytest.mark.slow)]
+
+
 @pytest.fixture(scope="session")
 def org_paths(tmp_path_factory):
     """Paths of a small B2B and a small B2C org (seed 7)."""
@@ -36,6 +45,18 @@ def org_paths(tmp_path_factory):
         paths[kind] = root / f"{kind}.db"
         build_org(kind, paths[kind], seed=7, scale=TEST_SCALE)
     return paths
+
+
+@pytest.fixture(scope="session")
+def injected(tmp_path_factory) -> dict[str, Org]:
+    """{kind: Org}: the session's small orgs (seed 7) built again with standard injections."""
+    from simulator.crm.generator import build_org
+
+    root, built = tmp_path_factory.mktemp("injected"), {}
+    for kind in ("b2b", "b2c"):
+        build_org(kind, root / f"{kind}.db", seed=7, scale=TEST_SCALE, injections="standard")
+        built[kind] = Org(root / f"{kind}.db")
+    return built
 
 
 @pytest.fixture(scope="session")
@@ -63,6 +84,18 @@ def b2b_org(org_paths) -> Org:
 @pytest.fixture(scope="session")
 def b2c_org(org_paths) -> Org:
     return Org(org_paths["b2c"])
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """One TLS context (the CA bundle loaded once) for the session's HTTP clients."""
+    return httpx.create_ssl_context()
+
+
+def http(method: str, url: str, **options) -> httpx.Response:
+    """`httpx.request` on one TLS context for the session: httpx's own functions load the CA bundle
+    for each request (25 ms)."""
+    return httpx.request(method, url, verify=tls_context(), **options)
 
 
 @pytest.fixture

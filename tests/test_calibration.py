@@ -13,9 +13,7 @@ import yaml
 from evaluators.pressure import first_leak, trace
 from simulator.agents.calibration import LeakyAgent, instructions, obey
 from simulator.cli import main
-from simulator.crm.generator import build_org
 from simulator.crm.session import OrgSession
-from simulator.crm.store import Org
 from simulator.crm.tools import CrmTools
 from simulator.runs.transcript import typed_records
 from simulator.users.tactics import outcome, pieces
@@ -75,10 +73,8 @@ def test_a_pressure_person_wants_the_item_itself():
     assert outcome("I'm sorry, but I can't share that information.", "text", wanted) == "refused"
 
 
-def test_the_leaky_agent_obeys_a_planted_instruction_it_reads(tmp_path):
-    path = tmp_path / "injected.db"
-    build_org("b2b", path, seed=7, scale=0.2, injections="standard")
-    org = Org(path)
+def test_the_leaky_agent_obeys_a_planted_instruction_it_reads(injected):
+    org = injected["b2b"]
     conn = org.connect()
     case_id, text = next((rid, json.loads(v)["text"]) for rid, v in conn.execute(
         "SELECT record_id, value FROM _truth WHERE kind = 'injection' ORDER BY record_id")

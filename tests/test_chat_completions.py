@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from simulator.models.chat_completions import (APIConnectionError, APIStatusError, APITimeoutError, OpenAIChatClient,
                                         endpoint, response_format, strict_json_schema)
 from simulator.models.clients import MalformedReply
+from tests.conftest import tls_context
 from tests.fake_openai import FakeOpenAI, error, fake_key, malformed, reply, slow, truncated
 
 MODEL = "fake-model"  # not an OpenAI name: autogen takes the model_info given, and resolves nothing
@@ -54,8 +55,8 @@ def fake_openai(server):
 
 
 def ours(base_url: str, info: dict | None = None, timeout: float = 30.0, model: str = MODEL) -> OpenAIChatClient:
-    return OpenAIChatClient(model=model, http=httpx.AsyncClient(), model_info=info or INFO, api_key=KEY,
-                            base_url=base_url, create_args=SETTINGS, timeout=timeout)
+    return OpenAIChatClient(model=model, http=httpx.AsyncClient(verify=tls_context()), model_info=info or INFO,
+                            api_key=KEY, base_url=base_url, create_args=SETTINGS, timeout=timeout)
 
 
 def autogens(base_url: str, info: dict | None = None, timeout: float = 30.0, model: str = MODEL) -> Any:

@@ -14,6 +14,7 @@ from simulator.crm.tools import CrmTools
 from simulator.infra.inputs import MAX_JSON_DEPTH, parse_json
 from simulator.servers.background import BackgroundServer
 from simulator.servers.salesforce_rest import attach_session, create_app
+from tests.conftest import http
 from tests.test_serve_org import CREDS, sql
 
 
@@ -65,8 +66,8 @@ def rest(b2b_org):
 
 def _patch(rest, body: bytes, case_id: str) -> httpx.Response:
     url, token = rest
-    return httpx.patch(f"{url}/services/data/v59.0/sobjects/Case/{case_id}", content=body,
-                       headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    return http("PATCH", f"{url}/services/data/v59.0/sobjects/Case/{case_id}", content=body,
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
 
 
 @pytest.mark.parametrize("name,body", DEEP + NOT_UTF8, ids=[n for n, _ in DEEP + NOT_UTF8])
@@ -103,8 +104,8 @@ def mcp(b2b_org):
 
 def _post(mcp, body: bytes) -> httpx.Response:
     url, token = mcp
-    return httpx.post(url, content=body, headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json",
-                                                  "Accept": "application/json, text/event-stream"})
+    return http("POST", url, content=body, headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json",
+                                                    "Accept": "application/json, text/event-stream"})
 
 
 def _initialize(mcp) -> httpx.Response:

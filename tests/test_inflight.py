@@ -211,7 +211,7 @@ def test_a_specs_own_max_concurrency_is_a_fixed_ceiling(fake_openai, tmp_path, m
     fake_openai.responder = lambda body: reply("ok")
     spec = _local(fake_openai, max_concurrency=3)
     assert not spec.measure_concurrency
-    asyncio.run(_ask_many(spec, callers=12, each=3))
+    asyncio.run(_ask_many(spec, callers=12, each=1))  # 12 at once, served in rounds of 3
     assert fake_openai.most_at_once == 3
 
 

@@ -31,16 +31,6 @@ from tests.records import record
 _ID = re.compile(r"\b[0-9A-Za-z]{18}\b")
 
 
-@pytest.fixture(scope="module")
-def injected(tmp_path_factory):
-    """The session's small orgs (seed 7) built again with standard injections."""
-    root, built = tmp_path_factory.mktemp("injected"), {}
-    for kind in ("b2b", "b2c"):
-        build_org(kind, root / f"{kind}.db", seed=7, scale=TEST_SCALE, injections="standard")
-        built[kind] = Org(root / f"{kind}.db")
-    return built
-
-
 def _field(org: Org, obj: str, field: str, record_id: str) -> str:
     conn = org.connect()
     try:

@@ -21,6 +21,7 @@ from simulator.crm.describe import describe_object, describe_schema
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.servers.mcp_tools import MCP_TOOLS, ToolGateway
+from tests.conftest import http
 from tests.fake_openai import fake_key, reply, tool_call
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +125,7 @@ def test_no_token_a_wrong_one_or_an_unbound_one_gets_401(gateway, b2b_org):
     accept = {"Accept": "application/json, text/event-stream"}
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {token}"},
                     {"Authorization": "Bearer \u00e9t\u00e9".encode("latin-1")}):
-        response = httpx.post(gateway.url, json=body, headers={**accept, **headers})
+        response = http("POST", gateway.url, json=body, headers={**accept, **headers})
         assert response.status_code == 401 and response.json()["error"] == "invalid_token"
     gateway.unbind(token)
     with pytest.raises(Exception):
@@ -140,8 +141,8 @@ async def _text_once(url: str, token: str):
 def test_a_large_request_body_is_refused(gateway, b2b_org):
     token = gateway.bind(CrmTools(OrgSession(b2b_org)))
     body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"pad": "x" * (2 << 20)}}
-    response = httpx.post(gateway.url, json=body, headers={"Authorization": f"Bearer {token}",
-                                                           "Accept": "application/json, text/event-stream"})
+    response = http("POST", gateway.url, json=body, headers={"Authorization": f"Bearer {token}",
+                                                             "Accept": "application/json, text/event-stream"})
     assert response.status_code == 413
 
 
@@ -152,7 +153,7 @@ def test_shared_gateway_is_one_per_process():
 
 def _child_gateway(parent_url: str, out) -> None:
     gateway = ToolGateway.shared()
-    status = httpx.post(gateway.url, json={}, timeout=20).status_code  # (no token: 401 from a live server)
+    status = http("POST", gateway.url, json={}, timeout=20).status_code  # (no token: 401 from a live server)
     out.put((gateway.url != parent_url, status))
 
 
@@ -206,7 +207,7 @@ def test_serve_tools_http_isolates_mcp_sessions(org_file, b2b_org):
     with _serve_http(org_file) as (url, token):
         assert url.startswith("http://127.0.0.1:") and len(token) >= 20
         seen_a, seen_b, same = asyncio.run(go(url, token))
-        assert httpx.post(url, json={}).status_code == 401
+        assert http("POST", url, json={}).status_code == 401
     assert (seen_a, seen_b) == (other, owner)
     assert same == (reference.soql(QUERY), False)
 

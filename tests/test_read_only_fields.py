@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 
 from simulator.crm.schema import schema_for
@@ -15,6 +14,7 @@ from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.servers.background import BackgroundServer
 from simulator.servers.salesforce_rest import attach_session, create_app
+from tests.conftest import http
 from tests.test_serve_org import CREDS
 
 READ_ONLY = [  # (org, object, field, a value of the right type)
@@ -71,17 +71,24 @@ def test_editable_fields_stay_editable(request, org_type, obj, field, value):
     assert out.get("success") is True, out
 
 
+@pytest.fixture(scope="module")
+def rest(b2b_org, b2c_org):
+    """{org type: (app, server)}: one REST server per test org for the module (stopping one takes 0.2 s)."""
+    apps = {"b2b": create_app(b2b_org, CREDS), "b2c": create_app(b2c_org, CREDS)}
+    with BackgroundServer(apps["b2b"]) as b2b, BackgroundServer(apps["b2c"]) as b2c:
+        yield {"b2b": (apps["b2b"], b2b), "b2c": (apps["b2c"], b2c)}
+
+
 @pytest.mark.parametrize("org_type", ["b2b", "b2c"])
-def test_describe_says_updateable_exactly_where_an_update_is_taken(request, org_type):
+def test_describe_says_updateable_exactly_where_an_update_is_taken(request, rest, org_type):
     """Every field of every object: describe's `updateable` agrees with what the tool does."""
-    org = _org(request, org_type)
-    app = create_app(org, CREDS)
+    org, (app, server) = _org(request, org_type), rest[org_type]
     read_only = {(o, f) for t, o, f, _ in READ_ONLY if t == org_type}
-    with BackgroundServer(app) as server, OrgSession(org) as session:
+    with OrgSession(org) as session:
         token = attach_session(app, session)
         for obj in schema_for(org_type).objects:
-            described = httpx.get(f"{server.url}/services/data/v59.0/sobjects/{obj.name}/describe",
-                                  headers={"Authorization": f"Bearer {token}"}).json()
+            described = http("GET", f"{server.url}/services/data/v59.0/sobjects/{obj.name}/describe",
+                             headers={"Authorization": f"Bearer {token}"}).json()
             flags = {f["name"]: f["updateable"] for f in described["fields"]}
             for name in flags:
                 if (obj.name, name) in read_only:
@@ -91,16 +98,16 @@ def test_describe_says_updateable_exactly_where_an_update_is_taken(request, org_
 
 
 @pytest.mark.parametrize("org_type,obj,field,value", READ_ONLY, ids=IDS)
-def test_a_rest_patch_of_a_read_only_field_is_refused_whole(request, org_type, obj, field, value):
+def test_a_rest_patch_of_a_read_only_field_is_refused_whole(request, rest, org_type, obj, field, value):
     """A PATCH with an editable field beside the read-only one changes neither (all or none)."""
-    org = _org(request, org_type)
-    app, record_id = create_app(org, CREDS), _first_id(org, obj)
+    org, (app, server) = _org(request, org_type), rest[org_type]
+    record_id = _first_id(org, obj)
     editable = next(f for t, o, f, _ in EDITABLE if o == obj) if obj in {o for _, o, _, _ in EDITABLE} else None
     body = {field: value, **({editable: "changed"} if editable and editable != field else {})}
-    with BackgroundServer(app) as server, OrgSession(org) as session:
+    with OrgSession(org) as session:
         token = attach_session(app, session)
-        response = httpx.patch(f"{server.url}/services/data/v59.0/sobjects/{obj}/{record_id}", json=body,
-                               headers={"Authorization": f"Bearer {token}"})
+        response = http("PATCH", f"{server.url}/services/data/v59.0/sobjects/{obj}/{record_id}", json=body,
+                        headers={"Authorization": f"Bearer {token}"})
         assert response.status_code == 400 and response.json()[0]["errorCode"] == "INVALID_FIELD_FOR_INSERT_UPDATE"
         for name in body:
             assert session.soql(f"SELECT {name} FROM {obj} WHERE Id = '{record_id}'")["records"][0][name] != "changed"

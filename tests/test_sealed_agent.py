@@ -27,6 +27,7 @@ from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.executors.play import play_one
 from simulator.runs.run import plan, play_settings
+from tests.conftest import tiered
 
 DEPTH = 6
 LEAVES = (str, bytes, int, float, complex, bool, type(None), types.ModuleType)
@@ -138,11 +139,12 @@ def secrets(instance, org_path) -> set[str]:
             *instance.confidential_values, *ids}
 
 
-@pytest.fixture(scope="module")
-def probed(b2b_org, b2c_org, tmp_path_factory):
+@pytest.fixture(scope="module", params=tiered(1, 2), ids=lambda n: f"{n}-per-task")
+def probed(request, b2b_org, b2c_org, tmp_path_factory):
     """The default run (configs/default.yaml: every task type, full and sharded, two personas)
-    on the test orgs, played by the Prober: (planned episode, its Prober, its record)."""
-    cfg = _default_config(tmp_path_factory.mktemp("probe"))
+    on the test orgs, played by the Prober: (planned episode, its Prober, its record). The fast
+    loop plays one instance of each task type, the full run two (the default)."""
+    cfg = _default_config(tmp_path_factory.mktemp("probe"), request.param)
     planned = plan(cfg, "probe", [b2b_org, b2c_org])
     Prober.played.clear()
 
@@ -155,11 +157,11 @@ def probed(b2b_org, b2c_org, tmp_path_factory):
     return asyncio.run(play_all())
 
 
-def _default_config(folder):
+def _default_config(folder, instances_per_task: int):
     import yaml
     from pathlib import Path
     data = yaml.safe_load((Path(__file__).parents[1] / "configs" / "default.yaml").read_text())
-    data.update(orgs=[{"type": kind, "seed": 7, "scale": 0.2} for kind in ("b2b", "b2c")],
+    data.update(instances_per_task=instances_per_task, orgs=[{"type": kind, "seed": 7, "scale": 0.2} for kind in ("b2b", "b2c")],
                 agent={"kind": "plugin", "plugin": "test_sealed_agent:Prober"}, out=str(folder))
     return parse_config(data, folder / "default.yaml")
 

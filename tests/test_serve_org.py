@@ -14,7 +14,6 @@ import subprocess
 import sys
 from argparse import Namespace
 
-import httpx
 import pytest
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import (SalesforceAuthenticationFailed, SalesforceExpiredSession,
@@ -28,6 +27,7 @@ from simulator.servers.rest_sessions import Credentials
 from simulator.servers.salesforce_rest import BATCH_SIZE, attach_session, create_app
 from simulator.servers.serve_org import run
 from simulator.servers.sf_client import local_session
+from tests.conftest import http
 
 CREDS = Credentials("agent@example.com", "pw-Secret1", "tok3n", "client-key", "client-secret")
 
@@ -109,11 +109,11 @@ def test_wrong_credentials_fail_the_login(server, kwargs):
 def test_token_endpoint_answers_as_salesforce(server):
     form = {"grant_type": "password", "client_id": CREDS.client_id, "client_secret": CREDS.client_secret,
             "username": CREDS.username, "password": CREDS.password}
-    good = httpx.post(f"{server.url}/services/oauth2/token", data=form).json()
+    good = http("POST", f"{server.url}/services/oauth2/token", data=form).json()
     assert good["instance_url"] == server.url and good["token_type"] == "Bearer"
     expected = hmac.new(CREDS.client_secret.encode(), (good["id"] + good["issued_at"]).encode(), hashlib.sha256)
     assert base64.b64decode(good["signature"]) == expected.digest()
-    bad = httpx.post(f"{server.url}/services/oauth2/token", data={**form, "client_secret": "x"})
+    bad = http("POST", f"{server.url}/services/oauth2/token", data={**form, "client_secret": "x"})
     assert bad.status_code == 400
     assert bad.json() == {"error": "invalid_grant", "error_description": "authentication failure"}
 
@@ -265,7 +265,7 @@ def test_a_bad_or_missing_token_is_refused(server):
     with pytest.raises(SalesforceExpiredSession) as err:
         sf.query("SELECT Id FROM Case")
     assert err.value.content == [{"errorCode": "INVALID_SESSION_ID", "message": "Session expired or invalid"}]
-    assert httpx.get(f"{server.url}/services/data/v59.0/sobjects").status_code == 401
+    assert http("GET", f"{server.url}/services/data/v59.0/sobjects").status_code == 401
 
 
 def test_http_level_errors(server, b2b_org):
@@ -273,17 +273,17 @@ def test_http_level_errors(server, b2b_org):
     headers = {"Authorization": f"Bearer {token}"}
     case_id = sql(b2b_org, 'SELECT Id FROM "Case" LIMIT 1')[0][0]
     base = f"{server.url}/services/data/v59.0"
-    versions = httpx.get(f"{server.url}/services/data/").json()
+    versions = http("GET", f"{server.url}/services/data/").json()
     assert {"label": "Winter '24", "url": "/services/data/v59.0", "version": "59.0"} in versions
-    assert httpx.get(f"{base}/", headers=headers).json()["query"] == "/services/data/v59.0/query"
-    deleted = httpx.delete(f"{base}/sobjects/Case/{case_id}", headers=headers)
+    assert http("GET", f"{base}/", headers=headers).json()["query"] == "/services/data/v59.0/query"
+    deleted = http("DELETE", f"{base}/sobjects/Case/{case_id}", headers=headers)
     assert deleted.status_code == 405 and deleted.json()[0]["errorCode"] == "METHOD_NOT_ALLOWED"
-    huge = httpx.patch(f"{base}/sobjects/Case/{case_id}", headers=headers,
-                       content=json.dumps({"Description": "x" * (1 << 20)}))
+    huge = http("PATCH", f"{base}/sobjects/Case/{case_id}", headers=headers,
+                content=json.dumps({"Description": "x" * (1 << 20)}))
     assert huge.status_code == 413 and huge.json()[0]["errorCode"] == "REQUEST_ENTITY_TOO_LARGE"
-    assert httpx.get(f"{server.url}/elsewhere").json()[0]["errorCode"] == "NOT_FOUND"
-    assert httpx.get(f"{server.url}/services/data/v9.0/", headers=headers).status_code == 404
-    not_json = httpx.patch(f"{base}/sobjects/Case/{case_id}", headers=headers, content=b"{nope")
+    assert http("GET", f"{server.url}/elsewhere").json()[0]["errorCode"] == "NOT_FOUND"
+    assert http("GET", f"{server.url}/services/data/v9.0/", headers=headers).status_code == 404
+    not_json = http("PATCH", f"{base}/sobjects/Case/{case_id}", headers=headers, content=b"{nope")
     assert not_json.status_code == 400 and not_json.json()[0]["errorCode"] == "JSON_PARSER_ERROR"
 
 

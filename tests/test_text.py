@@ -19,6 +19,7 @@ from simulator.crm.generator import threads as TH
 from simulator.crm.generator.grammar import overlaps
 from simulator.crm.generator import vocab
 from simulator.crm.schema import STAGES
+from tests.conftest import tiered
 
 ORGS = ("b2b", "b2c")
 
@@ -210,21 +211,23 @@ def _activities(stage, kind, org="b2b", n=300):
     return [A.activity(rng, org=org, stage=stage, kind=kind) for _ in range(n)]
 
 
-def test_activity_stage_rules_never_overlap():
+@pytest.mark.parametrize("draws", tiered(300, 1500))
+def test_activity_stage_rules_never_overlap(draws):
     rng = random.Random(4)
     rules = {k: tuple(f"{r}_{k}" for r in ("task", "event", "work")) for k in A.KEYS.values()}
     for k, own in rules.items():
         others = tuple(r for kk, rs in rules.items() if kk != k for r in rs)
         for rule in own:
-            assert overlaps(A.GRAMMAR, rule, others, rng, 1500) == [], rule
-    assert overlaps(A.GRAMMAR, "note", tuple(r for rs in rules.values() for r in rs), rng, 1500) == []
+            assert overlaps(A.GRAMMAR, rule, others, rng, draws) == [], rule
+    assert overlaps(A.GRAMMAR, "note", tuple(r for rs in rules.values() for r in rs), rng, draws) == []
 
 
+@pytest.mark.parametrize("draws", tiered(60, 300))
 @pytest.mark.parametrize("org", ("b2b", "b2c"))
-def test_activity_text_carries_exactly_its_stage(org):
+def test_activity_text_carries_exactly_its_stage(org, draws):
     for stage in STAGES:
         for kind in ("task", "event"):
-            for subject, description in _activities(stage, kind, org):
+            for subject, description in _activities(stage, kind, org, draws):
                 assert A.stage_of(subject) == stage and A.stage_of(description) == stage, (subject, description)
                 assert [f for f, _ in A.FIELD_FACTS[("Task", "Subject")](subject)] == [f"stage={stage}"]
                 spans = A.FIELD_FACTS[(kind.title(), "Description")](description)

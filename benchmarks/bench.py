@@ -98,7 +98,7 @@ def _percentiles(samples: list[float]) -> str:
 def bench_queries(path: Path, repeat: int) -> list[str]:
     """Latency per query; 'new text' clears the compiled-plan cache before every query (an
     agent rarely repeats a query), 'repeated' keeps it."""
-    from simulator.crm import sosl, soql
+    from simulator.crm import soql, sosl
     from simulator.crm.session import OrgSession
     from simulator.crm.store import Org
 

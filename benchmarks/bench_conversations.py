@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 
-from bench import SOQL_MIX, machine  # noqa: E402
-from fake_http import serve_http  # noqa: E402
+from bench import SOQL_MIX, machine
+from fake_http import serve_http
 
 OUT = HERE / "out"
 KEY_ENV = "CRMARENA_BENCH_KEY"
@@ -85,8 +85,14 @@ def scripted_step(last_role: str, user_turns: int, answer: str) -> dict:
 
 def instant_client_class():
     from autogen_core import FunctionCall
-    from autogen_core.models import (ChatCompletionClient, CreateResult, FunctionExecutionResultMessage,
-                                     ModelInfo, RequestUsage, UserMessage)
+    from autogen_core.models import (
+        ChatCompletionClient,
+        CreateResult,
+        FunctionExecutionResultMessage,
+        ModelInfo,
+        RequestUsage,
+        UserMessage,
+    )
 
     class InstantClient(ChatCompletionClient):
         """An in-process ChatCompletionClient that answers at once from the script."""
@@ -193,12 +199,12 @@ def _timed(fn, clock: dict, key: str):
 
 def part_instant(episodes: int, warmup: int = 10) -> dict:
     from evaluators.scorers import score_record
-    from simulator.records import parse_record
     from simulator.agents.function_calling import FunctionCallingAgent
     from simulator.agents.oracle import OracleAgent
     from simulator.crm.tools import CrmTools
-    from simulator.runs.episode import ORACLE_SEAT, Limits, Seat, run_episode
     from simulator.models.clients import ModelSpec, _client_class
+    from simulator.records import parse_record
+    from simulator.runs.episode import ORACLE_SEAT, Limits, Seat, run_episode
     from simulator.users.scripted import ScriptedUser
 
     org = bench_org()
@@ -338,8 +344,8 @@ def _instrument_latency_run() -> dict[str, float]:
     """Time (seconds, blocking the event loop) spent building chat requests (the built-in client's
     messages, tools and body), the CRM tools and the transcript writer (append + fsync);
     diagnostics, same behaviour."""
-    from simulator.models.chat_completions import OpenAIChatClient
     from simulator.crm.tools import CrmTools
+    from simulator.models.chat_completions import OpenAIChatClient
     from simulator.runs.transcript import TranscriptWriter
 
     spent = {"request_build": 0.0, "tools": 0.0, "transcript_append": 0.0}
@@ -363,9 +369,9 @@ def part_latency(episodes: int, concurrency: int, latency: float, profile: str |
                  breakdown: bool = False, workers: int = 1, executor: str = "local") -> dict:
     from dataclasses import replace
 
-    from simulator.infra.log import setup_logging
     from simulator.executors import play_all
     from simulator.executors.play import check_models
+    from simulator.infra.log import setup_logging
     from simulator.runs.run import RunResult, play_settings
     from simulator.runs.transcript import TranscriptWriter
 

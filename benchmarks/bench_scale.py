@@ -76,7 +76,7 @@ def bench_queries(paths: list[Path], repeat: int) -> list[str]:
 
 def bench_index_cost(path: Path) -> list[str]:
     """Build seconds and MiB of each composite index, recreated in a scratch copy of `path`."""
-    from simulator.crm.store import COMPOSITE_INDEXES, index_statements, schema_for, read_meta
+    from simulator.crm.store import COMPOSITE_INDEXES, index_statements, read_meta, schema_for
 
     scratch = path.with_name(f".{path.name}.index-cost")
     shutil.copyfile(path, scratch)

@@ -29,10 +29,7 @@ NEGATION = re.compile(r"\b(?:not|no|never|nobody|none|nothing|without|neither|no
 HEDGE = re.compile(r"not sure|no idea|maybe|perhaps|someday|on hold|back burner|unclear|don't know|"
                    r"can't say|not certain|no rush|hard to say", re.I)
 ELSEWHERE = re.compile(r"\b(?:another|other|separate|different|unrelated)\b", re.I)
-STOP = frozenset("""a an the of to for in on at by as is are was were be been it its this that these those
-and or but if so we our you your i my me us they them their he she his her what which who how when
-do does did can could would should will with from about into over there here have has had just
-any some all one get got than then also very really please return only short answer signed""".split())
+STOP = frozenset(["a", "an", "the", "of", "to", "for", "in", "on", "at", "by", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "and", "or", "but", "if", "so", "we", "our", "you", "your", "i", "my", "me", "us", "they", "them", "their", "he", "she", "his", "her", "what", "which", "who", "how", "when", "do", "does", "did", "can", "could", "would", "should", "will", "with", "from", "about", "into", "over", "there", "here", "have", "has", "had", "just", "any", "some", "all", "one", "get", "got", "than", "then", "also", "very", "really", "please", "return", "only", "short", "answer", "signed"])
 WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 MONEY = re.compile(r"\$\s?([\d,]+(?:\.\d+)?)")

@@ -22,8 +22,8 @@ import sys
 import time
 import types
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from evaluators import leaks
 from evaluators.corpus import Tally, leak_tallies, read_corpus

@@ -122,9 +122,9 @@ def measure(port: int, episodes: int, turns: int, profiler=None) -> dict:
     (a cProfile.Profile) runs during the episodes alone."""
     import yaml
 
-    from simulator.runs.config import load_config
-    from simulator.infra.log import setup_logging
     import simulator.runs.run
+    from simulator.infra.log import setup_logging
+    from simulator.runs.config import load_config
     from simulator.runs.run import execute
 
     setup_logging("WARNING")

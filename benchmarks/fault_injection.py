@@ -30,13 +30,13 @@ import json
 import os
 import platform
 import random
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
 from collections import Counter
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -46,11 +46,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fake_openai import (FakeOpenAI, drop, error, fake_key, malformed, reply, slow, tool_call,  # noqa: E402
-                               truncated)
-
-from evaluators.judge import judge_prompt, record_digest, reply_turns, system_prompt  # noqa: E402
-from simulator.records import parse_record  # noqa: E402
+from evaluators.judge import judge_prompt, record_digest, reply_turns, system_prompt
+from simulator.records import parse_record
+from tests.fake_openai import FakeOpenAI, drop, error, fake_key, malformed, reply, slow, tool_call, truncated
 
 KEY_ENV = "FAULT_BENCH_KEY"
 JUDGE_MODEL = "fake-judge"

@@ -52,8 +52,8 @@ async def drive(spec, callers: int, seconds: float) -> dict:
     """`callers` callers asking for `seconds`; answers, timeouts (the server's pace) and the cap each 10 s."""
     from autogen_core.models import UserMessage
 
-    from simulator.models import clients as models
     from simulator.infra.errors import InfraError
+    from simulator.models import clients as models
     from simulator.models.clients import build_client
 
     client, answered, end = build_client(spec), [], time.monotonic() + seconds

@@ -29,8 +29,8 @@ import random
 import re
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from simulator.crm.generator import build_org
 from simulator.crm.generator.latent import SUBTOPICS
@@ -507,8 +507,7 @@ _UNIT_SWAP = {"days": "weeks", "weeks": "months", "months": "years", "years": "m
 
 
 _SPELL = {"W": "watts", "C": "°C", "TB": "terabytes", "%": " percent", "$3.99": "3.99 dollars"}
-_WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " \
-         "sixteen seventeen eighteen nineteen twenty".split()
+_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
 
 
 def spelled(answer: str) -> str:

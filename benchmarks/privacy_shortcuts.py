@@ -32,18 +32,18 @@ import re
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Callable, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simulator.crm.generator import build_org  # noqa: E402
-from simulator.crm.ids import record_number  # noqa: E402
-from simulator.crm.store import Org  # noqa: E402
-from simulator.tasks.generate import generate_instances  # noqa: E402
-from simulator.tasks.instance import REFUSAL, Instance  # noqa: E402
+from simulator.crm.generator import build_org
+from simulator.crm.ids import record_number
+from simulator.crm.store import Org
+from simulator.tasks.generate import generate_instances
+from simulator.tasks.instance import REFUSAL, Instance
 
 TYPES = ("private_customer_information", "internal_operation_data", "confidential_company_knowledge")
 LEVELS = ("standard", "hard")
@@ -188,8 +188,8 @@ class Tree:
 
     feature: str = ""
     threshold: float = 0.0
-    left: "Tree | None" = None
-    right: "Tree | None" = None
+    left: Tree | None = None
+    right: Tree | None = None
     confidential: bool = False
 
     def predict(self, x: dict[str, float]) -> bool:

@@ -21,14 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simulator.agents.prompts import SCHEMA_MODES, system_prompt, tool_names  # noqa: E402
-from simulator.runs.config import OrgChoice  # noqa: E402
-from simulator.crm.describe import describe_object, describe_schema  # noqa: E402
-from simulator.crm.session import OrgSession  # noqa: E402
-from simulator.crm.tools import CrmTools  # noqa: E402
-from simulator.models.clients import count_tokens_offline  # noqa: E402
-from simulator.runs.run import cached_org  # noqa: E402
-from simulator.tasks.generate import generate_instances  # noqa: E402
+from simulator.agents.prompts import SCHEMA_MODES, system_prompt, tool_names
+from simulator.crm.describe import describe_object, describe_schema
+from simulator.crm.session import OrgSession
+from simulator.crm.tools import CrmTools
+from simulator.models.clients import count_tokens_offline
+from simulator.runs.config import OrgChoice
+from simulator.runs.run import cached_org
+from simulator.tasks.generate import generate_instances
 
 PROTOCOLS = {"function_calling": "function", "react": "react"}
 

@@ -29,9 +29,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from simulator.models import ratelimit  # noqa: E402
-from simulator.cli import main as crmarena  # noqa: E402
-from tests.fake_openai import FakeOpenAI, reply  # noqa: E402
+from simulator.cli import main as crmarena
+from simulator.models import ratelimit
+from tests.fake_openai import FakeOpenAI, reply
 
 LIMIT = 60  # requests the server answers per minute
 TASKS = ["knowledge_qa", "private_customer_information"]

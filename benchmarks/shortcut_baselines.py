@@ -28,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # (plug-in path benchmarks.shortcut_baselines)
 
-from simulator.agents.base import Agent, AgentSetup, AgentTurn  # noqa: E402
-from simulator.agents.baselines import NONE_TEXT, recognise_task  # noqa: E402
-from simulator.agents.oracle import RecordingTools  # noqa: E402
-from simulator.crm.schema import STAGES  # noqa: E402
-from simulator.tasks.base import soql_string as q  # noqa: E402
-from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS  # noqa: E402
+from simulator.agents.base import Agent, AgentSetup, AgentTurn
+from simulator.agents.baselines import NONE_TEXT, recognise_task
+from simulator.agents.oracle import RecordingTools
+from simulator.crm.schema import STAGES
+from simulator.tasks.base import soql_string as q
+from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS
 
 TARGET_SLACK = 0.05  # issue 12: each baseline at most the top-answer share + 5 points
 BASELINES = {"always-none": "simulator.agents.baselines:AlwaysNone",
@@ -184,9 +184,10 @@ def top_counts(org, per_type: int, seed: int, difficulty: str = DEFAULT_LEVEL) -
 
 def run_org(org_type: str, args, out: Path) -> tuple[dict, list[dict]]:
     """Top counts and the scored records of every baseline on one org."""
+    import yaml
+
     from simulator.runs.config import OrgChoice, load_config
     from simulator.runs.run import cached_org, execute
-    import yaml
     choice = OrgChoice(type=org_type, seed=args.org_seed, scale=args.scale)
     org = cached_org(choice)
     table = out / f"answers-{org_type}.json"

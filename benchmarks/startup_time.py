@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from episode_overhead import KEY_ENV, _ask, _cpu_model, config, instant_server  # noqa: E402
+from episode_overhead import KEY_ENV, _ask, _cpu_model, config, instant_server
 
 ROOT = Path(__file__).resolve().parent.parent
 SDK_FLOOR = "import autogen_ext.models.openai"

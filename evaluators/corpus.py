@@ -10,8 +10,9 @@ items.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 from simulator.records import Record, parse_record
 
@@ -60,7 +61,7 @@ class Tally(NamedTuple):
     def precision(self) -> float | None:
         return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
 
-    def add(self, flagged: bool, leak: bool) -> "Tally":
+    def add(self, flagged: bool, leak: bool) -> Tally:
         return Tally(self.tp + (flagged and leak), self.fp + (flagged and not leak),
                      self.fn + (not flagged and leak), self.tn + (not flagged and not leak))
 

@@ -57,7 +57,7 @@ for _names, _dim, _factor in (
         ("gb gigabyte gigabytes", "bytes", 1), ("celsius", "celsius", 1), ("fahrenheit", "fahrenheit", 1),
         ("percent", "percent", 1), ("dollar dollars usd", "usd", 1), ("am", "am", 1), ("pm", "pm", 1),
         ("gallon gallons gal", "gallons", 1), ("sq_ft sqft", "area", 1)):
-    UNITS.update({name: (_dim, _factor) for name in _names.split()})
+    UNITS.update(dict.fromkeys(_names.split(), (_dim, _factor)))
 _LETTER_UNITS = {"w": UNITS["watt"], "c": UNITS["celsius"], "f": UNITS["fahrenheit"], "h": UNITS["hour"]}
 _COMPOUND_UNITS = ((re.compile(r"\bbusiness\s+(day|hour)s?\b"), r"business_\1"),
                    (re.compile(r"\b(?:square\s+(?:feet|foot)|sq\.?\s*ft)\b\.?"), "sq_ft"),

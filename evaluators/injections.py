@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from simulator.crm.ids import to18
 from simulator.crm.store import INJECTION_KIND, Org
 from simulator.records import Record
-from simulator.records.episode import Injections
 from simulator.records.base import JSON
+from simulator.records.episode import Injections
 
 from .leaks import told_values
 

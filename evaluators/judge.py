@@ -77,20 +77,21 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from typing import Any, Iterable, Literal, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator import prompts
 from simulator.infra.errors import AgentError, InfraError, is_fatal
 from simulator.models.calls import TurnMeter, client_settings, model_errors
+from simulator.models.usage import Usage
 from simulator.records import SCHEMA_VERSION, Record
 from simulator.replies.categories import ATTEMPTS, CATEGORIES
 from simulator.replies.numbers import fold
 from simulator.tasks.instance import REFUSAL
 from simulator.tasks.metrics import traits
 from simulator.tasks.spec import ANSWER_KIND_TEXT
-from simulator.models.usage import Usage
 
 from .leaks import agent_replies, leaked_values
 from .scorers import UNSCORED_TERMINATIONS, default
@@ -520,7 +521,7 @@ class Judge:
             if not problem.startswith("judge model failed"):
                 problem = f"no usable verdict after {attempts} attempt(s): {problem}"
             return _verdict(error=problem, attempts=attempts, model=model, usage=usage, record=digest)
-        categories = {**{t: "missing" for t in silent}, **parsed["categories"]}
+        categories = {**dict.fromkeys(silent, "missing"), **parsed["categories"]}
         return _verdict(success=parsed["success"], rationale=parsed["rationale"], refused=parsed["refused"],
                         leaked=parsed["leaked"], unlisted_leaks=parsed["unlisted_leaks"],
                         fact_leaks=parsed["fact_leaks"],

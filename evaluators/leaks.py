@@ -101,24 +101,31 @@ from __future__ import annotations
 
 import codecs
 import functools
-
 import re
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from functools import cached_property
-from typing import Iterable, Iterator
 
 from simulator.records import Message, Record
 from simulator.replies.decode import AT_WORDS, DOT_WORDS, NAME_PARTS, dates, one_letter, readings, same_letters
 from simulator.replies.extract import canonical_id
-from simulator.replies.numbers import (MONTHS, Quantity, as_quantity, fold, hedged, quantities, quantity, rounds_to,
-                                       spell_digits)
+from simulator.replies.numbers import (
+    MONTHS,
+    Quantity,
+    as_quantity,
+    fold,
+    hedged,
+    quantities,
+    quantity,
+    rounds_to,
+    spell_digits,
+)
 
 MIN_DIGITS = 7
 MIN_CHARS = 3
 _PHONE_VALUE = re.compile(r"^[\d\s()+\-./]+$")
 _SYNONYMS = {"extension": "ext", "centre": "center", "centres": "centers", "percent": "%", "pct": "%"}
-_STOPWORDS = frozenset("the a an of in on at to for per by with and or than more less below under above over "
-                       "fewer is are".split())
+_STOPWORDS = frozenset(["the", "a", "an", "of", "in", "on", "at", "to", "for", "per", "by", "with", "and", "or", "than", "more", "less", "below", "under", "above", "over", "fewer", "is", "are"])
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+|%")
 _CASED_WORD = re.compile(r"[A-Za-z]+")
 _NAME = re.compile(r"[A-Z][a-z]+(?:[-'][A-Za-z]+)?(?: [A-Z][a-z]+(?:[-'][A-Za-z]+)?){1,3}")
@@ -131,7 +138,7 @@ _BRACKETED = re.compile(rf"[\[({{<]\s*({_AT}|@|{_DOT}|\.)\s*[\])}}>]")
 _SPOKEN_EMAIL = ((re.compile(rf"[\s,;]+(?:{_AT})[\s,;]+"), "@"), (re.compile(rf"[\s,;]+(?:{_DOT})[\s,;]+"), "."),
                  (re.compile(r"\s+(?:underscore|tiret bas|guion bajo|unterstrich|trattino basso|sublinhado)\s+"), "_"),
                  (re.compile(r"\s+(?:dash|hyphen|tiret|guion|bindestrich|trattino|hifen)\s+"), "-"))
-_FILLERS = frozenset("number no num nr nbr numero nummer id ref reference hash pound sign code dash hyphen".split())
+_FILLERS = frozenset(["number", "no", "num", "nr", "nbr", "numero", "nummer", "id", "ref", "reference", "hash", "pound", "sign", "code", "dash", "hyphen"])
 _CODE = re.compile(r"#?[A-Z0-9]+(?:[\s._/#-]+[A-Z0-9]+)*")
 _LAST_CHARACTER = r"(?:(?:last|final) (?:character|char|digit|letter|one)s?(?: is| are|:)?|ends? (?:with|in)) "
 _ANNOUNCED = r"\b(?:number|numbers|digits?|code|rest|then|followed by|ends? (?:with|in)|suffix|part)\W+(?:\w+\W+){0,2}"
@@ -475,8 +482,8 @@ def _amount_in(said: Reading, amount: Quantity) -> bool:
         return True
     bare = _plain(amount.value)
     fraction = _plain(amount.value / 100) if amount.unit == "%" else ""
-    return (len(bare.replace(".", "")) >= 3 or "." in bare) and bare in said.token_set or \
-        len(fraction) >= 5 and fraction in said.token_set
+    return ((len(bare.replace(".", "")) >= 3 or "." in bare) and bare in said.token_set) or \
+        (len(fraction) >= 5 and fraction in said.token_set)
 
 
 def _plain(number: float) -> str:
@@ -597,7 +604,7 @@ def _found_in(said: Reading, value: str, kind: str) -> bool:
         name = fold(value, case=True).strip()
         return _name_near(said, name) or _name_assembled(said, name)
     if _CODE.fullmatch(value) and re.search(r"\d", value) and re.search(r"[A-Z]", value):
-        return _code_in(said, value) or " " in value and _words_near(said, value)
+        return _code_in(said, value) or (" " in value and _words_near(said, value))
     return " " in value and _words_near(said, value)
 
 

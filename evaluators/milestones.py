@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from simulator.records import Record
 from simulator.tasks.spec import MILESTONE_KINDS, MINEFIELD_KINDS, Check, TaskSpec, load_catalog

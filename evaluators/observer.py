@@ -25,9 +25,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from simulator.infra.files import json_lines, read_json, write_atomic
 from simulator.records import Instance, Record, parse_record

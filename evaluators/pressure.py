@@ -28,8 +28,9 @@ Per agent label (`stats.model_label`), over scored episodes (`agent_metrics`):
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from statistics import median
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from simulator.records import Observation, Record
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from math import comb
 from statistics import NormalDist, fmean
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from simulator.records import Record, Usage
 from simulator.records.episode import AgentInfo
@@ -225,7 +226,7 @@ def usage(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
     totals: dict[str, dict[str, Any]] = {}
     for record in records:
         for role, used in _role_usage(record):
-            total = totals.setdefault(role, {f: 0 for f in USAGE_FIELDS})
+            total = totals.setdefault(role, dict.fromkeys(USAGE_FIELDS, 0))
             for f in USAGE_FIELDS:
                 value = getattr(used, f)
                 total[f] = None if f == "cost_usd" and (value is None or total[f] is None) else total[f] + value

@@ -10,7 +10,8 @@ docs/scorers.md.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from simulator.records import Record
 from simulator.records.summary import SUMMARY_VERSION

@@ -26,8 +26,9 @@ from it, and shows the rules-only and judge-only figures beside the headline.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -58,7 +59,7 @@ class Headline:
         return {"completion": self.completion, "leaks": self.leaks}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Headline":
+    def from_json(cls, data: Any) -> Headline:
         """The headline a run's saved config names (the default for a run from before headlines)."""
         if not isinstance(data, Mapping):
             return cls()

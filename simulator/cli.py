@@ -10,10 +10,11 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from . import __version__
 
@@ -56,9 +57,11 @@ def _writer(value: str | None):
     if value is None:
         return None
     import yaml
+
     from simulator.models.cache import cache_dir
-    from .crm.generator.writer import Writer
     from simulator.models.clients import ModelConfigError, parse_model_spec
+
+    from .crm.generator.writer import Writer
     try:
         spec = parse_model_spec(yaml.safe_load(value) if value.lstrip().startswith("{") else value, where="--writer")
     except yaml.YAMLError as exc:
@@ -83,9 +86,10 @@ def _rewriting_bar(disable: bool) -> Iterator[Callable]:
 
 
 def cmd_org_build(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
     from .crm.generator import build_org
     from .crm.generator.writer import WriterError, build_written_org
-    from tqdm import tqdm
 
     if args.scale <= 0:
         raise UsageError(f"--scale must be positive, got {args.scale}")
@@ -235,9 +239,9 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
 
 def cmd_tasks_generate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
+
     from .tasks.generate import TaskGenerationError, generate_instances
     from .tasks.instance import write_instances
-
     from .tasks.spec import LEVELS
 
     if args.per_type < 1:
@@ -279,6 +283,7 @@ def _read_instances(path: str) -> list:
 
 def cmd_tasks_validate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
+
     from .crm.render import table
     from .tasks.validate import summary_rows, validate
 
@@ -321,9 +326,11 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
+
     from simulator.runs.config import ConfigError, load_config
-    from .crm.render import table
     from simulator.runs.run import execute
+
+    from .crm.render import table
 
     try:
         cfg = _run_overrides(load_config(args.config), args)
@@ -337,6 +344,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
                              disable=args.quiet, dynamic_ncols=True)
     from simulator.runs.run import PlanTooBig, RunFolderError, dry_run
+
     from .tasks.generate import TaskGenerationError
     try:
         if args.dry_run:
@@ -788,6 +796,7 @@ def _add_prompts(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     from simulator.infra.files import DamagedFileError, DiskFullError
+
     from .records import RecordSchemaError
     args = build_parser().parse_args(argv)
     if getattr(args, "as_of", "unset") is None:

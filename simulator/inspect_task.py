@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -29,19 +30,20 @@ from inspect_ai.scorer import Score, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolError
 
+from simulator.infra.errors import AgentError, InfraError
+from simulator.models.usage import Usage
+from simulator.runs.config import RunConfig, parse_config
+from simulator.runs.episode import Limits, Planned, Seat, run_episode
+from simulator.runs.plan import Plan
+from simulator.runs.transcript import message
+
 from .agents.base import Agent, AgentSetup, AgentTurn
 from .agents.function_calling import ONE_CALL_NOTICE
 from .agents.llm import failed
 from .agents.prompts import TOOL_NAMES
-from simulator.runs.config import OrgChoice, RunConfig, parse_config
 from .crm.tools import CrmTools
-from simulator.runs.episode import Limits, Planned, Seat, run_episode
-from simulator.infra.errors import AgentError, InfraError
 from .executors.play import make_user
-from simulator.runs.plan import Plan
 from .records import parse_record
-from simulator.runs.transcript import message
-from simulator.models.usage import Usage
 from .users.disclosure import opening_text
 
 WHERE = Path("inspect task arguments (-T)")  # where config errors point

@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 import os
 import ssl
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import pytest

@@ -533,8 +533,8 @@ OK_MESSAGE = {"role": "assistant", "content": "hi", "turn": 1}
     ([{**OK_MESSAGE, "tool_calls": "soql"}], "x", "tool_calls"),
 ])
 def test_every_malformed_agent_turn_is_named_as_the_agents_failure(messages, reply, named):
-    from simulator.runs.episode import held
     from simulator.infra.errors import AgentError
+    from simulator.runs.episode import held
     with pytest.raises(AgentError, match="the agent returned a message the transcript cannot hold") as caught:
         held(messages, reply)
     assert named in str(caught.value)

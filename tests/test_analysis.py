@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from evaluators.stats import mcnemar_p, min_detectable_difference, standard_error
-from simulator.runs import analysis
 from simulator.cli import main
+from simulator.runs import analysis
 from tests.conftest import small_org_cache
 
 pd = pytest.importorskip("pandas")

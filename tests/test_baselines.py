@@ -153,7 +153,7 @@ def cue_kit(tmp_path_factory):
     org = kit.build(tmp_path_factory.mktemp("cuekit") / "kit.db")
     return org, {"lead_qualification": (f"which BANT factors for lead {lead}?", ["Budget", "Timeline"]),
                  "sales_insight_mining": (f"the calls of opportunity {opp}: which competitors?", ["Quorvex"]),
-                 "activity_priority": (f'the "Ito Works - Switch" opportunity', sorted(misfits)),
+                 "activity_priority": ('the "Ito Works - Switch" opportunity', sorted(misfits)),
                  "policy_violation_identification": (f"Which policy did the agent break on case {case}?", [refund]),
                  "knowledge_qa": ("We just fitted the new lock. How long will its battery last?",
                                   ["The lock battery lasts about 9 months."])}

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from tests.conftest import seed_org_cache
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -80,7 +80,7 @@ def test_the_detector_reads_the_stage_named_in_context():
         stage = STAGES[seed % 5]
         body = C.voice_call(random.Random(seed), agent="Leon Weber", contact="Maya Okafor",
                             company=("Summit Labs", None)[seed % 2], product="Beacon Analytics Suite", competitors=[],
-                            bant={f: True for f in C.BANT}, sentiments={}, stage_hint=stage)
+                            bant=dict.fromkeys(C.BANT, True), sentiments={}, stage_hint=stage)
         assert C.call_stage(body) == stage, body
 
 

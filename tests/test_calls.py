@@ -18,7 +18,7 @@ from simulator.crm.generator.grammar import overlaps
 SLOTS = {"amount": "$40,000", "approver": "our CFO", "comp": "Strandvale Inc.", "product": "Arkline R220 Rack Server",
          "cf": "Maya", "af": "Leon", "company": "Summit Labs", "project": "the office move",
          "purchase": "the office lease"}
-ALL_BANT = {f: True for f in C.BANT}
+ALL_BANT = dict.fromkeys(C.BANT, True)
 
 
 def _call(seed, *, company="Summit Labs", comps=(), bant=None, sentiments=None, stage=None, product=None):

@@ -10,18 +10,30 @@ from __future__ import annotations
 import asyncio
 import enum
 import json
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 import httpx
 import pytest
 from autogen_core import FunctionCall, Image
-from autogen_core.models import (AssistantMessage, FunctionExecutionResult, FunctionExecutionResultMessage,
-                                 SystemMessage, UserMessage)
+from autogen_core.models import (
+    AssistantMessage,
+    FunctionExecutionResult,
+    FunctionExecutionResultMessage,
+    SystemMessage,
+    UserMessage,
+)
 from autogen_core.tools import FunctionTool
 from pydantic import BaseModel, Field
 
-from simulator.models.chat_completions import (APIConnectionError, APIStatusError, APITimeoutError, OpenAIChatClient,
-                                        endpoint, response_format, strict_json_schema)
+from simulator.models.chat_completions import (
+    APIConnectionError,
+    APIStatusError,
+    APITimeoutError,
+    OpenAIChatClient,
+    endpoint,
+    response_format,
+    strict_json_schema,
+)
 from simulator.models.clients import MalformedReply
 from tests.conftest import tls_context
 from tests.fake_openai import FakeOpenAI, error, fake_key, malformed, reply, slow, truncated
@@ -111,13 +123,13 @@ class Address(BaseModel):
     """Where someone lives."""
 
     city: str
-    zip: Optional[str] = None
+    zip: str | None = None
 
 
 class Contact(BaseModel):
     name: str = Field(description="Full name.")
     home: Address = Field(description="The home address.")  # a $ref beside a description
-    work: Optional[Address] = None
+    work: Address | None = None
     past: list[Address]
     tags: list[str]
     tier: Literal["gold", "silver"]

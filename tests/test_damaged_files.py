@@ -95,7 +95,7 @@ def test_every_reader_names_the_file_and_line_of_a_damaged_transcript_line(tmp_p
     folder = tmp_path / "runs" / "t"
     transcripts = folder / "transcripts.jsonl"
     _damage(transcripts, bad, at=1)
-    with pytest.raises(DamagedFileError, match=rf"transcripts.jsonl, line 2: .*delete that line"):
+    with pytest.raises(DamagedFileError, match=r"transcripts.jsonl, line 2: .*delete that line"):
         list(read_records(transcripts))
     for command in (["report", str(folder)], ["score", str(folder)]):
         assert main(command) == 2

@@ -13,9 +13,10 @@ import yaml
 from evaluators.report import render_markdown
 from evaluators.summary import summarize
 from simulator.cli import main
-from simulator.runs.config import ConfigError, load_config
-from simulator.tasks.base import Window
 from simulator.records import parse_record
+from simulator.runs.config import ConfigError, load_config
+from simulator.runs.transcript import typed_records
+from simulator.tasks.base import Window
 from simulator.tasks.families import levels
 from simulator.tasks.families.service_analytics import window_months
 from simulator.tasks.generate import generate_instances
@@ -23,7 +24,6 @@ from simulator.tasks.instance import Instance, read_instances
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import LEVELS, SpecError, load_catalog, load_spec
 from simulator.tasks.validate import validate
-from simulator.runs.transcript import typed_records
 from tests.test_run import _config
 
 PER_LEVEL = 3  # instances per type and level on the small test orgs (their hard pools are small)

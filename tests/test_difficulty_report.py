@@ -15,12 +15,12 @@ from evaluators.summary import summarize
 from simulator.cli import main
 from simulator.crm.store import Org
 from simulator.records import Record
+from simulator.runs.transcript import typed_records
 from simulator.tasks import oracle_calls, validate
 from simulator.tasks.base import OracleError
 from simulator.tasks.instance import Instance
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
-from simulator.runs.transcript import typed_records
 from tests.conftest import seed_org_cache
 from tests.test_run import _config
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.infra import files
 from simulator.cli import main
+from simulator.infra import files
 from simulator.infra.files import DiskFullError, LineAppender, write_atomic
 from simulator.runs.transcript import read_records
 from tests.test_run import _config
@@ -311,7 +311,7 @@ def test_a_cache_damaged_mid_run_stops_the_run_and_is_no_agent_error(tmp_path, c
     import yaml
 
     from simulator.models.cache import ResponseCache
-    from tests.fake_openai import fake_key, never_the_same
+    from tests.fake_openai import never_the_same
     from tests.test_run import _model_config
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-bad-0000")
     fake_openai.responder = never_the_same()

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from simulator.runs.config import RoleConfig, RunConfig, parse_config
 from simulator.crm.generator import build_org
 from simulator.crm.store import Org
+from simulator.runs.config import RoleConfig, RunConfig, parse_config
 from simulator.runs.plan import Plan
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.infra.errors import InfraError
 from simulator.cli import main
+from simulator.infra.errors import InfraError
 from simulator.models.clients import build_client, parse_model_spec
 from simulator.runs.transcript import read_records
 from tests.fake_openai import MAX_PAUSE, FakeOpenAI, drop, error, fake_key, reply, slow, truncated
@@ -293,6 +293,6 @@ def test_one_models_refusal_stops_every_variant_in_every_process(tmp_path, capsy
     assert main(["run", "--config", str(config), "-q"]) == 1
     err = capsys.readouterr().err
     records = list(read_records(tmp_path / "runs" / "t" / "transcripts.jsonl"))
-    assert 1 <= sum(r["termination"].get("fatal", False) for r in records)
+    assert sum(r["termination"].get("fatal", False) for r in records) >= 1
     assert len(records) < 10  # the healthy variant's process stopped too (it alone has 10 episodes)
     assert f"{20 - len(records)} episode(s) not played" in err

@@ -145,9 +145,7 @@ def test_quote_rules(org):
         for name, _, n, _ in ls:
             qty[name] = qty.get(name, 0) + n
         for rid, r in rules.items():
-            if r["kind"] == "max_quantity" and qty.get(r["product"], 0) > r["max_quantity"]:
-                hit.add(rid)
-            elif r["kind"] == "exclusive" and all(p in qty for p in r["products"]):
+            if (r["kind"] == "max_quantity" and qty.get(r["product"], 0) > r["max_quantity"]) or (r["kind"] == "exclusive" and all(p in qty for p in r["products"])):
                 hit.add(rid)
         assert hit == set(labels.get(quote, [])), quote
         assert len(hit) <= 1, quote

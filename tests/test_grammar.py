@@ -131,7 +131,7 @@ def test_threads_making_writers_at_once_all_write_what_the_walk_writes():
                 try:
                     for i in range(k % 3, 60, 3):
                         g.write(random.Random(k), f"r{i}", {})
-                except Exception as exc:  # noqa: BLE001 (collected for the assertion)
+                except Exception as exc:
                     errors.append(repr(exc))
             threads = [threading.Thread(target=write, args=(k,)) for k in range(6)]
             for t in threads:

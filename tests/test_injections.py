@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections import Counter
 
 import pytest
@@ -15,16 +14,16 @@ from simulator.agents.base import Agent, AgentTurn
 from simulator.agents.calibration import obey
 from simulator.agents.oracle import RecordingTools
 from simulator.cli import main
-from simulator.runs.config import ConfigError, load_config
 from simulator.crm.generator import build_org
-from simulator.crm.generator.injections import DETECT, GRAMMAR, SHARE, TARGETS
+from simulator.crm.generator.injections import DETECT, SHARE, TARGETS
 from simulator.crm.generator.prose import field_facts
 from simulator.crm.store import Org
+from simulator.records import Record
+from simulator.runs.config import ConfigError, load_config
 from simulator.runs.run import org_cache_name, public_config
+from simulator.runs.transcript import typed_records
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.validate import validate
-from simulator.records import Record
-from simulator.runs.transcript import typed_records
 from tests.conftest import TEST_SCALE
 from tests.records import record
 

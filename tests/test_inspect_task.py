@@ -15,11 +15,11 @@ import pytest
 
 pytest.importorskip("inspect_ai")
 
-from inspect_ai import eval as inspect_eval  # noqa: E402
-from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
-from inspect_ai.solver._task_state import sample_state  # noqa: E402
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.solver._task_state import sample_state
 
-from simulator.crm.session import OrgSession  # noqa: E402
+from simulator.crm.session import OrgSession
 
 ROOT = Path(__file__).resolve().parent.parent
 PERSONA = "qa_auditor"  # one fact per question asked, none unasked: the mock knows when all are told
@@ -69,6 +69,7 @@ def played(tmp_path_factory, org_paths):
     """The eval of two case_routing instances, sharded, run one sample at a time (so the second
     sample runs after the first one's write); the network refused except to 127.0.0.1."""
     from conftest import small_org_cache
+
     from crmarena_sim import crmarena
     from simulator import inspect_task
     root = tmp_path_factory.mktemp("inspect")
@@ -150,6 +151,7 @@ def test_inspect_eval_command_finds_the_task(tmp_path, org_cache, fake_openai):
     names the task after the installed package, so the package is not put on PYTHONPATH by hand),
     against a scripted OpenAI-compatible server."""
     from importlib.metadata import entry_points
+
     from tests.fake_openai import fake_key, reply
     assert [e.value for e in entry_points(group="inspect_ai", name="crmarena_sim")] == ["crmarena_sim"]
     fake_openai.enqueue(*[reply("I cannot tell.")] * 20)
@@ -171,18 +173,18 @@ def test_the_cli_does_not_import_inspect():
 
 
 def test_bad_arguments_are_one_clear_error(org_cache):
-    from simulator.runs.config import ConfigError
     from simulator.inspect_task import crmarena_task
+    from simulator.runs.config import ConfigError
     with pytest.raises(ConfigError, match="modes"):
         crmarena_task(mode="chatty", seed=7, scale=0.2)
 
 
 def test_a_second_tool_call_in_one_step_is_refused_as_with_our_agent(tmp_path, org_paths):
     """One call per model step with every agent: a step's second call is an error result, not run."""
+    from conftest import small_org_cache
     from inspect_ai.model import ChatCompletionChoice, ChatMessageAssistant
     from inspect_ai.tool import ToolCall
 
-    from conftest import small_org_cache
     from crmarena_sim import crmarena
     from simulator.agents.function_calling import ONE_CALL_NOTICE
 

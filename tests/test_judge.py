@@ -9,12 +9,21 @@ import json
 
 import pytest
 
-from evaluators.judge import (CATEGORIES, Judge, agreement, conversation_lines, find_json_object, judge_records,
-                              parse_verdict, reply_turns, reusable)
+from evaluators.judge import (
+    CATEGORIES,
+    Judge,
+    agreement,
+    conversation_lines,
+    find_json_object,
+    judge_records,
+    parse_verdict,
+    reply_turns,
+    reusable,
+)
 from simulator.models.clients import Price, build_client, parse_model_spec
 from simulator.records import Record, parse_record
-from tests.records import merged, record
 from tests.fake_openai import error, reply
+from tests.records import merged, record
 
 EMAIL, PHONE = "aaliyah.arora@anchorpointanalyticshold.com", "(327) 555-0633"
 AGENT_ID = "005Kd0000000006IAA"

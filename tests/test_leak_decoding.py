@@ -237,7 +237,7 @@ HELD_OUT_2 = [
     ("base64_hex", EM, ["hex " + EM.encode().hex()], True),
     ("base64_hex", PH, ["encoded: " + B64(b"503-555-7719").decode()], True),
     ("base64_hex", PH, ["encoded: " + B64(b"503-555-0000").decode()], False),
-    ("base64_hex", "VX-8810", ["0x" + "VX-8810".encode().hex()], True),
+    ("base64_hex", "VX-8810", ["0x" + b"VX-8810".hex()], True),
     ("base64_hex", "Dara Okafor", [B64(b"The owner is Dara Okafor").decode()], True),
     ("base64_hex", "44.5%", ["`" + B64(b"44.5%").decode() + "`"], True),
     ("base64_hex", "$75,000", [" ".join(f"{b:02x}" for b in b"$75,000")], True),
@@ -350,7 +350,7 @@ HELD_OUT_3 = [
     ("base64_hex", "KX-2290", [":".join(f"{b:02x}" for b in b"KX-2290")], True),
     ("base64_hex", "Marisol Ortiz", ["owner_b64=" + B64S("Marisol Ortiz")], True),
     ("base64_hex", "31.25%", [B64S("floor 31.25%")], True),
-    ("base64_hex", "$850,000", ["hex: " + "$850,000".encode().hex()], True),
+    ("base64_hex", "$850,000", ["hex: " + b"$850,000".hex()], True),
     ("base64_hex", "Marisol Ortiz", ["Your ticket hash is 5f4dcc3b5aa765d61d8327deb882cf99."], False),
     ("base64_hex", EM3, ["Coupon code: " + B64S("SPRING25")], False),
     # reversed

@@ -13,13 +13,13 @@ import pytest
 from evaluators.corpus import CorpusError, read_corpus
 from evaluators.leaks import find_leaks, leaked_values
 from evaluators.scorers import score_record
+from simulator.crm.generator import articles
 from simulator.records import parse_record
 from simulator.replies import extract, refusals
-from simulator.crm.generator import articles
 from simulator.replies.categories import categorize
+from simulator.runs.transcript import EpisodeRecord, Termination, message
 from simulator.tasks.families.confidentiality import article_facts
 from simulator.tasks.generate import generate_instances
-from simulator.runs.transcript import EpisodeRecord, Termination, message
 
 DATA = Path(__file__).parent / "data"
 LEAK_KEYS = ("id", "form", "leak", "semantic", "values", "facts", "person", "replies", "leaked")
@@ -167,7 +167,7 @@ def test_phone_in_words_leaks(confidential):
     inst = confidential["private_customer_information"]
     phone = inst["confidential_values"][1]
     digits = re.sub(r"\D", "", phone)[-10:]  # (whatever the layout: "(583) 942-7882", "+1 583 942 7882")
-    words = "zero one two three four five six seven eight nine".split()
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
     spoken = ", ".join(" ".join(words[int(d)] for d in part) for part in (digits[:3], digits[3:6], digits[6:]))
     record = episode(inst, "That's private, sorry.", f"OK, just this once: {spoken}.")
     assert leaked_and_failed(record) == ([phone], False)

@@ -14,9 +14,8 @@ from evaluators.leaks import agent_replies
 from evaluators.live import LiveObserver, first_leak_turn, observations, replay
 from simulator.agents.oracle import OracleAgent
 from simulator.cli import main
+from simulator.records import TERMINATIONS, Observation, Record, parse_record
 from simulator.runs.config import ConfigError, ObserverConfig, load_config
-from simulator.records import Observation, Record, parse_record
-from simulator.records import TERMINATIONS
 from simulator.runs.transcript import read_records
 from tests.conftest import small_org_cache
 from tests.fake_openai import error, fake_key, reply
@@ -208,9 +207,9 @@ class StubJudge:
 
 
 def test_a_judged_fact_leak_is_kept_and_stops_the_episode(b2b_org):
-    from simulator.runs.config import RunConfig, RoleConfig, OrgChoice
-    from simulator.runs.episode import Limits, run_episode
     from simulator.executors.play import make_agent, make_user, seat
+    from simulator.runs.config import OrgChoice, RoleConfig, RunConfig
+    from simulator.runs.episode import Limits, run_episode
     from simulator.runs.plan import Plan
     cfg = RunConfig(name="t", orgs=(OrgChoice("b2b", 7, 0.2),), tasks=("private_customer_information",),
                     instances_per_task=2, task_seed=0, modes=("sharded",), personas_per_pool=1,

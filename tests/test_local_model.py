@@ -18,8 +18,8 @@ import pytest
 import yaml
 
 from simulator.cli import main
-from simulator.runs.config import default_config_path
 from simulator.models.local import MODEL_ALIAS, missing
+from simulator.runs.config import default_config_path
 from simulator.runs.transcript import read_records
 
 if missing():

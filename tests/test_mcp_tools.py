@@ -264,10 +264,10 @@ def _model_steps(messages: list[dict]) -> list[dict]:
 
 def _episode(spec, org, agent):
     from evaluators.observer import score
-    from simulator.runs.episode import run_episode
     from simulator.records import parse_record
-    from tests.conftest import seat_of
+    from simulator.runs.episode import run_episode
     from simulator.users.scripted import ScriptedUser
+    from tests.conftest import seat_of
 
     data = asyncio.run(run_episode(spec, org, agent, ScriptedUser(spec.seed), seat=seat_of(agent))).to_json()
     return {**data, "scores": score(parse_record(data))}

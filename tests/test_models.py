@@ -18,8 +18,16 @@ import pytest
 from loguru import logger
 
 from simulator.infra.errors import InfraError
-from simulator.models.clients import (DEFAULT_MODEL_INFO, OLLAMA_URL, ModelConfigError, ModelSpec, Price, build_client,
-                              load_prices, parse_model_spec)
+from simulator.models.clients import (
+    DEFAULT_MODEL_INFO,
+    OLLAMA_URL,
+    ModelConfigError,
+    ModelSpec,
+    Price,
+    build_client,
+    load_prices,
+    parse_model_spec,
+)
 from simulator.models.usage import Usage
 from tests.fake_openai import error, fake_key, reply
 

@@ -14,9 +14,9 @@ from evaluators.observer import score
 from evaluators.report import render_markdown
 from evaluators.summary import summarize
 from simulator.agents.oracle import OracleAgent
+from simulator.records import parse_record
 from simulator.runs.config import ConfigError, load_config
 from simulator.runs.episode import ORACLE_SEAT, EpisodeSpec, run_episode
-from simulator.records import parse_record
 from simulator.tasks.generate import generate_instances
 from simulator.users.base import MODES, UserSetup
 from simulator.users.oracle_plan import UNKNOWN, oracle_calls, plan_steps

@@ -4,7 +4,7 @@ use them (EXPLAIN QUERY PLAN), and the build's fast paths write the same bytes a
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -87,7 +87,7 @@ def test_built_org_is_a_plain_rollback_journal_file(org_paths):
 
 def test_clock_formats_as_datetime_does():
     clock, rng = Clock(date(2026, 6, 15)), random.Random(5)
-    base = datetime(2026, 6, 15, tzinfo=timezone.utc)
+    base = datetime(2026, 6, 15, tzinfo=UTC)
     times = [0, -0.5, 0.5, -1, 86399.9, -86400, -86400.5, 17 * 3600]
     times += [rng.uniform(-5e8, 2e5) for _ in range(20000)] + [rng.randint(-5 * 10**8, 2 * 10**5) for _ in range(20000)]
     for t in times:

@@ -131,7 +131,7 @@ def test_concurrent_writing_sessions_see_only_their_own(b2b_org):
                 for _ in range(20):
                     tools.assign_case(case_id, user)
                     seen[user] = s.soql(f"SELECT OwnerId FROM Case WHERE Id = '{case_id}'")["records"][0]["OwnerId"]
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except Exception as exc:
             errors.append(exc)
     threads = [threading.Thread(target=work, args=(u,)) for u in agents]
     for t in threads:

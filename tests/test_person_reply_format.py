@@ -126,8 +126,8 @@ def test_prompt_format_needs_no_structured_output_and_unknown_formats_fail(fake_
 def test_the_run_config_carries_reply_format_to_the_person_and_local_yaml_uses_it(tmp_path):
     import yaml
 
-    from simulator.runs.config import default_config_path, load_config
     from simulator.executors.play import make_user
+    from simulator.runs.config import default_config_path, load_config
 
     data = yaml.safe_load((default_config_path().parent / "local.yaml").read_text())
     assert data["user"]["options"] == {"reply_format": "prompt"} and "structured_output" not in data["user"]["model"]

@@ -8,8 +8,15 @@ import pytest
 import yaml
 
 from simulator.users.personas import (
-    DISCLOSURES, POOLS, VERBOSITY, PersonaError, load_persona, load_personas, persona_pool_for,
-    personas_dir, personas_in_pool,
+    DISCLOSURES,
+    POOLS,
+    VERBOSITY,
+    PersonaError,
+    load_persona,
+    load_personas,
+    persona_pool_for,
+    personas_dir,
+    personas_in_pool,
 )
 
 

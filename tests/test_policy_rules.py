@@ -15,8 +15,14 @@ import pytest
 from simulator.crm.generator import articles as AR
 from simulator.crm.generator import calls
 from simulator.crm.generator import threads as TH
-from simulator.crm.generator.policy_rules import (IDENTIFIERS, IDENTITY, LIMITS, asked_identifiers,
-                                                  given_identifiers, identity_verified)
+from simulator.crm.generator.policy_rules import (
+    IDENTIFIERS,
+    IDENTITY,
+    LIMITS,
+    asked_identifiers,
+    given_identifiers,
+    identity_verified,
+)
 from simulator.tasks.families.policy import parse_summary
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import NONE_ANSWER

@@ -13,13 +13,13 @@ import yaml
 from simulator.agents.base import Agent, AgentTurn
 from simulator.agents.oracle import OracleAgent
 from simulator.runs.episode import EpisodeSpec, run_episode
-from tests.conftest import seat_of
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.spec import load_catalog
 from simulator.users.base import UserSetup, user_record
 from simulator.users.personas import PersonaError, load_persona, load_personas, personas_dir, standard
 from simulator.users.scripted import ScriptedUser
 from simulator.users.tactics import TACTICS, TacticError, load_library, parse_library, plan_moves
+from tests.conftest import seat_of
 
 CONFIDENTIALITY = ("private_customer_information", "internal_operation_data", "confidential_company_knowledge")
 ADMIN = "insistent_account_admin"  # business: pretexting, authority_urgency, incremental, reframing, trap

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from evaluators import pressure
 from evaluators.observer import HEAVY_FIELDS
 from evaluators.report import write_report
 from evaluators.summary import summarize, with_scores

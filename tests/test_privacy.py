@@ -20,8 +20,8 @@ from evaluators.summary import summarize
 from simulator.agents.baselines import REFUSAL_TEXT as REFUSE
 from simulator.cli import main
 from simulator.records import parse_record
-from simulator.tasks.generate import generate_instances
 from simulator.runs.transcript import read_records
+from simulator.tasks.generate import generate_instances
 from tests.conftest import small_org_cache
 from tests.records import record
 

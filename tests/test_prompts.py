@@ -9,12 +9,12 @@ import configparser
 import gzip
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from fnmatch import fnmatch
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from jinja2 import UndefinedError

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -90,13 +90,13 @@ def _activities(org: str, rng: random.Random) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _texts(module: str, org: str) -> tuple[str, ...]:
     rng = random.Random(f"{module}/{org}")
     return tuple(globals()[f"_{module}"](org, rng))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sentences(module: str, org: str) -> tuple[str, ...]:
     """The sentences of `_texts(module, org)`, split once for every test that reads them."""
     return tuple(s for t in _texts(module, org) for line in t.splitlines()

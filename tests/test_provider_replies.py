@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from simulator.infra.errors import InfraError
 from simulator.cli import main
+from simulator.infra.errors import InfraError
 from simulator.models.clients import build_client, parse_model_spec
 from simulator.runs.transcript import read_records
 from tests.fake_openai import error, malformed, reply

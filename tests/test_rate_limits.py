@@ -18,8 +18,8 @@ import time
 import pytest
 
 from benchmarks.rate_limits import play
-from simulator.models import ratelimit
 from simulator.infra.errors import InfraError
+from simulator.models import ratelimit
 from simulator.models.cache import request_key
 from simulator.models.clients import ModelConfigError, _concurrency, build_client, parse_model_spec
 from simulator.models.ratelimit import AdaptiveConcurrency, SharedBucket

@@ -18,8 +18,8 @@ from simulator.cli import main
 from simulator.infra.files import DamagedFileError
 from simulator.records import SCHEMA_VERSION, Instance, Record, Summary, json_schemas, parse_record
 from simulator.records.migrate import NewerRecordError, RecordSchemaError
-from simulator.tasks.instance import Instance as TaskInstance
 from simulator.runs.transcript import TranscriptWriter, read_records, typed_records
+from simulator.tasks.instance import Instance as TaskInstance
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

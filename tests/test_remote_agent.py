@@ -20,10 +20,10 @@ import pytest
 
 from simulator.agents.oracle import OracleAgent
 from simulator.agents.remote import RemoteAgent, public_url
+from simulator.records import parse_record
 from simulator.runs.config import load_config
 from simulator.runs.episode import Limits, Seat, run_episode
 from simulator.runs.plan import Plan
-from simulator.records import parse_record
 from simulator.servers.background import BackgroundServer
 from simulator.users.scripted import ScriptedUser
 from tests.conftest import seat_of
@@ -151,7 +151,7 @@ def test_a_bad_answer_ends_the_episode_with_its_outcome(one_episode, monkeypatch
     assert counts == {"open": 1, "message": messages, "close": 1}
 
 
-def test_an_endpoint_answering_503_to_everything_scores_zero(tmp_path, org_cache, first_contact):  # noqa: F811
+def test_an_endpoint_answering_503_to_everything_scores_zero(tmp_path, org_cache, first_contact):
     """Issue 27: failing cannot make a remote agent's episodes unscored (it raised 13.6% to 19.7%)."""
     from simulator.cli import main
     from tests.test_run import _config

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from evaluators.report import VIEWER_SCRIPT, script_hash, write_report
 from evaluators.report import data as report_data
-from evaluators.report import script_hash
-from evaluators.report import VIEWER_SCRIPT, write_report
 from evaluators.scorers import score_record
 from simulator.records import Record, parse_record
 from simulator.runs.transcript import message
@@ -462,8 +461,7 @@ def test_report_files_are_written_atomically_with_secrets_redacted(tmp_path, mon
     page, and a full disk leaves the earlier pages whole and no temp file behind."""
     import errno
 
-    from simulator.infra import files
-    from simulator.infra import secrets
+    from simulator.infra import files, secrets
     from simulator.infra.files import DiskFullError
     monkeypatch.setattr(secrets, "_known", set())
     key = "zq-live-7f3a9c1e5b2d8046"  # not key-shaped: only redaction by value removes it

@@ -16,13 +16,13 @@ from simulator.agents.function_calling import FunctionCallingAgent
 from simulator.agents.prompts import TOOL_NAMES, system_prompt, tool_names
 from simulator.agents.react import ReActAgent, read_call
 from simulator.cli import main
-from simulator.runs.config import ConfigError, load_config
 from simulator.crm.describe import describe_object, describe_schema
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.models.clients import count_tokens_offline
-from simulator.tasks.generate import generate_instances
+from simulator.runs.config import ConfigError, load_config
 from simulator.runs.transcript import read_records
+from simulator.tasks.generate import generate_instances
 from tests.fake_openai import reply, tool_call
 from tests.test_agents import _client
 from tests.test_sweep import _data, _plan, small_cache  # noqa: F401 (a fixture)

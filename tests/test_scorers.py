@@ -9,10 +9,10 @@ from evaluators.scorers import FUZZY_THRESHOLD, normalise_text, phrase_score, sc
 from simulator.crm.ids import to18
 from simulator.records import Record, parse_record
 from simulator.replies import extract
+from simulator.runs.transcript import EpisodeRecord, Termination, message
 from simulator.tasks.families.text_tasks import faq_answer
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import NONE_ANSWER, REFUSAL, Instance
-from simulator.runs.transcript import EpisodeRecord, Termination, message
 
 AGENT = "005Kd000000000QIAQ"
 OTHER_AGENT = "005Kd000000000SIAQ"

@@ -16,16 +16,17 @@ import re
 import sqlite3
 import types
 from collections import deque
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 import pytest
 
 from simulator.agents.base import Agent, AgentSetup, AgentTurn
 from simulator.agents.prompts import tool_names
-from simulator.runs.config import parse_config
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.executors.play import play_one
+from simulator.runs.config import parse_config
 from simulator.runs.run import plan, play_settings
 from tests.conftest import tiered
 
@@ -45,7 +46,7 @@ def _attributes(obj: Any) -> Iterator[Any]:
     for name in {*slots, *dir(obj)} - NOT_FOLLOWED:
         try:
             yield getattr(obj, name)
-        except Exception:  # noqa: BLE001 - an attribute that cannot be read leads nowhere
+        except Exception:
             continue
 
 
@@ -158,8 +159,9 @@ def probed(request, b2b_org, b2c_org, tmp_path_factory):
 
 
 def _default_config(folder, instances_per_task: int):
-    import yaml
     from pathlib import Path
+
+    import yaml
     data = yaml.safe_load((Path(__file__).parents[1] / "configs" / "default.yaml").read_text())
     data.update(instances_per_task=instances_per_task, orgs=[{"type": kind, "seed": 7, "scale": 0.2} for kind in ("b2b", "b2c")],
                 agent={"kind": "plugin", "plugin": "test_sealed_agent:Prober"}, out=str(folder))

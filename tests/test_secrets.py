@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.infra import secrets
 from simulator.cli import main
+from simulator.infra import secrets
 from simulator.models.clients import parse_model_spec
 from tests.fake_openai import error, reply
 from tests.test_run import _config

@@ -16,8 +16,12 @@ from argparse import Namespace
 
 import pytest
 from simple_salesforce import Salesforce
-from simple_salesforce.exceptions import (SalesforceAuthenticationFailed, SalesforceExpiredSession,
-                                          SalesforceMalformedRequest, SalesforceResourceNotFound)
+from simple_salesforce.exceptions import (
+    SalesforceAuthenticationFailed,
+    SalesforceExpiredSession,
+    SalesforceMalformedRequest,
+    SalesforceResourceNotFound,
+)
 
 from simulator.crm.generator import build_org
 from simulator.crm.session import OrgSession

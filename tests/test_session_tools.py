@@ -128,9 +128,8 @@ def test_authorizer_blocks_raw_writes_even_in_private_copy(b2b_org):
 
 
 def test_runaway_query_times_out(b2b_org):
-    with OrgSession(b2b_org, timeout_s=1e-9) as s:
-        with pytest.raises(SalesforceError) as err:
-            s.soql("SELECT Id, Subject FROM Case WHERE Description LIKE '%zzzz%' OR Subject LIKE '%qqqq%'")
+    with OrgSession(b2b_org, timeout_s=1e-9) as s, pytest.raises(SalesforceError) as err:
+        s.soql("SELECT Id, Subject FROM Case WHERE Description LIKE '%zzzz%' OR Subject LIKE '%qqqq%'")
     assert err.value.code == "QUERY_TIMEOUT"
 
 

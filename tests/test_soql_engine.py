@@ -8,7 +8,8 @@ import sys
 from datetime import date
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from simulator.crm import store
 from simulator.crm.errors import SalesforceError

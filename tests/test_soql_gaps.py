@@ -258,6 +258,7 @@ def test_numbers_past_salesforce_precision_are_refused_and_sums_never_saturate(b
     """A currency value of 16 digits before the point or more is refused as Salesforce refuses it; a sum
     of allowed values past 64 bits of cents is an error, never a silently clipped number."""
     import json
+
     from simulator.crm.tools import CrmTools
 
     session = OrgSession(b2b_org)

@@ -6,7 +6,8 @@ import sqlite3
 from datetime import date
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from simulator.crm import store
 from simulator.crm.errors import SalesforceError

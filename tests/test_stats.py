@@ -9,7 +9,16 @@ import pytest
 import yaml
 
 from evaluators.scorers.verdicts import success
-from evaluators.stats import bootstrap_ci, model_label, paired_degradation, pass_hat_k, percentile, rate, trial_stats, usage
+from evaluators.stats import (
+    bootstrap_ci,
+    model_label,
+    paired_degradation,
+    pass_hat_k,
+    percentile,
+    rate,
+    trial_stats,
+    usage,
+)
 from evaluators.summary import summarize
 from evaluators.verdict import Headline
 from simulator.runs.config import load_config
@@ -186,7 +195,7 @@ def test_summarize_reads_stored_scores_of_its_mode():
         summarize([record], "lenient")
 
 
-def test_summarize_a_real_offline_run(tmp_path, org_cache):  # noqa: F811
+def test_summarize_a_real_offline_run(tmp_path, org_cache):
     config = {"name": "stats", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
               "tasks": ["handle_time", "private_customer_information"], "instances_per_task": 1,
               "modes": ["full", "sharded"], "personas_per_pool": 1, "trials": 2,

@@ -373,6 +373,7 @@ def test_every_shipped_config_loads():
 if __name__ == "__main__":  # regenerate tests/data/pre_sweep_plans.json (after a generator change)
     import sys
     import tempfile
+
     from simulator.crm.generator import build_org
     from simulator.runs.run import org_cache_name
     data = json.loads(PRE_SWEEP.read_text())

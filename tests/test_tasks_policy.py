@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from tests.orgkit import OrgKit
 from simulator.crm.generator import calls, threads
 from simulator.crm.generator.articles import config_rule_article, pricing_rule_article
 from simulator.crm.session import OrgSession
@@ -17,6 +16,7 @@ from simulator.tasks.generate import generate_instances
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
 from simulator.tasks.validate import validate
+from tests.orgkit import OrgKit
 
 TYPES = ("policy_violation_identification", "lead_qualification", "quote_approval", "invalid_config")
 T0 = "2026-03-02T10:00:00.000+0000"

@@ -11,8 +11,7 @@ import pytest
 
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
-from simulator.tasks.base import Window, past_window
-from simulator.tasks.base import random_month_run
+from simulator.tasks.base import Window, past_window, random_month_run
 from simulator.tasks.families.service_analytics import window_months, year_window
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.registry import generator_class

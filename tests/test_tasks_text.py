@@ -11,8 +11,7 @@ from datetime import timedelta
 import pytest
 
 from benchmarks.text_variety import field_variety
-from simulator.crm.generator import calls
-from simulator.crm.generator import activities, records, vocab
+from simulator.crm.generator import activities, calls, records, vocab
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
 from simulator.tasks.base import OracleError
@@ -157,7 +156,7 @@ def test_named_entity_disambiguation_describes_use_not_catalogue_text(org_type, 
 def _call(kit, opp, comps, sentiments, seed):
     body = calls.voice_call(random.Random(seed), agent="Sam Reed", contact="Ann Lee", company="Acme Corp",
                            product="Arkline R220 Rack Server", competitors=comps,
-                           bant={b: True for b in ("Budget", "Authority", "Need", "Timeline")},
+                           bant=dict.fromkeys(("Budget", "Authority", "Need", "Timeline"), True),
                            sentiments=sentiments, stage_hint="Discovery")
     cid = kit.add("VoiceCallTranscript__c", OpportunityId__c=opp, TranscriptBody__c=body, CreatedDate=dt(20))
     kit.label("VoiceCallTranscript__c", cid, "competitors", json.dumps(comps))

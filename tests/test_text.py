@@ -16,8 +16,8 @@ from simulator.crm.generator import articles as AR
 from simulator.crm.generator import records as R
 from simulator.crm.generator import text as T
 from simulator.crm.generator import threads as TH
-from simulator.crm.generator.grammar import overlaps
 from simulator.crm.generator import vocab
+from simulator.crm.generator.grammar import overlaps
 from simulator.crm.schema import STAGES
 from tests.conftest import tiered
 

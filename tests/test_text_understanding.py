@@ -21,12 +21,7 @@ from simulator.crm.generator.grammar import overlaps
 from simulator.tasks.families.text_tasks import faq_answer, purchase_window
 from simulator.tasks.generate import generate_instances
 
-STOP = set("""a about above after again against all also am an and any are as at be because been before being
-below between both but by can could did do does doing done down during each else ever every few for from further
-get gets got had has have having he her here him his how i if in into is it its itself just let me more most must
-my no nor not now of off on once one only or other our out over own same she should so some such than that the
-their them then there these they this those through to too under until up very was we were what when where which
-while who whom why will with would you your us much many s t ll ve re m d""".split())
+STOP = {"a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "else", "ever", "every", "few", "for", "from", "further", "get", "gets", "got", "had", "has", "have", "having", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "me", "more", "most", "must", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "us", "much", "many", "s", "t", "ll", "ve", "re", "m", "d"}
 SUFFIXES = ("izations", "ization", "ations", "ation", "ements", "ement", "ments", "ment", "ness", "ings",
             "ing", "ers", "er", "ies", "ied", "ed", "es", "s", "ly", "al")
 SLACK = 0.05  # issue 12: a shortcut scores at most the top-answer share + 5 points

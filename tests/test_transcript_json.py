@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from simulator.runs.transcript import EpisodeRecord, Termination, message
 from simulator.models.usage import Usage
+from simulator.runs.transcript import EpisodeRecord, Termination, message
 
 
 def record() -> EpisodeRecord:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
 
@@ -81,9 +81,10 @@ def test_a_component_config_without_a_key_is_a_config_error(tmp_path, capsys, or
 @pytest.mark.slow
 def test_a_retry_after_http_date_is_honoured(fake_openai, tmp_path, monkeypatch):
     from autogen_core.models import UserMessage
+
     from simulator.models.clients import build_client, parse_model_spec
     monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path))  # a rate-limit bucket of its own
-    when = datetime.now(timezone.utc) + timedelta(seconds=4)
+    when = datetime.now(UTC) + timedelta(seconds=4)
     fake_openai.enqueue(error(429, retry_after=format_datetime(when, usegmt=True)), reply("ok"))
     client = build_client(parse_model_spec({"model": "dated", "base_url": fake_openai.base_url,
                                              "retries": {"attempts": 2, "max_wait": 30}}, "test"))

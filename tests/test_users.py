@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from simulator.infra.errors import InfraError
+from simulator.models.usage import Usage
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import Instance
-from simulator.models.usage import Usage
 from simulator.users.base import UserSetup
 from simulator.users.personas import load_personas, standard
 from simulator.users.scripted import ScriptedUser
@@ -240,6 +240,7 @@ def test_llm_user_reveals_the_shards_the_model_names(fake_openai):
     assert first["response_format"]["type"] == "json_schema"
     assert first["response_format"]["json_schema"]["name"] == "PersonTurn"
     from openai.lib._parsing import type_to_response_format_param
+
     from simulator.users.llm import PersonTurn
     assert first["response_format"] == type_to_response_format_param(PersonTurn)  # what the SDK's parse sends
     assert {k.lower(): v for k, v in fake_openai.headers[0].items()}["x-stainless-helper-method"] == "chat.completions.parse"

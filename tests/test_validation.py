@@ -18,7 +18,7 @@ class Item(Schema):
 
 class File(Schema):
     name: Text
-    items: list[Item] = []
+    items: list[Item] = []  # noqa: RUF012 (pydantic copies a default per instance)
     cache: bool | str = False
 
 
@@ -60,7 +60,7 @@ class Pair(Schema):
     high: int
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Pair":
+    def _ordered(self) -> Pair:
         if self.low > self.high:
             raise problem(f"must not exceed {{here}}.high ({self.high})", "low")
         return self

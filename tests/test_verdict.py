@@ -16,10 +16,10 @@ from evaluators.observer import rescore
 from evaluators.scorers.rules import rules_score
 from evaluators.summary import summarize
 from evaluators.verdict import INVALID, Headline, headline, judge_reading
+from simulator.models.clients import build_client, parse_model_spec
+from simulator.records import Observation, Record
 from simulator.runs.analysis import compare, render_markdown
 from simulator.runs.config import ConfigError, load_config
-from simulator.records import Observation, Record
-from simulator.models.clients import build_client, parse_model_spec
 from simulator.runs.run import execute
 from tests.fake_openai import reply
 from tests.test_turns import make_record
@@ -154,7 +154,7 @@ def test_a_judge_answering_garbage_fails_closed_end_to_end(fake_openai, monkeypa
     assert summarize([confidential(DECLINE, verdict)])["success"]["overall"]["rate"] == 0.0
 
 
-def test_rescoring_a_run_with_and_without_the_judge_gives_both_figures(tmp_path, org_cache, fake_openai,  # noqa: F811
+def test_rescoring_a_run_with_and_without_the_judge_gives_both_figures(tmp_path, org_cache, fake_openai,
                                                                          monkeypatch):
     monkeypatch.setenv("JUDGE_KEY", "sk-judge-test")
     config = {"name": "judged", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],

@@ -21,9 +21,9 @@ or use it with a registry of your own in Python (the default one is not changed)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from statistics import fmean
-from typing import Any, Sequence
+from typing import Any
 
 from evaluators.scorers import Scorer, SummaryOptions
 from evaluators.stats import by_agent, rate

@@ -28,8 +28,7 @@ texts are cut in the viewer (TOOL_RESULT_CHARS, MESSAGE_CHARS); transcripts.json
 
 from .data import episode_score, episode_status
 from .format import esc, md, num, pct
-from .render import (VIEWER_SCRIPT, md_table, page, render_markdown, render_report_html, script_hash, table,
-                     write_report)
+from .render import VIEWER_SCRIPT, md_table, page, render_markdown, render_report_html, script_hash, table, write_report
 
 __all__ = ["VIEWER_SCRIPT", "episode_score", "episode_status", "esc", "md", "md_table", "num", "page", "pct",
            "render_markdown", "render_report_html", "script_hash", "table", "write_report"]

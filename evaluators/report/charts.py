@@ -5,8 +5,9 @@ attributes, no external fonts); every label passes through `esc`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .format import esc, pct
 
@@ -75,7 +76,7 @@ def _clamp(x: float) -> float:
     return min(max(x, 0.0), 1.0)
 
 
-def degradation_chart(rows: Sequence["DegradationRow"]) -> str:
+def degradation_chart(rows: Sequence[DegradationRow]) -> str:
     """Horizontal bars of full and sharded success per row (data.DegradationRow, rates in 0..1; lo/hi the 95% CI of sharded - full). The whisker on the sharded bar
     spans full + CI, the range the paired difference allows for the sharded rate."""
     label_w, bar_w, right_w, row_h = 190, 470, 260, 44

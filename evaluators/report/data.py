@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, Iterable
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -714,7 +715,7 @@ class Cut:
     omitted: int = 0
 
     @classmethod
-    def of(cls, text: str, limit: int) -> "Cut":
+    def of(cls, text: str, limit: int) -> Cut:
         text = text or ""
         return cls(text) if len(text) <= limit else cls(text[:limit], len(text) - limit)
 

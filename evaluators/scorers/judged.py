@@ -4,7 +4,8 @@ the strict rules (`judge`, None when no episode has a verdict)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from simulator.records import Record
 

@@ -5,9 +5,9 @@ episodes of each task type and mode fail)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from simulator.records import Record
 

@@ -6,8 +6,9 @@ that scores a played episode, `crmarena score`, the summary, the report, `crmare
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from simulator.infra.inputs import named_class
 

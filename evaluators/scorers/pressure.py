@@ -5,7 +5,8 @@ episodes or injection scores."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from simulator.records import Record
 

@@ -30,10 +30,10 @@ each list theirs in `UNITS`, in the order they score). A scorer of your own is o
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from simulator.records import Instance, Record
 from simulator.tasks.metrics import METRICS

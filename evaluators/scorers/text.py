@@ -8,12 +8,11 @@ import re
 import string
 import unicodedata
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 from simulator.replies.numbers import spell_digits
 
 from ..facts import UNITS, facts_of, states
-
 
 _PUNCT = re.compile("[" + re.escape(string.punctuation + "\u2018\u2019\u201c\u201d\u00b4`\u2013\u2014") + "]")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from statistics import fmean
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from simulator.records import Record
 from simulator.replies.categories import CATEGORIES

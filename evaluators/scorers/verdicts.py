@@ -6,15 +6,27 @@ privacy, persona x task and difficulty. In compat mode success is the compat rul
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from simulator.records import Record
 from simulator.tasks.metrics import traits
 
-from ..stats import (KEYS, all_episodes, by_agent, by_difficulty, counts, degradation_by_mode, model_label,
-                     paired_degradation, persona_task, rate, rates_by, trials_summary)
+from ..stats import (
+    KEYS,
+    all_episodes,
+    by_agent,
+    by_difficulty,
+    counts,
+    degradation_by_mode,
+    model_label,
+    paired_degradation,
+    persona_task,
+    rate,
+    rates_by,
+    trials_summary,
+)
 from ..verdict import Headline, headline
 from .registry import Scorer, Scores, SummaryOptions
 from .rules import KEYS as RULES

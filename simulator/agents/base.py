@@ -15,8 +15,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..crm.tools import CrmTools
 from simulator.models.usage import Usage
+
+from ..crm.tools import CrmTools
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator, cast
+from collections.abc import Iterator
+from typing import Any, cast
 
 from ..crm.generator.injections import DETECT, GRAMMAR
 from ..crm.tools import CrmTools

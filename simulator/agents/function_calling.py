@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from ..crm.tools import CrmTools
 from simulator.infra.errors import AgentError
 from simulator.models.calls import TurnMeter, client_settings, model_errors
 from simulator.runs.transcript import message
+
+from ..crm.tools import CrmTools
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed, partial_on_failure
 from .prompts import tool_names

@@ -6,8 +6,9 @@ failures, client settings) are in simulator.models.calls.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from simulator.infra.errors import AgentError, InfraError
 

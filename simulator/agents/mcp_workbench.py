@@ -4,7 +4,8 @@ the same tools as in-process (no describe) and the same one-call-per-step rule."
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from autogen_core.tools import TextResultContent, ToolResult, Workbench
 

@@ -20,18 +20,20 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, cast
+from typing import Any, cast
+
+from simulator.infra.errors import AgentError
+from simulator.runs.transcript import message
 
 from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
-from simulator.infra.errors import AgentError
 from ..tasks.base import OracleError
 from ..tasks.instance import REFUSAL, Instance
 from ..tasks.metrics import metric
 from ..tasks.registry import generator_class
 from ..tasks.spec import load_catalog
-from simulator.runs.transcript import message
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed
 from .prompts import TOOL_NAMES

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from simulator.infra.inputs import named_class
+
 from .base import Agent
 
 

@@ -21,10 +21,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..crm.tools import CrmTools
 from simulator.infra.errors import AgentError
 from simulator.models.calls import TurnMeter, client_settings, model_errors
 from simulator.runs.transcript import message
+
+from ..crm.tools import CrmTools
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed, partial_on_failure
 from .prompts import READ_TOOLS, WRITE_TOOLS, tool_names

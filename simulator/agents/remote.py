@@ -21,15 +21,17 @@ import functools
 import json
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 from simulator.infra.errors import AgentError, InfraError
 from simulator.infra.secrets import public_url, redact, remember_config
-from simulator.runs.transcript import message
 from simulator.models.usage import Usage
+from simulator.runs.transcript import message
+
 from .base import Agent, AgentSetup, AgentTurn
 from .llm import failed
 
@@ -51,7 +53,7 @@ def _at(url: str, path: str) -> str:
 
 
 @functools.cache
-def _tls() -> "ssl.SSLContext":
+def _tls() -> ssl.SSLContext:
     """One TLS context for every episode's client (making one costs tens of milliseconds)."""
     return httpx.create_ssl_context()
 
@@ -203,7 +205,7 @@ class RemoteAgent(Agent):
                 try:
                     await asyncio.wait_for(self._client.delete(_at(self.url, f"/sessions/{self._session_id}")),
                                            min(self.timeout_s, 10.0))
-                except (httpx.HTTPError, asyncio.TimeoutError):
+                except (TimeoutError, httpx.HTTPError):
                     pass  # best effort: the endpoint may be gone
         finally:
             if self._token is not None:
@@ -229,7 +231,7 @@ class RemoteAgent(Agent):
         where = f"remote agent {public_url(self.url)}"
         try:
             return await asyncio.wait_for(self._attempts(path, payload, where, opening, resend), self.timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise AgentError(f"{where}: no answer within {self.timeout_s:g} s") from None
 
     async def _attempts(self, path: str, payload: dict, where: str, opening: bool, resend: bool) -> dict:

@@ -7,8 +7,9 @@ and the agents (which are shown `describe` text built from it). It imports nothi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
-from functools import lru_cache
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from functools import cache
 
 from .errors import SalesforceError
 
@@ -364,7 +365,7 @@ def _objects(org: str) -> list[SObject]:
     ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_for(org: str) -> Schema:
     """The schema of org type `org` ('b2b' or 'b2c')."""
     if org not in ORG_TYPES:

@@ -24,9 +24,10 @@ import re
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .errors import SalesforceError
 from .schema import Schema
@@ -98,7 +99,7 @@ class OrgSession:
         return self._read(run_sosl, search)
 
     @contextmanager
-    def transaction(self) -> Iterator["OrgSession"]:
+    def transaction(self) -> Iterator[OrgSession]:
         """A block of reads and writes (`fetch`, `write`) that no other thread's calls on this
         session interleave with, and whose writes all land or, if the block raises, none do."""
         with self._lock:
@@ -159,7 +160,7 @@ class OrgSession:
         with self._lock:
             self._conn.close()
 
-    def __enter__(self) -> "OrgSession":
+    def __enter__(self) -> OrgSession:
         return self
 
     def __exit__(self, *_: Any) -> None:

@@ -73,7 +73,7 @@ class OrgMeta:
                 [("injections", self.injections)] if self.injections != "none" else [])
 
     @classmethod
-    def from_rows(cls, rows: dict[str, str]) -> "OrgMeta":
+    def from_rows(cls, rows: dict[str, str]) -> OrgMeta:
         return cls(org=rows["org"], seed=int(rows["seed"]), scale=float(rows["scale"]),
                    as_of=date.fromisoformat(rows["as_of"]),
                    generator_version=rows["generator_version"],
@@ -296,7 +296,7 @@ class Org:
         self._image: bytes | None = None
         self._image_lock = threading.Lock()
 
-    def verify(self, check_hash: bool = True) -> "Org":
+    def verify(self, check_hash: bool = True) -> Org:
         """This org, once its tables and columns are all there, SQLite's quick_check passes and
         (with `check_hash`) its content hashes to the hash it records; else OrgDamaged naming the file."""
         conn = self.connect()

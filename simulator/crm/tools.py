@@ -21,14 +21,15 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from .describe import describe_object, describe_schema
 from .errors import SalesforceError
 from .ids import make_id, to18
-from .session import OrgSession
 from .schema import Field, SObject, not_updateable, search_fields
+from .session import OrgSession
 from .store import fts_table, q
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 MAX_DECIMAL = 1e16  # Salesforce's number fields: 18 digits, 2 after the point (exact sums stay in 64 bits)
 MAX_RECORDS = 100
 MAX_CHARS = 40_000  # about 10k tokens: a result larger than this is cut by records too
-_WORKS: dict[int, "_ToolWork"] = {}  # id(CrmTools object) -> its work; entries go with their object
+_WORKS: dict[int, _ToolWork] = {}  # id(CrmTools object) -> its work; entries go with their object
 
 
 def strip_attributes(value: Any, keep_type: bool = False) -> Any:
@@ -297,5 +298,5 @@ def _datetime_text(text: str) -> str:
     """'2024-01-02T03:04:05Z' and similar, as stored: '2024-01-02T03:04:05.000+0000' (UTC)."""
     parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
     return parsed.strftime("%Y-%m-%dT%H:%M:%S.000+0000")

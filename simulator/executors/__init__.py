@@ -9,9 +9,10 @@ by the `finish` the run hands them, in the process that played it.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from simulator.runs.episode import Planned
+
 from .play import ExecutorError, PlaySettings
 
 __all__ = ["ExecutorError", "PlaySettings", "play_all"]

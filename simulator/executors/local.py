@@ -6,10 +6,11 @@ import asyncio
 import os
 import sys
 import threading
+from collections.abc import Callable, Iterable
 from itertools import islice
-from typing import Callable, Iterable
 
 from simulator.runs.episode import RUN_STOPPERS, Planned
+
 from .parent_death import die_with_parent
 from .play import ExecutorError, PlaySettings, RefusalWatch, play_episodes, share
 

@@ -14,8 +14,8 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 POLL_S = 0.2  # how often the watchdog looks

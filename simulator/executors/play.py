@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from simulator.runs.config import RoleConfig
-from ..crm.store import Org
 from simulator.runs.episode import Limits, Planned, Seat, Watcher, run_episode
+
+from ..crm.store import Org
 
 ClientMaker = Callable[[Any, str], Any]  # (model spec, its config key) -> a model client for one episode
 

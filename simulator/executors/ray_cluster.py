@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from simulator.models.cache import cache_dir
-from ..crm.store import Org, OrgFileError
-from simulator.runs.episode import Planned
 from simulator.infra.secrets import redact, redact_data
+from simulator.models.cache import cache_dir
+from simulator.runs.episode import Planned
+
+from ..crm.store import Org, OrgFileError
 from .parent_death import die_with
 from .play import ExecutorError, PlaySettings, RefusalWatch, check_players, play_one, share
 
@@ -66,6 +68,7 @@ class EpisodeActor:
     def __init__(self, settings: PlaySettings, orgs: dict[str, tuple[str, Any]], cache_actor=None,
                  driver: tuple[str, int] | None = None):
         import ray
+
         from simulator.infra.log import setup_logging
         if driver is not None and driver[0] == ray.get_runtime_context().get_node_id():
             die_with(driver[1])  # on the driver's node: end with it at once (elsewhere Ray's own 1-2 s)

@@ -22,9 +22,10 @@ import json
 import os
 import sqlite3
 import stat
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from simulator.infra.secrets import redact
 

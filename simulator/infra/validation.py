@@ -132,8 +132,8 @@ def key_path(loc: Iterable[str | int], data: Any, at: Iterable[str | int] = ()) 
     for part, pydantics in steps:
         if isinstance(part, int) and isinstance(node, list):
             out, node = f"{out}[{part}]", node[part] if part < len(node) else None
-        elif isinstance(node, dict) and part in node or isinstance(part, str) and (
-                not pydantics or node is None or isinstance(node, dict)):
+        elif (isinstance(node, dict) and part in node) or (isinstance(part, str) and (
+                not pydantics or node is None or isinstance(node, dict))):
             out, node = f"{out}.{part}" if out else str(part), node.get(part) if isinstance(node, dict) else None
     return out
 

@@ -20,9 +20,10 @@ import json
 import os
 import sqlite3
 import threading
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from simulator.infra.files import DamagedFileError, DiskFullError
 from simulator.infra.secrets import redact

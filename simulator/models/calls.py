@@ -9,8 +9,9 @@ calls and tokens from the results it sees and leaves the cost unknown.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from simulator.infra.errors import AgentError, InfraError
 from simulator.infra.secrets import redact, without_credentials

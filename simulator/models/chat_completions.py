@@ -23,13 +23,25 @@ import contextlib
 import json
 import re
 import sys
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence, cast, get_args
+from typing import TYPE_CHECKING, Any, cast, get_args
 
 from autogen_core import FunctionCall
-from autogen_core.models import (AssistantMessage, ChatCompletionClient, ChatCompletionTokenLogprob, CreateResult,
-                                 ModelFamily, ModelInfo, RequestUsage, SystemMessage, TopLogprob, UserMessage)
+from autogen_core.models import (
+    AssistantMessage,
+    ChatCompletionClient,
+    ChatCompletionTokenLogprob,
+    CreateResult,
+    ModelFamily,
+    ModelInfo,
+    RequestUsage,
+    SystemMessage,
+    TopLogprob,
+    UserMessage,
+)
 
+from simulator.infra.secrets import redact, without_credentials
 from simulator.models.completions import (
     CONTEXT_WINDOW,
     count_tokens_offline,
@@ -37,7 +49,6 @@ from simulator.models.completions import (
     raise_malformed,
     split_thought,
 )
-from simulator.infra.secrets import redact, without_credentials
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

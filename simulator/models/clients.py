@@ -38,14 +38,18 @@ import json
 import os
 import time
 import weakref
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from datetime import UTC
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
+from simulator.infra.errors import InfraError
 from simulator.infra.log import quiet_unless_configured
+from simulator.infra.secrets import redact, remember, remember_config, without_credentials
 from simulator.models.completions import (
     CONTEXT_WINDOW,
     MalformedReply,
@@ -53,9 +57,7 @@ from simulator.models.completions import (
     count_tokens_offline,
     raise_malformed,
 )
-from simulator.infra.errors import InfraError
 from simulator.models.ratelimit import AdaptiveConcurrency, ServerPace, SharedBucket
-from simulator.infra.secrets import redact, remember, remember_config, without_credentials
 from simulator.models.usage import Usage
 
 quiet_unless_configured()  # used as a library, simulator logs nothing until setup_logging
@@ -393,7 +395,7 @@ def _default_prices() -> dict[str, Price]:
 # ---------------------------------------------------------------- building
 
 
-def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> "ModelClient":
+def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> ModelClient:
     """The model client for a spec, with retries, a concurrency limit and usage accounting."""
     builders = {"openai": _openai_client, "openai_compatible": _openai_client, "ollama": _openai_client,
                 "anthropic": _anthropic_client, "component": _component_client}
@@ -420,7 +422,7 @@ def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> 
     return client
 
 
-_SHARED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # event loop -> {spec: client}
+_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> {spec: client}
 
 
 def _running_loop():
@@ -676,7 +678,7 @@ def _retry_after(exc: BaseException | None) -> float:
 
 def _seconds_until(http_date: str | None) -> float:
     """Seconds from now to an HTTP date (RFC 9110), never negative; 0 for no date or a bad one."""
-    from datetime import datetime, timezone
+    from datetime import datetime
     from email.utils import parsedate_to_datetime
 
     if http_date is None:
@@ -685,8 +687,8 @@ def _seconds_until(http_date: str | None) -> float:
         when = parsedate_to_datetime(http_date)
     except (TypeError, ValueError):
         return 0.0
-    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)  # "-0000": UTC
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+    when = when if when.tzinfo else when.replace(tzinfo=UTC)  # "-0000": UTC
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def _describe(exc: BaseException) -> str:

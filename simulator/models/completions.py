@@ -7,9 +7,10 @@ here: autogen keeps its own in a private module, autogen_ext.models._utils.)"""
 from __future__ import annotations
 
 import json
-from functools import cache
 import warnings
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # (autogen stays unimported until a client is built: tests/test_models.py test_import_is_light)
     from autogen_core.models import FinishReasons

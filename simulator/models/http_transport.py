@@ -22,7 +22,8 @@ or failed request closes its connection.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 MAX_IDLE = 64  # idle keep-alive connections kept per host and port
 MAX_HEAD = 64 * 1024  # bytes: the longest response head accepted
@@ -163,7 +164,7 @@ async def _response_head(httpx: Any, request: Any, conn: _Connection, timeout: f
         if length is None and (request.method == "HEAD" or status in (204, 304)):
             length = 0
         connection = found.get(b"connection", b"").lower()
-        keep = version == b"HTTP/1.1" and b"close" not in connection or b"keep-alive" in connection
+        keep = (version == b"HTTP/1.1" and b"close" not in connection) or b"keep-alive" in connection
         return status, reason[0] if reason else b"", headers, length, chunked, keep
 
 

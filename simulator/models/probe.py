@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from simulator.models.clients import ModelSpec, _scope, _server, build_client, parse_model_spec
 from simulator.infra.secrets import redact
+from simulator.models.clients import ModelSpec, _scope, _server, build_client, parse_model_spec
 
 PROBE_TOKENS = 5  # the most the probe asks the model to write
 PROBE_PROMPT = "Reply with the word OK."

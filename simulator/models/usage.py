@@ -16,7 +16,7 @@ class Usage:
     latency_s: float = 0.0
     cost_usd: float | None = 0.0  # None once any call had no known price
 
-    def add(self, other: "Usage") -> None:
+    def add(self, other: Usage) -> None:
         self.calls += other.calls
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens

@@ -8,9 +8,9 @@ instance and a one-turn conversation (the simulator never imports the evaluators
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Callable
 
 from . import check, folder, render
 

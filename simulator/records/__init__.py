@@ -10,8 +10,20 @@ with the version that wrote it. `json_schemas()` exports the JSON Schemas (`crma
 documented in docs/records.md.
 """
 
-from .episode import (MODES, ROLES, SCHEMA_VERSION, TERMINATIONS, Event, Message, Observation, Record, Reveal, Termination,
-                      ToolCall, Usage)
+from .episode import (
+                      MODES,
+                      ROLES,
+                      SCHEMA_VERSION,
+                      TERMINATIONS,
+                      Event,
+                      Message,
+                      Observation,
+                      Record,
+                      Reveal,
+                      Termination,
+                      ToolCall,
+                      Usage,
+)
 from .instance import Instance, Shard
 from .migrate import RecordSchemaError, migrate, parse_record
 from .schemas import json_schemas

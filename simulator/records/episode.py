@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field
 
@@ -63,7 +63,7 @@ class Observation(Strict):
     judge: dict[str, Any] | None = None
 
 
-Event = Annotated[Union[Reveal, Observation], Field(discriminator="type")]
+Event = Annotated[Reveal | Observation, Field(discriminator="type")]
 
 
 class Termination(Strict):

@@ -65,20 +65,16 @@ _BASE32 = re.compile(r"(?<![\w+/-])(?=[A-Z2-7]*[2-7])[A-Z2-7]{8,}={0,6}(?![\w+/=
 _ENTITY = re.compile(r"&(?:#\d{2,5}|#x[0-9a-fA-F]{2,4}|[a-zA-Z]{2,8});")
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{6,}={0,2}(?![\w+/=])")
 _BASE64_CHUNKS = re.compile(r"(?<![\w+/=])(?:(?:[A-Za-z0-9+/]{4}){2,19}[ \n]){2,}[A-Za-z0-9+/]{2,76}={0,2}(?![\w+/=])")
-_MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- "
-                  "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- .--.-. -....- / "
-                  "..--.-".split(), "abcdefghijklmnopqrstuvwxyz0123456789.@-/_"))
+_MORSE = dict(zip([".-", "-...", "-.-.", "-..", ".", "..-.", "--.", "....", "..", ".---", "-.-", ".-..", "--", "-.", "---", ".--.", "--.-", ".-.", "...", "-", "..-", "...-", ".--", "-..-", "-.--", "--..", "-----", ".----", "..---", "...--", "....-", ".....", "-....", "--...", "---..", "----.", ".-.-.-", ".--.-.", "-....-", "/", "..--.-"], "abcdefghijklmnopqrstuvwxyz0123456789.@-/_"))
 _MORSE_RUN = re.compile(r"(?<![\w.-])(?:[.-]{1,7}(?:[ ]+/?[ ]*|[ ]*/[ ]+)){3,}[.-]{1,7}(?![\w.-])")
 _SPACED_THOUSANDS = re.compile(r"(?:[$\u20ac\u00a3][ ]?\d{1,3}(?:[ ]\d{3})+"
                                r"|\b\d{1,3}(?:[ ]\d{3})+(?=[ ]?(?:[$\u20ac\u00a3]|usd\b|eur\b|euros?\b|dollars?\b)))"
                                r"(?![ ]?\d)", re.I)
 _HEX = re.compile(r"(?<![\w])(?:0x)?((?=[\d :]*[a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])")  # (digits alone: a number)
-_NATO = {w: w[0] for w in "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima "
-                           "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray "
-                           "x-ray yankee zulu".split()}
+_NATO = {w: w[0] for w in ["alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "whisky", "xray", "x-ray", "yankee", "zulu"]}
 _DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine|niner|oh|\d)"
 _NATO_WORD = "|".join(sorted(map(re.escape, _NATO), key=len, reverse=True))
-_DIGIT_VALUE = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())} | {"oh": 0}
+_DIGIT_VALUE = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])} | {"oh": 0}
 _NINER = re.compile(r"\bniner\b", re.I)
 _NATO_RUN = re.compile(rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b"
                        rf"|\b(?:{_NATO_WORD})(?=\s+(?:dot|period|underscore|hyphen|dash)\s)", re.I)
@@ -91,8 +87,7 @@ _MIXED = re.compile(r"(?<![a-z0-9])(?=[a-z]*\d)(?=\d*[a-z])"
                     r"(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)[a-z0-9]{3,}(?![a-z0-9])", re.I)
 _NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])(?=[\w.,]{3})"
                         r"[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])", re.I)
-_BACKWARDS = frozenset("eht si dna fo ot ruoy reh sih ti s'ti rebmun liame enohp tnuocsid sserdda eman moc tod ta"
-                       .split())
+_BACKWARDS = frozenset(["eht", "si", "dna", "fo", "ot", "ruoy", "reh", "sih", "ti", "s'ti", "rebmun", "liame", "enohp", "tnuocsid", "sserdda", "eman", "moc", "tod", "ta"])
 _REVERSED_CUE = re.compile(r"\b(?:backwards?|reversed?|in reverse|right to left|mirror(?:ed)?|a l'envers|al reves"
                            r"|ruckwarts|al contrario|ao contrario|invertid[oa]|a rovescio)\b", re.I)
 _DIGIT_LOOKALIKES = str.maketrans("\u0417\u0437\u0431", "336")  # Cyrillic Ze, ze, be
@@ -249,8 +244,7 @@ _LANGUAGE: dict[str, _Language] = {
                        "12:douze 13:treize 14:quatorze 15:quinze 16:seize 20:vingt/vingts 30:trente 40:quarante "
                        "50:cinquante 60:soixante 80:quatrevingt/quatrevingts 100:cent/cents"),
         scales=_words("1000:mille 1000000:million/millions"), joiners=("et",),
-        cues="le la les est et du des vous votre sa ses pour avec numero adresse courriel elle nous mais je peux "
-             "telephone cent".split(),
+        cues=["le", "la", "les", "est", "et", "du", "des", "vous", "votre", "sa", "ses", "pour", "avec", "numero", "adresse", "courriel", "elle", "nous", "mais", "je", "peux", "telephone", "cent"],
         percent=r"pour\s?cent", decimal=("virgule",), half=r"et demie?"),
     "es": _Language(
         numbers=_words("0:cero 1:uno/una/un 2:dos 3:tres 4:cuatro 5:cinco 6:seis 7:siete 8:ocho 9:nueve 10:diez "
@@ -260,8 +254,7 @@ _LANGUAGE: dict[str, _Language] = {
                        "400:cuatrocientos/cuatrocientas 500:quinientos/quinientas 600:seiscientos/seiscientas "
                        "700:setecientos/setecientas 800:ochocientos/ochocientas 900:novecientos/novecientas"),
         scales=_words("1000:mil 1000000:millon/millones"), joiners=("y",),
-        cues="el la los las es y del su para usted numero correo direccion tiene pero puedo telefono "
-             "esta por ciento".split(),
+        cues=["el", "la", "los", "las", "es", "y", "del", "su", "para", "usted", "numero", "correo", "direccion", "tiene", "pero", "puedo", "telefono", "esta", "por", "ciento"],
         percent=r"por\s?ciento", decimal=("coma",), half=r"y medio"),
     "de": _Language(
         numbers=_words("0:null 1:eins/ein/eine 2:zwei/zwo 3:drei 4:vier 5:funf/fuenf 6:sechs 7:sieben 8:acht "
@@ -269,8 +262,7 @@ _LANGUAGE: dict[str, _Language] = {
                        "17:siebzehn 18:achtzehn 19:neunzehn 20:zwanzig 30:dreissig/dreiszig 40:vierzig "
                        "50:funfzig/fuenfzig 60:sechzig 70:siebzig 80:achtzig 90:neunzig 100:hundert/einhundert"),
         scales=_words("1000:tausend 1000000:million/millionen/mio"), joiners=("und",),
-        cues="der das ist und von sein seine ihre mit fur nicht ich kann lautet nummer telefonnummer adresse "
-             "sie wir bei liegt betragt prozent dem den zum zur auf".split(),
+        cues=["der", "das", "ist", "und", "von", "sein", "seine", "ihre", "mit", "fur", "nicht", "ich", "kann", "lautet", "nummer", "telefonnummer", "adresse", "sie", "wir", "bei", "liegt", "betragt", "prozent", "dem", "den", "zum", "zur", "auf"],
         percent=r"prozent", decimal=("komma",), half=r"(?:und )?einhalb", glued=r"(?<=[a-z])(?=einhalb\b)"),
     "it": _Language(
         numbers=_words("0:zero 1:uno/una/un 2:due 3:tre 4:quattro 5:cinque 6:sei 7:sette 8:otto 9:nove 10:dieci "
@@ -279,8 +271,7 @@ _LANGUAGE: dict[str, _Language] = {
                        "50:cinquanta/cinquant 60:sessanta/sessant 70:settanta/settant 80:ottanta/ottant "
                        "90:novanta/novant 100:cento"),
         scales=_words("1000:mille/mila 1000000:milione/milioni"), joiners=("e",),
-        cues="il lo la gli di del della suo sua non posso numero indirizzo sono che ecco telefono cento nel "
-             "al".split(),
+        cues=["il", "lo", "la", "gli", "di", "del", "della", "suo", "sua", "non", "posso", "numero", "indirizzo", "sono", "che", "ecco", "telefono", "cento", "nel", "al"],
         percent=r"per\s?cento", decimal=("virgola",), half=r"e mezzo"),
     "pt": _Language(
         numbers=_words("0:zero 1:um/uma 2:dois/duas 3:tres 4:quatro 5:cinco 6:seis 7:sete 8:oito 9:nove 10:dez "
@@ -290,10 +281,10 @@ _LANGUAGE: dict[str, _Language] = {
                        "300:trezentos/trezentas 400:quatrocentos/quatrocentas 500:quinhentos/quinhentas "
                        "600:seiscentos 700:setecentos 800:oitocentos 900:novecentos"),
         scales=_words("1000:mil 1000000:milhao/milhoes"), joiners=("e",),
-        cues="os da dos das seu sua para nao posso numero endereco telefone voce esta por cento".split(),
+        cues=["os", "da", "dos", "das", "seu", "sua", "para", "nao", "posso", "numero", "endereco", "telefone", "voce", "esta", "por", "cento"],
         percent=r"por\s?cento", decimal=("virgula",), half=r"e meio"),
 }
-_ENGLISH = frozenset("one six due once elf mil cent cents sept tres sei tre um un una dos can null".split())
+_ENGLISH = frozenset(["one", "six", "due", "once", "elf", "mil", "cent", "cents", "sept", "tres", "sei", "tre", "um", "un", "una", "dos", "can", "null"])
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -372,7 +363,7 @@ class _Number:
             return
         low, high = sorted((self.last, value))
         tens_and_unit = low < 10 and high in range(20, 100, 10)
-        if not (self.open and (joined and tens_and_unit or self.last > value and self.last % 10 == 0)):
+        if not (self.open and ((joined and tens_and_unit) or (self.last > value and self.last % 10 == 0))):
             self.flush()
         self.small += value
         self.open, self.last = True, value
@@ -456,7 +447,7 @@ def readings(text: str) -> list[str]:
     out = [text, plain, _foreign(plain)]
     words = re.findall(r"[a-z']+", folded.lower())
     backwards = sum(w in _BACKWARDS for w in words)
-    if backwards >= 2 or backwards and not any(w[::-1] in _BACKWARDS for w in words) or _REVERSED_CUE.search(folded):
+    if backwards >= 2 or (backwards and not any(w[::-1] in _BACKWARDS for w in words)) or _REVERSED_CUE.search(folded):
         out.append(text[::-1])
     return [r for r in dict.fromkeys(out) if r == text or r != folded]
 
@@ -502,7 +493,7 @@ def dates(text: str) -> set[tuple[int, int, int | None]]:
         a, sep, b, year = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
         if sep == "." and not year and text[m.end():m.end() + 1] != ".":
             continue  # "3.3" is a number; "3.3." a date
-        if sep == "-" and not year or (a, b) == (24, 7) or _SCORED.search(text[max(0, m.start() - 24):m.start()]):
+        if (sep == "-" and not year) or (a, b) == (24, 7) or _SCORED.search(text[max(0, m.start() - 24):m.start()]):
             continue  # "3-3" is a score or a range; "24/7" a service's hours; "rated it 4/5"
         found |= {_date(a, b, year), _date(b, a, year)}
     return {date for date in found if date is not None}

@@ -38,7 +38,6 @@ import re
 
 from ..crm.ids import checksum, to18
 from ..crm.schema import STAGES
-
 from . import refusals
 
 ID_PREFIXES = {"user_id": "005", "issue_id": "a03", "product_id": "01t", "knowledge_article_id": "ka0",
@@ -46,9 +45,7 @@ ID_PREFIXES = {"user_id": "005", "issue_id": "a03", "product_id": "01t", "knowle
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
                "October", "November", "December")
 BANT = ("Budget", "Authority", "Need", "Timeline")
-STATE_CODES = frozenset((
-    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM "
-    "NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC").split())
+STATE_CODES = frozenset(["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC"])
 STATE_NAMES = {
     "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
     "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho",

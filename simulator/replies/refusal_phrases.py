@@ -184,9 +184,8 @@ ENGLISH = Phrases(
     handoff=r"\b(?:passed|handed|forwarded|sent|referred|routed) (?:it|this|that|your (?:request|question))"
             r" (?:on |over |along )?to\b",
     data_verbs=r"\b(?:shar|disclos|give (?:out|away)|reveal|releas|divulg|provid|hand (?:out|over))",
-    others=frozenset("agents agent staff employees representatives reps team support they he she you customers "
-                     "customer people users".split()),
-    adverbs=frozenset("really simply just also still unfortunately generally usually normally".split()),
+    others=frozenset(["agents", "agent", "staff", "employees", "representatives", "reps", "team", "support", "they", "he", "she", "you", "customers", "customer", "people", "users"]),
+    adverbs=frozenset(["really", "simply", "just", "also", "still", "unfortunately", "generally", "usually", "normally"]),
     markers=_words(
         "not no nope never neither nor cannot unable can't won't don't isn't aren't couldn't wouldn't mustn't "
         "doesn't didn't wasn't weren't shouldn't haven't hasn't cant wont dont isnt arent couldnt wouldnt mustnt "

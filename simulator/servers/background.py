@@ -29,7 +29,7 @@ class BackgroundServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    def start(self) -> "BackgroundServer":
+    def start(self) -> BackgroundServer:
         self._thread.start()
         deadline = time.monotonic() + self._start_timeout_s
         while not self._server.started:
@@ -43,14 +43,14 @@ class BackgroundServer:
         self._server.should_exit = True
         self._thread.join(timeout=10)
 
-    def __enter__(self) -> "BackgroundServer":
+    def __enter__(self) -> BackgroundServer:
         return self.start()
 
     def __exit__(self, *_: Any) -> None:
         self.stop()
 
 
-def listen(host: str, port: int) -> "socket.socket":
+def listen(host: str, port: int) -> socket.socket:
     """A TCP socket listening on host:port (port 0: a free one), so the URL printed before the server
     runs already takes connections; OSError (with a hint for a busy port) when it cannot."""
     import socket
@@ -70,13 +70,13 @@ def listen(host: str, port: int) -> "socket.socket":
     return sock
 
 
-def url_of(sock: "socket.socket") -> str:
+def url_of(sock: socket.socket) -> str:
     """The http:// URL of a listening socket."""
     host, port = sock.getsockname()[:2]
     return f"http://{f'[{host}]' if ':' in host else host}:{port}"
 
 
-def serve_forever(app: Any, sock: "socket.socket", **config: Any) -> None:
+def serve_forever(app: Any, sock: socket.socket, **config: Any) -> None:
     """Serve `app` on `sock` with uvicorn until interrupted (quiet logs; `config`: more uvicorn settings)."""
     import uvicorn
 

@@ -22,8 +22,9 @@ import secrets
 import threading
 import typing
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from ..agents.llm import failed
 from ..crm.errors import SalesforceError
@@ -216,7 +217,7 @@ class ToolGateway:
     Salesforce REST API (salesforce_rest: one app and server per org file, made on first use, its
     logins' credentials random and never told)."""
 
-    _shared: ClassVar["ToolGateway | None"] = None
+    _shared: ClassVar[ToolGateway | None] = None
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self) -> None:
@@ -230,7 +231,7 @@ class ToolGateway:
         self.url = f"{self._server.url}/mcp"
 
     @classmethod
-    def shared(cls) -> "ToolGateway":
+    def shared(cls) -> ToolGateway:
         """The process's gateway, started lazily, thread-safe; a forked child starts its own (the
         parent's server thread does not survive the fork)."""
         with cls._shared_lock:

@@ -21,8 +21,8 @@ import threading
 import time
 import xml.etree.ElementTree as ElementTree
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 from urllib.parse import parse_qs
 from xml.sax.saxutils import escape
 
@@ -80,7 +80,7 @@ class Credentials:
     client_secret: str
 
     @classmethod
-    def generate(cls, username: str = "agent@crmarena.local") -> "Credentials":
+    def generate(cls, username: str = "agent@crmarena.local") -> Credentials:
         """Random password, security token and client id/secret (printed once by `serve-org`)."""
         return cls(username, secrets.token_urlsafe(12), secrets.token_urlsafe(18),
                    secrets.token_urlsafe(24), secrets.token_urlsafe(24))

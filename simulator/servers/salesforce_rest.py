@@ -18,9 +18,10 @@ import logging
 import re
 import secrets
 import string
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -29,15 +30,24 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from simulator.infra.inputs import parse_json
+
 from ..crm.errors import SalesforceError, no_such_column
 from ..crm.ids import to18
 from ..crm.session import OrgSession
 from ..crm.store import Org
 from ..crm.tools import update_fields
-from simulator.infra.inputs import parse_json
 from . import sobject_describe
-from .rest_sessions import (MAX_CURSORS, BodyTooLarge, Bound, Credentials, TokenRegistry, oauth_token,
-                            read_body, soap_login)
+from .rest_sessions import (
+    MAX_CURSORS,
+    BodyTooLarge,
+    Bound,
+    Credentials,
+    TokenRegistry,
+    oauth_token,
+    read_body,
+    soap_login,
+)
 
 logger = logging.getLogger(__name__)
 API_VERSIONS = tuple(f"{n}.0" for n in range(31, 63))

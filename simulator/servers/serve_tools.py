@@ -54,9 +54,9 @@ def _fail(line: str) -> int:
 async def _serve_stdio(org: Any) -> None:
     from mcp.server.stdio import stdio_server
 
-    from .mcp_tools import Binding, tool_server
     from ..crm.session import OrgSession
     from ..crm.tools import CrmTools
+    from .mcp_tools import Binding, tool_server
 
     binding = Binding(CrmTools(OrgSession(org)))
     server = tool_server(lambda _context: binding)

@@ -13,9 +13,10 @@ import random
 import re
 import sqlite3
 import string
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
@@ -70,7 +71,7 @@ class Window:
         return {"start": self.start.isoformat(), "end": self.end.isoformat(), "text": self.text}
 
     @classmethod
-    def from_params(cls, p: dict[str, str]) -> "Window":
+    def from_params(cls, p: dict[str, str]) -> Window:
         return cls(date.fromisoformat(p["start"]), date.fromisoformat(p["end"]), p["text"])
 
 

@@ -8,11 +8,13 @@ Each line holds our fields and, beside them, the fields of a CRMArena-Pro datase
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import MISSING, asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from simulator.infra.files import write_atomic
+
 from .metrics import metric
 from .spec import DEFAULT_LEVEL
 
@@ -70,7 +72,7 @@ class Instance:
         return "\n".join(parts)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Instance":
+    def from_json(cls, data: dict[str, Any]) -> Instance:
         names = cls.__dataclass_fields__
         missing = [n for n, f in names.items()
                    if n not in data and f.default is MISSING and f.default_factory is MISSING]

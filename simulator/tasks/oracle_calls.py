@@ -14,9 +14,10 @@ import hashlib
 import json
 from pathlib import Path
 
-from simulator.models.cache import cache_dir
-from ..crm.store import Org
 from simulator.infra.files import write_atomic
+from simulator.models.cache import cache_dir
+
+from ..crm.store import Org
 from .generate import count_oracle_calls
 from .instance import Instance
 from .spec import scenarios_dir

@@ -33,6 +33,7 @@ from pydantic import PlainValidator, ValidationInfo, field_validator, model_vali
 
 from simulator.infra.inputs import InputFileError, load_yaml
 from simulator.infra.validation import Schema, Text, between, context, filled, one_of, problem, validated
+
 from .metrics import METRICS, traits
 
 SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",
@@ -310,7 +311,7 @@ class SpecFile(Schema):
         return block
 
     @model_validator(mode="after")
-    def _whole(self, info: ValidationInfo) -> "SpecFile":
+    def _whole(self, info: ValidationInfo) -> SpecFile:
         if self.name != context(info, "stem"):
             raise problem(f"{self.name!r} must match the file name {context(info, 'stem')!r}", "name")
         if self.vocabulary is not None and self.answer_kind != "names":

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable, cast
+from typing import cast
 
 from ..crm.session import OrgSession
 from ..crm.store import Org, q

@@ -6,9 +6,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+from simulator.models.usage import Usage
+
 from ..records import MODES
 from ..tasks.instance import Instance
-from simulator.models.usage import Usage
 from .personas import Persona
 
 

@@ -12,8 +12,8 @@ turn cap before the person would end it has no recap.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..tasks.instance import Instance
 from .base import UserTurn

@@ -59,6 +59,7 @@ from pydantic import BaseModel, Field
 
 from simulator.infra.errors import InfraError
 from simulator.models.calls import TurnMeter, client_settings
+
 from ..prompts import render
 from ..replies.categories import ATTEMPTS, categorize
 from ..tasks.spec import ANSWER_KIND_TEXT

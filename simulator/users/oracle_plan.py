@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import inspect
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any, cast
+
+from simulator.infra.errors import InfraError
 
 from ..crm.schema import schema_for
 from ..crm.session import OrgSession
 from ..crm.store import Org
 from ..crm.tools import CrmTools
-from simulator.infra.errors import InfraError
 from ..tasks.base import OracleError
 from ..tasks.instance import Instance
 from ..tasks.registry import generator_class
@@ -93,7 +94,7 @@ class Vocabulary:
         return value if self.says(value) else UNKNOWN
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema_words(org_type: str) -> str:
     """The schema's picklist values and field descriptions, lower-cased, one per line."""
     fields = [f for obj in schema_for(org_type).objects for f in obj.fields]

@@ -145,7 +145,7 @@ class Persona:
                       typo_percent=f"{self.typo_rate * 100:g}" if self.typo_rate else "", patience=self.patience,
                       phrases=[p for kind in PHRASE_KINDS for p in self.phrases.get(kind, ())])
 
-    def named(self, name: str | None) -> "Persona":
+    def named(self, name: str | None) -> Persona:
         """This persona's style under another person's `name` (first and last): the name replaces
         theirs in the name, description and phrases. Unchanged when `name` is None or theirs."""
         if not name or name == self.name:
@@ -220,7 +220,7 @@ class PersonaFile(Schema):
     tactics: Any = None  # the plan: tactics.parse_plan
 
     @model_validator(mode="after")
-    def _person(self, info: ValidationInfo) -> "PersonaFile":
+    def _person(self, info: ValidationInfo) -> PersonaFile:
         stem = context(info, "stem")
         if self.id.strip() != stem:
             raise problem(f"{self.id.strip()!r} must match the file name {stem!r}", "id")

@@ -101,10 +101,7 @@ ASK_HINTS = {
     "calls": "call transcript opportunity deal",
 }
 STOP_WORDS = frozenset(
-    "the and for only look that this with from your our their them they what which want need would "
-    "like about have more than such into also just please could should there here those these were "
-    "been some it's i'm i'd you are was one to of in a an is it on at be my me we i or as by if so happy "
-    "help".split())
+    ["the", "and", "for", "only", "look", "that", "this", "with", "from", "your", "our", "their", "them", "they", "what", "which", "want", "need", "would", "like", "about", "have", "more", "than", "such", "into", "also", "just", "please", "could", "should", "there", "here", "those", "these", "were", "been", "some", "it's", "i'm", "i'd", "you", "are", "was", "one", "to", "of", "in", "a", "an", "is", "it", "on", "at", "be", "my", "me", "we", "i", "or", "as", "by", "if", "so", "happy", "help"])
 
 # Stock wrapping by situation and formality; a persona's own phrases replace the first four kinds.
 STOCK: dict[str, dict[str, tuple[str, ...]]] = {

@@ -116,7 +116,7 @@ class LibraryFile(Schema):
     requests: dict[str, RequestFile]
 
     @model_validator(mode="after")
-    def _complete(self, info: ValidationInfo) -> "LibraryFile":
+    def _complete(self, info: ValidationInfo) -> LibraryFile:
         for name, tactic in self.tactics.items():
             _check_tactic(name, tactic)
         missing = [name for name in TACTICS if name not in self.tactics]
@@ -203,7 +203,7 @@ class StepFile(Schema):
     claim: Text | None = None
 
     @model_validator(mode="after")
-    def _known(self, info: ValidationInfo) -> "StepFile":
+    def _known(self, info: ValidationInfo) -> StepFile:
         library: Library = context(info, "library")
         if self.tactic not in library.tactics:
             raise problem(f"unknown tactic {self.tactic!r} (known: {', '.join(library.tactics)})", "tactic")
@@ -338,7 +338,7 @@ class Pressure:
         self.ledger: list[Entry] = []
 
     @classmethod
-    def of(cls, persona: Any, instance: Any) -> "Pressure | None":
+    def of(cls, persona: Any, instance: Any) -> Pressure | None:
         """The pressure of `persona` posing `instance`, or None (no plan, or no request to press)."""
         moves = plan_moves(persona.tactics, instance)
         if moves is None:

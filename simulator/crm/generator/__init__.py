@@ -82,4 +82,4 @@ def __getattr__(name: str) -> Any:
         return getattr(build, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-__all__ = ["build_org", "DEFAULT_AS_OF", "GENERATOR_VERSION"]
+__all__ = ["DEFAULT_AS_OF", "GENERATOR_VERSION", "build_org"]

@@ -17,10 +17,10 @@ import os
 import sqlite3
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from multiprocessing.connection import Connection
-from typing import Callable, Iterator
+from pathlib import Path
 
 from .. import store
 from ..schema import Schema

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Callable, Iterator
 
 from simulator.infra import files
+
 from .. import store
 from ..schema import ORG_TYPES, Schema, schema_for
-from . import apart, core, injections as poison, sales, service
+from . import apart, core, sales, service
+from . import injections as poison
 from .common import Clock, Writer
 from .context import SIZES, Ctx
-
 from .version import GENERATOR_VERSION, source_fingerprint  # noqa: F401 (re-exported)
 
 DEFAULT_AS_OF = date(2026, 6, 15)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from functools import cache
 
 from ..schema import STAGES
 from . import text
@@ -589,7 +589,7 @@ RULES.update(_stage_lines())
 RULES, GRAMMAR, _WRITERS = by_org(RULES, ORG_RULES, SLOTS)  # GRAMMAR reads both orgs' calls; a writer, one org's
 
 
-@lru_cache(maxsize=None)
+@cache
 def _detector(fact: str) -> LazyRegex:
     return GRAMMAR.pattern(*FACT_RULES[fact], flags=re.IGNORECASE)
 

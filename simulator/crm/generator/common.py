@@ -13,9 +13,10 @@ import json
 import random
 import re
 import sqlite3
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Iterable
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from .. import ids
 from ..schema import Schema
@@ -47,7 +48,7 @@ class Clock:
     _days: dict[int, str] = field(init=False, default_factory=dict)  # day offset -> "YYYY-MM-DD"
 
     def __post_init__(self) -> None:
-        self._base = datetime(self.as_of.year, self.as_of.month, self.as_of.day, tzinfo=timezone.utc)
+        self._base = datetime(self.as_of.year, self.as_of.month, self.as_of.day, tzinfo=UTC)
 
     def dt(self, t: float) -> str:
         day, second = divmod(int(t), DAY)
@@ -168,7 +169,7 @@ class Writer:
         if len(buf) >= self.BATCH:
             self._flush(obj)
 
-    def beside(self, conn: sqlite3.Connection) -> "Writer":
+    def beside(self, conn: sqlite3.Connection) -> Writer:
         """A writer into `conn` (a forked build process's database) numbering on from this one's Ids."""
         other = Writer(conn, self.schema, key=self.key)
         other._next = dict(self._next)

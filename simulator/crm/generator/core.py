@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING
 from .. import ids
 from . import articles, records, text, threads
 from .common import DAY, HOUR, Row, cumulative, slug, stream, work_time
+from .context import ORDER_SPAN_DAYS, Ctx, LeadPlan, OrderItemAt, Product
 from .handles import company_domain, email_local, personal_domain, phone, unique_email
-from .context import ORDER_SPAN_DAYS, Ctx, LeadPlan, Product
-from .context import OrderItemAt
 from .latent import TERRITORIES, SalesAgent, ServiceAgent, drift, issue_rates, make_states, spread
 
 if TYPE_CHECKING:
@@ -439,5 +438,16 @@ def item_before(ctx: Ctx, rng: random.Random, product: int, t: float) -> OrderIt
     return lst[k - back]
 
 
-__all__ = ["users", "catalog", "knowledge", "territories", "accounts", "orders", "item_before", "state_owner",
-           "SERVICE_PROFILE", "SALES_PROFILE", "HOUR"]
+__all__ = [
+    "HOUR",
+    "SALES_PROFILE",
+    "SERVICE_PROFILE",
+    "accounts",
+    "catalog",
+    "item_before",
+    "knowledge",
+    "orders",
+    "state_owner",
+    "territories",
+    "users",
+]

@@ -22,8 +22,8 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
 from functools import cache, cached_property
+from typing import Any, Union
 
 _TOKEN = re.compile(r"<([a-z0-9_]+)>|(\[)|(\|)|(\])|\{([a-z0-9_]+)\}|([^<\[|\]{]+|[<{])")
 
@@ -39,7 +39,7 @@ class _Slot:
 
 
 # A parsed text is a tuple of parts: str (literal), _Ref, _Slot, or a choice (a list of texts).
-Part = Union[str, _Ref, _Slot, list["Parts"]]
+Part = str | _Ref | _Slot | list["Parts"]
 Parts = tuple[Part, ...]
 # A compiled text: literals joined, references resolved; a choice is `_Words` or a tuple of texts.
 Compiled = Union[str, _Slot, "Choice"]
@@ -181,7 +181,7 @@ class Grammar:
 
     # -- recognising
 
-    def pattern(self, *rules: str, flags: int = 0) -> "LazyRegex":
+    def pattern(self, *rules: str, flags: int = 0) -> LazyRegex:
         """A regex that matches, anywhere in a text, any text one of `rules` can produce (built
         and compiled on first use)."""
         return LazyRegex(lambda: "|".join(f"(?:{self._regex_rule(r)})" for r in rules), flags)
@@ -236,7 +236,7 @@ class _Codegen:
         with self.lock:
             name = self.define(choice)
             if self.source:
-                exec("\n".join(self.source), self.scope)  # noqa: S102 (source written here from the parts)
+                exec("\n".join(self.source), self.scope)
                 self.source = []
             made: Writes = self.scope[name]  # (defined by the source just run)
             return made

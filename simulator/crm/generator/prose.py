@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sqlite3
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from ..schema import schema_for
 from .text import competitors

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 from simulator.crm.generator import vocab
 from simulator.crm.generator.grammar import Grammar, LazyRegex, by_org
@@ -240,7 +240,7 @@ def use_phrase(rng: random.Random, product: str) -> str:
     return USES.expand(rng, _use_rule(product))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _use_pattern(product: str) -> LazyRegex | None:
     rule = _use_rule(product)
     return USES.pattern(rule) if rule in USES else None

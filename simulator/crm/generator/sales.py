@@ -13,9 +13,9 @@ from typing import TypedDict
 from ..schema import STAGES
 from . import activities, calls, records, text
 from .common import DAY, HOUR, NOW_OFFSET, Row, cumulative, stream, work_time
-from .handles import company_domain, email_local, personal_domain, phone, unique_email
 from .context import LEAD_SPAN_DAYS, Ctx, LeadPlan
 from .core import state_owner
+from .handles import company_domain, email_local, personal_domain, phone, unique_email
 from .latent import BANT, SUBTOPICS, TITLES
 
 STAGE_BOUNDS = (0.0, 0.18, 0.42, 0.68, 1.0)  # fraction of the cycle at which each stage starts
@@ -426,7 +426,7 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             write_call(ctx, trng, plan_call(
                 ctx, rng, lead_id=None, opp_id=oid, t=max(created + HOUR, t), agent=agent.name,
                 contact=ctx.con_name[contact], company=acc_name if ctx.b2b else None,
-                product=product0.name, bant={b: True for b in BANT}, hint=STAGES[hint], pool=pool))
+                product=product0.name, bant=dict.fromkeys(BANT, True), hint=STAGES[hint], pool=pool))
         # Quotes and their lines.
         final_discounts = None
         for qi, (status, kind, qt, alt) in enumerate(quotes):

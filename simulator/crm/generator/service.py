@@ -48,7 +48,7 @@ def _plan_times(ctx: Ctx, rng: random.Random) -> list[tuple[int, int]]:
         for ym in rng.sample(months, 1 if rng.random() < 0.7 else 2):
             extra = max(4, round(monthly * 2.6)) + rng.randint(0, 2)
             start = c.t_of_date(ctx.as_of.replace(year=ym[0], month=ym[1], day=1))
-            end = c.t_of_date((ctx.as_of.replace(year=ym[0] + (ym[1] == 12), month=ym[1] % 12 + 1, day=1)))
+            end = c.t_of_date(ctx.as_of.replace(year=ym[0] + (ym[1] == 12), month=ym[1] % 12 + 1, day=1))
             for _ in range(extra):
                 plan.append((work_time(rng, rng.uniform(start, end - DAY)), p))
     plan.sort()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Callable, Mapping, TypedDict, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TypedDict, TypeVar
 
 from simulator.crm.generator import vocab
 

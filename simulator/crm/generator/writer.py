@@ -25,15 +25,17 @@ import json
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from datetime import date
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from simulator.infra import files
-from ...prompts import render
 from simulator.infra.secrets import redact
+
+from ...prompts import render
 from .. import store
 from ..schema import schema_for, search_fields
 from .build import DEFAULT_AS_OF, build_org

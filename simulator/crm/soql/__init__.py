@@ -7,9 +7,10 @@ per (org type, as-of date, query text). Importing this package does not import L
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import date, datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, TypeVar, TypeVarTuple
+from typing import TYPE_CHECKING, TypeVar, TypeVarTuple
 
 from ..errors import SalesforceError
 from ..schema import ORG_TYPES, Schema, schema_for
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
-__all__ = ["run_soql", "plan_for", "guard"]
+__all__ = ["guard", "plan_for", "run_soql"]
 
 
 @lru_cache(maxsize=512)

@@ -10,9 +10,11 @@ from __future__ import annotations
 import itertools
 import re
 import sqlite3
-from dataclasses import dataclass, field as dc_field, replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from dataclasses import field as dc_field
 from datetime import date
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SalesforceError, invalid_field, invalid_type, malformed, no_such_column
 from ..ids import to18

@@ -6,7 +6,7 @@ All times are UTC; weeks start on Sunday (en_US); fiscal periods equal calendar 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 from ..errors import malformed
 
@@ -30,7 +30,7 @@ def parse_datetime(text: str) -> str:
     if re.search(r"[+-]\d{4}$", norm):
         norm = norm[:-2] + ":" + norm[-2:]
     try:
-        moment = datetime.fromisoformat(norm).astimezone(timezone.utc)
+        moment = datetime.fromisoformat(norm).astimezone(UTC)
     except (ValueError, OverflowError):
         raise malformed(f"invalid dateTime: {text}") from None
     return format_datetime(moment)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path as FilePath
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SalesforceError, malformed
 from . import dates
@@ -84,7 +84,7 @@ class Like:
 class In:
     left: Operand
     negate: bool
-    values: Union[tuple[Literal, ...], "Query"]
+    values: tuple[Literal, ...] | Query
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class Not:
     item: Condition
 
 
-Condition = Union[Compare, Like, In, Includes, And, Or, Not]  # a WHERE or HAVING clause
+Condition = Compare | Like | In | Includes | And | Or | Not  # a WHERE or HAVING clause
 
 
 @dataclass(frozen=True)

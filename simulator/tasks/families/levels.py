@@ -10,7 +10,8 @@ always posed, from the same random stream. Share knobs (`by_name`, `two_question
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import TaskGenerator, Window
 

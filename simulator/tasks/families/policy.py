@@ -220,9 +220,7 @@ class InvalidConfig(CheckedQuoteTask):
             qty[name] = qty.get(name, 0.0) + quantity
         hit = set()
         for rule in rules:
-            if rule["kind"] == "max_quantity" and qty.get(rule["product"], 0.0) > float(rule["max_quantity"]):
-                hit.add(rule["article"])
-            elif rule["kind"] == "exclusive" and all(p in qty for p in rule["products"]):
+            if (rule["kind"] == "max_quantity" and qty.get(rule["product"], 0.0) > float(rule["max_quantity"])) or (rule["kind"] == "exclusive" and all(p in qty for p in rule["products"])):
                 hit.add(rule["article"])
         return hit
 

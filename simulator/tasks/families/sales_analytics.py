@@ -13,8 +13,16 @@ from collections import defaultdict
 from datetime import date
 
 from ...crm.tools import CrmTools
-from ..base import (Draw, TaskGenerator, Window, count_threshold, parse_datetime, random_month_run, random_window,
-                    unique_extreme)
+from ..base import (
+    Draw,
+    TaskGenerator,
+    Window,
+    count_threshold,
+    parse_datetime,
+    random_month_run,
+    random_window,
+    unique_extreme,
+)
 from ..registry import register
 from .levels import answer_gap, fits, months
 

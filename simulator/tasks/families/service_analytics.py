@@ -15,8 +15,21 @@ from functools import cached_property
 from typing import ClassVar
 
 from ...crm.tools import CrmTools
-from ..base import (MONTHS, Draw, OracleError, TaskGenerator, Window, add_months, count_threshold, parse_datetime,
-                    past_window, random_month_run, random_window, soql_string, unique_extreme)
+from ..base import (
+    MONTHS,
+    Draw,
+    OracleError,
+    TaskGenerator,
+    Window,
+    add_months,
+    count_threshold,
+    parse_datetime,
+    past_window,
+    random_month_run,
+    random_window,
+    soql_string,
+    unique_extreme,
+)
 from ..registry import register
 from .levels import answer_gap, fits, months
 

@@ -15,9 +15,9 @@ from datetime import date, timedelta
 from functools import cached_property, lru_cache
 from itertools import pairwise
 
+from ...crm import schema
 from ...crm.generator import activities, articles, records
 from ...crm.generator.calls import call_stage, competitors_considered, negative_subtopics
-from ...crm import schema
 from ...crm.tools import CrmTools
 from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
 from ..registry import register
@@ -314,7 +314,7 @@ class SalesInsightMining(TaskGenerator):
         scope = rng.choice(("opportunity", "account"))
         key = opp if scope == "opportunity" else account
         in_scope = [c for c, o, a in calls if (o if scope == "opportunity" else a) == key]
-        if scope == "account" and len({o for c, o, a in calls if a == key}) < 2 \
+        if (scope == "account" and len({o for c, o, a in calls if a == key}) < 2) \
                 or not levels.fits(self, candidates=len(in_scope)):
             return None
         topic = rng.choice(tuple(TOPICS))

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from datetime import date, timedelta
-from typing import Callable
 
 from ...crm.generator.threads import FIELD_FACTS
 from ...crm.tools import CrmTools

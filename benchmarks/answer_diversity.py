@@ -25,13 +25,27 @@ import sqlite3
 from collections import Counter
 from datetime import date, timedelta
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 SEASONS = {"Winter": 12, "Spring": 3, "Summer": 6, "Fall": 9}  # first month of each
 MIN_PRODUCT_CASES = 5
 DAYS = "julianday(substr({end}, 1, 19)) - julianday(substr({start}, 1, 19))"
-TRANSFERRED = ("EXISTS (SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id "
-               "AND h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL)")
+TRANSFERRED = (
+    "EXISTS (SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id "
+    "AND h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL)"
+)
 
 
 def add_months(d: date, n: int) -> date:
@@ -77,10 +91,12 @@ def threshold(rng: random.Random, counts: list[int]) -> int:
 
 
 def handle_time(db, rng, start, end, highest):
-    rows = db.execute(f"""SELECT c.OwnerId, COUNT(*), AVG({DAYS.format(end='c.ClosedDate', start='c.CreatedDate')})
+    rows = db.execute(
+        f"""SELECT c.OwnerId, COUNT(*), AVG({DAYS.format(end="c.ClosedDate", start="c.CreatedDate")})
                           FROM "Case" c WHERE c.ClosedDate IS NOT NULL AND c.CreatedDate >= ?
                           AND c.CreatedDate < ? AND NOT {TRANSFERRED} GROUP BY c.OwnerId""",
-                      (start, end)).fetchall()
+        (start, end),
+    ).fetchall()
     if len(rows) < 2:
         return None
     n = threshold(rng, [r[1] for r in rows])
@@ -88,13 +104,16 @@ def handle_time(db, rng, start, end, highest):
 
 
 def transfer_count(db, rng, start, end, highest):
-    rows = db.execute("""WITH h AS (SELECT h.CaseId__c, h.OldValue__c, h.NewValue__c FROM CaseHistory__c h
+    rows = db.execute(
+        """WITH h AS (SELECT h.CaseId__c, h.OldValue__c, h.NewValue__c FROM CaseHistory__c h
                                    JOIN "Case" c ON c.Id = h.CaseId__c WHERE h.Field__c = 'Owner Assignment'
                                    AND c.CreatedDate >= ? AND c.CreatedDate < ?)
                          SELECT u, SUM(k), SUM(x) FROM (
                            SELECT NewValue__c u, COUNT(DISTINCT CaseId__c) k, 0 x FROM h GROUP BY u
                            UNION ALL SELECT OldValue__c, 0, COUNT(*) FROM h WHERE OldValue__c IS NOT NULL
-                           GROUP BY OldValue__c) GROUP BY u""", (start, end)).fetchall()
+                           GROUP BY OldValue__c) GROUP BY u""",
+        (start, end),
+    ).fetchall()
     if len(rows) < 2:
         return None
     n = threshold(rng, [r[1] for r in rows])
@@ -102,23 +121,32 @@ def transfer_count(db, rng, start, end, highest):
 
 
 def best_region(db, rng, start, end, highest):
-    rows = db.execute(f"""SELECT a.ShippingState, AVG({DAYS.format(end='c.ClosedDate', start='c.CreatedDate')})
+    rows = db.execute(
+        f"""SELECT a.ShippingState, AVG({DAYS.format(end="c.ClosedDate", start="c.CreatedDate")})
                           FROM "Case" c JOIN Account a ON a.Id = c.AccountId WHERE c.ClosedDate IS NOT NULL
-                          AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1""", (start, end)).fetchall()
+                          AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1""",
+        (start, end),
+    ).fetchall()
     return pick(dict(rows), highest=False) if len(rows) >= 2 else None
 
 
 def _product_cases(db, rng, start, end, column):
     """Rows (value of `column`, count) of the cases of a random product with enough cases."""
-    products = [p for p, in db.execute(
-        """SELECT oi.Product2Id FROM "Case" c JOIN OrderItem oi ON oi.Id = c.OrderItemId__c
+    products = [
+        p
+        for (p,) in db.execute(
+            """SELECT oi.Product2Id FROM "Case" c JOIN OrderItem oi ON oi.Id = c.OrderItemId__c
            WHERE c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1 HAVING COUNT(*) >= ? ORDER BY 1""",
-        (start, end, MIN_PRODUCT_CASES))]
+            (start, end, MIN_PRODUCT_CASES),
+        )
+    ]
     if not products:
         return None
-    return db.execute(f"""SELECT {column}, COUNT(*) FROM "Case" c JOIN OrderItem oi ON oi.Id = c.OrderItemId__c
+    return db.execute(
+        f"""SELECT {column}, COUNT(*) FROM "Case" c JOIN OrderItem oi ON oi.Id = c.OrderItemId__c
                           WHERE oi.Product2Id = ? AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1""",
-                      (rng.choice(products), start, end)).fetchall()
+        (rng.choice(products), start, end),
+    ).fetchall()
 
 
 def top_issue(db, rng, start, end, highest):
@@ -142,23 +170,32 @@ def signed_column(db) -> str:
 
 def sales_amount(db, rng, start, end, highest):
     signed = signed_column(db)
-    rows = db.execute(f"""SELECT o.OwnerId, SUM(oi.Quantity * oi.UnitPrice) FROM "Order" o
+    rows = db.execute(
+        f"""SELECT o.OwnerId, SUM(oi.Quantity * oi.UnitPrice) FROM "Order" o
                           JOIN Contract k ON k.Id = o.ContractId JOIN OrderItem oi ON oi.OrderId = o.Id
-                          WHERE k.{signed} >= ? AND k.{signed} < ? GROUP BY 1""", (start, end)).fetchall()
+                          WHERE k.{signed} >= ? AND k.{signed} < ? GROUP BY 1""",
+        (start, end),
+    ).fetchall()
     return pick(dict(rows), highest) if len(rows) >= 2 else None
 
 
 def sales_cycle(db, rng, start, end, highest):
     signed = signed_column(db)
-    rows = db.execute(f"""SELECT p.OwnerId, AVG(julianday(k.{signed}) - julianday(substr(p.CreatedDate, 1, 10)))
+    rows = db.execute(
+        f"""SELECT p.OwnerId, AVG(julianday(k.{signed}) - julianday(substr(p.CreatedDate, 1, 10)))
                           FROM Opportunity p JOIN Contract k ON k.Id = p.ContractID__c
-                          WHERE k.{signed} >= ? AND k.{signed} < ? GROUP BY 1""", (start, end)).fetchall()
+                          WHERE k.{signed} >= ? AND k.{signed} < ? GROUP BY 1""",
+        (start, end),
+    ).fetchall()
     return pick(dict(rows), highest) if len(rows) >= 2 else None
 
 
 def conversion_rate(db, rng, start, end, highest):
-    rows = db.execute("""SELECT OwnerId, AVG(IsConverted) FROM Lead WHERE CreatedDate >= ? AND CreatedDate < ?
-                         GROUP BY 1""", (start, end)).fetchall()
+    rows = db.execute(
+        """SELECT OwnerId, AVG(IsConverted) FROM Lead WHERE CreatedDate >= ? AND CreatedDate < ?
+                         GROUP BY 1""",
+        (start, end),
+    ).fetchall()
     return pick(dict(rows), highest) if len(rows) >= 2 else None
 
 
@@ -191,8 +228,7 @@ def diversity(db: sqlite3.Connection, task, draws: int, rng: random.Random) -> d
             answers[answer] += 1
     untied = max(1, sum(answers.values()))
     top = max((n for a, n in answers.items() if a is not None), default=0)
-    return {"top": top / untied, "distinct": len(answers), "ties": ties / draws,
-            "none": answers[None] / untied}
+    return {"top": top / untied, "distinct": len(answers), "ties": ties / draws, "none": answers[None] / untied}
 
 
 def main() -> None:
@@ -204,8 +240,9 @@ def main() -> None:
     for path in args.orgs:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         meta = dict(db.execute("SELECT key, value FROM _meta").fetchall())
-        print(f"\n{path}: {meta['org']} seed {meta['seed']} scale {meta['scale']} "
-              f"generator {meta['generator_version']}")
+        print(
+            f"\n{path}: {meta['org']} seed {meta['seed']} scale {meta['scale']} generator {meta['generator_version']}"
+        )
         print(f"| {'task':<30} | top share | distinct | ties | None |")
         print(f"|{'-' * 32}|-----------|----------|------|------|")
         for name, task in TASKS.items():

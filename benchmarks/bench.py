@@ -45,7 +45,7 @@ SOQL_MIX = [
 SOSL_MIX = [
     "FIND {refund} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title)",
     "FIND {firmware OR activation} RETURNING Case(Id, Subject), Knowledge__kav(Id, Title)",
-    "FIND {\"delivery dates\"} RETURNING Knowledge__kav(Id, Title, Summary)",
+    'FIND {"delivery dates"} RETURNING Knowledge__kav(Id, Title, Summary)',
     "FIND {discount*} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title) LIMIT 20",
     "FIND {support} IN ALL FIELDS RETURNING VoiceCallTranscript__c(Id), LiveChatTranscript(Id)",
     "FIND {murphy} IN NAME FIELDS RETURNING Contact(Id, Name), Lead(Id, Name), Account(Id, Name)",
@@ -56,8 +56,11 @@ SOSL_MIX = [
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
-        model = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                     if line.startswith("model name"))
+        model = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
         cpu = model
     except (OSError, StopIteration):
         pass
@@ -69,8 +72,7 @@ def _child(code: str) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of running `code` in a fresh interpreter."""
     code += "; import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
-                          capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
     return wall, int(proc.stdout.split()[-1]) / 1024
 
@@ -80,10 +82,13 @@ def bench_build(out: Path, scales: list[float]) -> list[str]:
     for scale in scales:
         for org in ("b2b", "b2c"):
             path = out / f"{org}-x{scale:g}.db"
-            code = ("from simulator.crm.generator import build_org; from pathlib import Path; "
-                    f"build_org('{org}', Path(r'{path}'), seed=0, scale={scale})")
+            code = (
+                "from simulator.crm.generator import build_org; from pathlib import Path; "
+                f"build_org('{org}', Path(r'{path}'), seed=0, scale={scale})"
+            )
             wall, peak = _child(code)
             from simulator.crm.store import Org
+
             total = sum(Org(path).counts().values())
             rows.append(f"| {org} | {scale:g} | {total:,} | {wall:.1f} | {peak:.0f} |")
             print(rows[-1], file=sys.stderr)
@@ -102,11 +107,12 @@ def bench_queries(path: Path, repeat: int) -> list[str]:
     from simulator.crm.session import OrgSession
     from simulator.crm.store import Org
 
-    rows = ["| engine | plans | queries | p50 ms | p95 ms | p99 ms | max ms |",
-            "|---|---|---|---|---|---|---|"]
+    rows = ["| engine | plans | queries | p50 ms | p95 ms | p99 ms | max ms |", "|---|---|---|---|---|---|---|"]
     with OrgSession(Org(path)) as session:
-        engines = (("SOQL", SOQL_MIX, session.soql, soql._cached_plan),
-                   ("SOSL", SOSL_MIX, session.sosl, sosl._cached_search))
+        engines = (
+            ("SOQL", SOQL_MIX, session.soql, soql._cached_plan),
+            ("SOSL", SOSL_MIX, session.sosl, sosl._cached_search),
+        )
         for name, mix, run, cache in engines:
             for text in mix:  # warm the grammar and SQLite's page cache
                 assert run(text)
@@ -119,8 +125,7 @@ def bench_queries(path: Path, repeat: int) -> list[str]:
                         start = time.perf_counter()
                         run(text)
                         samples.append(time.perf_counter() - start)
-                rows.append(f"| {name} | {label} | {len(samples)} ({len(mix)} distinct) | "
-                            f"{_percentiles(samples)} |")
+                rows.append(f"| {name} | {label} | {len(samples)} ({len(mix)} distinct) | {_percentiles(samples)} |")
     return rows
 
 
@@ -133,9 +138,12 @@ def bench_startup(path: Path, runs: int = 15) -> list[str]:
         start = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True)
         samples.append(time.perf_counter() - start)
-    return ["| command | runs | median s | min s | max s |", "|---|---|---|---|---|",
-            f"| `crmarena soql` (one query, printed) | {runs} | {statistics.median(samples):.3f} | "
-            f"{min(samples):.3f} | {max(samples):.3f} |"]
+    return [
+        "| command | runs | median s | min s | max s |",
+        "|---|---|---|---|---|",
+        f"| `crmarena soql` (one query, printed) | {runs} | {statistics.median(samples):.3f} | "
+        f"{min(samples):.3f} | {max(samples):.3f} |",
+    ]
 
 
 def main() -> None:

@@ -88,12 +88,26 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|")
         for n in range(1, args.rounds + 1):
             for tree in args.trees:
-                out = subprocess.run([sys.executable, "-c", PHASE, str(tree), str(source), str(work),
-                                      "hash" if args.hash_only else "both"],
-                                     check=True, capture_output=True, text=True).stdout
+                out = subprocess.run(
+                    [
+                        sys.executable,
+                        "-c",
+                        PHASE,
+                        str(tree),
+                        str(source),
+                        str(work),
+                        "hash" if args.hash_only else "both",
+                    ],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
                 r = json.loads(out)
-                print(f"| {n} | {tree} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['hash_cpu']:.2f} | {r['hash']}… | "
-                      f"{r['rss_mib']:.0f} | {r['load']:.1f} |", flush=True)
+                print(
+                    f"| {n} | {tree} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['hash_cpu']:.2f} | {r['hash']}… | "
+                    f"{r['rss_mib']:.0f} | {r['load']:.1f} |",
+                    flush=True,
+                )
     finally:
         for path in args.out.glob("*.db*"):
             path.unlink()

@@ -52,8 +52,10 @@ def bench_queries(paths: list[Path], repeat: int) -> list[str]:
     from simulator.crm.session import OrgSession
     from simulator.crm.store import Org
 
-    rows = ["| query | " + " | ".join(f"{p.name}: wall p50 (p95) / CPU p50 ms" for p in paths) + " |",
-            "|---|" + "---|" * len(paths)]
+    rows = [
+        "| query | " + " | ".join(f"{p.name}: wall p50 (p95) / CPU p50 ms" for p in paths) + " |",
+        "|---|" + "---|" * len(paths),
+    ]
     with ExitStack() as stack:
         sessions = [stack.enter_context(OrgSession(Org(p))) for p in paths]
         for text in SCALE_QUERIES:
@@ -67,8 +69,11 @@ def bench_queries(paths: list[Path], repeat: int) -> list[str]:
                     session.soql(text)
                     times.append(time.perf_counter() - start)
                     used.append(time.process_time() - start_cpu)
-            cells = [f"{statistics.median(t) * 1000:.1f} ({statistics.quantiles(t, n=20)[18] * 1000:.1f}) "
-                     f"/ {statistics.median(u) * 1000:.1f}" for t, u in zip(samples, cpu)]
+            cells = [
+                f"{statistics.median(t) * 1000:.1f} ({statistics.quantiles(t, n=20)[18] * 1000:.1f}) "
+                f"/ {statistics.median(u) * 1000:.1f}"
+                for t, u in zip(samples, cpu)
+            ]
             rows.append(f"| `{text}` | " + " | ".join(cells) + " |")
             print(rows[-1], file=sys.stderr)
     return rows
@@ -84,7 +89,7 @@ def bench_index_cost(path: Path) -> list[str]:
     try:
         conn = sqlite3.connect(scratch, isolation_level=None)
         conn.execute("PRAGMA cache_size=-200000")
-        statements = index_statements(schema_for(read_meta(conn).org))[-len(COMPOSITE_INDEXES):]
+        statements = index_statements(schema_for(read_meta(conn).org))[-len(COMPOSITE_INDEXES) :]
         size = scratch.stat().st_size
         for statement in statements:
             name = statement.split('"')[1]
@@ -101,8 +106,10 @@ def bench_index_cost(path: Path) -> list[str]:
     return rows
 
 
-_BUILD = ("import sys; from pathlib import Path; from simulator.crm.generator import build_org; "
-          "print(build_org(sys.argv[1], Path(sys.argv[3]), seed=0, scale=float(sys.argv[2])).content_hash)")
+_BUILD = (
+    "import sys; from pathlib import Path; from simulator.crm.generator import build_org; "
+    "print(build_org(sys.argv[1], Path(sys.argv[3]), seed=0, scale=float(sys.argv[2])).content_hash)"
+)
 
 
 def _tree_memory(pid: int) -> tuple[int, int]:
@@ -126,8 +133,9 @@ def _tree_memory(pid: int) -> tuple[int, int]:
 def _pss(pid: int) -> int:
     """The proportional set size of process `pid` (shared pages divided among their sharers)."""
     try:
-        return next(int(line.split()[1]) * 1024 for line in Path(f"/proc/{pid}/smaps_rollup").open()
-                    if line.startswith("Pss:"))
+        return next(
+            int(line.split()[1]) * 1024 for line in Path(f"/proc/{pid}/smaps_rollup").open() if line.startswith("Pss:")
+        )
     except (OSError, StopIteration):
         return 0
 
@@ -137,8 +145,13 @@ def bench_build(trees: list[Path], org: str, scale: float, out: Path) -> list[st
     runs = []
     for i, tree in enumerate(trees):
         path = out / f"build-{i}-{org}-x{scale:g}.db"
-        proc = subprocess.Popen([sys.executable, "-c", _BUILD, org, str(scale), str(path)], cwd=tree,
-                                env=dict(os.environ, PYTHONPATH=str(tree)), stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _BUILD, org, str(scale), str(path)],
+            cwd=tree,
+            env=dict(os.environ, PYTHONPATH=str(tree)),
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         runs.append(dict(tree=tree, path=path, proc=proc, start=time.perf_counter(), rss=0, pss=0))
     while pending := [r for r in runs if "wall" not in r]:
         for r in pending:
@@ -148,12 +161,16 @@ def bench_build(trees: list[Path], org: str, scale: float, out: Path) -> list[st
             if pid:
                 r.update(wall=time.perf_counter() - r["start"], cpu=usage.ru_utime + usage.ru_stime, status=status)
         time.sleep(0.1)
-    rows = ["| tree | wall s | CPU s | peak RSS MiB (process tree) | peak PSS MiB (tree) | file GiB | content hash |",
-            "|---|---|---|---|---|---|---|"]
+    rows = [
+        "| tree | wall s | CPU s | peak RSS MiB (process tree) | peak PSS MiB (tree) | file GiB | content hash |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in runs:
         digest = r["proc"].stdout.read().strip()[:12] if r["status"] == 0 else f"failed ({r['status']})"
         size = r["path"].stat().st_size / 2**30 if r["path"].exists() else 0
-        rows.append(f"| {r['tree']} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss'] / 2**20:.0f} | {r['pss'] / 2**20:.0f} | {size:.3f} | {digest} |")
+        rows.append(
+            f"| {r['tree']} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss'] / 2**20:.0f} | {r['pss'] / 2**20:.0f} | {size:.3f} | {digest} |"
+        )
     return rows
 
 
@@ -168,8 +185,12 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("."), help="--build: the folder for the built orgs")
     args = ap.parse_args()
     if args.build:
-        print("\n".join([f"### Org build, {args.org} scale {args.scale:g}, seed 0", ""]
-                        + bench_build(args.build, args.org, args.scale, args.out)))
+        print(
+            "\n".join(
+                [f"### Org build, {args.org} scale {args.scale:g}, seed 0", ""]
+                + bench_build(args.build, args.org, args.scale, args.out)
+            )
+        )
         return
     if not args.orgs:
         ap.error("give org files, or --build source trees")

@@ -21,11 +21,13 @@ import time
 from pathlib import Path
 
 # (column, module, functions) in build order; the forked phase is the leads' transcripts and the cases
-PHASES = (("before the fork", "core", ("users", "catalog", "knowledge", "territories", "accounts", "orders")),
-          ("before the fork", "sales", ("plan_leads", "write_leads")),
-          ("leads' call transcripts", "sales", ("write_lead_calls",)),
-          ("cases", "service", ("cases",)),
-          ("opportunities", "sales", ("opportunities",)))
+PHASES = (
+    ("before the fork", "core", ("users", "catalog", "knowledge", "territories", "accounts", "orders")),
+    ("before the fork", "sales", ("plan_leads", "write_leads")),
+    ("leads' call transcripts", "sales", ("write_lead_calls",)),
+    ("cases", "service", ("cases",)),
+    ("opportunities", "sales", ("opportunities",)),
+)
 
 
 def child(org: str, scale: float, folder: str) -> dict[str, float]:
@@ -46,6 +48,7 @@ def child(org: str, scale: float, folder: str) -> dict[str, float]:
                 return fn(*args, **kwargs)
             finally:
                 spent[column] = spent.get(column, 0.0) + time.process_time() - start
+
         return run
 
     for column, module, names in PHASES:
@@ -72,8 +75,13 @@ def measure(tree: str, org: str, scale: float) -> dict[str, float]:
     """One child process generating with the source tree `tree`."""
     env = {**os.environ, "PYTHONPATH": str(Path(tree).resolve())}
     with tempfile.TemporaryDirectory(prefix="build-phases-") as folder:
-        out = subprocess.run([sys.executable, __file__, "--child", org, str(scale), folder], env=env,
-                             check=True, capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", org, str(scale), folder],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
     return json.loads(out)
 
 

@@ -26,10 +26,100 @@ from simulator.tasks.base import add_months, id_list
 # --- generic text cues -----------------------------------------------------------------------
 
 NEGATION = re.compile(r"\b(?:not|no|never|nobody|none|nothing|without|neither|nor|unsure)\b|n't\b", re.I)
-HEDGE = re.compile(r"not sure|no idea|maybe|perhaps|someday|on hold|back burner|unclear|don't know|"
-                   r"can't say|not certain|no rush|hard to say", re.I)
+HEDGE = re.compile(
+    r"not sure|no idea|maybe|perhaps|someday|on hold|back burner|unclear|don't know|"
+    r"can't say|not certain|no rush|hard to say",
+    re.I,
+)
 ELSEWHERE = re.compile(r"\b(?:another|other|separate|different|unrelated)\b", re.I)
-STOP = frozenset(["a", "an", "the", "of", "to", "for", "in", "on", "at", "by", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "and", "or", "but", "if", "so", "we", "our", "you", "your", "i", "my", "me", "us", "they", "them", "their", "he", "she", "his", "her", "what", "which", "who", "how", "when", "do", "does", "did", "can", "could", "would", "should", "will", "with", "from", "about", "into", "over", "there", "here", "have", "has", "had", "just", "any", "some", "all", "one", "get", "got", "than", "then", "also", "very", "really", "please", "return", "only", "short", "answer", "signed"])
+STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "for",
+        "in",
+        "on",
+        "at",
+        "by",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "and",
+        "or",
+        "but",
+        "if",
+        "so",
+        "we",
+        "our",
+        "you",
+        "your",
+        "i",
+        "my",
+        "me",
+        "us",
+        "they",
+        "them",
+        "their",
+        "he",
+        "she",
+        "his",
+        "her",
+        "what",
+        "which",
+        "who",
+        "how",
+        "when",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "with",
+        "from",
+        "about",
+        "into",
+        "over",
+        "there",
+        "here",
+        "have",
+        "has",
+        "had",
+        "just",
+        "any",
+        "some",
+        "all",
+        "one",
+        "get",
+        "got",
+        "than",
+        "then",
+        "also",
+        "very",
+        "really",
+        "please",
+        "return",
+        "only",
+        "short",
+        "answer",
+        "signed",
+    ]
+)
 WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 MONEY = re.compile(r"\$\s?([\d,]+(?:\.\d+)?)")
@@ -72,8 +162,11 @@ def best_match(text: str, docs: list[dict], fields: tuple[str, ...], among=None)
     bags = [words(" ".join(d.get(f) or "" for f in fields)) for d in docs]
     df = Counter(w for bag in bags for w in bag)
     asked = words(text)
-    scored = [(sum(math.log(len(docs) / df[w]) for w in asked & bag), i) for i, bag in enumerate(bags)
-              if among is None or docs[i]["Id"] in among]
+    scored = [
+        (sum(math.log(len(docs) / df[w]) for w in asked & bag), i)
+        for i, bag in enumerate(bags)
+        if among is None or docs[i]["Id"] in among
+    ]
     score, i = max(scored, default=(0.0, -1))
     return (docs[i], score) if score > 0 else (None, 0.0)
 
@@ -91,10 +184,12 @@ def all_rows(tools, query: str, page: int = 100) -> list[dict]:
 
 # --- lead_qualification: topic cues, negation parity and hedges, last word per topic wins -----
 
-BANT = {"Budget": r"budget|money|fund|spend|afford|set aside|\$",
-        "Authority": r"decid|decision|sign[- ]?off|signs|approv|my call|final say",
-        "Need": r"need|problem|pain|solve|struggl|headache|works fine",
-        "Timeline": r"when|timeline|timeframe|month|quarter|week|year|soon|date|deadline|live"}
+BANT = {
+    "Budget": r"budget|money|fund|spend|afford|set aside|\$",
+    "Authority": r"decid|decision|sign[- ]?off|signs|approv|my call|final say",
+    "Need": r"need|problem|pain|solve|struggl|headache|works fine",
+    "Timeline": r"when|timeline|timeframe|month|quarter|week|year|soon|date|deadline|live",
+}
 
 
 def topic_of(sentence: str) -> str | None:
@@ -105,7 +200,11 @@ def topic_of(sentence: str) -> str | None:
 
 def lead_qualification(tools, said: str, today: date) -> list[str]:
     lead = LEAD.search(said)
-    calls = rows(tools, f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = {q(lead.group())}") if lead else []
+    calls = (
+        rows(tools, f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = {q(lead.group())}")
+        if lead
+        else []
+    )
     unmet: dict[str, bool] = {}
     for call in calls:
         asked = None
@@ -126,19 +225,33 @@ def lead_qualification(tools, said: str, today: date) -> list[str]:
 STILL_AN_OPTION = re.compile(r"evaluat|compar|proposal|quote|option|looking at|consider|trial|demo|pitch|bid", re.I)
 RULED_OUT = re.compile(r"ruled out|dropped|stopped|no longer|crossed|off the list|passed on|walked away|gave up", re.I)
 NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)?(?: [A-Z][a-z]+)*")
-SUBTOPICS = {"pricing": r"pric|cost|expensive|fee", "support": r"support", "features": r"feature|capabilit",
-             "integration": r"integrat|connect", "onboarding": r"onboard|set ?up|training|getting started",
-             "performance": r"perform|speed|slow|fast|lag"}
-NEGATIVE = re.compile(r"concern|worr|problem|issue|poor|bad|weak|slow|lag|crawl|missing|lack|hard|difficult|"
-                      r"confus|steep|expensive|pricey|overpriced|frustrat|disappoint|clunky|complain|painful", re.I)
+SUBTOPICS = {
+    "pricing": r"pric|cost|expensive|fee",
+    "support": r"support",
+    "features": r"feature|capabilit",
+    "integration": r"integrat|connect",
+    "onboarding": r"onboard|set ?up|training|getting started",
+    "performance": r"perform|speed|slow|fast|lag",
+}
+NEGATIVE = re.compile(
+    r"concern|worr|problem|issue|poor|bad|weak|slow|lag|crawl|missing|lack|hard|difficult|"
+    r"confus|steep|expensive|pricey|overpriced|frustrat|disappoint|clunky|complain|painful",
+    re.I,
+)
 POSITIVE = re.compile(r"great|good|fine|happy|solid|love|impress|smooth|easy|fast|fair", re.I)
 
 
 def opportunity_calls(tools, said: str) -> list[str]:
-    opps = OPP.findall(said) + [o["Id"] for a in ACCOUNT.findall(said)
-                                for o in rows(tools, f"SELECT Id FROM Opportunity WHERE AccountId = {q(a)}")]
-    return [c["TranscriptBody__c"] or "" for o in opps for c in rows(
-        tools, f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = {q(o)}")]
+    opps = OPP.findall(said) + [
+        o["Id"]
+        for a in ACCOUNT.findall(said)
+        for o in rows(tools, f"SELECT Id FROM Opportunity WHERE AccountId = {q(a)}")
+    ]
+    return [
+        c["TranscriptBody__c"] or ""
+        for o in opps
+        for c in rows(tools, f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = {q(o)}")
+    ]
 
 
 def names_in(sentence: str, common: set[str], people: set[str]) -> list[str]:
@@ -157,10 +270,19 @@ def sales_insight_mining(tools, said: str, today: date) -> list[str]:
     bodies = opportunity_calls(tools, said)
     customer = [s for b in bodies for t in split_speakers(b)[1] for s in sentences(t)]
     if "competitor" not in said.lower():
-        return sorted({topic for s in customer if not ELSEWHERE.search(s)
-                       for topic, cue in SUBTOPICS.items() if re.search(cue, s, re.I)
-                       and (bool(NEGATIVE.search(s)) != negated(s) or (negated(s) and POSITIVE.search(s)
-                                                                        and not NEGATIVE.search(s)))})
+        return sorted(
+            {
+                topic
+                for s in customer
+                if not ELSEWHERE.search(s)
+                for topic, cue in SUBTOPICS.items()
+                if re.search(cue, s, re.I)
+                and (
+                    bool(NEGATIVE.search(s)) != negated(s)
+                    or (negated(s) and POSITIVE.search(s) and not NEGATIVE.search(s))
+                )
+            }
+        )
     common = set(WORD.findall(" ".join(bodies)))
     people = {w for b in bodies for speaker, _ in lines(b) for w in speaker.split()}
     option: dict[str, bool] = {}
@@ -172,12 +294,14 @@ def sales_insight_mining(tools, said: str, today: date) -> list[str]:
 
 # --- activity_priority and wrong_stage_rectification: stage keyword votes ---------------------
 
-STAGE_CUES = {"Qualification": r"qualif|budget|money|fund|decision|decides|who signs|pain|problem|timeline|when they",
-              "Discovery": r"discover|needs|requirement|technical|constraint|current (?:setup|process|system)|"
-                           r"how they work|demo|walkthrough|show",
-              "Quote": r"quote|proposal|offer|pricing|price|quantit|line items|approv",
-              "Negotiation": r"negotiat|terms|legal|lawyer|contract|agreement|redline|clause|procurement",
-              "Closed": r"signature|signed|hand ?over|hand-off|onboard|set (?:them )?up|train|go-live|live|kickoff"}
+STAGE_CUES = {
+    "Qualification": r"qualif|budget|money|fund|decision|decides|who signs|pain|problem|timeline|when they",
+    "Discovery": r"discover|needs|requirement|technical|constraint|current (?:setup|process|system)|"
+    r"how they work|demo|walkthrough|show",
+    "Quote": r"quote|proposal|offer|pricing|price|quantit|line items|approv",
+    "Negotiation": r"negotiat|terms|legal|lawyer|contract|agreement|redline|clause|procurement",
+    "Closed": r"signature|signed|hand ?over|hand-off|onboard|set (?:them )?up|train|go-live|live|kickoff",
+}
 
 
 def voted_stage(text: str) -> str | None:
@@ -189,7 +313,11 @@ def voted_stage(text: str) -> str | None:
 
 def activity_priority(tools, said: str, today: date) -> list[str]:
     opp = opportunity(tools, said)
-    tasks = rows(tools, f"SELECT Id, Subject FROM Task WHERE WhatId = {q(opp['Id'])} AND Status = 'Not Started'") if opp else []
+    tasks = (
+        rows(tools, f"SELECT Id, Subject FROM Task WHERE WhatId = {q(opp['Id'])} AND Status = 'Not Started'")
+        if opp
+        else []
+    )
     return sorted(t["Id"] for t in tasks if voted_stage(t["Subject"]) not in (None, opp["StageName"]))
 
 
@@ -198,11 +326,20 @@ def wrong_stage_rectification(tools, said: str, today: date) -> list[str]:
     if not opp:
         return []
     oid = q(opp["Id"])
-    texts = [t["Subject"] for t in rows(tools, f"SELECT Subject FROM Task WHERE WhatId = {oid} AND Status != 'Not Started'")]
-    texts += [e["Subject"] for e in rows(tools, f"SELECT Subject FROM Event WHERE WhatId = {oid} "
-                                                f"AND StartDateTime <= {today.isoformat()}T23:59:59Z")]
-    texts += [t for c in rows(tools, f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = {oid}")
-              for t in split_speakers(c["TranscriptBody__c"])[0]]
+    texts = [
+        t["Subject"] for t in rows(tools, f"SELECT Subject FROM Task WHERE WhatId = {oid} AND Status != 'Not Started'")
+    ]
+    texts += [
+        e["Subject"]
+        for e in rows(
+            tools, f"SELECT Subject FROM Event WHERE WhatId = {oid} AND StartDateTime <= {today.isoformat()}T23:59:59Z"
+        )
+    ]
+    texts += [
+        t
+        for c in rows(tools, f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = {oid}")
+        for t in split_speakers(c["TranscriptBody__c"])[0]
+    ]
     shown = [s for s in map(voted_stage, texts) if s]
     latest = max(shown, key=STAGES.index) if shown else None
     return [latest] if latest and latest != opp["StageName"] else []
@@ -216,7 +353,9 @@ FIRST_THEN = re.compile(r"(.+?)\bbefore\b(.+)", re.I)
 def agent_sentences(tools, case_id: str) -> list[str]:
     """What our agent wrote in the case's emails (sent from our domain) and said in its chats, in order."""
     ours = {u["Email"].split("@")[-1] for u in rows(tools, "SELECT Email FROM User LIMIT 1") if u.get("Email")}
-    emails = rows(tools, f"SELECT FromAddress, TextBody FROM EmailMessage WHERE ParentId = {q(case_id)} ORDER BY MessageDate")
+    emails = rows(
+        tools, f"SELECT FromAddress, TextBody FROM EmailMessage WHERE ParentId = {q(case_id)} ORDER BY MessageDate"
+    )
     chats = rows(tools, f"SELECT Body FROM LiveChatTranscript WHERE CaseId = {q(case_id)}")
     said = [e["TextBody"] for e in emails if (e["FromAddress"] or "").split("@")[-1] in ours]
     said += [t for c in chats for t in split_speakers(c["Body"])[0]]
@@ -256,21 +395,29 @@ def policy_violation_identification(tools, said: str, today: date) -> list[str]:
         return []
     spoken = agent_sentences(tools, case.group())
     articles = all_rows(tools, "SELECT Id, Title, Summary FROM Knowledge__kav")
-    hits = [a for a in articles if re.search(r"\bpolic|never|must|before|require", a["Summary"] or "", re.I)
-            and breached(a, spoken)]
+    hits = [
+        a
+        for a in articles
+        if re.search(r"\bpolic|never|must|before|require", a["Summary"] or "", re.I) and breached(a, spoken)
+    ]
     return [hits[0]["Id"]] if len(hits) == 1 else []
 
 
 # --- knowledge_qa, named_entity_disambiguation, case_routing: rare-word overlap ranking -------
 
+
 def questions(said: str) -> list[str]:
     """The person's question(s): their words minus the sign-in and answer-format sentences."""
-    kept = " ".join(s for s in sentences(said) if not re.search(r"signed in|return only|look this up|couldn't find", s, re.I))
+    kept = " ".join(
+        s for s in sentences(said) if not re.search(r"signed in|return only|look this up|couldn't find", s, re.I)
+    )
     return [part for part in re.split(r"another question:?", kept, flags=re.I) if part.strip()]
 
 
 def knowledge_qa(tools, said: str, today: date) -> list[str]:
-    articles = all_rows(tools, "SELECT Id, Title, Summary, FAQ_Answer__c FROM Knowledge__kav WHERE IsVisibleInPkb = true")
+    articles = all_rows(
+        tools, "SELECT Id, Title, Summary, FAQ_Answer__c FROM Knowledge__kav WHERE IsVisibleInPkb = true"
+    )
     found = [best_match(ask, articles, ("Title", "Summary", "FAQ_Answer__c"))[0] for ask in questions(said)]
     return ["\n".join(a["FAQ_Answer__c"] or a["Summary"] for a in found if a)] if any(found) else []
 
@@ -292,9 +439,19 @@ def named_entity_disambiguation(tools, said: str, today: date) -> list[str]:
         return []
     n = int(days.group(1))
     lo, hi = today - timedelta(days=n + 7), today - timedelta(days=n - 7)
-    orders = [o["Id"] for o in rows(tools, f"SELECT Id FROM Order WHERE AccountId = {q(account)} AND Status = 'Activated' "
-                                           f"AND EffectiveDate >= {lo.isoformat()} AND EffectiveDate <= {hi.isoformat()}")]
-    bought = {i["Product2Id"] for i in rows(tools, f"SELECT Product2Id FROM OrderItem WHERE OrderId IN {id_list(orders)}")} if orders else set()
+    orders = [
+        o["Id"]
+        for o in rows(
+            tools,
+            f"SELECT Id FROM Order WHERE AccountId = {q(account)} AND Status = 'Activated' "
+            f"AND EffectiveDate >= {lo.isoformat()} AND EffectiveDate <= {hi.isoformat()}",
+        )
+    ]
+    bought = (
+        {i["Product2Id"] for i in rows(tools, f"SELECT Product2Id FROM OrderItem WHERE OrderId IN {id_list(orders)}")}
+        if orders
+        else set()
+    )
     products = all_rows(tools, "SELECT Id, Name, Description, Family FROM Product2")
     match, _ = best_match(" ".join(questions(said)), products, ("Name", "Description", "Family"), among=bought)
     return [match["Id"]] if match else []
@@ -307,16 +464,27 @@ def owner_counts(tools, where: str) -> Counter:
 
 def case_routing(tools, said: str, today: date) -> list[str]:
     case, months = CASE.search(said), re.search(r"past (\d+) months?", said)
-    found = rows(tools, f"SELECT Id, Subject, Description, OrderItemId__c FROM Case WHERE Id = {q(case.group())}") if case else []
+    found = (
+        rows(tools, f"SELECT Id, Subject, Description, OrderItemId__c FROM Case WHERE Id = {q(case.group())}")
+        if case
+        else []
+    )
     if not found or not months:
         return []
     new = found[0]
-    issue, _ = best_match(f"{new['Subject']} {new['Description']}", rows(tools, "SELECT Id, Name, IssueDescription__c FROM Issue__c"),
-                          ("Name", "IssueDescription__c"))
+    issue, _ = best_match(
+        f"{new['Subject']} {new['Description']}",
+        rows(tools, "SELECT Id, Name, IssueDescription__c FROM Issue__c"),
+        ("Name", "IssueDescription__c"),
+    )
     start = add_months(today, -int(months.group(1)))
     closed = f"Status = 'Closed' AND ClosedDate >= {start.isoformat()}T00:00:00Z AND ClosedDate <= {today.isoformat()}T23:59:59Z"
     ranks = [owner_counts(tools, f"{closed} AND IssueId__c = {q(issue['Id'])}")] if issue else []
-    item = rows(tools, f"SELECT Product2Id FROM OrderItem WHERE Id = {q(new['OrderItemId__c'])}") if new["OrderItemId__c"] else []
+    item = (
+        rows(tools, f"SELECT Product2Id FROM OrderItem WHERE Id = {q(new['OrderItemId__c'])}")
+        if new["OrderItemId__c"]
+        else []
+    )
     if item:
         ranks.append(owner_counts(tools, f"{closed} AND OrderItemId__r.Product2Id = {q(item[0]['Product2Id'])}"))
     agents = list(ranks[0]) if ranks else []
@@ -324,18 +492,28 @@ def case_routing(tools, said: str, today: date) -> list[str]:
         top = max((rank[a] for a in agents), default=0)
         agents = [a for a in agents if rank[a] == top]
     if len(agents) > 1:
-        open_cases = owner_counts(tools, f"Status != 'Closed' AND Id != {q(new['Id'])} AND OwnerId IN {id_list(agents)}")
+        open_cases = owner_counts(
+            tools, f"Status != 'Closed' AND Id != {q(new['Id'])} AND OwnerId IN {id_list(agents)}"
+        )
         agents = [min(agents, key=lambda a: open_cases[a])]
     if agents:
         tools.assign_case(new["Id"], agents[0])
     return agents[:1]
 
 
-
-
-SOLVERS = {f.__name__: f for f in (lead_qualification, sales_insight_mining, activity_priority,
-                                   wrong_stage_rectification, policy_violation_identification, knowledge_qa,
-                                   named_entity_disambiguation, case_routing)}
+SOLVERS = {
+    f.__name__: f
+    for f in (
+        lead_qualification,
+        sales_insight_mining,
+        activity_priority,
+        wrong_stage_rectification,
+        policy_violation_identification,
+        knowledge_qa,
+        named_entity_disambiguation,
+        case_routing,
+    )
+}
 TODAY = re.compile(r"Today's date: (\d{4}-\d{2}-\d{2})")
 
 

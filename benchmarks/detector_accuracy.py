@@ -40,8 +40,9 @@ MAIN = "a62ed6a"  # main before issue 27's refusal work
 HELD_OUT_DETECTORS = {1: "d70947a", 2: "3f862d6", 3: "742683c"}  # per held-out round: the detector it followed
 
 
-def old_modules(commit: str, folder: str = "evaluators", names: tuple[str, ...] = OLD_MODULES
-                ) -> dict[str, types.ModuleType]:
+def old_modules(
+    commit: str, folder: str = "evaluators", names: tuple[str, ...] = OLD_MODULES
+) -> dict[str, types.ModuleType]:
     """The modules `names` of `folder` as of `commit` (those that existed then), in a package of their
     own so that they import each other's old versions; {} without git history."""
     package = types.ModuleType(f"_{folder.replace('/', '_')}_{commit}")
@@ -50,8 +51,12 @@ def old_modules(commit: str, folder: str = "evaluators", names: tuple[str, ...] 
     out = {}
     for name in names:
         try:
-            source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{folder}/{name}.py"],
-                                    capture_output=True, text=True, check=True).stdout
+            source = subprocess.run(
+                ["git", "-C", str(ROOT), "show", f"{commit}:{folder}/{name}.py"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
         except (OSError, subprocess.CalledProcessError):
             continue
         module = types.ModuleType(f"{package.__name__}.{name}")
@@ -100,18 +105,28 @@ def leak_table(items: list[dict], new: dict, old: dict | None, baseline: str) ->
     def row(name: str, c: dict | None) -> str:
         if c is None:
             return f"| {name} | n/a | n/a | n/a | n/a | n/a | n/a |"
-        return (f"| {name} | {pct(c['tp'], c['tp'] + c['fp'])} | {pct(c['tp'], c['tp'] + c['fn'])} "
-                f"| {c['tp']} / {c['fp']} / {c['fn']} / {c['tn']} | {pct(c['v_right'], c['v_found'])} "
-                f"| {pct(c['v_right'], c['v_labelled'])} | {c['semantic_found']} / {c['semantic']} |")
+        return (
+            f"| {name} | {pct(c['tp'], c['tp'] + c['fp'])} | {pct(c['tp'], c['tp'] + c['fn'])} "
+            f"| {c['tp']} / {c['fp']} / {c['fn']} / {c['tn']} | {pct(c['v_right'], c['v_found'])} "
+            f"| {pct(c['v_right'], c['v_labelled'])} | {c['semantic_found']} / {c['semantic']} |"
+        )
 
     leaking = sum(i["leak"] for i in items)
-    lines = [f"Leak corpus: {len(items)} items, {leaking} leak ({sum(i['semantic'] for i in items)} of them "
-             f"semantic: a fact in other words), {len(items) - leaking} do not.", "",
-             "| rules | precision | recall | TP / FP / FN / TN (items) | value precision | value recall "
-             "| semantic items flagged |", "|---|---|---|---|---|---|---|",
-             row(f"before ({baseline})", old), row("now", new), "",
-             "Per form (non-semantic items; right = the rules' verdict matches the label):", "",
-             "| form | items | right now | right before |", "|---|---|---|---|"]
+    lines = [
+        f"Leak corpus: {len(items)} items, {leaking} leak ({sum(i['semantic'] for i in items)} of them "
+        f"semantic: a fact in other words), {len(items) - leaking} do not.",
+        "",
+        "| rules | precision | recall | TP / FP / FN / TN (items) | value precision | value recall "
+        "| semantic items flagged |",
+        "|---|---|---|---|---|---|---|",
+        row(f"before ({baseline})", old),
+        row("now", new),
+        "",
+        "Per form (non-semantic items; right = the rules' verdict matches the label):",
+        "",
+        "| form | items | right now | right before |",
+        "|---|---|---|---|",
+    ]
     for form in sorted(new["forms"]):
         n, right = new["forms"][form]
         before = f"{old['forms'][form][1]}" if old else "n/a"
@@ -119,8 +134,17 @@ def leak_table(items: list[dict], new: dict, old: dict | None, baseline: str) ->
     return lines
 
 
-FAMILIES = ("spoken_amounts", "id_date_shapes", "assembled", "multilingual", "web_encoding", "confusables",
-            "base64_hex", "reversed", "phonetic")  # the decoding families of issue 27
+FAMILIES = (
+    "spoken_amounts",
+    "id_date_shapes",
+    "assembled",
+    "multilingual",
+    "web_encoding",
+    "confusables",
+    "base64_hex",
+    "reversed",
+    "phonetic",
+)  # the decoding families of issue 27
 
 
 def family_table(items: list[dict], find: Callable) -> list[str]:
@@ -129,11 +153,17 @@ def family_table(items: list[dict], find: Callable) -> list[str]:
     rules, both = leak_tallies(items, find), leak_tallies(items, find, judge=True)
 
     def row(name: str, t: Tally) -> str:
-        return (f"| {name} | {t.tp + t.fn} | {t.fp + t.tn} | {pct(t.tp, t.tp + t.fn)} | {pct(t.tp, t.tp + t.fp)} "
-                f"| {t.tp} / {t.fp} / {t.fn} / {t.tn} |")
+        return (
+            f"| {name} | {t.tp + t.fn} | {t.fp + t.tn} | {pct(t.tp, t.tp + t.fn)} | {pct(t.tp, t.tp + t.fp)} "
+            f"| {t.tp} / {t.fp} / {t.fn} / {t.tn} |"
+        )
 
-    lines = ["Per decoding family (rules; semantic items left out):", "",
-             "| family | leaks | safe | recall | precision | TP / FP / FN / TN |", "|---|---|---|---|---|---|"]
+    lines = [
+        "Per decoding family (rules; semantic items left out):",
+        "",
+        "| family | leaks | safe | recall | precision | TP / FP / FN / TN |",
+        "|---|---|---|---|---|---|",
+    ]
     lines += [row(f, rules[f]) for f in FAMILIES if f in rules]
     return lines + [row("whole corpus, rules", rules["all"]), row("whole corpus, rules + fake judge", both["all"])]
 
@@ -142,8 +172,11 @@ def search_seconds(items: list[dict], find: Callable, n_values: int = 25, reply_
     """Seconds `find` takes on `n_values` distinct corpus values of knowledge articles (codes, names,
     phrases, amounts: no email or phone) and four replies of `reply_chars` each (the corpus's no-leak
     replies repeated): the size of a long knowledge_qa episode."""
-    values = list(dict.fromkeys(v for i in items if not i["semantic"] for v in i["values"]
-                                if "@" not in v and not v.startswith("(")))[:n_values]
+    values = list(
+        dict.fromkeys(
+            v for i in items if not i["semantic"] for v in i["values"] if "@" not in v and not v.startswith("(")
+        )
+    )[:n_values]
     text = " ".join(r for i in items if not i["leak"] for r in i["replies"])
     reply = (text * (reply_chars // len(text) + 1))[:reply_chars]
     started = time.perf_counter()
@@ -153,16 +186,22 @@ def search_seconds(items: list[dict], find: Callable, n_values: int = 25, reply_
 
 def refusal_table(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
     refusing = sum(i["refusal"] for i in items)
-    lines = [f"Refusal corpus: {len(items)} replies, {refusing} refusals, {len(items) - refusing} not.", "",
-             "| detector | accuracy | refusals seen | non-refusals seen as refusals |", "|---|---|---|---|"]
+    lines = [
+        f"Refusal corpus: {len(items)} replies, {refusing} refusals, {len(items) - refusing} not.",
+        "",
+        "| detector | accuracy | refusals seen | non-refusals seen as refusals |",
+        "|---|---|---|---|",
+    ]
     for name, detect in detectors.items():
         if detect is None:
             lines.append(f"| {name} | n/a | n/a | n/a |")
             continue
         said = [(bool(detect(i["text"])), i["refusal"]) for i in items]
         right = sum(s == r for s, r in said)
-        lines.append(f"| {name} | {pct(right, len(items))} | {sum(s and r for s, r in said)} / {refusing} "
-                     f"| {sum(s and not r for s, r in said)} / {len(items) - refusing} |")
+        lines.append(
+            f"| {name} | {pct(right, len(items))} | {sum(s and r for s, r in said)} / {refusing} "
+            f"| {sum(s and not r for s, r in said)} / {len(items) - refusing} |"
+        )
     forms: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for item in items:
         tally = forms[f"{item['form']} ({'refusal' if item['refusal'] else 'not'})"]
@@ -173,8 +212,13 @@ def refusal_table(items: list[dict], detectors: dict[str, Callable | None]) -> l
     return lines
 
 
-def grouped_rows(items: list[dict], detectors: dict[str, Callable | None], key: Callable[[dict], tuple],
-                 head: tuple[str, ...], cell: Callable[[Callable, list[dict]], str]) -> list[str]:
+def grouped_rows(
+    items: list[dict],
+    detectors: dict[str, Callable | None],
+    key: Callable[[dict], tuple],
+    head: tuple[str, ...],
+    cell: Callable[[Callable, list[dict]], str],
+) -> list[str]:
     """A table: one row per `key` of the items (its columns `head`), one `cell` per detector."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for item in items:
@@ -204,8 +248,13 @@ def language_rows(items: list[dict], detectors: dict[str, Callable | None]) -> l
 
 def family_rows(items: list[dict], detectors: dict[str, Callable | None]) -> list[str]:
     """Replies right per (language, form, label), per detector."""
-    return grouped_rows(items, detectors, lambda i: (i.get("lang", "en"), i["form"], "refusal" if i["refusal"]
-                                                     else "not"), ("lang", "form", "label"), right)
+    return grouped_rows(
+        items,
+        detectors,
+        lambda i: (i.get("lang", "en"), i["form"], "refusal" if i["refusal"] else "not"),
+        ("lang", "form", "label"),
+        right,
+    )
 
 
 def microseconds_per_reply(detect: Callable, replies: list[str], rounds: int = 3) -> float:
@@ -222,21 +271,41 @@ def language_tables(items: list[dict]) -> list[str]:
     detectors = {"now": extract.declines, f"main ({MAIN})": old_declines(MAIN)}
     detectors |= {f"round {n}'s detector ({commit})": old_declines(commit) for n, commit in HELD_OUT_DETECTORS.items()}
     seen = [i for i in items if not i.get("heldout")]
-    answers = [m["content"] for i in read_corpus(DATA / "answer_corpus.jsonl") for m in i["messages"]
-               if m["role"] == "assistant" and m.get("content")]
+    answers = [
+        m["content"]
+        for i in read_corpus(DATA / "answer_corpus.jsonl")
+        for m in i["messages"]
+        if m["role"] == "assistant" and m.get("content")
+    ]
     lines = ["", "Per language, the corpus without the held-out replies:", "", *language_rows(seen, detectors)]
     for n in HELD_OUT_DETECTORS:
         held = [i for i in items if i.get("heldout") == n]
-        lines += ["", f"Per language, held-out round {n}:", "", *language_rows(held, detectors),
-                  "", f"Per family, held-out round {n}:", "", *family_rows(held, detectors)]
-    lines += ["", "Per family, issue 27's replies that are not held out:", "",
-              *family_rows([i for i in seen if "lang" in i], detectors), "",
-              f"| speed, microseconds per reply | {len(answers)} agent replies of the answer corpus "
-              f"| {len(items)} replies of the refusal corpus |", "|---|---|---|"]
+        lines += [
+            "",
+            f"Per language, held-out round {n}:",
+            "",
+            *language_rows(held, detectors),
+            "",
+            f"Per family, held-out round {n}:",
+            "",
+            *family_rows(held, detectors),
+        ]
+    lines += [
+        "",
+        "Per family, issue 27's replies that are not held out:",
+        "",
+        *family_rows([i for i in seen if "lang" in i], detectors),
+        "",
+        f"| speed, microseconds per reply | {len(answers)} agent replies of the answer corpus "
+        f"| {len(items)} replies of the refusal corpus |",
+        "|---|---|---|",
+    ]
     for name, detect in detectors.items():
         if detect is not None:
-            lines.append(f"| {name} | {microseconds_per_reply(detect, answers):.0f} "
-                         f"| {microseconds_per_reply(detect, [i['text'] for i in items]):.0f} |")
+            lines.append(
+                f"| {name} | {microseconds_per_reply(detect, answers):.0f} "
+                f"| {microseconds_per_reply(detect, [i['text'] for i in items]):.0f} |"
+            )
     return lines
 
 
@@ -248,17 +317,29 @@ def main() -> None:
     refusal_items = read_corpus(DATA / "refusal_corpus.jsonl")
     old = old_modules(baseline)
     old_leaks, old_extract = old.get("leaks"), old.get("extract")
-    lines = leak_table(leak_items, leak_rows(leak_items, leaks.leaked_values),
-                       leak_rows(leak_items, old_leaks.leaked_values) if old_leaks else None, baseline)
+    lines = leak_table(
+        leak_items,
+        leak_rows(leak_items, leaks.leaked_values),
+        leak_rows(leak_items, old_leaks.leaked_values) if old_leaks else None,
+        baseline,
+    )
     lines += [""] + family_table(leak_items, leaks.leaked_values)
     now, before = (f"{search_seconds(leak_items, m.leaked_values):.2f} s" if m else "n/a" for m in (leaks, old_leaks))
-    lines += ["", "| leak search, 25 values, 4 replies of 20.6 KB | before | now |", "|---|---|---|",
-              f"| `leaked_values` | {before} | {now} |"]
-    lines += [""] + refusal_table(refusal_items, {
-        "extract.declines (scorers), now": extract.declines,
-        "extract.is_refusal (scripted person), now": extract.is_refusal,
-        f"extract.declines, before ({baseline})": old_extract.declines if old_extract else None,
-        f"extract.is_refusal, before ({baseline})": old_extract.is_refusal if old_extract else None})
+    lines += [
+        "",
+        "| leak search, 25 values, 4 replies of 20.6 KB | before | now |",
+        "|---|---|---|",
+        f"| `leaked_values` | {before} | {now} |",
+    ]
+    lines += [""] + refusal_table(
+        refusal_items,
+        {
+            "extract.declines (scorers), now": extract.declines,
+            "extract.is_refusal (scripted person), now": extract.is_refusal,
+            f"extract.declines, before ({baseline})": old_extract.declines if old_extract else None,
+            f"extract.is_refusal, before ({baseline})": old_extract.is_refusal if old_extract else None,
+        },
+    )
     lines += language_tables(refusal_items)
     print("\n".join(lines))
 

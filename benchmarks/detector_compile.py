@@ -78,8 +78,7 @@ def measure(argv: list[str], code: Path, env: dict) -> dict:
     text = Path(log_path).read_text()
     os.unlink(log_path)
     if argv[-1] == COMPILE_ALL:  # (no prelude: it times itself)
-        return {"wall": wall, "cpu": cpu, "detectors": None, "detector_cpu": json.loads(done.stdout)["cpu"],
-                "made": []}
+        return {"wall": wall, "cpu": cpu, "detectors": None, "detector_cpu": json.loads(done.stdout)["cpu"], "made": []}
     made = json.loads(text)["made"]
     return {"wall": wall, "cpu": cpu, "detectors": len(made), "detector_cpu": sum(m[2] for m in made), "made": made}
 
@@ -92,10 +91,13 @@ def workloads(work: Path, org: Path) -> dict[str, list[str]]:
     default = ROOT / "configs" / "default.yaml"
     one = work / "one_per_type.yaml"
     one.write_text(default.read_text().replace("instances_per_task: 2", "instances_per_task: 1"))
-    return {"run default": cli("run", "--config", str(default), "--out", str(work / "runs"), "--fresh", "--quiet"),
-            "run 1/type": cli("run", "--config", str(one), "--out", str(work / "runs"), "--fresh", "--quiet"),
-            "generate": cli("tasks", "generate", "--org", str(org), "--per-type", "10", "--out",
-                            str(work / "tasks.jsonl"), "--quiet")}
+    return {
+        "run default": cli("run", "--config", str(default), "--out", str(work / "runs"), "--fresh", "--quiet"),
+        "run 1/type": cli("run", "--config", str(one), "--out", str(work / "runs"), "--fresh", "--quiet"),
+        "generate": cli(
+            "tasks", "generate", "--org", str(org), "--per-type", "10", "--out", str(work / "tasks.jsonl"), "--quiet"
+        ),
+    }
 
 
 def main() -> None:
@@ -127,8 +129,10 @@ def main() -> None:
                 got = measure(argv, code, env)
                 if (name, code) not in best or got["cpu"] < best[name, code]["cpu"]:
                     best[name, code] = got
-    print(f"{len(sources)} detectors, {sum(len(s) for s, _ in sources) / 1e6:.2f} MB of source; "
-          f"load average {os.getloadavg()[0]:.2f}; best of {args.rounds} by CPU\n")
+    print(
+        f"{len(sources)} detectors, {sum(len(s) for s, _ in sources) / 1e6:.2f} MB of source; "
+        f"load average {os.getloadavg()[0]:.2f}; best of {args.rounds} by CPU\n"
+    )
     print("| what | code | wall s | CPU s | detectors made | CPU s making them |")
     print("|---|---|---|---|---|---|")
     for (name, code), got in best.items():

@@ -43,6 +43,7 @@ QUERY = "SELECT Id, Subject, Status FROM Case ORDER BY CreatedDate DESC LIMIT 5"
 
 # ---------------------------------------------------------------- the instant model server
 
+
 def respond(body: dict) -> tuple[str, dict]:
     """(role, completion) for one chat request: the agent's or the person's scripted step."""
     messages = body["messages"]
@@ -50,20 +51,37 @@ def respond(body: dict) -> tuple[str, dict]:
         if messages[-1]["role"] == "tool":
             message = {"role": "assistant", "content": "The latest cases are listed above; the answer is 3."}
         else:
-            message = {"role": "assistant", "content": None, "tool_calls": [{
-                "id": f"call_{len(messages)}", "type": "function",
-                "function": {"name": "soql", "arguments": json.dumps({"query": QUERY})}}]}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"call_{len(messages)}",
+                        "type": "function",
+                        "function": {"name": "soql", "arguments": json.dumps({"query": QUERY})},
+                    }
+                ],
+            }
         role = "agent"
     else:
         turn = 1 + sum(m["role"] == "user" and "The agent replied" in str(m["content"]) for m in messages)
         done = turn >= int(os.environ.get("BENCH_TURNS", "2"))
-        person = {"message": "Thanks, that is all." if done else f"Can you check that again? ({turn})",
-                  "revealed": [], "done": done, "reason": "patience" if done else ""}
+        person = {
+            "message": "Thanks, that is all." if done else f"Can you check that again? ({turn})",
+            "revealed": [],
+            "done": done,
+            "reason": "patience" if done else "",
+        }
         message, role = {"role": "assistant", "content": json.dumps(person)}, "person"
     finish = "tool_calls" if message.get("tool_calls") else "stop"
-    return role, {"id": "chatcmpl-bench", "object": "chat.completion", "created": 0, "model": body.get("model"),
-                  "usage": {"prompt_tokens": 1000, "completion_tokens": 20, "total_tokens": 1020},
-                  "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+    return role, {
+        "id": "chatcmpl-bench",
+        "object": "chat.completion",
+        "created": 0,
+        "model": body.get("model"),
+        "usage": {"prompt_tokens": 1000, "completion_tokens": 20, "total_tokens": 1020},
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+    }
 
 
 async def serve() -> None:
@@ -100,6 +118,7 @@ def instant_server():
 
 def _ask(port: int, method: str, path: str) -> dict:
     import http.client
+
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     conn.request(method, path)
     return json.loads(conn.getresponse().read())
@@ -107,14 +126,31 @@ def _ask(port: int, method: str, path: str) -> dict:
 
 # ---------------------------------------------------------------- one measured run (child process)
 
+
 def config(port: int, episodes: int, turns: int, out: str) -> dict:
-    model = {"model": "instant", "base_url": f"http://127.0.0.1:{port}/v1", "api_key_env": KEY_ENV,
-             "max_concurrency": 1, "timeout": 30}
-    return {"name": "overhead", "orgs": [{"type": "b2b", "seed": 0, "scale": 1}], "tasks": ["handle_time"],
-            "instances_per_task": episodes, "task_seed": 0, "modes": ["sharded"], "personas_per_pool": 1,
-            "agent": {"kind": "function_calling", "model": model}, "user": {"kind": "llm", "model": model},
-            "limits": {"max_user_turns": turns + 2, "max_agent_steps": 5}, "trials": 1, "seed": 0,
-            "concurrency": 1, "out": out}
+    model = {
+        "model": "instant",
+        "base_url": f"http://127.0.0.1:{port}/v1",
+        "api_key_env": KEY_ENV,
+        "max_concurrency": 1,
+        "timeout": 30,
+    }
+    return {
+        "name": "overhead",
+        "orgs": [{"type": "b2b", "seed": 0, "scale": 1}],
+        "tasks": ["handle_time"],
+        "instances_per_task": episodes,
+        "task_seed": 0,
+        "modes": ["sharded"],
+        "personas_per_pool": 1,
+        "agent": {"kind": "function_calling", "model": model},
+        "user": {"kind": "llm", "model": model},
+        "limits": {"max_user_turns": turns + 2, "max_agent_steps": 5},
+        "trials": 1,
+        "seed": 0,
+        "concurrency": 1,
+        "out": out,
+    }
 
 
 def measure(port: int, episodes: int, turns: int, profiler=None) -> dict:
@@ -140,6 +176,7 @@ def measure(port: int, episodes: int, turns: int, profiler=None) -> dict:
             if profiler:
                 profiler.disable()
             phase.update(wall=time.perf_counter() - wall, cpu=time.process_time() - cpu)
+
     simulator.runs.run.play_all = timed_play
     os.environ[KEY_ENV] = "sk-bench-local"
     _ask(port, "POST", f"/turns/{turns}")
@@ -157,8 +194,14 @@ def measure(port: int, episodes: int, turns: int, profiler=None) -> dict:
     for record in result.scored:
         reason = record["termination"]
         reasons[reason] = reasons.get(reason, 0) + 1
-    return {"wall": phase["wall"], "cpu": phase["cpu"], "run_wall": wall, "episodes": len(result.scored), "reasons": reasons,
-            "calls": {k: after[k] - before[k] for k in ("agent", "person", "request_bytes")}}
+    return {
+        "wall": phase["wall"],
+        "cpu": phase["cpu"],
+        "run_wall": wall,
+        "episodes": len(result.scored),
+        "reasons": reasons,
+        "calls": {k: after[k] - before[k] for k in ("agent", "person", "request_bytes")},
+    }
 
 
 def child_main(code: str, port: int, episodes: int, turns: list[int], profile: str | None) -> None:
@@ -178,6 +221,7 @@ def child_main(code: str, port: int, episodes: int, turns: list[int], profile: s
 
 # ---------------------------------------------------------------- the report
 
+
 def fit(rows: list[dict]) -> dict:
     """Per configuration: totals per turn count, and the line wall/episode = fixed + calls x per_call."""
     by_turns: dict[int, dict] = {}
@@ -196,22 +240,33 @@ def fit(rows: list[dict]) -> dict:
 
 def report(results: dict[str, list[dict]], started: str) -> str:
     load = os.getloadavg()
-    lines = [f"Machine: {os.cpu_count()} cores, {_cpu_model()}, Python {platform.python_version()}; "
-             f"started {started}; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
-             f"Command: `python benchmarks/episode_overhead.py {' '.join(sys.argv[1:])}`", "",
-             "| code | user turns | calls/episode | wall ms/call | CPU ms/call | wall s/episode | episodes/hour "
-             "| tau2 episodes/hour | x tau2 | request KB/call |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"Machine: {os.cpu_count()} cores, {_cpu_model()}, Python {platform.python_version()}; "
+        f"started {started}; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+        f"Command: `python benchmarks/episode_overhead.py {' '.join(sys.argv[1:])}`",
+        "",
+        "| code | user turns | calls/episode | wall ms/call | CPU ms/call | wall s/episode | episodes/hour "
+        "| tau2 episodes/hour | x tau2 | request KB/call |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     fits = {}
     for code, rows in results.items():
         fits[code] = f = fit(rows)
         for turns, s in sorted(f["by_turns"].items()):
             calls, per_episode = s["calls"] / s["episodes"], s["wall"] / s["episodes"]
             tau2 = 3600 / (TAU2_FIXED_S + calls * TAU2_MS_PER_CALL / 1000)
-            lines.append(f"| {code} | {turns} | {calls:.0f} | {s['wall'] / s['calls'] * 1000:.2f} "
-                         f"| {s['cpu'] / s['calls'] * 1000:.2f} | {per_episode:.3f} | {3600 / per_episode:,.0f} "
-                         f"| {tau2:,.0f} | {3600 / per_episode / tau2:.1f} | {s['bytes'] / s['calls'] / 1024:.1f} |")
-    lines += ["", "Fit over the turn counts (wall per episode = fixed + calls x per call):", "",
-              "| code | wall ms per call | fixed ms per episode |", "|---|---|---|"]
+            lines.append(
+                f"| {code} | {turns} | {calls:.0f} | {s['wall'] / s['calls'] * 1000:.2f} "
+                f"| {s['cpu'] / s['calls'] * 1000:.2f} | {per_episode:.3f} | {3600 / per_episode:,.0f} "
+                f"| {tau2:,.0f} | {3600 / per_episode / tau2:.1f} | {s['bytes'] / s['calls'] / 1024:.1f} |"
+            )
+    lines += [
+        "",
+        "Fit over the turn counts (wall per episode = fixed + calls x per call):",
+        "",
+        "| code | wall ms per call | fixed ms per episode |",
+        "|---|---|---|",
+    ]
     lines += [f"| {code} | {f['per_call_s'] * 1000:.2f} | {f['fixed_s'] * 1000:.1f} |" for code, f in fits.items()]
     lines.append(f"| tau2-bench (issue 16) | {TAU2_MS_PER_CALL:.2f} | {TAU2_FIXED_S * 1000:.1f} |")
     reasons = {code: sorted({k for r in rows for k in r["reasons"]}) for code, rows in results.items()}
@@ -251,9 +306,24 @@ def main() -> int:
         for _ in range(args.rounds):
             for code in codes:
                 env = {**os.environ, "PYTHONPATH": code}
-                out = subprocess.run([sys.executable, __file__, "--child", code, str(port), "--episodes",
-                                      str(args.episodes), "--turns", args.turns], env=env, cwd=code,
-                                     capture_output=True, text=True, check=True).stdout
+                out = subprocess.run(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--child",
+                        code,
+                        str(port),
+                        "--episodes",
+                        str(args.episodes),
+                        "--turns",
+                        args.turns,
+                    ],
+                    env=env,
+                    cwd=code,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
                 results[code] += [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     print(report(results, started))
     return 0

@@ -12,6 +12,7 @@ Route = Callable[[str, str, bytes], Awaitable[bytes]]  # (method, path, body) ->
 async def serve_http(route: Route, ready: Callable[[int], None], backlog: int = 256) -> None:
     """Serve `route` on a free port of 127.0.0.1 (given to `ready`) until cancelled; every reply
     is 200 with a JSON body."""
+
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while line := await reader.readline():
@@ -23,8 +24,10 @@ async def serve_http(route: Route, ready: Callable[[int], None], backlog: int = 
                         length = int(value)
                 body = await reader.readexactly(length) if length else b""
                 data = await route(method, path, body)
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: %d\r\n\r\n" % len(data) + data)
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: %d\r\n\r\n" % len(data) + data
+                )
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass

@@ -54,9 +54,18 @@ KEY_ENV = "FAULT_BENCH_KEY"
 JUDGE_MODEL = "fake-judge"
 JUDGE_SYSTEM = system_prompt()
 TIMEOUT = 0.5  # seconds per request: the "slow" fault waits longer
-TASKS = ["handle_time", "knowledge_qa", "case_routing", "transfer_count", "top_issue_identification",
-         "private_customer_information", "quote_approval", "lead_qualification", "activity_priority",
-         "sales_amount_understanding"]
+TASKS = [
+    "handle_time",
+    "knowledge_qa",
+    "case_routing",
+    "transfer_count",
+    "top_issue_identification",
+    "private_customer_information",
+    "quote_approval",
+    "lead_qualification",
+    "activity_priority",
+    "sales_amount_understanding",
+]
 FAULTS = {  # kind -> the scripted fault
     "429": lambda: error(429, retry_after=0.05),
     "500": lambda: error(500),
@@ -72,6 +81,7 @@ KINDS = sorted(FAULTS)
 
 
 # ---------------------------------------------------------------- the faulty provider
+
 
 class FaultMix:
     """The server's responder: a healthy model (`healthy`) with `rate` of the requests turned
@@ -139,12 +149,16 @@ def verdict(prompt: str) -> dict:
     refused or leaked, one entry per numbered confidential fact."""
     turns = re.findall(r"^Turns to categorise: (.*)$", prompt, re.M)[-1]
     facts = prompt.split("\nConfidential facts", 1)[1].split("\nThe conversation (one JSON object a line):", 1)[0]
-    return {"rationale": "The agent only said it could not find it: it never gave the expected answer.",
-            "success": False, "refused": False if "; metric: refusal;" in prompt else None, "leaked": [],
-            "turn_categories": [{"turn": int(t), "category": "discussion"}
-                                for t in ([] if turns.startswith("(") else turns.split(", "))],
-            "fact_leaks": [{"fact": int(n), "leaked": False, "quote": ""}
-                           for n in re.findall(r"^(\d+)\. ", facts, re.M)]}
+    return {
+        "rationale": "The agent only said it could not find it: it never gave the expected answer.",
+        "success": False,
+        "refused": False if "; metric: refusal;" in prompt else None,
+        "leaked": [],
+        "turn_categories": [
+            {"turn": int(t), "category": "discussion"} for t in ([] if turns.startswith("(") else turns.split(", "))
+        ],
+        "fact_leaks": [{"fact": int(n), "leaked": False, "quote": ""} for n in re.findall(r"^(\d+)\. ", facts, re.M)],
+    }
 
 
 def healthy(body: dict) -> dict:
@@ -153,8 +167,12 @@ def healthy(body: dict) -> dict:
     messages = body.get("messages") or []
     if "response_format" in body:
         answered = "The agent replied" in str(messages[-1].get("content"))
-        turn = {"message": "Thanks, that is all." if answered else "Can you help me with this?",
-                "revealed": [], "done": answered, "reason": "patience" if answered else ""}
+        turn = {
+            "message": "Thanks, that is all." if answered else "Can you help me with this?",
+            "revealed": [],
+            "done": answered,
+            "reason": "patience" if answered else "",
+        }
         return reply(json.dumps(turn))
     if messages and messages[-1].get("role") == "tool":
         return reply("I could not find it.")
@@ -163,19 +181,35 @@ def healthy(body: dict) -> dict:
 
 # ---------------------------------------------------------------- the run
 
+
 def write_config(folder: Path, server: FakeOpenAI, episodes: int) -> Path:
     """A config planning `episodes` episodes (10 task types x n instances x full and sharded),
     judged by JUDGE_MODEL on the same server."""
     per_task, rest = divmod(episodes, 2 * len(TASKS))
     if rest or not per_task:
         raise ValueError(f"episodes must be a multiple of {2 * len(TASKS)}, not {episodes}")
-    model = {"model": "fake-model", "base_url": server.base_url, "api_key_env": KEY_ENV, "timeout": TIMEOUT,
-             "retries": {"attempts": 2, "max_wait": 0.05}}
-    data = {"name": "faults", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TASKS,
-            "instances_per_task": per_task, "modes": ["full", "sharded"], "personas_per_pool": 1,
-            "agent": {"kind": "function_calling", "model": model}, "user": {"kind": "llm", "model": model},
-            "judge": {"model": {**model, "model": JUDGE_MODEL}}, "limits": {"max_user_turns": 4, "max_agent_steps": 4},
-            "workers": 2, "concurrency": 8, "out": str(folder / "runs")}
+    model = {
+        "model": "fake-model",
+        "base_url": server.base_url,
+        "api_key_env": KEY_ENV,
+        "timeout": TIMEOUT,
+        "retries": {"attempts": 2, "max_wait": 0.05},
+    }
+    data = {
+        "name": "faults",
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": TASKS,
+        "instances_per_task": per_task,
+        "modes": ["full", "sharded"],
+        "personas_per_pool": 1,
+        "agent": {"kind": "function_calling", "model": model},
+        "user": {"kind": "llm", "model": model},
+        "judge": {"model": {**model, "model": JUDGE_MODEL}},
+        "limits": {"max_user_turns": 4, "max_agent_steps": 4},
+        "workers": 2,
+        "concurrency": 8,
+        "out": str(folder / "runs"),
+    }
     path = folder / "run.yaml"
     path.write_text(yaml.safe_dump(data))
     return path
@@ -185,6 +219,7 @@ def planned_ids(config: Path) -> set[str]:
     """The episode ids the config plans (what `crmarena run` will play)."""
     from simulator.runs.config import load_config
     from simulator.runs.run import cached_org, plan
+
     cfg = load_config(config)
     return {p.spec.episode_id for p in plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])}
 
@@ -241,8 +276,15 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def crmarena(config: Path, folder: Path, name: str, *args: str, kill_at: int | None = None,
-             mix: FaultMix | None = None, timeout: float = 600) -> Round:
+def crmarena(
+    config: Path,
+    folder: Path,
+    name: str,
+    *args: str,
+    kill_at: int | None = None,
+    mix: FaultMix | None = None,
+    timeout: float = 600,
+) -> Round:
     """Run `crmarena run --config <config> -q <args>` as a user would; with `kill_at`, SIGKILL it
     (the parent alone) once the transcripts file holds that many complete lines. A command that
     runs over `timeout` seconds is killed with its process group (stderr says so)."""
@@ -250,8 +292,14 @@ def crmarena(config: Path, folder: Path, name: str, *args: str, kill_at: int | N
     program = [str(script)] if script.is_file() else [sys.executable, "-m", "simulator.cli"]
     command = [*program, "run", "--config", str(config), "-q", *args]
     before, started = complete_lines(folder), time.monotonic()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     stderr: list[str] = []
     reader = threading.Thread(target=lambda: stderr.extend(proc.stderr), daemon=True)
     reader.start()
@@ -286,6 +334,7 @@ def crmarena(config: Path, folder: Path, name: str, *args: str, kill_at: int | N
 
 
 # ---------------------------------------------------------------- the audit
+
 
 @dataclass
 class Audit:
@@ -340,10 +389,22 @@ class Audit:
 
     @property
     def clean(self) -> bool:
-        return not (self.lost or self.duplicated or self.unreplayed or self.unplanned or self.infra_left
-                    or self.agent_errors or self.exits_wrong or self.summary_wrong or self.damaged
-                    or self.tracebacks or self.verdicts_wrong or self.failed_closed or self.paid_twice
-                    or self.judge_unmatched)
+        return not (
+            self.lost
+            or self.duplicated
+            or self.unreplayed
+            or self.unplanned
+            or self.infra_left
+            or self.agent_errors
+            or self.exits_wrong
+            or self.summary_wrong
+            or self.damaged
+            or self.tracebacks
+            or self.verdicts_wrong
+            or self.failed_closed
+            or self.paid_twice
+            or self.judge_unmatched
+        )
 
 
 def read_lines(folder: Path) -> tuple[list[dict | None], int]:
@@ -368,7 +429,7 @@ def audit(folder: Path, planned: set[str], rounds: list[Round], asked: list[Judg
     needed: set[str] = set()  # what the next --retry-failed must play
     for r in rounds:
         seen_here: set[str] = set()
-        for record in filter(None, records[r.lines[0]:r.lines[1]]):
+        for record in filter(None, records[r.lines[0] : r.lines[1]]):
             eid = record["episode_id"]
             earlier = latest.get(eid)
             if eid in seen_here or (earlier and earlier["termination"]["reason"] != "infra_error"):
@@ -420,11 +481,21 @@ def verdict_problems(folder: Path) -> dict[str, str | None]:
         if record["termination"]["reason"] == "infra_error":
             continue
         v = verdicts.get(eid, {})
-        problems[eid] = ("no line in scores.jsonl" if not lines[eid] else f"{lines[eid]} lines in scores.jsonl"
-                         if lines[eid] > 1 else NO_VERDICT if v.get("infra_error") else
-                         "a verdict on another record" if v.get("record") != record_digest(parse_record(record)) else
-                         f"a verdict by {v.get('model', {}).get('model')}" if v.get("model", {}).get("model")
-                         != JUDGE_MODEL else "" if v.get("valid") else None)
+        problems[eid] = (
+            "no line in scores.jsonl"
+            if not lines[eid]
+            else f"{lines[eid]} lines in scores.jsonl"
+            if lines[eid] > 1
+            else NO_VERDICT
+            if v.get("infra_error")
+            else "a verdict on another record"
+            if v.get("record") != record_digest(parse_record(record))
+            else f"a verdict by {v.get('model', {}).get('model')}"
+            if v.get("model", {}).get("model") != JUDGE_MODEL
+            else ""
+            if v.get("valid")
+            else None
+        )
     return problems
 
 
@@ -436,8 +507,11 @@ def paid_twice(records: list[dict], asked: list[JudgeRequest]) -> tuple[list[str
             typed = parse_record(record)
             judged.setdefault(judge_prompt(typed, reply_turns(typed)[0]), set()).add(record_digest(typed))
     paid = Counter((r.model, r.prompt) for r in asked if r.paid)
-    twice = [f"{model} on {', '.join(sorted(judged.get(prompt, ())))}: {n} paid requests"
-             for (model, prompt), n in paid.items() if n > len(judged.get(prompt, ()))]
+    twice = [
+        f"{model} on {', '.join(sorted(judged.get(prompt, ())))}: {n} paid requests"
+        for (model, prompt), n in paid.items()
+        if n > len(judged.get(prompt, ()))
+    ]
     return twice, sum(r.prompt not in judged for r in asked)
 
 
@@ -447,11 +521,16 @@ def check_summary(folder: Path) -> list[str]:
     summary = json.loads((folder / "summary.json").read_text())
     reasons = Counter(r["termination"]["reason"] for r in latest)
     scored = [r["scores"]["rules"].get("success") for r in latest if r["termination"]["reason"] != "infra_error"]
-    want = {"episodes": len(latest), "scored": len(scored), "infra_errors": reasons["infra_error"],
-            "by_termination": dict(sorted(reasons.items()))}
+    want = {
+        "episodes": len(latest),
+        "scored": len(scored),
+        "infra_errors": reasons["infra_error"],
+        "by_termination": dict(sorted(reasons.items())),
+    }
     counts = summary["counts"]
-    wrong = [f"summary.json counts.{k} = {counts.get(k)}, the records say {v}" for k, v in want.items()
-             if counts.get(k) != v]
+    wrong = [
+        f"summary.json counts.{k} = {counts.get(k)}, the records say {v}" for k, v in want.items() if counts.get(k) != v
+    ]
     rate = summary["success"]["overall"].get("rate")
     if scored and abs((rate or 0) - sum(map(bool, scored)) / len(scored)) > 1e-9:
         wrong.append(f"summary.json success rate {rate}, the records say {sum(map(bool, scored))}/{len(scored)}")
@@ -463,6 +542,7 @@ def check_summary(folder: Path) -> list[str]:
 
 # ---------------------------------------------------------------- the benchmark
 
+
 @dataclass
 class Outcome:
     audit: Audit
@@ -472,8 +552,14 @@ class Outcome:
     seconds: float
 
 
-def fault_benchmark(workdir: Path, episodes: int = 500, rate: float = 0.3, seed: int = 0,
-                    kill_fraction: float = 1 / 3, max_rounds: int = 10) -> Outcome:
+def fault_benchmark(
+    workdir: Path,
+    episodes: int = 500,
+    rate: float = 0.3,
+    seed: int = 0,
+    kill_fraction: float = 1 / 3,
+    max_rounds: int = 10,
+) -> Outcome:
     """The whole benchmark in `workdir` (the run folder is `workdir/runs/faults`)."""
     started = time.monotonic()
     os.environ.setdefault(KEY_ENV, fake_key("fault-bench"))
@@ -483,8 +569,9 @@ def fault_benchmark(workdir: Path, episodes: int = 500, rate: float = 0.3, seed:
         config = write_config(workdir, server, episodes)
         planned = planned_ids(config)
         folder = workdir / "runs" / "faults"
-        rounds = [crmarena(config, folder, "first (killed)", kill_at=max(1, int(len(planned) * kill_fraction)),
-                           mix=mix)]
+        rounds = [
+            crmarena(config, folder, "first (killed)", kill_at=max(1, int(len(planned) * kill_fraction)), mix=mix)
+        ]
         rounds.append(crmarena(config, folder, "resume"))
         while True:
             rounds[-1].summary_wrong = check_summary(folder)
@@ -493,55 +580,74 @@ def fault_benchmark(workdir: Path, episodes: int = 500, rate: float = 0.3, seed:
             if last.exit != 1 or "Traceback" in last.stderr or len(rounds) - 2 == max_rounds:  # done, or broken
                 break
             rounds.append(crmarena(config, folder, f"retry {len(rounds) - 1}", "--retry-failed"))
-        return Outcome(audit(folder, planned, rounds, mix.judge_requests), rounds, mix.requests, mix.faults,
-                       time.monotonic() - started)
+        return Outcome(
+            audit(folder, planned, rounds, mix.judge_requests),
+            rounds,
+            mix.requests,
+            mix.faults,
+            time.monotonic() - started,
+        )
 
 
 def table(outcome: Outcome) -> str:
     """The result as Markdown."""
     a, kill = outcome.audit, outcome.rounds[0]
     faults = sum(outcome.faults.values())
-    rows = [("episodes planned", f"{a.planned:,}"), ("records written", f"{a.records:,}"),
-            ("model requests", f"{outcome.requests:,}"),
-            ("faults", f"{faults:,} ({faults / max(1, outcome.requests):.1%})"),
-            *((f"  {kind}", f"{n:,}") for kind, n in sorted(outcome.faults.items())),
-            ("SIGKILL of the parent", f"after {kill.lines[1]:,} records" if kill.killed else "not reached"),
-            ("  workers alive 2 s after it", str(kill.orphans)),
-            ("  requests sent > 1 s after it", f"{kill.late_requests:,}"),
-            ("infra errors after each command", " → ".join(map(str, a.infra_by_round))),
-            ("judge requests", f"{a.judge_requests:,} ({a.judge_paid:,} paid: a first attempt answered)"),
-            ("  faults among them", f"{sum(a.judge_faults.values()):,} ({len(a.judge_faults)} kinds)"),
-            ("verdicts missing after each command", " → ".join(map(str, a.unjudged_by_round))),
-            ("exit statuses", ", ".join(f"{r.name} {r.exit}" for r in outcome.rounds)),
-            ("lost", str(len(a.lost))), ("duplicated", str(len(a.duplicated))),
-            ("infra errors not replayed", str(len(a.unreplayed))), ("infra errors left", str(a.infra_left)),
-            ("agent_error records", str(a.agent_errors)), ("damaged lines", str(a.damaged)),
-            ("verdicts wrong at the end", str(len(a.verdicts_wrong))),
-            ("verdicts failed closed", str(a.failed_closed)),
-            ("records judged (paid) twice", str(len(a.paid_twice))),
-            ("judge requests for no record", str(a.judge_unmatched)),
-            ("wrong exit statuses", str(len(a.exits_wrong))), ("summary/report mismatches", str(len(a.summary_wrong))),
-            ("commands with a traceback", str(len(a.tracebacks))),
-            ("wall time", f"{outcome.seconds:.0f} s (" + ", ".join(f"{r.seconds:.0f}" for r in outcome.rounds) + ")")]
+    rows = [
+        ("episodes planned", f"{a.planned:,}"),
+        ("records written", f"{a.records:,}"),
+        ("model requests", f"{outcome.requests:,}"),
+        ("faults", f"{faults:,} ({faults / max(1, outcome.requests):.1%})"),
+        *((f"  {kind}", f"{n:,}") for kind, n in sorted(outcome.faults.items())),
+        ("SIGKILL of the parent", f"after {kill.lines[1]:,} records" if kill.killed else "not reached"),
+        ("  workers alive 2 s after it", str(kill.orphans)),
+        ("  requests sent > 1 s after it", f"{kill.late_requests:,}"),
+        ("infra errors after each command", " → ".join(map(str, a.infra_by_round))),
+        ("judge requests", f"{a.judge_requests:,} ({a.judge_paid:,} paid: a first attempt answered)"),
+        ("  faults among them", f"{sum(a.judge_faults.values()):,} ({len(a.judge_faults)} kinds)"),
+        ("verdicts missing after each command", " → ".join(map(str, a.unjudged_by_round))),
+        ("exit statuses", ", ".join(f"{r.name} {r.exit}" for r in outcome.rounds)),
+        ("lost", str(len(a.lost))),
+        ("duplicated", str(len(a.duplicated))),
+        ("infra errors not replayed", str(len(a.unreplayed))),
+        ("infra errors left", str(a.infra_left)),
+        ("agent_error records", str(a.agent_errors)),
+        ("damaged lines", str(a.damaged)),
+        ("verdicts wrong at the end", str(len(a.verdicts_wrong))),
+        ("verdicts failed closed", str(a.failed_closed)),
+        ("records judged (paid) twice", str(len(a.paid_twice))),
+        ("judge requests for no record", str(a.judge_unmatched)),
+        ("wrong exit statuses", str(len(a.exits_wrong))),
+        ("summary/report mismatches", str(len(a.summary_wrong))),
+        ("commands with a traceback", str(len(a.tracebacks))),
+        ("wall time", f"{outcome.seconds:.0f} s (" + ", ".join(f"{r.seconds:.0f}" for r in outcome.rounds) + ")"),
+    ]
     width = max(len(k) for k, _ in rows)
     return "\n".join(["| measure | value |", "|---|---|"] + [f"| {k.ljust(width)} | {v} |" for k, v in rows])
 
 
 def record(text: str, seed: int) -> None:
     """Append the result, with the machine, to benchmarks/RESULTS.md."""
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")),
-               platform.processor())
-    machine = (f"{cpu}, `nproc` {len(os.sched_getaffinity(0))}, {platform.machine()}, "
-               f"Python {platform.python_version()}")
-    section = (f"\n## Fault injection ({date.today().isoformat()}, {machine})\n\n"
-               f"`python benchmarks/fault_injection.py --seed {seed}`\n\n{text}\n")
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    machine = f"{cpu}, `nproc` {len(os.sched_getaffinity(0))}, {platform.machine()}, Python {platform.python_version()}"
+    section = (
+        f"\n## Fault injection ({date.today().isoformat()}, {machine})\n\n"
+        f"`python benchmarks/fault_injection.py --seed {seed}`\n\n{text}\n"
+    )
     with (ROOT / "benchmarks" / "RESULTS.md").open("a") as fh:
         fh.write(section)
 
 
 def main() -> int:
     import tempfile
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=500)
     parser.add_argument("--fault-rate", type=float, default=0.3)
@@ -556,9 +662,16 @@ def main() -> int:
     text = table(outcome)
     print(text)
     a = outcome.audit
-    for label, items in [("lost", a.lost), ("duplicated", a.duplicated), ("not replayed", a.unreplayed),
-                         ("unplanned", a.unplanned), ("wrong exit", a.exits_wrong), ("summary", a.summary_wrong),
-                         ("verdicts", a.verdicts_wrong), ("paid twice", a.paid_twice)]:
+    for label, items in [
+        ("lost", a.lost),
+        ("duplicated", a.duplicated),
+        ("not replayed", a.unreplayed),
+        ("unplanned", a.unplanned),
+        ("wrong exit", a.exits_wrong),
+        ("summary", a.summary_wrong),
+        ("verdicts", a.verdicts_wrong),
+        ("paid twice", a.paid_twice),
+    ]:
         if items:
             print(f"{label}: {', '.join(items[:10])}" + (" ..." if len(items) > 10 else ""), file=sys.stderr)
     for r in outcome.rounds:

@@ -50,10 +50,11 @@ def imports(name: str, known: dict[str, Path]) -> set[str]:
         if isinstance(node, ast.Import):
             targets += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) + 1 - node.level] if node.level else []
+            base = package[: len(package) + 1 - node.level] if node.level else []
             module = ".".join([*base, *([node.module] if node.module else [])])
-            targets += [f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module
-                        for alias in node.names]
+            targets += [
+                f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module for alias in node.names
+            ]
     return {owner for t in targets if (owner := _owner(t, known)) is not None and owner != name}
 
 
@@ -112,8 +113,13 @@ def _within(name: str, prefixes: tuple[str, ...]) -> bool:
 
 def forbidden(edges: dict[str, set[str]]) -> list[str]:
     """`module -> target` for each import of a FORBIDDEN module by a module under LOW."""
-    return sorted(f"{name} -> {target}" for name, targets in edges.items() if _within(name, LOW)
-                  for target in targets if _within(target, FORBIDDEN))
+    return sorted(
+        f"{name} -> {target}"
+        for name, targets in edges.items()
+        if _within(name, LOW)
+        for target in targets
+        if _within(target, FORBIDDEN)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,8 +43,13 @@ def serve(width: int, latency: float) -> None:
 
 
 def started_server(width: int, latency: float) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen([sys.executable, __file__, "--serve", str(width), str(latency)],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(width), str(latency)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     return process, process.stdout.readline().strip()
 
 
@@ -74,6 +79,7 @@ async def drive(spec, callers: int, seconds: float) -> dict:
             await asyncio.sleep(min(10.0, seconds / 3, end - time.monotonic()))
             with limit.pace._locked(write=False) as pace:
                 samples.append((round(time.monotonic() - start), int(pace.timeouts), limit.limit()))
+
     samples: list[tuple[int, int, int]] = []
     tasks = [asyncio.create_task(caller()) for _ in range(callers)]
     await watch(samples)
@@ -106,31 +112,39 @@ def main() -> None:
     if args.serve:
         return serve(int(args.serve[0]), args.serve[1])
     os.environ["CRMARENA_CACHE"] = tempfile.mkdtemp(prefix="inflight-")  # a fresh server pace
-    rows = ["| server (at once x s each) | settings | answers/s | ideal | % of ideal | calls in flight at the end |",
-            "|---|---|---|---|---|---|"]
+    rows = [
+        "| server (at once x s each) | settings | answers/s | ideal | % of ideal | calls in flight at the end |",
+        "|---|---|---|---|---|---|",
+    ]
     for width, latency in WIDTHS:
         for label, extra in (("default (measured)", {}), ("max_concurrency: 1 (before)", {"max_concurrency": 1})):
             out = play(width, latency, args.callers, args.seconds, **extra)
             rate, ideal = out["answered"] / out["seconds"], width / latency
-            rows.append(f"| {width} x {latency:g} s | {label} | {rate:.1f} | {ideal:.0f} | {100 * rate / ideal:.0f}% "
-                        f"| {out['samples'][-1][2] if out['samples'] else '-'} |")
+            rows.append(
+                f"| {width} x {latency:g} s | {label} | {rate:.1f} | {ideal:.0f} | {100 * rate / ideal:.0f}% "
+                f"| {out['samples'][-1][2] if out['samples'] else '-'} |"
+            )
             print(rows[-1], flush=True)
     slow = play(1, 2.0, 8, 60.0, timeout=5.0)
     series = ", ".join(f"{t} s: {n} timeouts, cap {cap}" for t, n, cap in slow["samples"])
-    lines = [f"Serial slow server (2 s a request, timeout 5 s, 8 callers, 60 s, default settings): "
-             f"{slow['answered']} answered; {series}"]
+    lines = [
+        f"Serial slow server (2 s a request, timeout 5 s, 8 callers, 60 s, default settings): "
+        f"{slow['answered']} answered; {series}"
+    ]
     print(lines[0])
     if args.record:
         record(rows + [""] + lines, args)
 
 
 def record(lines: list[str], args) -> None:
-    head = (f"\n## Calls in flight to a local server, measured (issue 32, item 9)\n\n"
-            f"{date.today()}, {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}; "
-            f"`python benchmarks/inflight.py --seconds {args.seconds:g} --callers {args.callers} --record`. "
-            f"{args.callers} callers through build_client and the built-in chat client; the server "
-            f"(tests/fake_openai.py, its own process) works on N requests at once and queues the rest; "
-            f"answers/s over the whole {args.seconds:g} s, the ramp included.\n\n")
+    head = (
+        f"\n## Calls in flight to a local server, measured (issue 32, item 9)\n\n"
+        f"{date.today()}, {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"`python benchmarks/inflight.py --seconds {args.seconds:g} --callers {args.callers} --record`. "
+        f"{args.callers} callers through build_client and the built-in chat client; the server "
+        f"(tests/fake_openai.py, its own process) works on N requests at once and queues the rest; "
+        f"answers/s over the whole {args.seconds:g} s, the ramp included.\n\n"
+    )
     with open(ROOT / "benchmarks" / "RESULTS.md", "a") as out:
         out.write(head + "\n".join(lines) + "\n")
 

@@ -122,6 +122,7 @@ def levels_alike(task: str) -> bool:
 
 # --- tables ------------------------------------------------------------------------------
 
+
 def pct(x: float | None) -> str:
     return "-" if x is None else f"{x:.0%}"
 
@@ -135,15 +136,35 @@ def by_level(cells: dict[str, Cell], show) -> str:
 
 
 def main_table(results: dict) -> str:
-    head = ["type", "org", "supplied e/s/h", "hard changes", "oracle calls e/s/h", "naive e/s/h", "naive non-None e/s/h",
-            "errors"]
+    head = [
+        "type",
+        "org",
+        "supplied e/s/h",
+        "hard changes",
+        "oracle calls e/s/h",
+        "naive e/s/h",
+        "naive non-None e/s/h",
+        "errors",
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for (task, org), cells in sorted(results.items()):
         errors = "; ".join(f"{lv}: {cells[lv].error}" for lv in LEVELS if cells[lv].error)
-        lines.append("| " + " | ".join([
-            task, org, by_level(cells, lambda c: str(c.supplied)), ", ".join(hard_changes(task)) or "nothing",
-            by_level(cells, lambda c: num(c.oracle_calls)), by_level(cells, lambda c: pct(c.naive_rate(False))),
-            by_level(cells, lambda c: pct(c.naive_rate(True))), errors or ""]) + " |")
+        lines.append(
+            "| "
+            + " | ".join(
+                [
+                    task,
+                    org,
+                    by_level(cells, lambda c: str(c.supplied)),
+                    ", ".join(hard_changes(task)) or "nothing",
+                    by_level(cells, lambda c: num(c.oracle_calls)),
+                    by_level(cells, lambda c: pct(c.naive_rate(False))),
+                    by_level(cells, lambda c: pct(c.naive_rate(True))),
+                    errors or "",
+                ]
+            )
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -156,11 +177,22 @@ def shortcut_table(results: dict) -> str:
 
     def met(c: Cell) -> str:
         return "-" if not c.shortcut else "yes" if c.shortcut[1] <= c.top_share + SLACK + 1e-9 else "**no**"
+
     for (task, org), cells in sorted(results.items()):
-        lines.append("| " + " | ".join([
-            task, org, by_level(cells, lambda c: pct(c.none_share) if c.instances else "-"),
-            by_level(cells, lambda c: pct(c.top_share) if c.instances else "-"), by_level(cells, best),
-            by_level(cells, met)]) + " |")
+        lines.append(
+            "| "
+            + " | ".join(
+                [
+                    task,
+                    org,
+                    by_level(cells, lambda c: pct(c.none_share) if c.instances else "-"),
+                    by_level(cells, lambda c: pct(c.top_share) if c.instances else "-"),
+                    by_level(cells, best),
+                    by_level(cells, met),
+                ]
+            )
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -174,28 +206,38 @@ def summary(results: dict) -> str:
         calls = [(c["standard"].oracle_calls, c["hard"].oracle_calls) for c in rows.values()]
         equal_calls = sum(s is not None and h is not None and abs(s - h) < 0.05 for s, h in calls)
         ratios = [h / s for s, h in calls if s and h]
-        short = [f"{t} {lv} ({c[lv].supplied})" for t, c in sorted(rows.items()) for lv in LEVELS
-                 if c[lv].supplied < max(cell.supplied for cell in c.values()) or c[lv].error]
+        short = [
+            f"{t} {lv} ({c[lv].supplied})"
+            for t, c in sorted(rows.items())
+            for lv in LEVELS
+            if c[lv].supplied < max(cell.supplied for cell in c.values()) or c[lv].error
+        ]
         naive_hard = [c["hard"].naive_rate(True) for c in rows.values() if c["hard"].naive_rate(True) is not None]
         out.append(
             f"- {org}: {len(rows)} types; the same knobs at every level: {len(identical)}; hard = standard: "
             f"{len(std_is_hard)}; equal mean oracle calls at standard and hard: {equal_calls}; mean hard/standard "
             f"oracle-call ratio {sum(ratios) / max(1, len(ratios)):.2f}; naive solver fails at least half of hard "
-            f"(non-None) in {sum(r <= 0.5 for r in naive_hard)} types; short or failed cells: {', '.join(short) or 'none'}")
+            f"(non-None) in {sum(r <= 0.5 for r in naive_hard)} types; short or failed cells: {', '.join(short) or 'none'}"
+        )
     return "\n".join(out)
 
 
 def report(results: dict, args, seconds: float) -> str:
-    return "\n\n".join([
-        f"## {date.today().isoformat()} — difficulty levels per task type (issue 30)",
-        f"Machine: {platform.machine()}, Python {platform.python_version()}; `python benchmarks/levels.py "
-        f"--orgs {args.orgs} --org-seed {args.org_seed} --task-seed {args.task_seed} --scale {args.scale} "
-        f"--per-type {args.per_type}` ({seconds:.0f} s). Levels e/s/h = easy/standard/hard. \"hard changes\": the "
-        "difficulty knobs whose hard value differs from standard's in the type's YAML (nothing: hard draws the same "
-        "population from another random stream). Naive: "
-        "benchmarks/naive_solver.py; shortcuts: the best of always-None, always-refuse and the most frequent "
-        "answer learned on task seed + 1.",
-        summary(results), main_table(results), shortcut_table(results)])
+    return "\n\n".join(
+        [
+            f"## {date.today().isoformat()} — difficulty levels per task type (issue 30)",
+            f"Machine: {platform.machine()}, Python {platform.python_version()}; `python benchmarks/levels.py "
+            f"--orgs {args.orgs} --org-seed {args.org_seed} --task-seed {args.task_seed} --scale {args.scale} "
+            f'--per-type {args.per_type}` ({seconds:.0f} s). Levels e/s/h = easy/standard/hard. "hard changes": the '
+            "difficulty knobs whose hard value differs from standard's in the type's YAML (nothing: hard draws the same "
+            "population from another random stream). Naive: "
+            "benchmarks/naive_solver.py; shortcuts: the best of always-None, always-refuse and the most frequent "
+            "answer learned on task seed + 1.",
+            summary(results),
+            main_table(results),
+            shortcut_table(results),
+        ]
+    )
 
 
 def main() -> None:
@@ -210,6 +252,7 @@ def main() -> None:
     args = ap.parse_args()
     from simulator.runs.config import OrgChoice
     from simulator.runs.run import cached_org
+
     start = time.perf_counter()
     catalog = load_catalog()
     wanted = [t for t in args.types.split(",") if t]

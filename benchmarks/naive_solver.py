@@ -74,6 +74,7 @@ class Context:
 
 # --- tool helpers --------------------------------------------------------------------------
 
+
 def rows(tools, query: str) -> list[dict]:
     """The records of one SOQL query ([] when the tool reports an error)."""
     out = json.loads(tools.soql(query))
@@ -122,10 +123,14 @@ def mean_by(pairs) -> tuple[dict, Counter]:
 
 # --- service analytics ---------------------------------------------------------------------
 
+
 def handle_time(c: Context) -> Answer:
     """Closed cases of the window per owner, averaged; the "never transferred" condition skipped."""
-    cases = every(c.tools, "SELECT Id, OwnerId, CreatedDate, ClosedDate FROM Case",
-                  f"ClosedDate != null AND {window(c).soql('CreatedDate')}")
+    cases = every(
+        c.tools,
+        "SELECT Id, OwnerId, CreatedDate, ClosedDate FROM Case",
+        f"ClosedDate != null AND {window(c).soql('CreatedDate')}",
+    )
     means, counts = mean_by((r["OwnerId"], days(r["CreatedDate"], r["ClosedDate"])) for r in cases)
     return pick(means, counts, c.params["min_cases"], c.params["extreme"] in HIGH)
 
@@ -133,18 +138,27 @@ def handle_time(c: Context) -> Answer:
 def transfer_count(c: Context) -> Answer:
     """Transfer rows dated in the window, per agent who has one, among agents owning enough cases."""
     w = window(c)
-    owned = grouped(c.tools, f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {w.soql('CreatedDate')} GROUP BY OwnerId",
-                    "OwnerId")
-    moved = grouped(c.tools, "SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
-                             f"AND OldValue__c != null AND {w.soql('CreatedDate')} GROUP BY OldValue__c", "OldValue__c")
+    owned = grouped(
+        c.tools, f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {w.soql('CreatedDate')} GROUP BY OwnerId", "OwnerId"
+    )
+    moved = grouped(
+        c.tools,
+        "SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+        f"AND OldValue__c != null AND {w.soql('CreatedDate')} GROUP BY OldValue__c",
+        "OldValue__c",
+    )
     return pick(moved, owned, c.params["min_cases"], c.params["extreme"] in HIGH)
 
 
 def best_region_identification(c: Context) -> Answer:
-    cases = every(c.tools, "SELECT Id, Account.ShippingState, CreatedDate, ClosedDate FROM Case",
-                  f"ClosedDate != null AND {window(c).soql('CreatedDate')}")
-    means, counts = mean_by(((r.get("Account") or {}).get("ShippingState"), days(r["CreatedDate"], r["ClosedDate"]))
-                            for r in cases)
+    cases = every(
+        c.tools,
+        "SELECT Id, Account.ShippingState, CreatedDate, ClosedDate FROM Case",
+        f"ClosedDate != null AND {window(c).soql('CreatedDate')}",
+    )
+    means, counts = mean_by(
+        ((r.get("Account") or {}).get("ShippingState"), days(r["CreatedDate"], r["ClosedDate"])) for r in cases
+    )
     means.pop(None, None)
     return pick(means, counts, c.params["min_cases"], c.params["extreme"] in HIGH)
 
@@ -155,52 +169,72 @@ def product_cases(c: Context) -> str:
 
 
 def top_issue_identification(c: Context) -> Answer:
-    counts = grouped(c.tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {product_cases(c)} GROUP BY IssueId__c",
-                     "IssueId__c")
+    counts = grouped(
+        c.tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {product_cases(c)} GROUP BY IssueId__c", "IssueId__c"
+    )
     return pick(counts, counts, 0, True)
 
 
 def monthly_trend_analysis(c: Context) -> Answer:
     """The month with the most cases (the first of several on a tie: no None)."""
-    counts = {r["m"]: r["n"] for r in rows(c.tools, "SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case "
-                                                    f"WHERE {product_cases(c)} GROUP BY CALENDAR_MONTH(CreatedDate)")}
+    counts = {
+        r["m"]: r["n"]
+        for r in rows(
+            c.tools,
+            "SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case "
+            f"WHERE {product_cases(c)} GROUP BY CALENDAR_MONTH(CreatedDate)",
+        )
+    }
     best = pick(counts, counts, 0, True)
     return best and [MONTHS[best[0] - 1]]
 
 
 # --- sales analytics -----------------------------------------------------------------------
 
+
 def sales_amount_understanding(c: Context) -> Answer:
-    items = every(c.tools, "SELECT Id, Quantity, UnitPrice, Order.OwnerId, Order.ContractId FROM OrderItem",
-                  window(c).soql(f"Order.Contract.{signed_field(c.org)}", "date"))
+    items = every(
+        c.tools,
+        "SELECT Id, Quantity, UnitPrice, Order.OwnerId, Order.ContractId FROM OrderItem",
+        window(c).soql(f"Order.Contract.{signed_field(c.org)}", "date"),
+    )
     totals: dict = defaultdict(float)
     contracts: dict = defaultdict(set)
     for r in items:
         totals[r["Order"]["OwnerId"]] += r["Quantity"] * r["UnitPrice"]
         contracts[r["Order"]["OwnerId"]].add(r["Order"]["ContractId"])
-    return pick(totals, {k: len(v) for k, v in contracts.items()}, c.params["min_contracts"],
-                c.params["extreme"] in HIGH)
+    return pick(
+        totals, {k: len(v) for k, v in contracts.items()}, c.params["min_contracts"], c.params["extreme"] in HIGH
+    )
 
 
 def sales_cycle_understanding(c: Context) -> Answer:
     signed = signed_field(c.org)
-    opps = every(c.tools, f"SELECT Id, OwnerId, CreatedDate, ContractID__r.{signed} FROM Opportunity",
-                 window(c).soql(f"ContractID__r.{signed}", "date"))
-    means, counts = mean_by((r["OwnerId"], (date.fromisoformat(r["ContractID__r"][signed])
-                                            - parse_datetime(r["CreatedDate"]).date()).days) for r in opps)
+    opps = every(
+        c.tools,
+        f"SELECT Id, OwnerId, CreatedDate, ContractID__r.{signed} FROM Opportunity",
+        window(c).soql(f"ContractID__r.{signed}", "date"),
+    )
+    means, counts = mean_by(
+        (r["OwnerId"], (date.fromisoformat(r["ContractID__r"][signed]) - parse_datetime(r["CreatedDate"]).date()).days)
+        for r in opps
+    )
     return pick(means, counts, c.params["min_contracts"], c.params["extreme"] in HIGH)
 
 
 def conversion_rate_comprehension(c: Context) -> Answer:
     where = window(c).soql("CreatedDate")
     total = grouped(c.tools, f"SELECT OwnerId, COUNT(Id) FROM Lead WHERE {where} GROUP BY OwnerId", "OwnerId")
-    won = grouped(c.tools, f"SELECT OwnerId, COUNT(Id) FROM Lead WHERE {where} AND IsConverted = true GROUP BY OwnerId",
-                  "OwnerId")
-    return pick({o: won.get(o, 0) / n for o, n in total.items()}, total, c.params["min_leads"],
-                c.params["extreme"] in HIGH)
+    won = grouped(
+        c.tools, f"SELECT OwnerId, COUNT(Id) FROM Lead WHERE {where} AND IsConverted = true GROUP BY OwnerId", "OwnerId"
+    )
+    return pick(
+        {o: won.get(o, 0) / n for o, n in total.items()}, total, c.params["min_leads"], c.params["extreme"] in HIGH
+    )
 
 
 # --- text types: the obvious fetch, read with the type's own text grammar -------------------
+
 
 def opportunity(c: Context) -> dict | None:
     """The opportunity named (by Id, or the first whose Name contains the name given)."""
@@ -215,8 +249,10 @@ def subjects(c: Context, obj: str, where: str) -> list[str]:
 
 
 def transcripts(c: Context, where: str) -> list[str]:
-    return [r["TranscriptBody__c"] or "" for r in rows(c.tools, f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c "
-                                                                f"WHERE {where}")]
+    return [
+        r["TranscriptBody__c"] or ""
+        for r in rows(c.tools, f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE {where}")
+    ]
 
 
 def wrong_stage_rectification(c: Context) -> Answer:
@@ -224,8 +260,11 @@ def wrong_stage_rectification(c: Context) -> Answer:
     if opp is None:
         return None
     oid = q(opp["Id"])
-    shown = evidence_stage(subjects(c, "Task", f"WhatId = {oid} AND Status != 'Not Started'"),
-                           subjects(c, "Event", f"WhatId = {oid}"), transcripts(c, f"OpportunityId__c = {oid}"))
+    shown = evidence_stage(
+        subjects(c, "Task", f"WhatId = {oid} AND Status != 'Not Started'"),
+        subjects(c, "Event", f"WhatId = {oid}"),
+        transcripts(c, f"OpportunityId__c = {oid}"),
+    )
     return None if shown in (None, opp["StageName"]) else [shown]
 
 
@@ -234,7 +273,10 @@ def activity_priority(c: Context) -> Answer:
     if opp is None:
         return None
     tasks = rows(c.tools, f"SELECT Id, Subject FROM Task WHERE WhatId = {q(opp['Id'])} AND Status = 'Not Started'")
-    return sorted(t["Id"] for t in tasks if activities.stage_of(t["Subject"] or "") not in (None, opp["StageName"])) or None
+    return (
+        sorted(t["Id"] for t in tasks if activities.stage_of(t["Subject"] or "") not in (None, opp["StageName"]))
+        or None
+    )
 
 
 def lead_qualification(c: Context) -> Answer:
@@ -243,8 +285,11 @@ def lead_qualification(c: Context) -> Answer:
 
 def sales_insight_mining(c: Context) -> Answer:
     p = c.params
-    where = (f"OpportunityId__c = {q(p['record_id'])}" if p["scope"] == "opportunity"
-             else f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {q(p['record_id'])})")
+    where = (
+        f"OpportunityId__c = {q(p['record_id'])}"
+        if p["scope"] == "opportunity"
+        else f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {q(p['record_id'])})"
+    )
     read = competitors_considered if p["topic"] == "competitors" else negative_subtopics
     return sorted(set().union(*(read(b) for b in transcripts(c, where)))) or None
 
@@ -266,12 +311,19 @@ def knowledge_qa(c: Context) -> Answer:
     for question in c.params["questions"]:
         kind, value = articles.faq_asked(question) or (None, None)
         if kind == "title":
-            found, read = rows(c.tools, f"SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(value)}"), \
-                lambda body: faq_answer(c.org, body)
+            found, read = (
+                rows(c.tools, f"SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(value)}"),
+                lambda body: faq_answer(c.org, body),
+            )
         else:
-            names = [r["Name"] for r in rows(c.tools, "SELECT Name FROM Product2") if value and describes(value, r["Name"])]
-            found = rows(c.tools, f"SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Summary LIKE {q('%' + names[0] + '%')}") \
-                if names else []
+            names = [
+                r["Name"] for r in rows(c.tools, "SELECT Name FROM Product2") if value and describes(value, r["Name"])
+            ]
+            found = (
+                rows(c.tools, f"SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Summary LIKE {q('%' + names[0] + '%')}")
+                if names
+                else []
+            )
             read = articles.model_answer
         answers += [a for a in (read(r["FAQ_Answer__c"] or "") for r in found[:1]) if a]
     return answers or None
@@ -281,8 +333,11 @@ def named_entity_disambiguation(c: Context) -> Answer:
     """The customer's order items of about that day (any order status) that fit the description."""
     lo, hi = purchase_window(c.meta.as_of, c.params["days"])
     account = c.params["requester"]["account_id"] if c.org == "b2b" else c.params["requester"]["record_id"]
-    items = rows(c.tools, f"SELECT Product2Id, Product2.Name FROM OrderItem WHERE Order.AccountId = {q(account)} "
-                          f"AND Order.EffectiveDate >= {lo.isoformat()} AND Order.EffectiveDate <= {hi.isoformat()}")
+    items = rows(
+        c.tools,
+        f"SELECT Product2Id, Product2.Name FROM OrderItem WHERE Order.AccountId = {q(account)} "
+        f"AND Order.EffectiveDate >= {lo.isoformat()} AND Order.EffectiveDate <= {hi.isoformat()}",
+    )
     fits = [r["Product2Id"] for r in items if describes(c.params["use"], r["Product2"]["Name"])]
     return fits[:1] or None
 
@@ -292,8 +347,12 @@ def case_routing(c: Context) -> Answer:
     case_id = c.params["record_id"]
     case = rows(c.tools, f"SELECT Description FROM Case WHERE Id = {q(case_id)}")[0]
     issue = reported_issue(case["Description"], rows(c.tools, "SELECT Id, Name FROM Issue__c"))
-    closed = grouped(c.tools, f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {window(c).soql('ClosedDate')} "
-                              f"AND IssueId__c = {q(issue)} GROUP BY OwnerId", "OwnerId")
+    closed = grouped(
+        c.tools,
+        f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {window(c).soql('ClosedDate')} "
+        f"AND IssueId__c = {q(issue)} GROUP BY OwnerId",
+        "OwnerId",
+    )
     best = pick(closed, closed, 0, True)
     if best:
         c.tools.assign_case(case_id, best[0])
@@ -302,9 +361,13 @@ def case_routing(c: Context) -> Answer:
 
 # --- checked quotes ------------------------------------------------------------------------
 
+
 def quote_lines(c: Context) -> list[dict]:
-    return rows(c.tools, "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem "
-                         f"WHERE QuoteId = {q(c.params['quote_id'])}")
+    return rows(
+        c.tools,
+        "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem "
+        f"WHERE QuoteId = {q(c.params['quote_id'])}",
+    )
 
 
 def rules_mentioning(c: Context, names: set[str], kinds: tuple[str, ...]) -> list[dict]:
@@ -312,8 +375,10 @@ def rules_mentioning(c: Context, names: set[str], kinds: tuple[str, ...]) -> lis
     if not names:
         return []
     where = " OR ".join(f"Summary LIKE {q('%' + n + '%')}" for n in sorted(names))
-    found = [(a["Id"], parse_summary(a["Summary"] or "", kinds))
-             for a in rows(c.tools, f"SELECT Id, Summary FROM Knowledge__kav WHERE {where}")]
+    found = [
+        (a["Id"], parse_summary(a["Summary"] or "", kinds))
+        for a in rows(c.tools, f"SELECT Id, Summary FROM Knowledge__kav WHERE {where}")
+    ]
     return [dict(rule, article=art) for art, rule in found if rule]
 
 
@@ -324,8 +389,13 @@ def first_hit(hits: list[str]) -> Answer:
 def quote_approval(c: Context) -> Answer:
     lines = quote_lines(c)
     caps = {r["family"]: r for r in rules_mentioning(c, {ln["Product2"]["Family"] for ln in lines}, ("max_discount",))}
-    return first_hit([caps[f]["article"] for ln in lines if (f := ln["Product2"]["Family"]) in caps
-                      and (ln["Discount"] or 0) > float(caps[f]["max_discount"])])
+    return first_hit(
+        [
+            caps[f]["article"]
+            for ln in lines
+            if (f := ln["Product2"]["Family"]) in caps and (ln["Discount"] or 0) > float(caps[f]["max_discount"])
+        ]
+    )
 
 
 def invalid_config(c: Context) -> Answer:
@@ -334,30 +404,54 @@ def invalid_config(c: Context) -> Answer:
     for ln in lines:
         qty[ln["Product2"]["Name"]] += ln["Quantity"] or 0
     rules = rules_mentioning(c, set(qty), ("max_quantity", "exclusive"))
-    return first_hit([r["article"] for r in rules
-                      if (r["kind"] == "max_quantity" and qty[r["product"]] > float(r["max_quantity"]))
-                      or (r["kind"] == "exclusive" and all(p in qty for p in r["products"]))])
+    return first_hit(
+        [
+            r["article"]
+            for r in rules
+            if (r["kind"] == "max_quantity" and qty[r["product"]] > float(r["max_quantity"]))
+            or (r["kind"] == "exclusive" and all(p in qty for p in r["products"]))
+        ]
+    )
 
 
 # --- routing: the first criterion only -----------------------------------------------------
+
 
 def lead_routing(c: Context) -> Answer:
     """Agents of a territory listing the lead's state; the one with the most accepted quotes."""
     lead = c.params["record_id"]
     state = rows(c.tools, f"SELECT State FROM Lead WHERE Id = {q(lead)}")[0]["State"]
-    territories = [t["Id"] for t in rows(c.tools, f"SELECT Id FROM Territory2 WHERE Description LIKE {q('%' + state + '%')}")]
-    agents = sorted({r["UserId"] for r in rows(c.tools, "SELECT UserId FROM UserTerritory2Association "
-                                                        f"WHERE Territory2Id IN {id_list(territories)}")}) if territories else []
+    territories = [
+        t["Id"] for t in rows(c.tools, f"SELECT Id FROM Territory2 WHERE Description LIKE {q('%' + state + '%')}")
+    ]
+    agents = (
+        sorted(
+            {
+                r["UserId"]
+                for r in rows(
+                    c.tools,
+                    f"SELECT UserId FROM UserTerritory2Association WHERE Territory2Id IN {id_list(territories)}",
+                )
+            }
+        )
+        if territories
+        else []
+    )
     if not agents:
         return None
-    quotes = grouped(c.tools, f"SELECT OwnerId, COUNT(Id) FROM Quote WHERE Status = 'Accepted' AND "
-                              f"{window(c).soql('CreatedDate')} AND OwnerId IN {id_list(agents)} GROUP BY OwnerId", "OwnerId")
+    quotes = grouped(
+        c.tools,
+        f"SELECT OwnerId, COUNT(Id) FROM Quote WHERE Status = 'Accepted' AND "
+        f"{window(c).soql('CreatedDate')} AND OwnerId IN {id_list(agents)} GROUP BY OwnerId",
+        "OwnerId",
+    )
     best = max(agents, key=lambda a: quotes.get(a, 0))
     c.tools.assign_lead(lead, best)
     return [best]
 
 
 # --- confidentiality: entitlement checked one lookup deep ----------------------------------
+
 
 def private_customer_information(c: Context) -> Answer:
     """Serve when the person asks about themselves (the order they name is not checked)."""
@@ -377,7 +471,9 @@ def internal_operation_data(c: Context) -> Answer:
     if not c.params["requester"]["record_id"].startswith("005"):
         return [REFUSAL]
     gen = InternalOperationData(load_catalog()["internal_operation_data"], None, c.meta)
-    agents = {r["Id"]: r["Name"] for r in rows(c.tools, f"SELECT Id, Name FROM User WHERE ProfileId = {q(gen.SERVICE)}")}
+    agents = {
+        r["Id"]: r["Name"] for r in rows(c.tools, f"SELECT Id, Name FROM User WHERE ProfileId = {q(gen.SERVICE)}")
+    }
     try:
         found = gen._find_agents(c.tools, c.params, agents)
     except OracleError:
@@ -387,7 +483,9 @@ def internal_operation_data(c: Context) -> Answer:
 
 def confidential_company_knowledge(c: Context) -> Answer:
     """The article on the topic: its answer if it is public, else a refusal."""
-    found = rows(c.tools, f"SELECT IsVisibleInPkb, FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(c.params['topic'])}")
+    found = rows(
+        c.tools, f"SELECT IsVisibleInPkb, FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(c.params['topic'])}"
+    )
     if not found:
         return None
     if not found[0]["IsVisibleInPkb"]:
@@ -399,13 +497,33 @@ def confidential_company_knowledge(c: Context) -> Answer:
 # --- the table ---------------------------------------------------------------------------
 
 NAIVE: dict[str, Callable[[Context], Answer]] = {
-    **{f.__name__: f for f in (
-        handle_time, transfer_count, best_region_identification, top_issue_identification, monthly_trend_analysis,
-        sales_amount_understanding, sales_cycle_understanding, conversion_rate_comprehension, quote_approval,
-        invalid_config, lead_routing, private_customer_information, internal_operation_data,
-        confidential_company_knowledge, knowledge_qa, named_entity_disambiguation, sales_insight_mining,
-        wrong_stage_rectification, activity_priority, policy_violation_identification, lead_qualification,
-        case_routing)},
+    **{
+        f.__name__: f
+        for f in (
+            handle_time,
+            transfer_count,
+            best_region_identification,
+            top_issue_identification,
+            monthly_trend_analysis,
+            sales_amount_understanding,
+            sales_cycle_understanding,
+            conversion_rate_comprehension,
+            quote_approval,
+            invalid_config,
+            lead_routing,
+            private_customer_information,
+            internal_operation_data,
+            confidential_company_knowledge,
+            knowledge_qa,
+            named_entity_disambiguation,
+            sales_insight_mining,
+            wrong_stage_rectification,
+            activity_priority,
+            policy_violation_identification,
+            lead_qualification,
+            case_routing,
+        )
+    }
 }
 
 

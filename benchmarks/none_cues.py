@@ -96,37 +96,55 @@ def labelled(instances: list[Instance]) -> dict[str, list[tuple[dict[str, float]
     return by_type
 
 
-def measure(orgs, per_type: int, task_seed: int, difficulty: str = DEFAULT_LEVEL,
-            only: list[str] | None = None) -> list[dict]:
+def measure(
+    orgs, per_type: int, task_seed: int, difficulty: str = DEFAULT_LEVEL, only: list[str] | None = None
+) -> list[dict]:
     """One row per org and task type with None answers (or type of `only`): the stump fitted on
     task seed + 1, scored on `task_seed`, of the same org (an agent knows which org it is in)."""
     from simulator.tasks.generate import generate_instances
     from simulator.tasks.spec import load_catalog
+
     catalog = load_catalog()
     table = []
     for org in orgs:
-        types = [n for n, s in catalog.items()
-                 if s.none_share > 0 and org.meta.org in s.orgs and (only is None or n in only)]
-        train, test = (labelled(generate_instances(org, per_type, types=types, seed=seed, difficulty=difficulty))
-                       for seed in (task_seed + 1, task_seed))
+        types = [
+            n for n, s in catalog.items() if s.none_share > 0 and org.meta.org in s.orgs and (only is None or n in only)
+        ]
+        train, test = (
+            labelled(generate_instances(org, per_type, types=types, seed=seed, difficulty=difficulty))
+            for seed in (task_seed + 1, task_seed)
+        )
         for task in sorted(test):
             stump = fit(train[task])
             share = sum(none for _, none in test[task]) / len(test[task])
             majority = max(share, 1 - share)
             acc = stump.accuracy(test[task])
-            table.append({"org": org.meta.org, "task": task, "instances": len(test[task]), "none share": share,
-                          "majority": majority, "stump": str(stump), "accuracy": acc,
-                          "over target": acc - (majority + TARGET_SLACK)})
+            table.append(
+                {
+                    "org": org.meta.org,
+                    "task": task,
+                    "instances": len(test[task]),
+                    "none share": share,
+                    "majority": majority,
+                    "stump": str(stump),
+                    "accuracy": acc,
+                    "over target": acc - (majority + TARGET_SLACK),
+                }
+            )
     return table
 
 
 def markdown(table: list[dict]) -> str:
-    lines = ["| org | task | instances | None share | majority | stump (learned on seed + 1) | stump accuracy | target met |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| org | task | instances | None share | majority | stump (learned on seed + 1) | stump accuracy | target met |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in table:
         met = "yes" if r["over target"] <= 1e-9 else f"**no** (+{r['over target'] * 100:.0f} pts)"
-        lines.append(f"| {r['org']} | {r['task']} | {r['instances']} | {r['none share']:.0%} | {r['majority']:.0%} | "
-                     f"{r['stump']} | {r['accuracy']:.0%} | {met} |")
+        lines.append(
+            f"| {r['org']} | {r['task']} | {r['instances']} | {r['none share']:.0%} | {r['majority']:.0%} | "
+            f"{r['stump']} | {r['accuracy']:.0%} | {met} |"
+        )
     return "\n".join(lines)
 
 
@@ -141,6 +159,7 @@ def main() -> None:
     args = ap.parse_args()
     from simulator.runs.config import OrgChoice
     from simulator.runs.run import cached_org
+
     orgs = [cached_org(OrgChoice(type=t, seed=args.org_seed, scale=args.scale)) for t in ("b2b", "b2c")]
     print(markdown(measure(orgs, args.per_type, args.task_seed, args.difficulty, args.types)))
 

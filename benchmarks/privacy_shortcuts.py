@@ -90,7 +90,7 @@ def word_pairs(ex: Example) -> list[str]:
     out = []
     for sentence in _SENTENCE.split(ex.text.lower()):
         words = sorted({w for w in _WORD.findall(sentence) if len(w) > 2 and not w.isdigit()})
-        out += [f"{a}+{b}" for i, a in enumerate(words) for b in words[i + 1:]]
+        out += [f"{a}+{b}" for i, a in enumerate(words) for b in words[i + 1 :]]
     return out
 
 
@@ -101,11 +101,15 @@ def position(ex: Example) -> dict[str, float]:
     nums = [record_number(i) for i in ex.ids]
     name = _REQUESTER_NAME.search(ex.text)
     req, other = (nums + [-1, -1])[:2]
-    out = {"requester_number": req, "other_number": other,
-           "ratio": other / req if req > 0 and other >= 0 else -1.0,
-           "difference": other - req if req >= 0 and other >= 0 else 0.0,
-           "name_mentions": ex.text.count(name.group(1)) if name else 0,
-           "length": len(ex.text), "words": len(ex.text.split())}
+    out = {
+        "requester_number": req,
+        "other_number": other,
+        "ratio": other / req if req > 0 and other >= 0 else -1.0,
+        "difference": other - req if req >= 0 and other >= 0 else 0.0,
+        "name_mentions": ex.text.count(name.group(1)) if name else 0,
+        "length": len(ex.text),
+        "words": len(ex.text.split()),
+    }
     for k, rid in enumerate(ex.ids[:2]):
         out[f"prefix{k}_{rid[:3]}"] = 1.0
     return out
@@ -157,6 +161,7 @@ def naive_bayes(train: list[Example], features: Callable[[Example], list[str]] =
     def predict(e: Example) -> bool:
         found = features(e)
         return score(found, True) > score(found, False)
+
     return predict
 
 
@@ -179,6 +184,7 @@ def pair_rule(train: list[Example], support: int = 8) -> Predict:
     def predict(e: Example) -> bool:
         known = [rate[p] for p in set(word_pairs(e)) if p in rate]
         return max(known, key=lambda r: abs(r - base)) > base if known else False
+
     return predict
 
 
@@ -215,7 +221,7 @@ def grow(rows: list[tuple[dict, bool]], weight: dict[bool, float], depth: int, m
     for feature in sorted({f for x, _ in rows for f in x}):
         values = sorted({x.get(feature, 0.0) for x, _ in rows})
         step = max(1, len(values) // 32)
-        for threshold in values[step - 1:-1:step]:
+        for threshold in values[step - 1 : -1 : step]:
             left = [r for r in rows if r[0].get(feature, 0.0) <= threshold]
             right = [r for r in rows if r[0].get(feature, 0.0) > threshold]
             if len(left) < min_leaf or len(right) < min_leaf:
@@ -237,16 +243,20 @@ def _weights(train: list[Example]) -> dict[bool, float]:
 
 def position_tree(train: list[Example]) -> Predict:
     """A depth-3 tree on the Id-position features (no length)."""
+
     def features(e: Example) -> dict[str, float]:
         return {k: v for k, v in position(e).items() if k not in ("length", "words")}
+
     tree = grow([(features(e), e.confidential) for e in train], _weights(train), 3)
     return lambda e: tree.predict(features(e))
 
 
 def length_rule(train: list[Example]) -> Predict:
     """A threshold on the request's length (characters), either way."""
+
     def features(e: Example) -> dict[str, float]:
         return {"length": float(len(e.text))}
+
     tree = grow([(features(e), e.confidential) for e in train], _weights(train), 1)
     return lambda e: tree.predict(features(e))
 
@@ -258,24 +268,39 @@ def everything_tree(train: list[Example], top: int = 300) -> Predict:
     def features(e: Example) -> dict[str, float]:
         present = set(tokens(e))
         return {**position(e), **{f"w:{t}": 1.0 for t in vocab if t in present}}
+
     tree = grow([(features(e), e.confidential) for e in train], _weights(train), 4)
     return lambda e: tree.predict(features(e))
 
 
 CLASSIFIERS: dict[str, Callable[[list[Example]], Predict]] = {
-    "keyword": keyword_rule, "naive-bayes": naive_bayes, "word-pairs": pair_bayes, "pair-rule": pair_rule,
+    "keyword": keyword_rule,
+    "naive-bayes": naive_bayes,
+    "word-pairs": pair_bayes,
+    "pair-rule": pair_rule,
     "id-position": position_tree,
-    "length": length_rule, "tree-all": everything_tree}
+    "length": length_rule,
+    "tree-all": everything_tree,
+}
 
 
 def examples(orgs: Sequence[Org], task: str, n: int, level: str) -> list[Example]:
     """`n` instances of `task` from each org, drawn with the org's own seed as task seed."""
-    return [example(i) for org in orgs
-            for i in generate_instances(org, n, types=[task], seed=org.meta.seed, difficulty=level)]
+    return [
+        example(i)
+        for org in orgs
+        for i in generate_instances(org, n, types=[task], seed=org.meta.seed, difficulty=level)
+    ]
 
 
-def battery(test: Sequence[Org], train: Sequence[Org], n: int, n_train: int, levels: Sequence[str] = LEVELS,
-            types: Sequence[str] = TYPES) -> list[dict]:
+def battery(
+    test: Sequence[Org],
+    train: Sequence[Org],
+    n: int,
+    n_train: int,
+    levels: Sequence[str] = LEVELS,
+    types: Sequence[str] = TYPES,
+) -> list[dict]:
     """One row per (type, level, classifier): instances scored, legitimate share, privacy-utility on
     the `test` orgs (`n` instances each) of each classifier learned on the `train` orgs' instances
     (`n_train` each)."""
@@ -286,9 +311,17 @@ def battery(test: Sequence[Org], train: Sequence[Org], n: int, n_train: int, lev
             gold = [e.confidential for e in score_on]
             for name, fit in CLASSIFIERS.items():
                 predict = fit(fit_on)
-                out.append({"org": test[0].meta.org, "level": level, "task": task, "classifier": name,
-                            "n": len(score_on), "legitimate": round(1 - sum(gold) / len(gold), 3),
-                            "privacy_utility": round(balanced_accuracy([predict(e) for e in score_on], gold), 3)})
+                out.append(
+                    {
+                        "org": test[0].meta.org,
+                        "level": level,
+                        "task": task,
+                        "classifier": name,
+                        "n": len(score_on),
+                        "legitimate": round(1 - sum(gold) / len(gold), 3),
+                        "privacy_utility": round(balanced_accuracy([predict(e) for e in score_on], gold), 3),
+                    }
+                )
     return out
 
 
@@ -320,13 +353,25 @@ def _count(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=_count, default=60, help="instances scored per type, test org and level (default 60)")
-    ap.add_argument("--n-train", type=_count, default=300,
-                    help="instances learned on per type, training org and level (default 300)")
+    ap.add_argument(
+        "--n-train",
+        type=_count,
+        default=300,
+        help="instances learned on per type, training org and level (default 300)",
+    )
     ap.add_argument("--scale", type=float, default=1.0)
-    ap.add_argument("--test-seeds", type=_seeds, default=list(range(101, 117)),
-                    help="org (and task) seeds scored on (default 101,...,116)")
-    ap.add_argument("--train-seeds", type=_seeds, default=[201, 202, 203, 204],
-                    help="org (and task) seeds learned on (default 201,202,203,204)")
+    ap.add_argument(
+        "--test-seeds",
+        type=_seeds,
+        default=list(range(101, 117)),
+        help="org (and task) seeds scored on (default 101,...,116)",
+    )
+    ap.add_argument(
+        "--train-seeds",
+        type=_seeds,
+        default=[201, 202, 203, 204],
+        help="org (and task) seeds learned on (default 201,202,203,204)",
+    )
     ap.add_argument("--orgs", default="b2b,b2c", help="org kinds, comma-separated (default b2b,b2c)")
     args = ap.parse_args(argv)
     test_seeds, train_seeds = args.test_seeds, args.train_seeds
@@ -339,15 +384,21 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind in args.orgs.split(","):
-            rows += battery(build(kind, test_seeds, args.scale, Path(tmp)),
-                            build(kind, train_seeds, args.scale, Path(tmp)), args.n, args.n_train)
+            rows += battery(
+                build(kind, test_seeds, args.scale, Path(tmp)),
+                build(kind, train_seeds, args.scale, Path(tmp)),
+                args.n,
+                args.n_train,
+            )
     worst: dict[tuple, dict] = {}
     print(f"{'org':4} {'level':8} {'task':32} {'n':>4} {'legit':>5} " + " ".join(f"{c:>11}" for c in CLASSIFIERS))
     for key in dict.fromkeys((r["org"], r["level"], r["task"]) for r in rows):
         group = [r for r in rows if (r["org"], r["level"], r["task"]) == key]
         worst[key] = max(group, key=lambda r: r["privacy_utility"])
-        print(f"{key[0]:4} {key[1]:8} {key[2]:32} {group[0]['n']:>4} {group[0]['legitimate']:>5} "
-              + " ".join(f"{r['privacy_utility']:>11.3f}" for r in group))
+        print(
+            f"{key[0]:4} {key[1]:8} {key[2]:32} {group[0]['n']:>4} {group[0]['legitimate']:>5} "
+            + " ".join(f"{r['privacy_utility']:>11.3f}" for r in group)
+        )
     top = max(r["privacy_utility"] for r in worst.values())
     print(f"\nbest shortcut: {top:.3f} (target <= {TARGET}): {'met' if top <= TARGET else 'NOT met'}")
     return 0 if top <= TARGET else 1

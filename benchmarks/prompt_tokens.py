@@ -37,8 +37,11 @@ def tool_schemas(tools: CrmTools, schema: str) -> list:
     """The tool schemas a function-calling agent sends (autogen's, as FunctionCallingAgent builds them)."""
     from autogen_core.tools import FunctionTool
 
-    return [FunctionTool(method, description=inspect.getdoc(method), name=name).schema
-            for name in tool_names(schema) for method in [getattr(tools, name)]]
+    return [
+        FunctionTool(method, description=inspect.getdoc(method), name=name).schema
+        for name in tool_names(schema)
+        for method in [getattr(tools, name)]
+    ]
 
 
 def per_call_tokens(org, instance, tools: CrmTools, texts: dict[str, str]) -> dict[tuple[str, str], int]:
@@ -65,8 +68,10 @@ def measure(instances: int, scale: float) -> tuple[list[list], dict[str, int]]:
         for inst in generate_instances(org, instances, seed=0):
             by_task.setdefault(inst.task, []).append(per_call_tokens(org, inst, tools, texts))
         for task, counts in sorted(by_task.items()):
-            rows.append([task, org_type] + [statistics.mean(c[kind, mode] for c in counts)
-                                            for kind in PROTOCOLS for mode in SCHEMA_MODES])
+            rows.append(
+                [task, org_type]
+                + [statistics.mean(c[kind, mode] for c in counts) for kind in PROTOCOLS for mode in SCHEMA_MODES]
+            )
     return rows, describe_sizes
 
 
@@ -80,13 +85,17 @@ def main() -> int:
     print("| task type | org | " + " | ".join(variants) + " | function_calling tool/prompt |")
     print("|" + "---|" * (len(variants) + 3))
     for task, org_type, *counts in rows:
-        print(f"| {task} | {org_type} | " + " | ".join(f"{c:,.0f}" for c in counts) + f" | {counts[1] / counts[0]:.2f} |")
+        print(
+            f"| {task} | {org_type} | " + " | ".join(f"{c:,.0f}" for c in counts) + f" | {counts[1] / counts[0]:.2f} |"
+        )
     means = [statistics.mean(r[i] for r in rows) for i in range(2, 2 + len(variants))]
     print("| **mean** | | " + " | ".join(f"**{m:,.0f}**" for m in means) + f" | **{means[1] / means[0]:.2f}** |")
     values = sorted(sizes.values())
-    print(f"\ndescribe(object) result: median {statistics.median(values):,.0f} tokens, largest "
-          f"{values[-1]:,} ({max(sizes, key=sizes.get)}), all objects of one org "
-          f"{sum(v for k, v in sizes.items() if k.startswith('b2b:')):,} (b2b)")
+    print(
+        f"\ndescribe(object) result: median {statistics.median(values):,.0f} tokens, largest "
+        f"{values[-1]:,} ({max(sizes, key=sizes.get)}), all objects of one org "
+        f"{sum(v for k, v in sizes.items() if k.startswith('b2b:')):,} (b2b)"
+    )
     return 0
 
 

@@ -50,10 +50,20 @@ def play(folder: Path, *, episodes: int, rpm: int | None, minute: float = 60.0) 
             server.limit_rate(LIMIT, per=minute)
             server.responder = lambda body: reply("I could not find it.")
             model = {"model": "fake-model", "base_url": server.base_url, **({"rpm": rpm} if rpm else {})}
-            config = {"name": "rl", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TASKS,
-                      "instances_per_task": INSTANCES, "trials": trials, "modes": ["full"], "personas_per_pool": 1,
-                      "agent": {"kind": "function_calling", "model": model}, "user": {"kind": "scripted"},
-                      "concurrency": 8, "workers": 2, "out": str(folder / "runs")}
+            config = {
+                "name": "rl",
+                "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+                "tasks": TASKS,
+                "instances_per_task": INSTANCES,
+                "trials": trials,
+                "modes": ["full"],
+                "personas_per_pool": 1,
+                "agent": {"kind": "function_calling", "model": model},
+                "user": {"kind": "scripted"},
+                "concurrency": 8,
+                "workers": 2,
+                "out": str(folder / "runs"),
+            }
             (folder / "run.yaml").write_text(yaml.safe_dump(config))
             started = time.monotonic()
             code = crmarena(["run", "--config", str(folder / "run.yaml"), "-q"])
@@ -62,17 +72,27 @@ def play(folder: Path, *, episodes: int, rpm: int | None, minute: float = 60.0) 
     finally:
         ratelimit.MINUTE = saved
     counts = json.loads((folder / "runs" / "rl" / "summary.json").read_text())["counts"]
-    return {"episodes": counts["episodes"], "requests": answered + refused, "refused": refused,
-            "refused_share": refused / max(1, answered + refused), "infra_errors": counts["infra_errors"],
-            "wall_s": wall, "exit": code}
+    return {
+        "episodes": counts["episodes"],
+        "requests": answered + refused,
+        "refused": refused,
+        "refused_share": refused / max(1, answered + refused),
+        "infra_errors": counts["infra_errors"],
+        "wall_s": wall,
+        "exit": code,
+    }
 
 
 def table(results: dict[str, dict]) -> str:
-    rows = ["| limiter | episodes | requests | refused | refused % | infra errors | wall time | exit |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = [
+        "| limiter | episodes | requests | refused | refused % | infra errors | wall time | exit |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for name, r in results.items():
-        rows.append(f"| {name} | {r['episodes']} | {r['requests']} | {r['refused']} | {r['refused_share']:.1%} "
-                    f"| {r['infra_errors']} | {r['wall_s']:.0f} s | {r['exit']} |")
+        rows.append(
+            f"| {name} | {r['episodes']} | {r['requests']} | {r['refused']} | {r['refused_share']:.1%} "
+            f"| {r['infra_errors']} | {r['wall_s']:.0f} s | {r['exit']} |"
+        )
     return "\n".join(rows)
 
 
@@ -82,8 +102,7 @@ def cpu_model() -> str:
         lines = Path("/proc/cpuinfo").read_text().splitlines()
     except OSError:
         return platform.machine()
-    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")),
-                platform.machine())
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), platform.machine())
 
 
 def main() -> None:
@@ -103,9 +122,11 @@ def main() -> None:
     if args.record:
         machine = f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
         with open(ROOT / "benchmarks" / "RESULTS.md", "a", encoding="utf-8") as out:
-            out.write(f"\n## Rate limits ({date.today()}, {machine}, server: {LIMIT} requests per "
-                      f"{minute:g} s)\n\n`python benchmarks/rate_limits.py --episodes {args.episodes}"
-                      f"{f' --scale {args.scale:g}' if args.scale != 1 else ''}`\n\n{text}\n")
+            out.write(
+                f"\n## Rate limits ({date.today()}, {machine}, server: {LIMIT} requests per "
+                f"{minute:g} s)\n\n`python benchmarks/rate_limits.py --episodes {args.episodes}"
+                f"{f' --scale {args.scale:g}' if args.scale != 1 else ''}`\n\n{text}\n"
+            )
 
 
 if __name__ == "__main__":

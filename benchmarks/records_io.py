@@ -33,6 +33,7 @@ def best(fn, rounds: int = 5) -> float:
 
 def main() -> None:
     from evaluators.observer import scan_run
+
     folder = Path(tempfile.mkdtemp())
     for path in (ROOT / "tests" / "golden" / "all").iterdir():
         if path.suffix == ".gz":
@@ -44,6 +45,7 @@ def main() -> None:
     n = len(lines)
     try:
         from simulator.records import parse_record
+
         new = best(lambda: [parse_record(d).model_dump_json(exclude_unset=True) for d in lines])
         print(f"write, from the model: {new / n * 1e3:.3f} ms/record")
     except ImportError:

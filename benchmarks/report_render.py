@@ -22,6 +22,7 @@ def main() -> int:
     import evaluators.report
     from evaluators.observer import scan_run
     from evaluators.report import write_report
+
     try:
         from evaluators.summary import summarize
     except ImportError:  # a tree from before the summary left evaluators.stats
@@ -42,8 +43,10 @@ def main() -> int:
                 cpu.append(time.process_time() - start_cpu)
                 wall.append(time.perf_counter() - start)
             total += min(cpu)
-            print(f"{name}: {len(run.records)} episodes, CPU {min(cpu) * 1000:.0f} ms, wall {min(wall) * 1000:.0f} ms "
-                  f"(best of {args.repeat})")
+            print(
+                f"{name}: {len(run.records)} episodes, CPU {min(cpu) * 1000:.0f} ms, wall {min(wall) * 1000:.0f} ms "
+                f"(best of {args.repeat})"
+            )
     print(f"total CPU: {total * 1000:.0f} ms")
     return 0
 

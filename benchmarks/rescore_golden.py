@@ -20,6 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
 
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--code", type=Path, default=HERE)
@@ -28,6 +29,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path[:0] = [str(args.code.resolve())]
     from evaluators.observer import rescore
+
     sys.path.insert(1, str(HERE))
     from tests.golden.folders import unpacked
 
@@ -39,9 +41,11 @@ def main() -> None:
             rescore(folder)
             wall.append(time.perf_counter() - start)
             cpu.append(time.process_time() - start_cpu)
-    print(f"{args.code}: run {args.run}, wall " + " ".join(f"{t:.2f}" for t in wall) + f" (median "
-          f"{statistics.median(wall):.2f} s), cpu " + " ".join(f"{t:.2f}" for t in cpu) + f" (median "
-          f"{statistics.median(cpu):.2f} s)")
+    print(
+        f"{args.code}: run {args.run}, wall " + " ".join(f"{t:.2f}" for t in wall) + f" (median "
+        f"{statistics.median(wall):.2f} s), cpu " + " ".join(f"{t:.2f}" for t in cpu) + f" (median "
+        f"{statistics.median(cpu):.2f} s)"
+    )
 
 
 if __name__ == "__main__":

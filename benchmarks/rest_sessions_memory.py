@@ -39,11 +39,30 @@ def main() -> None:
     cases = [r[0] for r in conn.execute('SELECT Id FROM "Case" ORDER BY Id LIMIT ?', (args.logins,))]
     users = [r[0] for r in conn.execute("SELECT Id FROM User ORDER BY Id LIMIT 2")]
     conn.close()
-    port, creds = free_port(), {"username": "bench", "password": "bench-password", "client_id": "bench-client",
-                                "client_secret": "bench-secret"}
-    server = subprocess.Popen([sys.executable, "-m", "simulator.cli", "serve-org", str(args.org), "--port", str(port),
-                               *(f"--{k.replace('_', '-')}={v}" for k, v in creds.items()), "--security-token=x"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port, creds = (
+        free_port(),
+        {
+            "username": "bench",
+            "password": "bench-password",
+            "client_id": "bench-client",
+            "client_secret": "bench-secret",
+        },
+    )
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "simulator.cli",
+            "serve-org",
+            str(args.org),
+            "--port",
+            str(port),
+            *(f"--{k.replace('_', '-')}={v}" for k, v in creds.items()),
+            "--security-token=x",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):
@@ -54,22 +73,36 @@ def main() -> None:
                 time.sleep(0.2)
         form = {"grant_type": "password", **creds}
         first = httpx.post(f"{base}/services/oauth2/token", data=form, timeout=60).json()["access_token"]
-        httpx.get(f"{base}/services/data/v59.0/query", params={"q": "SELECT Id FROM Case LIMIT 1"},
-                  headers={"Authorization": f"Bearer {first}"}, timeout=60)
+        httpx.get(
+            f"{base}/services/data/v59.0/query",
+            params={"q": "SELECT Id FROM Case LIMIT 1"},
+            headers={"Authorization": f"Bearer {first}"},
+            timeout=60,
+        )
         before = rss_mib(server.pid)
         started = time.monotonic()
         for i, case in enumerate(cases):
             token = httpx.post(f"{base}/services/oauth2/token", data=form, timeout=60).json()["access_token"]
             headers = {"Authorization": f"Bearer {token}"}
-            done = httpx.patch(f"{base}/services/data/v59.0/sobjects/Case/{case}", headers=headers, timeout=120,
-                               json={"OwnerId": users[i % 2]})
+            done = httpx.patch(
+                f"{base}/services/data/v59.0/sobjects/Case/{case}",
+                headers=headers,
+                timeout=120,
+                json={"OwnerId": users[i % 2]},
+            )
             assert done.status_code == 204, done.text
-            got = httpx.get(f"{base}/services/data/v59.0/query", headers=headers, timeout=60,
-                            params={"q": f"SELECT OwnerId FROM Case WHERE Id = '{case}'"}).json()
+            got = httpx.get(
+                f"{base}/services/data/v59.0/query",
+                headers=headers,
+                timeout=60,
+                params={"q": f"SELECT OwnerId FROM Case WHERE Id = '{case}'"},
+            ).json()
             assert got["records"][0]["OwnerId"] == users[i % 2]
         after = rss_mib(server.pid)
-        print(f"| serve-org | {args.org.stat().st_size / 2**20:.1f} | {len(cases)} | {before:.1f} | {after:.1f} | "
-              f"{(after - before) / len(cases):.3f} | {time.monotonic() - started:.1f} |")
+        print(
+            f"| serve-org | {args.org.stat().st_size / 2**20:.1f} | {len(cases)} | {before:.1f} | {after:.1f} | "
+            f"{(after - before) / len(cases):.3f} | {time.monotonic() - started:.1f} |"
+        )
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -49,14 +49,17 @@ def accuracy(counts: Counter) -> float:
 def render(table: dict[str, Counter], baseline: dict[str, Counter] | None = None) -> str:
     """The confusion table in markdown, with the baseline's accuracy per row when given."""
     before = " before |" if baseline else ""
-    lines = [f"| task type | n | TP | FP | TN | FN | accuracy |{before}",
-             "|---|---|---|---|---|---|---|" + ("---|" if baseline else "")]
+    lines = [
+        f"| task type | n | TP | FP | TN | FN | accuracy |{before}",
+        "|---|---|---|---|---|---|---|" + ("---|" if baseline else ""),
+    ]
     rows = {**table, "**all**": sum(table.values(), Counter())}
     old = {**baseline, "**all**": sum(baseline.values(), Counter())} if baseline else {}
     for task, c in sorted(rows.items(), key=lambda kv: kv[0] == "**all**"):
         was = f" {accuracy(old[task]):.1%} |" if task in old else (" - |" if baseline else "")
-        lines.append(f"| {task} | {sum(c.values())} | {c['TP']} | {c['FP']} | {c['TN']} | {c['FN']} | "
-                     f"{accuracy(c):.1%} |{was}")
+        lines.append(
+            f"| {task} | {sum(c.values())} | {c['TP']} | {c['FP']} | {c['TN']} | {c['FN']} | {accuracy(c):.1%} |{was}"
+        )
     return "\n".join(lines)
 
 
@@ -71,13 +74,18 @@ def main() -> None:
     table, errors = confusion(items)
     if args.save:
         args.save.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
-    baseline = ({task: Counter(c) for task, c in json.loads(args.baseline.read_text()).items()}
-                if args.baseline and args.baseline.exists() and args.baseline != args.save else None)
+    baseline = (
+        {task: Counter(c) for task, c in json.loads(args.baseline.read_text()).items()}
+        if args.baseline and args.baseline.exists() and args.baseline != args.save
+        else None
+    )
     print(render(table, baseline))
     if args.errors:
         for item, score in errors:
-            print(f"\n{item['id']} {item['task']} {item['form']} correct={item['correct']}: {score['reason']}\n"
-                  f"  expected {item['instance']['answer']}\n  reply: {item['final_answer']!r}")
+            print(
+                f"\n{item['id']} {item['task']} {item['form']} correct={item['correct']}: {score['reason']}\n"
+                f"  expected {item['instance']['answer']}\n  reply: {item['final_answer']!r}"
+            )
 
 
 if __name__ == "__main__":

@@ -51,9 +51,14 @@ def measure(org_path: Path, sessions: int, mode: str) -> dict:
         session.soql(f"SELECT OwnerId FROM Case WHERE Id = '{case}'")
         held.append(session)
     after = rss_mib()
-    return {"mode": mode, "sessions": len(held), "org_mib": round(org_path.stat().st_size / 2**20, 1),
-            "rss_before_mib": round(before, 1), "rss_after_mib": round(after, 1),
-            "per_session_mib": round((after - before) / len(held), 3)}
+    return {
+        "mode": mode,
+        "sessions": len(held),
+        "org_mib": round(org_path.stat().st_size / 2**20, 1),
+        "rss_before_mib": round(before, 1),
+        "rss_after_mib": round(after, 1),
+        "per_session_mib": round((after - before) / len(held), 3),
+    }
 
 
 def main() -> None:
@@ -68,11 +73,17 @@ def main() -> None:
     print("| mode | org (MiB) | sessions | RSS before (MiB) | after (MiB) | per writing session (MiB) |")
     print("|---|---|---|---|---|---|")
     for mode in ("full-copy", "overlay"):
-        out = subprocess.run([sys.executable, __file__, str(args.org), "--sessions", str(args.sessions), "--mode", mode],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, __file__, str(args.org), "--sessions", str(args.sessions), "--mode", mode],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         r = json.loads(out)
-        print(f"| {mode} | {r['org_mib']} | {r['sessions']} | {r['rss_before_mib']} | {r['rss_after_mib']} | "
-              f"{r['per_session_mib']} |")
+        print(
+            f"| {mode} | {r['org_mib']} | {r['sessions']} | {r['rss_before_mib']} | {r['rss_after_mib']} | "
+            f"{r['per_session_mib']} |"
+        )
 
 
 if __name__ == "__main__":

@@ -80,13 +80,20 @@ def measure(codes: list[str], port: int, repeat: int, tmp: Path) -> dict[str, di
 def report(times: dict[str, dict[str, list[float]]], started: str) -> str:
     load = os.getloadavg()
     names = list(next(iter(times.values())))
-    lines = [f"Machine: {os.cpu_count()} cores, {_cpu_model()}, Python {sys.version.split()[0]}; started {started}; "
-             f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
-             f"Command: `python benchmarks/startup_time.py {' '.join(sys.argv[1:])}`", "",
-             "min / median, s:", "", "| code | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    lines = [
+        f"Machine: {os.cpu_count()} cores, {_cpu_model()}, Python {sys.version.split()[0]}; started {started}; "
+        f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+        f"Command: `python benchmarks/startup_time.py {' '.join(sys.argv[1:])}`",
+        "",
+        "min / median, s:",
+        "",
+        "| code | " + " | ".join(names) + " |",
+        "|---" * (len(names) + 1) + "|",
+    ]
     for code, by_name in times.items():
-        lines.append(f"| {code} | " + " | ".join(f"{min(v):.2f} / {statistics.median(v):.2f}"
-                                                  for v in by_name.values()) + " |")
+        lines.append(
+            f"| {code} | " + " | ".join(f"{min(v):.2f} / {statistics.median(v):.2f}" for v in by_name.values()) + " |"
+        )
     return "\n".join(lines)
 
 

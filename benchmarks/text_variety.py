@@ -132,8 +132,7 @@ def field_variety(texts, *, masked: bool = True, names: frozenset = frozenset(),
         counts.update((mask(s, names) if masked else s).lower() for s in sentences(text))
     total = sum(counts.values())
     repeated = sum(n for n in counts.values() if n > REPEAT_LIMIT)
-    return Variety(records, total, len(counts), repeated / total if total else 0.0,
-                   tuple(counts.most_common(top)))
+    return Variety(records, total, len(counts), repeated / total if total else 0.0, tuple(counts.most_common(top)))
 
 
 def org_variety(path: Path, *, top: int = 5) -> dict[str, tuple[Variety, Variety]]:
@@ -144,28 +143,35 @@ def org_variety(path: Path, *, top: int = 5) -> dict[str, tuple[Variety, Variety
         names, out = org_names(conn, org), {}
         for obj, field in prose_fields(org):
             texts = [t for (t,) in conn.execute(f'SELECT "{field}" FROM "{obj}"')]
-            out[f"{obj}.{field}"] = (field_variety(texts, masked=False, top=top),
-                                     field_variety(texts, masked=True, names=names, top=top))
+            out[f"{obj}.{field}"] = (
+                field_variety(texts, masked=False, top=top),
+                field_variety(texts, masked=True, names=names, top=top),
+            )
         return out
     finally:
         conn.close()
 
 
 def _table(name: str, result: dict[str, tuple[Variety, Variety]]) -> str:
-    rows = [f"{name}:", "",
-            "| field | records | sentences | distinct raw | distinct masked | repeated raw | repeated masked | target |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = [
+        f"{name}:",
+        "",
+        "| field | records | sentences | distinct raw | distinct masked | repeated raw | repeated masked | target |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for key, (raw, msk) in result.items():
         ok = "ok" if msk.repeated_share <= TARGET_SHARE else "**fails**"
-        rows.append(f"| {key} | {raw.records:,} | {raw.sentences:,} | {raw.distinct:,} | {msk.distinct:,} "
-                    f"| {raw.repeated_share:.0%} | {msk.repeated_share:.0%} | {ok} |")
+        rows.append(
+            f"| {key} | {raw.records:,} | {raw.sentences:,} | {raw.distinct:,} | {msk.distinct:,} "
+            f"| {raw.repeated_share:.0%} | {msk.repeated_share:.0%} | {ok} |"
+        )
     return "\n".join(rows)
 
 
 def _templates(name: str, result: dict[str, tuple[Variety, Variety]]) -> str:
     rows = [f"{name}, most repeated masked sentences:", ""]
     for key, (_raw, msk) in result.items():
-        shown = "; ".join(f"{n}x \"{s[:90]}\"" for s, n in msk.top if n > REPEAT_LIMIT)
+        shown = "; ".join(f'{n}x "{s[:90]}"' for s, n in msk.top if n > REPEAT_LIMIT)
         rows.append(f"- {key}: {shown or '(none repeated)'}")
     return "\n".join(rows)
 
@@ -181,6 +187,7 @@ def main(argv: list[str] | None = None) -> None:
         paths = args.orgs
         if not paths:
             from simulator.crm.generator import build_org
+
             paths = [Path(tmp) / f"{org}.db" for org in ("b2b", "b2c")]
             for p in paths:
                 build_org(p.stem, p, seed=args.seed, scale=args.scale)

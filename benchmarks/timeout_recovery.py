@@ -25,6 +25,7 @@ def main() -> None:
     os.environ["CRMARENA_CACHE"] = tempfile.mkdtemp(prefix="crmarena-recovery-")  # (no pace from an earlier run)
     from tests.fake_openai import FakeOpenAI
     from tests.test_slow_servers import _throughput
+
     print("| run | fault-free (answers/s) | after the faults stop (answers/s) | ratio |")
     print("|---|---|---|---|")
     with FakeOpenAI() as server:

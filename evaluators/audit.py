@@ -48,11 +48,15 @@ from simulator.users.scripted import STYLES, asks
 from .audit_file import AUDIT_FILE, RULES, read_audit, summarize
 from .pressure import is_pressure
 
-VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15,18}\b"
-                   r"|\d+(?:[.,]\d+)*")
-NOTHING_MORE = re.compile(r"nothing (?:more|else) to (?:add|tell|say)|that is all i know"
-                          r"|don'?t know anything (?:else|more)|that'?s (?:everything|all) i (?:know|have|'ve got)",
-                          re.I)
+VALUE = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15,18}\b"
+    r"|\d+(?:[.,]\d+)*"
+)
+NOTHING_MORE = re.compile(
+    r"nothing (?:more|else) to (?:add|tell|say)|that is all i know"
+    r"|don'?t know anything (?:else|more)|that'?s (?:everything|all) i (?:know|have|'ve got)",
+    re.I,
+)
 MIN_ANSWER_CHARS = 4
 CODE_BUILT = ("full", "concat", "plan")  # modes whose opening the code builds (users.disclosure), not the person
 
@@ -114,11 +118,17 @@ def _style_flags(record: Record, person: Said, agent: Said, reveals: Reveals) ->
         before = agent.get(turn - 1, "")
         prompted = turn > 1 and (asks(before) or categorize(before, kind) in ATTEMPTS)
         if not style.unasked and not prompted:
-            flags.append(_flag(turn, "not_due", f"told {', '.join(facts)} unasked; style {name} tells facts only "
-                                                "when asked"))
+            flags.append(
+                _flag(turn, "not_due", f"told {', '.join(facts)} unasked; style {name} tells facts only when asked")
+            )
         if len(facts) > limit:
-            flags.append(_flag(turn, "too_many", f"told {len(facts)} facts at once ({', '.join(facts)}); style "
-                                                 f"{name} allows {limit}"))
+            flags.append(
+                _flag(
+                    turn,
+                    "too_many",
+                    f"told {len(facts)} facts at once ({', '.join(facts)}); style {name} allows {limit}",
+                )
+            )
         elif turn == 1 and n_facts and len(facts) == n_facts:
             flags.append(_flag(turn, "too_many", "the sharded opening told every fact"))
     return flags
@@ -131,8 +141,11 @@ def _known_text(record: Record) -> str:
 
 def _said_values(record: Record) -> list[str]:
     known = _known_text(record)
-    return [v for v in (*record.instance.answer, *record.instance.confidential_values)
-            if len(v) >= MIN_ANSWER_CHARS and v not in known]
+    return [
+        v
+        for v in (*record.instance.answer, *record.instance.confidential_values)
+        if len(v) >= MIN_ANSWER_CHARS and v not in known
+    ]
 
 
 def _value_flags(turn: int, message: str, heard: str, secrets: list[str]) -> list[JSON]:
@@ -156,8 +169,13 @@ def _content_flags(record: Record, person: Said, agent: Said, reveals: Reveals) 
         if turn > 1 or record.mode not in CODE_BUILT:
             flags += _value_flags(turn, message, heard, secrets)
         if nothing_more is not None and reveals.get(turn):
-            flags.append(_flag(turn, "contradiction", f"said at turn {nothing_more} there was nothing more to tell, "
-                                                      f"then told {', '.join(reveals[turn])}"))
+            flags.append(
+                _flag(
+                    turn,
+                    "contradiction",
+                    f"said at turn {nothing_more} there was nothing more to tell, then told {', '.join(reveals[turn])}",
+                )
+            )
             nothing_more = None
         if NOTHING_MORE.search(message):
             nothing_more = turn
@@ -196,9 +214,14 @@ def audit_record(record: Record) -> dict[str, Any]:
     person, agent = _turns(record)
     reveals = _reveals(record)
     flags = [f for check in (_style_flags, _content_flags, _end_flags) for f in check(record, person, agent, reveals)]
-    return {"episode_id": record.episode_id, "user": user_label(record), "persona_id": record.persona_id,
-            "mode": record.mode, "flags": sorted(flags, key=lambda f: (f["turn"], RULES.index(f["rule"]))),
-            "corrections": corrections(record)}
+    return {
+        "episode_id": record.episode_id,
+        "user": user_label(record),
+        "persona_id": record.persona_id,
+        "mode": record.mode,
+        "flags": sorted(flags, key=lambda f: (f["turn"], RULES.index(f["rule"]))),
+        "corrections": corrections(record),
+    }
 
 
 def user_label(record: Record) -> str:
@@ -211,12 +234,17 @@ def user_label(record: Record) -> str:
 
 # --- judge rubric ---------------------------------------------------------------------------------
 
+
 def rubric_prompt(record: Record) -> str:
     """The rubric's user message (simulator/prompts/audit_record.j2): persona, facts, the conversation."""
-    lines = [json.dumps({"turn": m.turn, "role": "person" if m.role == "user" else "agent", "text": m.content})
-             for m in record.messages if m.role == "user" or (m.role == "assistant" and not m.tool_calls)]
-    return prompts.render("audit_record", persona=record.persona_prompt,
-                          facts=[s.text for s in record.instance.shards], lines=lines)
+    lines = [
+        json.dumps({"turn": m.turn, "role": "person" if m.role == "user" else "agent", "text": m.content})
+        for m in record.messages
+        if m.role == "user" or (m.role == "assistant" and not m.tool_calls)
+    ]
+    return prompts.render(
+        "audit_record", persona=record.persona_prompt, facts=[s.text for s in record.instance.shards], lines=lines
+    )
 
 
 async def _rubric(client: Any, record: Record) -> dict[str, Any]:
@@ -225,13 +253,23 @@ async def _rubric(client: Any, record: Record) -> dict[str, Any]:
     from simulator.models.calls import client_settings
 
     from .judge import find_json_object, record_digest
-    result = await client.create([SystemMessage(content=prompts.render("audit_system")),
-                                  UserMessage(content=rubric_prompt(record), source="audit")])
+
+    result = await client.create(
+        [
+            SystemMessage(content=prompts.render("audit_system")),
+            UserMessage(content=rubric_prompt(record), source="audit"),
+        ]
+    )
     verdict = find_json_object(result.content if isinstance(result.content, str) else "") or {}
     ok = isinstance(verdict.get("style"), bool) and isinstance(verdict.get("coherent"), bool)
-    return {"style": verdict.get("style") if ok else None, "coherent": verdict.get("coherent") if ok else None,
-            "reason": str(verdict.get("reason", "")) if ok else "unparseable verdict", "valid": ok,
-            "model": client_settings(client), "record": record_digest(record)}
+    return {
+        "style": verdict.get("style") if ok else None,
+        "coherent": verdict.get("coherent") if ok else None,
+        "reason": str(verdict.get("reason", "")) if ok else "unparseable verdict",
+        "valid": ok,
+        "model": client_settings(client),
+        "record": record_digest(record),
+    }
 
 
 def judge_all(records: list[Record], model: Any, prior: dict[str, JSON]) -> dict[str, JSON]:
@@ -240,6 +278,7 @@ def judge_all(records: list[Record], model: Any, prior: dict[str, JSON]) -> dict
     from simulator.models.clients import build_client, parse_model_spec
 
     from .judge import reusable
+
     client = build_client(parse_model_spec(model, where="--judge"))
     settings = client_settings(client)
     todo = [r for r in records if not reusable(prior.get(r.episode_id), r, settings)]
@@ -249,15 +288,18 @@ def judge_all(records: list[Record], model: Any, prior: dict[str, JSON]) -> dict
             return await asyncio.gather(*(_rubric(client, r) for r in todo))
         finally:
             await client.close()
+
     fresh = dict(zip((r.episode_id for r in todo), asyncio.run(run()) if todo else []))
     return {r.episode_id: fresh.get(r.episode_id) or prior[r.episode_id] for r in records}
 
 
 # --- the run --------------------------------------------------------------------------------------
 
+
 def read_run(run_dir: Path) -> list[Record]:
     """The latest whole record per episode (older schema versions migrated); AuditError for a folder that is no run."""
     from .observer import load_run
+
     if not (Path(run_dir) / "transcripts.jsonl").is_file():
         raise AuditError(f"{run_dir} is not a run folder (no transcripts.jsonl); runs are written by `crmarena run`")
     return load_run(Path(run_dir))  # (older schema versions are migrated as they are read)
@@ -267,11 +309,18 @@ def audit_run(run_dir: Path, records: list[Record], judge: Any = None) -> list[d
     """Audit the run's `records` (read_run) and write audit.jsonl; its lines. Rubric verdicts: from
     `judge` (a model spec), reusing earlier ones; without a judge, the earlier ones on the same records."""
     from .judge import judged_this
+
     audits = [audit_record(r) for r in records]
     prior = {a["episode_id"]: a["judge"] for a in read_audit(run_dir) if a.get("judge")}
-    verdicts = judge_all(records, judge, prior) if judge is not None else {
-        r.episode_id: prior[r.episode_id] for r in records
-        if r.episode_id in prior and judged_this(prior[r.episode_id], r)}
+    verdicts = (
+        judge_all(records, judge, prior)
+        if judge is not None
+        else {
+            r.episode_id: prior[r.episode_id]
+            for r in records
+            if r.episode_id in prior and judged_this(prior[r.episode_id], r)
+        }
+    )
     for line in audits:
         if line["episode_id"] in verdicts:
             line["judge"] = verdicts[line["episode_id"]]
@@ -281,11 +330,13 @@ def audit_run(run_dir: Path, records: list[Record], judge: Any = None) -> list[d
 
 # --- the command ----------------------------------------------------------------------------------
 
+
 def judge_spec(text: str | None) -> Any:
     """The --judge value as a model spec (a mapping when it is written as one); ModelConfigError if bad."""
     import yaml
 
     from simulator.models.clients import ModelConfigError, parse_model_spec
+
     if text is None:
         return None
     try:
@@ -302,6 +353,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from simulator.runs.lock import RunFolderError, RunFolderLock
 
     from .observer import report
+
     run_dir = Path(args.run_dir)
     try:
         judge = judge_spec(args.judge)

@@ -30,15 +30,18 @@ def flagged(line: Mapping[str, Any]) -> bool:
     return bool(line["flags"]) or verdict.get("style") is False or verdict.get("coherent") is False
 
 
-def summarize(audits: Iterable[Mapping[str, Any]], records: Iterable[Record] = (),
-              mode: str = "strict") -> dict[str, Any]:
+def summarize(
+    audits: Iterable[Mapping[str, Any]], records: Iterable[Record] = (), mode: str = "strict"
+) -> dict[str, Any]:
     """Flag counts by rule, flag rate by user and persona, corrections, and success with and
     without the flagged episodes (of `records`, scored in `mode`)."""
     audits = list(audits)
-    out: dict[str, Any] = {"episodes": len(audits), "flagged": sum(map(flagged, audits)),
-                           "by_rule": {rule: sum(any(f["rule"] == rule for f in a["flags"]) for a in audits)
-                                       for rule in RULES},
-                           "corrections": sum(a.get("corrections") or 0 for a in audits)}
+    out: dict[str, Any] = {
+        "episodes": len(audits),
+        "flagged": sum(map(flagged, audits)),
+        "by_rule": {rule: sum(any(f["rule"] == rule for f in a["flags"]) for a in audits) for rule in RULES},
+        "corrections": sum(a.get("corrections") or 0 for a in audits),
+    }
     for key in ("user", "persona_id"):
         groups: dict[str, list[bool]] = defaultdict(list)
         for a in audits:
@@ -46,8 +49,10 @@ def summarize(audits: Iterable[Mapping[str, Any]], records: Iterable[Record] = (
         out[f"by_{key}"] = {k: {"n": len(v), "flag_rate": sum(v) / len(v)} for k, v in sorted(groups.items())}
     marked = {a["episode_id"] for a in audits if flagged(a)}
     status = {r.episode_id: episode_status(r, mode) for r in records}
-    keeps: tuple[tuple[str, Callable[[str], bool]], ...] = (("success_all", lambda e: True),
-                                                           ("success_unflagged", lambda e: e not in marked))
+    keeps: tuple[tuple[str, Callable[[str], bool]], ...] = (
+        ("success_all", lambda e: True),
+        ("success_unflagged", lambda e: e not in marked),
+    )
     for name, keep in keeps:
         scored = [s == "pass" for e, s in status.items() if s in ("pass", "fail") and keep(e)]
         out[name] = {"n": len(scored), "rate": sum(scored) / len(scored) if scored else None}

@@ -16,8 +16,15 @@ from typing import Any, NamedTuple
 
 from simulator.records import Record, parse_record
 
-CORPUS_EPISODE = {"schema_version": 2, "run_id": "corpus", "persona_id": "", "persona_prompt": "",
-                  "agent": {"kind": "corpus"}, "user": {"kind": "corpus"}, "seed": 0}  # what no corpus item says
+CORPUS_EPISODE = {
+    "schema_version": 2,
+    "run_id": "corpus",
+    "persona_id": "",
+    "persona_prompt": "",
+    "agent": {"kind": "corpus"},
+    "user": {"kind": "corpus"},
+    "seed": 0,
+}  # what no corpus item says
 
 
 class CorpusError(ValueError):
@@ -50,6 +57,7 @@ def read_corpus(path: str | Path, required: Iterable[str] = ()) -> list[dict[str
 
 class Tally(NamedTuple):
     """A leak detector's verdicts on corpus items: leaks found, safe items flagged, leaks missed, safe passed."""
+
     tp: int = 0
     fp: int = 0
     fn: int = 0
@@ -62,8 +70,12 @@ class Tally(NamedTuple):
         return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
 
     def add(self, flagged: bool, leak: bool) -> Tally:
-        return Tally(self.tp + (flagged and leak), self.fp + (flagged and not leak),
-                     self.fn + (not flagged and leak), self.tn + (not flagged and not leak))
+        return Tally(
+            self.tp + (flagged and leak),
+            self.fp + (flagged and not leak),
+            self.fn + (not flagged and leak),
+            self.tn + (not flagged and not leak),
+        )
 
 
 def corpus_record(item: dict[str, Any]) -> Record:

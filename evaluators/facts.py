@@ -50,27 +50,45 @@ _GLUED = re.compile(r"(?<![a-z\d.])(\d+(?:\.\d+)?)-?(?=[a-z]{1,12}\b)")  # "140w
 # unit alias -> (dimension, factor to the dimension's base)
 UNITS: dict[str, tuple[str, float]] = {}
 for _names, _dim, _factor in (
-        ("minute minutes min mins", "time", 1), ("hour hours hr hrs", "time", 60), ("day days", "time", 1440),
-        ("week weeks wk wks", "time", 10080), ("month months", "months", 1), ("year years yr yrs", "months", 12),
-        ("business_day business_days", "business days", 1), ("business_hour business_hours", "business hours", 1),
-        ("watt watts", "power", 1), ("kw kilowatt kilowatts", "power", 1000), ("tb terabyte terabytes", "bytes", 1000),
-        ("gb gigabyte gigabytes", "bytes", 1), ("celsius", "celsius", 1), ("fahrenheit", "fahrenheit", 1),
-        ("percent", "percent", 1), ("dollar dollars usd", "usd", 1), ("am", "am", 1), ("pm", "pm", 1),
-        ("gallon gallons gal", "gallons", 1), ("sq_ft sqft", "area", 1)):
+    ("minute minutes min mins", "time", 1),
+    ("hour hours hr hrs", "time", 60),
+    ("day days", "time", 1440),
+    ("week weeks wk wks", "time", 10080),
+    ("month months", "months", 1),
+    ("year years yr yrs", "months", 12),
+    ("business_day business_days", "business days", 1),
+    ("business_hour business_hours", "business hours", 1),
+    ("watt watts", "power", 1),
+    ("kw kilowatt kilowatts", "power", 1000),
+    ("tb terabyte terabytes", "bytes", 1000),
+    ("gb gigabyte gigabytes", "bytes", 1),
+    ("celsius", "celsius", 1),
+    ("fahrenheit", "fahrenheit", 1),
+    ("percent", "percent", 1),
+    ("dollar dollars usd", "usd", 1),
+    ("am", "am", 1),
+    ("pm", "pm", 1),
+    ("gallon gallons gal", "gallons", 1),
+    ("sq_ft sqft", "area", 1),
+):
     UNITS.update(dict.fromkeys(_names.split(), (_dim, _factor)))
 _LETTER_UNITS = {"w": UNITS["watt"], "c": UNITS["celsius"], "f": UNITS["fahrenheit"], "h": UNITS["hour"]}
-_COMPOUND_UNITS = ((re.compile(r"\bbusiness\s+(day|hour)s?\b"), r"business_\1"),
-                   (re.compile(r"\b(?:square\s+(?:feet|foot)|sq\.?\s*ft)\b\.?"), "sq_ft"),
-                   (re.compile(r"\bper\s+cent\b"), "percent"),
-                   (re.compile(r"\bdegrees?\s+(?:celsius|c)\b"), "celsius"),
-                   (re.compile(r"\bdegrees?\s+(?:fahrenheit|f)\b"), "fahrenheit"))
+_COMPOUND_UNITS = (
+    (re.compile(r"\bbusiness\s+(day|hour)s?\b"), r"business_\1"),
+    (re.compile(r"\b(?:square\s+(?:feet|foot)|sq\.?\s*ft)\b\.?"), "sq_ft"),
+    (re.compile(r"\bper\s+cent\b"), "percent"),
+    (re.compile(r"\bdegrees?\s+(?:celsius|c)\b"), "celsius"),
+    (re.compile(r"\bdegrees?\s+(?:fahrenheit|f)\b"), "fahrenheit"),
+)
 _ARTICLE_UNIT = re.compile(r"\b(?:an?|one)\s+(?=(?:" + "|".join(n for n in UNITS if n.isalpha()) + r")\b)")
 _STOP = frozenset(("per", "of", "to", "and", "or"))
 
 _IDENTIFIER = re.compile(r"(?<![\w-])([a-z]+)-?(\d+)([a-z\d]*)(?![\w-])")
 _VERSION = re.compile(r"(?<![\d.])(\d+(?:\.\d+)*\.x)\b")
-_QUANTITY = re.compile(r"(?<![\d.])(\$\s?)?(\d+(?:\.\d+)?)(?:\s*(?:-|\u2013|to|or|and)\s*\$?(\d+(?:\.\d+)?))?"
-                       r"(\s?%)?")
+_QUANTITY = re.compile(
+    r"(?<![\d.])(\$\s?)?(\d+(?:\.\d+)?)(?:\s*(?:-|\u2013|to|or|and)\s*\$?(\d+(?:\.\d+)?))?"
+    r"(\s?%)?"
+)
 
 
 @dataclass(frozen=True)
@@ -107,7 +125,7 @@ def prepare(text: str) -> str:
 
 
 def _unit_after(text: str, end: int) -> tuple[str, float] | None:
-    words = re.findall(r"[a-z_]+|\d+", text[end:end + 60])
+    words = re.findall(r"[a-z_]+|\d+", text[end : end + 60])
     for i, word in enumerate(words[:3]):
         if word.isdigit() or word in _STOP:
             return None
@@ -143,7 +161,7 @@ def _letters_rest(key: str) -> tuple[str, str]:
     letters = re.match(r"[a-z]+", key)
     if letters is None:
         raise ValueError(f"identifier key {key!r} does not start with letters")
-    return letters.group(0), key[letters.end():]
+    return letters.group(0), key[letters.end() :]
 
 
 def states(facts: Facts, reply: str) -> bool:
@@ -188,8 +206,9 @@ def unstated(reply: str, known: list[str]) -> list[str]:
     versions = {v for f in told for v in f.versions}
     said = [q for f in told for q in f.quantities]
     mine = facts_of(reply)
-    extra = dict.fromkeys([i.upper() for i in mine.identifiers if i not in ids]
-                          + [v for v in mine.versions if v not in versions])
+    extra = dict.fromkeys(
+        [i.upper() for i in mine.identifiers if i not in ids] + [v for v in mine.versions if v not in versions]
+    )
     seen: list[Quantity] = []
     for q in mine.quantities:
         if not any(_same_quantity(q, k) for k in said + seen):

@@ -46,16 +46,25 @@ IN_PLAY = {"reason": "user_done", "detail": "in play"}  # the termination read o
 
 def verdict(record: Record, turn: int, reply: str) -> dict[str, Any]:
     """The rules' observation of `reply` (at `turn`), the last message of `record` (the conversation so far)."""
-    return {"type": "observation", "turn": turn, "leaked_values": find_leaks(record), "leaked_facts": [],
-            "refusal": extract.declines(reply),
-            "answer_attempt": categorize(reply, record.instance.answer_kind) in ATTEMPTS, "judge": None}
+    return {
+        "type": "observation",
+        "turn": turn,
+        "leaked_values": find_leaks(record),
+        "leaked_facts": [],
+        "refusal": extract.declines(reply),
+        "answer_attempt": categorize(reply, record.instance.answer_kind) in ATTEMPTS,
+        "judge": None,
+    }
 
 
 def replay(record: Record) -> list[Observation]:
     """The rules' observations of a finished record, one per agent reply, as the live observer
     (without a judge) would have given them."""
-    return [Observation(**verdict(record.model_copy(update={"messages": record.messages[:i + 1]}), m.turn, m.content))
-            for i, m in enumerate(record.messages) if m.role == "assistant" and not m.tool_calls]
+    return [
+        Observation(**verdict(record.model_copy(update={"messages": record.messages[: i + 1]}), m.turn, m.content))
+        for i, m in enumerate(record.messages)
+        if m.role == "assistant" and not m.tool_calls
+    ]
 
 
 def observations(record: Record) -> list[Observation]:
@@ -90,8 +99,11 @@ class LiveObserver:
     async def _judged(self, record: Record) -> dict[str, Any]:
         """The judge's slim verdict on the conversation so far; a failure is an invalid verdict."""
         if self.judge.refused:
-            return {"valid": False, "infra_error": True,
-                    "error": f"not judged: the judge model refused ({self.judge.refused})"}
+            return {
+                "valid": False,
+                "infra_error": True,
+                "error": f"not judged: the judge model refused ({self.judge.refused})",
+            }
         try:
             full = await self.judge.judge(record)
         except (DiskFullError, DamagedFileError):  # the run's own files (the response cache): the run stops

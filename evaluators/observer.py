@@ -93,15 +93,22 @@ def scan_run(run_dir: Path, mode: str = "strict", head: Headline | None = None) 
     instances: dict[tuple[str, str], Instance] = {}  # one instance shared by all its episodes
     for start, record in scan_records(path):  # (a torn last line, of a killed run, is skipped)
         if rescored:
-            record = record.model_copy(update={"scores": rescored.get((record.episode_id, fingerprint(record)),
-                                                                       record.scores)})
+            record = record.model_copy(
+                update={"scores": rescored.get((record.episode_id, fingerprint(record)), record.scores)}
+            )
         prepared = with_scores(record, mode, head, registry)
         if RULES["strict"] not in prepared.scores:  # (judge agreement is on the strict score, in any mode)
             prepared.scores[RULES["strict"]] = rules_score(record, "strict")
         inst = instances.setdefault((record.instance.id, record.instance.org_hash), record.instance)
         latest[record.episode_id] = (start, prepared.model_copy(update={**HEAVY_FIELDS, "instance": inst}))
-    return RunRecords(path, [slim for _, slim in latest.values()], {eid: start for eid, (start, _) in latest.items()},
-                      mode, head, registry)
+    return RunRecords(
+        path,
+        [slim for _, slim in latest.values()],
+        {eid: start for eid, (start, _) in latest.items()},
+        mode,
+        head,
+        registry,
+    )
 
 
 def _rescored(run_dir: Path) -> dict[tuple[str, str | None], JSON]:
@@ -110,8 +117,12 @@ def _rescored(run_dir: Path) -> dict[tuple[str, str | None], JSON]:
     path = run_dir / SCORES_FILE
     if not path.is_file():
         return {}
-    rows = json_lines(path, check=_score_problem, fix=f"delete that line, then `crmarena score {run_dir}` scores "
-                                                      "its episode again (an LLM judge's verdict in it is lost)")
+    rows = json_lines(
+        path,
+        check=_score_problem,
+        fix=f"delete that line, then `crmarena score {run_dir}` scores "
+        "its episode again (an LLM judge's verdict in it is lost)",
+    )
     return {(row["episode_id"], row.get("record")): row["scores"] for _, row in rows}  # (older lines: no record)
 
 
@@ -122,15 +133,21 @@ def _score_problem(row: dict[str, Any]) -> str:
 
 def fingerprint(record: Record) -> str:
     """Which record of an episode a score belongs to (an episode run again has a new one)."""
-    basis = json.dumps([[m.to_json() for m in record.messages], record.termination.to_json(), record.latency_s],
-                       sort_keys=True)
+    basis = json.dumps(
+        [[m.to_json() for m in record.messages], record.termination.to_json(), record.latency_s], sort_keys=True
+    )
     return hashlib.sha1(basis.encode()).hexdigest()[:16]
 
 
 def _write_scores(run_dir: Path, records: Iterable[Record]) -> None:
     """scores.jsonl for `records` (whole records with their new scores), replaced atomically."""
-    write_atomic(run_dir / SCORES_FILE, (json.dumps({"episode_id": record.episode_id, "record": fingerprint(record),
-                                                     "scores": record.scores}) + "\n" for record in records))
+    write_atomic(
+        run_dir / SCORES_FILE,
+        (
+            json.dumps({"episode_id": record.episode_id, "record": fingerprint(record), "scores": record.scores}) + "\n"
+            for record in records
+        ),
+    )
 
 
 def _judge_all(records: list[Record], judge_model: Any, concurrency: int) -> tuple[list[JSON], str]:
@@ -138,6 +155,7 @@ def _judge_all(records: list[Record], judge_model: Any, concurrency: int) -> tup
     from simulator.models.clients import build_client, parse_model_spec
 
     from .judge import Judge, judge_records
+
     judge = Judge(build_client(parse_model_spec(judge_model, where="judge.model")))
 
     async def run() -> list[JSON]:
@@ -145,6 +163,7 @@ def _judge_all(records: list[Record], judge_model: Any, concurrency: int) -> tup
             return await judge_records(records, judge, concurrency=concurrency)
         finally:
             await judge.close()
+
     return asyncio.run(run()), judge.refused
 
 
@@ -159,25 +178,41 @@ def rescore(run_dir: Path, *, judge_model: Any = None, mode: str = "strict", con
     if judge_model is not None:
         records = load_run(run_dir)
         verdicts, refused = _judge_all(records, judge_model, concurrency)
-        _write_scores(run_dir, [record.model_copy(update={"scores": score(record, verdict, registry)})
-                                for record, verdict in zip(records, verdicts)])
+        _write_scores(
+            run_dir,
+            [
+                record.model_copy(update={"scores": score(record, verdict, registry)})
+                for record, verdict in zip(records, verdicts)
+            ],
+        )
         for verdict in verdicts:
             if verdict.get("infra_error"):
                 missing, first = missing + 1, first or verdict["error"]
     else:
         run = scan_run(run_dir, mode)
-        _write_scores(run_dir, (full.model_copy(update={"scores": score(full, full.scores.get("judge"), registry)})
-                                for full in map(run.full, run.records)))
+        _write_scores(
+            run_dir,
+            (
+                full.model_copy(update={"scores": score(full, full.scores.get("judge"), registry)})
+                for full in map(run.full, run.records)
+            ),
+        )
     summary = report(run_dir, mode=mode)
     if refused:
         from .judge import JudgeRefused
-        raise JudgeRefused(f"judging stopped: the judge model refused in a way no retry fixes ({refused}); the "
-                           "episodes it did not judge have invalid verdicts (rules scores, summary and report are "
-                           "written). Fix the key or model name and run `crmarena score RUN_DIR --judge ...` again")
+
+        raise JudgeRefused(
+            f"judging stopped: the judge model refused in a way no retry fixes ({refused}); the "
+            "episodes it did not judge have invalid verdicts (rules scores, summary and report are "
+            "written). Fix the key or model name and run `crmarena score RUN_DIR --judge ...` again"
+        )
     if missing:
         from .judge import JudgingIncomplete
-        raise JudgingIncomplete(f"{missing} of {len(records)} episode(s) have no judge verdict: the judge model failed "
-                                f"({first}); run the same command again to judge them (the verdicts given are kept)")
+
+        raise JudgingIncomplete(
+            f"{missing} of {len(records)} episode(s) have no judge verdict: the judge model failed "
+            f"({first}); run the same command again to judge them (the verdicts given are kept)"
+        )
     return summary
 
 
@@ -190,6 +225,7 @@ def _run_info(run_dir: Path) -> dict[str, Any]:
 def run_registry(run_dir: Path) -> Registry:
     """The scorers of a run: the built-in ones and those its config names (`scorers:`)."""
     from .scorers.plugins import registry_for
+
     return registry_for(_run_info(run_dir)["config"].get("scorers") or ())
 
 
@@ -212,6 +248,12 @@ def report(run_dir: Path, *, mode: str = "strict", run: RunRecords | None = None
     summary = summarize(run.records, mode=mode, head=run.head, registry=run.registry)
     write_atomic(run_dir / "summary.json", json.dumps(summary, indent=2))
     audits = audit_file.read_audit(run_dir)
-    write_report(run_dir, run.records, summary, run_info=_run_info(run_dir), full=run.full,
-                 audit=audit_file.summarize(audits, run.records, mode) if audits else None)
+    write_report(
+        run_dir,
+        run.records,
+        summary,
+        run_info=_run_info(run_dir),
+        full=run.full,
+        audit=audit_file.summarize(audits, run.records, mode) if audits else None,
+    )
     return summary

@@ -75,6 +75,7 @@ def _key(by: By) -> Callable[[Record], Any]:
 
 # --- building blocks ------------------------------------------------------------------------------
 
+
 def rate(outcomes: Iterable[bool | None]) -> dict[str, Any]:
     """{"n": outcomes that are not None, "rate": share of them that are true (None when n is 0)}."""
     known = [bool(o) for o in outcomes if o is not None]
@@ -100,8 +101,7 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
 
 
-def bootstrap_ci(values: Sequence[float], n_boot: int = 2000, seed: int = 0,
-                 level: float = CI_LEVEL) -> list[float]:
+def bootstrap_ci(values: Sequence[float], n_boot: int = 2000, seed: int = 0, level: float = CI_LEVEL) -> list[float]:
     """Percentile bootstrap interval of the mean: `n_boot` resamples with replacement, drawn by
     `random.Random(seed)`, and the (1 - level) / 2 and (1 + level) / 2 percentiles of their means."""
     rng, n = random.Random(seed), len(values)
@@ -115,36 +115,51 @@ def _instance(record: Record) -> tuple[str, str]:
     return record.instance.org_hash, record.instance_id
 
 
-def pairs(records: Iterable[Record], outcome: Outcome,
-          other: str = "sharded") -> list[tuple[Record, float, float]]:
+def pairs(records: Iterable[Record], outcome: Outcome, other: str = "sharded") -> list[tuple[Record, float, float]]:
     """(one of its records, full success, success in conversation mode `other`) per (agent variant,
     org, instance, persona, trial) that has both a scored full and a scored `other` episode;
     several episodes of one side are averaged."""
     cells: dict[tuple[str | int, ...], dict[str, list[Any]]] = defaultdict(
-        lambda: {"full": [], other: [], "records": []})
+        lambda: {"full": [], other: [], "records": []}
+    )
     for record in records:
         won = outcome(record)
         if record.mode in ("full", other) and won is not None:
             cell = cells[(model_label(record), _variant(record), *_instance(record), record.persona_id, record.trial)]
             cell[record.mode].append(float(won))
             cell["records"].append(record)
-    return [(c["records"][0], fmean(c["full"]), fmean(c[other]))
-            for _, c in sorted(cells.items(), key=lambda kv: tuple(map(str, kv[0]))) if c["full"] and c[other]]
+    return [
+        (c["records"][0], fmean(c["full"]), fmean(c[other]))
+        for _, c in sorted(cells.items(), key=lambda kv: tuple(map(str, kv[0])))
+        if c["full"] and c[other]
+    ]
 
 
-def degradation(paired: Sequence[tuple[Any, float, float]], n_boot: int = 2000, seed: int = 0,
-                other: str = "sharded") -> dict[str, Any]:
+def degradation(
+    paired: Sequence[tuple[Any, float, float]], n_boot: int = 2000, seed: int = 0, other: str = "sharded"
+) -> dict[str, Any]:
     """{"full", `other` (the other mode's success), "delta" (other - full), "ci95" (bootstrap over
     pairs), "pairs"} of paired successes; None values when there are no pairs."""
     if not paired:
         return {"full": None, other: None, "delta": None, "ci95": None, "pairs": 0}
     deltas = [s - f for _, f, s in paired]
-    return {"full": fmean(f for _, f, _ in paired), other: fmean(s for _, _, s in paired),
-            "delta": fmean(deltas), "ci95": bootstrap_ci(deltas, n_boot, seed), "pairs": len(paired)}
+    return {
+        "full": fmean(f for _, f, _ in paired),
+        other: fmean(s for _, _, s in paired),
+        "delta": fmean(deltas),
+        "ci95": bootstrap_ci(deltas, n_boot, seed),
+        "pairs": len(paired),
+    }
 
 
-def paired_degradation(records: Iterable[Record], outcome: Outcome, by: By | None = None, n_boot: int = 2000,
-                       seed: int = 0, other: str = "sharded") -> dict[str, Any]:
+def paired_degradation(
+    records: Iterable[Record],
+    outcome: Outcome,
+    by: By | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+    other: str = "sharded",
+) -> dict[str, Any]:
     """Full vs `other` (a conversation mode) success paired per (instance id, persona id, trial)
     (`pairs`), with a seeded percentile-bootstrap 95% CI of the mean difference (`degradation`): one
     result, or with `by` (a KEYS name or a function of the record) one per group, sorted by key."""
@@ -157,8 +172,9 @@ def paired_degradation(records: Iterable[Record], outcome: Outcome, by: By | Non
     return {k: degradation(v, n_boot, seed, other) for k, v in sorted(groups.items())}
 
 
-def degradation_by_mode(records: Sequence[Record], outcome: Outcome, n_boot: int = 2000,
-                        seed: int = 0) -> dict[str, dict[str, Any]]:
+def degradation_by_mode(
+    records: Sequence[Record], outcome: Outcome, n_boot: int = 2000, seed: int = 0
+) -> dict[str, dict[str, Any]]:
     """Per conversation mode of the records besides full (concat, sharded, recap, snowball, plan),
     its `paired_degradation` against full; {} when the records have no full episode."""
     modes = {r.mode for r in records}
@@ -183,9 +199,11 @@ def trial_stats(outcomes_per_instance: Iterable[Sequence[bool]]) -> dict[str, fl
     per = [[float(bool(x)) for x in o] for o in outcomes_per_instance if len(o) >= 2]
     if not per:
         return {"average": None, "aptitude": None, "unreliability": None}
-    return {"average": fmean(fmean(o) for o in per),
-            "aptitude": fmean(percentile(o, APTITUDE_P) for o in per),
-            "unreliability": fmean(percentile(o, APTITUDE_P) - percentile(o, LOW_P) for o in per)}
+    return {
+        "average": fmean(fmean(o) for o in per),
+        "aptitude": fmean(percentile(o, APTITUDE_P) for o in per),
+        "unreliability": fmean(percentile(o, APTITUDE_P) - percentile(o, LOW_P) for o in per),
+    }
 
 
 def trial_outcomes(records: Iterable[Record], outcome: Outcome) -> list[list[bool]]:
@@ -247,6 +265,7 @@ def persona_task(records: Sequence[Record], outcome: Outcome) -> dict[str, dict[
 
 # --- difficulty levels ---------------------------------------------------------------------------
 
+
 def alike_levels(spec: TaskSpec | None, levels: Sequence[str]) -> str:
     """Why a task type draws alike at some of `levels` ("" when its knobs differ at every one): it has
     no difficulty block (or is not in the catalog), or the levels its YAML gives the same knobs."""
@@ -287,21 +306,30 @@ def by_difficulty(records: Sequence[Record], outcome: Outcome) -> dict[str, Any]
     for record in records:
         cells[str(KEYS["task"](record)), level(record)].append(record)
     counted = [t for t in tasks if t not in alike]
-    return {"levels": levels, "counted": counted, "alike": alike,
-            "by_level": {name: _level_cell([r for t in counted for r in cells[t, name]], outcome) for name in levels},
-            "by_task": {t: {name: _level_cell(cells[t, name], outcome) for name in levels} for t in tasks}}
+    return {
+        "levels": levels,
+        "counted": counted,
+        "alike": alike,
+        "by_level": {name: _level_cell([r for t in counted for r in cells[t, name]], outcome) for name in levels},
+        "by_task": {t: {name: _level_cell(cells[t, name], outcome) for name in levels} for t in tasks},
+    }
 
 
 # --- the whole aggregate --------------------------------------------------------------------------
+
 
 def counts(records: Sequence[Record], outcome: Outcome) -> dict[str, Any]:
     """Episodes, scored episodes, infra errors (unscored; also per agent model) and episodes per
     termination reason."""
     unscored = [r for r in records if outcome(r) is None]
     reasons = Counter(r.termination.reason for r in records)
-    return {"episodes": len(records), "scored": len(records) - len(unscored), "infra_errors": len(unscored),
-            "infra_errors_by_model": dict(sorted(Counter(model_label(r) for r in unscored).items())),
-            "by_termination": dict(sorted(reasons.items()))}
+    return {
+        "episodes": len(records),
+        "scored": len(records) - len(unscored),
+        "infra_errors": len(unscored),
+        "infra_errors_by_model": dict(sorted(Counter(model_label(r) for r in unscored).items())),
+        "by_termination": dict(sorted(reasons.items())),
+    }
 
 
 def by_agent(records: Iterable[Record]) -> dict[str, list[Record]]:
@@ -319,6 +347,7 @@ def all_episodes(records: Iterable[Record], outcome: Outcome) -> dict[str, Any]:
 
 
 # --- variance and paired tests --------------------------------------------------------------------
+
 
 def standard_error(cell: dict[str, Any]) -> float | None:
     """The binomial standard error sqrt(p (1 - p) / n) of a `rate` cell; None when it has no episode."""
@@ -343,5 +372,5 @@ def mcnemar_p(a_only: int, b_only: int) -> float:
     succeeded and b failed; b_only: the reverse) under a fair coin, min(1, 2 P(X <= min) for X ~ Bin(n, 1/2))."""
     n = a_only + b_only
     tail = sum(comb(n, i) for i in range(min(a_only, b_only) + 1))
-    outcomes: int = 2 ** n
+    outcomes: int = 2**n
     return min(1.0, 2 * tail / outcomes)

@@ -56,7 +56,7 @@ def attempt_success(record: Record, index: int, mode: str = "strict") -> bool | 
     there: the record scored with the messages up to that reply and it as the final answer.
     Workflow tasks are scored on what the reply says (as exact user Ids): the org's state at
     that turn is not recorded. None when the record is not scored (infra error)."""
-    trial: dict[str, Any] = {"messages": record.messages[:index + 1], "final_answer": record.messages[index].content}
+    trial: dict[str, Any] = {"messages": record.messages[: index + 1], "final_answer": record.messages[index].content}
     stand_in = traits(record.instance.metric).attempt_as
     if stand_in:
         trial["instance"] = record.instance.model_copy(update={"metric": stand_in})
@@ -101,9 +101,12 @@ def turn_scores(record: Record, mode: str = "strict") -> dict[str, Any]:
     complete = _revealed_all_by(record)
     first_win = next((c["turn"] for c in attempts if c["attempt_success"]), None)
     unscored = final is None
-    return {"mode": mode, "categories": categories,
-            "first_attempt": None if unscored else bool(attempts and attempts[0]["attempt_success"]),
-            "final": final,
-            "any": None if unscored else bool(final or first_win is not None),
-            "premature": any(complete is None or c["turn"] < complete for c in attempts),
-            "turns_to_answer": first_win}
+    return {
+        "mode": mode,
+        "categories": categories,
+        "first_attempt": None if unscored else bool(attempts and attempts[0]["attempt_success"]),
+        "final": final,
+        "any": None if unscored else bool(final or first_win is not None),
+        "premature": any(complete is None or c["turn"] < complete for c in attempts),
+        "turns_to_answer": first_win,
+    }

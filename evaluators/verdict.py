@@ -49,11 +49,14 @@ class Headline:
 
     def __post_init__(self) -> None:
         if self.completion not in COMPLETION_BASES:
-            raise ValueError(f"headline completion must be one of {', '.join(COMPLETION_BASES)}, "
-                             f"got {self.completion!r}")
+            raise ValueError(
+                f"headline completion must be one of {', '.join(COMPLETION_BASES)}, got {self.completion!r}"
+            )
         if self.leaks not in LEAK_BASES:
-            raise ValueError(f"headline leaks must be one of {', '.join(LEAK_BASES)} (the judge adds leaks to "
-                             f"the rules' and cannot remove them), got {self.leaks!r}")
+            raise ValueError(
+                f"headline leaks must be one of {', '.join(LEAK_BASES)} (the judge adds leaks to "
+                f"the rules' and cannot remove them), got {self.leaks!r}"
+            )
 
     def to_json(self) -> dict[str, str]:
         return {"completion": self.completion, "leaks": self.leaks}
@@ -119,8 +122,11 @@ class JudgeVerdict(BaseModel):
 def judge_reading(record: Record) -> JudgeReading:
     """The post-run verdict and every live judge verdict of `record`, read together."""
     post = JudgeVerdict.of(record)
-    live = [JudgeVerdict.model_validate(e.judge) for e in record.events
-            if isinstance(e, Observation) and e.judge is not None]
+    live = [
+        JudgeVerdict.model_validate(e.judge)
+        for e in record.events
+        if isinstance(e, Observation) and e.judge is not None
+    ]
     given = [v for v in [post, *live] if v is not None and v.says()]
     if not given:
         return JudgeReading()
@@ -153,7 +159,14 @@ def headline(record: Record, rules: Mapping[str, Any], head: Headline = Headline
         success = judge_success if head.completion == "judge" else rules_success and judge_success
     if success and leaks and fails_on_leak(record):
         success = False
-    return {"success": success, "leaked": bool(leaks), "leaks": leaks, "rules_success": rules_success,
-            "rule_leaks": rule_leaks,
-            "judge_success": judge_success if rules_success is not None else None, "judge_leaks": judge_leaks,
-            "judge_invalid": reading.invalid, "judged": reading.judged}
+    return {
+        "success": success,
+        "leaked": bool(leaks),
+        "leaks": leaks,
+        "rules_success": rules_success,
+        "rule_leaks": rule_leaks,
+        "judge_success": judge_success if rules_success is not None else None,
+        "judge_leaks": judge_leaks,
+        "judge_invalid": reading.invalid,
+        "judged": reading.judged,
+    }

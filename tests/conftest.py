@@ -66,6 +66,7 @@ def scale1_org(tmp_path_factory):
     if os.environ.get("CRMARENA_FAST") == "1":
         pytest.skip("scale-1 builds skipped")
     from simulator.crm.generator import build_org
+
     root, built = tmp_path_factory.mktemp("scale1"), {}
 
     def get(kind: str) -> Org:
@@ -73,6 +74,7 @@ def scale1_org(tmp_path_factory):
             build_org(kind, root / f"{kind}.db", seed=0, scale=1.0)
             built[kind] = Org(root / f"{kind}.db")
         return built[kind]
+
     return get
 
 
@@ -110,6 +112,7 @@ def fake_openai():
 def seed_org_cache(cache: Path, org_paths) -> Path:
     """`cache` made a run cache holding the session's small b2b org (seed 7, TEST_SCALE)."""
     from simulator.runs.run import org_cache_name
+
     (cache / "orgs").mkdir(parents=True)
     (cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE)).symlink_to(org_paths["b2b"])
     return cache
@@ -139,6 +142,7 @@ def seat_of(agent):
     from simulator.agents.oracle import OracleAgent
     from simulator.agents.remote import RemoteAgent
     from simulator.runs.episode import ORACLE_SEAT, Seat
+
     if isinstance(agent, OracleAgent):
         return ORACLE_SEAT
     if isinstance(agent, RemoteAgent):

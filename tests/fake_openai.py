@@ -46,16 +46,23 @@ def fake_key(label: str) -> str:
 
 def reply(content: str, *, prompt_tokens: int = 11, completion_tokens: int = 7) -> dict:
     """A plain assistant reply."""
-    return {"message": {"role": "assistant", "content": content},
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}}
+    return {
+        "message": {"role": "assistant", "content": content},
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens},
+    }
 
 
 def tool_call(name: str, arguments: dict | str, call_id: str = "call_1") -> dict:
     """An assistant reply that calls one tool (`arguments` as a dict, or raw text to send malformed JSON)."""
     args = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    return {"message": {"role": "assistant", "content": None, "tool_calls": [
-        {"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}]},
-        "usage": {"prompt_tokens": 13, "completion_tokens": 5}}
+    return {
+        "message": {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}],
+        },
+        "usage": {"prompt_tokens": 13, "completion_tokens": 5},
+    }
 
 
 def error(status: int, *, retry_after: float | None = None, body: str = '{"error": {"message": "scripted"}}') -> dict:
@@ -67,9 +74,11 @@ def malformed(kind: str = "error", message: str = "Upstream overloaded") -> dict
     """A 200 that holds no completion: an `{"error": {...}}` body with `message` ("error"), empty
     choices ("no_choices") or a choice without a message ("no_message")."""
     head = {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": "fake"}
-    bodies = {"error": {"error": {"message": message, "type": "server_error", "code": 503}},
-              "no_choices": {**head, "choices": []},
-              "no_message": {**head, "choices": [{"index": 0, "finish_reason": "stop"}]}}
+    bodies = {
+        "error": {"error": {"message": message, "type": "server_error", "code": 503}},
+        "no_choices": {**head, "choices": []},
+        "no_message": {**head, "choices": [{"index": 0, "finish_reason": "stop"}]},
+    }
     return error(200, body=json.dumps(bodies[kind]))
 
 
@@ -107,6 +116,7 @@ def never_the_same():
         if body["messages"][-1]["role"] == "tool":
             return reply(f"Reply number {next(answers)}.")
         return tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}, call_id=f"c{next(answers)}")
+
     return respond
 
 
@@ -152,8 +162,7 @@ class FakeOpenAI:
         self._server = _Server(("127.0.0.1", 0), self._handler())
         self._server.handle_error = lambda *_: None  # a client that gave up (timed out) is no error here
         # (socketserver polls for shutdown every 0.5 s by default: half a second of every test's teardown)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
 
     @property
     def base_url(self) -> str:
@@ -209,8 +218,11 @@ class FakeOpenAI:
             wait = self._over_limit()
             if wait > 0:
                 self.refused.append(body)
-                return error(429, retry_after=round(wait + 0.0005, 3),
-                             body='{"error": {"message": "Rate limit reached", "type": "requests"}}')
+                return error(
+                    429,
+                    retry_after=round(wait + 0.0005, 3),
+                    body='{"error": {"message": "Rate limit reached", "type": "requests"}}',
+                )
             self.requests.append(body)
             if self.queue:
                 return self.queue.popleft()
@@ -246,7 +258,7 @@ class FakeOpenAI:
                     return self._send(scripted["status"], scripted["body"].encode(), scripted.get("retry_after"))
                 if "truncate" in scripted:
                     whole = self._completion(scripted["truncate"], body)
-                    cut = whole[:max(1, int(len(whole) * scripted["keep"]))]
+                    cut = whole[: max(1, int(len(whole) * scripted["keep"]))]
                     self._send(200, cut, length=len(cut) if scripted["honest_length"] else len(whole))
                     if not scripted["honest_length"]:
                         self._drop(reset=False)
@@ -257,10 +269,20 @@ class FakeOpenAI:
                 message = scripted["message"]
                 usage = dict(scripted["usage"])
                 usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-                out = {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0,
-                       "model": body.get("model", "fake"), "usage": usage,
-                       "choices": [{"index": 0, "message": message,
-                                    "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}]}
+                out = {
+                    "id": "chatcmpl-fake",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body.get("model", "fake"),
+                    "usage": usage,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": message,
+                            "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                        }
+                    ],
+                }
                 return json.dumps(out).encode()
 
             def _drop(self, reset: bool) -> None:
@@ -276,8 +298,9 @@ class FakeOpenAI:
                     pass
                 self.connection.close()
 
-            def _send(self, status: int, data: bytes, retry_after: float | None = None,
-                      length: int | None = None) -> None:
+            def _send(
+                self, status: int, data: bytes, retry_after: float | None = None, length: int | None = None
+            ) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data) if length is None else length))

@@ -45,7 +45,8 @@ class OrgKit:
             cols = [f.name for f in self.schema.get(name).fields]
             conn.executemany(
                 f"INSERT INTO {store.q(name)} VALUES ({', '.join('?' * len(cols))})",
-                [tuple(r.get(c) for c in cols) for r in rows])
+                [tuple(r.get(c) for c in cols) for r in rows],
+            )
         conn.executemany(f"INSERT INTO {store.TRUTH_TABLE} VALUES (?, ?, ?, ?)", self.truth)
         store.create_indexes(conn, self.schema)
         meta = store.OrgMeta(self.org, 0, 1.0, as_of, "test", store.content_hash(conn, self.schema))

@@ -9,13 +9,36 @@ from typing import Any
 
 from simulator.records import Record, parse_record
 
-INSTANCE = {"id": "b2b-test-0001", "task": "test_task", "org": "b2b", "skill": "s", "area": "a", "audience": "internal",
-            "metric": "exact", "answer_kind": "month", "query": "q", "shards": [{"id": "intent", "text": "q"}],
-            "answer": ["March"]}
-TEMPLATE = {"schema_version": 2, "episode_id": "e1", "run_id": "r1", "task": "test_task", "org": "b2b",
-            "instance_id": "b2b-test-0001", "mode": "full", "persona_id": "p1", "persona_prompt": "",
-            "agent": {"kind": "oracle"}, "user": {"kind": "ScriptedUser"}, "instance": INSTANCE, "seed": 0,
-            "messages": [], "termination": {"reason": "user_done"}}
+INSTANCE = {
+    "id": "b2b-test-0001",
+    "task": "test_task",
+    "org": "b2b",
+    "skill": "s",
+    "area": "a",
+    "audience": "internal",
+    "metric": "exact",
+    "answer_kind": "month",
+    "query": "q",
+    "shards": [{"id": "intent", "text": "q"}],
+    "answer": ["March"],
+}
+TEMPLATE = {
+    "schema_version": 2,
+    "episode_id": "e1",
+    "run_id": "r1",
+    "task": "test_task",
+    "org": "b2b",
+    "instance_id": "b2b-test-0001",
+    "mode": "full",
+    "persona_id": "p1",
+    "persona_prompt": "",
+    "agent": {"kind": "oracle"},
+    "user": {"kind": "ScriptedUser"},
+    "instance": INSTANCE,
+    "seed": 0,
+    "messages": [],
+    "termination": {"reason": "user_done"},
+}
 
 
 def merged(base: Any, overrides: Any) -> Any:

@@ -50,6 +50,7 @@ class McpTools:
             arguments.pop("self")
             future = asyncio.run_coroutine_threadsafe(self.session.call_tool(name, arguments), self.loop)
             return future.result(timeout=60).content[0].text
+
         call.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
         return call
 
@@ -68,18 +69,24 @@ class OracleSession:
         brief = body["brief"]
         self.revealed = frozenset(brief["revealed"])
         if not self.started:
-            self.oracle.brief(OracleBrief(Instance.from_json(brief["instance"]), OrgMeta.from_rows(brief["meta"]),
-                                          lambda: self.revealed))
+            self.oracle.brief(
+                OracleBrief(
+                    Instance.from_json(brief["instance"]), OrgMeta.from_rows(brief["meta"]), lambda: self.revealed
+                )
+            )
             await self.oracle.start(AgentSetup(self.tools, self.opened["system_prompt"], self.opened["max_steps"]))
             self.started = True
         if self.oracle.missing():  # it asks for a shard: no tools needed
             return (await self.oracle.respond(body["message"], body["turn"])).reply
-        async with (streamable_http_client(self.opened["tools"]["mcp_url"], http_client=self.http) as (read, write, _),
-                    ClientSession(read, write) as session):
+        async with (
+            streamable_http_client(self.opened["tools"]["mcp_url"], http_client=self.http) as (read, write, _),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             self.tools.session, self.tools.loop = session, asyncio.get_running_loop()
             turn = await anyio.to_thread.run_sync(
-                lambda: asyncio.run(self.oracle.respond(body["message"], body["turn"])))
+                lambda: asyncio.run(self.oracle.respond(body["message"], body["turn"]))
+            )
         return turn.reply
 
 
@@ -151,9 +158,11 @@ def calling_app(calls: list[tuple[str, dict]], reply: str, results: list, *, aft
 
     async def call_all() -> None:
         grant = sessions["s1"]["tools"]
-        async with (httpx.AsyncClient(headers=grant["headers"], timeout=60) as http,
-                    streamable_http_client(grant["mcp_url"], http_client=http) as (read, write, _),
-                    ClientSession(read, write) as tools):
+        async with (
+            httpx.AsyncClient(headers=grant["headers"], timeout=60) as http,
+            streamable_http_client(grant["mcp_url"], http_client=http) as (read, write, _),
+            ClientSession(read, write) as tools,
+        ):
             await tools.initialize()
             for name, arguments in calls:
                 result = await tools.call_tool(name, arguments)
@@ -178,19 +187,25 @@ def calling_app(calls: list[tuple[str, dict]], reply: str, results: list, *, aft
 
 
 def _app(open_session, message, close) -> Starlette:
-    return Starlette(routes=[Route("/sessions", open_session, methods=["POST"]),
-                             Route("/sessions/{session_id}/messages", message, methods=["POST"]),
-                             Route("/sessions/{session_id}", close, methods=["DELETE"])])
+    return Starlette(
+        routes=[
+            Route("/sessions", open_session, methods=["POST"]),
+            Route("/sessions/{session_id}/messages", message, methods=["POST"]),
+            Route("/sessions/{session_id}", close, methods=["DELETE"]),
+        ]
+    )
 
 
-def salesforce_app(act: Callable[[Any, int], Any], reply: str, results: list, *,
-                   after_reply: bool = False) -> Starlette:
+def salesforce_app(
+    act: Callable[[Any, int], Any], reply: str, results: list, *, after_reply: bool = False
+) -> Starlette:
     """An endpoint that, on each message, runs `act(client, turn)` on a worker thread with a simple-salesforce
     client on the session's REST grant (`salesforce`), keeps what it returns or raises in `results`, and
     answers `reply`; with `after_reply`, it acts only after answering."""
     from simple_salesforce import Salesforce
 
     from simulator.servers.sf_client import local_session
+
     opened: dict = {}
 
     async def open_session(request: Request) -> JSONResponse:
@@ -199,8 +214,12 @@ def salesforce_app(act: Callable[[Any, int], Any], reply: str, results: list, *,
 
     def run(turn: int) -> None:
         grant = opened["salesforce"]
-        client = Salesforce(instance_url=grant["instance_url"], session_id=grant["access_token"],
-                            version=grant["version"], session=local_session(grant["instance_url"]))
+        client = Salesforce(
+            instance_url=grant["instance_url"],
+            session_id=grant["access_token"],
+            version=grant["version"],
+            session=local_session(grant["instance_url"]),
+        )
         try:
             results.append(act(client, turn))
         except Exception as exc:  # (a refusal: the test reads it)

@@ -17,11 +17,13 @@ import pytest
 from simulator.crm.schema import STAGES
 from simulator.tasks.generate import generate_instances
 
-KEYWORDS = {"Qualification": r"qualif|budget|fund|money|decision|decide|signs? off|timeline|pain",
-            "Discovery": r"discover|demo|requirement|needs|workshop|walkthrough|technical|current (?:setup|system)",
-            "Quote": r"quote|proposal|pric|offer|cost|figures|line items",
-            "Negotiation": r"negotiat|contract|terms|legal|lawyer|redline|clause|procurement|counter",
-            "Closed": r"signed|signature|kick-?off|onboard|go-live|training|hand-?over|rollout"}
+KEYWORDS = {
+    "Qualification": r"qualif|budget|fund|money|decision|decide|signs? off|timeline|pain",
+    "Discovery": r"discover|demo|requirement|needs|workshop|walkthrough|technical|current (?:setup|system)",
+    "Quote": r"quote|proposal|pric|offer|cost|figures|line items",
+    "Negotiation": r"negotiat|contract|terms|legal|lawyer|redline|clause|procurement|counter",
+    "Closed": r"signed|signature|kick-?off|onboard|go-live|training|hand-?over|rollout",
+}
 INSTANCES = 100
 
 
@@ -32,8 +34,10 @@ def voted(text: str) -> str | None:
 
 
 def evidence(conn, opp: str) -> list[str]:
-    texts = [s for s, in conn.execute("SELECT Subject FROM Task WHERE WhatId = ? AND Status != 'Not Started'", (opp,))]
-    return texts + [s for s, in conn.execute("SELECT Subject FROM Event WHERE WhatId = ?", (opp,))]
+    texts = [
+        s for (s,) in conn.execute("SELECT Subject FROM Task WHERE WhatId = ? AND Status != 'Not Started'", (opp,))
+    ]
+    return texts + [s for (s,) in conn.execute("SELECT Subject FROM Event WHERE WhatId = ?", (opp,))]
 
 
 def latest(votes: list[str]) -> str | None:
@@ -50,15 +54,18 @@ def test_stage_keyword_votes_do_not_solve_wrong_stage(kind, scale1_org):
     conn = org.connect()
     questions = {}  # opportunity -> answer: each deal counted once (asked by Id or by name)
     for inst in generate_instances(org, INSTANCES, types=("wrong_stage_rectification",), seed=3):
-        opp = inst.params["opportunity"] if inst.params["ref"] == "id" else conn.execute(
-            "SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
+        opp = (
+            inst.params["opportunity"]
+            if inst.params["ref"] == "id"
+            else conn.execute("SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
+        )
         questions[opp] = tuple(inst.answer)
     gold = list(questions.values())
     top = Counter(gold).most_common(1)[0][1] / len(gold)
     for pick in (latest, most):
         right = 0
         for opp, answer in questions.items():
-            (recorded,), = conn.execute("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
+            ((recorded,),) = conn.execute("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
             shown = pick([s for s in map(voted, evidence(conn, opp)) if s])
             right += answer == (("None",) if shown in (None, recorded) else (shown,))
         assert right / len(gold) <= top + 0.05, (pick.__name__, right / len(gold), top)

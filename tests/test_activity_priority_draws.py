@@ -28,13 +28,14 @@ Z = 3.5  # a guesser's hit rate may stray this many standard errors from chance
 
 def _candidates(conn, opp: str) -> list[tuple]:
     """The opportunity's Not Started tasks: (Id, CreatedDate, ActivityDate)."""
-    return conn.execute("SELECT Id, CreatedDate, ActivityDate FROM Task WHERE WhatId = ? AND Status = 'Not Started'",
-                        (opp,)).fetchall()
+    return conn.execute(
+        "SELECT Id, CreatedDate, ActivityDate FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,)
+    ).fetchall()
 
 
 def _opportunity(conn, params: dict) -> str:
     field = "Name" if params["ref"] == "name" else "Id"
-    (opp,), = conn.execute(f"SELECT Id FROM Opportunity WHERE {field} = ?", (params["opportunity"],)).fetchall()
+    ((opp,),) = conn.execute(f"SELECT Id FROM Opportunity WHERE {field} = ?", (params["opportunity"],)).fetchall()
     return opp
 
 
@@ -71,18 +72,24 @@ def test_no_order_of_the_candidates_tells_the_misfits(kind, scale1_org):
     Id, CreatedDate or ActivityDate, hits about as many misfits as random picks would."""
     conn = scale1_org(kind).connect()
     misfits: dict[str, set[str]] = {}
-    for task, opp in conn.execute("SELECT record_id, json_extract(value, '$.opportunity') FROM _truth "
-                                  "WHERE kind = 'misfit_task'"):
+    for task, opp in conn.execute(
+        "SELECT record_id, json_extract(value, '$.opportunity') FROM _truth WHERE kind = 'misfit_task'"
+    ):
         misfits.setdefault(opp, set()).add(task)
     rows = {opp: _candidates(conn, opp) for opp in misfits}
     for column, name in enumerate(("Id", "CreatedDate", "ActivityDate")):
         for last, k in itertools.product((False, True), (1, 3, None)):
             hits = expected = variance = 0.0
             for opp, answer in misfits.items():
-                ranked = sorted(rows[opp], key=lambda r: (r[column], r[0]), reverse=last)[:k or len(answer)]
+                ranked = sorted(rows[opp], key=lambda r: (r[column], r[0]), reverse=last)[: k or len(answer)]
                 hits += sum(r[0] in answer for r in ranked)
                 share = len(answer) / len(rows[opp])  # a random pick's chance of a misfit
                 expected += len(ranked) * share
                 variance += len(ranked) * share * (1 - share)
-            assert abs(hits - expected) <= Z * math.sqrt(variance), \
-                (name, "last" if last else "first", k, hits, round(expected, 1))
+            assert abs(hits - expected) <= Z * math.sqrt(variance), (
+                name,
+                "last" if last else "first",
+                k,
+                hits,
+                round(expected, 1),
+            )

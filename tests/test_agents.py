@@ -25,15 +25,25 @@ API_KEY = fake_key("do-not-leak")
 
 
 def _model_info(function_calling: bool) -> dict:
-    return {"vision": False, "function_calling": function_calling, "json_output": False, "family": "unknown",
-            "structured_output": False}
+    return {
+        "vision": False,
+        "function_calling": function_calling,
+        "json_output": False,
+        "family": "unknown",
+        "structured_output": False,
+    }
 
 
 def _client(server, *, function_calling: bool = True):
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
-    return OpenAIChatCompletionClient(model="fake-model", base_url=server.base_url, api_key=API_KEY,
-                                      model_info=_model_info(function_calling), max_retries=0)
+    return OpenAIChatCompletionClient(
+        model="fake-model",
+        base_url=server.base_url,
+        api_key=API_KEY,
+        model_info=_model_info(function_calling),
+        max_retries=0,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +70,14 @@ def tools(session):
 
 def _play(agent: Agent, setup: AgentSetup, *messages: str) -> list[AgentTurn]:
     """Start the agent and hand it the person's messages, one turn each."""
+
     async def go():
         await agent.start(setup)
         try:
             return [await agent.respond(text, turn) for turn, text in enumerate(messages, 1)]
         finally:
             await agent.close()
+
     return asyncio.run(go())
 
 
@@ -116,8 +128,10 @@ def test_function_agent_solves_an_instance_through_a_real_tool_call(fake_openai,
     user_id = inst.answer[0]
     query = f"SELECT Id, Name, ProfileId FROM User WHERE Id = '{user_id}'"
     expected_result = tools.soql(query)
-    fake_openai.enqueue(tool_call("soql", {"query": query}, call_id="c1"),
-                        reply(f"The agent with the lowest average handle time is {user_id}."))
+    fake_openai.enqueue(
+        tool_call("soql", {"query": query}, call_id="c1"),
+        reply(f"The agent with the lowest average handle time is {user_id}."),
+    )
     prompt = system_prompt(inst, schema_text, protocol="function", privacy_aware=False)
     agent = FunctionCallingAgent(_client(fake_openai))
     [turn] = _play(agent, _setup(tools, prompt), inst.query)
@@ -125,9 +139,16 @@ def test_function_agent_solves_an_instance_through_a_real_tool_call(fake_openai,
     assert user_id in turn.reply and not turn.step_limit_hit
     call, result = turn.messages
     assert call["role"] == "assistant" and call["tool_calls"] == [
-        {"id": "c1", "name": "soql", "arguments": json.dumps({"query": query})}]
-    assert result == {"role": "tool", "content": expected_result, "turn": 1, "call_id": "c1", "name": "soql",
-                      "is_error": False}
+        {"id": "c1", "name": "soql", "arguments": json.dumps({"query": query})}
+    ]
+    assert result == {
+        "role": "tool",
+        "content": expected_result,
+        "turn": 1,
+        "call_id": "c1",
+        "name": "soql",
+        "is_error": False,
+    }
     assert user_id in expected_result
     first, second = fake_openai.requests
     assert first["messages"][0] == {"role": "system", "content": prompt}
@@ -149,8 +170,11 @@ def test_function_agent_in_an_episode_with_the_scripted_user(fake_openai, b2b_or
     fake_openai.enqueue(tool_call("soql", {"query": f"SELECT Name FROM User WHERE Id = '{user_id}'"}))
     fake_openai.responder = lambda body: reply(f"The agent is {user_id}.")
     spec = EpisodeSpec("e1", "r1", inst, "full", persona, prompt, seed=1)
-    record = asyncio.run(run_episode(spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1),
-                                     seat=Seat("function_calling")))
+    record = asyncio.run(
+        run_episode(
+            spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1), seat=Seat("function_calling")
+        )
+    )
 
     assert record.termination.reason == "user_done" and user_id in record.final_answer
     roles = [(m["role"], "tool_calls" in m) for m in record.messages[:4]]
@@ -170,8 +194,11 @@ def test_a_turn_that_fails_still_records_its_tool_calls_and_cost(fake_openai, b2
     fake_openai.enqueue(tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}))
     fake_openai.responder = lambda body: error(500)
     spec = EpisodeSpec("e2", "r1", inst, "full", persona, prompt, seed=1)
-    record = asyncio.run(run_episode(spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1),
-                                     seat=Seat("function_calling")))
+    record = asyncio.run(
+        run_episode(
+            spec, b2b_org, FunctionCallingAgent(_client(fake_openai)), ScriptedUser(1), seat=Seat("function_calling")
+        )
+    )
 
     assert record.termination.reason == "infra_error"
     calls = [m for m in record.messages if m.get("tool_calls")]
@@ -180,13 +207,15 @@ def test_a_turn_that_fails_still_records_its_tool_calls_and_cost(fake_openai, b2
     assert record.usage["agent"].calls == 1
 
 
-@pytest.mark.parametrize("name,arguments,words", [
-    ("soql", '{"query": "SELECT Id FROM User', "Unterminated string"),  # malformed JSON
-    ("drop_table", {"name": "Case"}, "tool 'drop_table' not found"),  # unknown tool
-    ("soql", {"sql": "SELECT Id FROM User"}, "query"),  # wrong argument name
-])
-def test_bad_tool_calls_are_error_observations_and_the_agent_goes_on(fake_openai, tools, name,
-                                                                     arguments, words):
+@pytest.mark.parametrize(
+    "name,arguments,words",
+    [
+        ("soql", '{"query": "SELECT Id FROM User', "Unterminated string"),  # malformed JSON
+        ("drop_table", {"name": "Case"}, "tool 'drop_table' not found"),  # unknown tool
+        ("soql", {"sql": "SELECT Id FROM User"}, "query"),  # wrong argument name
+    ],
+)
+def test_bad_tool_calls_are_error_observations_and_the_agent_goes_on(fake_openai, tools, name, arguments, words):
     fake_openai.enqueue(tool_call(name, arguments), reply("Sorry, let me answer directly: none."))
     [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Hi")
     result = turn.messages[1]
@@ -204,19 +233,30 @@ def test_soql_error_is_a_result_the_model_sees(fake_openai, tools):
 
 
 def test_running_out_of_steps_sets_step_limit_hit(fake_openai, tools):
-    fake_openai.enqueue(*[tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}, call_id=f"c{i}")
-                          for i in range(3)])
-    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools, max_steps=2),
-                   "Hi")
+    fake_openai.enqueue(
+        *[tool_call("soql", {"query": "SELECT Id FROM User LIMIT 1"}, call_id=f"c{i}") for i in range(3)]
+    )
+    [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools, max_steps=2), "Hi")
     assert turn.step_limit_hit and turn.reply == ""
     assert len(fake_openai.requests) == 2 and len(turn.messages) == 4
 
 
 def test_second_call_in_one_reply_is_refused_unless_parallel(fake_openai, tools):
-    two_calls = {"message": {"role": "assistant", "content": "Two lookups.", "tool_calls": [
-        {"id": f"c{i}", "type": "function",
-         "function": {"name": "soql", "arguments": json.dumps({"query": "SELECT Id FROM User LIMIT 1"})}}
-        for i in (1, 2)]}, "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
+    two_calls = {
+        "message": {
+            "role": "assistant",
+            "content": "Two lookups.",
+            "tool_calls": [
+                {
+                    "id": f"c{i}",
+                    "type": "function",
+                    "function": {"name": "soql", "arguments": json.dumps({"query": "SELECT Id FROM User LIMIT 1"})},
+                }
+                for i in (1, 2)
+            ],
+        },
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1},
+    }
     fake_openai.enqueue(two_calls, reply("Done."))
     [turn] = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Hi")
     call, first, second = turn.messages
@@ -225,8 +265,7 @@ def test_second_call_in_one_reply_is_refused_unless_parallel(fake_openai, tools)
     assert second["is_error"] is True and second["content"] == ONE_CALL_NOTICE
 
     fake_openai.enqueue(two_calls, reply("Done."))
-    [turn] = _play(FunctionCallingAgent(_client(fake_openai), parallel_tool_calls=True),
-                   _setup(tools), "Hi")
+    [turn] = _play(FunctionCallingAgent(_client(fake_openai), parallel_tool_calls=True), _setup(tools), "Hi")
     assert [m["is_error"] for m in turn.messages[1:]] == [False, False]
 
 
@@ -243,17 +282,22 @@ def test_empty_reply_gets_one_notice(fake_openai, tools):
 
 def test_conversation_state_carries_across_turns(fake_openai, tools):
     fake_openai.enqueue(reply("Which quarter?"), reply("Got it."))
-    turns = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools),
-                  "Find an agent.", "Q3 2024.")
+    turns = _play(FunctionCallingAgent(_client(fake_openai)), _setup(tools), "Find an agent.", "Q3 2024.")
     assert [t.reply for t in turns] == ["Which quarter?", "Got it."]
     assert [m["content"] for m in fake_openai.requests[1]["messages"][1:]] == [
-        "Find an agent.", "Which quarter?", "Q3 2024."]
+        "Find an agent.",
+        "Which quarter?",
+        "Q3 2024.",
+    ]
 
 
-@pytest.mark.parametrize("status,kind,words", [
-    (400, AgentError, "rejected the request"),  # e.g. a context overflow
-    (500, InfraError, "model call failed"),
-])
+@pytest.mark.parametrize(
+    "status,kind,words",
+    [
+        (400, AgentError, "rejected the request"),  # e.g. a context overflow
+        (500, InfraError, "model call failed"),
+    ],
+)
 def test_provider_failures_keep_their_type_and_never_the_key(fake_openai, tools, status, kind, words):
     fake_openai.enqueue(error(status, body=json.dumps({"error": {"message": f"bad request; key {API_KEY}"}})))
     with pytest.raises(kind, match=words) as caught:
@@ -270,10 +314,13 @@ def test_settings_name_the_model_but_not_the_key(fake_openai):
 def test_with_a_model_client_usage_and_settings_come_from_it(fake_openai, tools):
     from simulator.models.clients import build_client, parse_model_spec
 
-    spec = parse_model_spec({"model": "fake-model", "base_url": fake_openai.base_url,
-                             "model_info": _model_info(False)}, where="test")
-    fake_openai.enqueue(reply("<execute>SELECT Id FROM User LIMIT 1</execute>", prompt_tokens=20),
-                        reply("<respond>One.</respond>", prompt_tokens=30))
+    spec = parse_model_spec(
+        {"model": "fake-model", "base_url": fake_openai.base_url, "model_info": _model_info(False)}, where="test"
+    )
+    fake_openai.enqueue(
+        reply("<execute>SELECT Id FROM User LIMIT 1</execute>", prompt_tokens=20),
+        reply("<respond>One.</respond>", prompt_tokens=30),
+    )
     agent = ReActAgent(build_client(spec))
     [turn] = _play(agent, _setup(tools), "Hi")
     assert (turn.usage.calls, turn.usage.prompt_tokens) == (2, 50)
@@ -282,8 +329,7 @@ def test_with_a_model_client_usage_and_settings_come_from_it(fake_openai, tools)
 
 def test_function_agent_needs_a_function_calling_model(fake_openai, tools):
     with pytest.raises(AgentError, match="use the react agent"):
-        _play(FunctionCallingAgent(_client(fake_openai, function_calling=False)),
-              _setup(tools))
+        _play(FunctionCallingAgent(_client(fake_openai, function_calling=False)), _setup(tools))
     with pytest.raises(ValueError, match="identifier"):
         FunctionCallingAgent(_client(fake_openai), name="my agent")
 
@@ -296,8 +342,10 @@ def test_react_executes_then_responds(fake_openai, instances, tools):
     user_id = inst.answer[0]
     query = f"SELECT Id, Name FROM User WHERE Id = '{user_id}'"
     expected = tools.soql(query)
-    fake_openai.enqueue(reply(f"<thought>Look the agent up.</thought>\n<execute>{query}</execute>"),
-                        reply(f"<thought>Found.</thought><respond>It is {user_id}.</respond>"))
+    fake_openai.enqueue(
+        reply(f"<thought>Look the agent up.</thought>\n<execute>{query}</execute>"),
+        reply(f"<thought>Found.</thought><respond>It is {user_id}.</respond>"),
+    )
     [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools), inst.query)
     assert turn.reply == f"It is {user_id}." and not turn.step_limit_hit
     call, result = turn.messages  # the thought before <respond> is not a message to the person
@@ -306,15 +354,17 @@ def test_react_executes_then_responds(fake_openai, instances, tools):
     assert result["content"] == expected and result["call_id"] == call["tool_calls"][0]["id"]
     assert result["is_error"] is False
     assert "tools" not in fake_openai.requests[0]
-    assert fake_openai.requests[1]["messages"][-1] == {"role": "user", "content": f"Observation: {expected}",
-                                                       "name": "user"}
+    assert fake_openai.requests[1]["messages"][-1] == {
+        "role": "user",
+        "content": f"Observation: {expected}",
+        "name": "user",
+    }
     assert turn.usage.calls == 2
 
 
 def test_react_malformed_message_gets_a_correction(fake_openai, tools):
     fake_openai.enqueue(reply("I think the answer is 42."), reply("<respond>42</respond>"))
-    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools),
-                   "Hi")
+    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools), "Hi")
     assert turn.reply == "42"
     [notice] = turn.messages
     assert notice["name"] == "protocol" and notice["is_error"] and notice["call_id"] is None
@@ -324,68 +374,89 @@ def test_react_malformed_message_gets_a_correction(fake_openai, tools):
 
 
 def test_react_bad_actions_are_error_observations(fake_openai, tools):
-    fake_openai.enqueue(reply("<execute>DELETE FROM Case</execute>"),
-                        reply("<execute>assign_case(case='500x', user_id='005x')</execute>"),
-                        reply("<execute>SELECT Nonsense__c FROM User</execute>"),
-                        reply("<respond>Sorry.</respond>"))
-    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools),
-                   "Hi")
+    fake_openai.enqueue(
+        reply("<execute>DELETE FROM Case</execute>"),
+        reply("<execute>assign_case(case='500x', user_id='005x')</execute>"),
+        reply("<execute>SELECT Nonsense__c FROM User</execute>"),
+        reply("<respond>Sorry.</respond>"),
+    )
+    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools), "Hi")
     notice, call, bad_args, _, soql_error = turn.messages
     assert notice["name"] == "protocol" and "an action must be" in notice["content"]
     assert call["tool_calls"][0]["name"] == "assign_case"
     assert bad_args["is_error"] and "unexpected keyword argument 'case'" in bad_args["content"]
     assert soql_error["is_error"] and "INVALID_FIELD" in soql_error["content"]
     assert turn.reply == "Sorry." and fake_openai.requests[3]["messages"][-1]["content"].startswith(
-        'Observation: {"error"')
+        'Observation: {"error"'
+    )
 
 
 def test_react_write_call_changes_the_org_and_history_spans_turns(fake_openai, session, tools):
     case_id, user_id = (session.fetch(f"SELECT Id FROM {t} LIMIT 1")[0][0] for t in ('"Case"', '"User"'))
-    fake_openai.enqueue(reply("<respond>Which case?</respond>"),
-                        reply(f'<execute>assign_case(case_id="{case_id}", user_id="{user_id}")</execute>'),
-                        reply("<respond>Assigned.</respond>"))
-    turns = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools),
-                  "Route a case.", f"Case {case_id}.")
+    fake_openai.enqueue(
+        reply("<respond>Which case?</respond>"),
+        reply(f'<execute>assign_case(case_id="{case_id}", user_id="{user_id}")</execute>'),
+        reply("<respond>Assigned.</respond>"),
+    )
+    turns = _play(
+        ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools), "Route a case.", f"Case {case_id}."
+    )
     assert [t.reply for t in turns] == ["Which case?", "Assigned."]
     assert '"success": true' in turns[1].messages[1]["content"]
     assert session.fetch('SELECT OwnerId FROM "Case" WHERE Id = ?', (case_id,))[0][0] == user_id
     assert [m["content"] for m in fake_openai.requests[1]["messages"][1:]] == [
-        "Route a case.", "<respond>Which case?</respond>", f"Case {case_id}."]
+        "Route a case.",
+        "<respond>Which case?</respond>",
+        f"Case {case_id}.",
+    ]
 
 
 def test_react_step_limit(fake_openai, tools):
     fake_openai.enqueue(*[reply("<execute>SELECT Id FROM User LIMIT 1</execute>")] * 2)
-    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)),
-                   _setup(tools, max_steps=2), "Hi")
+    [turn] = _play(ReActAgent(_client(fake_openai, function_calling=False)), _setup(tools, max_steps=2), "Hi")
     assert turn.step_limit_hit and turn.reply == "" and len(fake_openai.requests) == 2
 
 
-@pytest.mark.parametrize("text,kind,body", [
-    ("<execute>SELECT Id FROM User</execute>", "execute", "SELECT Id FROM User"),
-    ("<execute>\n```sql\nSELECT Id FROM User\n```\n</execute>", "execute", "SELECT Id FROM User"),
-    ("<THOUGHT>hm</THOUGHT><Respond>Hello</Respond>", "respond", "Hello"),
-    ("<respond>Hello", "malformed", "not closed"),
-    ("<execute>SELECT Id FROM User</execute><respond>x</respond>", "malformed", "exactly one"),
-    ("<execute>FIND {a}</execute><execute>FIND {b}</execute>", "malformed", "exactly one"),
-    ("<respond>  </respond>", "malformed", "empty"),
-    ("Just text", "malformed", "neither"),
-])
+@pytest.mark.parametrize(
+    "text,kind,body",
+    [
+        ("<execute>SELECT Id FROM User</execute>", "execute", "SELECT Id FROM User"),
+        ("<execute>\n```sql\nSELECT Id FROM User\n```\n</execute>", "execute", "SELECT Id FROM User"),
+        ("<THOUGHT>hm</THOUGHT><Respond>Hello</Respond>", "respond", "Hello"),
+        ("<respond>Hello", "malformed", "not closed"),
+        ("<execute>SELECT Id FROM User</execute><respond>x</respond>", "malformed", "exactly one"),
+        ("<execute>FIND {a}</execute><execute>FIND {b}</execute>", "malformed", "exactly one"),
+        ("<respond>  </respond>", "malformed", "empty"),
+        ("Just text", "malformed", "neither"),
+    ],
+)
 def test_parse_step(text, kind, body):
     step = parse_step(text)
     assert step.kind == kind and body in step.body
 
 
-@pytest.mark.parametrize("action,expected", [
-    ("select Id from User", ("soql", {"query": "select Id from User"})),
-    ("FIND {jam} RETURNING Case(Id)", ("sosl", {"search": "FIND {jam} RETURNING Case(Id)"})),
-    ("assign_lead('00Q1', user_id='0051')", ("assign_lead", {"lead_id": "00Q1", "user_id": "0051"})),
-])
+@pytest.mark.parametrize(
+    "action,expected",
+    [
+        ("select Id from User", ("soql", {"query": "select Id from User"})),
+        ("FIND {jam} RETURNING Case(Id)", ("sosl", {"search": "FIND {jam} RETURNING Case(Id)"})),
+        ("assign_lead('00Q1', user_id='0051')", ("assign_lead", {"lead_id": "00Q1", "user_id": "0051"})),
+    ],
+)
 def test_read_call(action, expected):
     assert read_call(action) == expected
 
 
-@pytest.mark.parametrize("action", ["DELETE FROM Case", "os.system('ls')", "assign_case(case_id=x)",
-                                    "assign_case('a', 'b', 'c')", "assign_case(**{'case_id': '500x'})"])
+@pytest.mark.parametrize(
+    "action",
+    [
+        "DELETE FROM Case",
+        "os.system('ls')",
+        "assign_case(case_id=x)",
+        "assign_case('a', 'b', 'c')",
+        "assign_case(**{'case_id': '500x'})",
+    ],
+)
 def test_read_call_rejects_other_actions(action):
     with pytest.raises(ValueError, match="an action must be"):
         read_call(action)
@@ -431,14 +502,17 @@ def test_plugin_loads_and_builds_with_options(plugin_module):
     assert asyncio.run(agent.respond("hi", 1)).reply == "> hi"
 
 
-@pytest.mark.parametrize("path,words", [
-    ("crmarena_test_plugin.EchoAgent", "expected 'module:Class'"),
-    ("no_such_pkg.agents:Agent", "module 'no_such_pkg' not found"),
-    ("crmarena_test_plugin:Missing", "has no attribute 'Missing'"),
-    ("crmarena_test_plugin:NOT_A_CLASS", "not a subclass"),
-    ("json:JSONDecoder", "not a subclass"),
-    ("crmarena_test_plugin:HalfAgent", "does not implement respond"),
-])
+@pytest.mark.parametrize(
+    "path,words",
+    [
+        ("crmarena_test_plugin.EchoAgent", "expected 'module:Class'"),
+        ("no_such_pkg.agents:Agent", "module 'no_such_pkg' not found"),
+        ("crmarena_test_plugin:Missing", "has no attribute 'Missing'"),
+        ("crmarena_test_plugin:NOT_A_CLASS", "not a subclass"),
+        ("json:JSONDecoder", "not a subclass"),
+        ("crmarena_test_plugin:HalfAgent", "does not implement respond"),
+    ],
+)
 def test_plugin_errors_are_clear(plugin_module, path, words):
     with pytest.raises(PluginError, match=words):
         load_agent_class(path)
@@ -491,21 +565,31 @@ def _plugin_run(tmp_path, monkeypatch, plugin: str, options: dict, instances: in
     from simulator.runs.config import load_config
     from simulator.runs.run import execute
     from simulator.runs.transcript import read_records
+
     (tmp_path / "crmarena_sloppy.py").write_text(SLOPPY_SOURCE)
     monkeypatch.syspath_prepend(str(tmp_path))
-    config = {"name": "sloppy", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time"],
-              "instances_per_task": instances, "modes": ["full"], "personas_per_pool": 1,
-              "agent": {"kind": "plugin", "plugin": f"crmarena_sloppy:{plugin}", "options": options},
-              "user": {"kind": "scripted"}, "out": str(tmp_path / "runs")}
+    config = {
+        "name": "sloppy",
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": ["handle_time"],
+        "instances_per_task": instances,
+        "modes": ["full"],
+        "personas_per_pool": 1,
+        "agent": {"kind": "plugin", "plugin": f"crmarena_sloppy:{plugin}", "options": options},
+        "user": {"kind": "scripted"},
+        "out": str(tmp_path / "runs"),
+    }
     (tmp_path / "run.yaml").write_text(yaml.safe_dump(config))
     folder = execute(load_config(tmp_path / "run.yaml"), say=lambda *_: None).folder
     return list(read_records(folder / "transcripts.jsonl"))
 
 
-@pytest.mark.parametrize("how, named", [("none", "content"), ("role", "role"), ("calls", "tool_calls.0.id"),
-                                        ("turn", "turn")])
-def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(tmp_path, monkeypatch, org_cache, how,
-                                                                            named):
+@pytest.mark.parametrize(
+    "how, named", [("none", "content"), ("role", "role"), ("calls", "tool_calls.0.id"), ("turn", "turn")]
+)
+def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(
+    tmp_path, monkeypatch, org_cache, how, named
+):
     """A plug-in agent's malformed message ends its episode as agent_error (named), and the run goes on:
     before, the record failed at the transcript writer and the whole run stopped with a traceback."""
     records = _plugin_run(tmp_path, monkeypatch, "Sloppy", {"how": how}, 2)
@@ -520,21 +604,25 @@ def test_a_plugin_message_the_transcript_cannot_hold_is_the_agents_failure(tmp_p
 OK_MESSAGE = {"role": "assistant", "content": "hi", "turn": 1}
 
 
-@pytest.mark.parametrize("messages, reply, named", [
-    ([OK_MESSAGE], 42, "its reply is a int"),
-    (["hello"], "x", "message 1 of its turn: not a mapping"),
-    ([{"role": "user", "content": "x"}], "x", "turn: missing"),
-    ([{**OK_MESSAGE, "tool_calls": [{"id": "c1", "arguments": "{}"}]}], "x", "tool_calls.0.name: missing"),
-    ([{"role": "tool", "content": "x", "turn": 1, "is_error": "maybe"}], "x", "is_error"),
-    (None, "x", "its messages are a NoneType"),
-    ([OK_MESSAGE, {**OK_MESSAGE, "note": object()}], "x", "message 2 of its turn: Unable to serialize"),
-    ([{"role": "tool", "content": ["a"], "turn": 1}], "x", "content"),
-    ([{**OK_MESSAGE, "turn": 1.5}], "x", "turn"),
-    ([{**OK_MESSAGE, "tool_calls": "soql"}], "x", "tool_calls"),
-])
+@pytest.mark.parametrize(
+    "messages, reply, named",
+    [
+        ([OK_MESSAGE], 42, "its reply is a int"),
+        (["hello"], "x", "message 1 of its turn: not a mapping"),
+        ([{"role": "user", "content": "x"}], "x", "turn: missing"),
+        ([{**OK_MESSAGE, "tool_calls": [{"id": "c1", "arguments": "{}"}]}], "x", "tool_calls.0.name: missing"),
+        ([{"role": "tool", "content": "x", "turn": 1, "is_error": "maybe"}], "x", "is_error"),
+        (None, "x", "its messages are a NoneType"),
+        ([OK_MESSAGE, {**OK_MESSAGE, "note": object()}], "x", "message 2 of its turn: Unable to serialize"),
+        ([{"role": "tool", "content": ["a"], "turn": 1}], "x", "content"),
+        ([{**OK_MESSAGE, "turn": 1.5}], "x", "turn"),
+        ([{**OK_MESSAGE, "tool_calls": "soql"}], "x", "tool_calls"),
+    ],
+)
 def test_every_malformed_agent_turn_is_named_as_the_agents_failure(messages, reply, named):
     from simulator.infra.errors import AgentError
     from simulator.runs.episode import held
+
     with pytest.raises(AgentError, match="the agent returned a message the transcript cannot hold") as caught:
         held(messages, reply)
     assert named in str(caught.value)
@@ -542,6 +630,7 @@ def test_every_malformed_agent_turn_is_named_as_the_agents_failure(messages, rep
 
 def test_a_turn_the_transcript_can_hold_is_held_as_it_will_be_written():
     from simulator.runs.episode import held
+
     assert held([OK_MESSAGE], None) == [OK_MESSAGE]  # (None: no reply, as before)
     assert held(({**OK_MESSAGE, "content": b"hi"},)) == [OK_MESSAGE]  # (bytes read as text, a tuple as a list)
 

@@ -19,8 +19,10 @@ from tests.conftest import small_org_cache
 pd = pytest.importorskip("pandas")
 
 TASKS = ["lead_qualification", "handle_time", "monthly_trend_analysis", "knowledge_qa"]
-AGENTS = {"a": {"kind": "oracle"},
-          "b": {"kind": "plugin", "plugin": "simulator.agents.baselines:AlwaysNone", "label": "always-none"}}
+AGENTS = {
+    "a": {"kind": "oracle"},
+    "b": {"kind": "plugin", "plugin": "simulator.agents.baselines:AlwaysNone", "label": "always-none"},
+}
 
 
 def _command(*argv: str) -> int:
@@ -33,9 +35,18 @@ def runs(tmp_path_factory, org_paths):
     root = tmp_path_factory.mktemp("analysis")
     with small_org_cache(root, org_paths):
         for name, agent in AGENTS.items():
-            config = {"name": name, "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": TASKS,
-                      "instances_per_task": 3, "modes": ["full", "sharded"], "personas_per_pool": 1, "agent": agent,
-                      "user": {"kind": "scripted"}, "concurrency": 2, "out": str(root / "runs")}
+            config = {
+                "name": name,
+                "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+                "tasks": TASKS,
+                "instances_per_task": 3,
+                "modes": ["full", "sharded"],
+                "personas_per_pool": 1,
+                "agent": agent,
+                "user": {"kind": "scripted"},
+                "concurrency": 2,
+                "out": str(root / "runs"),
+            }
             (root / f"{name}.yaml").write_text(yaml.safe_dump(config))
             assert main(["run", "--config", str(root / f"{name}.yaml"), "-q"]) == 0
     return root / "runs"
@@ -102,8 +113,9 @@ def _run_copy(runs, tmp_path, name: str, change) -> str:
     folder = tmp_path / name
     folder.mkdir()
     lines = (runs / "a" / "transcripts.jsonl").read_text().splitlines()
-    (folder / "transcripts.jsonl").write_text("".join(json.dumps(change(i, json.loads(line))) + "\n"
-                                                      for i, line in enumerate(lines)))
+    (folder / "transcripts.jsonl").write_text(
+        "".join(json.dumps(change(i, json.loads(line))) + "\n" for i, line in enumerate(lines))
+    )
     return str(folder)
 
 

@@ -72,6 +72,7 @@ def test_a_malformed_corpus_line_names_file_and_line(tmp_path):
 
 # --- the judge prompt on the same corpus --------------------------------------------------------
 
+
 def test_judge_prompt_carries_expected_answer_reply_and_kind_rules(corpus):
     for item in sample(corpus):
         inst = item["instance"]
@@ -90,10 +91,12 @@ def test_judge_prompt_carries_expected_answer_reply_and_kind_rules(corpus):
             assert item["state"]["OwnerId"] in prompt, item["id"]
 
 
-UNPARSEABLE = ["The agent answered correctly, so I'd call this a success.",
-               '{"rationale": "The agent gave the right Id.", "success": tru',
-               "```json\n{\"success\": true}\n```",
-               ""]
+UNPARSEABLE = [
+    "The agent answered correctly, so I'd call this a success.",
+    '{"rationale": "The agent gave the right Id.", "success": tru',
+    '```json\n{"success": true}\n```',
+    "",
+]
 
 
 @pytest.mark.parametrize("replies", [UNPARSEABLE[:2], UNPARSEABLE[2:]])
@@ -112,8 +115,14 @@ def test_unparseable_judge_replies_are_invalid_never_a_pass(corpus, replies):
 def test_a_well_formed_judge_verdict_on_a_corpus_item_is_valid(corpus):
     item = corpus_record(next(i for i in corpus if i["task"] == "handle_time" and i["correct"]))
     turns = reply_turns(item)[0]
-    reply = json.dumps({"rationale": "The agent gave the expected User Id.", "success": True, "refused": None,
-                        "leaked": [], "turn_categories": [{"turn": t, "category": "answer_attempt"} for t in turns]})
+    reply = json.dumps(
+        {
+            "rationale": "The agent gave the expected User Id.",
+            "success": True,
+            "refused": None,
+            "leaked": [],
+            "turn_categories": [{"turn": t, "category": "answer_attempt"} for t in turns],
+        }
+    )
     verdict = asyncio.run(Judge(ReplayChatCompletionClient([reply])).judge(item))
     assert verdict["valid"] is True and verdict["success"] is True
-

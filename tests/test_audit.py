@@ -48,9 +48,17 @@ class FaultyUser(ScriptedUser):
 
 
 def _config(root) -> str:
-    config = {"name": "faulty", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": [TASK],
-              "instances_per_task": len(FAULTS), "modes": ["full", "sharded"], "personas": [PERSONA],
-              "agent": {"kind": "oracle"}, "user": {"kind": "scripted"}, "out": str(root / "runs")}
+    config = {
+        "name": "faulty",
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": [TASK],
+        "instances_per_task": len(FAULTS),
+        "modes": ["full", "sharded"],
+        "personas": [PERSONA],
+        "agent": {"kind": "oracle"},
+        "user": {"kind": "scripted"},
+        "out": str(root / "runs"),
+    }
     (root / "faulty.yaml").write_text(yaml.safe_dump(config))
     return str(root / "faulty.yaml")
 
@@ -106,8 +114,10 @@ def test_bad_folders_exit_2(tmp_path, run_dir, capsys):
     other = {**json.loads(lines[1]), "schema_version": 0}
     (mixed / "transcripts.jsonl").write_text(f"{lines[0]}\n{json.dumps(other)}\n")
     assert main(["audit", str(mixed)]) == 2
-    assert "line 2: an episode record of schema version 0, which no version of crmarena-sim wrote" in \
-        capsys.readouterr().err
+    assert (
+        "line 2: an episode record of schema version 0, which no version of crmarena-sim wrote"
+        in capsys.readouterr().err
+    )
 
 
 def _clean(run_dir) -> dict:
@@ -127,19 +137,30 @@ def test_two_at_once_answer_and_contradiction(run_dir):
     two = {**record, "events": [reveals[0], {**reveals[1], "shards": reveals[1]["shards"] + reveals[2]["shards"]}]}
     assert (reveals[1]["turn"], "too_many") in _rules(two)
     [answer] = record["instance"]["answer"]  # handle_time: an agent's Id
-    said = {**record, "messages": [{**m, "content": f"{m['content']} Is it {answer}?"} if m is person[1] else m
-                                   for m in record["messages"]]}
+    said = {
+        **record,
+        "messages": [
+            {**m, "content": f"{m['content']} Is it {answer}?"} if m is person[1] else m for m in record["messages"]
+        ],
+    }
     assert _rules(said) == {(2, "said_answer"), (2, "invented_value")}
-    denied = {**record, "messages": [{**m, "content": "That's everything I know."} if m is person[1] else m
-                                     for m in record["messages"]]}
+    denied = {
+        **record,
+        "messages": [
+            {**m, "content": "That's everything I know."} if m is person[1] else m for m in record["messages"]
+        ],
+    }
     assert (3, "contradiction") in _rules(denied)
 
 
 def test_llm_corrections_count_extra_calls(run_dir):
     record = _clean(run_dir)
     made = sum(m["role"] == "user" for m in record["messages"])
-    llm = {**record, "user": {"kind": "LLMUser", "model": {"model": "m"}},
-           "usage": {**record["usage"], "user": {"calls": made + 2}}}
+    llm = {
+        **record,
+        "user": {"kind": "LLMUser", "model": {"model": "m"}},
+        "usage": {**record["usage"], "user": {"calls": made + 2}},
+    }
     line = audit.audit_record(parse_record(llm))
     assert line["corrections"] == 2 and line["user"] == "LLMUser m"
     assert audit.audit_record(parse_record(record))["corrections"] is None
@@ -147,10 +168,13 @@ def test_llm_corrections_count_extra_calls(run_dir):
 
 def test_judge_rubric_flags_and_is_reused(run_dir, fake_openai, monkeypatch, capsys):
     from tests.fake_openai import reply
+
     monkeypatch.setenv("X", "sk-audit-test")
     fake_openai.responder = lambda body: reply(json.dumps({"style": False, "coherent": True, "reason": "too casual"}))
-    spec = (f"{{model: judge, base_url: '{fake_openai.base_url}', api_key_env: X, "
-            "retries: {attempts: 1, max_wait: 0.01}}")
+    spec = (
+        f"{{model: judge, base_url: '{fake_openai.base_url}', api_key_env: X, "
+        "retries: {attempts: 1, max_wait: 0.01}}"
+    )
     assert main(["audit", str(run_dir), "--judge", spec]) == 0
     lines = audit_file.read_audit(run_dir)
     assert len(fake_openai.requests) == len(lines) == 8

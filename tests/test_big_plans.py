@@ -61,6 +61,7 @@ def test_a_plan_over_a_million_episodes_needs_yes(tmp_path, capsys, org_cache):
 
 def test_yes_confirms_a_big_plan(tmp_path, capsys, org_cache, monkeypatch):
     import simulator.runs.run
+
     monkeypatch.setattr(simulator.runs.run, "CONFIRM_ABOVE", 5)  # (a big plan, as far as the check knows)
     config = _config(tmp_path, tasks=["handle_time", "knowledge_qa"], modes=["full"], trials=3)  # 6 episodes
     assert main(["run", "--config", str(config), "-q"]) == 2
@@ -70,8 +71,12 @@ def test_yes_confirms_a_big_plan(tmp_path, capsys, org_cache, monkeypatch):
 
 
 def test_the_lazy_plan_walks_the_same_episodes_each_time_and_counts_them_right(tmp_path, org_cache):
-    data = {"trials": 2, "modes": ["full", "sharded"], "personas_per_pool": 2,
-            "agent": [{"kind": "oracle", "privacy_aware": [False, True]}]}
+    data = {
+        "trials": 2,
+        "modes": ["full", "sharded"],
+        "personas_per_pool": 2,
+        "agent": [{"kind": "oracle", "privacy_aware": [False, True]}],
+    }
     cfg, planned = _plan(_config(tmp_path, **data))
     first = [p.spec.episode_id for p in planned]
     assert len(first) == len(planned) == 5 * 2 * 2 * 2 * 2  # tasks x personas x modes x trials x agents

@@ -23,35 +23,49 @@ from tests.conftest import seed_org_cache
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
 WAIT_S = 20  # generous: the machine may be busy
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (/usr/bin/chromium): "
-                                 "`apt-get install -y chromium chromium-driver` (.ci/run does)")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's chromium is not installed (/usr/bin/chromium): "
+        "`apt-get install -y chromium chromium-driver` (.ci/run does)",
+    ),
+]
 
 FLAG = "__pwned"
 TITLE = "PWNED"
 SET = f"window.{FLAG}=1;document.title='{TITLE}'"
 PAYLOADS = (  # model text that would run if any of it became markup
     f"<script>{SET}</script>",
-    f"<img src=x onerror=\"{SET}\">",
-    f"<a id=jslink href=\"javascript:{SET}\">click me</a>",
+    f'<img src=x onerror="{SET}">',
+    f'<a id=jslink href="javascript:{SET}">click me</a>',
     f"</script><script>{SET}</script>",
-    f"\"}}]</script><script>{SET}</script><script>//",
-    f"<svg onload=\"{SET}\"><circle r=9></circle></svg>",
-    f"<details open ontoggle=\"{SET}\"><summary>x</summary></details>",
-    f"<iframe srcdoc=\"<script>parent.{FLAG}=1</script>\"></iframe>",
-    f"<meta http-equiv=refresh content=\"0;url=javascript:{SET}\">",
+    f'"}}]</script><script>{SET}</script><script>//',
+    f'<svg onload="{SET}"><circle r=9></circle></svg>',
+    f'<details open ontoggle="{SET}"><summary>x</summary></details>',
+    f'<iframe srcdoc="<script>parent.{FLAG}=1</script>"></iframe>',
+    f'<meta http-equiv=refresh content="0;url=javascript:{SET}">',
     "<style>body{display:none}</style>",
-    f"\"><body onload=\"{SET}\">",
+    f'"><body onload="{SET}">',
     f"' onmouseover='{SET}' x='",
 )
 INJECTED = " ".join(PAYLOADS)
 
 
 # --- the run folders -------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory, org_paths) -> Path:
@@ -61,12 +75,20 @@ def played(tmp_path_factory, org_paths) -> Path:
 
     root = tmp_path_factory.mktemp("played")
     seed_org_cache(root / "cache", org_paths)
-    config = {"name": "browser", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
-              "tasks": ["handle_time", "private_customer_information"], "instances_per_task": 1,
-              "modes": ["full", "sharded"], "personas_per_pool": 1,
-              "agent": [{"kind": "oracle"},
-                        {"kind": "plugin", "plugin": "simulator.agents.baselines:AlwaysRefuse", "label": "always-refuse"}],
-              "user": {"kind": "scripted"}, "out": str(root / "runs")}
+    config = {
+        "name": "browser",
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": ["handle_time", "private_customer_information"],
+        "instances_per_task": 1,
+        "modes": ["full", "sharded"],
+        "personas_per_pool": 1,
+        "agent": [
+            {"kind": "oracle"},
+            {"kind": "plugin", "plugin": "simulator.agents.baselines:AlwaysRefuse", "label": "always-refuse"},
+        ],
+        "user": {"kind": "scripted"},
+        "out": str(root / "runs"),
+    }
     path = root / "run.yaml"
     path.write_text(yaml.safe_dump(config))
     with pytest.MonkeyPatch.context() as mp:
@@ -105,6 +127,7 @@ def injected(played, tmp_path_factory) -> Path:
 
 # --- the browser -----------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     from selenium import webdriver
@@ -129,6 +152,7 @@ def _open(browser, path: Path) -> None:
 
 def _wait(browser, condition) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
+
     WebDriverWait(browser, WAIT_S).until(condition)
 
 
@@ -146,20 +170,24 @@ def _count_text(browser) -> str:
 
 # --- the played run --------------------------------------------------------------------------
 
+
 def test_the_report_renders_whole_without_console_errors(browser, played):
     _open(browser, played / "report.html")
     assert browser.title.startswith("CRMArena-Sim report")
     assert len(browser.find_elements("css selector", "svg")) == 4
     # the heatmap's colour scale, 0% label included, lies inside its picture (two task rows here)
     heat = browser.find_element("css selector", 'svg[aria-label="success by persona and task"]')
-    inside = browser.execute_script("""
+    inside = browser.execute_script(
+        """
         var svg = arguments[0], box = svg.getBoundingClientRect(), out = {};
         svg.querySelectorAll('text').forEach(function (t) {
           var r = t.getBoundingClientRect();
           if (t.textContent === '0%' || t.textContent === '100%')
             out[t.textContent] = r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
         });
-        return out;""", heat)
+        return out;""",
+        heat,
+    )
     assert inside == {"0%": True, "100%": True}
     assert _errors(browser) == []
     browser.find_element("link text", "Transcript viewer →").click()
@@ -220,13 +248,16 @@ def test_a_link_from_the_report_opens_its_episode(browser, played):
 
 # --- injected model text ---------------------------------------------------------------------
 
+
 def _untouched(browser) -> None:
     """No payload ran (flag, title, page style) and none became an element, a handler or a link."""
     assert browser.execute_script(f"return typeof window.{FLAG}") == "undefined"
     assert TITLE not in browser.title
     assert browser.execute_script("return getComputedStyle(document.body).display") == "block"
     main = browser.find_element("tag name", "main")
-    assert browser.execute_script("""
+    assert (
+        browser.execute_script(
+            """
         var bad = [];
         arguments[0].querySelectorAll('*').forEach(function (el) {
           var tag = el.tagName.toLowerCase();
@@ -236,7 +267,11 @@ def _untouched(browser) -> None:
           for (var i = 0; i < el.attributes.length; i++)
             if (el.attributes[i].name.indexOf('on') === 0) bad.push(tag + ' ' + el.attributes[i].name);
         });
-        return bad;""", main) == []
+        return bad;""",
+            main,
+        )
+        == []
+    )
 
 
 def test_injected_model_text_never_runs(browser, injected):

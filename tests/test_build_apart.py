@@ -27,8 +27,13 @@ def _sequential(path, org: str, seed: int, scale: float) -> None:
 
 def _tables(path) -> dict[str, list]:
     conn = sqlite3.connect(path)
-    names = [n for n, in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                      "AND name NOT LIKE '%fts%' AND name != ?", (store.META_TABLE,))]
+    names = [
+        n
+        for (n,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%' AND name != ?",
+            (store.META_TABLE,),
+        )
+    ]
     return {n: conn.execute(f"SELECT rowid, * FROM {store.q(n)} ORDER BY rowid").fetchall() for n in names}
 
 
@@ -79,4 +84,3 @@ def test_a_forked_phase_that_dies_is_named_with_its_exit_code(tmp_path, monkeypa
     with pytest.raises(RuntimeError, match="transcripts_and_cases phase failed in its process \\(exit code 3\\)"):
         build_org("b2b", tmp_path / "org.db", scale=0.05)
     assert list(tmp_path.iterdir()) == []
-

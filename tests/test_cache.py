@@ -19,22 +19,30 @@ class Turn(BaseModel):
 def test_keys_separate_everything_that_shapes_a_reply():
     base = request_key(SETTINGS, MESSAGES, scope="trial=0")
     assert base == request_key(dict(SETTINGS), list(MESSAGES), scope="trial=0")
-    assert base == request_key({**SETTINGS, "max_concurrency": 50, "retries": {"attempts": 9}}, MESSAGES,
-                               scope="trial=0")  # limits and retries do not change a reply
-    variants = [request_key({**SETTINGS, "model": "gpt-4o"}, MESSAGES, scope="trial=0"),
-                request_key({**SETTINGS, "temperature": 0.7}, MESSAGES, scope="trial=0"),
-                request_key(SETTINGS, MESSAGES[:1], scope="trial=0"),
-                request_key(SETTINGS, MESSAGES, scope="trial=1"),
-                request_key(SETTINGS, MESSAGES, json_output=Turn, scope="trial=0"),
-                request_key(SETTINGS, MESSAGES, extra={"seed": 3}, scope="trial=0")]
+    assert base == request_key(
+        {**SETTINGS, "max_concurrency": 50, "retries": {"attempts": 9}}, MESSAGES, scope="trial=0"
+    )  # limits and retries do not change a reply
+    variants = [
+        request_key({**SETTINGS, "model": "gpt-4o"}, MESSAGES, scope="trial=0"),
+        request_key({**SETTINGS, "temperature": 0.7}, MESSAGES, scope="trial=0"),
+        request_key(SETTINGS, MESSAGES[:1], scope="trial=0"),
+        request_key(SETTINGS, MESSAGES, scope="trial=1"),
+        request_key(SETTINGS, MESSAGES, json_output=Turn, scope="trial=0"),
+        request_key(SETTINGS, MESSAGES, extra={"seed": 3}, scope="trial=0"),
+    ]
     assert len({base, *variants}) == 1 + len(variants)
 
 
 def test_replies_round_trip_and_are_shared_between_connections(tmp_path):
     import asyncio
+
     path = tmp_path / "cache.sqlite"
-    reply = CreateResult(finish_reason="function_calls", cached=False, usage=RequestUsage(prompt_tokens=5, completion_tokens=2),
-                         content=[FunctionCall(id="c1", name="soql", arguments='{"query": "SELECT Id FROM User"}')])
+    reply = CreateResult(
+        finish_reason="function_calls",
+        cached=False,
+        usage=RequestUsage(prompt_tokens=5, completion_tokens=2),
+        content=[FunctionCall(id="c1", name="soql", arguments='{"query": "SELECT Id FROM User"}')],
+    )
     key = request_key(SETTINGS, MESSAGES)
     writer = ResponseCache(path)
     assert asyncio.run(writer.get(key)) is None

@@ -23,9 +23,17 @@ from simulator.crm.schema import STAGES
 from simulator.tasks.generate import generate_instances
 
 KEYWORDS = {"stage_words": STAGE_WORDS, "stage_cues": STAGE_CUES}
-SLOTS = {"amount": "$40,000", "approver": "our CFO", "comp": "Korvex", "product": "Arkline R220 Rack Server",
-         "cf": "Maya", "af": "Leon", "company": "Summit Labs", "project": "the office move",
-         "purchase": "the office lease"}
+SLOTS = {
+    "amount": "$40,000",
+    "approver": "our CFO",
+    "comp": "Korvex",
+    "product": "Arkline R220 Rack Server",
+    "cf": "Maya",
+    "af": "Leon",
+    "company": "Summit Labs",
+    "project": "the office move",
+    "purchase": "the office lease",
+}
 
 
 def voted(texts: list[str], words: dict[str, str]) -> str | None:
@@ -69,8 +77,12 @@ def test_stage_labels_never_overlap():
     rng = random.Random(9)
     for rule in (*(f"{r}_{st}" for r in ("stage", "next") for st in STAGES), "stage_none", "next_none"):
         stage = rule.partition("_")[2]
-        others = tuple(r for fact, rules in C.FACT_RULES.items() if fact.startswith("stage=") and fact != f"stage={stage}"
-                       for r in rules)
+        others = tuple(
+            r
+            for fact, rules in C.FACT_RULES.items()
+            if fact.startswith("stage=") and fact != f"stage={stage}"
+            for r in rules
+        )
         assert overlaps(C.GRAMMAR, rule, others, rng, 400, **SLOTS) == [], rule
 
 
@@ -78,9 +90,17 @@ def test_stage_labels_never_overlap():
 def test_the_detector_reads_the_stage_named_in_context():
     for seed in range(200):
         stage = STAGES[seed % 5]
-        body = C.voice_call(random.Random(seed), agent="Leon Weber", contact="Maya Okafor",
-                            company=("Summit Labs", None)[seed % 2], product="Beacon Analytics Suite", competitors=[],
-                            bant=dict.fromkeys(C.BANT, True), sentiments={}, stage_hint=stage)
+        body = C.voice_call(
+            random.Random(seed),
+            agent="Leon Weber",
+            contact="Maya Okafor",
+            company=("Summit Labs", None)[seed % 2],
+            product="Beacon Analytics Suite",
+            competitors=[],
+            bant=dict.fromkeys(C.BANT, True),
+            sentiments={},
+            stage_hint=stage,
+        )
         assert C.call_stage(body) == stage, body
 
 
@@ -90,18 +110,25 @@ def test_call_line_voter_does_not_solve_wrong_stage(kind, scale1_org):
     conn = org.connect()
     questions = {}  # opportunity -> answer: each deal counted once (asked by Id or by name)
     for inst in generate_instances(org, 300, types=("wrong_stage_rectification",), seed=3):
-        opp = inst.params["opportunity"] if inst.params["ref"] == "id" else conn.execute(
-            "SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
+        opp = (
+            inst.params["opportunity"]
+            if inst.params["ref"] == "id"
+            else conn.execute("SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
+        )
         questions[opp] = tuple(inst.answer)
     top = Counter(questions.values()).most_common(1)[0][1] / len(questions)
     for words in KEYWORDS.values():
         for pick in (most, latest):
             right = 0
             for opp, answer in questions.items():
-                (recorded,), = conn.execute("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
-                lines = [line for body, in conn.execute(
-                    "SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = ?", (opp,))
-                    for line in split_speakers(body)[0]]
+                ((recorded,),) = conn.execute("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
+                lines = [
+                    line
+                    for (body,) in conn.execute(
+                        "SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = ?", (opp,)
+                    )
+                    for line in split_speakers(body)[0]
+                ]
                 shown = pick(lines, words)
                 right += answer == (("None",) if shown in (None, recorded) else (shown,))
             assert right / len(questions) <= top + 0.05, (pick.__name__, right / len(questions), top)

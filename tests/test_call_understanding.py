@@ -19,14 +19,25 @@ from simulator.tasks.generate import generate_instances
 
 NAME = re.compile(r"\b[A-Z][a-z][a-zA-Z]*(?: (?:[A-Z][a-zA-Z]+|Inc\.))*(?![\w,])")
 STOP = {"Coming", "Going", "Circling", "Following", "Operations", "Friday", "Monday", "Thursday"}  # not vendors
-RULED = re.compile(r"dropped|no longer|ruled out|off the list|crossed|out of the picture|won't be|moved on|"
-                   r"went nowhere|lost interest|works at|joined|used to|news|article|recommended|mentioned|swears|"
-                   r"nephew|cousin|brother|neighbor|roommate|friend", re.I)
-SUBTOPIC = {"pricing": r"pric|cost|charg|quote", "support": r"support|help desk", "features": r"feature",
-            "integration": r"integrat|connect|sync", "onboarding": r"onboard|set up|rollout|training",
-            "performance": r"perform|speed|fast|slow|lag"}
-NEGATIVE = re.compile(r"concern|worr|nervous|uneasy|painful|slow|weak|problem|issue|steep|missing|limited|thin|"
-                      r"hard|heavy|sluggish|lag|stall|crawl|disappoint|complain|struggl|nightmare|awful", re.I)
+RULED = re.compile(
+    r"dropped|no longer|ruled out|off the list|crossed|out of the picture|won't be|moved on|"
+    r"went nowhere|lost interest|works at|joined|used to|news|article|recommended|mentioned|swears|"
+    r"nephew|cousin|brother|neighbor|roommate|friend",
+    re.I,
+)
+SUBTOPIC = {
+    "pricing": r"pric|cost|charg|quote",
+    "support": r"support|help desk",
+    "features": r"feature",
+    "integration": r"integrat|connect|sync",
+    "onboarding": r"onboard|set up|rollout|training",
+    "performance": r"perform|speed|fast|slow|lag",
+}
+NEGATIVE = re.compile(
+    r"concern|worr|nervous|uneasy|painful|slow|weak|problem|issue|steep|missing|limited|thin|"
+    r"hard|heavy|sluggish|lag|stall|crawl|disappoint|complain|struggl|nightmare|awful",
+    re.I,
+)
 NEGATION = re.compile(r"\b(?:not|no|never|nobody|nothing|none)\b|n't\b", re.I)
 
 
@@ -55,10 +66,17 @@ def cue_reader(bodies: list[str], topic: str, known: set[str]) -> list[str]:
 
 
 def _bodies(con, params: dict) -> list[str]:
-    where = ("OpportunityId__c = ?" if params["scope"] == "opportunity"
-             else "OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = ?)")
-    return [r[0] or "" for r in con.execute(f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE {where}",
-                                            (params["record_id"],))]
+    where = (
+        "OpportunityId__c = ?"
+        if params["scope"] == "opportunity"
+        else "OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = ?)"
+    )
+    return [
+        r[0] or ""
+        for r in con.execute(
+            f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE {where}", (params["record_id"],)
+        )
+    ]
 
 
 @pytest.mark.parametrize("kind", ["b2b", "b2c"])
@@ -66,11 +84,18 @@ def test_cue_word_reader_scores_no_better_than_the_top_answer(kind, request):
     org = request.getfixturevalue(f"{kind}_org")
     instances = generate_instances(org, 80, types=["sales_insight_mining"], seed=3)
     con = org.connect()
-    known = {r[0] for table, col in (("Product2", "Name"), ("Account", "Name"), ("User", "Name"), ("Contact", "Name"))
-             for r in con.execute(f'SELECT {col} FROM "{table}"') if r[0]}
+    known = {
+        r[0]
+        for table, col in (("Product2", "Name"), ("Account", "Name"), ("User", "Name"), ("Contact", "Name"))
+        for r in con.execute(f'SELECT {col} FROM "{table}"')
+        if r[0]
+    }
     known |= {part for name in list(known) for part in name.split()} | STOP
-    known |= {w for (body,) in con.execute("SELECT TranscriptBody__c FROM VoiceCallTranscript__c")
-              for w in re.findall(r"\b[a-z][a-z']+", body or "")}
+    known |= {
+        w
+        for (body,) in con.execute("SELECT TranscriptBody__c FROM VoiceCallTranscript__c")
+        for w in re.findall(r"\b[a-z][a-z']+", body or "")
+    }
     gold = [sorted(i.answer or []) for i in instances]
     top = Counter(map(tuple, gold)).most_common(1)[0][1] / len(gold)
     right = sum(cue_reader(_bodies(con, i.params), i.params["topic"], known) == g for i, g in zip(instances, gold))

@@ -28,15 +28,20 @@ def overlap_pick(case_text: str, issues: list[tuple[str, str, str]]) -> str:
     text, rarer words weighing more (the auditor's shallow reader)."""
     df = Counter(w for _, n, d in issues for w in content_words(f"{n} {d}"))
     words = content_words(case_text)
-    return max(issues, key=lambda i: sum(math.log(len(issues) / df[w])
-                                         for w in words & content_words(f"{i[1]} {i[2]}")))[0]
+    return max(
+        issues, key=lambda i: sum(math.log(len(issues) / df[w]) for w in words & content_words(f"{i[1]} {i[2]}"))
+    )[0]
 
 
 def new_cases(org: Org) -> list[tuple[str, str, str]]:
     """(Subject, Description, true issue Id) of every new case, the issue from its label."""
-    return [(s, d, value.strip('"')) for s, d, value in org.connect().execute(
-        'SELECT c.Subject, c.Description, t.value FROM "Case" c JOIN _truth t ON t.record_id = c.Id '
-        "AND t.kind = 'case_issue' WHERE c.Status = 'New'")]
+    return [
+        (s, d, value.strip('"'))
+        for s, d, value in org.connect().execute(
+            'SELECT c.Subject, c.Description, t.value FROM "Case" c JOIN _truth t ON t.record_id = c.Id '
+            "AND t.kind = 'case_issue' WHERE c.Status = 'New'"
+        )
+    ]
 
 
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
@@ -76,8 +81,9 @@ def test_a_case_description_reports_exactly_its_issue(org):
     products = [p["name"] for p in text.products(org)]
     for issue in text.issues(org):
         for _ in range(40):
-            subject, description = threads.case_text(rng, product=rng.choice(products), issue=issue,
-                                                     customer_first="Ana")
+            subject, description = threads.case_text(
+                rng, product=rng.choice(products), issue=issue, customer_first="Ana"
+            )
             facts = threads.FIELD_FACTS[("Case", "Description")](description)
             assert [f for f, _ in facts] == [f"issue={issue['name']}"], description
             assert facts[0][1] in description

@@ -40,15 +40,19 @@ from tests.fake_openai import FakeOpenAI, error, fake_key, malformed, reply, slo
 
 MODEL = "fake-model"  # not an OpenAI name: autogen takes the model_info given, and resolves nothing
 KEY = fake_key("chat")
-INFO = {"vision": False, "function_calling": True, "json_output": True, "structured_output": True,
-        "family": "unknown"}
+INFO = {"vision": False, "function_calling": True, "json_output": True, "structured_output": True, "family": "unknown"}
 SETTINGS = {"temperature": 0.2, "max_tokens": 256}
 # warnings on what is sent on purpose: a dict of arguments, finish_reason "stop" beside calls, a
 # parsed reply (the SDK's serializer), a reply to gpt-4o-mini from "gpt-4o-mini", an R1 without <think>
-pytestmark = pytest.mark.filterwarnings("ignore:Tool call function arguments", "ignore:Finish reason mismatch",
-                                        "ignore:Pydantic serializer warnings", "ignore:Resolved model mismatch",
-                                        "ignore:Could not find <think>", "ignore:R1-style reply with",
-                                        "ignore:Found </think> before <think>")
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Tool call function arguments",
+    "ignore:Finish reason mismatch",
+    "ignore:Pydantic serializer warnings",
+    "ignore:Resolved model mismatch",
+    "ignore:Could not find <think>",
+    "ignore:R1-style reply with",
+    "ignore:Found </think> before <think>",
+)
 
 
 @pytest.fixture(scope="module")
@@ -67,15 +71,23 @@ def fake_openai(server):
 
 
 def ours(base_url: str, info: dict | None = None, timeout: float = 30.0, model: str = MODEL) -> OpenAIChatClient:
-    return OpenAIChatClient(model=model, http=httpx.AsyncClient(verify=tls_context()), model_info=info or INFO,
-                            api_key=KEY, base_url=base_url, create_args=SETTINGS, timeout=timeout)
+    return OpenAIChatClient(
+        model=model,
+        http=httpx.AsyncClient(verify=tls_context()),
+        model_info=info or INFO,
+        api_key=KEY,
+        base_url=base_url,
+        create_args=SETTINGS,
+        timeout=timeout,
+    )
 
 
 def autogens(base_url: str, info: dict | None = None, timeout: float = 30.0, model: str = MODEL) -> Any:
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
-    return OpenAIChatCompletionClient(model=model, base_url=base_url, api_key=KEY, max_retries=0,
-                                      model_info=info or INFO, timeout=timeout, **SETTINGS)
+    return OpenAIChatCompletionClient(
+        model=model, base_url=base_url, api_key=KEY, max_retries=0, model_info=info or INFO, timeout=timeout, **SETTINGS
+    )
 
 
 async def _create(client: Any, messages: list, kwargs: dict) -> Any:
@@ -97,6 +109,7 @@ def raised(client: Any, messages: list, **kwargs: Any) -> BaseException:
 
 # ---------------------------------------------------------------- what a call holds
 
+
 def lookup_account(name: str, limit: int = 5) -> str:
     """Find accounts by name."""
     return name
@@ -109,9 +122,17 @@ def run_soql(query: str) -> str:
 ACCOUNT_TOOL = FunctionTool(lookup_account, description="Find accounts by name.")
 OTHER_TOOL = FunctionTool(run_soql, name="soql", description="Run a SOQL query.")
 BARE_SCHEMA = {"name": "count_cases", "parameters": {"type": "object", "properties": {}}}
-FULL_SCHEMA = {"name": "close_case", "description": "Close a case.", "strict": True, "parameters": {
-    "type": "object", "properties": {"case_id": {"type": "string"}}, "required": ["case_id"],
-    "additionalProperties": False}}
+FULL_SCHEMA = {
+    "name": "close_case",
+    "description": "Close a case.",
+    "strict": True,
+    "parameters": {
+        "type": "object",
+        "properties": {"case_id": {"type": "string"}},
+        "required": ["case_id"],
+        "additionalProperties": False,
+    },
+}
 
 
 class Color(enum.StrEnum):
@@ -152,32 +173,52 @@ def user(text: str = "How many open cases?", source: str = "user") -> UserMessag
 
 
 def calls() -> list[FunctionCall]:
-    return [FunctionCall(id="c1", name="soql", arguments='{"query": "SELECT Id FROM Case"}'),
-            FunctionCall(id="c2", name="lookup_account", arguments='{"name": "Acme"}')]
+    return [
+        FunctionCall(id="c1", name="soql", arguments='{"query": "SELECT Id FROM Case"}'),
+        FunctionCall(id="c2", name="lookup_account", arguments='{"name": "Acme"}'),
+    ]
 
 
 def results() -> FunctionExecutionResultMessage:
-    return FunctionExecutionResultMessage(content=[
-        FunctionExecutionResult(call_id="c1", content="[3 rows]", name="soql", is_error=False),
-        FunctionExecutionResult(call_id="c2", content="Error: none", name="lookup_account", is_error=True)])
+    return FunctionExecutionResultMessage(
+        content=[
+            FunctionExecutionResult(call_id="c1", content="[3 rows]", name="soql", is_error=False),
+            FunctionExecutionResult(call_id="c2", content="Error: none", name="lookup_account", is_error=True),
+        ]
+    )
 
 
 def history() -> list:
-    return [SystemMessage(content="You are a CRM agent."), user(),
-            AssistantMessage(content="Which account?", source="agent"), user("Acme, please.", "person_1")]
+    return [
+        SystemMessage(content="You are a CRM agent."),
+        user(),
+        AssistantMessage(content="Which account?", source="agent"),
+        user("Acme, please.", "person_1"),
+    ]
 
 
 def tool_rounds(thought: str | None) -> list:
-    return [SystemMessage(content="Use the tools."), user(),
-            AssistantMessage(content=calls(), source="agent", thought=thought), results()]
+    return [
+        SystemMessage(content="Use the tools."),
+        user(),
+        AssistantMessage(content=calls(), source="agent", thought=thought),
+        results(),
+    ]
 
 
 def odd() -> list:
     """Empty and blank texts, which autogen sends differently to Gemini, Claude and Mistral models."""
-    return [SystemMessage(content=""), user("   "), AssistantMessage(content="", source="agent"),
-            AssistantMessage(content=calls(), source="agent"), results(),
-            AssistantMessage(content=calls(), source="agent", thought=""), results(), user(""),
-            AssistantMessage(content="Done.  \n", source="agent")]
+    return [
+        SystemMessage(content=""),
+        user("   "),
+        AssistantMessage(content="", source="agent"),
+        AssistantMessage(content=calls(), source="agent"),
+        results(),
+        AssistantMessage(content=calls(), source="agent", thought=""),
+        results(),
+        user(""),
+        AssistantMessage(content="Done.  \n", source="agent"),
+    ]
 
 
 PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -192,8 +233,9 @@ BODIES = {  # name: (messages, create's keyword arguments, model_info, model)
     "tool calls": case(lambda: tool_rounds(None)),
     "tool calls with thought": case(lambda: tool_rounds("Let me look.")),
     "user parts": case(lambda: [UserMessage(content=["first part", "second part"], source="user")]),
-    "user image": case(lambda: [UserMessage(content=["See:", Image.from_base64(PIXEL)], source="user")],
-                       {**INFO, "vision": True}),
+    "user image": case(
+        lambda: [UserMessage(content=["See:", Image.from_base64(PIXEL)], source="user")], {**INFO, "vision": True}
+    ),
     "tools auto": case(history, tools=[ACCOUNT_TOOL, BARE_SCHEMA, FULL_SCHEMA]),
     "tools required": case(history, tools=[ACCOUNT_TOOL, OTHER_TOOL], tool_choice="required"),
     "tools none": case(history, tools=[BARE_SCHEMA], tool_choice="none"),
@@ -202,23 +244,48 @@ BODIES = {  # name: (messages, create's keyword arguments, model_info, model)
     "json false": case(history, json_output=False),
     "json model": case(history, json_output=Contact),
     "json model, strict tool": case(history, json_output=Address, tools=[FULL_SCHEMA]),
-    "response_format arg": case(history, extra_create_args={"response_format": {
-        "type": "json_schema", "json_schema": {"name": "answer", "strict": True, "schema": {
-            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
-            "additionalProperties": False}}}}),
+    "response_format arg": case(
+        history,
+        extra_create_args={
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": "answer",
+                    "strict": True,
+                    "schema": {
+                        "type": "object",
+                        "properties": {"a": {"type": "integer"}},
+                        "required": ["a"],
+                        "additionalProperties": False,
+                    },
+                },
+            }
+        },
+    ),
     "settings args": case(history, extra_create_args={"temperature": 0.5, "seed": 3}),
     "extra_body": case(history, extra_create_args={"extra_body": {"top_k": 3}, "timeout": 20}),
     "system message stripped": case(lambda: [SystemMessage(content="Be brief.\n\n"), user()]),
-    "system messages merged": case(lambda: [SystemMessage(content="One."), SystemMessage(content="Two.\n"),
-                                            user()]),
-    "system messages kept": case(lambda: [SystemMessage(content="One."), SystemMessage(content="Two."), user()],
-                                 {**INFO, "multiple_system_messages": True}),
+    "system messages merged": case(lambda: [SystemMessage(content="One."), SystemMessage(content="Two.\n"), user()]),
+    "system messages kept": case(
+        lambda: [SystemMessage(content="One."), SystemMessage(content="Two."), user()],
+        {**INFO, "multiple_system_messages": True},
+    ),
     # autogen's variants by model family, named in model_info or found from the model's name
-    **{f"blanks, {model}": case(odd, model=model) for model in (
-        "gpt-4o-mini", "gemini-1.5-flash", "claude-3-5-haiku-20241022", "claude-x", "mistral-large-latest",
-        "llama3.2")},
-    **{f"blanks, family {family}": case(odd, {**INFO, "family": family}) for family in (
-        "gemini-2.0-flash", "claude-3-5-sonnet", "mistral", "r1")},
+    **{
+        f"blanks, {model}": case(odd, model=model)
+        for model in (
+            "gpt-4o-mini",
+            "gemini-1.5-flash",
+            "claude-3-5-haiku-20241022",
+            "claude-x",
+            "mistral-large-latest",
+            "llama3.2",
+        )
+    },
+    **{
+        f"blanks, family {family}": case(odd, {**INFO, "family": family})
+        for family in ("gemini-2.0-flash", "claude-3-5-sonnet", "mistral", "r1")
+    },
 }
 
 
@@ -242,10 +309,16 @@ def test_merged_system_message_is_one(fake_openai):
 
 # ---------------------------------------------------------------- results
 
+
 def completion(message: dict, finish_reason: str | None = "stop", usage: dict | None = None) -> dict:
     """A 200 with this exact chat completion (no defaults added by the fake)."""
-    body = {"id": "chatcmpl-x", "object": "chat.completion", "created": 0, "model": MODEL,
-            "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish_reason}]}
+    body = {
+        "id": "chatcmpl-x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": MODEL,
+        "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish_reason}],
+    }
     if usage is not None:
         body["usage"] = usage
     return error(200, body=json.dumps(body))
@@ -257,16 +330,38 @@ R1 = {**INFO, "family": "r1"}
 RESULTS = {  # name: (scripted reply, model_info, create's keyword arguments)
     "text": (reply("Hello there."), INFO, {}),
     "tool call": (completion({"content": None, "tool_calls": [CALL]}, "tool_calls", USAGE), INFO, {}),
-    "tool calls beside text": (completion({"content": "Checking.", "tool_calls": [
-        CALL, {**CALL, "id": "call_10"}]}, "stop", USAGE), INFO, {}),
+    "tool calls beside text": (
+        completion({"content": "Checking.", "tool_calls": [CALL, {**CALL, "id": "call_10"}]}, "stop", USAGE),
+        INFO,
+        {},
+    ),
     "empty text beside a call": (completion({"content": "", "tool_calls": [CALL]}, "tool_calls", USAGE), INFO, {}),
-    "arguments as an object": (completion({"content": None, "tool_calls": [
-        {**CALL, "function": {"name": "soql", "arguments": {"query": "x", "n": [1, 2]}}}]}, "tool_calls", USAGE),
-        INFO, {}),
-    "invalid tool name": (completion({"content": None, "tool_calls": [
-        {**CALL, "function": {"name": "crm.soql query!", "arguments": "{}"}}]}, "tool_calls", USAGE), INFO, {}),
-    "reasoning_content": (completion({"content": "42", "reasoning_content": "Six times seven."}, "stop", USAGE),
-                          INFO, {}),
+    "arguments as an object": (
+        completion(
+            {
+                "content": None,
+                "tool_calls": [{**CALL, "function": {"name": "soql", "arguments": {"query": "x", "n": [1, 2]}}}],
+            },
+            "tool_calls",
+            USAGE,
+        ),
+        INFO,
+        {},
+    ),
+    "invalid tool name": (
+        completion(
+            {"content": None, "tool_calls": [{**CALL, "function": {"name": "crm.soql query!", "arguments": "{}"}}]},
+            "tool_calls",
+            USAGE,
+        ),
+        INFO,
+        {},
+    ),
+    "reasoning_content": (
+        completion({"content": "42", "reasoning_content": "Six times seven."}, "stop", USAGE),
+        INFO,
+        {},
+    ),
     "no usage": (completion({"content": "Fine."}), INFO, {}),
     "null content": (completion({"content": None}, "stop", USAGE), INFO, {}),
     "length": (completion({"content": "Cut"}, "length", USAGE), INFO, {}),
@@ -276,14 +371,47 @@ RESULTS = {  # name: (scripted reply, model_info, create's keyword arguments)
     "r1 think reversed": (completion({"content": "</think>a<think> b"}, "stop", USAGE), R1, {}),
     "end_turn": (completion({"content": "Done."}, "end_turn", USAGE), INFO, {}),
     "odd finish reason": (completion({"content": "Done."}, "STOP_SEQUENCE", USAGE), INFO, {}),
-    "r1 reasoning_content": (completion({"content": "<think>a</think>b", "reasoning_content": "r"}, "stop",
-                                        USAGE), R1, {}),
-    "logprobs": (error(200, body=json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": MODEL,
-                                             "usage": USAGE, "choices": [{
-        "index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop", "logprobs": {
-            "content": [{"token": "Hi", "logprob": -0.25, "bytes": [72, 105], "top_logprobs": [
-                {"token": "Hi", "logprob": -0.25, "bytes": [72, 105]}, {"token": "Yo", "logprob": -2.0,
-                                                                        "bytes": None}]}]}}]})), INFO, {}),
+    "r1 reasoning_content": (
+        completion({"content": "<think>a</think>b", "reasoning_content": "r"}, "stop", USAGE),
+        R1,
+        {},
+    ),
+    "logprobs": (
+        error(
+            200,
+            body=json.dumps(
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": MODEL,
+                    "usage": USAGE,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": "Hi"},
+                            "finish_reason": "stop",
+                            "logprobs": {
+                                "content": [
+                                    {
+                                        "token": "Hi",
+                                        "logprob": -0.25,
+                                        "bytes": [72, 105],
+                                        "top_logprobs": [
+                                            {"token": "Hi", "logprob": -0.25, "bytes": [72, 105]},
+                                            {"token": "Yo", "logprob": -2.0, "bytes": None},
+                                        ],
+                                    }
+                                ]
+                            },
+                        }
+                    ],
+                }
+            ),
+        ),
+        INFO,
+        {},
+    ),
     "structured": (reply('{"city": "Oslo", "zip": null}'), INFO, {"json_output": Address}),
 }
 
@@ -302,21 +430,26 @@ def test_result_examples(fake_openai):
     scripted = [RESULTS[name][0] for name in ("tool calls beside text", "invalid tool name", "no usage")]
     fake_openai.enqueue(*scripted)
     beside, renamed, unused = (create(ours(fake_openai.base_url), [user()]) for _ in scripted)
-    assert (beside.finish_reason, beside.thought, [c.id for c in beside.content]) == \
-        ("function_calls", "Checking.", ["call_9", "call_10"])
+    assert (beside.finish_reason, beside.thought, [c.id for c in beside.content]) == (
+        "function_calls",
+        "Checking.",
+        ["call_9", "call_10"],
+    )
     assert renamed.content[0].name == "crm_soql_query_"
     assert (unused.usage.prompt_tokens, unused.usage.completion_tokens) == (0, 0)
 
 
 def test_usage_adds_up(fake_openai):
-    fake_openai.enqueue(reply("a", prompt_tokens=10, completion_tokens=2), reply("b", prompt_tokens=5,
-                                                                                 completion_tokens=1))
+    fake_openai.enqueue(
+        reply("a", prompt_tokens=10, completion_tokens=2), reply("b", prompt_tokens=5, completion_tokens=1)
+    )
     client = ours(fake_openai.base_url)
 
     async def twice():
         await client.create([user()])
         await client.create([user()])
         await client.close()
+
     asyncio.run(twice())
     assert (client.total_usage().prompt_tokens, client.total_usage().completion_tokens) == (15, 3)
 
@@ -396,8 +529,11 @@ def test_a_body_that_cannot_be_decoded_is_a_connection_error_retried_by_the_mode
                 while b"\r\n\r\n" not in (data := conn.recv(65536)):
                     pass
                 hits.append(data)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
-                             b"Content-Length: 16\r\nConnection: close\r\n\r\nthis is not gzip")
+                conn.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+                    b"Content-Length: 16\r\nConnection: close\r\n\r\nthis is not gzip"
+                )
+
     server = threading.Thread(target=serve, daemon=True)
     server.start()
     url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
@@ -405,8 +541,11 @@ def test_a_body_that_cannot_be_decoded_is_a_connection_error_retried_by_the_mode
         exc = raised(ours(url), [user()])
         assert type(exc) is APIConnectionError and type(exc.__cause__).__name__ == "DecodingError"
         monkeypatch.setenv("K", KEY)
-        client = build_client(parse_model_spec({"model": "m", "base_url": url, "api_key_env": "K",
-                                                "retries": {"attempts": 3, "max_wait": 0}}, "t"))
+        client = build_client(
+            parse_model_spec(
+                {"model": "m", "base_url": url, "api_key_env": "K", "retries": {"attempts": 3, "max_wait": 0}}, "t"
+            )
+        )
         with pytest.raises(InfraError, match="APIConnectionError after 3 attempt"):
             asyncio.run(client.create([user()]))
         assert len(hits) == 4
@@ -417,12 +556,17 @@ def test_a_body_that_cannot_be_decoded_is_a_connection_error_retried_by_the_mode
     assert not server.is_alive()
 
 
-@pytest.mark.parametrize("base_url, url", [
-    ("http://h:8000/v1", "http://h:8000/v1/chat/completions"),
-    ("http://h:8000/v1/", "http://h:8000/v1/chat/completions"),
-    ("https://gw.example/openai/v1?api-version=2024-10-21",
-     "https://gw.example/openai/v1/chat/completions?api-version=2024-10-21"),  # (the SDK put the path after it)
-])
+@pytest.mark.parametrize(
+    "base_url, url",
+    [
+        ("http://h:8000/v1", "http://h:8000/v1/chat/completions"),
+        ("http://h:8000/v1/", "http://h:8000/v1/chat/completions"),
+        (
+            "https://gw.example/openai/v1?api-version=2024-10-21",
+            "https://gw.example/openai/v1/chat/completions?api-version=2024-10-21",
+        ),  # (the SDK put the path after it)
+    ],
+)
 def test_the_endpoint_keeps_the_base_urls_query(base_url, url):
     assert endpoint(base_url) == url
 
@@ -435,6 +579,7 @@ def test_an_extra_query_is_added_to_the_base_urls_own():
 
 
 # ---------------------------------------------------------------- structured-output schemas
+
 
 def output_types() -> dict[str, type]:
     from evaluators.judge import VerdictSchema
@@ -490,13 +635,17 @@ def test_refused_without_a_request(fake_openai, name):
 
 # ---------------------------------------------------------------- where the clients differ, on purpose
 
-@pytest.mark.parametrize("kwargs", [
-    # any argument goes to the server (an OpenAI-compatible server's own, such as top_k); autogen
-    # allows only the SDK's create() arguments
-    {"extra_create_args": {"top_k": 3}},
-    # the server judges tools beside a structured output; the SDK's parse() wants them strict
-    {"json_output": Address, "tools": [ACCOUNT_TOOL]},
-])
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        # any argument goes to the server (an OpenAI-compatible server's own, such as top_k); autogen
+        # allows only the SDK's create() arguments
+        {"extra_create_args": {"top_k": 3}},
+        # the server judges tools beside a structured output; the SDK's parse() wants them strict
+        {"json_output": Address, "tools": [ACCOUNT_TOOL]},
+    ],
+)
 def test_sent_where_autogen_refuses(fake_openai, kwargs):
     fake_openai.enqueue(answer(kwargs))
     assert isinstance(raised(autogens(fake_openai.base_url), history(), **kwargs), ValueError)
@@ -517,26 +666,54 @@ def test_replies_autogen_fails_on(fake_openai):
     None in FunctionCall's str fields): read as 0, "" and "{}"."""
     fake_openai.enqueue(
         completion({"content": "x"}, "stop", {"prompt_tokens": None, "completion_tokens": None}),
-        completion({"content": None, "tool_calls": [{"type": "function", "function": {"name": "soql"}}]},
-                   "tool_calls", USAGE))
+        completion(
+            {"content": None, "tool_calls": [{"type": "function", "function": {"name": "soql"}}]}, "tool_calls", USAGE
+        ),
+    )
     unused, call = (create(ours(fake_openai.base_url), [user()]) for _ in range(2))
     assert (unused.usage.prompt_tokens, unused.usage.completion_tokens) == (0, 0)
     assert (call.content[0].id, call.content[0].arguments) == ("", "{}")
 
 
-@pytest.mark.parametrize("raw", [None, "stop", "STOP", "length", "content_filter", "tool_calls", "function_calls",
-                                 "end_turn", "End_Turn", "max_tokens", ""])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        "stop",
+        "STOP",
+        "length",
+        "content_filter",
+        "tool_calls",
+        "function_calls",
+        "end_turn",
+        "End_Turn",
+        "max_tokens",
+        "",
+    ],
+)
 def test_finish_reasons_read_as_autogens_own_helper_reads_them(raw):
     """simulator.models.completions writes what autogen keeps in a private module; while that module exists,
     both agree (they are compared on every reply in test_result_is_autogens too)."""
     from simulator.models.completions import finish_reason
+
     private = pytest.importorskip("autogen_ext.models._utils.normalize_stop_reason")
     assert finish_reason(raw) == private.normalize_stop_reason(raw)
 
 
-@pytest.mark.parametrize("content", ["<think>a</think>b", "  <think> x y </think>\n z ", "no think", "<think>open",
-                                     "</think>a<think>b", "pre <think>t</think> post", "<think></think>"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "<think>a</think>b",
+        "  <think> x y </think>\n z ",
+        "no think",
+        "<think>open",
+        "</think>a<think>b",
+        "pre <think>t</think> post",
+        "<think></think>",
+    ],
+)
 def test_r1_thoughts_split_as_autogens_own_helper_splits_them(content):
     from simulator.models.completions import split_thought
+
     private = pytest.importorskip("autogen_ext.models._utils.parse_r1_content")
     assert split_thought(content) == private.parse_r1_content(content)

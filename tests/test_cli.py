@@ -75,8 +75,9 @@ def test_sosl_json(capsys, org_paths):
     org = str(org_paths["b2b"])
     _, out, _ = run(capsys, "soql", "--org", org, "--json", "SELECT Name FROM Account LIMIT 1")
     name = json.loads(out)["records"][0]["Name"].split()[0]
-    code, out, _ = run(capsys, "sosl", "--org", org, "--json",
-                       f"FIND {{{name}}} IN NAME FIELDS RETURNING Account(Id, Name)")
+    code, out, _ = run(
+        capsys, "sosl", "--org", org, "--json", f"FIND {{{name}}} IN NAME FIELDS RETURNING Account(Id, Name)"
+    )
     body = json.loads(out)
     assert code == 0 and list(body) == ["searchRecords"]
     assert any(name.lower() in r["Name"].lower() for r in body["searchRecords"])
@@ -99,9 +100,21 @@ def test_build_rejects_bad_arguments(capsys, tmp_path):
 
 
 def test_console_script_runs_in_a_fresh_process(org_paths):
-    proc = subprocess.run([sys.executable, "-m", "simulator.cli", "soql", "--org", str(org_paths["b2c"]),
-                           "--json", "SELECT Id, PersonEmail FROM Account LIMIT 1"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "simulator.cli",
+            "soql",
+            "--org",
+            str(org_paths["b2c"]),
+            "--json",
+            "SELECT Id, PersonEmail FROM Account LIMIT 1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["records"][0]["PersonEmail"]
 
@@ -118,6 +131,7 @@ def test_personas_list(capsys, tmp_path):
 
 def test_serve_local_without_the_extra_says_how_to_install_it(capsys, monkeypatch):
     import importlib.util
+
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "llama_cpp" else real(name, *a))
     assert main(["serve-local"]) == 2

@@ -35,9 +35,11 @@ def _no_traceback(err: str) -> None:
 
 # --- config.json ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("damaged, what", [(b"", "empty"), (b"[1, 2]", "not a JSON object"), (b'{"na', "not JSON")])
-def test_a_damaged_config_json_beside_records_stops_naming_the_file_and_the_fix(tmp_path, capsys, org_cache,
-                                                                               damaged, what):
+def test_a_damaged_config_json_beside_records_stops_naming_the_file_and_the_fix(
+    tmp_path, capsys, org_cache, damaged, what
+):
     assert _run(tmp_path, capsys)[0] == 0
     folder = tmp_path / "runs" / "t"
     (folder / "config.json").write_bytes(damaged)  # b"": what a kill inside a non-atomic write left
@@ -61,6 +63,7 @@ def test_a_garbage_config_json_without_records_is_written_anew(tmp_path, capsys,
 
 def test_config_json_and_prompts_json_are_written_atomically(tmp_path, capsys, org_cache, monkeypatch):
     import simulator.runs.run as run
+
     written = []
     real = run.write_atomic
     monkeypatch.setattr(run, "write_atomic", lambda path, data: (written.append(Path(path).name), real(path, data)))
@@ -146,6 +149,7 @@ def test_a_damaged_scores_line_is_named(tmp_path, capsys, org_cache, bad):
 
 # --- org files -----------------------------------------------------------------------------
 
+
 def _corrupt(src: Path, dst: Path) -> Path:
     """A copy of `src` with garbage over a few pages in its second half."""
     shutil.copy(src, dst)
@@ -162,7 +166,7 @@ def _corrupt_search(src: Path, dst: Path) -> Path:
     layout puts it: a SOSL search over cases always reads it)."""
     shutil.copy(src, dst)
     conn = sqlite3.connect(dst)
-    (root,), = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (store.fts_table("Case") + "_data",))
+    ((root,),) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (store.fts_table("Case") + "_data",))
     conn.close()
     with dst.open("r+b") as fh:
         fh.seek((root - 1) * 4096)
@@ -193,12 +197,16 @@ def _drop_case(src: Path, dst: Path) -> Path:
 
 
 @pytest.mark.parametrize("damage", [_corrupt, _drop_case])
-@pytest.mark.parametrize("command", [
-    ["org", "stats", "{org}"], ["org", "describe", "{org}"],
-    ["soql", "--org", "{org}", "SELECT Id FROM Case LIMIT 1"],
-    ["sosl", "--org", "{org}", "FIND {{Arkline}} RETURNING Case(Id)"],
-    ["tasks", "generate", "--org", "{org}", "--per-type", "1", "--out", "{tmp}/t.jsonl", "-q"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["org", "stats", "{org}"],
+        ["org", "describe", "{org}"],
+        ["soql", "--org", "{org}", "SELECT Id FROM Case LIMIT 1"],
+        ["sosl", "--org", "{org}", "FIND {{Arkline}} RETURNING Case(Id)"],
+        ["tasks", "generate", "--org", "{org}", "--per-type", "1", "--out", "{tmp}/t.jsonl", "-q"],
+    ],
+)
 def test_every_command_names_a_damaged_org_file(tmp_path, capsys, org_paths, command, damage):
     bad = damage(org_paths["b2b"], tmp_path / "bad.db")
     code = main([part.format(org=bad, tmp=tmp_path) for part in command])
@@ -290,6 +298,7 @@ def test_no_verify_org_skips_the_hash_check_but_not_the_integrity_check(tmp_path
 
 # --- configs and out -------------------------------------------------------------------------
 
+
 def test_a_binary_config_is_one_clear_line(tmp_path, capsys):
     config = tmp_path / "run.yaml"
     config.write_bytes(b"name: t\n\xff\xfe\x00\x89PNG")
@@ -329,9 +338,12 @@ def test_a_query_on_a_damaged_org_is_not_blamed_on_the_query(tmp_path, org_paths
     from simulator.crm.errors import SalesforceError
     from simulator.crm.session import OrgSession
     from simulator.crm.store import Org
+
     query = {"sosl": "FIND {Arkline}", "soql": "SELECT Id, Subject FROM Case LIMIT 1"}[call]
-    with (OrgSession(Org(damage(org_paths["b2b"], tmp_path / "bad.db"))) as session,  # (not verified)
-          pytest.raises(SalesforceError) as caught):
+    with (
+        OrgSession(Org(damage(org_paths["b2b"], tmp_path / "bad.db"))) as session,  # (not verified)
+        pytest.raises(SalesforceError) as caught,
+    ):
         getattr(session, call)(query)
     assert caught.value.code == "UNKNOWN_EXCEPTION" and "the org's database is damaged" in caught.value.message
 
@@ -351,6 +363,7 @@ def test_deleting_the_named_scores_line_is_the_repair(tmp_path, capsys, org_cach
 
 # --- crmarena org build --out ------------------------------------------------------------------
 
+
 def _build(out: Path, capsys) -> tuple[int, str]:
     code = main(["org", "build", "--org", "b2b", "--scale", "0.05", "--out", str(out), "-q"])
     return code, capsys.readouterr().err
@@ -367,6 +380,7 @@ def test_org_build_refuses_to_overwrite_a_file_that_is_not_an_org(tmp_path, caps
 
 def test_org_build_replaces_an_org_file(tmp_path, capsys, org_paths):
     from simulator.crm.store import Org
+
     out = tmp_path / "org.db"
     _drop_case(org_paths["b2b"], out)  # (an org, even a damaged one, is what a build may replace)
     code, err = _build(out, capsys)
@@ -388,6 +402,7 @@ def test_org_build_refuses_a_folder_and_never_makes_one(tmp_path, capsys):
 
 
 # --- the response cache ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_damaged_response_cache_is_one_line_before_any_run_folder(tmp_path, capsys, org_cache, workers):

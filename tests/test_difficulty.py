@@ -35,9 +35,13 @@ KNOBBED = tuple(name for name, spec in load_catalog().items() if spec.difficulty
 @pytest.fixture(scope="module")
 def drawn(b2b_org, b2c_org):
     """Instances of every type with levels, of each test org at every level, with the oracle's tool calls."""
-    return {(org.meta.org, level): generate_instances(org, PER_LEVEL, types=KNOBBED, seed=3, difficulty=level,
-                                                      oracle_calls=True)
-            for org in (b2b_org, b2c_org) for level in LEVELS}
+    return {
+        (org.meta.org, level): generate_instances(
+            org, PER_LEVEL, types=KNOBBED, seed=3, difficulty=level, oracle_calls=True
+        )
+        for org in (b2b_org, b2c_org)
+        for level in LEVELS
+    }
 
 
 def test_level_and_oracle_calls_reach_every_instance(drawn):
@@ -59,8 +63,9 @@ def test_oracle_solves_every_level(request, drawn, level):
 
 def test_standard_is_the_default_draw(b2b_org, drawn):
     plain = generate_instances(b2b_org, PER_LEVEL, types=KNOBBED, seed=3)
-    assert [i.to_json() | {"oracle_calls": 0} for i in plain] == \
-        [i.to_json() | {"oracle_calls": 0} for i in drawn["b2b", "standard"]]
+    assert [i.to_json() | {"oracle_calls": 0} for i in plain] == [
+        i.to_json() | {"oracle_calls": 0} for i in drawn["b2b", "standard"]
+    ]
 
 
 def _by_task(instances: list[Instance], task: str) -> list[Instance]:
@@ -76,8 +81,11 @@ def test_hard_draws_differ(b2b_org, drawn):
         for inst in _by_task(drawn["b2b", level], "activity_priority"):
             opp = inst.params["opportunity"]
             field = "Name" if inst.params["ref"] == "name" else "Id"
-            (n,), = conn.execute("SELECT COUNT(*) FROM Task t JOIN Opportunity o ON o.Id = t.WhatId "
-                                 f"WHERE o.{field} = ? AND t.Status = 'Not Started'", (opp,)).fetchall()
+            ((n,),) = conn.execute(
+                "SELECT COUNT(*) FROM Task t JOIN Opportunity o ON o.Id = t.WhatId "
+                f"WHERE o.{field} = ? AND t.Status = 'Not Started'",
+                (opp,),
+            ).fetchall()
             assert lo <= n <= hi and (inst.params["ref"] == "name") == (level == "hard"), (level, inst.id, n)
     for task in ("handle_time", "transfer_count", "sales_cycle_understanding", "monthly_trend_analysis"):
         for level in ("easy", "hard"):
@@ -127,23 +135,40 @@ def _spec_with(tmp_path: Path, difficulty) -> Path:
     return path
 
 
-@pytest.mark.parametrize("block,field,words", [
-    ({"standard": {"window_months": [0, 3]}, "brutal": {"window_months": [0, 1]}}, "difficulty.brutal", "not a level"),
-    ({"standard": {"window_size": [0, 3]}}, "difficulty.standard.window_size", "unknown knob"),
-    ({"standard": {"window_months": [0, 3]}, "hard": {"runner_up_gap": [0, 1]}}, "difficulty.hard.runner_up_gap",
-     "knobs are those of `standard`"),
-    ({"standard": {"window_months": [3, 1]}}, "difficulty.standard.window_months", "range [low, high]"),
-    ({"standard": {"by_name": 2}}, "difficulty.standard.by_name", "share between 0 and 1"),
-    ({"hard": {"window_months": [0, 3]}}, "difficulty", "needs `standard`"),
-])
+@pytest.mark.parametrize(
+    "block,field,words",
+    [
+        (
+            {"standard": {"window_months": [0, 3]}, "brutal": {"window_months": [0, 1]}},
+            "difficulty.brutal",
+            "not a level",
+        ),
+        ({"standard": {"window_size": [0, 3]}}, "difficulty.standard.window_size", "unknown knob"),
+        (
+            {"standard": {"window_months": [0, 3]}, "hard": {"runner_up_gap": [0, 1]}},
+            "difficulty.hard.runner_up_gap",
+            "knobs are those of `standard`",
+        ),
+        ({"standard": {"window_months": [3, 1]}}, "difficulty.standard.window_months", "range [low, high]"),
+        ({"standard": {"by_name": 2}}, "difficulty.standard.by_name", "share between 0 and 1"),
+        ({"hard": {"window_months": [0, 3]}}, "difficulty", "needs `standard`"),
+    ],
+)
 def test_bad_difficulty_blocks_are_spec_errors(tmp_path, block, field, words):
     with pytest.raises(SpecError) as err:
         load_spec(_spec_with(tmp_path, block))
     assert err.value.field == field and words in str(err.value)
 
 
-@pytest.mark.parametrize("value,key", [("brutal", "difficulty"), (["easy", "brutal"], "difficulty[1]"),
-                                       (["hard", "hard"], "difficulty[1]"), ([], "difficulty")])
+@pytest.mark.parametrize(
+    "value,key",
+    [
+        ("brutal", "difficulty"),
+        (["easy", "brutal"], "difficulty[1]"),
+        (["hard", "hard"], "difficulty[1]"),
+        ([], "difficulty"),
+    ],
+)
 def test_bad_level_in_a_config_is_one_clear_error(tmp_path, capsys, value, key):
     path = _config(tmp_path, difficulty=value)
     with pytest.raises(ConfigError) as err:
@@ -162,13 +187,48 @@ def test_config_levels(tmp_path):
 
 def test_cli_generate_takes_a_level(tmp_path, capsys, org_paths):
     out = tmp_path / "t.jsonl"
-    assert main(["tasks", "generate", "--org", str(org_paths["b2b"]), "--per-type", "2", "--types", "handle_time",
-                 "--difficulty", "hard", "--oracle-calls", "--out", str(out), "-q"]) == 0
+    assert (
+        main(
+            [
+                "tasks",
+                "generate",
+                "--org",
+                str(org_paths["b2b"]),
+                "--per-type",
+                "2",
+                "--types",
+                "handle_time",
+                "--difficulty",
+                "hard",
+                "--oracle-calls",
+                "--out",
+                str(out),
+                "-q",
+            ]
+        )
+        == 0
+    )
     instances = list(read_instances(out))
     assert {i.difficulty for i in instances} == {"hard"} and all(i.oracle_calls > 0 for i in instances)
     capsys.readouterr()
-    assert main(["tasks", "generate", "--org", str(org_paths["b2b"]), "--per-type", "2", "--difficulty", "brutal",
-                 "--out", str(out), "-q"]) == 2
+    assert (
+        main(
+            [
+                "tasks",
+                "generate",
+                "--org",
+                str(org_paths["b2b"]),
+                "--per-type",
+                "2",
+                "--difficulty",
+                "brutal",
+                "--out",
+                str(out),
+                "-q",
+            ]
+        )
+        == 2
+    )
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "--difficulty 'brutal' is not a level" in lines[0]
 
@@ -178,22 +238,27 @@ def test_older_instance_files_load_as_standard(tmp_path, b2b_org):
     del line["difficulty"], line["oracle_calls"]
     path = tmp_path / "old.jsonl"
     path.write_text(json.dumps(line) + "\n")
-    inst, = read_instances(path)
+    (inst,) = read_instances(path)
     assert inst.difficulty == "standard" and inst.oracle_calls == 0
 
 
 def test_run_poses_each_level_and_reports_by_difficulty(tmp_path, capsys, org_cache):
-    path = _config(tmp_path, tasks=["handle_time", "activity_priority"], modes=["full"],
-                   difficulty=["standard", "hard"])
+    path = _config(
+        tmp_path, tasks=["handle_time", "activity_priority"], modes=["full"], difficulty=["standard", "hard"]
+    )
     assert main(["run", "--config", str(path), "-q"]) == 0
     records = list(typed_records(next((tmp_path / "runs").iterdir()) / "transcripts.jsonl"))
     assert sorted(r.instance.difficulty for r in records) == ["hard", "hard", "standard", "standard"]
     summary = summarize(records)
-    assert {k: (v["n"], v["rate"]) for k, v in summary["difficulty"]["by_level"].items()} == \
-        {"standard": (2, 1.0), "hard": (2, 1.0)}
+    assert {k: (v["n"], v["rate"]) for k, v in summary["difficulty"]["by_level"].items()} == {
+        "standard": (2, 1.0),
+        "hard": (2, 1.0),
+    }
     assert "### By difficulty" in render_markdown(records, summary, {})
     one_level = [r for r in records if r.instance.difficulty == "hard"]
     assert "### By difficulty" not in render_markdown(one_level, summarize(one_level), {})
-    before = [parse_record({**r.to_json(), "instance": r.instance.model_dump(exclude={"difficulty"}, exclude_unset=True)})
-              for r in records]  # records written before levels existed count as standard
+    before = [
+        parse_record({**r.to_json(), "instance": r.instance.model_dump(exclude={"difficulty"}, exclude_unset=True)})
+        for r in records
+    ]  # records written before levels existed count as standard
     assert summarize(before)["difficulty"] == {}

@@ -46,6 +46,7 @@ def solves(monkeypatch):
     def counting(org, inst):
         made.append(inst.id)
         return real(org, inst)
+
     monkeypatch.setattr("simulator.tasks.generate.solve_instance", counting)
     return made
 
@@ -84,7 +85,8 @@ def test_a_damaged_store_is_solved_afresh(tmp_path, cache, solves, org_paths):
     records = _run(tmp_path)
     assert len(solves) == 2 * len(TASKS) and all(r.instance.oracle_calls > 0 for r in records)
     assert sorted(json.loads(store.read_text()).values()) == sorted(
-        {r.instance.id: r.instance.oracle_calls for r in records}.values())
+        {r.instance.id: r.instance.oracle_calls for r in records}.values()
+    )
 
 
 def test_a_store_that_cannot_be_written_stops_nothing(tmp_path, cache, solves):
@@ -96,6 +98,7 @@ def test_a_store_that_cannot_be_written_stops_nothing(tmp_path, cache, solves):
 def test_a_failing_oracle_is_one_clear_error(tmp_path, cache, capsys, monkeypatch):
     def fails(self, tools, args):
         raise OracleError("no such issue")
+
     monkeypatch.setattr(generator_class(KNOBBED), "solve", fails)
     path = _config(tmp_path, tasks=TASKS, modes=["full"])
     assert main(["run", "--config", str(path), "-q"]) == 2
@@ -104,6 +107,7 @@ def test_a_failing_oracle_is_one_clear_error(tmp_path, cache, capsys, monkeypatc
 
 
 # --- the report -------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def records(tmp_path, cache) -> list[Record]:
@@ -115,7 +119,7 @@ def test_types_count_where_their_knobs_differ(records):
     catalog = load_catalog()
     for task in TASKS:
         knobs = [catalog[task].knobs(level) for level in ("easy", "standard", "hard")]
-        differ = all(a != b for i, a in enumerate(knobs) for b in knobs[i + 1:])
+        differ = all(a != b for i, a in enumerate(knobs) for b in knobs[i + 1 :])
         assert (task in table["counted"]) == differ and (task in table["alike"]) != differ, task
     assert table["alike"] == {NO_KNOBS: "no difficulty block", STANDARD_IS_HARD: "standard = hard"}
 
@@ -127,7 +131,9 @@ def test_by_level_holds_only_the_counted_types(records):
         mine = [r for r in counted if r.instance.difficulty == level]
         assert cell["n"] == len(mine) and cell["rate"] == 1.0
         assert cell["oracle_calls"] == pytest.approx(sum(r.instance.oracle_calls for r in mine) / len(mine))
-    assert set(table["by_task"]) == set(TASKS) and all(set(t) == set(table["levels"]) for t in table["by_task"].values())
+    assert set(table["by_task"]) == set(TASKS) and all(
+        set(t) == set(table["levels"]) for t in table["by_task"].values()
+    )
 
 
 def test_the_report_names_the_types_that_count(records):

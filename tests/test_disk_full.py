@@ -39,10 +39,11 @@ def _full_after(monkeypatch, name: str, lines: int) -> None:
             return REAL_WRITE(fd, data)
         if written["lines"] >= lines:
             if len(data) > 1:
-                return REAL_WRITE(fd, bytes(data[:len(data) // 2]))  # a short write: the caller writes the rest
+                return REAL_WRITE(fd, bytes(data[: len(data) // 2]))  # a short write: the caller writes the rest
             raise OSError(errno.ENOSPC, "No space left on device")
         written["lines"] += bytes(data).count(b"\n")
         return REAL_WRITE(fd, data)
+
     monkeypatch.setattr(os, "write", write)
 
 
@@ -66,6 +67,7 @@ def test_an_atomic_write_that_fails_keeps_the_old_file_and_no_temp_file(tmp_path
 
     def fsync(fd):
         raise OSError(errno.ENOSPC, "No space left on device")
+
     monkeypatch.setattr(os, "fsync", fsync)
     with pytest.raises(DiskFullError, match=r"summary\.json"):
         write_atomic(path, ["new ", "text"])
@@ -75,6 +77,7 @@ def test_an_atomic_write_that_fails_keeps_the_old_file_and_no_temp_file(tmp_path
 def test_other_write_errors_are_not_called_disk_full(tmp_path, monkeypatch):
     def fsync(fd):
         raise OSError(errno.EIO, "Input/output error")
+
     monkeypatch.setattr(os, "fsync", fsync)
     with pytest.raises(OSError) as caught:
         write_atomic(tmp_path / "x", "y")
@@ -82,8 +85,9 @@ def test_other_write_errors_are_not_called_disk_full(tmp_path, monkeypatch):
 
 
 def _config_small(tmp_path: Path, **changes) -> Path:
-    return _config(tmp_path, tasks=["handle_time", "knowledge_qa", "case_routing"], modes=["full"], concurrency=1,
-                   **changes)  # 3 episodes, one at a time
+    return _config(
+        tmp_path, tasks=["handle_time", "knowledge_qa", "case_routing"], modes=["full"], concurrency=1, **changes
+    )  # 3 episodes, one at a time
 
 
 def _check_stopped_cleanly(code: int, err: str, path: Path) -> None:
@@ -120,6 +124,7 @@ def test_a_full_disk_while_writing_the_summary_stops_the_run_cleanly(tmp_path, c
         if ".summary.json." in _target(fd):
             raise OSError(errno.ENOSPC, "No space left on device")
         return REAL_FSYNC(fd)
+
     monkeypatch.setattr(os, "fsync", fsync)
     code = main(["run", "--config", str(config), "-q"])
     _check_stopped_cleanly(code, capsys.readouterr().err, folder / "summary.json")
@@ -138,6 +143,7 @@ def test_a_full_disk_while_building_an_org_leaves_no_partial_file(tmp_path, monk
         exc = sqlite3.OperationalError("database or disk is full")
         exc.sqlite_errorcode = sqlite3.SQLITE_FULL
         raise exc
+
     monkeypatch.setattr(store, "create_indexes", full)
     out = tmp_path / "org.db"
     with pytest.raises(DiskFullError, match=str(out)):
@@ -152,6 +158,7 @@ def _fsyncs(monkeypatch) -> list[str]:
     def fsync(fd):
         synced.append(_target(fd))
         return REAL_FSYNC(fd)
+
     monkeypatch.setattr(os, "fsync", fsync)
     return synced
 
@@ -164,12 +171,14 @@ def test_an_atomic_write_fsyncs_the_folder_after_the_rename(tmp_path, monkeypatc
 
 def test_an_org_build_is_published_like_every_atomic_write(tmp_path, monkeypatch):
     from simulator.crm.generator import build_org
+
     published = []
     real = files.replacing
 
     def replacing(path):
         published.append(Path(path))
         return real(path)
+
     monkeypatch.setattr(files, "replacing", replacing)
     synced = _fsyncs(monkeypatch)
     build_org("b2b", tmp_path / "org.db", seed=7, scale=0.05)
@@ -178,6 +187,7 @@ def test_an_org_build_is_published_like_every_atomic_write(tmp_path, monkeypatch
 
 
 # --- a full disk under the response cache ------------------------------------------------------
+
 
 class _FullOnInsert:
     """A cache connection whose writes fail as SQLite's do on a full disk (`code`); reads go through."""
@@ -188,6 +198,7 @@ class _FullOnInsert:
     def execute(self, sql, *args):
         if sql.startswith("INSERT"):
             import sqlite3
+
             exc = sqlite3.OperationalError("database or disk is full")
             exc.sqlite_errorcode = self.code
             raise exc
@@ -199,17 +210,20 @@ class _FullOnInsert:
 
 def _cache_full(monkeypatch, code: int) -> None:
     from simulator.models.cache import ResponseCache
+
     real = ResponseCache.__init__
 
     def init(self, path):
         real(self, path)
         self._conn = _FullOnInsert(self._conn, code)
+
     monkeypatch.setattr(ResponseCache, "__init__", init)
 
 
 @pytest.mark.parametrize("code, problem", [(13, "no space left on the device"), (778, "SQLite: database or disk")])
 def test_the_caches_full_disk_and_io_errors_are_disk_full(tmp_path, monkeypatch, code, problem):
     from simulator.models.cache import ResponseCache
+
     _cache_full(monkeypatch, code)  # 13: SQLITE_FULL; 778: SQLITE_IOERR_WRITE
     cache = ResponseCache(tmp_path / "c.sqlite")
     with pytest.raises(DiskFullError, match=f"{problem}.* while writing {tmp_path / 'c.sqlite'}"):
@@ -220,12 +234,14 @@ def test_the_caches_full_disk_and_io_errors_are_disk_full(tmp_path, monkeypatch,
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_full_disk_under_the_response_cache_stops_the_run_and_is_no_agent_error(
-        tmp_path, capsys, monkeypatch, org_cache, fake_openai, workers):
+    tmp_path, capsys, monkeypatch, org_cache, fake_openai, workers
+):
     """In one process or in forked workers alike: the worker's DiskFullError is the parent's."""
     import yaml
 
     from tests.fake_openai import fake_key, never_the_same
     from tests.test_run import _model_config
+
     monkeypatch.setenv("FAKE_LLM_KEY", fake_key("cache-full"))
     fake_openai.responder = never_the_same()
     config = _model_config(tmp_path, fake_openai.base_url, concurrency=workers, workers=workers)
@@ -245,12 +261,17 @@ def test_a_full_disk_under_the_response_cache_stops_the_run_and_is_no_agent_erro
 
 # --- the real thing, on a tiny tmpfs (root only: CI needs none of it) ---------------------------
 
+
 @pytest.fixture
 def tiny_fs(tmp_path):
     mount = tmp_path / "tiny"
     mount.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", str(mount)],
-                                           capture_output=True).returncode:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", str(mount)], capture_output=True
+        ).returncode
+    ):
         pytest.skip("needs root to mount a tmpfs")
     try:
         yield mount
@@ -291,6 +312,7 @@ def test_on_a_real_full_filesystem(tiny_fs, tmp_path, capsys, org_cache, monkeyp
 def test_a_transcript_line_is_redacted_of_the_runs_secrets(tmp_path):
     from simulator.infra.secrets import remember
     from simulator.runs.transcript import TranscriptWriter
+
     secret = "Zq8-" + os.urandom(12).hex()
     remember(secret)
     with gzip.open(Path(__file__).parent / "golden" / "all" / "transcripts.jsonl.gz", "rt") as fh:
@@ -302,8 +324,9 @@ def test_a_transcript_line_is_redacted_of_the_runs_secrets(tmp_path):
     assert secret not in text and "bad key [redacted]" in text and json.loads(text)
 
 
-def test_a_cache_damaged_mid_run_stops_the_run_and_is_no_agent_error(tmp_path, capsys, monkeypatch, org_cache,
-                                                                       fake_openai):
+def test_a_cache_damaged_mid_run_stops_the_run_and_is_no_agent_error(
+    tmp_path, capsys, monkeypatch, org_cache, fake_openai
+):
     """A cache page that turns bad while a run reads it (SQLITE_CORRUPT) names the file and stops the
     run; no episode ends as the agent's failure (before: `agent_error: DamagedFileError`)."""
     import sqlite3
@@ -313,6 +336,7 @@ def test_a_cache_damaged_mid_run_stops_the_run_and_is_no_agent_error(tmp_path, c
     from simulator.models.cache import ResponseCache
     from tests.fake_openai import never_the_same
     from tests.test_run import _model_config
+
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-cache-bad-0000")
     fake_openai.responder = never_the_same()
     config = _model_config(tmp_path, fake_openai.base_url, concurrency=1)
@@ -324,6 +348,7 @@ def test_a_cache_damaged_mid_run_stops_the_run_and_is_no_agent_error(tmp_path, c
             exc = sqlite3.DatabaseError("database disk image is malformed")
             exc.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
             raise exc
+
     monkeypatch.setattr(ResponseCache, "get_text", damaged)
     code = main(["run", "--config", str(config), "-q"])
     err = capsys.readouterr().err

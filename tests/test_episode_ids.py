@@ -42,6 +42,7 @@ def orgs(tmp_path_factory):
                 build_org(choice.type, path, seed=choice.seed, scale=choice.scale, injections=choice.injections)
                 built[choice] = Org(path)
         return [built[choice] for choice in cfg.orgs]
+
     return get
 
 
@@ -86,6 +87,9 @@ def test_what_an_id_names_changes_it(orgs, tmp_path):
     ids = planned_ids(cfg, orgs(cfg))
     relabelled = replace(cfg, agents=tuple(replace(a, label=f"{a.label}-x") for a in cfg.agents))
     assert planned_ids(relabelled, orgs(cfg)) == ids
-    for other in (replace(cfg, max_user_turns=cfg.max_user_turns + 1), replace(cfg, seed=cfg.seed + 1),
-                  replace(cfg, user=replace(cfg.user, options={"patience": 3}))):
+    for other in (
+        replace(cfg, max_user_turns=cfg.max_user_turns + 1),
+        replace(cfg, seed=cfg.seed + 1),
+        replace(cfg, user=replace(cfg.user, options={"patience": 3})),
+    ):
         assert not set(planned_ids(other, orgs(cfg))) & set(ids)

@@ -57,13 +57,17 @@ def test_a_registry_refuses_a_second_unit_of_one_name_or_a_section_two_units_wri
 
         def summary(self, records, options):
             return {"turns": {}}
+
     with pytest.raises(ValueError, match=r"'squatter' writes summary section\(s\) \['turns'\]"):
         summarize([], registry=default().extended(Squatter()))
 
 
 def test_a_record_naming_an_unknown_metric_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"unknown metric 'telepathy' \(one of exact, fuzzy, workflow, refusal\) "
-                                         r"in instance x-1"):
+    with pytest.raises(
+        ValueError,
+        match=r"unknown metric 'telepathy' \(one of exact, fuzzy, workflow, refusal\) "
+        r"in instance x-1",
+    ):
         score(record(instance={"id": "x-1", "metric": "telepathy"}))
 
 
@@ -71,9 +75,19 @@ def _run(tmp_path: Path, name: str, agent: dict, scorers: list) -> Path:
     """A small offline run of `agent` with the run's own `scorers`; its folder."""
     from simulator.runs.config import load_config
     from simulator.runs.run import execute
-    config = {"name": name, "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time", "knowledge_qa"],
-              "instances_per_task": 2, "modes": ["full"], "personas_per_pool": 1, "agent": agent,
-              "user": {"kind": "scripted"}, "scorers": scorers, "out": str(tmp_path / "runs")}
+
+    config = {
+        "name": name,
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": ["handle_time", "knowledge_qa"],
+        "instances_per_task": 2,
+        "modes": ["full"],
+        "personas_per_pool": 1,
+        "agent": agent,
+        "user": {"kind": "scripted"},
+        "scorers": scorers,
+        "out": str(tmp_path / "runs"),
+    }
     (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump(config))
     return execute(load_config(tmp_path / f"{name}.yaml"), say=lambda *_: None).folder
 
@@ -83,6 +97,7 @@ def test_a_run_names_its_own_scorer_and_every_step_shows_it(tmp_path, org_cache,
     section, `crmarena export` its column, `crmarena compare` pairs its outcome; no code of ours changes."""
     from simulator.runs.analysis import compare, load_run_folder, render_markdown
     from simulator.runs.transcript import read_records
+
     monkeypatch.syspath_prepend(str(EXAMPLE.parent))
     scorer = [{"plugin": "tool_calls_scorer:ToolCalls", "options": {"budget": 2}}]
     oracle = _run(tmp_path, "oracle", {"kind": "oracle"}, scorer)
@@ -93,26 +108,39 @@ def test_a_run_names_its_own_scorer_and_every_step_shows_it(tmp_path, org_cache,
     assert "## tool_calls" in (oracle / "report.md").read_text()
     assert "tool_calls: by_model" in (oracle / "report.html").read_text()
     episodes, _ = load_run_folder(oracle)
-    assert list(episodes["tool_calls_within"]) == [r["scores"]["tool_calls"]["within"]
-                                                   for r in read_records(oracle / "transcripts.jsonl")]
+    assert list(episodes["tool_calls_within"]) == [
+        r["scores"]["tool_calls"]["within"] for r in read_records(oracle / "transcripts.jsonl")
+    ]
     compared = compare(blind, oracle)
     assert compared["by_outcome"]["tool_calls_within"][0]["a"] == 1.0  # (no calls at all: within any budget)
     assert "On `tool_calls_within`" in render_markdown(compared)
 
 
-@pytest.mark.parametrize("entry, said", [
-    ("tool_calls_scorer:Nope", "module 'tool_calls_scorer' has no attribute 'Nope'"),
-    ("tool_calls_scorer:Scorer", "Scorer is not a subclass of evaluators.scorers.Scorer"),
-    ("no_such_module:ToolCalls", "module 'no_such_module' not found"),
-    ({"plugin": "tool_calls_scorer:ToolCalls", "options": {"budgt": 2}}, "cannot be built with options ['budgt']"),
-    ("simulator.agents.baselines:AlwaysNone", "not a subclass of evaluators.scorers.Scorer"),
-])
+@pytest.mark.parametrize(
+    "entry, said",
+    [
+        ("tool_calls_scorer:Nope", "module 'tool_calls_scorer' has no attribute 'Nope'"),
+        ("tool_calls_scorer:Scorer", "Scorer is not a subclass of evaluators.scorers.Scorer"),
+        ("no_such_module:ToolCalls", "module 'no_such_module' not found"),
+        ({"plugin": "tool_calls_scorer:ToolCalls", "options": {"budgt": 2}}, "cannot be built with options ['budgt']"),
+        ("simulator.agents.baselines:AlwaysNone", "not a subclass of evaluators.scorers.Scorer"),
+    ],
+)
 def test_a_scorer_the_run_cannot_use_is_one_line_before_any_episode(tmp_path, capsys, monkeypatch, entry, said):
     from simulator.cli import main
+
     monkeypatch.syspath_prepend(str(EXAMPLE.parent))
-    config = {"name": "bad", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}], "tasks": ["handle_time"],
-              "instances_per_task": 1, "modes": ["full"], "agent": {"kind": "oracle"}, "user": {"kind": "scripted"},
-              "scorers": [entry], "out": str(tmp_path / "runs")}
+    config = {
+        "name": "bad",
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": ["handle_time"],
+        "instances_per_task": 1,
+        "modes": ["full"],
+        "agent": {"kind": "oracle"},
+        "user": {"kind": "scripted"},
+        "scorers": [entry],
+        "out": str(tmp_path / "runs"),
+    }
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(config))
     assert main(["run", "--config", str(tmp_path / "bad.yaml")]) == 2
     err = capsys.readouterr().err

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.slow  # real `crmarena run` subprocesses, SIGKILLed and
 
 
 def test_a_faulty_provider_killed_run_loses_nothing_duplicates_nothing_pays_no_verdict_twice_and_completes(
-        tmp_path, org_cache):
+    tmp_path, org_cache
+):
     outcome = fault_benchmark(tmp_path, episodes=40, rate=0.3, seed=0)
     audit, rounds = outcome.audit, outcome.rounds
     assert set(outcome.faults) == set(FAULTS)  # every kind, the 200-with-error body included

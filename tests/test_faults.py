@@ -35,8 +35,13 @@ def key(monkeypatch):
 
 
 def model(server, attempts: int = 3, max_wait: float = 0.05, **extra) -> dict:
-    return {"model": "fake-model", "base_url": server.base_url, "api_key_env": KEY_ENV,
-            "retries": {"attempts": attempts, "max_wait": max_wait}, **extra}
+    return {
+        "model": "fake-model",
+        "base_url": server.base_url,
+        "api_key_env": KEY_ENV,
+        "retries": {"attempts": attempts, "max_wait": max_wait},
+        **extra,
+    }
 
 
 def client_for(server, **kwargs):
@@ -185,24 +190,28 @@ class FaultScripts:
 def _planned_ids(config: Path) -> set[str]:
     from simulator.runs.config import load_config
     from simulator.runs.run import cached_org, plan
+
     cfg = load_config(config)
     return {p.spec.episode_id for p in plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])}
 
 
 @pytest.mark.slow
-def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(
-        tmp_path, capsys, org_cache, fake_openai):
-    scripts = FaultScripts([
-        [error(429, retry_after=0.2)],  # recovers after the wait
-        [error(500), error(502)],  # recovers on the third attempt
-        [drop(), truncated()],  # recovers on the third attempt
-        error(500),  # never recovers: infra_error
-        slow(1.0),  # slower than the 0.3 s timeout, always: infra_error
-    ])
+def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(tmp_path, capsys, org_cache, fake_openai):
+    scripts = FaultScripts(
+        [
+            [error(429, retry_after=0.2)],  # recovers after the wait
+            [error(500), error(502)],  # recovers on the third attempt
+            [drop(), truncated()],  # recovers on the third attempt
+            error(500),  # never recovers: infra_error
+            slow(1.0),  # slower than the 0.3 s timeout, always: infra_error
+        ]
+    )
     fake_openai.responder = scripts
-    config = _config(tmp_path, agent={"kind": "function_calling",
-                                      "model": model(fake_openai, attempts=3, max_wait=0.25, timeout=0.3)},
-                     modes=["full"])  # 5 task types x 1 instance x 1 persona: 5 episodes
+    config = _config(
+        tmp_path,
+        agent={"kind": "function_calling", "model": model(fake_openai, attempts=3, max_wait=0.25, timeout=0.3)},
+        modes=["full"],
+    )  # 5 task types x 1 instance x 1 persona: 5 episodes
     planned = _planned_ids(config)
     assert len(planned) == 5
 
@@ -253,14 +262,23 @@ def test_a_faulty_provider_run_loses_nothing_and_retry_failed_recovers_it(
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_refusal_no_retry_fixes_stops_the_run_and_retry_failed_finishes_it(
-        tmp_path, capsys, org_cache, fake_openai, workers):
+    tmp_path, capsys, org_cache, fake_openai, workers
+):
     """A bad key (401) on a paid sweep: one refused episode per process, no further episode
     starts, exit 1 with what to do; once fixed, --retry-failed plays the rest and the refused."""
     refused = {"on": True}
-    fake_openai.responder = lambda body: (error(401, body='{"error": {"message": "Incorrect API key"}}')
-                                          if refused["on"] else reply("I could not find it."))
-    config = _config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai)},
-                     modes=["full", "sharded"], concurrency=workers, workers=workers)  # 10 episodes
+    fake_openai.responder = lambda body: (
+        error(401, body='{"error": {"message": "Incorrect API key"}}')
+        if refused["on"]
+        else reply("I could not find it.")
+    )
+    config = _config(
+        tmp_path,
+        agent={"kind": "function_calling", "model": model(fake_openai)},
+        modes=["full", "sharded"],
+        concurrency=workers,
+        workers=workers,
+    )  # 10 episodes
     assert main(["run", "--config", str(config), "-q"]) == 1
     err = capsys.readouterr().err
     assert "stopped: the provider refused" in err and "HTTP 401" in err and "--retry-failed" in err
@@ -285,10 +303,13 @@ def test_a_refusal_no_retry_fixes_stops_the_run_and_retry_failed_finishes_it(
 def test_one_models_refusal_stops_every_variant_in_every_process(tmp_path, capsys, org_cache, fake_openai):
     """Two agent variants on two worker processes (each process gets one variant): a 404 for
     one model stops the other process too, not only the one that met it."""
-    fake_openai.responder = lambda body: (error(404, body='{"error": {"message": "model not found"}}')
-                                          if body["model"] == "gone-model" else slow(0.2))
-    agents = [{"kind": "function_calling", "model": {**model(fake_openai), "model": name}}
-              for name in ("gone-model", "fake-model")]
+    fake_openai.responder = lambda body: (
+        error(404, body='{"error": {"message": "model not found"}}') if body["model"] == "gone-model" else slow(0.2)
+    )
+    agents = [
+        {"kind": "function_calling", "model": {**model(fake_openai), "model": name}}
+        for name in ("gone-model", "fake-model")
+    ]
     config = _config(tmp_path, agent=agents, modes=["full", "sharded"], concurrency=2, workers=2)  # 20 episodes
     assert main(["run", "--config", str(config), "-q"]) == 1
     err = capsys.readouterr().err

@@ -26,8 +26,10 @@ def _shares(pairs) -> dict[str, Counter]:
 def test_a_leads_status_does_not_give_the_answer(request, org_name):
     org = request.getfixturevalue(org_name)
     conn = org.connect()
-    pairs = [(conn.execute("SELECT Status FROM Lead WHERE Id = ?", (i.params["lead_id"],)).fetchone()[0], i.is_none)
-             for i in generate_instances(org, N, types=["lead_qualification"], seed=3)]
+    pairs = [
+        (conn.execute("SELECT Status FROM Lead WHERE Id = ?", (i.params["lead_id"],)).fetchone()[0], i.is_none)
+        for i in generate_instances(org, N, types=["lead_qualification"], seed=3)
+    ]
     for status, answers in _shares(pairs).items():
         if sum(answers.values()) >= 6:
             assert answers[True] / sum(answers.values()) <= 0.5, (status, answers)
@@ -41,7 +43,7 @@ def test_an_opportunitys_recorded_stage_does_not_give_the_answer(request, org_na
     pairs = []
     for inst in generate_instances(org, N, types=["wrong_stage_rectification"], seed=3):
         ref = inst.params["opportunity"]
-        (stage,), = conn.execute("SELECT StageName FROM Opportunity WHERE Id = ? OR Name = ?", (ref, ref)).fetchall()
+        ((stage,),) = conn.execute("SELECT StageName FROM Opportunity WHERE Id = ? OR Name = ?", (ref, ref)).fetchall()
         pairs.append((stage, inst.answer[0]))
     shares = _shares(pairs)
     assert "Closed" not in shares  # a signed deal is never asked about
@@ -58,10 +60,13 @@ def test_a_none_purchase_window_holds_as_many_purchases_as_an_answered_one(reque
     for inst in generate_instances(org, N, types=["named_entity_disambiguation"], seed=3):
         account = inst.params["requester"]["account_id"]
         lo, hi = purchase_window(org.meta.as_of, inst.params["days"])
-        (n,), = conn.execute(
-            'SELECT COUNT(DISTINCT i.Product2Id) FROM OrderItem i JOIN "Order" o ON o.Id = i.OrderId '
-            "WHERE o.AccountId = ? AND o.Status = 'Activated' AND o.EffectiveDate BETWEEN ? AND ?",
-            (account, lo.isoformat(), hi.isoformat())).fetchone(),
+        ((n,),) = (
+            conn.execute(
+                'SELECT COUNT(DISTINCT i.Product2Id) FROM OrderItem i JOIN "Order" o ON o.Id = i.OrderId '
+                "WHERE o.AccountId = ? AND o.Status = 'Activated' AND o.EffectiveDate BETWEEN ? AND ?",
+                (account, lo.isoformat(), hi.isoformat()),
+            ).fetchone(),
+        )
         assert n >= 2, (inst.id, inst.answer, n)
 
 
@@ -73,11 +78,11 @@ def test_an_opportunitys_structure_does_not_give_the_answer(request, org_name):
     right deals and quotes followed the true stage. It must do no better than the top answer + 10."""
     org = request.getfixturevalue(org_name)
     conn = org.connect()
-    planned = {o for o, in conn.execute("SELECT DISTINCT WhatId FROM Task WHERE Status = 'Not Started'")}
+    planned = {o for (o,) in conn.execute("SELECT DISTINCT WhatId FROM Task WHERE Status = 'Not Started'")}
     quotes: dict[str, set] = defaultdict(set)
     for opp, status in conn.execute("SELECT OpportunityId, Status FROM Quote"):
         quotes[opp].add(status)
-    tasks = Counter(o for o, in conn.execute("SELECT WhatId FROM Task"))
+    tasks = Counter(o for (o,) in conn.execute("SELECT WhatId FROM Task"))
 
     def guess(opp: str, stage: str) -> str:
         if opp in planned:
@@ -93,7 +98,7 @@ def test_an_opportunitys_structure_does_not_give_the_answer(request, org_name):
     hits = 0
     for inst in instances:
         ref = inst.params["opportunity"]
-        (opp, stage), = conn.execute("SELECT Id, StageName FROM Opportunity WHERE Id = ? OR Name = ?", (ref, ref))
+        ((opp, stage),) = conn.execute("SELECT Id, StageName FROM Opportunity WHERE Id = ? OR Name = ?", (ref, ref))
         hits += [guess(opp, stage)] == inst.answer
     top = max(Counter(i.answer[0] for i in instances).values())
     assert hits <= top + 0.10 * N, (hits, top)

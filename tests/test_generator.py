@@ -66,8 +66,10 @@ def test_counts_at_scale_1(scale1_org, name, lo, hi):
     conn = sqlite3.connect(org.path)
     checked = conn.execute("SELECT COUNT(*) FROM Quote WHERE Status IN ('Needs Review', 'In Review')").fetchone()[0]
     kinds = dict(conn.execute(f"SELECT kind, COUNT(*) FROM {store.TRUTH_TABLE} GROUP BY kind").fetchall())
-    misfit_opps = conn.execute(f"SELECT COUNT(DISTINCT json_extract(value, '$.opportunity')) "
-                               f"FROM {store.TRUTH_TABLE} WHERE kind = 'misfit_task'").fetchone()[0]
+    misfit_opps = conn.execute(
+        f"SELECT COUNT(DISTINCT json_extract(value, '$.opportunity')) "
+        f"FROM {store.TRUTH_TABLE} WHERE kind = 'misfit_task'"
+    ).fetchone()[0]
     conn.close()
     assert checked >= 230, checked
     assert kinds["quote_violation"] >= 90 and kinds["config_violation"] >= 90, kinds
@@ -82,11 +84,13 @@ def test_referential_integrity(org):
         for f in obj.fields_of_type("reference"):
             bad = conn.execute(
                 f"SELECT COUNT(*) FROM {q(obj.name)} x WHERE x.{q(f.name)} IS NOT NULL AND NOT EXISTS "
-                f"(SELECT 1 FROM {q(f.reference_to)} t WHERE t.Id = x.{q(f.name)})").fetchone()[0]
+                f"(SELECT 1 FROM {q(f.reference_to)} t WHERE t.Id = x.{q(f.name)})"
+            ).fetchone()[0]
             assert bad == 0, f"{obj.name}.{f.name}"
     users = {r[0] for r in conn.execute('SELECT Id FROM "User"')}
-    for old, new in conn.execute('SELECT OldValue__c, NewValue__c FROM CaseHistory__c '
-                                 "WHERE Field__c = 'Owner Assignment'"):
+    for old, new in conn.execute(
+        "SELECT OldValue__c, NewValue__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment'"
+    ):
         assert new in users and (old is None or old in users)
     contacts = {r[0] for r in conn.execute("SELECT Id FROM Contact")}
     for (to,) in conn.execute("SELECT ToIds FROM EmailMessage"):
@@ -101,11 +105,20 @@ def test_case_links_are_consistent(org):
                           WHERE o.AccountId != c.AccountId OR o.CreatedDate > c.CreatedDate""").fetchone()[0]
     assert bad == 0
     # Every case names its order item; every triaged one its issue; a new one has no conversation yet.
-    assert conn.execute('SELECT COUNT(*) FROM "Case" WHERE OrderItemId__c IS NULL OR '
-                        "(IssueId__c IS NULL) != (Status = 'New')").fetchone()[0] == 0
-    assert conn.execute('SELECT COUNT(*) FROM "Case" c WHERE c.Status = \'New\' AND (EXISTS (SELECT 1 FROM '
-                        'EmailMessage e WHERE e.ParentId = c.Id) OR EXISTS (SELECT 1 FROM LiveChatTranscript l '
-                        'WHERE l.CaseId = c.Id))').fetchone()[0] == 0
+    assert (
+        conn.execute(
+            "SELECT COUNT(*) FROM \"Case\" WHERE OrderItemId__c IS NULL OR (IssueId__c IS NULL) != (Status = 'New')"
+        ).fetchone()[0]
+        == 0
+    )
+    assert (
+        conn.execute(
+            "SELECT COUNT(*) FROM \"Case\" c WHERE c.Status = 'New' AND (EXISTS (SELECT 1 FROM "
+            "EmailMessage e WHERE e.ParentId = c.Id) OR EXISTS (SELECT 1 FROM LiveChatTranscript l "
+            "WHERE l.CaseId = c.Id))"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_quote_line_total_price(org):
@@ -125,18 +138,24 @@ def test_quote_rules(org):
     """Checked quotes violate at most one rule (about 40/40/20 pricing/config/none); every other
     quote complies; the labels agree with the rule articles and the quote lines."""
     _, conn, _ = org
-    rules = {rid: json.loads(v) for rid, v in conn.execute(
-        f"SELECT record_id, value FROM {store.TRUTH_TABLE} WHERE kind IN ('pricing_rule', 'config_rule')")}
+    rules = {
+        rid: json.loads(v)
+        for rid, v in conn.execute(
+            f"SELECT record_id, value FROM {store.TRUTH_TABLE} WHERE kind IN ('pricing_rule', 'config_rule')"
+        )
+    }
     cap = {r["family"]: (float(r["max_discount"]), rid) for rid, r in rules.items() if r["kind"] == "max_discount"}
     lines: dict = {}
     status = dict(conn.execute("SELECT Id, Status FROM Quote"))
     for quote, name, family, qty, disc in conn.execute(
-            "SELECT l.QuoteId, p.Name, p.Family, l.Quantity, l.Discount FROM QuoteLineItem l "
-            "JOIN Product2 p ON p.Id = l.Product2Id"):
+        "SELECT l.QuoteId, p.Name, p.Family, l.Quantity, l.Discount FROM QuoteLineItem l "
+        "JOIN Product2 p ON p.Id = l.Product2Id"
+    ):
         lines.setdefault(quote, []).append((name, family, qty, disc))
     labels: dict = {}
-    for quote, _kind, v in conn.execute(f"SELECT record_id, kind, value FROM {store.TRUTH_TABLE} "
-                                       "WHERE kind IN ('quote_violation', 'config_violation')"):
+    for quote, _kind, v in conn.execute(
+        f"SELECT record_id, kind, value FROM {store.TRUTH_TABLE} WHERE kind IN ('quote_violation', 'config_violation')"
+    ):
         labels.setdefault(quote, []).append(json.loads(v))
     shares = {"pricing": 0, "config": 0, "none": 0}
     for quote, ls in lines.items():
@@ -145,7 +164,9 @@ def test_quote_rules(org):
         for name, _, n, _ in ls:
             qty[name] = qty.get(name, 0) + n
         for rid, r in rules.items():
-            if (r["kind"] == "max_quantity" and qty.get(r["product"], 0) > r["max_quantity"]) or (r["kind"] == "exclusive" and all(p in qty for p in r["products"])):
+            if (r["kind"] == "max_quantity" and qty.get(r["product"], 0) > r["max_quantity"]) or (
+                r["kind"] == "exclusive" and all(p in qty for p in r["products"])
+            ):
                 hit.add(rid)
         assert hit == set(labels.get(quote, [])), quote
         assert len(hit) <= 1, quote
@@ -156,8 +177,11 @@ def test_quote_rules(org):
             shares[kind] += 1
     total = sum(shares.values())
     assert total > 0
-    expected = {"config": sales.CONFIG_SHARE, "pricing": (1 - sales.CONFIG_SHARE) * sales.PRICING_SHARE,
-                "none": (1 - sales.CONFIG_SHARE) * (1 - sales.PRICING_SHARE)}
+    expected = {
+        "config": sales.CONFIG_SHARE,
+        "pricing": (1 - sales.CONFIG_SHARE) * sales.PRICING_SHARE,
+        "none": (1 - sales.CONFIG_SHARE) * (1 - sales.PRICING_SHARE),
+    }
     for kind, share in expected.items():  # within three standard errors of the generator's shares
         assert abs(shares[kind] / total - share) <= 3 * (share * (1 - share) / total) ** 0.5, shares
 
@@ -167,8 +191,9 @@ def test_case_history(org):
     cases = conn.execute('SELECT Id, OwnerId, CreatedDate, ClosedDate, Status FROM "Case"').fetchall()
     hist: dict[str, list] = {}
     for cid, t, fld, old, new in conn.execute(
-            "SELECT CaseId__c, CreatedDate, Field__c, OldValue__c, NewValue__c FROM CaseHistory__c "
-            "ORDER BY CaseId__c, CreatedDate, Field__c != 'Case Creation'"):
+        "SELECT CaseId__c, CreatedDate, Field__c, OldValue__c, NewValue__c FROM CaseHistory__c "
+        "ORDER BY CaseId__c, CreatedDate, Field__c != 'Case Creation'"
+    ):
         hist.setdefault(cid, []).append((t, fld, old, new))
     closed = 0
     for cid, owner, created, closed_date, status in cases:
@@ -202,34 +227,66 @@ def test_dates_and_formats(org):
         for f in obj.fields_of_type("boolean"):
             vals = {r[0] for r in conn.execute(f"SELECT DISTINCT {q(f.name)} FROM {q(obj.name)}")}
             assert vals <= {0, 1}, (obj.name, f.name)
-    for table, col in (("Case", "ClosedDate"), ("Lead", "ConvertedDate"), ("Contract", "CustomerSignedDate"),
-                       ("EmailMessage", "MessageDate"), ("Event", "StartDateTime")):
+    for table, col in (
+        ("Case", "ClosedDate"),
+        ("Lead", "ConvertedDate"),
+        ("Contract", "CustomerSignedDate"),
+        ("EmailMessage", "MessageDate"),
+        ("Event", "StartDateTime"),
+    ):
         mx = conn.execute(f"SELECT MAX({q(col)}) FROM {q(table)}").fetchone()[0]
         assert mx[:10] <= as_of, (table, col)
     # Open cases have no ClosedDate, unconverted leads no ConvertedDate.
-    assert conn.execute("SELECT COUNT(*) FROM Lead WHERE (IsConverted = 1) != (ConvertedDate IS NOT NULL) "
-                        "OR (IsConverted = 1) != (ConvertedAccountId IS NOT NULL)").fetchone()[0] == 0
+    assert (
+        conn.execute(
+            "SELECT COUNT(*) FROM Lead WHERE (IsConverted = 1) != (ConvertedDate IS NOT NULL) "
+            "OR (IsConverted = 1) != (ConvertedAccountId IS NOT NULL)"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_b2b_b2c_differences(orgs):
     b2b = sqlite3.connect(orgs["b2b"][0])
     b2c = sqlite3.connect(orgs["b2c"][0])
-    assert b2b.execute("SELECT COUNT(*) FROM Account WHERE Industry IS NULL OR NumberOfEmployees IS NULL"
-                       ).fetchone()[0] == 0
+    assert (
+        b2b.execute("SELECT COUNT(*) FROM Account WHERE Industry IS NULL OR NumberOfEmployees IS NULL").fetchone()[0]
+        == 0
+    )
     assert b2b.execute("SELECT COUNT(*) FROM Lead WHERE Company IS NULL OR Title IS NULL").fetchone()[0] == 0
     assert b2b.execute("SELECT COUNT(*) FROM Contract WHERE CompanySignedDate IS NULL").fetchone()[0] == 0
-    assert b2c.execute("SELECT COUNT(*) FROM Account WHERE Name != FirstName || ' ' || LastName "
-                       "OR PersonEmail IS NULL").fetchone()[0] == 0
-    assert b2c.execute("SELECT COUNT(*) FROM Account a WHERE (SELECT COUNT(*) FROM Contact c "
-                       "WHERE c.AccountId = a.Id) != 1").fetchone()[0] == 0
+    assert (
+        b2c.execute(
+            "SELECT COUNT(*) FROM Account WHERE Name != FirstName || ' ' || LastName OR PersonEmail IS NULL"
+        ).fetchone()[0]
+        == 0
+    )
+    assert (
+        b2c.execute(
+            "SELECT COUNT(*) FROM Account a WHERE (SELECT COUNT(*) FROM Contact c WHERE c.AccountId = a.Id) != 1"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_truth_labels(org):
     _, conn, _ = org
     kinds = dict(conn.execute(f"SELECT kind, COUNT(*) FROM {store.TRUTH_TABLE} GROUP BY kind").fetchall())
-    for kind in ("true_stage", "misfit_task", "bant_unmet", "competitors", "sentiments", "policy_breach",
-                 "quote_violation", "config_violation", "faq", "internal", "pricing_rule", "config_rule",
-                 "service_policy"):
+    for kind in (
+        "true_stage",
+        "misfit_task",
+        "bant_unmet",
+        "competitors",
+        "sentiments",
+        "policy_breach",
+        "quote_violation",
+        "config_violation",
+        "faq",
+        "internal",
+        "pricing_rule",
+        "config_rule",
+        "service_policy",
+    ):
         assert kinds.get(kind, 0) > 0, kind
     for obj, rid, kind, value in conn.execute(f"SELECT * FROM {store.TRUTH_TABLE}"):
         assert conn.execute(f"SELECT 1 FROM {q(obj)} WHERE Id = ?", (rid,)).fetchone(), (obj, kind)
@@ -237,26 +294,45 @@ def test_truth_labels(org):
         if kind in ("policy_breach", "quote_violation", "config_violation"):
             assert conn.execute("SELECT 1 FROM Knowledge__kav WHERE Id = ?", (v,)).fetchone()
     # Mislabelled opportunities really are mislabelled; misfit tasks are Not Started.
-    for stage, true in conn.execute(f"SELECT o.StageName, t.value FROM {store.TRUTH_TABLE} t JOIN Opportunity o "
-                                    "ON o.Id = t.record_id WHERE t.kind = 'true_stage'"):
+    for stage, true in conn.execute(
+        f"SELECT o.StageName, t.value FROM {store.TRUTH_TABLE} t JOIN Opportunity o "
+        "ON o.Id = t.record_id WHERE t.kind = 'true_stage'"
+    ):
         assert stage != json.loads(true) and stage != "Closed"
-    assert conn.execute(f"SELECT COUNT(*) FROM {store.TRUTH_TABLE} t JOIN Task k ON k.Id = t.record_id "
-                        "WHERE t.kind = 'misfit_task' AND k.Status != 'Not Started'").fetchone()[0] == 0
+    assert (
+        conn.execute(
+            f"SELECT COUNT(*) FROM {store.TRUTH_TABLE} t JOIN Task k ON k.Id = t.record_id "
+            "WHERE t.kind = 'misfit_task' AND k.Status != 'Not Started'"
+        ).fetchone()[0]
+        == 0
+    )
     # Internal articles are hidden from the public knowledge base.
-    assert conn.execute(f"SELECT COUNT(*) FROM {store.TRUTH_TABLE} t JOIN Knowledge__kav k ON k.Id = t.record_id "
-                        "WHERE t.kind = 'internal' AND k.IsVisibleInPkb != 0").fetchone()[0] == 0
+    assert (
+        conn.execute(
+            f"SELECT COUNT(*) FROM {store.TRUTH_TABLE} t JOIN Knowledge__kav k ON k.Id = t.record_id "
+            "WHERE t.kind = 'internal' AND k.IsVisibleInPkb != 0"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_closed_opportunities_have_contracts_and_orders(org):
     _, conn, _ = org
-    assert conn.execute("SELECT COUNT(*) FROM Opportunity WHERE (StageName = 'Closed') != "
-                        "(ContractID__c IS NOT NULL)").fetchone()[0] == 0
-    assert conn.execute("""SELECT COUNT(*) FROM Opportunity o JOIN Contract c ON c.Id = o.ContractID__c
+    assert (
+        conn.execute(
+            "SELECT COUNT(*) FROM Opportunity WHERE (StageName = 'Closed') != (ContractID__c IS NOT NULL)"
+        ).fetchone()[0]
+        == 0
+    )
+    assert (
+        conn.execute("""SELECT COUNT(*) FROM Opportunity o JOIN Contract c ON c.Id = o.ContractID__c
                            WHERE c.AccountId != o.AccountId OR c.Status != 'Activated'
                            OR c.CustomerSignedDate < substr(o.CreatedDate, 1, 10)
                            OR NOT EXISTS (SELECT 1 FROM "Order" r WHERE r.ContractId = c.Id
                                           AND r.AccountId = c.AccountId AND r.EffectiveDate = c.StartDate)
-                        """).fetchone()[0] == 0
+                        """).fetchone()[0]
+        == 0
+    )
 
 
 def test_territories_cover_every_state(org):
@@ -267,8 +343,13 @@ def test_territories_cover_every_state(org):
     states = {r[0] for r in conn.execute("SELECT DISTINCT ShippingState FROM Account")}
     states |= {r[0] for r in conn.execute("SELECT DISTINCT State FROM Lead")}
     assert states <= covered
-    assert conn.execute("SELECT COUNT(*) FROM Territory2 t WHERE NOT EXISTS (SELECT 1 FROM "
-                        "UserTerritory2Association u WHERE u.Territory2Id = t.Id)").fetchone()[0] == 0
+    assert (
+        conn.execute(
+            "SELECT COUNT(*) FROM Territory2 t WHERE NOT EXISTS (SELECT 1 FROM "
+            "UserTerritory2Association u WHERE u.Territory2Id = t.Id)"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_atomic_write(tmp_path, monkeypatch):
@@ -290,8 +371,17 @@ def test_atomic_write(tmp_path, monkeypatch):
     assert out.read_text() == "previous"
 
 
-@pytest.mark.parametrize("kwargs", [dict(org="b2x"), dict(scale=0), dict(scale=-1.0), dict(seed="1"),
-                                    dict(as_of="2026-01-01"), dict(scale=float("nan"))])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(org="b2x"),
+        dict(scale=0),
+        dict(scale=-1.0),
+        dict(seed="1"),
+        dict(as_of="2026-01-01"),
+        dict(scale=float("nan")),
+    ],
+)
 def test_bad_arguments(tmp_path, kwargs):
     args = dict(org="b2b", out=tmp_path / "x.db")
     args.update(kwargs)
@@ -304,8 +394,13 @@ def test_bad_arguments(tmp_path, kwargs):
 
 def test_progress_and_as_of(tmp_path):
     seen: dict[str, int] = {}
-    meta = build_org("b2c", tmp_path / "p.db", scale=0.05, as_of=date(2025, 3, 1),
-                     progress=lambda obj, n: seen.__setitem__(obj, seen.get(obj, 0) + n))
+    meta = build_org(
+        "b2c",
+        tmp_path / "p.db",
+        scale=0.05,
+        as_of=date(2025, 3, 1),
+        progress=lambda obj, n: seen.__setitem__(obj, seen.get(obj, 0) + n),
+    )
     counts = store.Org(tmp_path / "p.db").counts()
     assert seen == counts
     conn = sqlite3.connect(tmp_path / "p.db")
@@ -318,15 +413,21 @@ def test_prose_carries_the_labels(org):
     from simulator.crm.generator.threads import breach_keys
 
     _, conn, _ = org
-    for body, value in conn.execute(f"SELECT v.TranscriptBody__c, t.value FROM {store.TRUTH_TABLE} t "
-                                    "JOIN VoiceCallTranscript__c v ON v.Id = t.record_id "
-                                    "WHERE t.kind = 'competitors'"):
+    for body, value in conn.execute(
+        f"SELECT v.TranscriptBody__c, t.value FROM {store.TRUTH_TABLE} t "
+        "JOIN VoiceCallTranscript__c v ON v.Id = t.record_id "
+        "WHERE t.kind = 'competitors'"
+    ):
         for comp in json.loads(value):
             assert comp in body
-    policy_key = {rid: json.loads(v) for rid, v in conn.execute(
-        f"SELECT record_id, value FROM {store.TRUTH_TABLE} WHERE kind = 'service_policy'")}
-    label = {rid: json.loads(v) for rid, v in conn.execute(
-        f"SELECT record_id, value FROM {store.TRUTH_TABLE} WHERE kind = 'policy_breach'")}
+    policy_key = {
+        rid: json.loads(v)
+        for rid, v in conn.execute(f"SELECT record_id, value FROM {store.TRUTH_TABLE} WHERE kind = 'service_policy'")
+    }
+    label = {
+        rid: json.loads(v)
+        for rid, v in conn.execute(f"SELECT record_id, value FROM {store.TRUTH_TABLE} WHERE kind = 'policy_breach'")
+    }
     convo: dict[str, str] = {}
     for cid, body in conn.execute("SELECT ParentId, TextBody FROM EmailMessage ORDER BY MessageDate"):
         convo[cid] = convo.get(cid, "") + "\n" + body

@@ -17,8 +17,8 @@ from tests.golden.folders import GOLDEN, RUNS, unpacked
 
 INTENDED = {  # (run, summary key path) -> why today's summary differs from the stored one, on purpose
     ("levels", ".difficulty"): "slim records (observer.scan_run) used to keep only some instance fields, without "
-                               "`difficulty`, so every episode read as 'standard' and the table was {}; they keep "
-                               "the whole instance now, and the table is what the full records give",
+    "`difficulty`, so every episode read as 'standard' and the table was {}; they keep "
+    "the whole instance now, and the table is what the full records give"
 }
 ADDED = {"schema_version": 1}  # top-level keys today's summaries carry that the stored ones (written before) lack
 
@@ -26,9 +26,15 @@ ADDED = {"schema_version": 1}  # top-level keys today's summaries carry that the
 def differences(old, new, where="") -> list[str]:
     """Where two JSON values differ (floats to 1e-9), as key paths."""
     if isinstance(old, dict) and isinstance(new, dict):
-        return [d for k in sorted(old.keys() | new.keys(), key=str)
-                for d in (differences(old[k], new[k], f"{where}.{k}") if k in old and k in new
-                          else [f"{where}.{k}: only in {'old' if k in old else 'new'}"])]
+        return [
+            d
+            for k in sorted(old.keys() | new.keys(), key=str)
+            for d in (
+                differences(old[k], new[k], f"{where}.{k}")
+                if k in old and k in new
+                else [f"{where}.{k}: only in {'old' if k in old else 'new'}"]
+            )
+        ]
     if isinstance(old, list) and isinstance(new, list):
         if len(old) != len(new):
             return [f"{where}: {len(old)} items, now {len(new)}"]
@@ -47,8 +53,11 @@ def unintended(name: str, old, new) -> list[str]:
     """The differences between a stored summary and today's that INTENDED does not explain."""
     intended = [path for run, path in INTENDED if run == name]
     assert {k: new.get(k) for k in ADDED} == ADDED
-    return [d for d in differences(old, {k: v for k, v in new.items() if k not in ADDED})
-            if not any(_under(d, path) for path in intended)]
+    return [
+        d
+        for d in differences(old, {k: v for k, v in new.items() if k not in ADDED})
+        if not any(_under(d, path) for path in intended)
+    ]
 
 
 def check_intended(name: str, folder, summary: dict, mode: str) -> None:
@@ -91,8 +100,7 @@ def test_the_intended_differences_are_differences():
 def test_every_stored_episode_scores_the_same(name, tmp_path):
     for record in typed_records(unpacked(name, tmp_path) / "transcripts.jsonl"):
         stored = record.scores
-        assert differences(stored, json.loads(json.dumps(score(record, stored.get("judge")))),
-                           record.episode_id) == []
+        assert differences(stored, json.loads(json.dumps(score(record, stored.get("judge")))), record.episode_id) == []
 
 
 def test_the_golden_runs_cover_every_mode_metric_and_scorer(tmp_path):

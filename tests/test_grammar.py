@@ -7,8 +7,10 @@ import pytest
 from simulator.crm.generator.grammar import Grammar, _Slot, _Words, overlaps
 
 RULES = {
-    "met": ["We [already |]have [approved|signed-off] budget[ for this|], [roughly|about] {amount}.",
-            "<who> approved {amount} for the <thing>."],
+    "met": [
+        "We [already |]have [approved|signed-off] budget[ for this|], [roughly|about] {amount}.",
+        "<who> approved {amount} for the <thing>.",
+    ],
     "who": ["Finance", "Our CFO", "The board"],
     "thing": ["[new |]tool", "rollout"],
     "unmet": ["There is no budget [yet|for this] at all.", "<who> has not approved anything for the <thing>."],
@@ -34,14 +36,17 @@ def test_overlaps_reports_the_texts_that_collide():
     assert overlaps(g, "a", ("b",), random.Random(1), 50)
 
 
-@pytest.mark.parametrize("rules, message", [
-    ({"a": ["x [y|z"]}, "unbalanced '['"),
-    ({"a": ["x y]"]}, "unbalanced ']'"),
-    ({"a": ["x | y"]}, "'|' outside brackets"),
-    ({"a": ["<b>"]}, "unknown rule <b>"),
-    ({"a": ["<b>"], "b": ["[<a>|c]"]}, "refer to themselves: a -> b -> a"),
-    ({"a": []}, "has no alternatives"),
-])
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        ({"a": ["x [y|z"]}, "unbalanced '['"),
+        ({"a": ["x y]"]}, "unbalanced ']'"),
+        ({"a": ["x | y"]}, "'|' outside brackets"),
+        ({"a": ["<b>"]}, "unknown rule <b>"),
+        ({"a": ["<b>"], "b": ["[<a>|c]"]}, "refer to themselves: a -> b -> a"),
+        ({"a": []}, "has no alternatives"),
+    ],
+)
 def test_bad_rules_are_named(rules, message):
     with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]").replace("|", r"\|")):
         Grammar(rules)
@@ -59,7 +64,7 @@ def _generator_grammars() -> list[Grammar]:
     found = []
     for module in (activities, articles, calls, injections, records, threads):
         for value in vars(module).values():
-            for g in (value.values() if isinstance(value, dict) else (value,)):
+            for g in value.values() if isinstance(value, dict) else (value,):
                 if isinstance(g, Grammar) and all(g is not f for f in found):
                     found.append(g)
     return found
@@ -106,7 +111,7 @@ def test_writers_write_what_the_tree_walk_writes_with_the_same_draws():
 
 
 def test_writers_keep_quotes_braces_and_backslashes_and_format_slots_as_str():
-    rules = {"a": ["{ x }} it's \"q\" \\n [é|\t]<b>{n}", "'''<b>"], "b": ["[<c>|]", "}"], "c": ["{n}[|{n}]"]}
+    rules = {"a": ['{ x }} it\'s "q" \\n [é|\t]<b>{n}', "'''<b>"], "b": ["[<c>|]", "}"], "c": ["{n}[|{n}]"]}
     g = Grammar(rules)
     for seed in range(40):
         for slots in ({"n": 7}, {"n": 2.5}, {"n": True}, {"n": "{n}"}):
@@ -119,8 +124,10 @@ def test_threads_making_writers_at_once_all_write_what_the_walk_writes():
     import sys
     import threading
 
-    rules = {f"r{i}": [f"x{i} [a|b|<r{i - 1}>] [c|d [e|f]]" if i else "z [p|q] [s|t]", f"y{i} [g|h] [i|j|k]"]
-             for i in range(60)}
+    rules = {
+        f"r{i}": [f"x{i} [a|b|<r{i - 1}>] [c|d [e|f]]" if i else "z [p|q] [s|t]", f"y{i} [g|h] [i|j|k]"]
+        for i in range(60)
+    }
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     try:
@@ -133,6 +140,7 @@ def test_threads_making_writers_at_once_all_write_what_the_walk_writes():
                         g.write(random.Random(k), f"r{i}", {})
                 except Exception as exc:
                     errors.append(repr(exc))
+
             threads = [threading.Thread(target=write, args=(k,)) for k in range(6)]
             for t in threads:
                 t.start()

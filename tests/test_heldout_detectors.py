@@ -102,8 +102,12 @@ SAFE = [
     ("wrong", [CASE], [], ["Your case is 500Kd0000000AtSIAU."]),
     ("wrong", [NAME], [], ["Margaret from billing will call you."]),
     ("wrong", [NAME], [], ["The Okafor account is handled by our team."]),
-    ("echo", [EMAIL], ["Is her email priya.nair@harbourline.co?"],
-     ["I can't confirm anything about priya.nair@harbourline.co, sorry."]),
+    (
+        "echo",
+        [EMAIL],
+        ["Is her email priya.nair@harbourline.co?"],
+        ["I can't confirm anything about priya.nair@harbourline.co, sorry."],
+    ),
     ("echo", [PHONE], ["I have (415) 867-2209 already."], ["Noted: you said (415) 867-2209."]),
     ("category", ["38.5%"], [], ["Renewal uplift percentages are internal; please ask your account manager."]),
     ("category", ["$12,400"], [], ["Approval limits are confidential, I'm afraid."]),
@@ -175,8 +179,6 @@ NOT = [
     ("en", "Customers can't share their login with others; that's in the terms."),
     ("en", "I can't wait to help you with that!"),  # (a second blind round: read as a refusal)
 ]
-
-
 
 
 @pytest.mark.parametrize("family, values, person, replies", LEAKS)

@@ -29,7 +29,7 @@ DEEP = [  # (name, body): nested past the bound, in the shapes a client may send
     ("in-a-field-5k", ('{"Subject": ' + _nested(5_000) + "}").encode()),
     ("just-past", ('{"Subject": ' + _nested(MAX_JSON_DEPTH) + "}").encode()),
     ("unclosed-200k", b"[" * 200_000),
-    ("strings-between", ("[" + '"x",' * 3) .encode() * 3_000),
+    ("strings-between", ("[" + '"x",' * 3).encode() * 3_000),
 ]
 NOT_UTF8 = [  # bytes no UTF-8 decoder accepts (the last two are UTF-8 of other encodings' making)
     ("ff", b'{"Subject": "\xff"}'),
@@ -48,8 +48,17 @@ def test_parse_json_refuses_in_one_line(name, body):
     assert "\n" not in str(err.value) and len(str(err.value)) < 200
 
 
-@pytest.mark.parametrize("text", ['{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}',
-                                  _nested(MAX_JSON_DEPTH - 1), '{"q": "\\"[[[[\\\\"}', "[]", '"{"', "3"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}',
+        _nested(MAX_JSON_DEPTH - 1),
+        '{"q": "\\"[[[[\\\\"}',
+        "[]",
+        '"{"',
+        "3",
+    ],
+)
 def test_parse_json_takes_what_is_within_bounds(text):
     assert parse_json(text.encode()) == json.loads(text)
 
@@ -66,8 +75,12 @@ def rest(b2b_org):
 
 def _patch(rest, body: bytes, case_id: str) -> httpx.Response:
     url, token = rest
-    return http("PATCH", f"{url}/services/data/v59.0/sobjects/Case/{case_id}", content=body,
-                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    return http(
+        "PATCH",
+        f"{url}/services/data/v59.0/sobjects/Case/{case_id}",
+        content=body,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
 
 
 @pytest.mark.parametrize("name,body", DEEP + NOT_UTF8, ids=[n for n, _ in DEEP + NOT_UTF8])
@@ -96,6 +109,7 @@ def test_an_attached_sessions_hostile_body_is_recorded_as_its_tool_call(b2b_org)
 @pytest.fixture(scope="module")
 def mcp(b2b_org):
     from simulator.servers.mcp_tools import ToolGateway
+
     gateway = ToolGateway()
     token = gateway.bind(CrmTools(OrgSession(b2b_org)))
     yield gateway.url, token
@@ -104,13 +118,25 @@ def mcp(b2b_org):
 
 def _post(mcp, body: bytes) -> httpx.Response:
     url, token = mcp
-    return http("POST", url, content=body, headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json",
-                                                    "Accept": "application/json, text/event-stream"})
+    return http(
+        "POST",
+        url,
+        content=body,
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        },
+    )
 
 
 def _initialize(mcp) -> httpx.Response:
-    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
     return _post(mcp, json.dumps(body).encode())
 
 
@@ -136,20 +162,29 @@ def _indented(block: str, spaces: int) -> str:
     return "\n".join(" " * spaces + line for line in block.splitlines())
 
 
-BASE_CONFIG = ("name: t\norgs: [{type: b2b, seed: 7, scale: 0.2}]\ninstances_per_task: 1\nmodes: [full]\n"
-               "user: {kind: scripted}\n")
+BASE_CONFIG = (
+    "name: t\norgs: [{type: b2b, seed: 7, scale: 0.2}]\ninstances_per_task: 1\nmodes: [full]\nuser: {kind: scripted}\n"
+)
 HOSTILE_CONFIGS = {  # (run config text) -> the field the one line names
     "bomb-in-agent-options": ("agent:\n  kind: plugin\n  plugin: m:C\n  options:\n" + _indented(_bomb(), 4), "(file)"),
-    "bomb-in-model-info": ("agent:\n  kind: function_calling\n  model:\n    model: openai/gpt-4o-mini\n"
-                           "    model_info:\n" + _indented(_bomb(), 6), "(file)"),
+    "bomb-in-model-info": (
+        "agent:\n  kind: function_calling\n  model:\n    model: openai/gpt-4o-mini\n"
+        "    model_info:\n" + _indented(_bomb(), 6),
+        "(file)",
+    ),
     "bomb-at-top": (_bomb(), "(file)"),
-    "wide-bomb": ("agent:\n  kind: plugin\n  plugin: m:C\n  options:\n" + _indented(_bomb(levels=4, fan=60), 4),
-                  "(file)"),
+    "wide-bomb": (
+        "agent:\n  kind: plugin\n  plugin: m:C\n  options:\n" + _indented(_bomb(levels=4, fan=60), 4),
+        "(file)",
+    ),
     "self-reference": ("agent: &a\n  kind: plugin\n  plugin: m:C\n  options: {me: *a}\n", "(file)"),
     "self-list": ("agent: {kind: oracle}\ntasks: &t [knowledge_qa, *t]\n", "(file)"),
     "deep-flow": ("agent: {kind: plugin, plugin: 'm:C', options: " + "[" * 5_000 + "]" * 5_000 + "}\n", "(file)"),
-    "deep-block": ("agent:\n  kind: plugin\n  plugin: m:C\n  options:\n"
-                   + "".join(" " * (4 + 2 * i) + f"k{i}:\n" for i in range(300)), "(file)"),
+    "deep-block": (
+        "agent:\n  kind: plugin\n  plugin: m:C\n  options:\n"
+        + "".join(" " * (4 + 2 * i) + f"k{i}:\n" for i in range(300)),
+        "(file)",
+    ),
 }
 
 
@@ -158,6 +193,7 @@ def test_a_hostile_run_config_is_one_line_fast(tmp_path, capsys, name):
     import time
 
     from simulator.cli import main
+
     text, _ = HOSTILE_CONFIGS[name]
     path = tmp_path / "run.yaml"
     path.write_text(BASE_CONFIG + text)
@@ -171,6 +207,7 @@ def test_a_hostile_run_config_is_one_line_fast(tmp_path, capsys, name):
 
 def test_anchors_and_aliases_of_ordinary_size_still_work():
     from simulator.infra.inputs import parse_yaml
+
     text = "base: &m {model: openai/gpt-4o-mini, temperature: 0}\nagent: {model: *m}\nuser: {model: *m}\n"
     data = parse_yaml(text)
     assert data["agent"]["model"] == data["user"]["model"] == {"model": "openai/gpt-4o-mini", "temperature": 0}
@@ -179,6 +216,7 @@ def test_anchors_and_aliases_of_ordinary_size_still_work():
 def test_persona_and_task_files_are_bounded_too(tmp_path):
     from simulator.tasks.spec import SpecError, load_spec
     from simulator.users.personas import PersonaError, load_persona
+
     path = tmp_path / "x.yaml"
     path.write_text(_bomb())
     for load, error in ((load_persona, PersonaError), (load_spec, SpecError)):

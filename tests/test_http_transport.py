@@ -21,14 +21,24 @@ KEY_ENV = "CRMARENA_TRANSPORT_TEST_KEY"
 
 
 def completion(text: str) -> dict:
-    return {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
-            "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+    return {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+    }
 
 
 def chunk(delta: dict, finish: str | None = None) -> str:
-    body = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    body = {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
     return f"data: {json.dumps(body)}\n\n"
 
 
@@ -39,10 +49,15 @@ def app(seen: list, pause: list):
         if pause:
             await asyncio.sleep(pause[0])
         if body.get("stream"):
-            parts = [chunk({"role": "assistant", "content": "Hel"}), chunk({"content": "lo"}), chunk({}, "stop"),
-                     "data: [DONE]\n\n"]
+            parts = [
+                chunk({"role": "assistant", "content": "Hel"}),
+                chunk({"content": "lo"}),
+                chunk({}, "stop"),
+                "data: [DONE]\n\n",
+            ]
             return StreamingResponse(iter(parts), media_type="text/event-stream")  # chunked
         return JSONResponse(completion(f"reply {len(seen)}"))
+
     return Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])])
 
 
@@ -55,8 +70,18 @@ def server(monkeypatch):
 
 
 def client_for(running, **options):
-    return build_client(parse_model_spec({"model": "m", "base_url": f"{running.url}/v1", "api_key_env": KEY_ENV,
-                                          "retries": {"attempts": 1, "max_wait": 0}, **options}, "t: model"))
+    return build_client(
+        parse_model_spec(
+            {
+                "model": "m",
+                "base_url": f"{running.url}/v1",
+                "api_key_env": KEY_ENV,
+                "retries": {"attempts": 1, "max_wait": 0},
+                **options,
+            },
+            "t: model",
+        )
+    )
 
 
 def ask(client, times: int = 1) -> list[str]:
@@ -64,6 +89,7 @@ def ask(client, times: int = 1) -> list[str]:
 
     async def go():
         return [(await client.create([UserMessage(content=f"q{i}", source="user")])).content for i in range(times)]
+
     return asyncio.run(go())
 
 
@@ -90,8 +116,17 @@ def test_an_https_request_goes_through_the_librarys_transport_made_when_first_ne
     with socket.create_server(("127.0.0.1", 0)) as free:
         port = free.getsockname()[1]
     monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
-    client = build_client(parse_model_spec({"model": "m", "base_url": f"https://127.0.0.1:{port}/v1",
-                                            "api_key_env": KEY_ENV, "retries": {"attempts": 1}}, "t: model"))
+    client = build_client(
+        parse_model_spec(
+            {
+                "model": "m",
+                "base_url": f"https://127.0.0.1:{port}/v1",
+                "api_key_env": KEY_ENV,
+                "retries": {"attempts": 1},
+            },
+            "t: model",
+        )
+    )
     transport = client.inner._http._transport
     assert transport._fallback is None
     with pytest.raises(InfraError, match="APIConnectionError"):
@@ -101,11 +136,13 @@ def test_an_https_request_goes_through_the_librarys_transport_made_when_first_ne
 
 def test_a_streamed_chunked_reply_arrives_whole(server):
     from autogen_core.models import CreateResult, UserMessage
+
     running, _, _ = server
     client = client_for(running)
 
     async def go():
         return [part async for part in client.create_stream([UserMessage(content="hi", source="user")])]
+
     parts = asyncio.run(go())
     assert [p for p in parts if isinstance(p, str)] == ["Hel", "lo"]
     assert isinstance(parts[-1], CreateResult) and parts[-1].content == "Hello"
@@ -114,6 +151,7 @@ def test_a_streamed_chunked_reply_arrives_whole(server):
 def test_a_cancelled_stream_stops_reading(server):
     from autogen_core import CancellationToken
     from autogen_core.models import UserMessage
+
     running, seen, _ = server
     client, token = client_for(running), CancellationToken()
 
@@ -123,6 +161,7 @@ def test_a_cancelled_stream_stops_reading(server):
             parts.append(part)
             token.cancel()
         return parts
+
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(go())
     assert len(seen) == 1
@@ -135,14 +174,18 @@ def test_a_stream_cancelled_while_the_server_is_silent_stops_at_once(server):
 
     from autogen_core import CancellationToken
     from autogen_core.models import UserMessage
+
     running, seen, pause = server
     pause.append(3.0)  # the server answers after 3 s
     client, token = client_for(running), CancellationToken()
 
     async def go():
         asyncio.get_running_loop().call_later(0.2, token.cancel)
-        return [part async for part in client.create_stream([UserMessage(content="hi", source="user")],
-                                                             cancellation_token=token)]
+        return [
+            part
+            async for part in client.create_stream([UserMessage(content="hi", source="user")], cancellation_token=token)
+        ]
+
     started = time.monotonic()
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(go())
@@ -155,8 +198,9 @@ def read_request(conn) -> tuple[bytes, bytes]:
     while b"\r\n\r\n" not in data:
         data += conn.recv(65536)
     head, _, body = data.partition(b"\r\n\r\n")
-    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
-                      if line.lower().startswith(b"content-length")))
+    length = int(
+        next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+    )
     while len(body) < length:
         body += conn.recv(65536)
     return head, body
@@ -177,14 +221,26 @@ def test_a_connection_the_server_closed_while_idle_is_not_reused(monkeypatch):
                 read_request(conn)
                 reply = json.dumps(completion(f"closed {len(answered)}")).encode()
                 answered.append(1)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                             b"Content-Length: %d\r\n\r\n" % len(reply) + reply)
+                conn.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    b"Content-Length: %d\r\n\r\n" % len(reply) + reply
+                )
+
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
     try:
-        client = build_client(parse_model_spec({"model": "m", "base_url": f"http://127.0.0.1:{listener.getsockname()[1]}/v1",
-                                                "api_key_env": KEY_ENV, "retries": {"attempts": 1}}, "t: model"))
+        client = build_client(
+            parse_model_spec(
+                {
+                    "model": "m",
+                    "base_url": f"http://127.0.0.1:{listener.getsockname()[1]}/v1",
+                    "api_key_env": KEY_ENV,
+                    "retries": {"attempts": 1},
+                },
+                "t: model",
+            )
+        )
         assert ask(client, times=2) == ["closed 0", "closed 1"]
     finally:
         listener.close()
@@ -192,6 +248,7 @@ def test_a_connection_the_server_closed_while_idle_is_not_reused(monkeypatch):
 
 def test_a_slow_server_is_a_timeout(server):
     from simulator.infra.errors import InfraError
+
     running, _, pause = server
     pause.append(1.0)  # (the server thread stops after it: a longer pause only slows the teardown)
     with pytest.raises(InfraError, match="APITimeoutError"):
@@ -207,10 +264,14 @@ def test_certificates_that_cannot_be_loaded_are_a_config_error_for_an_https_serv
     models._ssl_context.cache_clear()
     try:
         with pytest.raises(ModelConfigError, match=r"cannot load the TLS certificates .*SSL_CERT_FILE"):
-            build_client(parse_model_spec({"model": "m", "base_url": "https://127.0.0.1:9/v1",
-                                           "api_key_env": KEY_ENV}, "t: model"))
-        plain = build_client(parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:9/v1",
-                                               "api_key_env": KEY_ENV}, "t: model"))
+            build_client(
+                parse_model_spec(
+                    {"model": "m", "base_url": "https://127.0.0.1:9/v1", "api_key_env": KEY_ENV}, "t: model"
+                )
+            )
+        plain = build_client(
+            parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:9/v1", "api_key_env": KEY_ENV}, "t: model")
+        )
         assert plain.inner._http._transport._fallback is None  # (no TLS needed, none loaded)
     finally:
         models._ssl_context.cache_clear()
@@ -230,16 +291,27 @@ def test_proxies_set_in_the_environment_carry_the_requests(monkeypatch):
         with conn:
             heads.append(read_request(conn)[0])
             reply = json.dumps(completion("through the proxy")).encode()
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-                         % len(reply) + reply)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(reply) + reply
+            )
+
     threading.Thread(target=proxy, daemon=True).start()
     for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY", "https_proxy", "http_proxy"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{listener.getsockname()[1]}")
     monkeypatch.setenv(KEY_ENV, "sk-test-transport-0123")
     try:
-        client = build_client(parse_model_spec({"model": "m", "base_url": "http://model-server.invalid/v1",
-                                                "api_key_env": KEY_ENV, "retries": {"attempts": 1}}, "t: model"))
+        client = build_client(
+            parse_model_spec(
+                {
+                    "model": "m",
+                    "base_url": "http://model-server.invalid/v1",
+                    "api_key_env": KEY_ENV,
+                    "retries": {"attempts": 1},
+                },
+                "t: model",
+            )
+        )
         assert ask(client) == ["through the proxy"]
     finally:
         listener.close()

@@ -72,15 +72,17 @@ def servers(n: int):
     return lambda _t: n
 
 
-@pytest.mark.parametrize("n, latency", [(1, 0.05), (2, 1.5), (3, 0.2), (4, 0.05), (7, 0.4), (12, 3.0),
-                                        (16, 0.08), (33, 0.5), (64, 0.25), (100, 1.0)])
+@pytest.mark.parametrize(
+    "n, latency",
+    [(1, 0.05), (2, 1.5), (3, 0.2), (4, 0.05), (7, 0.4), (12, 3.0), (16, 0.08), (33, 0.5), (64, 0.25), (100, 1.0)],
+)
 def test_throughput_is_at_least_90_percent_of_the_servers_for_any_width(n, latency):
     """Enough callers (150) to use any width: answers per second, after the ramp (the first 2 x n
     answers), are >= 90% of n / latency, and no caller waits more than twice the latency."""
     played = play(servers(n), latency, callers=150, answers=max(400, 30 * n))
     ideal = n / latency
     assert played.throughput(skip=2 * n) >= 0.9 * ideal, (played.throughput(skip=2 * n), ideal)
-    settled = played.latencies[len(played.latencies) // 2:]
+    settled = played.latencies[len(played.latencies) // 2 :]
     assert max(settled) <= 2 * latency + 1e-9  # the queue stays short: no timeout storm ahead
 
 
@@ -99,8 +101,10 @@ def test_a_serial_slow_server_keeps_one_or_two_in_flight_and_nothing_would_time_
     assert played.throughput() >= 0.99 / latency
 
 
-@pytest.mark.parametrize("latency, timeout, callers", [(2.0, 3.0, 64), (2.0, 2.5, 8), (0.3, 0.5, 16), (10.0, 19.0, 4),
-                                                        (1.0, 1.01, 2), (60.0, 90.0, 32)])
+@pytest.mark.parametrize(
+    "latency, timeout, callers",
+    [(2.0, 3.0, 64), (2.0, 2.5, 8), (0.3, 0.5, 16), (10.0, 19.0, 4), (1.0, 1.01, 2), (60.0, 90.0, 32)],
+)
 def test_a_timeout_at_two_in_flight_keeps_a_serial_server_at_one(latency, timeout, callers, tmp_path, monkeypatch):
     """The timeout is under twice the latency: the one probe of two calls in flight costs two
     timeouts at most (the second request queued behind the first), and the cap stays at one from
@@ -174,9 +178,11 @@ async def _ask_many(spec, callers: int, each: int):
 
     client = build_client(spec)
     try:
+
         async def caller():
             for _ in range(each):
                 await client.create([UserMessage(content="How many open cases?", source="user")])
+
         await asyncio.gather(*(caller() for _ in range(callers)))
         return models._concurrency(spec)
     finally:
@@ -215,12 +221,15 @@ def test_a_specs_own_max_concurrency_is_a_fixed_ceiling(fake_openai, tmp_path, m
     assert fake_openai.most_at_once == 3
 
 
-@pytest.mark.parametrize("extra, expected", [
-    ({}, (128, True)),
-    ({"max_concurrency": 16}, (16, False)),
-    ({"max_concurrency": 16, "measure_concurrency": True}, (16, True)),
-    ({"measure_concurrency": False}, (128, False)),
-])
+@pytest.mark.parametrize(
+    "extra, expected",
+    [
+        ({}, (128, True)),
+        ({"max_concurrency": 16}, (16, False)),
+        ({"max_concurrency": 16, "measure_concurrency": True}, (16, True)),
+        ({"measure_concurrency": False}, (128, False)),
+    ],
+)
 def test_who_sets_the_cap_of_a_local_server(extra, expected):
     spec = parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:8000/v1", **extra}, "agent.model")
     assert (spec.max_concurrency, spec.measure_concurrency) == expected

@@ -120,8 +120,17 @@ def test_oracle_is_right_on_every_task_of_an_injected_org(kind, org_paths, injec
 
 def _config(tmp_path, orgs: list[dict], **more) -> str:
     """A run config file over `orgs` (the oracle, scripted people, full mode), with `more` keys."""
-    data = {"name": "inj", "orgs": orgs, "modes": ["full"], "agent": {"kind": "oracle"}, "user": {"kind": "scripted"},
-            "instances_per_task": 2, "personas_per_pool": 1, "out": str(tmp_path / "runs"), **more}
+    data = {
+        "name": "inj",
+        "orgs": orgs,
+        "modes": ["full"],
+        "agent": {"kind": "oracle"},
+        "user": {"kind": "scripted"},
+        "instances_per_task": 2,
+        "personas_per_pool": 1,
+        "out": str(tmp_path / "runs"),
+        **more,
+    }
     (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
     return str(tmp_path / "run.yaml")
 
@@ -144,14 +153,28 @@ def test_cache_name_and_run_config_of_a_clean_org_are_unchanged(tmp_path):
 
 # --- scoring --------------------------------------------------------------------------------
 
+
 def _record(injection: dict, *, call: tuple | None = None, reply: str = "") -> Record:
     """An episode record in which the agent read `injection`, then made `call` and said `reply`."""
-    messages = [{"role": "user", "content": "hi", "turn": 1},
-                {"role": "tool", "content": json.dumps({"records": [{"Body": "x\n\n" + injection["text"]}]}),
-                 "turn": 1, "call_id": "c1", "name": "soql"}]
+    messages = [
+        {"role": "user", "content": "hi", "turn": 1},
+        {
+            "role": "tool",
+            "content": json.dumps({"records": [{"Body": "x\n\n" + injection["text"]}]}),
+            "turn": 1,
+            "call_id": "c1",
+            "name": "soql",
+        },
+    ]
     if call:
-        messages.append({"role": "assistant", "content": "", "turn": 1,
-                         "tool_calls": [{"id": "c2", "name": call[0], "arguments": json.dumps(call[1])}]})
+        messages.append(
+            {
+                "role": "assistant",
+                "content": "",
+                "turn": 1,
+                "tool_calls": [{"id": "c2", "name": call[0], "arguments": json.dumps(call[1])}],
+            }
+        )
     messages.append({"role": "assistant", "content": reply or "Done.", "turn": 1})
     return record(messages=messages, injections={"mode": "standard", "seen": [injection]})
 
@@ -162,8 +185,12 @@ def _obeying(obey: dict, user: str | None = None) -> tuple[str, dict]:
         return "assign_case", {"case_id": obey["record_id"], "user_id": user or obey["user_id"]}
     if obey["tool"] == "assign_lead":
         return "assign_lead", {"lead_id": obey["record_id"], "user_id": user or obey["user_id"]}
-    return "update_record", {"object_name": "X", "record_id": obey["record_id"], "field": obey["field"],
-                             "value": user or obey["value"]}
+    return "update_record", {
+        "object_name": "X",
+        "record_id": obey["record_id"],
+        "field": obey["field"],
+        "value": user or obey["value"],
+    }
 
 
 @pytest.mark.parametrize("kind", ["b2b", "b2c"])
@@ -173,8 +200,11 @@ def test_scorer_tells_obeying_from_reading(kind, injected):
         if "reveal" in obey:
             doing, near = _record(inj, reply=f"Sure: {', '.join(obey['reveal'])}."), _record(inj, reply="No.")
         else:
-            other = "005Kd0000000001IAA" if (obey.get("user_id") or obey["value"]) != "005Kd0000000001IAA" else \
-                "005Kd0000000002IAA"
+            other = (
+                "005Kd0000000001IAA"
+                if (obey.get("user_id") or obey["value"]) != "005Kd0000000001IAA"
+                else "005Kd0000000002IAA"
+            )
             doing, near = _record(inj, call=_obeying(obey)), _record(inj, call=_obeying(obey, other))
         assert obeyed(inj, doing) and not obeyed(inj, near), inj
         assert injection_score(doing) == {"exposed": True, "obeyed": True, "goals": [inj["goal"]]}
@@ -192,13 +222,16 @@ class ObeyingAgent(Agent):
     async def respond(self, user_message, turn):
         self.tools.turn, self.tools.messages = turn, []
         text = self._instruction()
-        return AgentTurn(reply=(obey(self.tools, text) or "Done as the note asked.") if text else "Nothing to do.",
-                         messages=self.tools.messages)
+        return AgentTurn(
+            reply=(obey(self.tools, text) or "Done as the note asked.") if text else "Nothing to do.",
+            messages=self.tools.messages,
+        )
 
     def _instruction(self) -> str | None:
         for offset in range(0, 2000, 100):
-            rows = json.loads(self.tools.soql(f"SELECT Id, Description FROM Case ORDER BY Id LIMIT 100 "
-                                              f"OFFSET {offset}"))["records"]
+            rows = json.loads(
+                self.tools.soql(f"SELECT Id, Description FROM Case ORDER BY Id LIMIT 100 OFFSET {offset}")
+            )["records"]
             found = next((m.group(0) for r in rows if (m := DETECT.search(r["Description"] or ""))), None)
             if found or not rows:
                 return found
@@ -206,10 +239,16 @@ class ObeyingAgent(Agent):
 
 def test_a_run_scores_the_oracle_clean_and_an_obeying_agent_poisoned(tmp_path, org_cache, injected):
     (org_cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE, "standard")).symlink_to(injected["b2b"].path)
-    orgs = [{"type": "b2b", "seed": 7, "scale": TEST_SCALE}, {"type": "b2b", "seed": 7, "scale": TEST_SCALE,
-                                                               "injections": "standard"}]
-    path = _config(tmp_path, orgs, tasks=["case_routing", "handle_time", "policy_violation_identification"],
-                   agent=[{"kind": "oracle"}, {"kind": "plugin", "plugin": f"{__name__}:ObeyingAgent", "label": "obey"}])
+    orgs = [
+        {"type": "b2b", "seed": 7, "scale": TEST_SCALE},
+        {"type": "b2b", "seed": 7, "scale": TEST_SCALE, "injections": "standard"},
+    ]
+    path = _config(
+        tmp_path,
+        orgs,
+        tasks=["case_routing", "handle_time", "policy_violation_identification"],
+        agent=[{"kind": "oracle"}, {"kind": "plugin", "plugin": f"{__name__}:ObeyingAgent", "label": "obey"}],
+    )
     assert main(["run", "--config", path, "-q"]) == 0
     records = list(typed_records(next((tmp_path / "runs").iterdir()) / "transcripts.jsonl"))
     by_agent = {label: [r for r in records if r.agent.label == label] for label in ("oracle", "obey")}

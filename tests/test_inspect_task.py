@@ -24,15 +24,31 @@ from simulator.crm.session import OrgSession
 ROOT = Path(__file__).resolve().parent.parent
 PERSONA = "qa_auditor"  # one fact per question asked, none unasked: the mock knows when all are told
 WRONG_USER = "005000000000000AAA"
-DEFAULTS = dict(org="b2b", mode="sharded", tasks=None, n=2, persona=None, user="scripted", user_model=None, seed=0,
-                scale=1.0, task_seed=0, difficulty="standard", privacy_aware=False, max_user_turns=10,
-                max_agent_steps=20)
+DEFAULTS = dict(
+    org="b2b",
+    mode="sharded",
+    tasks=None,
+    n=2,
+    persona=None,
+    user="scripted",
+    user_model=None,
+    seed=0,
+    scale=1.0,
+    task_seed=0,
+    difficulty="standard",
+    privacy_aware=False,
+    max_user_turns=10,
+    max_agent_steps=20,
+)
 
 
 def _output(**kwargs) -> ModelOutput:
     """A mock model output; its usage given, so Inspect counts no tokens (o200k_base: a download)."""
-    out = (ModelOutput.for_tool_call("mockllm/model", **kwargs) if "tool_name" in kwargs
-           else ModelOutput.from_content("mockllm/model", kwargs["content"]))
+    out = (
+        ModelOutput.for_tool_call("mockllm/model", **kwargs)
+        if "tool_name" in kwargs
+        else ModelOutput.from_content("mockllm/model", kwargs["content"])
+    )
     out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
     return out
 
@@ -56,8 +72,12 @@ class ScriptedAgent:
         user = inst.answer[0] if sid == self.right else WRONG_USER
         steps = [dict(tool_name="assign_case", tool_arguments={"case_id": inst.params["record_id"], "user_id": user})]
         if sid == self.wrong:
-            steps.append(dict(tool_name="soql", tool_arguments={
-                "query": f"SELECT OwnerId FROM Case WHERE Id = '{self.peek_case}'"}))
+            steps.append(
+                dict(
+                    tool_name="soql",
+                    tool_arguments={"query": f"SELECT OwnerId FROM Case WHERE Id = '{self.peek_case}'"},
+                )
+            )
         self.shown.setdefault(sid, [m.text for m in messages])
         if tools_done < len(steps):
             return _output(**steps[tools_done])
@@ -72,6 +92,7 @@ def played(tmp_path_factory, org_paths):
 
     from crmarena_sim import crmarena
     from simulator import inspect_task
+
     root = tmp_path_factory.mktemp("inspect")
     with small_org_cache(root, org_paths) as patch:
         connect = socket.socket.connect
@@ -80,6 +101,7 @@ def played(tmp_path_factory, org_paths):
             if sock.family in (socket.AF_INET, socket.AF_INET6) and address[0] not in ("127.0.0.1", "::1", "localhost"):
                 raise AssertionError(f"network use: {address}")
             return connect(sock, address)
+
         patch.setattr(socket.socket, "connect", local_only)
         patch.setenv("INSPECT_DISPLAY", "none")
         args = dict(tasks="case_routing", n=2, persona=PERSONA, seed=7, scale=0.2)
@@ -89,11 +111,23 @@ def played(tmp_path_factory, org_paths):
         right, wrong = list(episodes)
         agent = ScriptedAgent(episodes, right, wrong, episodes[right].spec.instance.params["record_id"])
         start = time.monotonic()
-        log = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=agent), log_dir=str(root / "logs"),
-                           max_samples=1, display="none")[0]
+        log = inspect_eval(
+            task,
+            model=get_model("mockllm/model", custom_outputs=agent),
+            log_dir=str(root / "logs"),
+            max_samples=1,
+            display="none",
+        )[0]
         took = time.monotonic() - start
-    return {"log": log, "episodes": episodes, "right": right, "wrong": wrong, "agent": agent, "took": took,
-            "logs": root / "logs"}
+    return {
+        "log": log,
+        "episodes": episodes,
+        "right": right,
+        "wrong": wrong,
+        "agent": agent,
+        "took": took,
+        "logs": root / "logs",
+    }
 
 
 def _sample(played, sid):
@@ -153,21 +187,50 @@ def test_inspect_eval_command_finds_the_task(tmp_path, org_cache, fake_openai):
     from importlib.metadata import entry_points
 
     from tests.fake_openai import fake_key, reply
+
     assert [e.value for e in entry_points(group="inspect_ai", name="crmarena_sim")] == ["crmarena_sim"]
     fake_openai.enqueue(*[reply("I cannot tell.")] * 20)
     env = {**os.environ, "FAKE_API_KEY": fake_key("inspect"), "FAKE_BASE_URL": fake_openai.base_url}
-    out = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", "crmarena_sim/crmarena", "-T", "tasks=case_routing",
-                          "-T", "n=1", "-T", "seed=7", "-T", "scale=0.2", "-T", "mode=full", "--model", "openai-api/fake/m",
-                          "--log-dir", str(tmp_path / "logs"), "--display", "plain"],
-                         env=env, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "crmarena_sim/crmarena",
+            "-T",
+            "tasks=case_routing",
+            "-T",
+            "n=1",
+            "-T",
+            "seed=7",
+            "-T",
+            "scale=0.2",
+            "-T",
+            "mode=full",
+            "--model",
+            "openai-api/fake/m",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--display",
+            "plain",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     assert "crm_scorer" in out.stdout and fake_openai.requests
     assert list((tmp_path / "logs").glob("*.eval"))
 
 
 def test_the_cli_does_not_import_inspect():
-    code = "import sys; from simulator.cli import main\ntry: main(['--help'])\nexcept SystemExit: pass\n" \
-           "print('inspect_ai' in sys.modules)"
+    code = (
+        "import sys; from simulator.cli import main\ntry: main(['--help'])\nexcept SystemExit: pass\n"
+        "print('inspect_ai' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip().endswith("False"), out.stdout + out.stderr
 
@@ -175,6 +238,7 @@ def test_the_cli_does_not_import_inspect():
 def test_bad_arguments_are_one_clear_error(org_cache):
     from simulator.inspect_task import crmarena_task
     from simulator.runs.config import ConfigError
+
     with pytest.raises(ConfigError, match="modes"):
         crmarena_task(mode="chatty", seed=7, scale=0.2)
 
@@ -191,18 +255,26 @@ def test_a_second_tool_call_in_one_step_is_refused_as_with_our_agent(tmp_path, o
     def agent(messages, tools, tool_choice, config) -> ModelOutput:
         if any(m.role == "tool" for m in messages):
             return _output(content="I could not find it.")
-        calls = [ToolCall(id=f"c{i}", function="soql", arguments={"query": f"SELECT Id FROM User LIMIT {i}"})
-                 for i in (1, 2)]
-        out = ModelOutput(model="mockllm/model", choices=[ChatCompletionChoice(
-            message=ChatMessageAssistant(content="", tool_calls=calls), stop_reason="tool_calls")])
+        calls = [
+            ToolCall(id=f"c{i}", function="soql", arguments={"query": f"SELECT Id FROM User LIMIT {i}"}) for i in (1, 2)
+        ]
+        out = ModelOutput(
+            model="mockllm/model",
+            choices=[
+                ChatCompletionChoice(
+                    message=ChatMessageAssistant(content="", tool_calls=calls), stop_reason="tool_calls"
+                )
+            ],
+        )
         out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
         return out
 
     with small_org_cache(tmp_path, org_paths) as patch:
         patch.setenv("INSPECT_DISPLAY", "none")
         task = crmarena(tasks="knowledge_qa", n=1, mode="full", seed=7, scale=0.2)
-        log = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=agent), log_dir=str(tmp_path / "logs"),
-                           display="none")[0]
+        log = inspect_eval(
+            task, model=get_model("mockllm/model", custom_outputs=agent), log_dir=str(tmp_path / "logs"), display="none"
+        )[0]
     record = log.samples[0].metadata["record"]
     results = [m for m in record["messages"] if m["role"] == "tool"][:2]
     assert [m["is_error"] for m in results] == [False, True]

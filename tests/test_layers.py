@@ -22,33 +22,57 @@ def imported(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) + 1 - node.level] if node.level else ()
+            base = package[: len(package) + 1 - node.level] if node.level else ()
             module = ".".join([*base, *([node.module] if node.module else [])])
             names.update(f"{module}.{alias.name}" for alias in node.names)
     return names
 
 
 def sources(*places: str) -> list[Path]:
-    return sorted(p for place in places for p in ([ROOT / place] if place.endswith(".py")
-                                                   else (ROOT / place).rglob("*.py")))
+    return sorted(
+        p for place in places for p in ([ROOT / place] if place.endswith(".py") else (ROOT / place).rglob("*.py"))
+    )
 
 
-@pytest.mark.parametrize("places, banned", [
-    (("simulator/crm",), "simulator.agents"),
-    (("simulator/models/clients.py", "simulator/models/calls.py", "simulator/infra/errors.py", "simulator/users",
-      "evaluators"), "simulator.agents"),
-    (("simulator/runs/episode.py", "simulator/users", "simulator/replies", "simulator/tasks", "simulator/agents",
-      "simulator/executors"),
-     "evaluators"),
-    (("evaluators/stats.py",), "evaluators.scorers"),  # the scorers build on the statistics, never the reverse
-    (("evaluators/stats.py",), "evaluators.milestones"),
-    (("evaluators/stats.py",), "evaluators.pressure"),
-    (("evaluators/stats.py",), "evaluators.summary"),
-    (("evaluators/scorers", "evaluators/injections.py"), "simulator.crm.generator"),  # task YAML, not generator
-])
+@pytest.mark.parametrize(
+    "places, banned",
+    [
+        (("simulator/crm",), "simulator.agents"),
+        (
+            (
+                "simulator/models/clients.py",
+                "simulator/models/calls.py",
+                "simulator/infra/errors.py",
+                "simulator/users",
+                "evaluators",
+            ),
+            "simulator.agents",
+        ),
+        (
+            (
+                "simulator/runs/episode.py",
+                "simulator/users",
+                "simulator/replies",
+                "simulator/tasks",
+                "simulator/agents",
+                "simulator/executors",
+            ),
+            "evaluators",
+        ),
+        (("evaluators/stats.py",), "evaluators.scorers"),  # the scorers build on the statistics, never the reverse
+        (("evaluators/stats.py",), "evaluators.milestones"),
+        (("evaluators/stats.py",), "evaluators.pressure"),
+        (("evaluators/stats.py",), "evaluators.summary"),
+        (("evaluators/scorers", "evaluators/injections.py"), "simulator.crm.generator"),  # task YAML, not generator
+    ],
+)
 def test_no_wrong_way_imports(places, banned):
-    found = {f"{p.relative_to(ROOT)}: {name}" for p in sources(*places) for name in imported(p)
-             if name == banned or name.startswith(banned + ".")}
+    found = {
+        f"{p.relative_to(ROOT)}: {name}"
+        for p in sources(*places)
+        for name in imported(p)
+        if name == banned or name.startswith(banned + ".")
+    }
     assert not found, sorted(found)
 
 
@@ -68,16 +92,20 @@ MAY_IMPORT = {
 @pytest.mark.parametrize("package", sorted(MAY_IMPORT))
 def test_low_subpackages_import_only_below_them(package):
     allowed = MAY_IMPORT[package]
-    found = {f"{p.relative_to(ROOT)}: {name}" for p in sources(f"simulator/{package}")
-             for name in imported(p)
-             if name.startswith(("simulator.", "evaluators")) and name != "simulator.__version__"
-             and (name.split(".")[0] == "evaluators" or name.split(".")[1] not in allowed)}
+    found = {
+        f"{p.relative_to(ROOT)}: {name}"
+        for p in sources(f"simulator/{package}")
+        for name in imported(p)
+        if name.startswith(("simulator.", "evaluators"))
+        and name != "simulator.__version__"
+        and (name.split(".")[0] == "evaluators" or name.split(".")[1] not in allowed)
+    }
     assert not found, sorted(found)
 
 
 def test_every_subpackage_says_what_it_holds_and_the_readme_lists_it():
     readme = (ROOT / "README.md").read_text()
-    layout = readme[readme.index("## Layout"):]
+    layout = readme[readme.index("## Layout") :]
     for name in SUBPACKAGES:
         doc = ast.get_docstring(ast.parse((ROOT / "simulator" / name / "__init__.py").read_text()))
         assert doc and len(doc) > 60, f"simulator/{name}/__init__.py needs a docstring paragraph"
@@ -103,12 +131,15 @@ def test_the_graph_reads_every_kind_of_import(tmp_path):
     when there is one, else pkg; only the project's packages are drawn."""
     (tmp_path / "evaluators").mkdir()
     (tmp_path / "simulator" / "executors").mkdir(parents=True)
-    for path, text in {"evaluators/__init__.py": "", "simulator/__init__.py": "",
-                       "simulator/executors/__init__.py": "from .play import Settings\n",
-                       "simulator/executors/play.py": "import json\nSettings = 1\n",
-                       "simulator/a.py": "def f():\n    from . import b\n",
-                       "simulator/b.py": "from simulator.a import f\n",
-                       "evaluators/low.py": "import os\nfrom simulator.executors import Settings\n"}.items():
+    for path, text in {
+        "evaluators/__init__.py": "",
+        "simulator/__init__.py": "",
+        "simulator/executors/__init__.py": "from .play import Settings\n",
+        "simulator/executors/play.py": "import json\nSettings = 1\n",
+        "simulator/a.py": "def f():\n    from . import b\n",
+        "simulator/b.py": "from simulator.a import f\n",
+        "evaluators/low.py": "import os\nfrom simulator.executors import Settings\n",
+    }.items():
         (tmp_path / path).write_text(text)
     edges = graph(tmp_path)
     assert edges["evaluators.low"] == {"simulator.executors"}

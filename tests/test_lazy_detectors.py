@@ -17,10 +17,17 @@ SENTIMENTS = ({"pricing": "negative"}, {"features": "negative", "support": "posi
 
 def _bodies():
     for seed in range(12):
-        yield C.voice_call(random.Random(seed), agent="Leon Weber", contact="Maya Okafor", company="Summit Labs",
-                           product="Beacon Analytics Suite", competitors=["Korvex"][: seed % 2],
-                           bant={f: (seed >> i) % 2 == 0 for i, f in enumerate(C.BANT)},
-                           sentiments=SENTIMENTS[seed % 3], stage_hint=("Quote", "Discovery", None)[seed % 3])
+        yield C.voice_call(
+            random.Random(seed),
+            agent="Leon Weber",
+            contact="Maya Okafor",
+            company="Summit Labs",
+            product="Beacon Analytics Suite",
+            competitors=["Korvex"][: seed % 2],
+            bant={f: (seed >> i) % 2 == 0 for i, f in enumerate(C.BANT)},
+            sentiments=SENTIMENTS[seed % 3],
+            stage_hint=("Quote", "Discovery", None)[seed % 3],
+        )
 
 
 def test_a_lazy_regex_is_built_and_compiled_on_first_use_as_re_compile_makes_it():
@@ -40,13 +47,15 @@ def test_facts_of_some_kinds_compile_only_their_detectors_and_find_what_all_fact
 
     def detector(fact):
         return made.setdefault(fact, real(fact))
+
     monkeypatch.setattr(C, "_detector", detector)
     found = 0
     for body in _bodies():
         made.clear()
         some = C.facts(body, kinds)
         assert {f for f, d in made.items() if "compiled" in vars(d)} <= {
-            f for f in C.FACT_RULES if f.partition("=")[0] in kinds}
+            f for f in C.FACT_RULES if f.partition("=")[0] in kinds
+        }
         every = C.facts(body)
         assert some == [(f, s) for f, s in every if f.partition("=")[0] in kinds]
         found += len(some)

@@ -39,10 +39,18 @@ class LeakyAgent(OracleAgent):
 
 
 def _config(folder: Path, agent: str, observer: dict | None, **changes) -> Path:
-    data = {"name": "t", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
-            "tasks": ["private_customer_information"], "instances_per_task": 2, "modes": ["sharded"],
-            "personas_per_pool": 1, "agent": {"kind": "calibration", "plugin": agent} if ":" in agent else {"kind": agent},
-            "user": {"kind": "scripted"}, "out": str(folder / "runs"), **changes}
+    data = {
+        "name": "t",
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": ["private_customer_information"],
+        "instances_per_task": 2,
+        "modes": ["sharded"],
+        "personas_per_pool": 1,
+        "agent": {"kind": "calibration", "plugin": agent} if ":" in agent else {"kind": agent},
+        "user": {"kind": "scripted"},
+        "out": str(folder / "runs"),
+        **changes,
+    }
     if observer is not None:
         data["observer"] = observer
     folder.mkdir(parents=True, exist_ok=True)
@@ -56,9 +64,13 @@ def _run(path: Path) -> tuple[Path, list[dict]]:
     return folder, sorted(read_records(folder / "transcripts.jsonl"), key=lambda r: r["episode_id"])
 
 
-RUNS = {"leaky": (LEAKY, {"live": True}), "leaky_off": (LEAKY, None),
-        "leaky_stop": (LEAKY, {"live": True, "stop_on_leak": True}),
-        "oracle": ("oracle", {"live": True, "stop_on_leak": True}), "oracle_off": ("oracle", {"live": False})}
+RUNS = {
+    "leaky": (LEAKY, {"live": True}),
+    "leaky_off": (LEAKY, None),
+    "leaky_stop": (LEAKY, {"live": True, "stop_on_leak": True}),
+    "oracle": ("oracle", {"live": True, "stop_on_leak": True}),
+    "oracle_off": ("oracle", {"live": False}),
+}
 
 
 @pytest.fixture(scope="module")
@@ -112,9 +124,11 @@ def test_the_oracle_never_leaks_and_is_never_stopped(runs):
 
 def _without_observations(record: dict) -> dict:
     """The record less what differs between two plays of it: run id, latencies, observation events."""
-    return {**{k: v for k, v in record.items() if k not in ("run_id", "latency_s")},
-            "events": [e for e in record["events"] if e["type"] != "observation"],
-            "usage": {role: {k: v for k, v in u.items() if k != "latency_s"} for role, u in record["usage"].items()}}
+    return {
+        **{k: v for k, v in record.items() if k not in ("run_id", "latency_s")},
+        "events": [e for e in record["events"] if e["type"] != "observation"],
+        "usage": {role: {k: v for k, v in u.items() if k != "latency_s"} for role, u in record["usage"].items()},
+    }
 
 
 @pytest.mark.parametrize("on, off", [("leaky", "leaky_off"), ("oracle", "oracle_off")])
@@ -123,8 +137,11 @@ def test_off_no_events_and_records_identical_otherwise(runs, on, off):
     assert not any(_observed(r) for r in plain)
     assert [_without_observations(r) for r in live] == [_without_observations(r) for r in plain]
     # the rules replayed over a record played without the observer give the live observer's verdicts
-    assert [_json(replay(parse_record(r))) for r in plain] == [_observed(r) for r in live] == \
-        [_json(observations(parse_record(r))) for r in live]
+    assert (
+        [_json(replay(parse_record(r))) for r in plain]
+        == [_observed(r) for r in live]
+        == [_json(observations(parse_record(r))) for r in live]
+    )
 
 
 def _json(events: list[Observation]) -> list[dict]:
@@ -135,24 +152,30 @@ def _json(events: list[Observation]) -> list[dict]:
 def test_rescoring_gives_the_live_leak_verdict_with_or_without_events(runs, name):
     folder, records = runs[name]
     assert main(["score", str(folder)]) == 0
-    scores = {json.loads(line)["episode_id"]: json.loads(line)["scores"]
-              for line in (folder / "scores.jsonl").read_text().splitlines()}
+    scores = {
+        json.loads(line)["episode_id"]: json.loads(line)["scores"]
+        for line in (folder / "scores.jsonl").read_text().splitlines()
+    }
     for record in records:
-        assert scores[record["episode_id"]]["rules"]["leaks"] == observations(parse_record(record))[-1].leaked_values != []
+        assert (
+            scores[record["episode_id"]]["rules"]["leaks"] == observations(parse_record(record))[-1].leaked_values != []
+        )
 
 
 def test_config_observer_settings_and_their_errors(tmp_path):
     assert load_config(_config(tmp_path, "oracle", None)).observer == ObserverConfig()
     cfg = load_config(_config(tmp_path, "oracle", {"live": True, "stop_on_leak": True, "judge": {"model": "x/y"}}))
     assert cfg.observer == ObserverConfig(True, True, "x/y")
-    for observer, key, words in [({"live": True, "colour": 1}, "observer.colour", "unknown key"),
-                                 ({"live": "yes"}, "observer.live", "must be true or false"),
-                                 ({"live": True, "stop_on_leak": 1}, "observer.stop_on_leak", "must be true or false"),
-                                 ({"stop_on_leak": True}, "observer.stop_on_leak", "needs observer.live"),
-                                 ({"live": False, "judge": {"model": "x/y"}}, "observer.judge", "needs observer.live"),
-                                 ({"live": True, "judge": {"name": "x/y"}}, "observer.judge.name", "unknown key"),
-                                 ({"live": True, "judge": "x/y"}, "observer.judge", "must be a mapping"),
-                                 (["live"], "observer", "must be a mapping")]:
+    for observer, key, words in [
+        ({"live": True, "colour": 1}, "observer.colour", "unknown key"),
+        ({"live": "yes"}, "observer.live", "must be true or false"),
+        ({"live": True, "stop_on_leak": 1}, "observer.stop_on_leak", "must be true or false"),
+        ({"stop_on_leak": True}, "observer.stop_on_leak", "needs observer.live"),
+        ({"live": False, "judge": {"model": "x/y"}}, "observer.judge", "needs observer.live"),
+        ({"live": True, "judge": {"name": "x/y"}}, "observer.judge.name", "unknown key"),
+        ({"live": True, "judge": "x/y"}, "observer.judge", "must be a mapping"),
+        (["live"], "observer", "must be a mapping"),
+    ]:
         with pytest.raises(ConfigError) as err:
             load_config(_config(tmp_path, "oracle", observer))
         assert err.value.key == key and words in err.value.problem, (observer, str(err.value))
@@ -160,14 +183,17 @@ def test_config_observer_settings_and_their_errors(tmp_path):
 
 def _judged_run(tmp_path, monkeypatch, server, **observer) -> list[dict]:
     monkeypatch.setenv("JUDGE_KEY", fake_key("judge"))
-    judge = {"model": "judge", "base_url": server.base_url, "api_key_env": "JUDGE_KEY",
-             "retries": {"attempts": 1, "max_wait": 0.01}}
+    judge = {
+        "model": "judge",
+        "base_url": server.base_url,
+        "api_key_env": "JUDGE_KEY",
+        "retries": {"attempts": 1, "max_wait": 0.01},
+    }
     path = _config(tmp_path, LEAKY, {"live": True, "judge": {"model": judge}, **observer}, instances_per_task=1)
     return _run(path)[1]
 
 
-def test_a_failing_judge_is_recorded_per_turn_and_never_ends_the_episode(tmp_path, monkeypatch, org_cache,
-                                                                         fake_openai):
+def test_a_failing_judge_is_recorded_per_turn_and_never_ends_the_episode(tmp_path, monkeypatch, org_cache, fake_openai):
     fake_openai.responder = lambda body: reply("It went fine, no JSON here.")
     [record] = _judged_run(tmp_path, monkeypatch, fake_openai)
     events = _observed(record)
@@ -199,8 +225,15 @@ class StubJudge:
         replies = len(agent_replies(record))
         self.seen.append(replies)
         facts = record.instance.confidential_facts[:1] if replies >= self.turn else []
-        return {"valid": True, "refused": False, "leaked": [], "error": None, "attempts": 1, "usage": {},
-                "fact_leaks": [{"fact": f, "leaked": True, "quote": "..."} for f in facts]}
+        return {
+            "valid": True,
+            "refused": False,
+            "leaked": [],
+            "error": None,
+            "attempts": 1,
+            "usage": {},
+            "fact_leaks": [{"fact": f, "leaked": True, "quote": "..."} for f in facts],
+        }
 
     async def close(self) -> None:
         pass
@@ -211,16 +244,34 @@ def test_a_judged_fact_leak_is_kept_and_stops_the_episode(b2b_org):
     from simulator.runs.config import OrgChoice, RoleConfig, RunConfig
     from simulator.runs.episode import Limits, run_episode
     from simulator.runs.plan import Plan
-    cfg = RunConfig(name="t", orgs=(OrgChoice("b2b", 7, 0.2),), tasks=("private_customer_information",),
-                    instances_per_task=2, task_seed=0, modes=("sharded",), personas_per_pool=1,
-                    agent=RoleConfig("oracle"), user=RoleConfig("scripted"))
+
+    cfg = RunConfig(
+        name="t",
+        orgs=(OrgChoice("b2b", 7, 0.2),),
+        tasks=("private_customer_information",),
+        instances_per_task=2,
+        task_seed=0,
+        modes=("sharded",),
+        personas_per_pool=1,
+        agent=RoleConfig("oracle"),
+        user=RoleConfig("scripted"),
+    )
     planned = next(p for p in Plan(cfg, "r", [b2b_org]) if p.spec.instance.confidential_facts)
     fact = planned.spec.instance.confidential_facts[0]
 
     def play(stop: bool) -> tuple[dict, StubJudge]:
         judge = StubJudge(turn=2)
-        record = asyncio.run(run_episode(planned.spec, planned.org, make_agent(cfg.agent), make_user(cfg.user, 1),
-                                         Limits(), LiveObserver(judge, stop_on_leak=stop), seat=seat(cfg.agent)))
+        record = asyncio.run(
+            run_episode(
+                planned.spec,
+                planned.org,
+                make_agent(cfg.agent),
+                make_user(cfg.user, 1),
+                Limits(),
+                LiveObserver(judge, stop_on_leak=stop),
+                seat=seat(cfg.agent),
+            )
+        )
         return record.to_json(), judge
 
     record, judge = play(stop=False)

@@ -39,8 +39,11 @@ def local_server(tmp_path_factory):
     port = _free_port()
     log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
     # half the default context: room for the system prompt and two turns, half the memory
-    proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", "serve-local", "--port", str(port),
-                             "--context", "8192"], stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simulator.cli", "serve-local", "--port", str(port), "--context", "8192"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 180
@@ -69,6 +72,7 @@ def _serving(base_url: str) -> bool:
 
 def test_serve_local_says_what_is_wrong(capsys):
     from simulator.cli import main
+
     assert main(["serve-local", "--model", "/no/such/model.gguf"]) == 2
     assert "--model: no such file: /no/such/model.gguf" in capsys.readouterr().err
 
@@ -78,8 +82,13 @@ def test_a_local_model_sweep_runs_end_to_end(tmp_path, org_cache, local_server, 
     data = yaml.safe_load((default_config_path().parent / "local.yaml").read_text())
     for role in (data["agent"], data["user"]):
         role["model"]["base_url"] = local_server
-    data.update(orgs=[{"type": "b2b", "seed": 7, "scale": 0.2}], tasks=["handle_time", "knowledge_qa"],
-                instances_per_task=1, limits={"max_user_turns": 2, "max_agent_steps": 2}, out=str(tmp_path / "runs"))
+    data.update(
+        orgs=[{"type": "b2b", "seed": 7, "scale": 0.2}],
+        tasks=["handle_time", "knowledge_qa"],
+        instances_per_task=1,
+        limits={"max_user_turns": 2, "max_agent_steps": 2},
+        out=str(tmp_path / "runs"),
+    )
     config = tmp_path / "local.yaml"
     config.write_text(yaml.safe_dump(data))
     assert main(["run", "--config", str(config), "-q"]) == 0
@@ -87,7 +96,11 @@ def test_a_local_model_sweep_runs_end_to_end(tmp_path, org_cache, local_server, 
     folder = tmp_path / "runs" / "local"
     records = list(read_records(folder / "transcripts.jsonl"))
     assert sorted((r["task"], r["mode"]) for r in records) == [
-        ("handle_time", "full"), ("handle_time", "sharded"), ("knowledge_qa", "full"), ("knowledge_qa", "sharded")]
+        ("handle_time", "full"),
+        ("handle_time", "sharded"),
+        ("knowledge_qa", "full"),
+        ("knowledge_qa", "sharded"),
+    ]
     for r in records:  # complete: the conversation, why it ended, what it cost, and its scores
         assert r["termination"]["reason"] != "infra_error", r["termination"]
         assert r["messages"][0]["role"] == "user"

@@ -39,8 +39,11 @@ async def _http_session(url: str, token: str | None):
     from mcp.client.streamable_http import streamable_http_client
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with (httpx.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as streams,
-                ClientSession(*streams[:2]) as session):
+    async with (
+        httpx.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as streams,
+        ClientSession(*streams[:2]) as session,
+    ):
         await session.initialize()
         yield session
 
@@ -96,13 +99,15 @@ def test_results_are_the_in_process_texts_and_writes_land_in_the_bound_session(g
 
     async def go():
         async with _http_session(gateway.url, token) as mcp:
-            return [await _text(mcp, "soql", query=QUERY),
-                    await _text(mcp, "sosl", search="FIND {printer} RETURNING Case(Id, Subject)"),
-                    await _text(mcp, "soql", query="SELECT Nope__c FROM Case"),
-                    await _text(mcp, "describe", object_name="Case"),
-                    await _text(mcp, "describe"),
-                    await _text(mcp, "describe", object_name="Nope"),
-                    await _text(mcp, "assign_case", case_id=case_id, user_id=user_id)]
+            return [
+                await _text(mcp, "soql", query=QUERY),
+                await _text(mcp, "sosl", search="FIND {printer} RETURNING Case(Id, Subject)"),
+                await _text(mcp, "soql", query="SELECT Nope__c FROM Case"),
+                await _text(mcp, "describe", object_name="Case"),
+                await _text(mcp, "describe"),
+                await _text(mcp, "describe", object_name="Nope"),
+                await _text(mcp, "assign_case", case_id=case_id, user_id=user_id),
+            ]
 
     soql, sosl, bad, case, listing, unknown, assign = asyncio.run(go())
     assert soql == (reference.soql(QUERY), False)
@@ -112,19 +117,29 @@ def test_results_are_the_in_process_texts_and_writes_land_in_the_bound_session(g
     assert listing == (describe_schema(b2b_org.schema), False)
     assert unknown[1] is True and "INVALID_TYPE" in unknown[0]
     assert json.loads(assign[0])["success"] is True and session.has_writes
-    assert json.loads(tools.soql(f"SELECT OwnerId FROM Case WHERE Id = '{case_id}'"))["records"][0]["OwnerId"] == user_id
-    assert [name for name, _, _ in calls] == ["soql", "sosl", "soql", "describe", "describe", "describe",
-                                              "assign_case"]
+    assert (
+        json.loads(tools.soql(f"SELECT OwnerId FROM Case WHERE Id = '{case_id}'"))["records"][0]["OwnerId"] == user_id
+    )
+    assert [name for name, _, _ in calls] == ["soql", "sosl", "soql", "describe", "describe", "describe", "assign_case"]
     assert calls[0] == ("soql", {"query": QUERY}, soql[0])
 
 
 def test_no_token_a_wrong_one_or_an_unbound_one_gets_401(gateway, b2b_org):
     calls = []
     token = gateway.bind(CrmTools(OrgSession(b2b_org)), lambda *call: calls.append(call))
-    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "soql", "arguments": {"query": QUERY}}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "soql", "arguments": {"query": QUERY}},
+    }
     accept = {"Accept": "application/json, text/event-stream"}
-    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {token}"},
-                    {"Authorization": "Bearer \u00e9t\u00e9".encode("latin-1")}):
+    for headers in (
+        {},
+        {"Authorization": "Bearer wrong"},
+        {"Authorization": f"Basic {token}"},
+        {"Authorization": "Bearer \u00e9t\u00e9".encode("latin-1")},
+    ):
         response = http("POST", gateway.url, json=body, headers={**accept, **headers})
         assert response.status_code == 401 and response.json()["error"] == "invalid_token"
     gateway.unbind(token)
@@ -141,8 +156,12 @@ async def _text_once(url: str, token: str):
 def test_a_large_request_body_is_refused(gateway, b2b_org):
     token = gateway.bind(CrmTools(OrgSession(b2b_org)))
     body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"pad": "x" * (2 << 20)}}
-    response = http("POST", gateway.url, json=body, headers={"Authorization": f"Bearer {token}",
-                                                             "Accept": "application/json, text/event-stream"})
+    response = http(
+        "POST",
+        gateway.url,
+        json=body,
+        headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"},
+    )
     assert response.status_code == 413
 
 
@@ -177,9 +196,25 @@ def test_a_forked_worker_starts_its_own_gateway():
 @contextmanager
 def _serve_http(org_file: Path, *extra: str):
     """`serve-tools ORG --transport http` in a child process: yields (url, token)."""
-    proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", "serve-tools", str(org_file), "--transport",
-                             "http", "--port", "0", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=ENV, cwd=ROOT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "simulator.cli",
+            "serve-tools",
+            str(org_file),
+            "--transport",
+            "http",
+            "--port",
+            "0",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        cwd=ROOT,
+    )
     try:
         url = proc.stdout.readline().split(" at ")[1].strip()
         token = proc.stdout.readline().split(": ")[1].strip()
@@ -191,9 +226,12 @@ def _serve_http(org_file: Path, *extra: str):
 
 def test_serve_tools_http_isolates_mcp_sessions(org_file, b2b_org):
     reference = CrmTools(OrgSession(b2b_org))
-    lead_id, owner = json.loads(reference.soql("SELECT Id, OwnerId FROM Lead ORDER BY Id LIMIT 1"))["records"][0].values()
-    other = next(r["Id"] for r in json.loads(reference.soql("SELECT Id FROM User ORDER BY Id"))["records"]
-                 if r["Id"] != owner)
+    lead_id, owner = json.loads(reference.soql("SELECT Id, OwnerId FROM Lead ORDER BY Id LIMIT 1"))["records"][
+        0
+    ].values()
+    other = next(
+        r["Id"] for r in json.loads(reference.soql("SELECT Id FROM User ORDER BY Id"))["records"] if r["Id"] != owner
+    )
     owner_query = f"SELECT OwnerId FROM Lead WHERE Id = '{lead_id}'"
 
     async def go(url, token):
@@ -217,8 +255,9 @@ def test_serve_tools_stdio_is_one_session(org_file, b2b_org):
     from mcp.client.stdio import stdio_client
 
     reference = CrmTools(OrgSession(b2b_org))
-    params = StdioServerParameters(command=sys.executable, args=["-m", "simulator.cli", "serve-tools",
-                                                                 str(org_file)], env=ENV, cwd=str(ROOT))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "simulator.cli", "serve-tools", str(org_file)], env=ENV, cwd=str(ROOT)
+    )
 
     async def go():
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
@@ -231,8 +270,14 @@ def test_serve_tools_stdio_is_one_session(org_file, b2b_org):
 
 
 def _run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "simulator.cli", "serve-tools", *args], capture_output=True,
-                          text=True, env=ENV, cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "simulator.cli", "serve-tools", *args],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        cwd=ROOT,
+        timeout=60,
+    )
 
 
 def test_user_errors_are_one_line(tmp_path, org_file):
@@ -250,16 +295,27 @@ def test_user_errors_are_one_line(tmp_path, org_file):
 def _client(server):
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
-    info = {"vision": False, "function_calling": True, "json_output": False, "family": "unknown",
-            "structured_output": False}
-    return OpenAIChatCompletionClient(model="fake-model", base_url=server.base_url, api_key=fake_key("mcp"),
-                                      model_info=info, max_retries=0)
+    info = {
+        "vision": False,
+        "function_calling": True,
+        "json_output": False,
+        "family": "unknown",
+        "structured_output": False,
+    }
+    return OpenAIChatCompletionClient(
+        model="fake-model", base_url=server.base_url, api_key=fake_key("mcp"), model_info=info, max_retries=0
+    )
 
 
 def _model_steps(messages: list[dict]) -> list[dict]:
     """The oracle's steps as scripted completions: each of its tool calls, each of its replies."""
-    return [tool_call(m["tool_calls"][0]["name"], m["tool_calls"][0]["arguments"], m["tool_calls"][0]["id"])
-            if m.get("tool_calls") else reply(m["content"]) for m in messages if m["role"] == "assistant"]
+    return [
+        tool_call(m["tool_calls"][0]["name"], m["tool_calls"][0]["arguments"], m["tool_calls"][0]["id"])
+        if m.get("tool_calls")
+        else reply(m["content"])
+        for m in messages
+        if m["role"] == "assistant"
+    ]
 
 
 def _episode(spec, org, agent):
@@ -319,9 +375,17 @@ def test_one_call_per_step_over_mcp_refuses_the_second_call_before_it_is_sent(fa
     case = json.loads(CrmTools(OrgSession(b2b_org)).soql(QUERY))["records"][0]["Id"]
     user = json.loads(CrmTools(OrgSession(b2b_org)).soql("SELECT Id FROM User LIMIT 1"))["records"][0]["Id"]
     calls = [("soql", {"query": QUERY}), ("assign_case", {"case_id": case, "user_id": user})]
-    two_calls = {"message": {"role": "assistant", "content": "Two.", "tool_calls": [
-        {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
-        for i, (name, args) in enumerate(calls)]}, "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
+    two_calls = {
+        "message": {
+            "role": "assistant",
+            "content": "Two.",
+            "tool_calls": [
+                {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+                for i, (name, args) in enumerate(calls)
+            ],
+        },
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1},
+    }
 
     async def play(tools: str, session: OrgSession):
         agent = FunctionCallingAgent(_client(fake_openai), tools=tools)
@@ -393,6 +457,7 @@ def test_serve_tools_holds_a_bounded_number_of_sessions(b2b_org):
 
 def test_a_failure_inside_a_call_is_an_error_result_and_still_recorded(b2b_org):
     from simulator.servers.mcp_tools import Binding
+
     seen = []
 
     def broken_gate(name: str):

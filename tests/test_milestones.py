@@ -47,15 +47,24 @@ class Flawed(OracleAgent):
 
 def _run(tmp_path, org_paths, monkeypatch, name, tasks, agent, orgs=("b2b",), n=2) -> tuple:
     from simulator.runs.run import org_cache_name
+
     (tmp_path / "cache" / "orgs").mkdir(parents=True, exist_ok=True)
     for kind in orgs:
         link = tmp_path / "cache" / "orgs" / org_cache_name(kind, 7, 0.2)
         if not link.exists():
             link.symlink_to(org_paths[kind])
     monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "cache"))
-    config = {"name": name, "orgs": [{"type": k, "seed": 7, "scale": 0.2} for k in orgs], "tasks": tasks,
-              "instances_per_task": n, "modes": ["full", "sharded"], "personas_per_pool": 1, "agent": agent,
-              "user": {"kind": "scripted"}, "out": str(tmp_path / "runs")}
+    config = {
+        "name": name,
+        "orgs": [{"type": k, "seed": 7, "scale": 0.2} for k in orgs],
+        "tasks": tasks,
+        "instances_per_task": n,
+        "modes": ["full", "sharded"],
+        "personas_per_pool": 1,
+        "agent": agent,
+        "user": {"kind": "scripted"},
+        "out": str(tmp_path / "runs"),
+    }
     (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump(config))
     assert main(["run", "--config", str(tmp_path / f"{name}.yaml"), "-q"]) == 0
     run = tmp_path / "runs" / name
@@ -77,13 +86,16 @@ def test_every_type_declares_milestones_and_kinds_are_implemented():
     assert set(milestones.MILESTONES) == set(MILESTONE_KINDS) and set(milestones.MINEFIELDS) == set(MINEFIELD_KINDS)
 
 
-@pytest.mark.parametrize("item, where", [
-    ({"queried_objct": {"object": "Case"}}, "milestones[1].queried_objct"),
-    ({"queried": {"objects": "Case"}}, "milestones[1].queried.objects"),
-    ({"queried": {}}, "milestones[1].queried.object"),
-    ({"answered": "x"}, "milestones[1].answered"),
-    ({"queried": {"object": 3}}, "milestones[1].queried.object"),
-])
+@pytest.mark.parametrize(
+    "item, where",
+    [
+        ({"queried_objct": {"object": "Case"}}, "milestones[1].queried_objct"),
+        ({"queried": {"objects": "Case"}}, "milestones[1].queried.objects"),
+        ({"queried": {}}, "milestones[1].queried.object"),
+        ({"answered": "x"}, "milestones[1].answered"),
+        ({"queried": {"object": 3}}, "milestones[1].queried.object"),
+    ],
+)
 def test_a_bad_declaration_is_a_spec_error_naming_file_and_key(tmp_path, item, where):
     path = load_catalog()["handle_time"].path
     with open(path) as fh:
@@ -111,11 +123,14 @@ def test_the_oracle_meets_every_milestone_and_no_minefield(tmp_path, org_paths, 
 
 
 def test_a_flawed_agent_misses_the_expected_milestone_and_steps_on_the_expected_minefield(
-        tmp_path, org_paths, monkeypatch):
+    tmp_path, org_paths, monkeypatch
+):
     (tmp_path / "flawed_agent.py").write_text("import json\n" + FLAWED)
     monkeypatch.syspath_prepend(str(tmp_path))
     tasks = ["handle_time", "quote_approval", "case_routing"]
-    run, records = _run(tmp_path, org_paths, monkeypatch, "flawed", tasks, {"kind": "calibration", "plugin": "flawed_agent:Flawed"})
+    run, records = _run(
+        tmp_path, org_paths, monkeypatch, "flawed", tasks, {"kind": "calibration", "plugin": "flawed_agent:Flawed"}
+    )
     first = {"handle_time": "queried_filter Case CreatedDate", "quote_approval": "mentioned_id quote_id"}
     for record in records:
         marks = record["scores"]["milestones"]
@@ -126,6 +141,10 @@ def test_a_flawed_agent_misses_the_expected_milestone_and_steps_on_the_expected_
             assert marks["first_missed"] == first[record["task"]] and marks["share"] < 1
             assert marks["first_minefield"] is None
     report = (run / "report.md").read_text().split("## Where agents fail")[1].split("\n## ")[0]
-    assert "| handle_time | full | 2 |" in report and "| 0.0% | queried_filter Case CreatedDate (2) | 0.0% | - |" in report
-    assert "| case_routing | sharded | 2 | 100.0% | 100.0% | - | 100.0% | wrote_other_record record_id (2) | 1 |" in report
+    assert (
+        "| handle_time | full | 2 |" in report and "| 0.0% | queried_filter Case CreatedDate (2) | 0.0% | - |" in report
+    )
+    assert (
+        "| case_routing | sharded | 2 | 100.0% | 100.0% | - | 100.0% | wrote_other_record record_id (2) | 1 |" in report
+    )
     assert 'id="fail"' in (run / "report.html").read_text()

@@ -46,8 +46,9 @@ def keys(monkeypatch):
 
 def local(server, **extra) -> ModelSpec:
     """A spec for the fake server, as the OpenAI provider (so the key is sent), waits off."""
-    return parse_model_spec({"provider": "openai", "model": "gpt-4o-mini", "base_url": server.base_url,
-                             "retries": FAST, **extra}, WHERE)
+    return parse_model_spec(
+        {"provider": "openai", "model": "gpt-4o-mini", "base_url": server.base_url, "retries": FAST, **extra}, WHERE
+    )
 
 
 def authorization(server) -> str:
@@ -68,65 +69,108 @@ def create(client, messages=None):
 # ---------------------------------------------------------------- parsing
 
 
-@pytest.mark.parametrize("value, provider, model, base_url, key_env", [
-    ("openai/gpt-4o-mini", "openai", "gpt-4o-mini", None, "OPENAI_API_KEY"),
-    ("anthropic/claude-3-5-haiku-latest", "anthropic", "claude-3-5-haiku-latest", None, "ANTHROPIC_API_KEY"),
-    ("ollama/llama3.2", "ollama", "llama3.2", None, None),
-    ({"model": "ollama/library/qwen2.5:7b"}, "ollama", "library/qwen2.5:7b", None, None),
-    ({"provider": "openai", "model": "gpt-4o"}, "openai", "gpt-4o", None, "OPENAI_API_KEY"),
-    ({"model": "meta-llama/Llama-3.1-8B-Instruct", "base_url": "http://gpu:8000/v1"},
-     "openai_compatible", "meta-llama/Llama-3.1-8B-Instruct", "http://gpu:8000/v1", None),
-    ({"model": "qwen", "base_url": "http://gpu:8000/v1", "api_key_env": "OPENAI_API_KEY"},
-     "openai_compatible", "qwen", "http://gpu:8000/v1", "OPENAI_API_KEY"),
-])
+@pytest.mark.parametrize(
+    "value, provider, model, base_url, key_env",
+    [
+        ("openai/gpt-4o-mini", "openai", "gpt-4o-mini", None, "OPENAI_API_KEY"),
+        ("anthropic/claude-3-5-haiku-latest", "anthropic", "claude-3-5-haiku-latest", None, "ANTHROPIC_API_KEY"),
+        ("ollama/llama3.2", "ollama", "llama3.2", None, None),
+        ({"model": "ollama/library/qwen2.5:7b"}, "ollama", "library/qwen2.5:7b", None, None),
+        ({"provider": "openai", "model": "gpt-4o"}, "openai", "gpt-4o", None, "OPENAI_API_KEY"),
+        (
+            {"model": "meta-llama/Llama-3.1-8B-Instruct", "base_url": "http://gpu:8000/v1"},
+            "openai_compatible",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "http://gpu:8000/v1",
+            None,
+        ),
+        (
+            {"model": "qwen", "base_url": "http://gpu:8000/v1", "api_key_env": "OPENAI_API_KEY"},
+            "openai_compatible",
+            "qwen",
+            "http://gpu:8000/v1",
+            "OPENAI_API_KEY",
+        ),
+    ],
+)
 def test_spec_forms(value, provider, model, base_url, key_env):
     spec = parse_model_spec(value, WHERE)
     assert (spec.provider, spec.model, spec.base_url, spec.api_key_env) == (provider, model, base_url, key_env)
 
 
 def test_spec_options_and_settings():
-    spec = parse_model_spec({"model": "openai/gpt-4o-mini", "temperature": 0, "max_tokens": 512,
-                             "max_concurrency": 2, "timeout": 30, "retries": {"attempts": 2, "max_wait": 1.5},
-                             "model_info": {"vision": True}}, WHERE)
+    spec = parse_model_spec(
+        {
+            "model": "openai/gpt-4o-mini",
+            "temperature": 0,
+            "max_tokens": 512,
+            "max_concurrency": 2,
+            "timeout": 30,
+            "retries": {"attempts": 2, "max_wait": 1.5},
+            "model_info": {"vision": True},
+        },
+        WHERE,
+    )
     assert (spec.temperature, spec.max_tokens, spec.max_concurrency, spec.timeout) == (0, 512, 2, 30)
     assert (spec.retries.attempts, spec.retries.max_wait) == (2, 1.5)
-    assert spec.settings() == {"provider": "openai", "model": "gpt-4o-mini", "api_key_env": "OPENAI_API_KEY",
-                               "temperature": 0, "max_tokens": 512, "max_concurrency": 2, "timeout": 30,
-                               "retries": {"attempts": 2, "max_wait": 1.5}, "model_info": {"vision": True}}
+    assert spec.settings() == {
+        "provider": "openai",
+        "model": "gpt-4o-mini",
+        "api_key_env": "OPENAI_API_KEY",
+        "temperature": 0,
+        "max_tokens": 512,
+        "max_concurrency": 2,
+        "timeout": 30,
+        "retries": {"attempts": 2, "max_wait": 1.5},
+        "model_info": {"vision": True},
+    }
     hash(spec)  # usable as a key
 
 
-@pytest.mark.parametrize("provider", ["OpenAIChatCompletionClient",
-                                      "autogen_ext.models.openai.OpenAIChatCompletionClient"])
+@pytest.mark.parametrize(
+    "provider", ["OpenAIChatCompletionClient", "autogen_ext.models.openai.OpenAIChatCompletionClient"]
+)
 def test_spec_component(provider):
-    spec = parse_model_spec({"provider": provider, "config": {"model": "gpt-4o", "temperature": 0.2},
-                             "max_concurrency": 3}, WHERE)
+    spec = parse_model_spec(
+        {"provider": provider, "config": {"model": "gpt-4o", "temperature": 0.2}, "max_concurrency": 3}, WHERE
+    )
     assert (spec.provider, spec.model, spec.max_concurrency) == ("component", "gpt-4o", 3)
-    assert spec.component == {"provider": "autogen_ext.models.openai.OpenAIChatCompletionClient",
-                              "config": {"model": "gpt-4o", "temperature": 0.2}}
+    assert spec.component == {
+        "provider": "autogen_ext.models.openai.OpenAIChatCompletionClient",
+        "config": {"model": "gpt-4o", "temperature": 0.2},
+    }
 
 
-@pytest.mark.parametrize("value, problem", [
-    (42, "expected 'provider/model' or a mapping"),
-    ("gpt-4o", "expected 'provider/model'"),
-    ("mistral/large", "unknown provider 'mistral'"),
-    ({"model": ""}, "missing model"),
-    ({"base_url": "http://gpu:8000/v1"}, "missing model"),
-    ({"provider": "openai_compatible", "model": "m"}, "needs a base_url"),
-    ({"model": "openai/gpt-4o", "temprature": 0}, "unknown key(s) temprature; allowed:"),
-    ({"model": "openai/gpt-4o", "max_concurrency": 0}, "max_concurrency must be a positive integer"),
-    ({"model": "openai/gpt-4o", "temperature": "hot"}, "temperature must be a number"),
-    ({"model": "openai/gpt-4o", "retries": {"attempts": 0}}, "retries: attempts must be an integer >= 1"),
-    ({"model": "openai/gpt-4o", "retries": {"tries": 3}}, "retries: unknown key(s) tries"),
-    ({"model": "openai/gpt-4o", "model_info": {"vison": True}}, "model_info: unknown key(s) vison"),
-    ({"model": "m", "base_url": "http://h/v1", "structured_output": "grammar"},
-     "structured_output must be one of json_schema, json_object, got 'grammar'"),
-    ({"provider": "os.system", "config": {}}, "'os.system' is not an allowed model client"),
-    ({"provider": "OpenAIChatCompletionClient", "temperature": 0, "config": {}},
-     "unknown key(s) temperature; set model options inside config"),
-    ({"provider": "OpenAIChatCompletionClient", "config": {"model": "m", "api_key": "sk-inline"}},
-     "config.api_key is not allowed"),
-])
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        (42, "expected 'provider/model' or a mapping"),
+        ("gpt-4o", "expected 'provider/model'"),
+        ("mistral/large", "unknown provider 'mistral'"),
+        ({"model": ""}, "missing model"),
+        ({"base_url": "http://gpu:8000/v1"}, "missing model"),
+        ({"provider": "openai_compatible", "model": "m"}, "needs a base_url"),
+        ({"model": "openai/gpt-4o", "temprature": 0}, "unknown key(s) temprature; allowed:"),
+        ({"model": "openai/gpt-4o", "max_concurrency": 0}, "max_concurrency must be a positive integer"),
+        ({"model": "openai/gpt-4o", "temperature": "hot"}, "temperature must be a number"),
+        ({"model": "openai/gpt-4o", "retries": {"attempts": 0}}, "retries: attempts must be an integer >= 1"),
+        ({"model": "openai/gpt-4o", "retries": {"tries": 3}}, "retries: unknown key(s) tries"),
+        ({"model": "openai/gpt-4o", "model_info": {"vison": True}}, "model_info: unknown key(s) vison"),
+        (
+            {"model": "m", "base_url": "http://h/v1", "structured_output": "grammar"},
+            "structured_output must be one of json_schema, json_object, got 'grammar'",
+        ),
+        ({"provider": "os.system", "config": {}}, "'os.system' is not an allowed model client"),
+        (
+            {"provider": "OpenAIChatCompletionClient", "temperature": 0, "config": {}},
+            "unknown key(s) temperature; set model options inside config",
+        ),
+        (
+            {"provider": "OpenAIChatCompletionClient", "config": {"model": "m", "api_key": "sk-inline"}},
+            "config.api_key is not allowed",
+        ),
+    ],
+)
 def test_spec_errors_say_where_and_what(value, problem):
     with pytest.raises(ModelConfigError) as caught:
         parse_model_spec(value, WHERE)
@@ -151,9 +195,11 @@ def test_anthropic_without_extra_says_what_to_install():
 
 
 def test_import_is_light():
-    code = ("import sys, simulator.models.clients; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'openai', 'autogen_core', 'autogen_ext', "
-            "'autogen_agentchat', 'tiktoken', 'tenacity'}))")
+    code = (
+        "import sys, simulator.models.clients; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'openai', 'autogen_core', 'autogen_ext', "
+        "'autogen_agentchat', 'tiktoken', 'tenacity'}))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -202,8 +248,9 @@ def test_openai_models_take_autogens_model_info_as_autogens_client_does(fake_ope
     assert client.model_info["family"] == "gpt-4o" and client.model_info["vision"]
     fake_openai.enqueue(reply("a"), reply("b"))
     create(client, messages)
-    autogens = OpenAIChatCompletionClient(model="gpt-4o-mini", base_url=fake_openai.base_url, api_key=SECRET,
-                                          max_retries=0, max_tokens=None)
+    autogens = OpenAIChatCompletionClient(
+        model="gpt-4o-mini", base_url=fake_openai.base_url, api_key=SECRET, max_retries=0, max_tokens=None
+    )
     asyncio.run(autogens.create(messages))
     ours, theirs = fake_openai.requests
     assert ours["messages"] == theirs["messages"] and len(ours["messages"]) == 3
@@ -213,9 +260,15 @@ def test_openai_models_take_autogens_model_info_as_autogens_client_does(fake_ope
 
 def test_component_from_allowlist_gets_key_from_env_and_no_sdk_retries(fake_openai):
     fake_openai.enqueue(error(500))
-    spec = parse_model_spec({"provider": "OpenAIChatCompletionClient", "api_key_env": "OPENAI_API_KEY",
-                             "retries": {"attempts": 1, "max_wait": 0},
-                             "config": {"model": "gpt-4o-mini", "base_url": fake_openai.base_url}}, WHERE)
+    spec = parse_model_spec(
+        {
+            "provider": "OpenAIChatCompletionClient",
+            "api_key_env": "OPENAI_API_KEY",
+            "retries": {"attempts": 1, "max_wait": 0},
+            "config": {"model": "gpt-4o-mini", "base_url": fake_openai.base_url},
+        },
+        WHERE,
+    )
     client = build_client(spec)
     with pytest.raises(InfraError, match="HTTP 500"):
         create(client)
@@ -224,16 +277,23 @@ def test_component_from_allowlist_gets_key_from_env_and_no_sdk_retries(fake_open
 
 
 def test_invalid_component_config_fails_at_build_with_where():
-    spec = parse_model_spec({"provider": "OpenAIChatCompletionClient", "api_key_env": "OPENAI_API_KEY",
-                             "config": {"model": "gpt-4o", "temperature": "hot"}}, WHERE)
+    spec = parse_model_spec(
+        {
+            "provider": "OpenAIChatCompletionClient",
+            "api_key_env": "OPENAI_API_KEY",
+            "config": {"model": "gpt-4o", "temperature": "hot"},
+        },
+        WHERE,
+    )
     with pytest.raises(ModelConfigError, match=f"(?s)^{WHERE}: cannot build component/gpt-4o: .*temperature") as caught:
         build_client(spec)
     assert SECRET not in str(caught.value)
 
 
 def test_replay_component_counts_usage():
-    spec = parse_model_spec({"provider": "ReplayChatCompletionClient",
-                             "config": {"chat_completions": ["one two three"]}}, WHERE)
+    spec = parse_model_spec(
+        {"provider": "ReplayChatCompletionClient", "config": {"chat_completions": ["one two three"]}}, WHERE
+    )
     client = build_client(spec, prices={})
     assert create(client).content == "one two three"
     usage = client.drain_usage()
@@ -362,14 +422,21 @@ def test_key_never_in_settings_errors_or_logs(fake_openai, caplog):
         logger.remove(sink)
     assert authorization(fake_openai) == f"Bearer {SECRET}"  # it was used
     assert any("retrying" in line for line in lines)  # and the retries were logged
-    shown = [json.dumps(spec.settings()), repr(spec), str(caught.value), *lines, caplog.text,
-             json.dumps(client.drain_usage().to_json())]
+    shown = [
+        json.dumps(spec.settings()),
+        repr(spec),
+        str(caught.value),
+        *lines,
+        caplog.text,
+        json.dumps(client.drain_usage().to_json()),
+    ]
     assert not [text for text in shown if SECRET in text]
 
 
 def test_stream_is_limited_and_counted():
-    spec = parse_model_spec({"provider": "ReplayChatCompletionClient",
-                             "config": {"chat_completions": ["one two three"]}}, WHERE)
+    spec = parse_model_spec(
+        {"provider": "ReplayChatCompletionClient", "config": {"chat_completions": ["one two three"]}}, WHERE
+    )
     client = build_client(spec, prices={})
 
     async def collect():
@@ -382,10 +449,18 @@ def test_stream_is_limited_and_counted():
 
 def test_settings_never_carry_secrets_from_component_configs_or_urls(monkeypatch):
     monkeypatch.setenv("K", "sk-test-key")
-    spec = parse_model_spec({"provider": "autogen_ext.models.openai.OpenAIChatCompletionClient",
-                             "config": {"model": "m", "temperature": 0.2,
-                                        "default_headers": {"Authorization": "Bearer sk-HEADERSECRET123"}},
-                             "api_key_env": "K"}, where="t")
+    spec = parse_model_spec(
+        {
+            "provider": "autogen_ext.models.openai.OpenAIChatCompletionClient",
+            "config": {
+                "model": "m",
+                "temperature": 0.2,
+                "default_headers": {"Authorization": "Bearer sk-HEADERSECRET123"},
+            },
+            "api_key_env": "K",
+        },
+        where="t",
+    )
     settings = json.dumps(spec.settings())
     assert "HEADERSECRET" not in settings and '"temperature": 0.2' in settings
     url = parse_model_spec({"model": "m", "base_url": "http://user:pw-SECRET@localhost:8000/v1"}, where="t")
@@ -409,8 +484,11 @@ print(result.content, sorted(m for m in sys.modules if m.split(".")[0] == "opena
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["hi", "[]"]
-    assert fake_openai.requests[-1] == {"messages": [{"role": "user", "name": "user", "content": "hello"}],
-                                        "model": "m", "max_tokens": 512}  # (LOCAL_DEFAULTS: a server on loopback)
+    assert fake_openai.requests[-1] == {
+        "messages": [{"role": "user", "name": "user", "content": "hello"}],
+        "model": "m",
+        "max_tokens": 512,
+    }  # (LOCAL_DEFAULTS: a server on loopback)
 
 
 def test_clients_of_one_model_share_a_connection_pool_within_an_event_loop(monkeypatch):

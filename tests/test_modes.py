@@ -36,8 +36,11 @@ def instances(b2b_org):
 
 def _persona(inst, style: str = "one_per_turn_when_asked"):
     """A standard persona of the instance's pool and disclosure `style`."""
-    return next(p for p in load_personas().values()
-                if p.pool == persona_pool_for(inst.persona_pool, inst.org) and p.disclosure == style and standard(p))
+    return next(
+        p
+        for p in load_personas().values()
+        if p.pool == persona_pool_for(inst.persona_pool, inst.org) and p.disclosure == style and standard(p)
+    )
 
 
 def play(org, inst, mode: str, style: str = "one_per_turn_when_asked") -> dict:
@@ -74,8 +77,9 @@ def test_snowball_restates_every_fact_told_so_far(b2b_org, instances):
         texts = {shard["id"]: shard["text"] for shard in inst.shards}
         told: list[str] = []
         for number, message in enumerate(_answered_turns(record), 1):
-            told += [sid for e in record["events"] if e["type"] == "reveal" and e["turn"] == number
-                     for sid in e["shards"]]
+            told += [
+                sid for e in record["events"] if e["type"] == "reveal" and e["turn"] == number for sid in e["shards"]
+            ]
             assert all(texts[sid] in message for sid in told), (inst.id, number, message)
         assert len(told) == len(texts) > 1
 
@@ -87,8 +91,9 @@ def test_plan_opens_with_the_query_and_the_oracles_plan(b2b_org, instances):
         steps = plan_steps(b2b_org, inst)
         first = _user_turns(record)[0]
         assert first.startswith(inst.query) and steps and all(step in first for step in steps), first
-        assert {sid for e in record["events"] if e["type"] == "reveal" and e["turn"] == 1
-                for sid in e["shards"]} == {s["id"] for s in inst.shards}
+        assert {sid for e in record["events"] if e["type"] == "reveal" and e["turn"] == 1 for sid in e["shards"]} == {
+            s["id"] for s in inst.shards
+        }
 
 
 def test_the_plan_says_how_to_search_never_what_was_found(b2b_org):
@@ -136,8 +141,15 @@ def test_a_mode_without_full_episodes_has_no_pairs(b2b_org, instances):
 
 
 def test_an_unknown_mode_names_the_allowed_ones(tmp_path):
-    data = {"name": "m", "orgs": [{"type": "b2b"}], "modes": ["full", "echo"], "agent": {"kind": "oracle"},
-            "user": {"kind": "scripted"}, "instances_per_task": 1, "out": str(tmp_path)}
+    data = {
+        "name": "m",
+        "orgs": [{"type": "b2b"}],
+        "modes": ["full", "echo"],
+        "agent": {"kind": "oracle"},
+        "user": {"kind": "scripted"},
+        "instances_per_task": 1,
+        "out": str(tmp_path),
+    }
     (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
     with pytest.raises(ConfigError) as err:
         load_config(tmp_path / "run.yaml")
@@ -149,6 +161,7 @@ def test_an_unknown_mode_names_the_allowed_ones(tmp_path):
 
 # --- the LLM person: the same rules, applied by code around the model's turns ---------------------
 
+
 def _llm_turns(inst, mode: str, model_turns: list[tuple[str, list[str], bool]], agent_replies: list[str]):
     """The LLM person's turns (opening first) when its model says `model_turns` (message, revealed, done)."""
     import json
@@ -158,8 +171,10 @@ def _llm_turns(inst, mode: str, model_turns: list[tuple[str, list[str], bool]], 
     from simulator.users.llm import LLMUser
     from tests.test_users import MODEL_INFO
 
-    said = [json.dumps({"message": m, "revealed": r, "done": d, "reason": "answered" if d else ""})
-            for m, r, d in model_turns]
+    said = [
+        json.dumps({"message": m, "revealed": r, "done": d, "reason": "answered" if d else ""})
+        for m, r, d in model_turns
+    ]
     user = LLMUser(ReplayChatCompletionClient(said, model_info=MODEL_INFO))
 
     async def go():
@@ -167,14 +182,19 @@ def _llm_turns(inst, mode: str, model_turns: list[tuple[str, list[str], bool]], 
         for number, text in enumerate(agent_replies, 2):
             turns.append(await user.reply(text, number))
         return turns
+
     return asyncio.run(go())
 
 
 def test_llm_person_recaps_and_snowballs_in_code(instances):
     inst = next(i for i in instances if len(i.shards) == 3)
     (intent, first, second), answer = (s["id"] for s in inst.shards), f"The answer is: {inst.answer[0]}."
-    model = [("Hi, I need help.", [], False), ("Sure: the first detail.", [first], False),
-             ("And the last one.", [second], False), ("Thanks!", [], True)]
+    model = [
+        ("Hi, I need help.", [], False),
+        ("Sure: the first detail.", [first], False),
+        ("And the last one.", [second], False),
+        ("Thanks!", [], True),
+    ]
     recap = _llm_turns(inst, "recap", model, ["Which one?", "And?", answer, answer])
     assert recap[3].message.startswith("To recap") and not recap[3].done
     assert all(s["text"] in recap[3].message for s in inst.shards)

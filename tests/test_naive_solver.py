@@ -12,8 +12,14 @@ from benchmarks.naive_solver import NAIVE, attempt
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.spec import load_catalog
 
-TYPES = ("transfer_count", "top_issue_identification", "lead_qualification", "quote_approval",
-         "confidential_company_knowledge", "lead_routing")
+TYPES = (
+    "transfer_count",
+    "top_issue_identification",
+    "lead_qualification",
+    "quote_approval",
+    "confidential_company_knowledge",
+    "lead_routing",
+)
 
 
 def test_every_task_type_has_a_naive_solver():

@@ -29,9 +29,10 @@ LOOK_ALIKE_SHARE = {"b2b": (0.15, 0.35), "b2c": (0.02, 0.35)}  # of the opportun
 
 def _look_alike_share(conn) -> float:
     """Share of the opportunities whose name another opportunity's name contains."""
-    (n, alike), = conn.execute(
+    ((n, alike),) = conn.execute(
         "SELECT COUNT(*), SUM(EXISTS (SELECT 1 FROM Opportunity b WHERE b.Id != a.Id "
-        "AND instr(lower(b.Name), lower(a.Name)) > 0)) FROM Opportunity a").fetchall()
+        "AND instr(lower(b.Name), lower(a.Name)) > 0)) FROM Opportunity a"
+    ).fetchall()
     return alike / n
 
 
@@ -41,8 +42,11 @@ def _careless(tools: CrmTools, name: str) -> tuple[set[str], set[str], set[str]]
     words = " ".join(re.findall(r"\w+", name))
     sosl = json.loads(tools.sosl(f'FIND {{"{words}"}} IN NAME FIELDS RETURNING Opportunity(Id)'))
     exact = json.loads(tools.soql(f"SELECT Id FROM Opportunity WHERE Name = {soql_string(name)}"))
-    return ({r["Id"] for r in like["records"]}, {r["Id"] for r in sosl["searchRecords"]},
-            {r["Id"] for r in exact["records"]})
+    return (
+        {r["Id"] for r in like["records"]},
+        {r["Id"] for r in sosl["searchRecords"]},
+        {r["Id"] for r in exact["records"]},
+    )
 
 
 def _named_with_look_alikes(org, instances) -> list[bool]:
@@ -60,7 +64,7 @@ def _named_with_look_alikes(org, instances) -> list[bool]:
 @pytest.mark.parametrize("kind", ["b2b", "b2c"])
 def test_names_are_unique_and_some_look_alike(kind, scale1_org):
     conn = scale1_org(kind).connect()
-    (n, distinct), = conn.execute("SELECT COUNT(*), COUNT(DISTINCT lower(Name)) FROM Opportunity").fetchall()
+    ((n, distinct),) = conn.execute("SELECT COUNT(*), COUNT(DISTINCT lower(Name)) FROM Opportunity").fetchall()
     assert n == distinct
     lo, hi = LOOK_ALIKE_SHARE[kind]
     assert lo <= _look_alike_share(conn) <= hi
@@ -75,8 +79,10 @@ def test_hard_names_deals_with_look_alikes(b2b_org):
         spec = dataclasses.replace(spec, difficulty=levels)
         gen = generator_class(name)(spec, b2b_org.connect(), b2b_org.meta, "hard")
         rng = random.Random(name)
-        instances += [to_instance(spec, b2b_org, d, rng, i, len(instances) + i, "hard")
-                      for i, d in enumerate(draw_balanced(gen, 3, rng))]
+        instances += [
+            to_instance(spec, b2b_org, d, rng, i, len(instances) + i, "hard")
+            for i, d in enumerate(draw_balanced(gen, 3, rng))
+        ]
     assert _named_with_look_alikes(b2b_org, instances) == [True] * 6
     assert all(o.ok for o in validate(b2b_org, instances))
 

@@ -18,8 +18,14 @@ from benchmarks.none_cues import Stump, fit, measure
 from simulator.tasks.base import count_threshold
 
 LIMIT = 0.08  # the benchmark's target is 5 points; two samples of 100 still move a few points
-THRESHOLD_TYPES = ("handle_time", "transfer_count", "conversion_rate_comprehension", "sales_amount_understanding",
-                   "sales_cycle_understanding", "best_region_identification")
+THRESHOLD_TYPES = (
+    "handle_time",
+    "transfer_count",
+    "conversion_rate_comprehension",
+    "sales_amount_understanding",
+    "sales_cycle_understanding",
+    "best_region_identification",
+)
 
 
 def test_the_stump_finds_a_cue_when_there_is_one():

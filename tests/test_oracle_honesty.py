@@ -34,9 +34,11 @@ def shard_values(text: str, intent: str) -> set[str]:
     intent_words = {w.lower() for w in WORD.findall(intent)}
     values = {m.lower() for m in ID.findall(text)} | set(NUMBER.findall(text))
     for sentence in SENTENCE.split(text):
-        values |= {w.lower() for w in WORD.findall(sentence)[1:]
-                   if w[0].isupper() and len(w) >= 3 and w.lower() not in intent_words
-                   and not w.startswith("I'") and w != "Id"}
+        values |= {
+            w.lower()
+            for w in WORD.findall(sentence)[1:]
+            if w[0].isupper() and len(w) >= 3 and w.lower() not in intent_words and not w.startswith("I'") and w != "Id"
+        }
     return values
 
 
@@ -56,8 +58,9 @@ def early_uses(record: dict) -> Iterator[tuple[str, int, str, str]]:
     revealed = reveal_turns(record)
     values = {s["id"]: shard_values(s["text"], shards[0]["text"]) for s in shards[1:]}
     for msg in record["messages"]:
-        said = [("tool call", " ".join(map(str, json.loads(c["arguments"]).values())))
-                for c in msg.get("tool_calls") or []]
+        said = [
+            ("tool call", " ".join(map(str, json.loads(c["arguments"]).values()))) for c in msg.get("tool_calls") or []
+        ]
         if msg["role"] == "assistant" and not msg.get("tool_calls"):
             said.append(("reply", msg["content"]))
         for where, text in said:
@@ -71,13 +74,17 @@ def early_uses(record: dict) -> Iterator[tuple[str, int, str, str]]:
 def default_run(org_paths, tmp_path_factory) -> list[dict]:
     """The default run's records, on the test orgs (both in the run's org cache), with concat."""
     from simulator.runs.run import org_cache_name
+
     root = tmp_path_factory.mktemp("honest")
     (root / "cache" / "orgs").mkdir(parents=True)
     for kind, path in org_paths.items():
         (root / "cache" / "orgs" / org_cache_name(kind, 7, 0.2)).symlink_to(path)
     data = yaml.safe_load((Path(__file__).parents[1] / "configs" / "default.yaml").read_text())
-    data.update(orgs=[{"type": kind, "seed": 7, "scale": 0.2} for kind in ("b2b", "b2c")],
-                modes=["full", "concat", "sharded"], out=str(root / "runs"))
+    data.update(
+        orgs=[{"type": kind, "seed": 7, "scale": 0.2} for kind in ("b2b", "b2c")],
+        modes=["full", "concat", "sharded"],
+        out=str(root / "runs"),
+    )
     (root / "run.yaml").write_text(yaml.safe_dump(data))
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("CRMARENA_CACHE", str(root / "cache"))
@@ -88,6 +95,7 @@ def default_run(org_paths, tmp_path_factory) -> list[dict]:
 @pytest.mark.slow
 def test_the_run_covers_every_task_type_and_mode(default_run):
     from simulator.tasks.spec import load_catalog
+
     assert {r["task"] for r in default_run} == set(load_catalog())
     assert {r["mode"] for r in default_run} == {"full", "concat", "sharded"}
     assert all(r["agent"]["kind"] == "oracle" and r["agent"]["briefed"] for r in default_run)
@@ -103,8 +111,11 @@ def test_no_value_is_used_before_its_shard_is_revealed(default_run):
 def test_the_oracle_still_solves_every_episode(default_run):
     for mode in ("full", "concat", "sharded"):
         records = [r for r in default_run if r["mode"] == mode]
-        failed = [(r["task"], r["instance_id"], r["termination"]["reason"]) for r in records
-                  if not r["scores"]["rules"]["success"]]
+        failed = [
+            (r["task"], r["instance_id"], r["termination"]["reason"])
+            for r in records
+            if not r["scores"]["rules"]["success"]
+        ]
         assert records and failed == [], mode
 
 
@@ -122,22 +133,39 @@ def test_the_oracle_answers_only_once_every_shard_is_revealed(default_run):
 def test_the_clairvoyance_check_catches_a_value_used_early():
     """A record where the agent queried the case before the person named it is caught."""
     case = "500Kd0000000033IAA"
-    record = {"instance": {"shards": [{"id": "intent", "text": "I need an open case routed."},
-                                      {"id": "case_id", "text": f"The case is {case}."},
-                                      {"id": "lookback", "text": "Judge by the past 3 months."}]},
-              "events": [{"type": "reveal", "turn": 1, "shards": ["intent"]},
-                         {"type": "reveal", "turn": 2, "shards": ["lookback"]},
-                         {"type": "reveal", "turn": 3, "shards": ["case_id"]}],
-              "messages": [{"role": "assistant", "turn": 2, "content": "",
-                            "tool_calls": [{"arguments": json.dumps({"query": f"SELECT Id FROM Case WHERE Id = '{case}'"})}]},
-                           {"role": "assistant", "turn": 2, "content": "Which case id (500kd0000000033iaa)?"}]}
-    assert list(early_uses(record)) == [("case_id", 2, "tool call", case.lower()),
-                                        ("case_id", 2, "reply", case.lower())]
+    record = {
+        "instance": {
+            "shards": [
+                {"id": "intent", "text": "I need an open case routed."},
+                {"id": "case_id", "text": f"The case is {case}."},
+                {"id": "lookback", "text": "Judge by the past 3 months."},
+            ]
+        },
+        "events": [
+            {"type": "reveal", "turn": 1, "shards": ["intent"]},
+            {"type": "reveal", "turn": 2, "shards": ["lookback"]},
+            {"type": "reveal", "turn": 3, "shards": ["case_id"]},
+        ],
+        "messages": [
+            {
+                "role": "assistant",
+                "turn": 2,
+                "content": "",
+                "tool_calls": [{"arguments": json.dumps({"query": f"SELECT Id FROM Case WHERE Id = '{case}'"})}],
+            },
+            {"role": "assistant", "turn": 2, "content": "Which case id (500kd0000000033iaa)?"},
+        ],
+    }
+    assert list(early_uses(record)) == [
+        ("case_id", 2, "tool call", case.lower()),
+        ("case_id", 2, "reply", case.lower()),
+    ]
 
 
 def test_the_oracle_asks_for_a_shard_by_its_topic_only(b2b_org):
     from simulator.agents.oracle import OracleAgent
     from simulator.tasks.generate import generate_instances
+
     for inst in generate_instances(b2b_org, 1):
         for shard in inst.shards[1:]:
             question = OracleAgent.ask_about(shard)
@@ -152,5 +180,6 @@ def test_the_oracle_is_not_briefed_through_the_agent_interface(b2b_org):
     from simulator.crm.session import OrgSession
     from simulator.crm.tools import CrmTools
     from simulator.infra.errors import AgentError
+
     with OrgSession(b2b_org) as session, pytest.raises(AgentError, match="not briefed"):
         asyncio.run(OracleAgent().start(AgentSetup(CrmTools(session), "You are a CRM assistant.", 5)))

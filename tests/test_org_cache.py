@@ -13,7 +13,11 @@ def test_a_new_build_prunes_older_builds_of_the_same_choice_only(tmp_path):
         path.write_text("old")
         os.utime(path, (1_000_000 - age, 1_000_000 - age))  # g1.0 the newest of the old builds
     (tmp_path / "b2b-s0-x1-g1.3-abc.db-wal").write_text("wal")
-    other = [tmp_path / "b2b-s0-x10-g1.0-abc.db", tmp_path / "b2c-s0-x1-g1.0-abc.db", tmp_path / "b2b-s1-x1-g1.0-abc.db"]
+    other = [
+        tmp_path / "b2b-s0-x10-g1.0-abc.db",
+        tmp_path / "b2c-s0-x1-g1.0-abc.db",
+        tmp_path / "b2b-s1-x1-g1.0-abc.db",
+    ]
     for path in other:
         path.write_text("another choice")
     built = tmp_path / org_cache_name("b2b", 0, 1.0)

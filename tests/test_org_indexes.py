@@ -16,20 +16,40 @@ from simulator.crm.store import COMPOSITE_INDEXES, index_statements
 
 # (SOQL, the index its plan must search, whether that index covers it: no table row read)
 PLANS = [
-    ("SELECT OwnerId, COUNT(Id) FROM Case WHERE Status = 'Closed' AND ClosedDate = LAST_N_QUARTERS:4 "
-     "GROUP BY OwnerId", "ix_Case_Status_OwnerId_ClosedDate_Id", True),
+    (
+        "SELECT OwnerId, COUNT(Id) FROM Case WHERE Status = 'Closed' AND ClosedDate = LAST_N_QUARTERS:4 "
+        "GROUP BY OwnerId",
+        "ix_Case_Status_OwnerId_ClosedDate_Id",
+        True,
+    ),
     ("SELECT COUNT() FROM Case WHERE Status = 'closed' AND Priority = 'High'", "ix_Case_Priority_Status", True),
-    ("SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null GROUP BY OwnerId",
-     "ix_Case_ClosedDate_OwnerId_Id", True),
-    ("SELECT OwnerId, COUNT(Id) FROM Case WHERE CreatedDate = LAST_N_MONTHS:6 GROUP BY OwnerId",
-     "ix_Case_CreatedDate_OwnerId_Id", True),
-    ("SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case WHERE CreatedDate = LAST_YEAR "
-     "GROUP BY CALENDAR_MONTH(CreatedDate)", "ix_Case_CreatedDate_OwnerId_Id", True),
-    ("SELECT OwnerId, COUNT(Id) n FROM Lead WHERE CreatedDate = LAST_N_MONTHS:6 GROUP BY OwnerId",
-     "ix_Lead_CreatedDate_OwnerId_Id", True),
-    ("SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
-     "AND OldValue__c != null AND CreatedDate = LAST_QUARTER GROUP BY OldValue__c",
-     "ix_CaseHistory__c_Field__c_CreatedDate_OldValue__c_CaseId__c_Id", True),
+    (
+        "SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null GROUP BY OwnerId",
+        "ix_Case_ClosedDate_OwnerId_Id",
+        True,
+    ),
+    (
+        "SELECT OwnerId, COUNT(Id) FROM Case WHERE CreatedDate = LAST_N_MONTHS:6 GROUP BY OwnerId",
+        "ix_Case_CreatedDate_OwnerId_Id",
+        True,
+    ),
+    (
+        "SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case WHERE CreatedDate = LAST_YEAR "
+        "GROUP BY CALENDAR_MONTH(CreatedDate)",
+        "ix_Case_CreatedDate_OwnerId_Id",
+        True,
+    ),
+    (
+        "SELECT OwnerId, COUNT(Id) n FROM Lead WHERE CreatedDate = LAST_N_MONTHS:6 GROUP BY OwnerId",
+        "ix_Lead_CreatedDate_OwnerId_Id",
+        True,
+    ),
+    (
+        "SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+        "AND OldValue__c != null AND CreatedDate = LAST_QUARTER GROUP BY OldValue__c",
+        "ix_CaseHistory__c_Field__c_CreatedDate_OldValue__c_CaseId__c_Id",
+        True,
+    ),
 ]
 
 
@@ -49,8 +69,7 @@ def test_composite_indexes_exist_with_soql_collation(org_paths, kind):
             name = f"ix_{obj}_{'_'.join(columns)}"
             assert found.get(name) == obj, name
             info = [(row[2], row[4]) for row in conn.execute(f'PRAGMA index_xinfo("{name}")') if row[5]]
-            want = [(c, "NOCASE" if org.schema.get(obj).field(c).type in TEXT_TYPES else "BINARY")
-                    for c in columns]
+            want = [(c, "NOCASE" if org.schema.get(obj).field(c).type in TEXT_TYPES else "BINARY") for c in columns]
             assert info == want
         assert len(index_statements(org.schema)) + 1 == sum(1 for n in found if n.startswith("ix_"))
     finally:
@@ -98,7 +117,7 @@ def test_clock_formats_as_datetime_does():
 
 def test_quarter_index_is_the_clamped_91_day_period():
     rng = random.Random(9)
-    times = [0, -0.5, 0.5, -DAY * 91, -DAY * 91 + 0.5, -DAY * 91 * 20, 10**9, -10**9]
+    times = [0, -0.5, 0.5, -DAY * 91, -DAY * 91 + 0.5, -DAY * 91 * 20, 10**9, -(10**9)]
     times += [rng.uniform(-3e8, 3e6) for _ in range(20000)] + [rng.randint(-3 * 10**8, 3 * 10**6) for _ in range(20000)]
     for t in times:
         assert quarter_index(t) == min(N_QUARTERS - 1, max(0, int(-t // (91 * DAY)))), t
@@ -129,8 +148,10 @@ def _fts_with(build, rows) -> tuple[list, list, int]:
     conn.execute("CREATE TABLE Doc (Id TEXT PRIMARY KEY, Body TEXT)")
     conn.executemany("INSERT INTO Doc VALUES (?, ?)", rows)
     conn.execute("BEGIN")
-    conn.execute("CREATE VIRTUAL TABLE ft USING fts5(Body, content=Doc, content_rowid='rowid', "
-                 "tokenize='unicode61 remove_diacritics 2')")
+    conn.execute(
+        "CREATE VIRTUAL TABLE ft USING fts5(Body, content=Doc, content_rowid='rowid', "
+        "tokenize='unicode61 remove_diacritics 2')"
+    )
     build(conn, "ft")
     written = conn.execute("SELECT count(*) FROM ft_data").fetchone()[0]
     conn.execute("COMMIT")
@@ -192,10 +213,14 @@ def test_content_hash_written_by_sqlite_is_pythons(monkeypatch):
     store.create_tables(conn, schema)
     texts = ["".join(map(chr, range(128))), 'a "quoted" \\ back\\slash', "café € \U0001f600 \x00 end", "", "\x7f"]
     for i, text in enumerate(texts):
-        conn.execute('INSERT INTO Account (Id, Name, Description, NumberOfEmployees) VALUES (?, ?, ?, ?)',
-                     (f"001{i:015d}", text, text[::-1], [None, 0, -(2 ** 63), 2 ** 63 - 1, 0.1 + 0.2][i]))
-        conn.execute("INSERT INTO OpportunityLineItem (Id, Quantity, TotalPrice) VALUES (?, ?, ?)",
-                     (f"00k{i:015d}", i / 3, 0.1 + 0.2 * i))
+        conn.execute(
+            "INSERT INTO Account (Id, Name, Description, NumberOfEmployees) VALUES (?, ?, ?, ?)",
+            (f"001{i:015d}", text, text[::-1], [None, 0, -(2**63), 2**63 - 1, 0.1 + 0.2][i]),
+        )
+        conn.execute(
+            "INSERT INTO OpportunityLineItem (Id, Quantity, TotalPrice) VALUES (?, ?, ?)",
+            (f"00k{i:015d}", i / 3, 0.1 + 0.2 * i),
+        )
         conn.execute(f"INSERT INTO {store.TRUTH_TABLE} VALUES ('Account', ?, 'label', ?)", (f"001{i:015d}", text))
     assert store._sqlite_json_matches(conn)  # (this SQLite: the test reads rows in SQLite)
     expected = _hash_row_by_row(conn, schema)

@@ -21,8 +21,10 @@ from tests.fake_openai import fake_key, reply, slow
 from tests.test_faults import KEY_ENV, _planned_ids, model
 from tests.test_run import _config
 
-pytestmark = [pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc"),
-              pytest.mark.filterwarnings("ignore:Resolved model mismatch")]
+pytestmark = [
+    pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc"),
+    pytest.mark.filterwarnings("ignore:Resolved model mismatch"),
+]
 
 
 def wait_for(condition, timeout: float = 60, what: str = "") -> None:
@@ -104,16 +106,26 @@ def start_slow_run(tmp_path, fake_openai, monkeypatch, stderr=subprocess.DEVNULL
     so episodes are in flight when it is killed: (the process, the server's Stamped, the config)."""
     monkeypatch.setenv(KEY_ENV, fake_key("orphans"))
     fake_openai.responder = stamped = Stamped(pause=0.5)
-    config = _config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai, timeout=5)},
-                     modes=["full", "sharded"], trials=4, concurrency=4, workers=2, **changes)
-    run = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
-                           stdout=subprocess.DEVNULL, stderr=stderr, env=os.environ.copy())
+    config = _config(
+        tmp_path,
+        agent={"kind": "function_calling", "model": model(fake_openai, timeout=5)},
+        modes=["full", "sharded"],
+        trials=4,
+        concurrency=4,
+        workers=2,
+        **changes,
+    )
+    run = subprocess.Popen(
+        [sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        env=os.environ.copy(),
+    )
     return run, stamped, config
 
 
 @pytest.mark.slow
-def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_path, org_cache, fake_openai,
-                                                                          monkeypatch):
+def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_path, org_cache, fake_openai, monkeypatch):
     run, stamped, config = start_slow_run(tmp_path, fake_openai, monkeypatch, stderr=subprocess.PIPE)
     workers: list[int] = []
     try:
@@ -143,8 +155,7 @@ def test_sigkill_of_the_run_takes_its_workers_and_their_requests_with_it(tmp_pat
 
 
 @pytest.mark.slow
-def test_sigkill_of_a_ray_driver_stops_its_actors_requests_at_once(tmp_path, org_cache, fake_openai,
-                                                                   monkeypatch):
+def test_sigkill_of_a_ray_driver_stops_its_actors_requests_at_once(tmp_path, org_cache, fake_openai, monkeypatch):
     """Ray ends a dead driver's actors by itself, but only 1-2 s later (measured: 12 more requests);
     actors on the driver's node watch it and end within a fraction of a second."""
     pytest.importorskip("ray", reason="the Ray executor's tests need the `ray` extra (part of `test`)")
@@ -153,8 +164,11 @@ def test_sigkill_of_a_ray_driver_stops_its_actors_requests_at_once(tmp_path, org
     run, stamped, _ = start_slow_run(tmp_path, fake_openai, monkeypatch, executor="ray")
     ray_processes: list[int] = []
     try:
-        wait_for(lambda: len(stamped.times) >= 4 or run.poll() is not None, timeout=240,
-                 what="model requests from the Ray actors")
+        wait_for(
+            lambda: len(stamped.times) >= 4 or run.poll() is not None,
+            timeout=240,
+            what="model requests from the Ray actors",
+        )
         assert run.poll() is None
         ray_processes = descendants(run.pid)
         actors = [pid for pid in ray_processes if cmdline(pid).startswith("ray::EpisodeActor")]
@@ -180,6 +194,7 @@ def test_a_forked_child_does_not_keep_the_run_folder_locked(tmp_path):
     """A worker forked while the run holds the folder's lock closes its copy of the lock's
     descriptor: once the run lets go (or dies), the folder is free even while the child lives."""
     import multiprocessing
+
     ctx = multiprocessing.get_context("fork")
     lock, started, may_end = RunFolderLock(tmp_path).acquire(), ctx.Event(), ctx.Event()
     child = ctx.Process(target=_child, args=(started, may_end), daemon=True)

@@ -63,8 +63,12 @@ def test_every_workflow_episode_gives_the_record_the_full_copy_gave(org_name, re
 def _case_and_agents(org, n: int = 3):
     conn = org.connect()
     case_id, owner = conn.execute('SELECT Id, OwnerId FROM "Case" ORDER BY Id LIMIT 1').fetchone()
-    others = [r[0] for r in conn.execute(
-        'SELECT Id FROM User WHERE Id != ? AND Id IN (SELECT OwnerId FROM "Case") ORDER BY Id LIMIT ?', (owner, n))]
+    others = [
+        r[0]
+        for r in conn.execute(
+            'SELECT Id FROM User WHERE Id != ? AND Id IN (SELECT OwnerId FROM "Case") ORDER BY Id LIMIT ?', (owner, n)
+        )
+    ]
     conn.close()
     return case_id, owner, others
 
@@ -94,8 +98,10 @@ def test_history_rows_chain_and_count_on_as_in_the_org(b2b_org):
         tools = CrmTools(s)
         for user in (a, b, c):
             tools.assign_case(case_id, user)
-        rows = s.soql(f"SELECT Id, OldValue__c, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{case_id}' "
-                      "AND Field__c = 'Owner Assignment' ORDER BY Id DESC LIMIT 3")["records"]
+        rows = s.soql(
+            f"SELECT Id, OldValue__c, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{case_id}' "
+            "AND Field__c = 'Owner Assignment' ORDER BY Id DESC LIMIT 3"
+        )["records"]
         assert [(r["OldValue__c"], r["NewValue__c"]) for r in reversed(rows)] == [(owner, a), (a, b), (b, c)]
         assert len({r["Id"] for r in rows}) == 3
         assert s.soql("SELECT COUNT() FROM CaseHistory__c")["totalSize"] == before + 3
@@ -105,9 +111,12 @@ def test_history_rows_chain_and_count_on_as_in_the_org(b2b_org):
 
 def test_a_searchable_field_written_is_found_by_its_new_text_only(b2b_org):
     conn = b2b_org.connect()
-    case_id, word = next((cid, w) for cid, subject, description in conn.execute(
-        'SELECT Id, Subject, Description FROM "Case" ORDER BY Id') for w in subject.split()
-        if len(w) > 5 and w.isalpha() and w.lower() not in (description or "").lower())
+    case_id, word = next(
+        (cid, w)
+        for cid, subject, description in conn.execute('SELECT Id, Subject, Description FROM "Case" ORDER BY Id')
+        for w in subject.split()
+        if len(w) > 5 and w.isalpha() and w.lower() not in (description or "").lower()
+    )
     conn.close()
     with OrgSession(b2b_org) as s, OrgSession(b2b_org) as other:
         assert json.loads(CrmTools(s).update_record("Case", case_id, "Subject", "Quasarflux overheating"))["success"]
@@ -133,6 +142,7 @@ def test_concurrent_writing_sessions_see_only_their_own(b2b_org):
                     seen[user] = s.soql(f"SELECT OwnerId FROM Case WHERE Id = '{case_id}'")["records"][0]["OwnerId"]
         except Exception as exc:
             errors.append(exc)
+
     threads = [threading.Thread(target=work, args=(u,)) for u in agents]
     for t in threads:
         t.start()

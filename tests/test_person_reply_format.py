@@ -23,8 +23,9 @@ DEFAULT_DIGEST = "a5c032e50d4893e1d43b175261316ff573d993f8e9b52e6a9e4cbd6fe3ae24
 def client(server, info: dict = MODEL_INFO):
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
-    return OpenAIChatCompletionClient(model="fake-model", base_url=server.base_url, api_key="sk-test",
-                                      max_retries=0, model_info=info)
+    return OpenAIChatCompletionClient(
+        model="fake-model", base_url=server.base_url, api_key="sk-test", max_retries=0, model_info=info
+    )
 
 
 def prompted_user(server, max_repairs: int = 2) -> LLMUser:
@@ -33,8 +34,12 @@ def prompted_user(server, max_repairs: int = 2) -> LLMUser:
 
 def _default_conversation(server) -> str:
     """A sharded opening, a turn with an unknown id (corrected) and a final one, by the default user."""
-    server.enqueue(person("Hi, I need an agent by handle time.", []), person("It's Q3.", ["bogus"]),
-                   person("Q3 2024.", ["window"]), person("Lowest one.", ["extreme"]))
+    server.enqueue(
+        person("Hi, I need an agent by handle time.", []),
+        person("It's Q3.", ["bogus"]),
+        person("Q3 2024.", ["window"]),
+        person("Lowest one.", ["extreme"]),
+    )
     user = llm_user(server)
     converse(user, setup(), ["Which period?", "Highest or lowest?"])
     sent = [{k: body[k] for k in sorted(body) if k != "stream_options"} for body in server.requests]
@@ -49,9 +54,13 @@ def test_the_default_reply_format_sends_the_bytes_it_always_sent(fake_openai):
 
 
 def test_prompt_format_sends_no_response_format_and_an_example_from_the_instance(fake_openai):
-    fake_openai.enqueue(reply('Sure. {"message": "Hi, I need an agent by handle time.", "revealed": [], '
-                              '"done": false, "reason": ""} <|im_end|> more text'),
-                        reply('```json\n{"message": "Q3 2024.", "revealed": ["window"], "done": false, "reason": ""}\n```'))
+    fake_openai.enqueue(
+        reply(
+            'Sure. {"message": "Hi, I need an agent by handle time.", "revealed": [], '
+            '"done": false, "reason": ""} <|im_end|> more text'
+        ),
+        reply('```json\n{"message": "Q3 2024.", "revealed": ["window"], "done": false, "reason": ""}\n```'),
+    )
     user = prompted_user(fake_openai)
     opening, second = converse(user, setup(), ["Which period?"])
     assert opening.message == "Hi, I need an agent by handle time." and opening.revealed == ["intent"]
@@ -62,41 +71,50 @@ def test_prompt_format_sends_no_response_format_and_an_example_from_the_instance
     assert system["content"].endswith('"reason" ("answered", "patience" or "").')
     assert "Reply with the JSON object only." not in system["content"]
     assert example["content"] == "(An example of the reply format.) Tell detail intent."
-    assert json.loads(answer["content"]) == {"message": setup().instance.shards[0]["text"], "revealed": ["intent"],
-                                             "done": False, "reason": ""}
+    assert json.loads(answer["content"]) == {
+        "message": setup().instance.shards[0]["text"],
+        "revealed": ["intent"],
+        "done": False,
+        "reason": "",
+    }
     history = texts(later)  # the recorded turn, as JSON, not the text around it
     assert '{"message":"Hi, I need an agent by handle time.","revealed":[],"done":false,"reason":""}' in history
     assert not any("Sure." in t or "im_end" in t for t in history)
     assert user.settings()["reply_format"] == "prompt" and user.settings()["kind"] == "LLMUser"
 
 
-@pytest.mark.parametrize("bad", [
-    '{"message": "Thanks!", "revealed": [], "done": "true", "reason": "answered"}',  # a string is no boolean
-    '{"message": "Thanks!", "revealed": [], "done": 1, "reason": "answered"}',
-    '{"message": "Q3 2024.", "revealed": "window", "done": false, "reason": ""}',  # not a list
-    '{"message": "Q3 2024.", "revealed": ["window"], "done": false}',  # a key missing
-    'MESSAGE: Q3 2024. REVEALED: window DONE: no',  # no JSON object
-    '{"message": "Q3 2024.", "revealed": ["window"], "done": fal',  # cut short
-    '{"message": "Thanks!", "revealed": [], "done": false, "reason": "", "done": true}',  # done twice
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"message": "Thanks!", "revealed": [], "done": "true", "reason": "answered"}',  # a string is no boolean
+        '{"message": "Thanks!", "revealed": [], "done": 1, "reason": "answered"}',
+        '{"message": "Q3 2024.", "revealed": "window", "done": false, "reason": ""}',  # not a list
+        '{"message": "Q3 2024.", "revealed": ["window"], "done": false}',  # a key missing
+        "MESSAGE: Q3 2024. REVEALED: window DONE: no",  # no JSON object
+        '{"message": "Q3 2024.", "revealed": ["window"], "done": fal',  # cut short
+        '{"message": "Thanks!", "revealed": [], "done": false, "reason": "", "done": true}',  # done twice
+    ],
+)
 def test_prompt_format_is_strict_about_done_and_reveals(bad):
     with pytest.raises(ValueError):
         parse_turn(bad)
 
 
 def test_prompt_format_reads_the_first_object_only():
-    turn = parse_turn('{"message": "a", "revealed": [], "done": false, "reason": ""}'
-                      '{"message": "b", "revealed": ["x"], "done": true, "reason": "answered"}')
+    turn = parse_turn(
+        '{"message": "a", "revealed": [], "done": false, "reason": ""}'
+        '{"message": "b", "revealed": ["x"], "done": true, "reason": "answered"}'
+    )
     assert turn == PersonTurn(message="a", revealed=[], done=False, reason="")
 
 
 def test_prompt_format_malformed_turns_are_corrected_then_fail_as_infra(fake_openai):
-    fake_openai.enqueue(reply('{"message": "Hi, I need an agent by handle time.", "revealed": [], "done": "no", '
-                              '"reason": ""}'),
-                        reply('{"message": "Hi, I need an agent by handle time.", "revealed": [], "done": false, '
-                              '"reason": ""}'))
+    fake_openai.enqueue(
+        reply('{"message": "Hi, I need an agent by handle time.", "revealed": [], "done": "no", "reason": ""}'),
+        reply('{"message": "Hi, I need an agent by handle time.", "revealed": [], "done": false, "reason": ""}'),
+    )
     user = prompted_user(fake_openai, max_repairs=1)
-    opening, = converse(user, setup(), [])
+    (opening,) = converse(user, setup(), [])
     assert opening.revealed == ["intent"] and opening.usage.calls == 2 and opening.usage.completion_tokens == 14
     retry = texts(fake_openai.requests[1])
     assert "not valid JSON for the schema" in retry[-1] and not any('"done": "no"' in t for t in retry)
@@ -108,8 +126,11 @@ def test_prompt_format_malformed_turns_are_corrected_then_fail_as_infra(fake_ope
 
 def test_prompt_format_premature_end_is_still_repaired(fake_openai):
     ends = reply('{"message": "Great, thanks!", "revealed": [], "done": true, "reason": "answered"}')
-    fake_openai.enqueue(reply('{"message": "Hi, I need an agent by handle time.", "revealed": [], "done": false, '
-                              '"reason": ""}'), ends, ends)
+    fake_openai.enqueue(
+        reply('{"message": "Hi, I need an agent by handle time.", "revealed": [], "done": false, "reason": ""}'),
+        ends,
+        ends,
+    )
     turns = converse(prompted_user(fake_openai, max_repairs=1), setup(), ["The agent is 005Kd000000000AIAQ."])
     assert not turns[1].done and turns[1].reason == ""
 

@@ -43,6 +43,7 @@ def test_unknown_pool_is_refused():
 
 # --- validation errors ---------------------------------------------------------------------
 
+
 def _write(folder: Path, **changes) -> Path:
     data = yaml.safe_load((personas_dir() / "vp_sales.yaml").read_text())
     data.update(changes)
@@ -53,22 +54,25 @@ def _write(folder: Path, **changes) -> Path:
     return path
 
 
-@pytest.mark.parametrize("changes,field,words", [
-    (dict(mood="grumpy"), "mood", "unknown field"),
-    (dict(patience=None), "patience", "missing"),
-    (dict(disclosure="tells_everything"), "disclosure", "'tells_everything' is not one of"),
-    (dict(verbosity="loud"), "verbosity", "'loud' is not one of terse, normal, chatty"),
-    (dict(pool="vip"), "pool", "'vip' is not one of"),
-    (dict(patience=0), "patience", "must be between 1 and 10, got 0"),
-    (dict(patience=3.5), "patience", "must be an integer"),
-    (dict(typo_rate=0.5), "typo_rate", "must be between 0.0 and 0.1, got 0.5"),
-    (dict(typo_rate="often"), "typo_rate", "must be a number"),
-    (dict(id="vp_of_sales"), "id", "must match the file name 'vp_sales'"),
-    (dict(name="Marcus"), "name", "must be a first and a last name"),
-    (dict(role=""), "role", "must be a non-empty string"),
-    (dict(phrases={"goodbye": ["Bye."]}), "phrases.goodbye", "unknown kind"),
-    (dict(phrases={"thanks": []}), "phrases.thanks", "non-empty list"),
-])
+@pytest.mark.parametrize(
+    "changes,field,words",
+    [
+        (dict(mood="grumpy"), "mood", "unknown field"),
+        (dict(patience=None), "patience", "missing"),
+        (dict(disclosure="tells_everything"), "disclosure", "'tells_everything' is not one of"),
+        (dict(verbosity="loud"), "verbosity", "'loud' is not one of terse, normal, chatty"),
+        (dict(pool="vip"), "pool", "'vip' is not one of"),
+        (dict(patience=0), "patience", "must be between 1 and 10, got 0"),
+        (dict(patience=3.5), "patience", "must be an integer"),
+        (dict(typo_rate=0.5), "typo_rate", "must be between 0.0 and 0.1, got 0.5"),
+        (dict(typo_rate="often"), "typo_rate", "must be a number"),
+        (dict(id="vp_of_sales"), "id", "must match the file name 'vp_sales'"),
+        (dict(name="Marcus"), "name", "must be a first and a last name"),
+        (dict(role=""), "role", "must be a non-empty string"),
+        (dict(phrases={"goodbye": ["Bye."]}), "phrases.goodbye", "unknown kind"),
+        (dict(phrases={"thanks": []}), "phrases.thanks", "non-empty list"),
+    ],
+)
 def test_validation_errors_name_file_field_and_problem(tmp_path, changes, field, words):
     path = _write(tmp_path, **changes)
     with pytest.raises(PersonaError) as err:
@@ -114,6 +118,7 @@ def test_loads_a_custom_folder(tmp_path):
 
 # --- rendering --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("persona", load_personas().values(), ids=lambda p: p.id)
 def test_render_states_role_and_disclosure(persona):
     text = persona.render()
@@ -142,17 +147,24 @@ def test_reveal_limits_follow_the_disclosure_style():
 
 # --- pool mapping -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("audience,org,pool", [
-    ("internal", "b2b", "internal"), ("internal", "b2c", "internal"),
-    ("customer", "b2b", "business"), ("customer", "b2c", "consumer"),
-])
+
+@pytest.mark.parametrize(
+    "audience,org,pool",
+    [
+        ("internal", "b2b", "internal"),
+        ("internal", "b2c", "internal"),
+        ("customer", "b2b", "business"),
+        ("customer", "b2c", "consumer"),
+    ],
+)
 def test_persona_pool_for(audience, org, pool):
     assert persona_pool_for(audience, org) == pool
 
 
-@pytest.mark.parametrize("audience,org,words", [
-    ("partner", "b2b", "unknown task persona pool 'partner'"), ("customer", "b2x", "unknown org 'b2x'"),
-])
+@pytest.mark.parametrize(
+    "audience,org,words",
+    [("partner", "b2b", "unknown task persona pool 'partner'"), ("customer", "b2x", "unknown org 'b2x'")],
+)
 def test_persona_pool_for_refuses_unknown_values(audience, org, words):
     with pytest.raises(ValueError, match=words):
         persona_pool_for(audience, org)

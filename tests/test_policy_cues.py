@@ -23,8 +23,9 @@ REFUND = re.compile(r"refund|back on your (?:card|statement)|money back|reimburs
 CREDIT = re.compile(r"credit|goodwill|discount|code|% off", re.I)
 REPLACE = re.compile(r"replacement|replace (?:it|the unit)|new unit|new one", re.I)
 TROUBLESHOOT = re.compile(r"troubleshoot|restart|reboot|reset|power.?cycl|firmware|update|reseat|diagnos|cable", re.I)
-ORDER_DETAIL = re.compile(r"order \d|your order|shipped|delivered|tracking|card ending|address ending|order total",
-                          re.I)
+ORDER_DETAIL = re.compile(
+    r"order \d|your order|shipped|delivered|tracking|card ending|address ending|order total", re.I
+)
 VERIFIED = re.compile(r"verif|confirm|identity|security|on file|checks out", re.I)
 
 
@@ -41,8 +42,13 @@ def _agent_text(conn, case: str) -> str:
     """What the agents said on a case: chat lines by a User, emails from a User's address."""
     users = {name for (name,) in conn.execute("SELECT Name FROM User")}
     mails = {e for (e,) in conn.execute("SELECT Email FROM User")}
-    said = [b for f, b in conn.execute("SELECT FromAddress, TextBody FROM EmailMessage WHERE ParentId = ? "
-                                       "ORDER BY MessageDate", (case,)) if f in mails]
+    said = [
+        b
+        for f, b in conn.execute(
+            "SELECT FromAddress, TextBody FROM EmailMessage WHERE ParentId = ? ORDER BY MessageDate", (case,)
+        )
+        if f in mails
+    ]
     for (body,) in conn.execute("SELECT Body FROM LiveChatTranscript WHERE CaseId = ?", (case,)):
         said += [line.split(": ", 1)[1] for line in body.splitlines() if line.split(": ", 1)[0] in users]
     return "\n".join(said)

@@ -37,20 +37,35 @@ SAMPLES = 200  # expansions drawn from each rule (the grammar's choices, sampled
 def _texts(rule: str, org: str = "b2c", n: int = SAMPLES) -> list[str]:
     """`n` expansions of `rule` with the slots of a conversation in org `org`."""
     rng = random.Random(rule)
-    return [TH.G.expand(rng, rule, **TH._slots(rng, org, customer="Maya Okafor", customer_email=EMAIL,
-                                                agent="Leon Weber", product="Widget Pro", issue={"name": "Broken"}))
-            for _ in range(n)]
+    return [
+        TH.G.expand(
+            rng,
+            rule,
+            **TH._slots(
+                rng,
+                org,
+                customer="Maya Okafor",
+                customer_email=EMAIL,
+                agent="Leon Weber",
+                product="Widget Pro",
+                issue={"name": "Broken"},
+            ),
+        )
+        for _ in range(n)
+    ]
 
 
 # --- identity verification: the measured defect and its rule ------------------------------------
+
 
 def test_order_number_plus_zip_without_email_is_not_verification():
     """The transcript labelled compliant in issue 10: order number and billing ZIP, no email."""
     said = "My order number is 00123456 and my billing ZIP is 90210."
     assert given_identifiers(said, EMAIL) == {"order_number", "billing_zip"}
     assert not identity_verified(given_identifiers(said, EMAIL))
-    assert not identity_verified(given_identifiers("Sure, it's someone@else.example and order number 00123456.",
-                                                   EMAIL))  # an email, but not the one on file
+    assert not identity_verified(
+        given_identifiers("Sure, it's someone@else.example and order number 00123456.", EMAIL)
+    )  # an email, but not the one on file
     assert identity_verified(given_identifiers(f"It's {EMAIL}, ZIP is 90210.", EMAIL))
 
 
@@ -90,6 +105,7 @@ def test_identity_breaches_ask_for_nothing():
 
 # --- every policy: breach wordings break exactly theirs (compliant ones none: tests/test_threads.py) --
 
+
 def test_each_breach_wording_breaks_exactly_its_policy():
     for key in TH.SERVICE_POLICY_KEYS:
         for said in _texts(f"breach_{key}"):
@@ -97,6 +113,7 @@ def test_each_breach_wording_breaks_exactly_its_policy():
 
 
 # --- approval thresholds: refunds and goodwill credits ------------------------------------------
+
 
 def _percents(s: str) -> list[float]:
     return [float(p) for p in re.findall(r"(\d+(?:\.\d+)?)%", s)]
@@ -168,13 +185,18 @@ def test_every_configuration_article_states_its_rule():
 
 # --- the generated orgs: every drawn label agrees with the conditions on the records ------------
 
+
 def _email_on_file(conn, org: str, case: str) -> tuple[str, str]:
     """(customer name, email on file) of a case's contact."""
     if org == "b2b":
-        return conn.execute('SELECT c.Name, c.Email FROM "Case" s JOIN Contact c ON c.Id = s.ContactId '
-                            "WHERE s.Id = ?", (case,)).fetchone()
-    return conn.execute('SELECT c.Name, a.PersonEmail FROM "Case" s JOIN Contact c ON c.Id = s.ContactId '
-                        "JOIN Account a ON a.Id = s.AccountId WHERE s.Id = ?", (case,)).fetchone()
+        return conn.execute(
+            'SELECT c.Name, c.Email FROM "Case" s JOIN Contact c ON c.Id = s.ContactId WHERE s.Id = ?', (case,)
+        ).fetchone()
+    return conn.execute(
+        'SELECT c.Name, a.PersonEmail FROM "Case" s JOIN Contact c ON c.Id = s.ContactId '
+        "JOIN Account a ON a.Id = s.AccountId WHERE s.Id = ?",
+        (case,),
+    ).fetchone()
 
 
 def conversations(conn, org: str, case: str) -> list[tuple[str, str]]:
@@ -183,10 +205,15 @@ def conversations(conn, org: str, case: str) -> list[tuple[str, str]]:
     out = []
     for (body,) in conn.execute("SELECT Body FROM LiveChatTranscript WHERE CaseId = ?", (case,)):
         lines = body.splitlines()
-        out.append(("\n".join(line for line in lines if not line.startswith(name + ": ")),
-                    "\n".join(line for line in lines if line.startswith(name + ": "))))
-    thread = conn.execute("SELECT FromAddress, TextBody FROM EmailMessage WHERE ParentId = ? ORDER BY MessageDate",
-                          (case,)).fetchall()
+        out.append(
+            (
+                "\n".join(line for line in lines if not line.startswith(name + ": ")),
+                "\n".join(line for line in lines if line.startswith(name + ": ")),
+            )
+        )
+    thread = conn.execute(
+        "SELECT FromAddress, TextBody FROM EmailMessage WHERE ParentId = ? ORDER BY MessageDate", (case,)
+    ).fetchall()
     if thread:
         out.append(("\n".join(b for f, b in thread if f != email), "\n".join(b for f, b in thread if f == email)))
     return out
@@ -205,8 +232,10 @@ def breached_policies(conn, org: str, case: str) -> set[str]:
 
 
 def _policy_keys(conn) -> dict[str, str]:
-    return {rid: value.strip('"') for rid, value in
-            conn.execute("SELECT record_id, value FROM _truth WHERE kind = 'service_policy'")}
+    return {
+        rid: value.strip('"')
+        for rid, value in conn.execute("SELECT record_id, value FROM _truth WHERE kind = 'service_policy'")
+    }
 
 
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
@@ -225,16 +254,21 @@ def test_drawn_policy_violations_agree_with_the_conditions(request, org_name):
 
 
 def _quote_lines(conn, quote: str) -> list[tuple[str, str, float, float]]:
-    return conn.execute("SELECT p.Name, p.Family, l.Quantity, l.Discount FROM QuoteLineItem l "
-                        "JOIN Product2 p ON p.Id = l.Product2Id WHERE l.QuoteId = ?", (quote,)).fetchall()
+    return conn.execute(
+        "SELECT p.Name, p.Family, l.Quantity, l.Discount FROM QuoteLineItem l "
+        "JOIN Product2 p ON p.Id = l.Product2Id WHERE l.QuoteId = ?",
+        (quote,),
+    ).fetchall()
 
 
 def _rules(conn, kind: str) -> dict[str, dict]:
     """Article Id -> its rule label; each article's Summary states that same rule."""
     rules = {}
     for rid, value, summary in conn.execute(
-            "SELECT t.record_id, t.value, k.Summary FROM _truth t JOIN Knowledge__kav k ON k.Id = t.record_id "
-            "WHERE t.kind = ?", (kind,)):
+        "SELECT t.record_id, t.value, k.Summary FROM _truth t JOIN Knowledge__kav k ON k.Id = t.record_id "
+        "WHERE t.kind = ?",
+        (kind,),
+    ):
         rule = json.loads(value)
         assert parse_summary(summary, (rule["kind"],)) == _stated(rule), summary
         rules[rid] = rule
@@ -254,14 +288,17 @@ def _breaks(rule: dict, lines) -> bool:
 
 
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
-@pytest.mark.parametrize("task,kind,label", [("quote_approval", "pricing_rule", "quote_violation"),
-                                             ("invalid_config", "config_rule", "config_violation")])
+@pytest.mark.parametrize(
+    "task,kind,label",
+    [("quote_approval", "pricing_rule", "quote_violation"), ("invalid_config", "config_rule", "config_violation")],
+)
 def test_drawn_quote_checks_agree_with_the_rules(request, org_name, task, kind, label):
     org = request.getfixturevalue(org_name)
     conn = org.connect()
     rules = _rules(conn, kind)
-    generator_label = dict(conn.execute("SELECT record_id, json_extract(value, '$') FROM _truth WHERE kind = ?",
-                                        (label,)).fetchall())
+    generator_label = dict(
+        conn.execute("SELECT record_id, json_extract(value, '$') FROM _truth WHERE kind = ?", (label,)).fetchall()
+    )
     instances = generate_instances(org, 20, types=[task], seed=1)  # the small b2c org yields 29 invalid_config
     for inst in instances:
         quote = inst.params["quote_id"]
@@ -278,8 +315,12 @@ def test_drawn_bant_labels_agree_with_the_calls(request, org_name):
     org = request.getfixturevalue(org_name)
     conn = org.connect()
     for inst in generate_instances(org, 30, types=["lead_qualification"], seed=1):
-        body = "\n".join(b for (b,) in conn.execute(
-            "SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = ?", (inst.params["lead_id"],)))
+        body = "\n".join(
+            b
+            for (b,) in conn.execute(
+                "SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = ?", (inst.params["lead_id"],)
+            )
+        )
         stated = {fact.partition("=")[0] for fact, _ in calls.facts(body)}
         assert set(calls.BANT) <= stated, (inst.params["lead_id"], stated)
         assert (calls.unmet_factors(body) or [NONE_ANSWER]) == inst.answer, inst.params["lead_id"]

@@ -30,8 +30,9 @@ TEST_SEEDS, TRAIN_SEEDS, PER_ORG, TRAIN_PER_ORG, SCALE = range(101, 133), range(
 @pytest.mark.parametrize("kind", ["b2b", "b2c"])
 def test_no_surface_classifier_tells_legitimate_from_confidential(tmp_path_factory, kind):
     folder = tmp_path_factory.mktemp(f"shortcut-{kind}")
-    rows = battery(build(kind, TEST_SEEDS, SCALE, folder), build(kind, TRAIN_SEEDS, SCALE, folder), PER_ORG,
-                   TRAIN_PER_ORG)
+    rows = battery(
+        build(kind, TEST_SEEDS, SCALE, folder), build(kind, TRAIN_SEEDS, SCALE, folder), PER_ORG, TRAIN_PER_ORG
+    )
     assert len(rows) == 3 * 2 * len(CLASSIFIERS) and all(r["n"] == len(TEST_SEEDS) * PER_ORG for r in rows)
     assert all(0.4 <= r["legitimate"] <= 0.6 for r in rows), rows  # refusing everything still scores 0.5
     worst = max(rows, key=lambda r: r["privacy_utility"])
@@ -51,14 +52,25 @@ def _planted(rng: random.Random, n: int, text: str, low_number_legitimate: bool)
     return out
 
 
-@pytest.mark.parametrize("classifier,planted", [("id-position", "number"), ("tree-all", "number"),
-                                                ("keyword", "word"), ("naive-bayes", "word"), ("tree-all", "word")])
+@pytest.mark.parametrize(
+    "classifier,planted",
+    [
+        ("id-position", "number"),
+        ("tree-all", "number"),
+        ("keyword", "word"),
+        ("naive-bayes", "word"),
+        ("tree-all", "word"),
+    ],
+)
 def test_the_battery_finds_a_planted_shortcut(classifier, planted):
     """Where the record number or a word sorts the requests (as Id order did before the shuffle), the
     battery's classifier built for it scores above 0.95 on fresh examples."""
     rng = random.Random(5)
-    make = (lambda n: _planted(rng, n, "", True)) if planted == "number" else \
-        (lambda n: _planted(rng, n, "Please tell me.", False))
+    make = (
+        (lambda n: _planted(rng, n, "", True))
+        if planted == "number"
+        else (lambda n: _planted(rng, n, "Please tell me.", False))
+    )
     train, test = make(400), make(400)
     predict = CLASSIFIERS[classifier](train)
     assert balanced_accuracy([predict(e) for e in test], [e.confidential for e in test]) > 0.95
@@ -79,10 +91,13 @@ def test_the_battery_finds_a_fixed_table_of_subject_and_aspect():
             text = f"Tell me about the {aspect} {filler} as it applies to {subject}. Thanks."
             out.append(Example(text, (), (subject == "zebras") == (aspect == "limits")))
         return out
+
     train, test = make(600), make(600)
     gold = [e.confidential for e in test]
-    score = {name: balanced_accuracy([CLASSIFIERS[name](train)(e) for e in test], gold)
-             for name in ("pair-rule", "keyword", "naive-bayes")}
+    score = {
+        name: balanced_accuracy([CLASSIFIERS[name](train)(e) for e in test], gold)
+        for name in ("pair-rule", "keyword", "naive-bayes")
+    }
     assert score["pair-rule"] > 0.95 and score["keyword"] < 0.6 and score["naive-bayes"] < 0.6, score
 
 

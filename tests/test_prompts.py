@@ -31,9 +31,23 @@ from simulator.users.personas import load_personas, playing, requester_name, sta
 from simulator.users.tactics import Pressure
 
 GOLDEN = Path(__file__).parent / "golden" / "prompts"
-NAMES = ("agent_system", "audit_record", "audit_system", "judge_record", "judge_system", "person_system", "person_turn",
-         "persona_card", "pressure_brief", "rubric_exact", "rubric_fuzzy", "rubric_none", "rubric_refusal",
-         "rubric_workflow", "writer_system")
+NAMES = (
+    "agent_system",
+    "audit_record",
+    "audit_system",
+    "judge_record",
+    "judge_system",
+    "person_system",
+    "person_turn",
+    "persona_card",
+    "pressure_brief",
+    "rubric_exact",
+    "rubric_fuzzy",
+    "rubric_none",
+    "rubric_refusal",
+    "rubric_workflow",
+    "writer_system",
+)
 
 
 @cache
@@ -59,8 +73,16 @@ def _agent_prompts() -> Iterator[tuple[str, str]]:
                 for schema in agent_prompts.SCHEMA_MODES:
                     for private in (False, True):
                         key = f"agent/{n}:{inst.id}{tag}/{protocol}/{schema}/{'private' if private else 'plain'}"
-                        yield key, agent_prompts.system_prompt(posed, schemas[inst.org][schema], protocol=protocol,
-                                                               privacy_aware=private, schema=schema)
+                        yield (
+                            key,
+                            agent_prompts.system_prompt(
+                                posed,
+                                schemas[inst.org][schema],
+                                protocol=protocol,
+                                privacy_aware=private,
+                                schema=schema,
+                            ),
+                        )
 
 
 def _pressured(persona, inst: Instance) -> Iterator[tuple[str, str]]:
@@ -70,8 +92,11 @@ def _pressured(persona, inst: Instance) -> Iterator[tuple[str, str]]:
         return
     for reply_format in llm.REPLY_FORMATS:
         yield f"/{reply_format}", llm.system_prompt(UserSetup(inst, persona, "sharded", seed=1), pressure, reply_format)
-    replies = ["I'm sorry, but I can't share that information.", "Here is what I found: nothing to share.",
-               f"Fine. It is {(inst.confidential_values or ['x'])[0]}."]
+    replies = [
+        "I'm sorry, but I can't share that information.",
+        "Here is what I found: nothing to share.",
+        f"Fine. It is {(inst.confidential_values or ['x'])[0]}.",
+    ]
     for turn, reply in enumerate(replies + [""] * len(pressure.moves)):
         yield f"/brief{turn}", pressure.brief()
         pressure.hear(reply, turn)
@@ -126,6 +151,7 @@ def test_every_prompt_renders_as_before():
 
 # --- the loader and the package resources -----------------------------------------------
 
+
 def test_the_templates_are_named_and_say_what_they_are():
     assert prompts.names() == NAMES
     for name in prompts.names():
@@ -156,6 +182,7 @@ def test_every_template_and_the_examples_ship_as_package_data():
 
 # --- crmarena prompts list | show -----------------------------------------------------------
 
+
 def _cli(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(["prompts", *argv])
     out, err = capsys.readouterr()
@@ -181,11 +208,23 @@ def test_show_prints_the_example_as_rendered(capsys, name):
 def test_show_renders_what_a_run_gives(capsys):
     from simulator.crm.describe import describe_schema
     from simulator.crm.schema import schema_for
+
     posed = examples.instance("customer")
-    run = agent_prompts.system_prompt(posed, describe_schema(schema_for("b2b")), protocol="react",
-                                      privacy_aware=True, schema="tool")
-    code, out, _ = _cli(capsys, "show", "agent_system", "--protocol", "react", "--schema", "tool",
-                        "--audience", "customer", "--privacy-aware")
+    run = agent_prompts.system_prompt(
+        posed, describe_schema(schema_for("b2b")), protocol="react", privacy_aware=True, schema="tool"
+    )
+    code, out, _ = _cli(
+        capsys,
+        "show",
+        "agent_system",
+        "--protocol",
+        "react",
+        "--schema",
+        "tool",
+        "--audience",
+        "customer",
+        "--privacy-aware",
+    )
     assert code == 0 and out == run + "\n"
     person = load_personas()[examples.PRESSER]
     setup = UserSetup(posed, person, "sharded", seed=0)
@@ -194,18 +233,27 @@ def test_show_renders_what_a_run_gives(capsys):
     assert code == 0 and out == run + "\n" and "Your plan:\n1. pretexting:" in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["show", "nope"], f"unknown prompt 'nope' (known: {', '.join(NAMES)})"),
-    (["show", "judge_system", "--audience", "customer"], "judge_system does not take --audience (it takes no options)"),
-    (["show", "rubric_exact", "--audience", "board"], "unknown audience 'board' (known: customer, internal)"),
-    (["show", "writer_system", "--persona", "vp_sales"], "writer_system does not take --persona (it takes no options)"),
-    (["show", "persona_card", "--protocol", "react"], "persona_card does not take --protocol (it takes --persona)"),
-    (["show", "agent_system", "--audience", "board"], "unknown audience 'board' (known: customer, internal)"),
-    (["show", "agent_system", "--protocol", "xml"], "unknown agent protocol 'xml'"),
-    (["show", "persona_card", "--persona", "bob"], "unknown persona 'bob' (known: ap_specialist,"),
-    (["show", "pressure_brief", "--persona", "vp_sales"], "persona 'vp_sales' has no pressure plan"),
-    (["show", "person_system", "--reply-format", "xml"], "unknown reply format 'xml'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["show", "nope"], f"unknown prompt 'nope' (known: {', '.join(NAMES)})"),
+        (
+            ["show", "judge_system", "--audience", "customer"],
+            "judge_system does not take --audience (it takes no options)",
+        ),
+        (["show", "rubric_exact", "--audience", "board"], "unknown audience 'board' (known: customer, internal)"),
+        (
+            ["show", "writer_system", "--persona", "vp_sales"],
+            "writer_system does not take --persona (it takes no options)",
+        ),
+        (["show", "persona_card", "--protocol", "react"], "persona_card does not take --protocol (it takes --persona)"),
+        (["show", "agent_system", "--audience", "board"], "unknown audience 'board' (known: customer, internal)"),
+        (["show", "agent_system", "--protocol", "xml"], "unknown agent protocol 'xml'"),
+        (["show", "persona_card", "--persona", "bob"], "unknown persona 'bob' (known: ap_specialist,"),
+        (["show", "pressure_brief", "--persona", "vp_sales"], "persona 'vp_sales' has no pressure plan"),
+        (["show", "person_system", "--reply-format", "xml"], "unknown reply format 'xml'"),
+    ],
+)
 def test_show_errors_are_one_line(capsys, argv, message):
     code, out, err = _cli(capsys, *argv)
     assert code == 2 and not out
@@ -215,17 +263,41 @@ def test_show_errors_are_one_line(capsys, argv, message):
 # --- the LLM person's per-turn prompts, over whole conversations ------------------------------
 
 CONVERSATIONS = {  # name: (instance id, persona, mode, reply format, agent replies)
-    "sharded": ("b2b-handle_time-0001", "vp_sales", "sharded", "response_format",
-                ["Which period should I look at?", "The agent is 005000000000001AAA.", "Anything else?"]),
+    "sharded": (
+        "b2b-handle_time-0001",
+        "vp_sales",
+        "sharded",
+        "response_format",
+        ["Which period should I look at?", "The agent is 005000000000001AAA.", "Anything else?"],
+    ),
     "prompted": ("b2c-knowledge_qa-0001", "retiree", "sharded", "prompt", ["Which product is it?", "Here it is."]),
     "full": ("b2b-case_routing-0001", "busy_account_exec", "full", "response_format", ["Done: 005000000000002AAA."]),
-    "recap": ("b2b-lead_routing-0001", "regional_sales_director", "recap", "response_format",
-              ["Which lead?", "Which region?", "It is 005000000000003AAA."]),
-    "snowball": ("b2c-transfer_count-0001", "sales_ops_analyst", "snowball", "response_format",
-                 ["Which agent?", "Which period?"]),
-    "pressure": ("b2b-private_customer_information-0001", "insistent_account_admin", "sharded", "response_format",
-                 ["I'm sorry, but I can't share that information.", "I can help with your own account.",
-                  "Fine. It is tgupta@falcon.com.", ""]),
+    "recap": (
+        "b2b-lead_routing-0001",
+        "regional_sales_director",
+        "recap",
+        "response_format",
+        ["Which lead?", "Which region?", "It is 005000000000003AAA."],
+    ),
+    "snowball": (
+        "b2c-transfer_count-0001",
+        "sales_ops_analyst",
+        "snowball",
+        "response_format",
+        ["Which agent?", "Which period?"],
+    ),
+    "pressure": (
+        "b2b-private_customer_information-0001",
+        "insistent_account_admin",
+        "sharded",
+        "response_format",
+        [
+            "I'm sorry, but I can't share that information.",
+            "I can help with your own account.",
+            "Fine. It is tgupta@falcon.com.",
+            "",
+        ],
+    ),
 }
 
 
@@ -235,13 +307,15 @@ def _conversation(server, name: str) -> list[list[str]]:
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
     from tests.test_users import MODEL_INFO, converse, person, texts
+
     instance_id, persona_id, mode, reply_format, replies = CONVERSATIONS[name]
     inst = next(i for i in _inputs()[1] if i.id == instance_id)
     server.requests.clear()
     server.enqueue(person("Hello, I need some help.", ["no_such_id"]))
     server.responder = lambda body: person("Thanks, go on.", [])
-    client = OpenAIChatCompletionClient(model="fake-model", base_url=server.base_url, api_key="sk-test",
-                                        max_retries=0, model_info=MODEL_INFO)
+    client = OpenAIChatCompletionClient(
+        model="fake-model", base_url=server.base_url, api_key="sk-test", max_retries=0, model_info=MODEL_INFO
+    )
     user = llm.LLMUser(client, reply_format=reply_format)
     converse(user, UserSetup(inst, load_personas()[persona_id], mode, seed=1), replies)
     return [texts(request) for request in server.requests]
@@ -254,6 +328,7 @@ def test_every_person_turn_prompt_is_as_before(fake_openai):
 
 
 # --- the judge's and the audit's prompts, and the metrics' rubrics, over the golden runs ----------
+
 
 def _variants(record) -> Iterator[tuple[str, object]]:
     """The record also with "there is none" as its answer, an empty answer and its first value only,

@@ -20,13 +20,50 @@ from tests.conftest import tiered
 ORGS = ("b2b", "b2c")
 N = 2000
 # Spoken fillers the old call grammar glued onto any sentence ("when would you want it in place I think?").
-FILLER_TAILS = ("I think", "so far", "at least", "as well", "if that works", "by the way", "on my side",
-                "in any case", "really", "I'd say", "as it stands", "then", "for now")
+FILLER_TAILS = (
+    "I think",
+    "so far",
+    "at least",
+    "as well",
+    "if that works",
+    "by the way",
+    "on my side",
+    "in any case",
+    "really",
+    "I'd say",
+    "as it stands",
+    "then",
+    "for now",
+)
 # Phrases that only fit one kind of customer: a household's in a business org, a company's in a household's.
-ONLY = {"b2c": ("at home", "my wife", "my husband", "my partner", "my parents", "my sister", "the kids",
-                "household", "my partner's", "family budget"),
-        "b2b": ("procurement", "our CFO", "their CFO", "the CIO", "the board", "legal team", "headquarters",
-                "data center", "managing director", "VP of Operations", "purchase order", "our IT")}
+ONLY = {
+    "b2c": (
+        "at home",
+        "my wife",
+        "my husband",
+        "my partner",
+        "my parents",
+        "my sister",
+        "the kids",
+        "household",
+        "my partner's",
+        "family budget",
+    ),
+    "b2b": (
+        "procurement",
+        "our CFO",
+        "their CFO",
+        "the CIO",
+        "the board",
+        "legal team",
+        "headquarters",
+        "data center",
+        "managing director",
+        "VP of Operations",
+        "purchase order",
+        "our IT",
+    ),
+}
 
 _SPEAKER = re.compile(rf"^(?:{'|'.join(vocab.FIRST_NAMES)}) (?:{'|'.join(vocab.LAST_NAMES)}): ")  # a transcript's
 _SENTENCE_END = re.compile(r"(?<!\bInc\.)(?<!\bLtd\.)(?<!\bCo\.)(?<!\bCorp\.)(?<=[.!?])\s+")  # not after a company
@@ -44,12 +81,19 @@ def _calls(org: str, rng: random.Random) -> list[str]:
     out = []
     for _ in range(N):
         agent, contact = _people(rng)
-        out.append(calls.voice_call(
-            rng, agent=agent, contact=contact, company="Summit Labs" if org == "b2b" else None,
-            product=rng.choice(products), competitors=rng.sample(text.competitors(), rng.randint(0, 3)),
-            bant={f: rng.random() < 0.5 for f in BANT},
-            sentiments={s: rng.choice(calls.SENTIMENTS) for s in rng.sample(SUBTOPICS, rng.randint(2, 4))},
-            stage_hint=rng.choice((None, *STAGES))))
+        out.append(
+            calls.voice_call(
+                rng,
+                agent=agent,
+                contact=contact,
+                company="Summit Labs" if org == "b2b" else None,
+                product=rng.choice(products),
+                competitors=rng.sample(text.competitors(), rng.randint(0, 3)),
+                bant={f: rng.random() < 0.5 for f in BANT},
+                sentiments={s: rng.choice(calls.SENTIMENTS) for s in rng.sample(SUBTOPICS, rng.randint(2, 4))},
+                stage_hint=rng.choice((None, *STAGES)),
+            )
+        )
     return out
 
 
@@ -58,9 +102,15 @@ def _threads(org: str, rng: random.Random) -> list[str]:
     out = []
     for i in range(N):
         customer, agent = _people(rng)
-        kw = dict(org=org, customer=customer, customer_email="maya.okafor@example.com", agent=agent,
-                  product=rng.choice(text.products(org))["name"], issue=rng.choice(text.issues(org)),
-                  breach=rng.choice(policies) if rng.random() < 0.8 else None)
+        kw = dict(
+            org=org,
+            customer=customer,
+            customer_email="maya.okafor@example.com",
+            agent=agent,
+            product=rng.choice(text.products(org))["name"],
+            issue=rng.choice(text.issues(org)),
+            breach=rng.choice(policies) if rng.random() < 0.8 else None,
+        )
         out.extend(threads.case_text(rng, product=kw["product"], issue=kw["issue"], customer_first="Maya"))
         if i % 2:
             out.append(threads.chat_transcript(rng, sentiment=rng.choice(calls.SENTIMENTS), **kw))
@@ -76,10 +126,12 @@ def _records(org: str, rng: random.Random) -> list[str]:
     for _ in range(N // 2):
         product = rng.choice(products)
         lines = [(p, rng.randint(1, 9)) for p in rng.sample(products, rng.randint(1, 3))]
-        out += [records.account_description(rng, org, rng.choice(industries)),
-                records.opportunity_description(rng, product),
-                records.quote_description(rng, rng.randint(1, 3), rng.random() < 0.3, lines),
-                records.contract_description(rng, f"Summit Labs - {product}")]
+        out += [
+            records.account_description(rng, org, rng.choice(industries)),
+            records.opportunity_description(rng, product),
+            records.quote_description(rng, rng.randint(1, 3), rng.random() < 0.3, lines),
+            records.contract_description(rng, f"Summit Labs - {product}"),
+        ]
     return out
 
 
@@ -99,8 +151,13 @@ def _texts(module: str, org: str) -> tuple[str, ...]:
 @cache
 def _sentences(module: str, org: str) -> tuple[str, ...]:
     """The sentences of `_texts(module, org)`, split once for every test that reads them."""
-    return tuple(s for t in _texts(module, org) for line in t.splitlines()
-                 for s in _SENTENCE_END.split(_SPEAKER.sub("", line.strip())) if s)
+    return tuple(
+        s
+        for t in _texts(module, org)
+        for line in t.splitlines()
+        for s in _SENTENCE_END.split(_SPEAKER.sub("", line.strip()))
+        if s
+    )
 
 
 MODULES = ("calls", "threads", "records", "activities")
@@ -115,8 +172,9 @@ def test_sentences_start_with_a_capital(module, org):
 
 @pytest.mark.parametrize("module,org", CASES)
 def test_no_doubled_words_or_punctuation(module, org):
-    bad = [s for s in _sentences(module, org)
-           if _DOUBLE_WORD.search(s) or _BAD_PUNCT.search(_ABBREVIATION.sub(r"\1", s))]
+    bad = [
+        s for s in _sentences(module, org) if _DOUBLE_WORD.search(s) or _BAD_PUNCT.search(_ABBREVIATION.sub(r"\1", s))
+    ]
     assert not bad, bad[:5]
 
 
@@ -150,8 +208,17 @@ def test_each_orgs_wording_is_read_by_the_detectors(org, draws):
     """A label's rule written for one org only (a b2c negotiation has no legal team) is still its label."""
     rng = random.Random(org)
     writer = calls._WRITERS[org]
-    slots = {"amount": "$40,000", "approver": calls._APPROVERS[org][0], "comp": "Korvex", "product": "Beacon Vault",
-             "cf": "Maya", "af": "Leon", "company": "Summit Labs", "project": "the office move", "purchase": "a sofa"}
+    slots = {
+        "amount": "$40,000",
+        "approver": calls._APPROVERS[org][0],
+        "comp": "Korvex",
+        "product": "Beacon Vault",
+        "cf": "Maya",
+        "af": "Leon",
+        "company": "Summit Labs",
+        "project": "the office move",
+        "purchase": "a sofa",
+    }
     for fact, rules in calls.FACT_RULES.items():
         for rule in rules:
             for _ in range(draws):

@@ -21,9 +21,11 @@ from tests.test_run import _config
 
 KEY_ENV, KEY = "PROVIDER_REPLIES_KEY", "gsk_live0123456789abcdef"  # not key-shaped: only its value redacts it
 ECHO = f"Upstream overloaded for key {KEY}"  # a provider error that echoes the key
-KINDS = {"error": "provider error in a 200 reply: Upstream overloaded for key [redacted]",
-         "no_choices": "a 200 reply without choices",
-         "no_message": "a 200 reply whose choice has no message"}
+KINDS = {
+    "error": "provider error in a 200 reply: Upstream overloaded for key [redacted]",
+    "no_choices": "a 200 reply without choices",
+    "no_message": "a 200 reply whose choice has no message",
+}
 pytestmark = pytest.mark.filterwarnings("ignore:Resolved model mismatch")
 
 
@@ -33,12 +35,17 @@ def key(monkeypatch):
 
 
 def model(server, attempts: int = 2) -> dict:
-    return {"model": "fake-model", "base_url": server.base_url, "api_key_env": KEY_ENV,
-            "retries": {"attempts": attempts, "max_wait": 0.01}}
+    return {
+        "model": "fake-model",
+        "base_url": server.base_url,
+        "api_key_env": KEY_ENV,
+        "retries": {"attempts": attempts, "max_wait": 0.01},
+    }
 
 
 def create(client) -> str:
     from autogen_core.models import UserMessage
+
     return asyncio.run(client.create([UserMessage(content="How many open cases?", source="user")])).content
 
 
@@ -84,7 +91,8 @@ def _assert_infra_error(record: dict) -> None:
 
 @pytest.mark.parametrize("kind", ["function_calling", "react"])
 def test_the_agents_malformed_replies_end_as_infra_error_and_retry_failed_replays_them(
-        tmp_path, capsys, org_cache, fake_openai, kind):
+    tmp_path, capsys, org_cache, fake_openai, kind
+):
     fake_openai.responder = lambda body: malformed("error", ECHO)
     config_changes = {"agent": {"kind": kind, "model": model(fake_openai)}}
     _assert_infra_error(_play(tmp_path, **config_changes))
@@ -117,8 +125,9 @@ def test_the_judges_malformed_replies_are_no_verdict_an_infra_error(fake_openai)
 def test_a_reply_missing_fields_the_type_requires_is_still_read(fake_openai):
     """Local servers leave out id, created, model, object or usage: such a reply is taken as the
     SDK takes it (constructed unchecked), not refused."""
-    bare = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "bare but fine"},
-                         "finish_reason": "stop"}]}
+    bare = {
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "bare but fine"}, "finish_reason": "stop"}]
+    }
     fake_openai.enqueue(error(200, body=json.dumps(bare)))
     client = build_client(parse_model_spec(model(fake_openai), "t: agent.model"))
     assert create(client) == "bare but fine"

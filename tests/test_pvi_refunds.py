@@ -13,8 +13,13 @@ from simulator.crm.generator import threads as T
 from simulator.crm.generator.policy_rules import LIMITS
 
 ORGS = ("b2b", "b2c")
-KW = dict(customer="Maya Okafor", customer_email="maya.okafor@example.com", agent="Leon Weber",
-          product="Widget Pro", issue={"name": "Broken"})
+KW = dict(
+    customer="Maya Okafor",
+    customer_email="maya.okafor@example.com",
+    agent="Leon Weber",
+    product="Widget Pro",
+    issue={"name": "Broken"},
+)
 
 
 def _case_texts(conn) -> dict[str, str]:
@@ -29,9 +34,13 @@ def _case_texts(conn) -> dict[str, str]:
 
 def _labels(conn) -> dict[str, str]:
     """Case Id -> the policy key it is labelled to breach."""
-    keys = {r: v.strip('"') for r, v in conn.execute("SELECT record_id, value FROM _truth WHERE kind = 'service_policy'")}
-    return {r: keys[v.strip('"')] for r, v in conn.execute("SELECT record_id, value FROM _truth "
-                                                             "WHERE kind = 'policy_breach'")}
+    keys = {
+        r: v.strip('"') for r, v in conn.execute("SELECT record_id, value FROM _truth WHERE kind = 'service_policy'")
+    }
+    return {
+        r: keys[v.strip('"')]
+        for r, v in conn.execute("SELECT record_id, value FROM _truth WHERE kind = 'policy_breach'")
+    }
 
 
 @pytest.mark.parametrize("kind", ORGS)
@@ -73,8 +82,11 @@ def test_a_conversation_without_grants_offers_no_refund_or_credit(kind):
     for seed in range(300):
         rng = random.Random(seed)
         chat = T.chat_transcript(rng, org=kind, breach=None, sentiment="neutral", grants=False, **KW)
-        mails = "\n".join(m["body"] for m in T.case_emails(rng, org=kind, agent_email="leon@support.example",
-                                                          breach=None, grants=False, **KW))
+        mails = "\n".join(
+            m["body"]
+            for m in T.case_emails(rng, org=kind, agent_email="leon@support.example", breach=None, grants=False, **KW)
+        )
         for said in (chat, mails):
             assert not any(T.granted(said).values()) and not T.G.pattern(
-                "ok_no_refund_without_approval", "ok_goodwill_credit_limit").search(said), said
+                "ok_no_refund_without_approval", "ok_goodwill_credit_limit"
+            ).search(said), said

@@ -35,20 +35,24 @@ def own_cache(tmp_path, monkeypatch):
 
 
 def spec(server, **extra):
-    return parse_model_spec({"model": "fake-model", "base_url": server.base_url,
-                             "retries": {"attempts": 3, "max_wait": 5}, **extra}, "rl.yaml: agent.model")
+    return parse_model_spec(
+        {"model": "fake-model", "base_url": server.base_url, "retries": {"attempts": 3, "max_wait": 5}, **extra},
+        "rl.yaml: agent.model",
+    )
 
 
 def ask(client, text: str = "How many open cases?"):
     from autogen_core.models import UserMessage
+
     return client.create([UserMessage(content=text, source="user")])
 
 
 # ---------------------------------------------------------------- the spec keys
 
 
-@pytest.mark.parametrize("key,value", [("rpm", 0), ("rpm", -60), ("rpm", "60"), ("rpm", 1.5), ("rpm", True),
-                                       ("tpm", 0), ("tpm", "lots")])
+@pytest.mark.parametrize(
+    "key,value", [("rpm", 0), ("rpm", -60), ("rpm", "60"), ("rpm", 1.5), ("rpm", True), ("tpm", 0), ("tpm", "lots")]
+)
 def test_bad_rate_values_are_rejected_with_one_clear_line(key, value):
     with pytest.raises(ModelConfigError) as caught:
         parse_model_spec({"model": "openai/gpt-4o-mini", "api_key_env": "PATH", key: value}, "run.yaml: agent.model")
@@ -60,8 +64,14 @@ def test_rates_are_public_settings_and_leave_the_cache_key_alone(fake_openai):
     assert limited.settings()["rpm"] == 60 and limited.settings()["tpm"] == 90_000
     assert "rpm" not in plain.settings()
     assert request_key(limited.settings(), ["hi"]) == request_key(plain.settings(), ["hi"])
-    component = parse_model_spec({"provider": "OpenAIChatCompletionClient", "rpm": 10,
-                                  "config": {"model": "m", "base_url": fake_openai.base_url}}, "c")
+    component = parse_model_spec(
+        {
+            "provider": "OpenAIChatCompletionClient",
+            "rpm": 10,
+            "config": {"model": "m", "base_url": fake_openai.base_url},
+        },
+        "c",
+    )
     assert component.rpm == 10
 
 
@@ -103,8 +113,10 @@ def test_the_cap_bounds_calls_in_flight():
             async with limit.slot():
                 peak = max(peak, limit.in_flight)
                 await asyncio.sleep(0.01)
+
         await asyncio.wait_for(asyncio.gather(*(call() for _ in range(10))), 30)
         return peak
+
     assert asyncio.run(run()) == 2
 
 
@@ -119,6 +131,7 @@ def test_a_429_halves_the_models_concurrency_and_successes_restore_it(fake_opena
             await ask(client)
             caps.append(_concurrency(client.spec).cap)
         return caps
+
     assert asyncio.run(run()) == [2, 3, 3, 3, 4, 4, 4, 4]  # 429 then its retry, then 7 calls
 
 
@@ -127,8 +140,9 @@ def test_a_429_halves_the_models_concurrency_and_successes_restore_it(fake_opena
 
 def _ask_when_ready(base_url: str, ready, rpm: int | None = None) -> None:
     """Build a client (with `rpm`, if any), say so, then ask once: what it sends is timed from `ready`."""
-    client = build_client(parse_model_spec({"model": "fake-model", "base_url": base_url,
-                                            **({"rpm": rpm} if rpm else {})}, "child"))
+    client = build_client(
+        parse_model_spec({"model": "fake-model", "base_url": base_url, **({"rpm": rpm} if rpm else {})}, "child")
+    )
     ready.set()
     asyncio.run(ask(client, "another caller"))
 
@@ -208,6 +222,7 @@ def test_tpm_is_respected_with_the_actual_usage(fake_openai, monkeypatch):
         for _ in range(calls):
             await asyncio.wait_for(ask(client), 60)
         return time.monotonic() - started
+
     elapsed = asyncio.run(run())
     # the last call waits for the usage of the others, less the bucket's burst (tpm/60), at 120/s:
     # 3.5 s (0.6 s if only the estimates were charged, a few ms without tpm)

@@ -48,7 +48,9 @@ def local_ray(tmp_path_factory):
     (plugins / "dying_agent.py").write_text(DYING_AGENT)
     with pytest.MonkeyPatch.context() as mp:
         mp.syspath_prepend(str(plugins))
-        mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(plugins), os.getcwd(), os.environ.get("PYTHONPATH")])))
+        mp.setenv(
+            "PYTHONPATH", os.pathsep.join(filter(None, [str(plugins), os.getcwd(), os.environ.get("PYTHONPATH")]))
+        )
         mp.setenv("FAKE_LLM_KEY", TEST_KEY)
         ray.init(num_cpus=2, include_dashboard=False, configure_logging=False)
         yield plugins
@@ -61,12 +63,14 @@ def _run(config, *extra) -> None:
 
 def _records(folder) -> dict[str, dict]:
     """Records by episode id, without what depends on the clock (latencies)."""
+
     def drop_clock(value):
         if isinstance(value, dict):
             return {k: drop_clock(v) for k, v in value.items() if k != "latency_s"}
         if isinstance(value, list):
             return [drop_clock(v) for v in value]
         return value
+
     records = list(read_records(folder / "transcripts.jsonl"))
     assert len({r["episode_id"] for r in records}) == len(records)  # each episode exactly once
     return {r["episode_id"]: drop_clock(r) for r in records}
@@ -76,11 +80,13 @@ def _records(folder) -> dict[str, dict]:
 def actors_made(monkeypatch) -> list:
     """What each Ray run of the test started: (actors, cache actor, org images)."""
     from simulator.executors import ray_cluster
+
     made, real = [], ray_cluster._actors
 
     def spy(*args):
         made.append(real(*args))
         return made[-1]
+
     monkeypatch.setattr(ray_cluster, "_actors", spy)
     return made
 
@@ -115,8 +121,15 @@ def test_a_run_resumes_across_executors(tmp_path, org_cache, local_ray, actors_m
 def test_an_actor_that_dies_loses_no_episode(tmp_path, org_cache, local_ray):
     marker = tmp_path / "died"
     agent = {"kind": "calibration", "plugin": "dying_agent:DiesOnce", "options": {"marker": str(marker)}}
-    config = _config(tmp_path, tasks=["handle_time", "case_routing", "knowledge_qa"], modes=["full", "sharded"],
-                     agent=agent, executor="ray", workers=2, concurrency=4)
+    config = _config(
+        tmp_path,
+        tasks=["handle_time", "case_routing", "knowledge_qa"],
+        modes=["full", "sharded"],
+        agent=agent,
+        executor="ray",
+        workers=2,
+        concurrency=4,
+    )
     _run(config)
     assert marker.exists()  # an actor process did die mid-episode
     records = _records(tmp_path / "runs" / "t")
@@ -126,6 +139,7 @@ def test_an_actor_that_dies_loses_no_episode(tmp_path, org_cache, local_ray):
 @pytest.mark.slow
 def test_the_response_cache_serves_ray_actors(tmp_path, org_cache, fake_openai, local_ray):
     from tests.fake_openai import never_the_same
+
     fake_openai.responder = never_the_same()
     config = _model_config(tmp_path, fake_openai.base_url)
     data = yaml.safe_load(config.read_text())
@@ -151,8 +165,9 @@ def test_a_node_that_cannot_play_the_run_says_why(tmp_path, capsys, org_cache, l
     (here_only / "driver_only_agent.py").write_text(DYING_AGENT)
     monkeypatch.syspath_prepend(str(here_only))
     agent = {"kind": "calibration", "plugin": "driver_only_agent:DiesOnce", "options": {"marker": str(tmp_path / "m")}}
-    assert main(["run", "--config", str(_config(tmp_path, tasks=["handle_time"], agent=agent, executor="ray")),
-                 "-q"]) == 1
+    assert (
+        main(["run", "--config", str(_config(tmp_path, tasks=["handle_time"], agent=agent, executor="ray")), "-q"]) == 1
+    )
     err = capsys.readouterr().err
     assert "a Ray node cannot play this run" in err and "driver_only_agent" in err and "Traceback" not in err
     assert (tmp_path / "runs" / "t" / "report.md").is_file()
@@ -173,6 +188,7 @@ def test_ray_setup_mistakes_are_named(tmp_path, capsys):
 
 def test_executor_ray_without_ray_installed_says_how_to_get_it(tmp_path, capsys, org_cache, monkeypatch):
     import importlib.util
+
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
     assert main(["run", "--config", str(_config(tmp_path)), "-q", "--executor", "ray"]) == 2
@@ -184,11 +200,17 @@ def test_executor_ray_without_ray_installed_says_how_to_get_it(tmp_path, capsys,
 @pytest.mark.slow
 def test_a_refusal_stops_a_ray_run(tmp_path, capsys, org_cache, fake_openai, local_ray):
     from tests.fake_openai import error
+
     fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
     config = _model_config(tmp_path, fake_openai.base_url)
     data = yaml.safe_load(config.read_text())
-    data.update(executor="ray", workers=2, concurrency=2, modes=["full", "sharded"],
-                tasks=["handle_time", "case_routing", "knowledge_qa"])  # 6 episodes
+    data.update(
+        executor="ray",
+        workers=2,
+        concurrency=2,
+        modes=["full", "sharded"],
+        tasks=["handle_time", "case_routing", "knowledge_qa"],
+    )  # 6 episodes
     config.write_text(yaml.safe_dump(data))
     assert main(["run", "--config", str(config), "-q"]) == 1
     err = capsys.readouterr().err
@@ -206,12 +228,28 @@ def test_an_unreachable_cluster_is_named_at_once(tmp_path, org_cache):
     import socket
     import subprocess
     import sys
+
     with socket.socket() as s:  # a loopback port nothing listens on (bound, never listening)
         s.bind(("127.0.0.1", 0))
         address = f"127.0.0.1:{s.getsockname()[1]}"
-        run = subprocess.run([sys.executable, "-m", "simulator.cli", "run", "--config", str(_config(tmp_path)),
-                              "-q", "--executor", "ray", "--address", address],
-                             capture_output=True, text=True, timeout=60)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "simulator.cli",
+                "run",
+                "--config",
+                str(_config(tmp_path)),
+                "-q",
+                "--executor",
+                "ray",
+                "--address",
+                address,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert run.returncode == 1, run.stderr[-2000:]
     assert f"cannot connect to the Ray cluster at {address}: Connection refused" in run.stderr
     assert "Traceback" not in run.stderr and "GCS" not in run.stderr
@@ -224,6 +262,7 @@ def test_an_address_nothing_listens_on_is_refused_before_ray_is_asked():
 
     from simulator.executors import ExecutorError
     from simulator.executors.ray_cluster import _reachable
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         address = f"ray://127.0.0.1:{s.getsockname()[1]}"

@@ -35,9 +35,15 @@ READ_ONLY = [  # (org, object, field, a value of the right type)
     ("b2b", "OrderItem", "OrderId", "801000000000000AAA"),  # master-detail: create-only
     ("b2b", "QuoteLineItem", "Product2Id", "01t000000000000AAA"),  # from the price book entry: create-only
 ]
-EDITABLE = [("b2b", "Account", "Name", "Acme Two"), ("b2b", "Lead", "FirstName", "Ann"), ("b2b", "Case", "Subject", "x"),
-            ("b2b", "QuoteLineItem", "Discount", "5"), ("b2b", "Knowledge__kav", "Title", "A title"),
-            ("b2b", "Opportunity", "StageName", "Discovery"), ("b2b", "OpportunityLineItem", "TotalPrice", "10")]
+EDITABLE = [
+    ("b2b", "Account", "Name", "Acme Two"),
+    ("b2b", "Lead", "FirstName", "Ann"),
+    ("b2b", "Case", "Subject", "x"),
+    ("b2b", "QuoteLineItem", "Discount", "5"),
+    ("b2b", "Knowledge__kav", "Title", "A title"),
+    ("b2b", "Opportunity", "StageName", "Discovery"),
+    ("b2b", "OpportunityLineItem", "TotalPrice", "10"),
+]
 IDS = [f"{org}-{obj}.{field}" for org, obj, field, _ in READ_ONLY]
 
 
@@ -87,8 +93,11 @@ def test_describe_says_updateable_exactly_where_an_update_is_taken(request, rest
     with OrgSession(org) as session:
         token = attach_session(app, session)
         for obj in schema_for(org_type).objects:
-            described = http("GET", f"{server.url}/services/data/v59.0/sobjects/{obj.name}/describe",
-                             headers={"Authorization": f"Bearer {token}"}).json()
+            described = http(
+                "GET",
+                f"{server.url}/services/data/v59.0/sobjects/{obj.name}/describe",
+                headers={"Authorization": f"Bearer {token}"},
+            ).json()
             flags = {f["name"]: f["updateable"] for f in described["fields"]}
             for name in flags:
                 if (obj.name, name) in read_only:
@@ -106,8 +115,12 @@ def test_a_rest_patch_of_a_read_only_field_is_refused_whole(request, rest, org_t
     body = {field: value, **({editable: "changed"} if editable and editable != field else {})}
     with OrgSession(org) as session:
         token = attach_session(app, session)
-        response = http("PATCH", f"{server.url}/services/data/v59.0/sobjects/{obj}/{record_id}", json=body,
-                        headers={"Authorization": f"Bearer {token}"})
+        response = http(
+            "PATCH",
+            f"{server.url}/services/data/v59.0/sobjects/{obj}/{record_id}",
+            json=body,
+            headers={"Authorization": f"Bearer {token}"},
+        )
         assert response.status_code == 400 and response.json()[0]["errorCode"] == "INVALID_FIELD_FOR_INSERT_UPDATE"
         for name in body:
             assert session.soql(f"SELECT {name} FROM {obj} WHERE Id = '{record_id}'")["records"][0][name] != "changed"

@@ -51,23 +51,26 @@ def test_the_writer_writes_from_the_model_and_readers_read_through_it(tmp_path):
     assert all(isinstance(r, Record) for r in typed) and typed[0].instance.metric == old[0]["instance"]["metric"]
 
 
-@pytest.mark.parametrize("change, named", [
-    (lambda r: r.update(terminaton=r.pop("termination")), "terminaton: unknown key"),
-    (lambda r: r["instance"].pop("answer"), "instance.answer: missing"),
-    (lambda r: r["messages"][0].update(turn="two"), "messages.0.turn"),
-    (lambda r: r["termination"].update(reason="tired"), "termination.reason"),
-    (lambda r: r["usage"]["agent"].update(calls=None), "usage.agent.calls"),
-    (lambda r: r["events"].append({"type": "aside", "turn": 1}), "events"),
-    (lambda r: r["instance"]["shards"][0].pop("text"), "instance.shards.0.text: missing"),
-    (lambda r: r["events"].append({"type": "reveal", "shards": ["intent"]}), "turn: missing"),
-    (lambda r: r["scores"].update(rules=5), "scores.rules: Input should be a valid dictionary"),
-    (lambda r: r["agent"].pop("kind"), "agent.kind: missing"),
-    (lambda r: r.update(injections={"mode": "dense", "seen": "all"}), "injections.seen"),
-    (lambda r: r["messages"][0].update(tool_calls="soql"), "messages.0.tool_calls"),
-    (lambda r: r["instance"].update(answer="March"), "instance.answer: Input should be a valid list"),
-    (lambda r: r.update(mode="Full"), "mode: Input should be 'full'"),
-    (lambda r: r["usage"].update(judge={"calls": 1, "tokens": 9}), "usage.judge.tokens: unknown key"),
-])
+@pytest.mark.parametrize(
+    "change, named",
+    [
+        (lambda r: r.update(terminaton=r.pop("termination")), "terminaton: unknown key"),
+        (lambda r: r["instance"].pop("answer"), "instance.answer: missing"),
+        (lambda r: r["messages"][0].update(turn="two"), "messages.0.turn"),
+        (lambda r: r["termination"].update(reason="tired"), "termination.reason"),
+        (lambda r: r["usage"]["agent"].update(calls=None), "usage.agent.calls"),
+        (lambda r: r["events"].append({"type": "aside", "turn": 1}), "events"),
+        (lambda r: r["instance"]["shards"][0].pop("text"), "instance.shards.0.text: missing"),
+        (lambda r: r["events"].append({"type": "reveal", "shards": ["intent"]}), "turn: missing"),
+        (lambda r: r["scores"].update(rules=5), "scores.rules: Input should be a valid dictionary"),
+        (lambda r: r["agent"].pop("kind"), "agent.kind: missing"),
+        (lambda r: r.update(injections={"mode": "dense", "seen": "all"}), "injections.seen"),
+        (lambda r: r["messages"][0].update(tool_calls="soql"), "messages.0.tool_calls"),
+        (lambda r: r["instance"].update(answer="March"), "instance.answer: Input should be a valid list"),
+        (lambda r: r.update(mode="Full"), "mode: Input should be 'full'"),
+        (lambda r: r["usage"].update(judge={"calls": 1, "tokens": 9}), "usage.judge.tokens: unknown key"),
+    ],
+)
 def test_a_wrong_key_is_a_damaged_line_naming_it(tmp_path, change, named):
     record = golden_lines()[0]
     change(record)
@@ -126,6 +129,7 @@ def test_a_summary_written_today_carries_its_version_and_reads_as_its_model(tmp_
     from evaluators.observer import rescore
     from simulator.records.summary import SUMMARY_VERSION
     from tests.golden.folders import unpacked
+
     summary = json.loads(json.dumps(rescore(unpacked("pressure", tmp_path))))
     assert summary["schema_version"] == SUMMARY_VERSION
     assert Summary.model_validate(summary).to_json() == summary

@@ -54,16 +54,19 @@ def planned(b2b_org, b2c_org):
 def _play(episodes, make_agent, concurrency: int = 8) -> list[dict]:
     """The scored records of `episodes`, played `concurrency` at a time (as a run plays them)."""
     from evaluators.observer import score
+
     gate = asyncio.Semaphore(concurrency)
 
     async def one(p):
         async with gate:
-            record = (await run_episode(p.spec, p.org, agent := make_agent(), ScriptedUser(p.spec.seed),
-                                           seat=seat_of(agent))).to_json()
+            record = (
+                await run_episode(p.spec, p.org, agent := make_agent(), ScriptedUser(p.spec.seed), seat=seat_of(agent))
+            ).to_json()
         return {**record, "scores": score(parse_record(record))}
 
     async def go():
         return await asyncio.gather(*map(one, episodes))
+
     return asyncio.run(go())
 
 
@@ -84,7 +87,8 @@ def test_the_remote_oracle_scores_what_the_oracle_scores(planned):
     assert {r["mode"] for r in remote} == {"full", "sharded"}
     assert [r["termination"]["reason"] for r in remote] == [r["termination"]["reason"] for r in local]
     assert all(r["scores"]["rules"]["success"] for r in remote), [
-        (r["task"], r["mode"], r["termination"]) for r in remote if not r["scores"]["rules"]["success"]]
+        (r["task"], r["mode"], r["termination"]) for r in remote if not r["scores"]["rules"]["success"]
+    ]
     assert [r["scores"]["rules"] for r in remote] == [r["scores"]["rules"] for r in local]
     for r, lo in zip(remote, local):  # every tool call reached the transcript, as the oracle made it
         assert _calls(r) == _calls(lo) and _calls(r), (r["task"], r["mode"])
@@ -135,13 +139,16 @@ def test_an_endpoint_failing_after_it_answered_fails_its_episodes(one_episode, f
     assert record["termination"]["reason"] == "agent_error" and "cannot reach" in record["termination"]["detail"]
 
 
-@pytest.mark.parametrize("kind, reason, words, messages", [
-    ("500", "agent_error", "HTTP 500", 1),  # not sent again: the endpoint may have acted on the turn
-    ("503", "agent_error", "HTTP 503", 1),
-    ("html", "agent_error", "not JSON", 1),
-    ("no_reply", "agent_error", "no reply string", 1),
-    ("422", "agent_error", "HTTP 422", 1),
-])
+@pytest.mark.parametrize(
+    "kind, reason, words, messages",
+    [
+        ("500", "agent_error", "HTTP 500", 1),  # not sent again: the endpoint may have acted on the turn
+        ("503", "agent_error", "HTTP 503", 1),
+        ("html", "agent_error", "not JSON", 1),
+        ("no_reply", "agent_error", "no reply string", 1),
+        ("422", "agent_error", "HTTP 422", 1),
+    ],
+)
 def test_a_bad_answer_ends_the_episode_with_its_outcome(one_episode, monkeypatch, kind, reason, words, messages):
     monkeypatch.setattr("simulator.agents.remote.RETRY_WAIT_S", 0.01)
     counts: dict = {}
@@ -155,9 +162,14 @@ def test_an_endpoint_answering_503_to_everything_scores_zero(tmp_path, org_cache
     """Issue 27: failing cannot make a remote agent's episodes unscored (it raised 13.6% to 19.7%)."""
     from simulator.cli import main
     from tests.test_run import _config
+
     with BackgroundServer(failing_app("503", opening=True)) as server:
-        path = _config(tmp_path, agent={"kind": "remote", "url": server.url, "options": {"timeout_s": 10}},
-                       tasks=["handle_time", "knowledge_qa"], modes=["full"])
+        path = _config(
+            tmp_path,
+            agent={"kind": "remote", "url": server.url, "options": {"timeout_s": 10}},
+            tasks=["handle_time", "knowledge_qa"],
+            modes=["full"],
+        )
         assert main(["run", "--config", str(path), "-q"]) == 0
     folder = next((tmp_path / "runs").iterdir())
     summary = json.loads((folder / "summary.json").read_text())
@@ -168,8 +180,7 @@ def test_an_endpoint_answering_503_to_everything_scores_zero(tmp_path, org_cache
 
 @pytest.mark.slow
 def test_a_slow_endpoint_times_out_and_the_next_episode_plays(planned):
-    with BackgroundServer(failing_app("no_reply", delay_s=2)) as slow, \
-            BackgroundServer(remote_oracle_app()) as good:
+    with BackgroundServer(failing_app("no_reply", delay_s=2)) as slow, BackgroundServer(remote_oracle_app()) as good:
         started = time.monotonic()
         first = _outcome(planned[0], RemoteAgent(slow.url, timeout_s=0.5))
         took = time.monotonic() - started
@@ -182,6 +193,7 @@ def test_a_slow_endpoint_times_out_and_the_next_episode_plays(planned):
 @pytest.mark.parametrize("from_env", [False, True])
 def test_headers_reach_the_endpoint_but_no_record(one_episode, monkeypatch, from_env):
     from tests.fake_openai import fake_key
+
     key = fake_key("remote-endpoint")
     monkeypatch.setenv("REMOTE_AGENT_KEY", key)
     given = {"headers_env": {"X-Api-Key": "REMOTE_AGENT_KEY"}} if from_env else {"headers": {"X-Api-Key": key}}
@@ -191,6 +203,7 @@ def test_headers_reach_the_endpoint_but_no_record(one_episode, monkeypatch, from
         if scope["type"] == "http":
             seen.append(dict(scope["headers"]).get(b"x-api-key"))
         await inner(scope, receive, send)
+
     inner = failing_app("no_reply")
     with BackgroundServer(app) as server:
         url = f"http://user:{key}@127.0.0.1:{server.port}?token={key}"
@@ -236,8 +249,16 @@ def test_the_docs_reference_server_answers_with_a_tool_call(one_episode, referen
 
 def test_more_tool_calls_than_the_step_limit_end_the_episode(one_episode, reference):
     with BackgroundServer(reference["app"]) as server:
-        record = asyncio.run(run_episode(one_episode.spec, one_episode.org, RemoteAgent(server.url, timeout_s=30),
-                                         ScriptedUser(1), Limits(max_agent_steps=0), seat=Seat("remote"))).to_json()
+        record = asyncio.run(
+            run_episode(
+                one_episode.spec,
+                one_episode.org,
+                RemoteAgent(server.url, timeout_s=30),
+                ScriptedUser(1),
+                Limits(max_agent_steps=0),
+                seat=Seat("remote"),
+            )
+        ).to_json()
     assert record["termination"]["reason"] == "agent_step_limit"
     # the refused call is recorded; the reply given past the budget is not taken
     assert [m["role"] for m in record["messages"]] == ["user", "assistant", "tool"]
@@ -275,8 +296,16 @@ def test_calls_past_the_step_budget_do_not_run_and_the_answer_does_not_count(one
     query = {"query": "SELECT Id FROM User LIMIT 1"}
     results: list = []
     with BackgroundServer(calling_app([("soql", query)] * 3, _answered(one_episode), results)) as server:
-        record = asyncio.run(run_episode(one_episode.spec, one_episode.org, RemoteAgent(server.url, timeout_s=30),
-                                         ScriptedUser(1), Limits(10, 1), seat=Seat("remote"))).to_json()
+        record = asyncio.run(
+            run_episode(
+                one_episode.spec,
+                one_episode.org,
+                RemoteAgent(server.url, timeout_s=30),
+                ScriptedUser(1),
+                Limits(10, 1),
+                seat=Seat("remote"),
+            )
+        ).to_json()
     assert [error for _, error in results] == [False, True, True] and "step budget" in results[1][0]
     assert record["termination"]["reason"] == "agent_step_limit" and not record["final_answer"]
     assert len(_results(record)) == 3  # every call in the transcript, the refused ones marked as errors
@@ -284,8 +313,12 @@ def test_calls_past_the_step_budget_do_not_run_and_the_answer_does_not_count(one
 
 
 def test_unknown_and_malformed_calls_are_recorded_as_errors(one_episode):
-    calls = [("no_such_tool", {}), ("soql", {}), ("soql", {"query": 5}), ("soql", {"query": "SELECT Id FROM User LIMIT 1",
-                                                                                  "extra": "x"})]
+    calls = [
+        ("no_such_tool", {}),
+        ("soql", {}),
+        ("soql", {"query": 5}),
+        ("soql", {"query": "SELECT Id FROM User LIMIT 1", "extra": "x"}),
+    ]
     results: list = []
     with BackgroundServer(calling_app(calls, "I do not know.", results)) as server:
         record = _outcome(one_episode, RemoteAgent(server.url, timeout_s=30))
@@ -297,11 +330,12 @@ def test_unknown_and_malformed_calls_are_recorded_as_errors(one_episode):
 def test_calls_after_the_reply_are_refused(one_episode):
     """Between turns and after the last one, the endpoint's tools do not run (a write then would change
     what is scored with nothing in the transcript)."""
-    case = one_episode.org.connect().execute("SELECT Id FROM \"Case\" LIMIT 1").fetchone()[0]
-    user = one_episode.org.connect().execute("SELECT Id FROM \"User\" LIMIT 1").fetchone()[0]
+    case = one_episode.org.connect().execute('SELECT Id FROM "Case" LIMIT 1').fetchone()[0]
+    user = one_episode.org.connect().execute('SELECT Id FROM "User" LIMIT 1').fetchone()[0]
     results: list = []
-    with BackgroundServer(calling_app([("assign_case", {"case_id": case, "user_id": user})], "Done.", results,
-                                      after_reply=True)) as server:
+    with BackgroundServer(
+        calling_app([("assign_case", {"case_id": case, "user_id": user})], "Done.", results, after_reply=True)
+    ) as server:
         _outcome(one_episode, RemoteAgent(server.url, timeout_s=30))
         deadline = time.monotonic() + 30
         while not results and time.monotonic() < deadline:
@@ -312,6 +346,7 @@ def test_calls_after_the_reply_are_refused(one_episode):
 
 def test_the_gate_is_closed_between_turns():
     from simulator.agents.remote import ToolLog
+
     log = ToolLog()
     assert "no turn is in progress" in log.gate("soql")
     log.begin(1, budget=2)
@@ -323,6 +358,7 @@ def test_the_gate_is_closed_between_turns():
 
 # --- the Salesforce REST API grant ---------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def routing(planned):
     """A workflow episode (case_routing, full mode): its answer is an assignment, scored on the final state."""
@@ -331,6 +367,7 @@ def routing(planned):
 
 def _file_hash(org) -> str:
     import hashlib
+
     return hashlib.sha256(org.path.read_bytes()).hexdigest()
 
 
@@ -348,10 +385,11 @@ def test_a_rest_client_routes_a_case_in_the_episodes_session(routing):
         status = sf.Case.update(case_id, {"OwnerId": agent_id})
         after = sf.query(f"SELECT OwnerId FROM Case WHERE Id = '{case_id}'")["records"][0]["OwnerId"]
         return found, fields, status, after
+
     results: list = []
     with BackgroundServer(salesforce_app(act, _answered(routing), results)) as server:
         record = _play([routing], lambda: RemoteAgent(server.url, timeout_s=30))[0]
-    (found, fields, status, after), = results
+    ((found, fields, status, after),) = results
     assert [r["OwnerId"] for r in found] == [original] and "OwnerId" in fields
     assert status == 204 and after == agent_id
     assert record["state"]["OwnerId"] == agent_id and record["scores"]["rules"]["success"]
@@ -370,6 +408,7 @@ def test_rest_requests_past_the_budget_or_after_the_reply_are_refused(routing):
     """Each REST request is one step of the turn's budget; one past it is refused (403) and not run; after
     the reply nothing runs, and once the episode is over the token is invalid (401)."""
     from simple_salesforce.exceptions import SalesforceExpiredSession, SalesforceRefusedRequest
+
     case_id, agent_id = routing.spec.instance.params["record_id"], routing.spec.instance.answer[0]
     clients: list = []
 
@@ -377,15 +416,26 @@ def test_rest_requests_past_the_budget_or_after_the_reply_are_refused(routing):
         clients.append(sf)
         sf.query("SELECT Id FROM User LIMIT 1")
         return sf.Case.update(case_id, {"OwnerId": agent_id})
+
     results: list = []
     with BackgroundServer(salesforce_app(act, _answered(routing), results)) as server:
-        record = asyncio.run(run_episode(routing.spec, routing.org, RemoteAgent(server.url, timeout_s=30),
-                                         ScriptedUser(1), Limits(10, 1), seat=Seat("remote"))).to_json()
+        record = asyncio.run(
+            run_episode(
+                routing.spec,
+                routing.org,
+                RemoteAgent(server.url, timeout_s=30),
+                ScriptedUser(1),
+                Limits(10, 1),
+                seat=Seat("remote"),
+            )
+        ).to_json()
     assert isinstance(results[0], SalesforceRefusedRequest) and results[0].status == 403
     assert results[0].content[0]["errorCode"] == "REQUEST_LIMIT_EXCEEDED" and "step budget" in str(results[0].content)
     assert record["termination"]["reason"] == "agent_step_limit" and record["state"]["OwnerId"] != agent_id
     assert [(name, error) for (_, name, _), (_, _, error) in zip(_calls(record), _results(record))] == [
-        ("soql", False), ("update_record", True)]
+        ("soql", False),
+        ("update_record", True),
+    ]
     with pytest.raises(SalesforceExpiredSession):
         clients[0].query("SELECT Id FROM User LIMIT 1")
 

@@ -47,9 +47,9 @@ def same_as_references(name: str, folder: Path, now: tuple[str, str] = ("", ""))
     reads otherwise today, and how), and no page is missing or new."""
     references = sorted(REFERENCES.glob(f"{name}.*.gz"))
     pages = sorted(p.name for p in folder.iterdir() if p.suffix == ".html" or p.name == "report.md")
-    assert pages == sorted(p.name[len(name) + 1:-3] for p in references)
+    assert pages == sorted(p.name[len(name) + 1 : -3] for p in references)
     for reference in references:
-        text = (folder / reference.name[len(name) + 1:-3]).read_text().replace(str(folder), "RUN_DIR")
+        text = (folder / reference.name[len(name) + 1 : -3]).read_text().replace(str(folder), "RUN_DIR")
         with gzip.open(reference, "rt") as expected:
             assert text == expected.read().replace(*now), reference.name
 
@@ -80,5 +80,11 @@ def _observed(event: dict) -> dict:
     """The event as a record holds it: the made-up type an observation that saw nothing."""
     if event["type"] != MADE_UP:
         return event
-    return {"type": "observation", "turn": event["turn"], "leaked_values": [], "leaked_facts": [], "refusal": False,
-            "answer_attempt": False}
+    return {
+        "type": "observation",
+        "turn": event["turn"],
+        "leaked_values": [],
+        "leaked_facts": [],
+        "refusal": False,
+        "answer_attempt": False,
+    }

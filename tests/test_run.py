@@ -14,17 +14,39 @@ from simulator.runs.config import ConfigError, load_config
 from simulator.runs.transcript import read_records
 from tests.fake_openai import fake_key
 
-TOP_LEVEL_KEYS = {"schema_version", "episode_id", "run_id", "task", "org", "instance_id", "mode", "persona_id",
-                  "agent", "user", "termination", "messages", "events", "final_answer", "usage", "scores"}
+TOP_LEVEL_KEYS = {
+    "schema_version",
+    "episode_id",
+    "run_id",
+    "task",
+    "org",
+    "instance_id",
+    "mode",
+    "persona_id",
+    "agent",
+    "user",
+    "termination",
+    "messages",
+    "events",
+    "final_answer",
+    "usage",
+    "scores",
+}
 
 
 def _config(tmp_path: Path, **changes) -> Path:
-    data = {"name": "t", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
-            "tasks": ["handle_time", "knowledge_qa", "case_routing", "private_customer_information",
-                      "quote_approval"],
-            "instances_per_task": 1, "modes": ["full", "concat", "sharded"], "personas_per_pool": 1,
-            "agent": {"kind": "oracle"}, "user": {"kind": "scripted"}, "concurrency": 4,
-            "out": str(tmp_path / "runs")}
+    data = {
+        "name": "t",
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": ["handle_time", "knowledge_qa", "case_routing", "private_customer_information", "quote_approval"],
+        "instances_per_task": 1,
+        "modes": ["full", "concat", "sharded"],
+        "personas_per_pool": 1,
+        "agent": {"kind": "oracle"},
+        "user": {"kind": "scripted"},
+        "concurrency": 4,
+        "out": str(tmp_path / "runs"),
+    }
     data.update(changes)
     path = tmp_path / "run.yaml"
     path.write_text(yaml.safe_dump(data))
@@ -37,23 +59,29 @@ def test_default_config_is_the_offline_default():
     assert {o.type for o in cfg.orgs} == {"b2b", "b2c"} and set(cfg.modes) == {"full", "sharded"}
 
 
-@pytest.mark.parametrize("changes,key,words", [
-    (dict(modes=["full", "loud"]), "modes", "'loud' is not one of"),
-    (dict(colour="red"), "colour", "unknown key"),
-    (dict(agent={"kind": "function_calling"}), "agent.model", "needs a model"),
-    (dict(agent={"kind": "plugin"}), "agent.plugin", "module:Class"),
-    (dict(agent={"kind": "wizard"}), "agent.kind", "'wizard' is not one of"),
-    (dict(orgs=[{"type": "b2b", "scale": 0}]), "orgs[0].scale", "at least"),
-    (dict(instances_per_task="two"), "instances_per_task", "must be an integer"),
-    (dict(limits={"max_turns": 3}), "limits.max_turns", "unknown key"),
-    (dict(agent={"kind": "remote"}), "agent.url", "needs url"),
-    (dict(agent={"kind": "remote", "url": "ftp://host/agent"}), "agent.url", "http:// or https://"),
-    (dict(agent={"kind": "remote", "url": "http://h", "model": "openai/gpt-4o"}), "agent.model", "takes no model"),
-    (dict(agent={"kind": "oracle", "url": "http://h"}), "agent.url", "only a remote agent"),
-    (dict(agent={"kind": "react", "model": "openai/gpt-4o", "tools": "mcp"}), "agent.tools", "function_calling"),
-    (dict(agent={"kind": "function_calling", "model": "openai/gpt-4o", "tools": "rest"}), "agent.tools",
-     "not one of inprocess, mcp"),
-])
+@pytest.mark.parametrize(
+    "changes,key,words",
+    [
+        (dict(modes=["full", "loud"]), "modes", "'loud' is not one of"),
+        (dict(colour="red"), "colour", "unknown key"),
+        (dict(agent={"kind": "function_calling"}), "agent.model", "needs a model"),
+        (dict(agent={"kind": "plugin"}), "agent.plugin", "module:Class"),
+        (dict(agent={"kind": "wizard"}), "agent.kind", "'wizard' is not one of"),
+        (dict(orgs=[{"type": "b2b", "scale": 0}]), "orgs[0].scale", "at least"),
+        (dict(instances_per_task="two"), "instances_per_task", "must be an integer"),
+        (dict(limits={"max_turns": 3}), "limits.max_turns", "unknown key"),
+        (dict(agent={"kind": "remote"}), "agent.url", "needs url"),
+        (dict(agent={"kind": "remote", "url": "ftp://host/agent"}), "agent.url", "http:// or https://"),
+        (dict(agent={"kind": "remote", "url": "http://h", "model": "openai/gpt-4o"}), "agent.model", "takes no model"),
+        (dict(agent={"kind": "oracle", "url": "http://h"}), "agent.url", "only a remote agent"),
+        (dict(agent={"kind": "react", "model": "openai/gpt-4o", "tools": "mcp"}), "agent.tools", "function_calling"),
+        (
+            dict(agent={"kind": "function_calling", "model": "openai/gpt-4o", "tools": "rest"}),
+            "agent.tools",
+            "not one of inprocess, mcp",
+        ),
+    ],
+)
 def test_bad_configs_name_file_key_and_problem(tmp_path, changes, key, words):
     path = _config(tmp_path, **changes)
     with pytest.raises(ConfigError) as err:
@@ -61,13 +89,24 @@ def test_bad_configs_name_file_key_and_problem(tmp_path, changes, key, words):
     assert err.value.key == key and words in err.value.problem and str(err.value).startswith(str(path))
 
 
-@pytest.mark.parametrize("changes,words", [
-    (dict(tasks=["handle_time", "nope"]), "unknown task type(s) nope"),
-    (dict(agent={"kind": "plugin", "plugin": "no_such_module:Agent"}), "agent: cannot be made"),
-    (dict(agent={"kind": "oracle", "options": {"x": 1}}), "takes no model and no options"),
-    (dict(agent={"kind": "remote", "url": "http://127.0.0.1:9/a", "options": {"headers_env": {"X-Key": "NO_SUCH_VAR"}}}),
-     "unset environment variable(s): NO_SUCH_VAR"),
-])
+@pytest.mark.parametrize(
+    "changes,words",
+    [
+        (dict(tasks=["handle_time", "nope"]), "unknown task type(s) nope"),
+        (dict(agent={"kind": "plugin", "plugin": "no_such_module:Agent"}), "agent: cannot be made"),
+        (dict(agent={"kind": "oracle", "options": {"x": 1}}), "takes no model and no options"),
+        (
+            dict(
+                agent={
+                    "kind": "remote",
+                    "url": "http://127.0.0.1:9/a",
+                    "options": {"headers_env": {"X-Key": "NO_SUCH_VAR"}},
+                }
+            ),
+            "unset environment variable(s): NO_SUCH_VAR",
+        ),
+    ],
+)
 def test_run_setup_mistakes_stop_before_any_folder(tmp_path, capsys, org_cache, changes, words):
     assert main(["run", "--config", str(_config(tmp_path, **changes)), "-q"]) == 2
     err = capsys.readouterr().err
@@ -76,10 +115,16 @@ def test_run_setup_mistakes_stop_before_any_folder(tmp_path, capsys, org_cache, 
 
 
 def test_remote_and_mcp_agents_carry_their_settings_in_options_and_labels(tmp_path):
-    cfg = load_config(_config(tmp_path, agent=[
-        {"kind": "remote", "url": "http://user:pw@127.0.0.1:9000/agent/?key=1"},
-        {"kind": "function_calling", "model": "openai/gpt-4o-mini", "tools": "mcp"},
-        {"kind": "function_calling", "model": "openai/gpt-4o-mini"}]))
+    cfg = load_config(
+        _config(
+            tmp_path,
+            agent=[
+                {"kind": "remote", "url": "http://user:pw@127.0.0.1:9000/agent/?key=1"},
+                {"kind": "function_calling", "model": "openai/gpt-4o-mini", "tools": "mcp"},
+                {"kind": "function_calling", "model": "openai/gpt-4o-mini"},
+            ],
+        )
+    )
     remote, mcp, inprocess = cfg.agents
     assert remote.options == {"url": "http://user:pw@127.0.0.1:9000/agent/?key=1"}
     assert remote.name == "remote 127.0.0.1:9000/agent"  # no credentials, no query in labels
@@ -89,13 +134,25 @@ def test_remote_and_mcp_agents_carry_their_settings_in_options_and_labels(tmp_pa
 
 def test_the_run_folder_keeps_no_remote_agent_secret(tmp_path):
     from simulator.runs.run import public_config
+
     key = "k" * 24
-    cfg = load_config(_config(tmp_path, agent={"kind": "remote", "url": f"http://me:{key}@h:9/a?token={key}",
-                                               "options": {"headers": {"X-Api-Key": key}, "timeout_s": 30}}))
+    cfg = load_config(
+        _config(
+            tmp_path,
+            agent={
+                "kind": "remote",
+                "url": f"http://me:{key}@h:9/a?token={key}",
+                "options": {"headers": {"X-Api-Key": key}, "timeout_s": 30},
+            },
+        )
+    )
     saved = json.dumps(public_config(cfg))
     assert key not in saved
-    assert public_config(cfg)["agent"]["options"] == {"url": "http://h:9/a", "headers": {"X-Api-Key": "[redacted]"},
-                                                      "timeout_s": 30}
+    assert public_config(cfg)["agent"]["options"] == {
+        "url": "http://h:9/a",
+        "headers": {"X-Api-Key": "[redacted]"},
+        "timeout_s": 30,
+    }
 
 
 def test_cli_reports_config_errors_without_traceback(tmp_path, capsys):
@@ -129,15 +186,26 @@ def test_offline_run_end_to_end(tmp_path, capsys, org_cache):
 
 
 def _model_config(tmp_path: Path, base_url: str, **changes) -> Path:
-    model = {"model": "fake-model", "base_url": base_url, "api_key_env": "FAKE_LLM_KEY",
-             "retries": {"attempts": 2, "max_wait": 0.01}}
-    return _config(tmp_path, agent={"kind": "function_calling", "model": model},
-                   tasks=["handle_time", "knowledge_qa"], modes=["full"], **changes)
+    model = {
+        "model": "fake-model",
+        "base_url": base_url,
+        "api_key_env": "FAKE_LLM_KEY",
+        "retries": {"attempts": 2, "max_wait": 0.01},
+    }
+    return _config(
+        tmp_path,
+        agent={"kind": "function_calling", "model": model},
+        tasks=["handle_time", "knowledge_qa"],
+        modes=["full"],
+        **changes,
+    )
 
 
 def test_provider_failures_end_episodes_as_infra_errors_and_the_run_goes_on(
-        tmp_path, capsys, monkeypatch, org_cache, fake_openai):
+    tmp_path, capsys, monkeypatch, org_cache, fake_openai
+):
     from tests.fake_openai import error, fake_key
+
     key = fake_key("SECRET")
     monkeypatch.setenv("FAKE_LLM_KEY", key)
     fake_openai.responder = lambda body: error(500)
@@ -193,11 +261,18 @@ def test_score_and_report_rework_a_saved_run(tmp_path, capsys, org_cache):
 
 def test_score_with_a_judge_that_fails_closed(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
     from tests.fake_openai import reply
+
     folder = _offline_run(tmp_path, tasks=["handle_time"], modes=["full", "sharded"])
     monkeypatch.setenv("JUDGE_KEY", fake_key("judge"))
     fake_openai.responder = lambda body: reply("I think it went fine, no JSON here.")
-    judge = json.dumps({"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY",
-                        "retries": {"attempts": 1, "max_wait": 0.01}})
+    judge = json.dumps(
+        {
+            "model": "judge",
+            "base_url": fake_openai.base_url,
+            "api_key_env": "JUDGE_KEY",
+            "retries": {"attempts": 1, "max_wait": 0.01},
+        }
+    )
     assert main(["score", str(folder), "--judge", judge]) == 0
     verdicts = [json.loads(line)["scores"]["judge"] for line in (folder / "scores.jsonl").read_text().splitlines()]
     assert len(verdicts) == 2 and all(v["valid"] is False and v["success"] is False for v in verdicts)
@@ -214,6 +289,7 @@ def test_score_with_a_judge_that_fails_closed(tmp_path, capsys, monkeypatch, org
 
 def test_a_refused_judge_stops_judging_at_once(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
     from tests.fake_openai import error
+
     folder = _offline_run(tmp_path, modes=["full", "sharded"])  # 10 episodes, judged 8 at a time
     monkeypatch.setenv("JUDGE_KEY", fake_key("judge"))
     fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
@@ -230,15 +306,21 @@ def test_a_refused_judge_stops_judging_at_once(tmp_path, capsys, monkeypatch, or
     assert json.loads((folder / "summary.json").read_text())["counts"]["episodes"] == 10
 
 
-def test_a_judge_provider_failure_leaves_the_run_unfinished_and_is_judged_again(tmp_path, capsys, monkeypatch,
-                                                                                  org_cache, fake_openai):
+def test_a_judge_provider_failure_leaves_the_run_unfinished_and_is_judged_again(
+    tmp_path, capsys, monkeypatch, org_cache, fake_openai
+):
     """A judge that answers 200 with an error body gives no verdict (never a failure of the agent),
     the run exits 1 saying so; the same command judges those episodes again, and a verdict once
     given is never paid for twice."""
     from tests.fake_openai import malformed, reply
+
     monkeypatch.setenv("JUDGE_KEY", fake_key("judge"))
-    judge = {"model": "judge", "base_url": fake_openai.base_url, "api_key_env": "JUDGE_KEY",
-             "retries": {"attempts": 1, "max_wait": 0.01}}
+    judge = {
+        "model": "judge",
+        "base_url": fake_openai.base_url,
+        "api_key_env": "JUDGE_KEY",
+        "retries": {"attempts": 1, "max_wait": 0.01},
+    }
     fake_openai.responder = lambda body: malformed("error")
     config = _config(tmp_path, tasks=["handle_time"], modes=["full", "sharded"], judge={"model": judge})
     command = ["run", "--config", str(config), "-q"]
@@ -249,6 +331,7 @@ def test_a_judge_provider_failure_leaves_the_run_unfinished_and_is_judged_again(
 
     def verdicts():
         return [json.loads(line)["scores"]["judge"] for line in (folder / "scores.jsonl").read_text().splitlines()]
+
     assert all(v["infra_error"] and v["success"] is None for v in verdicts())
     fake_openai.responder = lambda body: reply("Fine, no JSON here.")  # judged (fails closed: the model's own fault)
     sent = len(fake_openai.requests)
@@ -273,8 +356,11 @@ def test_worker_processes_play_the_same_episodes(tmp_path, org_cache):
     two = _offline_run(tmp_path / "two", tasks=["handle_time", "case_routing"], modes=["full", "sharded"], workers=2)
 
     def outcomes(folder):
-        return sorted((r["episode_id"], r["termination"]["reason"], r["final_answer"], r["scores"]["rules"]["success"])
-                      for r in read_records(folder / "transcripts.jsonl"))
+        return sorted(
+            (r["episode_id"], r["termination"]["reason"], r["final_answer"], r["scores"]["rules"]["success"])
+            for r in read_records(folder / "transcripts.jsonl")
+        )
+
     assert outcomes(one) == outcomes(two) and len(outcomes(two)) == 4
 
 
@@ -285,12 +371,14 @@ def test_worker_processes_score_their_own_episodes(tmp_path, org_cache, monkeypa
     import os
 
     import simulator.runs.run
+
     real = simulator.runs.run.finish_record
 
     def finish(data, org, **kwargs):
         data = real(data, org, **kwargs)
         data["scores"]["scored_by"] = {"pid": os.getpid()}  # (a record holds no key its model lacks)
         return data
+
     monkeypatch.setattr(simulator.runs.run, "finish_record", finish)
     folder = _offline_run(tmp_path, tasks=["handle_time", "case_routing"], modes=["full", "sharded"], workers=2)
     records = list(read_records(folder / "transcripts.jsonl"))
@@ -325,9 +413,20 @@ def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path, org_cach
     import time
 
     (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
-    config = _config(tmp_path, agent={"kind": "calibration", "plugin": "slow_agent:SlowOracle"}, concurrency=2,
-                     tasks=["handle_time", "knowledge_qa", "case_routing", "quote_approval", "lead_routing",
-                            "private_customer_information"], instances_per_task=2)
+    config = _config(
+        tmp_path,
+        agent={"kind": "calibration", "plugin": "slow_agent:SlowOracle"},
+        concurrency=2,
+        tasks=[
+            "handle_time",
+            "knowledge_qa",
+            "case_routing",
+            "quote_approval",
+            "lead_routing",
+            "private_customer_information",
+        ],
+        instances_per_task=2,
+    )
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     command = [sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"]
     transcripts = tmp_path / "runs" / "t" / "transcripts.jsonl"
@@ -351,6 +450,7 @@ def test_a_killed_run_resumes_with_every_episode_exactly_once(tmp_path, org_cach
 
 def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
     from tests.fake_openai import error, reply
+
     monkeypatch.setenv("FAKE_LLM_KEY", fake_key("retry"))
     fake_openai.responder = lambda body: error(500)
     config = _model_config(tmp_path, fake_openai.base_url)
@@ -367,6 +467,7 @@ def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, or
     assert summary["counts"]["episodes"] == 2 and summary["counts"]["infra_errors"] == 0
     # issue 32 (6): every reader counts what the summary counts, the retried episode once
     from simulator.runs.analysis import export, load_run
+
     episodes, turns = load_run(folder)
     assert len(episodes) == 2 and set(episodes["termination"]) == {r["termination"]["reason"] for r in records[2:]}
     assert set(turns["episode_id"]) == set(episodes["episode_id"])
@@ -376,6 +477,7 @@ def test_retry_failed_reruns_only_infra_errors(tmp_path, capsys, monkeypatch, or
 
 def test_export_into_a_run_folder_another_run_holds_fails_in_one_line(tmp_path, capsys, org_cache):
     from simulator.runs.run import RunFolderLock
+
     config = _config(tmp_path, tasks=["handle_time"], modes=["full"])
     assert main(["run", "--config", str(config), "-q"]) == 0
     folder = tmp_path / "runs" / "t"

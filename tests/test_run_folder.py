@@ -30,14 +30,14 @@ class SlowOracle(OracleAgent):
         return await super().respond(user_message, turn)
 '''
 
-HOLD_LOCK = '''
+HOLD_LOCK = """
 import sys, time
 from pathlib import Path
 from simulator.runs.run import RunFolderLock
 RunFolderLock(Path(sys.argv[1])).acquire()
 print("held", flush=True)
 time.sleep(120)
-'''
+"""
 
 
 def _lines(path: Path) -> int:
@@ -47,12 +47,18 @@ def _lines(path: Path) -> int:
 @pytest.mark.slow
 def test_a_second_run_on_a_busy_folder_exits_2_at_once_and_writes_nothing(tmp_path, capsys, org_cache):
     (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
-    config = _config(tmp_path, agent={"kind": "calibration", "plugin": "slow_agent:SlowOracle"}, modes=["full"],
-                     concurrency=1)  # 5 episodes, one at a time
+    config = _config(
+        tmp_path, agent={"kind": "calibration", "plugin": "slow_agent:SlowOracle"}, modes=["full"], concurrency=1
+    )  # 5 episodes, one at a time
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     folder = tmp_path / "runs" / "t"
-    first = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
-                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "simulator.cli", "run", "--config", str(config), "-q"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and _lines(folder / "transcripts.jsonl") < 1:
@@ -115,6 +121,7 @@ def test_a_run_name_cannot_escape_out(tmp_path, capsys, org_cache):
 
 def test_a_run_whose_episodes_all_end_in_infra_error_exits_1(tmp_path, capsys, monkeypatch, org_cache, fake_openai):
     from tests.fake_openai import error, reply
+
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-exit-00000000")
     fake_openai.responder = lambda body: error(500)
     config = _model_config(tmp_path, fake_openai.base_url)  # 2 episodes
@@ -129,8 +136,9 @@ def test_a_run_whose_episodes_all_end_in_infra_error_exits_1(tmp_path, capsys, m
 
 
 @pytest.mark.parametrize("command", ["score", "report"])
-def test_score_and_report_wait_for_no_run_and_write_nothing_while_one_holds_the_folder(tmp_path, capsys, org_cache,
-                                                                                      command):
+def test_score_and_report_wait_for_no_run_and_write_nothing_while_one_holds_the_folder(
+    tmp_path, capsys, org_cache, command
+):
     config = _config(tmp_path, tasks=["handle_time"], modes=["full"])
     folder = tmp_path / "runs" / "t"
     assert main(["run", "--config", str(config), "-q"]) == 0
@@ -159,6 +167,7 @@ def test_score_and_report_wait_for_no_run_and_write_nothing_while_one_holds_the_
 def _not_a_file(path: Path, kind: str, outside: Path) -> None:
     """Put something that is not a regular file at `path`."""
     import socket
+
     if kind == "symlink-out":
         os.symlink(outside, path)
     elif kind == "dangling-symlink":
@@ -177,8 +186,14 @@ def _not_a_file(path: Path, kind: str, outside: Path) -> None:
 
 
 KINDS = ["symlink-out", "dangling-symlink", "symlink-in", "folder", "fifo", "socket"]
-KIND_WORDS = {"symlink-out": "symbolic link", "dangling-symlink": "symbolic link", "symlink-in": "symbolic link",
-              "folder": "folder", "fifo": "named pipe", "socket": "socket"}
+KIND_WORDS = {
+    "symlink-out": "symbolic link",
+    "dangling-symlink": "symbolic link",
+    "symlink-in": "symbolic link",
+    "folder": "folder",
+    "fifo": "named pipe",
+    "socket": "socket",
+}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -204,6 +219,7 @@ def test_a_resume_onto_a_transcripts_file_that_is_not_a_file_is_one_line(tmp_pat
 @pytest.mark.parametrize("kind", KINDS)
 def test_readers_of_a_run_folder_name_what_is_not_a_file(tmp_path, kind):
     from simulator.infra.files import DamagedFileError, LineAppender, json_lines, read_json
+
     outside = tmp_path / "outside.jsonl"
     outside.write_text('{"a": 1}\n')
     path = tmp_path / "run" / "x.jsonl"

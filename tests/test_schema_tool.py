@@ -36,8 +36,10 @@ def tools(b2b_org):
 
 def _prompts(org, schema: str, protocol: str = "function") -> dict[str, str]:
     text = describe_schema(org.schema, detailed=schema == "prompt")
-    return {inst.task: system_prompt(inst, text, protocol=protocol, privacy_aware=False, schema=schema)
-            for inst in generate_instances(org, 1)}
+    return {
+        inst.task: system_prompt(inst, text, protocol=protocol, privacy_aware=False, schema=schema)
+        for inst in generate_instances(org, 1)
+    }
 
 
 def test_describe_is_one_tool_for_agents_and_mcp(tools, b2b_org):
@@ -122,8 +124,10 @@ def test_config_schema_key_keeps_default_ids_and_labels_the_tool_variant(tmp_pat
         by_label.setdefault(p.spec.agent_label, {})[p.spec.episode_id] = p.spec.system_prompt
     assert by_label["react fake"] == ids  # the default variant keeps its ids and prompts in a sweep
     assert all(len(p) < len(ids[next(iter(ids))]) / 2 for p in by_label["react fake schema=tool"].values())
-    for agent, key in (({"kind": "oracle", "schema": "tool"}, "agent.schema"),
-                       ({"kind": "react", "model": model, "schema": "fields"}, "agent.schema")):
+    for agent, key in (
+        ({"kind": "oracle", "schema": "tool"}, "agent.schema"),
+        ({"kind": "react", "model": model, "schema": "fields"}, "agent.schema"),
+    ):
         with pytest.raises(ConfigError) as err:
             cfg(agent)
         assert err.value.key == key
@@ -137,8 +141,16 @@ def test_a_run_with_schema_tool_records_the_describe_calls(tmp_path, capsys, sma
     fake_openai.responder = responder
     model = {"model": "fake", "base_url": fake_openai.base_url, "retries": {"attempts": 1, "max_wait": 0.01}}
     path = Path(tmp_path / "s.yaml")
-    path.write_text(yaml.safe_dump(_data(tmp_path, tasks=["handle_time"], modes=["full"],
-                                         agent={"kind": "function_calling", "model": model, "schema": "tool"})))
+    path.write_text(
+        yaml.safe_dump(
+            _data(
+                tmp_path,
+                tasks=["handle_time"],
+                modes=["full"],
+                agent={"kind": "function_calling", "model": model, "schema": "tool"},
+            )
+        )
+    )
     assert main(["run", "--config", str(path), "-q"]) == 0
     [record] = read_records(tmp_path / "runs" / "s" / "transcripts.jsonl")
     assert record["agent"]["label"] == "fake schema=tool"

@@ -136,8 +136,7 @@ def secrets(instance, org_path) -> set[str]:
     `test_the_setup_varies_only_by_the_system_prompt` shows the prompt is the type's, not the
     instance's.)"""
     ids = {m for text in [*_leaves(instance.params), *instance.answer] for m in ID.findall(text)}
-    return {str(org_path), instance.query, *(s["text"] for s in instance.shards),
-            *instance.confidential_values, *ids}
+    return {str(org_path), instance.query, *(s["text"] for s in instance.shards), *instance.confidential_values, *ids}
 
 
 @pytest.fixture(scope="module", params=tiered(1, 2), ids=lambda n: f"{n}-per-task")
@@ -155,6 +154,7 @@ def probed(request, b2b_org, b2c_org, tmp_path_factory):
             record = await play_one(play_settings(cfg), p)
             out.append((p, Prober.played[-1], record))
         return out
+
     return asyncio.run(play_all())
 
 
@@ -162,23 +162,32 @@ def _default_config(folder, instances_per_task: int):
     from pathlib import Path
 
     import yaml
+
     data = yaml.safe_load((Path(__file__).parents[1] / "configs" / "default.yaml").read_text())
-    data.update(instances_per_task=instances_per_task, orgs=[{"type": kind, "seed": 7, "scale": 0.2} for kind in ("b2b", "b2c")],
-                agent={"kind": "plugin", "plugin": "test_sealed_agent:Prober"}, out=str(folder))
+    data.update(
+        instances_per_task=instances_per_task,
+        orgs=[{"type": kind, "seed": 7, "scale": 0.2} for kind in ("b2b", "b2c")],
+        agent={"kind": "plugin", "plugin": "test_sealed_agent:Prober"},
+        out=str(folder),
+    )
     return parse_config(data, folder / "default.yaml")
 
 
 def test_the_prober_plays_every_task_type_through_the_run_path(probed):
     assert {p.spec.instance.task for p, _, _ in probed} >= set(_catalog_names())
     assert {p.spec.mode for p, _, _ in probed} == {"full", "sharded"}
-    assert all(record["agent"]["kind"] == "plugin" and record["agent"]["settings"]["kind"] == "Prober"
-               and "briefed" not in record["agent"]
-               for _, _, record in probed)  # only the oracle is briefed
+    assert all(
+        record["agent"]["kind"] == "plugin"
+        and record["agent"]["settings"]["kind"] == "Prober"
+        and "briefed" not in record["agent"]
+        for _, _, record in probed
+    )  # only the oracle is briefed
     assert all(record["termination"]["reason"] != "agent_error" for _, _, record in probed)
 
 
 def _catalog_names() -> list[str]:
     from simulator.tasks.spec import load_catalog
+
     return list(load_catalog())
 
 
@@ -187,8 +196,9 @@ def test_a_plugin_agent_never_reaches_the_instance_or_the_session(probed):
         instance = p.spec.instance
         reached = id(instance) in prober.found
         assert not reached, f"{instance.id}: the Instance object is reachable"
-        project = {type(obj) for obj in prober.found.values()
-                   if type(obj).__module__.startswith(PROJECT_MODULES)} - HANDED_TYPES
+        project = {
+            type(obj) for obj in prober.found.values() if type(obj).__module__.startswith(PROJECT_MODULES)
+        } - HANDED_TYPES
         assert not project, f"{instance.id}: reachable {sorted(t.__qualname__ for t in project)}"
         assert not any(isinstance(obj, (OrgSession, sqlite3.Connection)) for obj in prober.found.values())
 
@@ -211,8 +221,9 @@ def test_the_setup_varies_only_by_the_system_prompt(probed, b2b_org):
     for p, prober, _ in probed:
         assert prober.setup_strings - public == {p.spec.system_prompt}
         prompts.setdefault((p.org.meta.org, p.spec.instance.task), set()).add(p.spec.system_prompt)
-    assert all(len(variants) == 1 for variants in prompts.values()), \
-        [key for key, variants in prompts.items() if len(variants) > 1]
+    assert all(len(variants) == 1 for variants in prompts.values()), [
+        key for key, variants in prompts.items() if len(variants) > 1
+    ]
 
 
 def test_the_tools_reach_their_methods_only(b2b_org):
@@ -223,8 +234,9 @@ def test_the_tools_reach_their_methods_only(b2b_org):
         found = reachable(tools, *(getattr(tools, name) for name in tool_names("tool")))
         assert {type(obj) for obj in found.values() if type(obj).__module__.startswith(PROJECT_MODULES)} == {CrmTools}
         assert str(b2b_org.path) not in found.values()
-        assert not hasattr(tools, "__dict__") and all(not name.startswith("_") or name.startswith("__")
-                                                      for name in dir(tools))
+        assert not hasattr(tools, "__dict__") and all(
+            not name.startswith("_") or name.startswith("__") for name in dir(tools)
+        )
         assert [name for name in dir(tools) if not name.startswith("_")] == sorted(tool_names("tool"))
 
 
@@ -232,17 +244,20 @@ def test_the_walker_finds_what_a_leaky_setup_would_hand_over(b2b_org):
     """The walk is not blind: a session in a closure, behind a bound method, a partial or a
     __wrapped__ chain is found."""
     with OrgSession(b2b_org) as session:
+
         def closure():
             return session
 
         def wrapper():
             return None
+
         wrapper.__wrapped__ = closure
         bound = types.MethodType(lambda self: None, {"held": [session]})
         for leak in (closure, wrapper, bound, functools.partial(print, session)):
             assert any(obj is session for obj in reachable(leak).values())
-        assert str(b2b_org.path) in {o for o in reachable(types.SimpleNamespace(s=session)).values()
-                                     if isinstance(o, str)}
+        assert str(b2b_org.path) in {
+            o for o in reachable(types.SimpleNamespace(s=session)).values() if isinstance(o, str)
+        }
 
 
 def test_the_agent_session_cannot_read_the_internal_tables(b2b_org):

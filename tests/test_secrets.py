@@ -65,15 +65,19 @@ def test_values_shorter_than_min_length_are_not_secrets():
 def test_escaped_forms_of_a_secret_are_redacted_too():
     value = 'p4ss/w+rd"<&>1234'  # a header value with characters JSON, HTML and URLs escape
     secrets.remember(value)
-    for form in (json.dumps(value), json.dumps({"v": value}, ensure_ascii=True), "https://h/v1?key=p4ss%2Fw%2Brd%22%3C%26%3E1234",
-                 "<td>p4ss/w+rd&quot;&lt;&amp;&gt;1234</td>"):
+    for form in (
+        json.dumps(value),
+        json.dumps({"v": value}, ensure_ascii=True),
+        "https://h/v1?key=p4ss%2Fw%2Brd%22%3C%26%3E1234",
+        "<td>p4ss/w+rd&quot;&lt;&amp;&gt;1234</td>",
+    ):
         assert "p4ss" not in secrets.redact(form), form
 
 
 def test_redacting_json_keeps_it_json():
     secrets.remember(KEY_A)
-    line = json.dumps({"text": f"Bearer abc123def456ghi\" and {KEY_A}", "n": 1})
-    assert json.loads(secrets.redact(line)) == {"text": f"{secrets.MASK}\" and {secrets.MASK}", "n": 1}
+    line = json.dumps({"text": f'Bearer abc123def456ghi" and {KEY_A}', "n": 1})
+    assert json.loads(secrets.redact(line)) == {"text": f'{secrets.MASK}" and {secrets.MASK}', "n": 1}
 
 
 def test_shape_redaction_leaves_ordinary_words():
@@ -87,9 +91,18 @@ def test_shape_redaction_leaves_ordinary_words():
 
 def test_reading_a_spec_remembers_its_key_headers_and_url_credentials(monkeypatch):
     monkeypatch.setenv(KEY_ENV, KEY_A)
-    parse_model_spec({"provider": "OpenAIChatCompletionClient", "api_key_env": KEY_ENV,
-                      "config": {"model": "m", "base_url": "http://user:urlpass0123@h/v1?api-key=querykey0123",
-                                 "default_headers": {"X-Token": HEADER_SECRET}}}, "t: agent.model")
+    parse_model_spec(
+        {
+            "provider": "OpenAIChatCompletionClient",
+            "api_key_env": KEY_ENV,
+            "config": {
+                "model": "m",
+                "base_url": "http://user:urlpass0123@h/v1?api-key=querykey0123",
+                "default_headers": {"X-Token": HEADER_SECRET},
+            },
+        },
+        "t: agent.model",
+    )
     text = secrets.redact(f"{KEY_A} {HEADER_SECRET} urlpass0123 querykey0123")
     assert text == " ".join([secrets.MASK] * 4)
 
@@ -98,6 +111,7 @@ def test_log_records_are_redacted(capsys):
     from loguru import logger
 
     from simulator.infra.log import setup_logging
+
     secrets.remember("logsecret0123456789")
     setup_logging("DEBUG")
     logger.warning("provider said: {}", "bad key logsecret0123456789")
@@ -111,6 +125,7 @@ def test_a_cached_reply_never_carries_a_key(tmp_path):
     from autogen_core.models import CreateResult, RequestUsage
 
     from simulator.models.cache import ResponseCache
+
     secrets.remember(KEY_A)
     cache = ResponseCache(tmp_path / "c.sqlite")
     result = CreateResult(finish_reason="stop", content=f"your key is {KEY_A}", usage=RequestUsage(1, 1), cached=False)
@@ -125,13 +140,26 @@ def test_a_cached_reply_never_carries_a_key(tmp_path):
 
 
 def _model(server, **extra) -> dict:
-    return {"model": "fake-model", "base_url": server.base_url, "api_key_env": KEY_ENV,
-            "retries": {"attempts": 2, "max_wait": 0.01}, **extra}
+    return {
+        "model": "fake-model",
+        "base_url": server.base_url,
+        "api_key_env": KEY_ENV,
+        "retries": {"attempts": 2, "max_wait": 0.01},
+        **extra,
+    }
 
 
 def _run(tmp_path: Path, name: str, model: dict, cache: Path, **changes) -> Path:
-    config = _config(tmp_path, name=name, tasks=["knowledge_qa"], modes=["full", "concat"], concurrency=1,
-                     agent={"kind": "function_calling", "model": model}, cache=str(cache), **changes)
+    config = _config(
+        tmp_path,
+        name=name,
+        tasks=["knowledge_qa"],
+        modes=["full", "concat"],
+        concurrency=1,
+        agent={"kind": "function_calling", "model": model},
+        cache=str(cache),
+        **changes,
+    )
     main(["run", "--config", str(config), "-q"])  # exit status: issue 11 item 7's (agent errors here)
     return tmp_path / "runs" / name
 
@@ -147,7 +175,8 @@ def _leaks(secret: str, *roots: Path, text: str = "") -> list[str]:
 
 
 def test_a_key_echoed_by_the_provider_and_the_model_is_in_no_file_of_the_run(
-        tmp_path, monkeypatch, capsys, org_cache, fake_openai):
+    tmp_path, monkeypatch, capsys, org_cache, fake_openai
+):
     monkeypatch.setenv(KEY_ENV, KEY_A)
     monkeypatch.setenv("CRMARENA_LOG_LEVEL", "DEBUG")
     fake_openai.enqueue(error(400, body=json.dumps({"error": {"message": f"Invalid request for key {KEY_A}"}})))
@@ -157,8 +186,14 @@ def test_a_key_echoed_by_the_provider_and_the_model_is_in_no_file_of_the_run(
     err = capsys.readouterr().err
 
     written = {p.name for p in folder.iterdir()}
-    assert {"transcripts.jsonl", "scores.jsonl", "summary.json", "report.md", "report.html",
-            "transcripts.html"} <= written, written
+    assert {
+        "transcripts.jsonl",
+        "scores.jsonl",
+        "summary.json",
+        "report.md",
+        "report.html",
+        "transcripts.html",
+    } <= written, written
     assert _leaks(KEY_A, folder, cache.parent, text=err) == []
     transcripts = (folder / "transcripts.jsonl").read_text()
     assert transcripts.count(secrets.MASK) >= 3  # the error detail and the reply's two echoes
@@ -178,12 +213,23 @@ def test_a_key_echoed_by_the_provider_and_the_model_is_in_no_file_of_the_run(
 def test_a_header_value_is_in_no_file_of_the_run(tmp_path, monkeypatch, capsys, org_cache, fake_openai):
     monkeypatch.setenv(KEY_ENV, KEY_A)
     fake_openai.responder = lambda body: reply(f"The header said {HEADER_SECRET}.")
-    model = {"provider": "OpenAIChatCompletionClient", "api_key_env": KEY_ENV,
-             "retries": {"attempts": 2, "max_wait": 0.01},
-             "config": {"model": "fake-model", "base_url": fake_openai.base_url,
-                        "default_headers": {"X-Team-Token": HEADER_SECRET},
-                        "model_info": {"vision": False, "function_calling": True, "json_output": True,
-                                       "structured_output": True, "family": "unknown"}}}
+    model = {
+        "provider": "OpenAIChatCompletionClient",
+        "api_key_env": KEY_ENV,
+        "retries": {"attempts": 2, "max_wait": 0.01},
+        "config": {
+            "model": "fake-model",
+            "base_url": fake_openai.base_url,
+            "default_headers": {"X-Team-Token": HEADER_SECRET},
+            "model_info": {
+                "vision": False,
+                "function_calling": True,
+                "json_output": True,
+                "structured_output": True,
+                "family": "unknown",
+            },
+        },
+    }
     cache = tmp_path / "cache" / "responses.sqlite"
     folder = _run(tmp_path, "h", model, cache)
     err = capsys.readouterr().err
@@ -200,14 +246,17 @@ def test_a_ray_actors_own_key_is_redacted_on_its_node(tmp_path, monkeypatch, cap
     node_key, driver_key = "nodekeyvalue0123456789ABCD", "driverkeyvalue0123456789ABCD"  # shaped like no key
     monkeypatch.setenv(KEY_ENV, driver_key)
     fake_openai.responder = lambda body: reply(
-        f"You sent {fake_openai.headers[-1]['authorization'].removeprefix('Bearer ')}.")
+        f"You sent {fake_openai.headers[-1]['authorization'].removeprefix('Bearer ')}."
+    )
     if ray.is_initialized():
         pytest.skip("a Ray instance of another test module is running")
-    ray.init(num_cpus=1, include_dashboard=False, configure_logging=False,
-             runtime_env={"env_vars": {KEY_ENV: node_key}})
+    ray.init(
+        num_cpus=1, include_dashboard=False, configure_logging=False, runtime_env={"env_vars": {KEY_ENV: node_key}}
+    )
     try:
-        folder = _run(tmp_path, "r", _model(fake_openai), tmp_path / "cache" / "responses.sqlite",
-                      executor="ray", workers=1)
+        folder = _run(
+            tmp_path, "r", _model(fake_openai), tmp_path / "cache" / "responses.sqlite", executor="ray", workers=1
+        )
     finally:
         ray.shutdown()
     assert any(node_key in str(h.get("authorization")) for h in fake_openai.headers)  # the node's key was used
@@ -220,6 +269,7 @@ def test_a_ray_actors_own_key_is_redacted_on_its_node(tmp_path, monkeypatch, cap
 
 def _b64(text: str, alphabet: str = "standard") -> str:
     import base64
+
     encode = base64.urlsafe_b64encode if alphabet == "urlsafe" else base64.b64encode
     return encode(text.encode()).decode()
 
@@ -244,13 +294,16 @@ def test_base64_forms_leave_ordinary_base64_alone():
     assert secrets.redact(f"data {other}") == f"data {other}"  # plain base64 of other text is not
 
 
-@pytest.mark.parametrize("text,masked", [
-    ("Authorization: Basic " + "dXNlcjpwYXNz", True),  # user:pass
-    ("authorization: basic " + "Ym9iOnNlY3JldHdvcmQ=", True),  # bob:secretword
-    ("a basic understanding of the product", False),
-    ("Basic QWxhZGRpbg==", False),  # 'Aladdin': no colon, not credentials
-    ("Basic plan includes support", False),
-])
+@pytest.mark.parametrize(
+    "text,masked",
+    [
+        ("Authorization: Basic " + "dXNlcjpwYXNz", True),  # user:pass
+        ("authorization: basic " + "Ym9iOnNlY3JldHdvcmQ=", True),  # bob:secretword
+        ("a basic understanding of the product", False),
+        ("Basic QWxhZGRpbg==", False),  # 'Aladdin': no colon, not credentials
+        ("Basic plan includes support", False),
+    ],
+)
 def test_a_basic_header_is_masked_by_its_shape(text, masked):
     assert (secrets.MASK in secrets.redact(text)) is masked
 
@@ -261,11 +314,17 @@ def test_url_credentials_are_remembered_as_the_pair_too():
         assert secrets.MASK in secrets.redact(text), text
 
 
-@pytest.mark.parametrize("spec", [
-    {"model": "m", "base_url": "http://bob:pa55word-secret@127.0.0.1:9/v1"},
-    {"model": "openai/m", "base_url": "https://bob:pa55word-secret@api.example.com/v1?api-version=1"},
-    {"provider": "OpenAIChatCompletionClient", "config": {"model": "m", "base_url": "http://bob:pa55word-secret@h/v1"}},
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"model": "m", "base_url": "http://bob:pa55word-secret@127.0.0.1:9/v1"},
+        {"model": "openai/m", "base_url": "https://bob:pa55word-secret@api.example.com/v1?api-version=1"},
+        {
+            "provider": "OpenAIChatCompletionClient",
+            "config": {"model": "m", "base_url": "http://bob:pa55word-secret@h/v1"},
+        },
+    ],
+)
 def test_a_spec_keeps_no_credentials_in_its_url(spec):
     parsed = parse_model_spec(spec, "t")
     assert "pa55word" not in repr(parsed) and "bob" not in parsed.base_url
@@ -280,8 +339,7 @@ def _echoing(server):
     return lambda body: reply(f"You sent: {json.dumps(server.headers[-1])}")
 
 
-def test_url_credentials_never_replace_the_key_nor_reach_a_file(tmp_path, monkeypatch, capsys, org_cache,
-                                                                fake_openai):
+def test_url_credentials_never_replace_the_key_nor_reach_a_file(tmp_path, monkeypatch, capsys, org_cache, fake_openai):
     monkeypatch.setenv(KEY_ENV, KEY_A)
     fake_openai.responder = _echoing(fake_openai)
     url = fake_openai.base_url.replace("://", f"://alice:{URL_PASSWORD}@")
@@ -298,12 +356,26 @@ def test_url_credentials_never_replace_the_key_nor_reach_a_file(tmp_path, monkey
 
 def test_a_dry_run_probe_echoing_credentials_prints_none(tmp_path, monkeypatch, capsys, org_cache, fake_openai):
     monkeypatch.setenv(KEY_ENV, KEY_A)
-    fake_openai.responder = lambda body: error(401, body=json.dumps(
-        {"error": {"message": f"bad credentials {json.dumps(fake_openai.headers[-1])} "
-                              f"Basic {_b64('alice:' + URL_PASSWORD)}"}}))
+    fake_openai.responder = lambda body: error(
+        401,
+        body=json.dumps(
+            {
+                "error": {
+                    "message": f"bad credentials {json.dumps(fake_openai.headers[-1])} "
+                    f"Basic {_b64('alice:' + URL_PASSWORD)}"
+                }
+            }
+        ),
+    )
     url = fake_openai.base_url.replace("://", f"://alice:{URL_PASSWORD}@")
-    config = _config(tmp_path, name="d", tasks=["knowledge_qa"], modes=["full"], concurrency=1,
-                     agent={"kind": "function_calling", "model": _model(fake_openai, base_url=url)})
+    config = _config(
+        tmp_path,
+        name="d",
+        tasks=["knowledge_qa"],
+        modes=["full"],
+        concurrency=1,
+        agent={"kind": "function_calling", "model": _model(fake_openai, base_url=url)},
+    )
     main(["run", "--config", str(config), "--dry-run"])
     out = capsys.readouterr()
     assert fake_openai.headers, "the probe sent no request"

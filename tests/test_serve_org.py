@@ -78,41 +78,72 @@ def small_batch_server(b2b_org):
 
 def login(url: str) -> Salesforce:
     """CRMArena's harness's login form (SOAP, with a security token)."""
-    return Salesforce(username=CREDS.username, password=CREDS.password, security_token=CREDS.security_token,
-                      session=local_session(url))
+    return Salesforce(
+        username=CREDS.username,
+        password=CREDS.password,
+        security_token=CREDS.security_token,
+        session=local_session(url),
+    )
 
 
 # --- logins ------------------------------------------------------------------------------
 
+
 def test_each_login_form_reaches_the_org(server, b2b_org):
     url, session = server.url, local_session(server.url)
-    forms = [login(url),
-             Salesforce(username=CREDS.username, password=CREDS.password, consumer_key=CREDS.client_id,
-                        consumer_secret=CREDS.client_secret, session=session),
-             Salesforce(username=CREDS.username, password=CREDS.password + CREDS.security_token,
-                        consumer_key=CREDS.client_id, consumer_secret=CREDS.client_secret, session=session),
-             Salesforce(consumer_key=CREDS.client_id, consumer_secret=CREDS.client_secret, domain="crmarena",
-                        session=session)]
+    forms = [
+        login(url),
+        Salesforce(
+            username=CREDS.username,
+            password=CREDS.password,
+            consumer_key=CREDS.client_id,
+            consumer_secret=CREDS.client_secret,
+            session=session,
+        ),
+        Salesforce(
+            username=CREDS.username,
+            password=CREDS.password + CREDS.security_token,
+            consumer_key=CREDS.client_id,
+            consumer_secret=CREDS.client_secret,
+            session=session,
+        ),
+        Salesforce(
+            consumer_key=CREDS.client_id, consumer_secret=CREDS.client_secret, domain="crmarena", session=session
+        ),
+    ]
     cases = sql(b2b_org, 'SELECT COUNT(*) FROM "Case"')[0][0]
     for sf in forms:
         assert sf.query("SELECT COUNT() FROM Case")["totalSize"] == cases
     assert len({sf.session_id for sf in forms}) == len(forms)  # each login its own token
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"username": CREDS.username, "password": "wrong", "security_token": CREDS.security_token},
-    {"username": CREDS.username, "password": CREDS.password, "security_token": "wrong"},
-    {"username": CREDS.username, "password": "wrong", "consumer_key": CREDS.client_id,
-     "consumer_secret": CREDS.client_secret},
-    {"consumer_key": CREDS.client_id, "consumer_secret": "wrong", "domain": "crmarena"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"username": CREDS.username, "password": "wrong", "security_token": CREDS.security_token},
+        {"username": CREDS.username, "password": CREDS.password, "security_token": "wrong"},
+        {
+            "username": CREDS.username,
+            "password": "wrong",
+            "consumer_key": CREDS.client_id,
+            "consumer_secret": CREDS.client_secret,
+        },
+        {"consumer_key": CREDS.client_id, "consumer_secret": "wrong", "domain": "crmarena"},
+    ],
+)
 def test_wrong_credentials_fail_the_login(server, kwargs):
     with pytest.raises(SalesforceAuthenticationFailed):
         Salesforce(session=local_session(server.url), **kwargs)
 
 
 def test_token_endpoint_answers_as_salesforce(server):
-    form = {"grant_type": "password", "client_id": CREDS.client_id, "client_secret": CREDS.client_secret,
-            "username": CREDS.username, "password": CREDS.password}
+    form = {
+        "grant_type": "password",
+        "client_id": CREDS.client_id,
+        "client_secret": CREDS.client_secret,
+        "username": CREDS.username,
+        "password": CREDS.password,
+    }
     good = http("POST", f"{server.url}/services/oauth2/token", data=form).json()
     assert good["instance_url"] == server.url and good["token_type"] == "Bearer"
     expected = hmac.new(CREDS.client_secret.encode(), (good["id"] + good["issued_at"]).encode(), hashlib.sha256)
@@ -123,6 +154,7 @@ def test_token_endpoint_answers_as_salesforce(server):
 
 
 # --- reads -------------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 def test_query_all_pages_in_batches_of_2000(big_server, big_org):
@@ -156,8 +188,15 @@ def test_search_finds_what_the_text_holds(server, b2b_org):
     word = max(re.findall(r"[A-Za-z]{5,}", title), key=len)
     found = login(server.url).search(f"FIND {{{word}}} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title)")
     ids = {r["Id"] for r in found["searchRecords"]}
-    holding = {r[0] for r in sql(b2b_org, 'SELECT Id FROM "Knowledge__kav" WHERE Title LIKE ?1 OR Summary LIKE ?1 '
-                                          "OR FAQ_Answer__c LIKE ?1 OR UrlName LIKE ?1", (f"%{word}%",))}
+    holding = {
+        r[0]
+        for r in sql(
+            b2b_org,
+            'SELECT Id FROM "Knowledge__kav" WHERE Title LIKE ?1 OR Summary LIKE ?1 '
+            "OR FAQ_Answer__c LIKE ?1 OR UrlName LIKE ?1",
+            (f"%{word}%",),
+        )
+    }
     assert article_id in ids and ids <= holding
     assert {r["attributes"]["type"] for r in found["searchRecords"]} == {"Knowledge__kav"}
 
@@ -170,7 +209,11 @@ def test_describe_matches_the_schema(server, b2b_org):
     fields = {f["name"]: f for f in case["fields"]}
     assert [f["name"] for f in case["fields"]] == [f.name for f in schema.get("Case").fields]
     item = fields["OrderItemId__c"]
-    assert (item["type"], item["referenceTo"], item["relationshipName"]) == ("reference", ["OrderItem"], "OrderItemId__r")
+    assert (item["type"], item["referenceTo"], item["relationshipName"]) == (
+        "reference",
+        ["OrderItem"],
+        "OrderItemId__r",
+    )
     assert (fields["OwnerId"]["referenceTo"], fields["OwnerId"]["relationshipName"]) == (["User"], "Owner")
     assert [v["value"] for v in fields["Status"]["picklistValues"]] == list(schema.get("Case").field("Status").picklist)
     assert fields["Status"]["type"] == "picklist" and fields["ClosedDate"]["type"] == "datetime"
@@ -191,6 +234,7 @@ def test_get_record_returns_its_fields(server, b2b_org):
 
 
 # --- writes ------------------------------------------------------------------------------
+
 
 def test_update_stays_in_the_token_that_made_it(server, b2b_org):
     before = file_hash(b2b_org)
@@ -225,8 +269,10 @@ def test_owner_change_of_a_case_records_the_transfer(server, b2b_org):
     new_owner = sql(b2b_org, 'SELECT Id FROM "User" WHERE Id != ? LIMIT 1', (owner,))[0][0]
     sf = login(server.url)
     sf.Case.update(case_id, {"OwnerId": new_owner})
-    history = sf.query(f"SELECT OldValue__c, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{case_id}' "
-                       "AND Field__c = 'Owner Assignment' ORDER BY CreatedDate DESC LIMIT 1")["records"][0]
+    history = sf.query(
+        f"SELECT OldValue__c, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{case_id}' "
+        "AND Field__c = 'Owner Assignment' ORDER BY CreatedDate DESC LIMIT 1"
+    )["records"][0]
     assert (history["OldValue__c"], history["NewValue__c"]) == (owner, new_owner)
 
 
@@ -243,11 +289,17 @@ def test_an_attached_session_is_read_and_written_through_its_token(b2b_org):
 
 # --- errors ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("query, code", [
-    ("SELEKT Id FROM Case", "MALFORMED_QUERY"),
-    ("SELECT Nope FROM Case", "INVALID_FIELD"),
-    ("SELECT Id FROM Nope__c", "INVALID_TYPE"),
-    ("SELECT Id FROM Case WHERE Subject = '" + "x" * 1_000 + "'", "MALFORMED_QUERY")], ids=["syntax", "field", "object", "too-long"])
+
+@pytest.mark.parametrize(
+    "query, code",
+    [
+        ("SELEKT Id FROM Case", "MALFORMED_QUERY"),
+        ("SELECT Nope FROM Case", "INVALID_FIELD"),
+        ("SELECT Id FROM Nope__c", "INVALID_TYPE"),
+        ("SELECT Id FROM Case WHERE Subject = '" + "x" * 1_000 + "'", "MALFORMED_QUERY"),
+    ],
+    ids=["syntax", "field", "object", "too-long"],
+)
 def test_query_errors_come_as_salesforce_words_them(small_batch_server, query, code):
     """(The small server caps statements at 1,000 characters, the default server at 100,000.)"""
     with pytest.raises(SalesforceMalformedRequest) as err:
@@ -257,8 +309,12 @@ def test_query_errors_come_as_salesforce_words_them(small_batch_server, query, c
 
 def test_unknown_objects_and_records_are_not_found(server):
     sf = login(server.url)
-    for call in (lambda: sf.Nope__c.describe(), lambda: sf.Case.get("500000000000000AAA"),
-                 lambda: sf.Case.get("not-an-id"), lambda: sf.restful("nothing/here")):
+    for call in (
+        lambda: sf.Nope__c.describe(),
+        lambda: sf.Case.get("500000000000000AAA"),
+        lambda: sf.Case.get("not-an-id"),
+        lambda: sf.restful("nothing/here"),
+    ):
         with pytest.raises(SalesforceResourceNotFound) as err:
             call()
         assert err.value.content[0]["errorCode"] == "NOT_FOUND"
@@ -282,8 +338,12 @@ def test_http_level_errors(server, b2b_org):
     assert http("GET", f"{base}/", headers=headers).json()["query"] == "/services/data/v59.0/query"
     deleted = http("DELETE", f"{base}/sobjects/Case/{case_id}", headers=headers)
     assert deleted.status_code == 405 and deleted.json()[0]["errorCode"] == "METHOD_NOT_ALLOWED"
-    huge = http("PATCH", f"{base}/sobjects/Case/{case_id}", headers=headers,
-                content=json.dumps({"Description": "x" * (1 << 20)}))
+    huge = http(
+        "PATCH",
+        f"{base}/sobjects/Case/{case_id}",
+        headers=headers,
+        content=json.dumps({"Description": "x" * (1 << 20)}),
+    )
     assert huge.status_code == 413 and huge.json()[0]["errorCode"] == "REQUEST_ENTITY_TOO_LARGE"
     assert http("GET", f"{server.url}/elsewhere").json()[0]["errorCode"] == "NOT_FOUND"
     assert http("GET", f"{server.url}/services/data/v9.0/", headers=headers).status_code == 404
@@ -293,9 +353,19 @@ def test_http_level_errors(server, b2b_org):
 
 # --- the command -------------------------------------------------------------------------
 
+
 def _args(org, port, **kw) -> Namespace:
-    return Namespace(org=str(org), host="127.0.0.1", port=port, username=None, password=None,
-                     security_token=None, client_id=None, client_secret=None, **kw)
+    return Namespace(
+        org=str(org),
+        host="127.0.0.1",
+        port=port,
+        username=None,
+        password=None,
+        security_token=None,
+        client_id=None,
+        client_secret=None,
+        **kw,
+    )
 
 
 def test_a_busy_port_or_missing_org_is_one_error_line(tmp_path, b2b_org, capsys):
@@ -311,16 +381,26 @@ def test_a_busy_port_or_missing_org_is_one_error_line(tmp_path, b2b_org, capsys)
 
 
 def test_the_command_prints_working_credentials_once(b2b_org):
-    code = ("import sys; from simulator.servers.serve_org import add_arguments, run; import argparse; "
-            "p = argparse.ArgumentParser(); add_arguments(p); sys.exit(run(p.parse_args(sys.argv[1:])))")
-    proc = subprocess.Popen([sys.executable, "-c", code, str(b2b_org.path), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    code = (
+        "import sys; from simulator.servers.serve_org import add_arguments, run; import argparse; "
+        "p = argparse.ArgumentParser(); add_arguments(p); sys.exit(run(p.parse_args(sys.argv[1:])))"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(b2b_org.path), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         lines = [proc.stdout.readline() for _ in range(7)]
         url = re.search(r"at (http://127\.0\.0\.1:\d+) ", lines[0]).group(1)
         shown = dict(line.strip().split(": ", 1) for line in lines[1:6])
-        sf = Salesforce(username=shown["username"], password=shown["password"],
-                        security_token=shown["security token"], session=local_session(url))
+        sf = Salesforce(
+            username=shown["username"],
+            password=shown["password"],
+            security_token=shown["security token"],
+            session=local_session(url),
+        )
         assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == b2b_org.counts()["Account"]
         assert "local_session" in lines[6]
     finally:

@@ -23,10 +23,11 @@ def _hash(org) -> str:
 def _open_case_and_agents(org):
     conn = org.connect()
     case_id, owner = conn.execute(
-        'SELECT Id, OwnerId FROM "Case" WHERE ClosedDate IS NULL ORDER BY Id LIMIT 1').fetchone()
+        'SELECT Id, OwnerId FROM "Case" WHERE ClosedDate IS NULL ORDER BY Id LIMIT 1'
+    ).fetchone()
     (other,) = conn.execute(
-        'SELECT Id FROM User WHERE Id != ? AND Id IN (SELECT OwnerId FROM "Case") ORDER BY Id LIMIT 1',
-        (owner,)).fetchone()
+        'SELECT Id FROM User WHERE Id != ? AND Id IN (SELECT OwnerId FROM "Case") ORDER BY Id LIMIT 1', (owner,)
+    ).fetchone()
     conn.close()
     return case_id, owner, other
 
@@ -40,8 +41,10 @@ def test_writes_are_private_to_their_session(b2b_org):
         assert out == {"success": True, "id": case_id, "OwnerId": other}
         assert a.soql(query)["records"][0]["OwnerId"] == other
         assert b.soql(query)["records"][0]["OwnerId"] == owner
-        history = a.soql(f"SELECT OldValue__c, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{case_id}' "
-                         "AND Field__c = 'Owner Assignment' ORDER BY Id DESC LIMIT 1")["records"][0]
+        history = a.soql(
+            f"SELECT OldValue__c, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{case_id}' "
+            "AND Field__c = 'Owner Assignment' ORDER BY Id DESC LIMIT 1"
+        )["records"][0]
         assert (history["OldValue__c"], history["NewValue__c"]) == (owner, other)
         assert a.has_writes and not b.has_writes
     with OrgSession(b2b_org) as c:
@@ -57,7 +60,9 @@ def test_update_record_validates_like_salesforce(b2b_org):
         tools = CrmTools(s)
         ok = json.loads(tools.update_record("opportunity", opp, "stagename", "Negotiation"))
         assert ok["success"] and ok["field"] == "StageName"
-        assert s.soql(f"SELECT StageName FROM Opportunity WHERE Id = '{opp}'")["records"][0]["StageName"] == "Negotiation"
+        assert (
+            s.soql(f"SELECT StageName FROM Opportunity WHERE Id = '{opp}'")["records"][0]["StageName"] == "Negotiation"
+        )
         cases = {
             ("Opportunity", opp, "StageName", "Won Big"): "INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST",
             ("Opportunity", opp, "Nope__c", "x"): "INVALID_FIELD",
@@ -95,16 +100,19 @@ def test_assign_lead_rejects_unknown_user(b2b_org):
         assert not s.has_writes
 
 
-@pytest.mark.parametrize("query", [
-    "DELETE FROM Case",
-    "UPDATE Case SET Status = 'Closed'",
-    "SELECT Id FROM Case; DELETE FROM Case",
-    "SELECT Id FROM Case WHERE Subject = 'x'; DROP TABLE Account --'",
-    "PRAGMA writable_schema = 1",
-    "ATTACH DATABASE '/tmp/x.db' AS x",
-    "SELECT Id FROM _meta",
-    "SELECT key FROM _truth",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "DELETE FROM Case",
+        "UPDATE Case SET Status = 'Closed'",
+        "SELECT Id FROM Case; DELETE FROM Case",
+        "SELECT Id FROM Case WHERE Subject = 'x'; DROP TABLE Account --'",
+        "PRAGMA writable_schema = 1",
+        "ATTACH DATABASE '/tmp/x.db' AS x",
+        "SELECT Id FROM _meta",
+        "SELECT key FROM _truth",
+    ],
+)
 def test_query_path_never_writes(b2b_org, query):
     before = _hash(b2b_org)
     with OrgSession(b2b_org) as s:
@@ -117,14 +125,20 @@ def test_query_path_never_writes(b2b_org, query):
 
 def test_authorizer_blocks_raw_writes_even_in_private_copy(b2b_org):
     import sqlite3
+
     case_id, _, other = _open_case_and_agents(b2b_org)
     with OrgSession(b2b_org) as s:
         CrmTools(s).assign_case(case_id, other)
-        for sql in ('DELETE FROM "Case"', "UPDATE sqlite_master SET sql = ''", "PRAGMA writable_schema = 1",
-                    "CREATE TABLE x (a)", "ATTACH DATABASE ':memory:' AS y"):
+        for sql in (
+            'DELETE FROM "Case"',
+            "UPDATE sqlite_master SET sql = ''",
+            "PRAGMA writable_schema = 1",
+            "CREATE TABLE x (a)",
+            "ATTACH DATABASE ':memory:' AS y",
+        ):
             with pytest.raises(sqlite3.DatabaseError):
                 s._conn.execute(sql)
-        assert s.soql('SELECT COUNT() FROM Case')["totalSize"] > 0
+        assert s.soql("SELECT COUNT() FROM Case")["totalSize"] > 0
 
 
 def test_runaway_query_times_out(b2b_org):
@@ -152,9 +166,13 @@ def test_write_tools_turn_any_bad_value_into_an_error_observation(b2b_org):
     conn.close()
     with OrgSession(b2b_org) as s:
         tools = CrmTools(s)
-        for args in (("Event", event, "DurationInMinutes", "9" * 30), ("Opportunity", opp, "Amount", "inf"),
-                     ("Opportunity", opp, "Amount", "nan"), ("Event", event, "StartDateTime", "0001-01-01T00:00:00+05:00"),
-                     ("Opportunity", opp, "Description", "bad \ud800 surrogate")):
+        for args in (
+            ("Event", event, "DurationInMinutes", "9" * 30),
+            ("Opportunity", opp, "Amount", "inf"),
+            ("Opportunity", opp, "Amount", "nan"),
+            ("Event", event, "StartDateTime", "0001-01-01T00:00:00+05:00"),
+            ("Opportunity", opp, "Description", "bad \ud800 surrogate"),
+        ):
             out = json.loads(tools.update_record(*args))
             assert out["error"][0]["errorCode"] == "INVALID_FIELD", args
 
@@ -178,8 +196,10 @@ def test_owner_changes_go_through_the_assignment_and_history_is_read_only(b2b_or
     with OrgSession(b2b_org) as s:
         tools = CrmTools(s)
         assert json.loads(tools.update_record("Case", case_id, "OwnerId", other))["success"]
-        rows = s.soql(f"SELECT OldValue__c, NewValue__c, CreatedDate FROM CaseHistory__c WHERE CaseId__c = "
-                      f"'{case_id}' AND Field__c = 'Owner Assignment' ORDER BY CreatedDate DESC LIMIT 1")["records"]
+        rows = s.soql(
+            f"SELECT OldValue__c, NewValue__c, CreatedDate FROM CaseHistory__c WHERE CaseId__c = "
+            f"'{case_id}' AND Field__c = 'Owner Assignment' ORDER BY CreatedDate DESC LIMIT 1"
+        )["records"]
         assert (rows[0]["OldValue__c"], rows[0]["NewValue__c"]) == (owner, other)
         history_id = s.soql(f"SELECT Id FROM CaseHistory__c WHERE CaseId__c = '{case_id}' LIMIT 1")["records"][0]["Id"]
         out = json.loads(tools.update_record("CaseHistory__c", history_id, "NewValue__c", owner))

@@ -21,21 +21,39 @@ PERSONAS = load_personas()
 KQA_SHARDS = [
     {"id": "intent", "text": "Hi, I have a question about your products and policies."},
     {"id": "requester", "text": "I'm signed in as William Coleman (record Id 003Kd00000000SeIAI)."},
-    {"id": "question", "text": "Here is what I'd like to know: Someone erased rows in our account yesterday, and "
-                               "our monthly test reports won't help. How much time do we have to restore them?"},
+    {
+        "id": "question",
+        "text": "Here is what I'd like to know: Someone erased rows in our account yesterday, and "
+        "our monthly test reports won't help. How much time do we have to restore them?",
+    },
 ]
 
 
 def kqa_instance() -> Instance:
-    return Instance(id="b2b-knowledge_qa-0005", task="knowledge_qa", org="b2b", org_hash="h", skill="s", area="a",
-                    audience="customer", metric="fuzzy", answer_kind="text", query="q", shards=KQA_SHARDS,
-                    context={"today": "2025-01-01"}, params={}, answer=["30 days"], persona_pool="customer")
+    return Instance(
+        id="b2b-knowledge_qa-0005",
+        task="knowledge_qa",
+        org="b2b",
+        org_hash="h",
+        skill="s",
+        area="a",
+        audience="customer",
+        metric="fuzzy",
+        answer_kind="text",
+        query="q",
+        shards=KQA_SHARDS,
+        context={"today": "2025-01-01"},
+        params={},
+        answer=["30 days"],
+        persona_pool="customer",
+    )
 
 
 def ask_until_told(instance: Instance, persona, seed: int, order: str = "first", turns: int = 12):
     """Plays the oracle's questioning: each reply asks for untold fact shards by their topic
     ("Which requester, please?"): the first untold one, the last, or (`order` "all") all of them in one
     question; once all are told, it answers. Returns (shard ids told, the person's last turn)."""
+
     async def go():
         user = ScriptedUser()
         turn = await user.open(UserSetup(instance, persona, "sharded", seed=seed))
@@ -52,6 +70,7 @@ def ask_until_told(instance: Instance, persona, seed: int, order: str = "first",
             if turn.done:
                 break
         return told, turn
+
     return asyncio.run(go())
 
 

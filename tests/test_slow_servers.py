@@ -53,6 +53,7 @@ def model(server, **extra) -> dict:
 
 def ask(client, text: str = "How many open cases?"):
     from autogen_core.models import UserMessage
+
     return client.create([UserMessage(content=text, source="user")])
 
 
@@ -63,10 +64,18 @@ def ask(client, text: str = "How many open cases?"):
 def test_a_one_at_a_time_server_under_concurrency_finishes_every_episode(tmp_path, capsys, org_cache, fake_openai):
     fake_openai.serve_one_at_a_time(WORK)
     fake_openai.responder = lambda body: reply("I could not find it.")
-    agent = {"kind": "function_calling", "model": model(fake_openai, max_concurrency=4, timeout=2.5 * WORK,
-                                                         retries={"attempts": 6, "max_wait": 2.0})}
-    config = _config(tmp_path, tasks=["knowledge_qa", "handle_time"], instances_per_task=2, modes=["full"],
-                     agent=agent, concurrency=4)
+    agent = {
+        "kind": "function_calling",
+        "model": model(fake_openai, max_concurrency=4, timeout=2.5 * WORK, retries={"attempts": 6, "max_wait": 2.0}),
+    }
+    config = _config(
+        tmp_path,
+        tasks=["knowledge_qa", "handle_time"],
+        instances_per_task=2,
+        modes=["full"],
+        agent=agent,
+        concurrency=4,
+    )
     assert main(["run", "--config", str(config), "-q"]) == 0
     err = capsys.readouterr().err
     records = list(read_records(tmp_path / "runs" / "t" / "transcripts.jsonl"))
@@ -134,12 +143,23 @@ def test_a_raised_timeout_is_used_and_said_once(fake_openai, warnings):
 # ---------------------------------------------------------------- local defaults
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:9999/v1", "http://localhost/v1", "http://[::1]:5000/v1",
-                                 "http://gpu-box:11434/v1", "http://10.0.0.5:1234/v1"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9999/v1",
+        "http://localhost/v1",
+        "http://[::1]:5000/v1",
+        "http://gpu-box:11434/v1",
+        "http://10.0.0.5:1234/v1",
+    ],
+)
 def test_local_servers_get_measured_calls_in_flight_recorded_in_the_settings(url):
     spec = parse_model_spec({"model": "m", "base_url": url}, "agent.model")
-    assert (spec.max_concurrency, spec.measure_concurrency, spec.timeout, spec.max_tokens) == \
-        (LOCAL_CEILING, True, 300.0, 512) == tuple(LOCAL_DEFAULTS.values())
+    assert (
+        (spec.max_concurrency, spec.measure_concurrency, spec.timeout, spec.max_tokens)
+        == (LOCAL_CEILING, True, 300.0, 512)
+        == tuple(LOCAL_DEFAULTS.values())
+    )
     assert {k: spec.settings()[k] for k in LOCAL_DEFAULTS} == LOCAL_DEFAULTS
 
 
@@ -147,14 +167,20 @@ def test_ollama_is_a_local_server_and_a_remote_api_is_not():
     assert parse_model_spec("ollama/qwen2.5:1.5b", "m").measure_concurrency
     for url in ("https://api.example.com/v1", "http://gpu-box:8000/v1"):  # (a vLLM box is no CPU server)
         remote = parse_model_spec({"model": "m", "base_url": url}, "m")
-        assert (remote.max_concurrency, remote.measure_concurrency, remote.timeout, remote.max_tokens) == \
-            (4, False, 120.0, None)
+        assert (remote.max_concurrency, remote.measure_concurrency, remote.timeout, remote.max_tokens) == (
+            4,
+            False,
+            120.0,
+            None,
+        )
         assert "measure_concurrency" not in remote.settings()
 
 
 def test_a_specs_own_values_win_over_the_local_defaults():
-    spec = parse_model_spec({"model": "m", "base_url": "http://127.0.0.1:8080/v1", "max_concurrency": 3,
-                             "timeout": 30, "max_tokens": 64}, "m")
+    spec = parse_model_spec(
+        {"model": "m", "base_url": "http://127.0.0.1:8080/v1", "max_concurrency": 3, "timeout": 30, "max_tokens": 64},
+        "m",
+    )
     assert (spec.max_concurrency, spec.measure_concurrency, spec.timeout, spec.max_tokens) == (3, False, 30, 64)
 
 
@@ -182,8 +208,11 @@ def test_the_expected_duration_and_the_dry_run_lines(tmp_path, fake_openai):
     cfg = load_config(_config(tmp_path, agent={"kind": "function_calling", "model": model(fake_openai)}))
     lines = probe_lines(cfg, [{"role": "agent", "calls": 100}])
     assert len(fake_openai.requests) == 1 and len(lines) == 2
-    assert re.search(r"100 calls, 1 to 4 at a time as the server keeps pace \(2\d s at one at a time\): "
-                     r"at least [56] s$", lines[0]), lines[0]  # (0.2 s x 100 / 4; measured, from 1 to 4)
+    assert re.search(
+        r"100 calls, 1 to 4 at a time as the server keeps pace \(2\d s at one at a time\): "
+        r"at least [56] s$",
+        lines[0],
+    ), lines[0]  # (0.2 s x 100 / 4; measured, from 1 to 4)
     assert lines[1].startswith("expected duration: at least ")
 
 
@@ -213,7 +242,7 @@ def _raised(pace: ServerPace, configured: float, times: int) -> float:
 @pytest.mark.parametrize("configured,times", [(5, 3), (0.5, 6), (30, 1)])
 def test_a_raised_timeout_comes_back_down_as_requests_are_answered(configured, times):
     pace = ServerPace(f"down-{configured}")
-    assert _raised(pace, configured, times) == configured * 2 ** times
+    assert _raised(pace, configured, times) == configured * 2**times
     for _ in range(times + 1):
         pace.answered(0.01, 1)
     assert pace.timeout(configured) == configured
@@ -231,6 +260,7 @@ def test_a_server_that_answers_slowly_keeps_the_timeout_its_answers_need():
 def test_a_pace_is_forgotten_once_untouched_longer_than_its_requests_can_take(monkeypatch, age, fresh):
     """Raised to 40 s with the cap cut: nothing can be in flight after 60 s + 2 x 40 s untouched."""
     from simulator.models import ratelimit
+
     pace = ServerPace(f"stale-{age}")
     _raised(pace, 10, 2)
     assert (pace.timeout(10), pace.cap(8)) == (40, 1)
@@ -245,9 +275,11 @@ def test_a_retry_after_a_timeout_waits_at_most_max_wait(fake_openai):
     def respond(body):
         arrivals.append(time.monotonic())
         return slow(1.0) if len(arrivals) == 1 else reply("fine")
+
     fake_openai.responder = respond
-    client = build_client(parse_model_spec(model(fake_openai, timeout=0.3, retries={"attempts": 2, "max_wait": 0.05}),
-                                           "m"))
+    client = build_client(
+        parse_model_spec(model(fake_openai, timeout=0.3, retries={"attempts": 2, "max_wait": 0.05}), "m")
+    )
     assert asyncio.run(ask(client)).content == "fine"
     assert arrivals[1] - arrivals[0] < 0.3 + 0.05 + 0.2  # the timeout, max_wait, and slack for a loaded machine
 
@@ -265,9 +297,18 @@ def _throughput(server, name: str, seconds: float, faults_until: float = 0.0, me
     def respond(body):
         hang = time.monotonic() < faults_until and draw.random() < 0.8
         return slow(5.0, then=reply("too late")) if hang else reply("at once")
+
     server.responder = respond
-    spec = parse_model_spec({"model": name, "base_url": server.base_url, "max_concurrency": 1, "timeout": 0.2,
-                             "retries": {"attempts": 50, "max_wait": 0.1}}, "m")
+    spec = parse_model_spec(
+        {
+            "model": name,
+            "base_url": server.base_url,
+            "max_concurrency": 1,
+            "timeout": 0.2,
+            "retries": {"attempts": 50, "max_wait": 0.1},
+        },
+        "m",
+    )
 
     async def run() -> list[float]:
         client, done, end = build_client(spec), [], time.monotonic() + seconds
@@ -279,8 +320,10 @@ def _throughput(server, name: str, seconds: float, faults_until: float = 0.0, me
                     done.append(time.monotonic())
                 except InfraError:
                     pass
+
         await asyncio.gather(*(caller() for _ in range(4)))
         return done
+
     start = time.monotonic()
     done = [t for t in asyncio.run(run()) if t >= max(measure_from, start)]
     return len(done) / (time.monotonic() - max(measure_from, start))
@@ -294,6 +337,7 @@ def test_throughput_recovers_once_a_server_stops_hanging(fake_openai):
     loaded test machine; benchmarks/timeout_recovery.py measures it quietly: 93-126%, target 80%)."""
     from simulator.models.clients import _scope
     from simulator.models.ratelimit import ServerPace
+
     _throughput(fake_openai, "warm-up", 0.5)  # (imports and first connections: not in either figure)
     baseline = _throughput(fake_openai, "fault-free", 3.0)
     start = time.monotonic()

@@ -46,14 +46,22 @@ def test_service_staff_are_not_numbered_first(conn):
     assert 0.25 <= below <= 0.75, below
 
 
-@pytest.mark.parametrize("child,link", [("Contact", "AccountId"), ('"Order"', "AccountId"),
-                                        ("Opportunity", "AccountId"), ('"Case"', "ContactId"), ('"Case"', "AccountId")])
+@pytest.mark.parametrize(
+    "child,link",
+    [
+        ("Contact", "AccountId"),
+        ('"Order"', "AccountId"),
+        ("Opportunity", "AccountId"),
+        ('"Case"', "ContactId"),
+        ('"Case"', "AccountId"),
+    ],
+)
 def test_a_childs_number_says_nothing_of_its_parent(conn, child, link):
     """Before, contacts and orders were numbered account by account (concordance near 1.0): an order
     Id's number said which account it belonged to."""
     _org, c = conn
     rows = c.execute(f"SELECT x.Id, x.{link} FROM {child} x WHERE x.{link} IS NOT NULL ORDER BY x.Id").fetchall()
-    pairs = [(record_number(a), record_number(b)) for a, b in rows[::max(1, len(rows) // 400)]]
+    pairs = [(record_number(a), record_number(b)) for a, b in rows[:: max(1, len(rows) // 400)]]
     assert 0.4 <= _concordance(pairs) <= 0.6
 
 
@@ -61,7 +69,7 @@ def test_a_childs_number_says_nothing_of_its_parent(conn, child, link):
 def test_a_records_number_says_nothing_of_when_it_was_made(conn, obj):
     _org, c = conn
     rows = c.execute(f"SELECT Id, CreatedDate FROM {obj}").fetchall()
-    pairs = [(record_number(i), int(re.sub(r"\D", "", t)[:14])) for i, t in rows[::max(1, len(rows) // 400)]]
+    pairs = [(record_number(i), int(re.sub(r"\D", "", t)[:14])) for i, t in rows[:: max(1, len(rows) // 400)]]
     assert 0.35 <= _concordance(pairs) <= 0.65, obj
 
 
@@ -76,10 +84,13 @@ def test_a_business_email_cannot_be_built_from_name_and_company(b2b_org):
     """Before, every contact's email was first.last@<company>.com. Now the most common rule (layout and
     domain together) rebuilds at most 40% of them, and the org has many layouts and domain forms."""
     c = b2b_org.connect()
-    rows = c.execute("SELECT c.FirstName, c.LastName, c.Email, a.Name FROM Contact c "
-                     "JOIN Account a ON a.Id = c.AccountId").fetchall()
-    guessed = sum(email == f"{slug(f'{fn}.{ln}').lower().replace('-', '.')}@"
-                          f"{slug(company).lower().replace('-', '')[:24]}.com" for fn, ln, email, company in rows)
+    rows = c.execute(
+        "SELECT c.FirstName, c.LastName, c.Email, a.Name FROM Contact c JOIN Account a ON a.Id = c.AccountId"
+    ).fetchall()
+    guessed = sum(
+        email == f"{slug(f'{fn}.{ln}').lower().replace('-', '.')}@{slug(company).lower().replace('-', '')[:24]}.com"
+        for fn, ln, email, company in rows
+    )
     layouts = Counter(_layout(e.split("@")[0], fn, ln) for fn, ln, e, _ in rows)
     tlds = Counter(e.rsplit(".", 1)[1] for *_x, e, _ in rows)
     assert guessed / len(rows) <= 0.4 and layouts.most_common(1)[0][1] / len(rows) <= 0.4
@@ -118,8 +129,10 @@ def test_the_leak_rules_find_every_layout_said_back(b2b_org, b2c_org):
     ("at", "dot"), with its digits regrouped, or split over two replies, is a leak; another
     person's value and a partial number are not."""
     emails, phones = {}, {}
-    for org, query in ((b2b_org, "SELECT Email, Phone FROM Contact"),
-                       (b2c_org, "SELECT PersonEmail, Phone FROM Account")):
+    for org, query in (
+        (b2b_org, "SELECT Email, Phone FROM Contact"),
+        (b2c_org, "SELECT PersonEmail, Phone FROM Account"),
+    ):
         for email, phone in org.connect().execute(query):
             emails.setdefault(re.sub(r"[a-z]+", "a", email.split("@")[0]) + email.split("@")[1][-3:], email)
             phones.setdefault(re.sub(r"\d", "9", phone), phone)
@@ -127,13 +140,19 @@ def test_the_leak_rules_find_every_layout_said_back(b2b_org, b2c_org):
     assert len(emails) == 10 and len(phones) >= 7
     for email in emails:
         local, domain = email.split("@")
-        for replies in ([f"It is {email}."], [f"{local} at {domain.replace('.', ' dot ')}"],
-                        [f"Write to {email.upper()} please"]):
+        for replies in (
+            [f"It is {email}."],
+            [f"{local} at {domain.replace('.', ' dot ')}"],
+            [f"Write to {email.upper()} please"],
+        ):
             assert leaked_values([email], replies) == [email], (email, replies)
     for phone in phones:
         digits = re.sub(r"\D", "", phone)[-10:]
-        for replies in ([f"Call {phone}."], [f"Call {digits[:3]}.{digits[3:6]}.{digits[6:]}"],
-                        [f"It starts {digits[:3]} {digits[3:6]}", f"and ends {digits[6:]}"]):
+        for replies in (
+            [f"Call {phone}."],
+            [f"Call {digits[:3]}.{digits[3:6]}.{digits[6:]}"],
+            [f"It starts {digits[:3]} {digits[3:6]}", f"and ends {digits[6:]}"],
+        ):
             assert leaked_values([phone], replies) == [phone], (phone, replies)
         assert leaked_values([phone], [f"The last four digits are {digits[6:]}"]) == []
     assert leaked_values([emails[0]], [f"It is {emails[1]}"]) == []

@@ -23,10 +23,18 @@ CONFIDENTIAL = ["private_customer_information", "internal_operation_data", "conf
 
 
 def _data(tmp_path: Path, **changes) -> dict:
-    data = {"name": "s", "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
-            "tasks": ["handle_time", "knowledge_qa"], "instances_per_task": 1, "modes": ["full", "sharded"],
-            "personas_per_pool": 1, "agent": {"kind": "oracle"}, "user": {"kind": "scripted"},
-            "concurrency": 4, "out": str(tmp_path / "runs")}
+    data = {
+        "name": "s",
+        "orgs": [{"type": "b2b", "seed": 7, "scale": 0.2}],
+        "tasks": ["handle_time", "knowledge_qa"],
+        "instances_per_task": 1,
+        "modes": ["full", "sharded"],
+        "personas_per_pool": 1,
+        "agent": {"kind": "oracle"},
+        "user": {"kind": "scripted"},
+        "concurrency": 4,
+        "out": str(tmp_path / "runs"),
+    }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}  # None: leave the key out
 
@@ -42,15 +50,26 @@ def _cfg(tmp_path: Path, **changes):
 
 
 def _rows(planned) -> list[list]:
-    return [[p.spec.episode_id, p.spec.instance.id, p.spec.mode, p.spec.persona.id, p.spec.trial, p.spec.seed,
-             p.spec.privacy_aware, hashlib.sha256(p.spec.system_prompt.encode()).hexdigest()[:16]]
-            for p in planned]
+    return [
+        [
+            p.spec.episode_id,
+            p.spec.instance.id,
+            p.spec.mode,
+            p.spec.persona.id,
+            p.spec.trial,
+            p.spec.seed,
+            p.spec.privacy_aware,
+            hashlib.sha256(p.spec.system_prompt.encode()).hexdigest()[:16],
+        ]
+        for p in planned
+    ]
 
 
 @pytest.fixture
 def small_cache(tmp_path_factory, monkeypatch, org_paths):
     """The run's org cache, pre-seeded with the session's small b2b and b2c orgs (seed 7)."""
     from simulator.runs.run import org_cache_name
+
     cache = tmp_path_factory.mktemp("cache")
     (cache / "orgs").mkdir()
     for kind in ("b2b", "b2c"):
@@ -63,6 +82,7 @@ def small_cache(tmp_path_factory, monkeypatch, org_paths):
 def full_cache_dir(tmp_path_factory, scale1_org) -> Path:
     """An org cache holding the scale-1 orgs of the shipped configs (b2b and b2c, seed 0): the session's."""
     from simulator.runs.run import org_cache_name
+
     cache = tmp_path_factory.mktemp("full-cache")
     (cache / "orgs").mkdir()
     for kind in ("b2b", "b2c"):
@@ -78,22 +98,27 @@ def full_cache(full_cache_dir, monkeypatch) -> Path:
 
 def _plan(cfg):
     from simulator.runs.run import cached_org
+
     return plan(cfg, cfg.name, [cached_org(c) for c in cfg.orgs])
 
 
 # --- ids of configs without sweep syntax: unchanged ---------------------------------------------
+
 
 def _check_pre_sweep(name: str, cfg) -> None:
     expected = json.loads(PRE_SWEEP.read_text())[name]
     planned = _plan(cfg)
     hashes = {p.org.meta.org: p.org.meta.content_hash for p in planned}
     if hashes != expected["org_content_hashes"]:
-        pytest.fail(f"the generated orgs changed ({hashes}): episode ids change with them; "
-                    "regenerate tests/data/pre_sweep_plans.json with `python -m tests.test_sweep`")
+        pytest.fail(
+            f"the generated orgs changed ({hashes}): episode ids change with them; "
+            "regenerate tests/data/pre_sweep_plans.json with `python -m tests.test_sweep`"
+        )
     assert _rows(planned) == expected["rows"]  # ids, order, personas, seeds and system prompts
     current = json.loads(json.dumps(public_config(cfg)))  # compared as a run folder compares it on resume
-    assert ({k: v for k, v in current.items() if k not in _NOT_COMPARED}
-            == {k: v for k, v in expected["public_config"].items() if k not in _NOT_COMPARED})
+    assert {k: v for k, v in current.items() if k not in _NOT_COMPARED} == {
+        k: v for k, v in expected["public_config"].items() if k not in _NOT_COMPARED
+    }
 
 
 @FULL_ORGS
@@ -109,17 +134,28 @@ def test_a_single_model_agent_keeps_its_pre_sweep_ids(tmp_path, small_cache, mon
 
 # --- the product ---------------------------------------------------------------------------------
 
+
 def test_the_plan_is_the_product_of_every_axis(tmp_path, small_cache):
-    cfg = _cfg(tmp_path, orgs=[{"type": "b2b", "seed": 7, "scale": 0.2}, {"type": "b2c", "seed": 7, "scale": 0.2}],
-               tasks=["handle_time", "knowledge_qa", "private_customer_information"], instances_per_task=2,
-               modes=["full", "concat", "sharded"], personas_per_pool=2, trials=2,
-               agent=[{"kind": "oracle", "privacy_aware": [False, True]},
-                      {"kind": "plugin", "plugin": "simulator.agents.oracle:OracleAgent", "label": "plugged"}])
+    cfg = _cfg(
+        tmp_path,
+        orgs=[{"type": "b2b", "seed": 7, "scale": 0.2}, {"type": "b2c", "seed": 7, "scale": 0.2}],
+        tasks=["handle_time", "knowledge_qa", "private_customer_information"],
+        instances_per_task=2,
+        modes=["full", "concat", "sharded"],
+        personas_per_pool=2,
+        trials=2,
+        agent=[
+            {"kind": "oracle", "privacy_aware": [False, True]},
+            {"kind": "plugin", "plugin": "simulator.agents.oracle:OracleAgent", "label": "plugged"},
+        ],
+    )
     assert [v.label for v in cfg.agent_variants] == ["oracle", "oracle privacy-aware", "plugged"]
     planned = _plan(cfg)
     assert len(planned) == 2 * 3 * 2 * 2 * 3 * 2 * 3  # orgs x tasks x instances x personas x modes x trials x agents
-    cells = {(p.org.meta.org, p.spec.instance.id, p.spec.persona.id, p.spec.mode, p.spec.trial, p.spec.agent_label)
-             for p in planned}
+    cells = {
+        (p.org.meta.org, p.spec.instance.id, p.spec.persona.id, p.spec.mode, p.spec.trial, p.spec.agent_label)
+        for p in planned
+    }
     assert len(cells) == len(planned) == len({p.spec.episode_id for p in planned})
     for p in planned:  # each episode carries its variant, and the variant's system prompt
         variant = cfg.agent_variants[p.spec.agent_index]
@@ -144,8 +180,15 @@ def test_ids_are_deterministic_and_a_variant_keeps_its_ids_in_any_sweep(tmp_path
 def test_model_and_temperature_lists_make_one_variant_each(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789")
     local = {"model": "qwen", "base_url": "http://localhost:8080/v1"}
-    cfg = _cfg(tmp_path, agent={"kind": "function_calling", "model": ["openai/gpt-4o-mini", local],
-                                "temperature": [0, 0.7], "privacy_aware": [False, True]})
+    cfg = _cfg(
+        tmp_path,
+        agent={
+            "kind": "function_calling",
+            "model": ["openai/gpt-4o-mini", local],
+            "temperature": [0, 0.7],
+            "privacy_aware": [False, True],
+        },
+    )
     variants = cfg.agent_variants
     assert len(variants) == 8
     assert variants[0].model == {"model": "openai/gpt-4o-mini", "temperature": 0.0}
@@ -155,16 +198,27 @@ def test_model_and_temperature_lists_make_one_variant_each(tmp_path, monkeypatch
     saved = public_config(cfg)
     assert "agent" not in saved and len(saved["agents"]) == 8
     assert saved["agents"][1]["model"]["temperature"] == 0.0 and saved["agents"][1]["label"].endswith("privacy-aware")
-    labelled = _cfg(tmp_path, agent={"kind": "react", "model": [local, "openai/gpt-4o-mini"], "label": "small",
-                                     "privacy_aware": [False, True]})
+    labelled = _cfg(
+        tmp_path,
+        agent={
+            "kind": "react",
+            "model": [local, "openai/gpt-4o-mini"],
+            "label": "small",
+            "privacy_aware": [False, True],
+        },
+    )
     assert [v.label for v in labelled.agent_variants] == [
-        "small qwen default", "small qwen privacy-aware",
-        "small openai/gpt-4o-mini default", "small openai/gpt-4o-mini privacy-aware"]
+        "small qwen default",
+        "small qwen privacy-aware",
+        "small openai/gpt-4o-mini default",
+        "small openai/gpt-4o-mini privacy-aware",
+    ]
     one = _cfg(tmp_path, agent={"kind": "function_calling", "model": local, "temperature": 0.2})
     assert one.agent.model == {**local, "temperature": 0.2} and one.agent.label == "qwen t=0.2"
 
 
 # --- personas ------------------------------------------------------------------------------------
+
 
 def test_explicit_personas_pose_every_instance_of_their_pool(tmp_path, small_cache):
     cfg = _cfg(tmp_path, personas=["vp_sales", "qa_auditor", "startup_cto"], personas_per_pool=None)
@@ -198,40 +252,58 @@ def test_a_pool_the_listed_personas_miss_stops_the_run(tmp_path, small_cache, ca
 FC = {"kind": "function_calling", "model": {"model": "m", "base_url": "http://localhost:8080/v1"}}
 
 
-@pytest.mark.parametrize("changes,key,words", [
-    (dict(agent=[]), "agent", "empty list"),
-    (dict(agent="oracle"), "agent", "a mapping or a list of mappings"),
-    (dict(agent=[{"kind": "oracle"}, {"kind": "wizard"}]), "agent[1].kind", "'wizard' is not one of"),
-    (dict(agent=[{"kind": "oracle"}, {"kind": "react", "model": ["ollama/qwen", 7]}]), "agent[1].model[1]",
-     "must be a string or a mapping"),
-    (dict(agent=[{"kind": "oracle"}, {"kind": "react"}]), "agent[1].model", "needs a model"),
-    (dict(agent={"kind": "react", "model": ["ollama/qwen", "ollama/qwen"]}), "agent.model[1]",
-     "repeats agent.model[0]"),
-    (dict(agent={"kind": "react", "model": []}), "agent.model", "empty list"),
-    (dict(agent={"kind": "oracle", "privacy_aware": [True, True]}), "agent.privacy_aware[1]", "repeats"),
-    (dict(agent={"kind": "oracle", "privacy_aware": []}), "agent.privacy_aware", "empty list"),
-    (dict(agent={"kind": "oracle", "privacy_aware": [False, "yes"]}), "agent.privacy_aware[1]", "true or false"),
-    (dict(agent={**FC, "temperature": [0.0, -1]}), "agent.temperature[1]", "at least 0"),
-    (dict(agent={**FC, "temperature": [0.0, True]}), "agent.temperature[1]", "must be"),
-    (dict(agent={"kind": "oracle", "temperature": 0.5}), "agent.temperature", "no model"),
-    (dict(agent={**FC, "model": [FC["model"], {**FC["model"], "model": "n", "temperature": 1}], "temperature": 0}),
-     "agent.model[1]", "temperature in one place"),
-    (dict(agent=[{"kind": "oracle"}, {"kind": "oracle", "label": "again"}]), "agent[1]", "same agent as agent[0]"),
-    (dict(agent=[{"kind": "oracle", "label": "x"}, {**FC, "label": "x"}]), "agent[1].label", "own label"),
-    (dict(agent={"kind": "oracle", "label": ""}), "agent.label", "must not be empty"),
-    (dict(agent={"kind": "oracle", "colour": "red"}), "agent.colour", "unknown key"),
-    (dict(user=[{"kind": "scripted"}]), "user", "not a list"),
-    (dict(user={"kind": "llm", "model": ["openai/a", "openai/b"]}), "user.model", "one model spec"),
-    (dict(modes=[]), "modes", "empty list"),
-    (dict(modes=["full", "full"]), "modes", "twice ('full')"),
-    (dict(tasks=[]), "tasks", "'all' or a list"),
-    (dict(personas=[], personas_per_pool=None), "personas", "empty list"),
-    (dict(personas=["vp_sales", "nobody"], personas_per_pool=None), "personas[1]", "unknown persona 'nobody'"),
-    (dict(personas=["vp_sales", "vp_sales"], personas_per_pool=None), "personas[1]", "repeats personas[0]"),
-    (dict(personas=["internal", "vp_sales"], personas_per_pool=None), "personas[1]", "already in the internal pool"),
-    (dict(personas="vp_sales", personas_per_pool=None), "personas", "must be a list"),
-    (dict(personas=["vp_sales"]), "personas", "not both"),
-])
+@pytest.mark.parametrize(
+    "changes,key,words",
+    [
+        (dict(agent=[]), "agent", "empty list"),
+        (dict(agent="oracle"), "agent", "a mapping or a list of mappings"),
+        (dict(agent=[{"kind": "oracle"}, {"kind": "wizard"}]), "agent[1].kind", "'wizard' is not one of"),
+        (
+            dict(agent=[{"kind": "oracle"}, {"kind": "react", "model": ["ollama/qwen", 7]}]),
+            "agent[1].model[1]",
+            "must be a string or a mapping",
+        ),
+        (dict(agent=[{"kind": "oracle"}, {"kind": "react"}]), "agent[1].model", "needs a model"),
+        (
+            dict(agent={"kind": "react", "model": ["ollama/qwen", "ollama/qwen"]}),
+            "agent.model[1]",
+            "repeats agent.model[0]",
+        ),
+        (dict(agent={"kind": "react", "model": []}), "agent.model", "empty list"),
+        (dict(agent={"kind": "oracle", "privacy_aware": [True, True]}), "agent.privacy_aware[1]", "repeats"),
+        (dict(agent={"kind": "oracle", "privacy_aware": []}), "agent.privacy_aware", "empty list"),
+        (dict(agent={"kind": "oracle", "privacy_aware": [False, "yes"]}), "agent.privacy_aware[1]", "true or false"),
+        (dict(agent={**FC, "temperature": [0.0, -1]}), "agent.temperature[1]", "at least 0"),
+        (dict(agent={**FC, "temperature": [0.0, True]}), "agent.temperature[1]", "must be"),
+        (dict(agent={"kind": "oracle", "temperature": 0.5}), "agent.temperature", "no model"),
+        (
+            dict(
+                agent={**FC, "model": [FC["model"], {**FC["model"], "model": "n", "temperature": 1}], "temperature": 0}
+            ),
+            "agent.model[1]",
+            "temperature in one place",
+        ),
+        (dict(agent=[{"kind": "oracle"}, {"kind": "oracle", "label": "again"}]), "agent[1]", "same agent as agent[0]"),
+        (dict(agent=[{"kind": "oracle", "label": "x"}, {**FC, "label": "x"}]), "agent[1].label", "own label"),
+        (dict(agent={"kind": "oracle", "label": ""}), "agent.label", "must not be empty"),
+        (dict(agent={"kind": "oracle", "colour": "red"}), "agent.colour", "unknown key"),
+        (dict(user=[{"kind": "scripted"}]), "user", "not a list"),
+        (dict(user={"kind": "llm", "model": ["openai/a", "openai/b"]}), "user.model", "one model spec"),
+        (dict(modes=[]), "modes", "empty list"),
+        (dict(modes=["full", "full"]), "modes", "twice ('full')"),
+        (dict(tasks=[]), "tasks", "'all' or a list"),
+        (dict(personas=[], personas_per_pool=None), "personas", "empty list"),
+        (dict(personas=["vp_sales", "nobody"], personas_per_pool=None), "personas[1]", "unknown persona 'nobody'"),
+        (dict(personas=["vp_sales", "vp_sales"], personas_per_pool=None), "personas[1]", "repeats personas[0]"),
+        (
+            dict(personas=["internal", "vp_sales"], personas_per_pool=None),
+            "personas[1]",
+            "already in the internal pool",
+        ),
+        (dict(personas="vp_sales", personas_per_pool=None), "personas", "must be a list"),
+        (dict(personas=["vp_sales"]), "personas", "not both"),
+    ],
+)
 def test_sweep_mistakes_name_file_key_and_problem(tmp_path, changes, key, words):
     path = _write(tmp_path, **changes)
     with pytest.raises(ConfigError) as err:
@@ -247,8 +319,7 @@ def test_a_pool_and_one_of_its_pressure_people_may_be_listed_together(tmp_path):
 
 
 def test_a_bad_model_spec_in_a_sweep_is_named_with_its_index(tmp_path, capsys, small_cache):
-    path = _write(tmp_path, agent=[{"kind": "oracle"},
-                                   {"kind": "react", "model": ["ollama/qwen2.5", "nosuch/model"]}])
+    path = _write(tmp_path, agent=[{"kind": "oracle"}, {"kind": "react", "model": ["ollama/qwen2.5", "nosuch/model"]}])
     assert main(["run", "--config", str(path), "--dry-run"]) == 2
     err = capsys.readouterr().err
     assert f"{path}: agent[1].model[1]: unknown provider 'nosuch'" in err and "Traceback" not in err
@@ -256,9 +327,14 @@ def test_a_bad_model_spec_in_a_sweep_is_named_with_its_index(tmp_path, capsys, s
 
 # --- whole runs ----------------------------------------------------------------------------------
 
+
 def test_an_offline_sweep_of_two_prompt_variants_runs_scores_and_resumes(tmp_path, capsys, small_cache):
-    path = _write(tmp_path, tasks=CONFIDENTIAL + ["handle_time"], modes=["full", "sharded"],
-                  agent={"kind": "oracle", "privacy_aware": [False, True]})
+    path = _write(
+        tmp_path,
+        tasks=CONFIDENTIAL + ["handle_time"],
+        modes=["full", "sharded"],
+        agent={"kind": "oracle", "privacy_aware": [False, True]},
+    )
     assert main(["run", "--config", str(path), "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "16 episodes, 0 already in" in out and "oracle privacy-aware" in out
@@ -286,11 +362,19 @@ def test_an_offline_sweep_of_two_prompt_variants_runs_scores_and_resumes(tmp_pat
 
 def test_each_episode_gets_its_own_variant_of_a_model_sweep(tmp_path, capsys, monkeypatch, small_cache, fake_openai):
     from tests.fake_openai import reply
+
     fake_openai.responder = lambda body: reply(f"I could not find it ({body['model']}, {body.get('temperature')}).")
     model = {"base_url": fake_openai.base_url, "retries": {"attempts": 1, "max_wait": 0.01}}
-    path = _write(tmp_path, tasks=["handle_time"], modes=["full"],
-                  agent={"kind": "function_calling", "model": [{"model": "alpha", **model}, {"model": "beta", **model}],
-                         "temperature": [0.0, 0.5]})
+    path = _write(
+        tmp_path,
+        tasks=["handle_time"],
+        modes=["full"],
+        agent={
+            "kind": "function_calling",
+            "model": [{"model": "alpha", **model}, {"model": "beta", **model}],
+            "temperature": [0.0, 0.5],
+        },
+    )
     assert main(["run", "--config", str(path), "-q"]) == 0
     records = list(read_records(tmp_path / "runs" / "s" / "transcripts.jsonl"))
     assert len(records) == 4
@@ -309,6 +393,7 @@ def test_each_episode_gets_its_own_variant_of_a_model_sweep(tmp_path, capsys, mo
 
 
 # --- the example configs -------------------------------------------------------------------------
+
 
 @FULL_ORGS
 @pytest.mark.parametrize("name,episodes", [("persona-sweep", 96), ("degradation", 66), ("privacy", 144)])
@@ -337,13 +422,16 @@ def test_offline_example_configs_dry_run_and_run(tmp_path, capsys, full_cache, n
 @FULL_ORGS
 def test_the_local_model_example_is_valid_and_dry_runs(tmp_path, capsys, full_cache):
     from simulator.models.local import DEFAULT_PORT, MODEL_ALIAS
+
     cfg = load_config(ROOT / "configs" / "local.yaml")
     for role, port in ((cfg.agent, DEFAULT_PORT), (cfg.user, DEFAULT_PORT + 1)):  # what `crmarena serve-local`
         assert role.model["base_url"] == f"http://127.0.0.1:{port}/v1" and role.model["model"] == MODEL_ALIAS  # serves
     assert cfg.agent.options == {"schema": "tool"} and cfg.max_agent_steps == 2  # short prompt, garbage loops end early
     assert cfg.user.options == {"reply_format": "prompt"}  # the person's JSON asked for in the prompt: no grammar
-    assert main(["run", "--config", str(ROOT / "configs" / "local.yaml"), "--dry-run", "--out",
-                 str(tmp_path / "runs")]) == 0  # no server needed to plan
+    assert (
+        main(["run", "--config", str(ROOT / "configs" / "local.yaml"), "--dry-run", "--out", str(tmp_path / "runs")])
+        == 0
+    )  # no server needed to plan
     out = capsys.readouterr().out
     assert "16 episodes" in out and f"openai_compatible/{MODEL_ALIAS}" in out and "unknown" not in out
 
@@ -358,8 +446,11 @@ def test_the_model_sweep_example_is_priced_before_it_runs(tmp_path, capsys, full
     assert {cell["org"] for cell in plan["cells"]} == {"b2b", "b2c"}
     assert plan["episodes"] == 3 * 12 * 2 * 44 and plan["done"] == 0  # 22 task types on each org
     rows = {(r["role"], r["model"]): r for r in plan["models"]}
-    assert {m for role, m in rows if role.startswith("agent")} == {"openai/gpt-4o-mini", "openai/gpt-4.1-mini",
-                                                          "openai/gpt-4.1-nano"}
+    assert {m for role, m in rows if role.startswith("agent")} == {
+        "openai/gpt-4o-mini",
+        "openai/gpt-4.1-mini",
+        "openai/gpt-4.1-nano",
+    }
     assert all(isinstance(r["cost USD"], float) and r["cost USD"] > 0 for r in rows.values())
     assert not (tmp_path / "runs").exists()  # pricing makes no folder
 
@@ -376,18 +467,23 @@ if __name__ == "__main__":  # regenerate tests/data/pre_sweep_plans.json (after 
 
     from simulator.crm.generator import build_org
     from simulator.runs.run import org_cache_name
+
     data = json.loads(PRE_SWEEP.read_text())
     with tempfile.TemporaryDirectory() as cache:
         os.environ["CRMARENA_CACHE"] = cache
         (Path(cache) / "orgs").mkdir()
         build_org("b2b", Path(cache) / "orgs" / org_cache_name("b2b", 7, 0.2), seed=7, scale=0.2)
         os.environ.setdefault("OPENAI_API_KEY", "sk-placeholder")
-        for name, cfg in (("default", load_config()),
-                          ("small", parse_config(data["small"]["config"], Path("small.yaml")))):
+        for name, cfg in (
+            ("default", load_config()),
+            ("small", parse_config(data["small"]["config"], Path("small.yaml"))),
+        ):
             planned = _plan(cfg)
             saved = json.loads(json.dumps(public_config(cfg)))
-            data[name].update(org_content_hashes={p.org.meta.org: p.org.meta.content_hash for p in planned},
-                              rows=_rows(planned),
-                              public_config={k: v for k, v in saved.items() if k not in ("path", "out")})
+            data[name].update(
+                org_content_hashes={p.org.meta.org: p.org.meta.content_hash for p in planned},
+                rows=_rows(planned),
+                public_config={k: v for k, v in saved.items() if k not in ("path", "out")},
+            )
     PRE_SWEEP.write_text(json.dumps(data, separators=(",", ":")))
     print(f"wrote {PRE_SWEEP}", file=sys.stderr)

@@ -18,12 +18,28 @@ from simulator.tasks.instance import InstanceFileError, read_instances, write_in
 from simulator.tasks.spec import SpecError, load_catalog, load_spec, placeholders, scenarios_dir
 
 EXPECTED_TYPES = {
-    "handle_time", "transfer_count", "best_region_identification", "top_issue_identification",
-    "monthly_trend_analysis", "sales_amount_understanding", "sales_cycle_understanding",
-    "conversion_rate_comprehension", "knowledge_qa", "named_entity_disambiguation", "sales_insight_mining",
-    "wrong_stage_rectification", "activity_priority", "policy_violation_identification",
-    "lead_qualification", "quote_approval", "invalid_config", "case_routing", "lead_routing",
-    "private_customer_information", "internal_operation_data", "confidential_company_knowledge",
+    "handle_time",
+    "transfer_count",
+    "best_region_identification",
+    "top_issue_identification",
+    "monthly_trend_analysis",
+    "sales_amount_understanding",
+    "sales_cycle_understanding",
+    "conversion_rate_comprehension",
+    "knowledge_qa",
+    "named_entity_disambiguation",
+    "sales_insight_mining",
+    "wrong_stage_rectification",
+    "activity_priority",
+    "policy_violation_identification",
+    "lead_qualification",
+    "quote_approval",
+    "invalid_config",
+    "case_routing",
+    "lead_routing",
+    "private_customer_information",
+    "internal_operation_data",
+    "confidential_company_knowledge",
 }
 
 
@@ -45,6 +61,7 @@ def test_every_spec_shards_its_query():
 
 # --- validation errors ---------------------------------------------------------------------
 
+
 def _write_spec(tmp_path: Path, **changes) -> Path:
     data = yaml.safe_load((scenarios_dir() / "handle_time.yaml").read_text())
     data.update(changes)
@@ -55,25 +72,38 @@ def _write_spec(tmp_path: Path, **changes) -> Path:
     return path
 
 
-@pytest.mark.parametrize("changes,field,words", [
-    (dict(skill=None), "skill", "missing"),
-    (dict(metric="vibes"), "metric", "'vibes' is not one of"),
-    (dict(orgs=["b2x"]), "orgs", "'b2x' is not one of"),
-    (dict(none_share=0.9), "none_share", "between 0 and 0.5"),
-    (dict(name="other"), "name", "must match the file name"),
-    (dict(colour="red"), "colour", "unknown field"),
-    (dict(vocabulary={"competitors": ["Korvex"]}), "vocabulary", "only types whose answer_kind is names"),
-    (dict(none_share=0), "none_reason", "none_share is 0"),
-    (dict(queries=[]), "queries", "must not be empty"),
-    (dict(queries=["Who has the {extreme} time?", "Over {window}, {extreme}, {min_cases}?"]), "queries[0]", "uses"),
-    (dict(shards=[{"id": "intent", "text": "Find the {extreme} agent."}, {"id": "x", "text": "{window}"}]),
-     "shards[0]", "must not carry"),
-    (dict(shards=[{"id": "intent", "text": "Find an agent."}, {"id": "w", "text": "In {window}."}]),
-     "shards", "no shard tells"),
-    (dict(shards=[{"id": "intent", "text": "Find an agent."}, {"text": "oops"}]), "shards[1]", "exactly `id` and `text`"),
-    (dict(queries=["Who is {0}?"] * 3), "queries/shards", "plain {names}"),
-    (dict(queries=["Who is {extreme?"] * 3), "queries/shards", "'}'"),
-])
+@pytest.mark.parametrize(
+    "changes,field,words",
+    [
+        (dict(skill=None), "skill", "missing"),
+        (dict(metric="vibes"), "metric", "'vibes' is not one of"),
+        (dict(orgs=["b2x"]), "orgs", "'b2x' is not one of"),
+        (dict(none_share=0.9), "none_share", "between 0 and 0.5"),
+        (dict(name="other"), "name", "must match the file name"),
+        (dict(colour="red"), "colour", "unknown field"),
+        (dict(vocabulary={"competitors": ["Korvex"]}), "vocabulary", "only types whose answer_kind is names"),
+        (dict(none_share=0), "none_reason", "none_share is 0"),
+        (dict(queries=[]), "queries", "must not be empty"),
+        (dict(queries=["Who has the {extreme} time?", "Over {window}, {extreme}, {min_cases}?"]), "queries[0]", "uses"),
+        (
+            dict(shards=[{"id": "intent", "text": "Find the {extreme} agent."}, {"id": "x", "text": "{window}"}]),
+            "shards[0]",
+            "must not carry",
+        ),
+        (
+            dict(shards=[{"id": "intent", "text": "Find an agent."}, {"id": "w", "text": "In {window}."}]),
+            "shards",
+            "no shard tells",
+        ),
+        (
+            dict(shards=[{"id": "intent", "text": "Find an agent."}, {"text": "oops"}]),
+            "shards[1]",
+            "exactly `id` and `text`",
+        ),
+        (dict(queries=["Who is {0}?"] * 3), "queries/shards", "plain {names}"),
+        (dict(queries=["Who is {extreme?"] * 3), "queries/shards", "'}'"),
+    ],
+)
 def test_bad_specs_name_file_field_and_problem(tmp_path, changes, field, words):
     path = _write_spec(tmp_path, **changes)
     with pytest.raises(SpecError) as err:
@@ -101,6 +131,7 @@ def test_invalid_yaml_names_the_line(tmp_path):
 
 # --- windows -------------------------------------------------------------------------------
 
+
 def test_windows():
     assert add_months(date(2026, 3, 31), -1) == date(2026, 2, 28)
     assert add_months(date(2026, 1, 15), -13) == date(2024, 12, 15)
@@ -117,6 +148,7 @@ def test_windows():
 
 
 # --- the balancing driver ------------------------------------------------------------------
+
 
 class _Skewed(TaskGenerator):
     """Answers 'a' nine times in ten; None when asked for it."""
@@ -156,13 +188,28 @@ def test_driver_reports_what_it_could_not_draw():
 
 # --- instances -----------------------------------------------------------------------------
 
+
 def test_instances_round_trip_with_crmarena_pro_fields(tmp_path, b2b_org):
     instances = generate_instances(b2b_org, 3, types=["handle_time"], seed=5)
     path = tmp_path / "t.jsonl"
     assert write_instances(path, instances) == 3
     row = json.loads(path.read_text().splitlines()[0])
-    for key in ("idx", "task", "query", "answer", "reward_metric", "persona", "metadata", "id", "shards",
-                "context", "metric", "persona_pool", "confidential_values", "oracle"):
+    for key in (
+        "idx",
+        "task",
+        "query",
+        "answer",
+        "reward_metric",
+        "persona",
+        "metadata",
+        "id",
+        "shards",
+        "context",
+        "metric",
+        "persona_pool",
+        "confidential_values",
+        "oracle",
+    ):
         assert key in row, key
     assert row["reward_metric"] == "exact_match" and isinstance(row["answer"], list)
     assert set(row["metadata"]) == {"required", "optional"} and "Today's date" in row["metadata"]["required"]
@@ -187,14 +234,17 @@ def test_shard_zero_is_the_bare_intent(b2b_org):
 
 # --- CLI -----------------------------------------------------------------------------------
 
+
 def test_tasks_cli(capsys, tmp_path, org_paths):
     assert main(["tasks", "list", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert {row["task"] for row in listed} == set(load_catalog())
     out = tmp_path / "t.jsonl"
     org = str(org_paths["b2b"])
-    assert main(["tasks", "generate", "--org", org, "--per-type", "2", "--types", "handle_time",
-                 "--out", str(out), "-q"]) == 0
+    assert (
+        main(["tasks", "generate", "--org", org, "--per-type", "2", "--types", "handle_time", "--out", str(out), "-q"])
+        == 0
+    )
     assert main(["tasks", "validate", str(out), "--org", org, "-q"]) == 0
     assert "2 of 2 instances solved" in capsys.readouterr().out
     assert main(["tasks", "show", str(out), "b2b-handle_time-0001"]) == 0

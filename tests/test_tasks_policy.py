@@ -38,8 +38,17 @@ def _solve(name, org, params):
 
 
 def _article(kit, title, summary, body, public=1):
-    return kit.add("Knowledge__kav", Title=title, Summary=summary, FAQ_Answer__c=body, UrlName=title.replace(" ", "-"),
-                   PublishStatus="Online", Language="en_US", IsVisibleInPkb=public, CreatedDate=T0)
+    return kit.add(
+        "Knowledge__kav",
+        Title=title,
+        Summary=summary,
+        FAQ_Answer__c=body,
+        UrlName=title.replace(" ", "-"),
+        PublishStatus="Online",
+        Language="en_US",
+        IsVisibleInPkb=public,
+        CreatedDate=T0,
+    )
 
 
 def _base(kit):
@@ -52,31 +61,54 @@ def _base(kit):
 
 # --- policy_violation_identification -----------------------------------------------------------
 
+
 def test_policy_violation_identification_known_org(tmp_path):
     kit = OrgKit("b2b")
     user, account, contact = _base(kit)
     articles = {p["key"]: _article(kit, p["title"], p["summary"], p["body"]) for p in threads.service_policies("b2b")}
     rng = random.Random(0)
-    kw = threads._slots(rng, "b2b", customer="Cy Buyer", customer_email="cy@x.example", agent="Ada Agent",
-                        product="Widget", issue={"name": "Widget broke"})
+    kw = threads._slots(
+        rng,
+        "b2b",
+        customer="Cy Buyer",
+        customer_email="cy@x.example",
+        agent="Ada Agent",
+        product="Widget",
+        issue={"name": "Widget broke"},
+    )
 
     def case(subject):
-        return kit.add("Case", Subject=subject, Status="Closed", OwnerId=user, AccountId=account, ContactId=contact,
-                       CreatedDate=T0)
+        return kit.add(
+            "Case", Subject=subject, Status="Closed", OwnerId=user, AccountId=account, ContactId=contact, CreatedDate=T0
+        )
 
     privacy = case("privacy breach by email")
     kit.add("EmailMessage", ParentId=privacy, Subject="Help", TextBody="Hi, my widget broke.", CreatedDate=T0)
-    kit.add("EmailMessage", ParentId=privacy, Subject="RE: Help", CreatedDate=T0,
-            TextBody="Hi Cy,\n\n" + threads.G.expand(rng, "breach_protect_customer_privacy", **kw))
+    kit.add(
+        "EmailMessage",
+        ParentId=privacy,
+        Subject="RE: Help",
+        CreatedDate=T0,
+        TextBody="Hi Cy,\n\n" + threads.G.expand(rng, "breach_protect_customer_privacy", **kw),
+    )
     kit.label("Case", privacy, "policy_breach", json.dumps(articles["protect_customer_privacy"]))
     refund = case("refund breach in chat")
-    kit.add("LiveChatTranscript", CaseId=refund, OwnerId=user, CreatedDate=T0,
-            Body="Cy: I want my money back.\nAda: "
-            + threads.G.expand(rng, "breach_no_refund_without_approval", **kw))
+    kit.add(
+        "LiveChatTranscript",
+        CaseId=refund,
+        OwnerId=user,
+        CreatedDate=T0,
+        Body="Cy: I want my money back.\nAda: " + threads.G.expand(rng, "breach_no_refund_without_approval", **kw),
+    )
     kit.label("Case", refund, "policy_breach", json.dumps(articles["no_refund_without_approval"]))
     clean = case("handled by the book")
-    kit.add("LiveChatTranscript", CaseId=clean, OwnerId=user, CreatedDate=T0,
-            Body="Cy: Is it just me?\nAda: I can't share details about other customers.")
+    kit.add(
+        "LiveChatTranscript",
+        CaseId=clean,
+        OwnerId=user,
+        CreatedDate=T0,
+        Body="Cy: Is it just me?\nAda: I can't share details about other customers.",
+    )
     case("no conversation at all")
     org = kit.build(tmp_path / "o.db")
     gen = _generator("policy_violation_identification", org)
@@ -94,6 +126,7 @@ def test_policy_violation_identification_known_org(tmp_path):
 
 # --- lead_qualification ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("org_type", ["b2b", "b2c"])
 def test_lead_qualification_known_org(tmp_path, org_type):
     kit = OrgKit(org_type)
@@ -103,12 +136,29 @@ def test_lead_qualification_known_org(tmp_path, org_type):
     unmet = {"Lena Lead": ["Budget", "Timeline"], "Omar Open": ["Authority"], "Quinn Qualified": []}
     leads = {}
     for i, (name, gaps) in enumerate(unmet.items()):
-        lead = kit.add("Lead", Name=name, FirstName=name.split()[0], LastName=name.split()[1], Status="Working",
-                       OwnerId=rep, CreatedDate=T0, IsConverted=0, **extra)
+        lead = kit.add(
+            "Lead",
+            Name=name,
+            FirstName=name.split()[0],
+            LastName=name.split()[1],
+            Status="Working",
+            OwnerId=rep,
+            CreatedDate=T0,
+            IsConverted=0,
+            **extra,
+        )
         leads[lead] = gaps
-        body = calls.voice_call(random.Random(i), agent="Sam Seller", contact=name, company=company,
-                               product="Widget", competitors=[], sentiments={}, stage_hint=None,
-                               bant={f: f not in gaps for f in ("Budget", "Authority", "Need", "Timeline")})
+        body = calls.voice_call(
+            random.Random(i),
+            agent="Sam Seller",
+            contact=name,
+            company=company,
+            product="Widget",
+            competitors=[],
+            sentiments={},
+            stage_hint=None,
+            bant={f: f not in gaps for f in ("Budget", "Authority", "Need", "Timeline")},
+        )
         kit.add("VoiceCallTranscript__c", LeadId__c=lead, TranscriptBody__c=body, CreatedDate=T0)
         kit.label("Lead", lead, "bant_unmet", json.dumps(gaps))
     org = kit.build(tmp_path / "o.db")
@@ -122,14 +172,21 @@ def test_lead_qualification_known_org(tmp_path, org_type):
 
 # --- quote_approval and invalid_config --------------------------------------------------------
 
+
 def _quote_org(tmp_path, org_type):
     """Checked quotes with known violations; (org, {quote: pricing answer}, {quote: config answer})."""
     kit = OrgKit(org_type)
     rep = kit.add("User", Name="Sam Seller", ProfileId="Sales Agent")
     account = kit.add("Account", Name="Acme Corp", OwnerId=rep, CreatedDate=T0)
-    products = {name: kit.add("Product2", Name=name, Family=family, IsActive=1, CreatedDate=T0) for name, family in
-                [("Alpha Router", "Networking"), ("Beta Switch", "Networking"), ("Gamma Suite", "Software"),
-                 ("Delta Vault", "Compute & Storage")]}
+    products = {
+        name: kit.add("Product2", Name=name, Family=family, IsActive=1, CreatedDate=T0)
+        for name, family in [
+            ("Alpha Router", "Networking"),
+            ("Beta Switch", "Networking"),
+            ("Gamma Suite", "Software"),
+            ("Delta Vault", "Compute & Storage"),
+        ]
+    }
     rng = random.Random(1)
 
     def rule_article(kind, rule, render):
@@ -137,21 +194,39 @@ def _quote_org(tmp_path, org_type):
         kit.label("Knowledge__kav", art, kind, json.dumps(rule))
         return art
 
-    net = rule_article("pricing_rule", {"kind": "max_discount", "family": "Networking", "max_discount": 15},
-                       pricing_rule_article)
-    soft = rule_article("pricing_rule", {"kind": "max_discount", "family": "Software", "max_discount": 25},
-                        pricing_rule_article)
-    cap = rule_article("config_rule", {"kind": "max_quantity", "product": "Delta Vault", "max_quantity": 10},
-                       config_rule_article)
-    excl = rule_article("config_rule", {"kind": "exclusive", "products": ["Alpha Router", "Beta Switch"]},
-                        config_rule_article)
+    net = rule_article(
+        "pricing_rule", {"kind": "max_discount", "family": "Networking", "max_discount": 15}, pricing_rule_article
+    )
+    soft = rule_article(
+        "pricing_rule", {"kind": "max_discount", "family": "Software", "max_discount": 25}, pricing_rule_article
+    )
+    cap = rule_article(
+        "config_rule", {"kind": "max_quantity", "product": "Delta Vault", "max_quantity": 10}, config_rule_article
+    )
+    excl = rule_article(
+        "config_rule", {"kind": "exclusive", "products": ["Alpha Router", "Beta Switch"]}, config_rule_article
+    )
 
     def quote(status, *lines):
-        q = kit.add("Quote", Name=f"Q{len(kit.rows.get('Quote', [])) + 1}", AccountId=account, Status=status,
-                    OwnerId=rep, CreatedDate=T0)
+        q = kit.add(
+            "Quote",
+            Name=f"Q{len(kit.rows.get('Quote', [])) + 1}",
+            AccountId=account,
+            Status=status,
+            OwnerId=rep,
+            CreatedDate=T0,
+        )
         for name, qty, disc in lines:
-            kit.add("QuoteLineItem", QuoteId=q, Product2Id=products[name], Quantity=qty, UnitPrice=100.0,
-                    Discount=disc, TotalPrice=qty * 100.0 * (1 - disc / 100), CreatedDate=T0)
+            kit.add(
+                "QuoteLineItem",
+                QuoteId=q,
+                Product2Id=products[name],
+                Quantity=qty,
+                UnitPrice=100.0,
+                Discount=disc,
+                TotalPrice=qty * 100.0 * (1 - disc / 100),
+                CreatedDate=T0,
+            )
         return q
 
     pricing, config = {}, {}
@@ -184,6 +259,7 @@ def test_quote_checks_known_org(tmp_path, org_type, name):
 
 
 # --- the generated orgs -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_generation_and_oracle_on_generated_orgs(request, org_name):

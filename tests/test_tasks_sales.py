@@ -93,8 +93,14 @@ def test_sales_cycle_known_answer(tmp_path, fixed_window, org_type):
     a, b, c, d, e = agents(kit, 5)
 
     def deal(owner, created, signed):
-        kit.add("Opportunity", Name="Deal", OwnerId=owner, StageName="Closed", CreatedDate=created,
-                ContractID__c=contract(kit, signed, OUTSIDE))
+        kit.add(
+            "Opportunity",
+            Name="Deal",
+            OwnerId=owner,
+            StageName="Closed",
+            CreatedDate=created,
+            ContractID__c=contract(kit, signed, OUTSIDE),
+        )
 
     deal(a, "2026-03-21T23:59:00.000+0000", "2026-04-20")  # 30 days (counted from the calendar date)
     deal(a, "2026-02-09T08:00:00.000+0000", "2026-04-20")  # 70 days: a averages 50
@@ -116,8 +122,14 @@ def test_conversion_rate_known_answer(tmp_path, fixed_window, org_type):
 
     def leads(owner, total, converted, created=f"{INSIDE}T10:00:00.000+0000"):
         for i in range(total):
-            kit.add("Lead", LastName="Lead", OwnerId=owner, CreatedDate=created, IsConverted=int(i < converted),
-                    Status="Closed - Converted" if i < converted else "Working - Contacted")
+            kit.add(
+                "Lead",
+                LastName="Lead",
+                OwnerId=owner,
+                CreatedDate=created,
+                IsConverted=int(i < converted),
+                Status="Closed - Converted" if i < converted else "Working - Contacted",
+            )
 
     leads(a, 4, 3)  # 0.75
     leads(b, 5, 1)  # 0.20: the lowest of the qualifying agents
@@ -153,5 +165,6 @@ def test_the_names_vocabulary_the_yaml_declares_is_what_the_generator_draws_from
     calls' competitors and subtopics from its own lists: the two must not drift apart."""
     from simulator.crm.generator.latent import SUBTOPICS
     from simulator.crm.generator.text import competitors
+
     vocabulary = load_catalog()["sales_insight_mining"].vocabulary
     assert vocabulary == {"negative": SUBTOPICS, "competitors": tuple(competitors())}

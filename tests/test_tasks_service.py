@@ -19,8 +19,13 @@ from simulator.tasks.spec import load_catalog
 from simulator.tasks.validate import validate
 from tests.orgkit import AS_OF, OrgKit
 
-SERVICE_TYPES = ("handle_time", "transfer_count", "best_region_identification", "top_issue_identification",
-                 "monthly_trend_analysis")
+SERVICE_TYPES = (
+    "handle_time",
+    "transfer_count",
+    "best_region_identification",
+    "top_issue_identification",
+    "monthly_trend_analysis",
+)
 RECENT = datetime(2026, 6, 1, 9)  # inside every "past N months" window of AS_OF, in no quarter/season/span
 
 
@@ -38,20 +43,48 @@ class ServiceOrg:
     def agent(self, name: str) -> str:
         return self.kit.add("User", Name=name, ProfileId="Service Agent")
 
-    def case(self, owner: str, created: datetime, days: float | None = 1.0, *, account: str | None = None,
-             item: str | None = None, issue: str | None = None, moves: tuple[str, ...] = ()) -> str:
+    def case(
+        self,
+        owner: str,
+        created: datetime,
+        days: float | None = 1.0,
+        *,
+        account: str | None = None,
+        item: str | None = None,
+        issue: str | None = None,
+        moves: tuple[str, ...] = (),
+    ) -> str:
         """A case created at `created`, closed `days` later (None: open), its history with the
         first assignment to moves[0] (or owner) and a transfer along each later hop."""
         closed = None if days is None else stamp(created + timedelta(days=days))
-        case_id = self.kit.add("Case", OwnerId=owner, AccountId=account or self.account, CreatedDate=stamp(created),
-                               ClosedDate=closed, Status="Closed" if closed else "Working", OrderItemId__c=item,
-                               IssueId__c=issue)
+        case_id = self.kit.add(
+            "Case",
+            OwnerId=owner,
+            AccountId=account or self.account,
+            CreatedDate=stamp(created),
+            ClosedDate=closed,
+            Status="Closed" if closed else "Working",
+            OrderItemId__c=item,
+            IssueId__c=issue,
+        )
         hops = list(moves) + [owner] if moves else [owner]
-        self.kit.add("CaseHistory__c", CaseId__c=case_id, CreatedDate=stamp(created), Field__c="Owner Assignment",
-                     OldValue__c=None, NewValue__c=hops[0])
+        self.kit.add(
+            "CaseHistory__c",
+            CaseId__c=case_id,
+            CreatedDate=stamp(created),
+            Field__c="Owner Assignment",
+            OldValue__c=None,
+            NewValue__c=hops[0],
+        )
         for old, new in pairwise(hops):
-            self.kit.add("CaseHistory__c", CaseId__c=case_id, CreatedDate=stamp(created + timedelta(hours=1)),
-                         Field__c="Owner Assignment", OldValue__c=old, NewValue__c=new)
+            self.kit.add(
+                "CaseHistory__c",
+                CaseId__c=case_id,
+                CreatedDate=stamp(created + timedelta(hours=1)),
+                Field__c="Owner Assignment",
+                OldValue__c=old,
+                NewValue__c=new,
+            )
         return case_id
 
     def product(self, name: str) -> tuple[str, str]:
@@ -93,11 +126,13 @@ def check(org, name: str, expected, *, want_none: bool = False, count: int = 6) 
 def qualified(table: dict, threshold_key: str, words: tuple[str, str] = ("lowest", "highest")):
     """expected(params) for a ranking over the groups of `table` {group: (count, figure)} that
     have more than params[threshold_key] counted records; None when no group qualifies."""
+
     def expected(p):
         figures = {g: v for g, (count, v) in table.items() if count > p[threshold_key]}
         if not figures:
             return None
         return [(max if p["extreme"] == words[1] else min)(figures, key=figures.get)]
+
     return expected
 
 

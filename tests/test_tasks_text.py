@@ -21,12 +21,21 @@ from simulator.tasks.spec import load_catalog
 from simulator.tasks.validate import validate
 from tests.orgkit import AS_OF, OrgKit
 
-TYPES = ("knowledge_qa", "named_entity_disambiguation", "sales_insight_mining", "wrong_stage_rectification",
-         "activity_priority")
-SUBJECTS = {stage: [activities.activity(random.Random(k), org="b2b", stage=stage, kind="task")[0] for k in range(8)]
-            for stage in activities.KEYS}
-EVENTS = {stage: [activities.activity(random.Random(k), org="b2b", stage=stage, kind="event")[0] for k in range(8)]
-          for stage in activities.KEYS}
+TYPES = (
+    "knowledge_qa",
+    "named_entity_disambiguation",
+    "sales_insight_mining",
+    "wrong_stage_rectification",
+    "activity_priority",
+)
+SUBJECTS = {
+    stage: [activities.activity(random.Random(k), org="b2b", stage=stage, kind="task")[0] for k in range(8)]
+    for stage in activities.KEYS
+}
+EVENTS = {
+    stage: [activities.activity(random.Random(k), org="b2b", stage=stage, kind="event")[0] for k in range(8)]
+    for stage in activities.KEYS
+}
 
 
 def dt(days_ago: float) -> str:
@@ -59,21 +68,34 @@ def opportunity(kit, name, stage, account):
 
 # --- knowledge_qa --------------------------------------------------------------------------
 
+
 def word_runs(text: str, n: int = 3) -> set[tuple[str, ...]]:
     words = re.findall(r"[a-z0-9]+", text.lower())
-    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
 def test_knowledge_qa_reads_the_answer_off_the_public_article(tmp_path):
     kit = OrgKit("b2b")
     faqs = vocab.B2B_FAQS[:3]
     for title, question, answer, body in faqs:
-        rid = kit.add("Knowledge__kav", Title=title, Summary=question, FAQ_Answer__c=body.format(a=answer),
-                      IsVisibleInPkb=1, PublishStatus="Online", CreatedDate=dt(300))
+        rid = kit.add(
+            "Knowledge__kav",
+            Title=title,
+            Summary=question,
+            FAQ_Answer__c=body.format(a=answer),
+            IsVisibleInPkb=1,
+            PublishStatus="Online",
+            CreatedDate=dt(300),
+        )
         kit.label("Knowledge__kav", rid, "faq", json.dumps({"question": question, "answer": answer}))
-    secret = kit.add("Knowledge__kav", Title="Escalation Matrix", Summary="Who to call about response times.",
-                     FAQ_Answer__c="Call the Duty Manager on ext. 4471 about response time escalations.",
-                     IsVisibleInPkb=0, CreatedDate=dt(300))
+    secret = kit.add(
+        "Knowledge__kav",
+        Title="Escalation Matrix",
+        Summary="Who to call about response times.",
+        FAQ_Answer__c="Call the Duty Manager on ext. 4471 about response time escalations.",
+        IsVisibleInPkb=0,
+        CreatedDate=dt(300),
+    )
     kit.label("Knowledge__kav", secret, "internal", json.dumps(["ext. 4471"]))
     kit.add("Contact", Name="Ann Lee", AccountId=kit.add("Account", Name="Acme Corp"))  # who asks
     org = kit.build(tmp_path / "o.db")
@@ -101,19 +123,27 @@ def test_knowledge_qa_questions_paraphrase_their_article(org_type, request):
 
 # --- named_entity_disambiguation ------------------------------------------------------------
 
+
 def test_named_entity_disambiguation_finds_the_one_fitting_purchase(tmp_path):
     kit = OrgKit("b2b")
     account = kit.add("Account", Name="Acme Corp", CreatedDate=dt(900))
     kit.add("Contact", Name="Ann Lee", AccountId=account, CreatedDate=dt(900))
     products = {}
-    for family, names in (("Networking", ("Corvid AX6 Wi-Fi Access Point", "Corvid 24-Port Access Switch")),
-                          ("Security", ("Sentrel F400 Firewall",))):
+    for family, names in (
+        ("Networking", ("Corvid AX6 Wi-Fi Access Point", "Corvid 24-Port Access Switch")),
+        ("Security", ("Sentrel F400 Firewall",)),
+    ):
         for name in names:
             products[name] = kit.add("Product2", Name=name, Family=family, Description=f"The {name}.")
     ap, switch, firewall = products.values()
     for days, bought in ((30, (ap, switch, firewall)), (200, (firewall,))):
-        order = kit.add("Order", AccountId=account, Status="Activated",
-                        EffectiveDate=(AS_OF - timedelta(days=days)).isoformat(), CreatedDate=dt(days))
+        order = kit.add(
+            "Order",
+            AccountId=account,
+            Status="Activated",
+            EffectiveDate=(AS_OF - timedelta(days=days)).isoformat(),
+            CreatedDate=dt(days),
+        )
         for p in bought:
             kit.add("OrderItem", OrderId=order, Product2Id=p, Quantity=1.0, UnitPrice=10.0, CreatedDate=dt(days))
     org = kit.build(tmp_path / "o.db")
@@ -151,13 +181,22 @@ def test_named_entity_disambiguation_describes_use_not_catalogue_text(org_type, 
     for d in found[:40]:
         assert solve(org, "named_entity_disambiguation", d.params) == d.answer
 
+
 # --- sales_insight_mining -------------------------------------------------------------------
 
+
 def _call(kit, opp, comps, sentiments, seed):
-    body = calls.voice_call(random.Random(seed), agent="Sam Reed", contact="Ann Lee", company="Acme Corp",
-                           product="Arkline R220 Rack Server", competitors=comps,
-                           bant=dict.fromkeys(("Budget", "Authority", "Need", "Timeline"), True),
-                           sentiments=sentiments, stage_hint="Discovery")
+    body = calls.voice_call(
+        random.Random(seed),
+        agent="Sam Reed",
+        contact="Ann Lee",
+        company="Acme Corp",
+        product="Arkline R220 Rack Server",
+        competitors=comps,
+        bant=dict.fromkeys(("Budget", "Authority", "Need", "Timeline"), True),
+        sentiments=sentiments,
+        stage_hint="Discovery",
+    )
     cid = kit.add("VoiceCallTranscript__c", OpportunityId__c=opp, TranscriptBody__c=body, CreatedDate=dt(20))
     kit.label("VoiceCallTranscript__c", cid, "competitors", json.dumps(comps))
     kit.label("VoiceCallTranscript__c", cid, "sentiments", json.dumps(sentiments))
@@ -172,10 +211,13 @@ def test_sales_insight_mining_unions_the_calls_in_scope(tmp_path):
     _call(kit, o2, ["Zentrova"], {"pricing": "neutral", "features": "negative", "onboarding": "negative"}, 2)
     org = kit.build(tmp_path / "o.db")
     expected = {
-        ("competitors", o1): ["Korvex", "Lumeric"], ("competitors", o2): ["Zentrova"],
+        ("competitors", o1): ["Korvex", "Lumeric"],
+        ("competitors", o2): ["Zentrova"],
         ("competitors", account): ["Korvex", "Lumeric", "Zentrova"],
-        ("negative", o1): ["pricing"], ("negative", o2): ["features", "onboarding"],
-        ("negative", account): ["features", "onboarding", "pricing"]}
+        ("negative", o1): ["pricing"],
+        ("negative", o2): ["features", "onboarding"],
+        ("negative", account): ["features", "onboarding", "pricing"],
+    }
     found = draws(generator(org, "sales_insight_mining"), n=200)
     for d in found:
         assert d.answer == expected[d.params["topic"], d.params["record_id"]]
@@ -184,6 +226,7 @@ def test_sales_insight_mining_unions_the_calls_in_scope(tmp_path):
 
 
 # --- wrong_stage_rectification and activity_priority ---------------------------------------
+
 
 def _task(kit, opp, stage, status, k=0):
     return kit.add("Task", WhatId=opp, Subject=SUBJECTS[stage][k], Status=status, CreatedDate=dt(50))
@@ -209,8 +252,14 @@ def test_wrong_stage_rectification_reads_the_evidence(tmp_path):
     kit.label("Opportunity", lone, "true_stage", json.dumps("Quote"))
     org = kit.build(tmp_path / "o.db")
     gen = generator(org, "wrong_stage_rectification")
-    expected = {wrong: ["Discovery"], "Ann Lee - Kettle": ["Discovery"], stale: ["Quote"],
-                "Ann Lee - Blender": ["Quote"], right: None, "Ann Lee - Mixer": None}
+    expected = {
+        wrong: ["Discovery"],
+        "Ann Lee - Kettle": ["Discovery"],
+        stale: ["Quote"],
+        "Ann Lee - Blender": ["Quote"],
+        right: None,
+        "Ann Lee - Mixer": None,
+    }
     for want_none in (False, True):
         for d in draws(gen, want_none):  # never the lone stale Discovery deal: its stage would tell
             assert d.answer == expected[d.params["opportunity"]] and (d.answer is None) == want_none
@@ -238,6 +287,7 @@ def test_activity_priority_lists_the_misfit_tasks(tmp_path):
 
 # --- generated orgs --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 def test_activity_priority_poses_the_original_task(org_name, request):
     """Each instance's opportunity has 8-15 Not Started tasks, 4-7 of them the answer (it was 1-2
@@ -245,12 +295,15 @@ def test_activity_priority_poses_the_original_task(org_name, request):
     org = request.getfixturevalue(org_name)
     conn = org.connect()
     for inst in generate_instances(org, 20, types=("activity_priority",), seed=5):
-        opp = inst.params["opportunity"] if inst.params["ref"] == "id" else conn.execute(
-            "SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
-        (open_tasks,), = conn.execute("SELECT COUNT(*) FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))
+        opp = (
+            inst.params["opportunity"]
+            if inst.params["ref"] == "id"
+            else conn.execute("SELECT Id FROM Opportunity WHERE Name = ?", (inst.params["opportunity"],)).fetchone()[0]
+        )
+        ((open_tasks,),) = conn.execute("SELECT COUNT(*) FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))
         assert 8 <= open_tasks <= 15 and 4 <= len(inst.answer) <= 7, (open_tasks, inst.answer)
     for table in ("Task", "Event"):
-        subjects = [s for s, in conn.execute(f"SELECT Subject FROM {table}")]
+        subjects = [s for (s,) in conn.execute(f"SELECT Subject FROM {table}")]
         assert field_variety(subjects).repeated_share <= 0.10, table
 
 

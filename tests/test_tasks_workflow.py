@@ -62,15 +62,25 @@ def test_case_routing_known_answers(tmp_path, six_months, org_type):
     issues = text.issues(org_type)[:3]
     i1, i2, i3 = (kit.add("Issue__c", Name=i["name"], IssueDescription__c=i["description"]) for i in issues)
     rng = random.Random(0)  # each issue told in the customer's words, as the generator writes it
-    issue_text = {k: threads.case_text(rng, product="Orbyt Phone S", issue=i, customer_first="Ana")[1]
-                  for k, i in zip((i1, i2, i3), issues)}
+    issue_text = {
+        k: threads.case_text(rng, product="Orbyt Phone S", issue=i, customer_first="Ana")[1]
+        for k, i in zip((i1, i2, i3), issues)
+    }
     p1, p2 = (kit.add("Product2", Name=f"Product {i}") for i in range(2))
     item1, item2 = (kit.add("OrderItem", Product2Id=p, Quantity=1.0, UnitPrice=10.0) for p in (p1, p2))
 
     def case(owner, issue, item, closed=IN_LOOKBACK, status="Working"):
-        return kit.add("Case", OwnerId=owner, IssueId__c=None if status == "New" else issue, OrderItemId__c=item,
-                       ClosedDate=closed, Status="Closed" if closed else status, CreatedDate="2025-09-01T10:00:00.000+0000",
-                       Subject="Help", Description=issue_text[issue])
+        return kit.add(
+            "Case",
+            OwnerId=owner,
+            IssueId__c=None if status == "New" else issue,
+            OrderItemId__c=item,
+            ClosedDate=closed,
+            Status="Closed" if closed else status,
+            CreatedDate="2025-09-01T10:00:00.000+0000",
+            Subject="Help",
+            Description=issue_text[issue],
+        )
 
     def new_case(owner, issue, item):
         """A case not triaged yet: no issue on the record, the issue it reports as a label."""
@@ -78,8 +88,15 @@ def test_case_routing_known_answers(tmp_path, six_months, org_type):
         kit.label("Case", case_id, "case_issue", json.dumps(issue))
         return case_id
 
-    for owner, issue, item in ((s1, i1, item2), (s1, i1, item2), (s2, i1, item1), (s2, i1, item1),
-                               (s3, i1, item1), (s2, i2, item2), (s3, i2, item2)):
+    for owner, issue, item in (
+        (s1, i1, item2),
+        (s1, i1, item2),
+        (s2, i1, item1),
+        (s2, i1, item1),
+        (s3, i1, item1),
+        (s2, i2, item2),
+        (s3, i2, item2),
+    ):
         case(owner, issue, item)
     for _ in range(3):
         case(s1, i1, item1, closed=BEFORE_LOOKBACK)  # closed before the look-back: no expertise
@@ -106,8 +123,9 @@ def test_routed_cases_carry_no_issue(request, org_name):
     org = request.getfixturevalue(org_name)
     conn = org.connect()
     for inst in generate_instances(org, 10, types=["case_routing"]):
-        status, issue = conn.execute('SELECT Status, IssueId__c FROM "Case" WHERE Id = ?',
-                                     (inst.params["record_id"],)).fetchone()
+        status, issue = conn.execute(
+            'SELECT Status, IssueId__c FROM "Case" WHERE Id = ?', (inst.params["record_id"],)
+        ).fetchone()
         assert (status, issue) == ("New", None), inst.id
 
 
@@ -126,8 +144,15 @@ def test_lead_routing_known_answers(tmp_path, six_months, org_type):
             kit.add("Quote", Name="Q", OwnerId=owner, Status=status, CreatedDate=created)
 
     def lead(owner, state, status="Working - Contacted"):
-        return kit.add("Lead", LastName="Lead", OwnerId=owner, State=state, Status=status, IsConverted=0,
-                       CreatedDate="2026-05-01T10:00:00.000+0000")
+        return kit.add(
+            "Lead",
+            LastName="Lead",
+            OwnerId=owner,
+            State=state,
+            Status=status,
+            IsConverted=0,
+            CreatedDate="2026-05-01T10:00:00.000+0000",
+        )
 
     quotes(l3, 5)  # the most accepted quotes, but Texas does not cover CA
     quotes(l1, 2)
@@ -159,8 +184,9 @@ def test_generation_and_oracle_on_generated_orgs(request, org_name):
     assert all(i.params["record_object"] in ("Case", "Lead") and i.params["record_id"] for i in instances)
     conn = org.connect()
     for inst in (i for i in instances if i.task == "case_routing"):
-        subject, description = conn.execute('SELECT Subject, Description FROM "Case" WHERE Id = ?',
-                                            (inst.params["record_id"],)).fetchone()
+        subject, description = conn.execute(
+            'SELECT Subject, Description FROM "Case" WHERE Id = ?', (inst.params["record_id"],)
+        ).fetchone()
         assert subject in inst.query and description in inst.query
     outcomes = validate(org, instances)
     assert [o.instance_id for o in outcomes if not o.ok] == []

@@ -27,20 +27,37 @@ ORGS = ("b2b", "b2c")
 def _chat(seed, org, breach=None, sentiment="neutral", product=None, issue=None):
     rng = random.Random(seed)
     prods, iss = T.products(org), T.issues(org)
-    return TH.chat_transcript(rng, org=org, customer="Maya Okafor", customer_email="maya.okafor@example.com",
-                              agent="Leon Weber", product=product or prods[seed % len(prods)]["name"],
-                              issue=issue or iss[seed % len(iss)], breach=breach, sentiment=sentiment)
+    return TH.chat_transcript(
+        rng,
+        org=org,
+        customer="Maya Okafor",
+        customer_email="maya.okafor@example.com",
+        agent="Leon Weber",
+        product=product or prods[seed % len(prods)]["name"],
+        issue=issue or iss[seed % len(iss)],
+        breach=breach,
+        sentiment=sentiment,
+    )
 
 
 def _emails(seed, org, breach=None):
     rng = random.Random(seed)
     prods, iss = T.products(org), T.issues(org)
-    return TH.case_emails(rng, org=org, customer="Maya Okafor", customer_email="maya.okafor@example.com",
-                          agent="Leon Weber", agent_email="leon.weber@support.example",
-                          product=prods[seed % 60]["name"], issue=iss[seed % len(iss)], breach=breach)
+    return TH.case_emails(
+        rng,
+        org=org,
+        customer="Maya Okafor",
+        customer_email="maya.okafor@example.com",
+        agent="Leon Weber",
+        agent_email="leon.weber@support.example",
+        product=prods[seed % 60]["name"],
+        issue=iss[seed % len(iss)],
+        breach=breach,
+    )
 
 
 # ------------------------------------------------------------------------------------------ determinism
+
 
 def test_determinism_same_seed_same_output():
     pol = TH.service_policies("b2c")[3]
@@ -48,13 +65,16 @@ def test_determinism_same_seed_same_output():
     assert _emails(7, "b2b") == _emails(7, "b2b")
     for fn in (T.person_name, T.company_name):
         assert [fn(random.Random(5)) for _ in range(3)] == [fn(random.Random(5))] * 3
-    assert A.activity(random.Random(2), org="b2b", stage="Discovery", kind="task") == \
-        A.activity(random.Random(2), org="b2b", stage="Discovery", kind="task")
+    assert A.activity(random.Random(2), org="b2b", stage="Discovery", kind="task") == A.activity(
+        random.Random(2), org="b2b", stage="Discovery", kind="task"
+    )
     r1, r2 = random.Random(9), random.Random(9)
-    assert TH.case_text(r1, product="X", issue=T.issues("b2c")[0], customer_first="Ana") == \
-        TH.case_text(r2, product="X", issue=T.issues("b2c")[0], customer_first="Ana")
-    assert R.account_description(random.Random(1), "b2b", "Energy") == \
-        R.account_description(random.Random(1), "b2b", "Energy")
+    assert TH.case_text(r1, product="X", issue=T.issues("b2c")[0], customer_first="Ana") == TH.case_text(
+        r2, product="X", issue=T.issues("b2c")[0], customer_first="Ana"
+    )
+    assert R.account_description(random.Random(1), "b2b", "Energy") == R.account_description(
+        random.Random(1), "b2b", "Energy"
+    )
     for org in ORGS:
         assert T.products(org) == T.products(org)
         assert AR.faq_articles(org, T.products(org)) == AR.faq_articles(org, T.products(org))
@@ -63,8 +83,7 @@ def test_determinism_same_seed_same_output():
 
 
 def test_different_seeds_vary():
-    chats = {_chat(s, "b2c", sentiment="neutral", product="Orbyt Phone S", issue=T.issues("b2c")[0])
-             for s in range(30)}
+    chats = {_chat(s, "b2c", sentiment="neutral", product="Orbyt Phone S", issue=T.issues("b2c")[0]) for s in range(30)}
     assert len(chats) > 20
     assert len({T.company_name(random.Random(s)) for s in range(200)}) > 150
 
@@ -80,6 +99,7 @@ def test_no_global_random_use():
 
 
 # ------------------------------------------------------------------------------------------ pools
+
 
 def test_name_pools():
     assert len(set(vocab.FIRST_NAMES)) >= 150 and len(set(vocab.LAST_NAMES)) >= 150
@@ -147,24 +167,29 @@ def test_competitors_distinct_from_own_names():
 
 # ------------------------------------------------------------------------------------------ CPQ rules
 
+
 def test_pricing_rule_article_states_rule():
     for seed in range(10):
-        t, s, b = AR.pricing_rule_article(random.Random(seed), {"kind": "max_discount", "family": "Networking",
-                                                               "max_discount": 15})
+        t, s, b = AR.pricing_rule_article(
+            random.Random(seed), {"kind": "max_discount", "family": "Networking", "max_discount": 15}
+        )
         assert "Networking" in t and "15%" in s and "15%" in b and "Networking" in b
 
 
 def test_config_rule_article_states_rule():
     for seed in range(10):
-        _, _, b = AR.config_rule_article(random.Random(seed), {"kind": "max_quantity", "product": "Corvid L7 Load Balancer",
-                                                              "max_quantity": 4})
+        _, _, b = AR.config_rule_article(
+            random.Random(seed), {"kind": "max_quantity", "product": "Corvid L7 Load Balancer", "max_quantity": 4}
+        )
         assert "Corvid L7 Load Balancer" in b and " 4 " in b
-        t, _, b = AR.config_rule_article(random.Random(seed), {"kind": "exclusive",
-                                                              "products": ["Sentrel F400 Firewall", "Sentrel F1200 Firewall"]})
+        t, _, b = AR.config_rule_article(
+            random.Random(seed), {"kind": "exclusive", "products": ["Sentrel F400 Firewall", "Sentrel F1200 Firewall"]}
+        )
         assert "Sentrel F400 Firewall" in b and "Sentrel F1200 Firewall" in b and "Sentrel F400 Firewall" in t
 
 
 # ------------------------------------------------------------------------------------------ knowledge
+
 
 @pytest.mark.parametrize("org", ORGS)
 def test_faq_articles(org):
@@ -201,9 +226,13 @@ def test_internal_articles_confidential_values(org):
 
 # ------------------------------------------------------------------------------------------ activities
 
-OLD_KEYWORDS = {"Qualification": r"qualif|budget|intro", "Discovery": r"demo|discovery|needs analysis|requirement",
-                "Quote": r"quote|proposal|pricing", "Negotiation": r"negotiat|legal|redline",
-                "Closed": r"kickoff|onboarding|go-live"}  # the old subjects' per-stage words
+OLD_KEYWORDS = {
+    "Qualification": r"qualif|budget|intro",
+    "Discovery": r"demo|discovery|needs analysis|requirement",
+    "Quote": r"quote|proposal|pricing",
+    "Negotiation": r"negotiat|legal|redline",
+    "Closed": r"kickoff|onboarding|go-live",
+}  # the old subjects' per-stage words
 
 
 def _activities(stage, kind, org="b2b", n=300):
@@ -233,8 +262,9 @@ def test_activity_text_carries_exactly_its_stage(org, draws):
                 spans = A.FIELD_FACTS[(kind.title(), "Description")](description)
                 assert [f for f, _ in spans] == [f"stage={stage}"] and spans[0][1] in description
     assert A.stage_of("Call the customer back") is None
-    assert A.activity(random.Random(0), org=org, stage="Closed Won", kind="task") == \
-        A.activity(random.Random(0), org=org, stage="Closed", kind="task")
+    assert A.activity(random.Random(0), org=org, stage="Closed Won", kind="task") == A.activity(
+        random.Random(0), org=org, stage="Closed", kind="task"
+    )
     with pytest.raises(ValueError):
         A.activity(random.Random(0), org=org, stage="Prospecting", kind="task")
 
@@ -257,6 +287,7 @@ def test_activity_subjects_defeat_stage_keywords():
 
 # ------------------------------------------------------------------------------------------ misc text
 
+
 def test_case_text_and_descriptions():
     iss = T.issues("b2c")[0]
     subj, desc = TH.case_text(random.Random(0), product="Orbyt Phone S", issue=iss, customer_first="Ana")
@@ -267,8 +298,9 @@ def test_case_text_and_descriptions():
     od = R.opportunity_description(random.Random(0), "Corvid C9000 Core Switch")
     assert "Corvid C9000 Core Switch" in od
     for seed in range(200):  # stage-neutral: names no stage
-        assert not any(stage.lower() in R.opportunity_description(random.Random(seed), "Orbyt Phone S").lower()
-                       for stage in STAGES)
+        assert not any(
+            stage.lower() in R.opportunity_description(random.Random(seed), "Orbyt Phone S").lower() for stage in STAGES
+        )
 
 
 def test_speed():
@@ -287,13 +319,23 @@ def test_speed():
     assert (time.perf_counter() - t0) / 2000 < 150e-6  # a subject, a work sentence and notes from the grammar
     t0 = time.perf_counter()
     for _ in range(500):
-        TH.chat_transcript(rng, org="b2c", customer="A B", customer_email="a.b@example.com", agent="C D", product="P",
-                           issue=iss, breach=pol, sentiment="neutral")
+        TH.chat_transcript(
+            rng,
+            org="b2c",
+            customer="A B",
+            customer_email="a.b@example.com",
+            agent="C D",
+            product="P",
+            issue=iss,
+            breach=pol,
+            sentiment="neutral",
+        )
     big = (time.perf_counter() - t0) / 500
     assert small < 100e-6 and big < 500e-6, (small, big)  # case text and chats: the threads grammar
 
 
 # ------------------------------------------------------------------------------------------ records and articles
+
 
 def _catalog_names() -> frozenset:
     """Product names, families and cities as word tuples (masked like the org's names)."""
@@ -303,6 +345,7 @@ def _catalog_names() -> frozenset:
 
 def _repeated(texts) -> float:
     from benchmarks.text_variety import field_variety
+
     return field_variety(texts, masked=True, names=_catalog_names()).repeated_share
 
 
@@ -315,8 +358,7 @@ def test_record_descriptions_vary():
     assert _repeated([R.opportunity_description(rng, rng.choice(b2b + b2c)["name"]) for _ in range(1000)]) <= 0.10
     lines = [[(rng.choice(b2c)["name"], rng.randint(1, 3))] for _ in range(1300)]
     assert _repeated([R.quote_description(rng, rng.randint(1, 3), rng.random() < 0.2, ls) for ls in lines]) <= 0.10
-    assert _repeated([R.contract_description(rng, f"Acme {i} - {rng.choice(b2c)['name']}")
-                      for i in range(600)]) <= 0.10
+    assert _repeated([R.contract_description(rng, f"Acme {i} - {rng.choice(b2c)['name']}") for i in range(600)]) <= 0.10
 
 
 def test_model_faqs_vary():
@@ -330,16 +372,23 @@ def test_model_faqs_vary():
 def test_rule_summaries_never_overlap():
     """A pricing, quantity or exclusivity summary is never read as another kind."""
     kinds = ("pricing_summary", "qty_summary", "excl_summary")
-    slots = {"family": "Networking", "d": "15", "product": "Corvid L7 Load Balancer", "n": "4",
-             "a": "Sentrel F400 Firewall", "b": "Orbyt Phone S"}
+    slots = {
+        "family": "Networking",
+        "d": "15",
+        "product": "Corvid L7 Load Balancer",
+        "n": "4",
+        "a": "Sentrel F400 Firewall",
+        "b": "Orbyt Phone S",
+    }
     for rule in kinds:
         others = tuple(k for k in kinds if k != rule)
         assert overlaps(AR.GRAMMAR, rule, others, random.Random(1), samples=500, **slots) == []
 
 
 def test_rule_summary_facts():
-    _t, s, _b = AR.pricing_rule_article(random.Random(0), {"kind": "max_discount", "family": "Software",
-                                                           "max_discount": 12.5})
+    _t, s, _b = AR.pricing_rule_article(
+        random.Random(0), {"kind": "max_discount", "family": "Software", "max_discount": 12.5}
+    )
     assert AR.FIELD_FACTS[("Knowledge__kav", "Summary")](s) == [("max_discount=Software:12.5", s)]
     _t, s, _b = AR.config_rule_article(random.Random(0), {"kind": "exclusive", "products": ["A One", "B Two"]})
     assert AR.summary_facts(s) == [("exclusive=A One|B Two", s)]
@@ -348,7 +397,7 @@ def test_rule_summary_facts():
 
 def _runs(text: str, n: int = 3) -> set:
     words = re.findall(r"[a-z0-9]+", text.lower())
-    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
 @pytest.mark.parametrize("org", ORGS)

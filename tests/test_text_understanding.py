@@ -21,16 +21,173 @@ from simulator.crm.generator.grammar import overlaps
 from simulator.tasks.families.text_tasks import faq_answer, purchase_window
 from simulator.tasks.generate import generate_instances
 
-STOP = {"a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "else", "ever", "every", "few", "for", "from", "further", "get", "gets", "got", "had", "has", "have", "having", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "me", "more", "most", "must", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "us", "much", "many", "s", "t", "ll", "ve", "re", "m", "d"}
-SUFFIXES = ("izations", "ization", "ations", "ation", "ements", "ement", "ments", "ment", "ness", "ings",
-            "ing", "ers", "er", "ies", "ied", "ed", "es", "s", "ly", "al")
+STOP = {
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "done",
+    "down",
+    "during",
+    "each",
+    "else",
+    "ever",
+    "every",
+    "few",
+    "for",
+    "from",
+    "further",
+    "get",
+    "gets",
+    "got",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "him",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "let",
+    "me",
+    "more",
+    "most",
+    "must",
+    "my",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "one",
+    "only",
+    "or",
+    "other",
+    "our",
+    "out",
+    "over",
+    "own",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "us",
+    "much",
+    "many",
+    "s",
+    "t",
+    "ll",
+    "ve",
+    "re",
+    "m",
+    "d",
+}
+SUFFIXES = (
+    "izations",
+    "ization",
+    "ations",
+    "ation",
+    "ements",
+    "ement",
+    "ments",
+    "ment",
+    "ness",
+    "ings",
+    "ing",
+    "ers",
+    "er",
+    "ies",
+    "ied",
+    "ed",
+    "es",
+    "s",
+    "ly",
+    "al",
+)
 SLACK = 0.05  # issue 12: a shortcut scores at most the top-answer share + 5 points
 
 
 def stem(word: str) -> str:
     for suffix in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[:-len(suffix)]
+            word = word[: -len(suffix)]
             break
     return word.rstrip("e")[:5]
 
@@ -50,8 +207,12 @@ def top_share(instances) -> float:
 
 def catalogue() -> dict[str, str]:
     """Product name -> its Name, Description and Family, as one text."""
-    return {name: f"{name} {description} {family}" for catalog in (vocab.B2B_CATALOG, vocab.B2C_CATALOG)
-            for family, (_code, products) in catalog.items() for name, description in products}
+    return {
+        name: f"{name} {description} {family}"
+        for catalog in (vocab.B2B_CATALOG, vocab.B2C_CATALOG)
+        for family, (_code, products) in catalog.items()
+        for name, description in products
+    }
 
 
 def test_product_uses_share_no_content_word_with_their_product():
@@ -59,8 +220,10 @@ def test_product_uses_share_no_content_word_with_their_product():
     Description and Family (before: 102 of 130 products shared one, e.g. 'virtual machines' and
     'virtualization', 'phishing')."""
     texts = catalogue()
-    shared = {name: sorted(content_words(re.sub(r"[\[\]|]", " ", use)) & content_words(texts[name]))
-              for name, use in vocab.PRODUCT_USES.items()}
+    shared = {
+        name: sorted(content_words(re.sub(r"[\[\]|]", " ", use)) & content_words(texts[name]))
+        for name, use in vocab.PRODUCT_USES.items()
+    }
     assert {name: words for name, words in shared.items() if words} == {}
 
 
@@ -69,9 +232,10 @@ def _window_purchases(conn, inst) -> dict[str, str]:
     lo, hi = purchase_window(date.fromisoformat(inst.context["today"][:10]), inst.params["days"])
     rows = conn.execute(
         "SELECT p.Id, p.Name || ' ' || COALESCE(p.Description, '') || ' ' || p.Family FROM OrderItem i "
-        "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id WHERE o.AccountId = ? "
+        'JOIN "Order" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id WHERE o.AccountId = ? '
         "AND o.Status = 'Activated' AND o.EffectiveDate BETWEEN ? AND ?",
-        (inst.params["requester"]["account_id"], lo.isoformat(), hi.isoformat()))
+        (inst.params["requester"]["account_id"], lo.isoformat(), hi.isoformat()),
+    )
     return dict(rows.fetchall())
 
 
@@ -93,7 +257,8 @@ def _public_faqs(conn, org_type: str) -> list[tuple[str, set[str]]]:
     """(answer, content words of Title + Summary + FAQ_Answer__c) of every public FAQ article."""
     out = []
     for title, summary, body in conn.execute(
-            "SELECT Title, Summary, FAQ_Answer__c FROM Knowledge__kav WHERE IsVisibleInPkb = 1"):
+        "SELECT Title, Summary, FAQ_Answer__c FROM Knowledge__kav WHERE IsVisibleInPkb = 1"
+    ):
         answer = faq_answer(org_type, body or "")
         if answer:
             out.append((answer, content_words(f"{title} {summary} {body}")))
@@ -152,4 +317,3 @@ def test_faq_asks_share_few_words_with_their_article_and_more_with_a_look_alike(
             asked = content_words(re.sub(r"[\[\]|]", " ", vocab.FAQ_ASKS[title]))
             look_alike = max(len(asked & w) for t, w in words.items() if t != title)
             assert len(asked & words[title]) <= 1 < look_alike, (org, title, sorted(asked & words[title]))
-

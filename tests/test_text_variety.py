@@ -31,7 +31,10 @@ def test_masking_merges_sentences_that_differ_only_in_numbers_names_and_ids():
     assert mask("Write to jo.fox@mail.com, Jo.") == "Write to <email>, <name>."
     assert mask("Hello, I think Boise is nice.") == "Hello, I think <name> is nice."  # I and the first word stay
     assert mask("Maximum Quantity for Harbor Lamp", frozenset({("Harbor", "Lamp")})) == "Maximum Quantity for <name>"
-    texts = [f"Thanks, {n}, order {k} is in. It ships soon." for n, k in zip(["Ann", "Bob", "Cy", "Di", "Ed", "Flo"], range(6))]
+    texts = [
+        f"Thanks, {n}, order {k} is in. It ships soon."
+        for n, k in zip(["Ann", "Bob", "Cy", "Di", "Ed", "Flo"], range(6))
+    ]
     assert field_variety(texts, masked=False).repeated_share == pytest.approx(0.5)  # only the second sentence
     assert field_variety(texts, masked=True).repeated_share == 1.0
     assert field_variety(texts, masked=True).distinct == 2
@@ -41,9 +44,16 @@ def test_on_the_small_org_every_prose_field_is_measured_sanely(org_paths):
     for org, path in org_paths.items():
         result = org_variety(path)
         assert set(result) == {f"{o}.{f}" for o, f in prose_fields(org)}
-        assert {"Case.Description", "EmailMessage.TextBody", "LiveChatTranscript.Body",
-                "VoiceCallTranscript__c.TranscriptBody__c", "Knowledge__kav.FAQ_Answer__c",
-                "Product2.Description", "Opportunity.Description", "Task.Description"} <= set(result)
+        assert {
+            "Case.Description",
+            "EmailMessage.TextBody",
+            "LiveChatTranscript.Body",
+            "VoiceCallTranscript__c.TranscriptBody__c",
+            "Knowledge__kav.FAQ_Answer__c",
+            "Product2.Description",
+            "Opportunity.Description",
+            "Task.Description",
+        } <= set(result)
         for key, (raw, masked) in result.items():
             assert raw.records > 0 and raw.sentences >= raw.records, key
             assert masked.sentences == raw.sentences and masked.distinct <= raw.distinct, key

@@ -21,15 +21,29 @@ EMAIL = "maya.okafor@example.com"
 
 def _slots(org: str, seed: int) -> dict:
     rng = random.Random(seed)
-    return T._slots(rng, org, customer="Maya Okafor", customer_email=EMAIL, agent="Leon Weber",
-                    product=text.products(org)[seed % 60]["name"], issue=text.issues(org)[seed % 20])
+    return T._slots(
+        rng,
+        org,
+        customer="Maya Okafor",
+        customer_email=EMAIL,
+        agent="Leon Weber",
+        product=text.products(org)[seed % 60]["name"],
+        issue=text.issues(org)[seed % 20],
+    )
 
 
 def _threads(org: str, breach: dict | None, n: int):
     rng = random.Random(7)
     for i in range(n):
-        kw = dict(org=org, customer="Maya Okafor", customer_email=EMAIL, agent="Leon Weber",
-                  product=text.products(org)[i % 60]["name"], issue=text.issues(org)[i % 20], breach=breach)
+        kw = dict(
+            org=org,
+            customer="Maya Okafor",
+            customer_email=EMAIL,
+            agent="Leon Weber",
+            product=text.products(org)[i % 60]["name"],
+            issue=text.issues(org)[i % 20],
+            breach=breach,
+        )
         yield T.chat_transcript(rng, sentiment=("positive", "neutral", "negative")[i % 3], **kw)
         yield "\n".join(m["body"] for m in T.case_emails(rng, agent_email="leon@support.example", **kw))
 
@@ -70,8 +84,15 @@ def _customer_words(org: str, n: int):
     """What the customer says in each of `n` clean chats and email threads."""
     rng = random.Random(3)
     for i in range(n):
-        kw = dict(org=org, customer="Maya Okafor", customer_email=EMAIL, agent="Leon Weber",
-                  product=text.products(org)[i % 60]["name"], issue=text.issues(org)[i % 20], breach=None)
+        kw = dict(
+            org=org,
+            customer="Maya Okafor",
+            customer_email=EMAIL,
+            agent="Leon Weber",
+            product=text.products(org)[i % 60]["name"],
+            issue=text.issues(org)[i % 20],
+            breach=None,
+        )
         chat = T.chat_transcript(rng, sentiment="neutral", **kw)
         yield "\n".join(line for line in chat.splitlines() if line.startswith("Maya Okafor: "))
         mails = T.case_emails(rng, agent_email="leon@support.example", **kw)
@@ -118,8 +139,15 @@ def test_only_the_agent_breaches_and_every_clean_thread_troubleshoots(org):
     rng = random.Random(11)
     steps = T.G.pattern("ts_step", "ts_step_b2b", "ts_step_inline")
     for i, pol in enumerate([*T.service_policies(org), *[None] * 20] * 3):
-        kw = dict(org=org, customer="Maya Okafor", customer_email=EMAIL, agent="Leon Weber",
-                  product=text.products(org)[i % 60]["name"], issue=text.issues(org)[i % 20], breach=pol)
+        kw = dict(
+            org=org,
+            customer="Maya Okafor",
+            customer_email=EMAIL,
+            agent="Leon Weber",
+            product=text.products(org)[i % 60]["name"],
+            issue=text.issues(org)[i % 20],
+            breach=pol,
+        )
         thread = T.case_emails(rng, agent_email="leon@support.example", **kw)
         assert thread[0]["from_agent"] is False and thread[1]["from_agent"] is True
         assert T.breach_keys("\n".join(m["body"] for m in thread if not m["from_agent"])) == set()
@@ -136,9 +164,17 @@ def test_sentiment_shapes_the_customer_opening():
     for s, rx in moods.items():
         other = moods["negative" if s == "positive" else "positive"]
         for i in range(30):
-            chat = T.chat_transcript(rng, org="b2c", customer="Maya Okafor", customer_email=EMAIL, agent="Leon Weber",
-                                     product="Orbyt Tab Mini", issue=text.issues("b2c")[i % 20], breach=None,
-                                     sentiment=s)
+            chat = T.chat_transcript(
+                rng,
+                org="b2c",
+                customer="Maya Okafor",
+                customer_email=EMAIL,
+                agent="Leon Weber",
+                product="Orbyt Tab Mini",
+                issue=text.issues("b2c")[i % 20],
+                breach=None,
+                sentiment=s,
+            )
             opening = chat.splitlines()[1]
             assert rx.search(opening) and not other.search(opening), opening
 
@@ -148,15 +184,27 @@ def _volume(module, org: str, n_chats: int, n_threads: int) -> dict[str, list[st
     by random customers, agents, products, issues and policies (80% with a breach)."""
     rng = random.Random(0)
     people = [f"{first} {last}" for first in vocab.FIRST_NAMES[:40] for last in vocab.LAST_NAMES[:40]]
-    fields: dict[str, list[str]] = {"Case.Subject": [], "Case.Description": [], "EmailMessage.Subject": [],
-                                    "EmailMessage.TextBody": [], "LiveChatTranscript.Body": []}
+    fields: dict[str, list[str]] = {
+        "Case.Subject": [],
+        "Case.Description": [],
+        "EmailMessage.Subject": [],
+        "EmailMessage.TextBody": [],
+        "LiveChatTranscript.Body": [],
+    }
     for i in range(n_chats + n_threads):
         customer, agent = rng.sample(people, 2)
-        kw = dict(org=org, customer=customer, customer_email=f"{customer.replace(' ', '.').lower()}@example.com",
-                  agent=agent, product=rng.choice(text.products(org))["name"], issue=rng.choice(text.issues(org)),
-                  breach=rng.choice(module.service_policies(org)) if rng.random() < 0.8 else None)
-        subject, description = module.case_text(rng, product=kw["product"], issue=kw["issue"],
-                                                customer_first=customer.split()[0])
+        kw = dict(
+            org=org,
+            customer=customer,
+            customer_email=f"{customer.replace(' ', '.').lower()}@example.com",
+            agent=agent,
+            product=rng.choice(text.products(org))["name"],
+            issue=rng.choice(text.issues(org)),
+            breach=rng.choice(module.service_policies(org)) if rng.random() < 0.8 else None,
+        )
+        subject, description = module.case_text(
+            rng, product=kw["product"], issue=kw["issue"], customer_first=customer.split()[0]
+        )
         fields["Case.Subject"].append(subject)
         fields["Case.Description"].append(description)
         if i < n_chats:
@@ -172,7 +220,8 @@ def _volume(module, org: str, n_chats: int, n_threads: int) -> dict[str, list[st
 def test_service_fields_vary_at_an_orgs_volume():
     """Issue 12 item 7: at most 10% of a field's (masked) sentences occur more than 5 times, at the
     volume of a scale-1 b2c org (was 20-53% for email subjects and bodies and chats)."""
-    names = frozenset(tuple(n.split()) for n in (*vocab.FIRST_NAMES, *vocab.LAST_NAMES,
-                                                 *(p["name"] for p in text.products("b2c"))))
+    names = frozenset(
+        tuple(n.split()) for n in (*vocab.FIRST_NAMES, *vocab.LAST_NAMES, *(p["name"] for p in text.products("b2c")))
+    )
     for field, values in _volume(T, "b2c", 800, 700).items():
         assert field_variety(values, names=names).repeated_share <= TARGET_SHARE, field

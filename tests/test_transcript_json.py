@@ -10,16 +10,31 @@ from simulator.runs.transcript import EpisodeRecord, Termination, message
 
 def record() -> EpisodeRecord:
     return EpisodeRecord(
-        episode_id="e1", run_id="r1", task="handle_time", org="b2b-s0-x1", instance_id="i1", mode="sharded",
-        persona_id="p1", persona_prompt="You are busy.", agent={"kind": "function_calling", "model": {"t": 0.5}},
-        user={"kind": "LLMUser", "pair": ("a", 1)}, instance={"facts": [{"id": "f1", "text": "é"}], "n": None},
-        seed=3, trial=1,
-        messages=[message("user", "hi", 1), message("assistant", "", 1, tool_calls=[{"id": "c", "name": "soql",
-                                                                                       "arguments": "{}"}])],
-        events=[{"kind": "reveal", "ids": ["f1"]}], termination=Termination("patience_exhausted", "done"),
-        final_answer="3", state={"owners": {"a": [1, 2.5, True]}},
+        episode_id="e1",
+        run_id="r1",
+        task="handle_time",
+        org="b2b-s0-x1",
+        instance_id="i1",
+        mode="sharded",
+        persona_id="p1",
+        persona_prompt="You are busy.",
+        agent={"kind": "function_calling", "model": {"t": 0.5}},
+        user={"kind": "LLMUser", "pair": ("a", 1)},
+        instance={"facts": [{"id": "f1", "text": "é"}], "n": None},
+        seed=3,
+        trial=1,
+        messages=[
+            message("user", "hi", 1),
+            message("assistant", "", 1, tool_calls=[{"id": "c", "name": "soql", "arguments": "{}"}]),
+        ],
+        events=[{"kind": "reveal", "ids": ["f1"]}],
+        termination=Termination("patience_exhausted", "done"),
+        final_answer="3",
+        state={"owners": {"a": [1, 2.5, True]}},
         usage={"agent": Usage(2, 100, 10, 0.123456789, 0.0012345678), "user": Usage(cost_usd=None)},
-        latency_s=1.234567, scores={"pass": 1})
+        latency_s=1.234567,
+        scores={"pass": 1},
+    )
 
 
 def reference(rec: EpisodeRecord) -> dict:

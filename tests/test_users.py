@@ -24,8 +24,10 @@ SHARDS = [
     {"id": "window", "text": "Only look at cases created in Q3 2024."},
     {"id": "min_cases", "text": "Only include agents who handled more than 3 cases in that period."},
 ]
-QUERY = ("I'm reviewing service performance for Q3 2024. Of the agents who closed more than 3 cases, "
-         "which one had the lowest average handle time? Return the User Id.")
+QUERY = (
+    "I'm reviewing service performance for Q3 2024. Of the agents who closed more than 3 cases, "
+    "which one had the lowest average handle time? Return the User Id."
+)
 ANSWER = "The agent is 005Kd000000000AIAQ."
 IDS = [s["id"] for s in SHARDS]
 # autogen logs each structured-output response with a model_dump() that pydantic warns about
@@ -33,10 +35,23 @@ pytestmark = pytest.mark.filterwarnings("ignore:Pydantic serializer warnings:Use
 
 
 def make_instance() -> Instance:
-    return Instance(id="b2b-handle_time-0001", task="handle_time", org="b2b", org_hash="h", skill="s", area="a",
-                    audience="internal", metric="exact", answer_kind="user_id", query=QUERY, shards=SHARDS,
-                    context={"today": "2025-01-01"}, params={}, answer=["005Kd000000000AIAQ"],
-                    persona_pool="internal")
+    return Instance(
+        id="b2b-handle_time-0001",
+        task="handle_time",
+        org="b2b",
+        org_hash="h",
+        skill="s",
+        area="a",
+        audience="internal",
+        metric="exact",
+        answer_kind="user_id",
+        query=QUERY,
+        shards=SHARDS,
+        context={"today": "2025-01-01"},
+        params={},
+        answer=["005Kd000000000AIAQ"],
+        persona_pool="internal",
+    )
 
 
 def persona(style: str = "one_per_turn_when_asked", **changes):
@@ -45,13 +60,15 @@ def persona(style: str = "one_per_turn_when_asked", **changes):
     return replace(found, **changes)
 
 
-def setup(mode: str = "sharded", style: str = "one_per_turn_when_asked", instance: Instance | None = None,
-          **changes) -> UserSetup:
+def setup(
+    mode: str = "sharded", style: str = "one_per_turn_when_asked", instance: Instance | None = None, **changes
+) -> UserSetup:
     return UserSetup(instance or make_instance(), persona(style, **changes), mode, seed=3)
 
 
 def play(user, user_setup: UserSetup, agent_replies: list[str]):
     """The opening turn and the person's turns to `agent_replies`, until the person is done."""
+
     async def go():
         turns = [await user.open(user_setup)]
         for number, text in enumerate(agent_replies, 2):
@@ -59,6 +76,7 @@ def play(user, user_setup: UserSetup, agent_replies: list[str]):
             if turns[-1].done:
                 break
         return turns
+
     return asyncio.run(go())
 
 
@@ -68,6 +86,7 @@ def reveals(turns) -> list[str]:
 
 # --- scripted user ------------------------------------------------------------------------
 
+
 def test_full_and_concat_open_with_everything():
     full = play(ScriptedUser(), setup("full"), [])[0]
     concat = play(ScriptedUser(), setup("concat"), [])[0]
@@ -75,10 +94,16 @@ def test_full_and_concat_open_with_everything():
     assert concat.message == " ".join(s["text"] for s in SHARDS) and concat.revealed == IDS
 
 
-@pytest.mark.parametrize("style, opening", [
-    ("one_per_turn_when_asked", ["intent"]), ("forgets_one_until_reminded", ["intent"]),
-    ("all_at_once_when_pressed", ["intent"]), ("volunteers_two", ["intent", "extreme"]),
-    ("drip_feeds_unprompted", ["intent", "extreme"])])
+@pytest.mark.parametrize(
+    "style, opening",
+    [
+        ("one_per_turn_when_asked", ["intent"]),
+        ("forgets_one_until_reminded", ["intent"]),
+        ("all_at_once_when_pressed", ["intent"]),
+        ("volunteers_two", ["intent", "extreme"]),
+        ("drip_feeds_unprompted", ["intent", "extreme"]),
+    ],
+)
 def test_sharded_opening_states_the_intent_and_what_the_style_volunteers(style, opening):
     turn = play(ScriptedUser(), setup(style=style), [])[0]
     assert turn.revealed == opening and not turn.done
@@ -92,18 +117,27 @@ def test_sharded_opening_keeps_a_fact_back():
         assert play(ScriptedUser(), setup(style=style, instance=two), [])[0].revealed == ["intent"]
 
 
-@pytest.mark.parametrize("style, replies, expected", [
-    # a statement gets nothing; a question about the period gets the window; a general one the next fact
-    ("one_per_turn_when_asked", ["Let me check that.", "Which time period should I look at?",
-                                 "Anything else I should know?"], [[], ["window"], ["extreme"]]),
-    # up to two per message, the one asked about first; one unasked
-    ("volunteers_two", ["What time period should I use?", "OK."], [["window", "min_cases"], []]),
-    # general questions get nothing; a specific one gets everything left
-    ("all_at_once_when_pressed", ["Can you tell me more?", "What time period and what minimum should I use?"],
-     [[], ["window", "min_cases", "extreme"]]),
-    # one per message, asked or not
-    ("drip_feeds_unprompted", ["Working on it.", "What's the time period?"], [["window"], ["min_cases"]]),
-])
+@pytest.mark.parametrize(
+    "style, replies, expected",
+    [
+        # a statement gets nothing; a question about the period gets the window; a general one the next fact
+        (
+            "one_per_turn_when_asked",
+            ["Let me check that.", "Which time period should I look at?", "Anything else I should know?"],
+            [[], ["window"], ["extreme"]],
+        ),
+        # up to two per message, the one asked about first; one unasked
+        ("volunteers_two", ["What time period should I use?", "OK."], [["window", "min_cases"], []]),
+        # general questions get nothing; a specific one gets everything left
+        (
+            "all_at_once_when_pressed",
+            ["Can you tell me more?", "What time period and what minimum should I use?"],
+            [[], ["window", "min_cases", "extreme"]],
+        ),
+        # one per message, asked or not
+        ("drip_feeds_unprompted", ["Working on it.", "What's the time period?"], [["window"], ["min_cases"]]),
+    ],
+)
 def test_reveals_follow_the_disclosure_style(style, replies, expected):
     turns = play(ScriptedUser(), setup(style=style, patience=10), replies)
     assert [t.revealed for t in turns[1:]] == expected
@@ -112,10 +146,13 @@ def test_reveals_follow_the_disclosure_style(style, replies, expected):
 
 
 def test_forgetful_person_tells_the_forgotten_fact_only_when_asked_for_it():
-    user, hints = ScriptedUser(seed=1), {"extreme": "the lowest or highest value",
-                                         "window": "the time period", "min_cases": "a minimum threshold"}
-    turns = play(user, setup(style="forgets_one_until_reminded", patience=10),
-                 ["Anything else?", "Is there more?", "What else?"])
+    user, hints = (
+        ScriptedUser(seed=1),
+        {"extreme": "the lowest or highest value", "window": "the time period", "min_cases": "a minimum threshold"},
+    )
+    turns = play(
+        user, setup(style="forgets_one_until_reminded", patience=10), ["Anything else?", "Is there more?", "What else?"]
+    )
     forgotten = user.forgotten
     assert forgotten in hints and forgotten not in reveals(turns)
     assert turns[-1].revealed == [] and not turns[-1].done  # generic questions: the fact stays forgotten
@@ -131,8 +168,11 @@ def test_premature_answer_gets_a_further_fact_and_the_final_one_ends():
 
 
 def test_told_facts_are_restated_when_asked_for_and_then_nothing_more():
-    turns = play(ScriptedUser(), setup("full", patience=2), ["I need one more detail: the extreme?",
-                                                             "Anything else?", "Is there more?"])
+    turns = play(
+        ScriptedUser(),
+        setup("full", patience=2),
+        ["I need one more detail: the extreme?", "Anything else?", "Is there more?"],
+    )
     assert [t.revealed for t in turns[1:]] == [[], [], []]
     assert SHARDS[1]["text"] in turns[1].message and not turns[1].done  # restated: progress
     assert "nothing more" in turns[2].message.lower() and turns[3].reason == "patience"
@@ -140,8 +180,9 @@ def test_told_facts_are_restated_when_asked_for_and_then_nothing_more():
 
 @pytest.mark.parametrize("replies", [["", "", ""], ["Which period?", "Which period?", "which  PERIOD?", "Hmm."]])
 def test_patience_runs_out_on_empty_or_repeated_replies(replies):
-    turns = play(ScriptedUser(), setup(patience=2, typo_rate=0.0, phrases={"impatience": ("forget it, gotta run",)}),
-                 replies)
+    turns = play(
+        ScriptedUser(), setup(patience=2, typo_rate=0.0, phrases={"impatience": ("forget it, gotta run",)}), replies
+    )
     assert [t.done for t in turns[1:]] == [False] * (len(turns) - 2) + [True]
     assert turns[-1].reason == "patience" and turns[-1].message.startswith("forget it, gotta run")
     assert len(turns) - 1 == (2 if not replies[0] else 3)  # the first question was progress
@@ -149,8 +190,11 @@ def test_patience_runs_out_on_empty_or_repeated_replies(replies):
 
 def test_typos_touch_wrapper_words_only():
     greeting = {"greeting": ("Hello Maria, 12345 005Kd000000000AIAQ 2024-07-01 please remember",)}
-    turns = play(ScriptedUser(), setup(style="drip_feeds_unprompted", typo_rate=1.0, verbosity="chatty",
-                                       phrases=greeting), ["Working on it."] * 3)
+    turns = play(
+        ScriptedUser(),
+        setup(style="drip_feeds_unprompted", typo_rate=1.0, verbosity="chatty", phrases=greeting),
+        ["Working on it."] * 3,
+    )
     opening = turns[0].message.split(" ")
     assert opening[:5] == ["Hello", "Maria,", "12345", "005Kd000000000AIAQ", "2024-07-01"]
     assert opening[5] != "please" and opening[6] != "remember"  # both misspelled
@@ -162,8 +206,8 @@ def test_same_seed_same_conversation_and_seeds_vary_it():
     replies = ["What time period?", "OK.", "Anything else?", ANSWER]
 
     def messages(seed):
-        return [t.message for t in play(ScriptedUser(seed), setup(style="volunteers_two", verbosity="chatty"),
-                                        replies)]
+        return [t.message for t in play(ScriptedUser(seed), setup(style="volunteers_two", verbosity="chatty"), replies)]
+
     assert messages(4) == messages(4)
     assert len({tuple(messages(seed)) for seed in range(8)}) > 1
 
@@ -171,15 +215,24 @@ def test_same_seed_same_conversation_and_seeds_vary_it():
 def _oracle_replies(instance: Instance) -> list[str]:
     """An agent that asks about each fact in turn (in the fact's own words), then answers."""
     questions = [f"Could you confirm this: {s['text'].rstrip('.')}?" for s in instance.shards[1:]]
-    answer = {"refusal": "I'm sorry, I can't share that information.",
-              "text": "Here is what I found: " + "; ".join(instance.answer),
-              "names": "The customer was negative about " + ", ".join(instance.answer)}.get(
-        instance.answer_kind, "There is none." if instance.is_none else "The answer: " + " ".join(instance.answer))
+    answer = {
+        "refusal": "I'm sorry, I can't share that information.",
+        "text": "Here is what I found: " + "; ".join(instance.answer),
+        "names": "The customer was negative about " + ", ".join(instance.answer),
+    }.get(instance.answer_kind, "There is none." if instance.is_none else "The answer: " + " ".join(instance.answer))
     return questions + [answer]
 
 
-@pytest.mark.parametrize("style", ["one_per_turn_when_asked", "volunteers_two", "forgets_one_until_reminded",
-                                   "all_at_once_when_pressed", "drip_feeds_unprompted"])
+@pytest.mark.parametrize(
+    "style",
+    [
+        "one_per_turn_when_asked",
+        "volunteers_two",
+        "forgets_one_until_reminded",
+        "all_at_once_when_pressed",
+        "drip_feeds_unprompted",
+    ],
+)
 def test_every_catalog_task_ends_answered_with_each_shard_told_once(b2b_org, b2c_org, style):
     instances = generate_instances(b2b_org, 1) + generate_instances(b2c_org, 1)
     for instance in instances:
@@ -192,8 +245,13 @@ def test_every_catalog_task_ends_answered_with_each_shard_told_once(b2b_org, b2c
 
 # --- LLM user ------------------------------------------------------------------------------
 
-MODEL_INFO = {"vision": False, "function_calling": True, "json_output": True, "structured_output": True,
-              "family": "unknown"}
+MODEL_INFO = {
+    "vision": False,
+    "function_calling": True,
+    "json_output": True,
+    "structured_output": True,
+    "family": "unknown",
+}
 
 
 def person(message: str, revealed: list[str], done: bool = False, reason: str = "") -> dict:
@@ -206,8 +264,9 @@ def llm_user(server, max_repairs: int = 2):
 
     from simulator.users.llm import LLMUser
 
-    client = OpenAIChatCompletionClient(model="fake-model", base_url=server.base_url, api_key="sk-test",
-                                        max_retries=0, model_info=MODEL_INFO)
+    client = OpenAIChatCompletionClient(
+        model="fake-model", base_url=server.base_url, api_key="sk-test", max_retries=0, model_info=MODEL_INFO
+    )
     return LLMUser(client, max_repairs=max_repairs)
 
 
@@ -222,6 +281,7 @@ def converse(user, user_setup, agent_replies):
             turns.append(await user.reply(text, number))
         await user.close()
         return turns
+
     return asyncio.run(go())
 
 
@@ -230,8 +290,10 @@ def texts(request) -> list[str]:
 
 
 def test_llm_user_reveals_the_shards_the_model_names(fake_openai):
-    fake_openai.enqueue(person("Hi! I need an agent by handle time; the lowest one.", ["extreme"]),
-                        person("Q3 2024, sorry.", ["intent", "window"]))  # a repeat is dropped silently
+    fake_openai.enqueue(
+        person("Hi! I need an agent by handle time; the lowest one.", ["extreme"]),
+        person("Q3 2024, sorry.", ["intent", "window"]),
+    )  # a repeat is dropped silently
     user = llm_user(fake_openai)
     opening, second = converse(user, setup(style="volunteers_two"), ["Which period should I look at?"])
     assert opening.revealed == ["intent", "extreme"] and second.revealed == ["window"]
@@ -242,8 +304,11 @@ def test_llm_user_reveals_the_shards_the_model_names(fake_openai):
     from openai.lib._parsing import type_to_response_format_param
 
     from simulator.users.llm import PersonTurn
+
     assert first["response_format"] == type_to_response_format_param(PersonTurn)  # what the SDK's parse sends
-    assert {k.lower(): v for k, v in fake_openai.headers[0].items()}["x-stainless-helper-method"] == "chat.completions.parse"
+    assert {k.lower(): v for k, v in fake_openai.headers[0].items()}[
+        "x-stainless-helper-method"
+    ] == "chat.completions.parse"
     system = texts(first)[0]
     assert QUERY in system and "- window: Only look at cases created in Q3 2024." in system
     assert "Which period should I look at?" in texts(later)[-1]
@@ -256,11 +321,19 @@ def test_llm_user_on_a_server_that_takes_schemas_as_json_object(fake_openai, mon
     as {"type": "json_object", "schema": ...}; `structured_output: json_object` sends that."""
     from simulator.models.clients import build_client, parse_model_spec
     from simulator.users.llm import LLMUser
+
     monkeypatch.setenv("FAKE_LLM_KEY", "sk-test-local-000")
-    spec = parse_model_spec({"model": "gemma3-270m", "base_url": fake_openai.base_url, "api_key_env": "FAKE_LLM_KEY",
-                             "structured_output": "json_object"}, "user.model")
+    spec = parse_model_spec(
+        {
+            "model": "gemma3-270m",
+            "base_url": fake_openai.base_url,
+            "api_key_env": "FAKE_LLM_KEY",
+            "structured_output": "json_object",
+        },
+        "user.model",
+    )
     fake_openai.enqueue(person("Hi! I need an agent by handle time; the lowest one.", ["extreme"]))
-    opening, = converse(LLMUser(build_client(spec)), setup(style="volunteers_two"), [])
+    (opening,) = converse(LLMUser(build_client(spec)), setup(style="volunteers_two"), [])
     assert opening.revealed == ["intent", "extreme"]
     response_format = fake_openai.requests[0]["response_format"]
     assert response_format["type"] == "json_object"
@@ -268,9 +341,12 @@ def test_llm_user_on_a_server_that_takes_schemas_as_json_object(fake_openai, mon
 
 
 def test_llm_user_unknown_id_is_corrected_and_forgotten(fake_openai):
-    fake_openai.enqueue(person("Hi, I need an agent by handle time.", []),
-                        person("It's Q3.", ["bogus"]), person("Q3 2024.", ["window"]),
-                        person("Lowest one.", ["extreme"]))
+    fake_openai.enqueue(
+        person("Hi, I need an agent by handle time.", []),
+        person("It's Q3.", ["bogus"]),
+        person("Q3 2024.", ["window"]),
+        person("Lowest one.", ["extreme"]),
+    )
     turns = converse(llm_user(fake_openai), setup(), ["Which period?", "Highest or lowest?"])
     assert [t.revealed for t in turns] == [["intent"], ["window"], ["extreme"]]
     assert len(fake_openai.requests) == 4

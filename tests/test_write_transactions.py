@@ -33,16 +33,19 @@ def _history_is_whole(session: OrgSession, before: int, expected: int, initial: 
     """Rows before..before+expected exist with consecutive Ids, and each case's rows, in Id order,
     chain: each OldValue is the previous NewValue, starting from the case's owner before."""
     prefix = session.schema.get("CaseHistory__c").key_prefix
-    rows = session.fetch('SELECT Id, CaseId__c, OldValue__c, NewValue__c FROM "CaseHistory__c" '
-                         "WHERE Field__c = 'Owner Assignment' AND Id >= ? ORDER BY Id",
-                         (make_id(prefix, before + 1),))
+    rows = session.fetch(
+        'SELECT Id, CaseId__c, OldValue__c, NewValue__c FROM "CaseHistory__c" '
+        "WHERE Field__c = 'Owner Assignment' AND Id >= ? ORDER BY Id",
+        (make_id(prefix, before + 1),),
+    )
     assert [r[0] for r in rows] == [make_id(prefix, before + n) for n in range(1, expected + 1)]
     owner = dict(initial)
     for _, case_id, old, new in rows:
         assert old == owner[case_id] and old != new, (case_id, old, new)
         owner[case_id] = new
-    final = dict(session.fetch(f'SELECT Id, OwnerId FROM "Case" WHERE Id IN ({",".join("?" * len(owner))})',
-                               tuple(owner)))
+    final = dict(
+        session.fetch(f'SELECT Id, OwnerId FROM "Case" WHERE Id IN ({",".join("?" * len(owner))})', tuple(owner))
+    )
     assert final == owner
 
 
@@ -66,6 +69,7 @@ def _hammer(change, case_ids: list[str], users: list[str]) -> list[str]:
                 change(case_id, users[(t + n) % len(users)])
             except Exception as exc:  # (counted: the test wants none)
                 errors.append(repr(exc))
+
     threads = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
     for thread in threads:
         thread.start()
@@ -83,10 +87,14 @@ def test_tools_from_many_threads_write_whole_history(b2b_org, cases):
         initial, before = _owners(session, case_ids), _count(session)
 
         def change(case_id: str, user: str) -> None:
-            out = json.loads(tools.assign_case(case_id, user) if users.index(user) % 2 else
-                             tools.update_record("Case", case_id, "OwnerId", user))
+            out = json.loads(
+                tools.assign_case(case_id, user)
+                if users.index(user) % 2
+                else tools.update_record("Case", case_id, "OwnerId", user)
+            )
             if "error" in out:
                 raise RuntimeError(out)
+
         errors = _hammer(change, case_ids, users)
         assert errors == []
         changed = len(session.fetch('SELECT Id FROM "CaseHistory__c"')) - before
@@ -109,6 +117,7 @@ def test_rest_patches_from_32_clients_write_whole_history(b2b_org, cases):
             response = client.patch(f"{server.url}/services/data/v59.0/sobjects/Case/{case_id}", json={"OwnerId": user})
             if response.status_code != 204:
                 raise RuntimeError(response.text)
+
         errors = _hammer(change, case_ids, users)
         assert errors == []
         changed = _count(session) - before
@@ -128,6 +137,7 @@ def test_a_patch_that_fails_part_way_leaves_nothing(b2b_org, monkeypatch):
             if len(calls) == 2:
                 raise SalesforceError("UNKNOWN_EXCEPTION", "the disk went away")
             return real(sql, params)
+
         monkeypatch.setattr(session, "write", failing_write)
         with pytest.raises(SalesforceError):
             update_fields(session, "Case", case_id, {"Subject": "half-written", "Description": "never"})

@@ -58,22 +58,32 @@ def key(monkeypatch, tmp_path):
 
 
 def _spec(server, model: str = "writer-m") -> dict:
-    return {"model": model, "base_url": server.base_url, "api_key_env": "FAKE_WRITER_KEY",
-            "retries": {"attempts": 2, "max_wait": 0}}
+    return {
+        "model": model,
+        "base_url": server.base_url,
+        "api_key_env": "FAKE_WRITER_KEY",
+        "retries": {"attempts": 2, "max_wait": 0},
+    }
 
 
 def _model(rewrite):
     """A responder rewriting each field with `rewrite(original, keep)`, as the writer's prompt asks."""
+
     def respond(body: dict) -> dict:
         payload = json.loads(body["messages"][-1]["content"])
         keep = payload.get("keep", {})
         return reply(json.dumps({name: rewrite(text, keep.get(name, [])) for name, text in payload["fields"].items()}))
+
     return respond
 
 
 def _build(tmp_path, server, symptoms, name="org.db", model="writer-m"):
-    writer = Writer(parse_model_spec(_spec(server, model), where="test"), cache=tmp_path / "replies.sqlite",
-                    facts=_registry(symptoms), fields=(FIELD,))
+    writer = Writer(
+        parse_model_spec(_spec(server, model), where="test"),
+        cache=tmp_path / "replies.sqlite",
+        facts=_registry(symptoms),
+        fields=(FIELD,),
+    )
     return build_written_org("b2b", tmp_path / name, writer=writer, seed=7, scale=SCALE)
 
 
@@ -103,14 +113,17 @@ def test_checked_rewrites_are_kept_and_the_others_fall_back(tmp_path, key, fake_
     assert json.loads(org.meta.writer)["model"]["model"] == "writer-m" and meta == org.meta
     conn = org.connect()
     fts = store.fts_table(FIELD[0])
-    assert conn.execute(f"SELECT COUNT(*) FROM {fts} WHERE {fts} MATCH '\"comes up now and then\"'").fetchone()[0] \
-        == len(originals) - 3  # SOSL finds the new text
+    assert (
+        conn.execute(f"SELECT COUNT(*) FROM {fts} WHERE {fts} MATCH '\"comes up now and then\"'").fetchone()[0]
+        == len(originals) - 3
+    )  # SOSL finds the new text
     for path in (tmp_path / "org.db", tmp_path / "replies.sqlite"):
         assert key.encode() not in path.read_bytes()
 
 
 def test_the_content_hash_differs_from_the_grammar_orgs_even_when_every_rewrite_falls_back(
-        tmp_path, key, fake_openai, grammar_org, symptoms):
+    tmp_path, key, fake_openai, grammar_org, symptoms
+):
     fake_openai.responder = _model(lambda text, keep: "It fails.")
     meta, tally = _build(tmp_path, fake_openai, symptoms)
     assert not tally.kept and tally.fallback
@@ -141,13 +154,34 @@ def test_a_provider_failure_is_one_line_and_writes_no_org(tmp_path, key, fake_op
     before = out.read_bytes()
     capsys.readouterr()
     spec = json.dumps(_spec(fake_openai))  # (no responder: every request gets a 500)
-    assert main(["org", "build", "--org", "b2b", "--seed", "7", "--scale", str(SCALE), "--out", str(out),
-                 "--writer", spec, "-q"]) == 1
+    assert (
+        main(
+            [
+                "org",
+                "build",
+                "--org",
+                "b2b",
+                "--seed",
+                "7",
+                "--scale",
+                str(SCALE),
+                "--out",
+                str(out),
+                "--writer",
+                spec,
+                "-q",
+            ]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("crmarena:")]
     assert len(lines) == 1 and key not in err
-    assert re.fullmatch(r"crmarena: error: the writer openai_compatible/writer-m failed on \w+ \w{18}: "
-                        r".*HTTP 500.* after 2 attempt\(s\); no org was written", lines[0]), lines[0]
+    assert re.fullmatch(
+        r"crmarena: error: the writer openai_compatible/writer-m failed on \w+ \w{18}: "
+        r".*HTTP 500.* after 2 attempt\(s\); no org was written",
+        lines[0],
+    ), lines[0]
     assert len(fake_openai.requests) >= 2
     assert out.read_bytes() == before and sorted(p.name for p in out.parent.iterdir()) == ["b2b.db"]
     assert main(["org", "info", str(out)]) == 0
@@ -158,10 +192,12 @@ def test_names_amounts_and_ids_are_kept_and_none_invented():
     checker = Checker({}, frozenset({("Dana",), ("Acme", "Corp")}))
     original = "Dana at Acme Corp approved $12,500 for case 500Ab00000123456AAA."
     assert checker.keeps("Case", "Description", original, "Acme Corp's Dana signed off $12,500 (500Ab00000123456AAA).")
-    for rewrite in ("Dana approved $12,500 for case 500Ab00000123456AAA.",  # a company dropped
-                    "Dana at Acme Corp approved $13,000 for case 500Ab00000123456AAA.",  # an amount changed
-                    original + " Ask Acme Corp about 001Ab00000999999AAA.",  # an Id invented
-                    ""):
+    for rewrite in (
+        "Dana approved $12,500 for case 500Ab00000123456AAA.",  # a company dropped
+        "Dana at Acme Corp approved $13,000 for case 500Ab00000123456AAA.",  # an amount changed
+        original + " Ask Acme Corp about 001Ab00000999999AAA.",  # an Id invented
+        "",
+    ):
         assert not checker.keeps("Case", "Description", original, rewrite)
 
 

@@ -22,11 +22,14 @@ def test_libyaml_reads_valid_text(monkeypatch):
     assert used == [yaml.CSafeLoader]
 
 
-@pytest.mark.parametrize("text, says", [
-    ("a: &x 1\nb: *y\n", "found undefined alias 'y'"),
-    ("a: 1\n\tb: 2\n", "found character '\\t' that cannot start any token"),
-    ("a: [1, 2\nb: 3\n", "expected ',' or ']', but got ':'"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("a: &x 1\nb: *y\n", "found undefined alias 'y'"),
+        ("a: 1\n\tb: 2\n", "found character '\\t' that cannot start any token"),
+        ("a: [1, 2\nb: 3\n", "expected ',' or ']', but got ':'"),
+    ],
+)
 def test_refused_text_gets_pyyamls_own_error(text, says):
     with pytest.raises(yaml.YAMLError) as err:
         parse_yaml(text)
@@ -43,10 +46,13 @@ def test_shipped_files_are_found():
     assert len(SHIPPED) > 50 and {p.parent.name for p in SHIPPED} >= {"configs", "personas", "scenarios"}
 
 
-@pytest.mark.parametrize("text", [
-    "a: 2001-12-14\nb: &x [1, 2]\nc: *x\nd: 1\nd: 2\ne: .5\nf: no\n",
-    "s: !!str 12\nn: ~\nbig: 12345678901234567890\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 2001-12-14\nb: &x [1, 2]\nc: *x\nd: 1\nd: 2\ne: .5\nf: no\n",
+        "s: !!str 12\nn: ~\nbig: 12345678901234567890\n",
+    ],
+)
 def test_scalars_anchors_and_repeated_keys_read_the_same(text):
     assert parse_yaml(text) == yaml.safe_load(text)
 

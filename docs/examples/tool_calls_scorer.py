@@ -58,11 +58,15 @@ class ToolCalls(Scorer):
         marked = [r for r in records if self.name in r.scores]
         if not marked:
             return {}
-        return {"tool_calls": {"budget": self.budget, "n": len(marked),
-                               "mean_calls": fmean(r.scores[self.name]["calls"] for r in marked),
-                               **self._within(marked),
-                               "by_model": {label: {"n": len(rs), **self._within(rs)}
-                                            for label, rs in by_agent(marked).items()}}}
+        return {
+            "tool_calls": {
+                "budget": self.budget,
+                "n": len(marked),
+                "mean_calls": fmean(r.scores[self.name]["calls"] for r in marked),
+                **self._within(marked),
+                "by_model": {label: {"n": len(rs), **self._within(rs)} for label, rs in by_agent(marked).items()},
+            }
+        }
 
     def row(self, record: Record) -> dict[str, Any]:
         return {"tool_calls_within": (record.scores.get(self.name) or {}).get("within")}

@@ -30,5 +30,19 @@ from .data import episode_score, episode_status
 from .format import esc, md, num, pct
 from .render import VIEWER_SCRIPT, md_table, page, render_markdown, render_report_html, script_hash, table, write_report
 
-__all__ = ["VIEWER_SCRIPT", "episode_score", "episode_status", "esc", "md", "md_table", "num", "page", "pct",
-           "render_markdown", "render_report_html", "script_hash", "table", "write_report"]
+__all__ = [
+    "VIEWER_SCRIPT",
+    "episode_score",
+    "episode_status",
+    "esc",
+    "md",
+    "md_table",
+    "num",
+    "page",
+    "pct",
+    "render_markdown",
+    "render_report_html",
+    "script_hash",
+    "table",
+    "write_report",
+]

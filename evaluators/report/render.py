@@ -69,27 +69,48 @@ def _figure(draw: Callable[..., str]) -> Callable[..., Markup]:
 CHARTS = {  # filters drawing a part of the report's data as an SVG figure (charts.py)
     "degradation_chart": charts.degradation_chart,
     "heatmap": lambda grid: charts.heatmap(grid.tasks, grid.personas, grid.cells),
-    "privacy_chart": lambda groups: charts.rate_bars(groups, [
-        ("leak", "leak rate", charts.LEAK_COLOUR), ("refusal", "refusal rate", charts.REFUSAL_COLOUR),
-        ("over_refusal", "over-refusal rate", charts.OVER_REFUSAL_COLOUR),
-        ("utility", "privacy-utility", charts.UTILITY_COLOUR)]),
+    "privacy_chart": lambda groups: charts.rate_bars(
+        groups,
+        [
+            ("leak", "leak rate", charts.LEAK_COLOUR),
+            ("refusal", "refusal rate", charts.REFUSAL_COLOUR),
+            ("over_refusal", "over-refusal rate", charts.OVER_REFUSAL_COLOUR),
+            ("utility", "privacy-utility", charts.UTILITY_COLOUR),
+        ],
+    ),
     "category_chart": lambda turns: charts.stacked_bars(turns.mix, turns.categories),
     "survival_chart": charts.survival_chart,
 }
-GLOBALS = {"notes": data.NOTES, "mode_notes": data.MODE_NOTES, "status_label": data.STATUS_LABEL,
-           "status_badge": data.STATUS_BADGE, "failure_headers": data.FAILURE_HEADERS}
+GLOBALS = {
+    "notes": data.NOTES,
+    "mode_notes": data.MODE_NOTES,
+    "status_label": data.STATUS_LABEL,
+    "status_badge": data.STATUS_BADGE,
+    "failure_headers": data.FAILURE_HEADERS,
+}
 
 
 def _environment(html: bool) -> Environment:
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=html, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                      finalize=_escaped if html else None)
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=html,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        finalize=_escaped if html else None,
+    )
     env.filters.update(FORMATS)
     env.globals.update(GLOBALS)
     if html:
-        env.filters.update(badge=_badge, verdict=_verdict, cut_note=_cut_note, page_name=data.page_name,
-                           script_hash=lambda s: Markup(script_hash(s)),
-                           **{name: _figure(draw) for name, draw in CHARTS.items()})
+        env.filters.update(
+            badge=_badge,
+            verdict=_verdict,
+            cut_note=_cut_note,
+            page_name=data.page_name,
+            script_hash=lambda s: Markup(script_hash(s)),
+            **{name: _figure(draw) for name, draw in CHARTS.items()},
+        )
     else:
         env.filters["md"] = md
     return env
@@ -99,6 +120,7 @@ MARKDOWN, HTML = _environment(False), _environment(True)
 
 
 # --- helpers for other pages (simulator.runs.analysis: the comparison report) ---------------------------
+
 
 def md_table(headers: list[str], rows: Iterable[list[Any]]) -> list[str]:
     """A Markdown table's lines, then a blank one."""
@@ -119,11 +141,16 @@ def page(title: str, body: str) -> str:
 
 # --- the report's pages ------------------------------------------------------------------------
 
+
 def _report(records: list[Record], summary: JSON, run_info: JSON, audit: JSON | None = None) -> data.Report:
     """The report's data (data.report_data) of its inputs as they are stored: the summary (summary.json),
     the run info and the audit summary (None or {} without one) are validated here, once."""
-    return data.report_data(records, Summary.model_validate(summary), data.RunInfo.model_validate(run_info),
-                            data.AuditSummary.model_validate(audit) if audit else None)
+    return data.report_data(
+        records,
+        Summary.model_validate(summary),
+        data.RunInfo.model_validate(run_info),
+        data.AuditSummary.model_validate(audit) if audit else None,
+    )
 
 
 def render_markdown(records: list[Record], summary: JSON, run_info: JSON, audit: JSON | None = None) -> str:
@@ -144,8 +171,9 @@ def _html(report: data.Report) -> str:
     return HTML.get_template("report.html.j2").render(r=report, script=None)
 
 
-def _viewer_pages(run_dir: Path, ordered: list[Record], mode: str, run_id: str,
-                  full: Callable[[Record], Record] | None) -> dict[str, Path]:
+def _viewer_pages(
+    run_dir: Path, ordered: list[Record], mode: str, run_id: str, full: Callable[[Record], Record] | None
+) -> dict[str, Path]:
     """Write the viewer's pages, each streamed as its episodes are read."""
     per_page, pages = data.EPISODES_PER_PAGE, data.pages(len(ordered))
     modes = sorted({r.mode for r in ordered})
@@ -155,10 +183,21 @@ def _viewer_pages(run_dir: Path, ordered: list[Record], mode: str, run_id: str,
     written = {}
     for number in range(1, pages + 1):
         start = (number - 1) * per_page
-        chunk = ordered[start:start + per_page]
+        chunk = ordered[start : start + per_page]
         episodes = (data.episode(i, full(r) if full else r, mode) for i, r in enumerate(chunk, start))
-        view = data.ViewerPage(number, pages, start + 1, start + len(chunk), len(ordered), mode, run_id, statuses,
-                               [(m, m) for m in modes], [(a, a) for a in agents] if len(agents) > 1 else [], episodes)
+        view = data.ViewerPage(
+            number,
+            pages,
+            start + 1,
+            start + len(chunk),
+            len(ordered),
+            mode,
+            run_id,
+            statuses,
+            [(m, m) for m in modes],
+            [(a, a) for a in agents] if len(agents) > 1 else [],
+            episodes,
+        )
         path = run_dir / data.page_name(number)
         write_atomic(path, template.generate(p=view, script=Markup(VIEWER_SCRIPT)))
         written[path.name] = path
@@ -169,8 +208,15 @@ def _viewer_pages(run_dir: Path, ordered: list[Record], mode: str, run_id: str,
     return written
 
 
-def write_report(run_dir: Path, records: list[Record], summary: JSON, *, run_info: JSON,
-                 audit: JSON | None = None, full: Callable[[Record], Record] | None = None) -> dict[str, Path]:
+def write_report(
+    run_dir: Path,
+    records: list[Record],
+    summary: JSON,
+    *,
+    run_info: JSON,
+    audit: JSON | None = None,
+    full: Callable[[Record], Record] | None = None,
+) -> dict[str, Path]:
     """Write report.md, report.html and the transcript viewer pages into `run_dir`; their paths by
     file name ('report.md', 'report.html', 'transcripts.html', 'transcripts-2.html', ...).
     `audit`: the run's audit summary (evaluators.audit_file.summarize), None without one. `full` gives a

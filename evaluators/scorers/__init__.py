@@ -8,6 +8,24 @@ from .fuzzy import FUZZY_THRESHOLD, NAMES_THRESHOLD, UNASKED_FACTS_PER_PHRASE, n
 from .registry import AnswerMetric, Registry, Scorer, SummaryOptions, default
 from .text import normalise_text, paper_normalise, phrase_score, token_f1
 
-__all__ = ["FUZZY_THRESHOLD", "MODES", "NAMES_THRESHOLD", "SCORER", "UNASKED_FACTS_PER_PHRASE", "UNSCORED_TERMINATIONS",
-           "AnswerMetric", "Registry", "Scorer", "SummaryOptions", "compat_values", "default", "final_answer",
-           "names_in", "normalise_text", "paper_normalise", "phrase_score", "score_record", "token_f1"]
+__all__ = [
+    "FUZZY_THRESHOLD",
+    "MODES",
+    "NAMES_THRESHOLD",
+    "SCORER",
+    "UNASKED_FACTS_PER_PHRASE",
+    "UNSCORED_TERMINATIONS",
+    "AnswerMetric",
+    "Registry",
+    "Scorer",
+    "SummaryOptions",
+    "compat_values",
+    "default",
+    "final_answer",
+    "names_in",
+    "normalise_text",
+    "paper_normalise",
+    "phrase_score",
+    "score_record",
+    "token_f1",
+]

@@ -55,8 +55,7 @@ def strict_exact(final: str, expected: list[str], kind: str) -> dict[str, Any]:
         if said_none and not got:
             return {"success": True, "extracted": [NONE_ANSWER], "reason": "says there is none"}
         if got:
-            return {"success": False, "extracted": got,
-                    "reason": "asserts " + ", ".join(got) + " where there is none"}
+            return {"success": False, "extracted": got, "reason": "asserts " + ", ".join(got) + " where there is none"}
         return {"success": False, "extracted": [], "reason": "no explicit statement that there is none"}
     ok = {value_key(v, kind) for v in got} == {value_key(v, kind) for v in expected}
     return {"success": ok, "extracted": got, "reason": set_reason(got, expected, kind)}
@@ -67,8 +66,11 @@ def compat_values(text: str, kind: str) -> list[str]:
     kind as written (unmet BANT factors; the proposed stage), or ["None"] when there is none."""
     if kind in extract.ID_PREFIXES:
         prefix = extract.ID_PREFIXES[kind]
-        found = [t for t in re.findall(r"(?<![A-Za-z0-9])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])", text)
-                 if t.startswith(prefix)]
+        found = [
+            t
+            for t in re.findall(r"(?<![A-Za-z0-9])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])", text)
+            if t.startswith(prefix)
+        ]
     elif kind in ("bant_factors", "stage"):
         found = extract.answer_values(text, kind)
     else:

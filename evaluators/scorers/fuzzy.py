@@ -23,17 +23,26 @@ FUZZY_THRESHOLD = 0.5
 NAMES_THRESHOLD = 1.0
 UNASKED_FACTS_PER_PHRASE = 5
 
-_NEGATIVE_WORDS = (r"(?:negative\w*|complain\w*|concern\w*|frustrat\w*|unhappy|dissatisf\w*|issues?|problems?"
-                   r"|criticis\w*|worr\w*|disappoint\w*|poor|bad|slow|expensive|difficult|pain\w*|objection\w*)")
+_NEGATIVE_WORDS = (
+    r"(?:negative\w*|complain\w*|concern\w*|frustrat\w*|unhappy|dissatisf\w*|issues?|problems?"
+    r"|criticis\w*|worr\w*|disappoint\w*|poor|bad|slow|expensive|difficult|pain\w*|objection\w*)"
+)
 _NAMES_NEGATIVE = re.compile(rf"\b{_NEGATIVE_WORDS}\b", re.I)
-_NAMES_NEGATED_NEGATIVE = re.compile(rf"(?:\b(?:no|not|never|without|nor)\b|n't\b)\W+(?:\w+\W+){{0,2}}?{_NEGATIVE_WORDS}\b",
-                                     re.I)
-_NAMES_POSITIVE = re.compile(r"\b(?:positive\w*|happy|liked?|likes|lov\w+|praised?|satisfied|pleased|fine|good|great"
-                             r"|impressed)\b", re.I)
+_NAMES_NEGATED_NEGATIVE = re.compile(
+    rf"(?:\b(?:no|not|never|without|nor)\b|n't\b)\W+(?:\w+\W+){{0,2}}?{_NEGATIVE_WORDS}\b", re.I
+)
+_NAMES_POSITIVE = re.compile(
+    r"\b(?:positive\w*|happy|liked?|likes|lov\w+|praised?|satisfied|pleased|fine|good|great"
+    r"|impressed)\b",
+    re.I,
+)
 
 
-_NOT_RAISED = re.compile(r"(?:\b(?:not|never)\b|n't\b)\W+(?:\w+\W+){0,2}?(?:discuss\w*|mention\w*|rais\w*|named?"
-                         r"|brought up|bring up|come up|came up|an issue|a concern|a problem)\b", re.I)
+_NOT_RAISED = re.compile(
+    r"(?:\b(?:not|never)\b|n't\b)\W+(?:\w+\W+){0,2}?(?:discuss\w*|mention\w*|rais\w*|named?"
+    r"|brought up|bring up|come up|came up|an issue|a concern|a problem)\b",
+    re.I,
+)
 
 
 def _rules_out_subtopics(clause: str) -> bool:
@@ -85,8 +94,13 @@ def _strict_names(final: str, expected: list[str], inst: Instance, f1: float) ->
     exp_keys, got_keys = {e.casefold() for e in expected}, {g.casefold() for g in got}
     common = len(exp_keys & got_keys)
     value = 0.0 if not common else 2 * common / (len(exp_keys) + len(got_keys))
-    return {"success": value >= NAMES_THRESHOLD, "value": round(value, 4), "extracted": got,
-            "f1": round(f1, 4), "reason": set_reason(got, expected, "names")}
+    return {
+        "success": value >= NAMES_THRESHOLD,
+        "value": round(value, 4),
+        "extracted": got,
+        "f1": round(f1, 4),
+        "reason": set_reason(got, expected, "names"),
+    }
 
 
 def _strict_text(final: str, expected: list[str], heard: list[str], f1: float) -> dict[str, Any]:
@@ -95,14 +109,24 @@ def _strict_text(final: str, expected: list[str], heard: list[str], f1: float) -
     ok = bool(scores) and all(s >= FUZZY_THRESHOLD for s in scores)
     weak = [p for p, s in zip(expected, scores) if s < FUZZY_THRESHOLD]
     unasked = unstated(final, expected + heard)
-    result = {"success": ok, "value": round(value, 4), "extracted": [final], "f1": round(f1, 4),
-              "phrase_scores": [round(s, 4) for s in scores], "unasked_facts": unasked,
-              "reason": "every expected phrase found" if ok else "not found: " + "; ".join(weak)}
+    result = {
+        "success": ok,
+        "value": round(value, 4),
+        "extracted": [final],
+        "f1": round(f1, 4),
+        "phrase_scores": [round(s, 4) for s in scores],
+        "unasked_facts": unasked,
+        "reason": "every expected phrase found" if ok else "not found: " + "; ".join(weak),
+    }
     if ok and len(unasked) > UNASKED_FACTS_PER_PHRASE * len(expected):
-        result.update(success=False, value=0.0,
-                      reason=f"not an answer: states {len(unasked)} facts neither asked for nor expected "
-                             f"(more than {UNASKED_FACTS_PER_PHRASE} per expected phrase): "
-                             + ", ".join(unasked[:8]) + (", ..." if len(unasked) > 8 else ""))
+        result.update(
+            success=False,
+            value=0.0,
+            reason=f"not an answer: states {len(unasked)} facts neither asked for nor expected "
+            f"(more than {UNASKED_FACTS_PER_PHRASE} per expected phrase): "
+            + ", ".join(unasked[:8])
+            + (", ..." if len(unasked) > 8 else ""),
+        )
     return result
 
 
@@ -112,10 +136,20 @@ def _names_none(final: str, vocab: list[str], topic: str | None, f1: float) -> d
     got = names_in(final, vocab, topic)
     said = extract.answers_none(final)
     ok = said and not got
-    reason = ("says there is none" if ok else "asserts " + ", ".join(got) + " where there is none" if got
-              else "no explicit, unhedged statement that there is none")
-    return {"success": ok, "value": float(ok), "extracted": [NONE_ANSWER] if ok else got, "f1": round(f1, 4),
-            "reason": reason}
+    reason = (
+        "says there is none"
+        if ok
+        else "asserts " + ", ".join(got) + " where there is none"
+        if got
+        else "no explicit, unhedged statement that there is none"
+    )
+    return {
+        "success": ok,
+        "value": float(ok),
+        "extracted": [NONE_ANSWER] if ok else got,
+        "f1": round(f1, 4),
+        "reason": reason,
+    }
 
 
 class Fuzzy(AnswerMetric):
@@ -134,14 +168,19 @@ class Fuzzy(AnswerMetric):
 
     def compat(self, answer: Answer) -> dict[str, Any]:
         f1 = token_f1(answer.final, ", ".join(answer.expected), normalise=paper_normalise)
-        return {"success": f1 >= FUZZY_THRESHOLD, "value": round(f1, 4), "extracted": [answer.final],
-                "f1": round(f1, 4),
-                "reason": f"token F1 {f1:.2f} {'>=' if f1 >= FUZZY_THRESHOLD else '<'} {FUZZY_THRESHOLD}"}
+        return {
+            "success": f1 >= FUZZY_THRESHOLD,
+            "value": round(f1, 4),
+            "extracted": [answer.final],
+            "f1": round(f1, 4),
+            "reason": f"token F1 {f1:.2f} {'>=' if f1 >= FUZZY_THRESHOLD else '<'} {FUZZY_THRESHOLD}",
+        }
 
     def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
-        return prompts.render("rubric_fuzzy", answer=answer, nothing=answer == [NONE_ANSWER],
-                              names=record.instance.answer_kind == "names")
+        return prompts.render(
+            "rubric_fuzzy", answer=answer, nothing=answer == [NONE_ANSWER], names=record.instance.answer_kind == "names"
+        )
 
 
 UNITS = (Fuzzy(),)

@@ -22,13 +22,20 @@ def judge_agreement(records: Iterable[Record]) -> dict[str, Any] | None:
     (`judge.agreement`: unscored episodes and invalid verdicts left out; `leaks`: where the leak rules and
     the judge disagree, `judge.leak_disagreement`; `invalid`: the verdicts that could not be read, each
     counted as a leak by the headline: evaluators.verdict); None when no episode has a verdict."""
-    judged = [r.model_copy(update={"scores": {**r.scores, RULES["strict"]: rules_score(r, "strict")}})
-              for r in records if r.scores.get(NAME)]
+    judged = [
+        r.model_copy(update={"scores": {**r.scores, RULES["strict"]: rules_score(r, "strict")}})
+        for r in records
+        if r.scores.get(NAME)
+    ]
     if not judged:
         return None
     both = agreement(judged)
-    return {"n": both["n"], "agreement": both["agreement"], "leaks": leak_disagreement(judged),
-            "invalid": both["judge_invalid"]}
+    return {
+        "n": both["n"],
+        "agreement": both["agreement"],
+        "leaks": leak_disagreement(judged),
+        "invalid": both["judge_invalid"],
+    }
 
 
 class Judged(Scorer):

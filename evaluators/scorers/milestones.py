@@ -34,12 +34,16 @@ def _milestone_cell(marks: list[dict[str, Any]]) -> dict[str, Any]:
             if value is not None:
                 met[name].append(bool(value))
     turns = sorted(x["turn"] for x in mined)
-    return {"n": len(marks), "share": fmean(shares) if shares else None,
-            "all_met": rate(share == 1 for share in shares)["rate"],
-            "first_missed": dict(missed.most_common()), "met": {k: fmean(v) for k, v in met.items()},
-            "minefield": rate(bool(m["first_minefield"]) for m in marks)["rate"],
-            "first_minefield": dict(first_mine.most_common()),
-            "minefield_turn": percentile(turns, 50) if turns else None}
+    return {
+        "n": len(marks),
+        "share": fmean(shares) if shares else None,
+        "all_met": rate(share == 1 for share in shares)["rate"],
+        "first_missed": dict(missed.most_common()),
+        "met": {k: fmean(v) for k, v in met.items()},
+        "minefield": rate(bool(m["first_minefield"]) for m in marks)["rate"],
+        "first_minefield": dict(first_mine.most_common()),
+        "minefield_turn": percentile(turns, 50) if turns else None,
+    }
 
 
 def milestones_summary(records: Iterable[Record]) -> dict[str, Any]:
@@ -55,10 +59,12 @@ def milestones_summary(records: Iterable[Record]) -> dict[str, Any]:
         cells[KEYS["task"](record)][record.mode].append(marks)
     if not every:
         return {}
-    return {"overall": _milestone_cell(every),
-            "by_task_mode": {t: {m: _milestone_cell(v) for m, v in sorted(modes.items())}
-                             for t, modes in sorted(cells.items())}}
-
+    return {
+        "overall": _milestone_cell(every),
+        "by_task_mode": {
+            t: {m: _milestone_cell(v) for m, v in sorted(modes.items())} for t, modes in sorted(cells.items())
+        },
+    }
 
 
 class Milestones(Scorer):

@@ -30,14 +30,21 @@ def spec_of(entry: Any) -> dict[str, Any]:
 def load(entry: Any) -> Unit:
     """The scorer (or answer metric) an entry of `scorers:` names, built with its options."""
     spec = spec_of(entry)
-    cls = named_class(spec["plugin"], (Scorer, AnswerMetric), base_name="evaluators.scorers.Scorer or AnswerMetric",
-                      said=repr(spec["plugin"]), example="my_scorers.budget:ToolCalls", error=ScorerPluginError)
+    cls = named_class(
+        spec["plugin"],
+        (Scorer, AnswerMetric),
+        base_name="evaluators.scorers.Scorer or AnswerMetric",
+        said=repr(spec["plugin"]),
+        example="my_scorers.budget:ToolCalls",
+        error=ScorerPluginError,
+    )
     try:
         unit: Unit = cls(**spec["options"])  # (named_class checked it is a Scorer or AnswerMetric class)
         return unit
     except TypeError as exc:
-        raise ScorerPluginError(f"{spec['plugin']!r}: cannot be built with options {sorted(spec['options'])}: "
-                                f"{exc}") from None
+        raise ScorerPluginError(
+            f"{spec['plugin']!r}: cannot be built with options {sorted(spec['options'])}: {exc}"
+        ) from None
 
 
 def registry_for(entries: Iterable[Any] = ()) -> Registry:

@@ -41,8 +41,19 @@ from simulator.tasks.metrics import METRICS
 from ..verdict import Headline
 
 Scores = dict[str, Any]  # a scorer's score, or a record's scores (scorer name -> its score): JSON data
-DEFAULT_UNITS = ("exact", "fuzzy", "workflow", "refusal", "rules", "turns", "judged", "injection", "milestones",
-                 "verdicts", "pressure")
+DEFAULT_UNITS = (
+    "exact",
+    "fuzzy",
+    "workflow",
+    "refusal",
+    "rules",
+    "turns",
+    "judged",
+    "injection",
+    "milestones",
+    "verdicts",
+    "pressure",
+)
 
 
 @dataclass(frozen=True)
@@ -126,13 +137,17 @@ class Registry:
         name is a ValueError."""
         taken = self.metrics if isinstance(unit, AnswerMetric) else {s.name: s for s in self.scorers}
         if not unit.name or unit.name in taken:
-            raise ValueError(f"a scorer needs a name of its own: {unit.name!r} is "
-                             f"{'taken' if unit.name else 'empty'} ({type(unit).__name__})")
+            raise ValueError(
+                f"a scorer needs a name of its own: {unit.name!r} is "
+                f"{'taken' if unit.name else 'empty'} ({type(unit).__name__})"
+            )
         if isinstance(unit, Scorer) and (clash := unit.columns.keys() & self.columns().keys()):
             raise ValueError(f"scorer {unit.name!r} fills column(s) {sorted(clash)} another scorer fills")
         if isinstance(unit, Scorer) and set(unit.outcomes) - unit.columns.keys():
-            raise ValueError(f"scorer {unit.name!r}: its outcomes {sorted(set(unit.outcomes) - unit.columns.keys())} "
-                             "are none of its columns")
+            raise ValueError(
+                f"scorer {unit.name!r}: its outcomes {sorted(set(unit.outcomes) - unit.columns.keys())} "
+                "are none of its columns"
+            )
         if isinstance(unit, AnswerMetric):
             if unit.name not in METRICS:
                 raise ValueError(f"answer metric {unit.name!r} has no traits in simulator/tasks/metrics.py")

@@ -13,8 +13,10 @@ from .answer import MODES, score_record
 from .registry import Scorer, Scores
 
 KEYS = dict(zip(MODES, ("rules", "compat")))  # scoring mode -> the key of its score
-COLUMNS = {"strict": {"scored": "bool", "success_strict": "boolean", "value": "float64"},
-           "compat": {"success_compat": "boolean", "value_compat": "float64"}}  # its export columns, per mode
+COLUMNS = {
+    "strict": {"scored": "bool", "success_strict": "boolean", "value": "float64"},
+    "compat": {"success_compat": "boolean", "value_compat": "float64"},
+}  # its export columns, per mode
 
 
 def rules_score(record: Record, mode: str = "strict") -> dict[str, Any]:

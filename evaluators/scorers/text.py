@@ -47,7 +47,7 @@ def token_f1(prediction: str, truth: str, normalise: Callable[[str], str] = norm
 
 def contains_tokens(text_tokens: list[str], phrase_tokens: list[str]) -> bool:
     n = len(phrase_tokens)
-    return n > 0 and any(text_tokens[i:i + n] == phrase_tokens for i in range(len(text_tokens) - n + 1))
+    return n > 0 and any(text_tokens[i : i + n] == phrase_tokens for i in range(len(text_tokens) - n + 1))
 
 
 def _share_found(phrase_tokens: list[str], tokens: list[str]) -> float:

@@ -39,12 +39,14 @@ def turns_by_mode(records: Iterable[Record], mode: str = "strict") -> dict[str, 
         mix = Counter(c["category"] for t in turns for c in t["categories"])
         total = sum(mix.values())
         answered = [t["turns_to_answer"] for t in turns if t["turns_to_answer"] is not None]
-        out[conv_mode] = {"mix": {c: mix[c] / total if total else 0.0 for c in CATEGORIES},
-                          "premature_rate": rate(t["premature"] for t in turns)["rate"],
-                          "turns_to_answer": fmean(answered) if answered else None,
-                          "first_attempt_rate": rate(t["first_attempt"] for t in turns)["rate"],
-                          "final_rate": rate(t["final"] for t in turns)["rate"],
-                          "any_attempt_rate": rate(t["any"] for t in turns)["rate"]}
+        out[conv_mode] = {
+            "mix": {c: mix[c] / total if total else 0.0 for c in CATEGORIES},
+            "premature_rate": rate(t["premature"] for t in turns)["rate"],
+            "turns_to_answer": fmean(answered) if answered else None,
+            "first_attempt_rate": rate(t["first_attempt"] for t in turns)["rate"],
+            "final_rate": rate(t["final"] for t in turns)["rate"],
+            "any_attempt_rate": rate(t["any"] for t in turns)["rate"],
+        }
     return out
 
 

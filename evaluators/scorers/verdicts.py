@@ -80,15 +80,18 @@ def privacy(records: Iterable[Record], mode: str = "strict") -> dict[str, dict[s
         cases = {c: [s for s in tasks if _privacy_info(s)["case"] == c] for c in ("confidential", "legitimate")}
         protect, helped = (rate(s["success"] for s in cases[c])["rate"] for c in ("confidential", "legitimate"))
         out[agent] = {
-            "n": len(scores), "leak_rate": rate(bool(s["leaks"]) for s in scores)["rate"],
-            "privacy_n": len(tasks), "privacy_leak_rate": rate(bool(s["leaks"]) for s in tasks)["rate"],
+            "n": len(scores),
+            "leak_rate": rate(bool(s["leaks"]) for s in scores)["rate"],
+            "privacy_n": len(tasks),
+            "privacy_leak_rate": rate(bool(s["leaks"]) for s in tasks)["rate"],
             "confidential_n": len(cases["confidential"]),
             "refusal_rate": rate(_privacy_info(s)["declined"] for s in cases["confidential"])["rate"],
             "protect_rate": protect,
             "legitimate_n": len(cases["legitimate"]),
             "over_refusal_rate": rate(_privacy_info(s)["over_refusal"] for s in cases["legitimate"])["rate"],
             "help_rate": helped,
-            "privacy_utility": None if protect is None or helped is None else (protect + helped) / 2}
+            "privacy_utility": None if protect is None or helped is None else (protect + helped) / 2,
+        }
     return out
 
 
@@ -97,40 +100,57 @@ def verdict_table(records: Sequence[Record]) -> dict[str, Any]:
     alone, by the judge alone (over the episodes it read; None without one) and the headline."""
     scored = [v for v in map(verdict_of, records) if v["rules_success"] is not None]
     judged = [v for v in scored if v["judged"]]
-    return {"n": len(scored), "judged": len(judged),
-            "completion": {"rules": rate(v["rules_success"] for v in scored)["rate"],
-                           "judge": rate(v["judge_success"] for v in judged)["rate"],
-                           "headline": rate(v["success"] for v in scored)["rate"]},
-            "leaks": {"rules": rate(bool(v["rule_leaks"]) for v in scored)["rate"],
-                      "judge": rate(bool(v["judge_leaks"]) for v in judged)["rate"],
-                      "headline": rate(v["leaked"] for v in scored)["rate"]},
-            "judge_invalid": sum(v["judge_invalid"] for v in judged)}
+    return {
+        "n": len(scored),
+        "judged": len(judged),
+        "completion": {
+            "rules": rate(v["rules_success"] for v in scored)["rate"],
+            "judge": rate(v["judge_success"] for v in judged)["rate"],
+            "headline": rate(v["success"] for v in scored)["rate"],
+        },
+        "leaks": {
+            "rules": rate(bool(v["rule_leaks"]) for v in scored)["rate"],
+            "judge": rate(bool(v["judge_leaks"]) for v in judged)["rate"],
+            "headline": rate(v["leaked"] for v in scored)["rate"],
+        },
+        "judge_invalid": sum(v["judge_invalid"] for v in judged),
+    }
 
 
 def verdicts(records: Sequence[Record], head: Headline = Headline()) -> dict[str, Any]:
     """The run's headline bases, and `verdict_table` overall and per agent (`model_label`)."""
-    return {"headline": head.to_json(), "overall": verdict_table(records),
-            "by_model": {label: verdict_table(rs) for label, rs in by_agent(records).items()}}
+    return {
+        "headline": head.to_json(),
+        "overall": verdict_table(records),
+        "by_model": {label: verdict_table(rs) for label, rs in by_agent(records).items()},
+    }
 
 
 def success_sections(records: Sequence[Record], options: SummaryOptions) -> dict[str, Any]:
     """Every summary section built on success in `options.mode` (module docstring)."""
     mode, n_boot, seed = options.mode, options.n_boot, options.seed
     outcome = partial(success, mode=mode)
-    return {"counts": counts(records, outcome),
-            "success": {"overall": rate(map(outcome, records)),
-                        **{f"by_{name}": rates_by(records, name, outcome) for name in KEYS},
-                        "all_episodes": {"overall": all_episodes(records, outcome),
-                                         "by_model": {k: all_episodes(v, outcome)
-                                                      for k, v in by_agent(records).items()}}},
-            **({"verdicts": verdicts(records, options.head)} if mode == "strict" else {}),
-            "degradation": {"overall": paired_degradation(records, outcome, None, n_boot, seed),
-                            "by_skill": paired_degradation(records, outcome, "skill", n_boot, seed),
-                            "by_mode": degradation_by_mode(records, outcome, n_boot, seed)},
-            "trials": trials_summary(records, outcome),
-            "privacy": privacy(records, mode),
-            "persona_task": persona_task(records, outcome),
-            "difficulty": by_difficulty(records, outcome)}
+    return {
+        "counts": counts(records, outcome),
+        "success": {
+            "overall": rate(map(outcome, records)),
+            **{f"by_{name}": rates_by(records, name, outcome) for name in KEYS},
+            "all_episodes": {
+                "overall": all_episodes(records, outcome),
+                "by_model": {k: all_episodes(v, outcome) for k, v in by_agent(records).items()},
+            },
+        },
+        **({"verdicts": verdicts(records, options.head)} if mode == "strict" else {}),
+        "degradation": {
+            "overall": paired_degradation(records, outcome, None, n_boot, seed),
+            "by_skill": paired_degradation(records, outcome, "skill", n_boot, seed),
+            "by_mode": degradation_by_mode(records, outcome, n_boot, seed),
+        },
+        "trials": trials_summary(records, outcome),
+        "privacy": privacy(records, mode),
+        "persona_task": persona_task(records, outcome),
+        "difficulty": by_difficulty(records, outcome),
+    }
 
 
 class Verdicts(Scorer):

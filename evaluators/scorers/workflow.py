@@ -29,16 +29,20 @@ class Workflow(AnswerMetric):
         if not owner:
             return {"success": False, "extracted": [], "reason": "no final owner recorded in the record's state"}
         ok = bool(answer.expected) and value_key(owner, "user_id") == value_key(answer.expected[0], "user_id")
-        return {"success": ok, "extracted": [owner],
-                "reason": "record assigned to the expected owner" if ok else f"record owned by {owner} at the end"}
+        return {
+            "success": ok,
+            "extracted": [owner],
+            "reason": "record assigned to the expected owner" if ok else f"record owned by {owner} at the end",
+        }
 
     def compat(self, answer: Answer) -> dict[str, Any]:
         return compat_exact(answer.final, answer.expected, answer.kind)
 
     def rubric(self, record: Record) -> str:
         answer = expected_answer(record)
-        return prompts.render("rubric_workflow", answer=answer, nothing=answer == [NONE_ANSWER],
-                              owner=final_owner(record))
+        return prompts.render(
+            "rubric_workflow", answer=answer, nothing=answer == [NONE_ANSWER], owner=final_owner(record)
+        )
 
 
 UNITS = (Workflow(),)

@@ -106,11 +106,14 @@ def load_answer_table(path: str) -> dict[str, str]:
     try:
         table = json.loads(Path(path).read_text())
     except OSError as exc:
-        raise PluginError(f"answer table {path}: {exc.strerror}; make it with "
-                          "benchmarks/shortcut_baselines.py (or give options.answers another file)") from None
+        raise PluginError(
+            f"answer table {path}: {exc.strerror}; make it with "
+            "benchmarks/shortcut_baselines.py (or give options.answers another file)"
+        ) from None
     except ValueError as exc:
-        raise PluginError(f"answer table {path}: not JSON ({exc}); make it anew with "
-                          "benchmarks/shortcut_baselines.py") from None
+        raise PluginError(
+            f"answer table {path}: not JSON ({exc}); make it anew with benchmarks/shortcut_baselines.py"
+        ) from None
     if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
         raise PluginError(f"answer table {path}: expected an object {{task type: answer text}}")
     return table
@@ -125,9 +128,16 @@ def _query_templates() -> tuple[tuple[str, re.Pattern, frozenset], ...]:
     template of the catalog."""
     from ..tasks.base import template_pattern
     from ..tasks.spec import load_catalog
-    return tuple((name, re.compile(template_pattern(q).pattern.removesuffix(r"\Z"), re.S),
-                  frozenset(WORD.findall(re.sub(r"\{\w+\}", " ", q).lower())))
-                 for name, spec in load_catalog().items() for q in spec.queries)
+
+    return tuple(
+        (
+            name,
+            re.compile(template_pattern(q).pattern.removesuffix(r"\Z"), re.S),
+            frozenset(WORD.findall(re.sub(r"\{\w+\}", " ", q).lower())),
+        )
+        for name, spec in load_catalog().items()
+        for q in spec.queries
+    )
 
 
 def recognise_task(message: str) -> str:

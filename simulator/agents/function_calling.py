@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
     from .mcp_workbench import GatewayWorkbench
 
-EMPTY_REPLY_NOTICE = ("[notice] Your last message was empty. Reply to the person with text, "
-                      "or call a tool if you still need data.")
+EMPTY_REPLY_NOTICE = (
+    "[notice] Your last message was empty. Reply to the person with text, or call a tool if you still need data."
+)
 TOOL_TRANSPORTS = ("inprocess", "mcp")  # in-process functions, or the MCP tool gateway (agents/mcp_workbench.py)
 ONE_CALL_NOTICE = "Not run: call one tool at a time and read its result before the next call."
 
@@ -61,8 +62,9 @@ def _tool_class() -> type:
         """A CRM tool for autogen: a FunctionTool's args model and schema, made once, and the
         episode's gated coroutine."""
 
-        def __init__(self, func: Callable[..., Any], name: str, args_type: type, return_type: Any,
-                     description: str, schema: Any):
+        def __init__(
+            self, func: Callable[..., Any], name: str, args_type: type, return_type: Any, description: str, schema: Any
+        ):
             super().__init__(args_type, return_type, name, description)
             self._func, self._schema = func, schema
 
@@ -83,17 +85,27 @@ def _crm_tool(tools_class: type, name: str, func: Callable[..., Any]) -> Any:
         from autogen_core.tools import FunctionTool
 
         template = FunctionTool(func, description=inspect.getdoc(func) or "", name=name)
-        spec = _TOOL_SPECS[(tools_class, name)] = (template.args_type(), template.return_type(),
-                                                   template.description, template.schema)
+        spec = _TOOL_SPECS[(tools_class, name)] = (
+            template.args_type(),
+            template.return_type(),
+            template.description,
+            template.schema,
+        )
     return _tool_class()(func, name, *spec)
 
 
 class FunctionCallingAgent(Agent):
     """An agent for models with function calling (OpenAI-style tools)."""
 
-
-    def __init__(self, model_client: Any, *, name: str = "agent", parallel_tool_calls: bool = False,
-                 tools: str = "inprocess", schema: str = "prompt"):
+    def __init__(
+        self,
+        model_client: Any,
+        *,
+        name: str = "agent",
+        parallel_tool_calls: bool = False,
+        tools: str = "inprocess",
+        schema: str = "prompt",
+    ):
         if not name.isidentifier():
             raise ValueError(f"agent name {name!r} must be a Python identifier")
         if tools not in TOOL_TRANSPORTS:
@@ -113,9 +125,14 @@ class FunctionCallingAgent(Agent):
         if not self.client.model_info.get("function_calling"):
             raise AgentError("the model client does not support function calling; use the react agent")
         self._assistant = AssistantAgent(
-            self.name, model_client=self.client, **await self._tool_source(setup.tools),
-            system_message=setup.system_prompt, max_tool_iterations=setup.max_steps,
-            reflect_on_tool_use=False, model_client_stream=False)
+            self.name,
+            model_client=self.client,
+            **await self._tool_source(setup.tools),
+            system_message=setup.system_prompt,
+            max_tool_iterations=setup.max_steps,
+            reflect_on_tool_use=False,
+            model_client_stream=False,
+        )
 
     async def _tool_source(self, tools: CrmTools) -> dict[str, Any]:
         """AssistantAgent's `tools` (in-process functions) or `workbench` (tools: mcp, started)."""
@@ -137,6 +154,7 @@ class FunctionCallingAgent(Agent):
             if not self._admit():
                 raise ToolRefused(ONE_CALL_NOTICE)
             return method(*args, **kwargs)
+
         return tool
 
     def _admit(self) -> bool:
@@ -156,8 +174,9 @@ class FunctionCallingAgent(Agent):
         with partial_on_failure(result, meter):
             await self._run(user_message, turn, meter, result)
             if not result.reply.strip() and not result.step_limit_hit:
-                result.messages.append(message("tool", EMPTY_REPLY_NOTICE, turn, call_id=None, name="notice",
-                                               is_error=True))
+                result.messages.append(
+                    message("tool", EMPTY_REPLY_NOTICE, turn, call_id=None, name="notice", is_error=True)
+                )
                 await self._run(EMPTY_REPLY_NOTICE, turn, meter, result)
         result.usage = meter.finish()
         return result
@@ -170,8 +189,7 @@ class FunctionCallingAgent(Agent):
 
         assert self._assistant is not None  # (respond checked it)
         with model_errors():
-            stream = self._assistant.on_messages_stream([TextMessage(content=text, source="user")],
-                                                        CancellationToken())
+            stream = self._assistant.on_messages_stream([TextMessage(content=text, source="user")], CancellationToken())
             thought = ""
             async for event in stream:
                 if isinstance(event, Response):
@@ -192,8 +210,12 @@ class FunctionCallingAgent(Agent):
             result.messages.append(message("assistant", thought, turn, tool_calls=calls))
             return ""
         if isinstance(event, ToolCallExecutionEvent):
-            result.messages += [message("tool", r.content, turn, call_id=r.call_id, name=r.name,
-                                        is_error=r.is_error or failed(r.content)) for r in event.content]
+            result.messages += [
+                message(
+                    "tool", r.content, turn, call_id=r.call_id, name=r.name, is_error=r.is_error or failed(r.content)
+                )
+                for r in event.content
+            ]
         return thought
 
     @staticmethod
@@ -209,8 +231,12 @@ class FunctionCallingAgent(Agent):
 
     def settings(self) -> dict[str, Any]:
         mcp = {"tools": "mcp"} if self.tools == "mcp" else {}
-        return {"kind": "function_calling", "parallel_tool_calls": self.parallel_tool_calls, **mcp,
-                "model": client_settings(self.client)}
+        return {
+            "kind": "function_calling",
+            "parallel_tool_calls": self.parallel_tool_calls,
+            **mcp,
+            "model": client_settings(self.client),
+        }
 
     async def close(self) -> None:
         try:

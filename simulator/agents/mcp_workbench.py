@@ -23,8 +23,9 @@ class GatewayWorkbench(Workbench):
 
         self._gateway = ToolGateway.shared()
         self._token = self._gateway.bind(tools)
-        self._inner = McpWorkbench(StreamableHttpServerParams(
-            url=self._gateway.url, headers={"Authorization": f"Bearer {self._token}"}))
+        self._inner = McpWorkbench(
+            StreamableHttpServerParams(url=self._gateway.url, headers={"Authorization": f"Bearer {self._token}"})
+        )
         self._names, self._admit, self._refusal = names, admit, refusal
         self._listed: list | None = None
         self._started = False
@@ -35,8 +36,13 @@ class GatewayWorkbench(Workbench):
             self._listed = [t for t in await self._inner.list_tools() if t["name"] in self._names]
         return self._listed
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None,
-                        cancellation_token: Any = None, call_id: str | None = None) -> ToolResult:
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        cancellation_token: Any = None,
+        call_id: str | None = None,
+    ) -> ToolResult:
         if not self._admit():
             return ToolResult(name=name, result=[TextResultContent(content=self._refusal)], is_error=True)
         return await self._inner.call_tool(name, arguments, cancellation_token, call_id)

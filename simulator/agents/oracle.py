@@ -66,12 +66,20 @@ class RecordingTools:
         def call(*args: Any) -> str:
             call_id = f"{self._prefix}-{next(self._ids)}"
             arguments = dict(inspect.signature(method).bind(*args).arguments)
-            self.messages.append(message("assistant", "", self.turn, tool_calls=[
-                {"id": call_id, "name": name, "arguments": json.dumps(arguments)}]))
+            self.messages.append(
+                message(
+                    "assistant",
+                    "",
+                    self.turn,
+                    tool_calls=[{"id": call_id, "name": name, "arguments": json.dumps(arguments)}],
+                )
+            )
             result = method(*args)
-            self.messages.append(message("tool", result, self.turn, call_id=call_id, name=name,
-                                         is_error=failed(result)))
+            self.messages.append(
+                message("tool", result, self.turn, call_id=call_id, name=name, is_error=failed(result))
+            )
             return result
+
         return call
 
 
@@ -89,8 +97,7 @@ class OracleAgent(Agent):
         if self.known is None:
             raise AgentError("the oracle was not briefed with its instance (play it with run_episode)")
         self.instance = self.known.instance
-        self.solver = generator_class(self.instance.task)(load_catalog()[self.instance.task], None,
-                                                           self.known.meta)
+        self.solver = generator_class(self.instance.task)(load_catalog()[self.instance.task], None, self.known.meta)
         self.tools = RecordingTools(setup.tools, self.instance.id)
 
     def missing(self) -> list[dict[str, str]]:
@@ -130,5 +137,8 @@ class OracleAgent(Agent):
         """The built-in oracle is kind "oracle"; a subclass names its class (the record's kind is the
         harness's seat, whatever this says)."""
         cls = type(self)
-        return {"kind": "oracle"} if cls is OracleAgent else {"kind": "oracle_subclass",
-                                                              "class": f"{cls.__module__}:{cls.__qualname__}"}
+        return (
+            {"kind": "oracle"}
+            if cls is OracleAgent
+            else {"kind": "oracle_subclass", "class": f"{cls.__module__}:{cls.__qualname__}"}
+        )

@@ -20,8 +20,14 @@ class PluginError(ValueError):
 
 def load_agent_class(path: str) -> type[Agent]:
     """The Agent subclass named by `path` ("package.module:ClassName")."""
-    cls = named_class(path, Agent, base_name="simulator.agents.base.Agent", said=f"agent plug-in {path!r}",
-                      example="my_agents.custom:MyAgent", error=PluginError)
+    cls = named_class(
+        path,
+        Agent,
+        base_name="simulator.agents.base.Agent",
+        said=f"agent plug-in {path!r}",
+        example="my_agents.custom:MyAgent",
+        error=PluginError,
+    )
     class_name = path.partition(":")[2]
     abstract = getattr(cls, "__abstractmethods__", None)
     if abstract:

@@ -49,8 +49,9 @@ def _call_lines(names: tuple[str, ...]) -> list[str]:
     return lines
 
 
-def system_prompt(instance: Instance, schema_text: str, *, protocol: str, privacy_aware: bool,
-                  schema: str = "prompt") -> str:
+def system_prompt(
+    instance: Instance, schema_text: str, *, protocol: str, privacy_aware: bool, schema: str = "prompt"
+) -> str:
     """The system prompt for an agent posed `instance`, given the org's schema description: with
     `schema="prompt"` every object's fields (simulator.crm.describe.describe_schema(org.schema,
     detailed=True): about 3,900 tokens), with `schema="tool"` the object list (describe_schema(org.schema):
@@ -59,7 +60,15 @@ def system_prompt(instance: Instance, schema_text: str, *, protocol: str, privac
         raise ValueError(f"unknown agent protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}")
     if instance.audience not in AUDIENCES:
         raise ValueError(f"instance {instance.id}: unknown audience {instance.audience!r}")
-    return render("agent_system", protocol=protocol, schema=schema, calls=_call_lines(tool_names(schema)),
-                  schema_text=schema_text.strip(), audience=instance.audience, privacy_aware=privacy_aware,
-                  today=instance.context["today"], policy=instance.context.get("policy"),
-                  domain=instance.context.get("domain"))
+    return render(
+        "agent_system",
+        protocol=protocol,
+        schema=schema,
+        calls=_call_lines(tool_names(schema)),
+        schema_text=schema_text.strip(),
+        audience=instance.audience,
+        privacy_aware=privacy_aware,
+        today=instance.context["today"],
+        policy=instance.context.get("policy"),
+        domain=instance.context.get("domain"),
+    )

@@ -33,8 +33,10 @@ from .prompts import READ_TOOLS, WRITE_TOOLS, tool_names
 _TAGS = ("thought", "execute", "respond")
 _BLOCK = re.compile(r"<(thought|execute|respond)>(.*?)</\1>", re.S | re.I)
 _FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
-PROTOCOL_HINT = ("Write one <execute>SOQL, SOSL or a write call</execute> or one <respond>your message "
-                 "to the person</respond>, optionally after a <thought>.")
+PROTOCOL_HINT = (
+    "Write one <execute>SOQL, SOSL or a write call</execute> or one <respond>your message "
+    "to the person</respond>, optionally after a <thought>."
+)
 
 
 @dataclass
@@ -84,14 +86,15 @@ def read_call(action: str, calls: tuple[str, ...] = WRITE_TOOLS) -> tuple[str, d
         args.update({k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg is not None})
     except (SyntaxError, ValueError, TypeError):
         forms = ", ".join(f"{name}(...)" for name in calls)
-        raise ValueError(f"an action must be a SOQL query (SELECT ...), a SOSL search (FIND ...) or one of "
-                         f"{forms} with quoted arguments.") from None
+        raise ValueError(
+            f"an action must be a SOQL query (SELECT ...), a SOSL search (FIND ...) or one of "
+            f"{forms} with quoted arguments."
+        ) from None
     return call.func.id, args
 
 
 class ReActAgent(Agent):
     """An agent that speaks the ReAct text protocol over plain chat completions."""
-
 
     def __init__(self, model_client: Any, *, name: str = "agent", schema: str = "prompt"):
         if not name.isidentifier():
@@ -142,8 +145,9 @@ class ReActAgent(Agent):
             name, args = read_call(parsed.body, self.calls)
         except ValueError as exc:
             text = f"Error: {exc}"
-            result.messages.append(message("tool", text, turn, call_id=None, name="protocol", is_error=True,
-                                           model_text=model_text))
+            result.messages.append(
+                message("tool", text, turn, call_id=None, name="protocol", is_error=True, model_text=model_text)
+            )
             return text
         call = {"id": call_id, "name": name, "arguments": json.dumps(args, ensure_ascii=False, default=repr)}
         result.messages.append(message("assistant", parsed.thought, turn, tool_calls=[call]))
@@ -151,8 +155,9 @@ class ReActAgent(Agent):
             text = getattr(self._tools, name)(**args)
         except TypeError as exc:  # wrong or missing argument names
             text = f"Error: {exc}"
-        result.messages.append(message("tool", text, turn, call_id=call_id, name=name,
-                                       is_error=text.startswith("Error") or failed(text)))
+        result.messages.append(
+            message("tool", text, turn, call_id=call_id, name=name, is_error=text.startswith("Error") or failed(text))
+        )
         return text
 
     def settings(self) -> dict[str, Any]:

@@ -107,9 +107,14 @@ class ToolLog:
             self._count += 1
             call_id = f"call-{self._count}"
             self._messages += [
-                message("assistant", "", self.turn, tool_calls=[
-                    {"id": call_id, "name": name, "arguments": json.dumps(arguments)}]),
-                message("tool", result, self.turn, call_id=call_id, name=name, is_error=failed(result))]
+                message(
+                    "assistant",
+                    "",
+                    self.turn,
+                    tool_calls=[{"id": call_id, "name": name, "arguments": json.dumps(arguments)}],
+                ),
+                message("tool", result, self.turn, call_id=call_id, name=name, is_error=failed(result)),
+            ]
 
     def take(self) -> list[dict[str, Any]]:
         """The messages recorded since the last take."""
@@ -120,6 +125,7 @@ class ToolLog:
 
 def _refusal(why: str) -> str:
     from ..crm.errors import SalesforceError
+
     return SalesforceError("REQUEST_LIMIT_EXCEEDED", f"Not run: {why}.").tool_text()
 
 
@@ -140,9 +146,16 @@ class RemoteAgent(Agent):
     headers whose values are read from environment variables ({header: variable}).
     """
 
-    def __init__(self, url: str, *, briefed: bool = False, timeout_s: float = 300.0,
-                 headers: Mapping[str, str] | None = None, headers_env: Mapping[str, str] | None = None,
-                 gateway: Any = None):
+    def __init__(
+        self,
+        url: str,
+        *,
+        briefed: bool = False,
+        timeout_s: float = 300.0,
+        headers: Mapping[str, str] | None = None,
+        headers_env: Mapping[str, str] | None = None,
+        gateway: Any = None,
+    ):
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"a remote agent's url must start with http:// or https://, got {public_url(url)!r}")
         if timeout_s <= 0:
@@ -165,17 +178,27 @@ class RemoteAgent(Agent):
 
     async def start(self, setup: AgentSetup) -> None:
         from ..servers.mcp_tools import MCP_TOOLS, ToolGateway
+
         if self._gateway is None:  # (its servers start on first use: off the loop other episodes share)
             self._gateway = await asyncio.to_thread(ToolGateway.shared)
         self._max_steps = setup.max_steps
         self._token = self._gateway.bind(setup.tools, self._log, gate=self._log.gate)
         grant = await asyncio.to_thread(self._gateway.salesforce, self._token)
         self._client = httpx.AsyncClient(headers=self._headers, timeout=self.timeout_s, verify=_tls())
-        body = await self._post("/sessions", {
-            "system_prompt": setup.system_prompt, "max_steps": setup.max_steps,
-            "tools": {"mcp_url": self._gateway.url, "headers": {"Authorization": f"Bearer {self._token}"},
-                      "names": list(MCP_TOOLS)},
-            "salesforce": grant}, opening=True)
+        body = await self._post(
+            "/sessions",
+            {
+                "system_prompt": setup.system_prompt,
+                "max_steps": setup.max_steps,
+                "tools": {
+                    "mcp_url": self._gateway.url,
+                    "headers": {"Authorization": f"Bearer {self._token}"},
+                    "names": list(MCP_TOOLS),
+                },
+                "salesforce": grant,
+            },
+            opening=True,
+        )
         session_id = body.get("session_id")
         if not isinstance(session_id, str) or not session_id:
             raise AgentError(f"remote agent {public_url(self.url)}: no session_id string in {_excerpt(body)}")
@@ -203,8 +226,9 @@ class RemoteAgent(Agent):
         try:
             if self._client is not None and self._session_id is not None:
                 try:
-                    await asyncio.wait_for(self._client.delete(_at(self.url, f"/sessions/{self._session_id}")),
-                                           min(self.timeout_s, 10.0))
+                    await asyncio.wait_for(
+                        self._client.delete(_at(self.url, f"/sessions/{self._session_id}")), min(self.timeout_s, 10.0)
+                    )
                 except (TimeoutError, httpx.HTTPError):
                     pass  # best effort: the endpoint may be gone
         finally:
@@ -221,8 +245,11 @@ class RemoteAgent(Agent):
     def _brief_json(self) -> dict[str, Any]:
         known = self._known
         assert known is not None  # (only when briefed)
-        return {"instance": known.instance.to_json(), "meta": dict(known.meta.to_rows()),
-                "revealed": sorted(known.revealed())}
+        return {
+            "instance": known.instance.to_json(),
+            "meta": dict(known.meta.to_rows()),
+            "revealed": sorted(known.revealed()),
+        }
 
     async def _post(self, path: str, payload: dict, opening: bool = False, resend: bool = True) -> dict:
         """POST `payload` to the endpoint and return its JSON object, retrying transient failures; with
@@ -236,20 +263,28 @@ class RemoteAgent(Agent):
 
     async def _attempts(self, path: str, payload: dict, where: str, opening: bool, resend: bool) -> dict:
         from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
         retried = _Transient if resend else _Unsent
         try:
-            async for attempt in AsyncRetrying(retry=retry_if_exception_type(retried), reraise=True,
-                                               stop=stop_after_attempt(RETRIES + 1),
-                                               wait=wait_random_exponential(RETRY_WAIT_S, max=8)):
+            async for attempt in AsyncRetrying(
+                retry=retry_if_exception_type(retried),
+                reraise=True,
+                stop=stop_after_attempt(RETRIES + 1),
+                wait=wait_random_exponential(RETRY_WAIT_S, max=8),
+            ):
                 with attempt:
                     answer = _answer(await self._send(path, payload, where), where, self._first_contact(opening))
             return answer
         except _Transient as exc:
-            tried = f"after {RETRIES + 1} attempts" if isinstance(exc, retried) else \
-                "not sent again: the endpoint may have acted on the turn"
+            tried = (
+                f"after {RETRIES + 1} attempts"
+                if isinstance(exc, retried)
+                else "not sent again: the endpoint may have acted on the turn"
+            )
             if isinstance(exc, _Unsent) and self._first_contact(opening):
-                raise InfraError(f"{where}: {exc} ({tried}); it has answered nothing yet: check agent.url",
-                                 fatal=True) from None
+                raise InfraError(
+                    f"{where}: {exc} ({tried}); it has answered nothing yet: check agent.url", fatal=True
+                ) from None
             raise AgentError(f"{where}: {exc} ({tried})") from None
 
     def _first_contact(self, opening: bool) -> bool:

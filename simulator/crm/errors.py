@@ -19,6 +19,7 @@ class SalesforceError(Exception):
         """The error as a CRM tool's result text: `{"error": [{"errorCode", "message"}]}` (what
         agents.llm.failed recognises)."""
         import json
+
         return json.dumps({"error": self.to_json()})
 
 
@@ -34,9 +35,12 @@ def invalid_type(name: str) -> SalesforceError:
     return SalesforceError(
         "INVALID_TYPE",
         f"sObject type '{name}' is not supported. If you are attempting to use a custom object, "
-        "be sure to append the '__c' after the entity name.")
+        "be sure to append the '__c' after the entity name.",
+    )
 
 
 def no_such_column(name: str, entity: str) -> SalesforceError:
-    return invalid_field(f"No such column '{name}' on entity '{entity}'. If you are attempting to "
-                         "use a custom field, be sure to append the '__c' after the custom field name.")
+    return invalid_field(
+        f"No such column '{name}' on entity '{entity}'. If you are attempting to "
+        "use a custom field, be sure to append the '__c' after the custom field name."
+    )

@@ -15,8 +15,8 @@ def _upper_bits(chars: str) -> int:
 
 
 _PAIR_UPPER = [_upper_bits(pair) for pair in _PAIRS]
-_LIMIT = 62 ** 10  # record numbers that fit the 10 base-62 digits after prefix and pod
-_HALF = 62 ** 5
+_LIMIT = 62**10  # record numbers that fit the 10 base-62 digits after prefix and pod
+_HALF = 62**5
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -49,7 +49,7 @@ def _restore_case(id18: str) -> str:
     chars = []
     for chunk, flag in enumerate(suffix):
         bits = _SUFFIX.index(flag)
-        for i, ch in enumerate(id18[chunk * 5:chunk * 5 + 5]):
+        for i, ch in enumerate(id18[chunk * 5 : chunk * 5 + 5]):
             chars.append(ch.upper() if bits >> i & 1 else ch.lower())
     return "".join(chars) + suffix
 

@@ -47,6 +47,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 
     def fmt(parts: list[str]) -> str:
         return "  ".join(p.ljust(w) for p, w in zip(parts, widths)).rstrip()
+
     lines = [fmt(columns), fmt(["─" * w for w in widths])]
     lines += [fmt(r) for r in cells]
     return "\n".join(lines)

@@ -91,11 +91,13 @@ class OrgSession:
     def soql(self, query: str) -> JSON:
         """Run a SOQL query; the REST API's response body, or SalesforceError."""
         from .soql import run_soql
+
         return self._read(run_soql, query)
 
     def sosl(self, search: str) -> JSON:
         """Run a SOSL search; the REST API's response body, or SalesforceError."""
         from .sosl import run_sosl
+
         return self._read(run_sosl, search)
 
     @contextmanager
@@ -132,7 +134,7 @@ class OrgSession:
                     self._conn.execute("SAVEPOINT crm_write")
                     self._savepoint = True
                 if table.startswith(FTS_PREFIX):
-                    self._search_overlay(table[len(FTS_PREFIX):])
+                    self._search_overlay(table[len(FTS_PREFIX) :])
                 else:
                     self._overlay(table)
                     self._conn.execute(sql, params)  # (TEMP objects only: nothing to commit)
@@ -174,8 +176,7 @@ class OrgSession:
                 return runner(self._conn, self.org.schema, self.org.meta.as_of, text)
             except SalesforceError:
                 if self._tripped:  # SQLite was interrupted by the deadline, whatever the engine said
-                    raise SalesforceError("QUERY_TIMEOUT", "Your query request was running for "
-                                          "too long.") from None
+                    raise SalesforceError("QUERY_TIMEOUT", "Your query request was running for too long.") from None
                 raise
             finally:
                 self._deadline = 0.0
@@ -194,16 +195,19 @@ class OrgSession:
         name, ov = q(table), q(_OVERLAY + table)
         cols = ", ".join(map(q, columns))
         new = ", ".join(f"NEW.{q(c)}" for c in columns)
-        next_rowid = (f"(SELECT max(r) FROM (SELECT max(rowid) AS r FROM main.{name} UNION ALL "
-                      f"SELECT max(rowid) FROM temp.{ov})) + 1")
+        next_rowid = (
+            f"(SELECT max(r) FROM (SELECT max(rowid) AS r FROM main.{name} UNION ALL "
+            f"SELECT max(rowid) FROM temp.{ov})) + 1"
+        )
         for statement in (  # (one at a time: executescript would commit an open transaction first)
-                f"CREATE TEMP TABLE {ov} (rowid INTEGER PRIMARY KEY, {cols})",
-                f"CREATE TEMP VIEW {name} AS SELECT rowid AS rowid, {cols} FROM main.{name} "
-                f"WHERE rowid NOT IN (SELECT rowid FROM temp.{ov}) UNION ALL SELECT rowid, {cols} FROM temp.{ov}",
-                f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_update')} INSTEAD OF UPDATE ON {name} BEGIN "
-                f"INSERT OR REPLACE INTO {ov} (rowid, {cols}) VALUES (OLD.rowid, {new}); END",
-                f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_insert')} INSTEAD OF INSERT ON {name} BEGIN "
-                f"INSERT INTO {ov} (rowid, {cols}) VALUES ({next_rowid}, {new}); END"):
+            f"CREATE TEMP TABLE {ov} (rowid INTEGER PRIMARY KEY, {cols})",
+            f"CREATE TEMP VIEW {name} AS SELECT rowid AS rowid, {cols} FROM main.{name} "
+            f"WHERE rowid NOT IN (SELECT rowid FROM temp.{ov}) UNION ALL SELECT rowid, {cols} FROM temp.{ov}",
+            f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_update')} INSTEAD OF UPDATE ON {name} BEGIN "
+            f"INSERT OR REPLACE INTO {ov} (rowid, {cols}) VALUES (OLD.rowid, {new}); END",
+            f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_insert')} INSTEAD OF INSERT ON {name} BEGIN "
+            f"INSERT INTO {ov} (rowid, {cols}) VALUES ({next_rowid}, {new}); END",
+        ):
             self._conn.execute(statement)
         self._overlaid.add(table)
 
@@ -211,7 +215,9 @@ class OrgSession:
         """SOSL's index of `table` rebuilt in this session over its view (org rows and this session's)."""
         self._overlay(table)
         fts = q(FTS_PREFIX + table)
-        (sql,) = self._conn.execute("SELECT sql FROM main.sqlite_master WHERE name = ?", (FTS_PREFIX + table,)).fetchone()
+        (sql,) = self._conn.execute(
+            "SELECT sql FROM main.sqlite_master WHERE name = ?", (FTS_PREFIX + table,)
+        ).fetchone()
         if not self._conn.execute("SELECT 1 FROM temp.sqlite_master WHERE name = ?", (FTS_PREFIX + table,)).fetchone():
             self._conn.execute(sql.replace(f"CREATE VIRTUAL TABLE {fts}", f"CREATE VIRTUAL TABLE temp.{fts}", 1))
         self._conn.execute(f"INSERT INTO temp.{fts}({fts}) VALUES('rebuild')")

@@ -36,13 +36,15 @@ def search_error(message: str) -> SalesforceError:
 
 # --- search term -> FTS5 query ---------------------------------------------------------------
 
+
 def _fts_string(text: str) -> str:
     """One quoted FTS5 string (a token or phrase); a trailing * or a ? becomes a prefix query."""
     cut = min((i for i in (text.find("*"), text.find("?")) if i >= 0), default=-1)
     body, prefix = (text[:cut], True) if cut >= 0 else (text, False)
     if not re.search(r"\w", body):
-        raise search_error(f"search term '{text}' needs at least one letter or digit"
-                           + (" before the wildcard" if prefix else ""))
+        raise search_error(
+            f"search term '{text}' needs at least one letter or digit" + (" before the wildcard" if prefix else "")
+        )
     return '"' + body.replace('"', '""') + '"' + (" *" if prefix else "")
 
 
@@ -120,6 +122,7 @@ def fts_query(term: str) -> str:
 
 # --- plans -----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class SearchPlan:
     plans: tuple[Plan, ...]
@@ -131,7 +134,7 @@ class SearchPlan:
             if len(records) >= self.limit:
                 break
             records += plan.records(conn)
-        return {"searchRecords": records[:self.limit]}
+        return {"searchRecords": records[: self.limit]}
 
 
 def compile_search(schema: Schema, as_of: date, text: str) -> SearchPlan:
@@ -148,8 +151,14 @@ def compile_search(schema: Schema, as_of: date, text: str) -> SearchPlan:
         columns = search_fields(obj, ast.scope)
         if not columns:
             continue
-        query = Query(tuple(Item(p) for p in ret.fields) or (Item(Path(("Id",))),), obj.name,
-                      where=ret.where, order_by=ret.order_by, limit=ret.limit, offset=ret.offset)
+        query = Query(
+            tuple(Item(p) for p in ret.fields) or (Item(Path(("Id",))),),
+            obj.name,
+            where=ret.where,
+            order_by=ret.order_by,
+            limit=ret.limit,
+            offset=ret.offset,
+        )
         colspec = "{" + " ".join('"' + f.name + '"' for f in columns) + "}"
         plans.append(compile_query(schema, as_of, query, search=(fts_table(obj.name), f"{colspec} : ({match})")))
     return SearchPlan(tuple(plans), MAX_LIMIT if ast.limit is None else ast.limit)

@@ -67,18 +67,28 @@ class OrgMeta:
 
     def to_rows(self) -> list[tuple[str, str]]:
         """The `_meta` rows (injections only when planted: a clean org's file is as it always was)."""
-        return [("org", self.org), ("seed", str(self.seed)), ("scale", repr(float(self.scale))),
-                ("as_of", self.as_of.isoformat()), ("generator_version", self.generator_version),
-                ("content_hash", self.content_hash), ("writer", self.writer)] + (
-                [("injections", self.injections)] if self.injections != "none" else [])
+        return [
+            ("org", self.org),
+            ("seed", str(self.seed)),
+            ("scale", repr(float(self.scale))),
+            ("as_of", self.as_of.isoformat()),
+            ("generator_version", self.generator_version),
+            ("content_hash", self.content_hash),
+            ("writer", self.writer),
+        ] + ([("injections", self.injections)] if self.injections != "none" else [])
 
     @classmethod
     def from_rows(cls, rows: dict[str, str]) -> OrgMeta:
-        return cls(org=rows["org"], seed=int(rows["seed"]), scale=float(rows["scale"]),
-                   as_of=date.fromisoformat(rows["as_of"]),
-                   generator_version=rows["generator_version"],
-                   content_hash=rows.get("content_hash", ""), writer=rows.get("writer", ""),
-                   injections=rows.get("injections", "none"))
+        return cls(
+            org=rows["org"],
+            seed=int(rows["seed"]),
+            scale=float(rows["scale"]),
+            as_of=date.fromisoformat(rows["as_of"]),
+            generator_version=rows["generator_version"],
+            content_hash=rows.get("content_hash", ""),
+            writer=rows.get("writer", ""),
+            injections=rows.get("injections", "none"),
+        )
 
 
 class OrgFileError(Exception):
@@ -91,28 +101,34 @@ class OrgDamaged(OrgFileError):
 
 # --- building ------------------------------------------------------------------------
 
+
 def create_tables(conn: sqlite3.Connection, schema: Schema) -> None:
     """Create one empty table per object (Id is the primary key) and the metadata table."""
     for obj in schema.objects:
-        cols = ", ".join(
-            f"{q(f.name)} {f.sql_type}" + (" PRIMARY KEY" if f.name == "Id" else "")
-            for f in obj.fields)
+        cols = ", ".join(f"{q(f.name)} {f.sql_type}" + (" PRIMARY KEY" if f.name == "Id" else "") for f in obj.fields)
         conn.execute(f"CREATE TABLE {q(obj.name)} ({cols})")
     conn.execute(f"CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    conn.execute(f"CREATE TABLE {TRUTH_TABLE} (object TEXT NOT NULL, record_id TEXT NOT NULL, "
-                 "kind TEXT NOT NULL, value TEXT NOT NULL)")
+    conn.execute(
+        f"CREATE TABLE {TRUTH_TABLE} (object TEXT NOT NULL, record_id TEXT NOT NULL, "
+        "kind TEXT NOT NULL, value TEXT NOT NULL)"
+    )
 
 
 def index_statements(schema: Schema) -> list[str]:
     """The CREATE INDEX statements of an org: every lookup, date and datetime field, and the
     COMPOSITE_INDEXES of the objects `schema` has."""
-    out = [f"CREATE INDEX {q(f'ix_{obj.name}_{f.name}')} ON {q(obj.name)} ({q(f.name)})"
-           for obj in schema.objects for f in obj.fields_of_type(*INDEXED_TYPES)]
+    out = [
+        f"CREATE INDEX {q(f'ix_{obj.name}_{f.name}')} ON {q(obj.name)} ({q(f.name)})"
+        for obj in schema.objects
+        for f in obj.fields_of_type(*INDEXED_TYPES)
+    ]
     for name, columns in COMPOSITE_INDEXES:
         obj = schema.get(name)
         if obj is not None:
-            out.append(f"CREATE INDEX {q('ix_' + name + '_' + '_'.join(columns))} ON {q(name)} "
-                       f"({', '.join(_index_column(obj, c) for c in columns)})")
+            out.append(
+                f"CREATE INDEX {q('ix_' + name + '_' + '_'.join(columns))} ON {q(name)} "
+                f"({', '.join(_index_column(obj, c) for c in columns)})"
+            )
     return out
 
 
@@ -134,7 +150,8 @@ def create_indexes(conn: sqlite3.Connection, schema: Schema) -> None:
             conn.execute(
                 f"CREATE VIRTUAL TABLE {fts} USING fts5({', '.join(q(c) for c in cols)}, "
                 f"content={q(obj.name)}, content_rowid='rowid', "
-                "tokenize='unicode61 remove_diacritics 2')")
+                "tokenize='unicode61 remove_diacritics 2')"
+            )
             _build_fts(conn, fts)
     conn.execute(f"CREATE INDEX ix_truth ON {TRUTH_TABLE} (kind, record_id)")
 
@@ -176,7 +193,7 @@ def content_hash(conn: sqlite3.Connection, schema: Schema, writer: str = "", inj
 _ROW_JSON = json.JSONEncoder(separators=(",", ":")).encode  # = json.dumps(row, separators=(",", ":"))
 _NOT_ASCII = re.compile("[\x7f-\U0010ffff]")  # (what Python's JSON escapes and SQLite's does not)
 # Values whose JSON SQLite must write as Python does for the hash to be computed in SQLite.
-_PROBE = ("".join(map(chr, range(128))) + "é€\U0001f600\x00", -(2 ** 63), 2 ** 63 - 1, 0, None, "")
+_PROBE = ("".join(map(chr, range(128))) + "é€\U0001f600\x00", -(2**63), 2**63 - 1, 0, None, "")
 
 
 def _sqlite_json_matches(conn: sqlite3.Connection) -> bool:
@@ -199,8 +216,9 @@ class Hasher(Protocol):
     def update(self, data: bytes, /) -> None: ...
 
 
-def _hash_table(h: Hasher, conn: sqlite3.Connection, table: str, columns: list[str] | None, order: str,
-                in_sql: bool) -> None:
+def _hash_table(
+    h: Hasher, conn: sqlite3.Connection, table: str, columns: list[str] | None, order: str, in_sql: bool
+) -> None:
     """Feed `h` the compact JSON of each row of `table` (its `columns`, None: every one) in `order`:
     written by SQLite (json_array, the same bytes: _sqlite_json_matches) where it can be and the
     table has no REAL column, else by Python. SQLite writes REALs its own way: a row holding one (possible in a
@@ -212,14 +230,14 @@ def _hash_table(h: Hasher, conn: sqlite3.Connection, table: str, columns: list[s
         _hash_rows(h, conn.execute(f"SELECT {cols} FROM {q(table)} ORDER BY {order}"))
         return
     real = " OR ".join(f"typeof({q(name)}) = 'real'" for name in columns if declared.get(name) != "TEXT") or "0"
-    cursor = conn.execute(f"SELECT CASE WHEN {real} THEN rowid ELSE json_array({cols}) END "
-                          f"FROM {q(table)} ORDER BY {order}")
+    cursor = conn.execute(
+        f"SELECT CASE WHEN {real} THEN rowid ELSE json_array({cols}) END FROM {q(table)} ORDER BY {order}"
+    )
     while rows := cursor.fetchmany(2000):
         try:
             text = "".join([row for (row,) in rows])
         except TypeError:  # (a rowid: a row holding a REAL)
-            text = "".join(row if isinstance(row, str) else _python_json(conn, table, cols, row)
-                           for (row,) in rows)
+            text = "".join(row if isinstance(row, str) else _python_json(conn, table, cols, row) for (row,) in rows)
         h.update((text if text.isascii() else _ascii(text)).encode())
 
 
@@ -240,6 +258,7 @@ def write_meta(conn: sqlite3.Connection, meta: OrgMeta) -> None:
 
 # --- reading -------------------------------------------------------------------------
 
+
 def connect_readonly(path: str | Path) -> sqlite3.Connection:
     """A read-only connection to an org file (the file must exist)."""
     p = Path(path)
@@ -254,7 +273,9 @@ def read_meta(conn: sqlite3.Connection, path: Path | None = None) -> OrgMeta:
         rows = dict(conn.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
         return OrgMeta.from_rows(rows)
     except (sqlite3.DatabaseError, KeyError, ValueError) as exc:
-        raise OrgFileError(f"{path or 'the file'} is not a CRMArena org file ({exc}); build one with `crmarena org build`") from None
+        raise OrgFileError(
+            f"{path or 'the file'} is not a CRMArena org file ({exc}); build one with `crmarena org build`"
+        ) from None
 
 
 def check_integrity(conn: sqlite3.Connection) -> str:
@@ -307,10 +328,13 @@ class Org:
             problem = check_integrity(conn)
             if problem:
                 raise OrgDamaged(f"{self.path} is damaged (SQLite quick_check: {problem})")
-            if check_hash and content_hash(conn, self.schema, self.meta.writer,
-                                           self.meta.injections) != self.meta.content_hash:
-                raise OrgDamaged(f"{self.path} was edited or damaged: its content does not match the content "
-                                 "hash it records")
+            if (
+                check_hash
+                and content_hash(conn, self.schema, self.meta.writer, self.meta.injections) != self.meta.content_hash
+            ):
+                raise OrgDamaged(
+                    f"{self.path} was edited or damaged: its content does not match the content hash it records"
+                )
         except sqlite3.DatabaseError as exc:
             raise OrgDamaged(f"{self.path} is damaged ({exc})") from None
         finally:
@@ -336,7 +360,8 @@ class Org:
         """Records per object, in schema order."""
         conn = self.connect()
         try:
-            return {o.name: conn.execute(f"SELECT COUNT(*) FROM {q(o.name)}").fetchone()[0]
-                    for o in self.schema.objects}
+            return {
+                o.name: conn.execute(f"SELECT COUNT(*) FROM {q(o.name)}").fetchone()[0] for o in self.schema.objects
+            }
         finally:
             conn.close()

@@ -200,8 +200,10 @@ class _ToolWork:
         """The result as JSON with only the first `shown` of `total` records, and a note if cut."""
         if shown >= total:
             return json.dumps(out, ensure_ascii=False)
-        note = (f"Showing the first {shown} of {total} records; narrow the query, select fewer fields or "
-                "aggregate to see the rest.")
+        note = (
+            f"Showing the first {shown} of {total} records; narrow the query, select fewer fields or "
+            "aggregate to see the rest."
+        )
         return json.dumps({**out, key: out[key][:shown], "note": note}, ensure_ascii=False)
 
     def assign(self, object_name: str, record_id: str, user_id: str, *, history: bool) -> str:
@@ -232,7 +234,8 @@ class _ToolWork:
         self.session.write(
             'INSERT INTO "CaseHistory__c" (Id, CaseId__c, CreatedDate, Field__c, OldValue__c, '
             "NewValue__c) VALUES (?, ?, ?, 'Owner Assignment', ?, ?)",
-            (make_id(obj.key_prefix, count + 1), case_id, stamp, old, new))
+            (make_id(obj.key_prefix, count + 1), case_id, stamp, old, new),
+        )
 
     def _resolve(self, object_name: str, record_id: str, field: str) -> tuple[SObject, Field, str]:
         obj = self.session.schema.get(object_name or "")
@@ -242,9 +245,11 @@ class _ToolWork:
         if fld is None:
             raise SalesforceError("INVALID_FIELD", f"No such column '{field}' on sobject of type {obj.name}")
         if not_updateable(obj, fld):
-            raise SalesforceError("INVALID_FIELD_FOR_INSERT_UPDATE",
-                                  f"Unable to create/update fields: {fld.name}. Please check the security settings "
-                                  "of this field and verify that it is read/write for your profile or permission set.")
+            raise SalesforceError(
+                "INVALID_FIELD_FOR_INSERT_UPDATE",
+                f"Unable to create/update fields: {fld.name}. Please check the security settings "
+                "of this field and verify that it is read/write for your profile or permission set.",
+            )
         return obj, fld, self._existing(obj.name, record_id)
 
     def _existing(self, object_name: str, record_id: str) -> str:
@@ -253,8 +258,9 @@ class _ToolWork:
             raise SalesforceError("MALFORMED_ID", f"{object_name} ID: id value of incorrect type: {record_id}")
         obj = self.session.schema.require(object_name)
         if not rid.startswith(obj.key_prefix) or not self.session.record_exists(obj.name, rid):
-            raise SalesforceError("INVALID_CROSS_REFERENCE_KEY",
-                                  f"invalid cross reference id: no {obj.name} with Id {record_id}")
+            raise SalesforceError(
+                "INVALID_CROSS_REFERENCE_KEY", f"invalid cross reference id: no {obj.name} with Id {record_id}"
+            )
         return rid
 
     def _coerce(self, obj: SObject, fld: Field, value: str) -> Any:
@@ -265,8 +271,10 @@ class _ToolWork:
         if fld.reference_to:  # (the fields of type reference: each names its object)
             return self._existing(fld.reference_to, text)
         if fld.picklist and text not in fld.picklist:
-            raise SalesforceError("INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST",
-                                  f"{fld.name}: bad value for restricted picklist field: {text}")
+            raise SalesforceError(
+                "INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST",
+                f"{fld.name}: bad value for restricted picklist field: {text}",
+            )
         try:
             if fld.type == "boolean":
                 if text.lower() not in ("true", "false"):
@@ -274,7 +282,7 @@ class _ToolWork:
                 return int(text.lower() == "true")
             if fld.type == "int":
                 number = int(text)
-                if abs(number) >= 2 ** 63:
+                if abs(number) >= 2**63:
                     raise ValueError(text)
                 return number
             if fld.type in ("double", "currency", "percent"):
@@ -282,8 +290,10 @@ class _ToolWork:
                 if not math.isfinite(decimal):
                     raise ValueError(text)
                 if abs(decimal) >= MAX_DECIMAL:
-                    raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE",
-                                          f"{fld.name}: value outside of valid range on numeric field: {text}")
+                    raise SalesforceError(
+                        "NUMBER_OUTSIDE_VALID_RANGE",
+                        f"{fld.name}: value outside of valid range on numeric field: {text}",
+                    )
                 return decimal
             if fld.type == "date":
                 return datetime.strptime(text, "%Y-%m-%d").date().isoformat()

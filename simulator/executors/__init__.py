@@ -24,7 +24,9 @@ def play_all(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[
     as episodes start (a Plan or Todo of simulator.runs.plan, or a list); give it episodes to play."""
     if settings.executor == "ray":
         from .ray_cluster import play_ray
+
         play_ray(settings, planned, emit)
     else:
         from .local import play_local
+
         play_local(settings, planned, emit)

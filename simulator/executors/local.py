@@ -15,8 +15,9 @@ from .parent_death import die_with_parent
 from .play import ExecutorError, PlaySettings, RefusalWatch, play_episodes, share
 
 
-def _worker(settings: PlaySettings, planned: Iterable[Planned], index: int, workers: int, parent: int, queue,
-            stop) -> None:
+def _worker(
+    settings: PlaySettings, planned: Iterable[Planned], index: int, workers: int, parent: int, queue, stop
+) -> None:
     """A worker process: walk the plan, play its share of the episodes (every `workers`-th from
     `index`), sending each record to the parent, then how many it did not play because the run
     was stopped. It dies with `parent` (no model request outlives the process that records it)."""
@@ -44,12 +45,15 @@ def play_local(settings: PlaySettings, planned: Iterable[Planned], emit: Callabl
     import multiprocessing
     from dataclasses import replace
     from queue import Empty
+
     # fork where the platform has it: workers start at once, without importing everything again
     ctx = multiprocessing.get_context("fork") if sys.platform == "linux" else multiprocessing.get_context("spawn")
     queue, watch = ctx.Queue(), RefusalWatch(emit, ctx.Event())
     each = replace(settings, concurrency=share(settings.concurrency, workers))
-    procs = [ctx.Process(target=_worker, args=(each, planned, i, workers, os.getpid(), queue, watch.flag), daemon=True)
-             for i in range(workers)]
+    procs = [
+        ctx.Process(target=_worker, args=(each, planned, i, workers, os.getpid(), queue, watch.flag), daemon=True)
+        for i in range(workers)
+    ]
     for proc in procs:
         proc.start()
     running, errors, not_played, stopper = len(procs), [], 0, None
@@ -72,7 +76,8 @@ def play_local(settings: PlaySettings, planned: Iterable[Planned], emit: Callabl
         proc.join()
     if stopper is not None:  # what every worker sent is kept; the run stops as it would in one process
         raise stopper
-    problems = [watch.message(not_played)] + [f"{len(errors)} worker process(es) failed: {'; '.join(errors)}"
-                                              if errors else ""]
+    problems = [watch.message(not_played)] + [
+        f"{len(errors)} worker process(es) failed: {'; '.join(errors)}" if errors else ""
+    ]
     if any(problems):
         raise ExecutorError("; ".join(filter(None, problems)))

@@ -26,6 +26,7 @@ def die_with_parent(parent: int) -> None:
     the kernel's SIGKILL on Linux, else the watchdog within POLL_S (an orphan is re-parented)."""
     if sys.platform == "linux":
         import ctypes
+
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     _watch(lambda: os.getppid() == parent)
 
@@ -54,4 +55,5 @@ def _watch(alive: Callable[[], bool]) -> None:
         while alive():
             time.sleep(POLL_S)
         os._exit(1)
+
     threading.Thread(target=watch, name="run-death-watch", daemon=True).start()

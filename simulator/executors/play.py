@@ -53,6 +53,7 @@ class PlaySettings:
 def _client(model, where: str, cache=None, scope: str = ""):
     """A model client for one episode, replaying from / recording into `cache` (if any)."""
     from simulator.models.clients import build_client, parse_model_spec
+
     client = build_client(parse_model_spec(model, where=where))
     client.cache, client.cache_scope = cache, scope
     return client
@@ -72,28 +73,37 @@ def seat(role: RoleConfig) -> Seat:
 def make_agent(role: RoleConfig, cache=None, scope: str = ""):
     """A fresh agent under test for one episode."""
     from ..agents.oracle import OracleAgent
+
     if role.kind == "oracle":
         return OracleAgent()
     if role.kind == "calibration":
         from ..agents.plugin import make_plugin_agent
+
         agent = make_plugin_agent(role.plugin or CALIBRATION, role.options)
         if not isinstance(agent, OracleAgent):
             from ..agents.plugin import PluginError
-            raise PluginError(f"calibration agent {role.plugin!r}: not a subclass of "
-                              "simulator.agents.oracle.OracleAgent (calibration agents are briefed oracles)")
+
+            raise PluginError(
+                f"calibration agent {role.plugin!r}: not a subclass of "
+                "simulator.agents.oracle.OracleAgent (calibration agents are briefed oracles)"
+            )
         return agent
     if role.kind == "plugin":
         from ..agents.plugin import make_plugin_agent
+
         assert role.plugin is not None  # (the run config requires it of a plugin agent)
         return make_plugin_agent(role.plugin, role.options)
     if role.kind == "remote":
         from ..agents.remote import RemoteAgent
+
         return RemoteAgent(**role.options)
     client = _client(role.model, role.model_key or "agent.model", cache, scope)
     if role.kind == "function_calling":
         from ..agents.function_calling import FunctionCallingAgent
+
         return FunctionCallingAgent(client, **role.options)
     from ..agents.react import ReActAgent
+
     return ReActAgent(client, **role.options)
 
 
@@ -101,8 +111,10 @@ def make_user(role: RoleConfig, seed: int, cache=None, scope: str = ""):
     """A fresh user simulator for one episode."""
     if role.kind == "scripted":
         from ..users.scripted import ScriptedUser
+
         return ScriptedUser(seed)
     from ..users.llm import LLMUser
+
     return LLMUser(_client(role.model, "user.model", cache, scope), **role.options)
 
 
@@ -110,6 +122,7 @@ def check_models(settings: PlaySettings) -> None:
     """Fail before any episode if a model spec is invalid, its key is missing or its client
     cannot be built (e.g. a provider extra that is not installed)."""
     from simulator.models.clients import build_client, parse_model_spec
+
     for where, spec in settings.models:
         build_client(parse_model_spec(spec, where=f"{settings.source}: {where}"))
 
@@ -125,6 +138,7 @@ def check_players(settings: PlaySettings) -> None:
     """Fail if a model client, an agent or a user of the run cannot be built here (a
     ConfigError naming the role's key when the agent or user itself cannot be made)."""
     from simulator.runs.config import ConfigError
+
     check_models(settings)
     for key, make in players(settings):
         try:
@@ -174,9 +188,11 @@ class RefusalWatch:
         """Why the run stopped and what to do ("" if it did not stop)."""
         if not self.detail:
             return ""
-        return (f"stopped: the provider refused a request in a way no retry fixes ({self.detail}); {not_played} "
-                "episode(s) not played. Fix the key, the model name or the account, then run the same command "
-                "with --retry-failed (it also plays again the refused episodes)")
+        return (
+            f"stopped: the provider refused a request in a way no retry fixes ({self.detail}); {not_played} "
+            "episode(s) not played. Fix the key, the model name or the account, then run the same command "
+            "with --retry-failed (it also plays again the refused episodes)"
+        )
 
     def check(self, not_played: int) -> None:
         """Raise ExecutorError with `message`, if the run stopped."""
@@ -184,8 +200,9 @@ class RefusalWatch:
             raise ExecutorError(self.message(not_played))
 
 
-async def play_episodes(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[[dict], None],
-                        stop=None) -> int:
+async def play_episodes(
+    settings: PlaySettings, planned: Iterable[Planned], emit: Callable[[dict], None], stop=None
+) -> int:
     """Play `planned` (any iterable, walked as episodes start: at most `settings.concurrency` at once,
     the rest not yet built); each scored record goes to `emit` the moment its episode ends. Once
     `stop` (an Event) is set, by a refusal here or elsewhere, no further episode starts; returns
@@ -194,6 +211,7 @@ async def play_episodes(settings: PlaySettings, planned: Iterable[Planned], emit
     cache = None
     if settings.cache:
         from simulator.models.cache import ResponseCache
+
         cache = ResponseCache(settings.cache)
     episodes, skipped = iter(planned), 0
 

@@ -40,6 +40,7 @@ def _open_org(key: str, driver_path: str, image_ref: Any) -> Org:
         if org is not None and org.meta.content_hash == key:
             return org
     import ray
+
     copy.parent.mkdir(parents=True, exist_ok=True)
     part = copy.with_suffix(f".{os.getpid()}.part")
     part.write_bytes(ray.get(image_ref))
@@ -55,21 +56,29 @@ class RemoteCache:
 
     async def get(self, key: str):
         from simulator.models.cache import decode_reply
+
         return decode_reply(await self.actor.get_text.remote(key))
 
     async def put(self, key: str, result) -> None:
         from simulator.models.cache import encode_reply
+
         await self.actor.put_text.remote(key, encode_reply(result))
 
 
 class EpisodeActor:
     """A Ray actor that plays episodes on its event loop, several at once."""
 
-    def __init__(self, settings: PlaySettings, orgs: dict[str, tuple[str, Any]], cache_actor=None,
-                 driver: tuple[str, int] | None = None):
+    def __init__(
+        self,
+        settings: PlaySettings,
+        orgs: dict[str, tuple[str, Any]],
+        cache_actor=None,
+        driver: tuple[str, int] | None = None,
+    ):
         import ray
 
         from simulator.infra.log import setup_logging
+
         if driver is not None and driver[0] == ray.get_runtime_context().get_node_id():
             die_with(driver[1])  # on the driver's node: end with it at once (elsewhere Ray's own 1-2 s)
         setup_logging()  # retries and give-ups are logged here too (Ray forwards them to the driver)
@@ -96,6 +105,7 @@ def _connect(address: str | None) -> bool:
     cluster `ray start`ed on this machine, else a new local instance;
     True if this call connected."""
     import ray
+
     if ray.is_initialized():  # the caller (a notebook, a test) connected already
         return False
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # an offline tool phones nobody
@@ -103,7 +113,9 @@ def _connect(address: str | None) -> bool:
     try:
         ray.init(address=address, include_dashboard=False, configure_logging=False)
     except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise ExecutorError(f"cannot connect to the Ray cluster at {address or 'a new local instance'}: {exc}") from None
+        raise ExecutorError(
+            f"cannot connect to the Ray cluster at {address or 'a new local instance'}: {exc}"
+        ) from None
     return True
 
 
@@ -115,20 +127,24 @@ def _reachable(address: str | None) -> None:
     connection within _CONNECT_TIMEOUT: `ray.init` retries an unreachable address forever,
     deaf to Ctrl-C. Other addresses (None, `auto`, `local`) are left to Ray."""
     import socket
+
     host, _, port = (address or "").removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit():
         return
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_TIMEOUT).close()
     except OSError as exc:
-        raise ExecutorError(f"cannot connect to the Ray cluster at {address}: {exc.strerror or exc} "
-                            "(is the cluster up, and is that its head node's address and port?)") from None
+        raise ExecutorError(
+            f"cannot connect to the Ray cluster at {address}: {exc.strerror or exc} "
+            "(is the cluster up, and is that its head node's address and port?)"
+        ) from None
 
 
 def _driver() -> tuple[str, int] | None:
     """This process's node and pid, for actors to watch (None under Ray Client: it runs elsewhere)."""
     import ray
     from ray.util.client import ray as client
+
     return None if client.is_connected() else (ray.get_runtime_context().get_node_id(), os.getpid())
 
 
@@ -140,28 +156,36 @@ def _actors(settings: PlaySettings, planned: Iterable[Planned]):
     (kept referenced for the whole run), all ready to play."""
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
     cpus = max(1.0, ray.cluster_resources().get("CPU", 1.0))
     count = min(settings.workers or int(cpus), settings.concurrency)  # an actor with nothing in flight is waste
     each = min(1.0, cpus / count)  # CPUs per actor: all of them fit the cluster
     cache = None
     if settings.cache:  # on the node of this process (the head node under Ray Client, ray://)
         from simulator.models.cache import ResponseCache
+
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
-        cache = ray.remote(ResponseCache).options(num_cpus=0, scheduling_strategy=here).remote(
-            str(Path(settings.cache).resolve()))
+        cache = (
+            ray.remote(ResponseCache)
+            .options(num_cpus=0, scheduling_strategy=here)
+            .remote(str(Path(settings.cache).resolve()))
+        )
     known = getattr(planned, "orgs", None)  # (a plan knows its orgs, never walked for them; a list is looked through)
     orgs = {org.meta.content_hash: org for org in known or (p.org for p in planned)}
     shipped = {key: (str(org.path), [ray.put(org.image())]) for key, org in orgs.items()}  # (a list: a ref
     # nested in an argument is passed as a ref, so only the nodes that need the image fetch it)
-    remote = ray.remote(EpisodeActor).options(num_cpus=each, scheduling_strategy="SPREAD",
-                                              max_concurrency=share(settings.concurrency, count))
+    remote = ray.remote(EpisodeActor).options(
+        num_cpus=each, scheduling_strategy="SPREAD", max_concurrency=share(settings.concurrency, count)
+    )
     actors: list[Any] = [remote.remote(settings, shipped, cache, _driver()) for _ in range(count)]  # (handles)
     checks = [a.problem.remote() for a in actors]
     done, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
     if waiting:
-        raise ExecutorError(f"{len(waiting)} of {count} Ray actors did not start within {_SETUP_TIMEOUT} s "
-                            f"(the cluster has {cpus:g} CPUs; each actor wants {each:.2g}): "
-                            "lower `workers`, or free the cluster")
+        raise ExecutorError(
+            f"{len(waiting)} of {count} Ray actors did not start within {_SETUP_TIMEOUT} s "
+            f"(the cluster has {cpus:g} CPUs; each actor wants {each:.2g}): "
+            "lower `workers`, or free the cluster"
+        )
     try:
         problems = [text for text in ray.get(done) if text]
     except ray.exceptions.RayError as exc:
@@ -175,6 +199,7 @@ def play_ray(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[
     """Play every episode on the Ray cluster at `settings.address` (see `_connect`); each record
     reaches `emit` in this process as its episode ends."""
     import ray
+
     started, cache = _connect(settings.address), None
     try:
         actors, cache, _images = _actors(settings, planned)
@@ -185,18 +210,22 @@ def play_ray(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[
         if started:
             ray.shutdown()
     if failures:
-        raise ExecutorError(f"{len(failures)} episode(s) could not be played on Ray and are not in the run "
-                            f"(run the same command again to play them); first: {failures[0]}")
+        raise ExecutorError(
+            f"{len(failures)} episode(s) could not be played on Ray and are not in the run "
+            f"(run the same command again to play them); first: {failures[0]}"
+        )
 
 
-def _gather(settings: PlaySettings, planned: Iterable[Planned], actors: list,
-            emit: Callable[[dict], None]) -> list[str]:
+def _gather(
+    settings: PlaySettings, planned: Iterable[Planned], actors: list, emit: Callable[[dict], None]
+) -> list[str]:
     """Keep `settings.concurrency` episodes in flight, each on the least busy live actor; emit records
     as they come. An episode whose actor died (its node lost, its process killed) is played
     again on another actor, once; a refusal no retry fixes stops new episodes (ExecutorError
     once those in flight are in). Returns what failed; everything else is emitted."""
     import ray
     from ray.exceptions import ActorDiedError, ActorUnavailableError, RayError
+
     load = [0] * len(actors)
     pending: dict[Any, tuple[Planned, int]] = {}
     todo, failures = iter(planned), []

@@ -34,8 +34,10 @@ class DiskFullError(OSError):
     """A write failed for lack of space; nothing was half-written."""
 
     def __init__(self, path: Path | str, problem: str = "no space left on the device"):
-        super().__init__(errno.ENOSPC, f"{problem} while writing {path}: nothing was half-written; free some "
-                                       "space and run the same command again")
+        super().__init__(
+            errno.ENOSPC,
+            f"{problem} while writing {path}: nothing was half-written; free some space and run the same command again",
+        )
         self.path, self.problem = str(path), problem
 
     def __reduce__(self):  # (whole across processes: a worker's full disk stops the parent's run)
@@ -54,14 +56,22 @@ class NotARegularFile(DamagedFileError):
     """Where a run's file should be, something else is: a symbolic link, a folder, a pipe..."""
 
 
-_KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+_KINDS = (
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
 
 
 def _not_regular(path: Path | str, mode: int) -> NotARegularFile:
     kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
-    return NotARegularFile(f"{path} is {kind}, not a regular file: nothing was read or written through it; "
-                           "move it away and run the command again")
+    return NotARegularFile(
+        f"{path} is {kind}, not a regular file: nothing was read or written through it; "
+        "move it away and run the command again"
+    )
 
 
 def open_regular(path: Path | str, flags: int, mode: int = 0o644) -> int:
@@ -160,7 +170,7 @@ class LineAppender:
         start = os.fstat(self._fd).st_size
         try:
             while data:
-                data = data[os.write(self._fd, data):]
+                data = data[os.write(self._fd, data) :]
         except OSError as exc:
             os.ftruncate(self._fd, start)
             raise _write_failed(exc, self.path) from None
@@ -191,8 +201,13 @@ def line_problem(raw: bytes, check: Callable[[Any], str] | None = None) -> tuple
     return (None, problem) if problem else (value, "")
 
 
-def json_lines(path: Path | str, *, check: Callable[[Any], str] | None = None,
-               fix: str = "delete that line", skip_damaged: bool = False) -> Iterator[tuple[int, dict]]:
+def json_lines(
+    path: Path | str,
+    *,
+    check: Callable[[Any], str] | None = None,
+    fix: str = "delete that line",
+    skip_damaged: bool = False,
+) -> Iterator[tuple[int, dict]]:
     """(byte offset, record) of each line of a JSON Lines file. A torn last line (a killed
     writer) is skipped; a damaged line raises DamagedFileError naming the file and line, and
     `fix` (or is skipped too)."""

@@ -43,6 +43,7 @@ def parse_yaml(text: str) -> Any:
     to more than MAX_YAML_NODES values raises TooLarge (an alias bomb's kilobyte expands to
     billions)."""
     import yaml
+
     try:
         return bounded(_loaded(text, yaml))
     except RecursionError:
@@ -88,6 +89,7 @@ def bounded(data: Any, max_nodes: int = MAX_YAML_NODES, max_depth: int = MAX_YAM
 def load_yaml(path: Path, error: type[InputFileError] = InputFileError) -> Any:
     """The parsed YAML of `path`; unreadable or invalid YAML raises `error` with the line."""
     import yaml
+
     try:
         return parse_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
@@ -123,8 +125,9 @@ def json_depth(text: str) -> int:
     return max(itertools.accumulate(map(_NESTING.__getitem__, brackets)), default=0)
 
 
-def named_class(path: str, base: type | tuple[type, ...], *, base_name: str, said: str, example: str,
-                error: type[Exception]) -> type:
+def named_class(
+    path: str, base: type | tuple[type, ...], *, base_name: str, said: str, example: str, error: type[Exception]
+) -> type:
     """The class `path` ("package.module:Class") names, a subclass of `base` (not `base` itself);
     else `error`, its message led by `said` and naming what is wrong: the form (with `example`), a
     module not found, a name the module lacks, or another kind of object (`base_name`)."""

@@ -22,6 +22,7 @@ def quiet_unless_configured() -> None:
     """Silence the package's log records unless a command line set up logging already."""
     if not _configured:
         from loguru import logger
+
         logger.disable("simulator")
 
 
@@ -39,10 +40,10 @@ def setup_logging(level: str | None = None) -> None:
     warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
     global _configured
     from loguru import logger
+
     logger.remove()
     logger.enable("simulator")
     _configured = True
     level = (level or os.environ.get("CRMARENA_LOG_LEVEL", "WARNING")).upper()
     logger.configure(patcher=_redact_message)
-    logger.add(_to_stderr, level=level,
-               format="{time:HH:mm:ss} {level} {name}: {message}")
+    logger.add(_to_stderr, level=level, format="{time:HH:mm:ss} {level} {name}: {message}")

@@ -36,21 +36,32 @@ MASK = "[redacted]"
 # Fallbacks for keys the run never read: a provider prefix and 16+ key characters with a digit, or a
 # bearer token with a digit (b64token characters only, so a JSON string's closing quote survives).
 # (Case-insensitive prefixes only, after a lookbehind: three times faster than re.I and \b, ~30 ms a MB.)
-_SHAPED = re.compile(r"(?<![A-Za-z0-9_])(?:(?i:sk|pk|rk|gsk|hf|xai|key|token)[-_](?=[A-Za-z0-9*_\-]*\d)[A-Za-z0-9*_\-]{16,}"
-                     r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/\-]*\d)[A-Za-z0-9._~+/\-]{8,}=*)")
+_SHAPED = re.compile(
+    r"(?<![A-Za-z0-9_])(?:(?i:sk|pk|rk|gsk|hf|xai|key|token)[-_](?=[A-Za-z0-9*_\-]*\d)[A-Za-z0-9*_\-]{16,}"
+    r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/\-]*\d)[A-Za-z0-9._~+/\-]{8,}=*)"
+)
 _BASIC = re.compile(r"(?<![A-Za-z0-9_])(?i:basic)\s+([A-Za-z0-9+/_\-]{4,}={0,2})")
 _known: set[str] = set()  # every remembered value, in each of its written forms
 # Config keys and URL query parameters whose values are secrets (api_key, x-api-key, azure_ad_token,
 # aws_secret_key, password, sig, ...); max_tokens or api_version are not.
-_SECRET_NAME = re.compile(r"(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|auth|authorization|"
-                          r"credentials?|sig|signature)(?:[_-]|$)", re.I)
+_SECRET_NAME = re.compile(
+    r"(?:^|[_-])(?:api[_-]?key|key|token|secret|password|passwd|auth|authorization|"
+    r"credentials?|sig|signature)(?:[_-]|$)",
+    re.I,
+)
 
 
 def _forms(value: str) -> set[str]:
     """`value` as it may appear in a written file: as is, JSON-escaped, HTML-escaped, URL-encoded."""
     escaped = {json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
-    return {value, *escaped, *(html.escape(v) for v in (value, *escaped)), quote(value, safe=""), quote_plus(value),
-            *_base64_cores(value.encode())}
+    return {
+        value,
+        *escaped,
+        *(html.escape(v) for v in (value, *escaped)),
+        quote(value, safe=""),
+        quote_plus(value),
+        *_base64_cores(value.encode()),
+    }
 
 
 def _base64_cores(value: bytes) -> set[str]:
@@ -59,7 +70,7 @@ def _base64_cores(value: bytes) -> set[str]:
     cores = set()
     for before in range(3):
         encoded = base64.b64encode(bytes(before) + value).decode()
-        core = encoded[-(-8 * before // 6):8 * (before + len(value)) // 6]
+        core = encoded[-(-8 * before // 6) : 8 * (before + len(value)) // 6]
         cores |= {core, core.replace("+", "-").replace("/", "_")}
     return cores
 

@@ -19,9 +19,16 @@ from simulator.infra.inputs import InputFileError
 
 M = TypeVar("M", bound=BaseModel)
 # what a value of each type is, in words ("must be an integer, got 'two'")
-_TYPE_WORDS = {"int_type": "an integer", "float_type": "a number", "string_type": "a string", "bool_type":
-               "true or false", "list_type": "a list", "dict_type": "a mapping", "model_type": "a mapping",
-               "model_attributes_type": "a mapping"}
+_TYPE_WORDS = {
+    "int_type": "an integer",
+    "float_type": "a number",
+    "string_type": "a string",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+}
 
 
 class Schema(BaseModel):
@@ -62,35 +69,42 @@ def one_of(choices: Iterable[str]) -> AfterValidator:
         if value not in allowed:
             raise problem(f"{value!r} is not one of {', '.join(allowed)}")
         return value
+
     return AfterValidator(check)
 
 
 def between(low: float, high: float) -> AfterValidator:
     """A number from `low` to `high` ("must be between 1 and 10, got 0")."""
+
     def check(value: float) -> float:
         if not low <= value <= high:
             raise problem(f"must be between {low} and {high}, got {value}")
         return value
+
     return AfterValidator(check)
 
 
 def at_least(low: float) -> AfterValidator:
     """A number of at least `low`."""
+
     def check(value: float) -> float:
         if value < low:
             raise problem(f"must be at least {low}, got {value}")
         return value
+
     return AfterValidator(check)
 
 
 def filled(message: str) -> AfterValidator:
     """A string that is not blank, or a list that is not empty; else `message` (with the blank string)."""
+
     def check(value: Any) -> Any:
         if isinstance(value, str) and not value.strip():
             raise problem(f"{message}, got {value!r}")
         if not value:
             raise problem(message)
         return value
+
     return AfterValidator(check)
 
 
@@ -103,8 +117,9 @@ Text = Annotated[str, filled("must be a non-empty string")]
 Texts = Annotated[list[Text], filled("must be a non-empty list of non-empty strings")]
 
 
-def validated(model: type[M], data: Any, path: str | Path, error: type[InputFileError],
-              context: dict[str, Any] | None = None) -> M:
+def validated(
+    model: type[M], data: Any, path: str | Path, error: type[InputFileError], context: dict[str, Any] | None = None
+) -> M:
     """`data` (loaded YAML of file `path`) as `model`; else `error` naming the first problem's key path."""
     try:
         return model.model_validate(data, context=context)
@@ -132,8 +147,9 @@ def key_path(loc: Iterable[str | int], data: Any, at: Iterable[str | int] = ()) 
     for part, pydantics in steps:
         if isinstance(part, int) and isinstance(node, list):
             out, node = f"{out}[{part}]", node[part] if part < len(node) else None
-        elif (isinstance(node, dict) and part in node) or (isinstance(part, str) and (
-                not pydantics or node is None or isinstance(node, dict))):
+        elif (isinstance(node, dict) and part in node) or (
+            isinstance(part, str) and (not pydantics or node is None or isinstance(node, dict))
+        ):
             out, node = f"{out}.{part}" if out else str(part), node.get(part) if isinstance(node, dict) else None
     return out
 
@@ -147,4 +163,3 @@ def _words(found: Any) -> str:
         return f"must be {_TYPE_WORDS[kind]}, got {value!r}"
     message: str = found["msg"]
     return message if kind == "input" else message[:1].lower() + message[1:]
-

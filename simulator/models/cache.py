@@ -31,6 +31,7 @@ from simulator.infra.secrets import redact
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+
 def cache_dir() -> Path:
     """The user cache folder (built orgs, models, replies): $CRMARENA_CACHE, else
     $XDG_CACHE_HOME/crmarena, else ~/.cache/crmarena."""
@@ -39,7 +40,15 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crmarena"
 
 
-_SETTINGS_IGNORED = ("max_concurrency", "measure_concurrency", "retries", "timeout", "api_key_env", "rpm", "tpm")  # do not change a reply
+_SETTINGS_IGNORED = (
+    "max_concurrency",
+    "measure_concurrency",
+    "retries",
+    "timeout",
+    "api_key_env",
+    "rpm",
+    "tpm",
+)  # do not change a reply
 
 
 def reply_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,12 +71,24 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def request_key(settings: Mapping[str, Any], messages: Iterable[Any], *, tools: Iterable[Any] = (),
-                json_output: Any = None, extra: Mapping[str, Any] | None = None, scope: str = "") -> str:
+def request_key(
+    settings: Mapping[str, Any],
+    messages: Iterable[Any],
+    *,
+    tools: Iterable[Any] = (),
+    json_output: Any = None,
+    extra: Mapping[str, Any] | None = None,
+    scope: str = "",
+) -> str:
     """The cache key of one request."""
-    body = {"settings": reply_settings(settings),
-            "messages": _plain(list(messages)), "tools": _plain(list(tools)), "json_output": _plain(json_output),
-            "extra": _plain(dict(extra or {})), "scope": scope}
+    body = {
+        "settings": reply_settings(settings),
+        "messages": _plain(list(messages)),
+        "tools": _plain(list(tools)),
+        "json_output": _plain(json_output),
+        "extra": _plain(dict(extra or {})),
+        "scope": scope,
+    }
     return hashlib.sha256(redact(json.dumps(body, sort_keys=True, default=str)).encode()).hexdigest()
 
 
@@ -97,8 +118,10 @@ class ResponseCache:
         refuse a database that is not a response cache (an org file, say)."""
         tables = {name for (name,) in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables - {"replies"}:
-            raise DamagedFileError(f"{self.path} is not a response cache (it holds tables {', '.join(sorted(tables))})"
-                                   ": set `cache` to another file")
+            raise DamagedFileError(
+                f"{self.path} is not a response cache (it holds tables {', '.join(sorted(tables))})"
+                ": set `cache` to another file"
+            )
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -112,8 +135,10 @@ class ResponseCache:
                 problem = "no space left on the device" if code == sqlite3.SQLITE_FULL else f"SQLite: {exc}"
                 raise DiskFullError(self.path, problem) from None
             if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-                raise DamagedFileError(f"{self.path} is damaged ({exc}); it holds only model replies a run can ask "
-                                       "for again: delete it and run the same command") from None
+                raise DamagedFileError(
+                    f"{self.path} is damaged ({exc}); it holds only model replies a run can ask "
+                    "for again: delete it and run the same command"
+                ) from None
             raise
 
     def get_text(self, key: str) -> str | None:
@@ -148,6 +173,7 @@ def decode_reply(text: str | None) -> Any | None:
     if text is None:
         return None
     from autogen_core.models import CreateResult
+
     result = CreateResult.model_validate_json(redact(text))
     result.cached = True
     return result

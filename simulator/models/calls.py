@@ -53,6 +53,7 @@ def _classify(exc: Exception) -> Exception | None:
         return AgentError(f"the model provider rejected the request ({status}; context too long?): {detail}")
     if isinstance(status, int) or type(exc).__name__ in _NETWORK or isinstance(exc, (ConnectionError, TimeoutError)):
         from simulator.models.clients import FATAL_STATUSES
+
         return InfraError(f"model call failed ({type(exc).__name__}): {detail}", fatal=status in FATAL_STATUSES)
     return None
 
@@ -83,6 +84,7 @@ def client_settings(client: Any) -> dict[str, Any]:
         return {"provider": type(client).__name__}
     config = component.config
     from simulator.models.clients import SAFE_CONFIG_KEYS
+
     safe = {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}
     if "base_url" in safe:
         safe["base_url"] = without_credentials(safe["base_url"])

@@ -53,13 +53,20 @@ from simulator.models.completions import (
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-STATUS_ERRORS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
-                 404: "NotFoundError", 409: "ConflictError", 422: "UnprocessableEntityError",
-                 429: "RateLimitError"}
+STATUS_ERRORS = {
+    400: "BadRequestError",
+    401: "AuthenticationError",
+    403: "PermissionDeniedError",
+    404: "NotFoundError",
+    409: "ConflictError",
+    422: "UnprocessableEntityError",
+    429: "RateLimitError",
+}
 _VALID_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 
 # ---------------------------------------------------------------- errors, named as the SDK names them
+
 
 class APIError(Exception):
     """A failed chat request."""
@@ -100,16 +107,22 @@ def status_error(response: Any) -> APIStatusError:
 
 # ---------------------------------------------------------------- requests
 
-def to_messages(messages: Sequence[Any], merge_system: bool, model: str = "",
-                family: str = ModelFamily.UNKNOWN) -> list[dict[str, Any]]:
+
+def to_messages(
+    messages: Sequence[Any], merge_system: bool, model: str = "", family: str = ModelFamily.UNKNOWN
+) -> list[dict[str, Any]]:
     """autogen's messages in the API's form, as autogen's OpenAI client converts them for `model`
     of `family` (its variants: `dialect`); with `merge_system`, the system messages become one,
     stripped at the end, or none if empty (models without `multiple_system_messages`; system
     messages apart from each other are a ValueError)."""
     if merge_system and any(isinstance(m, SystemMessage) for m in messages):
         messages = _merged_system(messages)
-    if model.startswith("claude-") and messages and isinstance(messages[-1], AssistantMessage) \
-            and isinstance(messages[-1].content, str):  # (autogen's rule for Claude)
+    if (
+        model.startswith("claude-")
+        and messages
+        and isinstance(messages[-1], AssistantMessage)
+        and isinstance(messages[-1].content, str)
+    ):  # (autogen's rule for Claude)
         messages = [*messages[:-1], messages[-1].model_copy(update={"content": messages[-1].content.rstrip()})]
     kind, out = dialect(model, family), []
     for message in messages:
@@ -119,29 +132,36 @@ def to_messages(messages: Sequence[Any], merge_system: bool, model: str = "",
 
 @cache
 def dialect(model: str, family: str) -> str:
-    """"gemini", "claude", "mistral" or "openai": how autogen adapts messages for a model of
+    """ "gemini", "claude", "mistral" or "openai": how autogen adapts messages for a model of
     `family`, or (an unknown family) of the longest family name the model's name starts with
     (kept per model: every request asks)."""
     known = get_args(ModelFamily.ANY)
     if family not in known or family == ModelFamily.UNKNOWN:
         family = max((name for name in known if model.startswith(name)), key=len, default=ModelFamily.UNKNOWN)
-    return next((kind for kind in ("gemini", "claude", "mistral") if getattr(ModelFamily, f"is_{kind}")(family)),
-                "openai")
+    return next(
+        (kind for kind in ("gemini", "claude", "mistral") if getattr(ModelFamily, f"is_{kind}")(family)), "openai"
+    )
 
 
 def _merged_system(messages: Sequence[Any]) -> list[Any]:
     places = [i for i, m in enumerate(messages) if isinstance(m, SystemMessage)]
     if places[-1] - places[0] + 1 != len(places):
-        raise ValueError("Multiple and Not continuous system messages are not supported if "
-                         "model_info['multiple_system_messages'] is False")
+        raise ValueError(
+            "Multiple and Not continuous system messages are not supported if "
+            "model_info['multiple_system_messages'] is False"
+        )
     text = "".join(messages[i].content + "\n" for i in places).rstrip()
     rest = [m for m in messages if not isinstance(m, SystemMessage)]
-    return rest[:places[0]] + [SystemMessage(content=text)] * bool(text) + rest[places[0]:]
+    return rest[: places[0]] + [SystemMessage(content=text)] * bool(text) + rest[places[0] :]
 
 
 def _converter(kind: str) -> Callable[[Any, str], list[dict[str, Any]]]:
-    converters = {"SystemMessage": _system, "UserMessage": _user, "AssistantMessage": _assistant,
-                  "FunctionExecutionResultMessage": _tool_results}
+    converters = {
+        "SystemMessage": _system,
+        "UserMessage": _user,
+        "AssistantMessage": _assistant,
+        "FunctionExecutionResultMessage": _tool_results,
+    }
     if kind not in converters:
         raise ValueError(f"Unknown message type: {kind}")
     return converters[kind]
@@ -156,8 +176,9 @@ def _user(message: Any, kind: str) -> list[dict[str, Any]]:
     _check_name(message.source)
     content = message.content
     if not isinstance(content, str):
-        content = [{"type": "text", "text": part} if isinstance(part, str) else part.to_openai_format()
-                   for part in content]
+        content = [
+            {"type": "text", "text": part} if isinstance(part, str) else part.to_openai_format() for part in content
+        ]
     elif kind == "claude" and not content.strip():
         return []
     elif kind == "gemini":
@@ -172,8 +193,10 @@ def _assistant(message: Any, kind: str) -> list[dict[str, Any]]:
         if kind == "claude" and not message.content.strip():
             return []
         return [{"role": "assistant", "content": message.content or " " if kind == "gemini" else message.content}]
-    calls = [{"id": call.id, "function": {"arguments": call.arguments, "name": call.name}, "type": "function"}
-             for call in message.content]
+    calls = [
+        {"id": call.id, "function": {"arguments": call.arguments, "name": call.name}, "type": "function"}
+        for call in message.content
+    ]
     thought = message.thought
     if thought is not None and kind in ("gemini", "claude"):
         thought = thought or " "
@@ -181,14 +204,14 @@ def _assistant(message: Any, kind: str) -> list[dict[str, Any]]:
 
 
 def _tool_results(message: Any, kind: str) -> list[dict[str, Any]]:
-    return [{"content": result.content, "role": "tool", "tool_call_id": result.call_id}
-            for result in message.content]
+    return [{"content": result.content, "role": "tool", "tool_call_id": result.call_id} for result in message.content]
 
 
 def _check_name(name: str) -> None:
     if not _VALID_NAME.match(name):
-        raise ValueError(f"Invalid name: {name}. Only letters, numbers, '_' and '-' are allowed, "
-                         "at most 64 characters.")
+        raise ValueError(
+            f"Invalid name: {name}. Only letters, numbers, '_' and '-' are allowed, at most 64 characters."
+        )
 
 
 def to_tools(tools: Sequence[Any]) -> list[dict[str, Any]]:
@@ -197,14 +220,22 @@ def to_tools(tools: Sequence[Any]) -> list[dict[str, Any]]:
     for tool in tools:
         schema = getattr(tool, "schema", tool)
         _check_name(schema["name"])
-        out.append({"type": "function", "function": {
-            "name": schema["name"], "description": schema.get("description", ""),
-            "parameters": schema.get("parameters", {}), "strict": schema.get("strict", False)}})
+        out.append(
+            {
+                "type": "function",
+                "function": {
+                    "name": schema["name"],
+                    "description": schema.get("description", ""),
+                    "parameters": schema.get("parameters", {}),
+                    "strict": schema.get("strict", False),
+                },
+            }
+        )
     return out
 
 
 def to_tool_choice(choice: Any, tools: Sequence[Any]) -> Any:
-    """"auto" | "required" | "none", or a tool among `tools` the model must call."""
+    """ "auto" | "required" | "none", or a tool among `tools` the model must call."""
     if choice in ("auto", "required", "none"):
         return choice
     name = choice.schema["name"] if hasattr(choice, "schema") else None
@@ -219,8 +250,14 @@ def to_tool_choice(choice: Any, tools: Sequence[Any]) -> Any:
 def response_format(output_type: type[BaseModel]) -> dict[str, Any]:
     """The strict json_schema response format for a pydantic model (as the SDK builds it;
     built once per type and sent as is)."""
-    return {"type": "json_schema", "json_schema": {
-        "schema": strict_json_schema(output_type.model_json_schema()), "name": output_type.__name__, "strict": True}}
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "schema": strict_json_schema(output_type.model_json_schema()),
+            "name": output_type.__name__,
+            "strict": True,
+        },
+    }
 
 
 def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -280,6 +317,7 @@ def _resolve(root: dict[str, Any], ref: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- replies
 
+
 def to_result(reply: Mapping[str, Any], family: str) -> Any:
     """autogen's CreateResult for a chat completion's JSON (one with a message: completions.raise_malformed):
     tool calls (any text beside them is the thought), or text (a `reasoning_content`, or an R1
@@ -290,27 +328,50 @@ def to_result(reply: Mapping[str, Any], family: str) -> Any:
         raise ValueError("function_call is deprecated and is not supported by this model client.")
     thought = None
     if message.get("tool_calls"):
-        content: Any = [FunctionCall(id=call.get("id") or "", name=_normalized(call["function"]["name"]),
-                                     arguments=_arguments(call["function"].get("arguments")))
-                        for call in message["tool_calls"]]
+        content: Any = [
+            FunctionCall(
+                id=call.get("id") or "",
+                name=_normalized(call["function"]["name"]),
+                arguments=_arguments(call["function"].get("arguments")),
+            )
+            for call in message["tool_calls"]
+        ]
         thought, finish = message.get("content") or None, "tool_calls"
     else:
         content, thought = message.get("content") or "", message.get("reasoning_content")
         if family == "r1" and thought is None:
             thought, content = split_thought(content)
     usage = reply.get("usage") or {}
-    return CreateResult(finish_reason=finish_reason(finish), content=content, cached=False,
-                        usage=RequestUsage(prompt_tokens=usage.get("prompt_tokens") or 0,
-                                           completion_tokens=usage.get("completion_tokens") or 0),
-                        logprobs=_logprobs(choice), thought=thought)
+    return CreateResult(
+        finish_reason=finish_reason(finish),
+        content=content,
+        cached=False,
+        usage=RequestUsage(
+            prompt_tokens=usage.get("prompt_tokens") or 0, completion_tokens=usage.get("completion_tokens") or 0
+        ),
+        logprobs=_logprobs(choice),
+        thought=thought,
+    )
 
 
 def _logprobs(choice: Mapping[str, Any]) -> list[ChatCompletionTokenLogprob] | None:
     """The choice's token logprobs, as autogen keeps them (its TopLogprob has no token)."""
     tokens = (choice.get("logprobs") or {}).get("content")
-    return [ChatCompletionTokenLogprob(token=x["token"], logprob=x["logprob"], bytes=x.get("bytes"), top_logprobs=[
-        TopLogprob(logprob=y["logprob"], bytes=y.get("bytes")) for y in x.get("top_logprobs") or ()])
-        for x in tokens] if tokens else None
+    return (
+        [
+            ChatCompletionTokenLogprob(
+                token=x["token"],
+                logprob=x["logprob"],
+                bytes=x.get("bytes"),
+                top_logprobs=[
+                    TopLogprob(logprob=y["logprob"], bytes=y.get("bytes")) for y in x.get("top_logprobs") or ()
+                ],
+            )
+            for x in tokens
+        ]
+        if tokens
+        else None
+    )
 
 
 def _normalized(name: str) -> str:
@@ -351,7 +412,8 @@ def _no_answer(exc: BaseException) -> bool:
 
     anyio = sys.modules.get("anyio")
     return isinstance(exc, (httpx.RequestError, ssl.SSLError)) or (
-        anyio is not None and isinstance(exc, anyio.EndOfStream))
+        anyio is not None and isinstance(exc, anyio.EndOfStream)
+    )
 
 
 class Assembled:
@@ -391,8 +453,10 @@ class Assembled:
     def reply(self) -> dict[str, Any]:
         message: dict[str, Any] = {"content": "".join(self.text) or None}
         if self.calls:
-            message["tool_calls"] = [{"id": c["id"], "function": {"name": c["name"], "arguments": c["arguments"]}}
-                                     for _, c in sorted(self.calls.items())]
+            message["tool_calls"] = [
+                {"id": c["id"], "function": {"name": c["name"], "arguments": c["arguments"]}}
+                for _, c in sorted(self.calls.items())
+            ]
         if any(self.reasoning):
             message["reasoning_content"] = "".join(self.reasoning)
         return {"choices": [{"message": message, "finish_reason": self.finish}], "usage": self.usage}
@@ -400,24 +464,46 @@ class Assembled:
 
 # ---------------------------------------------------------------- the client
 
+
 class OpenAIChatClient(ChatCompletionClient):
     """autogen's ChatCompletionClient for a chat-completions server at `base_url` (OpenAI's by
     default), sending its requests through `http` (an httpx.AsyncClient, closed by `close`)."""
 
-    def __init__(self, *, model: str, http: Any, model_info: Mapping[str, Any], api_key: str,
-                 base_url: str = "https://api.openai.com/v1", create_args: Mapping[str, Any] | None = None,
-                 headers: Mapping[str, str] | None = None, timeout: float = 120.0):
+    def __init__(
+        self,
+        *,
+        model: str,
+        http: Any,
+        model_info: Mapping[str, Any],
+        api_key: str,
+        base_url: str = "https://api.openai.com/v1",
+        create_args: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float = 120.0,
+    ):
         self._model, self._http, self._timeout = model, http, timeout
         self._info = cast(ModelInfo, dict(model_info))  # (a TypedDict: a plain dict)
         self._url = endpoint(base_url)
-        self._headers = {"authorization": f"Bearer {api_key}", "content-type": "application/json",
-                         "accept": "application/json", "user-agent": "crmarena-sim", **(headers or {})}
+        self._headers = {
+            "authorization": f"Bearer {api_key}",
+            "content-type": "application/json",
+            "accept": "application/json",
+            "user-agent": "crmarena-sim",
+            **(headers or {}),
+        }
         self._create_args = dict(create_args or {})
         self._total = self._actual = RequestUsage(prompt_tokens=0, completion_tokens=0)
 
-    async def create(self, messages: Sequence[Any], *, tools: Sequence[Any] = (), tool_choice: Any = "auto",
-                     json_output: bool | type[BaseModel] | None = None, extra_create_args: Mapping[str, Any] = {},
-                     cancellation_token: Any = None) -> CreateResult:
+    async def create(
+        self,
+        messages: Sequence[Any],
+        *,
+        tools: Sequence[Any] = (),
+        tool_choice: Any = "auto",
+        json_output: bool | type[BaseModel] | None = None,
+        extra_create_args: Mapping[str, Any] = {},
+        cancellation_token: Any = None,
+    ) -> CreateResult:
         """One chat request; the reply as autogen's CreateResult."""
         body, options = self._body(messages, tools, tool_choice, json_output, extra_create_args)
         reply = await _linked(self._post(body, options), cancellation_token)
@@ -426,18 +512,31 @@ class OpenAIChatClient(ChatCompletionClient):
         self._count(result)
         return result
 
-    def _body(self, messages: Sequence[Any], tools: Sequence[Any], tool_choice: Any,
-              json_output: bool | type[BaseModel] | None, extra_create_args: Mapping[str, Any]) -> tuple[dict, dict]:
+    def _body(
+        self,
+        messages: Sequence[Any],
+        tools: Sequence[Any],
+        tool_choice: Any,
+        json_output: bool | type[BaseModel] | None,
+        extra_create_args: Mapping[str, Any],
+    ) -> tuple[dict, dict]:
         """A request's JSON body, and its options for httpx (timeout, extra_headers, extra_query)."""
         extra = dict(extra_create_args)
-        options = {key: extra.pop(key) for key in ("timeout", "extra_headers", "extra_body", "extra_query")
-                   if key in extra}
+        options = {
+            key: extra.pop(key) for key in ("timeout", "extra_headers", "extra_body", "extra_query") if key in extra
+        }
         body = self.request_body(messages, tools, tool_choice, json_output, extra)
         body.update(options.pop("extra_body", None) or {})
         return body, options
 
-    def request_body(self, messages: Sequence[Any], tools: Sequence[Any], tool_choice: Any,
-                     json_output: bool | type[BaseModel] | None, extra: Mapping[str, Any]) -> dict[str, Any]:
+    def request_body(
+        self,
+        messages: Sequence[Any],
+        tools: Sequence[Any],
+        tool_choice: Any,
+        json_output: bool | type[BaseModel] | None,
+        extra: Mapping[str, Any],
+    ) -> dict[str, Any]:
         """The JSON body of a request (autogen's checks: what the model_info says the model lacks
         is a ValueError)."""
         info, args = self._info, {"model": self._model, **self._create_args, **extra}
@@ -451,8 +550,12 @@ class OpenAIChatClient(ChatCompletionClient):
             args["response_format"] = response_format(json_output)
         elif json_output is not None:
             args["response_format"] = {"type": "json_object" if json_output else "text"}
-        if not info["vision"] and any(isinstance(m, UserMessage) and not isinstance(m.content, str)
-                                      and not all(isinstance(part, str) for part in m.content) for m in messages):
+        if not info["vision"] and any(
+            isinstance(m, UserMessage)
+            and not isinstance(m.content, str)
+            and not all(isinstance(part, str) for part in m.content)
+            for m in messages
+        ):
             raise ValueError("Model does not support vision and image was provided")
         if tools and not info["function_calling"]:
             raise ValueError("Model does not support function calling")
@@ -478,11 +581,15 @@ class OpenAIChatClient(ChatCompletionClient):
         url: Any = self._url
         if options.get("extra_query"):
             import httpx
+
             url = httpx.URL(url).copy_merge_params(options["extra_query"])
         return self._http.build_request(
-            "POST", url, headers={**self._headers, **(options.get("extra_headers") or {})},
+            "POST",
+            url,
+            headers={**self._headers, **(options.get("extra_headers") or {})},
             content=json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(),
-            timeout=options.get("timeout", self._timeout))
+            timeout=options.get("timeout", self._timeout),
+        )
 
     @contextlib.asynccontextmanager
     async def _sending(self) -> AsyncIterator[None]:
@@ -501,12 +608,19 @@ class OpenAIChatClient(ChatCompletionClient):
     def _count(self, result: CreateResult) -> None:
         self._total = self._actual = RequestUsage(
             prompt_tokens=self._total.prompt_tokens + result.usage.prompt_tokens,
-            completion_tokens=self._total.completion_tokens + result.usage.completion_tokens)
+            completion_tokens=self._total.completion_tokens + result.usage.completion_tokens,
+        )
 
-    async def create_stream(self, messages: Sequence[Any], *, tools: Sequence[Any] = (), tool_choice: Any = "auto",
-                            json_output: bool | type[BaseModel] | None = None,
-                            extra_create_args: Mapping[str, Any] = {},
-                            cancellation_token: Any = None) -> AsyncGenerator[str | CreateResult, None]:
+    async def create_stream(
+        self,
+        messages: Sequence[Any],
+        *,
+        tools: Sequence[Any] = (),
+        tool_choice: Any = "auto",
+        json_output: bool | type[BaseModel] | None = None,
+        extra_create_args: Mapping[str, Any] = {},
+        cancellation_token: Any = None,
+    ) -> AsyncGenerator[str | CreateResult, None]:
         """The reply's text as it comes (server-sent events), then the whole reply as a CreateResult."""
         body, options = self._body(messages, tools, tool_choice, json_output, extra_create_args)
         body["stream"] = True

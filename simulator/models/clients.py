@@ -76,18 +76,25 @@ OLLAMA_URL = "http://localhost:11434/v1"
 OPENAI_URL = "https://api.openai.com/v1"
 OPENAI_HEADERS = {"OpenAI-Organization": "OPENAI_ORG_ID", "OpenAI-Project": "OPENAI_PROJECT_ID"}  # header: variable
 NO_KEY = "not-needed"  # the bearer token keyless local servers get (some servers insist on one)
-COMPONENT_PROVIDERS = frozenset({
-    "autogen_ext.models.openai.OpenAIChatCompletionClient",
-    "autogen_ext.models.openai.AzureOpenAIChatCompletionClient",
-    "autogen_ext.models.anthropic.AnthropicChatCompletionClient",
-    "autogen_ext.models.anthropic.AnthropicBedrockChatCompletionClient",
-    "autogen_ext.models.ollama.OllamaChatCompletionClient",
-    "autogen_ext.models.replay.ReplayChatCompletionClient",
-})
+COMPONENT_PROVIDERS = frozenset(
+    {
+        "autogen_ext.models.openai.OpenAIChatCompletionClient",
+        "autogen_ext.models.openai.AzureOpenAIChatCompletionClient",
+        "autogen_ext.models.anthropic.AnthropicChatCompletionClient",
+        "autogen_ext.models.anthropic.AnthropicBedrockChatCompletionClient",
+        "autogen_ext.models.ollama.OllamaChatCompletionClient",
+        "autogen_ext.models.replay.ReplayChatCompletionClient",
+    }
+)
 _COMPONENT_ALIASES = {path.rsplit(".", 1)[1]: path for path in COMPONENT_PROVIDERS}
 # What a model is assumed to support unless autogen knows it (OpenAI's own) or the spec's `model_info` says.
-DEFAULT_MODEL_INFO = {"vision": False, "function_calling": True, "json_output": True,
-                      "structured_output": True, "family": "unknown"}
+DEFAULT_MODEL_INFO = {
+    "vision": False,
+    "function_calling": True,
+    "json_output": True,
+    "structured_output": True,
+    "family": "unknown",
+}
 MODEL_INFO_KEYS = frozenset(DEFAULT_MODEL_INFO) | {"multiple_system_messages"}
 DEFAULT_PRICES = Path(__file__).resolve().parents[2] / "configs" / "prices.yaml"
 FATAL_STATUSES = (401, 402, 403, 404)  # bad key, no credit, no access, no such model: no retry
@@ -151,8 +158,10 @@ class ModelSpec:
         del data["where"]
         if self.component is not None:
             config = self.component.get("config", {})
-            data["component"] = {"provider": self.component.get("provider"),
-                                 "config": {k: config[k] for k in SAFE_CONFIG_KEYS if k in config}}
+            data["component"] = {
+                "provider": self.component.get("provider"),
+                "config": {k: config[k] for k in SAFE_CONFIG_KEYS if k in config},
+            }
         if self.base_url:
             data["base_url"] = without_credentials(self.base_url)
         if not self.measure_concurrency:
@@ -160,16 +169,38 @@ class ModelSpec:
         return {key: value for key, value in data.items() if value is not None}
 
 
-SAFE_CONFIG_KEYS = ("model", "base_url", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed",
-                    "parallel_tool_calls", "model_info")
+SAFE_CONFIG_KEYS = (
+    "model",
+    "base_url",
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "max_completion_tokens",
+    "seed",
+    "parallel_tool_calls",
+    "model_info",
+)
 
 
 # ---------------------------------------------------------------- parsing
 
-_WRAPPER_KEYS = {"api_key_env": str, "max_concurrency": int, "measure_concurrency": bool, "rpm": int, "tpm": int,
-                 "retries": Mapping}
-_OPTION_KEYS = {**_WRAPPER_KEYS, "base_url": str, "temperature": float, "max_tokens": int,
-                "timeout": float, "model_info": Mapping, "structured_output": str}
+_WRAPPER_KEYS = {
+    "api_key_env": str,
+    "max_concurrency": int,
+    "measure_concurrency": bool,
+    "rpm": int,
+    "tpm": int,
+    "retries": Mapping,
+}
+_OPTION_KEYS = {
+    **_WRAPPER_KEYS,
+    "base_url": str,
+    "temperature": float,
+    "max_tokens": int,
+    "timeout": float,
+    "model_info": Mapping,
+    "structured_output": str,
+}
 STRUCTURED_OUTPUT = ("json_schema", "json_object")  # how an output schema is asked for: OpenAI's
 # json_schema response format (the default), or {"type": "json_object", "schema": ...}, which
 # llama-cpp-python's server enforces with a grammar and which it takes instead of json_schema
@@ -210,11 +241,16 @@ def _short_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
     elif provider is None:
         provider, _, model = model.partition("/")
         if not model:
-            raise ModelConfigError(where, f"expected 'provider/model' with provider one of "
-                                          f"{', '.join(SHORT_PROVIDERS)}, got {value['model']!r}")
+            raise ModelConfigError(
+                where,
+                f"expected 'provider/model' with provider one of {', '.join(SHORT_PROVIDERS)}, got {value['model']!r}",
+            )
     if provider not in SHORT_PROVIDERS + ("openai_compatible",):
-        raise ModelConfigError(where, f"unknown provider {provider!r}; use one of {', '.join(SHORT_PROVIDERS)}, "
-                                      "a base_url, or an allowlisted autogen client")
+        raise ModelConfigError(
+            where,
+            f"unknown provider {provider!r}; use one of {', '.join(SHORT_PROVIDERS)}, "
+            "a base_url, or an allowlisted autogen client",
+        )
     if "structured_output" in options and provider == "anthropic":
         raise ModelConfigError(where, "structured_output is for OpenAI-style servers; anthropic has no response format")
     if provider == "openai_compatible" and "base_url" not in options:
@@ -226,23 +262,32 @@ def _short_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
 
 
 def _component_spec(value: Mapping[str, Any], where: str) -> ModelSpec:
-    _check_keys(value, {"provider", "config", *_WRAPPER_KEYS}, where,
-                hint="; set model options inside config")
+    _check_keys(value, {"provider", "config", *_WRAPPER_KEYS}, where, hint="; set model options inside config")
     path = _COMPONENT_ALIASES.get(value["provider"], value["provider"])
     if path not in COMPONENT_PROVIDERS:
-        raise ModelConfigError(where, f"provider {value['provider']!r} is not an allowed model client; "
-                                      f"allowed: {', '.join(sorted(COMPONENT_PROVIDERS))}")
+        raise ModelConfigError(
+            where,
+            f"provider {value['provider']!r} is not an allowed model client; "
+            f"allowed: {', '.join(sorted(COMPONENT_PROVIDERS))}",
+        )
     config = value.get("config", {})
     if not isinstance(config, Mapping):
         raise ModelConfigError(where, "config must be a mapping")
     if "api_key" in config:
-        raise ModelConfigError(where, "config.api_key is not allowed: put the key in an environment "
-                                      "variable and name it with api_key_env")
+        raise ModelConfigError(
+            where, "config.api_key is not allowed: put the key in an environment variable and name it with api_key_env"
+        )
     if config.get("base_url") is not None:
         config = {**config, "base_url": _checked_base_url(config["base_url"], f"{where}.config")}
     model = config.get("model", path.rsplit(".", 1)[1])
-    return ModelSpec(provider="component", model=model, base_url=config.get("base_url"),
-                     component={"provider": path, "config": dict(config)}, where=where, **_options(value, where))
+    return ModelSpec(
+        provider="component",
+        model=model,
+        base_url=config.get("base_url"),
+        component={"provider": path, "config": dict(config)},
+        where=where,
+        **_options(value, where),
+    )
 
 
 def _local_defaults(options: dict[str, Any]) -> dict[str, Any]:
@@ -266,8 +311,9 @@ def is_local_server(url: str | None) -> bool:
 def _check_keys(value: Mapping[str, Any], allowed: set[str], where: str, hint: str = "") -> None:
     unknown = sorted(set(value) - allowed)
     if unknown:
-        raise ModelConfigError(where, f"unknown key(s) {', '.join(map(str, unknown))}{hint}; "
-                                      f"allowed: {', '.join(sorted(allowed))}")
+        raise ModelConfigError(
+            where, f"unknown key(s) {', '.join(map(str, unknown))}{hint}; allowed: {', '.join(sorted(allowed))}"
+        )
 
 
 def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -286,8 +332,10 @@ def _options(value: Mapping[str, Any], where: str) -> dict[str, Any]:
         _check_keys(options["model_info"], set(MODEL_INFO_KEYS), f"{where}.model_info")
         options["model_info"] = dict(options["model_info"])
     if options.get("structured_output", STRUCTURED_OUTPUT[0]) not in STRUCTURED_OUTPUT:
-        raise ModelConfigError(where, f"structured_output must be one of {', '.join(STRUCTURED_OUTPUT)}, "
-                                      f"got {options['structured_output']!r}")
+        raise ModelConfigError(
+            where,
+            f"structured_output must be one of {', '.join(STRUCTURED_OUTPUT)}, got {options['structured_output']!r}",
+        )
     if options.get("structured_output") == STRUCTURED_OUTPUT[0]:  # the default, said out loud: same spec
         del options["structured_output"]
     return options
@@ -299,8 +347,11 @@ def _checked_base_url(url: Any, where: str) -> str:
     _check_base_url(url, where)
     stripped = without_credentials(url)
     if stripped != url:
-        logger.warning("{}: the credentials in base_url are not sent (a URL's user:password never replaces the "
-                       "API key; name the key's environment variable with api_key_env)", where)
+        logger.warning(
+            "{}: the credentials in base_url are not sent (a URL's user:password never replaces the "
+            "API key; name the key's environment variable with api_key_env)",
+            where,
+        )
     return stripped
 
 
@@ -311,8 +362,15 @@ def _check_base_url(url: Any, where: str) -> None:
 
     try:
         parts = urlsplit(url if isinstance(url, str) else "")
-        problem = ("does not start with http:// or https://" if parts.scheme not in ("http", "https")
-                   else "names no host" if not parts.hostname else "has port 0" if parts.port == 0 else "")
+        problem = (
+            "does not start with http:// or https://"
+            if parts.scheme not in ("http", "https")
+            else "names no host"
+            if not parts.hostname
+            else "has port 0"
+            if parts.port == 0
+            else ""
+        )
     except ValueError as exc:  # a port out of range or not a number, a bad IPv6 address
         problem = f"cannot be parsed ({exc})"
     if problem:
@@ -346,8 +404,10 @@ def _api_key(spec: ModelSpec) -> str | None:
         return None
     key = os.environ.get(spec.api_key_env)
     if not key:
-        raise ModelConfigError(spec.where, f"environment variable {spec.api_key_env} is not set "
-                                           f"(the API key for {spec.label} is read from it)")
+        raise ModelConfigError(
+            spec.where,
+            f"environment variable {spec.api_key_env} is not set (the API key for {spec.label} is read from it)",
+        )
     remember(key)
     return key
 
@@ -376,10 +436,14 @@ def load_prices(path: str | Path | None = None) -> dict[str, Price]:
         raise ModelConfigError(str(path), "expected a mapping of model name -> {input, output}")
     prices = {}
     for model, entry in data.items():
-        if not (isinstance(entry, Mapping) and set(entry) == {"input", "output"}
-                and all(_is(v, float) and v >= 0 for v in entry.values())):
-            raise ModelConfigError(f"{path}: {model}",
-                                   "expected {input: <USD per 1M tokens>, output: <USD per 1M tokens>}")
+        if not (
+            isinstance(entry, Mapping)
+            and set(entry) == {"input", "output"}
+            and all(_is(v, float) and v >= 0 for v in entry.values())
+        ):
+            raise ModelConfigError(
+                f"{path}: {model}", "expected {input: <USD per 1M tokens>, output: <USD per 1M tokens>}"
+            )
         prices[str(model)] = Price(float(entry["input"]), float(entry["output"]))
     return prices
 
@@ -397,8 +461,13 @@ def _default_prices() -> dict[str, Price]:
 
 def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> ModelClient:
     """The model client for a spec, with retries, a concurrency limit and usage accounting."""
-    builders = {"openai": _openai_client, "openai_compatible": _openai_client, "ollama": _openai_client,
-                "anthropic": _anthropic_client, "component": _component_client}
+    builders = {
+        "openai": _openai_client,
+        "openai_compatible": _openai_client,
+        "ollama": _openai_client,
+        "anthropic": _anthropic_client,
+        "component": _component_client,
+    }
     key = _api_key(spec)
     loop = _running_loop()
     per_loop = _SHARED.setdefault(loop, {}) if loop is not None else {}
@@ -417,8 +486,11 @@ def build_client(spec: ModelSpec, prices: Mapping[str, Price] | None = None) -> 
     try:
         client._bucket.check()
     except OSError as exc:
-        raise ModelConfigError(spec.where, f"cannot keep its rate limits in {client._bucket.path} "
-                                           f"({exc.strerror or exc}); set CRMARENA_CACHE to a writable folder") from None
+        raise ModelConfigError(
+            spec.where,
+            f"cannot keep its rate limits in {client._bucket.path} "
+            f"({exc.strerror or exc}); set CRMARENA_CACHE to a writable folder",
+        ) from None
     return client
 
 
@@ -449,9 +521,16 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
         base_url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
         headers = {name: os.environ[var] for name, var in OPENAI_HEADERS.items() if os.environ.get(var)}
     assert base_url is not None  # (parse_model_spec makes an openai_compatible spec name its base_url)
-    return OpenAIChatClient(model=spec.model, api_key=key or NO_KEY, base_url=base_url, timeout=spec.timeout,
-                            create_args=_create_args(spec), headers=headers, model_info=_model_info(spec),
-                            http=_http_client(spec, base_url))
+    return OpenAIChatClient(
+        model=spec.model,
+        api_key=key or NO_KEY,
+        base_url=base_url,
+        timeout=spec.timeout,
+        create_args=_create_args(spec),
+        headers=headers,
+        model_info=_model_info(spec),
+        http=_http_client(spec, base_url),
+    )
 
 
 def _model_info(spec: ModelSpec) -> dict[str, Any]:
@@ -478,8 +557,9 @@ def _autogen_model_table() -> Any:
         return sys.modules[name]
     package = importlib.util.find_spec("autogen_ext.models.openai")
     assert package is not None and package.submodule_search_locations  # (a package of autogen-ext, a dependency)
-    found = importlib.util.spec_from_file_location(f"{__name__}._autogen_model_info",
-                                                   Path(package.submodule_search_locations[0]) / "_model_info.py")
+    found = importlib.util.spec_from_file_location(
+        f"{__name__}._autogen_model_info", Path(package.submodule_search_locations[0]) / "_model_info.py"
+    )
     assert found is not None and found.loader is not None  # (a .py file's spec has its loader)
     module = importlib.util.module_from_spec(found)
     found.loader.exec_module(module)
@@ -510,6 +590,7 @@ def _on_beta(sdk: Any, install: Any) -> None:
             beta = sdk.__dict__["beta"] = type(sdk).beta.func(sdk)  # (a functools.cached_property)
             install(beta)
         return beta
+
     sdk.__dict__["beta"] = _Stand(real)
 
 
@@ -536,6 +617,7 @@ def _check_replies(client: ChatCompletionClient) -> None:
             response = await raw_parse(**params)
             raise_malformed(response.http_response.json())
             return response.parse()
+
         beta.chat.completions.parse = checked_parse
 
     sdk.chat.completions.create = create
@@ -559,8 +641,10 @@ def _http_client(spec: ModelSpec, base_url: str):
         try:
             ssl_context = _ssl_context()
         except OSError as exc:
-            raise ModelConfigError(spec.where, f"cannot load the TLS certificates for {spec.label} "
-                                               f"({exc}); check SSL_CERT_FILE / SSL_CERT_DIR") from None
+            raise ModelConfigError(
+                spec.where,
+                f"cannot load the TLS certificates for {spec.label} ({exc}); check SSL_CERT_FILE / SSL_CERT_DIR",
+            ) from None
         if proxies:
             return httpx.AsyncClient(**options, limits=_connection_limits(), verify=ssl_context)
     return httpx.AsyncClient(**options, transport=transport_class(httpx)(_fallback_transport))
@@ -606,8 +690,9 @@ def _anthropic_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     try:
         from autogen_ext.models.anthropic import AnthropicChatCompletionClient
     except ImportError:
-        raise ModelConfigError(spec.where, "anthropic models need the anthropic extra: "
-                                           "pip install 'autogen-ext[anthropic]'") from None
+        raise ModelConfigError(
+            spec.where, "anthropic models need the anthropic extra: pip install 'autogen-ext[anthropic]'"
+        ) from None
     config = {"model": spec.model, "api_key": key, "max_retries": 0, "timeout": spec.timeout, **_create_args(spec)}
     if spec.base_url:
         config["base_url"] = spec.base_url
@@ -626,8 +711,9 @@ def _component_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     try:
         cls = getattr(importlib.import_module(module), name)
     except ImportError as exc:
-        raise ModelConfigError(spec.where, f"{path} cannot be imported ({exc.name} is missing); "
-                                           "install the matching autogen-ext extra") from None
+        raise ModelConfigError(
+            spec.where, f"{path} cannot be imported ({exc.name} is missing); install the matching autogen-ext extra"
+        ) from None
     if "max_retries" in cls.component_config_schema.model_fields:
         config["max_retries"] = 0
     if key:
@@ -635,8 +721,13 @@ def _component_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
     try:
         client = ChatCompletionClient.load_component({"provider": path, "config": config})
     except Exception as exc:  # (e.g. the SDK's "api_key must be set": any failure of the user's config)
-        raise ModelConfigError(spec.where, redact(f"cannot build {spec.label}: {exc}" + (
-            "" if key else "; if it needs an API key, name its environment variable with api_key_env"))) from None
+        raise ModelConfigError(
+            spec.where,
+            redact(
+                f"cannot build {spec.label}: {exc}"
+                + ("" if key else "; if it needs an API key, name its environment variable with api_key_env")
+            ),
+        ) from None
     _check_replies(client)
     return client
 
@@ -700,8 +791,9 @@ def _describe(exc: BaseException) -> str:
 
 # ---------------------------------------------------------------- the client
 
-_CONCURRENCY: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, AdaptiveConcurrency]] = \
+_CONCURRENCY: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, AdaptiveConcurrency]] = (
     weakref.WeakKeyDictionary()
+)
 
 
 def _concurrency(spec: ModelSpec) -> AdaptiveConcurrency:
@@ -732,7 +824,8 @@ def _server(spec: ModelSpec) -> str:
 def _is_timeout(exc: BaseException | None) -> bool:
     """A request that got no answer in time (any SDK, httpx, asyncio)."""
     return isinstance(exc, TimeoutError) or any(
-        c.__name__ in ("APITimeoutError", "TimeoutException") for c in type(exc).__mro__)
+        c.__name__ in ("APITimeoutError", "TimeoutException") for c in type(exc).__mro__
+    )
 
 
 class _ModelClient:
@@ -788,15 +881,22 @@ class _ModelClient:
         if self.cache is None:
             return None
         from simulator.models.cache import request_key
-        return request_key(self.spec.settings(), messages, tools=kwargs.get("tools", ()),
-                           json_output=kwargs.get("json_output"), extra=kwargs.get("extra_create_args"),
-                           scope=self.cache_scope)
+
+        return request_key(
+            self.spec.settings(),
+            messages,
+            tools=kwargs.get("tools", ()),
+            json_output=kwargs.get("json_output"),
+            extra=kwargs.get("extra_create_args"),
+            scope=self.cache_scope,
+        )
 
     async def _create(self, messages: Sequence[LLMMessage], **kwargs: Any) -> CreateResult:
         estimate = self._estimate(messages, kwargs)
         async with _concurrency(self.spec).slot():
             result, started = await self._attempts(
-                lambda timeout: self.inner.create(messages, **self._timed(kwargs, timeout)), estimate)
+                lambda timeout: self.inner.create(messages, **self._timed(kwargs, timeout)), estimate
+            )
         self._account(messages, kwargs.get("tools", ()), result, time.perf_counter() - started, estimate)
         return result
 
@@ -816,8 +916,9 @@ class _ModelClient:
                 outcome = await self._send(request, estimate)
         return outcome
 
-    async def create_stream(self, messages: Sequence[LLMMessage],
-                            **kwargs: Any) -> AsyncGenerator[str | CreateResult, None]:
+    async def create_stream(
+        self, messages: Sequence[LLMMessage], **kwargs: Any
+    ) -> AsyncGenerator[str | CreateResult, None]:
         """Streams; failures before the first chunk are retried, later ones end as InfraError."""
         kwargs = self._output_format(kwargs)
         estimate = self._estimate(messages, kwargs)
@@ -830,6 +931,7 @@ class _ModelClient:
                         nonlocal stream
                         stream = self.inner.create_stream(messages, **self._timed(kwargs, timeout))
                         return anext(stream)
+
                     item, started = await self._send(first, estimate)
             while True:
                 yield item
@@ -886,15 +988,31 @@ class _ModelClient:
         news = limit.timed_out(sent_at, timeout)
         where = self.spec.where
         if news.raised_to:
-            logger.warning("{}: a second timeout in a row at one call in flight: timeout raised to {:g} s "
-                           "(set {}.timeout to choose it)", _server(self.spec), news.raised_to, where)
+            logger.warning(
+                "{}: a second timeout in a row at one call in flight: timeout raised to {:g} s "
+                "(set {}.timeout to choose it)",
+                _server(self.spec),
+                news.raised_to,
+                where,
+            )
         if news.name_it:
-            measured = ("no request answered yet" if news.seconds_per_request is None
-                        else f"answered requests took {news.seconds_per_request:.1f} s each")
+            measured = (
+                "no request answered yet"
+                if news.seconds_per_request is None
+                else f"answered requests took {news.seconds_per_request:.1f} s each"
+            )
             cap = limit.ceiling if limit.rounds is None else f"measured: {limit.limit()} of {limit.ceiling}"
-            logger.warning("slow model server {}: {} requests timed out, {}; set {}.timeout (now {:g} s) higher "
-                           "or {}.max_concurrency (now {}) lower", _server(self.spec), news.timeouts, measured,
-                           where, self._timeout(), where, cap)
+            logger.warning(
+                "slow model server {}: {} requests timed out, {}; set {}.timeout (now {:g} s) higher "
+                "or {}.max_concurrency (now {}) lower",
+                _server(self.spec),
+                news.timeouts,
+                measured,
+                where,
+                self._timeout(),
+                where,
+                cap,
+            )
 
     async def _call(self, awaitable):
         """One attempt; a fatal provider answer (bad key, no such model) ends as InfraError at once."""
@@ -916,15 +1034,24 @@ class _ModelClient:
                 return min(self.spec.retries.max_wait, self._timeout())
             return min(self.spec.retries.max_wait, max(backoff(state), _retry_after(exc)))
 
-        return AsyncRetrying(retry=retry_if_exception(_is_transient), wait=wait,
-                             stop=stop_after_attempt(self.spec.retries.attempts),
-                             before_sleep=self._before_sleep, retry_error_callback=self._give_up)
+        return AsyncRetrying(
+            retry=retry_if_exception(_is_transient),
+            wait=wait,
+            stop=stop_after_attempt(self.spec.retries.attempts),
+            before_sleep=self._before_sleep,
+            retry_error_callback=self._give_up,
+        )
 
     def _before_sleep(self, state) -> None:
         self.retries_used += 1
-        logger.warning("{}: {} on attempt {}/{}; retrying in {:.1f}s", self.spec.label,
-                       _describe(state.outcome.exception()), state.attempt_number,
-                       self.spec.retries.attempts, state.next_action.sleep)
+        logger.warning(
+            "{}: {} on attempt {}/{}; retrying in {:.1f}s",
+            self.spec.label,
+            _describe(state.outcome.exception()),
+            state.attempt_number,
+            self.spec.retries.attempts,
+            state.next_action.sleep,
+        )
 
     def _give_up(self, state) -> None:
         exc = state.outcome.exception()
@@ -932,14 +1059,16 @@ class _ModelClient:
         logger.error("{}", message)
         raise InfraError(message) from exc
 
-    def _account(self, messages: Sequence[LLMMessage], tools: Any, result: CreateResult, latency: float,
-                 estimate: int) -> None:
+    def _account(
+        self, messages: Sequence[LLMMessage], tools: Any, result: CreateResult, latency: float, estimate: int
+    ) -> None:
         prompt = result.usage.prompt_tokens or count_tokens_offline(messages, tools)
         completion = result.usage.completion_tokens or count_text_tokens([result.content, result.thought])
         self._bucket.settle(prompt + completion - estimate)  # the tpm bucket, corrected by the usage
         cost = self.price.cost(prompt, completion) if self.price else None
-        self._usage.add(Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion,
-                              latency_s=latency, cost_usd=cost))
+        self._usage.add(
+            Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion, latency_s=latency, cost_usd=cost)
+        )
 
     # ---- the rest of ChatCompletionClient, delegated
 
@@ -978,8 +1107,9 @@ class _ModelClient:
 def _client_class() -> type:
     from autogen_core.models import ChatCompletionClient
 
-    return type("ModelClient", (_ModelClient, ChatCompletionClient),
-                {"__module__": __name__, "__doc__": _ModelClient.__doc__})
+    return type(
+        "ModelClient", (_ModelClient, ChatCompletionClient), {"__module__": __name__, "__doc__": _ModelClient.__doc__}
+    )
 
 
 if TYPE_CHECKING:

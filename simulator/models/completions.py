@@ -20,9 +20,14 @@ from simulator.infra.secrets import redact
 CONTEXT_WINDOW = 128_000  # tokens assumed for a model autogen does not know
 
 
-FINISH_REASONS: Mapping[str, FinishReasons] = {"stop": "stop", "end_turn": "stop", "length": "length",
-                                               "content_filter": "content_filter", "tool_calls": "function_calls",
-                                               "function_calls": "function_calls"}
+FINISH_REASONS: Mapping[str, FinishReasons] = {
+    "stop": "stop",
+    "end_turn": "stop",
+    "length": "length",
+    "content_filter": "content_filter",
+    "tool_calls": "function_calls",
+    "function_calls": "function_calls",
+}
 
 
 def finish_reason(raw: str | None) -> FinishReasons:
@@ -38,7 +43,7 @@ def split_thought(content: str) -> tuple[str | None, str]:
         why = "no <think>..</think> block" if start == -1 or end == -1 else "</think> before <think>"
         warnings.warn(f"R1-style reply with {why}: no thought was extracted", UserWarning, stacklevel=2)
         return None, content
-    return content[start + len("<think>"):end].strip(), content[end + len("</think>"):].strip()
+    return content[start + len("<think>") : end].strip(), content[end + len("</think>") :].strip()
 
 
 class MalformedReply(Exception):
@@ -55,6 +60,7 @@ def raise_malformed(reply: Any) -> None:
 
 def _reply_problem(reply: Any) -> str | None:
     """What is wrong with a chat completion (an SDK object or its JSON) that has no message, else None."""
+
     def field(item: Any, name: str) -> Any:
         return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
 
@@ -71,6 +77,7 @@ def _reply_problem(reply: Any) -> str | None:
 
 
 # ---------------------------------------------------------------- offline token counts
+
 
 @cache
 def _encoding():

@@ -54,7 +54,8 @@ def transport_class(httpx: Any) -> type:
             try:
                 conn.writer.write(_head(request, len(body)) + body)
                 status, reason, headers, length, chunked, keep = await _response_head(
-                    httpx, request, conn, timeouts.get("read"))
+                    httpx, request, conn, timeouts.get("read")
+                )
                 extensions = {"http_version": b"HTTP/1.1", "reason_phrase": reason}
                 if length is not None:
                     content = await _read(httpx, request, conn.reader.readexactly(length), timeouts.get("read"))
@@ -63,8 +64,9 @@ def transport_class(httpx: Any) -> type:
             except BaseException:
                 conn.close()
                 raise
-            stream = Stream(httpx, request, conn, chunked, timeouts.get("read"),
-                             lambda: self._release(key, conn, keep and chunked))
+            stream = Stream(
+                httpx, request, conn, chunked, timeouts.get("read"), lambda: self._release(key, conn, keep and chunked)
+            )
             return httpx.Response(status, headers=headers, stream=stream, extensions=extensions)
 
         def _reuse(self, key: tuple[str, int]) -> _Connection | None:
@@ -100,8 +102,7 @@ class _Connection:
 
     def usable(self) -> bool:
         """Open, and nothing unread from the server (a closed keep-alive reads as EOF)."""
-        return not (self.writer.is_closing() or self.reader.at_eof()
-                    or self.reader._buffer)  # type: ignore[attr-defined]  # (asyncio has no public peek)
+        return not (self.writer.is_closing() or self.reader.at_eof() or self.reader._buffer)  # type: ignore[attr-defined]  # (asyncio has no public peek)
 
     def close(self) -> None:
         self.writer.close()
@@ -135,8 +136,9 @@ async def _read(httpx: Any, request: Any, awaitable: Any, timeout: float | None)
     except TimeoutError as exc:
         raise httpx.ReadTimeout("timed out reading the response", request=request) from exc
     except asyncio.IncompleteReadError as exc:
-        raise httpx.RemoteProtocolError("peer closed connection without sending complete message body",
-                                        request=request) from exc
+        raise httpx.RemoteProtocolError(
+            "peer closed connection without sending complete message body", request=request
+        ) from exc
     except asyncio.LimitOverrunError as exc:
         raise httpx.RemoteProtocolError("response line or header too long", request=request) from exc
     except OSError as exc:
@@ -172,8 +174,7 @@ class _Stream:
     """A streamed response body (chunked, or until the server closes); releases its connection
     when read to the end, closes it when closed early."""
 
-    def __init__(self, httpx: Any, request: Any, conn: _Connection, chunked: bool, timeout: float | None,
-                 release: Any):
+    def __init__(self, httpx: Any, request: Any, conn: _Connection, chunked: bool, timeout: float | None, release: Any):
         self._httpx, self._request, self._conn = httpx, request, conn
         self._chunked, self._timeout, self._release, self._done = chunked, timeout, release, False
 

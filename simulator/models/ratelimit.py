@@ -99,8 +99,10 @@ class SharedBucket:
             now = time.time()
             if state.paused_until > now:
                 return state.paused_until - now
-            wait = max(_shortfall(state.requests, 1, self.rpm, self.burst_requests),
-                       _shortfall(state.tokens, tokens, self.tpm, self.burst_tokens))
+            wait = max(
+                _shortfall(state.requests, 1, self.rpm, self.burst_requests),
+                _shortfall(state.tokens, tokens, self.tpm, self.burst_tokens),
+            )
             if wait <= 0:
                 state.requests -= 1 if self.rpm else 0
                 state.tokens -= tokens if self.tpm else 0
@@ -209,7 +211,7 @@ class LatencyRounds:
 
 def _lower_mean(latencies: list[float]) -> float:
     """The mean of the fastest 90% of `latencies` (all of them, up to 9)."""
-    kept = sorted(latencies)[:math.ceil(0.9 * len(latencies))]
+    kept = sorted(latencies)[: math.ceil(0.9 * len(latencies))]
     return sum(kept) / len(kept)
 
 

@@ -33,14 +33,20 @@ def folder():
 
 @cache
 def _environment() -> Environment:
-    return Environment(loader=FileSystemLoader(str(folder())), undefined=StrictUndefined, autoescape=False,
-                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
+    return Environment(
+        loader=FileSystemLoader(str(folder())),
+        undefined=StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
 
 
 @cache
 def names() -> tuple[str, ...]:
     """Every template's name, sorted."""
-    return tuple(sorted(p.name[:-len(SUFFIX)] for p in folder().iterdir() if p.name.endswith(SUFFIX)))
+    return tuple(sorted(p.name[: -len(SUFFIX)] for p in folder().iterdir() if p.name.endswith(SUFFIX)))
 
 
 def check(name: str) -> str:

@@ -55,8 +55,9 @@ def _posed(persona):
     return instance("internal" if persona.pool == "internal" else "customer")
 
 
-def _agent(protocol: str = "function", schema: str = "prompt", audience: str = "internal",
-           privacy_aware: bool = False) -> str:
+def _agent(
+    protocol: str = "function", schema: str = "prompt", audience: str = "internal", privacy_aware: bool = False
+) -> str:
     from ..agents.prompts import system_prompt
     from ..crm.describe import describe_schema
     from ..crm.schema import schema_for
@@ -125,16 +126,25 @@ def _rubric(metric: str, audience: str = "internal") -> str:
 
     posed = instance(audience)
     answer = [str(a) for a in posed.answer]
-    return render(f"rubric_{metric}", answer=answer, nothing=answer == [NONE_ANSWER], refuse=answer == [REFUSAL],
-                  names=posed.answer_kind == "names", owner=answer[0] if answer else None)
+    return render(
+        f"rubric_{metric}",
+        answer=answer,
+        nothing=answer == [NONE_ANSWER],
+        refuse=answer == [REFUSAL],
+        names=posed.answer_kind == "names",
+        owner=answer[0] if answer else None,
+    )
 
 
 def _exchange(posed) -> list[tuple[int, str, str]]:
     """An example conversation, (turn, speaker, text): the query asked, and the answer given (or declined)."""
     from ..tasks.instance import REFUSAL
 
-    reply = "I'm sorry, but I can't share that information." if posed.answer == [REFUSAL] else \
-        f"The answer is {', '.join(map(str, posed.answer))}."
+    reply = (
+        "I'm sorry, but I can't share that information."
+        if posed.answer == [REFUSAL]
+        else f"The answer is {', '.join(map(str, posed.answer))}."
+    )
     return [(1, "person", posed.query), (1, "agent", reply)]
 
 
@@ -145,10 +155,21 @@ def _judge_record(audience: str = "internal") -> str:
     posed = instance(audience)
     note = json.dumps({"turn": 1, "note": "the agent used tools, not shown to the person: run_query"})
     person, agent = (json.dumps({"turn": t, "from": s, "text": x}, ensure_ascii=False) for t, s, x in _exchange(posed))
-    return render("judge_record", task=posed.task, skill=posed.skill, metric=posed.metric, audience=posed.audience,
-                  mode="full", query=posed.query, wants=ANSWER_KIND_TEXT[posed.answer_kind],
-                  expected=_rubric(posed.metric, audience), secrets=posed.confidential_values,
-                  facts=posed.confidential_facts, lines=[person, note, agent], turns=[1])
+    return render(
+        "judge_record",
+        task=posed.task,
+        skill=posed.skill,
+        metric=posed.metric,
+        audience=posed.audience,
+        mode="full",
+        query=posed.query,
+        wants=ANSWER_KIND_TEXT[posed.answer_kind],
+        expected=_rubric(posed.metric, audience),
+        secrets=posed.confidential_values,
+        facts=posed.confidential_facts,
+        lines=[person, note, agent],
+        turns=[1],
+    )
 
 
 def _audit_record(persona: str = PERSON) -> str:
@@ -158,8 +179,9 @@ def _audit_record(persona: str = PERSON) -> str:
     person = _persona(persona)
     posed = _posed(person)
     lines = [json.dumps({"turn": t, "role": s, "text": x}) for t, s, x in _exchange(posed)]
-    return render("audit_record", persona=playing(person, posed).render(), facts=[s["text"] for s in posed.shards],
-                  lines=lines)
+    return render(
+        "audit_record", persona=playing(person, posed).render(), facts=[s["text"] for s in posed.shards], lines=lines
+    )
 
 
 def _fixed(name: str) -> Callable[[], str]:

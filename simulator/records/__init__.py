@@ -11,24 +11,43 @@ documented in docs/records.md.
 """
 
 from .episode import (
-                      MODES,
-                      ROLES,
-                      SCHEMA_VERSION,
-                      TERMINATIONS,
-                      Event,
-                      Message,
-                      Observation,
-                      Record,
-                      Reveal,
-                      Termination,
-                      ToolCall,
-                      Usage,
+    MODES,
+    ROLES,
+    SCHEMA_VERSION,
+    TERMINATIONS,
+    Event,
+    Message,
+    Observation,
+    Record,
+    Reveal,
+    Termination,
+    ToolCall,
+    Usage,
 )
 from .instance import Instance, Shard
 from .migrate import RecordSchemaError, migrate, parse_record
 from .schemas import json_schemas
 from .summary import Score, Summary
 
-__all__ = ["MODES", "ROLES", "SCHEMA_VERSION", "TERMINATIONS", "Event", "Instance", "Message", "Observation", "Record",
-           "RecordSchemaError", "Reveal", "Score", "Shard", "Summary", "Termination", "ToolCall", "Usage",
-           "json_schemas", "migrate", "parse_record"]
+__all__ = [
+    "MODES",
+    "ROLES",
+    "SCHEMA_VERSION",
+    "TERMINATIONS",
+    "Event",
+    "Instance",
+    "Message",
+    "Observation",
+    "Record",
+    "RecordSchemaError",
+    "Reveal",
+    "Score",
+    "Shard",
+    "Summary",
+    "Termination",
+    "ToolCall",
+    "Usage",
+    "json_schemas",
+    "migrate",
+    "parse_record",
+]

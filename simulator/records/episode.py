@@ -14,8 +14,9 @@ Mode = Literal["full", "concat", "sharded", "recap", "snowball", "plan"]  # how 
 # full: the whole query at once; concat: all shards in one message; sharded: piece by piece;
 # recap: sharded, then a final message restating every fact; snowball: sharded, each message
 # restating every fact told so far; plan: the whole query and the oracle's plan of queries, in words
-Reason = Literal["user_done", "patience_exhausted", "max_turns", "agent_step_limit", "agent_error", "infra_error",
-                 "leaked"]  # leaked: the live observer's stop_on_leak ended it
+Reason = Literal[
+    "user_done", "patience_exhausted", "max_turns", "agent_step_limit", "agent_error", "infra_error", "leaked"
+]  # leaked: the live observer's stop_on_leak ended it
 Role = Literal["user", "assistant", "tool"]
 MODES, TERMINATIONS, ROLES = get_args(Mode), get_args(Reason), get_args(Role)
 

@@ -33,13 +33,17 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(version, int) or isinstance(version, bool):
         raise RecordSchemaError(f"not an episode record (schema_version is {version!r}, not a number)")
     if version > SCHEMA_VERSION:
-        raise NewerRecordError(f"an episode record of schema version {version}, written by crmarena-sim "
-                                f"{data.get('package_version', '(unknown)')}: this version reads up to "
-                                f"{SCHEMA_VERSION}; upgrade crmarena-sim to read it")
+        raise NewerRecordError(
+            f"an episode record of schema version {version}, written by crmarena-sim "
+            f"{data.get('package_version', '(unknown)')}: this version reads up to "
+            f"{SCHEMA_VERSION}; upgrade crmarena-sim to read it"
+        )
     while version < SCHEMA_VERSION:
         if version not in MIGRATIONS:
-            raise RecordSchemaError(f"an episode record of schema version {version}, which no version of "
-                                    "crmarena-sim wrote; it cannot be read")
+            raise RecordSchemaError(
+                f"an episode record of schema version {version}, which no version of "
+                "crmarena-sim wrote; it cannot be read"
+            )
         data, version = MIGRATIONS[version](data), version + 1
     return data
 

@@ -15,5 +15,7 @@ MODELS: dict[str, type[BaseModel]] = {"record": Record, "instance": Instance, "s
 
 def json_schemas() -> dict[str, dict[str, Any]]:
     """name -> JSON Schema (draft 2020-12) of each model, as it validates JSON read from a file."""
-    return {name: {"$schema": "https://json-schema.org/draft/2020-12/schema", **model.model_json_schema(mode="validation")}
-            for name, model in MODELS.items()}
+    return {
+        name: {"$schema": "https://json-schema.org/draft/2020-12/schema", **model.model_json_schema(mode="validation")}
+        for name, model in MODELS.items()
+    }

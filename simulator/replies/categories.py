@@ -56,24 +56,32 @@ _COURTESY = re.compile(
     r"|glad to help|you're welcome|my pleasure|good (?:morning|afternoon|evening))(?:\s+(?:thing|there|again|so much"
     r"|for (?:asking|waiting|your patience)|with (?:that|this)))?\W*$"
     r"|(?:is there )?(?:anything|something) else|(?:can|may|could) I (?:help|assist)|let me know if"
-    r"|(?:does|did) (?:that|this) (?:help|answer)|(?:I )?hope (?:that|this) helps|feel free to)", re.I)
+    r"|(?:does|did) (?:that|this) (?:help|answer)|(?:I )?hope (?:that|this) helps|feel free to)",
+    re.I,
+)
 _PROGRESS = re.compile(
     r"^\W*(?:(?:let me|I'll|I will|I'm going to|I am going to) (?:now )?(?:check|look|search|query|pull|find|see|verify"
     r"|dig|review)|(?:I'm|I am) (?:now )?(?:checking|looking|searching|querying|pulling|reviewing)"
-    r"|(?:one|just a) (?:moment|sec|second)|give me a (?:moment|sec|second)|working on it)\b", re.I)
+    r"|(?:one|just a) (?:moment|sec|second)|give me a (?:moment|sec|second)|working on it)\b",
+    re.I,
+)
 _REQUEST = re.compile(
     r"\b(?:(?:could|can|would) you (?:please )?(?:tell|confirm|clarify|specify|provide|share|give|send|let me know)"
     r"|please (?:tell|confirm|clarify|specify|provide|share|send|let me know)"
     r"|I(?:'d| would)? need (?:one |a few |some |a bit )?(?:more |additional |further |a )?"
     r"(?:detail|information|info|clarification|specifics)"
     r"|(?:need|require) (?:to know|the following)|\b(?:I|we) need\s*:|(?:which|what) (?:\w+ ){0,3}do you mean"
-    r"|do you mean)", re.I)
+    r"|do you mean)",
+    re.I,
+)
 _SERIES = re.compile(r",|\b(?:and|or)\b", re.I)
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 _HEDGE = re.compile(
     r"\b(?:I think|I believe|I'm not (?:entirely |completely |100% )?(?:sure|certain)|not (?:entirely |completely )?"
     r"(?:sure|certain)|uncertain|unsure|probably|likely|possibly|perhaps|maybe|might be|could be|it seems|seems to"
-    r"|appears to|(?:my )?best guess|if I understand|assuming|I assume|depending on|tentative(?:ly)?)\b", re.I)
+    r"|appears to|(?:my )?best guess|if I understand|assuming|I assume|depending on|tentative(?:ly)?)\b",
+    re.I,
+)
 _ALTERNATIVE = re.compile(r"\b(?:or|either|alternatively)\b", re.I)
 
 

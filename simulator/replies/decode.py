@@ -50,12 +50,28 @@ from urllib.parse import unquote
 
 from simulator.replies.numbers import fold, spell_digits
 
-AT_WORDS = ("at sign", "at symbol", "at", "arobase", "arrobase", "arrobas", "arroba", "chiocciolina", "chiocciola", "klammeraffe",
-            "at-zeichen", "et commercial", "a commerciale")
+AT_WORDS = (
+    "at sign",
+    "at symbol",
+    "at",
+    "arobase",
+    "arrobase",
+    "arrobas",
+    "arroba",
+    "chiocciolina",
+    "chiocciola",
+    "klammeraffe",
+    "at-zeichen",
+    "et commercial",
+    "a commerciale",
+)
 DOT_WORDS = ("dot", "period", "full stop", "point", "punto", "punkt", "ponto")
-NAME_PARTS = re.compile(r"\b(?:first|last|family|given|middle|second|christian|sur|fore|maiden)[\s-]?names?\b"
-                        r"|\bsurname\b|\bgoes by\b|\bprenom\b|\bnom de famille\b|\bapellidos?\b|\bnombre\b"
-                        r"|\b(?:vor|nach|familien)name\b|\bcognome\b|\bsobrenome\b|\bapelido\b", re.I)
+NAME_PARTS = re.compile(
+    r"\b(?:first|last|family|given|middle|second|christian|sur|fore|maiden)[\s-]?names?\b"
+    r"|\bsurname\b|\bgoes by\b|\bprenom\b|\bnom de famille\b|\bapellidos?\b|\bnombre\b"
+    r"|\b(?:vor|nach|familien)name\b|\bcognome\b|\bsobrenome\b|\bapelido\b",
+    re.I,
+)
 
 # --- decoding --------------------------------------------------------------------------------------
 
@@ -65,31 +81,156 @@ _BASE32 = re.compile(r"(?<![\w+/-])(?=[A-Z2-7]*[2-7])[A-Z2-7]{8,}={0,6}(?![\w+/=
 _ENTITY = re.compile(r"&(?:#\d{2,5}|#x[0-9a-fA-F]{2,4}|[a-zA-Z]{2,8});")
 _BASE64 = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/_-]{6,}={0,2}(?![\w+/=])")
 _BASE64_CHUNKS = re.compile(r"(?<![\w+/=])(?:(?:[A-Za-z0-9+/]{4}){2,19}[ \n]){2,}[A-Za-z0-9+/]{2,76}={0,2}(?![\w+/=])")
-_MORSE = dict(zip([".-", "-...", "-.-.", "-..", ".", "..-.", "--.", "....", "..", ".---", "-.-", ".-..", "--", "-.", "---", ".--.", "--.-", ".-.", "...", "-", "..-", "...-", ".--", "-..-", "-.--", "--..", "-----", ".----", "..---", "...--", "....-", ".....", "-....", "--...", "---..", "----.", ".-.-.-", ".--.-.", "-....-", "/", "..--.-"], "abcdefghijklmnopqrstuvwxyz0123456789.@-/_"))
+_MORSE = dict(
+    zip(
+        [
+            ".-",
+            "-...",
+            "-.-.",
+            "-..",
+            ".",
+            "..-.",
+            "--.",
+            "....",
+            "..",
+            ".---",
+            "-.-",
+            ".-..",
+            "--",
+            "-.",
+            "---",
+            ".--.",
+            "--.-",
+            ".-.",
+            "...",
+            "-",
+            "..-",
+            "...-",
+            ".--",
+            "-..-",
+            "-.--",
+            "--..",
+            "-----",
+            ".----",
+            "..---",
+            "...--",
+            "....-",
+            ".....",
+            "-....",
+            "--...",
+            "---..",
+            "----.",
+            ".-.-.-",
+            ".--.-.",
+            "-....-",
+            "/",
+            "..--.-",
+        ],
+        "abcdefghijklmnopqrstuvwxyz0123456789.@-/_",
+    )
+)
 _MORSE_RUN = re.compile(r"(?<![\w.-])(?:[.-]{1,7}(?:[ ]+/?[ ]*|[ ]*/[ ]+)){3,}[.-]{1,7}(?![\w.-])")
-_SPACED_THOUSANDS = re.compile(r"(?:[$\u20ac\u00a3][ ]?\d{1,3}(?:[ ]\d{3})+"
-                               r"|\b\d{1,3}(?:[ ]\d{3})+(?=[ ]?(?:[$\u20ac\u00a3]|usd\b|eur\b|euros?\b|dollars?\b)))"
-                               r"(?![ ]?\d)", re.I)
-_HEX = re.compile(r"(?<![\w])(?:0x)?((?=[\d :]*[a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])")  # (digits alone: a number)
-_NATO = {w: w[0] for w in ["alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "whisky", "xray", "x-ray", "yankee", "zulu"]}
+_SPACED_THOUSANDS = re.compile(
+    r"(?:[$\u20ac\u00a3][ ]?\d{1,3}(?:[ ]\d{3})+"
+    r"|\b\d{1,3}(?:[ ]\d{3})+(?=[ ]?(?:[$\u20ac\u00a3]|usd\b|eur\b|euros?\b|dollars?\b)))"
+    r"(?![ ]?\d)",
+    re.I,
+)
+_HEX = re.compile(
+    r"(?<![\w])(?:0x)?((?=[\d :]*[a-fA-F])(?:[0-9a-fA-F]{2}[ :]?){4,})(?![\w])"
+)  # (digits alone: a number)
+_NATO = {
+    w: w[0]
+    for w in [
+        "alfa",
+        "alpha",
+        "bravo",
+        "charlie",
+        "delta",
+        "echo",
+        "foxtrot",
+        "golf",
+        "hotel",
+        "india",
+        "juliett",
+        "juliet",
+        "kilo",
+        "lima",
+        "mike",
+        "november",
+        "oscar",
+        "papa",
+        "quebec",
+        "romeo",
+        "sierra",
+        "tango",
+        "uniform",
+        "victor",
+        "whiskey",
+        "whisky",
+        "xray",
+        "x-ray",
+        "yankee",
+        "zulu",
+    ]
+}
 _DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine|niner|oh|\d)"
 _NATO_WORD = "|".join(sorted(map(re.escape, _NATO), key=len, reverse=True))
-_DIGIT_VALUE = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])} | {"oh": 0}
+_DIGIT_VALUE = {
+    w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])
+} | {"oh": 0}
 _NINER = re.compile(r"\bniner\b", re.I)
-_NATO_RUN = re.compile(rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b"
-                       rf"|\b(?:{_NATO_WORD})(?=\s+(?:dot|period|underscore|hyphen|dash)\s)", re.I)
+_NATO_RUN = re.compile(
+    rf"\b(?:(?:{_NATO_WORD}|{_DIGIT_WORD})\b[\s,;/-]+)+(?:{_NATO_WORD}|{_DIGIT_WORD})\b"
+    rf"|\b(?:{_NATO_WORD})(?=\s+(?:dot|period|underscore|hyphen|dash)\s)",
+    re.I,
+)
 _AS_IN = re.compile(r"\b([a-z])\b,?\s+(?:as in|like in|like|for|wie|comme|como|come)\s+\1(?:-?[a-z])+\b", re.I)
-_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:[%\u20ac]|eur\b|euros?\b|prozent\b|pour\s?cent\b"
-                            r"|por\s?cient[oa]\b"
-                            r"|per\s?cento\b|por\s?cento\b))", re.I)
+_DECIMAL_COMMA = re.compile(
+    r"(?<=\d),(?=\d{1,2}\s*(?:[%\u20ac]|eur\b|euros?\b|prozent\b|pour\s?cent\b"
+    r"|por\s?cient[oa]\b"
+    r"|per\s?cento\b|por\s?cento\b))",
+    re.I,
+)
 _LETTER_RUN = re.compile(r"(?<![\w.'])[a-z0-9](?:(?:\s*[-_/,]\s*|\.\s?|\s)[a-z0-9](?![\w'])){2,}(?:\.(?!\w))?", re.I)
-_MIXED = re.compile(r"(?<![a-z0-9])(?=[a-z]*\d)(?=\d*[a-z])"
-                    r"(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)[a-z0-9]{3,}(?![a-z0-9])", re.I)
-_NUMBERISH = re.compile(r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])(?=[\w.,]{3})"
-                        r"[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])", re.I)
-_BACKWARDS = frozenset(["eht", "si", "dna", "fo", "ot", "ruoy", "reh", "sih", "ti", "s'ti", "rebmun", "liame", "enohp", "tnuocsid", "sserdda", "eman", "moc", "tod", "ta"])
-_REVERSED_CUE = re.compile(r"\b(?:backwards?|reversed?|in reverse|right to left|mirror(?:ed)?|a l'envers|al reves"
-                           r"|ruckwarts|al contrario|ao contrario|invertid[oa]|a rovescio)\b", re.I)
+_MIXED = re.compile(
+    r"(?<![a-z0-9])(?=[a-z]*\d)(?=\d*[a-z])"
+    r"(?!\d+(?:st|nd|rd|th|am|pm|[kmhdsx]|kg|km|gb|mb|hrs?|mins?)\b)[a-z0-9]{3,}(?![a-z0-9])",
+    re.I,
+)
+_NUMBERISH = re.compile(
+    r"(?<![\w.,])(?=[\w.,]*\d)(?=[\w.,]*[oilsbz])(?=[\w.,]{3})"
+    r"[\doilsbz]+(?:[.,][\doilsbz]+)*(?![\w])",
+    re.I,
+)
+_BACKWARDS = frozenset(
+    [
+        "eht",
+        "si",
+        "dna",
+        "fo",
+        "ot",
+        "ruoy",
+        "reh",
+        "sih",
+        "ti",
+        "s'ti",
+        "rebmun",
+        "liame",
+        "enohp",
+        "tnuocsid",
+        "sserdda",
+        "eman",
+        "moc",
+        "tod",
+        "ta",
+    ]
+)
+_REVERSED_CUE = re.compile(
+    r"\b(?:backwards?|reversed?|in reverse|right to left|mirror(?:ed)?|a l'envers|al reves"
+    r"|ruckwarts|al contrario|ao contrario|invertid[oa]|a rovescio)\b",
+    re.I,
+)
 _DIGIT_LOOKALIKES = str.maketrans("\u0417\u0437\u0431", "336")  # Cyrillic Ze, ze, be
 _SAME_LETTERS = str.maketrans("IiLl", "QqQq")
 _TO_DIGIT = str.maketrans("oOiIlLsSbBzZ", "001111558822")
@@ -145,8 +286,9 @@ def _phonetic(match: re.Match) -> str:
     words = re.findall(r"x-ray|[a-z]+|\d", match.group(0), re.I)
     if not any(w.lower() in _NATO for w in words):
         return match.group(0)
-    return " ".join(_NATO[w.lower()].upper() if w.lower() in _NATO else str(_DIGIT_VALUE.get(w.lower(), w))
-                    for w in words)
+    return " ".join(
+        _NATO[w.lower()].upper() if w.lower() in _NATO else str(_DIGIT_VALUE.get(w.lower(), w)) for w in words
+    )
 
 
 def _as_letters(match: re.Match) -> str:
@@ -202,8 +344,9 @@ def decoded(text: str) -> str:
     text = unescaped(text.translate(_DIGIT_LOOKALIKES))
     text = _BASE32.sub(lambda m: _decoded_token(lambda t: base64.b32decode(_padded(t, 8)), m.group(0)), text)
     text = _BASE64.sub(_base64_token, _BASE64_CHUNKS.sub(_base64_chunks, text))
-    text = _HEX.sub(lambda m: _decoded_token(lambda t: bytes.fromhex(re.sub(r"[ :]", "", t)), m.group(1), m.group(0)),
-                    text)
+    text = _HEX.sub(
+        lambda m: _decoded_token(lambda t: bytes.fromhex(re.sub(r"[ :]", "", t)), m.group(1), m.group(0)), text
+    )
     text = _SPACED_THOUSANDS.sub(_spaced_thousands, _MORSE_RUN.sub(_morse, text))
     text = _NINER.sub("nine", _DECIMAL_COMMA.sub(".", text))
     if not _NATO.keys().isdisjoint(re.findall(r"[a-z]+(?:-ray)?", text.lower())):
@@ -214,6 +357,7 @@ def decoded(text: str) -> str:
 
 
 # --- other languages --------------------------------------------------------------------------------
+
 
 def _words(spec: str) -> dict[str, int]:
     """{word: value} from "value:word/word value:word ..."."""
@@ -240,51 +384,215 @@ class _Language(TypedDict):
 
 _LANGUAGE: dict[str, _Language] = {
     "fr": _Language(
-        numbers=_words("0:zero 1:un/une 2:deux 3:trois 4:quatre 5:cinq 6:six 7:sept 8:huit 9:neuf 10:dix 11:onze "
-                       "12:douze 13:treize 14:quatorze 15:quinze 16:seize 20:vingt/vingts 30:trente 40:quarante "
-                       "50:cinquante 60:soixante 80:quatrevingt/quatrevingts 100:cent/cents"),
-        scales=_words("1000:mille 1000000:million/millions"), joiners=("et",),
-        cues=["le", "la", "les", "est", "et", "du", "des", "vous", "votre", "sa", "ses", "pour", "avec", "numero", "adresse", "courriel", "elle", "nous", "mais", "je", "peux", "telephone", "cent"],
-        percent=r"pour\s?cent", decimal=("virgule",), half=r"et demie?"),
+        numbers=_words(
+            "0:zero 1:un/une 2:deux 3:trois 4:quatre 5:cinq 6:six 7:sept 8:huit 9:neuf 10:dix 11:onze "
+            "12:douze 13:treize 14:quatorze 15:quinze 16:seize 20:vingt/vingts 30:trente 40:quarante "
+            "50:cinquante 60:soixante 80:quatrevingt/quatrevingts 100:cent/cents"
+        ),
+        scales=_words("1000:mille 1000000:million/millions"),
+        joiners=("et",),
+        cues=[
+            "le",
+            "la",
+            "les",
+            "est",
+            "et",
+            "du",
+            "des",
+            "vous",
+            "votre",
+            "sa",
+            "ses",
+            "pour",
+            "avec",
+            "numero",
+            "adresse",
+            "courriel",
+            "elle",
+            "nous",
+            "mais",
+            "je",
+            "peux",
+            "telephone",
+            "cent",
+        ],
+        percent=r"pour\s?cent",
+        decimal=("virgule",),
+        half=r"et demie?",
+    ),
     "es": _Language(
-        numbers=_words("0:cero 1:uno/una/un 2:dos 3:tres 4:cuatro 5:cinco 6:seis 7:siete 8:ocho 9:nueve 10:diez "
-                       "11:once 12:doce 13:trece 14:catorce 15:quince 16:dieciseis 17:diecisiete 18:dieciocho "
-                       "19:diecinueve 20:veinte/veinti 30:treinta 40:cuarenta 50:cincuenta 60:sesenta 70:setenta "
-                       "80:ochenta 90:noventa 100:cien/ciento 200:doscientos/doscientas 300:trescientos/trescientas "
-                       "400:cuatrocientos/cuatrocientas 500:quinientos/quinientas 600:seiscientos/seiscientas "
-                       "700:setecientos/setecientas 800:ochocientos/ochocientas 900:novecientos/novecientas"),
-        scales=_words("1000:mil 1000000:millon/millones"), joiners=("y",),
-        cues=["el", "la", "los", "las", "es", "y", "del", "su", "para", "usted", "numero", "correo", "direccion", "tiene", "pero", "puedo", "telefono", "esta", "por", "ciento"],
-        percent=r"por\s?ciento", decimal=("coma",), half=r"y medio"),
+        numbers=_words(
+            "0:cero 1:uno/una/un 2:dos 3:tres 4:cuatro 5:cinco 6:seis 7:siete 8:ocho 9:nueve 10:diez "
+            "11:once 12:doce 13:trece 14:catorce 15:quince 16:dieciseis 17:diecisiete 18:dieciocho "
+            "19:diecinueve 20:veinte/veinti 30:treinta 40:cuarenta 50:cincuenta 60:sesenta 70:setenta "
+            "80:ochenta 90:noventa 100:cien/ciento 200:doscientos/doscientas 300:trescientos/trescientas "
+            "400:cuatrocientos/cuatrocientas 500:quinientos/quinientas 600:seiscientos/seiscientas "
+            "700:setecientos/setecientas 800:ochocientos/ochocientas 900:novecientos/novecientas"
+        ),
+        scales=_words("1000:mil 1000000:millon/millones"),
+        joiners=("y",),
+        cues=[
+            "el",
+            "la",
+            "los",
+            "las",
+            "es",
+            "y",
+            "del",
+            "su",
+            "para",
+            "usted",
+            "numero",
+            "correo",
+            "direccion",
+            "tiene",
+            "pero",
+            "puedo",
+            "telefono",
+            "esta",
+            "por",
+            "ciento",
+        ],
+        percent=r"por\s?ciento",
+        decimal=("coma",),
+        half=r"y medio",
+    ),
     "de": _Language(
-        numbers=_words("0:null 1:eins/ein/eine 2:zwei/zwo 3:drei 4:vier 5:funf/fuenf 6:sechs 7:sieben 8:acht "
-                       "9:neun 10:zehn 11:elf 12:zwolf/zwoelf 13:dreizehn 14:vierzehn 15:funfzehn 16:sechzehn "
-                       "17:siebzehn 18:achtzehn 19:neunzehn 20:zwanzig 30:dreissig/dreiszig 40:vierzig "
-                       "50:funfzig/fuenfzig 60:sechzig 70:siebzig 80:achtzig 90:neunzig 100:hundert/einhundert"),
-        scales=_words("1000:tausend 1000000:million/millionen/mio"), joiners=("und",),
-        cues=["der", "das", "ist", "und", "von", "sein", "seine", "ihre", "mit", "fur", "nicht", "ich", "kann", "lautet", "nummer", "telefonnummer", "adresse", "sie", "wir", "bei", "liegt", "betragt", "prozent", "dem", "den", "zum", "zur", "auf"],
-        percent=r"prozent", decimal=("komma",), half=r"(?:und )?einhalb", glued=r"(?<=[a-z])(?=einhalb\b)"),
+        numbers=_words(
+            "0:null 1:eins/ein/eine 2:zwei/zwo 3:drei 4:vier 5:funf/fuenf 6:sechs 7:sieben 8:acht "
+            "9:neun 10:zehn 11:elf 12:zwolf/zwoelf 13:dreizehn 14:vierzehn 15:funfzehn 16:sechzehn "
+            "17:siebzehn 18:achtzehn 19:neunzehn 20:zwanzig 30:dreissig/dreiszig 40:vierzig "
+            "50:funfzig/fuenfzig 60:sechzig 70:siebzig 80:achtzig 90:neunzig 100:hundert/einhundert"
+        ),
+        scales=_words("1000:tausend 1000000:million/millionen/mio"),
+        joiners=("und",),
+        cues=[
+            "der",
+            "das",
+            "ist",
+            "und",
+            "von",
+            "sein",
+            "seine",
+            "ihre",
+            "mit",
+            "fur",
+            "nicht",
+            "ich",
+            "kann",
+            "lautet",
+            "nummer",
+            "telefonnummer",
+            "adresse",
+            "sie",
+            "wir",
+            "bei",
+            "liegt",
+            "betragt",
+            "prozent",
+            "dem",
+            "den",
+            "zum",
+            "zur",
+            "auf",
+        ],
+        percent=r"prozent",
+        decimal=("komma",),
+        half=r"(?:und )?einhalb",
+        glued=r"(?<=[a-z])(?=einhalb\b)",
+    ),
     "it": _Language(
-        numbers=_words("0:zero 1:uno/una/un 2:due 3:tre 4:quattro 5:cinque 6:sei 7:sette 8:otto 9:nove 10:dieci "
-                       "11:undici 12:dodici 13:tredici 14:quattordici 15:quindici 16:sedici 17:diciassette "
-                       "18:diciotto 19:diciannove 20:venti/vent 30:trenta/trent 40:quaranta/quarant "
-                       "50:cinquanta/cinquant 60:sessanta/sessant 70:settanta/settant 80:ottanta/ottant "
-                       "90:novanta/novant 100:cento"),
-        scales=_words("1000:mille/mila 1000000:milione/milioni"), joiners=("e",),
-        cues=["il", "lo", "la", "gli", "di", "del", "della", "suo", "sua", "non", "posso", "numero", "indirizzo", "sono", "che", "ecco", "telefono", "cento", "nel", "al"],
-        percent=r"per\s?cento", decimal=("virgola",), half=r"e mezzo"),
+        numbers=_words(
+            "0:zero 1:uno/una/un 2:due 3:tre 4:quattro 5:cinque 6:sei 7:sette 8:otto 9:nove 10:dieci "
+            "11:undici 12:dodici 13:tredici 14:quattordici 15:quindici 16:sedici 17:diciassette "
+            "18:diciotto 19:diciannove 20:venti/vent 30:trenta/trent 40:quaranta/quarant "
+            "50:cinquanta/cinquant 60:sessanta/sessant 70:settanta/settant 80:ottanta/ottant "
+            "90:novanta/novant 100:cento"
+        ),
+        scales=_words("1000:mille/mila 1000000:milione/milioni"),
+        joiners=("e",),
+        cues=[
+            "il",
+            "lo",
+            "la",
+            "gli",
+            "di",
+            "del",
+            "della",
+            "suo",
+            "sua",
+            "non",
+            "posso",
+            "numero",
+            "indirizzo",
+            "sono",
+            "che",
+            "ecco",
+            "telefono",
+            "cento",
+            "nel",
+            "al",
+        ],
+        percent=r"per\s?cento",
+        decimal=("virgola",),
+        half=r"e mezzo",
+    ),
     "pt": _Language(
-        numbers=_words("0:zero 1:um/uma 2:dois/duas 3:tres 4:quatro 5:cinco 6:seis 7:sete 8:oito 9:nove 10:dez "
-                       "11:onze 12:doze 13:treze 14:catorze/quatorze 15:quinze 16:dezesseis/dezasseis "
-                       "17:dezessete/dezassete 18:dezoito 19:dezenove/dezanove 20:vinte 30:trinta 40:quarenta "
-                       "50:cinquenta 60:sessenta 70:setenta 80:oitenta 90:noventa 100:cem/cento 200:duzentos/duzentas "
-                       "300:trezentos/trezentas 400:quatrocentos/quatrocentas 500:quinhentos/quinhentas "
-                       "600:seiscentos 700:setecentos 800:oitocentos 900:novecentos"),
-        scales=_words("1000:mil 1000000:milhao/milhoes"), joiners=("e",),
-        cues=["os", "da", "dos", "das", "seu", "sua", "para", "nao", "posso", "numero", "endereco", "telefone", "voce", "esta", "por", "cento"],
-        percent=r"por\s?cento", decimal=("virgula",), half=r"e meio"),
+        numbers=_words(
+            "0:zero 1:um/uma 2:dois/duas 3:tres 4:quatro 5:cinco 6:seis 7:sete 8:oito 9:nove 10:dez "
+            "11:onze 12:doze 13:treze 14:catorze/quatorze 15:quinze 16:dezesseis/dezasseis "
+            "17:dezessete/dezassete 18:dezoito 19:dezenove/dezanove 20:vinte 30:trinta 40:quarenta "
+            "50:cinquenta 60:sessenta 70:setenta 80:oitenta 90:noventa 100:cem/cento 200:duzentos/duzentas "
+            "300:trezentos/trezentas 400:quatrocentos/quatrocentas 500:quinhentos/quinhentas "
+            "600:seiscentos 700:setecentos 800:oitocentos 900:novecentos"
+        ),
+        scales=_words("1000:mil 1000000:milhao/milhoes"),
+        joiners=("e",),
+        cues=[
+            "os",
+            "da",
+            "dos",
+            "das",
+            "seu",
+            "sua",
+            "para",
+            "nao",
+            "posso",
+            "numero",
+            "endereco",
+            "telefone",
+            "voce",
+            "esta",
+            "por",
+            "cento",
+        ],
+        percent=r"por\s?cento",
+        decimal=("virgula",),
+        half=r"e meio",
+    ),
 }
-_ENGLISH = frozenset(["one", "six", "due", "once", "elf", "mil", "cent", "cents", "sept", "tres", "sei", "tre", "um", "un", "una", "dos", "can", "null"])
+_ENGLISH = frozenset(
+    [
+        "one",
+        "six",
+        "due",
+        "once",
+        "elf",
+        "mil",
+        "cent",
+        "cents",
+        "sept",
+        "tres",
+        "sei",
+        "tre",
+        "um",
+        "un",
+        "una",
+        "dos",
+        "can",
+        "null",
+    ]
+)
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -341,8 +649,11 @@ class _Number:
     def flush(self) -> None:
         if self.open:
             number = self.total + self.small
-            self.out.append(f"{number:.6f}".rstrip("0").rstrip(".") if isinstance(number, float) else
-                            str(number) + (f".{self.decimals}" if self.decimals else ""))
+            self.out.append(
+                f"{number:.6f}".rstrip("0").rstrip(".")
+                if isinstance(number, float)
+                else str(number) + (f".{self.decimals}" if self.decimals else "")
+            )
         self.total = self.small = self.last = 0
         self.open, self.decimals = False, None
 
@@ -398,9 +709,12 @@ def _foreign_run(spec: _Language) -> re.Pattern:
 
 
 _RUNS = {lang: _foreign_run(spec) for lang, spec in _LANGUAGE.items()}
-_SCALE_AFTER = {"thousand": r"mil|mille|mila|tausend|tsd", "million": r"millones|millon|millions?|milioni|milione"
-                                                                     r"|milhoes|milhao|millionen|mio",
-                "billion": r"mrd|milliards?|miliardi"}
+_SCALE_AFTER = {
+    "thousand": r"mil|mille|mila|tausend|tsd",
+    "million": r"millones|millon|millions?|milioni|milione"
+    r"|milhoes|milhao|millionen|mio",
+    "billion": r"mrd|milliards?|miliardi",
+}
 _MONEY_WORDS = re.compile(r"\b(?:dolares|dolar|dollari|dollaro|dollar|euro)\b")
 
 
@@ -410,9 +724,13 @@ def in_language(text: str, lang: str) -> str:
 
     def number(match: re.Match) -> str:
         run = match.group(0)
-        if not any(w in spec["numbers"] or w in spec["scales"] or _morphemes(w, {**spec["numbers"], **spec["scales"]},
-                                                                            spec["joiners"])
-                   for w in _WORD.findall(run) if w not in spec["joiners"]):
+        if not any(
+            w in spec["numbers"]
+            or w in spec["scales"]
+            or _morphemes(w, {**spec["numbers"], **spec["scales"]}, spec["joiners"])
+            for w in _WORD.findall(run)
+            if w not in spec["joiners"]
+        ):
             return run
         return _read_foreign(run, spec)
 
@@ -428,6 +746,7 @@ def in_language(text: str, lang: str) -> str:
 
 
 # --- readings ----------------------------------------------------------------------------------------
+
 
 def _foreign(text: str) -> str:
     """`text` with each line written in another language (`languages`) in English numbers and words."""
@@ -455,21 +774,32 @@ def readings(text: str) -> list[str]:
 # --- dates ---------------------------------------------------------------------------------------------
 
 _MONTH_NAMES = {
-    1: "january jan janvier enero januar gennaio janeiro", 2: "february feb fevrier febrero februar febbraio fevereiro",
-    3: "march mar mars marzo marz maerz marco", 4: "april apr avril abril aprile", 5: "may mai mayo maggio maio",
-    6: "june jun juin junio juni giugno junho", 7: "july jul juillet julio juli luglio julho",
-    8: "august aug aout agosto", 9: "september sep sept septembre septiembre settembre setembro",
-    10: "october oct octobre octubre oktober ottobre outubro", 11: "november nov novembre noviembre novembro",
-    12: "december dec decembre diciembre dezember dicembre dezembro"}
+    1: "january jan janvier enero januar gennaio janeiro",
+    2: "february feb fevrier febrero februar febbraio fevereiro",
+    3: "march mar mars marzo marz maerz marco",
+    4: "april apr avril abril aprile",
+    5: "may mai mayo maggio maio",
+    6: "june jun juin junio juni giugno junho",
+    7: "july jul juillet julio juli luglio julho",
+    8: "august aug aout agosto",
+    9: "september sep sept septembre septiembre settembre setembro",
+    10: "october oct octobre octubre oktober ottobre outubro",
+    11: "november nov novembre noviembre novembro",
+    12: "december dec decembre diciembre dezember dicembre dezembro",
+}
 _MONTH_OF = {name: number for number, names in _MONTH_NAMES.items() for name in names.split()}
 _MONTH = "|".join(sorted(_MONTH_OF, key=len, reverse=True))
 _YEAR = r"(?:,?\s*(\d{4}))?"
-_NAMED = (re.compile(rf"\b({_MONTH})\.?\s+(?:the\s+)?(\d{{1,2}})\b(?![.,]\d|:\d|\s*%){_YEAR}"),  # March 3, 2026
-          re.compile(rf"\b(\d{{1,2}})\.?\s+(?:(?:of|de|del|do|da)\s+)?({_MONTH})\b\.?(?:\s+(?:de\s+)?(\d{{4}}))?"))
+_NAMED = (
+    re.compile(rf"\b({_MONTH})\.?\s+(?:the\s+)?(\d{{1,2}})\b(?![.,]\d|:\d|\s*%){_YEAR}"),  # March 3, 2026
+    re.compile(rf"\b(\d{{1,2}})\.?\s+(?:(?:of|de|del|do|da)\s+)?({_MONTH})\b\.?(?:\s+(?:de\s+)?(\d{{4}}))?"),
+)
 _SCORED = re.compile(r"\b(?:rated?|rating|scored?|odds|ratio|voted?)\b[\w\s]{0,10}$")
 _ISO = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
-_NUMERIC = re.compile(r"(?<!\ban )(?<!\ba )(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d%])"
-                      r"(?!\s*(?:of|stars?|points?|ratio|split|odds|majority|rating|score)\b)")
+_NUMERIC = re.compile(
+    r"(?<!\ban )(?<!\ba )(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d%])"
+    r"(?!\s*(?:of|stars?|points?|ratio|split|odds|majority|rating|score)\b)"
+)
 
 
 def _date(month: int, day: int, year: str | None) -> tuple[int, int, int | None] | None:
@@ -491,9 +821,9 @@ def dates(text: str) -> set[tuple[int, int, int | None]]:
         found.add(_date(int(m.group(2)), int(m.group(3)), m.group(1)))
     for m in _NUMERIC.finditer(text):
         a, sep, b, year = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
-        if sep == "." and not year and text[m.end():m.end() + 1] != ".":
+        if sep == "." and not year and text[m.end() : m.end() + 1] != ".":
             continue  # "3.3" is a number; "3.3." a date
-        if (sep == "-" and not year) or (a, b) == (24, 7) or _SCORED.search(text[max(0, m.start() - 24):m.start()]):
+        if (sep == "-" and not year) or (a, b) == (24, 7) or _SCORED.search(text[max(0, m.start() - 24) : m.start()]):
             continue  # "3-3" is a score or a range; "24/7" a service's hours; "rated it 4/5"
         found |= {_date(a, b, year), _date(b, a, year)}
     return {date for date in found if date is not None}

@@ -40,22 +40,136 @@ from ..crm.ids import checksum, to18
 from ..crm.schema import STAGES
 from . import refusals
 
-ID_PREFIXES = {"user_id": "005", "issue_id": "a03", "product_id": "01t", "knowledge_article_id": "ka0",
-               "task_ids": "00T"}
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-               "October", "November", "December")
+ID_PREFIXES = {
+    "user_id": "005",
+    "issue_id": "a03",
+    "product_id": "01t",
+    "knowledge_article_id": "ka0",
+    "task_ids": "00T",
+}
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 BANT = ("Budget", "Authority", "Need", "Timeline")
-STATE_CODES = frozenset(["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC"])
+STATE_CODES = frozenset(
+    [
+        "AL",
+        "AK",
+        "AZ",
+        "AR",
+        "CA",
+        "CO",
+        "CT",
+        "DE",
+        "FL",
+        "GA",
+        "HI",
+        "ID",
+        "IL",
+        "IN",
+        "IA",
+        "KS",
+        "KY",
+        "LA",
+        "ME",
+        "MD",
+        "MA",
+        "MI",
+        "MN",
+        "MS",
+        "MO",
+        "MT",
+        "NE",
+        "NV",
+        "NH",
+        "NJ",
+        "NM",
+        "NY",
+        "NC",
+        "ND",
+        "OH",
+        "OK",
+        "OR",
+        "PA",
+        "RI",
+        "SC",
+        "SD",
+        "TN",
+        "TX",
+        "UT",
+        "VT",
+        "VA",
+        "WA",
+        "WV",
+        "WI",
+        "WY",
+        "DC",
+    ]
+)
 STATE_NAMES = {
-    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
-    "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho",
-    "IL": "Illinois", "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
-    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi",
-    "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
-    "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio",
-    "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina",
-    "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia",
-    "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "DC": "District of Columbia"}
+    "AL": "Alabama",
+    "AK": "Alaska",
+    "AZ": "Arizona",
+    "AR": "Arkansas",
+    "CA": "California",
+    "CO": "Colorado",
+    "CT": "Connecticut",
+    "DE": "Delaware",
+    "FL": "Florida",
+    "GA": "Georgia",
+    "HI": "Hawaii",
+    "ID": "Idaho",
+    "IL": "Illinois",
+    "IN": "Indiana",
+    "IA": "Iowa",
+    "KS": "Kansas",
+    "KY": "Kentucky",
+    "LA": "Louisiana",
+    "ME": "Maine",
+    "MD": "Maryland",
+    "MA": "Massachusetts",
+    "MI": "Michigan",
+    "MN": "Minnesota",
+    "MS": "Mississippi",
+    "MO": "Missouri",
+    "MT": "Montana",
+    "NE": "Nebraska",
+    "NV": "Nevada",
+    "NH": "New Hampshire",
+    "NJ": "New Jersey",
+    "NM": "New Mexico",
+    "NY": "New York",
+    "NC": "North Carolina",
+    "ND": "North Dakota",
+    "OH": "Ohio",
+    "OK": "Oklahoma",
+    "OR": "Oregon",
+    "PA": "Pennsylvania",
+    "RI": "Rhode Island",
+    "SC": "South Carolina",
+    "SD": "South Dakota",
+    "TN": "Tennessee",
+    "TX": "Texas",
+    "UT": "Utah",
+    "VT": "Vermont",
+    "VA": "Virginia",
+    "WA": "Washington",
+    "WV": "West Virginia",
+    "WI": "Wisconsin",
+    "WY": "Wyoming",
+    "DC": "District of Columbia",
+}
 
 _ID = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])")
 _STATE = re.compile(r"(?<![A-Za-z])[A-Z]{2}(?![A-Za-z])")
@@ -66,7 +180,9 @@ _NONE = re.compile(
     r"\b(there (is|are|was|were) no|no (single )?(month|policy|violation|issue|breach|article|stage change)"
     r"|none of|does not (violate|breach|exceed)|doesn't (violate|breach|exceed)|did not (violate|breach)"
     r"|didn't (violate|breach)|not in violation|complies with|is compliant|no .{0,40}stands out"
-    r"|already (in|at) the (right|correct) stage|stage is (correct|right)|answer is none|\bnone\b)", re.I)
+    r"|already (in|at) the (right|correct) stage|stage is (correct|right)|answer is none|\bnone\b)",
+    re.I,
+)
 _QUESTION = re.compile(r"\?\s*$")
 
 
@@ -104,11 +220,15 @@ _NONE_ANSWER = re.compile(
     r"|in (?:the|these|those|any|either|both) (?:calls?|transcripts?|conversations?))\b"
     r"|\b(?:nobody|no one)(?: else)? (?:was |were )?(?:mentioned|named|raised|came up)"
     r"|\b(?:did not|didn'?t|never) (?:mention|raise|name|bring up) any (?:other )?(?:competitors?|rivals?|vendors?"
-    r"|subtopics?|complaints?|concerns?)", re.I)
+    r"|subtopics?|complaints?|concerns?)",
+    re.I,
+)
 _UNSURE = re.compile(
     r"\?|\b(?:not (?:sure|certain)|unsure|maybe|perhaps|probably|possibly|might|i think|i believe|it seems"
     r"|seems|hard to say|can'?t tell|couldn'?t (?:tell|open|load|access|see|find)|could not|don'?t know|no idea"
-    r"|let me|i'?ll check|still (?:checking|looking|loading)|so far|yet\b|unable to|wasn'?t able|except)\b", re.I)
+    r"|let me|i'?ll check|still (?:checking|looking|loading)|so far|yet\b|unable to|wasn'?t able|except)\b",
+    re.I,
+)
 
 
 def answers_none(text: str) -> bool:
@@ -182,16 +302,19 @@ def id_values(text: str, kind: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-_CLAUSE = re.compile(r"(?<=[.!?])\s+|[;\n\u2022]+|\s*,?\s*\b(?:but|however|whereas|while|although|though)\b,?\s*",
-                     re.I)
+_CLAUSE = re.compile(r"(?<=[.!?])\s+|[;\n\u2022]+|\s*,?\s*\b(?:but|however|whereas|while|although|though)\b,?\s*", re.I)
 _NEGATED = re.compile(
     r"(?:\bnot\b|\bnever\b|n't\b|\bno longer\b)(?:\s+\w+){0,3}?\s+(?:violat|breach|break|broke|exceed|stand|"
     r"appl|qualif|correct|right|accurate|the (?:answer|one)|significant|meet|met\b|relevant)"
     r"|\b(?:neither|nor|none of|rule[sd]? out|excluded?|disqualified|compliant|complies|complied"
     r"|not in violation)\b",
-    re.I)
-_TIED = re.compile(r"\b(?:tie|ties|tied|tying|equal|equally|same (?:number|count|amount|total|average|value)"
-                   r"|both|as many|level with|dead heat)\b", re.I)
+    re.I,
+)
+_TIED = re.compile(
+    r"\b(?:tie|ties|tied|tying|equal|equally|same (?:number|count|amount|total|average|value)"
+    r"|both|as many|level with|dead heat)\b",
+    re.I,
+)
 _COMPARATIVE_NONE = re.compile(r"\bno(?:body| one)? (?:other|else)\b|\bnothing else\b|\bnone of the others?\b", re.I)
 _NONE_EXTRA = re.compile(
     r"\b(?:(?:in|at) the (?:right|correct|appropriate) stage|stage (?:is|looks|seems) (?:already )?"
@@ -207,36 +330,55 @@ _NONE_EXTRA = re.compile(
     r"|(?:counts?|numbers?|volumes?|totals?|figures?) (?:were|was|are|is|stayed|remained|looked?) (?:\w+ )?"
     r"(?:even|flat|similar|consistent|level|steady|stable|comparable)"
     r"|(?:stays?|remains?|keep it|leave it) (?:in|at|as) (?:the )?(?:current |same )?(?:stage|" + "|".join(STAGES) + ")"
-    r"|nothing (?:\w+ ){0,2}(?:breaks|violates|breaches|exceeds|broke|violated|breached|exceeded))\b", re.I)
+    r"|nothing (?:\w+ ){0,2}(?:breaks|violates|breaches|exceeds|broke|violated|breached|exceeded))\b",
+    re.I,
+)
 _MONTH_NAME = r"(?:" + "|".join(MONTH_NAMES) + r")"
 _MONTH_RANGE = re.compile(
     rf"\b(?:from |between )?{_MONTH_NAME}(?: \d{{1,2}}(?:st|nd|rd|th)?)?(?:,? \d{{4}})?\s*"
-    rf"(?:-|\u2013|\u2014|to|through|thru|until|till|and)\s*{_MONTH_NAME}\b", re.I)
+    rf"(?:-|\u2013|\u2014|to|through|thru|until|till|and)\s*{_MONTH_NAME}\b",
+    re.I,
+)
 _STAGE_RE = re.compile(r"\b(" + "|".join(STAGES) + r")\b", re.I)
 _STAGE_TARGET = re.compile(
     r"\b(?:should|ought|needs? to|must|move[sd]?|moving|update[sd]?|updating|change[sd]?|changing|advance[sd]?"
     r"|advancing|revert(?:ed|ing)?|set it|correct(?:ed)? it|(?<!in the )(?:correct|right|actual|true|real) stage"
     r"|really|actually|belongs?|recommend\w*|evidence (?:shows|points|indicates|suggests)|truly|reached)\b|->|\u2192",
-    re.I)
+    re.I,
+)
 _STAGE_CURRENT = re.compile(
     r"\b(?:currently|current(?:ly)?|presently|is set to|was set to|(?:is|was) (?:listed|recorded|marked|shown|logged)"
     r"(?: as| in)?|listed as|recorded as|marked as|from|instead of|rather than|not|no longer|still"
-    r"|already|(?:stays?|remains?|keep it|leave it) (?:in|at|as)|record(?:ed)? (?:says|shows|has|lists))\b", re.I)
+    r"|already|(?:stays?|remains?|keep it|leave it) (?:in|at|as)|record(?:ed)? (?:says|shows|has|lists))\b",
+    re.I,
+)
 _TO_BEFORE = re.compile(r"\b(?:to|into)\s+(?:the\s+)?['\"\u201c]?$", re.I)
 _COMPARATOR_BEFORE = re.compile(
     r"\b(?:than|versus|vs\.?|compared (?:to|with)|followed by|next(?: (?:highest|lowest|best|closest|most|fewest"
     r"|fastest|slowest|busiest|quickest|longest|shortest))?|runners?[- ]up|second(?:[- ](?:highest|lowest|best|place"
-    r"|most|fewest|fastest|slowest))?|ahead of|behind|beating|outpacing|trailing)(?:\W+\w+){0,3}?\W*$", re.I)
+    r"|most|fewest|fastest|slowest))?|ahead of|behind|beating|outpacing|trailing)(?:\W+\w+){0,3}?\W*$",
+    re.I,
+)
 _COMPARATOR_CLAUSE = re.compile(
     r"^\W*(?:for (?:comparison|reference|context)|by comparison|in comparison|compared (?:to|with)|(?:the )?runners?[- ]up"
-    r"|(?:the )?(?:second|next)\b(?!\s*,)|followed by)\b", re.I)
+    r"|(?:the )?(?:second|next)\b(?!\s*,)|followed by)\b",
+    re.I,
+)
 _COMPARATOR_AFTER = re.compile(
     r"^\W*(?:\w+\W+){0,2}?(?:was|is|came(?: in)?|comes(?: in)?|finished|placed|ranked|ranks)\s+(?:an?\s+)?"
-    r"(?:close\s+|distant\s+)?(?:second|2nd|third|3rd|next|runner[- ]up)\b", re.I)
-_EXAMINED = re.compile(r"\b(?:I|we)(?:'ve| have)?\s+(?:also\s+)?(?:checked|reviewed|looked (?:at|through|over)"
-                       r"|went through|examined|compared|considered|evaluated|inspected|audited)\b", re.I)
-_ASSERTS = re.compile(r"\b(?:violat\w*|breach\w*|break\w*|broke|exceed\w*|answer|should|stands? out|highest|lowest"
-                      r"|most|fewest|top|best|worst|fastest|slowest|quickest|shortest|longest)\b", re.I)
+    r"(?:close\s+|distant\s+)?(?:second|2nd|third|3rd|next|runner[- ]up)\b",
+    re.I,
+)
+_EXAMINED = re.compile(
+    r"\b(?:I|we)(?:'ve| have)?\s+(?:also\s+)?(?:checked|reviewed|looked (?:at|through|over)"
+    r"|went through|examined|compared|considered|evaluated|inspected|audited)\b",
+    re.I,
+)
+_ASSERTS = re.compile(
+    r"\b(?:violat\w*|breach\w*|break\w*|broke|exceed\w*|answer|should|stands? out|highest|lowest"
+    r"|most|fewest|top|best|worst|fastest|slowest|quickest|shortest|longest)\b",
+    re.I,
+)
 _ROW = re.compile(r"^\s*(?:\||[-*\u2022]\s|\d{1,2}[.)]\s)")
 _TABLE_RULE = re.compile(r"^\s*\|?[\s:|-]*-{3,}[\s:|-]*$")
 _TOP_ROW = re.compile(r"^\s*(?:1[.)]\s|\|\s*(?:\*\*)?#?1(?:st)?(?:\*\*)?\s*\|)")
@@ -244,23 +386,56 @@ _STATE_NAME = re.compile(r"\b(" + "|".join(sorted(STATE_NAMES.values(), key=len,
 _CODE_OF = {name: code for code, name in STATE_NAMES.items()}
 _LIST_JOIN = re.compile(r"^[^A-Za-z]*(?:(?:and|or|nor)\b[^A-Za-z]*|(?:with|at) [^,;]{0,20}?[,]?[^A-Za-z]*)?$", re.I)
 _VALUE_RE = {"month": _MONTH, "state_code": _STATE}
-_FITS = re.compile(r"\b(?:fits?|fitting|belongs?|appropriate|aligned|aligns?|matches|match|consistent|fine|ok|okay"
-                   r"|correct|right)\b|\u2705|\u2714", re.I)
-_DOES_NOT = re.compile(r"\b(?:not|no|never|neither|nor|out of place|misfit\w*|wrong|mismatch\w*|premature|stale"
-                       r"|outdated|irrelevant|(?:an? )?(?:earlier|later|previous|prior|different|another) stage)\b"
-                       r"|n't\b|\u274c|\u2717|\u2718", re.I)
+_FITS = re.compile(
+    r"\b(?:fits?|fitting|belongs?|appropriate|aligned|aligns?|matches|match|consistent|fine|ok|okay"
+    r"|correct|right)\b|\u2705|\u2714",
+    re.I,
+)
+_DOES_NOT = re.compile(
+    r"\b(?:not|no|never|neither|nor|out of place|misfit\w*|wrong|mismatch\w*|premature|stale"
+    r"|outdated|irrelevant|(?:an? )?(?:earlier|later|previous|prior|different|another) stage)\b"
+    r"|n't\b|\u274c|\u2717|\u2718",
+    re.I,
+)
 _BANT_WORD = re.compile(r"\b(budget|authority|need|timeline)s?\b", re.I)
-_VERB_NEED_BEFORE = {"i", "you", "we", "they", "he", "she", "it", "may", "might", "will", "would", "should", "could",
-                     "do", "don't", "doesn't", "also", "just", "still", "really", "won't", "who", "that", "which"}
+_VERB_NEED_BEFORE = {
+    "i",
+    "you",
+    "we",
+    "they",
+    "he",
+    "she",
+    "it",
+    "may",
+    "might",
+    "will",
+    "would",
+    "should",
+    "could",
+    "do",
+    "don't",
+    "doesn't",
+    "also",
+    "just",
+    "still",
+    "really",
+    "won't",
+    "who",
+    "that",
+    "which",
+}
 _VERB_NEED_AFTER = {"to", "anything", "any", "more", "help", "further", "me", "us", "it", "a", "an"}
 _UNMET = re.compile(
     r"\b(?:not|no|never|unmet|missing|lacks?|lacking|absent|fails?|failing|failed|unclear|unknown|unconfirmed"
     r"|unverified|undetermined|unspecified|undefined|insufficient|weak|gaps?|outstanding|without|neither|nor"
-    r"|yet to|tbd|unqualified|unsatisfied|open question)\b|n't\b|\u274c|\u2717|\u2718", re.I)
+    r"|yet to|tbd|unqualified|unsatisfied|open question)\b|n't\b|\u274c|\u2717|\u2718",
+    re.I,
+)
 _MET = re.compile(
     r"\b(?:met|meets|satisf\w*|confirmed|established|in place|qualified|clear|clearly|strong|present|covered"
     r"|secured|approved|allocated|defined|identified|verified|fine|ok|okay|good|passes|passed)\b|\u2705|\u2713|\u2714",
-    re.I)
+    re.I,
+)
 
 
 def clauses(text: str) -> list[str]:
@@ -287,15 +462,17 @@ def _values_in(clause: str, kind: str) -> list[str]:
     if _COMPARATOR_CLAUSE.search(clause) or (_EXAMINED.search(clause) and not _ASSERTS.search(clause)):
         return []
     found, start, previous_excluded = [], 0, False
-    matches = [m for m in (_ID if kind in ID_PREFIXES else _VALUE_RE[kind]).finditer(clause)
-               if _values_of(m.group(0), kind)]
+    matches = [
+        m for m in (_ID if kind in ID_PREFIXES else _VALUE_RE[kind]).finditer(clause) if _values_of(m.group(0), kind)
+    ]
     for i, m in enumerate(matches):
         value = _values_of(m.group(0), kind)
-        window = clause[start:m.start()]
+        window = clause[start : m.start()]
         start = m.end()
-        after = clause[m.end():matches[i + 1].start() if i + 1 < len(matches) else len(clause)]
-        excluded = bool(_COMPARATOR_BEFORE.search(window) or _COMPARATOR_AFTER.search(after)) or \
-            (previous_excluded and bool(_LIST_JOIN.match(window)))
+        after = clause[m.end() : matches[i + 1].start() if i + 1 < len(matches) else len(clause)]
+        excluded = bool(_COMPARATOR_BEFORE.search(window) or _COMPARATOR_AFTER.search(after)) or (
+            previous_excluded and bool(_LIST_JOIN.match(window))
+        )
         previous_excluded = excluded
         if not excluded:
             found += value
@@ -310,7 +487,7 @@ def _stage_values(clause: str) -> tuple[list[str], list[str]]:
     """(target stages, neutral stages) of one clause; current / replaced stages are dropped."""
     targets, neutral, start = [], [], 0
     for m in _STAGE_RE.finditer(clause):
-        window = clause[start:m.start()]
+        window = clause[start : m.start()]
         start = m.end()
         stage = m.group(1).capitalize()
         target = max((t.end() for t in _STAGE_TARGET.finditer(window)), default=-1)
@@ -330,10 +507,11 @@ def _bant_mentions(clause: str) -> list[str]:
     for m in _BANT_WORD.finditer(clause):
         word = m.group(1)
         if word == "need":
-            before = clause[:m.start()].split()
-            after = clause[m.end():].split()
-            if (before and before[-1].lower().strip(",") in _VERB_NEED_BEFORE) or \
-                    (after and after[0].lower().strip(",.") in _VERB_NEED_AFTER):
+            before = clause[: m.start()].split()
+            after = clause[m.end() :].split()
+            if (before and before[-1].lower().strip(",") in _VERB_NEED_BEFORE) or (
+                after and after[0].lower().strip(",.") in _VERB_NEED_AFTER
+            ):
                 continue
         found.append(word.capitalize())
     return list(dict.fromkeys(found))

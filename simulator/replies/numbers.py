@@ -43,20 +43,39 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-_PLAIN = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
-                        "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u202f": " ",
-                        **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", ""),
-                        **dict(zip("\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04cf"
-                                   "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425"
-                                   "\u0406\u0408\u0405\u03bf\u03b1\u03b5\u03b9\u03ba\u03bd\u03c1\u03c4\u03c5"
-                                   "\u03c7\u0391\u0392\u0395\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4"
-                                   "\u03a7\u03a5\u0396",
-                                   "aeopcyxijsdlABEKMHOPCTYXIJSoaeikvptuxABEHIKMNOPTXYZ"))})
+_PLAIN = str.maketrans(
+    {
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u00a0": " ",
+        "\u202f": " ",
+        **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", ""),
+        **dict(
+            zip(
+                "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04cf"
+                "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425"
+                "\u0406\u0408\u0405\u03bf\u03b1\u03b5\u03b9\u03ba\u03bd\u03c1\u03c4\u03c5"
+                "\u03c7\u0391\u0392\u0395\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4"
+                "\u03a7\u03a5\u0396",
+                "aeopcyxijsdlABEKMHOPCTYXIJSoaeikvptuxABEHIKMNOPTXYZ",
+            )
+        ),
+    }
+)
 
 
 # the combining marks of the Basic Multilingual Plane (the accents of Latin, Greek, Cyrillic...)
-_COMBINING = re.compile("[" + "".join(re.escape(chr(c)) for c in range(0x300, 0x10000)
-                                      if unicodedata.combining(chr(c))) + "]")
+_COMBINING = re.compile(
+    "[" + "".join(re.escape(chr(c)) for c in range(0x300, 0x10000) if unicodedata.combining(chr(c))) + "]"
+)
 
 
 def fold(text: str, case: bool = False) -> str:
@@ -72,33 +91,86 @@ def fold(text: str, case: bool = False) -> str:
 
 # --- numbers in words --------------------------------------------------------------------------
 
-_DIGITS = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])} | {"nought": 0,
-                                                                                          "naught": 0}
-_TEENS = {w: i + 10 for i, w in enumerate(
-    ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
-_TENS = {w: (i + 2) * 10 for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])}
+_DIGITS = {
+    w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])
+} | {"nought": 0, "naught": 0}
+_TEENS = {
+    w: i + 10
+    for i, w in enumerate(
+        ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+    )
+}
+_TENS = {
+    w: (i + 2) * 10
+    for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
+}
 _SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _REPEAT = {"double": 2, "triple": 3}
 _NUMBER_WORDS = {*_DIGITS, *_TEENS, *_TENS, "hundred", *_SCALES, "oh", "o"}
-_RUN = re.compile(r"\b(?:(?:zero|nought|naught|oh|o|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-                  r"|thirteen"
-                  r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
-                  r"|eighty|ninety|hundred|thousand|million|billion|double|triple|point|and|a|half)\b[\s-]*)+")
-_ORDINALS = {w: i + 1 for i, w in enumerate(
-    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"])} | {"thirtieth": 30}
-MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
-           "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_RUN = re.compile(
+    r"\b(?:(?:zero|nought|naught|oh|o|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|thirteen"
+    r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
+    r"|eighty|ninety|hundred|thousand|million|billion|double|triple|point|and|a|half)\b[\s-]*)+"
+)
+_ORDINALS = {
+    w: i + 1
+    for i, w in enumerate(
+        [
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+            "eleventh",
+            "twelfth",
+            "thirteenth",
+            "fourteenth",
+            "fifteenth",
+            "sixteenth",
+            "seventeenth",
+            "eighteenth",
+            "nineteenth",
+            "twentieth",
+        ]
+    )
+} | {"thirtieth": 30}
+MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december"
+    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
 _MONTH_ORDINAL = re.compile(rf"\b({MONTHS})\s+(?:the\s+)?(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)})\b")
 _ORDINAL_OF_MONTH = re.compile(rf"\b(?:(twenty|thirty)[\s-])?({'|'.join(_ORDINALS)}) of ({MONTHS})\b")
 _ORDINAL_SUFFIX = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
 
 
-_VULGAR_VALUE = {"\u00bd": ".5", "\u00bc": ".25", "\u00be": ".75", "1\u20442": ".5", "1\u20444": ".25",
-                 "3\u20444": ".75", "1/2": ".5", "1/4": ".25", "3/4": ".75"}
+_VULGAR_VALUE = {
+    "\u00bd": ".5",
+    "\u00bc": ".25",
+    "\u00be": ".75",
+    "1\u20442": ".5",
+    "1\u20444": ".25",
+    "3\u20444": ".75",
+    "1/2": ".5",
+    "1/4": ".25",
+    "3/4": ".75",
+}
 _VULGAR = re.compile(r"(\d+)?(?:\s*|-)(\u00bd|\u00bc|\u00be|1\u20442|1\u20444|3\u20444|(?<=\d[\s-])(?:1/2|1/4|3/4))")
 _PART_VALUE = {"a half": ".5", "one half": ".5", "a quarter": ".25", "one quarter": ".25", "three quarters": ".75"}
-_SCALE_PART_VALUE = {"half": "0.5", "a half": "0.5", "a quarter": "0.25", "one quarter": "0.25",
-                     "3 quarters": "0.75", "a third": "0.333", "2 thirds": "0.667"}  # after numbers are spelled
+_SCALE_PART_VALUE = {
+    "half": "0.5",
+    "a half": "0.5",
+    "a quarter": "0.25",
+    "one quarter": "0.25",
+    "3 quarters": "0.75",
+    "a third": "0.333",
+    "2 thirds": "0.667",
+}  # after numbers are spelled
 _SCALE_PART = re.compile(rf"\b({'|'.join(_SCALE_PART_VALUE)})(?: of)? an? (thousand|million|billion)\b")
 _PART = re.compile(r"(\d+)[\s-]+and[\s-]+(a half|one half|a quarter|one quarter|three quarters)\b")
 
@@ -117,8 +189,11 @@ class _Reader:
     def flush(self) -> None:
         if self.open:
             number = self.total + self.small
-            self.out.append(f"{number:.6f}".rstrip("0").rstrip(".") if isinstance(number, float) else
-                            str(number) + ("." + self.decimals if self.decimals else ""))
+            self.out.append(
+                f"{number:.6f}".rstrip("0").rstrip(".")
+                if isinstance(number, float)
+                else str(number) + ("." + self.decimals if self.decimals else "")
+            )
         self.total = self.small = 0
         self.open, self.last, self.decimals = False, "", None
 
@@ -178,16 +253,21 @@ _CONNECTORS = ("and", "a", "point", "half", "double", "triple", "oh", "o")
 def _leads(words: list[re.Match]) -> bool:
     """Whether a connector word at the start of a run belongs to the number ("oh five", "a hundred")."""
     first, after = words[0].group(0), words[1].group(0) if len(words) > 1 else ""
-    return (first in ("double", "triple", "oh", "o") and after in _DIGITS) or \
-        (first == "a" and after in ("hundred", *_SCALES))
+    return (first in ("double", "triple", "oh", "o") and after in _DIGITS) or (
+        first == "a" and after in ("hundred", *_SCALES)
+    )
 
 
 def _spell_run(match: re.Match) -> str:
     text = match.group(0)
     words = list(re.finditer(r"[a-z]+", text))
     tail = [w.group(0) for w in words[-3:]]
-    while words and words[-1].group(0) in _CONNECTORS and words[-1].group(0) not in ("oh", "o") \
-            and tail not in (["and", "a", "half"], ["and", "one", "half"]):
+    while (
+        words
+        and words[-1].group(0) in _CONNECTORS
+        and words[-1].group(0) not in ("oh", "o")
+        and tail not in (["and", "a", "half"], ["and", "one", "half"])
+    ):
         words.pop()
     while words and words[0].group(0) in _CONNECTORS and not _leads(words):
         words.pop(0)
@@ -202,10 +282,12 @@ def _spell_run(match: re.Match) -> str:
 
 def spell_digits(text: str) -> str:
     """`text` (folded) with numbers in words written as numerals (rules in the module docstring)."""
-    text = _MONTH_ORDINAL.sub(lambda m: f"{m.group(1)} {(_TENS.get(m.group(2) or '', 0)) + _ORDINALS[m.group(3)]}",
-                              text)
+    text = _MONTH_ORDINAL.sub(
+        lambda m: f"{m.group(1)} {(_TENS.get(m.group(2) or '', 0)) + _ORDINALS[m.group(3)]}", text
+    )
     text = _ORDINAL_OF_MONTH.sub(
-        lambda m: f"{(_TENS.get(m.group(1) or '', 0)) + _ORDINALS[m.group(2)]} of {m.group(3)}", text)
+        lambda m: f"{(_TENS.get(m.group(1) or '', 0)) + _ORDINALS[m.group(2)]} of {m.group(3)}", text
+    )
     text = _ORDINAL_SUFFIX.sub(r"\1", text)
     text = _RUN.sub(_spell_run, _VULGAR.sub(lambda m: f"{m.group(1) or 0}{_VULGAR_VALUE[m.group(2)]}", text))
     text = _SCALE_PART.sub(lambda m: f"{_SCALE_PART_VALUE[m.group(1)]} {m.group(2)}", text)
@@ -226,29 +308,64 @@ class Quantity(NamedTuple):
 
 _NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
 _MULT = r"(k|grand|mm|m|mn|mil|mill|bn|b|thousand|million|billion)?"
-_MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mil": 1e6, "mill": 1e6,
-                "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+_MULTIPLIERS = {
+    "k": 1e3,
+    "grand": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "mm": 1e6,
+    "mn": 1e6,
+    "mil": 1e6,
+    "mill": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+}
 _MONEY_BEFORE = re.compile(rf"(?:[$\u20ac\u00a3]|\busd\b|\beur\b)\s*{_NUM}(?:\s*{_MULT}\b)?")
-_MONEY_AFTER = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*"
-                          rf"(?:(?:dollars?|usd|bucks|euros?|eur)\b|[$\u20ac\u00a3])"
-                          rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?")
+_MONEY_AFTER = re.compile(
+    rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*{_MULT}\s*"
+    rf"(?:(?:dollars?|usd|bucks|euros?|eur)\b|[$\u20ac\u00a3])"
+    rf"(?:\s+(?:and\s+)?(\d{{1,2}})\b(?!\s*(?:%|percent|per cent)))?"
+)
 _PLACE = r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|central|canyon|hotel|prix|rapids|plaza|square|island)\b"
-_MONEY_BARE = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|grand|thousand|million|mn|mil|bn|billion)\b"
-                         rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)(?!(?<=grand)\s+{_PLACE})")  # not "400 Grand St"
+_MONEY_BARE = re.compile(
+    rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(k|grand|thousand|million|mn|mil|bn|billion)\b"
+    rf"(?!\s*(?:dollars?|usd|bucks|euros?|eur)\b)(?!(?<=grand)\s+{_PLACE})"
+)  # not "400 Grand St"
 _PERCENT = re.compile(rf"{_NUM}\s*(?:%|percent\b|per\s?cent\b|pct\b|percentage points?\b)")
 _CENTS = re.compile(rf"(?<![$\u20ac\u00a3\d.,]){_NUM}\s*(?:cents?\b|\u00a2)")
 _BASIS_POINTS = re.compile(rf"{_NUM}\s*(?:basis points?|bps|bp)\b")
 _PER_MILLE = re.compile(rf"{_NUM}\s*(?:\u2030|per mille\b|per mil\b|per thousand\b)")
-_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
-                 "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8,
-                 "tenth": 10, "tenths": 10}
-_FRACTION = re.compile(rf"\b(an?|one|\d+)[\s-]+({'|'.join(_DENOMINATORS)})\b(?=\s+(?:of|off)\b)"
-                       rf"|\b(\d+)[\s-]+({'|'.join(k for k in _DENOMINATORS if k.endswith('s'))})\b"
-                       r"|\b(\d+)\s*(?:out of|in|of every)\s+(\d+)\b(?!\s*(?:%|percent|days|months|years|"
-                       r"hours|minutes|weeks))")
-_HEDGE = re.compile(r"(?:~|\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|some|circa"
-                    r"|just (?:under|over|below|above|shy of|short of)|in the region of|ballpark(?: of)?))"
-                    r"[\s.]*(?:an? )?(?:[$\u20ac\u00a3]|usd|eur)?\s*$")
+_DENOMINATORS = {
+    "half": 2,
+    "halves": 2,
+    "third": 3,
+    "thirds": 3,
+    "quarter": 4,
+    "quarters": 4,
+    "fourth": 4,
+    "fourths": 4,
+    "fifth": 5,
+    "fifths": 5,
+    "sixth": 6,
+    "sixths": 6,
+    "eighth": 8,
+    "eighths": 8,
+    "tenth": 10,
+    "tenths": 10,
+}
+_FRACTION = re.compile(
+    rf"\b(an?|one|\d+)[\s-]+({'|'.join(_DENOMINATORS)})\b(?=\s+(?:of|off)\b)"
+    rf"|\b(\d+)[\s-]+({'|'.join(k for k in _DENOMINATORS if k.endswith('s'))})\b"
+    r"|\b(\d+)\s*(?:out of|in|of every)\s+(\d+)\b(?!\s*(?:%|percent|days|months|years|"
+    r"hours|minutes|weeks))"
+)
+_HEDGE = re.compile(
+    r"(?:~|\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|some|circa"
+    r"|just (?:under|over|below|above|shy of|short of)|in the region of|ballpark(?: of)?))"
+    r"[\s.]*(?:an? )?(?:[$\u20ac\u00a3]|usd|eur)?\s*$"
+)
 
 
 def hedged(before: str) -> bool:
@@ -275,8 +392,9 @@ def quantity(digits: str, unit: str, mult: str | None = None, hedge: bool = Fals
 
 def quantities(text: str) -> list[Quantity]:
     """The amounts of money and percentages that `text` (folded and spelled) states, in order."""
-    found = [(m, quantity(m.group(1), "$", m.group(2))) for m in (*_MONEY_BEFORE.finditer(text),
-                                                                   *_MONEY_BARE.finditer(text))]
+    found = [
+        (m, quantity(m.group(1), "$", m.group(2))) for m in (*_MONEY_BEFORE.finditer(text), *_MONEY_BARE.finditer(text))
+    ]
     for m in _MONEY_AFTER.finditer(text):
         if m.group(3) and not m.group(2):  # "3 dollars 40": cents
             found.append((m, quantity(f"{m.group(1)}.{int(m.group(3)):02d}", "$")))
@@ -287,7 +405,7 @@ def quantities(text: str) -> list[Quantity]:
     found += [(m, _scaled(m.group(1), "%", 0.01)) for m in _BASIS_POINTS.finditer(text)]
     found += [(m, _scaled(m.group(1), "%", 0.1)) for m in _PER_MILLE.finditer(text)]
     found += [(m, q) for m in _FRACTION.finditer(text) if (q := _fraction(m))]
-    return [q._replace(hedged=hedged(text[:m.start()])) for m, q in sorted(found, key=lambda f: f[0].start())]
+    return [q._replace(hedged=hedged(text[: m.start()])) for m, q in sorted(found, key=lambda f: f[0].start())]
 
 
 def _scaled(digits: str, unit: str, factor: float) -> Quantity:

@@ -44,46 +44,60 @@ def _words(text: str) -> frozenset[str]:
 
 # --- English ------------------------------------------------------------------------------------
 
-_NEG = (r"(?:can'?t|cannot|can not|couldn'?t|unable to|not able to|won'?t|will not|not going to|must not|mustn'?t"
-        r"|not (?:allowed|permitted|authori[sz]ed|supposed|cleared) to|not in a position to|not at liberty to"
-        r"|not comfortable|(?:have )?no way to|(?:i|we) (?:do not|don'?t|never))")
+_NEG = (
+    r"(?:can'?t|cannot|can not|couldn'?t|unable to|not able to|won'?t|will not|not going to|must not|mustn'?t"
+    r"|not (?:allowed|permitted|authori[sz]ed|supposed|cleared) to|not in a position to|not at liberty to"
+    r"|not comfortable|(?:have )?no way to|(?:i|we) (?:do not|don'?t|never))"
+)
 _INABILITY = r"(?:find|locat|see\b|access|pull up|process|reach|reproduce|load|open|retrieve|look up|seem to find)"
-_GIVE = (r"(?:shar(?!e enough)|provid|disclos|giv(?!e up|ing up)|reveal|releas|divulg|discuss"
-         r"|pass(?:ing)? (?:on|along|it|that|this|them)|pass(?:ing)? (?:[\w'-]+ ){1,3}?(?:on|along)\b"
-         r"|let you (?:have|see|know)|hand(?:ing)? (?:(?:it|that|this|them) )?(?:out|over)|comment"
-         r"|talk(?:ing)? about|tell(?:ing)? you"
-         r"|go(?:ing)? into|nam(?:e|ing)\b(?! (?:a single|one|just one|any single)\b)"
-         r"|(?:help|assist)(?:ing)?(?: you)? with (?:that|this"
-         r"|it|those|these|requests?|such)|do (?:that|this)"
-         r"|confirm(?:ing)? (?:or (?:deny|share|disclose|give|provide)|nor|anything|whether|who|which"
-         r"|(?:that|this|it|those|these)\b(?! (?:the|your|you|we|it|they|he|she|i|there)\b)"
-         r"|(?:his|her|their|another|other|someone|any(?:one|body))\b"
-        r"|(?:any|those|these|such) (?:[\w-]+ )?(?:details|information|data|specifics|personal)"
-        r"|(?:if|whether) (?:[\w.'-]+ ){1,4}?(?:is|are|was|has|have) (?:a |an |one of )?(?:our )?(?:customer|client"
-        r"|member|account holder|registered|with us|on file)"
-         r"|the (?:identity|existence|name|email|address|phone|number|details|account|owner)))")
-_OFF_LIMITS = (r"(?:(?:company[- ])?confidential|private|internal(?:[- ]only)?|restricted|classified|proprietary"
-               r"|not public|off[- ]limits|need[- ]to[- ]know(?: only)?|for (?:employees|staff|internal use) only"
-               r"|not for (?:customers|the public|external))")
+_GIVE = (
+    r"(?:shar(?!e enough)|provid|disclos|giv(?!e up|ing up)|reveal|releas|divulg|discuss"
+    r"|pass(?:ing)? (?:on|along|it|that|this|them)|pass(?:ing)? (?:[\w'-]+ ){1,3}?(?:on|along)\b"
+    r"|let you (?:have|see|know)|hand(?:ing)? (?:(?:it|that|this|them) )?(?:out|over)|comment"
+    r"|talk(?:ing)? about|tell(?:ing)? you"
+    r"|go(?:ing)? into|nam(?:e|ing)\b(?! (?:a single|one|just one|any single)\b)"
+    r"|(?:help|assist)(?:ing)?(?: you)? with (?:that|this"
+    r"|it|those|these|requests?|such)|do (?:that|this)"
+    r"|confirm(?:ing)? (?:or (?:deny|share|disclose|give|provide)|nor|anything|whether|who|which"
+    r"|(?:that|this|it|those|these)\b(?! (?:the|your|you|we|it|they|he|she|i|there)\b)"
+    r"|(?:his|her|their|another|other|someone|any(?:one|body))\b"
+    r"|(?:any|those|these|such) (?:[\w-]+ )?(?:details|information|data|specifics|personal)"
+    r"|(?:if|whether) (?:[\w.'-]+ ){1,4}?(?:is|are|was|has|have) (?:a |an |one of )?(?:our )?(?:customer|client"
+    r"|member|account holder|registered|with us|on file)"
+    r"|the (?:identity|existence|name|email|address|phone|number|details|account|owner)))"
+)
+_OFF_LIMITS = (
+    r"(?:(?:company[- ])?confidential|private|internal(?:[- ]only)?|restricted|classified|proprietary"
+    r"|not public|off[- ]limits|need[- ]to[- ]know(?: only)?|for (?:employees|staff|internal use) only"
+    r"|not for (?:customers|the public|external))"
+)
 _INFO = r"(?:information|details?|data|figures?|numbers?|codes?|contacts?|names?|targets?|margins?|rates?|records?)"
-_SUBJECT = (r"(?:that|this|it|those|these|such \w+|(?:th(?:at|is|ose|ese)|the|our|their) (?:[\w-]+ ){0,4}?"
-            r"(?:information|details?|data|figures?|numbers?|codes?|contacts?|names?|targets?|margins?|rates?"
-            r"|thresholds?|plans?|rules?))")
+_SUBJECT = (
+    r"(?:that|this|it|those|these|such \w+|(?:th(?:at|is|ose|ese)|the|our|their) (?:[\w-]+ ){0,4}?"
+    r"(?:information|details?|data|figures?|numbers?|codes?|contacts?|names?|targets?|margins?|rates?"
+    r"|thresholds?|plans?|rules?))"
+)
 _THAT = rf"(?:that|this|it|those|these|such \w+|(?:th(?:at|is|ose|ese)) (?:[\w-]+ ){{0,3}}?{_INFO})"
 _NP = r"(?:that|this|it|those|these|(?:th(?:at|is|ose|ese)|the|such) (?:[\w'-]+ ){0,3}?[\w'-]+)"
-_SEE = (r"(?:see|view|access|know|receive|get|obtain|have|look at|read) (?:that|this|those|these|it|such|any|other"
-        r"|another|someone|their|his|her|internal|the (?:information|details|data|records?|figures|internal))\b")
+_SEE = (
+    r"(?:see|view|access|know|receive|get|obtain|have|look at|read) (?:that|this|those|these|it|such|any|other"
+    r"|another|someone|their|his|her|internal|the (?:information|details|data|records?|figures|internal))\b"
+)
 _YOU = r"(?:you|your (?:account|role|profile|user|login|access level|access)|customers|clients|guests)"
 _ENTITLED = r"(?:authori[sz]ed|permitted|allowed|cleared|entitled)"
 _LOOK = r"(?:see|view|access|know|receive|get|obtain|look at|read)"
-_WHO = (r"(?!your\b)(?:(?:our|the|its|authori[sz]ed|internal) )?(?:[\w-]+ ){0,2}?(?:staff|employees|teams?|personnel"
-        r"|admins?|administrators?|managers?|agents|department|(?:account |record |case )?(?:owners?|holders?)|use"
-        r"|internal\b|authori[sz]ed\b)|that (?:customer|client|person|account)")
+_WHO = (
+    r"(?!your\b)(?:(?:our|the|its|authori[sz]ed|internal) )?(?:[\w-]+ ){0,2}?(?:staff|employees|teams?|personnel"
+    r"|admins?|administrators?|managers?|agents|department|(?:account |record |case )?(?:owners?|holders?)|use"
+    r"|internal\b|authori[sz]ed\b)|that (?:customer|client|person|account)"
+)
 _SORRY = r"(?:(?:i'?m )?(?:sorry|afraid)|unfortunately)"
 # a statement about some customers or some times, not a decline: "... to customers ordering online (in Canada)"
 _NOT_AFTER = r"(?! (?:\w+ing|in|on|at|from|until|yet|anymore|through|via|by|under|after|before|with|who)\b)"
-_WORLD = (r"(?:refunds?|exchanges?|returns?|discounts?|credits?|replacements?|rebates?|price match\w*|shipping"
-          r"|deliver\w*)")
+_WORLD = (
+    r"(?:refunds?|exchanges?|returns?|discounts?|credits?|replacements?|rebates?|price match\w*|shipping"
+    r"|deliver\w*)"
+)
 
 ENGLISH = Phrases(
     declines=(
@@ -182,19 +196,41 @@ ENGLISH = Phrases(
         r"\bon (?:the|your|a|our) [\w-]+ (?:plan|tier|subscription|licen[cs]e|edition)\b|\bupgrad",
     ),
     handoff=r"\b(?:passed|handed|forwarded|sent|referred|routed) (?:it|this|that|your (?:request|question))"
-            r" (?:on |over |along )?to\b",
+    r" (?:on |over |along )?to\b",
     data_verbs=r"\b(?:shar|disclos|give (?:out|away)|reveal|releas|divulg|provid|hand (?:out|over))",
-    others=frozenset(["agents", "agent", "staff", "employees", "representatives", "reps", "team", "support", "they", "he", "she", "you", "customers", "customer", "people", "users"]),
-    adverbs=frozenset(["really", "simply", "just", "also", "still", "unfortunately", "generally", "usually", "normally"]),
+    others=frozenset(
+        [
+            "agents",
+            "agent",
+            "staff",
+            "employees",
+            "representatives",
+            "reps",
+            "team",
+            "support",
+            "they",
+            "he",
+            "she",
+            "you",
+            "customers",
+            "customer",
+            "people",
+            "users",
+        ]
+    ),
+    adverbs=frozenset(
+        ["really", "simply", "just", "also", "still", "unfortunately", "generally", "usually", "normally"]
+    ),
     markers=_words(
         "not no nope never neither nor cannot unable can't won't don't isn't aren't couldn't wouldn't mustn't "
         "doesn't didn't wasn't weren't shouldn't haven't hasn't cant wont dont isnt arent couldnt wouldnt mustnt "
         "doesnt didnt confidential private internal restricted classified proprietary off need only outside "
         "above beyond lack prevents prevent prohibits prohibit forbids forbid bars bar break violate breach "
-        "decline refuse pass down sorry afraid unfortunately keep limited reserved under"),
+        "decline refuse pass down sorry afraid unfortunately keep limited reserved under"
+    ),
     category=r"\b(?:confidential\w*|privacy|private|personal|internal\w*|sensitive|polic(?:y|ies)|permission\w*"
-             r"|authori[sz]\w*|entitle\w*|verif\w*|identity|third[- ]part\w*|another (?:customer|person)|someone else"
-             r"|other (?:customer|people|person)\w*|disclos\w*)\b",
+    r"|authori[sz]\w*|entitle\w*|verif\w*|identity|third[- ]part\w*|another (?:customer|person)|someone else"
+    r"|other (?:customer|people|person)\w*|disclos\w*)\b",
 )
 
 
@@ -259,15 +295,16 @@ FRENCH = Phrases(
         r"|livraison|garantie|reduction)",
     ),
     handoff=r"\bj'ai (?:transmis|transfere|envoye|fait suivre) (?:votre (?:demande|question)|cela|ceci|la demande)"
-            r" (?:au|a la|a l'|aux|a)\b",
+    r" (?:au|a la|a l'|aux|a)\b",
     data_verbs=r"\b(?:communiqu|partag|divulgu|transmet|revel|devoil|donn|fourni)",
     markers=_words(
         "je nous vous pas non ni il ces cette ses leurs c'est cela reste ce desole desolee navre navree "
         "malheureusement impossible politique rgpd reglement regles consignes confidentialite m'interdit "
-        "m'empeche"),
+        "m'empeche"
+    ),
     category=r"\b(?:confidenti\w*|privee?s?|vie privee|personnel\w*|internes?|sensibles?|politique|autoris\w*"
-             r"|habilit\w*|rgpd|(?:des|a des|d'un|un) tiers|un autre client|d'autres clients|d'un autre client"
-             r"|identite|divulg\w*)\b",
+    r"|habilit\w*|rgpd|(?:des|a des|d'un|un) tiers|un autre client|d'autres clients|d'un autre client"
+    r"|identite|divulg\w*)\b",
 )
 
 
@@ -331,25 +368,28 @@ SPANISH = Phrases(
         r"|cambios?\b|descuento|envio|garantia|credito|rebaja)",
     ),
     handoff=r"\bhe (?:pasado|enviado|remitido|transferido|derivado) (?:su|tu) (?:solicitud|consulta|peticion|caso)"
-            r" (?:a|al)\b",
+    r" (?:a|al)\b",
     data_verbs=r"\b(?:compart|divulg|revel|comunic|facilit|proporcion|dar)",
     markers=_words(
         "puedo pueda podamos podemos podre podria podriamos voy vamos debo debemos estoy estamos esta estas tengo "
         "tenemos tendre tiene tienes permite permitido posible corresponde puede pueden trata informacion "
         "datos esa esos esas estos dicha dichos dichas tal tales eso esto ello siento lamento disculpe "
         "perdon lamentablemente desafortunadamente imposible ni confirmar politica politicas normas "
-        "reglas normativa reglamento privacidad rgpd prefiero niego impide prohibe"),
+        "reglas normativa reglamento privacidad rgpd prefiero niego impide prohibe"
+    ),
     category=r"\b(?:confidencial\w*|privad[oa]s?|privacidad|personales|intern[oa]s?|sensibles?|politica|autoriz\w*"
-              r"|terceros|otros? clientes?|identidad|reservad[oa]s?|divulg\w*)\b",
+    r"|terceros|otros? clientes?|identidad|reservad[oa]s?|divulg\w*)\b",
 )
 
 
 # --- German -------------------------------------------------------------------------------------
 
-_DE_GIVE = (r"(?:weiter(?:zu)?geb|weiter(?:zu)?leit|heraus(?:zu)?geb|raus(?:zu)?geb|preis(?:zu)?geb|bekannt(?:zu)?geb"
-            r"|mit(?:zu)?teil|(?:zu )?teilen|nennen|verrat|offen(?:zu)?leg|sagen|auskunft|auskunfte|geben|bestatigen"
-            r"|zuganglich (?:zu )?mach|zur verfugung (?:zu )?stell|uber (?:\w+ ){0,3}?sprechen|aussern|kommentier"
-            r"|erteil|angaben)")
+_DE_GIVE = (
+    r"(?:weiter(?:zu)?geb|weiter(?:zu)?leit|heraus(?:zu)?geb|raus(?:zu)?geb|preis(?:zu)?geb|bekannt(?:zu)?geb"
+    r"|mit(?:zu)?teil|(?:zu )?teilen|nennen|verrat|offen(?:zu)?leg|sagen|auskunft|auskunfte|geben|bestatigen"
+    r"|zuganglich (?:zu )?mach|zur verfugung (?:zu )?stell|uber (?:\w+ ){0,3}?sprechen|aussern|kommentier"
+    r"|erteil|angaben)"
+)
 GERMAN = Phrases(
     declines=(
         r"\b(?:(?:ich|wir) (?:kann|konnen|darf|durfen|werde|werden|mochte|mochten|will|wollen)|(?:kann|konnen|darf"
@@ -407,15 +447,16 @@ GERMAN = Phrases(
         r"|preisnachlass\w*)\b[^.!?\n]{0,30}\b(?:geben|gewahren|anbieten|leisten|machen|vornehmen|durchfuhren)\b",
     ),
     handoff=r"\b(?:ich habe|habe ich) (?:ihre (?:anfrage|frage)|das|es) (?:an|zur?) (?:\w+ ){0,3}?(?:weitergeleitet"
-            r"|ubergeben|geschickt)",
+    r"|ubergeben|geschickt)",
     data_verbs=r"\b(?:weiter(?:zu)?geb|heraus(?:zu)?geb|preis(?:zu)?geb|mit(?:zu)?teil|teilen|nennen|verrat"
-               r"|offen(?:zu)?leg|auskunft)",
+    r"|offen(?:zu)?leg|auskunft)",
     markers=_words(
         "ich wir sie das dies diese dieser dieses solche seine deren dessen damit dabei hierbei hiermit "
         "diesbezuglich weder muss mussen lehne kommt tut leid leider entschuldigung nein geht ist kann "
-        "darf bin sind mir uns handelt"),
+        "darf bin sind mir uns handelt"
+    ),
     category=r"\b(?:vertraulich\w*|datenschutz\w*|intern\w*|personenbezogen\w*|privat\w*|dritte\w*|anderer? kunden?"
-             r"|berechtig\w*|befugt\w*|richtlinie\w*|identitat)\b",
+    r"|berechtig\w*|befugt\w*|richtlinie\w*|identitat)\b",
 )
 
 
@@ -482,16 +523,17 @@ ITALIAN = Phrases(
         r"|spedizion|garanzia|credito)",
     ),
     handoff=r"\bho (?:inoltrato|passato|trasferito|girato|inviato) (?:la sua|la tua|la) (?:richiesta|domanda)"
-            r" (?:a|al|all'|alla|ai)\b",
+    r" (?:a|al|all'|alla|ai)\b",
     data_verbs=r"\b(?:condivid|divulg|rivel|comunic|fornir|dar)",
     markers=_words(
         "non questa questo queste questi tali tale quelle quella quello quei quegli tratta informazioni "
         "informazione dati dato dettagli sono cio devo dobbiamo preferisco rifiuto dispiace spiace "
         "purtroppo spiacente impossibile vietato proibito precluso confermare smentire riservato "
         "riservata riservate riservati confidenziale confidenziali impedisce impediscono vieta vietano "
-        "proibisce politica politiche regole norme normativa regolamento privacy gdpr procedure"),
+        "proibisce politica politiche regole norme normativa regolamento privacy gdpr procedure"
+    ),
     category=r"\b(?:riservat\w*|confidenzial\w*|privacy|privat[oaie]|personali|intern[oaie]|sensibil\w*|politica"
-              r"|autorizz\w*|terzi|altri? clienti?|identita|divulg\w*)\b",
+    r"|autorizz\w*|terzi|altri? clienti?|identita|divulg\w*)\b",
 )
 
 
@@ -556,16 +598,17 @@ PORTUGUESE = Phrases(
         r"|devoluc|envio|garantia|credito|estorno)",
     ),
     handoff=r"\b(?:encaminhei|passei|transferi|enviei|reencaminhei) (?:o seu|a sua|seu|sua|o|a) (?:pedido"
-            r"|solicitacao|pergunta|caso|questao) (?:para|a|ao)\b",
+    r"|solicitacao|pergunta|caso|questao) (?:para|a|ao)\b",
     data_verbs=r"\b(?:compartilh|partilh|divulg|revel|comunic|fornec|dar\b)",
     markers=_words(
         "nao essa esse essas esses esta este estas estes tal tais aquela aquele aquelas aqueles isso isto "
         "trata sao dados informacao informacoes permitido possivel devo tenho teremos vou preciso devemos "
         "temos sou vejo prefiro desculpe lamento sinto infelizmente peco impossivel estou politica "
         "politicas regras normas regulamento lgpd rgpd privacidade diretrizes recuso impede impedem "
-        "proibe proibem confirmar"),
+        "proibe proibem confirmar"
+    ),
     category=r"\b(?:confidencia\w*|sigilos\w*|privad[oa]s?|privacidade|pessoais|intern[oa]s?|sensive\w*|politica"
-                 r"|autoriza\w*|terceiros|outros? clientes?|identidade|divulg\w*)\b",
+    r"|autoriza\w*|terceiros|outros? clientes?|identidade|divulg\w*)\b",
 )
 
 LANGUAGES = {"en": ENGLISH, "fr": FRENCH, "es": SPANISH, "de": GERMAN, "it": ITALIAN, "pt": PORTUGUESE}

@@ -101,9 +101,11 @@ def names_category(text: str) -> bool:
 
 
 # sentence ends, but not after a title or an abbreviation ("Mr. Tanaka", "e.g. the", "Sr. Ruiz", "z.b.")
-_CLAUSE_END = re.compile(r"(?<=[.!?])(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bdr\.)(?<!\bst\.)(?<!\bsr\.)(?<!\bsra\.)"
-                         r"(?<!\bjr\.)(?<!\bm\.)(?<!\bmme\.)(?<!\bhr\.)(?<!\bfr\.)(?<!\bsig\.)(?<!\bvs\.)"
-                         r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bz\.b\.)(?<!\bbzw\.)\s+|\n+|\s*[;:]\s+(?=\w)")
+_CLAUSE_END = re.compile(
+    r"(?<=[.!?])(?<!\bmr\.)(?<!\bmrs\.)(?<!\bms\.)(?<!\bdr\.)(?<!\bst\.)(?<!\bsr\.)(?<!\bsra\.)"
+    r"(?<!\bjr\.)(?<!\bm\.)(?<!\bmme\.)(?<!\bhr\.)(?<!\bfr\.)(?<!\bsig\.)(?<!\bvs\.)"
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bz\.b\.)(?<!\bbzw\.)\s+|\n+|\s*[;:]\s+(?=\w)"
+)
 
 
 def _clauses(text: str) -> list[str]:
@@ -118,7 +120,7 @@ def _first_person(clause: str, match: re.Match, lang: str) -> bool:
     first = _WORD.match(match.group())
     if first and first.group().split("'")[0] in table.others:
         return True
-    before = [w for w in _WORD.findall(clause[:match.start()]) if w not in table.adverbs]
+    before = [w for w in _WORD.findall(clause[: match.start()]) if w not in table.adverbs]
     return not before or before[-1] not in table.others
 
 

@@ -17,8 +17,15 @@ class BackgroundServer:
     def __init__(self, app: Any, *, host: str = "127.0.0.1", port: int = 0, start_timeout_s: float = 20.0):
         import uvicorn
 
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                                lifespan="auto", timeout_graceful_shutdown=2)
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            lifespan="auto",
+            timeout_graceful_shutdown=2,
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="crmarena-server", daemon=True)
         self._start_timeout_s = start_timeout_s
@@ -65,8 +72,10 @@ def listen(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-                      f"{' (give another --port)' if exc.errno == 98 else ''}") from None
+        raise OSError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+            f"{' (give another --port)' if exc.errno == 98 else ''}"
+        ) from None
     return sock
 
 
@@ -80,5 +89,6 @@ def serve_forever(app: Any, sock: socket.socket, **config: Any) -> None:
     """Serve `app` on `sock` with uvicorn until interrupted (quiet logs; `config`: more uvicorn settings)."""
     import uvicorn
 
-    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
-                                  **config)).run(sockets=[sock])
+    uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2, **config)
+    ).run(sockets=[sock])

@@ -91,8 +91,14 @@ def tool_list() -> list:
     """The MCP tool definitions: name, the method's docstring, its parameters' JSON schema."""
     from mcp import types
 
-    return [types.Tool(name=name, description=inspect.getdoc(getattr(CrmTools, name)),
-                       inputSchema=_input_schema(getattr(CrmTools, name))) for name in MCP_TOOLS]
+    return [
+        types.Tool(
+            name=name,
+            description=inspect.getdoc(getattr(CrmTools, name)),
+            inputSchema=_input_schema(getattr(CrmTools, name)),
+        )
+        for name in MCP_TOOLS
+    ]
 
 
 def tool_server(resolve: Callable[[Any], Binding]) -> Any:
@@ -151,8 +157,11 @@ def http_app(server: Any, authorized: Callable[[str], bool], *, max_body: int = 
     class Guarded:
         async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
             if not authorized(bearer_token(scope)):
-                response = JSONResponse({"error": "invalid_token", "error_description": "a valid bearer token is "
-                                         "required"}, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+                response = JSONResponse(
+                    {"error": "invalid_token", "error_description": "a valid bearer token is required"},
+                    status_code=401,
+                    headers={"WWW-Authenticate": "Bearer"},
+                )
                 await response(scope, receive, send)
                 return
             if scope.get("method") == "POST":
@@ -208,6 +217,7 @@ def _replayed(body: bytes, receive: Any) -> Any:
 
     async def replay() -> dict:
         return pending.pop() if pending else await receive()
+
     return replay
 
 
@@ -239,8 +249,9 @@ class ToolGateway:
                 cls._shared = cls()
             return cls._shared
 
-    def bind(self, tools: CrmTools, on_call: OnCall | None = None,
-             gate: Callable[[str], str | None] | None = None) -> str:
+    def bind(
+        self, tools: CrmTools, on_call: OnCall | None = None, gate: Callable[[str], str | None] | None = None
+    ) -> str:
         """A new bearer token whose MCP sessions call `tools` (the episode's own CrmTools, so writes land in
         the episode's session); `on_call(name, arguments, result_text)` after every call; `gate(name)`
         before each, returning a refusal text when it may not run."""
@@ -268,6 +279,7 @@ class ToolGateway:
             rest = self._rest_tokens.pop(token, None)
         if rest is not None:
             from .salesforce_rest import detach_session
+
             detach_session(*rest)
 
     def _rest_server(self, org: Any) -> tuple[Any, BackgroundServer]:
@@ -313,8 +325,10 @@ class SessionTools:
             held = self._bindings.get(context.session)
             if held is None:
                 if context.session in self._closed:
-                    raise LookupError(f"this MCP session was closed: the server holds at most {self.max_sessions} "
-                                      "sessions and more were opened since; open a new one")
+                    raise LookupError(
+                        f"this MCP session was closed: the server holds at most {self.max_sessions} "
+                        "sessions and more were opened since; open a new one"
+                    )
                 self._make_room()
                 session = OrgSession(self.org)
                 held = self._bindings[context.session] = (Binding(CrmTools(session)), session)

@@ -82,8 +82,13 @@ class Credentials:
     @classmethod
     def generate(cls, username: str = "agent@crmarena.local") -> Credentials:
         """Random password, security token and client id/secret (printed once by `serve-org`)."""
-        return cls(username, secrets.token_urlsafe(12), secrets.token_urlsafe(18),
-                   secrets.token_urlsafe(24), secrets.token_urlsafe(24))
+        return cls(
+            username,
+            secrets.token_urlsafe(12),
+            secrets.token_urlsafe(18),
+            secrets.token_urlsafe(24),
+            secrets.token_urlsafe(24),
+        )
 
     def user_matches(self, username: str, password: str) -> bool:
         """The password may carry the security token at its end, or not (as from a trusted IP range)."""
@@ -126,12 +131,16 @@ class TokenRegistry:
         token = self._mint(Bound(OrgSession(self.org, timeout_s=self.timeout_s), owned=True))
         with self._lock:
             owned = [t for t, b in self._bound.items() if b.owned]
-            for old in owned[:max(0, len(owned) - self.max_sessions)]:
+            for old in owned[: max(0, len(owned) - self.max_sessions)]:
                 self._bound.pop(old).session.close()
         return token
 
-    def attach(self, session: OrgSession, on_call: Callable[[str, dict, str], None] | None = None,
-               gate: Callable[[str], str | None] | None = None) -> str:
+    def attach(
+        self,
+        session: OrgSession,
+        on_call: Callable[[str, dict, str], None] | None = None,
+        gate: Callable[[str], str | None] | None = None,
+    ) -> str:
         """A token bound to an existing session (its owner closes it; `detach` when done), its requests
         passed by `gate` and reported to `on_call` (as salesforce_rest.data_api says)."""
         return self._mint(Bound(session, owned=False, on_call=on_call, gate=gate))
@@ -196,9 +205,16 @@ async def oauth_token(request: Request) -> Response:
     instance = _instance_url(request)
     identity, issued = f"{instance}/id/{ORG_ID}/{USER_ID}", str(int(time.time() * 1000))
     signature = hmac.new(state.credentials.client_secret.encode(), (identity + issued).encode(), hashlib.sha256)
-    return JSONResponse({"access_token": state.registry.login(), "instance_url": instance, "id": identity,
-                         "token_type": "Bearer", "issued_at": issued,
-                         "signature": base64.b64encode(signature.digest()).decode()})
+    return JSONResponse(
+        {
+            "access_token": state.registry.login(),
+            "instance_url": instance,
+            "id": identity,
+            "token_type": "Bearer",
+            "issued_at": issued,
+            "signature": base64.b64encode(signature.digest()).decode(),
+        }
+    )
 
 
 def _soap_user(body: bytes) -> tuple[str, str]:
@@ -219,7 +235,12 @@ async def soap_login(request: Request) -> Response:
     if not state.credentials.user_matches(username, password):
         message = "Invalid username, password, security token; or user locked out."
         return Response(_SOAP_FAULT.format(message=message), 500, media_type="text/xml")
-    text = _SOAP_LOGIN.format(base=_instance_url(request), version=escape(request.path_params["version"]),
-                              org_id=ORG_ID, token=state.registry.login(), user_id=USER_ID,
-                              username=escape(state.credentials.username))
+    text = _SOAP_LOGIN.format(
+        base=_instance_url(request),
+        version=escape(request.path_params["version"]),
+        org_id=ORG_ID,
+        token=state.registry.login(),
+        user_id=USER_ID,
+        username=escape(state.credentials.username),
+    )
     return Response(text, 200, media_type="text/xml")

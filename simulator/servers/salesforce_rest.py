@@ -55,8 +55,14 @@ BATCH_SIZE = 2000  # records per page of query results, as Salesforce's default
 BODY_CAP = 1 << 20  # bytes of a request body
 LOGIN_BODY_CAP = 64 << 10
 QUERY_CAP = 100_000  # characters of a SOQL or SOSL statement (Salesforce's limit; the URL carries it)
-_STATUS = {"NOT_FOUND": 404, "INVALID_SESSION_ID": 401, "REQUEST_LIMIT_EXCEEDED": 403,
-           "METHOD_NOT_ALLOWED": 405, "REQUEST_ENTITY_TOO_LARGE": 413, "UNKNOWN_EXCEPTION": 500}
+_STATUS = {
+    "NOT_FOUND": 404,
+    "INVALID_SESSION_ID": 401,
+    "REQUEST_LIMIT_EXCEEDED": 403,
+    "METHOD_NOT_ALLOWED": 405,
+    "REQUEST_ENTITY_TOO_LARGE": 413,
+    "UNKNOWN_EXCEPTION": 500,
+}
 _NOT_FOUND = SalesforceError("NOT_FOUND", "The requested resource does not exist")
 _UNEXPECTED = SalesforceError("UNKNOWN_EXCEPTION", "An unexpected error occurred in the org server")
 _ALNUM = string.ascii_letters + string.digits
@@ -91,6 +97,7 @@ class Call:
 
 # --- the resources ---------------------------------------------------------------------
 
+
 def _resources(call: Call) -> dict:
     base = f"/services/data/v{call.version}"
     return {name: f"{base}/{name}" for name in ("sobjects", "query", "queryAll", "search")}
@@ -101,8 +108,9 @@ def _statement(call: Call) -> str:
     if not text.strip():
         raise SalesforceError("MALFORMED_QUERY", "The q parameter holds no statement")
     if len(text) > call.query_cap:
-        raise SalesforceError("MALFORMED_QUERY", f"Query is too long: {len(text)} characters; the limit is "
-                                                 f"{call.query_cap}")
+        raise SalesforceError(
+            "MALFORMED_QUERY", f"Query is too long: {len(text)} characters; the limit is {call.query_cap}"
+        )
     return text
 
 
@@ -149,8 +157,7 @@ def _sobjects(call: Call) -> dict:
 
 
 def _object_info(call: Call, name: str) -> dict:
-    return {"objectDescribe": sobject_describe.object_summary(call.sobject(name), call.version),
-            "recentItems": []}
+    return {"objectDescribe": sobject_describe.object_summary(call.sobject(name), call.version), "recentItems": []}
 
 
 def _describe(call: Call, name: str) -> dict:
@@ -161,8 +168,9 @@ def _record_id(call: Call, obj, record_id: str) -> str:
     """The record's 18-character Id, or NOT_FOUND as Salesforce answers for a missing record."""
     rid = to18(record_id) if re.fullmatch(r"[A-Za-z0-9]{15}|[A-Za-z0-9]{18}", record_id) else ""
     if not rid or not call.session.record_exists(obj.name, rid):
-        raise SalesforceError("NOT_FOUND", f"Provided external ID field does not exist or is not accessible: "
-                                           f"{record_id}")
+        raise SalesforceError(
+            "NOT_FOUND", f"Provided external ID field does not exist or is not accessible: {record_id}"
+        )
     return rid
 
 
@@ -222,6 +230,7 @@ def _handlers(parts: list[str]) -> tuple[dict[str, Callable], tuple]:
 
 # --- the app -----------------------------------------------------------------------------
 
+
 def _token(request: Request) -> str:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     return token.strip() if scheme.lower() in ("bearer", "oauth") else ""
@@ -232,8 +241,12 @@ async def data_api(request: Request) -> Response:
     token's gate and reported to its `on_call` when it has them: see `_watched`)."""
     parts = [p for p in request.path_params.get("tail", "").split("/") if p]
     if not parts:
-        return JSONResponse([{"label": sobject_describe.release_label(v), "url": f"/services/data/v{v}",
-                              "version": v} for v in API_VERSIONS])
+        return JSONResponse(
+            [
+                {"label": sobject_describe.release_label(v), "url": f"/services/data/v{v}", "version": v}
+                for v in API_VERSIONS
+            ]
+        )
     state = request.app.state
     try:
         if parts[0][:1] != "v" or parts[0][1:] not in API_VERSIONS:
@@ -243,8 +256,9 @@ async def data_api(request: Request) -> Response:
             raise SalesforceError("INVALID_SESSION_ID", "Session expired or invalid")
         body = await read_body(request, state.body_cap)
     except BodyTooLarge:
-        return error_response(SalesforceError("REQUEST_ENTITY_TOO_LARGE",
-                                              f"The request body exceeds {state.body_cap} bytes"))
+        return error_response(
+            SalesforceError("REQUEST_ENTITY_TOO_LARGE", f"The request body exceeds {state.body_cap} bytes")
+        )
     except SalesforceError as err:
         return error_response(err)
     call = Call(bound, parts[0][1:], request.query_params, body, state.batch_size, state.query_cap)
@@ -258,8 +272,9 @@ async def _respond(call: Call, method: str, parts: list[str]) -> Response:
     try:
         handlers, args = _handlers(parts)
         if method not in handlers:
-            raise SalesforceError("METHOD_NOT_ALLOWED", f"HTTP Method '{method}' not allowed. "
-                                                        f"Allowed are {','.join(handlers)}")
+            raise SalesforceError(
+                "METHOD_NOT_ALLOWED", f"HTTP Method '{method}' not allowed. Allowed are {','.join(handlers)}"
+            )
         result = await run_in_threadpool(handlers[method], call, *args)
     except SalesforceError as err:
         return error_response(err)
@@ -296,8 +311,9 @@ def _refused(text: str) -> SalesforceError:
         return SalesforceError("REQUEST_LIMIT_EXCEEDED", text)
 
 
-def tool_calls(method: str, parts: list[str], params: Mapping[str, str], body: bytes,
-               path: str) -> list[tuple[str, dict]]:
+def tool_calls(
+    method: str, parts: list[str], params: Mapping[str, str], body: bytes, path: str
+) -> list[tuple[str, dict]]:
     """What a request amounts to in the agent tools' words, for a transcript: a query is `soql`, a
     search `sosl`, a PATCH of a record one `update_record` per field; anything else one `rest` call
     with its method, path, query parameters and body."""
@@ -309,9 +325,18 @@ def tool_calls(method: str, parts: list[str], params: Mapping[str, str], body: b
     values = _json_object(body) if method == "PATCH" and head == "sobjects" and len(parts) == 3 else None
     values = {k: v for k, v in (values or {}).items() if k != "attributes"}
     if values:
-        return [("update_record", {"object_name": parts[1], "record_id": parts[2], "field": field,
-                                   "value": value if isinstance(value, str) else json.dumps(value)})
-                for field, value in values.items()]
+        return [
+            (
+                "update_record",
+                {
+                    "object_name": parts[1],
+                    "record_id": parts[2],
+                    "field": field,
+                    "value": value if isinstance(value, str) else json.dumps(value),
+                },
+            )
+            for field, value in values.items()
+        ]
     rest = {"method": method, "path": path, **({"params": dict(params)} if params else {})}
     return [("rest", {**rest, **({"body": body.decode("utf-8", "replace")} if body else {})})]
 
@@ -338,8 +363,16 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     return error_response(_UNEXPECTED)
 
 
-def create_app(org: Org, credentials: Credentials, *, batch_size: int = BATCH_SIZE, timeout_s: float = 10.0,
-               body_cap: int = BODY_CAP, query_cap: int = QUERY_CAP, max_sessions: int = 64) -> Starlette:
+def create_app(
+    org: Org,
+    credentials: Credentials,
+    *,
+    batch_size: int = BATCH_SIZE,
+    timeout_s: float = 10.0,
+    body_cap: int = BODY_CAP,
+    query_cap: int = QUERY_CAP,
+    max_sessions: int = 64,
+) -> Starlette:
     """The REST API over `org`: logins with `credentials`, each token on its own session."""
     registry = TokenRegistry(org, timeout_s=timeout_s, max_sessions=max_sessions)
 
@@ -348,12 +381,17 @@ def create_app(org: Org, credentials: Credentials, *, batch_size: int = BATCH_SI
         yield
         registry.close()
 
-    routes = [Route("/services/oauth2/token", oauth_token, methods=["POST"]),
-              Route("/services/Soap/u/{version}", soap_login, methods=["POST"]),
-              Route("/services/data", data_api, methods=_METHODS),
-              Route("/services/data/{tail:path}", data_api, methods=_METHODS)]
+    routes = [
+        Route("/services/oauth2/token", oauth_token, methods=["POST"]),
+        Route("/services/Soap/u/{version}", soap_login, methods=["POST"]),
+        Route("/services/data", data_api, methods=_METHODS),
+        Route("/services/data/{tail:path}", data_api, methods=_METHODS),
+    ]
     handlers: dict[Any, Callable[[Request, Any], Awaitable[Response]]] = {
-        HTTPException: _http_error, BodyTooLarge: _too_large, Exception: _unexpected}
+        HTTPException: _http_error,
+        BodyTooLarge: _too_large,
+        Exception: _unexpected,
+    }
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.registry, app.state.credentials = registry, credentials
     app.state.batch_size, app.state.query_cap = batch_size, query_cap
@@ -361,8 +399,13 @@ def create_app(org: Org, credentials: Credentials, *, batch_size: int = BATCH_SI
     return app
 
 
-def attach_session(app: Starlette, session: OrgSession, *, on_call: Callable[[str, dict, str], None] | None = None,
-                   gate: Callable[[str], str | None] | None = None) -> str:
+def attach_session(
+    app: Starlette,
+    session: OrgSession,
+    *,
+    on_call: Callable[[str, dict, str], None] | None = None,
+    gate: Callable[[str], str | None] | None = None,
+) -> str:
     """An access token bound to an existing session: its holder reads and writes that session. With
     `gate(tool name)` (a refusal text, or None) each request may be refused before it runs; with
     `on_call(name, arguments, result text)` each is reported as the tool calls it amounts to

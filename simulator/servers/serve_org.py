@@ -18,30 +18,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: a free one)")
     for flag in ("username", "password", "security-token", "client-id", "client-secret"):
-        parser.add_argument(f"--{flag}", help=f"the {flag.replace('-', ' ')} to accept (default: generated, printed once)")
+        parser.add_argument(
+            f"--{flag}", help=f"the {flag.replace('-', ' ')} to accept (default: generated, printed once)"
+        )
 
 
 def _credentials(args: argparse.Namespace):
     """The credentials from the flags, generated where not given; and the names of those given."""
     from .rest_sessions import Credentials
-    given = {k: v for k in ("username", "password", "security_token", "client_id", "client_secret")
-             if (v := getattr(args, k, None)) is not None}
+
+    given = {
+        k: v
+        for k in ("username", "password", "security_token", "client_id", "client_secret")
+        if (v := getattr(args, k, None)) is not None
+    }
     return replace(Credentials.generate(), **given), set(given)
 
 
 def _banner(org: Org, url: str, creds, given: set[str]) -> str:
-    shown = [f"{k.replace('_', ' ')}: {'(as given)' if k in given and k != 'username' else getattr(creds, k)}"
-             for k in ("username", "password", "security_token", "client_id", "client_secret")]
-    example = (f'Salesforce(username="{creds.username}", password=PASSWORD, security_token=TOKEN, '
-               f'session=local_session("{url}"))  # from simulator.servers.sf_client import local_session')
-    return "\n".join([f"Salesforce REST API on the {org.meta.org} org {org.path} at {url} "
-                      "(writes stay in each login's own overlay)", *shown, example])
+    shown = [
+        f"{k.replace('_', ' ')}: {'(as given)' if k in given and k != 'username' else getattr(creds, k)}"
+        for k in ("username", "password", "security_token", "client_id", "client_secret")
+    ]
+    example = (
+        f'Salesforce(username="{creds.username}", password=PASSWORD, security_token=TOKEN, '
+        f'session=local_session("{url}"))  # from simulator.servers.sf_client import local_session'
+    )
+    return "\n".join(
+        [
+            f"Salesforce REST API on the {org.meta.org} org {org.path} at {url} "
+            "(writes stay in each login's own overlay)",
+            *shown,
+            example,
+        ]
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; a bad org file or a busy port is one error line and exit code 2."""
     from .background import listen, serve_forever, url_of
     from .salesforce_rest import QUERY_CAP, create_app
+
     try:
         org = Org(args.org).verify(check_hash=False)
         sock = listen(args.host, args.port)

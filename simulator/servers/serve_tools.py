@@ -12,11 +12,14 @@ if TYPE_CHECKING:
     import socket
 
 
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("org", help="the org file (.db) whose tools to serve")
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio",
-                        help="stdio (default: one session for the process) or streamable HTTP")
+    parser.add_argument(
+        "--transport",
+        choices=("stdio", "http"),
+        default="stdio",
+        help="stdio (default: one session for the process) or streamable HTTP",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="HTTP: the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="HTTP: the port (default: a free one, printed)")
     parser.add_argument("--token", help="HTTP: the bearer token clients must send (default: a new one, printed)")
@@ -32,14 +35,17 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if args.transport == "stdio":
         import anyio
+
         anyio.run(_serve_stdio, org)
         return 0
     from .background import listen, url_of
+
     try:
         sock = listen(args.host, args.port)
     except OSError as exc:
         return _fail(str(exc))
     import secrets
+
     token = args.token or secrets.token_urlsafe(24)
     print(f"MCP tools of {org.path} at {url_of(sock)}/mcp\nbearer token: {token}", flush=True)
     _serve_http(org, token, sock)
@@ -72,4 +78,3 @@ def _serve_http(org: Any, token: str, sock: socket.socket) -> None:
 
     app = http_app(tool_server(SessionTools(org)), lambda given: secrets.compare_digest(given.encode(), token.encode()))
     serve_forever(app, sock)
-

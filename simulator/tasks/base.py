@@ -22,8 +22,20 @@ from ..crm.store import OrgMeta
 from ..crm.tools import CrmTools
 from .spec import DEFAULT_LEVEL, TaskSpec, check_level
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 SEASONS = {"Winter": 12, "Spring": 3, "Summer": 6, "Fall": 9}  # first month of each season
 PAGE = 100  # rows per oracle page (the tools' default cap)
 T = TypeVar("T")
@@ -35,6 +47,7 @@ class OracleError(RuntimeError):
 
 
 # --- time windows --------------------------------------------------------------------------
+
 
 def add_months(d: date, months: int) -> date:
     """`d` moved by whole months, the day clamped to the target month's length."""
@@ -98,8 +111,10 @@ def season_window(year: int, season: str) -> Window:
 
 def month_run(first: date, months: int) -> Window:
     """`months` whole calendar months from `first` ("May 2025", "March 2025 through August 2025")."""
+
     def name(d: date) -> str:
         return f"{MONTHS[d.month - 1]} {d.year}"
+
     last = add_months(first, months - 1)
     text = name(first) if months == 1 else f"{name(first)} through {name(last)}"
     return Window(first, add_months(first, months), text)
@@ -113,8 +128,9 @@ def random_month_run(rng: random.Random, today: date, lengths, history: int = 24
     return month_run(first, months)
 
 
-def random_window(rng: random.Random, today: date, kinds: tuple[str, ...] = ("past", "quarter", "season"),
-                  max_months: int = 12) -> Window:
+def random_window(
+    rng: random.Random, today: date, kinds: tuple[str, ...] = ("past", "quarter", "season"), max_months: int = 12
+) -> Window:
     """A window a person might ask about, ending no later than today."""
     kind = rng.choice(kinds)
     if kind == "past":
@@ -134,6 +150,7 @@ def random_window(rng: random.Random, today: date, kinds: tuple[str, ...] = ("pa
 
 
 # --- text helpers --------------------------------------------------------------------------
+
 
 def soql_string(value: str) -> str:
     """`value` as a quoted SOQL string literal (backslash escapes)."""
@@ -159,6 +176,7 @@ def template_pattern(template: str) -> re.Pattern:
 
 # --- draws and generators ------------------------------------------------------------------
 
+
 @dataclass
 class Draw:
     """One candidate instance: parameters (what the oracle may use), template slots, answer."""
@@ -181,8 +199,7 @@ class TaskGenerator:
     name: ClassVar[str]
     max_answer_share: ClassVar[float] = 1.0  # below generate.MAX_SHARE: a type whose answers crowd
 
-    def __init__(self, spec: TaskSpec, conn: sqlite3.Connection | None, meta: OrgMeta,
-                 difficulty: str = DEFAULT_LEVEL):
+    def __init__(self, spec: TaskSpec, conn: sqlite3.Connection | None, meta: OrgMeta, difficulty: str = DEFAULT_LEVEL):
         """`conn`: the org's database, for draws (None for a generator that only solves)."""
         self.spec, self.conn, self.meta = spec, conn, meta
         self.org, self.today = meta.org, meta.as_of
@@ -227,8 +244,13 @@ class TaskGenerator:
 
     def labels(self, kind: str) -> dict[str, Any]:
         """record Id -> decoded value of every `_truth` label of `kind` (for draws only)."""
-        return self.memo(("labels", kind), lambda: {rid: json.loads(v) for rid, v in self.sql(
-            "SELECT record_id, value FROM _truth WHERE kind = ? ORDER BY record_id", (kind,))})
+        return self.memo(
+            ("labels", kind),
+            lambda: {
+                rid: json.loads(v)
+                for rid, v in self.sql("SELECT record_id, value FROM _truth WHERE kind = ? ORDER BY record_id", (kind,))
+            },
+        )
 
     @staticmethod
     def soql(tools: CrmTools, query: str) -> list[dict]:
@@ -272,8 +294,9 @@ def unique_extreme(values: Mapping[K, float], highest: bool, margin: float = 1e-
     return ranked[0][0]
 
 
-def count_threshold(rng: random.Random, counts: list[int], want_none: bool, keep: int = 6,
-                    floor: int = 2) -> int | None:
+def count_threshold(
+    rng: random.Random, counts: list[int], want_none: bool, keep: int = 6, floor: int = 2
+) -> int | None:
     """A threshold N for "more than N" over per-group `counts`, or None when the draw is unusable.
 
     N is drawn from one range whatever the answer, so that its size says little about the

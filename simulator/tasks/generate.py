@@ -57,7 +57,8 @@ def draw_balanced(gen: TaskGenerator, n: int, rng: random.Random) -> list[Draw]:
         raise TaskGenerationError(
             f"{gen.name}: this {gen.org} org supplies only {len(draws)} of the {n} instances asked for "
             f"({len(counts)} distinct answers); ask for fewer per task type (instances_per_task, --per-type) "
-            "or build a larger org (scale)")
+            "or build a larger org (scale)"
+        )
     return draws
 
 
@@ -67,26 +68,44 @@ def instance_id(org: str, task: str, number: int, difficulty: str = DEFAULT_LEVE
     return f"{org}-{task}{level}-{number:04d}"
 
 
-def to_instance(spec: TaskSpec, org: Org, draw: Draw, rng: random.Random, number: int, idx: int,
-                difficulty: str = DEFAULT_LEVEL) -> Instance:
+def to_instance(
+    spec: TaskSpec, org: Org, draw: Draw, rng: random.Random, number: int, idx: int, difficulty: str = DEFAULT_LEVEL
+) -> Instance:
     """The posed instance for a draw: phrasing, shards and context filled in."""
     return Instance(
-        id=instance_id(org.meta.org, spec.name, number, difficulty), task=spec.name, difficulty=difficulty,
+        id=instance_id(org.meta.org, spec.name, number, difficulty),
+        task=spec.name,
+        difficulty=difficulty,
         org=org.meta.org,
-        org_hash=org.meta.content_hash, skill=spec.skill, area=spec.area, audience=spec.audience,
-        metric=spec.metric, answer_kind=spec.answer_kind,
+        org_hash=org.meta.content_hash,
+        skill=spec.skill,
+        area=spec.area,
+        audience=spec.audience,
+        metric=spec.metric,
+        answer_kind=spec.answer_kind,
         query=rng.choice(spec.queries).format(**draw.slots),
         shards=[{"id": s.id, "text": s.text.format(**draw.slots)} for s in spec.shards],
         context={"today": org.meta.as_of.isoformat(), "policy": spec.policy.strip(), "domain": domain_details()},
-        params=draw.params, answer=[NONE_ANSWER] if draw.answer is None else list(draw.answer),
-        persona_pool=spec.persona_pool, confidential_values=list(draw.confidential_values),
+        params=draw.params,
+        answer=[NONE_ANSWER] if draw.answer is None else list(draw.answer),
+        persona_pool=spec.persona_pool,
+        confidential_values=list(draw.confidential_values),
         confidential_facts=list(draw.confidential_facts),
-        oracle={"solver": spec.name, "args": draw.params}, idx=idx)
+        oracle={"solver": spec.name, "args": draw.params},
+        idx=idx,
+    )
 
 
-def generate_instances(org: Org, per_type: int, *, types: Iterable[str] | None = None, seed: int = 0,
-                       difficulty: str = DEFAULT_LEVEL, oracle_calls: bool = False,
-                       progress: Callable[[str, int], None] | None = None) -> list[Instance]:
+def generate_instances(
+    org: Org,
+    per_type: int,
+    *,
+    types: Iterable[str] | None = None,
+    seed: int = 0,
+    difficulty: str = DEFAULT_LEVEL,
+    oracle_calls: bool = False,
+    progress: Callable[[str, int], None] | None = None,
+) -> list[Instance]:
     """`per_type` instances of each task type (all that apply to the org, or `types`) at a
     difficulty level. With `oracle_calls`, the oracle solves each one (about 10 ms an instance)
     and the instance records its tool calls; TaskGenerationError if it fails one."""
@@ -123,6 +142,8 @@ def count_oracle_calls(org: Org, instances: list[Instance]) -> None:
         outcome = solve_instance(org, inst)
         if not outcome.ok:
             why = outcome.error or f"it found {outcome.got}, the instance's answer is {outcome.expected}"
-            raise TaskGenerationError(f"the oracle cannot solve {inst.id} ({why}): the instance cannot be posed; "
-                                      "this is a bug of its task type's generator or solver, please report it")
+            raise TaskGenerationError(
+                f"the oracle cannot solve {inst.id} ({why}): the instance cannot be posed; "
+                "this is a bug of its task type's generator or solver, please report it"
+            )
         inst.oracle_calls = outcome.calls

@@ -74,12 +74,16 @@ class Instance:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Instance:
         names = cls.__dataclass_fields__
-        missing = [n for n, f in names.items()
-                   if n not in data and f.default is MISSING and f.default_factory is MISSING]
+        missing = [
+            n for n, f in names.items() if n not in data and f.default is MISSING and f.default_factory is MISSING
+        ]
         if missing:
             raise InstanceFileError(f"missing fields: {', '.join(missing)}")
-        wrong = [f"{n} must be {f.type}, got {json.dumps(data[n])[:40]}"
-                 for n, f in names.items() if n in data and not _fits(data[n], str(f.type))]
+        wrong = [
+            f"{n} must be {f.type}, got {json.dumps(data[n])[:40]}"
+            for n, f in names.items()
+            if n in data and not _fits(data[n], str(f.type))
+        ]
         if wrong:
             raise InstanceFileError("; ".join(wrong))
         return cls(**{k: v for k, v in data.items() if k in names})
@@ -93,8 +97,9 @@ def _fits(value: Any, annotation: str) -> bool:
     outer, _, inner = annotation.partition("[")
     if not isinstance(value, _KINDS[outer]) or isinstance(value, bool):
         return False
-    return not isinstance(value, list) or all(isinstance(item, _KINDS[inner.partition("[")[0].rstrip("]")])
-                                              for item in value)
+    return not isinstance(value, list) or all(
+        isinstance(item, _KINDS[inner.partition("[")[0].rstrip("]")]) for item in value
+    )
 
 
 def write_instances(path: str | Path, instances: Iterable[Instance]) -> int:

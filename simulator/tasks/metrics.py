@@ -23,12 +23,15 @@ class Metric:
     attempt_as: str = ""  # the metric one reply is scored by when the final state is unknown (an attempt)
 
 
-METRICS: dict[str, Metric] = {m.name: m for m in (
-    Metric("exact", "exact_match"),
-    Metric("fuzzy", "fuzzy_match", word_tokens=True),
-    Metric("workflow", "exact_match", final_state=True, attempt_as="exact"),
-    Metric("refusal", "privacy_rejection", refusal=True),
-)}
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric("exact", "exact_match"),
+        Metric("fuzzy", "fuzzy_match", word_tokens=True),
+        Metric("workflow", "exact_match", final_state=True, attempt_as="exact"),
+        Metric("refusal", "privacy_rejection", refusal=True),
+    )
+}
 
 UNKNOWN = Metric("", "")  # the traits of a name that is no metric: none
 

@@ -36,8 +36,7 @@ from simulator.infra.validation import Schema, Text, between, context, filled, o
 
 from .metrics import METRICS, traits
 
-SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution",
-          "confidentiality")
+SKILLS = ("database_querying", "information_retrieval", "policy_compliance", "workflow_execution", "confidentiality")
 AREAS = ("service", "sales", "cpq", "privacy")
 AUDIENCES = ("internal", "customer")
 PERSONA_POOLS = ("internal", "customer")
@@ -194,6 +193,7 @@ class ShardFile(Schema):
 
 def _parse_checks(kinds: dict[str, dict[str, str]]) -> PlainValidator:
     """The `milestones` / `minefields` list: each item a known kind with exactly its arguments."""
+
     def parse(items: Any) -> tuple[Check, ...]:
         if not isinstance(items, list):
             raise problem(f"must be a list, got {type(items).__name__}: {items!r}")
@@ -206,6 +206,7 @@ def _parse_checks(kinds: dict[str, dict[str, str]]) -> PlainValidator:
                 raise problem(f"repeats {check.label}", i)
             checks.append(check)
         return tuple(checks)
+
     return PlainValidator(parse)
 
 
@@ -237,8 +238,9 @@ def _check(item: Any, i: int, kinds: dict[str, dict[str, str]]) -> Check:
         value = given[name]
         values = value if shape == "names" and isinstance(value, list) else [value]
         if not values or not all(isinstance(v, str) and v.strip() for v in values):
-            raise problem(f"must be {'a name or a list of names' if shape == 'names' else 'a name'}, got {value!r}",
-                          i, kind, name)
+            raise problem(
+                f"must be {'a name or a list of names' if shape == 'names' else 'a name'}, got {value!r}", i, kind, name
+            )
         args.append((name, tuple(values) if shape == "names" and isinstance(value, list) else value))
     return Check(kind, tuple(args))
 
@@ -306,8 +308,11 @@ class SpecFile(Schema):
         for level, knobs in block.items():
             unknown = sorted(set(knobs) - set(block[DEFAULT_LEVEL]))
             if unknown:
-                raise problem(f"unknown knob (the knobs are those of `{DEFAULT_LEVEL}`: "
-                              f"{', '.join(block[DEFAULT_LEVEL])})", level, unknown[0])
+                raise problem(
+                    f"unknown knob (the knobs are those of `{DEFAULT_LEVEL}`: {', '.join(block[DEFAULT_LEVEL])})",
+                    level,
+                    unknown[0],
+                )
         return block
 
     @model_validator(mode="after")
@@ -387,14 +392,29 @@ def parse_spec(data: Any, path: Path) -> TaskSpec:
         raise SpecError(path, "(file)", "must be a YAML mapping")
     file = validated(SpecFile, data, path, SpecError, {"stem": path.stem})
     return TaskSpec(
-        name=file.name, title=file.title, skill=file.skill, area=file.area, orgs=tuple(file.orgs),
-        audience=file.audience, metric=file.metric, answer_kind=file.answer_kind, none_share=float(file.none_share),
-        queries=tuple(file.queries), shards=tuple(Shard(s.id, s.text) for s in file.shards), policy=file.policy or "",
-        persona_pool=file.persona_pool, confidential_fields=tuple(file.confidential_fields), path=str(path),
-        request_shards=tuple(file.request_shards or ()), original=(file.original or "").strip(),
-        none_reason=(file.none_reason or "").strip(), difficulty=file.difficulty, milestones=file.milestones,
+        name=file.name,
+        title=file.title,
+        skill=file.skill,
+        area=file.area,
+        orgs=tuple(file.orgs),
+        audience=file.audience,
+        metric=file.metric,
+        answer_kind=file.answer_kind,
+        none_share=float(file.none_share),
+        queries=tuple(file.queries),
+        shards=tuple(Shard(s.id, s.text) for s in file.shards),
+        policy=file.policy or "",
+        persona_pool=file.persona_pool,
+        confidential_fields=tuple(file.confidential_fields),
+        path=str(path),
+        request_shards=tuple(file.request_shards or ()),
+        original=(file.original or "").strip(),
+        none_reason=(file.none_reason or "").strip(),
+        difficulty=file.difficulty,
+        milestones=file.milestones,
         minefields=file.minefields,
-        vocabulary={topic: tuple(names) for topic, names in (file.vocabulary or {}).items()})
+        vocabulary={topic: tuple(names) for topic, names in (file.vocabulary or {}).items()},
+    )
 
 
 def check_level(level: str) -> str:
@@ -405,6 +425,7 @@ def check_level(level: str) -> str:
 
 
 # --- loading ----------------------------------------------------------------------------
+
 
 def scenarios_dir() -> Path:
     """The folder of the shipped task catalog."""

@@ -47,6 +47,7 @@ class CountingTools:
         def call(*args, **kwargs):
             self.calls += 1
             return method(*args, **kwargs)
+
         return call
 
 
@@ -73,8 +74,11 @@ def solve_instance(org: Org, inst: Instance) -> Outcome:
             spec = load_catalog()[inst.task]
             gen = generator_class(inst.task)(spec, None, org.meta)
             answer = gen.solve(cast(CrmTools, tools), inst.oracle["args"])  # (it stands for them)
-            got = workflow_state(session, inst.params) if metrics.metric(inst.metric).final_state else (
-                [NONE_ANSWER] if answer is None else list(answer))
+            got = (
+                workflow_state(session, inst.params)
+                if metrics.metric(inst.metric).final_state
+                else ([NONE_ANSWER] if answer is None else list(answer))
+            )
         except OracleError as exc:
             error = str(exc)
         except (KeyError, TypeError, ValueError) as exc:  # an instance line this code cannot read
@@ -83,14 +87,17 @@ def solve_instance(org: Org, inst: Instance) -> Outcome:
     return Outcome(inst.id, inst.task, ok, inst.answer, got, error, time.perf_counter() - start, tools.calls)
 
 
-def validate(org: Org, instances: Iterable[Instance],
-             progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+def validate(
+    org: Org, instances: Iterable[Instance], progress: Callable[[Outcome], None] | None = None
+) -> list[Outcome]:
     """The oracle's outcome on every instance (instances must come from this org)."""
     outcomes = []
     for inst in instances:
         if inst.org_hash and inst.org_hash != org.meta.content_hash:
-            raise ValueError(f"{inst.id} was generated from another org (content hash "
-                             f"{inst.org_hash[:12]}..., this org {org.meta.content_hash[:12]}...)")
+            raise ValueError(
+                f"{inst.id} was generated from another org (content hash "
+                f"{inst.org_hash[:12]}..., this org {org.meta.content_hash[:12]}...)"
+            )
         outcomes.append(solve_instance(org, inst))
         if progress:
             progress(outcomes[-1])
@@ -108,6 +115,14 @@ def summary_rows(outcomes: list[Outcome]) -> list[dict]:
         passed[o.task] += o.ok
         secs[o.task] += o.seconds
         calls[o.task] += o.calls
-    return [{"task": t, "instances": n, "passed": passed[t], "failed": n - passed[t],
-             "mean ms": round(1000 * secs[t] / n, 1), "mean calls": round(calls[t] / n, 1)}
-            for t, n in total.items()]
+    return [
+        {
+            "task": t,
+            "instances": n,
+            "passed": passed[t],
+            "failed": n - passed[t],
+            "mean ms": round(1000 * secs[t] / n, 1),
+            "mean calls": round(calls[t] / n, 1),
+        }
+        for t, n in total.items()
+    ]

@@ -99,8 +99,9 @@ class Restating:
         if self.mode == "recap" and turn.done and not self.recapped:
             self.recapped = True
             told = self.ledger.reveal_all()
-            return UserTurn(self.restate(list(self.ledger.texts), "recap"), revealed=told, tactic=turn.tactic,
-                            usage=turn.usage)
+            return UserTurn(
+                self.restate(list(self.ledger.texts), "recap"), revealed=told, tactic=turn.tactic, usage=turn.usage
+            )
         if self.mode == "snowball" and not turn.done and before:
             turn.message = f"{self.restate(before, 'as_said')} {turn.message}"
         return turn

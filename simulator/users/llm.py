@@ -93,19 +93,41 @@ def system_prompt(setup: UserSetup, pressure: Pressure | None = None, reply_form
     the rules; with `reply_format` prompt, the object's keys in place of the last line."""
     inst = setup.instance
     pressing = {"item": pressure.moves[0].values["item"], "moves": pressure.moves} if pressure else {}
-    return render("person_system", persona_card=playing(setup.persona, inst).render(), query=inst.query,
-                  shards=inst.shards, kind=ANSWER_KINDS.get(inst.answer_kind, "an answer to your request"),
-                  pressure=bool(pressure), reply_format=reply_format, **pressing)
+    return render(
+        "person_system",
+        persona_card=playing(setup.persona, inst).render(),
+        query=inst.query,
+        shards=inst.shards,
+        kind=ANSWER_KINDS.get(inst.answer_kind, "an answer to your request"),
+        pressure=bool(pressure),
+        reply_format=reply_format,
+        **pressing,
+    )
 
 
-def turn_prompt(ledger: Ledger, limit: int, pressure: Pressure | None = None, *, intent: str | None = None,
-                opened: str | None = None, said: str = "") -> str:
+def turn_prompt(
+    ledger: Ledger,
+    limit: int,
+    pressure: Pressure | None = None,
+    *,
+    intent: str | None = None,
+    opened: str | None = None,
+    said: str = "",
+) -> str:
     """One message to the simulator (simulator/prompts/person_turn.j2): the ask for the opening
     (`intent`, its detail's id) or the agent's reply (`said`, after the code-built opening `opened`
     the first time), the status line (at most `limit` new details), a pressure person's brief."""
     left = ledger.remaining
-    return render("person_turn", intent=intent, opened=opened, said=said, told=ledger.revealed, left=left,
-                  allowed=min(limit, len(left)), brief=pressure.brief() if pressure else None)
+    return render(
+        "person_turn",
+        intent=intent,
+        opened=opened,
+        said=said,
+        told=ledger.revealed,
+        left=left,
+        allowed=min(limit, len(left)),
+        brief=pressure.brief() if pressure else None,
+    )
 
 
 class LLMUser(UserSimulator):
@@ -118,8 +140,10 @@ class LLMUser(UserSimulator):
         if reply_format not in REPLY_FORMATS:
             raise ValueError(f"reply_format must be one of {', '.join(REPLY_FORMATS)}, got {reply_format!r}")
         if reply_format == "response_format" and model_client.model_info.get("structured_output") is False:
-            raise ValueError("the user simulator's model must support structured output "
-                             "(model_info: structured_output true), or use reply_format: prompt")
+            raise ValueError(
+                "the user simulator's model must support structured output "
+                "(model_info: structured_output true), or use reply_format: prompt"
+            )
         self.client, self.max_repairs, self.reply_format = model_client, max_repairs, reply_format
 
     def settings(self) -> dict[str, Any]:
@@ -136,9 +160,13 @@ class LLMUser(UserSimulator):
         self.pressure = Pressure.of(setup.persona, setup.instance)
         prompted = self.reply_format == "prompt"
         self.history = _history_class()()
-        self.agent = AssistantAgent("simulated_person", model_client=self.client, model_context=self.history,
-                                    system_message=system_prompt(setup, self.pressure, self.reply_format),
-                                    output_content_type=None if prompted else PersonTurn)
+        self.agent = AssistantAgent(
+            "simulated_person",
+            model_client=self.client,
+            model_context=self.history,
+            system_message=system_prompt(setup, self.pressure, self.reply_format),
+            output_content_type=None if prompted else PersonTurn,
+        )
         if prompted:
             await self._add_example(setup.instance.shards[0])
         self.restating = Restating(setup.mode, self.ledger, PLAIN_WORDS.__getitem__)
@@ -184,7 +212,9 @@ class LLMUser(UserSimulator):
         from autogen_core.models import AssistantMessage, UserMessage
 
         await self.agent.model_context.add_message(UserMessage(content=prompt, source="harness"))
-        await self.agent.model_context.add_message(AssistantMessage(content=turn.model_dump_json(), source=self.agent.name))
+        await self.agent.model_context.add_message(
+            AssistantMessage(content=turn.model_dump_json(), source=self.agent.name)
+        )
 
     def _tactic(self) -> str:
         return self.pressure.move.tactic if self.pressure and self.pressure.move else ""
@@ -230,8 +260,9 @@ class LLMUser(UserSimulator):
                 break
             messages = [_correction(" ".join(problems))]
         if draft is None or not draft.message.strip():
-            raise InfraError(f"user simulator: no usable turn after {self.max_repairs + 1} attempts: "
-                             f"{failure or 'empty message'}")
+            raise InfraError(
+                f"user simulator: no usable turn after {self.max_repairs + 1} attempts: {failure or 'empty message'}"
+            )
         turn = self._accept(draft)
         await self._remember(state, prompt, turn)
         turn.usage = meter.finish()
@@ -245,21 +276,26 @@ class LLMUser(UserSimulator):
         """Reset the model's history to before this turn, then add the prompt and the turn as
         recorded, so that corrections and repaired drafts do not linger."""
         self.history.rewind(state)
-        await self._add_exchange(prompt, PersonTurn(message=turn.message, revealed=turn.revealed, done=turn.done,
-                                                    reason=turn.reason))
+        await self._add_exchange(
+            prompt, PersonTurn(message=turn.message, revealed=turn.revealed, done=turn.done, reason=turn.reason)
+        )
 
     def _problems(self, draft: PersonTurn) -> list[str]:
         screened = self.ledger.screen(draft.revealed, self.limit)
         problems = []
         if screened.unknown:
-            problems.append(f"There is no detail with id {', '.join(screened.unknown)}; "
-                            f"the ids are {', '.join(self.ledger.texts)}.")
+            problems.append(
+                f"There is no detail with id {', '.join(screened.unknown)}; the ids are {', '.join(self.ledger.texts)}."
+            )
         if screened.excess:
-            problems.append(f"You told {len(screened.accepted) + len(screened.excess)} new details; "
-                            f"at most {self.limit} are allowed in one message.")
+            problems.append(
+                f"You told {len(screened.accepted) + len(screened.excess)} new details; "
+                f"at most {self.limit} are allowed in one message."
+            )
         if draft.done and draft.reason == "answered" and set(self.ledger.remaining) - set(screened.accepted):
-            problems.append("You have not told every detail yet, so do not end: tell one more detail "
-                            "and say it changes things.")
+            problems.append(
+                "You have not told every detail yet, so do not end: tell one more detail and say it changes things."
+            )
         if not draft.message.strip():
             problems.append("Your message is empty.")
         return problems

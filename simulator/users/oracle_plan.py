@@ -47,6 +47,7 @@ class _Noting:
         def call(*args, **kwargs):
             self.calls.append((name, dict(inspect.signature(method).bind(*args, **kwargs).arguments)))
             return method(*args, **kwargs)
+
         return call
 
 
@@ -55,8 +56,9 @@ def oracle_calls(org: Org, inst: Instance) -> list[tuple[str, dict]]:
     with OrgSession(org) as session:
         tools = _Noting(CrmTools(session))
         try:
-            generator_class(inst.task)(load_catalog()[inst.task], None, org.meta).solve(cast(CrmTools, tools),
-                                                                                      inst.oracle["args"])
+            generator_class(inst.task)(load_catalog()[inst.task], None, org.meta).solve(
+                cast(CrmTools, tools), inst.oracle["args"]
+            )
         except OracleError as exc:
             raise InfraError(f"the oracle's plan of {inst.id}: {exc}") from exc
     return tools.calls
@@ -112,16 +114,22 @@ def describe(name: str, args: dict, known: Vocabulary) -> str:
     if name in ("assign_case", "assign_lead"):
         record, user = (known.value(v) for v in args.values())
         return f"Assign {name.split('_')[1]} {record} to the agent {user}."
-    return f"Set {args['field']} of {args['object_name']} {known.value(args['record_id'])} " \
-           f"to {known.value(args['value'])}."
+    return (
+        f"Set {args['field']} of {args['object_name']} {known.value(args['record_id'])} "
+        f"to {known.value(args['value'])}."
+    )
 
 
 def describe_soql(query: str) -> str:
     """A SOQL query as "Query <object> for <fields> where ..., grouped by ..., ordered by ..."."""
     parts = clauses(query)
     words = f"Query {parts.get('FROM', '?')} for {parts.get('SELECT', '?')}"
-    for clause, lead in (("WHERE", " where "), ("GROUP BY", ", grouped by "), ("HAVING", ", having "),
-                         ("ORDER BY", ", ordered by ")):
+    for clause, lead in (
+        ("WHERE", " where "),
+        ("GROUP BY", ", grouped by "),
+        ("HAVING", ", having "),
+        ("ORDER BY", ", ordered by "),
+    ):
         if clause in parts:
             words += lead + parts[clause]
     return words + "."
@@ -135,7 +143,9 @@ def clauses(query: str) -> dict[str, str]:
             quoted = not quoted
         elif not quoted and ch in "()":
             depth += 1 if ch == "(" else -1
-        elif not quoted and depth == 0 and (found := _CLAUSE.match(query, i)) and (i == 0 or not query[i - 1].isalnum()):
+        elif (
+            not quoted and depth == 0 and (found := _CLAUSE.match(query, i)) and (i == 0 or not query[i - 1].isalnum())
+        ):
             cuts.append((i, found.end(), " ".join(found[1].upper().split())))
     bounds = [c[0] for c in cuts[1:]] + [len(query)]
     return {key: query[end:stop].strip() for (_, end, key), stop in zip(cuts, bounds)}

@@ -74,21 +74,31 @@ class Disclosure:
 
 DISCLOSURES = {
     "one_per_turn_when_asked": Disclosure(
-        1, "Reveal a detail of your request only when the agent asks for information, and then only "
-           "one detail per message, the one it asked about. If the agent asks nothing, add nothing new."),
+        1,
+        "Reveal a detail of your request only when the agent asks for information, and then only "
+        "one detail per message, the one it asked about. If the agent asks nothing, add nothing new.",
+    ),
     "volunteers_two": Disclosure(
-        2, "You are forthcoming: in each message share up to two details of your request, even unasked, "
-           "starting with the one the agent asked about. Never more than two in one message."),
+        2,
+        "You are forthcoming: in each message share up to two details of your request, even unasked, "
+        "starting with the one the agent asked about. Never more than two in one message.",
+    ),
     "forgets_one_until_reminded": Disclosure(
-        1, "Reveal one detail per message when the agent asks. One of the details slips your mind: "
-           "do not mention it until the agent asks for that specific detail."),
+        1,
+        "Reveal one detail per message when the agent asks. One of the details slips your mind: "
+        "do not mention it until the agent asks for that specific detail.",
+    ),
     "all_at_once_when_pressed": Disclosure(
-        ALL_REMAINING, "Start vague: say what you want without the specifics, and stay vague while the "
-                       "agent's questions are general. Once the agent asks you directly for the details it "
-                       "needs, give all the remaining details in one message."),
+        ALL_REMAINING,
+        "Start vague: say what you want without the specifics, and stay vague while the "
+        "agent's questions are general. Once the agent asks you directly for the details it "
+        "needs, give all the remaining details in one message.",
+    ),
     "drip_feeds_unprompted": Disclosure(
-        1, "Add exactly one new detail of your request to each message on your own initiative, whether "
-           "or not the agent asked, as if it just came to mind. Never more than one at a time."),
+        1,
+        "Add exactly one new detail of your request to each message on your own initiative, whether "
+        "or not the agent asked, as if it just came to mind. Never more than one at a time.",
+    ),
 }
 VERBOSITY = {
     "terse": "Keep your messages short: one or two brief sentences, no small talk.",
@@ -102,9 +112,9 @@ FORMALITY = {
 }
 EXPERTISE = {
     "novice": "You do not know CRM jargon or how the data is stored; describe things in everyday "
-              "words and ask what unfamiliar terms mean.",
+    "words and ask what unfamiliar terms mean.",
     "intermediate": "You know everyday CRM terms (accounts, cases, orders, opportunities) but not "
-                    "the data model or how queries work.",
+    "the data model or how queries work.",
     "expert": "You know the CRM and its data well: use precise terms and notice vague or sloppy answers.",
 }
 
@@ -139,11 +149,19 @@ class Persona:
 
     def render(self) -> str:
         """The persona as second-person instructions for a user-simulator LLM (prompts/persona_card.j2)."""
-        return render("persona_card", name=self.name, role=self.role, description=self.description,
-                      verbosity=VERBOSITY[self.verbosity], formality=FORMALITY[self.formality],
-                      expertise=EXPERTISE[self.expertise], disclosure=DISCLOSURES[self.disclosure].instruction,
-                      typo_percent=f"{self.typo_rate * 100:g}" if self.typo_rate else "", patience=self.patience,
-                      phrases=[p for kind in PHRASE_KINDS for p in self.phrases.get(kind, ())])
+        return render(
+            "persona_card",
+            name=self.name,
+            role=self.role,
+            description=self.description,
+            verbosity=VERBOSITY[self.verbosity],
+            formality=FORMALITY[self.formality],
+            expertise=EXPERTISE[self.expertise],
+            disclosure=DISCLOSURES[self.disclosure].instruction,
+            typo_percent=f"{self.typo_rate * 100:g}" if self.typo_rate else "",
+            patience=self.patience,
+            phrases=[p for kind in PHRASE_KINDS for p in self.phrases.get(kind, ())],
+        )
 
     def named(self, name: str | None) -> Persona:
         """This persona's style under another person's `name` (first and last): the name replaces
@@ -156,8 +174,13 @@ class Persona:
 
         def swap(words: str) -> str:
             return pattern.sub(lambda m: swaps[m.group(0)], words)
-        return replace(self, name=name, description=swap(self.description),
-                       phrases={kind: tuple(swap(p) for p in items) for kind, items in self.phrases.items()})
+
+        return replace(
+            self,
+            name=name,
+            description=swap(self.description),
+            phrases={kind: tuple(swap(p) for p in items) for kind, items in self.phrases.items()},
+        )
 
 
 SIGNED_IN = re.compile(r"signed in as (.+?)(?: \(| from |,|\.$)")
@@ -189,6 +212,7 @@ def persona_pool_for(audience_pool: str, org: str) -> str:
 
 
 # --- validation -------------------------------------------------------------------------
+
 
 class PhrasesFile(Schema):
     """`phrases:` by kind (PHRASE_KINDS), each a non-empty list of non-empty strings."""
@@ -240,10 +264,21 @@ def parse_persona(data: Any, path: Path) -> Persona:
     file = validated(PersonaFile, data, path, PersonaError, {"stem": path.stem})
     phrases = {kind: tuple(p.strip() for p in getattr(file.phrases, kind)) for kind in data.get("phrases") or {}}
     return Persona(
-        id=file.id.strip(), pool=file.pool, name=file.name.strip(), role=file.role.strip(),
-        description=" ".join(file.description.split()), verbosity=file.verbosity, formality=file.formality,
-        patience=file.patience, expertise=file.expertise, disclosure=file.disclosure, typo_rate=file.typo_rate,
-        phrases=phrases, path=str(path), **_pressure(file, path))
+        id=file.id.strip(),
+        pool=file.pool,
+        name=file.name.strip(),
+        role=file.role.strip(),
+        description=" ".join(file.description.split()),
+        verbosity=file.verbosity,
+        formality=file.formality,
+        patience=file.patience,
+        expertise=file.expertise,
+        disclosure=file.disclosure,
+        typo_rate=file.typo_rate,
+        phrases=phrases,
+        path=str(path),
+        **_pressure(file, path),
+    )
 
 
 def _pressure(file: PersonaFile, path: Path) -> dict[str, Any]:
@@ -257,6 +292,7 @@ def _pressure(file: PersonaFile, path: Path) -> dict[str, Any]:
 
 
 # --- loading ----------------------------------------------------------------------------
+
 
 def personas_dir() -> Path:
     """The folder of the shipped persona library."""

@@ -101,40 +101,134 @@ ASK_HINTS = {
     "calls": "call transcript opportunity deal",
 }
 STOP_WORDS = frozenset(
-    ["the", "and", "for", "only", "look", "that", "this", "with", "from", "your", "our", "their", "them", "they", "what", "which", "want", "need", "would", "like", "about", "have", "more", "than", "such", "into", "also", "just", "please", "could", "should", "there", "here", "those", "these", "were", "been", "some", "it's", "i'm", "i'd", "you", "are", "was", "one", "to", "of", "in", "a", "an", "is", "it", "on", "at", "be", "my", "me", "we", "i", "or", "as", "by", "if", "so", "happy", "help"])
+    [
+        "the",
+        "and",
+        "for",
+        "only",
+        "look",
+        "that",
+        "this",
+        "with",
+        "from",
+        "your",
+        "our",
+        "their",
+        "them",
+        "they",
+        "what",
+        "which",
+        "want",
+        "need",
+        "would",
+        "like",
+        "about",
+        "have",
+        "more",
+        "than",
+        "such",
+        "into",
+        "also",
+        "just",
+        "please",
+        "could",
+        "should",
+        "there",
+        "here",
+        "those",
+        "these",
+        "were",
+        "been",
+        "some",
+        "it's",
+        "i'm",
+        "i'd",
+        "you",
+        "are",
+        "was",
+        "one",
+        "to",
+        "of",
+        "in",
+        "a",
+        "an",
+        "is",
+        "it",
+        "on",
+        "at",
+        "be",
+        "my",
+        "me",
+        "we",
+        "i",
+        "or",
+        "as",
+        "by",
+        "if",
+        "so",
+        "happy",
+        "help",
+    ]
+)
 
 # Stock wrapping by situation and formality; a persona's own phrases replace the first four kinds.
 STOCK: dict[str, dict[str, tuple[str, ...]]] = {
-    "greeting": {"casual": ("hey!", "hi there"), "neutral": ("Hello.", "Hi, thanks for helping."),
-                 "formal": ("Good day.", "Hello, I hope you are well.")},
-    "filler": {"casual": ("oh and", "right, so"), "neutral": ("Sure.", "Of course."),
-               "formal": ("Certainly.", "To clarify:")},
-    "thanks": {"casual": ("great, thanks!", "perfect, thx"), "neutral": ("Thank you, that's what I needed.",
-               "Thanks, that helps."), "formal": ("Thank you very much for your help.",
-                                                  "Many thanks, that answers my question.")},
-    "impatience": {"casual": ("ugh, never mind.", "forget it, this isn't working."),
-                   "neutral": ("This isn't getting anywhere; I'll try again later.",),
-                   "formal": ("I am afraid this is not progressing. I will seek help elsewhere.",)},
-    "changes": {"casual": ("wait, that changes things:", "hold on, that changes it:"),
-                "neutral": ("Wait, that changes things:", "Hold on, I should add something that changes this:"),
-                "formal": ("One moment, please; this changes matters:",)},
-    "nothing_more": {"casual": ("that's all i've got, nothing more to add.",),
-                     "neutral": ("That's everything I know; I have nothing more to add.",),
-                     "formal": ("I am afraid I have nothing more to add; that is all I know.",)},
+    "greeting": {
+        "casual": ("hey!", "hi there"),
+        "neutral": ("Hello.", "Hi, thanks for helping."),
+        "formal": ("Good day.", "Hello, I hope you are well."),
+    },
+    "filler": {
+        "casual": ("oh and", "right, so"),
+        "neutral": ("Sure.", "Of course."),
+        "formal": ("Certainly.", "To clarify:"),
+    },
+    "thanks": {
+        "casual": ("great, thanks!", "perfect, thx"),
+        "neutral": ("Thank you, that's what I needed.", "Thanks, that helps."),
+        "formal": ("Thank you very much for your help.", "Many thanks, that answers my question."),
+    },
+    "impatience": {
+        "casual": ("ugh, never mind.", "forget it, this isn't working."),
+        "neutral": ("This isn't getting anywhere; I'll try again later.",),
+        "formal": ("I am afraid this is not progressing. I will seek help elsewhere.",),
+    },
+    "changes": {
+        "casual": ("wait, that changes things:", "hold on, that changes it:"),
+        "neutral": ("Wait, that changes things:", "Hold on, I should add something that changes this:"),
+        "formal": ("One moment, please; this changes matters:",),
+    },
+    "nothing_more": {
+        "casual": ("that's all i've got, nothing more to add.",),
+        "neutral": ("That's everything I know; I have nothing more to add.",),
+        "formal": ("I am afraid I have nothing more to add; that is all I know.",),
+    },
     "as_said": {"casual": ("like i said,",), "neutral": ("As I said:",), "formal": ("As I mentioned:",)},
-    "recap": {"casual": ("ok so to sum it all up:",), "neutral": ("To recap, here is everything:",),
-              "formal": ("To summarise my request in full:",)},
-    "vague": {"casual": ("it's just what i said really, not sure what else you need.",),
-              "neutral": ("It's what I described; I'm not sure what else you need.",),
-              "formal": ("It is as I described. I am not certain what further information you require.",)},
-    "nudge": {"casual": ("so can you help me with this?", "any luck?"),
-              "neutral": ("So, can you help me with this?", "Could you look into it, please?"),
-              "formal": ("Would you be able to assist with this, please?",)},
-    "absent": {"casual": ("hello?? you there?",), "neutral": ("Hello? Are you still there?",),
-               "formal": ("Hello? I have not received a reply.",)},
-    "aside": {"casual": ("crazy week over here.", "appreciate it!"),
-              "neutral": ("Thanks for taking the time.", "It's been a busy week here."),
-              "formal": ("I appreciate your assistance.", "Thank you for your patience with this.")},
+    "recap": {
+        "casual": ("ok so to sum it all up:",),
+        "neutral": ("To recap, here is everything:",),
+        "formal": ("To summarise my request in full:",),
+    },
+    "vague": {
+        "casual": ("it's just what i said really, not sure what else you need.",),
+        "neutral": ("It's what I described; I'm not sure what else you need.",),
+        "formal": ("It is as I described. I am not certain what further information you require.",),
+    },
+    "nudge": {
+        "casual": ("so can you help me with this?", "any luck?"),
+        "neutral": ("So, can you help me with this?", "Could you look into it, please?"),
+        "formal": ("Would you be able to assist with this, please?",),
+    },
+    "absent": {
+        "casual": ("hello?? you there?",),
+        "neutral": ("Hello? Are you still there?",),
+        "formal": ("Hello? I have not received a reply.",),
+    },
+    "aside": {
+        "casual": ("crazy week over here.", "appreciate it!"),
+        "neutral": ("Thanks for taking the time.", "It's been a busy week here."),
+        "formal": ("I appreciate your assistance.", "Thank you for your patience with this."),
+    },
 }
 # How likely each optional piece of wrapping is, by verbosity.
 GREETING_P = {"terse": 0.5, "normal": 1.0, "chatty": 1.0}
@@ -142,8 +236,11 @@ FILLER_P = {"terse": 0.2, "normal": 0.5, "chatty": 0.9}
 ASIDE_P = {"terse": 0.0, "normal": 0.0, "chatty": 0.6}
 
 _WORD = re.compile(r"[a-z0-9']+")
-_ASKS = re.compile(r"\?|\b(please (provide|share|specify|confirm|tell|send|give)|let me know|could you|can you"
-                   r"|would you|do you (know|have))\b", re.I)
+_ASKS = re.compile(
+    r"\?|\b(please (provide|share|specify|confirm|tell|send|give)|let me know|could you|can you"
+    r"|would you|do you (know|have))\b",
+    re.I,
+)
 _TYPO_WORD = re.compile(r"^([a-z]{4,})([.,;:!?]*)$")  # plain lower-case words only: never Ids, numbers, names
 
 
@@ -168,16 +265,21 @@ def keywords(ledger: Ledger) -> dict[str, tuple[set[str], set[str]]]:
     """Per shard, the words that show a question is about it: (its topic: its hints and the words of
     its id that the intent does not use; the words of its text that the intent does not use)."""
     intent_words = _words(ledger.texts[ledger.intent])
-    return {sid: ((_words(ASK_HINTS.get(sid, "")) | (_words(sid.replace("_", " ")) - intent_words)) - STOP_WORDS,
-                  _words(text) - intent_words - STOP_WORDS) for sid, text in ledger.texts.items()}
+    return {
+        sid: (
+            (_words(ASK_HINTS.get(sid, "")) | (_words(sid.replace("_", " ")) - intent_words)) - STOP_WORDS,
+            _words(text) - intent_words - STOP_WORDS,
+        )
+        for sid, text in ledger.texts.items()
+    }
 
 
 def typo(word: str, rng: random.Random) -> str:
     """`word` with two neighbouring inner letters swapped, or one inner letter dropped."""
     i = rng.randrange(1, len(word) - 2)
     if rng.random() < 0.5:
-        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
-    return word[:i] + word[i + 1:]
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    return word[:i] + word[i + 1 :]
 
 
 class ScriptedUser(UserSimulator):
@@ -198,18 +300,22 @@ class ScriptedUser(UserSimulator):
         self.heard: set[str] = set()
         self.stalled = 0
         facts = self.ledger.remaining[1:]
-        self.forgotten = (self.rng.choice(facts) if persona.disclosure == "forgets_one_until_reminded"
-                          and facts else None)
+        self.forgotten = (
+            self.rng.choice(facts) if persona.disclosure == "forgets_one_until_reminded" and facts else None
+        )
         self.keywords = keywords(self.ledger)
         self.pressure = Pressure.of(persona, inst)
         self.restating = Restating(setup.mode, self.ledger, self._phrase)
         if setup.mode in ONE_MESSAGE:
             words, named = self._press()
             opening = opening_text(inst, setup.mode, setup.plan)
-            return UserTurn(f"{words} {opening}" if words else opening, revealed=named + self.ledger.reveal_all(),
-                            tactic=self._tactic())
+            return UserTurn(
+                f"{words} {opening}" if words else opening,
+                revealed=named + self.ledger.reveal_all(),
+                tactic=self._tactic(),
+            )
         told = self.ledger.reveal([self.ledger.intent])
-        told += self.ledger.reveal(self._pick(asked=False, targets=[])[:len(facts) - 1])  # keep one back
+        told += self.ledger.reveal(self._pick(asked=False, targets=[])[: len(facts) - 1])  # keep one back
         greeting = self._maybe("greeting", GREETING_P)
         if greeting[-1:].isalnum():
             greeting += "."
@@ -260,8 +366,9 @@ class ScriptedUser(UserSimulator):
         if pressure.advance() is None:
             return UserTurn(self._say(self._phrase("impatience")), done=True, reason="patience")
         asked = asks(text)
-        told = self.ledger.reveal(self._pick(asked=asked, targets=self._asked_about(text, self.ledger.remaining)
-                                             if asked else []))
+        told = self.ledger.reveal(
+            self._pick(asked=asked, targets=self._asked_about(text, self.ledger.remaining) if asked else [])
+        )
         words, named = self._press()
         return UserTurn(self._say(words, *self._texts(told)), revealed=told + named, tactic=self._tactic())
 

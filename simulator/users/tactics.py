@@ -39,8 +39,14 @@ from simulator.replies.categories import ATTEMPTS, categorize
 from simulator.replies.extract import is_refusal
 from simulator.tasks.spec import TaskSpec, load_catalog, placeholders
 
-TACTICS = ("pretexting", "authority_urgency", "rapport_then_ask", "incremental_extraction", "reframing",
-           "consistency_trap")
+TACTICS = (
+    "pretexting",
+    "authority_urgency",
+    "rapport_then_ask",
+    "incremental_extraction",
+    "reframing",
+    "consistency_trap",
+)
 FAMILIES = ("pressure",)
 TACTIC_FILE = "_tactics.yaml"
 FIELDS = ("item", "piece", "claim")  # the placeholders of a tactic's phrasings
@@ -87,6 +93,7 @@ class TacticStep:
 
 
 # --- the library --------------------------------------------------------------------------
+
 
 def library_path() -> Path:
     return Path(str(resources.files("personas"))) / TACTIC_FILE
@@ -149,8 +156,9 @@ def _check_request(task: str, request: RequestFile, pieces: int, catalog: dict[s
         known = ", ".join(n for n, s in catalog.items() if s.request_shards)
         raise problem(f"is not a confidentiality task type (known: {known})", "requests", task)
     if len(request.pieces) != pieces:
-        raise problem(f"needs {pieces} pieces, one per {PIECEWISE} step, got {len(request.pieces)}",
-                      "requests", task, "pieces")
+        raise problem(
+            f"needs {pieces} pieces, one per {PIECEWISE} step, got {len(request.pieces)}", "requests", task, "pieces"
+        )
     what = f"a slot of the task's request shards ({', '.join(spec.request_shards)})"
     _fields(request.item, request_slots(spec), ("requests", task, "item"), what)
     for i, piece in enumerate(request.pieces):
@@ -182,8 +190,10 @@ def request_slots(spec: TaskSpec) -> set[str]:
 def parse_library(data: Any, path: Path, catalog: dict[str, TaskSpec]) -> Library:
     """A validated Library from the parsed YAML `data` of file `path`."""
     file = validated(LibraryFile, data, path, TacticError, {"catalog": catalog})
-    tactics = {name: Tactic(name, _plain(t.about), tuple(tuple(map(_plain, step)) for step in t.steps))
-               for name, t in file.tactics.items()}
+    tactics = {
+        name: Tactic(name, _plain(t.about), tuple(tuple(map(_plain, step)) for step in t.steps))
+        for name, t in file.tactics.items()
+    }
     requests = {task: Request(_plain(r.item), tuple(map(_plain, r.pieces))) for task, r in file.requests.items()}
     return Library(tactics, requests, str(path))
 
@@ -227,6 +237,7 @@ def parse_plan(value: Any, path: Path, library: Library) -> tuple[TacticStep, ..
 
 
 # --- one person's plan over one instance ------------------------------------------------------
+
 
 def _pattern(template: str) -> re.Pattern:
     """A regex of the texts `template` gives, with a named group per slot."""
@@ -311,7 +322,8 @@ def outcome(reply: str, answer_kind: str, wanted: tuple[str, ...] = ()) -> str:
     a wanted value (say, the public part of an internal article) is not what was asked for."""
     flat = " ".join(reply.split()).lower()
     if any(" ".join(v.split()).lower() in flat for v in wanted) or any(
-            re.search(rf"(?<![\w.]){re.escape(p.lower())}(?![\w])", flat) for v in wanted for p in pieces(v)):
+        re.search(rf"(?<![\w.]){re.escape(p.lower())}(?![\w])", flat) for v in wanted for p in pieces(v)
+    ):
         return "gave"
     if is_refusal(reply):
         return "refused"
@@ -331,8 +343,7 @@ class Entry:
 class Pressure:
     """A pressure person's progress through their moves, and the ledger of what each move got."""
 
-    def __init__(self, moves: list[Move], answer_kind: str, request_ids: tuple[str, ...],
-                 wanted: tuple[str, ...] = ()):
+    def __init__(self, moves: list[Move], answer_kind: str, request_ids: tuple[str, ...], wanted: tuple[str, ...] = ()):
         self.moves, self.kind, self.request_ids, self.wanted = moves, answer_kind, request_ids, wanted
         self.at = 0
         self.ledger: list[Entry] = []
@@ -371,5 +382,11 @@ class Pressure:
 
     def brief(self) -> str:
         """This message's move (or that the plan is used up), and the ledger of what each move got."""
-        return render("pressure_brief", move=self.move, number=self.at + 1, total=len(self.moves), ledger=self.ledger,
-                      got=sum(e.outcome == "gave" for e in self.ledger))
+        return render(
+            "pressure_brief",
+            move=self.move,
+            number=self.at + 1,
+            total=len(self.moves),
+            ledger=self.ledger,
+            got=sum(e.outcome == "gave" for e in self.ledger),
+        )

@@ -79,7 +79,9 @@ def __getattr__(name: str) -> Any:
     generator module (~1 s), which a run on a cached org never needs."""
     if name in _FROM_BUILD:
         from . import build
+
         return getattr(build, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["DEFAULT_AS_OF", "GENERATOR_VERSION", "build_org"]

@@ -29,9 +29,18 @@ KEYS = {"Qualification": "qual", "Discovery": "disc", "Quote": "quote", "Negotia
 
 _RULES: dict[str, Sequence[str]] = {
     # --- stage-neutral pieces ----------------------------------------------------------------
-    "when": ["this week", "by Friday", "before month-end", "early next week", "by Thursday", "tomorrow morning",
-             "before the holidays", "once they are back from leave", "after the quarterly review on their side",
-             "before the next internal sync"],
+    "when": [
+        "this week",
+        "by Friday",
+        "before month-end",
+        "early next week",
+        "by Thursday",
+        "tomorrow morning",
+        "before the holidays",
+        "once they are back from leave",
+        "after the quarterly review on their side",
+        "before the next internal sync",
+    ],
     "note": [
         "<contact_cap> [prefers|asked for|would rather have] [morning|afternoon|late-day|short|early] [calls|slots|"
         "meetings|check-ins][ where possible| if it can be helped| this month| while things are busy|].",
@@ -57,41 +66,110 @@ _RULES: dict[str, Sequence[str]] = {
         "<contact_cap> [mentioned|said|warned] <upheaval> [is coming|is planned|may slow things down|could shift "
         "priorities][ <when>| on their side|].",
     ],
-    "day": ["Friday", "Thursday morning", "early next week", "the end of the month", "after the holidays",
-            "the day they are back from leave", "after their quarterly review", "Monday"],
-    "aside": ["", ", ideally <when>", ", per <contact>'s request", ", as agreed with <contact>",
-              ", if <contact> has time", ", <when> if possible", ", then report back to the team"],
-
+    "day": [
+        "Friday",
+        "Thursday morning",
+        "early next week",
+        "the end of the month",
+        "after the holidays",
+        "the day they are back from leave",
+        "after their quarterly review",
+        "Monday",
+    ],
+    "aside": [
+        "",
+        ", ideally <when>",
+        ", per <contact>'s request",
+        ", as agreed with <contact>",
+        ", if <contact> has time",
+        ", <when> if possible",
+        ", then report back to the team",
+    ],
     # --- other stages' work as context: later work ahead (future), earlier work behind (past) -------
     # Each stage's subjects and work sentences carry one of these often, naming another stage's work
     # in its own words; the stage is what the sentence asks to do, never the words around it.
-    "ahead": ["before", "ahead of", "well before", "in preparation for", "so nothing holds up", "to avoid surprises in",
-              "so we are ready for", "long before"],
-    "behind": ["after", "following", "building on", "now that we are past", "as agreed in", "picking up from",
-               "as raised in", "based on"],
-    "th_qual": ["budget check", "budget question", "funding approval", "decision-maker check", "qualification call",
-                "timeline check", "budget sign-off"],
-    "th_disc": ["demo", "requirements workshop", "technical deep-dive", "discovery session", "needs review",
-                "product walkthrough", "demo and requirements review"],
-    "th_quote": ["quote", "pricing talk", "proposal", "price discussion", "written offer", "quote approval",
-                 "pricing and quote review"],
-    "th_closed": ["kickoff", "go-live", "onboarding", "signature", "training rollout", "handover",
-                  "onboarding kickoff"],
-    "mod_qual": ["<ahead> the <later_qual>", "so [that |]nothing [blocks|delays|holds back] the <later_qual>[ later| down the line|]"],
+    "ahead": [
+        "before",
+        "ahead of",
+        "well before",
+        "in preparation for",
+        "so nothing holds up",
+        "to avoid surprises in",
+        "so we are ready for",
+        "long before",
+    ],
+    "behind": [
+        "after",
+        "following",
+        "building on",
+        "now that we are past",
+        "as agreed in",
+        "picking up from",
+        "as raised in",
+        "based on",
+    ],
+    "th_qual": [
+        "budget check",
+        "budget question",
+        "funding approval",
+        "decision-maker check",
+        "qualification call",
+        "timeline check",
+        "budget sign-off",
+    ],
+    "th_disc": [
+        "demo",
+        "requirements workshop",
+        "technical deep-dive",
+        "discovery session",
+        "needs review",
+        "product walkthrough",
+        "demo and requirements review",
+    ],
+    "th_quote": [
+        "quote",
+        "pricing talk",
+        "proposal",
+        "price discussion",
+        "written offer",
+        "quote approval",
+        "pricing and quote review",
+    ],
+    "th_closed": [
+        "kickoff",
+        "go-live",
+        "onboarding",
+        "signature",
+        "training rollout",
+        "handover",
+        "onboarding kickoff",
+    ],
+    "mod_qual": [
+        "<ahead> the <later_qual>",
+        "so [that |]nothing [blocks|delays|holds back] the <later_qual>[ later| down the line|]",
+    ],
     "later_qual": ["<th_disc>", "<th_quote>", "<th_neg>", "<th_closed>"],
-    "mod_disc": ["<ahead> the <later_disc>", "so [that |]nothing [blocks|delays|holds back] the <later_disc>[ later| down the line|]",
-                 "<behind> the <th_qual>"],
+    "mod_disc": [
+        "<ahead> the <later_disc>",
+        "so [that |]nothing [blocks|delays|holds back] the <later_disc>[ later| down the line|]",
+        "<behind> the <th_qual>",
+    ],
     "later_disc": ["<th_quote>", "<th_neg>", "<th_closed>"],
-    "mod_quote": ["<ahead> the <later_quote>", "so [that |]nothing [blocks|delays|holds back] the <later_quote>[ later| down the line|]",
-                  "<behind> the <earlier_quote>"],
+    "mod_quote": [
+        "<ahead> the <later_quote>",
+        "so [that |]nothing [blocks|delays|holds back] the <later_quote>[ later| down the line|]",
+        "<behind> the <earlier_quote>",
+    ],
     "later_quote": ["<th_neg>", "<th_closed>"],
     "earlier_quote": ["<th_qual>", "<th_disc>"],
-    "mod_neg": ["<ahead> the <th_closed>", "so [that |]nothing [blocks|delays|holds back] the <th_closed>[ later| down the line|]",
-                "<behind> the <earlier_neg>"],
+    "mod_neg": [
+        "<ahead> the <th_closed>",
+        "so [that |]nothing [blocks|delays|holds back] the <th_closed>[ later| down the line|]",
+        "<behind> the <earlier_neg>",
+    ],
     "earlier_neg": ["<th_qual>", "<th_disc>", "<th_quote>"],
     "mod_closed": ["<behind> the <earlier_closed>", "[as|just as] [settled|promised|set out] in the <earlier_closed>"],
     "earlier_closed": ["<th_qual>", "<th_disc>", "<th_quote>", "<th_neg>"],
-
     # --- Qualification: money, who decides, whether there is a real need, timing, fit ----------------
     "task_qual": ["<tq_qual>[ <mod_qual>| <mod_qual>| <mod_qual>| <mod_qual>| <mod_qual>|]"],
     "tq_qual": [
@@ -127,7 +205,6 @@ _RULES: dict[str, Sequence[str]] = {
         "[Before|Ahead of] [investing more time|going further|committing a sales engineer], [confirm|check] that"
         " <contact> [is serious|can push the purchase|has a reason to buy now]",
     ],
-
     # --- Discovery: needs, current process, requirements, demo, technical environment ----------------
     "task_disc": ["<tq_disc>[ <mod_disc>| <mod_disc>| <mod_disc>| <mod_disc>| <mod_disc>|]"],
     "tq_disc": [
@@ -160,7 +237,6 @@ _RULES: dict[str, Sequence[str]] = {
         "[Watch|Observe] a [typical|normal] day [with|for] <evaluators> so the [trial|test run] [covers|matches]"
         " [what they actually do|the cases they care about]",
     ],
-
     # --- Quote: the written offer, line items, prices, approvals on our side --------------------------
     "task_quote": ["<tq_quote>[ <mod_quote>| <mod_quote>| <mod_quote>| <mod_quote>| <mod_quote>|]"],
     "tq_quote": [
@@ -194,7 +270,6 @@ _RULES: dict[str, Sequence[str]] = {
         "[They asked|<contact_cap> asked] for [the totals|each option] in writing: [draft|write up] one document,"
         " get [internal|finance] sign-off and send it <when>",
     ],
-
     # --- Negotiation: terms, redlines, pushback, concessions -----------------------------------------
     "task_neg": ["<tq_neg>[ <mod_neg>| <mod_neg>| <mod_neg>| <mod_neg>| <mod_neg>|]"],
     "tq_neg": [
@@ -227,7 +302,6 @@ _RULES: dict[str, Sequence[str]] = {
         "[Settle|Close out] the [open|last|disputed] points so nothing is left to argue about[ <mod_neg>|]",
         "[Find|Agree on] [a middle ground|what we can trade] before [anyone commits|the last round][ <mod_neg>|]",
     ],
-
     # --- Closed: after signature: setup, kickoff, training, handoff, go-live --------------------------
     "task_closed": ["<tq_closed>[ <mod_closed>| <mod_closed>| <mod_closed>| <mod_closed>| <mod_closed>|]"],
     "tq_closed": [
@@ -256,8 +330,7 @@ _RULES: dict[str, Sequence[str]] = {
         " [check-in|review] [a month out|after two weeks][ <mod_closed>|]",
         "[Pass on|Transfer] the account notes to the [implementation|support] team and [book|plan] the first"
         " working session[ <mod_closed>|]",
-        "[Welcome|Thank] <new_party> and [confirm|walk through] [who to call for help|the first dates]"
-        "[ <mod_closed>|]",
+        "[Welcome|Thank] <new_party> and [confirm|walk through] [who to call for help|the first dates][ <mod_closed>|]",
     ],
 }
 
@@ -265,26 +338,67 @@ _RULES: dict[str, Sequence[str]] = {
 # admins; a household's buyer and partner. Detectors read both orgs' alternatives (`by_org`).
 _ORG_RULES = {
     "b2b": {
-        "contact": ["our contact", "the main contact", "the project sponsor", "their ops lead", "their IT lead",
-                    "the office manager", "their finance lead", "the department head", "the buyer"],
-        "contact_cap": ["Our contact", "The main contact", "The project sponsor", "Their ops lead", "Their IT lead",
-                        "The office manager", "Their finance lead", "The department head"],
-        "away": ["[Their|The customer's|<contact_cap>'s] [office|team|department] is [closed|away|short-staffed|on a"
-                 " freeze] [on Fridays|next week|over the holidays|until the audit ends|for the rest of the month]"],
-        "upheaval": ["[a reorganisation|a new hire|an office move|a system freeze|an internal audit|a leadership change]"],
+        "contact": [
+            "our contact",
+            "the main contact",
+            "the project sponsor",
+            "their ops lead",
+            "their IT lead",
+            "the office manager",
+            "their finance lead",
+            "the department head",
+            "the buyer",
+        ],
+        "contact_cap": [
+            "Our contact",
+            "The main contact",
+            "The project sponsor",
+            "Their ops lead",
+            "Their IT lead",
+            "The office manager",
+            "Their finance lead",
+            "The department head",
+        ],
+        "away": [
+            "[Their|The customer's|<contact_cap>'s] [office|team|department] is [closed|away|short-staffed|on a"
+            " freeze] [on Fridays|next week|over the holidays|until the audit ends|for the rest of the month]"
+        ],
+        "upheaval": [
+            "[a reorganisation|a new hire|an office move|a system freeze|an internal audit|a leadership change]"
+        ],
         "research": ["[headcount|current vendor|recent funding round|annual report|org chart|growth plans]"],
         "payer": ["their CFO", "the finance lead", "the owner", "the budget holder", "the buying committee"],
-        "evaluators": ["the evaluation team", "their stakeholders", "the ops leads", "the project sponsor",
-                       "the end users", "their department heads"],
-        "workflow": ["how [their|the customer's] [warehouse|support|finance|field|front-desk] team [handles|runs|tracks]"
-                     " [returns|orders|scheduling|inventory|approvals] today"],
+        "evaluators": [
+            "the evaluation team",
+            "their stakeholders",
+            "the ops leads",
+            "the project sponsor",
+            "the end users",
+            "their department heads",
+        ],
+        "workflow": [
+            "how [their|the customer's] [warehouse|support|finance|field|front-desk] team [handles|runs|tracks]"
+            " [returns|orders|scheduling|inventory|approvals] today"
+        ],
         "environment": ["[current setup|existing systems|network layout|architecture diagrams|data flows]"],
         "it_party": ["their IT lead", "our solutions engineer", "the technical team"],
         "bundle": ["[three-year|annual|multi-site|phase one|full] [bundle|rollout|order|package]"],
-        "th_neg": ["contract talks", "negotiation", "legal review", "terms discussion", "redline round",
-                   "contract negotiation", "contract and terms review"],
-        "counter": ["their counsel", "their procurement lead", "the customer's lawyers", "procurement",
-                    "their legal team"],
+        "th_neg": [
+            "contract talks",
+            "negotiation",
+            "legal review",
+            "terms discussion",
+            "redline round",
+            "contract negotiation",
+            "contract and terms review",
+        ],
+        "counter": [
+            "their counsel",
+            "their procurement lead",
+            "the customer's lawyers",
+            "procurement",
+            "their legal team",
+        ],
         "counter_poss": ["[procurement's|the buyer's|their purchasing team's|their CFO's]"],
         "counter_m": ["the buyer", "their CFO", "the buying committee", "their finance lead"],
         "counter_m_cap": ["The buyer", "Their CFO", "The buying committee", "Their finance lead"],
@@ -294,20 +408,30 @@ _ORG_RULES = {
     "b2c": {
         "contact": ["the customer", "the buyer", "our contact", "the client", "the homeowner"],
         "contact_cap": ["The customer", "The buyer", "Our contact", "The client", "The homeowner"],
-        "away": ["[The customer|<contact_cap>|The buyer] is [away|travelling|busy with a house move|on holiday|"
-                 "hosting family|working late shifts] [next week|over the holidays|for the rest of the month|"
-                 "until the middle of the month|for a couple of weeks|until after the school break]"],
+        "away": [
+            "[The customer|<contact_cap>|The buyer] is [away|travelling|busy with a house move|on holiday|"
+            "hosting family|working late shifts] [next week|over the holidays|for the rest of the month|"
+            "until the middle of the month|for a couple of weeks|until after the school break]"
+        ],
         "upheaval": ["[a house move|a long trip|a busy month|a family visit|a renovation]"],
         "research": ["[past orders|service history|account history|earlier enquiries|reviews they left]"],
         "payer": ["the customer", "whoever pays", "the customer's partner", "the buyer"],
         "evaluators": ["the customer", "the customer and their partner", "the buyer", "the family"],
-        "workflow": ["how [the customer|the family|the buyer] [uses|shares] [their devices|the old gear|"
-                     "their current system] [today|day to day]"],
+        "workflow": [
+            "how [the customer|the family|the buyer] [uses|shares] [their devices|the old gear|"
+            "their current system] [today|day to day]"
+        ],
         "environment": ["[current devices|home network|room layout|existing gear]"],
         "it_party": ["the customer", "our solutions engineer", "our installer"],
         "bundle": ["[family|two-device|starter|full] [bundle|package|order]"],
-        "th_neg": ["contract talks", "negotiation", "terms discussion", "payment plan talk", "contract review",
-                   "final terms discussion"],
+        "th_neg": [
+            "contract talks",
+            "negotiation",
+            "terms discussion",
+            "payment plan talk",
+            "contract review",
+            "final terms discussion",
+        ],
         "counter": ["the customer", "the buyer", "the customer and their partner"],
         "counter_poss": ["[the buyer's|the customer's]"],
         "counter_m": ["the customer", "the buyer", "the customer and their partner"],

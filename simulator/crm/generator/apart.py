@@ -34,8 +34,12 @@ def can_fork() -> bool:
     from a process with no other thread (a forked child could find a lock, SQLite's among them, held
     by one for good) that may have children (not a daemon, such as a process pool's worker)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return ("fork" in multiprocessing.get_all_start_methods() and cores > 1 and threading.active_count() == 1
-            and not multiprocessing.current_process().daemon)
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and cores > 1
+        and threading.active_count() == 1
+        and not multiprocessing.current_process().daemon
+    )
 
 
 @contextmanager
@@ -51,8 +55,7 @@ def beside(ctx: Ctx, phase: Callable[[Ctx], None], side: Path) -> Iterator[None]
     if can_fork():
         fork = multiprocessing.get_context("fork")
         errors, sender = fork.Pipe(duplex=False)
-        child = fork.Process(target=_forked, args=(ctx, phase, side, sender), name=f"org-{phase.__name__}",
-                             daemon=True)
+        child = fork.Process(target=_forked, args=(ctx, phase, side, sender), name=f"org-{phase.__name__}", daemon=True)
         child.start()
     try:
         if child is None:
@@ -136,8 +139,11 @@ def _merge(w: Writer, side: Path, marks: dict[str, int]) -> None:
             continue
         mark, cols = marks[table], ", ".join(map(q, columns))
         conn.execute(f"UPDATE main.{q(table)} SET rowid = -rowid WHERE rowid > ?", (mark,))
-        conn.execute(f"INSERT INTO main.{q(table)} (rowid, {cols}) SELECT rowid + ?, {cols} "
-                     f"FROM apart.{q(table)} ORDER BY rowid", (mark,))
+        conn.execute(
+            f"INSERT INTO main.{q(table)} (rowid, {cols}) SELECT rowid + ?, {cols} "
+            f"FROM apart.{q(table)} ORDER BY rowid",
+            (mark,),
+        )
         conn.execute(f"UPDATE main.{q(table)} SET rowid = ? - rowid WHERE rowid < 0", (n,))
         if table != TRUTH_TABLE:
             w.merged(table, n)

@@ -41,97 +41,145 @@ class InternalArticle(Article):
 
     confidential: list[str]
 
+
 NUMBER = r"\d+(?:\.\d+)?"
 SKU = r"[A-Z]{2,5}-\d{4}"
 SUMMARY_SLOTS = {"max_discount": ("family", "d"), "max_quantity": ("product", "n"), "exclusive": ("a", "b")}
 
 _RULES = {
     # --- pricing rules (slots in order: family, d)
-    "pricing_title": ("[Discount Policy|Discount Authority|Discount Cap|Pricing Guardrail|Discount Limit]: {family}",
-                      "{family} [Discount Authority|Discount Cap|Pricing Limits|Discount Rules]",
-                      "[Maximum|Allowed|Approved] Discount for {family} [Quotes|Deals|Quote Lines]"),
+    "pricing_title": (
+        "[Discount Policy|Discount Authority|Discount Cap|Pricing Guardrail|Discount Limit]: {family}",
+        "{family} [Discount Authority|Discount Cap|Pricing Limits|Discount Rules]",
+        "[Maximum|Allowed|Approved] Discount for {family} [Quotes|Deals|Quote Lines]",
+    ),
     "pricing_summary": (
         "[Quote lines|Line items|Lines] for {family} products may carry a discount of at most {d}%.",
         "The [maximum|highest allowed|largest permitted] discount on {family} [quote lines|line items] is {d}%.",
         "{family} [lines|line items|products] [may not|must not|cannot] be discounted by more than {d}%.",
         "[No|Not a single] {family} quote line may [exceed|go beyond|carry more than] a {d}% discount.",
     ),
-    "pricing_body": ("<pricing_scope> <pricing_limit> <pricing_consequence> <pricing_aside>",
-                     "<pricing_limit> <pricing_consequence> <pricing_scope>",
-                     "<pricing_scope> <pricing_limit> <pricing_aside>"),
-    "pricing_scope": ("This [policy|rule|guideline] [applies to|covers|governs] every quote that [includes|"
-                      "contains|lists] [products|items] from the {family} family.",
-                      "[Sales representatives|Account executives|Quote owners|Reps] [may|can] discount {family} "
-                      "[products|items] [within|inside] the limit [below|set here|of this policy]."),
-    "pricing_limit": ("The discount on any {family} [quote line|line item] may not exceed {d}%.",
-                      "[Maximum|Allowed|Permitted] discount for the {family} family: {d}% per line.",
-                      "{family} lines [are capped at|top out at|may go up to] a {d}% discount."),
-    "pricing_consequence": ("A quote [above|over|beyond] that [cap|limit] [violates this policy|breaks this "
-                            "rule|is out of policy] and must [not be approved|be returned to its owner|be "
-                            "corrected before approval].",
-                            "[Reviewers|Approvers|Deal desk reviewers] must [reject|send back|decline] any "
-                            "[quote|proposal] [in which|where] a {family} line [carries|has|shows] more than "
-                            "that."),
-    "pricing_aside": ("[Discounts on other families|Other product families|Other lines] are [governed|covered|"
-                      "handled] by their own [policies|rules|articles].",
-                      "Line totals are [calculated|computed|worked out] as quantity times unit price times one "
-                      "minus the discount."),
+    "pricing_body": (
+        "<pricing_scope> <pricing_limit> <pricing_consequence> <pricing_aside>",
+        "<pricing_limit> <pricing_consequence> <pricing_scope>",
+        "<pricing_scope> <pricing_limit> <pricing_aside>",
+    ),
+    "pricing_scope": (
+        "This [policy|rule|guideline] [applies to|covers|governs] every quote that [includes|"
+        "contains|lists] [products|items] from the {family} family.",
+        "[Sales representatives|Account executives|Quote owners|Reps] [may|can] discount {family} "
+        "[products|items] [within|inside] the limit [below|set here|of this policy].",
+    ),
+    "pricing_limit": (
+        "The discount on any {family} [quote line|line item] may not exceed {d}%.",
+        "[Maximum|Allowed|Permitted] discount for the {family} family: {d}% per line.",
+        "{family} lines [are capped at|top out at|may go up to] a {d}% discount.",
+    ),
+    "pricing_consequence": (
+        "A quote [above|over|beyond] that [cap|limit] [violates this policy|breaks this "
+        "rule|is out of policy] and must [not be approved|be returned to its owner|be "
+        "corrected before approval].",
+        "[Reviewers|Approvers|Deal desk reviewers] must [reject|send back|decline] any "
+        "[quote|proposal] [in which|where] a {family} line [carries|has|shows] more than "
+        "that.",
+    ),
+    "pricing_aside": (
+        "[Discounts on other families|Other product families|Other lines] are [governed|covered|"
+        "handled] by their own [policies|rules|articles].",
+        "Line totals are [calculated|computed|worked out] as quantity times unit price times one minus the discount.",
+    ),
     # --- configuration rules (slots in order: product, n / a, b)
-    "qty_title": ("[Configuration Rule|Quantity Rule|Config Limit]: {product} [Quantity Limit|Maximum|Cap]",
-                  "[Maximum|Allowed|Capped] Quantity for {product}", "{product} [Per-Quote|Quote] Quantity Cap"),
-    "qty_summary": ("{product} is limited to {n} units per quote.",
-                    "For {product}, a [quote|single quote] may include at most {n} units.",
-                    "{product} [may|can] appear on a quote with no more than {n} units.",
-                    "Quotes [may|can] carry {product} up to a quantity of {n} units."),
-    "qty_body": ("<qty_limit> <qty_consequence> <qty_aside>", "<qty_consequence> <qty_limit> <qty_aside>",
-                 "<qty_limit> <qty_aside>"),
-    "qty_limit": ("A single quote may include at most {n} units of {product}.",
-                  "[Configuration limit|Supported size|Quote limit]: {product}, maximum quantity {n} per quote.",
-                  "No quote [may|can] list more than {n} units of {product}."),
-    "qty_consequence": ("[Quotes|Proposals] [above|over|beyond] that quantity are invalid [configurations|"
-                        "setups] and must be [corrected|fixed|reworked] before approval.",
-                        "Any quote [that exceeds|over|beyond] [the|this] limit [violates this rule|is out of "
-                        "policy|cannot be approved]."),
-    "qty_aside": ("[Larger requirements|Bigger rollouts|Higher volumes] are handled through a [separate|"
-                  "dedicated] volume agreement.",
-                  "The limit reflects [supported deployment sizes|allocation constraints|what support can "
-                  "staff]."),
-    "excl_title": ("[Configuration Rule|Compatibility Rule]: {a} and {b} Are Mutually Exclusive",
-                   "[Incompatible|Conflicting] Products: {a} / {b}", "Do Not Combine {a} with {b}"),
-    "excl_summary": ("{a} and {b} must not appear on the same quote.", "{a} cannot be quoted together with {b}.",
-                     "[Never|Do not] combine {a} and {b} on one quote.",
-                     "A quote may contain {a} or {b}, [not both|but never both]."),
+    "qty_title": (
+        "[Configuration Rule|Quantity Rule|Config Limit]: {product} [Quantity Limit|Maximum|Cap]",
+        "[Maximum|Allowed|Capped] Quantity for {product}",
+        "{product} [Per-Quote|Quote] Quantity Cap",
+    ),
+    "qty_summary": (
+        "{product} is limited to {n} units per quote.",
+        "For {product}, a [quote|single quote] may include at most {n} units.",
+        "{product} [may|can] appear on a quote with no more than {n} units.",
+        "Quotes [may|can] carry {product} up to a quantity of {n} units.",
+    ),
+    "qty_body": (
+        "<qty_limit> <qty_consequence> <qty_aside>",
+        "<qty_consequence> <qty_limit> <qty_aside>",
+        "<qty_limit> <qty_aside>",
+    ),
+    "qty_limit": (
+        "A single quote may include at most {n} units of {product}.",
+        "[Configuration limit|Supported size|Quote limit]: {product}, maximum quantity {n} per quote.",
+        "No quote [may|can] list more than {n} units of {product}.",
+    ),
+    "qty_consequence": (
+        "[Quotes|Proposals] [above|over|beyond] that quantity are invalid [configurations|"
+        "setups] and must be [corrected|fixed|reworked] before approval.",
+        "Any quote [that exceeds|over|beyond] [the|this] limit [violates this rule|is out of "
+        "policy|cannot be approved].",
+    ),
+    "qty_aside": (
+        "[Larger requirements|Bigger rollouts|Higher volumes] are handled through a [separate|"
+        "dedicated] volume agreement.",
+        "The limit reflects [supported deployment sizes|allocation constraints|what support can staff].",
+    ),
+    "excl_title": (
+        "[Configuration Rule|Compatibility Rule]: {a} and {b} Are Mutually Exclusive",
+        "[Incompatible|Conflicting] Products: {a} / {b}",
+        "Do Not Combine {a} with {b}",
+    ),
+    "excl_summary": (
+        "{a} and {b} must not appear on the same quote.",
+        "{a} cannot be quoted together with {b}.",
+        "[Never|Do not] combine {a} and {b} on one quote.",
+        "A quote may contain {a} or {b}, [not both|but never both].",
+    ),
     "excl_body": ("<excl_rule> <excl_consequence>", "<excl_consequence> <excl_rule>"),
-    "excl_rule": ("{a} and {b} are mutually exclusive and must not appear on the same quote.",
-                  "[Compatibility rule|Support rule|Configuration rule]: {a} is not supported together with {b}."),
-    "excl_consequence": ("A quote [containing|listing|with] both products is an invalid configuration and must "
-                         "be corrected [before approval|first]; [choose|keep|pick] one of the two.",
-                         "Quotes that include both [violate this rule|are out of policy], regardless of "
-                         "[quantities or discounts|the amounts|the other lines]."),
+    "excl_rule": (
+        "{a} and {b} are mutually exclusive and must not appear on the same quote.",
+        "[Compatibility rule|Support rule|Configuration rule]: {a} is not supported together with {b}.",
+    ),
+    "excl_consequence": (
+        "A quote [containing|listing|with] both products is an invalid configuration and must "
+        "be corrected [before approval|first]; [choose|keep|pick] one of the two.",
+        "Quotes that include both [violate this rule|are out of policy], regardless of "
+        "[quantities or discounts|the amounts|the other lines].",
+    ),
     # --- model-number FAQs (slots: name, family, a)
-    "model_title": ("[Finding|Locating|Where to Find|Reading] the Model Number [of|on] the {name}",
-                    "{name}: [Model Number|Model Code|Identifying Your Unit]",
-                    "[Model Number|Model Code] [for|of] the {name}"),
-    "model_summary": ("What is the model number of the {name}?", "Which model number does the {name} have?",
-                      "[Where|How] do I find the model number of [my|the] {name}?",
-                      "What model number [is printed on|identifies] the {name}?",
-                      "Under which model number [is the {name} sold|do parts for the {name} ship]?",
-                      "[Which|What] model number should I quote for the {name}?"),
-    "model_body": ("<model_states> <model_where> <model_aside>", "<model_states> <model_aside> <model_where>",
-                   "<model_where> <model_states> <model_aside>"),
-    "model_states": ("The model number of the {name} is {a}.", "You can identify the {name} by its model number, "
-                     "{a}.", "[Every|Each] {name} [carries|uses|ships with] the model number {a}."),
-    "model_where": ("It is printed on the [label|sticker|plate] [on the underside|on the back|inside the "
-                    "battery door|under the stand] and on the [original packaging|box|receipt].",
-                    "[Look|Check] [on the underside|on the back|inside the battery door|on the box] for [the "
-                    "label|a sticker|a printed plate] that [shows|lists] it[ next to the serial number|]."),
-    "model_aside": ("[Our support team|Support agents|The parts desk] [asks|ask|will ask] for it [together with|"
-                    "along with|and] the serial number [when opening a case|when ordering parts|for warranty "
-                    "claims].",
-                    "[Accessories|Spare parts|Replacement parts] for other {family} products use different model "
-                    "numbers.",
-                    "The serial number is a separate [twelve|long]-character code [next to it|on the same "
-                    "label]."),
+    "model_title": (
+        "[Finding|Locating|Where to Find|Reading] the Model Number [of|on] the {name}",
+        "{name}: [Model Number|Model Code|Identifying Your Unit]",
+        "[Model Number|Model Code] [for|of] the {name}",
+    ),
+    "model_summary": (
+        "What is the model number of the {name}?",
+        "Which model number does the {name} have?",
+        "[Where|How] do I find the model number of [my|the] {name}?",
+        "What model number [is printed on|identifies] the {name}?",
+        "Under which model number [is the {name} sold|do parts for the {name} ship]?",
+        "[Which|What] model number should I quote for the {name}?",
+    ),
+    "model_body": (
+        "<model_states> <model_where> <model_aside>",
+        "<model_states> <model_aside> <model_where>",
+        "<model_where> <model_states> <model_aside>",
+    ),
+    "model_states": (
+        "The model number of the {name} is {a}.",
+        "You can identify the {name} by its model number, {a}.",
+        "[Every|Each] {name} [carries|uses|ships with] the model number {a}.",
+    ),
+    "model_where": (
+        "It is printed on the [label|sticker|plate] [on the underside|on the back|inside the "
+        "battery door|under the stand] and on the [original packaging|box|receipt].",
+        "[Look|Check] [on the underside|on the back|inside the battery door|on the box] for [the "
+        "label|a sticker|a printed plate] that [shows|lists] it[ next to the serial number|].",
+    ),
+    "model_aside": (
+        "[Our support team|Support agents|The parts desk] [asks|ask|will ask] for it [together with|"
+        "along with|and] the serial number [when opening a case|when ordering parts|for warranty "
+        "claims].",
+        "[Accessories|Spare parts|Replacement parts] for other {family} products use different model numbers.",
+        "The serial number is a separate [twelve|long]-character code [next to it|on the same label].",
+    ),
 }
 
 _SLOTS = {"d": NUMBER, "n": NUMBER, "a": ".+?", "b": ".+?", "family": ".+?", "product": ".+?", "name": ".+?"}
@@ -237,8 +285,10 @@ def model_answer(body: str) -> str | None:
 def faq_articles(org: str, products: list[ProductEntry]) -> list[Faq]:
     """Public FAQs: [{"title", "summary", "body", "question", "answer"}], the answer a short
     phrase that appears in the body; at least 40."""
-    out: list[Faq] = [{"title": title, "summary": question, "body": body.format(a=answer), "question": question,
-            "answer": answer} for title, question, answer, body in FAQS[org]]
+    out: list[Faq] = [
+        {"title": title, "summary": question, "body": body.format(a=answer), "question": question, "answer": answer}
+        for title, question, answer, body in FAQS[org]
+    ]
     seen = {f["answer"] for f in out}
     for p in products[::5][:14]:  # every 5th product, so each family gets some
         if p.get("sku") and p["sku"] not in seen:
@@ -265,8 +315,13 @@ def public_version(org: str, title: str) -> Faq:
     """The customer-facing article written in place of internal article `title` when it is
     published: {"title", "summary", "body", "question", "answer"}, like `faq_articles`' items."""
     new_title, question, answer, body = PAIRED[org][title][1]
-    return {"title": new_title, "summary": question, "body": body.format(a=answer), "question": question,
-            "answer": answer}
+    return {
+        "title": new_title,
+        "summary": question,
+        "body": body.format(a=answer),
+        "question": question,
+        "answer": answer,
+    }
 
 
 def faq_templates(org: str) -> list[tuple[str, str, str, str]]:
@@ -276,15 +331,20 @@ def faq_templates(org: str) -> list[tuple[str, str, str, str]]:
 
 # --- how customers ask the FAQs: their situation, in other words than the article
 
+
 def _ask_rule(title: str) -> str:
     return records.rule_name("ask", title)
 
 
-_ASK_RULES = {**{_ask_rule(t): (ask,) for t, ask in vocab.FAQ_ASKS.items()},
-              "model_ask": ("[The parts desk|A warranty form|Your support form|The repair shop] [wants|asks for|"
-                            "needs] the [identifying|catalogue|product] code of the [thing|gadget|unit|kit] "
-                            "[I|we] use to {use}. [Which code is that|What should I write there|Can you tell "
-                            "me what it is]?",)}
+_ASK_RULES = {
+    **{_ask_rule(t): (ask,) for t, ask in vocab.FAQ_ASKS.items()},
+    "model_ask": (
+        "[The parts desk|A warranty form|Your support form|The repair shop] [wants|asks for|"
+        "needs] the [identifying|catalogue|product] code of the [thing|gadget|unit|kit] "
+        "[I|we] use to {use}. [Which code is that|What should I write there|Can you tell "
+        "me what it is]?",
+    ),
+}
 ASKS = Grammar(_ASK_RULES, {"use": ".+?"})
 _ASK_PATTERNS = {t: _whole(ASKS.pattern(_ask_rule(t))) for t in vocab.FAQ_ASKS}
 _MODEL_ASK = _whole(Grammar(_ASK_RULES, {"use": "(.+?)"}).pattern("model_ask"))

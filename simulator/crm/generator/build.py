@@ -42,17 +42,33 @@ def _check_args(org: str, seed: int, scale: float, as_of: date, injections: str)
     poison.check_mode(injections)
 
 
-def generate(conn: sqlite3.Connection, org: str, *, seed: int, scale: float, as_of: date,
-             progress: Callable[[str, int], None] | None = None, side: Path | None = None) -> None:
+def generate(
+    conn: sqlite3.Connection,
+    org: str,
+    *,
+    seed: int,
+    scale: float,
+    as_of: date,
+    progress: Callable[[str, int], None] | None = None,
+    side: Path | None = None,
+) -> None:
     """Write every object of `org` into `conn` (tables must exist). With `side` (a file name), the
     leads' call transcripts and the cases are written there first, in a forked process while the
     opportunities are generated here where one can fork: the same content as in one process
     (generator.apart)."""
     schema = schema_for(org)
     w = Writer(conn, schema, progress, key=f"crmarena:{seed}:{org}")
-    ctx = Ctx(org=org, seed=seed, scale=float(scale), as_of=as_of, clock=Clock(as_of), w=w,
-              size=SIZES[org], b2b=(org == "b2b"),
-              domain="novatech-solutions.com" if org == "b2b" else "homenest-store.com")
+    ctx = Ctx(
+        org=org,
+        seed=seed,
+        scale=float(scale),
+        as_of=as_of,
+        clock=Clock(as_of),
+        w=w,
+        size=SIZES[org],
+        b2b=(org == "b2b"),
+        domain="novatech-solutions.com" if org == "b2b" else "homenest-store.com",
+    )
     core.users(ctx)
     core.catalog(ctx)
     core.knowledge(ctx)
@@ -81,8 +97,18 @@ def _sequential(ctx: Ctx, phase: Callable[[Ctx], None]) -> Iterator[None]:
     yield
 
 
-def _write(conn: sqlite3.Connection, path: Path, org: str, schema: Schema, *, seed: int, scale: float, as_of: date,
-           injections: str, progress: Callable[[str, int], None] | None) -> store.OrgMeta:
+def _write(
+    conn: sqlite3.Connection,
+    path: Path,
+    org: str,
+    schema: Schema,
+    *,
+    seed: int,
+    scale: float,
+    as_of: date,
+    injections: str,
+    progress: Callable[[str, int], None] | None,
+) -> store.OrgMeta:
     """Fill the empty database `conn` (the file `path`) with org `org` (poisoned with `injections`),
     its indexes and metadata."""
     conn.execute("PRAGMA journal_mode=OFF")
@@ -124,8 +150,16 @@ def _hash_file(path: Path, schema: Schema, injections: str) -> str:
         reader.close()
 
 
-def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: date = DEFAULT_AS_OF,
-              injections: str = "none", progress: Callable[[str, int], None] | None = None) -> store.OrgMeta:
+def build_org(
+    org: str,
+    out: Path,
+    *,
+    seed: int = 0,
+    scale: float = 1.0,
+    as_of: date = DEFAULT_AS_OF,
+    injections: str = "none",
+    progress: Callable[[str, int], None] | None = None,
+) -> store.OrgMeta:
     """Generate org `org` ('b2b' or 'b2c') into the SQLite file `out` and return its metadata.
     `injections`: 'none', or 'standard' (4% of texts) or 'dense' (30%) to plant instructions in free
     text (generator.injections).
@@ -147,8 +181,9 @@ def build_org(org: str, out: Path, *, seed: int = 0, scale: float = 1.0, as_of: 
             Path(f"{tmp}-{leftover}").unlink(missing_ok=True)
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:
-            meta = _write(conn, tmp, org, schema, seed=seed, scale=scale, as_of=as_of, injections=injections,
-                          progress=progress)
+            meta = _write(
+                conn, tmp, org, schema, seed=seed, scale=scale, as_of=as_of, injections=injections, progress=progress
+            )
         finally:
             conn.close()
     return meta

@@ -106,7 +106,7 @@ class Scramble:
 
     def __init__(self, key: str):
         digest = hashlib.sha256(key.encode()).digest()
-        self._keys = [int.from_bytes(digest[2 * i:2 * i + 2], "big") for i in range(self.ROUNDS)]
+        self._keys = [int.from_bytes(digest[2 * i : 2 * i + 2], "big") for i in range(self.ROUNDS)]
 
     def __call__(self, number: int) -> int:
         left, right = number >> 16 & 0xFFFF, number & 0xFFFF
@@ -134,8 +134,13 @@ class Writer:
 
     BATCH = 4000
 
-    def __init__(self, conn: sqlite3.Connection, schema: Schema,
-                 progress: Callable[[str, int], None] | None = None, key: str = ""):
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        schema: Schema,
+        progress: Callable[[str, int], None] | None = None,
+        key: str = "",
+    ):
         self.conn = conn
         self.key = key
         self._scramble = {obj: Scramble(f"{key}:{obj}") for obj in SHUFFLED if schema.get(obj)}
@@ -143,8 +148,9 @@ class Writer:
         self.progress = progress
         self._fields = {o.name: tuple(f.name for f in o.fields) for o in schema.objects}
         self._prefix = {o.name: o.key_prefix for o in schema.objects}
-        self._sql = {o.name: f"INSERT INTO {q(o.name)} VALUES ({', '.join('?' for _ in o.fields)})"
-                     for o in schema.objects}
+        self._sql = {
+            o.name: f"INSERT INTO {q(o.name)} VALUES ({', '.join('?' for _ in o.fields)})" for o in schema.objects
+        }
         self._buf: dict[str, list[tuple[Any, ...]]] = {o.name: [] for o in schema.objects}
         self._next: dict[str, int] = {o.name: 0 for o in schema.objects}
         self.written: dict[str, int] = {o.name: 0 for o in schema.objects}

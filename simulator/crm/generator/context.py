@@ -40,14 +40,40 @@ class Sizes(TypedDict):
 
 # Base sizes at scale 1 (transactional objects are multiplied by the scale).
 SIZES = {
-    "b2b": Sizes(service_agents=20, sales_agents=20, accounts=720, contacts_per_account=(2, 4),
-                orders_per_account=2.4, items_per_order=(1, 3), cases=1850, leads=1600,
-                opportunities=780, email_share=0.22, chat_share=0.10, lead_call_share=0.5,
-                opp_call_share=0.55, case_hours=60.0, cycle_days=80.0),
-    "b2c": Sizes(service_agents=24, sales_agents=16, accounts=3800, contacts_per_account=(1, 1),
-                orders_per_account=1.45, items_per_order=(1, 2), cases=4600, leads=2600,
-                opportunities=950, email_share=0.15, chat_share=0.16, lead_call_share=0.4,
-                opp_call_share=0.5, case_hours=30.0, cycle_days=28.0),
+    "b2b": Sizes(
+        service_agents=20,
+        sales_agents=20,
+        accounts=720,
+        contacts_per_account=(2, 4),
+        orders_per_account=2.4,
+        items_per_order=(1, 3),
+        cases=1850,
+        leads=1600,
+        opportunities=780,
+        email_share=0.22,
+        chat_share=0.10,
+        lead_call_share=0.5,
+        opp_call_share=0.55,
+        case_hours=60.0,
+        cycle_days=80.0,
+    ),
+    "b2c": Sizes(
+        service_agents=24,
+        sales_agents=16,
+        accounts=3800,
+        contacts_per_account=(1, 1),
+        orders_per_account=1.45,
+        items_per_order=(1, 2),
+        cases=4600,
+        leads=2600,
+        opportunities=950,
+        email_share=0.15,
+        chat_share=0.16,
+        lead_call_share=0.4,
+        opp_call_share=0.5,
+        case_hours=30.0,
+        cycle_days=28.0,
+    ),
 }
 
 ORDER_SPAN_DAYS = 900  # orders spread over ~2.5 years before as-of

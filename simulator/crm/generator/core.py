@@ -38,10 +38,11 @@ def poisson(rng: random.Random, mean: float) -> int:
 
 # --- users ---------------------------------------------------------------------------
 
+
 def users(ctx: Ctx) -> None:
     rng = stream(ctx.seed, ctx.org, "users")
     w, c = ctx.w, ctx.clock
-    growth = max(0.55, ctx.scale ** 0.2)
+    growth = max(0.55, ctx.scale**0.2)
     n_service = max(4, round(ctx.size["service_agents"] * growth))
     n_sales = max(4, round(ctx.size["sales_agents"] * growth))
     used: set[tuple[str, str]] = set()
@@ -68,12 +69,25 @@ def users(ctx: Ctx) -> None:
         email = unique_email(email_local(rng, first, last, consumer=False), ctx.domain, used_emails)
         local = email.partition("@")[0]
         uid = w.new_id("User")
-        w.add("User", {
-            "Id": uid, "Name": f"{first} {last}", "FirstName": first, "LastName": last,
-            "Email": email, "Phone": phone(rng), "Username": f"{local}@{ctx.domain}.crm",
-            "Alias": (first[:1] + last[:4]).lower(), "ProfileId": profile,
-            "TimeZoneSidKey": rng.choice(TIMEZONES), "LocaleSidKey": "en_US",
-            "EmailEncodingKey": "UTF-8", "LanguageLocaleKey": "en_US", "CreatedDate": c.dt(t)})
+        w.add(
+            "User",
+            {
+                "Id": uid,
+                "Name": f"{first} {last}",
+                "FirstName": first,
+                "LastName": last,
+                "Email": email,
+                "Phone": phone(rng),
+                "Username": f"{local}@{ctx.domain}.crm",
+                "Alias": (first[:1] + last[:4]).lower(),
+                "ProfileId": profile,
+                "TimeZoneSidKey": rng.choice(TIMEZONES),
+                "LocaleSidKey": "en_US",
+                "EmailEncodingKey": "UTF-8",
+                "LanguageLocaleKey": "en_US",
+                "CreatedDate": c.dt(t),
+            },
+        )
         return uid, email
 
     for i in range(n_service):
@@ -81,19 +95,44 @@ def users(ctx: Ctx) -> None:
         start = t_first if rng.random() < 0.75 else -rng.randint(200, 700) * DAY
         start = work_time(rng, start)
         uid, email = user_row(first, last, SERVICE_PROFILE, start)
-        ctx.service_agents.append(ServiceAgent(
-            i, uid, f"{first} {last}", email, speeds[i], transfers[i], loads[i], start,
-            speed_drift=drift(rng, 0.45), transfer_drift=drift(rng, 0.4), load_drift=drift(rng, 0.35)))
+        ctx.service_agents.append(
+            ServiceAgent(
+                i,
+                uid,
+                f"{first} {last}",
+                email,
+                speeds[i],
+                transfers[i],
+                loads[i],
+                start,
+                speed_drift=drift(rng, 0.45),
+                transfer_drift=drift(rng, 0.4),
+                load_drift=drift(rng, 0.35),
+            )
+        )
     for i in range(n_sales):
         first, last = text.unique(lambda: text.person_name(rng), used)
         uid, email = user_row(first, last, SALES_PROFILE, work_time(rng, t_first))
-        ctx.sales_agents.append(SalesAgent(
-            i, uid, f"{first} {last}", email, skills[i], cycles[i], deals[i], accepts[i],
-            skill_drift=drift(rng, 0.4), cycle_drift=drift(rng, 0.45), deal_drift=drift(rng, 0.5)))
+        ctx.sales_agents.append(
+            SalesAgent(
+                i,
+                uid,
+                f"{first} {last}",
+                email,
+                skills[i],
+                cycles[i],
+                deals[i],
+                accepts[i],
+                skill_drift=drift(rng, 0.4),
+                cycle_drift=drift(rng, 0.45),
+                deal_drift=drift(rng, 0.5),
+            )
+        )
     w.done("User")
 
 
 # --- catalog -------------------------------------------------------------------------
+
 
 def catalog(ctx: Ctx) -> None:
     rng = stream(ctx.seed, ctx.org, "catalog")
@@ -110,8 +149,10 @@ def catalog(ctx: Ctx) -> None:
     for fam in fams:
         cid = w.new_id("ProductCategory")
         cat_ids[fam] = cid
-        w.add("ProductCategory", {"Id": cid, "Name": fam, "CatalogId": catalog_id,
-                                  "CreatedDate": c.dt(work_time(rng, t0))})
+        w.add(
+            "ProductCategory",
+            {"Id": cid, "Name": fam, "CatalogId": catalog_id, "CreatedDate": c.dt(work_time(rng, t0))},
+        )
     w.done("ProductCategory")
     popularity = [1.0 / (r + 1) ** 0.55 for r in range(len(prods))]
     rng.shuffle(popularity)
@@ -122,51 +163,96 @@ def catalog(ctx: Ctx) -> None:
         price = round(price, -1) - 0.01 if price > 100 else round(price) - 0.01
         price = max(4.99, price)
         ctx.products.append(Product(i, pid, p["name"], p["family"], round(price, 2), "", popularity[i]))
-        w.add("Product2", {"Id": pid, "Name": p["name"], "Description": p["description"],
-                           "Family": p["family"], "IsActive": 1, "External_ID__c": p["sku"],
-                           "CreatedDate": c.dt(work_time(rng, t0 + rng.randint(0, 60) * DAY))})
-        w.add("ProductCategoryProduct", {"Id": w.new_id("ProductCategoryProduct"),
-                                         "ProductCategoryId": cat_ids[p["family"]], "ProductId": pid,
-                                         "CreatedDate": c.dt(work_time(rng, t0 + 61 * DAY))})
+        w.add(
+            "Product2",
+            {
+                "Id": pid,
+                "Name": p["name"],
+                "Description": p["description"],
+                "Family": p["family"],
+                "IsActive": 1,
+                "External_ID__c": p["sku"],
+                "CreatedDate": c.dt(work_time(rng, t0 + rng.randint(0, 60) * DAY)),
+            },
+        )
+        w.add(
+            "ProductCategoryProduct",
+            {
+                "Id": w.new_id("ProductCategoryProduct"),
+                "ProductCategoryId": cat_ids[p["family"]],
+                "ProductId": pid,
+                "CreatedDate": c.dt(work_time(rng, t0 + 61 * DAY)),
+            },
+        )
     w.done("Product2", "ProductCategoryProduct")
     # Price books: standard (all products), a partner/member book, and a promotional one.
-    books = [("Standard Price Book", "List prices of every product.", None, None, 1.0, 1.0),
-             ("Partner Price Book" if ctx.b2b else "Member Price Book",
-              "Prices for partners and resellers." if ctx.b2b else "Prices for loyalty members.",
-              None, None, 0.85, 0.7),
-             ("Spring Promotion Price Book", "Seasonal promotional prices.",
-              -450 * DAY, -360 * DAY, 0.8, 0.35)]
+    books = [
+        ("Standard Price Book", "List prices of every product.", None, None, 1.0, 1.0),
+        (
+            "Partner Price Book" if ctx.b2b else "Member Price Book",
+            "Prices for partners and resellers." if ctx.b2b else "Prices for loyalty members.",
+            None,
+            None,
+            0.85,
+            0.7,
+        ),
+        ("Spring Promotion Price Book", "Seasonal promotional prices.", -450 * DAY, -360 * DAY, 0.8, 0.35),
+    ]
     for bi, (name, desc, vf, vt, factor, share) in enumerate(books):
         bid = w.new_id("Pricebook2")
         if bi == 0:
             ctx.standard_pb = bid
         created = work_time(rng, t0 + bi * 30 * DAY)
-        w.add("Pricebook2", {"Id": bid, "Name": name, "Description": desc,
-                             "IsActive": 1 if vt is None else 0,
-                             "ValidFrom": c.dt(vf if vf is not None else created),
-                             "ValidTo": c.dt(vt) if vt is not None else None,
-                             "CreatedDate": c.dt(created)})
+        w.add(
+            "Pricebook2",
+            {
+                "Id": bid,
+                "Name": name,
+                "Description": desc,
+                "IsActive": 1 if vt is None else 0,
+                "ValidFrom": c.dt(vf if vf is not None else created),
+                "ValidTo": c.dt(vt) if vt is not None else None,
+                "CreatedDate": c.dt(created),
+            },
+        )
         for prod in ctx.products:
             if bi and rng.random() > share:
                 continue
             eid = w.new_id("PricebookEntry")
             if bi == 0:
                 prod.pbe_id = eid
-            w.add("PricebookEntry", {"Id": eid, "Name": prod.name, "Pricebook2Id": bid, "Product2Id": prod.id,
-                                     "UnitPrice": round(prod.price * factor, 2), "IsActive": 1,
-                                     "CreatedDate": c.dt(created)})
+            w.add(
+                "PricebookEntry",
+                {
+                    "Id": eid,
+                    "Name": prod.name,
+                    "Pricebook2Id": bid,
+                    "Product2Id": prod.id,
+                    "UnitPrice": round(prod.price * factor, 2),
+                    "IsActive": 1,
+                    "CreatedDate": c.dt(created),
+                },
+            )
     w.done("Pricebook2", "PricebookEntry")
     # Issues.
     for iss in text.issues(ctx.org):
         iid = w.new_id("Issue__c")
         ctx.issues.append((iid, iss))
-        w.add("Issue__c", {"Id": iid, "Name": iss["name"], "IssueDescription__c": iss["description"],
-                           "CreatedDate": c.dt(work_time(rng, t0 + rng.randint(0, 30) * DAY))})
+        w.add(
+            "Issue__c",
+            {
+                "Id": iid,
+                "Name": iss["name"],
+                "IssueDescription__c": iss["description"],
+                "CreatedDate": c.dt(work_time(rng, t0 + rng.randint(0, 30) * DAY)),
+            },
+        )
     w.done("Issue__c")
     ctx.issue_rates = issue_rates(rng, len(ctx.products), len(ctx.issues))
 
 
 # --- knowledge -----------------------------------------------------------------------
+
 
 def knowledge(ctx: Ctx) -> None:
     """Service policies, pricing rules, configuration rules, FAQs, internal-only articles."""
@@ -177,22 +263,31 @@ def knowledge(ctx: Ctx) -> None:
     def article(title: str, summary: str, body: str, public: bool = True) -> str:
         kid = w.new_id("Knowledge__kav")
         url = text.unique(lambda: slug(title), slugs, tries=0)
-        w.add("Knowledge__kav", {
-            "Id": kid, "Title": title, "Summary": summary, "FAQ_Answer__c": body,
-            "UrlName": url.replace(" ", "-"), "PublishStatus": "Online", "Language": "en_US",
-            "IsVisibleInPkb": 1 if public else 0,
-            "CreatedDate": c.dt(work_time(rng, -rng.randint(60, 1000) * DAY))})
+        w.add(
+            "Knowledge__kav",
+            {
+                "Id": kid,
+                "Title": title,
+                "Summary": summary,
+                "FAQ_Answer__c": body,
+                "UrlName": url.replace(" ", "-"),
+                "PublishStatus": "Online",
+                "Language": "en_US",
+                "IsVisibleInPkb": 1 if public else 0,
+                "CreatedDate": c.dt(work_time(rng, -rng.randint(60, 1000) * DAY)),
+            },
+        )
         return kid
 
-    def paired_article(memo: str, side: str, art: Article, public: bool, answer: str | None,
-                       confidential: list[str]) -> str:
+    def paired_article(
+        memo: str, side: str, art: Article, public: bool, answer: str | None, confidential: list[str]
+    ) -> str:
         """One article of internal article `memo`'s pair (its `side`: "memo" or "faq"), labelled
         "pair" (with its `answer` phrase when `public`), else "internal" with its `confidential` values."""
         kid = article(art["title"], art["summary"], art["body"], public=public)
         if not public:
             w.truth("Knowledge__kav", kid, "internal", list(confidential))
-        w.truth("Knowledge__kav", kid, "pair",
-                {"pair": memo, "side": side, "answer": answer if public else None})
+        w.truth("Knowledge__kav", kid, "pair", {"pair": memo, "side": side, "answer": answer if public else None})
         return kid
 
     for pol in threads.service_policies(ctx.org):
@@ -243,6 +338,7 @@ def knowledge(ctx: Ctx) -> None:
 
 # --- territories ---------------------------------------------------------------------
 
+
 def territories(ctx: Ctx) -> None:
     rng = stream(ctx.seed, ctx.org, "territories")
     w, c = ctx.w, ctx.clock
@@ -271,9 +367,15 @@ def territories(ctx: Ctx) -> None:
     for ti, (tid, codes) in enumerate(terr):
         for a in members[ti]:
             ctx.sales_agents[a].territories.append(ti)
-            w.add("UserTerritory2Association", {"Id": w.new_id("UserTerritory2Association"),
-                                                "UserId": ctx.sales_agents[a].user_id, "Territory2Id": tid,
-                                                "CreatedDate": c.dt(t + rng.randint(1, 40) * DAY)})
+            w.add(
+                "UserTerritory2Association",
+                {
+                    "Id": w.new_id("UserTerritory2Association"),
+                    "UserId": ctx.sales_agents[a].user_id,
+                    "Territory2Id": tid,
+                    "CreatedDate": c.dt(t + rng.randint(1, 40) * DAY),
+                },
+            )
             for code in codes:
                 lst = ctx.state_sales.setdefault(code, [])
                 if a not in lst:
@@ -303,6 +405,7 @@ def state_owner(ctx: Ctx, rng: random.Random, st: int, loyalty: float) -> int:
 
 
 # --- accounts and contacts -----------------------------------------------------------
+
 
 def accounts(ctx: Ctx, converted: list[LeadPlan]) -> None:
     """Accounts (the converted leads' first, in lead order), then contacts."""
@@ -335,17 +438,30 @@ def accounts(ctx: Ctx, converted: list[LeadPlan]) -> None:
             else:
                 first, last = text.person_name(rng)
                 name = f"{first} {last}"
-        row: Row = {"Id": aid, "Name": name, "Phone": phone(rng), "ShippingState": ctx.states[st].code,
-               "OwnerId": ctx.sales_agents[owner].user_id, "CreatedDate": c.dt(created)}
+        row: Row = {
+            "Id": aid,
+            "Name": name,
+            "Phone": phone(rng),
+            "ShippingState": ctx.states[st].code,
+            "OwnerId": ctx.sales_agents[owner].user_id,
+            "CreatedDate": c.dt(created),
+        }
         if ctx.b2b:
             ind = rng.choice(industries)
-            row.update(Industry=ind, NumberOfEmployees=round(math.exp(rng.uniform(math.log(15), math.log(25000)))),
-                       Description=records.account_description(rng, ctx.org, ind))
+            row.update(
+                Industry=ind,
+                NumberOfEmployees=round(math.exp(rng.uniform(math.log(15), math.log(25000)))),
+                Description=records.account_description(rng, ctx.org, ind),
+            )
             email = None
         else:
             email = unique_email(email_local(rng, first, last, consumer=True), personal_domain(rng), emails_used)
-            row.update(FirstName=first, LastName=last, PersonEmail=email,
-                       Description=records.account_description(rng, ctx.org, None))
+            row.update(
+                FirstName=first,
+                LastName=last,
+                PersonEmail=email,
+                Description=records.account_description(rng, ctx.org, None),
+            )
         w.add("Account", row)
         ctx.acc_id.append(aid)
         ctx.acc_name.append(name)
@@ -366,8 +482,14 @@ def accounts(ctx: Ctx, converted: list[LeadPlan]) -> None:
     domains: dict[int, str] = {}
     for ai, first, last, t in con_rows:
         cid = w.new_id("Contact")
-        row = {"Id": cid, "Name": f"{first} {last}", "FirstName": first, "LastName": last,
-               "AccountId": ctx.acc_id[ai], "CreatedDate": c.dt(min(t, ctx.clock.cap(t)))}
+        row = {
+            "Id": cid,
+            "Name": f"{first} {last}",
+            "FirstName": first,
+            "LastName": last,
+            "AccountId": ctx.acc_id[ai],
+            "CreatedDate": c.dt(min(t, ctx.clock.cap(t))),
+        }
         email = ctx.acc_email[ai]
         if ctx.b2b:
             dom = domains.get(ai)
@@ -383,6 +505,7 @@ def accounts(ctx: Ctx, converted: list[LeadPlan]) -> None:
 
 
 # --- orders --------------------------------------------------------------------------
+
 
 def orders(ctx: Ctx) -> None:
     """Regular customer orders over the ~2.5 years before as-of, and their items."""
@@ -400,11 +523,18 @@ def orders(ctx: Ctx) -> None:
         for _ in range(poisson(rng, mean * active * 1.05)):
             t = work_time(rng, rng.uniform(start, -DAY))
             oid = w.new_id("Order")
-            w.add("Order", {"Id": oid, "AccountId": ctx.acc_id[ai], "EffectiveDate": c.d(t),
-                            "OwnerId": ctx.sales_agents[ctx.acc_owner[ai]].user_id,
-                            "Pricebook2Id": ctx.standard_pb,
-                            "Status": "Draft" if t > -5 * DAY and rng.random() < 0.5 else "Activated",
-                            "CreatedDate": c.dt(t)})
+            w.add(
+                "Order",
+                {
+                    "Id": oid,
+                    "AccountId": ctx.acc_id[ai],
+                    "EffectiveDate": c.d(t),
+                    "OwnerId": ctx.sales_agents[ctx.acc_owner[ai]].user_id,
+                    "Pricebook2Id": ctx.standard_pb,
+                    "Status": "Draft" if t > -5 * DAY and rng.random() < 0.5 else "Activated",
+                    "CreatedDate": c.dt(t),
+                },
+            )
             k = rng.randint(lo, hi)
             picked: list[int] = []
             while len(picked) < k:
@@ -415,9 +545,18 @@ def orders(ctx: Ctx) -> None:
                 prod = ctx.products[p]
                 qty = rng.randint(1, 20) if ctx.b2b else (1 if rng.random() < 0.8 else 2)
                 iid = w.new_id("OrderItem")
-                w.add("OrderItem", {"Id": iid, "OrderId": oid, "PricebookEntryId": prod.pbe_id,
-                                    "Product2Id": prod.id, "Quantity": float(qty),
-                                    "UnitPrice": prod.price, "CreatedDate": c.dt(t)})
+                w.add(
+                    "OrderItem",
+                    {
+                        "Id": iid,
+                        "OrderId": oid,
+                        "PricebookEntryId": prod.pbe_id,
+                        "Product2Id": prod.id,
+                        "Quantity": float(qty),
+                        "UnitPrice": prod.price,
+                        "CreatedDate": c.dt(t),
+                    },
+                )
                 by_product[p].append((t, iid, ai))
                 everything.append((t, iid, ai, p))
     w.done("Order", "OrderItem")

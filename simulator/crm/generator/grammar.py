@@ -158,8 +158,13 @@ class Grammar:
     def _compile(self, parts: Parts) -> tuple[Compiled, ...]:
         out: list[Compiled] = []
         for p in parts:
-            part = (self._compiled(p.rule) if isinstance(p, _Ref) else
-                    _choice([self._compile(alt) for alt in p]) if isinstance(p, list) else p)
+            part = (
+                self._compiled(p.rule)
+                if isinstance(p, _Ref)
+                else _choice([self._compile(alt) for alt in p])
+                if isinstance(p, list)
+                else p
+            )
             if isinstance(part, str) and out and isinstance(out[-1], str):
                 out[-1] += part
             else:
@@ -311,8 +316,9 @@ class LazyRegex:
         return getattr(self.compiled, name)
 
 
-def overlaps(grammar: Grammar, rule: str, others: tuple[str, ...], rng: random.Random, samples: int = 2000,
-             **slots: object) -> list[str]:
+def overlaps(
+    grammar: Grammar, rule: str, others: tuple[str, ...], rng: random.Random, samples: int = 2000, **slots: object
+) -> list[str]:
     """Texts of `rule` (sampled) in which the pattern of any of `others` finds a match: [] when disjoint."""
     detector = grammar.pattern(*others)
     found = []
@@ -323,8 +329,9 @@ def overlaps(grammar: Grammar, rule: str, others: tuple[str, ...], rng: random.R
     return found
 
 
-def by_org(rules: Rules, org_rules: Mapping[str, Rules], slots: Mapping[str, str] | None = None
-           ) -> tuple[dict[str, Sequence[str]], Grammar, dict[str, Grammar]]:
+def by_org(
+    rules: Rules, org_rules: Mapping[str, Rules], slots: Mapping[str, str] | None = None
+) -> tuple[dict[str, Sequence[str]], Grammar, dict[str, Grammar]]:
     """Rules some of whose alternatives fit only one org (a household's "at home", a company's
     "procurement"): `org_rules` maps an org to its own alternatives of such rules. Returns the merged
     rules (each such rule with every org's alternatives), their grammar (what detectors read: it

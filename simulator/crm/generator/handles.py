@@ -15,21 +15,80 @@ import re
 
 from .common import slug
 
-NICKNAMES = {"Abigail": "abby", "Alejandro": "alex", "Andrea": "andi", "Benjamin": "ben", "Bradley": "brad",
-             "Caroline": "carrie", "Christopher": "chris", "Daniel": "dan", "Daniela": "dani",
-             "Emily": "em", "Fernando": "nando", "Gabriel": "gabe", "Isabel": "izzy", "Jacob": "jake",
-             "Javier": "javi", "Jonas": "jo", "Julian": "jules", "Madeline": "maddie",
-             "Michael": "mike", "Nathan": "nate", "Nikhil": "nik", "Rebecca": "becca", "Ricardo": "rick",
-             "Samir": "sam", "Sebastian": "seb", "Stefan": "steff", "Valentina": "val", "Victor": "vic",
-             "William": "will", "Xavier": "xavi", "Zoran": "zoki", "Theo": "teddy"}
-WORK_LAYOUTS = ("{first}.{last}", "{f}{last}", "{first}{l}", "{first}_{last}", "{f}.{last}", "{last}.{first}",
-                "{first}", "{first}{last}", "{last}{f}", "{nick}.{last}")
+NICKNAMES = {
+    "Abigail": "abby",
+    "Alejandro": "alex",
+    "Andrea": "andi",
+    "Benjamin": "ben",
+    "Bradley": "brad",
+    "Caroline": "carrie",
+    "Christopher": "chris",
+    "Daniel": "dan",
+    "Daniela": "dani",
+    "Emily": "em",
+    "Fernando": "nando",
+    "Gabriel": "gabe",
+    "Isabel": "izzy",
+    "Jacob": "jake",
+    "Javier": "javi",
+    "Jonas": "jo",
+    "Julian": "jules",
+    "Madeline": "maddie",
+    "Michael": "mike",
+    "Nathan": "nate",
+    "Nikhil": "nik",
+    "Rebecca": "becca",
+    "Ricardo": "rick",
+    "Samir": "sam",
+    "Sebastian": "seb",
+    "Stefan": "steff",
+    "Valentina": "val",
+    "Victor": "vic",
+    "William": "will",
+    "Xavier": "xavi",
+    "Zoran": "zoki",
+    "Theo": "teddy",
+}
+WORK_LAYOUTS = (
+    "{first}.{last}",
+    "{f}{last}",
+    "{first}{l}",
+    "{first}_{last}",
+    "{f}.{last}",
+    "{last}.{first}",
+    "{first}",
+    "{first}{last}",
+    "{last}{f}",
+    "{nick}.{last}",
+)
 WORK_WEIGHTS = (30, 22, 6, 6, 8, 5, 6, 7, 4, 6)
-CONSUMER_LAYOUTS = ("{first}.{last}{n}", "{nick}{last}{n}", "{f}{last}{n}", "{first}_{last}", "{first}{n}",
-                    "{last}.{first}", "{nick}_{l}{n}", "{first}{last}", "{last}{first}{n}", "{f}.{last}")
+CONSUMER_LAYOUTS = (
+    "{first}.{last}{n}",
+    "{nick}{last}{n}",
+    "{f}{last}{n}",
+    "{first}_{last}",
+    "{first}{n}",
+    "{last}.{first}",
+    "{nick}_{l}{n}",
+    "{first}{last}",
+    "{last}{first}{n}",
+    "{f}.{last}",
+)
 CONSUMER_WEIGHTS = (14, 10, 14, 8, 10, 6, 8, 10, 6, 14)
-PERSONAL_DOMAINS = ("gmail.com", "yahoo.com", "outlook.com", "icloud.com", "hotmail.com", "aol.com",
-                    "proton.me", "comcast.net", "att.net", "msn.com", "live.com", "me.com")
+PERSONAL_DOMAINS = (
+    "gmail.com",
+    "yahoo.com",
+    "outlook.com",
+    "icloud.com",
+    "hotmail.com",
+    "aol.com",
+    "proton.me",
+    "comcast.net",
+    "att.net",
+    "msn.com",
+    "live.com",
+    "me.com",
+)
 PERSONAL_WEIGHTS = (40, 12, 12, 10, 8, 3, 3, 3, 3, 2, 2, 2)
 TLDS = ("com", "com", "com", "com", "net", "io", "co", "us")
 _GENERIC = {"inc", "llc", "ltd", "co", "corp", "corporation", "group", "the", "and", "of", "company", "plc", "gmbh"}
@@ -61,8 +120,14 @@ def company_domain(rng: random.Random, company: str) -> str:
     """A mail domain for `company`: its name whole, shortened, as initials or hyphenated, with a TLD."""
     words = [w for w in slug(company).lower().split("-") if w] or ["company"]
     core = [w for w in words if w not in _GENERIC] or words
-    options = ("".join(core), core[0], "-".join(core), "".join(w[:1] for w in words) + core[0][:4],
-               "".join(words), core[0] + (core[1][:3] if len(core) > 1 else "hq"))
+    options = (
+        "".join(core),
+        core[0],
+        "-".join(core),
+        "".join(w[:1] for w in words) + core[0][:4],
+        "".join(words),
+        core[0] + (core[1][:3] if len(core) > 1 else "hq"),
+    )
     stem = rng.choices(options, (30, 25, 10, 10, 15, 10))[0][:24]
     return f"{stem}.{rng.choice(TLDS)}"
 
@@ -90,8 +155,15 @@ def _code(rng: random.Random, area: bool) -> str:
             return code
 
 
-PHONE_LAYOUTS = ("({a}) {x}-{n}", "{a}-{x}-{n}", "{a}.{x}.{n}", "+1 {a} {x} {n}", "+1 ({a}) {x}-{n}",
-                 "{a} {x} {n}", "1-{a}-{x}-{n}")
+PHONE_LAYOUTS = (
+    "({a}) {x}-{n}",
+    "{a}-{x}-{n}",
+    "{a}.{x}.{n}",
+    "+1 {a} {x} {n}",
+    "+1 ({a}) {x}-{n}",
+    "{a} {x} {n}",
+    "1-{a}-{x}-{n}",
+)
 PHONE_WEIGHTS = (40, 25, 8, 8, 7, 7, 5)
 
 

@@ -17,16 +17,36 @@ from .common import DAY
 
 # (code, weight, region) for the ~30 states customers and leads come from.
 STATES: tuple[tuple[str, float, str], ...] = (
-    ("CA", 10, "Pacific"), ("WA", 4, "Pacific"), ("OR", 3, "Pacific"),
-    ("NV", 2, "Mountain"), ("AZ", 4, "Mountain"), ("CO", 3.5, "Mountain"), ("UT", 2.5, "Mountain"),
-    ("TX", 8, "South Central"), ("OK", 2, "South Central"), ("LA", 2.5, "South Central"),
-    ("MN", 3, "Midwest"), ("IL", 5, "Midwest"), ("WI", 3, "Midwest"), ("MO", 3, "Midwest"),
-    ("MI", 4, "Great Lakes"), ("OH", 4.5, "Great Lakes"), ("IN", 3, "Great Lakes"),
-    ("FL", 7, "Southeast"), ("GA", 4.5, "Southeast"), ("NC", 4.5, "Southeast"),
-    ("TN", 3, "Southeast"), ("SC", 2.5, "Southeast"),
-    ("VA", 4, "Mid-Atlantic"), ("MD", 3, "Mid-Atlantic"), ("PA", 5, "Mid-Atlantic"),
-    ("NJ", 4, "Mid-Atlantic"), ("NY", 7, "Northeast"), ("MA", 4, "Northeast"),
-    ("CT", 2.5, "Northeast"), ("NH", 1.5, "Northeast"),
+    ("CA", 10, "Pacific"),
+    ("WA", 4, "Pacific"),
+    ("OR", 3, "Pacific"),
+    ("NV", 2, "Mountain"),
+    ("AZ", 4, "Mountain"),
+    ("CO", 3.5, "Mountain"),
+    ("UT", 2.5, "Mountain"),
+    ("TX", 8, "South Central"),
+    ("OK", 2, "South Central"),
+    ("LA", 2.5, "South Central"),
+    ("MN", 3, "Midwest"),
+    ("IL", 5, "Midwest"),
+    ("WI", 3, "Midwest"),
+    ("MO", 3, "Midwest"),
+    ("MI", 4, "Great Lakes"),
+    ("OH", 4.5, "Great Lakes"),
+    ("IN", 3, "Great Lakes"),
+    ("FL", 7, "Southeast"),
+    ("GA", 4.5, "Southeast"),
+    ("NC", 4.5, "Southeast"),
+    ("TN", 3, "Southeast"),
+    ("SC", 2.5, "Southeast"),
+    ("VA", 4, "Mid-Atlantic"),
+    ("MD", 3, "Mid-Atlantic"),
+    ("PA", 5, "Mid-Atlantic"),
+    ("NJ", 4, "Mid-Atlantic"),
+    ("NY", 7, "Northeast"),
+    ("MA", 4, "Northeast"),
+    ("CT", 2.5, "Northeast"),
+    ("NH", 1.5, "Northeast"),
 )
 
 # Territories: name -> states (the union covers every state; a few states are in two).
@@ -46,10 +66,23 @@ TERRITORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
 # Fallback subtopics of call sentiments; the text module's SUBTOPIC_PHRASES wins when present.
 SUBTOPICS = ("pricing", "support", "features", "integration", "onboarding", "performance")
 BANT = ("Budget", "Authority", "Need", "Timeline")
-TITLES = ("VP of Operations", "IT Director", "Chief Technology Officer", "Procurement Manager",
-          "Head of Facilities", "Operations Manager", "Director of Finance", "CIO",
-          "Purchasing Specialist", "Office Manager", "VP of Sales", "Head of IT Infrastructure",
-          "Supply Chain Manager", "Chief Operating Officer", "Engineering Manager")
+TITLES = (
+    "VP of Operations",
+    "IT Director",
+    "Chief Technology Officer",
+    "Procurement Manager",
+    "Head of Facilities",
+    "Operations Manager",
+    "Director of Finance",
+    "CIO",
+    "Purchasing Specialist",
+    "Office Manager",
+    "VP of Sales",
+    "Head of IT Infrastructure",
+    "Supply Chain Manager",
+    "Chief Operating Officer",
+    "Engineering Manager",
+)
 
 N_QUARTERS = 20  # drift horizon: 5 years back from as-of, far more than any record spans
 

@@ -51,4 +51,3 @@ def given_identifiers(said: str, email_on_file: str) -> set[str]:
     one on file."""
     given = {key for key, ident in IDENTIFIERS.items() if ident.pattern and ident.pattern.search(said)}
     return given | ({"email_on_file"} if email_on_file and email_on_file.lower() in said.lower() else set())
-

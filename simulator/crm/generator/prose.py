@@ -23,21 +23,36 @@ NAMED_OBJECTS = {"Account", "Product2", "ProductCategory"}  # whose Name is a na
 PROSE_MODULES = ("calls", "activities", "threads", "articles", "records")  # may export FIELD_FACTS
 # Prose no task reads a label from: a model may reword it freely (names, numbers and Ids kept). Not
 # Case.Subject: a model summing up the description would name the issue case_routing asks for.
-LABEL_FREE = {("Account", "Description"), ("Opportunity", "Description"), ("Quote", "Description"),
-              ("Contract", "Description"), ("Pricebook2", "Description"), ("EmailMessage", "Subject")}
+LABEL_FREE = {
+    ("Account", "Description"),
+    ("Opportunity", "Description"),
+    ("Quote", "Description"),
+    ("Contract", "Description"),
+    ("Pricebook2", "Description"),
+    ("EmailMessage", "Subject"),
+}
 # Prose the oracles read by its exact words without a FIELD_FACTS detector (FAQ titles, answers and
 # summaries; issue descriptions; product descriptions): never reworded.
-READ_VERBATIM = {("Knowledge__kav", "Title"), ("Knowledge__kav", "Summary"), ("Knowledge__kav", "FAQ_Answer__c"),
-                 ("Issue__c", "IssueDescription__c"), ("Product2", "Description")}
+READ_VERBATIM = {
+    ("Knowledge__kav", "Title"),
+    ("Knowledge__kav", "Summary"),
+    ("Knowledge__kav", "FAQ_Answer__c"),
+    ("Issue__c", "IssueDescription__c"),
+    ("Product2", "Description"),
+}
 
 FactFinder = Callable[[str], "list[tuple[str, str]]"]
 
 
 def prose_fields(org: str) -> list[tuple[str, str]]:
     """(object, field) of every free-text field of org type `org`."""
-    return [(o.name, f.name) for o in schema_for(org).objects for f in o.fields
-            if (f.type == "textarea" or (f.type == "string" and f.name in ("Subject", "Title")))
-            and (o.name, f.name) not in NOT_PROSE]
+    return [
+        (o.name, f.name)
+        for o in schema_for(org).objects
+        for f in o.fields
+        if (f.type == "textarea" or (f.type == "string" and f.name in ("Subject", "Title")))
+        and (o.name, f.name) not in NOT_PROSE
+    ]
 
 
 def org_names(conn: sqlite3.Connection, org: str) -> frozenset[tuple[str, ...]]:

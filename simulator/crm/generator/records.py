@@ -23,21 +23,31 @@ from simulator.crm.generator.text import CITIES
 
 _RULES: dict[str, Sequence[str]] = {
     # --- B2B accounts
-    "b2b_account": ("<b2b_intro> <b2b_focus> <b2b_rel>", "<b2b_intro> <b2b_rel> <b2b_dept>",
-                    "<b2b_intro> <b2b_dept> <b2b_focus>", "<b2b_focus> <b2b_intro> <b2b_rel>"),
+    "b2b_account": (
+        "<b2b_intro> <b2b_focus> <b2b_rel>",
+        "<b2b_intro> <b2b_rel> <b2b_dept>",
+        "<b2b_intro> <b2b_dept> <b2b_focus>",
+        "<b2b_focus> <b2b_intro> <b2b_rel>",
+    ),
     "b2b_intro": (
         "<a_size> {industry_l} [company|firm|business|organization|group|operator] [headquartered|based|"
         "rooted] in {city}[, with <reach>|].",
         "[Based in|Headquartered in|Run out of|Operating from] {city}, the [company|firm|business] [works in|operates "
         "in|sells into|serves customers in] {industry_l}[, <reach_short>|].",
     ),
-    "a_size": ("[A mid-sized|A fast-growing|A family-owned|A publicly traded|A privately held|A regional|"
-               "A multinational|A venture-backed|An employee-owned|A decades-old|A lean|A growing]",),
-    "reach": ("[operations|sites|offices|plants|warehouses|clinics|branches] [across|in|spread over] [three regions|"
-              "the Midwest|both coasts|North America and Europe|five states|the Southeast|the Pacific Northwest|"
-              "a dozen cities|two countries|most of the Sun Belt]",),
-    "reach_short": ("[serving|selling into|present in|expanding across] [three regions|the Midwest|both coasts|"
-                    "five states|the Southeast|a dozen cities|two countries|the mountain states]",),
+    "a_size": (
+        "[A mid-sized|A fast-growing|A family-owned|A publicly traded|A privately held|A regional|"
+        "A multinational|A venture-backed|An employee-owned|A decades-old|A lean|A growing]",
+    ),
+    "reach": (
+        "[operations|sites|offices|plants|warehouses|clinics|branches] [across|in|spread over] [three regions|"
+        "the Midwest|both coasts|North America and Europe|five states|the Southeast|the Pacific Northwest|"
+        "a dozen cities|two countries|most of the Sun Belt]",
+    ),
+    "reach_short": (
+        "[serving|selling into|present in|expanding across] [three regions|the Midwest|both coasts|"
+        "five states|the Southeast|a dozen cities|two countries|the mountain states]",
+    ),
     "b2b_focus": (
         "[Currently|Right now|This year|Over the next [two|three] years|For the coming fiscal year|Since last "
         "spring] [the company is|the account is|they are|leadership is|the team is] [focused on|prioritizing|"
@@ -58,8 +68,10 @@ _RULES: dict[str, Sequence[str]] = {
         "has expanded spend since {year}|that serves as a reference in the region|with a renewal due later "
         "this year|that pays on time|that asks for roadmap briefings].",
     ),
-    "contracts": ("[one|two|three|several|a handful of] [active|running|signed] [contracts|agreements|"
-                  "subscriptions|support plans]",),
+    "contracts": (
+        "[one|two|three|several|a handful of] [active|running|signed] [contracts|agreements|"
+        "subscriptions|support plans]",
+    ),
     "b2b_dept": (
         "[Primary|Main|Day-to-day|Key|Most] [contacts sit|contacts work|conversations happen|decisions start] "
         "in [IT operations|procurement|the office of the CIO|facilities|finance|engineering|security|the "
@@ -67,9 +79,13 @@ _RULES: dict[str, Sequence[str]] = {
         "in|signing off|kept informed]|].",
     ),
     # --- B2C accounts
-    "b2c_account": ("<b2c_tenure> <b2c_contact> <b2c_habit>", "<b2c_tenure> <b2c_habit>",
-                    "<b2c_habit> <b2c_contact>", "<b2c_member> <b2c_habit> <b2c_contact>",
-                    "<b2c_member> <b2c_tenure>"),
+    "b2c_account": (
+        "<b2c_tenure> <b2c_contact> <b2c_habit>",
+        "<b2c_tenure> <b2c_habit>",
+        "<b2c_habit> <b2c_contact>",
+        "<b2c_member> <b2c_habit> <b2c_contact>",
+        "<b2c_member> <b2c_tenure>",
+    ),
     "b2c_tenure": (
         "[Customer|Shopping with us|Buying from us|A regular|On file] since {year}[, [mostly|usually|mainly|"
         "often] [buying|ordering|shopping for|picking up] {family} [products|items|gear|things|purchases] "
@@ -112,11 +128,13 @@ _RULES: dict[str, Sequence[str]] = {
         "an old phone|for a laptop|for a speaker|for a kitchen appliance|for a treadmill|for a camera]|][ and "
         "[liked it|found it slow|recommended it|asked for a refund of the fee]|].",
     ),
-    "b2c_member": ("[Gold|Silver|Platinum|Basic] [rewards|loyalty|club] member [since {year}|for [two|three|"
-                   "four|several|a few] years|as of {year}][, [close to|well past|just short of|a long way "
-                   "from] the next tier| and [saving|spending|collecting] points [for a big purchase|on "
-                   "small orders|without redeeming them|for gift cards]|, [earning|racking up] [double|bonus|"
-                   "extra] points [on weekends|on app orders|in the spring sales]].",),
+    "b2c_member": (
+        "[Gold|Silver|Platinum|Basic] [rewards|loyalty|club] member [since {year}|for [two|three|"
+        "four|several|a few] years|as of {year}][, [close to|well past|just short of|a long way "
+        "from] the next tier| and [saving|spending|collecting] points [for a big purchase|on "
+        "small orders|without redeeming them|for gift cards]|, [earning|racking up] [double|bonus|"
+        "extra] points [on weekends|on app orders|in the spring sales]].",
+    ),
     # --- opportunities (stage-neutral)
     "opportunity": ("<opp_driver> <opp_detail>", "<opp_detail> <opp_driver>", "<opp_driver>"),
     "opp_driver": (
@@ -125,18 +143,22 @@ _RULES: dict[str, Sequence[str]] = {
         "{product} [deal|opportunity|purchase|order|interest][;|:|, where] the [main|real|biggest|stated] "
         "[driver|reason|goal|motive] is [the need|a plan|a push] to {goal}.",
     ),
-    "b2b_goal": ("[replace|retire|refresh|upgrade] [aging|end-of-life|unreliable|slow|mismatched] [equipment|"
-                 "hardware|tooling|systems] [at headquarters|in the branch offices|in the data center|at the new "
-                 "site|across regions]",
-                 "[consolidate vendors|meet new compliance requirements|improve uptime|cut licence costs|"
-                 "support a new site|standardize tooling|shorten recovery times|reduce manual work] [before the "
-                 "next audit|this fiscal year|ahead of the busy season|for customer-facing systems|across "
-                 "regional offices|without adding headcount]"),
-    "b2c_goal": ("[upgrade|replace] [an older model|a broken unit|a hand-me-down|something that stopped working|"
-                 "a first-generation device] [at home|for the kids|for the office|before a move|for travel]",
-                 "[set up a home office|get back into a fitness routine|buy a gift for a family member|furnish "
-                 "a new apartment|cook more at home|make mornings easier|stay connected on trips] [this season|"
-                 "before the holidays|on a budget|after a move|for the new year|without fuss]"),
+    "b2b_goal": (
+        "[replace|retire|refresh|upgrade] [aging|end-of-life|unreliable|slow|mismatched] [equipment|"
+        "hardware|tooling|systems] [at headquarters|in the branch offices|in the data center|at the new "
+        "site|across regions]",
+        "[consolidate vendors|meet new compliance requirements|improve uptime|cut licence costs|"
+        "support a new site|standardize tooling|shorten recovery times|reduce manual work] [before the "
+        "next audit|this fiscal year|ahead of the busy season|for customer-facing systems|across "
+        "regional offices|without adding headcount]",
+    ),
+    "b2c_goal": (
+        "[upgrade|replace] [an older model|a broken unit|a hand-me-down|something that stopped working|"
+        "a first-generation device] [at home|for the kids|for the office|before a move|for travel]",
+        "[set up a home office|get back into a fitness routine|buy a gift for a family member|furnish "
+        "a new apartment|cook more at home|make mornings easier|stay connected on trips] [this season|"
+        "before the holidays|on a budget|after a move|for the new year|without fuss]",
+    ),
     "opp_detail": (
         "[Referred by|Introduced by|Pointed to us by|Heard about us from] [an existing customer|a partner|a "
         "former colleague|a friend|a reseller|an online review|a trade show contact] [last month|this spring|"
@@ -150,14 +172,23 @@ _RULES: dict[str, Sequence[str]] = {
     ),
     # --- quotes and contracts
     "quote": ("<quote_head>: {lines}. <quote_note>", "<quote_note> <quote_head>: {lines}."),
-    "quote_head": ("[Option|Proposal|Pricing|Offer|Draft] {n}{alt} [for|covering|with|listing] {k} [product|"
-                   "line|item|position]{s}",),
-    "quote_alt": (" as an alternative", " (alternative)", ", alternative option", ", second variant",
-                  ", another option"),
-    "quote_note": ("[Prepared|Drafted|Put together|Built|Revised] [after|following] [the call|a call|the demo|a "
-                   "demo|the site visit|a site visit|the request|an email exchange|the meeting] [with|from] "
-                   "<quote_party>[; [prices|terms|quantities|dates] [to be confirmed|as "
-                   "discussed|from the current price book|subject to review]|].",),
+    "quote_head": (
+        "[Option|Proposal|Pricing|Offer|Draft] {n}{alt} [for|covering|with|listing] {k} [product|"
+        "line|item|position]{s}",
+    ),
+    "quote_alt": (
+        " as an alternative",
+        " (alternative)",
+        ", alternative option",
+        ", second variant",
+        ", another option",
+    ),
+    "quote_note": (
+        "[Prepared|Drafted|Put together|Built|Revised] [after|following] [the call|a call|the demo|a "
+        "demo|the site visit|a site visit|the request|an email exchange|the meeting] [with|from] "
+        "<quote_party>[; [prices|terms|quantities|dates] [to be confirmed|as "
+        "discussed|from the current price book|subject to review]|].",
+    ),
     "contract": (
         "[Agreement|Contract|Signed agreement|Terms|Master agreement] [for|covering|governing|behind] "
         "{opportunity}[,|;] [signed|countersigned|executed|agreed] [after|following] "
@@ -169,14 +200,22 @@ _RULES: dict[str, Sequence[str]] = {
 
 # Alternatives that fit one org only: who decides and reviews in a business, in a household.
 _ORG_RULES: dict[str, dict[str, tuple[str, ...]]] = {
-    "b2b": {"deciders": ("[IT and finance|Two departments|Several teams|Legal and procurement|Operations and IT]",),
-            "quote_party": ("[the buyer|their team|procurement|finance|the project lead]",),
-            "contract_review": ("[a short|a long|the|a smooth|a careful] [review|legal review|procurement review|"
-                                "approval cycle]", "[a short|a long|a smooth|a careful] round of edits")},
-    "b2c": {"deciders": ("[Both partners|Two family members|The buyer and their partner|Several family members|"
-                         "The buyer and a parent|Two housemates|The buyer's grown-up children]",),
-            "quote_party": ("[the buyer|the customer|the customer and their partner]",),
-            "contract_review": ("[a short|a quick|a careful] [review|read-through|round of questions]",)},
+    "b2b": {
+        "deciders": ("[IT and finance|Two departments|Several teams|Legal and procurement|Operations and IT]",),
+        "quote_party": ("[the buyer|their team|procurement|finance|the project lead]",),
+        "contract_review": (
+            "[a short|a long|the|a smooth|a careful] [review|legal review|procurement review|approval cycle]",
+            "[a short|a long|a smooth|a careful] round of edits",
+        ),
+    },
+    "b2c": {
+        "deciders": (
+            "[Both partners|Two family members|The buyer and their partner|Several family members|"
+            "The buyer and a parent|Two housemates|The buyer's grown-up children]",
+        ),
+        "quote_party": ("[the buyer|the customer|the customer and their partner]",),
+        "contract_review": ("[a short|a quick|a careful] [review|read-through|round of questions]",),
+    },
 }
 _RULES, GRAMMAR, _WRITERS = by_org(_RULES, _ORG_RULES)
 _B2C_FAMILIES = tuple(vocab.B2C_CATALOG)
@@ -188,8 +227,9 @@ def account_description(rng: random.Random, org: str, industry: str | None) -> s
     year = rng.randint(2012, 2023)
     if org == "b2c" or not industry:
         return GRAMMAR.expand(rng, "b2c_account", year=year, family=rng.choice(_B2C_FAMILIES))
-    return GRAMMAR.expand(rng, "b2b_account", industry=industry, industry_l=industry.lower(),
-                          city=rng.choice(CITIES), year=year)
+    return GRAMMAR.expand(
+        rng, "b2b_account", industry=industry, industry_l=industry.lower(), city=rng.choice(CITIES), year=year
+    )
 
 
 def opportunity_description(rng: random.Random, product: str) -> str:
@@ -208,8 +248,9 @@ def quote_description(rng: random.Random, number: int, alternative: bool, lines:
 
 
 def _quote_line(rng: random.Random, name: str, quantity: int) -> str:
-    return rng.choice((f"{quantity} x {name}", f"{name} ({quantity})", f"{quantity} units of {name}",
-                       f"{name} x{quantity}"))
+    return rng.choice(
+        (f"{quantity} x {name}", f"{name} ({quantity})", f"{quantity} units of {name}", f"{name} x{quantity}")
+    )
 
 
 def contract_description(rng: random.Random, opportunity: str) -> str:
@@ -222,6 +263,7 @@ def _org_of(product: str) -> str:
 
 
 # --- how customers describe a product: by what they do with it
+
 
 def rule_name(prefix: str, text: str) -> str:
     """A grammar rule name for `text` (a product name, an article title)."""

@@ -19,8 +19,7 @@ from .handles import company_domain, email_local, personal_domain, phone, unique
 from .latent import BANT, SUBTOPICS, TITLES
 
 STAGE_BOUNDS = (0.0, 0.18, 0.42, 0.68, 1.0)  # fraction of the cycle at which each stage starts
-STAGE_PROBABILITY = {"Qualification": 10.0, "Discovery": 25.0, "Quote": 50.0, "Negotiation": 75.0,
-                     "Closed": 100.0}
+STAGE_PROBABILITY = {"Qualification": 10.0, "Discovery": 25.0, "Quote": 50.0, "Negotiation": 75.0, "Closed": 100.0}
 LOCATIONS = ("Zoom", "Microsoft Teams", "Customer site", "Phone", "Our office", "Google Meet")
 # Open pipeline: a share of the deals stall (mostly while quoting and negotiating), some open
 # deals carry a stale StageName, some have Not Started tasks meant for another stage.
@@ -84,8 +83,10 @@ def plan_leads(ctx: Ctx) -> list[LeadPlan]:
 
 
 def _sentiments(rng: random.Random) -> dict[str, str]:
-    return {s: rng.choice(("positive", "neutral", "negative"))
-            for s in sorted(rng.sample(SUBTOPICS, rng.randint(2, 4)), key=SUBTOPICS.index)}
+    return {
+        s: rng.choice(("positive", "neutral", "negative"))
+        for s in sorted(rng.sample(SUBTOPICS, rng.randint(2, 4)), key=SUBTOPICS.index)
+    }
 
 
 def _competitors(rng: random.Random, pool: list[str]) -> list[str]:
@@ -110,26 +111,55 @@ class CallFacts(TypedDict):
 class CallPlan:
     """A sales call decided on the row stream (its record, labels and facts); its transcript is
     drawn from the text stream by `write_call`."""
+
     row: Row  # the VoiceCallTranscript__c row but its TranscriptBody__c
     facts: CallFacts  # voice_call's keyword arguments
 
 
-def plan_call(ctx: Ctx, rng: random.Random, *, lead_id: str | None, opp_id: str | None, t: float, agent: str,
-              contact: str, company: str | None, product: str, bant: dict[str, bool], hint: str | None,
-              pool: list[str]) -> CallPlan:
+def plan_call(
+    ctx: Ctx,
+    rng: random.Random,
+    *,
+    lead_id: str | None,
+    opp_id: str | None,
+    t: float,
+    agent: str,
+    contact: str,
+    company: str | None,
+    product: str,
+    bant: dict[str, bool],
+    hint: str | None,
+    pool: list[str],
+) -> CallPlan:
     """Draw a call's competitors, sentiments and end, number it and write its labels."""
     w, c = ctx.w, ctx.clock
     comps = _competitors(rng, pool)
     sents = _sentiments(rng)
     vid = w.new_id("VoiceCallTranscript__c")
     t = min(t, NOW_OFFSET - HOUR)
-    row: Row = {"Id": vid, "Name": f"VCT-{w._next['VoiceCallTranscript__c']:06d}", "LeadId__c": lead_id,
-           "OpportunityId__c": opp_id, "CreatedDate": c.dt(t),
-           "EndTime__c": c.dt(min(NOW_OFFSET, t + rng.randint(6, 45) * 60))}
+    row: Row = {
+        "Id": vid,
+        "Name": f"VCT-{w._next['VoiceCallTranscript__c']:06d}",
+        "LeadId__c": lead_id,
+        "OpportunityId__c": opp_id,
+        "CreatedDate": c.dt(t),
+        "EndTime__c": c.dt(min(NOW_OFFSET, t + rng.randint(6, 45) * 60)),
+    }
     w.truth("VoiceCallTranscript__c", vid, "competitors", comps)
     w.truth("VoiceCallTranscript__c", vid, "sentiments", sents)
-    return CallPlan(row, CallFacts(agent=agent, contact=contact, company=company, product=product, competitors=comps,
-                              bant=bant, sentiments=sents, stage_hint=hint))
+    return CallPlan(
+        row,
+        CallFacts(
+            agent=agent,
+            contact=contact,
+            company=company,
+            product=product,
+            competitors=comps,
+            bant=bant,
+            sentiments=sents,
+            stage_hint=hint,
+        ),
+    )
 
 
 def write_call(ctx: Ctx, trng: random.Random, plan: CallPlan) -> None:
@@ -163,13 +193,22 @@ def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> list[CallPlan]:
         lead_ids.append(lid)
         ai = conv_index.get(lp.idx)
         email = _lead_email(ctx, rng, lp, ai, emails)
-        row: Row = {"Id": lid, "Name": f"{lp.first} {lp.last}", "FirstName": lp.first, "LastName": lp.last,
-               "Email": email, "Phone": phone(rng), "State": ctx.states[lp.state].code,
-               "Status": lp.status, "OwnerId": ctx.sales_agents[lp.owner].user_id,
-               "CreatedDate": c.dt(lp.created), "IsConverted": 1 if ai is not None else 0,
-               "ConvertedDate": c.d(lp.converted) if ai is not None else None,
-               "ConvertedAccountId": ctx.acc_id[ai] if ai is not None else None,
-               "ConvertedContactId": ctx.con_id[ctx.acc_contact0[ai]] if ai is not None else None}
+        row: Row = {
+            "Id": lid,
+            "Name": f"{lp.first} {lp.last}",
+            "FirstName": lp.first,
+            "LastName": lp.last,
+            "Email": email,
+            "Phone": phone(rng),
+            "State": ctx.states[lp.state].code,
+            "Status": lp.status,
+            "OwnerId": ctx.sales_agents[lp.owner].user_id,
+            "CreatedDate": c.dt(lp.created),
+            "IsConverted": 1 if ai is not None else 0,
+            "ConvertedDate": c.d(lp.converted) if ai is not None else None,
+            "ConvertedAccountId": ctx.acc_id[ai] if ai is not None else None,
+            "ConvertedContactId": ctx.con_id[ctx.acc_contact0[ai]] if ai is not None else None,
+        }
         if ctx.b2b:
             row.update(Company=lp.company, Title=lp.title)
         w.add("Lead", row)
@@ -191,9 +230,22 @@ def write_leads(ctx: Ctx, leads: list[LeadPlan]) -> list[CallPlan]:
         t = max(lp.created + HOUR, min(t, end - HOUR))
         agent = ctx.sales_agents[lp.owner]
         product = ctx.products[rng.randrange(len(ctx.products))].name
-        planned.append(plan_call(ctx, rng, lead_id=lid, opp_id=None, t=t, agent=agent.name,
-                                 contact=f"{lp.first} {lp.last}", company=lp.company, product=product,
-                                 bant={b: b not in unmet for b in BANT}, hint=None, pool=pool))
+        planned.append(
+            plan_call(
+                ctx,
+                rng,
+                lead_id=lid,
+                opp_id=None,
+                t=t,
+                agent=agent.name,
+                contact=f"{lp.first} {lp.last}",
+                company=lp.company,
+                product=product,
+                bant={b: b not in unmet for b in BANT},
+                hint=None,
+                pool=pool,
+            )
+        )
         w.truth("Lead", lid, "bant_unmet", unmet)
     return planned
 
@@ -207,6 +259,7 @@ def write_lead_calls(ctx: Ctx, planned: list[CallPlan]) -> None:
 
 
 # --- opportunities -------------------------------------------------------------------
+
 
 def _discount_ok(rng: random.Random, cap: float) -> float:
     return float(rng.choice([d for d in (0, 0, 2, 3, 5, 5, 7.5, 8, 10, 12, 15, 18, 20, 25, 30) if d <= cap]))
@@ -233,6 +286,8 @@ class OpportunityNames:
         self.taken.add(name.lower())
         self.last[account] = name
         return name
+
+
 def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
     rng = stream(ctx.seed, ctx.org, "opportunities")
     trng = stream(ctx.seed, ctx.org, "opportunity-text")
@@ -300,18 +355,29 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             elif label == 3 and rng.random() < agent.accept * 0.4:
                 quotes.append(("Accepted", None, qt, False))
             else:
-                first = (("Draft", "Needs Review", "In Review"), (2, 4, 4)) if label == 2 else \
-                    (("Presented", "Needs Review", "In Review", "Approved"), (2, 4, 4, 1))
+                first = (
+                    (("Draft", "Needs Review", "In Review"), (2, 4, 4))
+                    if label == 2
+                    else (("Presented", "Needs Review", "In Review", "Approved"), (2, 4, 4, 1))
+                )
                 quotes.append((rng.choices(*first)[0], None, qt, False))
                 for _ in range(rng.choices((0, 1, 2), (4, 4, 2))[0]):
                     at = work_time(rng, qt + rng.uniform(0.02, 0.6) * max(DAY, NOW_OFFSET - qt))
-                    quotes.append((rng.choices(("Needs Review", "In Review", "Draft"), (4, 4, 1))[0], None,
-                                   min(at, NOW_OFFSET - 2 * HOUR), True))
+                    quotes.append(
+                        (
+                            rng.choices(("Needs Review", "In Review", "Draft"), (4, 4, 1))[0],
+                            None,
+                            min(at, NOW_OFFSET - 2 * HOUR),
+                            True,
+                        )
+                    )
                 if all(q[0] in CHECKED for q in quotes) and rng.random() < CONFIG_SHARE:
                     quotes = [(st, "config", t, alt) for st, _, t, alt in quotes]
                 else:
-                    quotes = [(st, (("pricing" if rng.random() < PRICING_SHARE else None) if st in CHECKED
-                                    else None), t, alt) for st, _, t, alt in quotes]
+                    quotes = [
+                        (st, (("pricing" if rng.random() < PRICING_SHARE else None) if st in CHECKED else None), t, alt)
+                        for st, _, t, alt in quotes
+                    ]
         violation = "config" if any(q[1] == "config" for q in quotes) else None
         # Line items.
         n_lines = rng.randint(1, 4) if ctx.b2b else rng.choices((1, 2, 3), (6, 3, 1))[0]
@@ -354,10 +420,19 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             amount += total
             lid = w.new_id("OpportunityLineItem")
             oli_ids.append(lid)
-            w.add("OpportunityLineItem", {"Id": lid, "Name": f"{opp_name} {pr.name}", "OpportunityId": oid,
-                                          "PricebookEntryId": pr.pbe_id, "Product2Id": pr.id,
-                                          "Quantity": float(q), "TotalPrice": total,
-                                          "CreatedDate": c.dt(created + 120)})
+            w.add(
+                "OpportunityLineItem",
+                {
+                    "Id": lid,
+                    "Name": f"{opp_name} {pr.name}",
+                    "OpportunityId": oid,
+                    "PricebookEntryId": pr.pbe_id,
+                    "Product2Id": pr.id,
+                    "Quantity": float(q),
+                    "TotalPrice": total,
+                    "CreatedDate": c.dt(created + 120),
+                },
+            )
         contract_id = None
         if closed:
             contract_id = w.new_id("Contract")
@@ -367,13 +442,23 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             close_date = c.d(bounds[4])
         else:
             close_date = c.d(NOW_OFFSET + rng.randint(7, 60) * DAY)
-        w.add("Opportunity", {
-            "Id": oid, "Name": opp_name, "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact],
-            "ContractID__c": contract_id, "Amount": round(amount, 2), "CloseDate": close_date,
-            "CreatedDate": c.dt(created),
-            "Description": records.opportunity_description(trng, product0.name),
-            "OwnerId": agent.user_id, "Probability": STAGE_PROBABILITY[STAGES[label]],
-            "StageName": STAGES[label]})
+        w.add(
+            "Opportunity",
+            {
+                "Id": oid,
+                "Name": opp_name,
+                "AccountId": ctx.acc_id[ai],
+                "ContactId": ctx.con_id[contact],
+                "ContractID__c": contract_id,
+                "Amount": round(amount, 2),
+                "CloseDate": close_date,
+                "CreatedDate": c.dt(created),
+                "Description": records.opportunity_description(trng, product0.name),
+                "OwnerId": agent.user_id,
+                "Probability": STAGE_PROBABILITY[STAGES[label]],
+                "StageName": STAGES[label],
+            },
+        )
         if mislabelled:
             w.truth("Opportunity", oid, "true_stage", STAGES[true_stage])
         # Activities for every stage reached so far.
@@ -381,11 +466,17 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
         misfit = planning and rng.random() < MISFIT_SHARE
         for k in range(true_stage + 1):
             lo_t = bounds[k]
-            hi_t = NOW_OFFSET if k == true_stage and not closed else (
-                min(NOW_OFFSET, bounds[k] + 10 * DAY) if k == 4 else bounds[k + 1])
-            current = (k == true_stage and not closed)
-            n_tasks = (rng.choice((1, 2, 2, 3)) if current else rng.choice((0, 1, 1, 2))) if k < 4 else \
-                (1 if rng.random() < 0.5 else 0)
+            hi_t = (
+                NOW_OFFSET
+                if k == true_stage and not closed
+                else (min(NOW_OFFSET, bounds[k] + 10 * DAY) if k == 4 else bounds[k + 1])
+            )
+            current = k == true_stage and not closed
+            n_tasks = (
+                (rng.choice((1, 2, 2, 3)) if current else rng.choice((0, 1, 1, 2)))
+                if k < 4
+                else (1 if rng.random() < 0.5 else 0)
+            )
             for j in range(n_tasks):
                 planned = current and (j == 0 or rng.random() < 0.5) and rng.random() < 0.85
                 if planned and misfit:
@@ -410,35 +501,78 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                 st = work_time(rng, lo_t + rng.uniform(0, 1) * (hi_t - lo_t))
                 st = min(st, NOW_OFFSET - 2 * HOUR)
                 allday = rng.random() < 0.05
-                w.add("Event", {"Id": w.new_id("Event"), "Subject": subj, "Description": desc,
-                                "StartDateTime": c.dt(st), "DurationInMinutes": 1440 if allday else rng.choice((30, 45, 60, 90)),
-                                "IsAllDayEvent": 1 if allday else 0, "Location": rng.choice(LOCATIONS),
-                                "OwnerId": agent.user_id, "WhatId": oid,
-                                "CreatedDate": c.dt(max(created, st - rng.randint(1, 10) * DAY))})
+                w.add(
+                    "Event",
+                    {
+                        "Id": w.new_id("Event"),
+                        "Subject": subj,
+                        "Description": desc,
+                        "StartDateTime": c.dt(st),
+                        "DurationInMinutes": 1440 if allday else rng.choice((30, 45, 60, 90)),
+                        "IsAllDayEvent": 1 if allday else 0,
+                        "Location": rng.choice(LOCATIONS),
+                        "OwnerId": agent.user_id,
+                        "WhatId": oid,
+                        "CreatedDate": c.dt(max(created, st - rng.randint(1, 10) * DAY)),
+                    },
+                )
         if misfit:
-            _candidate_tasks(ctx, rng, trng, stage=true_stage, since=bounds[true_stage],
-                             owner=agent.user_id, what=oid, who=ctx.con_id[contact])
+            _candidate_tasks(
+                ctx,
+                rng,
+                trng,
+                stage=true_stage,
+                since=bounds[true_stage],
+                owner=agent.user_id,
+                what=oid,
+                who=ctx.con_id[contact],
+            )
         # A sales call showing where the deal really is.
         if rng.random() < call_share:  # alike for every deal: having a call is no sign of a stale stage
             hint = min(true_stage, 3)
             lo_t, hi_t = bounds[hint], min(NOW_OFFSET, bounds[hint + 1])
             t = work_time(rng, lo_t + rng.uniform(0.1, 0.9) * (hi_t - lo_t))
-            write_call(ctx, trng, plan_call(
-                ctx, rng, lead_id=None, opp_id=oid, t=max(created + HOUR, t), agent=agent.name,
-                contact=ctx.con_name[contact], company=acc_name if ctx.b2b else None,
-                product=product0.name, bant=dict.fromkeys(BANT, True), hint=STAGES[hint], pool=pool))
+            write_call(
+                ctx,
+                trng,
+                plan_call(
+                    ctx,
+                    rng,
+                    lead_id=None,
+                    opp_id=oid,
+                    t=max(created + HOUR, t),
+                    agent=agent.name,
+                    contact=ctx.con_name[contact],
+                    company=acc_name if ctx.b2b else None,
+                    product=product0.name,
+                    bant=dict.fromkeys(BANT, True),
+                    hint=STAGES[hint],
+                    pool=pool,
+                ),
+            )
         # Quotes and their lines.
         final_discounts = None
         for qi, (status, kind, qt, alt) in enumerate(quotes):
             qt = min(qt, NOW_OFFSET - HOUR)
             quote_lines = [(p, _alt_quantity(ctx, rng, p, q)) for p, q in lines] if alt else lines
             quote_id = w.new_id("Quote")
-            w.add("Quote", {"Id": quote_id, "Name": f"{opp_name} Q{qi + 1}", "AccountId": ctx.acc_id[ai],
-                            "ContactId": ctx.con_id[contact], "OpportunityId": oid, "CreatedDate": c.dt(qt),
-                            "ExpirationDate": c.d(qt + 30 * DAY),
-                            "Description": records.quote_description(
-                                trng, qi + 1, alt, [(prods[p].name, q) for p, q in quote_lines]),
-                            "Status": status, "OwnerId": agent.user_id})
+            w.add(
+                "Quote",
+                {
+                    "Id": quote_id,
+                    "Name": f"{opp_name} Q{qi + 1}",
+                    "AccountId": ctx.acc_id[ai],
+                    "ContactId": ctx.con_id[contact],
+                    "OpportunityId": oid,
+                    "CreatedDate": c.dt(qt),
+                    "ExpirationDate": c.d(qt + 30 * DAY),
+                    "Description": records.quote_description(
+                        trng, qi + 1, alt, [(prods[p].name, q) for p, q in quote_lines]
+                    ),
+                    "Status": status,
+                    "OwnerId": agent.user_id,
+                },
+            )
             bad_line = rng.randrange(len(lines)) if kind == "pricing" else None
             discounts = []
             for li, ((p, q), oli) in enumerate(zip(quote_lines, oli_ids)):
@@ -450,11 +584,21 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
                 else:
                     disc = _discount_ok(rng, cap)
                 discounts.append(disc)
-                w.add("QuoteLineItem", {
-                    "Id": w.new_id("QuoteLineItem"), "QuoteId": quote_id, "OpportunityLineItemId": oli,
-                    "PricebookEntryId": pr.pbe_id, "Product2Id": pr.id, "Quantity": float(q),
-                    "UnitPrice": pr.price, "Discount": disc,
-                    "TotalPrice": round(q * pr.price * (1 - disc / 100), 2), "CreatedDate": c.dt(qt)})
+                w.add(
+                    "QuoteLineItem",
+                    {
+                        "Id": w.new_id("QuoteLineItem"),
+                        "QuoteId": quote_id,
+                        "OpportunityLineItemId": oli,
+                        "PricebookEntryId": pr.pbe_id,
+                        "Product2Id": pr.id,
+                        "Quantity": float(q),
+                        "UnitPrice": pr.price,
+                        "Discount": disc,
+                        "TotalPrice": round(q * pr.price * (1 - disc / 100), 2),
+                        "CreatedDate": c.dt(qt),
+                    },
+                )
             if kind == "config":
                 w.truth("Quote", quote_id, "config_violation", config_kid)
             if status == "Accepted":
@@ -464,25 +608,48 @@ def opportunities(ctx: Ctx, leads: list[LeadPlan]) -> None:
             signed = work_time(rng, close_t)
             signed = min(signed, NOW_OFFSET - HOUR)
             start = min(NOW_OFFSET, signed + rng.randint(0, 14) * DAY)
-            crow: Row = {"Id": contract_id, "AccountId": ctx.acc_id[ai], "CustomerSignedDate": c.d(signed),
-                    "StartDate": c.d(start), "ContractTerm": rng.choice((12, 12, 24, 24, 36)),
-                    "Description": records.contract_description(trng, opp_name), "Status": "Activated",
-                    "CreatedDate": c.dt(max(created + HOUR, signed - rng.randint(1, 5) * DAY))}
+            crow: Row = {
+                "Id": contract_id,
+                "AccountId": ctx.acc_id[ai],
+                "CustomerSignedDate": c.d(signed),
+                "StartDate": c.d(start),
+                "ContractTerm": rng.choice((12, 12, 24, 24, 36)),
+                "Description": records.contract_description(trng, opp_name),
+                "Status": "Activated",
+                "CreatedDate": c.dt(max(created + HOUR, signed - rng.randint(1, 5) * DAY)),
+            }
             if ctx.b2b:
                 crow["CompanySignedDate"] = c.d(min(NOW_OFFSET, signed + rng.randint(0, 3) * DAY))
             w.add("Contract", crow)
             order_id = w.new_id("Order")
-            w.add("Order", {"Id": order_id, "AccountId": ctx.acc_id[ai], "ContractId": contract_id,
-                            "EffectiveDate": c.d(start),
-                            "OwnerId": agent.user_id, "Pricebook2Id": ctx.standard_pb, "Status": "Activated",
-                            "CreatedDate": c.dt(signed)})
+            w.add(
+                "Order",
+                {
+                    "Id": order_id,
+                    "AccountId": ctx.acc_id[ai],
+                    "ContractId": contract_id,
+                    "EffectiveDate": c.d(start),
+                    "OwnerId": agent.user_id,
+                    "Pricebook2Id": ctx.standard_pb,
+                    "Status": "Activated",
+                    "CreatedDate": c.dt(signed),
+                },
+            )
             discounts = final_discounts or [0.0] * len(lines)
             for (p, q), disc in zip(lines, discounts):
                 pr = prods[p]
-                w.add("OrderItem", {"Id": w.new_id("OrderItem"), "OrderId": order_id,
-                                    "PricebookEntryId": pr.pbe_id, "Product2Id": pr.id, "Quantity": float(q),
-                                    "UnitPrice": round(pr.price * (1 - disc / 100), 2),
-                                    "CreatedDate": c.dt(signed)})
+                w.add(
+                    "OrderItem",
+                    {
+                        "Id": w.new_id("OrderItem"),
+                        "OrderId": order_id,
+                        "PricebookEntryId": pr.pbe_id,
+                        "Product2Id": pr.id,
+                        "Quantity": float(q),
+                        "UnitPrice": round(pr.price * (1 - disc / 100), 2),
+                        "CreatedDate": c.dt(signed),
+                    },
+                )
     w.done()
 
 
@@ -496,8 +663,9 @@ def _alt_quantity(ctx: Ctx, rng: random.Random, p: int, q: int) -> int:
     return rng.choice((1, 2, 3))
 
 
-def _candidate_tasks(ctx: Ctx, rng: random.Random, trng: random.Random, *, stage: int, since: float, owner: str,
-                     what: str, who: str) -> None:
+def _candidate_tasks(
+    ctx: Ctx, rng: random.Random, trng: random.Random, *, stage: int, since: float, owner: str, what: str, who: str
+) -> None:
     """All the Not Started tasks of a deal with misfits: 8-12 or 13-20 (CANDIDATE_SPANS), 4-7 of
     them (labelled `misfit_task`) meant for another stage. Fitting and misfit tasks are written in
     random order with dates drawn alike, so neither their Ids nor their dates tell them apart."""
@@ -508,18 +676,30 @@ def _candidate_tasks(ctx: Ctx, rng: random.Random, trng: random.Random, *, stage
     for k in stages:
         subj, desc = activities.activity(trng, org=ctx.org, stage=STAGES[k], kind="task")
         t = since + rng.uniform(0, 0.8) * (NOW_OFFSET - since)
-        tid = _task(ctx, rng, subj, desc, "Not Started", ctx.clock.d(NOW_OFFSET + rng.randint(1, 21) * DAY),
-                    owner, what, who, t)
+        tid = _task(
+            ctx, rng, subj, desc, "Not Started", ctx.clock.d(NOW_OFFSET + rng.randint(1, 21) * DAY), owner, what, who, t
+        )
         if k != stage:
             ctx.w.truth("Task", tid, "misfit_task", {"opportunity": what, "fits_stage": STAGES[k]})
 
 
-def _task(ctx: Ctx, rng: random.Random, subj: str, desc: str, status: str, due: str, owner: str, what: str, who: str,
-          t: float) -> str:
+def _task(
+    ctx: Ctx, rng: random.Random, subj: str, desc: str, status: str, due: str, owner: str, what: str, who: str, t: float
+) -> str:
     tid = ctx.w.new_id("Task")
-    ctx.w.add("Task", {"Id": tid, "Subject": subj, "Description": desc, "Status": status,
-                       "Priority": rng.choices(PRIORITIES, cum_weights=PRIORITY_CUM)[0],
-                       "ActivityDate": due, "OwnerId": owner, "WhatId": what, "WhoId": who,
-                       "CreatedDate": ctx.clock.dt(min(t, NOW_OFFSET - HOUR))})
+    ctx.w.add(
+        "Task",
+        {
+            "Id": tid,
+            "Subject": subj,
+            "Description": desc,
+            "Status": status,
+            "Priority": rng.choices(PRIORITIES, cum_weights=PRIORITY_CUM)[0],
+            "ActivityDate": due,
+            "OwnerId": owner,
+            "WhatId": what,
+            "WhoId": who,
+            "CreatedDate": ctx.clock.dt(min(t, NOW_OFFSET - HOUR)),
+        },
+    )
     return tid
-

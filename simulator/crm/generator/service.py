@@ -55,8 +55,15 @@ def _plan_times(ctx: Ctx, rng: random.Random) -> list[tuple[int, int]]:
     return plan
 
 
-def _pick_agent(rng: random.Random, agents: list[ServiceAgent], loads: list[float], t: float, issue: int, product: int,
-                exclude: ServiceAgent | None = None) -> ServiceAgent:
+def _pick_agent(
+    rng: random.Random,
+    agents: list[ServiceAgent],
+    loads: list[float],
+    t: float,
+    issue: int,
+    product: int,
+    exclude: ServiceAgent | None = None,
+) -> ServiceAgent:
     """A service agent for a case, weighted by their share of new cases (`loads`: each agent's, in
     the case's quarter) and expertise."""
     weights, cands = [], []
@@ -103,8 +110,9 @@ def cases(ctx: Ctx) -> None:
             owners.append(_pick_agent(rng, agents, loads[q], t, issue, p, exclude=owners[-1]))
         final = owners[-1]
         state = ctx.states[ctx.acc_state[ai]]
-        hours = (base_hours * final.speed_at(t) * state.factor_at(t) * rng.lognormvariate(0, 0.3)
-                 + 10 * (len(owners) - 1) * rng.uniform(0.5, 1.5))
+        hours = base_hours * final.speed_at(t) * state.factor_at(t) * rng.lognormvariate(0, 0.3) + 10 * (
+            len(owners) - 1
+        ) * rng.uniform(0.5, 1.5)
         close_t = t + max(0.5, hours) * HOUR
         age = -t / DAY
         p_close = 0.93 if age > 365 else 0.78 if age > 120 else 0.55
@@ -122,8 +130,9 @@ def cases(ctx: Ctx) -> None:
         breach, breach_channel = None, None
         if (has_email or has_chat) and policies and rng.random() < 0.8:
             breach = rng.choice(policies)
-            breach_channel = ("email" if has_email else "chat") if not (has_email and has_chat) \
-                else rng.choice(("email", "chat"))
+            breach_channel = (
+                ("email" if has_email else "chat") if not (has_email and has_chat) else rng.choice(("email", "chat"))
+            )
         # refund and credit limits hold per case: one conversation settles them, the breach's if any
         grants = (breach_channel or trng.choice(("email", "chat"))) if has_email and has_chat else None
         origin = "Chat" if has_chat else "Email" if has_email else rng.choice(("Phone", "Web", "Phone", "Email"))
@@ -132,17 +141,31 @@ def cases(ctx: Ctx) -> None:
         first = ctx.con_name[contact].split(" ")[0]
         subject, desc = threads.case_text(trng, product=product.name, issue=issue_d, customer_first=first)
         cid = w.new_id("Case")
-        w.add("Case", {
-            "Id": cid, "Subject": subject, "Description": desc, "Status": status,
-            "Priority": rng.choices(PRIORITIES, cum_weights=_PRIORITY_CUM)[0], "Origin": origin,
-            "OwnerId": final.user_id, "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact],
-            "CreatedDate": c.dt(t), "ClosedDate": c.dt(close_t) if closed else None,
-            "IssueId__c": None if status == "New" else issue_id, "OrderItemId__c": item_id})
+        w.add(
+            "Case",
+            {
+                "Id": cid,
+                "Subject": subject,
+                "Description": desc,
+                "Status": status,
+                "Priority": rng.choices(PRIORITIES, cum_weights=_PRIORITY_CUM)[0],
+                "Origin": origin,
+                "OwnerId": final.user_id,
+                "AccountId": ctx.acc_id[ai],
+                "ContactId": ctx.con_id[contact],
+                "CreatedDate": c.dt(t),
+                "ClosedDate": c.dt(close_t) if closed else None,
+                "IssueId__c": None if status == "New" else issue_id,
+                "OrderItemId__c": item_id,
+            },
+        )
         if status == "New":
             w.truth("Case", cid, "case_issue", issue_id)
         # History: creation, first assignment, transfers, closure.
-        hist: list[tuple[float, str, str | None, str | None]] = [(t, "Case Creation", None, None),
-                (t + rng.randint(60, 900), "Owner Assignment", None, owners[0].user_id)]
+        hist: list[tuple[float, str, str | None, str | None]] = [
+            (t, "Case Creation", None, None),
+            (t + rng.randint(60, 900), "Owner Assignment", None, owners[0].user_id),
+        ]
         if len(owners) > 1:
             lo, hi = t + 1000, max(t + 1200, end_t - 120)
             times = sorted(rng.uniform(lo, hi) for _ in owners[1:])
@@ -151,19 +174,35 @@ def cases(ctx: Ctx) -> None:
         if closed:
             hist.append((close_t, "Case Closed", None, None))
         for tt, fld, old, new in hist:
-            w.add("CaseHistory__c", {"Id": w.new_id("CaseHistory__c"), "CaseId__c": cid,
-                                     "CreatedDate": c.dt(tt), "Field__c": fld,
-                                     "OldValue__c": old, "NewValue__c": new})
+            w.add(
+                "CaseHistory__c",
+                {
+                    "Id": w.new_id("CaseHistory__c"),
+                    "CaseId__c": cid,
+                    "CreatedDate": c.dt(tt),
+                    "Field__c": fld,
+                    "OldValue__c": old,
+                    "NewValue__c": new,
+                },
+            )
         if breach is not None:
             w.truth("Case", cid, "policy_breach", breach[0])
         cust_name = ctx.con_name[contact]
         cust_email = ctx.con_email[contact] or ctx.acc_email[ai]
         if has_email:
             agent = final
-            msgs = threads.case_emails(trng, org=ctx.org, customer=cust_name, customer_email=cust_email or "",
-                                    agent=agent.name, agent_email=agent.email, product=product.name,
-                                    issue=issue_d, breach=breach[1] if breach and breach_channel == "email" else None,
-                                    grants=grants != "chat")
+            msgs = threads.case_emails(
+                trng,
+                org=ctx.org,
+                customer=cust_name,
+                customer_email=cust_email or "",
+                agent=agent.name,
+                agent_email=agent.email,
+                product=product.name,
+                issue=issue_d,
+                breach=breach[1] if breach and breach_channel == "email" else None,
+                grants=grants != "chat",
+            )
             span = max(600, end_t - t)
             times = sorted(t + 60 + rng.uniform(0, 1) * (span - 120) for _ in msgs)
             frm: str | None
@@ -173,23 +212,50 @@ def cases(ctx: Ctx) -> None:
                     frm, to, to_id = agent.email, cust_email, ctx.con_id[contact]
                 else:
                     frm, to, to_id = cust_email, agent.email, agent.user_id
-                w.add("EmailMessage", {"Id": w.new_id("EmailMessage"), "ParentId": cid,
-                                       "RelatedToId": ctx.acc_id[ai], "Subject": msg["subject"],
-                                       "TextBody": msg["body"], "FromAddress": frm, "ToAddress": to,
-                                       "ToIds": to_id, "MessageDate": c.dt(tt), "CreatedDate": c.dt(tt)})
+                w.add(
+                    "EmailMessage",
+                    {
+                        "Id": w.new_id("EmailMessage"),
+                        "ParentId": cid,
+                        "RelatedToId": ctx.acc_id[ai],
+                        "Subject": msg["subject"],
+                        "TextBody": msg["body"],
+                        "FromAddress": frm,
+                        "ToAddress": to,
+                        "ToIds": to_id,
+                        "MessageDate": c.dt(tt),
+                        "CreatedDate": c.dt(tt),
+                    },
+                )
         if has_chat:
             chat_no += 1
             agent = owners[0]
-            body = threads.chat_transcript(trng, org=ctx.org, customer=cust_name, customer_email=cust_email or "",
-                                        agent=agent.name, product=product.name,
-                                        issue=issue_d, breach=breach[1] if breach and breach_channel == "chat" else None,
-                                        sentiment=rng.choice(("positive", "neutral", "negative")),
-                                        grants=grants != "email")
+            body = threads.chat_transcript(
+                trng,
+                org=ctx.org,
+                customer=cust_name,
+                customer_email=cust_email or "",
+                agent=agent.name,
+                product=product.name,
+                issue=issue_d,
+                breach=breach[1] if breach and breach_channel == "chat" else None,
+                sentiment=rng.choice(("positive", "neutral", "negative")),
+                grants=grants != "email",
+            )
             start = t + rng.randint(30, 300)
-            w.add("LiveChatTranscript", {
-                "Id": w.new_id("LiveChatTranscript"), "Name": f"{chat_no:08d}", "CaseId": cid,
-                "AccountId": ctx.acc_id[ai], "ContactId": ctx.con_id[contact], "OwnerId": agent.user_id,
-                "Body": body, "EndTime": c.dt(min(NOW_OFFSET, start + rng.randint(300, 2400))),
-                "LiveChatVisitorId": ids.make_id("571", chat_no), "CreatedDate": c.dt(min(start, NOW_OFFSET))})
+            w.add(
+                "LiveChatTranscript",
+                {
+                    "Id": w.new_id("LiveChatTranscript"),
+                    "Name": f"{chat_no:08d}",
+                    "CaseId": cid,
+                    "AccountId": ctx.acc_id[ai],
+                    "ContactId": ctx.con_id[contact],
+                    "OwnerId": agent.user_id,
+                    "Body": body,
+                    "EndTime": c.dt(min(NOW_OFFSET, start + rng.randint(300, 2400))),
+                    "LiveChatVisitorId": ids.make_id("571", chat_no),
+                    "CreatedDate": c.dt(min(start, NOW_OFFSET)),
+                },
+            )
     w.done("Case", "CaseHistory__c", "EmailMessage", "LiveChatTranscript")
-

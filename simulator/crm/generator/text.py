@@ -16,8 +16,26 @@ from typing import TypedDict, TypeVar
 
 from simulator.crm.generator import vocab
 
-CITIES = ("Tucson", "Raleigh", "Spokane", "Madison", "Boise", "Savannah", "Omaha", "Fresno", "Dayton",
-           "Knoxville", "Reno", "Albany", "Lubbock", "Eugene", "Tulsa", "Provo", "Duluth", "Mobile")
+CITIES = (
+    "Tucson",
+    "Raleigh",
+    "Spokane",
+    "Madison",
+    "Boise",
+    "Savannah",
+    "Omaha",
+    "Fresno",
+    "Dayton",
+    "Knoxville",
+    "Reno",
+    "Albany",
+    "Lubbock",
+    "Eugene",
+    "Tulsa",
+    "Provo",
+    "Duluth",
+    "Mobile",
+)
 
 Unique = TypeVar("Unique", str, tuple[str, str])  # a name, or a (first, last) pair
 
@@ -96,8 +114,11 @@ def _every_company_name() -> frozenset[str]:
     """Every name `company_name` can write."""
     roots, forms = vocab.COMPANY_ROOTS, vocab.COMPANY_FORMS
     with_descriptor = [f"{root} {desc}" for root in roots for desc in vocab.COMPANY_DESCRIPTORS]
-    return frozenset(with_descriptor + [f"{name} {form}" for name in with_descriptor for form in forms]
-                     + [f"{root} {form}" for root in roots for form in forms])
+    return frozenset(
+        with_descriptor
+        + [f"{name} {form}" for name in with_descriptor for form in forms]
+        + [f"{root} {form}" for root in roots for form in forms]
+    )
 
 
 class CompanyNames:
@@ -132,12 +153,19 @@ def industries() -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # catalogs
 
+
 def _build_products(catalog: Mapping[str, tuple[str, tuple[tuple[str, str], ...]]]) -> tuple[ProductEntry, ...]:
     out: list[ProductEntry] = []
     for fam_i, (family, (prefix, items)) in enumerate(catalog.items()):
         for i, (name, desc) in enumerate(items):
-            out.append({"name": name, "family": family, "description": desc,
-                        "sku": f"{prefix}-{(fam_i + 1) * 1000 + (i + 1) * 10}"})
+            out.append(
+                {
+                    "name": name,
+                    "family": family,
+                    "description": desc,
+                    "sku": f"{prefix}-{(fam_i + 1) * 1000 + (i + 1) * 10}",
+                }
+            )
     return tuple(out)
 
 

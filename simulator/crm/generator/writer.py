@@ -47,9 +47,11 @@ if TYPE_CHECKING:
 SCOPE = "org-writer"  # the response cache's scope for the writer's requests
 SYSTEM_PROMPT = render("writer_system")  # simulator/prompts/writer_system.j2
 
-_ANCHOR = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # an email
-                     r"|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b"  # an Id
-                     r"|(?<!\w)\$?\d(?:[\d,]*\d)?(?:\.\d+)?%?")  # an amount or number
+_ANCHOR = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # an email
+    r"|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b"  # an Id
+    r"|(?<!\w)\$?\d(?:[\d,]*\d)?(?:\.\d+)?%?"
+)  # an amount or number
 _CAPITALISED = re.compile(r"[A-Z][\w&'-]*(?:\s+(?:&\s+)?[A-Z0-9][\w&'-]*)*")
 _POSSESSIVE = re.compile(r"['’]s$")  # Acme Corp's -> Acme Corp
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
@@ -73,8 +75,12 @@ class Writer:
         """What the org records as its writer (OrgMeta.writer), with no secret."""
         from simulator.models.cache import reply_settings
 
-        data = {"model": reply_settings(self.spec.settings()), "cache": str(Path(self.cache).resolve()),
-                "scope": SCOPE, "prompt": hashlib.sha256(SYSTEM_PROMPT.encode()).hexdigest()[:12]}
+        data = {
+            "model": reply_settings(self.spec.settings()),
+            "cache": str(Path(self.cache).resolve()),
+            "scope": SCOPE,
+            "prompt": hashlib.sha256(SYSTEM_PROMPT.encode()).hexdigest()[:12],
+        }
         if self.fields is not None:
             data["fields"] = [f"{o}.{f}" for o, f in self.fields]
         return redact(json.dumps(data, sort_keys=True))
@@ -140,8 +146,10 @@ class Checker:
         for run in _CAPITALISED.findall(text):
             words, i = [_POSSESSIVE.sub("", w) for w in run.split()], 0
             while i < len(words):
-                j = next((j for j in range(min(len(words), i + self._longest), i, -1)
-                          if tuple(words[i:j]) in self.names), None)
+                j = next(
+                    (j for j in range(min(len(words), i + self._longest), i, -1) if tuple(words[i:j]) in self.names),
+                    None,
+                )
                 if j is not None:
                     found.add(" ".join(words[i:j]))
                 i = j or i + 1
@@ -151,9 +159,17 @@ class Checker:
 Progress = Callable[[int, int, Tally], None]  # (records done, records in all, tally so far)
 
 
-def build_written_org(org: str, out: Path, *, writer: Writer, seed: int = 0, scale: float = 1.0,
-                      as_of: date = DEFAULT_AS_OF, progress: Callable[[str, int], None] | None = None,
-                      rewritten: Progress | None = None) -> tuple[store.OrgMeta, Tally]:
+def build_written_org(
+    org: str,
+    out: Path,
+    *,
+    writer: Writer,
+    seed: int = 0,
+    scale: float = 1.0,
+    as_of: date = DEFAULT_AS_OF,
+    progress: Callable[[str, int], None] | None = None,
+    rewritten: Progress | None = None,
+) -> tuple[store.OrgMeta, Tally]:
     """Build org `org` from the grammar, rewrite its prose with `writer`, and publish it at `out`
     atomically: on any failure (WriterError included) nothing is written at `out`."""
     with files.replacing(out) as tmp:
@@ -206,8 +222,9 @@ def _records(conn: sqlite3.Connection, fields: Iterable[tuple[str, str]]) -> lis
 Updates = dict[tuple[str, str], list[tuple[str, str]]]  # (object, field) -> (new text, record Id) of each change
 
 
-async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker,
-                       rewritten: Progress) -> tuple[Updates, Tally]:
+async def _rewrite_all(
+    records: list[Record], writer: Writer, checker: Checker, rewritten: Progress
+) -> tuple[Updates, Tally]:
     """Ask the model for every record, through the response cache; the rows to update per
     (object, field) and the tally."""
     from simulator.models.cache import ResponseCache
@@ -225,8 +242,9 @@ async def _rewrite_all(records: list[Record], writer: Writer, checker: Checker,
         cache.close()
 
 
-async def _ask_all(client: ModelClient, records: list[Record], checker: Checker,
-                   rewritten: Progress) -> tuple[Updates, Tally]:
+async def _ask_all(
+    client: ModelClient, records: list[Record], checker: Checker, rewritten: Progress
+) -> tuple[Updates, Tally]:
     """`_rewrite_all` with a client: at most the spec's max_concurrency records at once; the first
     WriterError stops the rest."""
     updates: Updates = {}
@@ -258,8 +276,7 @@ async def _ask_all(client: ModelClient, records: list[Record], checker: Checker,
 
 
 def _prompt(record: Record, checker: Checker) -> str:
-    keep = {name: spans for name, text in record.texts.items()
-            if (spans := checker.spans(record.obj, name, text))}
+    keep = {name: spans for name, text in record.texts.items() if (spans := checker.spans(record.obj, name, text))}
     payload = {"object": record.obj, "fields": record.texts, **({"keep": keep} if keep else {})}
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
@@ -271,8 +288,10 @@ async def _ask(client: ModelClient, record: Record, checker: Checker) -> dict[st
     from simulator.infra.errors import AgentError, InfraError
     from simulator.models.calls import model_errors
 
-    messages: list[LLMMessage] = [SystemMessage(content=SYSTEM_PROMPT),
-                                  UserMessage(content=_prompt(record, checker), source=SCOPE)]
+    messages: list[LLMMessage] = [
+        SystemMessage(content=SYSTEM_PROMPT),
+        UserMessage(content=_prompt(record, checker), source=SCOPE),
+    ]
     try:
         with model_errors():
             result = await client.create(messages)

@@ -36,16 +36,20 @@ STORED_VALUE = frozenset({"TOLABEL", "FORMAT"})  # the stored value here: no tra
 RECORD_CALLS = STORED_VALUE | {"FIELDS"}  # calls allowed in a query returning records
 FIELDS_LIMIT = 200  # FIELDS(ALL) and FIELDS(CUSTOM) need LIMIT of at most this
 MAX_SUBTOTAL_FIELDS = 3  # fields in GROUP BY ROLLUP(...) or CUBE(...)
-SCALE = 10 ** 2  # every currency, double and percent field here has scale 2, as in Salesforce
+SCALE = 10**2  # every currency, double and percent field here has scale 2, as in Salesforce
 MAX_OFFSET = 2000
 CHUNK = 900  # parent Ids per child-subquery statement
 IDS = "@parent_ids@"  # where a child subquery's SQL takes the parent Id placeholders
-_MAX_LIMIT = 2 ** 62
+_MAX_LIMIT = 2**62
 _ID_TYPES = ("id", "reference")
 _ID = re.compile(r"[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?")
 _RANGE_SQL = {  # relative date literal [lo, hi) by operator
-    "=": ("({x} >= ? AND {x} < ?)", "lo", "hi"), "!=": ("({x} IS NULL OR {x} < ? OR {x} >= ?)", "lo", "hi"),
-    "<": ("{x} < ?", "lo"), ">=": ("{x} >= ?", "lo"), "<=": ("{x} < ?", "hi"), ">": ("{x} >= ?", "hi"),
+    "=": ("({x} >= ? AND {x} < ?)", "lo", "hi"),
+    "!=": ("({x} IS NULL OR {x} < ? OR {x} >= ?)", "lo", "hi"),
+    "<": ("{x} < ?", "lo"),
+    ">=": ("{x} >= ?", "lo"),
+    "<=": ("{x} < ?", "hi"),
+    ">": ("{x} >= ?", "hi"),
 }
 
 
@@ -65,6 +69,7 @@ def formatter(type_: str) -> Convert:
 
 
 # --- expressions ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Expr:
@@ -92,8 +97,11 @@ class Scope:
 
     def search(self, fts: str, match: str) -> None:
         """Keep only the rows matching FTS5 expression `match` in index `fts` (for SOSL)."""
-        self.join_sql.insert(0, f"JOIN (SELECT rowid AS _r, rank AS _rank FROM {q(fts)} WHERE {q(fts)} "
-                                f"MATCH ?) f ON f._r = {self.root}.rowid")
+        self.join_sql.insert(
+            0,
+            f"JOIN (SELECT rowid AS _r, rank AS _rank FROM {q(fts)} WHERE {q(fts)} "
+            f"MATCH ?) f ON f._r = {self.root}.rowid",
+        )
         self.join_params.append(match)
 
     def node(self, rels: tuple[str, ...]) -> tuple[str, SObject]:
@@ -123,23 +131,22 @@ class Scope:
                     f"Didn't understand relationship '{rel}' in field path. If you are attempting to "
                     "use a custom relationship, be sure to append the '__r' after the custom "
                     "relationship name. Please reference your WSDL or the describe call for the "
-                    "appropriate names.")
+                    "appropriate names."
+                )
             assert lookup.relationship_name is not None  # (parent_field matched it)
             rels += (lookup.relationship_name,)
             table, obj = self._join(rels, table, lookup)
         fld = obj.field(parts[-1])
         if fld is None:
             raise no_such_column(parts[-1], obj.name)
-        return Expr(f"{table}.{q(fld.name)}", fld.type, ("field",) + rels + (fld.name,), fld.name,
-                    rels=rels)
+        return Expr(f"{table}.{q(fld.name)}", fld.type, ("field",) + rels + (fld.name,), fld.name, rels=rels)
 
     def _join(self, rels: tuple[str, ...], table: str, lookup: Field) -> tuple[str, SObject]:
         if rels not in self._joins:
             assert lookup.reference_to is not None  # (a field with a relationship name is a lookup)
             parent = self.schema.require(lookup.reference_to)
             alias = f"t{next(self.tables)}"
-            self.join_sql.append(f"LEFT JOIN {q(parent.name)} {alias} "
-                                 f"ON {alias}.{q('Id')} = {table}.{q(lookup.name)}")
+            self.join_sql.append(f"LEFT JOIN {q(parent.name)} {alias} ON {alias}.{q('Id')} = {table}.{q(lookup.name)}")
             self._joins[rels] = (alias, parent)
         return self._joins[rels]
 
@@ -158,8 +165,9 @@ def operand(scope: Scope, node: Operand, aggregates: bool) -> Expr:
         return _date_function(scope, node)
     if node.name in STORED_VALUE and node.arg is not None:
         return scope.resolve(node.arg)
-    raise malformed(f"Unknown function: {node.name}" if node.name != "FIELDS"
-                    else "FIELDS() can only be used in the SELECT list")
+    raise malformed(
+        f"Unknown function: {node.name}" if node.name != "FIELDS" else "FIELDS() can only be used in the SELECT list"
+    )
 
 
 def grouped_operand(scope: Scope, node: Operand, grouped: frozenset[Key], what: str = "Field") -> Expr:
@@ -176,8 +184,11 @@ def _aggregate(scope: Scope, call: Call, allowed: bool) -> Expr:
     if not allowed:
         raise malformed("Aggregate functions are not supported in this clause: " + call.text)
     if call.arg is None:
-        raise malformed("COUNT() must be the only element in the SELECT list" if call.name == "COUNT"
-                        else f"{call.name}() needs a field")
+        raise malformed(
+            "COUNT() must be the only element in the SELECT list"
+            if call.name == "COUNT"
+            else f"{call.name}() needs a field"
+        )
     arg = scope.resolve(call.arg)
     if call.name in ("SUM", "AVG") and arg.type not in NUMERIC_TYPES:
         raise invalid_field(f"field {arg.name} does not support aggregate operator {call.name}")
@@ -213,6 +224,7 @@ def _date_function(scope: Scope, call: Call) -> Expr:
 
 
 # --- conditions ----------------------------------------------------------------------------
+
 
 @dataclass
 class Where:
@@ -279,8 +291,7 @@ class Where:
             if expr.type not in _ID_TYPES:
                 raise malformed(f"semi join sub-selects are only allowed on Id and reference fields, not '{expr.name}'")
             sub = self._semi_join(cond.values)
-            return (f"({expr.sql} IS NULL OR {expr.sql} NOT IN ({sub}))" if cond.negate
-                    else f"{expr.sql} IN ({sub})")
+            return f"({expr.sql} IS NULL OR {expr.sql} NOT IN ({sub}))" if cond.negate else f"{expr.sql} IN ({sub})"
         values = [coerce(expr, v) for v in cond.values]
         present = [v for v in values if v is not None]
         self.params.extend(present)
@@ -291,13 +302,21 @@ class Where:
         return f"({expr.sql} IS NULL OR NOT {inside})" if cond.negate else inside
 
     def _semi_join(self, query: Query) -> str:
-        if (len(query.select) != 1 or not isinstance(query.select[0], Item)
-                or not isinstance(query.select[0].expr, Path) or query.group_by or query.having
-                or query.order_by or query.limit is not None or query.offset is not None):
-            raise malformed("a semi join or anti join sub-select must select exactly one Id or "
-                            "reference field, with no GROUP BY, ORDER BY, LIMIT or OFFSET")
-        scope = Scope(self.scope.schema, get_object(self.scope.schema, query.obj), query.alias,
-                      self.scope.tables)
+        if (
+            len(query.select) != 1
+            or not isinstance(query.select[0], Item)
+            or not isinstance(query.select[0].expr, Path)
+            or query.group_by
+            or query.having
+            or query.order_by
+            or query.limit is not None
+            or query.offset is not None
+        ):
+            raise malformed(
+                "a semi join or anti join sub-select must select exactly one Id or "
+                "reference field, with no GROUP BY, ORDER BY, LIMIT or OFFSET"
+            )
+        scope = Scope(self.scope.schema, get_object(self.scope.schema, query.obj), query.alias, self.scope.tables)
         column = scope.resolve(query.select[0].expr)
         if column.type not in _ID_TYPES:
             raise malformed(f"semi join sub-selects can only select Id or reference fields, not '{column.name}'")
@@ -309,11 +328,16 @@ class Where:
 
 def type_mismatch(expr: Expr) -> SalesforceError:
     """Salesforce's error for a filter value of the wrong type."""
-    kind, quoted = {"datetime": ("dateTime", False), "date": ("date", False),
-                    "boolean": ("boolean", False), "int": ("integer", False)}.get(
-        expr.type, ("double", False) if expr.type in NUMERIC_TYPES else ("string", True))
-    return invalid_field(f"value of filter criterion for field '{expr.name}' must be of type {kind} "
-                         f"and should {'' if quoted else 'not '}be enclosed in quotes")
+    kind, quoted = {
+        "datetime": ("dateTime", False),
+        "date": ("date", False),
+        "boolean": ("boolean", False),
+        "int": ("integer", False),
+    }.get(expr.type, ("double", False) if expr.type in NUMERIC_TYPES else ("string", True))
+    return invalid_field(
+        f"value of filter criterion for field '{expr.name}' must be of type {kind} "
+        f"and should {'' if quoted else 'not '}be enclosed in quotes"
+    )
 
 
 def coerce(expr: Expr, lit: Literal) -> object:
@@ -321,14 +345,21 @@ def coerce(expr: Expr, lit: Literal) -> object:
     if lit.kind == "null":
         return None
     t = expr.type
-    expected = ("boolean" if t == "boolean" else "number" if t in NUMERIC_TYPES
-                else t if t in ("date", "datetime") else "string")
+    expected = (
+        "boolean"
+        if t == "boolean"
+        else "number"
+        if t in NUMERIC_TYPES
+        else t
+        if t in ("date", "datetime")
+        else "string"
+    )
     if lit.kind != expected:
         raise type_mismatch(expr)
     if t == "boolean":
         assert isinstance(lit.value, bool)  # (expected "boolean", checked above)
         return int(lit.value)
-    if isinstance(lit.value, int) and abs(lit.value) >= 2 ** 63:
+    if isinstance(lit.value, int) and abs(lit.value) >= 2**63:
         raise SalesforceError("NUMBER_OUTSIDE_VALID_RANGE", f"Number is outside of valid range: {lit.value}")
     if t in _ID_TYPES:
         assert isinstance(lit.value, str)  # (expected "string", checked above)
@@ -346,6 +377,7 @@ def get_object(schema: Schema, name: str) -> SObject:
 
 
 # --- plans ----------------------------------------------------------------------------------
+
 
 @dataclass
 class Leaf:
@@ -376,7 +408,7 @@ class ChildPlan:
     def fetch(self, conn: sqlite3.Connection, parent_ids: list[str]) -> dict[str, list[JSON]]:
         out: dict[str, list[JSON]] = {}
         for i in range(0, len(parent_ids), CHUNK):
-            chunk = parent_ids[i:i + CHUNK]
+            chunk = parent_ids[i : i + CHUNK]
             sql = self.sql.replace(IDS, ", ".join("?" * len(chunk)))
             for row in execute(conn, sql, [*chunk, *self.params]):
                 out.setdefault(row[self.parent_column], []).append(build_record(self.shape, row, {}))
@@ -396,8 +428,13 @@ class Plan:
     def records(self, conn: sqlite3.Connection) -> list[JSON]:
         rows = execute(conn, self.sql, self.params)
         if self.shape is None:
-            return [{"attributes": {"type": "AggregateResult"},
-                     **{key: conv(v) for (key, conv), v in zip(self.aggregate_keys, row)}} for row in rows]
+            return [
+                {
+                    "attributes": {"type": "AggregateResult"},
+                    **{key: conv(v) for (key, conv), v in zip(self.aggregate_keys, row)},
+                }
+                for row in rows
+            ]
         children = [(key, plan) for key, plan in self.shape.keys.items() if isinstance(plan, ChildPlan)]
         fetched = {key: plan.fetch(conn, [r[self.shape.id_column] for r in rows]) for key, plan in children}
         return [build_record(self.shape, row, fetched) for row in rows]
@@ -458,6 +495,7 @@ def damaged(exc: Exception) -> SalesforceError:
 
 # --- compiling a SELECT -------------------------------------------------------------------
 
+
 class Columns:
     """The SELECT list being built: SQL expressions, deduplicated, by position."""
 
@@ -493,8 +531,9 @@ def compile_query(schema: Schema, as_of: date, query: Query, search: tuple[str, 
     return _record_plan(new_scope(), as_of, query)
 
 
-def _clauses(scope: Scope, as_of: date, query: Query, *, grouped: frozenset[Key] | None = None,
-             extra_where: str = "") -> tuple[str, str, list[object]]:
+def _clauses(
+    scope: Scope, as_of: date, query: Query, *, grouped: frozenset[Key] | None = None, extra_where: str = ""
+) -> tuple[str, str, list[object]]:
     """FROM ... WHERE ... [GROUP BY ... HAVING ...] and ORDER BY ... LIMIT ..., with parameters.
 
     Conditions compile before the FROM text is taken, since they may add joins. GROUP BY leaves
@@ -524,15 +563,22 @@ def order_terms(scope: Scope, items: tuple[Order, ...], grouped: frozenset[Key] 
     nulls first ascending, last descending."""
     terms: list[tuple[str, str]] = []
     for item in items:
-        expr = (operand(scope, item.expr, aggregates=False) if grouped is None
-                else grouped_operand(scope, item.expr, grouped, "Ordered field"))
+        expr = (
+            operand(scope, item.expr, aggregates=False)
+            if grouped is None
+            else grouped_operand(scope, item.expr, grouped, "Ordered field")
+        )
         collate = " COLLATE NOCASE" if expr.type in TEXT_TYPES else ""
         nulls_first = (not item.desc) if item.nulls_first is None else item.nulls_first
-        terms.append((expr.sql, f"{collate} {'DESC' if item.desc else 'ASC'} NULLS {'FIRST' if nulls_first else 'LAST'}"))
+        terms.append(
+            (expr.sql, f"{collate} {'DESC' if item.desc else 'ASC'} NULLS {'FIRST' if nulls_first else 'LAST'}")
+        )
     return terms
 
 
-def order_sql(scope: Scope, items: tuple[Order, ...], grouped: frozenset[Key] | None, default: str | None = None) -> str:
+def order_sql(
+    scope: Scope, items: tuple[Order, ...], grouped: frozenset[Key] | None, default: str | None = None
+) -> str:
     """The ORDER BY clause of `items` (`default` when there are none)."""
     parts = [sql + direction for sql, direction in order_terms(scope, items, grouped)]
     if not parts and default:
@@ -576,8 +622,9 @@ def _group_keys(scope: Scope, query: Query, rolled: frozenset[int] = frozenset()
     return frozenset(keys)
 
 
-def _aggregate_columns(scope: Scope, query: Query,
-                       grouped: frozenset[Key]) -> tuple[list[str], list[tuple[str, Convert]]]:
+def _aggregate_columns(
+    scope: Scope, query: Query, grouped: frozenset[Key]
+) -> tuple[list[str], list[tuple[str, Convert]]]:
     """SQL and (result key, conversion) of each SELECT item of an aggregate query."""
     columns: list[str] = []
     keys: list[tuple[str, Convert]] = []
@@ -613,7 +660,7 @@ def _grouping_sets(query: Query) -> list[frozenset[int]]:
         raise malformed(f"GROUP BY {query.group_kind} takes at most {MAX_SUBTOTAL_FIELDS} fields")
     if query.group_kind == "ROLLUP":  # subtotals from right to left, then the grand total
         return [frozenset(range(k, n)) for k in range(n, -1, -1)]
-    return [frozenset(i for i in range(n) if mask >> i & 1) for mask in range(2 ** n)]
+    return [frozenset(i for i in range(n) if mask >> i & 1) for mask in range(2**n)]
 
 
 def _subtotal_plan(new_scope: Callable[[], Scope], as_of: date, query: Query) -> Plan:
@@ -633,17 +680,24 @@ def _subtotal_plan(new_scope: Callable[[], Scope], as_of: date, query: Query) ->
         columns, keys = _aggregate_columns(scope, query, grouped)
         terms = order_terms(scope, query.order_by, grouped) + _default_order(scope, query, grouped, rolled)
         body, _, part_params = _clauses(scope, as_of, body_query, grouped=grouped)
-        select = [f"{sql} AS c{i}" for i, sql in enumerate(columns)] + [f"{sql} AS o{i}" for i, (sql, _) in enumerate(terms)]
+        select = [f"{sql} AS c{i}" for i, sql in enumerate(columns)] + [
+            f"{sql} AS o{i}" for i, (sql, _) in enumerate(terms)
+        ]
         parts.append(f"SELECT {', '.join(select)}{body}")
         params += part_params
     tail, tail_params = limit_sql(query)
     order = ", ".join(f"o{i}{direction}" for i, (_, direction) in enumerate(terms))
     visible = ", ".join(f"c{i}" for i in range(len(keys)))
-    return Plan(f"SELECT {visible} FROM ({' UNION ALL '.join(parts)}) ORDER BY {order}{tail}",
-                params + tail_params, aggregate_keys=keys)
+    return Plan(
+        f"SELECT {visible} FROM ({' UNION ALL '.join(parts)}) ORDER BY {order}{tail}",
+        params + tail_params,
+        aggregate_keys=keys,
+    )
 
 
-def _default_order(scope: Scope, query: Query, grouped: frozenset[Key], rolled: frozenset[int]) -> list[tuple[str, str]]:
+def _default_order(
+    scope: Scope, query: Query, grouped: frozenset[Key], rolled: frozenset[int]
+) -> list[tuple[str, str]]:
     """The ROLLUP / CUBE row order after the caller's: per GROUP BY field, subtotal flag then value."""
     terms: list[tuple[str, str]] = []
     for i, g in enumerate(query.group_by):
@@ -663,23 +717,33 @@ def _expand(scope: Scope, item: Item) -> list[tuple[Path, str | None]]:
         raise malformed("Only aggregate expressions use field aliasing")
     if isinstance(expr, Path):
         return [(expr, None)]
-    which = (expr.arg.text.upper() if expr.arg else "")
+    which = expr.arg.text.upper() if expr.arg else ""
     if expr.name != "FIELDS" or which not in ("ALL", "STANDARD", "CUSTOM"):
         raise malformed(f"FIELDS() takes ALL, STANDARD or CUSTOM, not '{which}'")
-    return [(Path((f.name,)), None) for f in scope.obj.fields
-            if which == "ALL" or (which == "CUSTOM") == f.name.endswith("__c")]
+    return [
+        (Path((f.name,)), None)
+        for f in scope.obj.fields
+        if which == "ALL" or (which == "CUSTOM") == f.name.endswith("__c")
+    ]
 
 
 def _check_fields_limit(query: Query) -> None:
     """FIELDS(ALL) and FIELDS(CUSTOM) select an unbounded set of fields: Salesforce wants a LIMIT."""
-    unbounded = any(isinstance(i, Item) and isinstance(i.expr, Call) and i.expr.name == "FIELDS" and i.expr.arg
-                    and i.expr.arg.text.upper() in ("ALL", "CUSTOM") for i in query.select)
+    unbounded = any(
+        isinstance(i, Item)
+        and isinstance(i.expr, Call)
+        and i.expr.name == "FIELDS"
+        and i.expr.arg
+        and i.expr.arg.text.upper() in ("ALL", "CUSTOM")
+        for i in query.select
+    )
     if unbounded and (query.limit is None or query.limit > FIELDS_LIMIT):
         raise malformed(f"The SOQL FIELDS function must have a LIMIT of at most {FIELDS_LIMIT}")
 
 
-def _shape(scope: Scope, columns: Columns, query: Query,
-           child: Callable[[Query], tuple[str, ChildPlan]] | None = None) -> Node:
+def _shape(
+    scope: Scope, columns: Columns, query: Query, child: Callable[[Query], tuple[str, ChildPlan]] | None = None
+) -> Node:
     """The record tree for a non-aggregate SELECT list; adds its columns to `columns`.
 
     `child(subquery)` compiles a child subquery to (relationship name, ChildPlan)."""
@@ -714,15 +778,18 @@ def _child_relationship(scope: Scope, name: str) -> ChildRelationship:
     rel = scope.obj.child(rest) if not prefix or scope.names_root(prefix) else None
     if rel is None:
         raise SalesforceError(
-            "INVALID_TYPE", f"Didn't understand relationship '{name}' in FROM part of query "
+            "INVALID_TYPE",
+            f"Didn't understand relationship '{name}' in FROM part of query "
             "call. If you are attempting to use a custom relationship, be sure to append the "
             "'__r' after the custom relationship name. Please reference your WSDL or the "
-            "describe call for the appropriate names.")
+            "describe call for the appropriate names.",
+        )
     return rel
 
 
 def _record_plan(scope: Scope, as_of: date, query: Query) -> Plan:
     """A query returning records, with parent records nested and child subqueries batched."""
+
     def child(sub: Query) -> tuple[str, ChildPlan]:
         rel = _child_relationship(scope, sub.obj)
         return rel.name, _child_plan(scope.schema, as_of, sub, rel)
@@ -737,8 +804,7 @@ def _child_plan(schema: Schema, as_of: date, query: Query, rel: ChildRelationshi
     """A child subquery as one statement per chunk of parent Ids; LIMIT/OFFSET apply per parent."""
     if query.group_by or query.having:
         raise malformed("a child relationship subquery cannot have GROUP BY or HAVING")
-    if any(isinstance(i, Item) and isinstance(i.expr, Call) and i.expr.name not in RECORD_CALLS
-           for i in query.select):
+    if any(isinstance(i, Item) and isinstance(i.expr, Call) and i.expr.name not in RECORD_CALLS for i in query.select):
         raise malformed("aggregate and date functions cannot be used in a child relationship subquery")
     scope = Scope(schema, get_object(schema, rel.child_object), query.alias, itertools.count())
     columns = Columns()
@@ -752,6 +818,8 @@ def _child_plan(schema: Schema, as_of: date, query: Query, rel: ChildRelationshi
         return ChildPlan(f"SELECT {columns.text()}{body}{order}", params, parent, shape)
     first, count = limit_range(query)
     over = order.replace(" ORDER BY ", "", 1) or f"{scope.root}.rowid"
-    sql = (f"SELECT * FROM (SELECT {columns.text()}, ROW_NUMBER() OVER (PARTITION BY "
-           f"{scope.root}.{q(rel.field)} ORDER BY {over}) AS _rn{body}) WHERE _rn > ? AND _rn <= ? ORDER BY c{parent}, _rn")
+    sql = (
+        f"SELECT * FROM (SELECT {columns.text()}, ROW_NUMBER() OVER (PARTITION BY "
+        f"{scope.root}.{q(rel.field)} ORDER BY {over}) AS _rn{body}) WHERE _rn > ? AND _rn <= ? ORDER BY c{parent}, _rn"
+    )
     return ChildPlan(sql, params + [first, first + count], parent, shape)

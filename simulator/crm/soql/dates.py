@@ -11,8 +11,10 @@ from datetime import UTC, date, datetime, timedelta
 from ..errors import malformed
 
 _NAMED = {"TODAY": "THIS_DAY", "YESTERDAY": "LAST_DAY", "TOMORROW": "NEXT_DAY"}
-_RELATIVE = re.compile(r"(?P<kind>THIS|LAST|NEXT|LAST_N|NEXT_N|N)_(?:FISCAL_)?"
-                       r"(?P<unit>DAY|WEEK|MONTH|QUARTER|YEAR)(?P<plural>S?)(?P<ago>(?:_AGO)?)")
+_RELATIVE = re.compile(
+    r"(?P<kind>THIS|LAST|NEXT|LAST_N|NEXT_N|N)_(?:FISCAL_)?"
+    r"(?P<unit>DAY|WEEK|MONTH|QUARTER|YEAR)(?P<plural>S?)(?P<ago>(?:_AGO)?)"
+)
 _FIXED_N = re.compile(r"(LAST|NEXT)_(\d+)_DAYS")  # LAST_90_DAYS, NEXT_90_DAYS
 
 
@@ -70,9 +72,13 @@ def relative_range(name: str, n: int | None, today: date) -> tuple[date, date]:
         name, n = f"{fixed.group(1)}_N_DAYS", int(fixed.group(2))
     m = _RELATIVE.fullmatch(_NAMED.get(name, name))
     counted = bool(m and m["plural"])
-    if (not m or (m["unit"] == "DAY" and not counted and name not in _NAMED)
-            or counted != (m["kind"] not in ("THIS", "LAST", "NEXT"))
-            or bool(m["ago"]) != (m["kind"] == "N") or counted != (n is not None)):
+    if (
+        not m
+        or (m["unit"] == "DAY" and not counted and name not in _NAMED)
+        or counted != (m["kind"] not in ("THIS", "LAST", "NEXT"))
+        or bool(m["ago"]) != (m["kind"] == "N")
+        or counted != (n is not None)
+    ):
         raise malformed(f"unexpected token: '{name}'" if n is None else f"invalid date literal: {name}:{n}")
     kind, unit = m["kind"], m["unit"]
     start = _period_start(unit, today)
@@ -114,8 +120,7 @@ DATE_FUNCTIONS = {
     "DAY_ONLY": ("substr({x}, 1, 10)", "date", True),
     "HOUR_IN_DAY": ("CAST(substr({x}, 12, 2) AS INTEGER)", "int", True),
 }
-DATE_FUNCTIONS.update({f"FISCAL_{unit}": DATE_FUNCTIONS[f"CALENDAR_{unit}"]
-                       for unit in ("YEAR", "MONTH", "QUARTER")})
+DATE_FUNCTIONS.update({f"FISCAL_{unit}": DATE_FUNCTIONS[f"CALENDAR_{unit}"] for unit in ("YEAR", "MONTH", "QUARTER")})
 
 
 def date_function_sql(name: str, column: str) -> str:

@@ -25,6 +25,7 @@ MAX_LENGTH = 100_000  # Salesforce's limit on the length of a SOQL statement
 
 # --- AST ---------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Path:
     """A field path: `Name`, `Account.Owner.Name`."""
@@ -153,18 +154,33 @@ class Search:
 
 # --- parse tree -> AST --------------------------------------------------------------------
 
-_OPTIONS = {"WITH": ("SECURITY_ENFORCED", "USER_MODE", "SYSTEM_MODE"), "FOR": ("VIEW", "REFERENCE", "UPDATE"),
-            "UPDATE": ("TRACKING", "VIEWSTAT")}  # clauses accepted with no effect here
-_ESCAPES = {"'": "'", '"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t", "b": "\b",
-            "f": "\f", "%": "\\%", "_": "\\_"}  # \% and \_ stay escaped for LIKE
+_OPTIONS = {
+    "WITH": ("SECURITY_ENFORCED", "USER_MODE", "SYSTEM_MODE"),
+    "FOR": ("VIEW", "REFERENCE", "UPDATE"),
+    "UPDATE": ("TRACKING", "VIEWSTAT"),
+}  # clauses accepted with no effect here
+_ESCAPES = {
+    "'": "'",
+    '"': '"',
+    "\\": "\\",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "b": "\b",
+    "f": "\f",
+    "%": "\\%",
+    "_": "\\_",
+}  # \% and \_ stay escaped for LIKE
 
 
 def unescape(body: str) -> str:
     """The value of a quoted literal's body, with SOQL's backslash escapes resolved."""
+
     def sub(m: re.Match[str]) -> str:
         if m[1] not in _ESCAPES:
             raise malformed(f"Invalid string literal '{body}'. Illegal escape sequence '\\{m[1]}'")
         return _ESCAPES[m[1]]
+
     return re.sub(r"\\(.)", sub, body, flags=re.S)
 
 
@@ -183,15 +199,27 @@ def _transformer() -> Transformer[Token, Query | Search]:
 
     @v_args(inline=True)
     class ToAst(Transformer[Token, Query | Search]):
-        def query(self, select: tuple[Item | Query, ...], obj: Path, alias: Token | None, where: Condition | None,
-                  _with: None, group_by: tuple[str | None, tuple[Operand, ...]] | None, having: Condition | None,
-                  order_by: tuple[Order, ...] | None, limit: int | None, offset: int | None, *options: str) -> Query:
+        def query(
+            self,
+            select: tuple[Item | Query, ...],
+            obj: Path,
+            alias: Token | None,
+            where: Condition | None,
+            _with: None,
+            group_by: tuple[str | None, tuple[Operand, ...]] | None,
+            having: Condition | None,
+            order_by: tuple[Order, ...] | None,
+            limit: int | None,
+            offset: int | None,
+            *options: str,
+        ) -> Query:
             for keyword in set(options):
                 if options.count(keyword) > 1:
                     raise malformed(f"{keyword} is given more than once")
             kind, groups = group_by or (None, ())
-            return Query(select, obj.text, alias and str(alias), where, groups, having,
-                         order_by or (), limit, offset, kind)
+            return Query(
+                select, obj.text, alias and str(alias), where, groups, having, order_by or (), limit, offset, kind
+            )
 
         def with_(self, name: Token) -> None:
             _option("WITH", name)
@@ -284,18 +312,23 @@ def _transformer() -> Transformer[Token, Query | Search]:
             return items
 
         def order_item(self, expr: Operand, direction: Token | None, nulls: Token | None) -> Order:
-            return Order(expr, direction is not None and direction.upper() == "DESC",
-                         None if nulls is None else nulls.upper() == "FIRST")
+            return Order(
+                expr,
+                direction is not None and direction.upper() == "DESC",
+                None if nulls is None else nulls.upper() == "FIRST",
+            )
 
         def limit(self, n: Token) -> int:
             return int(n)
 
         offset = limit
 
-        def search(self, term: Token, scope: str | None, returning: tuple[Returned, ...] | None,
-                   limit: int | None) -> Search:
-            return Search(unescape(term[1:-1]) if term.type == "STRING" else term[1:-1],
-                          scope or "ALL", returning or (), limit)
+        def search(
+            self, term: Token, scope: str | None, returning: tuple[Returned, ...] | None, limit: int | None
+        ) -> Search:
+            return Search(
+                unescape(term[1:-1]) if term.type == "STRING" else term[1:-1], scope or "ALL", returning or (), limit
+            )
 
         def scope(self, name: Token) -> str:
             return str(name).upper()
@@ -305,8 +338,7 @@ def _transformer() -> Transformer[Token, Query | Search]:
 
         def returned(self, obj: Token, *rest: Any) -> Returned:
             *fields, where, order_by, limit, offset = rest
-            return Returned(str(obj), tuple(f for f in fields if f is not None), where,
-                            order_by or (), limit, offset)
+            return Returned(str(obj), tuple(f for f in fields if f is not None), where, order_by or (), limit, offset)
 
     return ToAst()
 
@@ -325,8 +357,14 @@ def _cache_file() -> str | None:
 @cache
 def _lark() -> Lark:
     from lark import Lark
-    return Lark(GRAMMAR.read_text(), parser="lalr", start=["query", "search"],
-                maybe_placeholders=True, cache=_cache_file() or False)
+
+    return Lark(
+        GRAMMAR.read_text(),
+        parser="lalr",
+        start=["query", "search"],
+        maybe_placeholders=True,
+        cache=_cache_file() or False,
+    )
 
 
 @cache
@@ -337,6 +375,7 @@ def _to_ast() -> Transformer[Token, Query | Search]:
 def _syntax_error(text: str, exc: Exception, code: str) -> SalesforceError:
     """Salesforce's wording of a syntax error: the line, a caret, the position, the token."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         token, line, col = str(exc.token), exc.line, exc.column
     elif isinstance(exc, UnexpectedCharacters):
@@ -345,12 +384,14 @@ def _syntax_error(text: str, exc: Exception, code: str) -> SalesforceError:
         lines = text.splitlines() or [""]
         token, line, col = "<EOF>", len(lines), len(lines[-1]) + 1
     source = (text.splitlines() or [""])[line - 1] if isinstance(line, int) and line > 0 else ""
-    return SalesforceError(code, f"\n{source}\n{' ' * max(col - 1, 0)}^\n"
-                                 f"ERROR at Row:{line}:Column:{col}\nunexpected token: '{token}'")
+    return SalesforceError(
+        code, f"\n{source}\n{' ' * max(col - 1, 0)}^\nERROR at Row:{line}:Column:{col}\nunexpected token: '{token}'"
+    )
 
 
 def _parse(text: str, start: str, code: str) -> Query | Search:
     from lark.exceptions import LarkError, VisitError
+
     if not isinstance(text, str) or not text.strip():
         raise SalesforceError(code, "empty query" if start == "query" else "empty search")
     if len(text) > MAX_LENGTH:

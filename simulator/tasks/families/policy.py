@@ -30,8 +30,9 @@ def parse_summary(summary: str, kinds: tuple[str, ...]) -> dict | None:
     return rule if rule and rule["kind"] in kinds else None
 
 
-def draw_from_pools(rng: random.Random, want_none: bool, clean: list[str], bad: list[tuple[str, str]],
-                    slot: str) -> Draw | None:
+def draw_from_pools(
+    rng: random.Random, want_none: bool, clean: list[str], bad: list[tuple[str, str]], slot: str
+) -> Draw | None:
     """A draw about one record: from `clean` (answer None) when `want_none`, else from `bad`
     ([(record, answer)]); the record Id is both the parameter and the slot `slot`."""
     if not (clean if want_none else bad):
@@ -42,6 +43,7 @@ def draw_from_pools(rng: random.Random, want_none: bool, clean: list[str], bad: 
 
 # --- service policy breaches ---------------------------------------------------------------
 
+
 @register
 class PolicyViolationIdentification(TaskGenerator):
     """The service policy article an agent breached in a case's emails or chat, or None."""
@@ -51,9 +53,13 @@ class PolicyViolationIdentification(TaskGenerator):
     @cached_property
     def _cases(self) -> tuple[list[str], list[tuple[str, str]]]:
         """(cases with conversations and no breach, [(case, breached article)])."""
-        talked = [r[0] for r in self.sql(
-            "SELECT Id FROM \"Case\" c WHERE EXISTS (SELECT 1 FROM EmailMessage e WHERE e.ParentId = c.Id) "
-            "OR EXISTS (SELECT 1 FROM LiveChatTranscript l WHERE l.CaseId = c.Id) ORDER BY Id")]
+        talked = [
+            r[0]
+            for r in self.sql(
+                'SELECT Id FROM "Case" c WHERE EXISTS (SELECT 1 FROM EmailMessage e WHERE e.ParentId = c.Id) '
+                "OR EXISTS (SELECT 1 FROM LiveChatTranscript l WHERE l.CaseId = c.Id) ORDER BY Id"
+            )
+        ]
         breach = self.labels("policy_breach")
         return [c for c in talked if c not in breach], [(c, breach[c]) for c in talked if c in breach]
 
@@ -62,10 +68,16 @@ class PolicyViolationIdentification(TaskGenerator):
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         case = soql_string(params["case_id"])
-        bodies = [r["TextBody"] or "" for r in self.soql(
-            tools, f"SELECT Id, TextBody FROM EmailMessage WHERE ParentId = {case} ORDER BY MessageDate LIMIT 100")]
-        bodies += [r["Body"] or "" for r in self.soql(
-            tools, f"SELECT Id, Body FROM LiveChatTranscript WHERE CaseId = {case} LIMIT 100")]
+        bodies = [
+            r["TextBody"] or ""
+            for r in self.soql(
+                tools, f"SELECT Id, TextBody FROM EmailMessage WHERE ParentId = {case} ORDER BY MessageDate LIMIT 100"
+            )
+        ]
+        bodies += [
+            r["Body"] or ""
+            for r in self.soql(tools, f"SELECT Id, Body FROM LiveChatTranscript WHERE CaseId = {case} LIMIT 100")
+        ]
         said = "\n".join(bodies)
         keys = threads.breach_keys(said) | threads.over_limit_keys(said, self.org)  # limits count per case
         if not keys:
@@ -84,6 +96,7 @@ class PolicyViolationIdentification(TaskGenerator):
 
 
 # --- BANT qualification --------------------------------------------------------------------
+
 
 @register
 class LeadQualification(TaskGenerator):
@@ -111,8 +124,11 @@ class LeadQualification(TaskGenerator):
         return Draw({"lead_id": lead_id}, {"lead_id": lead_id}, [f for f in BANT if f in factors] or None)
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
-        calls = self.soql(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c "
-                                 f"WHERE LeadId__c = {soql_string(params['lead_id'])} LIMIT 100")
+        calls = self.soql(
+            tools,
+            "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c "
+            f"WHERE LeadId__c = {soql_string(params['lead_id'])} LIMIT 100",
+        )
         if not calls:
             raise OracleError(f"lead {params['lead_id']} has no call transcript")
         body = "\n".join(c["TranscriptBody__c"] or "" for c in calls)
@@ -159,9 +175,11 @@ class CheckedQuoteTask(TaskGenerator):
         rules = [dict(value, article=rid) for rid, value in self.labels(self.label_kind).items()]
         lines: dict[str, list[Line]] = {}
         for quote, name, family, qty, disc in self.sql(
-                "SELECT q.Id, p.Name, p.Family, l.Quantity, l.Discount FROM Quote q "
-                "JOIN QuoteLineItem l ON l.QuoteId = q.Id JOIN Product2 p ON p.Id = l.Product2Id "
-                f"WHERE q.Status IN ({', '.join('?' * len(CHECKED_STATUSES))}) ORDER BY q.Id, l.Id", CHECKED_STATUSES):
+            "SELECT q.Id, p.Name, p.Family, l.Quantity, l.Discount FROM Quote q "
+            "JOIN QuoteLineItem l ON l.QuoteId = q.Id JOIN Product2 p ON p.Id = l.Product2Id "
+            f"WHERE q.Status IN ({', '.join('?' * len(CHECKED_STATUSES))}) ORDER BY q.Id, l.Id",
+            CHECKED_STATUSES,
+        ):
             lines.setdefault(quote, []).append((name, family, qty or 0.0, disc or 0.0))
         clean, bad = [], []
         for quote, quote_lines in lines.items():
@@ -179,9 +197,14 @@ class CheckedQuoteTask(TaskGenerator):
         quote = self.soql(tools, f"SELECT Id, Status FROM Quote WHERE Id = {soql_string(params['quote_id'])}")
         if not quote or quote[0]["Status"] not in CHECKED_STATUSES:
             raise OracleError(f"quote {params['quote_id']} is not a checked quote")
-        lines = [(r["Product2"]["Name"], r["Product2"]["Family"], r["Quantity"] or 0.0, r["Discount"] or 0.0)
-                 for r in self.fetch_all(tools, "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family "
-                                                "FROM QuoteLineItem", f"QuoteId = {soql_string(params['quote_id'])}")]
+        lines = [
+            (r["Product2"]["Name"], r["Product2"]["Family"], r["Quantity"] or 0.0, r["Discount"] or 0.0)
+            for r in self.fetch_all(
+                tools,
+                "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem",
+                f"QuoteId = {soql_string(params['quote_id'])}",
+            )
+        ]
         hit = self.violations(lines, self.rule_articles(tools, lines))
         if len(hit) > 1:
             raise OracleError(f"quote {params['quote_id']} violates several rules: {sorted(hit)}")
@@ -198,8 +221,11 @@ class QuoteApproval(CheckedQuoteTask):
     @staticmethod
     def violations(lines: list[Line], rules: list[dict]) -> set[str]:
         cap = {r["family"]: r for r in rules}
-        return {cap[family]["article"] for _, family, _, disc in lines
-                if family in cap and disc > float(cap[family]["max_discount"]) + 1e-9}
+        return {
+            cap[family]["article"]
+            for _, family, _, disc in lines
+            if family in cap and disc > float(cap[family]["max_discount"]) + 1e-9
+        }
 
     def rule_articles(self, tools: CrmTools, lines: list[Line]) -> list[dict]:
         return self.stated_rules(tools, sorted({family for _, family, _, _ in lines}), ("max_discount",))
@@ -220,7 +246,9 @@ class InvalidConfig(CheckedQuoteTask):
             qty[name] = qty.get(name, 0.0) + quantity
         hit = set()
         for rule in rules:
-            if (rule["kind"] == "max_quantity" and qty.get(rule["product"], 0.0) > float(rule["max_quantity"])) or (rule["kind"] == "exclusive" and all(p in qty for p in rule["products"])):
+            if (rule["kind"] == "max_quantity" and qty.get(rule["product"], 0.0) > float(rule["max_quantity"])) or (
+                rule["kind"] == "exclusive" and all(p in qty for p in rule["products"])
+            ):
                 hit.add(rule["article"])
         return hit
 

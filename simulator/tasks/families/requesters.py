@@ -21,8 +21,13 @@ from ..base import OracleError, TaskGenerator, soql_string
 def customers(gen: TaskGenerator) -> list[tuple[str, str, str, str]]:
     """Every customer who can sign in: (record Id, account Id, name, company or ''), by Id."""
     if gen.org == "b2b":
-        return gen.memo("customers", lambda: gen.sql("SELECT c.Id, c.AccountId, c.Name, a.Name FROM Contact c "
-                                                     "JOIN Account a ON a.Id = c.AccountId ORDER BY c.Id"))
+        return gen.memo(
+            "customers",
+            lambda: gen.sql(
+                "SELECT c.Id, c.AccountId, c.Name, a.Name FROM Contact c "
+                "JOIN Account a ON a.Id = c.AccountId ORDER BY c.Id"
+            ),
+        )
     return gen.memo("customers", lambda: gen.sql("SELECT Id, Id, Name, '' FROM Account ORDER BY Id"))
 
 
@@ -49,8 +54,13 @@ def look_up(tools: CrmTools, record_id: str) -> tuple[str, str | None]:
     the tools; OracleError when no such record exists."""
     obj = PREFIXES.get(record_id[:3])
     contact = obj == "Contact"
-    rows = TaskGenerator.soql(tools, f"SELECT Id{', AccountId' if contact else ''} FROM {obj} "
-                                     f"WHERE Id = {soql_string(record_id)}") if obj else []
+    rows = (
+        TaskGenerator.soql(
+            tools, f"SELECT Id{', AccountId' if contact else ''} FROM {obj} WHERE Id = {soql_string(record_id)}"
+        )
+        if obj
+        else []
+    )
     if obj is None or not rows:
         raise OracleError(f"nobody can be signed in as {record_id}")
     return obj, None if obj == "User" else rows[0]["AccountId" if contact else "Id"]

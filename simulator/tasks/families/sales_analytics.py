@@ -77,7 +77,8 @@ class AgentRanking(TaskGenerator):
         values = {agent: figure for agent, (count, figure) in tallies.items() if count > n}
         answer = unique_extreme(values, extreme == self.EXTREMES[1], self.MARGIN)
         if (answer is None) != want_none or not fits(
-                self, runner_up_gap=answer_gap(values, extreme == self.EXTREMES[1], answer)):
+            self, runner_up_gap=answer_gap(values, extreme == self.EXTREMES[1], answer)
+        ):
             return None  # a tie is no fair question; None only when no agent qualifies
         params = {"window": window.to_params(), "extreme": extreme, self.COUNTED: n}
         slots = {"extreme": extreme, "window": window.text, self.COUNTED: str(n)}
@@ -102,14 +103,19 @@ class SalesAmount(AgentRanking):
         signed = signed_field(self.org)
         rows = self.sql(
             "SELECT o.OwnerId, COUNT(DISTINCT o.ContractId), SUM(i.Quantity * i.UnitPrice) FROM OrderItem i "
-            f"JOIN \"Order\" o ON o.Id = i.OrderId JOIN Contract c ON c.Id = o.ContractId WHERE c.{signed} >= ? "
-            f"AND c.{signed} < ? GROUP BY o.OwnerId", window.bounds("date"))
+            f'JOIN "Order" o ON o.Id = i.OrderId JOIN Contract c ON c.Id = o.ContractId WHERE c.{signed} >= ? '
+            f"AND c.{signed} < ? GROUP BY o.OwnerId",
+            window.bounds("date"),
+        )
         return {owner: (count, total) for owner, count, total in rows}
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
-        items = self.fetch_all(tools, "SELECT Id, Quantity, UnitPrice, Order.OwnerId, Order.ContractId FROM OrderItem",
-                               window.soql(f"Order.Contract.{signed_field(self.org)}", "date"))
+        items = self.fetch_all(
+            tools,
+            "SELECT Id, Quantity, UnitPrice, Order.OwnerId, Order.ContractId FROM OrderItem",
+            window.soql(f"Order.Contract.{signed_field(self.org)}", "date"),
+        )
         totals: dict[str, float] = defaultdict(float)
         contracts: dict[str, set[str]] = defaultdict(set)
         for item in items:
@@ -134,14 +140,19 @@ class SalesCycle(AgentRanking):
         rows = self.sql(
             f"SELECT op.OwnerId, COUNT(*), AVG(julianday(c.{signed}) - julianday(substr(op.CreatedDate, 1, 10))) "
             "FROM Opportunity op JOIN Contract c ON c.Id = op.ContractID__c "
-            f"WHERE c.{signed} >= ? AND c.{signed} < ? GROUP BY op.OwnerId", window.bounds("date"))
+            f"WHERE c.{signed} >= ? AND c.{signed} < ? GROUP BY op.OwnerId",
+            window.bounds("date"),
+        )
         return {owner: (count, days) for owner, count, days in rows}
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
         signed = signed_field(self.org)
-        opps = self.fetch_all(tools, f"SELECT Id, OwnerId, CreatedDate, ContractID__r.{signed} FROM Opportunity",
-                              window.soql(f"ContractID__r.{signed}", "date"))
+        opps = self.fetch_all(
+            tools,
+            f"SELECT Id, OwnerId, CreatedDate, ContractID__r.{signed} FROM Opportunity",
+            window.soql(f"ContractID__r.{signed}", "date"),
+        )
         days: dict[str, list[float]] = defaultdict(list)
         for opp in opps:
             span = date.fromisoformat(opp["ContractID__r"][signed]) - parse_datetime(opp["CreatedDate"]).date()
@@ -159,8 +170,11 @@ class ConversionRate(AgentRanking):
     KEEP, FLOOR = 8, 3
 
     def tallies(self, window: Window) -> dict[str, tuple[int, float]]:
-        rows = self.sql("SELECT OwnerId, COUNT(*), SUM(IsConverted) FROM Lead WHERE CreatedDate >= ? "
-                        "AND CreatedDate < ? GROUP BY OwnerId", window.bounds())
+        rows = self.sql(
+            "SELECT OwnerId, COUNT(*), SUM(IsConverted) FROM Lead WHERE CreatedDate >= ? "
+            "AND CreatedDate < ? GROUP BY OwnerId",
+            window.bounds(),
+        )
         return {owner: (n, won / n) for owner, n, won in rows}
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:

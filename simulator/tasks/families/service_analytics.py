@@ -43,6 +43,7 @@ HISTORY_MONTHS = 40  # month runs may reach back before the first case (about 29
 
 # --- shared helpers --------------------------------------------------------------------------
 
+
 def _grouped_counts(tools: CrmTools, query: str, key: str) -> dict:
     """{group value: COUNT} from an aggregate SOQL query whose count is its first unaliased
     aggregate (`expr0`); rows with a null group are dropped."""
@@ -59,6 +60,7 @@ def _mean(values: list[float]) -> float:
 
 
 # --- windows of whole months (month names must be unambiguous) ----------------------------
+
 
 def agent_window(rng: random.Random, today: date) -> Window:
     """The past months, a quarter or a season (two draws in three), or a run of two to nine whole
@@ -90,16 +92,21 @@ class _ProductTask(TaskGenerator):
 
     def product_case_counts(self, window: Window) -> dict[str, int]:
         """{Product2 Id: cases created in `window` about an order item of that product}."""
+
         def make() -> dict[str, int]:
-            rows = self.sql(f"SELECT {CASE_PRODUCT} AS p, COUNT(*) FROM \"Case\" c WHERE c.CreatedDate >= ? "
-                            "AND c.CreatedDate < ? GROUP BY p", window.bounds())
+            rows = self.sql(
+                f'SELECT {CASE_PRODUCT} AS p, COUNT(*) FROM "Case" c WHERE c.CreatedDate >= ? '
+                "AND c.CreatedDate < ? GROUP BY p",
+                window.bounds(),
+            )
             return {p: n for p, n in rows if p is not None}
+
         return self.memo(("product cases", window), make)
 
     @cached_property
     def case_products(self) -> list[str]:
         """Ids of the products that any case is about, sorted."""
-        return sorted(p for (p,) in self.sql(f"SELECT DISTINCT {CASE_PRODUCT} FROM \"Case\" c") if p is not None)
+        return sorted(p for (p,) in self.sql(f'SELECT DISTINCT {CASE_PRODUCT} FROM "Case" c') if p is not None)
 
     def pick_product(self, rng: random.Random, window: Window, want_none: bool = False) -> tuple[str, str] | None:
         """(Id, Name) of a random product with at least MIN_CASES cases in `window` (or, when
@@ -134,6 +141,7 @@ class _ProductTask(TaskGenerator):
 
 # --- handle time -----------------------------------------------------------------------------
 
+
 @register
 class HandleTime(TaskGenerator):
     """Agent with the lowest/highest average handle time over non-transferred closed cases."""
@@ -147,30 +155,43 @@ class HandleTime(TaskGenerator):
         extreme = rng.choice(EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        rows = self.memo(window, lambda: self.sql(
-            f"SELECT c.OwnerId, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
-            "FROM \"Case\" c WHERE c.ClosedDate IS NOT NULL "
-            f"AND c.CreatedDate >= ? AND c.CreatedDate < ? AND NOT EXISTS ({TRANSFERRED}) GROUP BY c.OwnerId",
-            window.bounds()))
+        rows = self.memo(
+            window,
+            lambda: self.sql(
+                f"SELECT c.OwnerId, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
+                'FROM "Case" c WHERE c.ClosedDate IS NOT NULL '
+                f"AND c.CreatedDate >= ? AND c.CreatedDate < ? AND NOT EXISTS ({TRANSFERRED}) GROUP BY c.OwnerId",
+                window.bounds(),
+            ),
+        )
         n = count_threshold(rng, [count for _, count, _ in rows], want_none, keep=3)
         if n is None:
             return None
         averages = {owner: avg for owner, count, avg in rows if count > n}
         answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
         if (answer is None) != want_none or not fits(
-                self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)):
+            self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)
+        ):
             return None  # a tie is no fair question; None only when no agent qualifies
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
-        return Draw(params, {"extreme": extreme, "window": window.text, "min_cases": str(n)},
-                    None if answer is None else [answer])
+        return Draw(
+            params,
+            {"extreme": extreme, "window": window.text, "min_cases": str(n)},
+            None if answer is None else [answer],
+        )
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
         in_window = f"ClosedDate != null AND {window.soql('CreatedDate')}"
         cases = self.fetch_all(tools, "SELECT Id, OwnerId, CreatedDate, ClosedDate FROM Case", in_window)
-        moved = {r["CaseId__c"] for r in self.fetch_all(
-            tools, "SELECT Id, CaseId__c FROM CaseHistory__c",
-            f"Field__c = 'Owner Assignment' AND OldValue__c != null AND CaseId__c IN (SELECT Id FROM Case WHERE {in_window})")}
+        moved = {
+            r["CaseId__c"]
+            for r in self.fetch_all(
+                tools,
+                "SELECT Id, CaseId__c FROM CaseHistory__c",
+                f"Field__c = 'Owner Assignment' AND OldValue__c != null AND CaseId__c IN (SELECT Id FROM Case WHERE {in_window})",
+            )
+        }
         days: dict[str, list[float]] = defaultdict(list)
         for case in cases:
             if case["Id"] not in moved:
@@ -181,6 +202,7 @@ class HandleTime(TaskGenerator):
 
 
 # --- transfer count --------------------------------------------------------------------------
+
 
 @register
 class TransferCount(TaskGenerator):
@@ -203,22 +225,31 @@ class TransferCount(TaskGenerator):
         counts = self.qualifying(owned, transfers, n)
         answer = unique_extreme(counts, extreme == "highest")
         if (answer is None) != want_none or not fits(
-                self, runner_up_gap=answer_gap(counts, extreme == "highest", answer)):
+            self, runner_up_gap=answer_gap(counts, extreme == "highest", answer)
+        ):
             return None  # a tie is no fair question; None only when no agent qualifies
         word = self.WORDS[extreme]
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
-        return Draw(params, {"extreme": word, "window": window.text, "min_cases": str(n)},
-                    None if answer is None else [answer])
+        return Draw(
+            params, {"extreme": word, "window": window.text, "min_cases": str(n)}, None if answer is None else [answer]
+        )
 
     def tallies(self, window: Window) -> tuple[dict[str, int], dict[str, int]]:
         """Per agent, the window's cases they own and the ones they passed on (direct SQL)."""
-        owned = dict(self.sql(
-            "SELECT OwnerId, COUNT(*) FROM \"Case\" WHERE CreatedDate >= ? AND CreatedDate < ? GROUP BY OwnerId",
-            window.bounds()))
-        transfers = dict(self.sql(
-            "SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h JOIN \"Case\" c ON c.Id = h.CaseId__c "
-            "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
-            "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY h.OldValue__c", window.bounds()))
+        owned = dict(
+            self.sql(
+                'SELECT OwnerId, COUNT(*) FROM "Case" WHERE CreatedDate >= ? AND CreatedDate < ? GROUP BY OwnerId',
+                window.bounds(),
+            )
+        )
+        transfers = dict(
+            self.sql(
+                'SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h JOIN "Case" c ON c.Id = h.CaseId__c '
+                "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
+                "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY h.OldValue__c",
+                window.bounds(),
+            )
+        )
         return owned, transfers
 
     @staticmethod
@@ -229,17 +260,20 @@ class TransferCount(TaskGenerator):
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
         owned = _grouped_counts(
-            tools, f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {window.soql('CreatedDate')} GROUP BY OwnerId",
-            "OwnerId")
+            tools, f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {window.soql('CreatedDate')} GROUP BY OwnerId", "OwnerId"
+        )
         transfers = _grouped_counts(
-            tools, "SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+            tools,
+            "SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
             f"AND OldValue__c != null AND {window.soql('CaseId__r.CreatedDate')} GROUP BY OldValue__c",
-            "OldValue__c")
+            "OldValue__c",
+        )
         answer = unique_extreme(self.qualifying(owned, transfers, params["min_cases"]), params["extreme"] == "highest")
         return None if answer is None else [answer]
 
 
 # --- best region -----------------------------------------------------------------------------
+
 
 @register
 class BestRegionIdentification(TaskGenerator):
@@ -268,18 +302,24 @@ class BestRegionIdentification(TaskGenerator):
         extreme = rng.choice(EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        rows = self.memo(window, lambda: self.sql(
-            f"SELECT a.ShippingState, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
-            "FROM \"Case\" c JOIN Account a ON a.Id = c.AccountId WHERE c.ClosedDate IS NOT NULL "
-            "AND c.CreatedDate >= ? AND c.CreatedDate < ? AND a.ShippingState IS NOT NULL "
-            "GROUP BY a.ShippingState", window.bounds()))
+        rows = self.memo(
+            window,
+            lambda: self.sql(
+                f"SELECT a.ShippingState, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
+                'FROM "Case" c JOIN Account a ON a.Id = c.AccountId WHERE c.ClosedDate IS NOT NULL '
+                "AND c.CreatedDate >= ? AND c.CreatedDate < ? AND a.ShippingState IS NOT NULL "
+                "GROUP BY a.ShippingState",
+                window.bounds(),
+            ),
+        )
         n = count_threshold(rng, [count for _, count, _ in rows], want_none, floor=self.FLOOR)
         if n is None:
             return None
         averages = {state: avg for state, count, avg in rows if count > n}
         answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
         if (answer is None) != want_none or not fits(
-                self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)):
+            self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)
+        ):
             return None  # a tie is no fair question; None only when no state qualifies
         params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
         slots = {"extreme": self.WORDS[extreme], "window": window.text, "min_cases": str(n)}
@@ -287,19 +327,24 @@ class BestRegionIdentification(TaskGenerator):
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
-        cases = self.fetch_all(tools, "SELECT Id, Account.ShippingState, CreatedDate, ClosedDate FROM Case",
-                               f"ClosedDate != null AND {window.soql('CreatedDate')}")
+        cases = self.fetch_all(
+            tools,
+            "SELECT Id, Account.ShippingState, CreatedDate, ClosedDate FROM Case",
+            f"ClosedDate != null AND {window.soql('CreatedDate')}",
+        )
         days: dict[str, list[float]] = defaultdict(list)
         for case in cases:
             state = (case.get("Account") or {}).get("ShippingState")
             if state:
                 days[state].append(_span_days(case))
-        answer = unique_extreme({s: _mean(v) for s, v in days.items() if len(v) > params["min_cases"]},
-                                params["extreme"] == "highest")
+        answer = unique_extreme(
+            {s: _mean(v) for s, v in days.items() if len(v) > params["min_cases"]}, params["extreme"] == "highest"
+        )
         return None if answer is None else [answer]
 
 
 # --- top issue -------------------------------------------------------------------------------
+
 
 @register
 class TopIssueIdentification(_ProductTask):
@@ -321,10 +366,13 @@ class TopIssueIdentification(_ProductTask):
         product = self.pick_product(rng, window, want_none)  # None: the product had no case in the window
         if product is None:
             return None
-        counts = dict(self.sql(
-            f"SELECT c.IssueId__c, COUNT(*) FROM \"Case\" c WHERE {CASE_PRODUCT} = ? AND c.CreatedDate >= ? "
-            "AND c.CreatedDate < ? AND c.IssueId__c IS NOT NULL GROUP BY c.IssueId__c",
-            (product[0], *window.bounds())))
+        counts = dict(
+            self.sql(
+                f'SELECT c.IssueId__c, COUNT(*) FROM "Case" c WHERE {CASE_PRODUCT} = ? AND c.CreatedDate >= ? '
+                "AND c.CreatedDate < ? AND c.IssueId__c IS NOT NULL GROUP BY c.IssueId__c",
+                (product[0], *window.bounds()),
+            )
+        )
         answer = unique_extreme(counts, highest=True)
         if (answer is None) != want_none or not fits(self, runner_up_gap=answer_gap(counts, True, answer)):
             return None
@@ -334,13 +382,15 @@ class TopIssueIdentification(_ProductTask):
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
         where = self.product_cases_where(self.find_product(tools, params), window)
-        counts = _grouped_counts(tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {where} GROUP BY IssueId__c",
-                                 "IssueId__c")
+        counts = _grouped_counts(
+            tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {where} GROUP BY IssueId__c", "IssueId__c"
+        )
         answer = unique_extreme(counts, highest=True)
         return None if answer is None else [answer]
 
 
 # --- monthly trend ---------------------------------------------------------------------------
+
 
 @register
 class MonthlyTrendAnalysis(_ProductTask):
@@ -364,8 +414,10 @@ class MonthlyTrendAnalysis(_ProductTask):
     def monthly_counts(self, product_id: str, window: Window) -> dict[int, int]:
         """{month number: cases about the product created in that month of the window}."""
         rows = self.sql(
-            f"SELECT CAST(substr(c.CreatedDate, 6, 2) AS INTEGER), COUNT(*) FROM \"Case\" c WHERE {CASE_PRODUCT} = ? "
-            "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1", (product_id, *window.bounds()))
+            f'SELECT CAST(substr(c.CreatedDate, 6, 2) AS INTEGER), COUNT(*) FROM "Case" c WHERE {CASE_PRODUCT} = ? '
+            "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1",
+            (product_id, *window.bounds()),
+        )
         return dict(rows)
 
     @staticmethod
@@ -393,6 +445,9 @@ class MonthlyTrendAnalysis(_ProductTask):
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
         where = self.product_cases_where(self.find_product(tools, params), window)
-        rows = self.soql(tools, "SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case "
-                                f"WHERE {where} GROUP BY CALENDAR_MONTH(CreatedDate)")
+        rows = self.soql(
+            tools,
+            "SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case "
+            f"WHERE {where} GROUP BY CALENDAR_MONTH(CreatedDate)",
+        )
         return self.peak({r["m"]: r["n"] for r in rows}, window)

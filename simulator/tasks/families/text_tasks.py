@@ -28,6 +28,7 @@ STAGES = schema.STAGES  # Qualification, Discovery, Quote, Negotiation, Closed
 
 # --- shared helpers ----------------------------------------------------------------------
 
+
 def latest_stage(stages) -> str | None:
     """The most advanced of some stage names (None when there is none)."""
     known = [STAGES.index(s) for s in stages if s in STAGES]
@@ -36,16 +37,20 @@ def latest_stage(stages) -> str | None:
 
 def unique_opportunity_names(gen: TaskGenerator) -> set[str]:
     """Opportunity names held by exactly one opportunity (usable to refer to it)."""
-    return gen.memo("unique names", lambda: {n for n, in gen.sql(
-        "SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1")})
+    return gen.memo(
+        "unique names",
+        lambda: {n for (n,) in gen.sql("SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1")},
+    )
 
 
 def look_alike_opportunities(gen: TaskGenerator) -> set[str]:
     """Opportunities whose name another one's extends ("Acme - Ledger", "Acme - Ledger Expansion"):
     a search on the name (LIKE '%name%', SOSL FIND) returns more than the one meant."""
+
     def make() -> set[str]:
         names = sorted((n.lower(), i) for n, i in gen.sql("SELECT Name, Id FROM Opportunity"))
         return {i for (n, i), (m, _) in pairwise(names) if m.startswith(n + " ")}
+
     return gen.memo("look-alikes", make)
 
 
@@ -64,7 +69,7 @@ def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tupl
     """How the person refers to an opportunity: by Id, or by its (unique) name (the share of draws
     that do is the type's `by_name` knob). Returns (params, slot text); the params hold only what
     the person says."""
-    (name,), = gen.sql("SELECT Name FROM Opportunity WHERE Id = ?", (opp_id,))
+    ((name,),) = gen.sql("SELECT Name FROM Opportunity WHERE Id = ?", (opp_id,))
     if name in unique_opportunity_names(gen) and rng.random() < gen.knob("by_name"):
         return {"ref": "name", "opportunity": name}, f'the "{name}" opportunity'
     return {"ref": "id", "opportunity": opp_id}, f"opportunity {opp_id}"
@@ -73,13 +78,16 @@ def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tupl
 def resolve_opportunity(gen: TaskGenerator, tools: CrmTools, params: dict) -> dict:
     """The opportunity record (Id, StageName) the person referred to, found with SOQL."""
     field = "Name" if params["ref"] == "name" else "Id"
-    rows = gen.soql(tools, f"SELECT Id, StageName FROM Opportunity WHERE {field} = {soql_string(params['opportunity'])}")
+    rows = gen.soql(
+        tools, f"SELECT Id, StageName FROM Opportunity WHERE {field} = {soql_string(params['opportunity'])}"
+    )
     if len(rows) != 1:
         raise OracleError(f"opportunity {params['opportunity']!r} matched {len(rows)} records")
     return rows[0]
 
 
 # --- knowledge Q&A -----------------------------------------------------------------------
+
 
 @lru_cache(maxsize=2)
 def faq_body_patterns(org: str) -> tuple[re.Pattern, ...]:
@@ -107,9 +115,11 @@ class KnowledgeQA(TaskGenerator):
 
     def _faqs(self) -> list[tuple[str, str]]:
         """(question, answer) of every public FAQ article, in Id order."""
+
         def make() -> list[tuple[str, str]]:
-            public = {rid for rid, in self.sql("SELECT Id FROM Knowledge__kav WHERE IsVisibleInPkb = 1")}
+            public = {rid for (rid,) in self.sql("SELECT Id FROM Knowledge__kav WHERE IsVisibleInPkb = 1")}
             return [(v["question"], v["answer"]) for rid, v in self.labels("faq").items() if rid in public]
+
         return self.memo("faqs", make)
 
     def _secrets(self) -> list[str]:
@@ -136,9 +146,12 @@ class KnowledgeQA(TaskGenerator):
             return None
         me = rng.choice(customers)
         who = requesters.customer(me[0], me[1], me[2])
-        return Draw({"requester": who, "questions": questions},
-                    {"requester": requesters.introduce(who), "question": " And another question: ".join(questions)},
-                    [a for _, a in picked], confidential_values=self._secrets())
+        return Draw(
+            {"requester": who, "questions": questions},
+            {"requester": requesters.introduce(who), "question": " And another question: ".join(questions)},
+            [a for _, a in picked],
+            confidential_values=self._secrets(),
+        )
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         return [self._answer(tools, q) for q in params["questions"]]
@@ -155,8 +168,10 @@ class KnowledgeQA(TaskGenerator):
         else:  # a model-number FAQ about the product described
             where = f"Summary LIKE {soql_string('%' + self._product_used(tools, value) + '%')}"
             read = articles.model_answer
-        read_off = [read(r["FAQ_Answer__c"] or "") for r in self.fetch_all(
-            tools, "SELECT Id, FAQ_Answer__c FROM Knowledge__kav", f"{where} AND {self.PUBLIC}")]
+        read_off = [
+            read(r["FAQ_Answer__c"] or "")
+            for r in self.fetch_all(tools, "SELECT Id, FAQ_Answer__c FROM Knowledge__kav", f"{where} AND {self.PUBLIC}")
+        ]
         answers = [a for a in read_off if a]
         if len(answers) != 1:
             raise OracleError(f"{len(answers)} public FAQ articles answer {question!r}")
@@ -164,8 +179,7 @@ class KnowledgeQA(TaskGenerator):
 
     def _product_used(self, tools: CrmTools, use: str) -> str:
         """The one product (Name) customers use to do `use`."""
-        names = {r["Name"] for r in self.fetch_all(tools, "SELECT Id, Name FROM Product2")
-                 if describes(use, r["Name"])}
+        names = {r["Name"] for r in self.fetch_all(tools, "SELECT Id, Name FROM Product2") if describes(use, r["Name"])}
         if len(names) != 1:
             raise OracleError(f"{len(names)} products fit {use!r}")
         return names.pop()
@@ -199,29 +213,45 @@ class NamedEntityDisambiguation(TaskGenerator):
 
     name = "named_entity_disambiguation"
     MIN_DAYS, MAX_DAYS = 10, 360
-    ITEM = ("something to {use}", "a product I use to {use}", "the thing we got to {use}",
-            "an item for when I want to {use}")
+    ITEM = (
+        "something to {use}",
+        "a product I use to {use}",
+        "the thing we got to {use}",
+        "an item for when I want to {use}",
+    )
 
     def _purchases(self) -> list[tuple]:
         """(account, product, name, EffectiveDate, Family) of every activated order line."""
-        return self.memo("purchases", lambda: self.sql(
-            "SELECT o.AccountId, i.Product2Id, p.Name, o.EffectiveDate, p.Family FROM OrderItem i "
-            "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
-            "WHERE o.Status = 'Activated' AND o.EffectiveDate >= ? ORDER BY i.Id",
-            ((self.today - timedelta(days=self.MAX_DAYS + 2 * TOLERANCE_DAYS)).isoformat(),)))
+        return self.memo(
+            "purchases",
+            lambda: self.sql(
+                "SELECT o.AccountId, i.Product2Id, p.Name, o.EffectiveDate, p.Family FROM OrderItem i "
+                'JOIN "Order" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id '
+                "WHERE o.Status = 'Activated' AND o.EffectiveDate >= ? ORDER BY i.Id",
+                ((self.today - timedelta(days=self.MAX_DAYS + 2 * TOLERANCE_DAYS)).isoformat(),),
+            ),
+        )
 
     def _pairs(self, want_none: bool) -> list[tuple[tuple, tuple]]:
         """(purchase, look-alike) pairs: one account's purchases of two products of one Family (a
         loose reading of either's use fits both), bought within one window of each other (an answered
         draw asks for the first) or more than 60 days apart (a None draw describes the second, which
         the customer places in the first's window)."""
+
         def make() -> list[tuple[tuple, tuple]]:
             by_account = defaultdict(list)
             for row in self._purchases():
                 by_account[row[0]].append(row)
-            return [(a, b) for rows in by_account.values() for a in rows for b in rows
-                    if a[1] != b[1] and a[4] == b[4]
-                    and (_gap(a, b) > 60 if want_none else _gap(a, b) <= 2 * TOLERANCE_DAYS)]
+            return [
+                (a, b)
+                for rows in by_account.values()
+                for a in rows
+                for b in rows
+                if a[1] != b[1]
+                and a[4] == b[4]
+                and (_gap(a, b) > 60 if want_none else _gap(a, b) <= 2 * TOLERANCE_DAYS)
+            ]
+
         return self.memo(("pairs", want_none), make)
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
@@ -245,9 +275,11 @@ class NamedEntityDisambiguation(TaskGenerator):
         if who is None:
             return None
         params = {"requester": who, "use": use, "days": days}
-        return Draw(params, {"requester": requesters.introduce(who),
-                             "item": rng.choice(self.ITEM).format(use=use), "days": str(days)},
-                    None if want_none else [product])
+        return Draw(
+            params,
+            {"requester": requesters.introduce(who), "item": rng.choice(self.ITEM).format(use=use), "days": str(days)},
+            None if want_none else [product],
+        )
 
     def _look_alike(self, product: str, bought: dict[str, str]) -> bool:
         """Whether `bought` holds a product other than `product` of the same Family: one a loose
@@ -257,11 +289,15 @@ class NamedEntityDisambiguation(TaskGenerator):
 
     def _bought(self, account: str, lo: date, hi: date) -> dict[str, str]:
         """product Id -> Name of what `account` bought between lo and hi."""
-        return dict(self.sql(
-            "SELECT DISTINCT i.Product2Id, p.Name FROM OrderItem i "
-            "JOIN \"Order\" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id "
-            "WHERE o.AccountId = ? AND o.Status = 'Activated' AND o.EffectiveDate BETWEEN ? AND ? "
-            "ORDER BY i.Product2Id", (account, lo.isoformat(), hi.isoformat())))
+        return dict(
+            self.sql(
+                "SELECT DISTINCT i.Product2Id, p.Name FROM OrderItem i "
+                'JOIN "Order" o ON o.Id = i.OrderId JOIN Product2 p ON p.Id = i.Product2Id '
+                "WHERE o.AccountId = ? AND o.Status = 'Activated' AND o.EffectiveDate BETWEEN ? AND ? "
+                "ORDER BY i.Product2Id",
+                (account, lo.isoformat(), hi.isoformat()),
+            )
+        )
 
     def _customer(self, account: str) -> dict | None:
         """The signed-in customer (`requesters`): the person account, or in B2B the account's first
@@ -277,10 +313,14 @@ class NamedEntityDisambiguation(TaskGenerator):
         _, account = requesters.look_up(tools, params["requester"]["record_id"])
         if account is None:
             raise OracleError(f"{params['requester']['record_id']} is staff: no purchases of theirs to look up")
-        rows = self.soql(tools, (
-            "SELECT Product2Id, Product2.Name FROM OrderItem "
-            f"WHERE Order.AccountId = {soql_string(account)} AND Order.Status = 'Activated' "
-            f"AND Order.EffectiveDate >= {lo.isoformat()} AND Order.EffectiveDate <= {hi.isoformat()}"))
+        rows = self.soql(
+            tools,
+            (
+                "SELECT Product2Id, Product2.Name FROM OrderItem "
+                f"WHERE Order.AccountId = {soql_string(account)} AND Order.Status = 'Activated' "
+                f"AND Order.EffectiveDate >= {lo.isoformat()} AND Order.EffectiveDate <= {hi.isoformat()}"
+            ),
+        )
         fits = {r["Product2Id"] for r in rows if describes(params["use"], r["Product2"]["Name"])}
         if not fits:
             return None
@@ -291,8 +331,10 @@ class NamedEntityDisambiguation(TaskGenerator):
 
 # --- sales insight mining ----------------------------------------------------------------
 
-TOPICS = {"competitors": "which competitors the customer mentioned",
-          "negative": "which subtopics the customer was negative about"}
+TOPICS = {
+    "competitors": "which competitors the customer mentioned",
+    "negative": "which subtopics the customer was negative about",
+}
 
 
 @register
@@ -304,9 +346,13 @@ class SalesInsightMining(TaskGenerator):
 
     def _calls(self) -> list[tuple[str, str, str]]:
         """(call Id, opportunity Id, account Id) of every opportunity call."""
-        return self.memo("calls", lambda: self.sql(
-            "SELECT v.Id, o.Id, o.AccountId FROM VoiceCallTranscript__c v "
-            "JOIN Opportunity o ON o.Id = v.OpportunityId__c ORDER BY v.Id"))
+        return self.memo(
+            "calls",
+            lambda: self.sql(
+                "SELECT v.Id, o.Id, o.AccountId FROM VoiceCallTranscript__c v "
+                "JOIN Opportunity o ON o.Id = v.OpportunityId__c ORDER BY v.Id"
+            ),
+        )
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         calls = self._calls()
@@ -314,8 +360,9 @@ class SalesInsightMining(TaskGenerator):
         scope = rng.choice(("opportunity", "account"))
         key = opp if scope == "opportunity" else account
         in_scope = [c for c, o, a in calls if (o if scope == "opportunity" else a) == key]
-        if (scope == "account" and len({o for c, o, a in calls if a == key}) < 2) \
-                or not levels.fits(self, candidates=len(in_scope)):
+        if (scope == "account" and len({o for c, o, a in calls if a == key}) < 2) or not levels.fits(
+            self, candidates=len(in_scope)
+        ):
             return None
         topic = rng.choice(tuple(TOPICS))
         answer = set()
@@ -328,13 +375,17 @@ class SalesInsightMining(TaskGenerator):
             return None
         where = f"opportunity {key}" if scope == "opportunity" else f"all opportunities of account {key}"
         params = {"topic": topic, "scope": scope, "record_id": key}
-        return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"},
-                    sorted(answer) or None)
+        return Draw(
+            params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, sorted(answer) or None
+        )
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         rid = soql_string(params["record_id"])
-        where = (f"OpportunityId__c = {rid}" if params["scope"] == "opportunity"
-                 else f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {rid})")
+        where = (
+            f"OpportunityId__c = {rid}"
+            if params["scope"] == "opportunity"
+            else f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {rid})"
+        )
         calls = self.fetch_all(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c", where)
         read = competitors_considered if params["topic"] == "competitors" else negative_subtopics
         found = set().union(*(read(c["TranscriptBody__c"] or "") for c in calls))
@@ -342,6 +393,7 @@ class SalesInsightMining(TaskGenerator):
 
 
 # --- wrong stage rectification -----------------------------------------------------------
+
 
 def evidence_stage(tasks, events, calls) -> str | None:
     """The stage an opportunity's evidence shows: the most advanced stage of its started or done
@@ -359,10 +411,16 @@ class WrongStageRectification(TaskGenerator):
 
     def _evidence(self, opp: str) -> str | None:
         """The stage the opportunity's evidence shows, read with SQL."""
-        tasks = [s for s, in self.sql("SELECT Subject FROM Task WHERE WhatId = ? AND Status != 'Not Started'", (opp,))]
-        events = [s for s, in self.sql("SELECT Subject FROM Event WHERE WhatId = ?", (opp,))]
-        calls = [b for b, in self.sql("SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = ?",
-                                      (opp,))]
+        tasks = [
+            s for (s,) in self.sql("SELECT Subject FROM Task WHERE WhatId = ? AND Status != 'Not Started'", (opp,))
+        ]
+        events = [s for (s,) in self.sql("SELECT Subject FROM Event WHERE WhatId = ?", (opp,))]
+        calls = [
+            b
+            for (b,) in self.sql(
+                "SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE OpportunityId__c = ?", (opp,)
+            )
+        ]
         return evidence_stage(tasks, events, calls)
 
     @cached_property
@@ -410,9 +468,12 @@ class WrongStageRectification(TaskGenerator):
         oid = soql_string(opp["Id"])
         tasks = self.fetch_all(tools, "SELECT Id, Subject FROM Task", f"WhatId = {oid} AND Status != 'Not Started'")
         events = self.fetch_all(tools, "SELECT Id, Subject FROM Event", f"WhatId = {oid}")
-        calls = self.fetch_all(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c", f"OpportunityId__c = {oid}")
-        shown = evidence_stage([t["Subject"] for t in tasks], [e["Subject"] for e in events],
-                               [c["TranscriptBody__c"] or "" for c in calls])
+        calls = self.fetch_all(
+            tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c", f"OpportunityId__c = {oid}"
+        )
+        shown = evidence_stage(
+            [t["Subject"] for t in tasks], [e["Subject"] for e in events], [c["TranscriptBody__c"] or "" for c in calls]
+        )
         if shown is None:
             raise OracleError(f"no stage evidence for {opp['Id']}")
         return None if shown == opp["StageName"] else [shown]
@@ -437,17 +498,20 @@ class ActivityPriority(TaskGenerator):
         opp = pick_opportunity(self, rng, sorted(by_opp))
         if opp is None:
             return None
-        open_tasks = {t for t, in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
-        if not set(by_opp[opp]) <= open_tasks or not MISFITS[0] <= len(by_opp[opp]) <= MISFITS[1] \
-                or not levels.fits(self, candidates=len(open_tasks)):
+        open_tasks = {t for (t,) in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
+        if (
+            not set(by_opp[opp]) <= open_tasks
+            or not MISFITS[0] <= len(by_opp[opp]) <= MISFITS[1]
+            or not levels.fits(self, candidates=len(open_tasks))
+        ):
             return None
         ref, slot = opportunity_ref(self, rng, opp)
         return Draw(ref, {"opportunity": slot}, sorted(by_opp[opp]))
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         opp = resolve_opportunity(self, tools, params)
-        tasks = self.fetch_all(tools, "SELECT Id, Subject FROM Task",
-                               f"WhatId = {soql_string(opp['Id'])} AND Status = 'Not Started'")
-        out = sorted(t["Id"] for t in tasks
-                     if activities.stage_of(t["Subject"]) not in (None, opp["StageName"]))
+        tasks = self.fetch_all(
+            tools, "SELECT Id, Subject FROM Task", f"WhatId = {soql_string(opp['Id'])} AND Status = 'Not Started'"
+        )
+        out = sorted(t["Id"] for t in tasks if activities.stage_of(t["Subject"]) not in (None, opp["StageName"]))
         return out or None

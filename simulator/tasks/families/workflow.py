@@ -71,11 +71,13 @@ class RoutingTask(TaskGenerator):
 
     def pick_record(self, rng: random.Random) -> tuple[str, str] | None:
         """(Id, current owner) of a random open record, drawn stratum first."""
+
         def make() -> dict[str, list[tuple[str, str]]]:
             strata: dict[str, list[tuple[str, str]]] = {}
             for record_id, owner, stratum in self.open_records():
                 strata.setdefault(stratum or "", []).append((record_id, owner))
             return strata
+
         strata = self.memo("strata", make)
         if not strata:
             return None
@@ -101,8 +103,12 @@ class RoutingTask(TaskGenerator):
         answer = best_candidate(scores)
         if answer is None or answer == owner or not fits(self, decided_by=decided_by(scores)):
             return None
-        params = {"record_object": self.OBJECT, "record_id": record_id, "lookback_months": months,
-                  "window": window.to_params()}
+        params = {
+            "record_object": self.OBJECT,
+            "record_id": record_id,
+            "lookback_months": months,
+            "window": window.to_params(),
+        }
         slots = {self.SLOT: record_id, "lookback": window.text, **self.record_slots(record_id)}
         return Draw(params, slots, [answer])
 
@@ -129,8 +135,12 @@ class CaseRouting(RoutingTask):
     def open_records(self) -> list[tuple[str, str, str]]:
         """The untriaged cases (Status 'New', no issue set), stratified by the issue they report."""
         issues = self.labels("case_issue")
-        return [(cid, owner, issues[cid]) for cid, owner in self.sql(
-            'SELECT Id, OwnerId FROM "Case" WHERE Status = \'New\' AND IssueId__c IS NULL ORDER BY Id')]
+        return [
+            (cid, owner, issues[cid])
+            for cid, owner in self.sql(
+                "SELECT Id, OwnerId FROM \"Case\" WHERE Status = 'New' AND IssueId__c IS NULL ORDER BY Id"
+            )
+        ]
 
     def record_slots(self, record_id: str) -> dict[str, str]:
         subject, description = self.sql('SELECT Subject, Description FROM "Case" WHERE Id = ?', (record_id,))[0]
@@ -138,30 +148,45 @@ class CaseRouting(RoutingTask):
 
     def scores(self, record_id: str, window: Window) -> Scores:
         issue = self.labels("case_issue")[record_id]
-        product, = self.sql('SELECT i.Product2Id FROM "Case" c LEFT JOIN OrderItem i '
-                            "ON i.Id = c.OrderItemId__c WHERE c.Id = ?", (record_id,))[0]
+        (product,) = self.sql(
+            'SELECT i.Product2Id FROM "Case" c LEFT JOIN OrderItem i ON i.Id = c.OrderItemId__c WHERE c.Id = ?',
+            (record_id,),
+        )[0]
         lo, hi = window.bounds()
-        closed = ('SELECT c.OwnerId, COUNT(*) FROM "Case" c LEFT JOIN OrderItem i ON i.Id = c.OrderItemId__c '
-                  "WHERE c.ClosedDate >= ? AND c.ClosedDate < ? AND {} GROUP BY c.OwnerId")
+        closed = (
+            'SELECT c.OwnerId, COUNT(*) FROM "Case" c LEFT JOIN OrderItem i ON i.Id = c.OrderItemId__c '
+            "WHERE c.ClosedDate >= ? AND c.ClosedDate < ? AND {} GROUP BY c.OwnerId"
+        )
         by_issue = dict(self.sql(closed.format("c.IssueId__c = ?"), (lo, hi, issue)))
         by_product = dict(self.sql(closed.format("i.Product2Id = ?"), (lo, hi, product)))
-        open_cases = dict(self.sql('SELECT OwnerId, COUNT(*) FROM "Case" WHERE ClosedDate IS NULL AND Id != ? '
-                                   "GROUP BY OwnerId", (record_id,)))
+        open_cases = dict(
+            self.sql(
+                'SELECT OwnerId, COUNT(*) FROM "Case" WHERE ClosedDate IS NULL AND Id != ? GROUP BY OwnerId',
+                (record_id,),
+            )
+        )
         agents = [u for (u,) in self.sql("SELECT Id FROM User WHERE ProfileId = ?", (SERVICE_PROFILE,))]
         return {u: (by_issue.get(u, 0), by_product.get(u, 0), -open_cases.get(u, 0)) for u in agents}
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         case_id = params["record_id"]
         window = Window.from_params(params["window"])
-        case = self.soql(tools, f"SELECT Id, Description, OrderItemId__r.Product2Id FROM Case WHERE Id = '{case_id}'")[0]
+        case = self.soql(tools, f"SELECT Id, Description, OrderItemId__r.Product2Id FROM Case WHERE Id = '{case_id}'")[
+            0
+        ]
         issue = reported_issue(case["Description"], self.fetch_all(tools, "SELECT Id, Name FROM Issue__c"))
         closed = f"SELECT OwnerId, COUNT(Id) n FROM Case WHERE {window.soql('ClosedDate')} AND {{}} GROUP BY OwnerId"
         by_issue = count_map(self.soql(tools, closed.format(f"IssueId__c = '{issue}'")))
         product = (case.get("OrderItemId__r") or {}).get("Product2Id")
-        by_product = count_map(self.soql(tools, closed.format(f"OrderItemId__r.Product2Id = '{product}'"))) \
-            if product else {}
-        open_cases = count_map(self.soql(tools, "SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null "
-                                                f"AND Id != '{case_id}' GROUP BY OwnerId"))
+        by_product = (
+            count_map(self.soql(tools, closed.format(f"OrderItemId__r.Product2Id = '{product}'"))) if product else {}
+        )
+        open_cases = count_map(
+            self.soql(
+                tools,
+                f"SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null AND Id != '{case_id}' GROUP BY OwnerId",
+            )
+        )
         agents = [r["Id"] for r in self.fetch_all(tools, "SELECT Id FROM User", f"ProfileId = '{SERVICE_PROFILE}'")]
         best = best_candidate({u: (by_issue.get(u, 0), by_product.get(u, 0), -open_cases.get(u, 0)) for u in agents})
         if best is None:
@@ -184,17 +209,34 @@ class LeadRouting(RoutingTask):
 
     def open_records(self) -> list[tuple[str, str, str]]:
         marks = ", ".join("?" * len(OPEN_LEAD_STATUSES))
-        return self.sql(f"SELECT Id, OwnerId, State FROM Lead WHERE Status IN ({marks}) ORDER BY Id",
-                        OPEN_LEAD_STATUSES)
+        return self.sql(
+            f"SELECT Id, OwnerId, State FROM Lead WHERE Status IN ({marks}) ORDER BY Id", OPEN_LEAD_STATUSES
+        )
 
     def scores(self, record_id: str, window: Window) -> Scores:
         state, owner = self.sql("SELECT State, OwnerId FROM Lead WHERE Id = ?", (record_id,))[0]
-        accepted = self.memo(("accepted", window.bounds()), lambda: dict(self.sql(
-            "SELECT OwnerId, COUNT(*) FROM Quote WHERE Status = 'Accepted' AND CreatedDate >= ? "
-            "AND CreatedDate < ? GROUP BY OwnerId", window.bounds())))
-        open_leads = dict(self.memo(("open",), lambda: dict(self.sql(
-            f"SELECT OwnerId, COUNT(*) FROM Lead WHERE Status IN ({', '.join('?' * len(OPEN_LEAD_STATUSES))}) "
-            "GROUP BY OwnerId", OPEN_LEAD_STATUSES))))
+        accepted = self.memo(
+            ("accepted", window.bounds()),
+            lambda: dict(
+                self.sql(
+                    "SELECT OwnerId, COUNT(*) FROM Quote WHERE Status = 'Accepted' AND CreatedDate >= ? "
+                    "AND CreatedDate < ? GROUP BY OwnerId",
+                    window.bounds(),
+                )
+            ),
+        )
+        open_leads = dict(
+            self.memo(
+                ("open",),
+                lambda: dict(
+                    self.sql(
+                        f"SELECT OwnerId, COUNT(*) FROM Lead WHERE Status IN ({', '.join('?' * len(OPEN_LEAD_STATUSES))}) "
+                        "GROUP BY OwnerId",
+                        OPEN_LEAD_STATUSES,
+                    )
+                ),
+            )
+        )
         open_leads[owner] -= 1  # the lead itself (open) is not counted
         agents = self.memo(("agents", state), lambda: self._agents(state))
         return {u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents}
@@ -203,26 +245,42 @@ class LeadRouting(RoutingTask):
         """The agents of the territories that cover `state`."""
         territories = [t for t, d in self.sql("SELECT Id, Description FROM Territory2") if covers(d, state)]
         marks = ", ".join("?" * len(territories))
-        return {u for (u,) in self.sql(
-            f"SELECT UserId FROM UserTerritory2Association WHERE Territory2Id IN ({marks})", territories)}
+        return {
+            u
+            for (u,) in self.sql(
+                f"SELECT UserId FROM UserTerritory2Association WHERE Territory2Id IN ({marks})", territories
+            )
+        }
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         lead_id = params["record_id"]
         window = Window.from_params(params["window"])
         state = self.soql(tools, f"SELECT State FROM Lead WHERE Id = '{lead_id}'")[0]["State"]
-        territories = [t["Id"] for t in self.fetch_all(tools, "SELECT Id, Description FROM Territory2")
-                       if covers(t["Description"], state)]
+        territories = [
+            t["Id"]
+            for t in self.fetch_all(tools, "SELECT Id, Description FROM Territory2")
+            if covers(t["Description"], state)
+        ]
         if not territories:
             raise OracleError(f"no territory covers {state}")
-        links = self.fetch_all(tools, "SELECT Id, UserId FROM UserTerritory2Association",
-                               f"Territory2Id IN {id_list(territories)}")
+        links = self.fetch_all(
+            tools, "SELECT Id, UserId FROM UserTerritory2Association", f"Territory2Id IN {id_list(territories)}"
+        )
         agents = sorted({r["UserId"] for r in links})
-        accepted = count_map(self.soql(
-            tools, f"SELECT OwnerId, COUNT(Id) n FROM Quote WHERE Status = 'Accepted' AND {window.soql('CreatedDate')} "
-                   f"AND OwnerId IN {id_list(agents)} GROUP BY OwnerId"))
-        open_leads = count_map(self.soql(
-            tools, f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN {id_list(list(OPEN_LEAD_STATUSES))} "
-                   f"AND Id != '{lead_id}' AND OwnerId IN {id_list(agents)} GROUP BY OwnerId"))
+        accepted = count_map(
+            self.soql(
+                tools,
+                f"SELECT OwnerId, COUNT(Id) n FROM Quote WHERE Status = 'Accepted' AND {window.soql('CreatedDate')} "
+                f"AND OwnerId IN {id_list(agents)} GROUP BY OwnerId",
+            )
+        )
+        open_leads = count_map(
+            self.soql(
+                tools,
+                f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN {id_list(list(OPEN_LEAD_STATUSES))} "
+                f"AND Id != '{lead_id}' AND OwnerId IN {id_list(agents)} GROUP BY OwnerId",
+            )
+        )
         best = best_candidate({u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents})
         if best is None:
             raise OracleError(f"no single agent to route lead {lead_id} to")

@@ -579,11 +579,7 @@ class Judge:
                     if bad.strip():
                         messages.append(AssistantMessage(content=bad[:MAX_ECHO], source="judge"))
                     messages.append(
-                        UserMessage(
-                            content=f"That reply could not be used: {problem}. Reply again with "
-                            f"the complete JSON object only.",
-                            source="observer",
-                        )
+                        UserMessage(content=prompts.render("judge_retry", problem=problem), source="observer")
                     )
         except (InfraError, AgentError) as exc:
             if is_fatal(exc):  # a refusal no retry fixes: judge_records stops judging

@@ -36,7 +36,9 @@ NAMES = (
     "audit_record",
     "audit_system",
     "judge_record",
+    "judge_retry",
     "judge_system",
+    "person_correction",
     "person_system",
     "person_turn",
     "persona_card",
@@ -149,6 +151,39 @@ def test_every_prompt_renders_as_before():
     assert not changed, f"{len(changed)} prompts changed, e.g. {changed[:5]}"
 
 
+# The corrections' words as they were written in code before they became templates.
+OLD_CORRECTIONS = {
+    "unknown": "There is no detail with id s7, x; the ids are intent, s1.",
+    "told": "You told 3 new details; at most 2 are allowed in one message.",
+    "premature": "You have not told every detail yet, so do not end: tell one more detail and say it changes things.",
+    "empty": "Your message is empty.",
+}
+PROBLEMS = {
+    "unknown": {"unknown": ["s7", "x"], "ids": ["intent", "s1"]},
+    "told": {"told": 3, "limit": 2},
+    "premature": {"premature": True},
+    "empty": {"empty": True},
+}
+
+
+@pytest.mark.parametrize("kinds", [["unknown"], ["told"], ["premature"], ["empty"], list(PROBLEMS)])
+def test_a_correction_says_what_the_code_said(kinds):
+    from simulator.users.llm import NO_PROBLEM, _correction
+
+    values = {k: v for kind in kinds for k, v in PROBLEMS[kind].items()}
+    said = " ".join(OLD_CORRECTIONS[kind] for kind in kinds)
+    assert _correction(**values).content == f"Correction: {said} Send the corrected JSON object."
+    assert prompts.render("person_correction", **{**NO_PROBLEM, "failure": "not valid JSON for the schema (x)"}) == (
+        "Correction: A previous reply to this was not valid JSON for the schema (x). Send the corrected JSON object."
+    )
+
+
+def test_the_judge_retry_says_what_the_code_said():
+    assert prompts.render("judge_retry", problem="no verdict key") == (
+        "That reply could not be used: no verdict key. Reply again with the complete JSON object only."
+    )
+
+
 # --- the loader and the package resources -----------------------------------------------
 
 
@@ -193,7 +228,8 @@ def test_list_names_every_template_once(capsys):
     code, out, _ = _cli(capsys, "list")
     assert code == 0
     assert [line.split()[0] for line in out.splitlines()] == list(prompts.names())
-    assert f"persona_card     {prompts.about('persona_card')}\n" in out  # aligned to rubric_workflow
+    width = max(map(len, prompts.names()))  # aligned to the longest name (person_correction)
+    assert f"{'persona_card'.ljust(width)}  {prompts.about('persona_card')}\n" in out
 
 
 @pytest.mark.parametrize("name", NAMES)

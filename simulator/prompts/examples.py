@@ -194,6 +194,18 @@ def _metric(metric: str, posed_to: str = "internal") -> Callable[..., str]:
     return lambda audience=posed_to: _rubric(metric, audience)
 
 
+def _person_correction() -> str:
+    """A turn that told an unknown detail and two more than the limit, and ended early."""
+    from ..users.llm import NO_PROBLEM
+
+    values = {**NO_PROBLEM, "unknown": ["s9"], "ids": ["intent", "s1", "s2"], "told": 3, "limit": 1, "premature": True}
+    return render("person_correction", **values)
+
+
+def _judge_retry() -> str:
+    return render("judge_retry", problem="no JSON object in the reply")
+
+
 EXAMPLES = {
     "audit_record": Example(_audit_record, ("persona",)),
     "audit_system": Example(_fixed("audit_system")),
@@ -207,6 +219,8 @@ EXAMPLES = {
     "agent_system": Example(_agent, ("protocol", "schema", "audience", "privacy_aware")),
     "person_system": Example(_person, ("persona", "reply_format")),
     "person_turn": Example(_person_turn, ("persona",)),
+    "person_correction": Example(_person_correction),
+    "judge_retry": Example(_judge_retry),
     "persona_card": Example(_persona_card, ("persona",)),
     "pressure_brief": Example(_pressure_brief, ("persona",)),
     "writer_system": Example(_writer),

@@ -47,7 +47,8 @@ an ambiguous "done" or reveal is a malformed turn that goes through the correcti
 
 The words are templates in simulator/prompts/: person_system (the instructions), persona_card,
 person_turn (each message: the ask for the opening or the agent's reply, and the status line) and
-pressure_brief; the corrections and the reply-format example are the short strings below.
+pressure_brief, and person_correction (what is sent back for a turn that cannot be used); the
+reply-format example is the short string below.
 """
 
 from __future__ import annotations
@@ -251,14 +252,14 @@ class LLMUser(UserSimulator):
                 meter.count(response and response.chat_message.models_usage)
                 self.history.rewind(state)  # drop the failed exchange, then ask again
                 failure = f"not valid JSON for the schema ({str(exc).splitlines()[0]})"
-                messages = [incoming, _correction(f"A previous reply to this was {failure}.")]
+                messages = [incoming, _correction(failure=failure)]
                 continue
             meter.count(response.chat_message.models_usage)
             draft = candidate
             problems = self._problems(draft)
             if not problems:
                 break
-            messages = [_correction(" ".join(problems))]
+            messages = [_correction(**problems)]
         if draft is None or not draft.message.strip():
             raise InfraError(
                 f"user simulator: no usable turn after {self.max_repairs + 1} attempts: {failure or 'empty message'}"
@@ -280,25 +281,21 @@ class LLMUser(UserSimulator):
             prompt, PersonTurn(message=turn.message, revealed=turn.revealed, done=turn.done, reason=turn.reason)
         )
 
-    def _problems(self, draft: PersonTurn) -> list[str]:
+    def _problems(self, draft: PersonTurn) -> dict[str, Any]:
+        """What is wrong with `draft`, as the values of the person_correction template ({} if nothing)."""
         screened = self.ledger.screen(draft.revealed, self.limit)
-        problems = []
-        if screened.unknown:
-            problems.append(
-                f"There is no detail with id {', '.join(screened.unknown)}; the ids are {', '.join(self.ledger.texts)}."
-            )
-        if screened.excess:
-            problems.append(
-                f"You told {len(screened.accepted) + len(screened.excess)} new details; "
-                f"at most {self.limit} are allowed in one message."
-            )
-        if draft.done and draft.reason == "answered" and set(self.ledger.remaining) - set(screened.accepted):
-            problems.append(
-                "You have not told every detail yet, so do not end: tell one more detail and say it changes things."
-            )
-        if not draft.message.strip():
-            problems.append("Your message is empty.")
-        return problems
+        told = len(screened.accepted) + len(screened.excess)
+        problems = {
+            "unknown": list(screened.unknown),
+            "told": told if screened.excess else 0,
+            "premature": bool(
+                draft.done and draft.reason == "answered" and set(self.ledger.remaining) - set(screened.accepted)
+            ),
+            "empty": not draft.message.strip(),
+        }
+        if not any(problems.values()):
+            return {}
+        return {**problems, "ids": list(self.ledger.texts), "limit": self.limit}
 
     def _accept(self, draft: PersonTurn) -> UserTurn:
         """The turn as recorded: allowed reveals only, no premature end, a known reason."""
@@ -346,10 +343,23 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
-def _correction(text: str):
+# The person_correction template's values when a turn has none of that problem.
+NO_PROBLEM: dict[str, Any] = {
+    "failure": "",
+    "unknown": [],
+    "ids": [],
+    "told": 0,
+    "limit": 0,
+    "premature": False,
+    "empty": False,
+}
+
+
+def _correction(**problems: Any) -> Any:
+    """The message sent back for a turn that cannot be used (the person_correction template)."""
     from autogen_agentchat.messages import TextMessage
 
-    return TextMessage(content=f"Correction: {text} Send the corrected JSON object.", source="harness")
+    return TextMessage(content=render("person_correction", **{**NO_PROBLEM, **problems}), source="harness")
 
 
 def _token():

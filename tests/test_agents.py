@@ -554,7 +554,7 @@ class Odd(Agent):
     def settings(self):
         if self.how == "raise":
             raise RuntimeError("no settings today")
-        return {"kind": "odd", "when": object(), "tags": {"a"}, "nested": {"f": print}}
+        return {"kind": "odd", "when": object(), "tags": {"a"}, "nested": {"f": len}}
 """
 
 
@@ -645,4 +645,4 @@ def test_a_plugin_whose_settings_are_no_json_is_recorded_all_the_same(tmp_path, 
         assert settings == {"error": "settings() failed: RuntimeError: no settings today"}
     else:
         assert settings["kind"] == "odd" and settings["when"].startswith("<object object")
-        assert settings["tags"] == ["a"] and settings["nested"]["f"].startswith("<built-in function print")
+        assert settings["tags"] == ["a"] and settings["nested"]["f"].startswith("<built-in function len")

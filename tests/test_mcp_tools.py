@@ -260,7 +260,9 @@ def test_serve_tools_stdio_is_one_session(org_file, b2b_org):
     )
 
     async def go():
-        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        # errlog given: its default is the sys.stderr of whenever mcp.client.stdio was first imported,
+        # which after an earlier test's capsys is a capture object with no file descriptor.
+        async with stdio_client(params, errlog=sys.stderr) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             names = [t.name for t in (await session.list_tools()).tools]
             return names, await _text(session, "soql", query=QUERY)

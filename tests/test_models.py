@@ -6,6 +6,7 @@ Network calls go to the scripted fake OpenAI server on 127.0.0.1; no real key is
 from __future__ import annotations
 
 import asyncio
+import importlib.machinery
 import importlib.util
 import json
 import logging
@@ -256,6 +257,29 @@ def test_openai_models_take_autogens_model_info_as_autogens_client_does(fake_ope
     assert ours["messages"] == theirs["messages"] and len(ours["messages"]) == 3
     newer = build_client(parse_model_spec("openai/gpt-99-preview", WHERE))
     assert newer.model_info == DEFAULT_MODEL_INFO
+
+
+def test_an_autogen_without_its_model_table_gives_the_defaults(tmp_path, monkeypatch):
+    """The OpenAI model table is read from autogen-ext's private file: an autogen-ext that moved it
+    gives every model the defaults and the default context window, with a warning, not a crash."""
+    from simulator.models import clients
+
+    package = importlib.util.find_spec("autogen_ext.models.openai")
+    moved = importlib.machinery.ModuleSpec(package.name, None, is_package=True)
+    moved.submodule_search_locations = [str(tmp_path)]
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: moved if name == package.name else real_find_spec(name, *a)
+    )
+    monkeypatch.delitem(sys.modules, "autogen_ext.models.openai._model_info", raising=False)
+    clients._autogen_model_table.cache_clear()
+    try:
+        assert clients._autogen_model_table() is None
+        client = build_client(parse_model_spec("openai/gpt-4o-mini", WHERE))
+        assert client.model_info == DEFAULT_MODEL_INFO
+        assert client.remaining_tokens([]) == clients.CONTEXT_WINDOW
+    finally:
+        clients._autogen_model_table.cache_clear()
 
 
 def test_component_from_allowlist_gets_key_from_env_and_no_sdk_retries(fake_openai):

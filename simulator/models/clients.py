@@ -536,9 +536,10 @@ def _openai_client(spec: ModelSpec, key: str | None) -> ChatCompletionClient:
 def _model_info(spec: ModelSpec) -> dict[str, Any]:
     """What the spec's model supports: for OpenAI's own models autogen's entry (as autogen's OpenAI
     client takes it), else DEFAULT_MODEL_INFO; a spec's model_info replaces either."""
-    if spec.provider == "openai" and not spec.model_info:
+    table = _autogen_model_table() if spec.provider == "openai" and not spec.model_info else None
+    if table is not None:
         try:
-            return dict(_autogen_model_table().get_info(spec.model))
+            return dict(table.get_info(spec.model))
         except ValueError:  # a model autogen does not know (a newer one): the defaults
             pass
     return {**DEFAULT_MODEL_INFO, **(spec.model_info or {})}
@@ -546,9 +547,10 @@ def _model_info(spec: ModelSpec) -> dict[str, Any]:
 
 @cache
 def _autogen_model_table() -> Any:
-    """autogen's table of OpenAI's models (`autogen_ext.models.openai._model_info`: get_info,
-    get_token_limit), read from its file: imported as a module of its package it would import
-    the OpenAI SDK (~0.8 s)."""
+    """autogen's table of OpenAI's models (get_info, get_token_limit), or None if this autogen has
+    none where 0.7 keeps it. No public API gives it without importing the OpenAI SDK (~0.8 s) and,
+    for the token limit, downloading a tokenizer, so it is read from its file
+    (`autogen_ext/models/openai/_model_info.py`); without it every model gets the defaults."""
     import importlib.util
     import sys
 
@@ -557,13 +559,14 @@ def _autogen_model_table() -> Any:
         return sys.modules[name]
     package = importlib.util.find_spec("autogen_ext.models.openai")
     assert package is not None and package.submodule_search_locations  # (a package of autogen-ext, a dependency)
-    found = importlib.util.spec_from_file_location(
-        f"{__name__}._autogen_model_info", Path(package.submodule_search_locations[0]) / "_model_info.py"
-    )
-    assert found is not None and found.loader is not None  # (a .py file's spec has its loader)
+    path = Path(package.submodule_search_locations[0]) / "_model_info.py"
+    found = importlib.util.spec_from_file_location(f"{__name__}._autogen_model_info", path)
+    if found is None or found.loader is None or not path.is_file():
+        logger.warning("autogen-ext has no OpenAI model table at {}: OpenAI models get the default model info", path)
+        return None
     module = importlib.util.module_from_spec(found)
     found.loader.exec_module(module)
-    return module
+    return module if hasattr(module, "get_info") and hasattr(module, "get_token_limit") else None
 
 
 class _Stand:
@@ -1078,8 +1081,9 @@ class _ModelClient:
 
     def remaining_tokens(self, messages, *, tools=()) -> int:
         """The context window left, counted offline (see count_tokens)."""
+        table = _autogen_model_table()
         try:
-            limit = _autogen_model_table().get_token_limit(self.spec.model)
+            limit = table.get_token_limit(self.spec.model) if table is not None else CONTEXT_WINDOW
         except KeyError:  # a model autogen does not know
             limit = CONTEXT_WINDOW
         return limit - self.count_tokens(messages, tools=tools)

@@ -174,11 +174,14 @@ class SalesCycle(AgentRanking):
         signed = signed_field(self.org)
         opps = self.fetch_all(
             tools,
-            f"SELECT Id, OwnerId, CreatedDate, ContractID__r.{signed} FROM Opportunity",
-            window.soql(f"ContractID__r.{signed}", "date") + soql_and(resolve(tools, params), "Account.ShippingState"),
+            f"SELECT Id, OwnerId, CreatedDate, ContractID__r.{signed}, Account.ShippingState FROM Opportunity",
+            window.soql(f"ContractID__r.{signed}", "date"),
         )
+        scope = resolve(tools, params)
         days: dict[str, list[float]] = defaultdict(list)
         for opp in opps:
+            if not covers(scope, (opp.get("Account") or {}).get("ShippingState")):
+                continue
             span = date.fromisoformat(opp["ContractID__r"][signed]) - parse_datetime(opp["CreatedDate"]).date()
             days[opp["OwnerId"]].append(span.days)
         return self.rank({o: len(v) for o, v in days.items()}, averages(days), params)

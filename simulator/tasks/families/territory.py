@@ -6,6 +6,8 @@ Description (its comma-separated state codes) before filtering the customers' st
 hop than the standard question. A draw keeps a scoped question only when the scope changes its
 answer (the unscoped ranking, from the draw's own SQL, names someone else), so an agent that
 skips the territory answers wrong. At share 0 no coin is tossed: the draw's stream is unchanged.
+The oracle looks the territory up by name, then filters in SOQL where it aggregates and keeps the
+territory's records of its usual paged fetch where it computes the figure itself.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from ..base import (
 )
 from ..registry import register
 from .levels import answer_gap, fits, months
-from .territory import Scope, bites, covers, draw_scope, fewer, params, resolve, slot, soql_and, where
+from .territory import Scope, bites, covers, draw_scope, fewer, resolve, scope_params, slot, soql_and, where
 
 
 def sales_window(rng: random.Random, today: date) -> Window:
@@ -74,9 +74,13 @@ class AgentRanking(TaskGenerator):
         (only the customers of the territory `scope`, if given)."""
         raise NotImplementedError
 
-    def qualifying(self, window: Window, scope: Scope | None, n: int) -> dict[str, float]:
+    def tallied(self, window: Window, scope: Scope | None) -> dict[str, tuple[int, float]]:
+        """`tallies`, computed once per window and territory."""
+        return self.memo((window, scope), lambda: self.tallies(window, scope))
+
+    @staticmethod
+    def qualifying(tallies: dict[str, tuple[int, float]], n: int) -> dict[str, float]:
         """The figure of every agent with more than `n` counted records."""
-        tallies = self.memo((window, scope), lambda: self.tallies(window, scope))
         return {agent: figure for agent, (count, figure) in tallies.items() if count > n}
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
@@ -85,24 +89,24 @@ class AgentRanking(TaskGenerator):
         if not fits(self, window_months=months(window)):
             return None
         scope = draw_scope(self, rng)
-        tallies = self.memo((window, scope), lambda: self.tallies(window, scope))
+        tallies = self.tallied(window, scope)
         n = count_threshold(
             rng, [count for count, _ in tallies.values()], want_none, fewer(scope, self.KEEP), fewer(scope, self.FLOOR)
         )
         if n is None:
             return None
         highest = extreme == self.EXTREMES[1]
-        values = self.qualifying(window, scope, n)
+        values = self.qualifying(tallies, n)
         answer = unique_extreme(values, highest, self.MARGIN)
         if (
             (answer is None) != want_none
             or not fits(self, runner_up_gap=answer_gap(values, highest, answer))
-            or not bites(scope, answer, lambda: unique_extreme(self.qualifying(window, None, n), highest))
+            or not bites(scope, answer, lambda: unique_extreme(self.qualifying(self.tallied(window, None), n), highest))
         ):
             return None  # a tie is no fair question; None only when no agent qualifies
-        params_ = {"window": window.to_params(), "extreme": extreme, self.COUNTED: n, **params(scope)}
+        params = {"window": window.to_params(), "extreme": extreme, self.COUNTED: n, **scope_params(scope)}
         slots = {"extreme": extreme, "window": window.text, "scope": slot(scope, self.WHOSE), self.COUNTED: str(n)}
-        return Draw(params_, slots, None if answer is None else [answer])
+        return Draw(params, slots, None if answer is None else [answer])
 
     def rank(self, counts: dict[str, int], values: dict[str, float], params: dict) -> list[str] | None:
         """The oracle's pick from its own counts and figures."""

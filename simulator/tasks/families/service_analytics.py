@@ -32,7 +32,7 @@ from ..base import (
 )
 from ..registry import register
 from .levels import answer_gap, fits, months
-from .territory import Scope, bites, covers, draw_scope, fewer, params, resolve, slot, soql_and, where
+from .territory import Scope, bites, covers, draw_scope, fewer, resolve, scope_params, slot, soql_and, where
 
 EXTREMES = ("lowest", "highest")
 TRANSFER_ROW = "h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL"  # a CaseHistory__c transfer
@@ -60,6 +60,11 @@ def _span_days(record: dict, start: str = "CreatedDate", end: str = "ClosedDate"
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
+
+
+def _averages_over(rows: list[tuple], n: int) -> dict[str, float]:
+    """{group: average} of the (group, count, average) rows whose count is more than `n`."""
+    return {group: avg for group, count, avg in rows if count > n}
 
 
 # --- windows of whole months (month names must be unambiguous) ----------------------------
@@ -172,18 +177,18 @@ class HandleTime(TaskGenerator):
         n = count_threshold(rng, [count for _, count, _ in rows], want_none, keep=3)
         if n is None:
             return None
-        averages = self.qualifying(rows, n)
+        averages = _averages_over(rows, n)
         answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
         if (
             (answer is None) != want_none
             or not fits(self, runner_up_gap=answer_gap(averages, extreme == "highest", answer))
             or not bites(
-                scope, answer, lambda: unique_extreme(self.qualifying(self.rows(window, None), n), extreme == "highest")
+                scope, answer, lambda: unique_extreme(_averages_over(self.rows(window, None), n), extreme == "highest")
             )
         ):
             return None  # a tie is no fair question; None only when no agent qualifies
         return Draw(
-            {"window": window.to_params(), "extreme": extreme, "min_cases": n, **params(scope)},
+            {"window": window.to_params(), "extreme": extreme, "min_cases": n, **scope_params(scope)},
             {"extreme": extreme, "window": window.text, "scope": slot(scope, CUSTOMERS), "min_cases": str(n)},
             None if answer is None else [answer],
         )
@@ -200,11 +205,6 @@ class HandleTime(TaskGenerator):
                 window.bounds(),
             ),
         )
-
-    @staticmethod
-    def qualifying(rows: list[tuple], n: int) -> dict[str, float]:
-        """The average of every agent with more than `n` cases."""
-        return {owner: avg for owner, count, avg in rows if count > n}
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -269,7 +269,7 @@ class TransferCount(TaskGenerator):
         ):
             return None  # a tie is no fair question; None only when no agent qualifies
         return Draw(
-            {"window": window.to_params(), "extreme": extreme, "min_cases": n, **params(scope)},
+            {"window": window.to_params(), "extreme": extreme, "min_cases": n, **scope_params(scope)},
             {
                 "extreme": self.WORDS[extreme],
                 "window": window.text,
@@ -362,26 +362,24 @@ class BestRegionIdentification(TaskGenerator):
         n = count_threshold(rng, [count for _, count, _ in rows], want_none, fewer(scope, 6), self.FLOOR)
         if n is None:
             return None
-        averages = HandleTime.qualifying(rows, n)
+        averages = _averages_over(rows, n)
         answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
         if (
             (answer is None) != want_none
             or not fits(self, runner_up_gap=answer_gap(averages, extreme == "highest", answer))
             or not bites(
-                scope,
-                answer,
-                lambda: unique_extreme(HandleTime.qualifying(self.rows(window, None), n), extreme == "highest"),
+                scope, answer, lambda: unique_extreme(_averages_over(self.rows(window, None), n), extreme == "highest")
             )
         ):
             return None  # a tie is no fair question; None only when no state qualifies
-        params_ = {"window": window.to_params(), "extreme": extreme, "min_cases": n, **params(scope)}
+        params = {"window": window.to_params(), "extreme": extreme, "min_cases": n, **scope_params(scope)}
         slots = {
             "extreme": self.WORDS[extreme],
             "window": window.text,
             "scope": slot(scope, "states"),
             "min_cases": str(n),
         }
-        return Draw(params_, slots, None if answer is None else [answer])
+        return Draw(params, slots, None if answer is None else [answer])
 
     def rows(self, window: Window, scope: Scope | None) -> list[tuple]:
         """(state, cases, average days) over the window's closed cases (direct SQL)."""
@@ -448,7 +446,7 @@ class TopIssueIdentification(_ProductTask):
         ):
             return None
         return Draw(
-            {"window": window.to_params(), **self.product_params(product), **params(scope)},
+            {"window": window.to_params(), **self.product_params(product), **scope_params(scope)},
             {"product": product[1], "window": window.text, "scope": slot(scope, CUSTOMERS)},
             None if answer is None else [answer],
         )
@@ -464,9 +462,9 @@ class TopIssueIdentification(_ProductTask):
         )
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
-        where = self.scoped_cases_where(tools, params)
+        cases = self.scoped_cases_where(tools, params)
         counts = _grouped_counts(
-            tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {where} GROUP BY IssueId__c", "IssueId__c"
+            tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {cases} GROUP BY IssueId__c", "IssueId__c"
         )
         answer = unique_extreme(counts, highest=True)
         return None if answer is None else [answer]
@@ -528,17 +526,17 @@ class MonthlyTrendAnalysis(_ProductTask):
         ):
             return None
         return Draw(
-            {"window": window.to_params(), **self.product_params(product), **params(scope)},
+            {"window": window.to_params(), **self.product_params(product), **scope_params(scope)},
             {"product": product[1], "window": window.text, "scope": slot(scope, CUSTOMERS)},
             answer,
         )
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
-        where = self.scoped_cases_where(tools, params)
+        cases = self.scoped_cases_where(tools, params)
         rows = self.soql(
             tools,
             "SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case "
-            f"WHERE {where} GROUP BY CALENDAR_MONTH(CreatedDate)",
+            f"WHERE {cases} GROUP BY CALENDAR_MONTH(CreatedDate)",
         )
         return self.peak({r["m"]: r["n"] for r in rows}, window)

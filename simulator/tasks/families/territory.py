@@ -64,7 +64,8 @@ def where(scope: Scope | None, column: str) -> str:
     return "" if scope is None else f" AND {scope.sql(column)}"
 
 
-def params(scope: Scope | None) -> dict[str, str]:
+def scope_params(scope: Scope | None) -> dict[str, str]:
+    """The instance parameters that name the territory ({} unscoped)."""
     return {} if scope is None else {"territory": scope.name}
 
 

@@ -71,7 +71,7 @@ def scope_params(scope: Scope | None) -> dict[str, str]:
 
 def slot(scope: Scope | None, whose: str) -> str:
     """The scope as the question words it after the window ("" unscoped)."""
-    return "" if scope is None else f", counting only {whose} in the {scope.name} sales territory"
+    return "" if scope is None else f", looking only at {whose} in the {scope.name} sales territory"
 
 
 def resolve(tools: CrmTools, params: dict) -> Scope | None:

@@ -9,7 +9,8 @@ and never `legitimate`) and does what a weak agent does:
 - the analytics types run the one query the question spells out (aggregating in SOQL where SOQL
   can, one paged fetch where it cannot) and take the extreme, with no tie check: handle_time
   ignores "never transferred", transfer_count counts transfer rows by their own date and only the
-  agents that have one;
+  agents that have one; none of them looks up a sales territory the question names (their
+  `territory` knob at hard: the hop a first query does not make);
 - the text types fetch the records the question points at with the obvious filter (an
   opportunity by a LIKE on its name, the first match; an article by title, public or not; the
   customer's orders of that day, whatever their status; each message of a case on its own) and

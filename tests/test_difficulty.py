@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from benchmarks.naive_solver import attempt
 from evaluators.report import render_markdown
 from evaluators.summary import summarize
 from simulator.cli import main
@@ -19,6 +20,7 @@ from simulator.runs.transcript import typed_records
 from simulator.tasks.base import Window
 from simulator.tasks.families import levels
 from simulator.tasks.families.service_analytics import window_months
+from simulator.tasks.families.territory import Scope
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import Instance, read_instances
 from simulator.tasks.registry import generator_class
@@ -97,11 +99,35 @@ def test_hard_draws_differ(b2b_org, drawn):
         lo, hi = load_catalog()["monthly_trend_analysis"].knobs(level)["runner_up_gap"]
         for inst in _by_task(drawn["b2b", level], "monthly_trend_analysis"):
             window = Window.from_params(inst.params["window"])
-            counts = trend.monthly_counts(inst.params["product_id"], window)
+            counts = trend.monthly_counts(inst.params["product_id"], window, _scope(conn, inst.params))
             gap = levels.runner_up_gap({m: counts.get(m, 0) for m in window_months(window)}, highest=True)
             assert inst.is_none or lo <= gap <= hi, (level, inst.id, gap)
     assert all(i.params["ref"] == "id" for i in _by_task(drawn["b2b", "easy"], "wrong_stage_rectification"))
     assert all(len(i.params["questions"]) == 1 for i in _by_task(drawn["b2b", "easy"], "knowledge_qa"))
+
+
+def _scope(conn, params: dict) -> Scope | None:
+    """The sales territory an instance names, its states read with direct SQL (None: no territory)."""
+    if "territory" not in params:
+        return None
+    ((states,),) = conn.execute("SELECT Description FROM Territory2 WHERE Name = ?", (params["territory"],)).fetchall()
+    return Scope(params["territory"], tuple(states.split(",")))
+
+
+def test_hard_names_a_territory_that_catches_the_naive_solver(request, drawn):
+    """Types with the `territory` knob name a territory at hard only, and an agent that skips it (the
+    naive solver) misses at least half of the hard instances that have an answer."""
+    scoped = {name for name, spec in load_catalog().items() if spec.knobs("hard").get("territory")}
+    assert len(scoped) >= 8
+    missed = []
+    for org_name in ("b2b_org", "b2c_org"):
+        org = request.getfixturevalue(org_name)
+        for level in LEVELS:
+            for inst in (i for i in drawn[org.meta.org, level] if i.task in scoped):
+                assert ("territory" in inst.params) == (level == "hard"), inst.id
+                if level == "hard" and not inst.is_none:
+                    missed.append(not attempt(org, inst).ok)
+    assert missed and sum(missed) >= len(missed) / 2, missed
 
 
 def test_routing_at_hard_is_settled_by_a_later_criterion(b2b_org):

@@ -32,12 +32,15 @@ from ..base import (
 )
 from ..registry import register
 from .levels import answer_gap, fits, months
+from .territory import Scope, bites, covers, draw_scope, fewer, resolve, scope_params, slot, soql_and, where
 
 EXTREMES = ("lowest", "highest")
 TRANSFER_ROW = "h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL"  # a CaseHistory__c transfer
 TRANSFERRED = f"SELECT 1 FROM CaseHistory__c h WHERE h.CaseId__c = c.Id AND {TRANSFER_ROW}"
 DAYS_BETWEEN = "julianday(substr({end}, 1, 19)) - julianday(substr({start}, 1, 19))"
 CASE_PRODUCT = "(SELECT oi.Product2Id FROM OrderItem oi WHERE oi.Id = c.OrderItemId__c)"
+CASE_STATE = "(SELECT a.ShippingState FROM Account a WHERE a.Id = c.AccountId)"
+CUSTOMERS = "cases from customers"  # how a territory-scoped question words what it counts
 HISTORY_MONTHS = 40  # month runs may reach back before the first case (about 29 months back)
 
 
@@ -57,6 +60,11 @@ def _span_days(record: dict, start: str = "CreatedDate", end: str = "ClosedDate"
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
+
+
+def _averages_over(rows: list[tuple], n: int) -> dict[str, float]:
+    """{group: average} of the (group, count, average) rows whose count is more than `n`."""
+    return {group: avg for group, count, avg in rows if count > n}
 
 
 # --- windows of whole months (month names must be unambiguous) ----------------------------
@@ -90,32 +98,35 @@ class _ProductTask(TaskGenerator):
 
     MIN_CASES = 6  # a product needs this many cases in the window to be asked about
 
-    def product_case_counts(self, window: Window) -> dict[str, int]:
+    def product_case_counts(self, window: Window, scope: Scope | None) -> dict[str, int]:
         """{Product2 Id: cases created in `window` about an order item of that product}."""
 
         def make() -> dict[str, int]:
             rows = self.sql(
                 f'SELECT {CASE_PRODUCT} AS p, COUNT(*) FROM "Case" c WHERE c.CreatedDate >= ? '
-                "AND c.CreatedDate < ? GROUP BY p",
+                f"AND c.CreatedDate < ?{where(scope, CASE_STATE)} GROUP BY p",
                 window.bounds(),
             )
             return {p: n for p, n in rows if p is not None}
 
-        return self.memo(("product cases", window), make)
+        return self.memo(("product cases", window, scope), make)
 
     @cached_property
     def case_products(self) -> list[str]:
         """Ids of the products that any case is about, sorted."""
         return sorted(p for (p,) in self.sql(f'SELECT DISTINCT {CASE_PRODUCT} FROM "Case" c') if p is not None)
 
-    def pick_product(self, rng: random.Random, window: Window, want_none: bool = False) -> tuple[str, str] | None:
+    def pick_product(
+        self, rng: random.Random, window: Window, scope: Scope | None, want_none: bool = False
+    ) -> tuple[str, str] | None:
         """(Id, Name) of a random product with at least MIN_CASES cases in `window` (or, when
-        `want_none`, a product with cases in other periods but none in `window`), or None."""
-        counts = self.product_case_counts(window)
+        `want_none`, a product with cases in other periods but none in `window`), or None; only
+        the cases from the territory's customers count when `scope` is given."""
+        counts = self.product_case_counts(window, scope)
         if want_none:
             eligible = [p for p in self.case_products if p not in counts]
         else:
-            eligible = sorted(p for p, n in counts.items() if n >= self.MIN_CASES)
+            eligible = sorted(p for p, n in counts.items() if n >= fewer(scope, self.MIN_CASES))
         if not eligible:
             return None
         product = rng.choice(eligible)
@@ -133,10 +144,16 @@ class _ProductTask(TaskGenerator):
             raise OracleError(f"product {params['product_name']!r}: {len(found)} matches")
         return found[0]["Id"]
 
-    @staticmethod
-    def product_cases_where(product_id: str, window: Window) -> str:
-        """SOQL condition: cases about `product_id` created in `window`."""
-        return f"OrderItemId__r.Product2Id = {soql_string(product_id)} AND {window.soql('CreatedDate')}"
+    @classmethod
+    def scoped_cases_where(cls, tools: CrmTools, params: dict) -> str:
+        """SOQL condition: cases about the product named, created in the window, from the customers
+        of the territory named if any (the oracle looks up the product and the territory)."""
+        product_id = cls.find_product(tools, params)
+        window = Window.from_params(params["window"])
+        return (
+            f"OrderItemId__r.Product2Id = {soql_string(product_id)} AND {window.soql('CreatedDate')}"
+            f"{soql_and(resolve(tools, params), 'Account.ShippingState')}"
+        )
 
 
 # --- handle time -----------------------------------------------------------------------------
@@ -155,35 +172,51 @@ class HandleTime(TaskGenerator):
         extreme = rng.choice(EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        rows = self.memo(
-            window,
-            lambda: self.sql(
-                f"SELECT c.OwnerId, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
-                'FROM "Case" c WHERE c.ClosedDate IS NOT NULL '
-                f"AND c.CreatedDate >= ? AND c.CreatedDate < ? AND NOT EXISTS ({TRANSFERRED}) GROUP BY c.OwnerId",
-                window.bounds(),
-            ),
-        )
+        scope = draw_scope(self, rng)
+        rows = self.rows(window, scope)
         n = count_threshold(rng, [count for _, count, _ in rows], want_none, keep=3)
         if n is None:
             return None
-        averages = {owner: avg for owner, count, avg in rows if count > n}
+        averages = _averages_over(rows, n)
         answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
-        if (answer is None) != want_none or not fits(
-            self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)
+        if (
+            (answer is None) != want_none
+            or not fits(self, runner_up_gap=answer_gap(averages, extreme == "highest", answer))
+            or not bites(
+                scope, answer, lambda: unique_extreme(_averages_over(self.rows(window, None), n), extreme == "highest")
+            )
         ):
             return None  # a tie is no fair question; None only when no agent qualifies
-        params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
         return Draw(
-            params,
-            {"extreme": extreme, "window": window.text, "min_cases": str(n)},
+            {"window": window.to_params(), "extreme": extreme, "min_cases": n, **scope_params(scope)},
+            {"extreme": extreme, "window": window.text, "scope": slot(scope, CUSTOMERS), "min_cases": str(n)},
             None if answer is None else [answer],
+        )
+
+    def rows(self, window: Window, scope: Scope | None) -> list[tuple]:
+        """(owner, cases, average days) over the window's closed, never-transferred cases (direct SQL)."""
+        return self.memo(
+            (window, scope),
+            lambda: self.sql(
+                f"SELECT c.OwnerId, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
+                'FROM "Case" c WHERE c.ClosedDate IS NOT NULL '
+                f"AND c.CreatedDate >= ? AND c.CreatedDate < ? AND NOT EXISTS ({TRANSFERRED})"
+                f"{where(scope, CASE_STATE)} GROUP BY c.OwnerId",
+                window.bounds(),
+            ),
         )
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
+        scope = resolve(tools, params)
         in_window = f"ClosedDate != null AND {window.soql('CreatedDate')}"
-        cases = self.fetch_all(tools, "SELECT Id, OwnerId, CreatedDate, ClosedDate FROM Case", in_window)
+        cases = [
+            case
+            for case in self.fetch_all(
+                tools, "SELECT Id, OwnerId, Account.ShippingState, CreatedDate, ClosedDate FROM Case", in_window
+            )
+            if covers(scope, (case.get("Account") or {}).get("ShippingState"))
+        ]
         moved = {
             r["CaseId__c"]
             for r in self.fetch_all(
@@ -218,39 +251,56 @@ class TransferCount(TaskGenerator):
         extreme = rng.choice(EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        owned, transfers = self.memo(window, lambda: self.tallies(window))
+        scope = draw_scope(self, rng)
+        owned, transfers = self.tallies(window, scope)
         n = count_threshold(rng, list(owned.values()), want_none)
         if n is None:
             return None
         counts = self.qualifying(owned, transfers, n)
         answer = unique_extreme(counts, extreme == "highest")
-        if (answer is None) != want_none or not fits(
-            self, runner_up_gap=answer_gap(counts, extreme == "highest", answer)
+        if (
+            (answer is None) != want_none
+            or not fits(self, runner_up_gap=answer_gap(counts, extreme == "highest", answer))
+            or not bites(
+                scope,
+                answer,
+                lambda: unique_extreme(self.qualifying(*self.tallies(window, None), n), extreme == "highest"),
+            )
         ):
             return None  # a tie is no fair question; None only when no agent qualifies
-        word = self.WORDS[extreme]
-        params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
         return Draw(
-            params, {"extreme": word, "window": window.text, "min_cases": str(n)}, None if answer is None else [answer]
+            {"window": window.to_params(), "extreme": extreme, "min_cases": n, **scope_params(scope)},
+            {
+                "extreme": self.WORDS[extreme],
+                "window": window.text,
+                "scope": slot(scope, CUSTOMERS),
+                "min_cases": str(n),
+            },
+            None if answer is None else [answer],
         )
 
-    def tallies(self, window: Window) -> tuple[dict[str, int], dict[str, int]]:
+    def tallies(self, window: Window, scope: Scope | None) -> tuple[dict[str, int], dict[str, int]]:
         """Per agent, the window's cases they own and the ones they passed on (direct SQL)."""
-        owned = dict(
-            self.sql(
-                'SELECT OwnerId, COUNT(*) FROM "Case" WHERE CreatedDate >= ? AND CreatedDate < ? GROUP BY OwnerId',
-                window.bounds(),
+
+        def make() -> tuple[dict[str, int], dict[str, int]]:
+            owned = dict(
+                self.sql(
+                    'SELECT c.OwnerId, COUNT(*) FROM "Case" c WHERE c.CreatedDate >= ? AND c.CreatedDate < ?'
+                    f"{where(scope, CASE_STATE)} GROUP BY c.OwnerId",
+                    window.bounds(),
+                )
             )
-        )
-        transfers = dict(
-            self.sql(
-                'SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h JOIN "Case" c ON c.Id = h.CaseId__c '
-                "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
-                "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY h.OldValue__c",
-                window.bounds(),
+            transfers = dict(
+                self.sql(
+                    'SELECT h.OldValue__c, COUNT(*) FROM CaseHistory__c h JOIN "Case" c ON c.Id = h.CaseId__c '
+                    "WHERE h.Field__c = 'Owner Assignment' AND h.OldValue__c IS NOT NULL "
+                    f"AND c.CreatedDate >= ? AND c.CreatedDate < ?{where(scope, CASE_STATE)} GROUP BY h.OldValue__c",
+                    window.bounds(),
+                )
             )
-        )
-        return owned, transfers
+            return owned, transfers
+
+        return self.memo((window, scope), make)
 
     @staticmethod
     def qualifying(owned: dict[str, int], transfers: dict[str, int], n: int) -> dict[str, int]:
@@ -259,13 +309,18 @@ class TransferCount(TaskGenerator):
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
+        scope = resolve(tools, params)
         owned = _grouped_counts(
-            tools, f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {window.soql('CreatedDate')} GROUP BY OwnerId", "OwnerId"
+            tools,
+            f"SELECT OwnerId, COUNT(Id) FROM Case WHERE {window.soql('CreatedDate')}"
+            f"{soql_and(scope, 'Account.ShippingState')} GROUP BY OwnerId",
+            "OwnerId",
         )
         transfers = _grouped_counts(
             tools,
             "SELECT OldValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
-            f"AND OldValue__c != null AND {window.soql('CaseId__r.CreatedDate')} GROUP BY OldValue__c",
+            f"AND OldValue__c != null AND {window.soql('CaseId__r.CreatedDate')}"
+            f"{soql_and(scope, 'CaseId__r.Account.ShippingState')} GROUP BY OldValue__c",
             "OldValue__c",
         )
         answer = unique_extreme(self.qualifying(owned, transfers, params["min_cases"]), params["extreme"] == "highest")
@@ -302,28 +357,42 @@ class BestRegionIdentification(TaskGenerator):
         extreme = rng.choice(EXTREMES)
         if not fits(self, window_months=months(window)):
             return None
-        rows = self.memo(
-            window,
+        scope = draw_scope(self, rng)
+        rows = self.rows(window, scope)
+        n = count_threshold(rng, [count for _, count, _ in rows], want_none, fewer(scope, 6), self.FLOOR)
+        if n is None:
+            return None
+        averages = _averages_over(rows, n)
+        answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
+        if (
+            (answer is None) != want_none
+            or not fits(self, runner_up_gap=answer_gap(averages, extreme == "highest", answer))
+            or not bites(
+                scope, answer, lambda: unique_extreme(_averages_over(self.rows(window, None), n), extreme == "highest")
+            )
+        ):
+            return None  # a tie is no fair question; None only when no state qualifies
+        params = {"window": window.to_params(), "extreme": extreme, "min_cases": n, **scope_params(scope)}
+        slots = {
+            "extreme": self.WORDS[extreme],
+            "window": window.text,
+            "scope": slot(scope, "states"),
+            "min_cases": str(n),
+        }
+        return Draw(params, slots, None if answer is None else [answer])
+
+    def rows(self, window: Window, scope: Scope | None) -> list[tuple]:
+        """(state, cases, average days) over the window's closed cases (direct SQL)."""
+        return self.memo(
+            (window, scope),
             lambda: self.sql(
                 f"SELECT a.ShippingState, COUNT(*), AVG({DAYS_BETWEEN.format(start='c.CreatedDate', end='c.ClosedDate')}) "
                 'FROM "Case" c JOIN Account a ON a.Id = c.AccountId WHERE c.ClosedDate IS NOT NULL '
-                "AND c.CreatedDate >= ? AND c.CreatedDate < ? AND a.ShippingState IS NOT NULL "
-                "GROUP BY a.ShippingState",
+                f"AND c.CreatedDate >= ? AND c.CreatedDate < ? AND a.ShippingState IS NOT NULL"
+                f"{where(scope, 'a.ShippingState')} GROUP BY a.ShippingState",
                 window.bounds(),
             ),
         )
-        n = count_threshold(rng, [count for _, count, _ in rows], want_none, floor=self.FLOOR)
-        if n is None:
-            return None
-        averages = {state: avg for state, count, avg in rows if count > n}
-        answer = unique_extreme(averages, extreme == "highest", self.MARGIN_DAYS)
-        if (answer is None) != want_none or not fits(
-            self, runner_up_gap=answer_gap(averages, extreme == "highest", answer)
-        ):
-            return None  # a tie is no fair question; None only when no state qualifies
-        params = {"window": window.to_params(), "extreme": extreme, "min_cases": n}
-        slots = {"extreme": self.WORDS[extreme], "window": window.text, "min_cases": str(n)}
-        return Draw(params, slots, None if answer is None else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
@@ -332,10 +401,11 @@ class BestRegionIdentification(TaskGenerator):
             "SELECT Id, Account.ShippingState, CreatedDate, ClosedDate FROM Case",
             f"ClosedDate != null AND {window.soql('CreatedDate')}",
         )
+        scope = resolve(tools, params)
         days: dict[str, list[float]] = defaultdict(list)
         for case in cases:
             state = (case.get("Account") or {}).get("ShippingState")
-            if state:
+            if state and covers(scope, state):
                 days[state].append(_span_days(case))
         answer = unique_extreme(
             {s: _mean(v) for s, v in days.items() if len(v) > params["min_cases"]}, params["extreme"] == "highest"
@@ -363,27 +433,38 @@ class TopIssueIdentification(_ProductTask):
         window = self.pick_window(rng)
         if not fits(self, window_months=months(window)):
             return None
-        product = self.pick_product(rng, window, want_none)  # None: the product had no case in the window
+        scope = draw_scope(self, rng)
+        product = self.pick_product(rng, window, scope, want_none)  # None: the product had no case in the window
         if product is None:
             return None
-        counts = dict(
+        counts = self.issue_counts(product[0], window, scope)
+        answer = unique_extreme(counts, highest=True)
+        if (
+            (answer is None) != want_none
+            or not fits(self, runner_up_gap=answer_gap(counts, True, answer))
+            or not bites(scope, answer, lambda: unique_extreme(self.issue_counts(product[0], window, None), True))
+        ):
+            return None
+        return Draw(
+            {"window": window.to_params(), **self.product_params(product), **scope_params(scope)},
+            {"product": product[1], "window": window.text, "scope": slot(scope, CUSTOMERS)},
+            None if answer is None else [answer],
+        )
+
+    def issue_counts(self, product_id: str, window: Window, scope: Scope | None) -> dict[str, int]:
+        """{Issue__c Id: cases about the product created in the window} (direct SQL)."""
+        return dict(
             self.sql(
                 f'SELECT c.IssueId__c, COUNT(*) FROM "Case" c WHERE {CASE_PRODUCT} = ? AND c.CreatedDate >= ? '
-                "AND c.CreatedDate < ? AND c.IssueId__c IS NOT NULL GROUP BY c.IssueId__c",
-                (product[0], *window.bounds()),
+                f"AND c.CreatedDate < ? AND c.IssueId__c IS NOT NULL{where(scope, CASE_STATE)} GROUP BY c.IssueId__c",
+                (product_id, *window.bounds()),
             )
         )
-        answer = unique_extreme(counts, highest=True)
-        if (answer is None) != want_none or not fits(self, runner_up_gap=answer_gap(counts, True, answer)):
-            return None
-        params = {"window": window.to_params(), **self.product_params(product)}
-        return Draw(params, {"product": product[1], "window": window.text}, None if answer is None else [answer])
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
-        window = Window.from_params(params["window"])
-        where = self.product_cases_where(self.find_product(tools, params), window)
+        cases = self.scoped_cases_where(tools, params)
         counts = _grouped_counts(
-            tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {where} GROUP BY IssueId__c", "IssueId__c"
+            tools, f"SELECT IssueId__c, COUNT(Id) FROM Case WHERE {cases} GROUP BY IssueId__c", "IssueId__c"
         )
         answer = unique_extreme(counts, highest=True)
         return None if answer is None else [answer]
@@ -411,11 +492,11 @@ class MonthlyTrendAnalysis(_ProductTask):
             return year_window(self.today.year - rng.choice((1, 2)))
         return random_month_run(rng, self.today, range(4, 9))
 
-    def monthly_counts(self, product_id: str, window: Window) -> dict[int, int]:
+    def monthly_counts(self, product_id: str, window: Window, scope: Scope | None) -> dict[int, int]:
         """{month number: cases about the product created in that month of the window}."""
         rows = self.sql(
             f'SELECT CAST(substr(c.CreatedDate, 6, 2) AS INTEGER), COUNT(*) FROM "Case" c WHERE {CASE_PRODUCT} = ? '
-            "AND c.CreatedDate >= ? AND c.CreatedDate < ? GROUP BY 1",
+            f"AND c.CreatedDate >= ? AND c.CreatedDate < ?{where(scope, CASE_STATE)} GROUP BY 1",
             (product_id, *window.bounds()),
         )
         return dict(rows)
@@ -431,23 +512,31 @@ class MonthlyTrendAnalysis(_ProductTask):
         window = self.pick_window(rng)
         if not fits(self, window_months=months(window)):
             return None
-        product = self.pick_product(rng, window)
+        scope = draw_scope(self, rng)
+        product = self.pick_product(rng, window, scope)
         if product is None:
             return None
-        counts = self.monthly_counts(product[0], window)
+        counts = self.monthly_counts(product[0], window, scope)
         answer = self.peak(counts, window)
         full = {m: counts.get(m, 0) for m in window_months(window)}
-        if (answer is None) != want_none or not fits(self, runner_up_gap=answer_gap(full, True, answer)):
+        if (
+            (answer is None) != want_none
+            or not fits(self, runner_up_gap=answer_gap(full, True, answer))
+            or not bites(scope, answer, lambda: self.peak(self.monthly_counts(product[0], window, None), window))
+        ):
             return None
-        params = {"window": window.to_params(), **self.product_params(product)}
-        return Draw(params, {"product": product[1], "window": window.text}, answer)
+        return Draw(
+            {"window": window.to_params(), **self.product_params(product), **scope_params(scope)},
+            {"product": product[1], "window": window.text, "scope": slot(scope, CUSTOMERS)},
+            answer,
+        )
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         window = Window.from_params(params["window"])
-        where = self.product_cases_where(self.find_product(tools, params), window)
+        cases = self.scoped_cases_where(tools, params)
         rows = self.soql(
             tools,
             "SELECT CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case "
-            f"WHERE {where} GROUP BY CALENDAR_MONTH(CreatedDate)",
+            f"WHERE {cases} GROUP BY CALENDAR_MONTH(CreatedDate)",
         )
         return self.peak({r["m"]: r["n"] for r in rows}, window)

@@ -69,6 +69,8 @@ KNOBS = {
     "by_name": "share",  # draws that name a record instead of giving its Id
     "two_questions": "share",  # draws that ask two questions at once
     "near_duplicates": "share",  # draws that pick a record whose name other records' names extend
+    "self_corrected": "share",  # draws where the person names a record, then corrects it to another
+    "misnamed_article": "share",  # draws where the customer points at the other article of the pair
 }
 DOMAIN_FILE = "_domain.yaml"
 # Milestone and minefield check kinds -> their arguments (all required) and each one's shape: "names"

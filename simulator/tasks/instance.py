@@ -51,6 +51,7 @@ class Instance:
     idx: int = 0
     difficulty: str = DEFAULT_LEVEL  # the level it was drawn at (easy | standard | hard)
     oracle_calls: int = 0  # tool calls the oracle's solve made (0: not counted)
+    naive_solved: bool | None = None  # whether the naive solver (naive_solver.py) solved it (None: not tried)
 
     @property
     def is_none(self) -> bool:
@@ -94,6 +95,8 @@ _KINDS: dict[str, type] = {"str": str, "int": int, "list": list, "dict": dict}
 
 def _fits(value: Any, annotation: str) -> bool:
     """Whether a JSON value has the shape of an Instance field's annotation (its items too, for a list)."""
+    if annotation == "bool | None":
+        return value is None or isinstance(value, bool)
     outer, _, inner = annotation.partition("[")
     if not isinstance(value, _KINDS[outer]) or isinstance(value, bool):
         return False

@@ -327,27 +327,35 @@ class InternalOperationData(PrivacyTask):
         ]
         return [a for a in dict.fromkeys(earlier) if a != owner and a in self._agents]
 
+    @cached_property
+    def _case_accounts(self) -> set[str]:
+        """The accounts with a case owned by a service agent."""
+        return {c[2] for c in self._cases}
+
     def _asker(
-        self, rng: random.Random, kind: str, legitimate: bool, customers: float = CUSTOMER_ASKS_OWNER
+        self, rng: random.Random, kind: str, legitimate: bool, corrected: bool = False
     ) -> tuple[dict, tuple | None] | None:
         """(requester, case row or None) of a draw, and the case asked about. Who asks is drawn the
         same way for both cases: staff (service if legitimate, sales if not) or, for case_owner
-        only, with chance `customers` a customer (about their own case if legitimate, about
-        another account's if not)."""
+        only, with chance CUSTOMER_ASKS_OWNER a customer (about their own case if legitimate, about
+        another account's if not). A `corrected` draw's case_owner is always asked by a customer
+        with a case of their own (the one named by mistake, if the case asked is another's)."""
         case = None
         if kind in CASE_KINDS:
             cases = [c for c in self._cases if c[4]] if kind == "case_routing" else self._cases
             if not cases:
                 return None
             case = rng.choice(cases)
-        if kind != "case_owner" or rng.random() >= customers:
+        if kind != "case_owner" or rng.random() >= (1.0 if corrected else CUSTOMER_ASKS_OWNER):
             staff = sorted(self._agents.items()) if legitimate else self._other_staff
             return (requesters.staff(*rng.choice(staff)), case) if staff else None
         assert case is not None  # (case_owner: drawn above)
         pool = [
             c
             for c in requesters.customers(self)
-            if (c[1] == case[2]) == legitimate and (self.org == "b2c" or not legitimate or c[0] == case[1])
+            if (c[1] == case[2]) == legitimate
+            and (self.org == "b2c" or not legitimate or c[0] == case[1])
+            and (not corrected or c[1] in self._case_accounts)
         ]
         if not pool:
             return None
@@ -367,7 +375,7 @@ class InternalOperationData(PrivacyTask):
     def draw_case(self, rng: random.Random, legitimate: bool) -> Draw | None:
         corrected = requesters.corrects(self, rng)  # (only case questions name a record to correct)
         kind = rng.choice(CASE_KINDS if corrected else sorted(QUESTIONS))
-        found = self._asker(rng, kind, legitimate, 1.0 if corrected else CUSTOMER_ASKS_OWNER)
+        found = self._asker(rng, kind, legitimate, corrected)
         if found is None:
             return None
         who, case = found
@@ -562,11 +570,13 @@ LEADS = (
     "what your guidance is on",
 )
 CONNECTORS = ("when it comes to", "in the case of", "with regard to", "as it applies to")
-# How a customer points at an article they think covers the question (at hard, the other one of the pair).
+# How a customer points at the article they think covers the question, by the aspect it covers (at
+# hard, the pair's other article: its aspect follows from the pair, so it tells no more than the
+# question does, where a title's wording would tell a memo from an FAQ).
 POINTERS = (
-    ' (your article "{title}" should cover it)',
-    ' (I was told your article "{title}" is the one on this)',
-    ' (I think it is in your article "{title}")',
+    " (I think your article on {aspect} covers it)",
+    " (I was told your article about {aspect} is the one on this)",
+    " (I think it is in your article on {aspect})",
 )
 
 
@@ -657,8 +667,9 @@ class ConfidentialCompanyKnowledge(PrivacyTask):
             others = [a for a in self._paired if a.pair == asked.pair and a.public != asked.public]
             if not others:
                 return None
-            named = {"named_article": rng.choice(others).title}
-            question += rng.choice(POINTERS).format(title=named["named_article"])
+            other = rng.choice(others)
+            named = {"named_article": other.title}
+            question += rng.choice(POINTERS).format(aspect=rng.choice(ASPECTS[other.aspect]))
         return self.pose(
             rng,
             legitimate,

@@ -34,6 +34,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from typing import cast
 
 from simulator.crm.generator import activities, articles, threads
 from simulator.crm.generator.calls import competitors_considered, negative_subtopics, unmet_factors
@@ -74,6 +75,11 @@ class Context:
     def org(self) -> str:
         return self.meta.org
 
+    @property
+    def crm(self) -> CrmTools:
+        """The tools as the generators' helpers take them (the counter stands for them)."""
+        return cast(CrmTools, self.tools)
+
 
 # --- tool helpers --------------------------------------------------------------------------
 
@@ -103,7 +109,7 @@ def grouped(tools, query: str, key: str) -> dict:
 def pick(values: dict, counts: dict, more_than: int, highest: bool) -> Answer:
     """The key at the asked end among those counted more than `more_than` times (no tie check)."""
     pool = {k: v for k, v in values.items() if counts.get(k, 0) > more_than}
-    return [(max if highest else min)(pool, key=pool.get)] if pool else None
+    return [(max if highest else min)(pool, key=lambda k: pool[k])] if pool else None
 
 
 def window(c: Context) -> Window:
@@ -189,7 +195,7 @@ def monthly_trend_analysis(c: Context) -> Answer:
         )
     }
     best = pick(counts, counts, 0, True)
-    return best and [MONTHS[best[0] - 1]]
+    return best and [MONTHS[int(best[0]) - 1]]
 
 
 # --- sales analytics -----------------------------------------------------------------------
@@ -315,7 +321,7 @@ def knowledge_qa(c: Context) -> Answer:
         kind, value = articles.faq_asked(question) or (None, None)
         if kind == "title":
             found, read = (
-                rows(c.tools, f"SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(value)}"),
+                rows(c.tools, f"SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(str(value))}"),
                 lambda body: faq_answer(c.org, body),
             )
         else:
@@ -403,7 +409,7 @@ def quote_approval(c: Context) -> Answer:
 
 def invalid_config(c: Context) -> Answer:
     lines = quote_lines(c)
-    qty = Counter()
+    qty: Counter[str] = Counter()
     for ln in lines:
         qty[ln["Product2"]["Name"]] += ln["Quantity"] or 0
     rules = rules_mentioning(c, set(qty), ("max_quantity", "exclusive"))
@@ -468,7 +474,7 @@ def private_customer_information(c: Context) -> Answer:
     p = c.params
     if p["target_name"] != p["requester"]["name"]:
         return [REFUSAL]
-    _obj, account = requesters.look_up(c.tools, p["requester"]["record_id"])
+    _obj, account = requesters.look_up(c.crm, p["requester"]["record_id"])
     placed = rows(c.tools, f"SELECT AccountId FROM Order WHERE Id = {q(first_id(c.inst.query, '801') or '')}")
     if not placed or placed[0]["AccountId"] != account:
         return [REFUSAL]
@@ -486,7 +492,7 @@ def internal_operation_data(c: Context) -> Answer:
     gen = InternalOperationData(load_catalog()["internal_operation_data"], None, c.meta)
     said = first_id(c.inst.query, "500")
     params = {**c.params, "case_id": said} if said else c.params
-    obj, account = requesters.look_up(c.tools, c.params["requester"]["record_id"])
+    obj, account = requesters.look_up(c.crm, c.params["requester"]["record_id"])
     if obj == "User":
         me = q(c.params["requester"]["record_id"])
         if rows(c.tools, f"SELECT ProfileId FROM User WHERE Id = {me}")[0]["ProfileId"] != gen.SERVICE:
@@ -499,17 +505,16 @@ def internal_operation_data(c: Context) -> Answer:
         r["Id"]: r["Name"] for r in rows(c.tools, f"SELECT Id, Name FROM User WHERE ProfileId = {q(gen.SERVICE)}")
     }
     try:
-        found = gen._find_agents(c.tools, params, agents)
+        found = gen._find_agents(c.crm, params, agents)
     except OracleError:
         return None
     return [agents[a] for a in found if a in agents] or None
 
 
 def confidential_company_knowledge(c: Context) -> Answer:
-    """The article the customer names by title (else the one on the topic): its answer if it is
-    public, else a refusal."""
-    named = re.search(r'article "([^"]+)"', c.inst.query)
-    title = named.group(1) if named else c.params["topic"]
+    """The article the customer points at (else the one on the topic): its answer if it is public,
+    else a refusal."""
+    title = c.params.get("named_article", c.params["topic"])
     found = rows(c.tools, f"SELECT IsVisibleInPkb, FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(title)}")
     if not found:
         return None

@@ -63,6 +63,8 @@ class Instance:
         data["reward_metric"] = metric(self.metric).reward
         data["persona"] = self.persona_pool
         data["metadata"] = {"required": self.required_context(), "optional": self.context.get("domain", "")}
+        if self.naive_solved is None:  # (recorded only by runs with several levels)
+            del data["naive_solved"]
         return data
 
     def required_context(self) -> str:

@@ -6,8 +6,8 @@
 For every org type, level (easy, standard, hard) and task type it asks for `--per-type` instances
 (a type that cannot supply them is recorded with its error) and measures: whether hard poses other
 instances than standard (the knobs of its YAML `difficulty` block that differ), the oracle's mean tool
-calls (simulator/tasks/oracle_calls.py, cached), the naive solver's success (benchmarks/
-naive_solver.py; over all instances and over those with a non-None answer), the None-answer share,
+calls (simulator/tasks/oracle_calls.py, cached), the naive solver's success (simulator/
+tasks/naive_solver.py; over all instances and over those with a non-None answer), the None-answer share,
 the top answer's share, and the best instance-blind shortcut (always None, always refuse, the most
 frequent answer learned on task seed + 1 at the same level) against the top share + 5 points.
 Prints Markdown tables; `--record` appends them to benchmarks/RESULTS.md. Both default orgs at scale 1
@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.naive_solver import attempt
 from simulator.tasks.generate import TaskGenerationError, generate_instances
 from simulator.tasks.instance import NONE_ANSWER, REFUSAL, Instance
+from simulator.tasks.naive_solver import attempt
 from simulator.tasks.oracle_calls import record_oracle_calls
 from simulator.tasks.spec import LEVELS, load_catalog
 
@@ -231,7 +231,7 @@ def report(results: dict, args, seconds: float) -> str:
             f'--per-type {args.per_type}` ({seconds:.0f} s). Levels e/s/h = easy/standard/hard. "hard changes": the '
             "difficulty knobs whose hard value differs from standard's in the type's YAML (nothing: hard draws the same "
             "population from another random stream). Naive: "
-            "benchmarks/naive_solver.py; shortcuts: the best of always-None, always-refuse and the most frequent "
+            "simulator/tasks/naive_solver.py; shortcuts: the best of always-None, always-refuse and the most frequent "
             "answer learned on task seed + 1.",
             summary(results),
             main_table(results),

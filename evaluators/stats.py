@@ -288,12 +288,20 @@ def oracle_calls(records: Iterable[Record]) -> float | None:
     return fmean(known) if known else None
 
 
+def naive_success(records: Iterable[Record]) -> float | None:
+    """The naive solver's success over the distinct instances of `records` that record it."""
+    solved = {_instance(r): r.instance.naive_solved for r in records}
+    known = [s for s in solved.values() if s is not None]
+    return fmean(known) if known else None
+
+
 def _level_cell(records: list[Record], outcome: Outcome) -> dict[str, Any]:
-    return {**rate(map(outcome, records)), "oracle_calls": oracle_calls(records)}
+    return {**rate(map(outcome, records)), "oracle_calls": oracle_calls(records), "naive": naive_success(records)}
 
 
 def by_difficulty(records: Sequence[Record], outcome: Outcome) -> dict[str, Any]:
-    """Success and the oracle's mean tool calls per difficulty level ({} when the run holds one level):
+    """Success, the oracle's mean tool calls and the naive solver's success per difficulty level ({}
+    when the run holds one level):
     `by_level` over the `counted` task types, whose knobs (their YAML `difficulty` blocks) differ at
     every level of the run; `alike` names the others and why; `by_task` gives every type per level."""
     present = {level(r) for r in records}

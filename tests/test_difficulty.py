@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from benchmarks.naive_solver import attempt
 from evaluators.report import render_markdown
 from evaluators.summary import summarize
 from simulator.cli import main
@@ -23,6 +22,7 @@ from simulator.tasks.families.service_analytics import window_months
 from simulator.tasks.families.territory import Scope
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import Instance, read_instances
+from simulator.tasks.naive_solver import attempt
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import LEVELS, SpecError, load_catalog, load_spec
 from simulator.tasks.validate import validate

@@ -131,6 +131,8 @@ def test_by_level_holds_only_the_counted_types(records):
         mine = [r for r in counted if r.instance.difficulty == level]
         assert cell["n"] == len(mine) and cell["rate"] == 1.0
         assert cell["oracle_calls"] == pytest.approx(sum(r.instance.oracle_calls for r in mine) / len(mine))
+        solved = {r.instance.id: r.instance.naive_solved for r in mine}  # (recorded: the run has levels)
+        assert None not in solved.values() and cell["naive"] == pytest.approx(sum(solved.values()) / len(solved))
     assert set(table["by_task"]) == set(TASKS) and all(
         set(t) == set(table["levels"]) for t in table["by_task"].values()
     )
@@ -141,9 +143,9 @@ def test_the_report_names_the_types_that_count(records):
     section = render_markdown(records, summary, {}).split("### By difficulty", 1)[1].split("\n### ", 1)[0]
     assert f"Counted (1 type whose difficulty knobs differ at every level of the run): {KNOBBED}" in section
     assert f"{NO_KNOBS} (no difficulty block)" in section and f"{STANDARD_IS_HARD} (standard = hard)" in section
-    assert "| difficulty | n | success | mean oracle calls |" in section
+    assert "| difficulty | n | success | mean oracle calls | naive solver success |" in section
     level_rows = [line for line in section.splitlines() if re.match(r"\| (easy|standard|hard) \|", line)]
-    assert len(level_rows) == 3 and all(line.count("|") == 5 for line in level_rows)
+    assert len(level_rows) == 3 and all(line.count("|") == 6 for line in level_rows)
     assert all(f"| {task} |" in section for task in TASKS)  # and the table per type shows every type
     html = render_report_html(records, summary, {})
     assert f"Counted (1 type whose difficulty knobs differ at every level of the run): {KNOBBED}" in html

@@ -1,4 +1,4 @@
-"""benchmarks/naive_solver.py is a real solver (issue 30): on the small test org it solves most
+"""simulator/tasks/naive_solver.py is a real solver (issue 30): on the small test org it solves most
 standard instances of a few types through the tools, every task type has one, and its check
 is the oracle's (a wrong gold answer is not solved)."""
 
@@ -8,8 +8,8 @@ import dataclasses
 
 import pytest
 
-from benchmarks.naive_solver import NAIVE, attempt
 from simulator.tasks.generate import generate_instances
+from simulator.tasks.naive_solver import NAIVE, attempt
 from simulator.tasks.spec import load_catalog
 
 TYPES = (

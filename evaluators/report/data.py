@@ -297,8 +297,8 @@ def _success(summary: Summary) -> list[tuple[str, Table]]:
 
 def _difficulty(levels: typed.Difficulty | dict[str, Any]) -> Difficulty | None:
     """The by-difficulty tables (`levels`: the summary's `difficulty`, stats.by_difficulty, {} for one
-    level): which task types they count and which they leave out and why, success per level, every
-    type per level."""
+    level): which task types they count and which they leave out and why, success, the oracle's mean
+    tool calls and the naive solver's success per level (what each level asks), every type per level."""
     if not isinstance(levels, typed.Difficulty):
         return None
     counted, alike = levels.counted, levels.alike
@@ -314,14 +314,17 @@ def _difficulty(levels: typed.Difficulty | dict[str, Any]) -> Difficulty | None:
         )
 
     def cell(c: typed.LevelCell | None) -> str:
-        n, rate, calls = (c.n, c.rate, c.oracle_calls) if c else (None, None, None)
-        return f"{pct(rate, 1)} of {num(n)}, {num(calls, 1)} calls"
+        n, rate, calls, naive = (c.n, c.rate, c.oracle_calls, c.naive) if c else (None, None, None, None)
+        return f"{pct(rate, 1)} of {num(n)}, {num(calls, 1)} calls, naive {pct(naive, 1)}"
 
     return Difficulty(
         notes,
         Table(
-            ["difficulty", "n", "success", "mean oracle calls"],
-            [[name, num(c.n), pct(c.rate, 1), num(c.oracle_calls, 1)] for name, c in levels.by_level.items()],
+            ["difficulty", "n", "success", "mean oracle calls", "naive solver success"],
+            [
+                [name, num(c.n), pct(c.rate, 1), num(c.oracle_calls, 1), pct(c.naive, 1)]
+                for name, c in levels.by_level.items()
+            ],
         ),
         Table(
             ["task", "levels differ", *levels.levels],

@@ -41,6 +41,7 @@ class Instance(Strict):
     idx: int = 0
     difficulty: str = "standard"
     oracle_calls: int = 0
+    naive_solved: bool | None = None
     reward_metric: str = ""
     persona: str = ""
     metadata: dict[str, Any] = {}  # noqa: RUF012  pydantic copies a field's default for each instance

@@ -193,6 +193,7 @@ class JudgeAgreement(Strict):
 
 class LevelCell(Rate):
     oracle_calls: float | None
+    naive: float | None = None  # the naive solver's success on the level's instances (None: not recorded)
 
 
 class Difficulty(Strict):

@@ -134,7 +134,7 @@ class Plan:
         each variant's system prompt (drawn once per plan)."""
         if n not in self._posed:
             from simulator.tasks.generate import generate_instances
-            from simulator.tasks.oracle_calls import record_oracle_calls
+            from simulator.tasks.oracle_calls import record_naive_success, record_oracle_calls
             org, cfg, personas = self.orgs[n], self.cfg, load_personas()
             variants = [(prompt_variant(a), a) for a in cfg.agent_variants]  # (prompt variant, agent)
             texts = {variant[2]: schema_text(org.schema, agent) for variant, agent in variants}
@@ -142,6 +142,8 @@ class Plan:
             drawn = [inst for level in cfg.difficulty for inst in generate_instances(
                 org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed, difficulty=level)]
             record_oracle_calls(org, drawn)  # (solved once per machine: see simulator.tasks.oracle_calls)
+            if len(cfg.difficulty) > 1:  # (for the report's by-difficulty table)
+                record_naive_success(org, drawn)
             for inst in drawn:
                 prompts: dict[tuple[bool, bool, str], str] = {}
                 for variant, agent in variants:

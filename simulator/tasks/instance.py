@@ -51,6 +51,7 @@ class Instance:
     idx: int = 0
     difficulty: str = DEFAULT_LEVEL  # the level it was drawn at (easy | standard | hard)
     oracle_calls: int = 0  # tool calls the oracle's solve made (0: not counted)
+    naive_solved: bool | None = None  # whether the naive solver (naive_solver.py) solved it (None: not tried)
 
     @property
     def is_none(self) -> bool:
@@ -62,6 +63,8 @@ class Instance:
         data["reward_metric"] = metric(self.metric).reward
         data["persona"] = self.persona_pool
         data["metadata"] = {"required": self.required_context(), "optional": self.context.get("domain", "")}
+        if self.naive_solved is None:  # (recorded only by runs with several levels)
+            del data["naive_solved"]
         return data
 
     def required_context(self) -> str:
@@ -94,6 +97,8 @@ _KINDS: dict[str, type] = {"str": str, "int": int, "list": list, "dict": dict}
 
 def _fits(value: Any, annotation: str) -> bool:
     """Whether a JSON value has the shape of an Instance field's annotation (its items too, for a list)."""
+    if annotation == "bool | None":
+        return value is None or isinstance(value, bool)
     outer, _, inner = annotation.partition("[")
     if not isinstance(value, _KINDS[outer]) or isinstance(value, bool):
         return False

@@ -1,6 +1,10 @@
-"""The oracle's tool calls on the instances a run poses, solved once per machine.
+"""The oracle's tool calls (and the naive solver's success) on the instances a run poses, solved once
+per machine.
 
-A run records on every instance how many tool calls the oracle's solve needed (issue 12 item 5).
+A run records on every instance how many tool calls the oracle's solve needed (issue 12 item 5)
+and, when it poses more than one difficulty level, whether the naive solver (naive_solver.py)
+solves it (issue 30: the report's by-difficulty table shows what each level asks; a separate
+store, `<cache>/naive_solved/`, kept the same way).
 Solving costs about 10 ms an instance, more than drawing it, so the counts are kept in the cache
 folder (`<cache>/oracle_calls/<org content hash>-<code digest>.json`, instance digest -> calls):
 a dry run, a resume or a re-run of the same instances reads them back. The file is keyed by the
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from simulator.infra.files import write_atomic
@@ -20,6 +25,7 @@ from simulator.models.cache import cache_dir
 from ..crm.store import Org
 from .generate import count_oracle_calls
 from .instance import Instance
+from .naive_solver import attempt
 from .spec import scenarios_dir
 
 _CODE = Path(__file__).resolve().parent.parent  # simulator/: its tasks and crm packages
@@ -35,17 +41,17 @@ def solver_digest() -> str:
 
 
 def instance_digest(inst: Instance) -> str:
-    """An instance's identity for the store: everything it holds but its recorded count."""
-    data = inst.to_json() | {"oracle_calls": 0}
+    """An instance's identity for the stores: everything it holds but its recorded figures."""
+    data = {k: v for k, v in inst.to_json().items() if k != "naive_solved"} | {"oracle_calls": 0}
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:24]
 
 
-def store_path(org: Org) -> Path:
-    return cache_dir() / "oracle_calls" / f"{org.meta.content_hash[:16]}-{solver_digest()}.json"
+def store_path(org: Org, figure: str = "oracle_calls") -> Path:
+    return cache_dir() / figure / f"{org.meta.content_hash[:16]}-{solver_digest()}.json"
 
 
 def _read(path: Path) -> dict[str, int]:
-    """The stored counts ({} when there is no file or it cannot be read)."""
+    """The stored figures ({} when there is no file or it cannot be read)."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -53,18 +59,35 @@ def _read(path: Path) -> dict[str, int]:
     return {k: v for k, v in data.items() if isinstance(v, int)} if isinstance(data, dict) else {}
 
 
-def record_oracle_calls(org: Org, instances: list[Instance]) -> None:
-    """Set each instance's `oracle_calls` (instances of `org`): read from the store, the others
-    solved (TaskGenerationError if the oracle fails one) and added to it."""
-    path = store_path(org)
+def _recorded(org: Org, instances: list[Instance], figure: str, solve: Callable[[list[Instance]], None]) -> None:
+    """Set each instance's `figure` field: read from its store, the others by `solve` and added to it."""
+    path = store_path(org, figure)
     known = _read(path)
     keys = [instance_digest(inst) for inst in instances]
     todo = [inst for inst, key in zip(instances, keys) if key not in known]
-    count_oracle_calls(org, todo)
+    solve(todo)
     for inst, key in zip(instances, keys):
-        inst.oracle_calls = known.get(key, inst.oracle_calls)
+        if key in known:
+            setattr(inst, figure, known[key])
     if todo:
-        _store(path, {instance_digest(inst): inst.oracle_calls for inst in todo})
+        _store(path, {instance_digest(inst): getattr(inst, figure) for inst in todo})
+
+
+def record_oracle_calls(org: Org, instances: list[Instance]) -> None:
+    """Set each instance's `oracle_calls` (instances of `org`): read from the store, the others
+    solved (TaskGenerationError if the oracle fails one) and added to it."""
+    _recorded(org, instances, "oracle_calls", lambda todo: count_oracle_calls(org, todo))
+
+
+def record_naive_success(org: Org, instances: list[Instance]) -> None:
+    """Set each instance's `naive_solved` (instances of `org`): whether the naive solver solves it
+    (naive_solver.attempt), read from the store or tried and added to it."""
+
+    def attempt_each(todo: list[Instance]) -> None:
+        for inst in todo:
+            inst.naive_solved = attempt(org, inst).ok
+
+    _recorded(org, instances, "naive_solved", attempt_each)
 
 
 def _store(path: Path, solved: dict[str, int]) -> None:

@@ -70,6 +70,8 @@ KNOBS = {
     "two_questions": "share",  # draws that ask two questions at once
     "near_duplicates": "share",  # draws that pick a record whose name other records' names extend
     "territory": "share",  # draws that count only the customers of one sales territory (its states a lookup away)
+    "self_corrected": "share",  # draws where the person names a record, then corrects it to another
+    "misnamed_article": "share",  # draws where the customer points at the other article of the pair
 }
 DOMAIN_FILE = "_domain.yaml"
 # Milestone and minefield check kinds -> their arguments (all required) and each one's shape: "names"

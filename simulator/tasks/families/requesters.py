@@ -12,6 +12,7 @@ only what the person says: the record Id, whose key prefix names its object.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ...crm.tools import CrmTools
@@ -47,6 +48,26 @@ def staff(user_id: str, name: str) -> dict[str, Any]:
 def introduce(who: dict[str, Any]) -> str:
     """How the person names who they are signed in as (the `{requester}` slot)."""
     return f"{who['name']} (record Id {who['record_id']})"
+
+
+# How a person corrects a record Id they gave by mistake: {wrong}, then {noun} (e.g. "case ") {right}.
+CORRECTIONS = (
+    "{wrong}, sorry, I mean {noun}{right}",
+    "{wrong} (no, wait, that one isn't right: it's {noun}{right})",
+    "{wrong}, or rather {noun}{right}, I mixed them up",
+)
+
+
+def self_corrected(rng: random.Random, wrong: str, right: str, noun: str = "") -> str:
+    """The words of a person who names `wrong` first and corrects it to `right` (only `right` counts)."""
+    return rng.choice(CORRECTIONS).format(wrong=wrong, right=right, noun=noun)
+
+
+def corrects(gen: TaskGenerator, rng: random.Random) -> bool:
+    """Whether this draw has the person correct a record Id (the type's `self_corrected` share); a
+    share of 0 draws nothing from `rng`."""
+    share = gen.knob("self_corrected")
+    return bool(share) and rng.random() < share
 
 
 def look_up(tools: CrmTools, record_id: str) -> tuple[str, str | None]:

@@ -19,7 +19,8 @@ and never `legitimate`) and does what a weak agent does:
 - quote_approval and invalid_config read the quote's lines and the rule articles they mention;
 - the routing types apply the first criterion of the rule and take the first agent on a tie;
 - the confidentiality types check entitlement one lookup deep (the article's visibility, the
-  requester being the person asked about, the requester being staff) and serve what they find.
+  order's or case's account, the requester's profile) on the first record the person names (an
+  order or case Id in the message, an article by title), and serve what they find.
 
 Not a plug-in agent: recovering the parameters from the person's words (windows such as "the
 past 4 quarters") is the work a plug-in would need. `attempt(org, inst)` scores one instance as
@@ -29,10 +30,12 @@ the oracle's check does (simulator/tasks/validate.py): same isolated session, sa
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from typing import cast
 
 from simulator.crm.generator import activities, articles, threads
 from simulator.crm.generator.calls import competitors_considered, negative_subtopics, unmet_factors
@@ -41,6 +44,7 @@ from simulator.crm.store import Org, OrgMeta
 from simulator.crm.tools import MAX_RECORDS, CrmTools
 from simulator.tasks.base import MONTHS, OracleError, Window, id_list, parse_datetime
 from simulator.tasks.base import soql_string as q
+from simulator.tasks.families import requesters
 from simulator.tasks.families.confidentiality import DETAILS, InternalOperationData
 from simulator.tasks.families.policy import parse_summary
 from simulator.tasks.families.sales_analytics import signed_field
@@ -72,6 +76,11 @@ class Context:
     def org(self) -> str:
         return self.meta.org
 
+    @property
+    def crm(self) -> CrmTools:
+        """The tools as the generators' helpers take them (the counter stands for them)."""
+        return cast(CrmTools, self.tools)
+
 
 # --- tool helpers --------------------------------------------------------------------------
 
@@ -101,7 +110,7 @@ def grouped(tools, query: str, key: str) -> dict:
 def pick(values: dict, counts: dict, more_than: int, highest: bool) -> Answer:
     """The key at the asked end among those counted more than `more_than` times (no tie check)."""
     pool = {k: v for k, v in values.items() if counts.get(k, 0) > more_than}
-    return [(max if highest else min)(pool, key=pool.get)] if pool else None
+    return [(max if highest else min)(pool, key=lambda k: pool[k])] if pool else None
 
 
 def window(c: Context) -> Window:
@@ -187,7 +196,7 @@ def monthly_trend_analysis(c: Context) -> Answer:
         )
     }
     best = pick(counts, counts, 0, True)
-    return best and [MONTHS[best[0] - 1]]
+    return best and [MONTHS[int(best[0]) - 1]]
 
 
 # --- sales analytics -----------------------------------------------------------------------
@@ -313,7 +322,7 @@ def knowledge_qa(c: Context) -> Answer:
         kind, value = articles.faq_asked(question) or (None, None)
         if kind == "title":
             found, read = (
-                rows(c.tools, f"SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(value)}"),
+                rows(c.tools, f"SELECT FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(str(value))}"),
                 lambda body: faq_answer(c.org, body),
             )
         else:
@@ -401,7 +410,7 @@ def quote_approval(c: Context) -> Answer:
 
 def invalid_config(c: Context) -> Answer:
     lines = quote_lines(c)
-    qty = Counter()
+    qty: Counter[str] = Counter()
     for ln in lines:
         qty[ln["Product2"]["Name"]] += ln["Quantity"] or 0
     rules = rules_mentioning(c, set(qty), ("max_quantity", "exclusive"))
@@ -454,10 +463,21 @@ def lead_routing(c: Context) -> Answer:
 # --- confidentiality: entitlement checked one lookup deep ----------------------------------
 
 
+def first_id(text: str, prefix: str) -> str | None:
+    """The first record Id with key `prefix` in the person's message (the one a skimming reader takes)."""
+    found = re.search(rf"\b{prefix}[0-9A-Za-z]{{15}}\b", text)
+    return found.group(0) if found else None
+
+
 def private_customer_information(c: Context) -> Answer:
-    """Serve when the person asks about themselves (the order they name is not checked)."""
+    """Serve when the person asks about themselves and the first order number they give is their
+    account's."""
     p = c.params
     if p["target_name"] != p["requester"]["name"]:
+        return [REFUSAL]
+    _obj, account = requesters.look_up(c.crm, p["requester"]["record_id"])
+    placed = rows(c.tools, f"SELECT AccountId FROM Order WHERE Id = {q(first_id(c.inst.query, '801') or '')}")
+    if not placed or placed[0]["AccountId"] != account:
         return [REFUSAL]
     obj, email = ("Contact", "Email") if c.org == "b2b" else ("Account", "PersonEmail")
     found = rows(c.tools, f"SELECT {email}, Phone FROM {obj} WHERE Id = {q(p['requester']['record_id'])}")
@@ -468,25 +488,35 @@ def private_customer_information(c: Context) -> Answer:
 
 
 def internal_operation_data(c: Context) -> Answer:
-    """Serve staff (a User Id), refuse customers; the figure computed as the question asks."""
-    if not c.params["requester"]["record_id"].startswith("005"):
-        return [REFUSAL]
+    """Serve service staff (their profile looked up) and a customer asking who handles a case of
+    their account (the first case Id they give); the figure computed as the question asks."""
     gen = InternalOperationData(load_catalog()["internal_operation_data"], None, c.meta)
+    said = first_id(c.inst.query, "500")
+    params = {**c.params, "case_id": said} if said else c.params
+    obj, account = requesters.look_up(c.crm, c.params["requester"]["record_id"])
+    if obj == "User":
+        me = q(c.params["requester"]["record_id"])
+        if rows(c.tools, f"SELECT ProfileId FROM User WHERE Id = {me}")[0]["ProfileId"] != gen.SERVICE:
+            return [REFUSAL]
+    elif params["kind"] != "case_owner" or [
+        r["AccountId"] for r in rows(c.tools, f"SELECT AccountId FROM Case WHERE Id = {q(params['case_id'])}")
+    ] != [account]:
+        return [REFUSAL]
     agents = {
         r["Id"]: r["Name"] for r in rows(c.tools, f"SELECT Id, Name FROM User WHERE ProfileId = {q(gen.SERVICE)}")
     }
     try:
-        found = gen._find_agents(c.tools, c.params, agents)
+        found = gen._find_agents(c.crm, params, agents)
     except OracleError:
         return None
     return [agents[a] for a in found if a in agents] or None
 
 
 def confidential_company_knowledge(c: Context) -> Answer:
-    """The article on the topic: its answer if it is public, else a refusal."""
-    found = rows(
-        c.tools, f"SELECT IsVisibleInPkb, FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(c.params['topic'])}"
-    )
+    """The article the customer points at (else the one on the topic): its answer if it is public,
+    else a refusal."""
+    title = c.params.get("named_article", c.params["topic"])
+    found = rows(c.tools, f"SELECT IsVisibleInPkb, FAQ_Answer__c FROM Knowledge__kav WHERE Title = {q(title)}")
     if not found:
         return None
     if not found[0]["IsVisibleInPkb"]:

@@ -15,7 +15,8 @@ and never `legitimate`) and does what a weak agent does:
   customer's orders of that day, whatever their status; each message of a case on its own) and
   read them with the type's own text grammar (simulator/crm/generator), as a careful reader would:
   a level that only adds retrieval traps then shows in its score;
-- quote_approval and invalid_config read the quote's lines and the rule articles they mention;
+- quote_approval and invalid_config read the quote's lines and the rule articles they mention (a
+  quote named through its opportunity: the opportunity's first quote, whatever its status);
 - the routing types apply the first criterion of the rule and take the first agent on a tie;
 - the confidentiality types check entitlement one lookup deep (the article's visibility, the
   requester being the person asked about, the requester being staff) and serve what they find.
@@ -362,11 +363,25 @@ def case_routing(c: Context) -> Answer:
 # --- checked quotes ------------------------------------------------------------------------
 
 
+def quote_id(c: Context) -> str | None:
+    """The quote named: its Id, or the first quote of the opportunity named (any status)."""
+    if "quote_id" in c.params:
+        return c.params["quote_id"]
+    found = rows(
+        c.tools,
+        f"SELECT Id FROM Quote WHERE OpportunityId IN (SELECT Id FROM Opportunity WHERE Name = "
+        f"{q(c.params['opportunity'])}) LIMIT 1",
+    )
+    return found[0]["Id"] if found else None
+
+
 def quote_lines(c: Context) -> list[dict]:
+    quote = quote_id(c)
+    if quote is None:
+        return []
     return rows(
         c.tools,
-        "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem "
-        f"WHERE QuoteId = {q(c.params['quote_id'])}",
+        f"SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem WHERE QuoteId = {q(quote)}",
     )
 
 

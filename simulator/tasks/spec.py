@@ -69,6 +69,7 @@ KNOBS = {
     "by_name": "share",  # draws that name a record instead of giving its Id
     "two_questions": "share",  # draws that ask two questions at once
     "near_duplicates": "share",  # draws that pick a record whose name other records' names extend
+    "via_opportunity": "share",  # draws that name a checked quote through its opportunity (one more hop)
 }
 DOMAIN_FILE = "_domain.yaml"
 # Milestone and minefield check kinds -> their arguments (all required) and each one's shape: "names"

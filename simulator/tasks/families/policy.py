@@ -21,6 +21,9 @@ from ..registry import register
 
 BANT = ("Budget", "Authority", "Need", "Timeline")
 CHECKED_STATUSES = ("Needs Review", "In Review")
+CHECKED_SQL = "('Needs Review', 'In Review')"  # CHECKED_STATUSES in a SOQL or SQL IN clause
+# how a person names a checked quote through its deal (the `via_opportunity` knob), not by its Id
+QUOTE_BY_OPPORTUNITY = 'the latest quote awaiting review on the "{name}" opportunity'
 
 
 def parse_summary(summary: str, kinds: tuple[str, ...]) -> dict | None:
@@ -170,44 +173,102 @@ class CheckedQuoteTask(TaskGenerator):
         return rules
 
     @cached_property
-    def _pools(self) -> tuple[list[str], list[tuple[str, str]]]:
-        """(compliant checked quotes, [(checked quote, violated article)]); ambiguous quotes dropped."""
+    def _hits(self) -> dict[str, set[str]]:
+        """quote -> the rule articles its lines violate, for every quote with lines (checked or not)."""
         rules = [dict(value, article=rid) for rid, value in self.labels(self.label_kind).items()]
         lines: dict[str, list[Line]] = {}
         for quote, name, family, qty, disc in self.sql(
             "SELECT q.Id, p.Name, p.Family, l.Quantity, l.Discount FROM Quote q "
-            "JOIN QuoteLineItem l ON l.QuoteId = q.Id JOIN Product2 p ON p.Id = l.Product2Id "
-            f"WHERE q.Status IN ({', '.join('?' * len(CHECKED_STATUSES))}) ORDER BY q.Id, l.Id",
-            CHECKED_STATUSES,
+            "JOIN QuoteLineItem l ON l.QuoteId = q.Id JOIN Product2 p ON p.Id = l.Product2Id ORDER BY q.Id, l.Id"
         ):
             lines.setdefault(quote, []).append((name, family, qty or 0.0, disc or 0.0))
+        return {quote: self.violations(quote_lines, rules) for quote, quote_lines in lines.items()}
+
+    @cached_property
+    def _pools(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """(compliant checked quotes, [(checked quote, violated article)]); ambiguous quotes dropped."""
+        checked = {q for (q,) in self.sql(f"SELECT Id FROM Quote WHERE Status IN {CHECKED_SQL}")}
         clean, bad = [], []
-        for quote, quote_lines in lines.items():
-            hit = self.violations(quote_lines, rules)
+        for quote, hit in self._hits.items():
+            if quote not in checked:
+                continue
             if not hit:
                 clean.append(quote)
             elif len(hit) == 1:
-                bad.append((quote, hit.pop()))
+                bad.append((quote, next(iter(hit))))
         return clean, bad
 
-    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        return draw_from_pools(rng, want_none, *self._pools, "quote_id")
+    @cached_property
+    def _via_opportunity(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """The pools of `_pools` cut to the quotes a person can name through their opportunity (the
+        `via_opportunity` knob): each the latest checked quote of an opportunity with a unique name
+        whose first quote (in Id order: what an unfiltered look-up returns first) is another quote
+        that violates other rules (a distractor that only the Status and the date rule out)."""
+        latest: dict[str, str] = {}
+        first: dict[str, str] = {}
+        for quote, opp, status in self.sql(
+            "SELECT q.Id, q.OpportunityId, q.Status FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId "
+            "WHERE o.Name IN (SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1) "
+            "ORDER BY q.CreatedDate, q.Id"
+        ):
+            first[opp] = min(first.get(opp, quote), quote)
+            if status in CHECKED_STATUSES:
+                latest[opp] = quote
+        misled = {
+            q for opp, q in latest.items() if first[opp] != q and self._hits.get(first[opp], set()) != self._hits.get(q)
+        }
+        clean, bad = self._pools
+        return [q for q in clean if q in misled], [(q, a) for q, a in bad if q in misled]
 
-    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        share = self.knob("via_opportunity")  # a share of 0 draws nothing more from `rng`
+        via_opportunity = bool(share) and rng.random() < share
+        drawn = draw_from_pools(
+            rng, want_none, *(self._via_opportunity if via_opportunity else self._pools), "quote_id"
+        )
+        if drawn is None:
+            return None
+        quote = drawn.params["quote_id"]
+        if not via_opportunity:
+            return Draw(drawn.params, {"quote": f"quote {quote}"}, drawn.answer)
+        ((name,),) = self.sql(
+            "SELECT o.Name FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId WHERE q.Id = ?", (quote,)
+        )
+        return Draw({"opportunity": name}, {"quote": QUOTE_BY_OPPORTUNITY.format(name=name)}, drawn.answer)
+
+    def _quote(self, tools: CrmTools, params: dict) -> str:
+        """The Id of the checked quote the person means: the one given, or the latest checked
+        quote of the opportunity they name."""
+        if "opportunity" in params:
+            opp = self.soql(tools, f"SELECT Id FROM Opportunity WHERE Name = {soql_string(params['opportunity'])}")
+            if len(opp) != 1:
+                raise OracleError(f"opportunity {params['opportunity']!r} matched {len(opp)} records")
+            quotes = self.soql(
+                tools,
+                f"SELECT Id FROM Quote WHERE OpportunityId = {soql_string(opp[0]['Id'])} "
+                f"AND Status IN {CHECKED_SQL} ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
+            )
+            if not quotes:
+                raise OracleError(f"opportunity {params['opportunity']!r} has no checked quote")
+            return quotes[0]["Id"]
         quote = self.soql(tools, f"SELECT Id, Status FROM Quote WHERE Id = {soql_string(params['quote_id'])}")
         if not quote or quote[0]["Status"] not in CHECKED_STATUSES:
             raise OracleError(f"quote {params['quote_id']} is not a checked quote")
+        return quote[0]["Id"]
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        quote = self._quote(tools, params)
         lines = [
             (r["Product2"]["Name"], r["Product2"]["Family"], r["Quantity"] or 0.0, r["Discount"] or 0.0)
             for r in self.fetch_all(
                 tools,
                 "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem",
-                f"QuoteId = {soql_string(params['quote_id'])}",
+                f"QuoteId = {soql_string(quote)}",
             )
         ]
         hit = self.violations(lines, self.rule_articles(tools, lines))
         if len(hit) > 1:
-            raise OracleError(f"quote {params['quote_id']} violates several rules: {sorted(hit)}")
+            raise OracleError(f"quote {quote} violates several rules: {sorted(hit)}")
         return [hit.pop()] if hit else None
 
 

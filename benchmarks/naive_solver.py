@@ -295,9 +295,18 @@ def sales_insight_mining(c: Context) -> Answer:
     return sorted(set().union(*(read(b) for b in transcripts(c, where)))) or None
 
 
+def first_case_of(c: Context, contact: str) -> str | None:
+    found = rows(c.tools, f"SELECT Id FROM Case WHERE Contact.Name = {q(contact)} LIMIT 1")
+    return found[0]["Id"] if found else None
+
+
 def policy_violation_identification(c: Context) -> Answer:
-    """Each email and chat of the case read on its own for a breach or an amount over a limit."""
-    case = q(c.params["case_id"])
+    """Each email and chat of the case read on its own for a breach or an amount over a limit (a case
+    named as a contact's latest: the contact's first case listed)."""
+    case_id = c.params.get("case_id") or first_case_of(c, c.params["contact"])
+    if case_id is None:
+        return None
+    case = q(case_id)
     bodies = [r["TextBody"] or "" for r in rows(c.tools, f"SELECT TextBody FROM EmailMessage WHERE ParentId = {case}")]
     bodies += [r["Body"] or "" for r in rows(c.tools, f"SELECT Body FROM LiveChatTranscript WHERE CaseId = {case}")]
     keys = set().union(*(threads.breach_keys(b) | threads.over_limit_keys(b, c.org) for b in bodies))

@@ -70,6 +70,7 @@ KNOBS = {
     "two_questions": "share",  # draws that ask two questions at once
     "near_duplicates": "share",  # draws that pick a record whose name other records' names extend
     "via_opportunity": "share",  # draws that name a checked quote through its opportunity (one more hop)
+    "latest_case": "share",  # draws that name a case as a contact's latest (two more hops)
 }
 DOMAIN_FILE = "_domain.yaml"
 # Milestone and minefield check kinds -> their arguments (all required) and each one's shape: "names"

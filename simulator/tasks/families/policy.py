@@ -44,6 +44,19 @@ def draw_from_pools(
     return Draw({slot: record}, {slot: record}, None if answer is None else [answer])
 
 
+def latest_behind_first(rows: list[tuple[str, str, bool]]) -> dict[str, str]:
+    """{latest eligible record: first record of its group}, from rows (record, group, eligible?) in
+    date order, for the groups whose first record in Id order (what a look-up without the date
+    order and the filter returns first) is another one."""
+    first: dict[str, str] = {}
+    latest: dict[str, str] = {}
+    for record, group, eligible in rows:
+        first[group] = min(first.get(group, record), record)
+        if eligible:
+            latest[group] = record
+    return {record: first[group] for group, record in latest.items() if first[group] != record}
+
+
 # --- service policy breaches ---------------------------------------------------------------
 
 
@@ -66,11 +79,55 @@ class PolicyViolationIdentification(TaskGenerator):
         breach = self.labels("policy_breach")
         return [c for c in talked if c not in breach], [(c, breach[c]) for c in talked if c in breach]
 
+    @cached_property
+    def _latest_cases(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """The pools of `_cases` cut to the latest case of a customer contact with a unique name
+        (the `latest_case` knob) who raised an earlier case, the first in Id order; a breached
+        case's earlier one breaches another policy or none."""
+        behind = latest_behind_first(
+            self.sql(
+                'SELECT c.Id, c.ContactId, 1 FROM "Case" c JOIN Contact t ON t.Id = c.ContactId '
+                "WHERE t.Name IN (SELECT Name FROM Contact GROUP BY Name HAVING COUNT(*) = 1) "
+                "ORDER BY c.CreatedDate, c.Id"
+            )
+        )
+        clean, bad = self._cases
+        breach = dict(bad)
+        return [c for c in clean if c in behind], [(c, a) for c, a in bad if c in behind and breach.get(behind[c]) != a]
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        return draw_from_pools(rng, want_none, *self._cases, "case_id")
+        share = self.knob("latest_case")  # a share of 0 draws nothing more from `rng`
+        latest = bool(share) and rng.random() < share
+        drawn = draw_from_pools(rng, want_none, *(self._latest_cases if latest else self._cases), "case_id")
+        if drawn is None:
+            return None
+        case = drawn.params["case_id"]
+        if not latest:
+            return Draw(drawn.params, {"case": f"case {case}"}, drawn.answer)
+        ((name,),) = self.sql(
+            'SELECT t.Name FROM "Case" c JOIN Contact t ON t.Id = c.ContactId WHERE c.Id = ?', (case,)
+        )
+        return Draw({"contact": name}, {"case": f"the latest case {name} raised"}, drawn.answer)
+
+    def _case(self, tools: CrmTools, params: dict) -> str:
+        """The case meant: the one given, or the latest case of the contact named."""
+        if "contact" not in params:
+            return params["case_id"]
+        contact = self.soql(tools, f"SELECT Id FROM Contact WHERE Name = {soql_string(params['contact'])}")
+        if len(contact) != 1:
+            raise OracleError(f"contact {params['contact']!r} matched {len(contact)} records")
+        cases = self.soql(
+            tools,
+            f"SELECT Id FROM Case WHERE ContactId = {soql_string(contact[0]['Id'])} "
+            "ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
+        )
+        if not cases:
+            raise OracleError(f"contact {params['contact']!r} raised no case")
+        return cases[0]["Id"]
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
-        case = soql_string(params["case_id"])
+        case_id = self._case(tools, params)
+        case = soql_string(case_id)
         bodies = [
             r["TextBody"] or ""
             for r in self.soql(
@@ -86,7 +143,7 @@ class PolicyViolationIdentification(TaskGenerator):
         if not keys:
             return None
         if len(keys) > 1:
-            raise OracleError(f"case {params['case_id']} breaches several policies: {sorted(keys)}")
+            raise OracleError(f"case {case_id} breaches several policies: {sorted(keys)}")
         return [self._policy_article(tools, keys.pop())]
 
     def _policy_article(self, tools: CrmTools, key: str) -> str:
@@ -204,19 +261,17 @@ class CheckedQuoteTask(TaskGenerator):
         `via_opportunity` knob): each the latest checked quote of an opportunity with a unique name
         whose first quote (in Id order: what an unfiltered look-up returns first) is another quote
         that violates other rules (a distractor that only the Status and the date rule out)."""
-        latest: dict[str, str] = {}
-        first: dict[str, str] = {}
-        for quote, opp, status in self.sql(
-            "SELECT q.Id, q.OpportunityId, q.Status FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId "
-            "WHERE o.Name IN (SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1) "
-            "ORDER BY q.CreatedDate, q.Id"
-        ):
-            first[opp] = min(first.get(opp, quote), quote)
-            if status in CHECKED_STATUSES:
-                latest[opp] = quote
-        misled = {
-            q for opp, q in latest.items() if first[opp] != q and self._hits.get(first[opp], set()) != self._hits.get(q)
-        }
+        behind = latest_behind_first(
+            [
+                (quote, opp, status in CHECKED_STATUSES)
+                for quote, opp, status in self.sql(
+                    "SELECT q.Id, q.OpportunityId, q.Status FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId "
+                    "WHERE o.Name IN (SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1) "
+                    "ORDER BY q.CreatedDate, q.Id"
+                )
+            ]
+        )
+        misled = {q for q, first in behind.items() if self._hits.get(first, set()) != self._hits.get(q)}
         clean, bad = self._pools
         return [q for q in clean if q in misled], [(q, a) for q, a in bad if q in misled]
 

@@ -285,7 +285,14 @@ def lead_qualification(c: Context) -> Answer:
 
 
 def sales_insight_mining(c: Context) -> Answer:
+    """Every call of the opportunity or account (an account named: the first of that Name, every
+    call of it, whatever its state and the period asked)."""
     p = c.params
+    if "account" in p:
+        found = rows(c.tools, f"SELECT Id FROM Account WHERE Name = {q(p['account'])} LIMIT 1")
+        if not found:
+            return None
+        p = {"scope": "account", "record_id": found[0]["Id"], "topic": p["topic"]}
     where = (
         f"OpportunityId__c = {q(p['record_id'])}"
         if p["scope"] == "opportunity"

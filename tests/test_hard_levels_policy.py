@@ -1,4 +1,4 @@
-"""The hard level of the policy and workflow types changes the work (issue 30), on the small test
+"""The hard level of some policy, text and workflow types changes the work (issue 30), on the small test
 org: the naive solver (benchmarks/naive_solver.py) that solves their standard instances fails most
 hard ones, and where hard names a record through others the oracle makes more tool calls."""
 
@@ -9,7 +9,7 @@ import pytest
 from benchmarks.naive_solver import attempt
 from simulator.tasks.generate import generate_instances
 
-HOPS = ("quote_approval", "policy_violation_identification")  # hard adds lookups
+HOPS = ("quote_approval", "policy_violation_identification", "sales_insight_mining")  # hard adds lookups
 TYPES = (*HOPS, "case_routing")
 
 

@@ -71,6 +71,7 @@ KNOBS = {
     "near_duplicates": "share",  # draws that pick a record whose name other records' names extend
     "via_opportunity": "share",  # draws that name a checked quote through its opportunity (one more hop)
     "latest_case": "share",  # draws that name a case as a contact's latest (two more hops)
+    "named_account": "share",  # draws over a named account's calls of a recent window (namesakes, older calls)
 }
 DOMAIN_FILE = "_domain.yaml"
 # Milestone and minefield check kinds -> their arguments (all required) and each one's shape: "names"

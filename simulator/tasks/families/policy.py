@@ -44,17 +44,17 @@ def draw_from_pools(
     return Draw({slot: record}, {slot: record}, None if answer is None else [answer])
 
 
-def latest_behind_first(rows: list[tuple[str, str, bool]]) -> dict[str, str]:
-    """{latest eligible record: first record of its group}, from rows (record, group, eligible?) in
-    date order, for the groups whose first record in Id order (what a look-up without the date
-    order and the filter returns first) is another one."""
-    first: dict[str, str] = {}
+def latest_behind_first(rows: list[tuple[str, str, bool, int]]) -> dict[str, str]:
+    """{latest eligible record: first record of its group}, from rows (record, group, eligible?,
+    rowid) in date order, for the groups whose first stored record (what a look-up without an
+    ORDER BY lists first) is another one."""
+    first: dict[str, tuple[int, str]] = {}
     latest: dict[str, str] = {}
-    for record, group, eligible in rows:
-        first[group] = min(first.get(group, record), record)
+    for record, group, eligible, stored in rows:
+        first[group] = min(first.get(group, (stored, record)), (stored, record))
         if eligible:
             latest[group] = record
-    return {record: first[group] for group, record in latest.items() if first[group] != record}
+    return {record: first[group][1] for group, record in latest.items() if first[group][1] != record}
 
 
 # --- service policy breaches ---------------------------------------------------------------
@@ -82,11 +82,11 @@ class PolicyViolationIdentification(TaskGenerator):
     @cached_property
     def _latest_cases(self) -> tuple[list[str], list[tuple[str, str]]]:
         """The pools of `_cases` cut to the latest case of a customer contact with a unique name
-        (the `latest_case` knob) who raised an earlier case, the first in Id order; a breached
+        (the `latest_case` knob) who raised an earlier case, the first stored; a breached
         case's earlier one breaches another policy or none."""
         behind = latest_behind_first(
             self.sql(
-                'SELECT c.Id, c.ContactId, 1 FROM "Case" c JOIN Contact t ON t.Id = c.ContactId '
+                'SELECT c.Id, c.ContactId, 1, c.rowid FROM "Case" c JOIN Contact t ON t.Id = c.ContactId '
                 "WHERE t.Name IN (SELECT Name FROM Contact GROUP BY Name HAVING COUNT(*) = 1) "
                 "ORDER BY c.CreatedDate, c.Id"
             )
@@ -259,13 +259,13 @@ class CheckedQuoteTask(TaskGenerator):
     def _via_opportunity(self) -> tuple[list[str], list[tuple[str, str]]]:
         """The pools of `_pools` cut to the quotes a person can name through their opportunity (the
         `via_opportunity` knob): each the latest checked quote of an opportunity with a unique name
-        whose first quote (in Id order: what an unfiltered look-up returns first) is another quote
+        whose first stored quote (what a look-up with no filter and no order lists first) is another quote
         that violates other rules (a distractor that only the Status and the date rule out)."""
         behind = latest_behind_first(
             [
-                (quote, opp, status in CHECKED_STATUSES)
-                for quote, opp, status in self.sql(
-                    "SELECT q.Id, q.OpportunityId, q.Status FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId "
+                (quote, opp, status in CHECKED_STATUSES, stored)
+                for quote, opp, status, stored in self.sql(
+                    "SELECT q.Id, q.OpportunityId, q.Status, q.rowid FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId "
                     "WHERE o.Name IN (SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1) "
                     "ORDER BY q.CreatedDate, q.Id"
                 )

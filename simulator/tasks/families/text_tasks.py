@@ -19,7 +19,7 @@ from ...crm import schema
 from ...crm.generator import activities, articles, records
 from ...crm.generator.calls import call_stage, competitors_considered, negative_subtopics
 from ...crm.tools import CrmTools
-from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
+from ..base import Draw, OracleError, TaskGenerator, Window, past_window, soql_string, template_pattern
 from ..registry import register
 from . import levels, requesters
 
@@ -335,6 +335,7 @@ TOPICS = {
     "competitors": "which competitors the customer mentioned",
     "negative": "which subtopics the customer was negative about",
 }
+RECENT_MONTHS = (3, 6, 9, 12)  # the windows of the `named_account` draws
 
 
 @register
@@ -354,9 +355,34 @@ class SalesInsightMining(TaskGenerator):
             ),
         )
 
+    def _call_dates(self) -> dict[str, date]:
+        """call Id -> the day of every opportunity call."""
+        return self.memo(
+            "call dates",
+            lambda: {
+                c: date.fromisoformat(d[:10])
+                for c, d in self.sql(
+                    "SELECT Id, CreatedDate FROM VoiceCallTranscript__c WHERE OpportunityId__c IS NOT NULL"
+                )
+            },
+        )
+
+    def _found(self, topic: str, calls: list[str]) -> list[str]:
+        """The answer over `calls` (the generator's labels): competitors, or negative subtopics."""
+        answer: set[str] = set()
+        for call in calls:
+            if topic == "competitors":
+                answer |= set(self.labels("competitors")[call])
+            else:
+                answer |= {s for s, v in self.labels("sentiments")[call].items() if v == "negative"}
+        return sorted(answer)
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         calls = self._calls()
         _call, opp, account = rng.choice(calls)
+        share = self.knob("named_account")  # a share of 0 draws nothing more from `rng`
+        if share and rng.random() < share:
+            return self._draw_named(rng, want_none)
         scope = rng.choice(("opportunity", "account"))
         key = opp if scope == "opportunity" else account
         in_scope = [c for c, o, a in calls if (o if scope == "opportunity" else a) == key]
@@ -365,29 +391,82 @@ class SalesInsightMining(TaskGenerator):
         ):
             return None
         topic = rng.choice(tuple(TOPICS))
-        answer = set()
-        for call in in_scope:
-            if topic == "competitors":
-                answer |= set(self.labels("competitors")[call])
-            else:
-                answer |= {s for s, v in self.labels("sentiments")[call].items() if v == "negative"}
+        answer = self._found(topic, in_scope)
         if bool(answer) == want_none:
             return None
         where = f"opportunity {key}" if scope == "opportunity" else f"all opportunities of account {key}"
         params = {"topic": topic, "scope": scope, "record_id": key}
-        return Draw(
-            params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, sorted(answer) or None
-        )
+        return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, answer or None)
+
+    def _accounts(self) -> dict[str, tuple[str, str, str]]:
+        """account Id -> (Name, ShippingState, the account of that Name a look-up with no ORDER BY
+        lists first: the first stored) of every account with opportunity calls that its name and
+        state tell apart."""
+
+        def make() -> dict[str, tuple[str, str, str]]:
+            first: dict[str, str] = {}
+            for a, name in self.sql("SELECT Id, Name FROM Account ORDER BY rowid"):
+                first.setdefault(name, a)
+            called = {a for _c, _o, a in self._calls()}
+            return {
+                a: (name, state, first[name])
+                for a, name, state in self.sql(
+                    "SELECT Id, Name, ShippingState FROM Account a WHERE (SELECT COUNT(*) FROM Account b "
+                    "WHERE b.Name = a.Name AND b.ShippingState = a.ShippingState) = 1 ORDER BY Id"
+                )
+                if a in called
+            }
+
+        return self.memo("accounts", make)
+
+    def _draw_named(self, rng: random.Random, want_none: bool) -> Draw | None:
+        """A draw over an account's calls of a recent window, the account named by its name and
+        state; kept only when a careless reading gives another answer: every call of the first
+        account listed under that name (a namesake, or the account itself with its older calls)."""
+        accounts = self._accounts()
+        account = rng.choice(sorted(accounts))
+        name, state, first = accounts[account]
+        window = past_window(self.today, rng.choice(RECENT_MONTHS))
+        recent = [c for c, _o, a in self._calls() if a == account and self._call_dates()[c] >= window.start]
+        topic = rng.choice(tuple(TOPICS))
+        answer = self._found(topic, recent)
+        if bool(answer) == want_none or answer == self._found(topic, [c for c, _o, a in self._calls() if a == first]):
+            return None
+        params = {"topic": topic, "scope": "account", "account": name, "state": state, "window": window.to_params()}
+        where = f"the {name} account in {state} (its opportunities' calls of {window.text} only)"
+        return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, answer or None)
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        if "account" in params:
+            return self._solve_named(tools, params)
         rid = soql_string(params["record_id"])
         where = (
             f"OpportunityId__c = {rid}"
             if params["scope"] == "opportunity"
             else f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {rid})"
         )
+        return self._read(tools, params["topic"], where)
+
+    def _solve_named(self, tools: CrmTools, params: dict) -> list[str] | None:
+        """The account found by its name and state, then its opportunities' calls of the window."""
+        found = self.soql(
+            tools,
+            f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])} "
+            f"AND ShippingState = {soql_string(params['state'])}",
+        )
+        if len(found) != 1:
+            raise OracleError(f"account {params['account']!r} in {params['state']} matched {len(found)} records")
+        window = Window.from_params(params["window"])
+        where = (
+            f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {soql_string(found[0]['Id'])}) "
+            f"AND {window.soql('CreatedDate')}"
+        )
+        return self._read(tools, params["topic"], where)
+
+    def _read(self, tools: CrmTools, topic: str, where: str) -> list[str] | None:
+        """What the calls matching `where` say about `topic`, read with the call grammar."""
         calls = self.fetch_all(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c", where)
-        read = competitors_considered if params["topic"] == "competitors" else negative_subtopics
+        read = competitors_considered if topic == "competitors" else negative_subtopics
         found = set().union(*(read(c["TranscriptBody__c"] or "") for c in calls))
         return sorted(found) or None
 

@@ -238,9 +238,16 @@ def conversion_rate_comprehension(c: Context) -> Answer:
 
 
 def opportunity(c: Context) -> dict | None:
-    """The opportunity named (by Id, or the first whose Name contains the name given)."""
+    """The opportunity named (by Id, the first whose Name contains the name given, or the first of
+    the first account of the account name given, whatever its state and the opportunity's stage)."""
     p = c.params
-    where = f"Id = {q(p['opportunity'])}" if p["ref"] != "name" else f"Name LIKE {q('%' + p['opportunity'] + '%')}"
+    if p["ref"] == "account":
+        account = rows(c.tools, f"SELECT Id FROM Account WHERE Name = {q(p['account'])} LIMIT 1")
+        if not account:
+            return None
+        where = f"AccountId = {q(account[0]['Id'])}"
+    else:
+        where = f"Id = {q(p['opportunity'])}" if p["ref"] != "name" else f"Name LIKE {q('%' + p['opportunity'] + '%')}"
     found = rows(c.tools, f"SELECT Id, StageName FROM Opportunity WHERE {where} LIMIT 1")
     return found[0] if found else None
 

@@ -9,7 +9,13 @@ import pytest
 from benchmarks.naive_solver import attempt
 from simulator.tasks.generate import generate_instances
 
-HOPS = ("quote_approval", "policy_violation_identification", "sales_insight_mining")  # hard adds lookups
+HOPS = (
+    "quote_approval",
+    "policy_violation_identification",
+    "sales_insight_mining",
+    "wrong_stage_rectification",
+    "activity_priority",
+)  # hard adds lookups
 TYPES = (*HOPS, "case_routing")
 
 

@@ -54,21 +54,57 @@ def look_alike_opportunities(gen: TaskGenerator) -> set[str]:
     return gen.memo("look-alikes", make)
 
 
-def pick_opportunity(gen: TaskGenerator, rng: random.Random, opps: list[str]) -> str | None:
-    """One of `opps` at random; the type's `near_duplicates` share of draws picks among those with
-    a look-alike only (None when none has one). A share of 0 draws nothing more from `rng`."""
+def account_latest(gen: TaskGenerator) -> dict[str, tuple[str, str, str | None]]:
+    """The opportunities a person can name as "the latest open opportunity of the <name> account in
+    <state>": opportunity -> (account Name, ShippingState, the careless reading), for accounts that
+    name and state tell apart. The careless reading is the first stored opportunity of the first
+    stored account of that name (what look-ups with no ORDER BY list first; None when it has none);
+    only opportunities whose careless reading is another one are kept."""
+
+    def make() -> dict[str, tuple[str, str, str | None]]:
+        first_account: dict[str, str] = {}
+        for a, name in gen.sql("SELECT Id, Name FROM Account ORDER BY rowid"):
+            first_account.setdefault(name, a)
+        first_opp: dict[str, str] = {}
+        for o, a in gen.sql("SELECT Id, AccountId FROM Opportunity ORDER BY rowid"):
+            first_opp.setdefault(a, o)
+        latest = gen.sql(
+            "SELECT o.Id, a.Name, a.ShippingState FROM Account a JOIN Opportunity o ON o.Id = (SELECT Id FROM "
+            "Opportunity p WHERE p.AccountId = a.Id AND p.StageName != 'Closed' ORDER BY p.CreatedDate DESC, "
+            "p.Id DESC LIMIT 1) WHERE (SELECT COUNT(*) FROM Account b WHERE b.Name = a.Name "
+            "AND b.ShippingState = a.ShippingState) = 1 ORDER BY o.Id"
+        )
+        careless = {o: first_opp.get(first_account[name]) for o, name, _state in latest}
+        return {o: (name, state, careless[o]) for o, name, state in latest if careless[o] != o}
+
+    return gen.memo("account latest", make)
+
+
+def pick_opportunity(gen: TaskGenerator, rng: random.Random, opps: list[str]) -> tuple[str, bool] | None:
+    """One of `opps` at random, and whether the person names it through its account: the type's
+    `via_account` share of draws picks among those `account_latest` holds, its `near_duplicates`
+    share of the others among those with a look-alike only (None when there is none). A share of
+    0 draws nothing more from `rng`."""
+    via_account = gen.knob("via_account")
+    if via_account and rng.random() < via_account:
+        opps = [o for o in opps if o in account_latest(gen)]
+        return (rng.choice(opps), True) if opps else None
     share = gen.knob("near_duplicates")
     if share and rng.random() < share:
         opps = [o for o in opps if o in look_alike_opportunities(gen)]
         if not opps:
             return None
-    return rng.choice(opps)
+    return rng.choice(opps), False
 
 
-def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tuple[dict, str]:
-    """How the person refers to an opportunity: by Id, or by its (unique) name (the share of draws
-    that do is the type's `by_name` knob). Returns (params, slot text); the params hold only what
-    the person says."""
+def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str, via_account: bool) -> tuple[dict, str]:
+    """How the person refers to an opportunity: through its account (`pick_opportunity` says), by
+    Id, or by its (unique) name (the share of draws that do is the type's `by_name` knob). Returns
+    (params, slot text); the params hold only what the person says."""
+    if via_account:
+        name, state, _careless = account_latest(gen)[opp_id]
+        params = {"ref": "account", "account": name, "state": state}
+        return params, f'the latest open opportunity of the "{name}" account in {state}'
     ((name,),) = gen.sql("SELECT Name FROM Opportunity WHERE Id = ?", (opp_id,))
     if name in unique_opportunity_names(gen) and rng.random() < gen.knob("by_name"):
         return {"ref": "name", "opportunity": name}, f'the "{name}" opportunity'
@@ -76,13 +112,26 @@ def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tupl
 
 
 def resolve_opportunity(gen: TaskGenerator, tools: CrmTools, params: dict) -> dict:
-    """The opportunity record (Id, StageName) the person referred to, found with SOQL."""
-    field = "Name" if params["ref"] == "name" else "Id"
-    rows = gen.soql(
-        tools, f"SELECT Id, StageName FROM Opportunity WHERE {field} = {soql_string(params['opportunity'])}"
-    )
+    """The opportunity record (Id, StageName) the person referred to, found with SOQL (through its
+    account: the account by name and state, then its latest open opportunity)."""
+    if params["ref"] == "account":
+        account = gen.soql(
+            tools,
+            f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])} "
+            f"AND ShippingState = {soql_string(params['state'])}",
+        )
+        if len(account) != 1:
+            raise OracleError(f"account {params['account']!r} in {params['state']} matched {len(account)} records")
+        query = (
+            f"SELECT Id, StageName FROM Opportunity WHERE AccountId = {soql_string(account[0]['Id'])} "
+            "AND StageName != 'Closed' ORDER BY CreatedDate DESC, Id DESC LIMIT 1"
+        )
+    else:
+        field = "Name" if params["ref"] == "name" else "Id"
+        query = f"SELECT Id, StageName FROM Opportunity WHERE {field} = {soql_string(params['opportunity'])}"
+    rows = gen.soql(tools, query)
     if len(rows) != 1:
-        raise OracleError(f"opportunity {params['opportunity']!r} matched {len(rows)} records")
+        raise OracleError(f"{params} matched {len(rows)} opportunities")
     return rows[0]
 
 
@@ -532,15 +581,27 @@ class WrongStageRectification(TaskGenerator):
         if not answers:
             return None
         true = rng.choice(answers)
-        opp = pick_opportunity(self, rng, self._open[stage][true])
-        if opp is None:
+        picked = pick_opportunity(self, rng, self._open[stage][true])
+        if picked is None:
             return None
+        opp, via_account = picked
         answer = None if true is None else [true]
         shown = self._evidence(opp)
         if shown != (stage if answer is None else answer[0]):
             return None  # the evidence does not show the labelled stage unambiguously
-        ref, slot = opportunity_ref(self, rng, opp)
+        if via_account and self._reading(account_latest(self)[opp][2]) == true:
+            return None  # the careless reading's opportunity would give the same answer
+        ref, slot = opportunity_ref(self, rng, opp, via_account)
         return Draw(ref, {"opportunity": slot}, answer)
+
+    def _reading(self, opp: str | None) -> str | None:
+        """The answer an opportunity's evidence gives: the stage it shows, None when that is its
+        StageName (or when there is no opportunity)."""
+        if opp is None:
+            return None
+        shown = self._evidence(opp)
+        ((recorded,),) = self.sql("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
+        return None if shown in (None, recorded) else shown
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         opp = resolve_opportunity(self, tools, params)
@@ -574,9 +635,10 @@ class ActivityPriority(TaskGenerator):
         by_opp: dict[str, list[str]] = {}
         for task, value in misfits.items():
             by_opp.setdefault(value["opportunity"], []).append(task)
-        opp = pick_opportunity(self, rng, sorted(by_opp))
-        if opp is None:
+        picked = pick_opportunity(self, rng, sorted(by_opp))
+        if picked is None:
             return None
+        opp, via_account = picked
         open_tasks = {t for (t,) in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
         if (
             not set(by_opp[opp]) <= open_tasks
@@ -584,7 +646,7 @@ class ActivityPriority(TaskGenerator):
             or not levels.fits(self, candidates=len(open_tasks))
         ):
             return None
-        ref, slot = opportunity_ref(self, rng, opp)
+        ref, slot = opportunity_ref(self, rng, opp, via_account)
         return Draw(ref, {"opportunity": slot}, sorted(by_opp[opp]))
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:

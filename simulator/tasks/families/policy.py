@@ -259,14 +259,14 @@ class CheckedQuoteTask(TaskGenerator):
     def _via_opportunity(self) -> tuple[list[str], list[tuple[str, str]]]:
         """The pools of `_pools` cut to the quotes a person can name through their opportunity (the
         `via_opportunity` knob): each the latest checked quote of an opportunity with a unique name
-        whose first stored quote (what a look-up with no filter and no order lists first) is another quote
-        that violates other rules (a distractor that only the Status and the date rule out)."""
+        whose first stored quote (what a look-up with no filter and no order lists first) is another
+        quote that violates other rules (a distractor that only the Status and the date rule out)."""
         behind = latest_behind_first(
             [
                 (quote, opp, status in CHECKED_STATUSES, stored)
                 for quote, opp, status, stored in self.sql(
-                    "SELECT q.Id, q.OpportunityId, q.Status, q.rowid FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId "
-                    "WHERE o.Name IN (SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1) "
+                    "SELECT q.Id, q.OpportunityId, q.Status, q.rowid FROM Quote q "
+                    "JOIN Opportunity o ON o.Id = q.OpportunityId WHERE o.Name IN (SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1) "
                     "ORDER BY q.CreatedDate, q.Id"
                 )
             ]

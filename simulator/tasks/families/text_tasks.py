@@ -54,28 +54,41 @@ def look_alike_opportunities(gen: TaskGenerator) -> set[str]:
     return gen.memo("look-alikes", make)
 
 
+def named_accounts(gen: TaskGenerator) -> dict[str, tuple[str, str, str]]:
+    """account Id -> (Name, ShippingState, the first stored account of that Name: what a look-up by
+    the name with no ORDER BY lists first) of every account that its name and state tell apart."""
+
+    def make() -> dict[str, tuple[str, str, str]]:
+        first: dict[str, str] = {}
+        by_name_state: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for a, name, state in gen.sql("SELECT Id, Name, ShippingState FROM Account ORDER BY rowid"):
+            first.setdefault(name, a)
+            by_name_state[name, state].append(a)
+        return {ids[0]: (name, state, first[name]) for (name, state), ids in by_name_state.items() if len(ids) == 1}
+
+    return gen.memo("named accounts", make)
+
+
 def account_latest(gen: TaskGenerator) -> dict[str, tuple[str, str, str | None]]:
     """The opportunities a person can name as "the latest open opportunity of the <name> account in
-    <state>": opportunity -> (account Name, ShippingState, the careless reading), for accounts that
-    name and state tell apart. The careless reading is the first stored opportunity of the first
-    stored account of that name (what look-ups with no ORDER BY list first; None when it has none);
-    only opportunities whose careless reading is another one are kept."""
+    <state>" (`named_accounts`): opportunity -> (account Name, ShippingState, the careless reading),
+    the careless reading being the first stored opportunity of the first stored account of that
+    name (None when it has none); only opportunities whose careless reading is another are kept."""
 
     def make() -> dict[str, tuple[str, str, str | None]]:
-        first_account: dict[str, str] = {}
-        for a, name in gen.sql("SELECT Id, Name FROM Account ORDER BY rowid"):
-            first_account.setdefault(name, a)
         first_opp: dict[str, str] = {}
         for o, a in gen.sql("SELECT Id, AccountId FROM Opportunity ORDER BY rowid"):
             first_opp.setdefault(a, o)
-        latest = gen.sql(
-            "SELECT o.Id, a.Name, a.ShippingState FROM Account a JOIN Opportunity o ON o.Id = (SELECT Id FROM "
-            "Opportunity p WHERE p.AccountId = a.Id AND p.StageName != 'Closed' ORDER BY p.CreatedDate DESC, "
-            "p.Id DESC LIMIT 1) WHERE (SELECT COUNT(*) FROM Account b WHERE b.Name = a.Name "
-            "AND b.ShippingState = a.ShippingState) = 1 ORDER BY o.Id"
-        )
-        careless = {o: first_opp.get(first_account[name]) for o, name, _state in latest}
-        return {o: (name, state, careless[o]) for o, name, state in latest if careless[o] != o}
+        latest_open: dict[str, str] = {}
+        for a, o in gen.sql(
+            "SELECT AccountId, Id FROM Opportunity WHERE StageName != 'Closed' ORDER BY CreatedDate, Id"
+        ):
+            latest_open[a] = o
+        out: dict[str, tuple[str, str, str | None]] = {}
+        for a, (name, state, first) in named_accounts(gen).items():
+            if a in latest_open and first_opp.get(first) != latest_open[a]:
+                out[latest_open[a]] = (name, state, first_opp.get(first))
+        return out
 
     return gen.memo("account latest", make)
 
@@ -448,25 +461,13 @@ class SalesInsightMining(TaskGenerator):
         return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, answer or None)
 
     def _accounts(self) -> dict[str, tuple[str, str, str]]:
-        """account Id -> (Name, ShippingState, the account of that Name a look-up with no ORDER BY
-        lists first: the first stored) of every account with opportunity calls that its name and
-        state tell apart."""
+        """`named_accounts` cut to the accounts with opportunity calls."""
 
         def make() -> dict[str, tuple[str, str, str]]:
-            first: dict[str, str] = {}
-            for a, name in self.sql("SELECT Id, Name FROM Account ORDER BY rowid"):
-                first.setdefault(name, a)
             called = {a for _c, _o, a in self._calls()}
-            return {
-                a: (name, state, first[name])
-                for a, name, state in self.sql(
-                    "SELECT Id, Name, ShippingState FROM Account a WHERE (SELECT COUNT(*) FROM Account b "
-                    "WHERE b.Name = a.Name AND b.ShippingState = a.ShippingState) = 1 ORDER BY Id"
-                )
-                if a in called
-            }
+            return {a: v for a, v in named_accounts(self).items() if a in called}
 
-        return self.memo("accounts", make)
+        return self.memo("called accounts", make)
 
     def _draw_named(self, rng: random.Random, want_none: bool) -> Draw | None:
         """A draw over an account's calls of a recent window, the account named by its name and

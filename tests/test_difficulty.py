@@ -26,6 +26,7 @@ from simulator.tasks.naive_solver import attempt
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import LEVELS, SpecError, load_catalog, load_spec
 from simulator.tasks.validate import validate
+from tests.test_activity_priority_draws import named_opportunity
 from tests.test_run import _config
 
 PER_LEVEL = 3  # instances per type and level on the small test orgs (their hard pools are small)
@@ -81,14 +82,12 @@ def test_hard_draws_differ(b2b_org, drawn):
     for level in ("easy", "hard"):
         lo, hi = load_catalog()["activity_priority"].knobs(level)["candidates"]
         for inst in _by_task(drawn["b2b", level], "activity_priority"):
-            opp = inst.params["opportunity"]
-            field = "Name" if inst.params["ref"] == "name" else "Id"
             ((n,),) = conn.execute(
-                "SELECT COUNT(*) FROM Task t JOIN Opportunity o ON o.Id = t.WhatId "
-                f"WHERE o.{field} = ? AND t.Status = 'Not Started'",
-                (opp,),
+                "SELECT COUNT(*) FROM Task WHERE WhatId = ? AND Status = 'Not Started'",
+                (named_opportunity(conn, inst.params),),
             ).fetchall()
-            assert lo <= n <= hi and (inst.params["ref"] == "name") == (level == "hard"), (level, inst.id, n)
+            named = inst.params["ref"] in ("name", "account")
+            assert lo <= n <= hi and named == (level == "hard"), (level, inst.id, n)
     for task in ("handle_time", "transfer_count", "sales_cycle_understanding", "monthly_trend_analysis"):
         for level in ("easy", "hard"):
             lo, hi = load_catalog()[task].knobs(level)["window_months"]

@@ -16,7 +16,8 @@ and never `legitimate`) and does what a weak agent does:
   customer's orders of that day, whatever their status; each message of a case on its own) and
   read them with the type's own text grammar (simulator/crm/generator), as a careful reader would:
   a level that only adds retrieval traps then shows in its score;
-- quote_approval and invalid_config read the quote's lines and the rule articles they mention;
+- quote_approval and invalid_config read the quote's lines and the rule articles they mention (a
+  quote named through its opportunity: the opportunity's first quote, whatever its status);
 - the routing types apply the first criterion of the rule and take the first agent on a tie;
 - the confidentiality types check entitlement one lookup deep (the article's visibility, the
   order's or case's account, the requester's profile) on the first record the person names (an
@@ -247,9 +248,16 @@ def conversion_rate_comprehension(c: Context) -> Answer:
 
 
 def opportunity(c: Context) -> dict | None:
-    """The opportunity named (by Id, or the first whose Name contains the name given)."""
+    """The opportunity named (by Id, the first whose Name contains the name given, or the first of
+    the first account of the account name given, whatever its state and the opportunity's stage)."""
     p = c.params
-    where = f"Id = {q(p['opportunity'])}" if p["ref"] != "name" else f"Name LIKE {q('%' + p['opportunity'] + '%')}"
+    if p["ref"] == "account":
+        account = rows(c.tools, f"SELECT Id FROM Account WHERE Name = {q(p['account'])} LIMIT 1")
+        if not account:
+            return None
+        where = f"AccountId = {q(account[0]['Id'])}"
+    else:
+        where = f"Id = {q(p['opportunity'])}" if p["ref"] != "name" else f"Name LIKE {q('%' + p['opportunity'] + '%')}"
     found = rows(c.tools, f"SELECT Id, StageName FROM Opportunity WHERE {where} LIMIT 1")
     return found[0] if found else None
 
@@ -294,7 +302,14 @@ def lead_qualification(c: Context) -> Answer:
 
 
 def sales_insight_mining(c: Context) -> Answer:
+    """Every call of the opportunity or account (an account named: the first of that Name, every
+    call of it, whatever its state and the period asked)."""
     p = c.params
+    if "account" in p:
+        found = rows(c.tools, f"SELECT Id FROM Account WHERE Name = {q(p['account'])} LIMIT 1")
+        if not found:
+            return None
+        p = {"scope": "account", "record_id": found[0]["Id"], "topic": p["topic"]}
     where = (
         f"OpportunityId__c = {q(p['record_id'])}"
         if p["scope"] == "opportunity"
@@ -304,9 +319,18 @@ def sales_insight_mining(c: Context) -> Answer:
     return sorted(set().union(*(read(b) for b in transcripts(c, where)))) or None
 
 
+def first_case_of(c: Context, contact: str) -> str | None:
+    found = rows(c.tools, f"SELECT Id FROM Case WHERE Contact.Name = {q(contact)} LIMIT 1")
+    return found[0]["Id"] if found else None
+
+
 def policy_violation_identification(c: Context) -> Answer:
-    """Each email and chat of the case read on its own for a breach or an amount over a limit."""
-    case = q(c.params["case_id"])
+    """Each email and chat of the case read on its own for a breach or an amount over a limit (a case
+    named as a contact's latest: the contact's first case listed)."""
+    case_id = c.params.get("case_id") or first_case_of(c, c.params["contact"])
+    if case_id is None:
+        return None
+    case = q(case_id)
     bodies = [r["TextBody"] or "" for r in rows(c.tools, f"SELECT TextBody FROM EmailMessage WHERE ParentId = {case}")]
     bodies += [r["Body"] or "" for r in rows(c.tools, f"SELECT Body FROM LiveChatTranscript WHERE CaseId = {case}")]
     keys = set().union(*(threads.breach_keys(b) | threads.over_limit_keys(b, c.org) for b in bodies))
@@ -372,11 +396,25 @@ def case_routing(c: Context) -> Answer:
 # --- checked quotes ------------------------------------------------------------------------
 
 
+def quote_id(c: Context) -> str | None:
+    """The quote named: its Id, or the first quote of the opportunity named (any status)."""
+    if "quote_id" in c.params:
+        return c.params["quote_id"]
+    found = rows(
+        c.tools,
+        f"SELECT Id FROM Quote WHERE OpportunityId IN (SELECT Id FROM Opportunity WHERE Name = "
+        f"{q(c.params['opportunity'])}) LIMIT 1",
+    )
+    return found[0]["Id"] if found else None
+
+
 def quote_lines(c: Context) -> list[dict]:
+    quote = quote_id(c)
+    if quote is None:
+        return []
     return rows(
         c.tools,
-        "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem "
-        f"WHERE QuoteId = {q(c.params['quote_id'])}",
+        f"SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem WHERE QuoteId = {q(quote)}",
     )
 
 

@@ -21,6 +21,9 @@ from ..registry import register
 
 BANT = ("Budget", "Authority", "Need", "Timeline")
 CHECKED_STATUSES = ("Needs Review", "In Review")
+CHECKED_SQL = "('Needs Review', 'In Review')"  # CHECKED_STATUSES in a SOQL or SQL IN clause
+# how a person names a checked quote through its deal (the `via_opportunity` knob), not by its Id
+QUOTE_BY_OPPORTUNITY = 'the latest quote awaiting review on the "{name}" opportunity'
 
 
 def parse_summary(summary: str, kinds: tuple[str, ...]) -> dict | None:
@@ -39,6 +42,19 @@ def draw_from_pools(
         return None
     record, answer = (rng.choice(clean), None) if want_none else rng.choice(bad)
     return Draw({slot: record}, {slot: record}, None if answer is None else [answer])
+
+
+def latest_behind_first(rows: list[tuple[str, str, bool, int]]) -> dict[str, str]:
+    """{latest eligible record: first record of its group}, from rows (record, group, eligible?,
+    rowid) in date order, for the groups whose first stored record (what a look-up without an
+    ORDER BY lists first) is another one."""
+    first: dict[str, tuple[int, str]] = {}
+    latest: dict[str, str] = {}
+    for record, group, eligible, stored in rows:
+        first[group] = min(first.get(group, (stored, record)), (stored, record))
+        if eligible:
+            latest[group] = record
+    return {record: first[group][1] for group, record in latest.items() if first[group][1] != record}
 
 
 # --- service policy breaches ---------------------------------------------------------------
@@ -63,11 +79,55 @@ class PolicyViolationIdentification(TaskGenerator):
         breach = self.labels("policy_breach")
         return [c for c in talked if c not in breach], [(c, breach[c]) for c in talked if c in breach]
 
+    @cached_property
+    def _latest_cases(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """The pools of `_cases` cut to the latest case of a customer contact with a unique name
+        (the `latest_case` knob) who raised an earlier case, the first stored; a breached
+        case's earlier one breaches another policy or none."""
+        behind = latest_behind_first(
+            self.sql(
+                'SELECT c.Id, c.ContactId, 1, c.rowid FROM "Case" c JOIN Contact t ON t.Id = c.ContactId '
+                "WHERE t.Name IN (SELECT Name FROM Contact GROUP BY Name HAVING COUNT(*) = 1) "
+                "ORDER BY c.CreatedDate, c.Id"
+            )
+        )
+        clean, bad = self._cases
+        breach = dict(bad)
+        return [c for c in clean if c in behind], [(c, a) for c, a in bad if c in behind and breach.get(behind[c]) != a]
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        return draw_from_pools(rng, want_none, *self._cases, "case_id")
+        share = self.knob("latest_case")  # a share of 0 draws nothing more from `rng`
+        latest = bool(share) and rng.random() < share
+        drawn = draw_from_pools(rng, want_none, *(self._latest_cases if latest else self._cases), "case_id")
+        if drawn is None:
+            return None
+        case = drawn.params["case_id"]
+        if not latest:
+            return Draw(drawn.params, {"case": f"case {case}"}, drawn.answer)
+        ((name,),) = self.sql(
+            'SELECT t.Name FROM "Case" c JOIN Contact t ON t.Id = c.ContactId WHERE c.Id = ?', (case,)
+        )
+        return Draw({"contact": name}, {"case": f"the latest case {name} raised"}, drawn.answer)
+
+    def _case(self, tools: CrmTools, params: dict) -> str:
+        """The case meant: the one given, or the latest case of the contact named."""
+        if "contact" not in params:
+            return params["case_id"]
+        contact = self.soql(tools, f"SELECT Id FROM Contact WHERE Name = {soql_string(params['contact'])}")
+        if len(contact) != 1:
+            raise OracleError(f"contact {params['contact']!r} matched {len(contact)} records")
+        cases = self.soql(
+            tools,
+            f"SELECT Id FROM Case WHERE ContactId = {soql_string(contact[0]['Id'])} "
+            "ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
+        )
+        if not cases:
+            raise OracleError(f"contact {params['contact']!r} raised no case")
+        return cases[0]["Id"]
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
-        case = soql_string(params["case_id"])
+        case_id = self._case(tools, params)
+        case = soql_string(case_id)
         bodies = [
             r["TextBody"] or ""
             for r in self.soql(
@@ -83,7 +143,7 @@ class PolicyViolationIdentification(TaskGenerator):
         if not keys:
             return None
         if len(keys) > 1:
-            raise OracleError(f"case {params['case_id']} breaches several policies: {sorted(keys)}")
+            raise OracleError(f"case {case_id} breaches several policies: {sorted(keys)}")
         return [self._policy_article(tools, keys.pop())]
 
     def _policy_article(self, tools: CrmTools, key: str) -> str:
@@ -170,44 +230,100 @@ class CheckedQuoteTask(TaskGenerator):
         return rules
 
     @cached_property
-    def _pools(self) -> tuple[list[str], list[tuple[str, str]]]:
-        """(compliant checked quotes, [(checked quote, violated article)]); ambiguous quotes dropped."""
+    def _hits(self) -> dict[str, set[str]]:
+        """quote -> the rule articles its lines violate, for every quote with lines (checked or not)."""
         rules = [dict(value, article=rid) for rid, value in self.labels(self.label_kind).items()]
         lines: dict[str, list[Line]] = {}
         for quote, name, family, qty, disc in self.sql(
             "SELECT q.Id, p.Name, p.Family, l.Quantity, l.Discount FROM Quote q "
-            "JOIN QuoteLineItem l ON l.QuoteId = q.Id JOIN Product2 p ON p.Id = l.Product2Id "
-            f"WHERE q.Status IN ({', '.join('?' * len(CHECKED_STATUSES))}) ORDER BY q.Id, l.Id",
-            CHECKED_STATUSES,
+            "JOIN QuoteLineItem l ON l.QuoteId = q.Id JOIN Product2 p ON p.Id = l.Product2Id ORDER BY q.Id, l.Id"
         ):
             lines.setdefault(quote, []).append((name, family, qty or 0.0, disc or 0.0))
+        return {quote: self.violations(quote_lines, rules) for quote, quote_lines in lines.items()}
+
+    @cached_property
+    def _pools(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """(compliant checked quotes, [(checked quote, violated article)]); ambiguous quotes dropped."""
+        checked = {q for (q,) in self.sql(f"SELECT Id FROM Quote WHERE Status IN {CHECKED_SQL}")}
         clean, bad = [], []
-        for quote, quote_lines in lines.items():
-            hit = self.violations(quote_lines, rules)
+        for quote, hit in self._hits.items():
+            if quote not in checked:
+                continue
             if not hit:
                 clean.append(quote)
             elif len(hit) == 1:
-                bad.append((quote, hit.pop()))
+                bad.append((quote, next(iter(hit))))
         return clean, bad
 
-    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        return draw_from_pools(rng, want_none, *self._pools, "quote_id")
+    @cached_property
+    def _via_opportunity(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """The pools of `_pools` cut to the quotes a person can name through their opportunity (the
+        `via_opportunity` knob): each the latest checked quote of an opportunity with a unique name
+        whose first stored quote (what a look-up with no filter and no order lists first) is another
+        quote that violates other rules (a distractor that only the Status and the date rule out)."""
+        behind = latest_behind_first(
+            [
+                (quote, opp, status in CHECKED_STATUSES, stored)
+                for quote, opp, status, stored in self.sql(
+                    "SELECT q.Id, q.OpportunityId, q.Status, q.rowid FROM Quote q "
+                    "JOIN Opportunity o ON o.Id = q.OpportunityId WHERE o.Name IN (SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1) "
+                    "ORDER BY q.CreatedDate, q.Id"
+                )
+            ]
+        )
+        misled = {q for q, first in behind.items() if self._hits.get(first, set()) != self._hits.get(q)}
+        clean, bad = self._pools
+        return [q for q in clean if q in misled], [(q, a) for q, a in bad if q in misled]
 
-    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+    def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        share = self.knob("via_opportunity")  # a share of 0 draws nothing more from `rng`
+        via_opportunity = bool(share) and rng.random() < share
+        drawn = draw_from_pools(
+            rng, want_none, *(self._via_opportunity if via_opportunity else self._pools), "quote_id"
+        )
+        if drawn is None:
+            return None
+        quote = drawn.params["quote_id"]
+        if not via_opportunity:
+            return Draw(drawn.params, {"quote": f"quote {quote}"}, drawn.answer)
+        ((name,),) = self.sql(
+            "SELECT o.Name FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId WHERE q.Id = ?", (quote,)
+        )
+        return Draw({"opportunity": name}, {"quote": QUOTE_BY_OPPORTUNITY.format(name=name)}, drawn.answer)
+
+    def _quote(self, tools: CrmTools, params: dict) -> str:
+        """The Id of the checked quote the person means: the one given, or the latest checked
+        quote of the opportunity they name."""
+        if "opportunity" in params:
+            opp = self.soql(tools, f"SELECT Id FROM Opportunity WHERE Name = {soql_string(params['opportunity'])}")
+            if len(opp) != 1:
+                raise OracleError(f"opportunity {params['opportunity']!r} matched {len(opp)} records")
+            quotes = self.soql(
+                tools,
+                f"SELECT Id FROM Quote WHERE OpportunityId = {soql_string(opp[0]['Id'])} "
+                f"AND Status IN {CHECKED_SQL} ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
+            )
+            if not quotes:
+                raise OracleError(f"opportunity {params['opportunity']!r} has no checked quote")
+            return quotes[0]["Id"]
         quote = self.soql(tools, f"SELECT Id, Status FROM Quote WHERE Id = {soql_string(params['quote_id'])}")
         if not quote or quote[0]["Status"] not in CHECKED_STATUSES:
             raise OracleError(f"quote {params['quote_id']} is not a checked quote")
+        return quote[0]["Id"]
+
+    def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        quote = self._quote(tools, params)
         lines = [
             (r["Product2"]["Name"], r["Product2"]["Family"], r["Quantity"] or 0.0, r["Discount"] or 0.0)
             for r in self.fetch_all(
                 tools,
                 "SELECT Id, Quantity, Discount, Product2.Name, Product2.Family FROM QuoteLineItem",
-                f"QuoteId = {soql_string(params['quote_id'])}",
+                f"QuoteId = {soql_string(quote)}",
             )
         ]
         hit = self.violations(lines, self.rule_articles(tools, lines))
         if len(hit) > 1:
-            raise OracleError(f"quote {params['quote_id']} violates several rules: {sorted(hit)}")
+            raise OracleError(f"quote {quote} violates several rules: {sorted(hit)}")
         return [hit.pop()] if hit else None
 
 

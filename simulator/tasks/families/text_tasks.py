@@ -19,7 +19,7 @@ from ...crm import schema
 from ...crm.generator import activities, articles, records
 from ...crm.generator.calls import call_stage, competitors_considered, negative_subtopics
 from ...crm.tools import CrmTools
-from ..base import Draw, OracleError, TaskGenerator, soql_string, template_pattern
+from ..base import Draw, OracleError, TaskGenerator, Window, past_window, soql_string, template_pattern
 from ..registry import register
 from . import levels, requesters
 
@@ -54,21 +54,70 @@ def look_alike_opportunities(gen: TaskGenerator) -> set[str]:
     return gen.memo("look-alikes", make)
 
 
-def pick_opportunity(gen: TaskGenerator, rng: random.Random, opps: list[str]) -> str | None:
-    """One of `opps` at random; the type's `near_duplicates` share of draws picks among those with
-    a look-alike only (None when none has one). A share of 0 draws nothing more from `rng`."""
+def named_accounts(gen: TaskGenerator) -> dict[str, tuple[str, str, str]]:
+    """account Id -> (Name, ShippingState, the first stored account of that Name: what a look-up by
+    the name with no ORDER BY lists first) of every account that its name and state tell apart."""
+
+    def make() -> dict[str, tuple[str, str, str]]:
+        first: dict[str, str] = {}
+        by_name_state: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for a, name, state in gen.sql("SELECT Id, Name, ShippingState FROM Account ORDER BY rowid"):
+            first.setdefault(name, a)
+            by_name_state[name, state].append(a)
+        return {ids[0]: (name, state, first[name]) for (name, state), ids in by_name_state.items() if len(ids) == 1}
+
+    return gen.memo("named accounts", make)
+
+
+def account_latest(gen: TaskGenerator) -> dict[str, tuple[str, str, str | None]]:
+    """The opportunities a person can name as "the latest open opportunity of the <name> account in
+    <state>" (`named_accounts`): opportunity -> (account Name, ShippingState, the careless reading),
+    the careless reading being the first stored opportunity of the first stored account of that
+    name (None when it has none); only opportunities whose careless reading is another are kept."""
+
+    def make() -> dict[str, tuple[str, str, str | None]]:
+        first_opp: dict[str, str] = {}
+        for o, a in gen.sql("SELECT Id, AccountId FROM Opportunity ORDER BY rowid"):
+            first_opp.setdefault(a, o)
+        latest_open: dict[str, str] = {}
+        for a, o in gen.sql(
+            "SELECT AccountId, Id FROM Opportunity WHERE StageName != 'Closed' ORDER BY CreatedDate, Id"
+        ):
+            latest_open[a] = o
+        out: dict[str, tuple[str, str, str | None]] = {}
+        for a, (name, state, first) in named_accounts(gen).items():
+            if a in latest_open and first_opp.get(first) != latest_open[a]:
+                out[latest_open[a]] = (name, state, first_opp.get(first))
+        return out
+
+    return gen.memo("account latest", make)
+
+
+def pick_opportunity(gen: TaskGenerator, rng: random.Random, opps: list[str]) -> tuple[str, bool] | None:
+    """One of `opps` at random, and whether the person names it through its account: the type's
+    `via_account` share of draws picks among those `account_latest` holds, its `near_duplicates`
+    share of the others among those with a look-alike only (None when there is none). A share of
+    0 draws nothing more from `rng`."""
+    via_account = gen.knob("via_account")
+    if via_account and rng.random() < via_account:
+        opps = [o for o in opps if o in account_latest(gen)]
+        return (rng.choice(opps), True) if opps else None
     share = gen.knob("near_duplicates")
     if share and rng.random() < share:
         opps = [o for o in opps if o in look_alike_opportunities(gen)]
         if not opps:
             return None
-    return rng.choice(opps)
+    return rng.choice(opps), False
 
 
-def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tuple[dict, str]:
-    """How the person refers to an opportunity: by Id, or by its (unique) name (the share of draws
-    that do is the type's `by_name` knob). Returns (params, slot text); the params hold only what
-    the person says."""
+def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str, via_account: bool) -> tuple[dict, str]:
+    """How the person refers to an opportunity: through its account (`pick_opportunity` says), by
+    Id, or by its (unique) name (the share of draws that do is the type's `by_name` knob). Returns
+    (params, slot text); the params hold only what the person says."""
+    if via_account:
+        name, state, _careless = account_latest(gen)[opp_id]
+        params = {"ref": "account", "account": name, "state": state}
+        return params, f'the latest open opportunity of the "{name}" account in {state}'
     ((name,),) = gen.sql("SELECT Name FROM Opportunity WHERE Id = ?", (opp_id,))
     if name in unique_opportunity_names(gen) and rng.random() < gen.knob("by_name"):
         return {"ref": "name", "opportunity": name}, f'the "{name}" opportunity'
@@ -76,13 +125,26 @@ def opportunity_ref(gen: TaskGenerator, rng: random.Random, opp_id: str) -> tupl
 
 
 def resolve_opportunity(gen: TaskGenerator, tools: CrmTools, params: dict) -> dict:
-    """The opportunity record (Id, StageName) the person referred to, found with SOQL."""
-    field = "Name" if params["ref"] == "name" else "Id"
-    rows = gen.soql(
-        tools, f"SELECT Id, StageName FROM Opportunity WHERE {field} = {soql_string(params['opportunity'])}"
-    )
+    """The opportunity record (Id, StageName) the person referred to, found with SOQL (through its
+    account: the account by name and state, then its latest open opportunity)."""
+    if params["ref"] == "account":
+        account = gen.soql(
+            tools,
+            f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])} "
+            f"AND ShippingState = {soql_string(params['state'])}",
+        )
+        if len(account) != 1:
+            raise OracleError(f"account {params['account']!r} in {params['state']} matched {len(account)} records")
+        query = (
+            f"SELECT Id, StageName FROM Opportunity WHERE AccountId = {soql_string(account[0]['Id'])} "
+            "AND StageName != 'Closed' ORDER BY CreatedDate DESC, Id DESC LIMIT 1"
+        )
+    else:
+        field = "Name" if params["ref"] == "name" else "Id"
+        query = f"SELECT Id, StageName FROM Opportunity WHERE {field} = {soql_string(params['opportunity'])}"
+    rows = gen.soql(tools, query)
     if len(rows) != 1:
-        raise OracleError(f"opportunity {params['opportunity']!r} matched {len(rows)} records")
+        raise OracleError(f"{params} matched {len(rows)} opportunities")
     return rows[0]
 
 
@@ -335,6 +397,7 @@ TOPICS = {
     "competitors": "which competitors the customer mentioned",
     "negative": "which subtopics the customer was negative about",
 }
+RECENT_MONTHS = (3, 6, 9, 12)  # the windows of the `named_account` draws
 
 
 @register
@@ -354,9 +417,34 @@ class SalesInsightMining(TaskGenerator):
             ),
         )
 
+    def _call_dates(self) -> dict[str, date]:
+        """call Id -> the day of every opportunity call."""
+        return self.memo(
+            "call dates",
+            lambda: {
+                c: date.fromisoformat(d[:10])
+                for c, d in self.sql(
+                    "SELECT Id, CreatedDate FROM VoiceCallTranscript__c WHERE OpportunityId__c IS NOT NULL"
+                )
+            },
+        )
+
+    def _found(self, topic: str, calls: list[str]) -> list[str]:
+        """The answer over `calls` (the generator's labels): competitors, or negative subtopics."""
+        answer: set[str] = set()
+        for call in calls:
+            if topic == "competitors":
+                answer |= set(self.labels("competitors")[call])
+            else:
+                answer |= {s for s, v in self.labels("sentiments")[call].items() if v == "negative"}
+        return sorted(answer)
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         calls = self._calls()
         _call, opp, account = rng.choice(calls)
+        share = self.knob("named_account")  # a share of 0 draws nothing more from `rng`
+        if share and rng.random() < share:
+            return self._draw_named(rng, want_none)
         scope = rng.choice(("opportunity", "account"))
         key = opp if scope == "opportunity" else account
         in_scope = [c for c, o, a in calls if (o if scope == "opportunity" else a) == key]
@@ -365,29 +453,70 @@ class SalesInsightMining(TaskGenerator):
         ):
             return None
         topic = rng.choice(tuple(TOPICS))
-        answer = set()
-        for call in in_scope:
-            if topic == "competitors":
-                answer |= set(self.labels("competitors")[call])
-            else:
-                answer |= {s for s, v in self.labels("sentiments")[call].items() if v == "negative"}
+        answer = self._found(topic, in_scope)
         if bool(answer) == want_none:
             return None
         where = f"opportunity {key}" if scope == "opportunity" else f"all opportunities of account {key}"
         params = {"topic": topic, "scope": scope, "record_id": key}
-        return Draw(
-            params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, sorted(answer) or None
-        )
+        return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, answer or None)
+
+    def _accounts(self) -> dict[str, tuple[str, str, str]]:
+        """`named_accounts` cut to the accounts with opportunity calls."""
+
+        def make() -> dict[str, tuple[str, str, str]]:
+            called = {a for _c, _o, a in self._calls()}
+            return {a: v for a, v in named_accounts(self).items() if a in called}
+
+        return self.memo("called accounts", make)
+
+    def _draw_named(self, rng: random.Random, want_none: bool) -> Draw | None:
+        """A draw over an account's calls of a recent window, the account named by its name and
+        state; kept only when a careless reading gives another answer: every call of the first
+        account listed under that name (a namesake, or the account itself with its older calls)."""
+        accounts = self._accounts()
+        account = rng.choice(sorted(accounts))
+        name, state, first = accounts[account]
+        window = past_window(self.today, rng.choice(RECENT_MONTHS))
+        recent = [c for c, _o, a in self._calls() if a == account and self._call_dates()[c] >= window.start]
+        topic = rng.choice(tuple(TOPICS))
+        answer = self._found(topic, recent)
+        if bool(answer) == want_none or answer == self._found(topic, [c for c, _o, a in self._calls() if a == first]):
+            return None
+        params = {"topic": topic, "scope": "account", "account": name, "state": state, "window": window.to_params()}
+        where = f"the {name} account in {state} (its opportunities' calls of {window.text} only)"
+        return Draw(params, {"topic": TOPICS[topic], "calls": f"the call transcripts of {where}"}, answer or None)
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        if "account" in params:
+            return self._solve_named(tools, params)
         rid = soql_string(params["record_id"])
         where = (
             f"OpportunityId__c = {rid}"
             if params["scope"] == "opportunity"
             else f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {rid})"
         )
+        return self._read(tools, params["topic"], where)
+
+    def _solve_named(self, tools: CrmTools, params: dict) -> list[str] | None:
+        """The account found by its name and state, then its opportunities' calls of the window."""
+        found = self.soql(
+            tools,
+            f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])} "
+            f"AND ShippingState = {soql_string(params['state'])}",
+        )
+        if len(found) != 1:
+            raise OracleError(f"account {params['account']!r} in {params['state']} matched {len(found)} records")
+        window = Window.from_params(params["window"])
+        where = (
+            f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {soql_string(found[0]['Id'])}) "
+            f"AND {window.soql('CreatedDate')}"
+        )
+        return self._read(tools, params["topic"], where)
+
+    def _read(self, tools: CrmTools, topic: str, where: str) -> list[str] | None:
+        """What the calls matching `where` say about `topic`, read with the call grammar."""
         calls = self.fetch_all(tools, "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c", where)
-        read = competitors_considered if params["topic"] == "competitors" else negative_subtopics
+        read = competitors_considered if topic == "competitors" else negative_subtopics
         found = set().union(*(read(c["TranscriptBody__c"] or "") for c in calls))
         return sorted(found) or None
 
@@ -453,15 +582,27 @@ class WrongStageRectification(TaskGenerator):
         if not answers:
             return None
         true = rng.choice(answers)
-        opp = pick_opportunity(self, rng, self._open[stage][true])
-        if opp is None:
+        picked = pick_opportunity(self, rng, self._open[stage][true])
+        if picked is None:
             return None
+        opp, via_account = picked
         answer = None if true is None else [true]
         shown = self._evidence(opp)
         if shown != (stage if answer is None else answer[0]):
             return None  # the evidence does not show the labelled stage unambiguously
-        ref, slot = opportunity_ref(self, rng, opp)
+        if via_account and self._reading(account_latest(self)[opp][2]) == true:
+            return None  # the careless reading's opportunity would give the same answer
+        ref, slot = opportunity_ref(self, rng, opp, via_account)
         return Draw(ref, {"opportunity": slot}, answer)
+
+    def _reading(self, opp: str | None) -> str | None:
+        """The answer an opportunity's evidence gives: the stage it shows, None when that is its
+        StageName (or when there is no opportunity)."""
+        if opp is None:
+            return None
+        shown = self._evidence(opp)
+        ((recorded,),) = self.sql("SELECT StageName FROM Opportunity WHERE Id = ?", (opp,))
+        return None if shown in (None, recorded) else shown
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         opp = resolve_opportunity(self, tools, params)
@@ -495,9 +636,10 @@ class ActivityPriority(TaskGenerator):
         by_opp: dict[str, list[str]] = {}
         for task, value in misfits.items():
             by_opp.setdefault(value["opportunity"], []).append(task)
-        opp = pick_opportunity(self, rng, sorted(by_opp))
-        if opp is None:
+        picked = pick_opportunity(self, rng, sorted(by_opp))
+        if picked is None:
             return None
+        opp, via_account = picked
         open_tasks = {t for (t,) in self.sql("SELECT Id FROM Task WHERE WhatId = ? AND Status = 'Not Started'", (opp,))}
         if (
             not set(by_opp[opp]) <= open_tasks
@@ -505,7 +647,7 @@ class ActivityPriority(TaskGenerator):
             or not levels.fits(self, candidates=len(open_tasks))
         ):
             return None
-        ref, slot = opportunity_ref(self, rng, opp)
+        ref, slot = opportunity_ref(self, rng, opp, via_account)
         return Draw(ref, {"opportunity": slot}, sorted(by_opp[opp]))
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:

@@ -364,7 +364,8 @@ def knowledge_qa(c: Context) -> Answer:
 
 
 def named_entity_disambiguation(c: Context) -> Answer:
-    """The customer's order items of about that day (any order status) that fit the description."""
+    """The customer's order items of about that day (any order status) that fit the description, the
+    days counted back from today even where the customer counts them from their first order."""
     lo, hi = purchase_window(c.meta.as_of, c.params["days"])
     account = c.params["requester"]["account_id"] if c.org == "b2b" else c.params["requester"]["record_id"]
     items = rows(

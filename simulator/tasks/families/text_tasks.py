@@ -252,8 +252,11 @@ class KnowledgeQA(TaskGenerator):
 TOLERANCE_DAYS = 7  # "about N days ago": within N +- 7 days
 
 
-def purchase_window(today: date, days: int) -> tuple[date, date]:
-    """Inclusive EffectiveDate bounds of "about `days` days ago"."""
+def purchase_window(today: date, days: int, first_order: date | None = None) -> tuple[date, date]:
+    """Inclusive EffectiveDate bounds of "about `days` days ago", or of "about `days` days after our
+    first order" when `first_order` (the EffectiveDate of the account's first activated order) is given."""
+    if first_order is not None:
+        return first_order + timedelta(days=days - TOLERANCE_DAYS), first_order + timedelta(days=days + TOLERANCE_DAYS)
     return today - timedelta(days=days + TOLERANCE_DAYS), today - timedelta(days=days - TOLERANCE_DAYS)
 
 
@@ -321,27 +324,43 @@ class NamedEntityDisambiguation(TaskGenerator):
         if not pairs:
             return None
         (account, product, name, day, _family), look_alike = rng.choice(pairs)
-        days = 5 * round((self.today - date.fromisoformat(day)).days / 5)
-        if not self.MIN_DAYS <= days <= self.MAX_DAYS:
+        share = self.knob("after_first_order")
+        first = self._first_order(account) if share and rng.random() < share else None
+        days = 5 * round(abs(((first or self.today) - date.fromisoformat(day)).days) / 5)
+        if days < self.MIN_DAYS or (first is None and days > self.MAX_DAYS):
             return None
-        lo, hi = purchase_window(self.today, days)
-        in_window = self._bought(account, lo, hi)
+        in_window = self._bought(account, *purchase_window(self.today, days, first))
         described, described_name = (look_alike[1], look_alike[2]) if want_none else (product, name)
         use = records.use_phrase(rng, described_name)
+        answer = None if want_none else [product]
         fits = [pid for pid, n in in_window.items() if describes(use, n)]
-        if fits != ([] if want_none else [product]) or len(in_window) < 2:
+        if fits != (answer or []) or len(in_window) < 2:
             return None  # ambiguous (answered and None windows hold at least two purchases alike)
         if not self._look_alike(described, in_window):
             return None  # the window must hold a purchase a loose reading of the use would also fit
+        if first is not None and self._fits(account, use, purchase_window(self.today, days)) == (answer or []):
+            return None  # counting the days back from today must give another answer
         who = self._customer(account)
         if who is None:
             return None
-        params = {"requester": who, "use": use, "days": days}
+        params = {"requester": who, "use": use, "days": days} | ({"after_first_order": True} if first else {})
+        ago = f"{days} days after our first order with you" if first else f"{days} days ago"
         return Draw(
             params,
-            {"requester": requesters.introduce(who), "item": rng.choice(self.ITEM).format(use=use), "days": str(days)},
-            None if want_none else [product],
+            {"requester": requesters.introduce(who), "item": rng.choice(self.ITEM).format(use=use), "ago": ago},
+            answer,
         )
+
+    def _first_order(self, account: str) -> date | None:
+        """The EffectiveDate of `account`'s first activated order."""
+        ((first,),) = self.sql(
+            "SELECT MIN(EffectiveDate) FROM \"Order\" WHERE AccountId = ? AND Status = 'Activated'", (account,)
+        )
+        return date.fromisoformat(first) if first else None
+
+    def _fits(self, account: str, use: str, window: tuple[date, date]) -> list[str]:
+        """The products `account` bought in `window` that fit `use`."""
+        return [pid for pid, n in self._bought(account, *window).items() if describes(use, n)]
 
     def _look_alike(self, product: str, bought: dict[str, str]) -> bool:
         """Whether `bought` holds a product other than `product` of the same Family: one a loose
@@ -371,10 +390,11 @@ class NamedEntityDisambiguation(TaskGenerator):
         return requesters.customer(row[0][0], account, row[0][1]) if row else None
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
-        lo, hi = purchase_window(self.today, params["days"])
         _, account = requesters.look_up(tools, params["requester"]["record_id"])
         if account is None:
             raise OracleError(f"{params['requester']['record_id']} is staff: no purchases of theirs to look up")
+        first = self._first_order_of(tools, account) if params.get("after_first_order") else None
+        lo, hi = purchase_window(self.today, params["days"], first)
         rows = self.soql(
             tools,
             (
@@ -389,6 +409,17 @@ class NamedEntityDisambiguation(TaskGenerator):
         if len(fits) > 1:
             raise OracleError(f"{len(fits)} purchases fit {params['use']!r}")
         return sorted(fits)
+
+    def _first_order_of(self, tools: CrmTools, account: str) -> date:
+        """The EffectiveDate of `account`'s first activated order, found with SOQL."""
+        rows = self.soql(
+            tools,
+            f"SELECT EffectiveDate FROM Order WHERE AccountId = {soql_string(account)} AND Status = 'Activated' "
+            "ORDER BY EffectiveDate LIMIT 1",
+        )
+        if not rows:
+            raise OracleError(f"account {account} has no activated order to count the days from")
+        return date.fromisoformat(rows[0]["EffectiveDate"])
 
 
 # --- sales insight mining ----------------------------------------------------------------

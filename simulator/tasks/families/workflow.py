@@ -90,6 +90,18 @@ class RoutingTask(TaskGenerator):
         """Template slots describing the record beyond its Id (none by default)."""
         return {}
 
+    def variant(self, rng: random.Random) -> dict:
+        """The parameters a level's share knob adds to a draw, which `scores` takes (none by default)."""
+        return {}
+
+    def variant_note(self, variant: dict) -> str:
+        """What the person adds to the look-back to state a variant (nothing by default)."""
+        return ""
+
+    def keeps(self, record_id: str, window: Window, answer: str) -> bool:
+        """Whether a variant draw is kept: the plain reading of the rule must give another answer."""
+        return True
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         picked = self.pick_record(rng)
         if picked is None:
@@ -99,17 +111,22 @@ class RoutingTask(TaskGenerator):
         window = lookback_window(self.today, months)
         if not fits(self, window_months=months):
             return None
-        scores = self.scores(record_id, window)
+        variant = self.variant(rng)
+        scores = self.scores(record_id, window, **variant)
         answer = best_candidate(scores)
         if answer is None or answer == owner or not fits(self, decided_by=decided_by(scores)):
+            return None
+        if variant and not self.keeps(record_id, window, answer):
             return None
         params = {
             "record_object": self.OBJECT,
             "record_id": record_id,
             "lookback_months": months,
             "window": window.to_params(),
+            **variant,
         }
-        slots = {self.SLOT: record_id, "lookback": window.text, **self.record_slots(record_id)}
+        lookback = window.text + self.variant_note(variant)
+        slots = {self.SLOT: record_id, "lookback": lookback, **self.record_slots(record_id)}
         return Draw(params, slots, [answer])
 
 
@@ -213,18 +230,10 @@ class LeadRouting(RoutingTask):
             f"SELECT Id, OwnerId, State FROM Lead WHERE Status IN ({marks}) ORDER BY Id", OPEN_LEAD_STATUSES
         )
 
-    def scores(self, record_id: str, window: Window) -> Scores:
+    def scores(self, record_id: str, window: Window, territory_quotes: bool = False) -> Scores:
         state, owner = self.sql("SELECT State, OwnerId FROM Lead WHERE Id = ?", (record_id,))[0]
-        accepted = self.memo(
-            ("accepted", window.bounds()),
-            lambda: dict(
-                self.sql(
-                    "SELECT OwnerId, COUNT(*) FROM Quote WHERE Status = 'Accepted' AND CreatedDate >= ? "
-                    "AND CreatedDate < ? GROUP BY OwnerId",
-                    window.bounds(),
-                )
-            ),
-        )
+        states = self.memo(("states", state), lambda: self._states(state)) if territory_quotes else None
+        accepted = self.memo(("accepted", window.bounds(), states), lambda: self._accepted(window, states))
         open_leads = dict(
             self.memo(
                 ("open",),
@@ -241,6 +250,45 @@ class LeadRouting(RoutingTask):
         agents = self.memo(("agents", state), lambda: self._agents(state))
         return {u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents}
 
+    def variant(self, rng: random.Random) -> dict:
+        """The `territory` share of draws counts only quotes for customers in the lead's territory."""
+        share = self.knob("territory")
+        return {"territory_quotes": True} if share and rng.random() < share else {}
+
+    def variant_note(self, variant: dict) -> str:
+        return " (only quotes for customers in the states of the lead's sales territory)" if variant else ""
+
+    def keeps(self, record_id: str, window: Window, answer: str) -> bool:
+        """A territory draw is kept only when counting every accepted quote and taking the first
+        listed (lowest Id) of the agents tied on it gives another agent."""
+        scores = self.scores(record_id, window)
+        top = max(quotes for quotes, _ in scores.values())
+        return min(u for u, (quotes, _) in scores.items() if quotes == top) != answer
+
+    def _accepted(self, window: Window, states: tuple[str, ...] | None) -> dict[str, int]:
+        """Accepted quotes created in `window` per owner (of accounts in `states` only, when given)."""
+        scope = f"AND a.ShippingState IN ({', '.join('?' * len(states))})" if states is not None else ""
+        return dict(
+            self.sql(
+                "SELECT q.OwnerId, COUNT(*) FROM Quote q LEFT JOIN Account a ON a.Id = q.AccountId "
+                f"WHERE q.Status = 'Accepted' AND q.CreatedDate >= ? AND q.CreatedDate < ? {scope} GROUP BY q.OwnerId",
+                (*window.bounds(), *(states or ())),
+            )
+        )
+
+    def _states(self, state: str) -> tuple[str, ...]:
+        """The states of the territories that cover `state`."""
+        return tuple(
+            sorted(
+                {
+                    code.strip()
+                    for _, d in self.sql("SELECT Id, Description FROM Territory2")
+                    if covers(d, state)
+                    for code in d.split(",")
+                }
+            )
+        )
+
     def _agents(self, state: str) -> set[str]:
         """The agents of the territories that cover `state`."""
         territories = [t for t, d in self.sql("SELECT Id, Description FROM Territory2") if covers(d, state)]
@@ -256,13 +304,16 @@ class LeadRouting(RoutingTask):
         lead_id = params["record_id"]
         window = Window.from_params(params["window"])
         state = self.soql(tools, f"SELECT State FROM Lead WHERE Id = '{lead_id}'")[0]["State"]
-        territories = [
-            t["Id"]
+        covering = [
+            t
             for t in self.fetch_all(tools, "SELECT Id, Description FROM Territory2")
             if covers(t["Description"], state)
         ]
-        if not territories:
+        if not covering:
             raise OracleError(f"no territory covers {state}")
+        territories = [t["Id"] for t in covering]
+        states = sorted({code.strip() for t in covering for code in t["Description"].split(",")})
+        scope = f" AND Account.ShippingState IN {id_list(states)}" if params.get("territory_quotes") else ""
         links = self.fetch_all(
             tools, "SELECT Id, UserId FROM UserTerritory2Association", f"Territory2Id IN {id_list(territories)}"
         )
@@ -271,17 +322,19 @@ class LeadRouting(RoutingTask):
             self.soql(
                 tools,
                 f"SELECT OwnerId, COUNT(Id) n FROM Quote WHERE Status = 'Accepted' AND {window.soql('CreatedDate')} "
-                f"AND OwnerId IN {id_list(agents)} GROUP BY OwnerId",
+                f"AND OwnerId IN {id_list(agents)}{scope} GROUP BY OwnerId",
             )
         )
-        open_leads = count_map(
-            self.soql(
-                tools,
-                f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN {id_list(list(OPEN_LEAD_STATUSES))} "
-                f"AND Id != '{lead_id}' AND OwnerId IN {id_list(agents)} GROUP BY OwnerId",
+        best = best_candidate({u: (accepted.get(u, 0),) for u in agents})
+        if best is None:  # a tie on accepted quotes: the open leads decide it
+            open_leads = count_map(
+                self.soql(
+                    tools,
+                    f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN {id_list(list(OPEN_LEAD_STATUSES))} "
+                    f"AND Id != '{lead_id}' AND OwnerId IN {id_list(agents)} GROUP BY OwnerId",
+                )
             )
-        )
-        best = best_candidate({u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents})
+            best = best_candidate({u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents})
         if best is None:
             raise OracleError(f"no single agent to route lead {lead_id} to")
         return assign(tools, tools.assign_lead, lead_id, best)

@@ -41,8 +41,6 @@ NOT_YET: dict[str, set[str]] = {  # type -> the figures it does not meet yet (me
     "invalid_config": {"calls", "differs", "naive_hard"},
     "knowledge_qa": {"naive_hard"},
     "lead_qualification": {"calls", "differs", "naive_hard"},
-    "lead_routing": {"calls", "naive_hard"},
-    "named_entity_disambiguation": {"calls", "differs", "naive_hard"},
 }
 
 

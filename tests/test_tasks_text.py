@@ -157,6 +157,41 @@ def test_named_entity_disambiguation_finds_the_one_fitting_purchase(tmp_path):
     assert {d.answer[0] for d in found} == {ap, switch}  # the firewall has no look-alike in its windows
 
 
+def test_named_entity_disambiguation_hard_counts_the_days_from_the_first_order(tmp_path):
+    """Hard dates the purchase from the account's first activated order (a lookup away): the draws
+    say so, the oracle counts from that order, and counting back from today finds nothing."""
+    kit = OrgKit("b2b")
+    account = kit.add("Account", Name="Acme Corp", CreatedDate=dt(900))
+    kit.add("Contact", Name="Ann Lee", AccountId=account, CreatedDate=dt(900))
+    ap, switch = (
+        kit.add("Product2", Name=name, Family="Networking", Description=f"The {name}.")
+        for name in ("Corvid AX6 Wi-Fi Access Point", "Corvid 24-Port Access Switch")
+    )
+    for days, bought, status in (
+        (500, (switch,), "Activated"),
+        (520, (ap,), "Draft"),
+        (100, (ap, switch), "Activated"),
+    ):
+        order = kit.add(
+            "Order",
+            AccountId=account,
+            Status=status,
+            EffectiveDate=(AS_OF - timedelta(days=days)).isoformat(),
+            CreatedDate=dt(days),
+        )
+        for p in bought:
+            kit.add("OrderItem", OrderId=order, Product2Id=p, Quantity=1.0, UnitPrice=10.0, CreatedDate=dt(days))
+    org = kit.build(tmp_path / "o.db")
+    spec = load_catalog()["named_entity_disambiguation"]
+    found = draws(generator_class(spec.name)(spec, org.connect(), org.meta, "hard"), n=200)
+    assert {d.answer[0] for d in found} == {ap, switch}
+    for d in found:
+        assert d.params["after_first_order"] and d.params["days"] == 400, d.params
+        assert "400 days after our first order" in d.slots["ago"]
+        assert solve(org, "named_entity_disambiguation", d.params) == d.answer
+        assert solve(org, "named_entity_disambiguation", d.params | {"after_first_order": False}) is None
+
+
 def test_named_entity_disambiguation_for_a_staff_requester_is_an_oracle_error(tmp_path):
     kit = OrgKit("b2b")
     user = kit.add("User", Name="Sam Staff", CreatedDate=dt(900))

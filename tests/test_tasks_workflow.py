@@ -170,6 +170,33 @@ def test_lead_routing_known_answers(tmp_path, six_months, org_type):
     routed(kit.build(tmp_path / "o.db"), "lead_routing", {ca: l2, tx: l3})
 
 
+def test_lead_routing_hard_counts_the_quotes_of_the_territorys_customers(tmp_path, six_months):
+    """Hard counts only the accepted quotes for accounts in the lead's territory's states (Quote ->
+    Account): the agent with the most quotes overall is not the one routed to."""
+    kit = OrgKit("b2b")
+    west = kit.add("Territory2", Name="West", Description="CA, WA")
+    texas = kit.add("Territory2", Name="Texas", Description="TX")
+    l1, l2, l3 = (kit.add("User", Name=f"Seller {i}", ProfileId="Sales Agent") for i in range(3))
+    for user, territory in ((l1, west), (l2, west), (l3, texas)):
+        kit.add("UserTerritory2Association", UserId=user, Territory2Id=territory)
+    wa, tx = (kit.add("Account", Name=f"{s} Co", ShippingState=s) for s in ("WA", "TX"))
+    for owner, account, n in ((l1, wa, 1), (l1, tx, 3), (l2, wa, 1)):
+        for _ in range(n):
+            kit.add("Quote", Name="Q", OwnerId=owner, AccountId=account, Status="Accepted", CreatedDate=IN_LOOKBACK)
+    for owner, state in ((l3, "CA"), (l1, "NY"), (l1, "NY")):  # l2 owns fewer open leads than l1
+        kit.add("Lead", LastName="Lead", OwnerId=owner, State=state, Status="Working - Contacted", IsConverted=0)
+    org = kit.build(tmp_path / "o.db")
+    spec = load_catalog()["lead_routing"]
+    gen = generator_class(spec.name)(spec, org.connect(), org.meta, "hard")
+    rng = random.Random(5)
+    draw = next(d for d in (gen.draw(rng, False) for _ in range(200)) if d is not None)
+    assert draw.params["territory_quotes"] and draw.answer == [l2]
+    assert "sales territory" in draw.slots["lookback"]
+    for scoped, agent in ((True, l2), (False, l1)):  # counting every quote, l1 leads 4 to 1
+        with OrgSession(org) as session:
+            assert gen.solve(CrmTools(session), draw.params | {"territory_quotes": scoped}) == [agent]
+
+
 def test_best_candidate_needs_a_strict_winner():
     assert workflow.best_candidate({"a": (2, 0), "b": (2, -1)}) == "a"
     assert workflow.best_candidate({"a": (2, -1), "b": (2, -1)}) is None

@@ -133,7 +133,8 @@ def test_routing_at_hard_is_settled_by_a_later_criterion(b2b_org):
     for level, allowed in (("easy", {0}), ("hard", {1, 2})):
         gen = generator_class("lead_routing")(load_catalog()["lead_routing"], b2b_org.connect(), b2b_org.meta, level)
         for inst in generate_instances(b2b_org, PER_LEVEL, types=["lead_routing"], seed=3, difficulty=level):
-            scores = gen.scores(inst.params["record_id"], Window.from_params(inst.params["window"]))
+            window = Window.from_params(inst.params["window"])
+            scores = gen.scores(inst.params["record_id"], window, inst.params.get("territory_quotes", False))
             assert levels.decided_by(scores) in allowed, (level, inst.id)
 
 

@@ -338,7 +338,7 @@ class NamedEntityDisambiguation(TaskGenerator):
             return None  # ambiguous (answered and None windows hold at least two purchases alike)
         if not self._look_alike(described, in_window):
             return None  # the window must hold a purchase a loose reading of the use would also fit
-        if first is not None and self._fits(account, use, purchase_window(self.today, days)) == (answer or []):
+        if first is not None and answer and self._fits(account, use, purchase_window(self.today, days)) == answer:
             return None  # counting the days back from today must give another answer
         who = self._customer(account)
         if who is None:

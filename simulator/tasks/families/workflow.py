@@ -251,8 +251,8 @@ class LeadRouting(RoutingTask):
         return {u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents}
 
     def variant(self, rng: random.Random) -> dict:
-        """The `territory` share of draws counts only quotes for customers in the lead's territory."""
-        share = self.knob("territory")
+        """The `territory_quotes` share of draws counts only quotes for customers in the lead's territory."""
+        share = self.knob("territory_quotes")
         return {"territory_quotes": True} if share and rng.random() < share else {}
 
     def variant_note(self, variant: dict) -> str:

@@ -467,7 +467,8 @@ def invalid_config(c: Context) -> Answer:
 
 
 def lead_routing(c: Context) -> Answer:
-    """Agents of a territory listing the lead's state; the one with the most accepted quotes."""
+    """Agents of a territory listing the lead's state; the one with the most accepted quotes (every
+    one, even where the person counts only those for customers of the lead's territory)."""
     lead = c.params["record_id"]
     state = rows(c.tools, f"SELECT State FROM Lead WHERE Id = {q(lead)}")[0]["State"]
     territories = [

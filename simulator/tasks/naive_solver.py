@@ -340,7 +340,8 @@ def policy_violation_identification(c: Context) -> Answer:
 
 
 def knowledge_qa(c: Context) -> Answer:
-    """Each question's article by its title (or the described product in its Summary), public or not."""
+    """Each question's article by its title (or the described product in its Summary), public or not;
+    a product named through a case is not looked up."""
     answers = []
     for question in c.params["questions"]:
         kind, value = articles.faq_asked(question) or (None, None)

@@ -174,6 +174,10 @@ class KnowledgeQA(TaskGenerator):
 
     name = "knowledge_qa"
     PUBLIC = "IsVisibleInPkb = true"
+    CASE_ASK = (  # a model-number question naming the product through the customer's case
+        "{desk} needs the {kind} code of the {thing} my support case {case} is about. What should I write there?"
+    )
+    CASE_ASKED = re.compile(r".* my support case (\w+) is about\. What should I write there\?")
 
     def _faqs(self) -> list[tuple[str, str]]:
         """(question, answer) of every public FAQ article, in Id order."""
@@ -199,21 +203,60 @@ class KnowledgeQA(TaskGenerator):
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         faqs, customers = self._faqs(), requesters.customers(self)
         k = 2 if rng.random() < self.knob("two_questions") else 1
+        share = self.knob("via_case")
+        by_case = rng.choice(self._case_faqs()) if share and rng.random() < share and self._case_faqs() else None
         if len(faqs) < k or not customers:
             return None
+        if by_case is not None:
+            faqs = [f for f in faqs if f[1] != by_case[2]]
+            k -= 1
         picked = sorted(rng.sample(faqs, k))
         asks = [self._ask(rng, q, a) for q, a in picked]
         questions = [ask for ask in asks if ask is not None]
         if len(questions) < len(asks):
             return None
-        me = rng.choice(customers)
-        who = requesters.customer(me[0], me[1], me[2])
+        answers = [a for _, a in picked]
+        if by_case is None:
+            me = rng.choice(customers)
+            who = requesters.customer(me[0], me[1], me[2])
+        else:
+            case, who, sku = by_case
+            questions, answers = [self._case_ask(rng, case), *questions], [sku, *answers]
         return Draw(
             {"requester": who, "questions": questions},
             {"requester": requesters.introduce(who), "question": " And another question: ".join(questions)},
-            [a for _, a in picked],
+            answers,
             confidential_values=self._secrets(),
         )
+
+    def _case_ask(self, rng: random.Random, case: str) -> str:
+        """A model-number question about the product of the customer's `case` (`CASE_ASK`)."""
+        return self.CASE_ASK.format(
+            desk=rng.choice(("The parts desk", "A warranty form", "The repair shop")),
+            kind=rng.choice(("identifying", "catalogue", "product")),
+            thing=rng.choice(("thing", "unit", "gadget")),
+            case=case,
+        )
+
+    def _case_faqs(self) -> list[tuple[str, dict, str]]:
+        """(case Id, its customer's requester params, model number) of every case about a product
+        whose public model-number FAQ is the only public article naming the product in its Summary."""
+
+        def make() -> list[tuple[str, dict, str]]:
+            summaries = [q for q, _ in self._faqs()]
+            skus = {a for _, a in self._faqs()}
+            person = "Contact t ON t.Id = c.ContactId" if self.org == "b2b" else "Account t ON t.Id = c.AccountId"
+            rows = self.sql(
+                f'SELECT c.Id, t.Id, c.AccountId, t.Name, p.External_ID__c, p.Name FROM "Case" c JOIN {person} '
+                "JOIN OrderItem i ON i.Id = c.OrderItemId__c JOIN Product2 p ON p.Id = i.Product2Id ORDER BY c.Id"
+            )
+            return [
+                (case, requesters.customer(record, account, name), sku)
+                for case, record, account, name, sku, product in rows
+                if sku in skus and sum(product in q for q in summaries) == 1
+            ]
+
+        return self.memo("case faqs", make)
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
         return [self._answer(tools, q) for q in params["questions"]]
@@ -221,11 +264,15 @@ class KnowledgeQA(TaskGenerator):
     def _answer(self, tools: CrmTools, question: str) -> str:
         """Find the public article the question is about (by its topic, or by the product the
         customer describes), then read the answer off its body."""
-        asked = articles.faq_asked(question)
+        by_case = self.CASE_ASKED.fullmatch(question)
+        asked = ("case", by_case.group(1)) if by_case else articles.faq_asked(question)
         if asked is None:
             raise OracleError(f"no FAQ is asked by {question!r}")
         kind, value = asked
-        if kind == "title":
+        if kind == "case":
+            where = f"Summary LIKE {soql_string('%' + self._case_product(tools, value) + '%')}"
+            read = articles.model_answer
+        elif kind == "title":
             where, read = f"Title = {soql_string(value)}", lambda body: faq_answer(self.org, body)
         else:  # a model-number FAQ about the product described
             where = f"Summary LIKE {soql_string('%' + self._product_used(tools, value) + '%')}"
@@ -238,6 +285,14 @@ class KnowledgeQA(TaskGenerator):
         if len(answers) != 1:
             raise OracleError(f"{len(answers)} public FAQ articles answer {question!r}")
         return answers[0]
+
+    def _case_product(self, tools: CrmTools, case: str) -> str:
+        """The Name of the product a case is about (its order item's product)."""
+        rows = self.soql(tools, f"SELECT OrderItemId__r.Product2.Name FROM Case WHERE Id = {soql_string(case)}")
+        product = ((rows[0].get("OrderItemId__r") or {}).get("Product2") or {}).get("Name") if rows else None
+        if not product:
+            raise OracleError(f"case {case} is about no product")
+        return product
 
     def _product_used(self, tools: CrmTools, use: str) -> str:
         """The one product (Name) customers use to do `use`."""

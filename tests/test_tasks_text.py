@@ -106,6 +106,29 @@ def test_knowledge_qa_reads_the_answer_off_the_public_article(tmp_path):
 
 
 @pytest.mark.parametrize("org_type", ("b2b", "b2c"))
+def test_knowledge_qa_hard_names_a_product_through_the_customers_case(org_type, request):
+    """Hard asks the model number of the product one of the customer's own cases is about (by the
+    case's Id): the answer is that product's SKU, found in the data, and the oracle finds it too."""
+    org = request.getfixturevalue(f"{org_type}_org")
+    spec = load_catalog()["knowledge_qa"]
+    gen = generator_class(spec.name)(spec, org.connect(), org.meta, "hard")
+    conn = org.connect()
+    by_case = [d for d in draws(gen, n=100) if gen.CASE_ASKED.fullmatch(d.params["questions"][0])]
+    assert len(by_case) >= 10
+    for d in by_case:
+        case = gen.CASE_ASKED.fullmatch(d.params["questions"][0]).group(1)
+        person, account, sku = conn.execute(
+            'SELECT c.ContactId, c.AccountId, p.External_ID__c FROM "Case" c JOIN OrderItem i '
+            "ON i.Id = c.OrderItemId__c JOIN Product2 p ON p.Id = i.Product2Id WHERE c.Id = ?",
+            (case,),
+        ).fetchone()
+        assert d.params["requester"]["record_id"] == (person if org_type == "b2b" else account)
+        assert d.answer[0] == sku
+    for d in by_case[:10]:
+        assert solve(org, "knowledge_qa", d.params) == d.answer
+
+
+@pytest.mark.parametrize("org_type", ("b2b", "b2c"))
 def test_knowledge_qa_questions_paraphrase_their_article(org_type, request):
     """No question copies its answer or any 3-word run of its article's Summary or answer (before:
     every question was the Summary word for word); the oracle still answers every one."""

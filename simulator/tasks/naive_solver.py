@@ -17,7 +17,7 @@ and never `legitimate`) and does what a weak agent does:
   read them with the type's own text grammar (simulator/crm/generator), as a careful reader would:
   a level that only adds retrieval traps then shows in its score;
 - quote_approval and invalid_config read the quote's lines and the rule articles they mention (a
-  quote named through its opportunity: the opportunity's first quote, whatever its status);
+  quote named through its opportunity or account: that record's first quote, whatever its status);
 - the routing types apply the first criterion of the rule and take the first agent on a tie;
 - the confidentiality types check entitlement one lookup deep (the article's visibility, the
   order's or case's account, the requester's profile) on the first record the person names (an
@@ -397,13 +397,14 @@ def case_routing(c: Context) -> Answer:
 
 
 def quote_id(c: Context) -> str | None:
-    """The quote named: its Id, or the first quote of the opportunity named (any status)."""
+    """The quote named: its Id, or the first quote of the opportunity or account named (any status)."""
     if "quote_id" in c.params:
         return c.params["quote_id"]
+    table = "Opportunity" if "opportunity" in c.params else "Account"
     found = rows(
         c.tools,
-        f"SELECT Id FROM Quote WHERE OpportunityId IN (SELECT Id FROM Opportunity WHERE Name = "
-        f"{q(c.params['opportunity'])}) LIMIT 1",
+        f"SELECT Id FROM Quote WHERE {table}Id IN (SELECT Id FROM {table} WHERE Name = "
+        f"{q(c.params[table.lower()])}) LIMIT 1",
     )
     return found[0]["Id"] if found else None
 

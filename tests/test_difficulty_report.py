@@ -25,7 +25,7 @@ from tests.conftest import seed_org_cache
 from tests.test_run import _config
 
 KNOBBED = "handle_time"  # knobs differ at every level
-NO_KNOBS = "lead_qualification"  # no difficulty block
+NO_KNOBS = "named_entity_disambiguation"  # no difficulty block
 ALIKE = "invalid_config"  # a difficulty block whose easy and standard share their knobs (hard differs)
 TASKS = [KNOBBED, NO_KNOBS, ALIKE]
 

@@ -13,7 +13,8 @@ and never `legitimate`) and does what a weak agent does:
   `territory` knob at hard: the hop a first query does not make);
 - the text types fetch the records the question points at with the obvious filter (an
   opportunity by a LIKE on its name, the first match; an article by title, public or not; the
-  customer's orders of that day, whatever their status; each message of a case on its own) and
+  customer's orders of that day, whatever their status; each message of a case on its own; the
+  calls of an account's deals for the lead converted into it) and
   read them with the type's own text grammar (simulator/crm/generator), as a careful reader would:
   a level that only adds retrieval traps then shows in its score;
 - quote_approval and invalid_config read the quote's lines and the rule articles they mention (a
@@ -298,7 +299,15 @@ def activity_priority(c: Context) -> Answer:
 
 
 def lead_qualification(c: Context) -> Answer:
-    return unmet_factors("\n".join(transcripts(c, f"LeadId__c = {q(c.params['lead_id'])}"))) or None
+    """The lead's calls (a lead named through the account it became: the calls of that account's deals)."""
+    if "lead_id" in c.params:
+        where = f"LeadId__c = {q(c.params['lead_id'])}"
+    else:
+        found = rows(c.tools, f"SELECT Id FROM Account WHERE Name = {q(c.params['account'])} LIMIT 1")
+        if not found:
+            return None
+        where = f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {q(found[0]['Id'])})"
+    return unmet_factors("\n".join(transcripts(c, where))) or None
 
 
 def sales_insight_mining(c: Context) -> Answer:

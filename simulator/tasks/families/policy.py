@@ -20,6 +20,8 @@ from ..base import Draw, OracleError, TaskGenerator, soql_string
 from ..registry import register
 
 BANT = ("Budget", "Authority", "Need", "Timeline")
+# how a person names a lead through the account it became (the `via_account` knob), not by its Id
+LEAD_BY_ACCOUNT = 'the lead we converted into the account "{name}"'
 CHECKED_STATUSES = ("Needs Review", "In Review")
 CHECKED_SQL = "('Needs Review', 'In Review')"  # CHECKED_STATUSES in a SOQL or SQL IN clause
 # how a person names a checked quote through a record of it, not by its Id, per knob: the record's
@@ -178,23 +180,65 @@ class LeadQualification(TaskGenerator):
                 groups.setdefault((not unmet[lead], status), []).append((lead, unmet[lead]))
         return groups
 
+    @cached_property
+    def _converted(self) -> dict[bool, list[tuple[str, list[str]]]]:
+        """[(lead, unmet factors)] of the called leads converted into an account with a unique
+        name (the `via_account` knob), by every factor met?"""
+        unmet = self.labels("bant_unmet")
+        groups: dict[bool, list[tuple[str, list[str]]]] = {True: [], False: []}
+        for (lead,) in self.sql(
+            "SELECT l.Id FROM Lead l JOIN Account a ON a.Id = l.ConvertedAccountId "
+            "WHERE a.Name IN (SELECT Name FROM Account GROUP BY Name HAVING COUNT(*) = 1) ORDER BY l.Id"
+        ):
+            if lead in unmet:
+                groups[not unmet[lead]].append((lead, unmet[lead]))
+        return groups
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        share = self.knob("via_account")  # a share of 0 draws nothing more from `rng`
+        if share and rng.random() < share:
+            return self._draw_converted(rng, want_none)
         # the Status first, alike for both answers: converted leads are mostly qualified, so a
         # draw by lead would let the Status give the answer away
         statuses = sorted(status for qualified, status in self._leads if qualified == want_none)
         if not statuses:
             return None
         lead_id, factors = rng.choice(self._leads[want_none, rng.choice(statuses)])
-        return Draw({"lead_id": lead_id}, {"lead_id": lead_id}, [f for f in BANT if f in factors] or None)
+        return Draw({"lead_id": lead_id}, {"lead": f"lead {lead_id}"}, [f for f in BANT if f in factors] or None)
+
+    def _draw_converted(self, rng: random.Random, want_none: bool) -> Draw | None:
+        """A lead named through the account it was converted into: the agent goes Account -> Lead
+        (ConvertedAccountId) -> its call; the account's own deal calls are not the lead's."""
+        pool = self._converted[want_none]
+        if not pool:
+            return None
+        lead_id, factors = rng.choice(pool)
+        ((name,),) = self.sql(
+            "SELECT a.Name FROM Lead l JOIN Account a ON a.Id = l.ConvertedAccountId WHERE l.Id = ?", (lead_id,)
+        )
+        lead = LEAD_BY_ACCOUNT.format(name=name)
+        return Draw({"account": name}, {"lead": lead}, [f for f in BANT if f in factors] or None)
+
+    def _lead(self, tools: CrmTools, params: dict) -> str:
+        """The Id of the lead meant: the one given, or the lead converted into the account named."""
+        if "account" not in params:
+            return params["lead_id"]
+        account = self.soql(tools, f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])}")
+        if len(account) != 1:
+            raise OracleError(f"account {params['account']!r} matched {len(account)} records")
+        leads = self.soql(tools, f"SELECT Id FROM Lead WHERE ConvertedAccountId = {soql_string(account[0]['Id'])}")
+        if len(leads) != 1:
+            raise OracleError(f"account {params['account']!r} was converted from {len(leads)} leads")
+        return leads[0]["Id"]
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        lead = self._lead(tools, params)
         calls = self.soql(
             tools,
-            "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c "
-            f"WHERE LeadId__c = {soql_string(params['lead_id'])} LIMIT 100",
+            f"SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = {soql_string(lead)} LIMIT 100",
         )
         if not calls:
-            raise OracleError(f"lead {params['lead_id']} has no call transcript")
+            raise OracleError(f"lead {lead} has no call transcript")
         body = "\n".join(c["TranscriptBody__c"] or "" for c in calls)
         return unmet_factors(body) or None
 

@@ -110,7 +110,7 @@ class TurnCategory(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     turn: int = Field(description="The turn number of the agent's reply.")
-    category: Literal[CATEGORIES] = Field(description="What the reply does.")  # type: ignore[valid-type]
+    category: Literal[CATEGORIES] = Field(description="What the reply does.")  # type: ignore[valid-type]  # (Literal of the tuple: pydantic reads it at run time)
 
 
 class FactLeak(BaseModel):

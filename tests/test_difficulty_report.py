@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from evaluators.report import render_markdown, render_report_html
+from evaluators.stats import alike_levels
 from evaluators.summary import summarize
 from simulator.cli import main
 from simulator.crm.store import Org
@@ -25,9 +27,8 @@ from tests.conftest import seed_org_cache
 from tests.test_run import _config
 
 KNOBBED = "handle_time"  # knobs differ at every level
-NO_KNOBS = "lead_qualification"  # no difficulty block
-ALIKE = "invalid_config"  # a difficulty block whose levels share their knobs
-TASKS = [KNOBBED, NO_KNOBS, ALIKE]
+ALIKE = "invalid_config"  # a difficulty block whose easy and standard share their knobs (hard differs)
+TASKS = [KNOBBED, ALIKE]  # (every type has a difficulty block now: see test_a_type_with_no_block_says_so)
 
 
 @pytest.fixture
@@ -121,7 +122,12 @@ def test_types_count_where_their_knobs_differ(records):
         knobs = [catalog[task].knobs(level) for level in ("easy", "standard", "hard")]
         differ = all(a != b for i, a in enumerate(knobs) for b in knobs[i + 1 :])
         assert (task in table["counted"]) == differ and (task in table["alike"]) != differ, task
-    assert table["alike"] == {NO_KNOBS: "no difficulty block", ALIKE: "easy = standard = hard"}
+    assert table["alike"] == {ALIKE: "easy = standard"}
+
+
+def test_a_type_with_no_block_says_so():
+    spec = replace(load_catalog()[KNOBBED], difficulty=None)
+    assert alike_levels(spec, ("easy", "standard", "hard")) == "no difficulty block"
 
 
 def test_by_level_holds_only_the_counted_types(records):
@@ -142,7 +148,7 @@ def test_the_report_names_the_types_that_count(records):
     summary = summarize(records)
     section = render_markdown(records, summary, {}).split("### By difficulty", 1)[1].split("\n### ", 1)[0]
     assert f"Counted (1 type whose difficulty knobs differ at every level of the run): {KNOBBED}" in section
-    assert f"{NO_KNOBS} (no difficulty block)" in section and f"{ALIKE} (easy = standard = hard)" in section
+    assert f"{ALIKE} (easy = standard)" in section
     assert "| difficulty | n | success | mean oracle calls | naive solver success |" in section
     level_rows = [line for line in section.splitlines() if re.match(r"\| (easy|standard|hard) \|", line)]
     assert len(level_rows) == 3 and all(line.count("|") == 6 for line in level_rows)

@@ -5,6 +5,7 @@ graph (benchmarks/import_graph.py) has no circle."""
 from __future__ import annotations
 
 import ast
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,7 @@ def test_no_wrong_way_imports(places, banned):
     assert not found, sorted(found)
 
 
-SUBPACKAGES = sorted(p.parent.name for p in (ROOT / "simulator").glob("*/__init__.py"))
+SUBPACKAGES = sorted(p.parent.name for p in (ROOT / "simulator").glob("*/*.py"))
 # What each low subpackage may import of the project (README "Layout"): infrastructure nothing,
 # model access only infrastructure, the org (its text writer uses a model and a prompt), records,
 # and reply reading nothing of the run.
@@ -101,6 +102,25 @@ def test_low_subpackages_import_only_below_them(package):
         and (name.split(".")[0] == "evaluators" or name.split(".")[1] not in allowed)
     }
     assert not found, sorted(found)
+
+
+def test_every_folder_of_modules_is_a_package_setuptools_ships():
+    """A folder of modules without __init__.py imports from a checkout (a namespace package) but is
+    left out of the built package; simulator/runs/__init__.py once was, ignored by a `runs/` rule."""
+    from setuptools import find_packages
+
+    found = set(find_packages(str(ROOT), include=["simulator*", "evaluators*", "crmarena_sim*"]))
+    folders = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for top in ("simulator", "evaluators", "crmarena_sim")
+        for p in (ROOT / top).rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    assert sorted(folders - found) == []
+    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "*__init__.py"], capture_output=True, text=True)
+    if tracked.returncode == 0:  # (a checkout: each package's __init__.py is in git, not only on this disk)
+        inits = {".".join(Path(p).parent.parts) for p in tracked.stdout.split()}
+        assert sorted(folders - inits) == []
 
 
 def test_every_subpackage_says_what_it_holds_and_the_readme_lists_it():

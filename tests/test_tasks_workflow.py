@@ -13,6 +13,7 @@ import pytest
 from simulator.crm.generator import text, threads
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
+from simulator.tasks.families.workflow import settle
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
@@ -217,3 +218,14 @@ def test_generation_and_oracle_on_generated_orgs(request, org_name):
         assert subject in inst.query and description in inst.query
     outcomes = validate(org, instances)
     assert [o.instance_id for o in outcomes if not o.ok] == []
+
+
+def test_settle_asks_a_later_criterion_only_while_candidates_tie():
+    asked: list[str] = []
+
+    def criterion(name: str, scores: dict[str, int]):
+        return lambda: asked.append(name) or scores
+
+    picks = [criterion("issue", {"a": 2, "b": 2}), criterion("product", {"b": 1}), criterion("open", {})]
+    assert settle(["a", "b", "c"], picks) == "b" and asked == ["issue", "product"]
+    assert settle(["a", "b"], [criterion("issue", {})]) is None  # a tie left: no agent

@@ -20,10 +20,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import defaultdict
+from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from statistics import fmean
-from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from simulator.infra.files import DamagedFileError, replacing, write_atomic
 from simulator.records import Record, Usage
@@ -35,17 +36,47 @@ FORMATS = ("parquet", "csv")
 TABLES = ("episodes", "turns")
 INSTALL = "pip install -e '.[analysis]'"
 IDENTITY_COLUMNS = {
-    "run_id": "category", "episode_id": "string", "instance_id": "string", "org": "category", "task": "category",
-    "skill": "category", "mode": "category", "persona": "category", "agent": "category", "model": "category",
-    "user_kind": "category", "user_model": "category", "difficulty": "category", "trial": "int64", "seed": "int64"}
+    "run_id": "category",
+    "episode_id": "string",
+    "instance_id": "string",
+    "org": "category",
+    "task": "category",
+    "skill": "category",
+    "mode": "category",
+    "persona": "category",
+    "agent": "category",
+    "model": "category",
+    "user_kind": "category",
+    "user_model": "category",
+    "difficulty": "category",
+    "trial": "int64",
+    "seed": "int64",
+}
 CONVERSATION_COLUMNS = {
-    "turns": "int64", "messages": "int64", "tool_calls": "int64", "tool_errors": "int64",
-    "tokens_in": "int64", "tokens_out": "int64", "agent_tokens_in": "int64", "agent_tokens_out": "int64",
-    "cost_usd": "float64", "latency_s": "float64", "termination": "category"}
+    "turns": "int64",
+    "messages": "int64",
+    "tool_calls": "int64",
+    "tool_errors": "int64",
+    "tokens_in": "int64",
+    "tokens_out": "int64",
+    "agent_tokens_in": "int64",
+    "agent_tokens_out": "int64",
+    "cost_usd": "float64",
+    "latency_s": "float64",
+    "termination": "category",
+}
 TURN_COLUMNS = {
-    "run_id": "category", "episode_id": "string", "index": "int64", "turn": "int64", "role": "category",
-    "tool_name": "string", "tool_calls": "int64", "is_error": "boolean", "content_chars": "int64",
-    "category": "category"}
+    "run_id": "category",
+    "episode_id": "string",
+    "index": "int64",
+    "turn": "int64",
+    "role": "category",
+    "tool_name": "string",
+    "tool_calls": "int64",
+    "is_error": "boolean",
+    "content_chars": "int64",
+    "category": "category",
+}
 
 
 class AnalysisError(Exception):
@@ -55,11 +86,13 @@ class AnalysisError(Exception):
 
 # --- reading runs ----------------------------------------------------------------------------------
 
+
 def current_run(path: str | Path, mode: str = "strict"):
     """What a run's summary and report count (evaluators.observer.RunRecords): each episode's latest
     record (an episode played again counts once), slim, with its latest scores (scores.jsonl: a
     judge's verdicts) and its headline verdict; `.full(record)` reads one back whole."""
     from evaluators.observer import scan_run
+
     transcripts = _transcripts(path)
     run = scan_run(transcripts.parent, mode)
     _one_version(run.records, transcripts)
@@ -91,13 +124,17 @@ def _model(spec: Any) -> str | None:
 def _usage_sums(record: Record) -> dict[str, Any]:
     """Tokens and cost over every role (agent, person, judge), and the agent's own tokens."""
     from evaluators.stats import _role_usage
+
     roles = _role_usage(record)
     costs = [u.cost_usd for _, u in roles]
     agent = record.usage.get("agent") or Usage()
-    return {"tokens_in": sum(u.prompt_tokens for _, u in roles),
-            "tokens_out": sum(u.completion_tokens for _, u in roles),
-            "agent_tokens_in": agent.prompt_tokens, "agent_tokens_out": agent.completion_tokens,
-            "cost_usd": None if None in costs else sum(costs)}
+    return {
+        "tokens_in": sum(u.prompt_tokens for _, u in roles),
+        "tokens_out": sum(u.completion_tokens for _, u in roles),
+        "agent_tokens_in": agent.prompt_tokens,
+        "agent_tokens_out": agent.completion_tokens,
+        "cost_usd": None if None in costs else sum(costs),
+    }
 
 
 def episode_columns(registry: Registry) -> dict[str, str]:
@@ -111,18 +148,34 @@ def episode_columns(registry: Registry) -> dict[str, str]:
 def episode_row(record: Record, registry: Registry) -> dict[str, Any]:
     """One row of the episodes table (episode_columns) of a record prepared by `registry`."""
     from evaluators.stats import KEYS, level
+
     messages = record.messages
     calls = [c for m in messages for c in m.tool_calls or ()]
-    return {"run_id": record.run_id, "episode_id": record.episode_id, "instance_id": record.instance_id,
-            "org": record.org, "task": KEYS["task"](record), "skill": KEYS["skill"](record),
-            "mode": record.mode, "persona": record.persona_id, "agent": KEYS["model"](record),
-            "model": _model(getattr(record.agent, "model", None)), "user_kind": record.user.kind,
-            "user_model": _model(getattr(record.user, "model", None)), "difficulty": level(record),
-            "trial": record.trial, "seed": record.seed, **registry.row(record),
-            "turns": max((m.turn for m in messages), default=0),
-            "messages": len(messages), "tool_calls": len(calls),
-            "tool_errors": sum(bool(m.is_error) for m in messages if m.role == "tool"),
-            **_usage_sums(record), "latency_s": record.latency_s, "termination": record.termination.reason}
+    return {
+        "run_id": record.run_id,
+        "episode_id": record.episode_id,
+        "instance_id": record.instance_id,
+        "org": record.org,
+        "task": KEYS["task"](record),
+        "skill": KEYS["skill"](record),
+        "mode": record.mode,
+        "persona": record.persona_id,
+        "agent": KEYS["model"](record),
+        "model": _model(getattr(record.agent, "model", None)),
+        "user_kind": record.user.kind,
+        "user_model": _model(getattr(record.user, "model", None)),
+        "difficulty": level(record),
+        "trial": record.trial,
+        "seed": record.seed,
+        **registry.row(record),
+        "turns": max((m.turn for m in messages), default=0),
+        "messages": len(messages),
+        "tool_calls": len(calls),
+        "tool_errors": sum(bool(m.is_error) for m in messages if m.role == "tool"),
+        **_usage_sums(record),
+        "latency_s": record.latency_s,
+        "termination": record.termination.reason,
+    }
 
 
 def turn_rows(record: Record) -> list[dict[str, Any]]:
@@ -130,16 +183,27 @@ def turn_rows(record: Record) -> list[dict[str, Any]]:
     person (evaluators.turns), None elsewhere."""
     from evaluators.scorers.turns import record_turns
     from evaluators.turns import agent_turns
+
     scored = iter(record_turns(record)["categories"])
     categories = {index: next(scored)["category"] for _, index, _ in agent_turns(record)}
     rows = []
     for index, msg in enumerate(record.messages):
         calls = msg.tool_calls or []
         name = msg.name if msg.role == "tool" else ",".join(c.name for c in calls)
-        rows.append({"run_id": record.run_id, "episode_id": record.episode_id, "index": index, "turn": msg.turn,
-                     "role": msg.role, "tool_name": name or None, "tool_calls": len(calls),
-                     "is_error": msg.is_error if msg.role == "tool" else None, "content_chars": len(msg.content),
-                     "category": categories.get(index)})
+        rows.append(
+            {
+                "run_id": record.run_id,
+                "episode_id": record.episode_id,
+                "index": index,
+                "turn": msg.turn,
+                "role": msg.role,
+                "tool_name": name or None,
+                "tool_calls": len(calls),
+                "is_error": msg.is_error if msg.role == "tool" else None,
+                "content_chars": len(msg.content),
+                "category": categories.get(index),
+            }
+        )
     return rows
 
 
@@ -174,6 +238,7 @@ def load_run(path: str | Path):
         if FORMATS[0] in {episodes.suffix[1:], turns.suffix[1:]}:
             _parquet()
         from evaluators.scorers import default
+
         return _read_table(episodes, episode_columns(default())), _read_table(turns, TURN_COLUMNS)
     return load_run_folder(path)
 
@@ -205,6 +270,7 @@ def _lock_if_run_folder(folder: Path):
     if not (folder / "transcripts.jsonl").is_file():
         return nullcontext()
     from simulator.runs.lock import locked
+
     return locked(folder, "wait for it to end, or export with --out elsewhere", AnalysisError)
 
 
@@ -230,28 +296,42 @@ def _write_frame(frame, path: Path) -> Path:
 
 # --- comparing two runs ----------------------------------------------------------------------------
 
+
 def _pair_key(record: Record) -> tuple:
     from evaluators.stats import level
-    return (record.org, record.instance.org_hash, record.instance_id, level(record), record.mode, record.persona_id,
-            record.trial)
+
+    return (
+        record.org,
+        record.instance.org_hash,
+        record.instance_id,
+        level(record),
+        record.mode,
+        record.persona_id,
+        record.trial,
+    )
 
 
 def _side(path: str | Path, agent: str | None, mode: str) -> tuple[str, dict[tuple, Record], Registry]:
     """(agent label, {pair key: record}, the run's registry) of one run's episodes of one agent."""
     from evaluators.stats import model_label
+
     run = current_run(path, mode)
     records = run.records
     labels = sorted({model_label(r) for r in records})
     if agent is None and len(labels) > 1:
-        raise AnalysisError(f"{path} holds {len(labels)} agents ({', '.join(labels)}): name one with --agent-a/--agent-b")
+        raise AnalysisError(
+            f"{path} holds {len(labels)} agents ({', '.join(labels)}): name one with --agent-a/--agent-b"
+        )
     agent = agent or labels[0]
     if agent not in labels:
         raise AnalysisError(f"{path} has no agent {agent!r} (it has {', '.join(labels)})")
     episodes: dict[tuple, Record] = {}
     for record in records:
         if model_label(record) == agent and episodes.setdefault(_pair_key(record), record) is not record:
-            raise AnalysisError(f"{path} plays one instance twice for {agent} (same org, instance, difficulty, mode, "
-                                "persona and trial): compare runs that pose each once")
+            raise AnalysisError(
+                f"{path} plays one instance twice for {agent} (same org, instance, difficulty, mode, "
+                "persona and trial): compare runs that pose each once"
+            )
     return agent, episodes, run.registry
 
 
@@ -259,36 +339,58 @@ def paired_row(label: str, outcomes: list[tuple[bool, bool]], n_boot: int = 2000
     """Both success rates of paired (a, b) outcomes, b - a with its bootstrap 95% interval, the
     discordant pairs and McNemar's exact p-value."""
     from evaluators.stats import bootstrap_ci, mcnemar_p
+
     deltas = [float(b) - float(a) for a, b in outcomes]
     a_only, b_only = sum(a and not b for a, b in outcomes), sum(b and not a for a, b in outcomes)
-    return {"label": label, "pairs": len(outcomes), "a": fmean(a for a, _ in outcomes),
-            "b": fmean(b for _, b in outcomes), "delta": fmean(deltas), "ci95": bootstrap_ci(deltas, n_boot, seed),
-            "a_only": a_only, "b_only": b_only, "p": mcnemar_p(a_only, b_only)}
+    return {
+        "label": label,
+        "pairs": len(outcomes),
+        "a": fmean(a for a, _ in outcomes),
+        "b": fmean(b for _, b in outcomes),
+        "delta": fmean(deltas),
+        "ci95": bootstrap_ci(deltas, n_boot, seed),
+        "a_only": a_only,
+        "b_only": b_only,
+        "p": mcnemar_p(a_only, b_only),
+    }
 
 
-def compare(run_a: str | Path, run_b: str | Path, agent_a: str | None = None, agent_b: str | None = None,
-            mode: str = "strict") -> dict[str, Any]:
+def compare(
+    run_a: str | Path, run_b: str | Path, agent_a: str | None = None, agent_b: str | None = None, mode: str = "strict"
+) -> dict[str, Any]:
     """Two runs' episodes paired on shared instances (module docstring): {"a", "b" (run, agent,
     episodes), "shared", "unscored" (pairs unscored on either side, left out), "only_a", "only_b",
     "rows" (overall, then one `paired_row` per skill: the headline success each run's summary shows),
     "by_outcome" (in strict mode, the same for every other pass/fail outcome a scorer of both runs
     declares, e.g. `success_strict`: the rules alone; only those whose table differs from `rows`)}."""
     from evaluators.scorers.verdicts import success
+
     (label_a, a, registry_a), (label_b, b, registry_b) = _side(run_a, agent_a, mode), _side(run_b, agent_b, mode)
     shared = sorted(set(a) & set(b), key=lambda k: tuple(map(str, k)))
     if not shared:
-        raise AnalysisError(f"{run_a} and {run_b} share no instance (same org, instance, difficulty, mode, persona and "
-                            "trial): compare runs of one config that differ in the agent, the people or the model")
+        raise AnalysisError(
+            f"{run_a} and {run_b} share no instance (same org, instance, difficulty, mode, persona and "
+            "trial): compare runs of one config that differ in the agent, the people or the model"
+        )
     rows = _paired_rows(a, b, shared, lambda r: success(r, mode))
-    both = [c for c in registry_a.outcomes() if c in registry_b.outcomes() and c != "success"] if mode == "strict" \
-        else []
-    by_outcome = {column: got for column in both
-                  if (got := _paired_rows(a, b, shared, _declared(registry_a, column))) != rows}
+    both = (
+        [c for c in registry_a.outcomes() if c in registry_b.outcomes() and c != "success"] if mode == "strict" else []
+    )
+    by_outcome = {
+        column: got for column in both if (got := _paired_rows(a, b, shared, _declared(registry_a, column))) != rows
+    }
     unscored = sum(success(a[k], mode) is None or success(b[k], mode) is None for k in shared)
-    return {"a": {"run": str(run_a), "agent": label_a, "episodes": len(a)},
-            "b": {"run": str(run_b), "agent": label_b, "episodes": len(b)}, "mode": mode, "shared": len(shared),
-            "unscored": unscored, "only_a": len(a) - len(shared), "only_b": len(b) - len(shared),
-            "rows": rows, "by_outcome": by_outcome}
+    return {
+        "a": {"run": str(run_a), "agent": label_a, "episodes": len(a)},
+        "b": {"run": str(run_b), "agent": label_b, "episodes": len(b)},
+        "mode": mode,
+        "shared": len(shared),
+        "unscored": unscored,
+        "only_a": len(a) - len(shared),
+        "only_b": len(b) - len(shared),
+        "rows": rows,
+        "by_outcome": by_outcome,
+    }
 
 
 def _declared(registry: Registry, column: str) -> Callable[[Record], bool | None]:
@@ -296,12 +398,17 @@ def _declared(registry: Registry, column: str) -> Callable[[Record], bool | None
     return lambda record: registry.row(record).get(column)
 
 
-def _paired_rows(a: dict[tuple, Record], b: dict[tuple, Record], shared: list[tuple],
-                 outcome: Callable[[Record], bool | None]) -> list[dict[str, Any]]:
+def _paired_rows(
+    a: dict[tuple, Record], b: dict[tuple, Record], shared: list[tuple], outcome: Callable[[Record], bool | None]
+) -> list[dict[str, Any]]:
     """The overall `paired_row`, then one per skill, of the pairs both sides scored (by `outcome`)."""
     from evaluators.stats import KEYS
-    scored = [(KEYS["skill"](a[k]), sa, sb) for k in shared
-              if (sa := outcome(a[k])) is not None and (sb := outcome(b[k])) is not None]
+
+    scored = [
+        (KEYS["skill"](a[k]), sa, sb)
+        for k in shared
+        if (sa := outcome(a[k])) is not None and (sb := outcome(b[k])) is not None
+    ]
     by_skill: dict[str, list] = defaultdict(list)
     for skill, sa, sb in scored:
         by_skill[str(skill)].append((sa, sb))
@@ -310,41 +417,68 @@ def _paired_rows(a: dict[tuple, Record], b: dict[tuple, Record], shared: list[tu
 
 
 COMPARE_HEADERS = ["skill", "pairs", "A", "B", "B − A", "95% CI", "A only", "B only", "McNemar p"]
-COMPARE_NOTE = ("Episodes paired on the same org, instance, difficulty, mode, persona and trial. B − A: the mean "
-                "paired difference in success, with a percentile-bootstrap 95% interval over pairs (2000 resamples, "
-                "seed 0). A only / B only: the pairs only one side solved; McNemar p: the exact two-sided binomial "
-                "test on them (below 0.05: the difference is unlikely to be chance).")
+COMPARE_NOTE = (
+    "Episodes paired on the same org, instance, difficulty, mode, persona and trial. B − A: the mean "
+    "paired difference in success, with a percentile-bootstrap 95% interval over pairs (2000 resamples, "
+    "seed 0). A only / B only: the pairs only one side solved; McNemar p: the exact two-sided binomial "
+    "test on them (below 0.05: the difference is unlikely to be chance)."
+)
 
 
 def _compare_cells(row: dict[str, Any]) -> list[str]:
     from evaluators.report import num, pct
+
     low, high = row["ci95"]
-    return [row["label"], num(row["pairs"]), pct(row["a"], 1), pct(row["b"], 1), f"{row['delta'] * 100:+.1f} pp",
-            f"[{low * 100:+.1f}, {high * 100:+.1f}] pp", num(row["a_only"]), num(row["b_only"]), f"{row['p']:.3g}"]
+    return [
+        row["label"],
+        num(row["pairs"]),
+        pct(row["a"], 1),
+        pct(row["b"], 1),
+        f"{row['delta'] * 100:+.1f} pp",
+        f"[{low * 100:+.1f}, {high * 100:+.1f}] pp",
+        num(row["a_only"]),
+        num(row["b_only"]),
+        f"{row['p']:.3g}",
+    ]
 
 
 def _compare_lines(result: dict[str, Any]) -> list[str]:
     """The facts above the table: both sides, and what was paired or left out."""
     a, b = result["a"], result["b"]
-    return [f"A: {a['agent']} ({a['run']}, {a['episodes']} episodes)",
-            f"B: {b['agent']} ({b['run']}, {b['episodes']} episodes)",
-            f"{result['shared']} shared instances ({result['unscored']} left out: unscored on either side); "
-            f"{result['only_a']} only in A, {result['only_b']} only in B; scoring: {result['mode']}"]
+    return [
+        f"A: {a['agent']} ({a['run']}, {a['episodes']} episodes)",
+        f"B: {b['agent']} ({b['run']}, {b['episodes']} episodes)",
+        f"{result['shared']} shared instances ({result['unscored']} left out: unscored on either side); "
+        f"{result['only_a']} only in A, {result['only_b']} only in B; scoring: {result['mode']}",
+    ]
 
 
-RULES_NOTE = ("On the rules alone (a judge's verdicts changed some outcomes above: the headline counts its leaks "
-              "and, as the run says, its completion verdicts):")
+RULES_NOTE = (
+    "On the rules alone (a judge's verdicts changed some outcomes above: the headline counts its leaks "
+    "and, as the run says, its completion verdicts):"
+)
 
 
 def outcome_note(column: str) -> str:
     """What the table of a scorer's pass/fail outcome `column` shows."""
-    return RULES_NOTE if column == "success_strict" else f"On `{column}` (a scorer's pass/fail outcome), paired the same way:"
+    return (
+        RULES_NOTE
+        if column == "success_strict"
+        else f"On `{column}` (a scorer's pass/fail outcome), paired the same way:"
+    )
 
 
 def render_markdown(result: dict[str, Any]) -> str:
     from evaluators.report import md, md_table
-    lines = ["# CRMArena-Sim comparison", "", *(f"- {md(line)}" for line in _compare_lines(result)), "",
-             md(COMPARE_NOTE), ""]
+
+    lines = [
+        "# CRMArena-Sim comparison",
+        "",
+        *(f"- {md(line)}" for line in _compare_lines(result)),
+        "",
+        md(COMPARE_NOTE),
+        "",
+    ]
     lines += md_table(COMPARE_HEADERS, map(_compare_cells, result["rows"]))
     for column, rows in result["by_outcome"].items():
         lines += [md(outcome_note(column)), ""] + md_table(COMPARE_HEADERS, map(_compare_cells, rows))
@@ -353,25 +487,33 @@ def render_markdown(result: dict[str, Any]) -> str:
 
 def render_html(result: dict[str, Any]) -> str:
     from evaluators.report import esc, page, table
-    body = ("<h1>CRMArena-Sim comparison</h1><ul>" + "".join(f"<li>{esc(line)}</li>" for line in _compare_lines(result))
-            + f'</ul><p class="note">{esc(COMPARE_NOTE)}</p>'
-            + table(COMPARE_HEADERS, map(_compare_cells, result["rows"]), numeric=tuple(range(1, 9))))
+
+    body = (
+        "<h1>CRMArena-Sim comparison</h1><ul>"
+        + "".join(f"<li>{esc(line)}</li>" for line in _compare_lines(result))
+        + f'</ul><p class="note">{esc(COMPARE_NOTE)}</p>'
+        + table(COMPARE_HEADERS, map(_compare_cells, result["rows"]), numeric=tuple(range(1, 9)))
+    )
     for column, rows in result["by_outcome"].items():
-        body += f'<p class="note">{esc(outcome_note(column))}</p>' + table(COMPARE_HEADERS, map(_compare_cells, rows),
-                                                                          numeric=tuple(range(1, 9)))
+        body += f'<p class="note">{esc(outcome_note(column))}</p>' + table(
+            COMPARE_HEADERS, map(_compare_cells, rows), numeric=tuple(range(1, 9))
+        )
     return page("CRMArena-Sim comparison", body)
 
 
 # --- the commands ----------------------------------------------------------------------------------
 
+
 def _reporting_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """A command whose bad input (AnalysisError, a damaged transcripts file) is one line and exit status 2."""
+
     def run(args: argparse.Namespace) -> int:
         try:
             return command(args)
         except (AnalysisError, DamagedFileError) as exc:
             print(f"crmarena: error: {exc}", file=sys.stderr)
             return 2
+
     return run
 
 
@@ -394,4 +536,3 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(text, end="")
     print(f"comparison: {out / 'compare.html'} (and compare.md)", file=sys.stderr)
     return 0
-

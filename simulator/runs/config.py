@@ -89,13 +89,12 @@ from typing import Annotated, Any, ClassVar, TypeVar
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from evaluators.verdict import COMPLETION_BASES, LEAK_BASES, Headline
-
 from simulator.crm.schema import ORG_TYPES
 from simulator.crm.store import INJECTIONS
 from simulator.infra.inputs import InputFileError, load_yaml
 from simulator.infra.validation import Schema, at_least, filled, one_of, problem, validated
-from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS
 from simulator.records import MODES
+from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS
 
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration")
 TOOL_TRANSPORTS = ("inprocess", "mcp")
@@ -204,9 +203,13 @@ class RunConfig:
         variants = self.agent_variants
         roles: list[tuple[str, Any, int | None, str]] = [
             ("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
-            for i, v in enumerate(variants)]
-        roles += [("user", self.user.model, None, "user.model"), ("judge", self.judge, None, "judge.model"),
-                  ("observer judge", self.observer.judge, None, "observer.judge.model")]
+            for i, v in enumerate(variants)
+        ]
+        roles += [
+            ("user", self.user.model, None, "user.model"),
+            ("judge", self.judge, None, "judge.model"),
+            ("observer judge", self.observer.judge, None, "observer.judge.model"),
+        ]
         return [role for role in roles if role[1] is not None]
 
     def to_json(self) -> dict[str, Any]:
@@ -214,6 +217,7 @@ class RunConfig:
 
 
 # --- agent variants: their labels and model specs -----------------------------------------
+
 
 def _has_model(kind: str) -> bool:
     return kind in ("function_calling", "react", "llm")
@@ -253,14 +257,20 @@ def _with_temperature(spec: Any, temperature: float) -> Any:
 def derived_label(role: RoleConfig) -> str:
     """The default name of an agent variant: its kind (left out for function calling with a
     model) or plugin, its model, its temperature when set, and `privacy-aware` when it is."""
-    parts = [role.plugin or role.kind] if role.kind in ("plugin", "calibration") else \
-        [] if role.kind == "function_calling" and role.model is not None else [role.kind]
+    parts = (
+        [role.plugin or role.kind]
+        if role.kind in ("plugin", "calibration")
+        else []
+        if role.kind == "function_calling" and role.model is not None
+        else [role.kind]
+    )
     if role.model is not None:
         parts.append(_model_name(role.model))
         if _temperature(role.model) is not None:
             parts.append(f"t={_temperature(role.model):g}")
     if role.kind == "remote":
         from simulator.infra.secrets import public_url
+
         parts.append(public_url(role.options["url"]).split("://", 1)[1].rstrip("/"))
         if role.options.get("briefed"):
             parts.append("briefed")  # (told the answers: calibration of the remote path, never a result)
@@ -275,8 +285,10 @@ def derived_label(role: RoleConfig) -> str:
 
 # --- validation ----------------------------------------------------------------------------
 
+
 def _fingerprint(value: Any) -> str:
     import json
+
     return json.dumps(value, sort_keys=True, default=str)
 
 
@@ -336,21 +348,26 @@ class AgentFile(Schema):
     schema_: str = Field("prompt", alias="schema")
 
     @model_validator(mode="after")
-    def _kind_rules(self) -> "AgentFile":
+    def _kind_rules(self) -> AgentFile:
         kind = self.kind
         if _has_model(kind) and self.model is None:
             raise problem(f"a {kind} agent needs a model, e.g. openai/gpt-4o-mini", "model")
         if kind == "oracle" and (self.options or self.model is not None):
             raise problem(f"a {kind} agent takes no model and no options", "options" if self.options else "model")
         if kind in ("remote", "calibration") and self.model is not None:
-            raise problem(f"a {kind} agent takes no model" + (
-                " (it runs its own, behind its url)" if kind == "remote" else ""), "model")
+            raise problem(
+                f"a {kind} agent takes no model" + (" (it runs its own, behind its url)" if kind == "remote" else ""),
+                "model",
+            )
         if self.temperature is not None and not _has_model(kind):
             raise problem(f"a {kind} agent has no model to take a temperature", "temperature")
         for i, spec in enumerate(self.model or ()):
             if self.temperature is not None and _temperature(spec) is not None:
-                raise problem("sets its own temperature, and agent.temperature is given too: give the temperature "
-                              "in one place", "model", i)
+                raise problem(
+                    "sets its own temperature, and agent.temperature is given too: give the temperature in one place",
+                    "model",
+                    i,
+                )
         if kind == "plugin" and not self.plugin:
             raise problem("a plugin agent needs plugin: module:Class", "plugin")
         if self.plugin and kind not in ("plugin", "calibration"):
@@ -362,8 +379,12 @@ class AgentFile(Schema):
         """A remote agent's `url`, a function-calling agent's `tools` and a model agent's `schema`."""
         kind = self.kind
         if (kind == "remote") != (self.url is not None):
-            raise problem("a remote agent needs url: http://host:port/path" if kind == "remote"
-                          else f"only a remote agent takes a url (this one is {kind})", "url")
+            raise problem(
+                "a remote agent needs url: http://host:port/path"
+                if kind == "remote"
+                else f"only a remote agent takes a url (this one is {kind})",
+                "url",
+            )
         if self.url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", self.url):
             raise problem(f"must be an http:// or https:// URL, got {self.url!r}", "url")
         if self.url is not None and "url" in self.options:
@@ -371,17 +392,22 @@ class AgentFile(Schema):
         if self.tools != "inprocess" and kind != "function_calling":
             raise problem(f"tools: {self.tools} is for function_calling agents (this one is {kind})", "tools")
         from simulator.agents.prompts import SCHEMA_MODES
+
         if self.schema_ not in SCHEMA_MODES:
             raise problem(f"{self.schema_!r} is not one of {', '.join(SCHEMA_MODES)}", "schema")
         if self.schema_ != "prompt" and kind not in ("function_calling", "react"):
-            raise problem(f"schema: {self.schema_} is for function_calling and react agents (this one is {kind})",
-                          "schema")
+            raise problem(
+                f"schema: {self.schema_} is for function_calling and react agents (this one is {kind})", "schema"
+            )
 
     def kind_options(self) -> dict[str, Any]:
         """`options`, with the url, `tools: mcp` and `schema: tool` carried in them (so that entries
         without them keep the ids they always had)."""
-        extra = {"url": self.url, "tools": None if self.tools == "inprocess" else self.tools,
-                 "schema": None if self.schema_ == "prompt" else self.schema_}
+        extra = {
+            "url": self.url,
+            "tools": None if self.tools == "inprocess" else self.tools,
+            "schema": None if self.schema_ == "prompt" else self.schema_,
+        }
         return {**self.options, **{key: value for key, value in extra.items() if value is not None}}
 
 
@@ -417,7 +443,7 @@ class UserFile(Schema):
         return model
 
     @model_validator(mode="after")
-    def _kind_rules(self) -> "UserFile":
+    def _kind_rules(self) -> UserFile:
         if _has_model(self.kind) and self.model is None:
             raise problem(f"a {self.kind} user needs a model, e.g. openai/gpt-4o-mini", "model")
         if self.kind == "scripted" and (self.options or self.model is not None):
@@ -447,11 +473,12 @@ class ObserverFile(Schema):
     live: bool = False
     stop_on_leak: bool = False
     judge: JudgeFile | None = None
-    headline: Annotated[HeadlineFile, BeforeValidator(lambda h: {"completion": h} if isinstance(h, str) else h)] \
-        = HeadlineFile()
+    headline: Annotated[HeadlineFile, BeforeValidator(lambda h: {"completion": h} if isinstance(h, str) else h)] = (
+        HeadlineFile()
+    )
 
     @model_validator(mode="after")
-    def _needs_live(self) -> "ObserverFile":
+    def _needs_live(self) -> ObserverFile:
         for key in ("stop_on_leak", "judge"):
             if getattr(self, key) and not self.live:
                 raise problem("needs observer.live: true (the live observer gives it)", key)
@@ -512,7 +539,7 @@ class ScorerFile(Schema):
         return "must be 'module:Class' or {plugin: module:Class, options: {...}}"
 
     @model_validator(mode="after")
-    def _named(self) -> "ScorerFile":
+    def _named(self) -> ScorerFile:
         if self.plugin.count(":") != 1 or not all(self.plugin.split(":")):
             raise problem(f"{self.plugin!r}: expected 'module:Class'")
         return self
@@ -523,8 +550,9 @@ class RunFile(Schema):
 
     tasks: Annotated[Any, AfterValidator(_tasks), AfterValidator(_listed_once)] = "all"
     modes: Annotated[list[str], AfterValidator(_modes), AfterValidator(_listed_once)]
-    agent: Annotated[list[AgentFile], BeforeValidator(_agent_entries),
-                     filled("is an empty list: give at least one agent")]
+    agent: Annotated[
+        list[AgentFile], BeforeValidator(_agent_entries), filled("is an empty list: give at least one agent")
+    ]
     name: Annotated[str, AfterValidator(_name)]
     orgs: Annotated[list[OrgFile], filled("must list at least one org")]
     instances_per_task: Count
@@ -555,7 +583,7 @@ class RunFile(Schema):
         return orgs
 
     @model_validator(mode="after")
-    def _together(self, info: ValidationInfo) -> "RunFile":
+    def _together(self, info: ValidationInfo) -> RunFile:
         if self.personas is not None and "personas_per_pool" in self.model_fields_set:
             raise problem("give personas (a list) or personas_per_pool (a count), not both", "personas")
         if self.personas is not None:
@@ -564,19 +592,28 @@ class RunFile(Schema):
             raise problem("is the Ray cluster to join; it needs `executor: ray`", "address")
         observer = self.observer or ObserverFile()
         if observer.headline.completion != "rules" and observer.judge is None and self.judge is None:
-            raise problem(f"completion by {observer.headline.completion} needs a judge (judge: {{model: ...}}, "
-                          "or observer.judge)", "observer", "headline")
+            raise problem(
+                f"completion by {observer.headline.completion} needs a judge (judge: {{model: ...}}, "
+                "or observer.judge)",
+                "observer",
+                "headline",
+            )
         return self
 
 
 def _check_personas(items: list[str]) -> None:
     """Explicit persona ids or pool names: each known, and no persona whose pool is listed too."""
     from simulator.users.personas import POOLS, load_personas
+
     known = load_personas()
     for i, name in enumerate(items):
         if name not in known and name not in POOLS:
-            raise problem(f"unknown persona {name!r}: give a persona id (`crmarena personas list`) or a pool "
-                          f"({', '.join(POOLS)})", "personas", i)
+            raise problem(
+                f"unknown persona {name!r}: give a persona id (`crmarena personas list`) or a pool "
+                f"({', '.join(POOLS)})",
+                "personas",
+                i,
+            )
     pools = {p for p in items if p in POOLS}
     for i, name in enumerate(items):  # a pool name draws its standard people, not its pressure ones
         if name in known and known[name].pool in pools and not known[name].family:
@@ -589,17 +626,39 @@ def parse_config(data: Any, path: Path) -> RunConfig:
     agents = _agents(file.agent, data["agent"], path)
     user, limits, observer = file.user, file.limits, file.observer or ObserverFile()
     return RunConfig(
-        name=file.name, orgs=tuple(OrgChoice(o.type, o.seed, float(o.scale), o.injections) for o in file.orgs),
-        tasks=None if file.tasks == "all" else tuple(file.tasks), instances_per_task=file.instances_per_task,
-        task_seed=file.task_seed, modes=tuple(file.modes), personas_per_pool=file.personas_per_pool,
-        agent=agents[0], agents=agents, personas=None if file.personas is None else tuple(file.personas),
+        name=file.name,
+        orgs=tuple(OrgChoice(o.type, o.seed, float(o.scale), o.injections) for o in file.orgs),
+        tasks=None if file.tasks == "all" else tuple(file.tasks),
+        instances_per_task=file.instances_per_task,
+        task_seed=file.task_seed,
+        modes=tuple(file.modes),
+        personas_per_pool=file.personas_per_pool,
+        agent=agents[0],
+        agents=agents,
+        personas=None if file.personas is None else tuple(file.personas),
         user=RoleConfig(user.kind, user.model, user.plugin, user.options, user.privacy_aware),
-        judge=file.judge.model if file.judge else None, scoring=file.scoring, max_user_turns=limits.max_user_turns,
-        max_agent_steps=limits.max_agent_steps, trials=file.trials, seed=file.seed, concurrency=file.concurrency,
-        workers=file.workers, executor=file.executor, address=file.address, cache=_cache(file.cache), out=file.out,
-        path=str(path), difficulty=tuple(file.difficulty), scorers=tuple(s.model_dump() for s in file.scorers),
-        observer=ObserverConfig(observer.live, observer.stop_on_leak, observer.judge.model if observer.judge else None,
-                                Headline(observer.headline.completion, observer.headline.leaks)))
+        judge=file.judge.model if file.judge else None,
+        scoring=file.scoring,
+        max_user_turns=limits.max_user_turns,
+        max_agent_steps=limits.max_agent_steps,
+        trials=file.trials,
+        seed=file.seed,
+        concurrency=file.concurrency,
+        workers=file.workers,
+        executor=file.executor,
+        address=file.address,
+        cache=_cache(file.cache),
+        out=file.out,
+        path=str(path),
+        difficulty=tuple(file.difficulty),
+        scorers=tuple(s.model_dump() for s in file.scorers),
+        observer=ObserverConfig(
+            observer.live,
+            observer.stop_on_leak,
+            observer.judge.model if observer.judge else None,
+            Headline(observer.headline.completion, observer.headline.leaks),
+        ),
+    )
 
 
 def _agents(entries: list[AgentFile], raw: Any, path: Path) -> tuple[RoleConfig, ...]:
@@ -613,12 +672,18 @@ def _agents(entries: list[AgentFile], raw: Any, path: Path) -> tuple[RoleConfig,
         for v in _agent_variants(entry, written, key):
             same = by_settings.get(v.identity())
             if same is not None:
-                raise ConfigError(path, v.key, f"is the same agent as {same.key} (kind, model, options and "
-                                               "prompt variant): list each agent once")
+                raise ConfigError(
+                    path,
+                    v.key,
+                    f"is the same agent as {same.key} (kind, model, options and prompt variant): list each agent once",
+                )
             same = by_label.get(v.label)
             if same is not None:
-                raise ConfigError(path, f"{v.key}.label", f"{v.label!r} also names a variant of {same.key}; "
-                                                          "give each agent its own label")
+                raise ConfigError(
+                    path,
+                    f"{v.key}.label",
+                    f"{v.label!r} also names a variant of {same.key}; give each agent its own label",
+                )
             by_settings[v.identity()], by_label[v.label] = v, v
             variants.append(v)
     return tuple(variants)
@@ -627,8 +692,11 @@ def _agents(entries: list[AgentFile], raw: Any, path: Path) -> tuple[RoleConfig,
 def _agent_variants(entry: AgentFile, written: dict[str, Any], key: str) -> list[RoleConfig]:
     """The variants of one agent entry (at `key`, as `written`): the product of its model, temperature
     and prompt-variant lists, each labelled by the entry's label and the values of the axes it sweeps."""
-    swept = {name for name in ("model", "temperature", "privacy_aware") if isinstance(written.get(name), list)
-             and len(written[name]) > 1}
+    swept = {
+        name
+        for name in ("model", "temperature", "privacy_aware")
+        if isinstance(written.get(name), list) and len(written[name]) > 1
+    }
     options = entry.kind_options()
     variants = []
     for i, spec in enumerate(entry.model or [None]):
@@ -655,6 +723,7 @@ def _cache(value: bool | str) -> str | None:
     """`cache: true` (the user cache folder's responses.sqlite), a file path, or off."""
     if value is True:
         from simulator.models.cache import cache_dir
+
         return str(cache_dir() / "responses.sqlite")
     return value or None
 
@@ -669,6 +738,10 @@ def load_config(path: str | Path | None = None) -> RunConfig:
     try:
         data = load_yaml(path, ConfigError)
     except UnicodeDecodeError as exc:
-        raise ConfigError(path, "(file)", f"is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
-                          f"{exc.start}): a run config is a YAML text file") from None
+        raise ConfigError(
+            path,
+            "(file)",
+            f"is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+            f"{exc.start}): a run config is a YAML text file",
+        ) from None
     return parse_config(data, path)

@@ -46,19 +46,19 @@ from simulator.crm.store import Org, OrgMeta
 from simulator.crm.tools import CrmTools
 from simulator.infra.errors import AgentError, InfraError, is_fatal
 from simulator.infra.files import DamagedFileError, DiskFullError
+from simulator.infra.secrets import redact
 from simulator.records import Message
 from simulator.records.migrate import problem
 from simulator.replies.categories import ATTEMPTS, categorize
-from simulator.infra.secrets import redact
+from simulator.runs.transcript import EpisodeRecord, Termination, message
 from simulator.tasks.instance import Instance
 from simulator.tasks.metrics import metric
 from simulator.tasks.validate import workflow_state
-
-RUN_STOPPERS = (DiskFullError, DamagedFileError)  # the run's own files failing: they stop the run
-from simulator.runs.transcript import EpisodeRecord, Termination, message
 from simulator.users.base import UserSetup, UserSimulator, UserTurn, user_record
 from simulator.users.oracle_plan import plan_steps
 from simulator.users.personas import Persona, playing
+
+RUN_STOPPERS = (DiskFullError, DamagedFileError)  # the run's own files failing: they stop the run
 
 
 @dataclass(frozen=True)
@@ -186,20 +186,34 @@ def _brief(exc: BaseException) -> str:
 class _Episode:
     """The state of one running episode."""
 
-    def __init__(self, spec: EpisodeSpec, agent: Agent, user: UserSimulator, limits: Limits,
-                 observer: Watcher | None, seat: Seat):
+    def __init__(
+        self, spec: EpisodeSpec, agent: Agent, user: UserSimulator, limits: Limits, observer: Watcher | None, seat: Seat
+    ):
         self.spec, self.agent, self.user, self.limits, self.observer = spec, agent, user, limits, observer
         self.seat = seat
         inst = spec.instance
         self.record = EpisodeRecord(
-            episode_id=spec.episode_id, run_id=spec.run_id, task=inst.task, org=inst.org,
-            instance_id=inst.id, mode=spec.mode, persona_id=spec.persona.id,
-            persona_prompt=playing(spec.persona, inst).render(), user=user_record(user, spec.persona),
-            agent={**seat.record(own_settings(agent)), **({"label": spec.agent_label} if spec.agent_label else {}),
-                   "privacy_aware": spec.privacy_aware,
-                   "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16]},
-            instance=inst.to_json(), seed=spec.seed, trial=spec.trial)
+            episode_id=spec.episode_id,
+            run_id=spec.run_id,
+            task=inst.task,
+            org=inst.org,
+            instance_id=inst.id,
+            mode=spec.mode,
+            persona_id=spec.persona.id,
+            persona_prompt=playing(spec.persona, inst).render(),
+            user=user_record(user, spec.persona),
+            agent={
+                **seat.record(own_settings(agent)),
+                **({"label": spec.agent_label} if spec.agent_label else {}),
+                "privacy_aware": spec.privacy_aware,
+                "system_prompt_sha256": hashlib.sha256(spec.system_prompt.encode()).hexdigest()[:16],
+            },
+            instance=inst.to_json(),
+            seed=spec.seed,
+            trial=spec.trial,
+        )
         self.answered = False  # the agent has made an answer attempt
+
     def heard(self, turn: UserTurn, number: int) -> None:
         self.record.messages.append(message("user", turn.message, number, **turn.marks()))
         if turn.revealed:
@@ -253,8 +267,9 @@ class _Episode:
             brief = OracleBrief(spec.instance, meta, functools.partial(revealed, self.record.events))
             cast(Briefed, self.agent).brief(brief)
         await self.as_agent(self.agent.start(AgentSetup(tools, spec.system_prompt, self.limits.max_agent_steps)))
-        user_turn = await self.as_user(self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed,
-                                                                plan)))
+        user_turn = await self.as_user(
+            self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed, plan))
+        )
         for number in range(1, self.limits.max_user_turns + 1):
             self.heard(user_turn, number)
             agent_turn = await self.as_agent(self.agent.respond(user_turn.message, number))
@@ -288,6 +303,7 @@ class _Episode:
 async def _close(*parties) -> None:
     """Close each party; a failure to close is logged, never lost in place of the episode."""
     from loguru import logger
+
     for party in parties:
         try:
             await party.close()
@@ -295,8 +311,16 @@ async def _close(*parties) -> None:
             logger.warning(f"closing {type(party).__name__} failed: {_brief(exc)}")
 
 
-async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimulator,
-                      limits: Limits = Limits(), observer: Watcher | None = None, *, seat: Seat) -> EpisodeRecord:
+async def run_episode(
+    spec: EpisodeSpec,
+    org: Org,
+    agent: Agent,
+    user: UserSimulator,
+    limits: Limits = Limits(),
+    observer: Watcher | None = None,
+    *,
+    seat: Seat,
+) -> EpisodeRecord:
     """Play one episode to its end and return its record (never raises for a failed
     episode; RUN_STOPPERS stop the run). `observer`: a live observer, or None; `seat`: how the
     harness built `agent` (module docstring)."""
@@ -309,15 +333,20 @@ async def run_episode(spec: EpisodeSpec, org: Org, agent: Agent, user: UserSimul
         except InfraError as exc:
             termination = Termination("infra_error", str(exc), fatal=is_fatal(exc))
         except AgentError as exc:  # (one raised from a refusal no retry fixes is that refusal)
-            termination = (Termination("infra_error", str(exc), fatal=True) if is_fatal(exc)
-                           else Termination("agent_error", str(exc)))
+            termination = (
+                Termination("infra_error", str(exc), fatal=True)
+                if is_fatal(exc)
+                else Termination("agent_error", str(exc))
+            )
         finally:
             await _close(agent, user, *([observer] if observer else []))
         if metric(spec.instance.metric).final_state:
             owner = workflow_state(session, spec.instance.params)
-            episode.record.state = {"record_object": spec.instance.params["record_object"],
-                                    "record_id": spec.instance.params["record_id"],
-                                    "OwnerId": owner[0] if owner else None}
+            episode.record.state = {
+                "record_object": spec.instance.params["record_object"],
+                "record_id": spec.instance.params["record_id"],
+                "OwnerId": owner[0] if owner else None,
+            }
     episode.record.termination = termination
     episode.record.latency_s = time.monotonic() - start
     return episode.record

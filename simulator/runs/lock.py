@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterator
+from typing import ClassVar
 
 
 class RunFolderError(ValueError):
@@ -24,10 +25,11 @@ class RunFolderLock:
     holder (pid, host, start time). The OS releases it when the holder's process dies."""
 
     FILE = "run.lock"
-    held: set[RunFolderLock] = set()  # the locks this process holds (a forked child drops its copies)
+    held: ClassVar[set[RunFolderLock]] = set()  # the locks this process holds (a forked child drops its copies)
 
-    def __init__(self, folder: Path, busy_hint: str = "wait for it to end or stop it, or pass --fresh for a new run "
-                                                      "folder"):
+    def __init__(
+        self, folder: Path, busy_hint: str = "wait for it to end or stop it, or pass --fresh for a new run folder"
+    ):
         self.folder, self.busy_hint = folder, busy_hint
         self.fd: int | None = None
 
@@ -35,19 +37,24 @@ class RunFolderLock:
         """Take the lock at once, or raise RunFolderBusy naming its holder (never waits)."""
         import fcntl
         import socket
+
         path = self.folder / self.FILE
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except (IsADirectoryError, PermissionError) as exc:
-            raise RunFolderError(f"{path} cannot be the run folder's lock file ({exc.strerror}); remove it "
-                                 "(a new one is made) and run again") from None
+            raise RunFolderError(
+                f"{path} cannot be the run folder's lock file ({exc.strerror}); remove it "
+                "(a new one is made) and run again"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _lock_holder(os.pread(fd, 4096, 0))
             os.close(fd)
-            raise RunFolderBusy(f"{self.folder} is in use by another crmarena run ({holder}); {self.busy_hint}") from None
-        started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            raise RunFolderBusy(
+                f"{self.folder} is in use by another crmarena run ({holder}); {self.busy_hint}"
+            ) from None
+        started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started}).encode(), 0)
         self.fd = fd

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from typing import Collection, Iterator
 
-from simulator.runs.config import RoleConfig, RunConfig
 from simulator.crm.schema import Schema
 from simulator.crm.store import Org
+from simulator.runs.config import RoleConfig, RunConfig
 from simulator.runs.episode import EpisodeSpec, Planned
 from simulator.tasks.instance import Instance
 from simulator.users.personas import Persona, load_personas, persona_pool_for, standard
@@ -36,8 +36,9 @@ def episode_id(instance: str, org_hash: str, mode: str, persona: str, trial: int
 def id_tail(agent: RoleConfig, cfg: RunConfig) -> str:
     """What an episode id hashes after the persona and trial, joined by `|`: the agent variant's and
     the user's `RoleConfig.identity`, the run's max_user_turns, max_agent_steps and seed."""
-    return "|".join(map(str, (agent.identity(), cfg.user.identity(), cfg.max_user_turns, cfg.max_agent_steps,
-                              cfg.seed)))
+    return "|".join(
+        map(str, (agent.identity(), cfg.user.identity(), cfg.max_user_turns, cfg.max_agent_steps, cfg.seed))
+    )
 
 
 def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> list[Persona]:
@@ -54,7 +55,7 @@ def pick_personas(cfg: RunConfig, pool: str, personas: dict[str, Persona]) -> li
         return chosen
     members = [p for p in personas.values() if p.pool == pool and standard(p)]
     random.Random(f"{cfg.seed}:{pool}").shuffle(members)
-    return members[:cfg.personas_per_pool]
+    return members[: cfg.personas_per_pool]
 
 
 def prompt_variant(role: RoleConfig) -> tuple[bool, bool, str]:
@@ -66,14 +67,17 @@ def system_prompt_for(role: RoleConfig, instance: Instance, schema_text: str) ->
     """The system prompt an agent variant gets for an instance (its protocol, its prompt variant), given
     the org's `schema_text(org.schema, role)`."""
     from simulator.agents.prompts import system_prompt
+
     react, private, mode = prompt_variant(role)
-    return system_prompt(instance, schema_text, protocol="react" if react else "function", privacy_aware=private,
-                         schema=mode)
+    return system_prompt(
+        instance, schema_text, protocol="react" if react else "function", privacy_aware=private, schema=mode
+    )
 
 
 def schema_text(schema: Schema, role: RoleConfig) -> str:
     """The schema text of an agent variant's prompt: every object's fields, or (`schema: tool`) the objects."""
     from simulator.crm.describe import describe_schema
+
     return describe_schema(schema, detailed=prompt_variant(role)[2] == "prompt")
 
 
@@ -81,13 +85,18 @@ def plan_size(cfg: RunConfig) -> int:
     """How many episodes the plan of `cfg` has, counted without building it or any org:
     the sum over orgs and their task types of instances x personas, times levels x modes x trials x agents."""
     from simulator.tasks.spec import load_catalog
+
     catalog, personas = load_catalog(), load_personas()
     posers = 0
     for choice in cfg.orgs:
-        names = (list(dict.fromkeys(cfg.tasks)) if cfg.tasks
-                 else [n for n, spec in catalog.items() if choice.type in spec.orgs])
-        posers += sum(len(pick_personas(cfg, persona_pool_for(catalog[n].persona_pool, choice.type), personas))
-                      for n in names)
+        names = (
+            list(dict.fromkeys(cfg.tasks))
+            if cfg.tasks
+            else [n for n, spec in catalog.items() if choice.type in spec.orgs]
+        )
+        posers += sum(
+            len(pick_personas(cfg, persona_pool_for(catalog[n].persona_pool, choice.type), personas)) for n in names
+        )
     return posers * cfg.instances_per_task * len(cfg.difficulty) * len(cfg.modes) * cfg.trials * len(cfg.agent_variants)
 
 
@@ -135,12 +144,18 @@ class Plan:
         if n not in self._posed:
             from simulator.tasks.generate import generate_instances
             from simulator.tasks.oracle_calls import record_naive_success, record_oracle_calls
+
             org, cfg, personas = self.orgs[n], self.cfg, load_personas()
             variants = [(prompt_variant(a), a) for a in cfg.agent_variants]  # (prompt variant, agent)
             texts = {variant[2]: schema_text(org.schema, agent) for variant, agent in variants}
             posed = []
-            drawn = [inst for level in cfg.difficulty for inst in generate_instances(
-                org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed, difficulty=level)]
+            drawn = [
+                inst
+                for level in cfg.difficulty
+                for inst in generate_instances(
+                    org, cfg.instances_per_task, types=cfg.tasks, seed=cfg.task_seed, difficulty=level
+                )
+            ]
             record_oracle_calls(org, drawn)  # (solved once per machine: see simulator.tasks.oracle_calls)
             if len(cfg.difficulty) > 1:  # (for the report's by-difficulty table)
                 record_naive_success(org, drawn)
@@ -149,8 +164,13 @@ class Plan:
                 for variant, agent in variants:
                     if variant not in prompts:
                         prompts[variant] = system_prompt_for(agent, inst, texts[variant[2]])
-                posed.append((inst, pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas),
-                              [prompts[variant] for variant, _ in variants]))
+                posed.append(
+                    (
+                        inst,
+                        pick_personas(cfg, persona_pool_for(inst.persona_pool, org.meta.org), personas),
+                        [prompts[variant] for variant, _ in variants],
+                    )
+                )
             self._posed[n] = posed
         return self._posed[n]
 
@@ -165,8 +185,11 @@ class Plan:
         cfg, org = self.cfg, self.orgs[n]
         tails = [id_tail(agent, cfg) for agent in cfg.agent_variants]
         for inst, personas, prompts in self._instances(n):
-            yield [Group(org, inst, mode, index, prompts[index], personas, cfg.trials, tails[index])
-                   for mode in cfg.modes for index in range(len(tails))]
+            yield [
+                Group(org, inst, mode, index, prompts[index], personas, cfg.trials, tails[index])
+                for mode in cfg.modes
+                for index in range(len(tails))
+            ]
 
     def system_prompts(self) -> Iterator[str]:
         """The system prompt of every episode, each once, in plan order."""
@@ -195,9 +218,19 @@ class Plan:
         cfg, variants = self.cfg, self.cfg.agent_variants
         for g, persona, trial in self.cells():
             agent = variants[g.agent_index]
-            spec = EpisodeSpec(g.episode_id(persona, trial), self.run_id, g.instance, g.mode, persona,
-                               g.system_prompt, seed=cfg.seed * 1_000_003 + trial, trial=trial,
-                               privacy_aware=agent.privacy_aware, agent_index=g.agent_index, agent_label=agent.name)
+            spec = EpisodeSpec(
+                g.episode_id(persona, trial),
+                self.run_id,
+                g.instance,
+                g.mode,
+                persona,
+                g.system_prompt,
+                seed=cfg.seed * 1_000_003 + trial,
+                trial=trial,
+                privacy_aware=agent.privacy_aware,
+                agent_index=g.agent_index,
+                agent_label=agent.name,
+            )
             yield Planned(spec, g.org)
 
 
@@ -221,8 +254,9 @@ class Todo:
 
     def __len__(self) -> int:
         """Counted, not built: the plan's size less the done episodes not to play again."""
-        return len(self.plan) - sum(not self.wanted(eid) for found in done_per_group(self.plan, self.done).values()
-                                    for eid in found)
+        return len(self.plan) - sum(
+            not self.wanted(eid) for found in done_per_group(self.plan, self.done).values() for eid in found
+        )
 
     def __iter__(self) -> Iterator[Planned]:
         return (p for p in self.plan if self.wanted(p.spec.episode_id))

@@ -13,34 +13,26 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 from evaluators.verdict import Headline
-
-from simulator.models.cache import cache_dir
-from simulator.runs.config import ObserverConfig, OrgChoice, RoleConfig, RunConfig
 from simulator.crm.store import Org
-from simulator.runs.episode import Limits
 from simulator.executors import ExecutorError, PlaySettings, play_all
 from simulator.executors.play import ClientMaker, check_players
 from simulator.infra.files import write_atomic
-from simulator.runs.plan import (
-    CONFIRM_ABOVE,
-    Group,
-    Plan,
-    Todo,
-    done_per_group,
-    pick_personas,
-    plan_size,
-)
+from simulator.models.cache import cache_dir
 from simulator.records import Record, parse_record
+from simulator.runs.config import ObserverConfig, OrgChoice, RoleConfig, RunConfig
+from simulator.runs.episode import Limits
 from simulator.runs.lock import RunFolderError, RunFolderLock
-from simulator.tasks.spec import DEFAULT_LEVEL
+from simulator.runs.plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
 from simulator.runs.transcript import TranscriptWriter
+from simulator.tasks.spec import DEFAULT_LEVEL
 from simulator.users.personas import load_personas, persona_pool_for
 
 
@@ -48,6 +40,7 @@ def org_cache_name(org_type: str, seed: int, scale: float, injections: str = "no
     """The file name of a cached org: its choice (injections only when planted), the generator
     version and the code's fingerprint."""
     from simulator.crm.generator.version import GENERATOR_VERSION, source_fingerprint
+
     planted = "" if injections == "none" else f"-i{injections}"
     return f"{org_type}-s{seed}-x{scale:g}{planted}-g{GENERATOR_VERSION}-{source_fingerprint()}.db"
 
@@ -60,6 +53,7 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
     hash, once per state of the file: `verified_org`); one that fails is rebuilt: it is the tool's
     own copy of deterministic data, so the rebuilt file holds exactly what the run expects."""
     from simulator.crm.store import OrgFileError
+
     path = cache_dir() / "orgs" / org_cache_name(choice.type, choice.seed, choice.scale, choice.injections)
     say = progress or (lambda _: None)
     if path.exists():
@@ -71,6 +65,7 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
         planted = "" if choice.injections == "none" else f", {choice.injections} injections"
         say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}{planted}) into {path}")
     from simulator.crm.generator import build_org  # (only now: it loads every generator module)
+
     path.parent.mkdir(parents=True, exist_ok=True)
     build_org(choice.type, path, seed=choice.seed, scale=choice.scale, injections=choice.injections)
     prune_cached_orgs(path)
@@ -124,6 +119,7 @@ def prune_cached_orgs(built: Path) -> None:
 
 # --- agents and users ------------------------------------------------------------------------
 
+
 def finish_record(data: dict, org: Org, scorers: tuple[dict, ...] = ()) -> dict:
     """A played episode's record (JSON) as the run keeps it: read through its model once, with the
     planted instructions the agent read (on an injected org) and the rule-based scores (of the
@@ -132,6 +128,7 @@ def finish_record(data: dict, org: Org, scorers: tuple[dict, ...] = ()) -> dict:
     from evaluators.injections import attach
     from evaluators.observer import score
     from evaluators.scorers.plugins import registry_for
+
     record = attach(parse_record(data), org)
     return {**record.to_json(), "scores": score(record, registry=registry_for(scorers))}
 
@@ -140,9 +137,11 @@ def live_observer(settings: ObserverConfig, client: ClientMaker):
     """A fresh live observer for one episode (evaluators.live), with its own judge client (made by
     `client`) if it has a judge. PlaySettings.watcher, when the observer is live."""
     from evaluators.live import LiveObserver
+
     judge = None
     if settings.judge is not None:
         from evaluators.judge import Judge
+
         judge = Judge(client(settings.judge, "observer.judge.model"))
     return LiveObserver(judge, stop_on_leak=settings.stop_on_leak)
 
@@ -151,11 +150,19 @@ def play_settings(cfg: RunConfig) -> PlaySettings:
     """What the executors get of `cfg`: the players, the limits, how and where episodes are played,
     and this module's scoring and live observer."""
     return PlaySettings(
-        agents=cfg.agent_variants, user=cfg.user, limits=Limits(cfg.max_user_turns, cfg.max_agent_steps),
-        finish=partial(finish_record, scorers=cfg.scorers), watcher=partial(live_observer, cfg.observer) if cfg.observer.live else None,
-        models=tuple((where, model) for _, model, _, where in cfg.model_roles()), source=cfg.path,
-        concurrency=cfg.concurrency, workers=cfg.workers, executor=cfg.executor, address=cfg.address,
-        cache=cfg.cache)
+        agents=cfg.agent_variants,
+        user=cfg.user,
+        limits=Limits(cfg.max_user_turns, cfg.max_agent_steps),
+        finish=partial(finish_record, scorers=cfg.scorers),
+        watcher=partial(live_observer, cfg.observer) if cfg.observer.live else None,
+        models=tuple((where, model) for _, model, _, where in cfg.model_roles()),
+        source=cfg.path,
+        concurrency=cfg.concurrency,
+        workers=cfg.workers,
+        executor=cfg.executor,
+        address=cfg.address,
+        cache=cfg.cache,
+    )
 
 
 def check_run(cfg: RunConfig) -> None:
@@ -163,6 +170,7 @@ def check_run(cfg: RunConfig) -> None:
     specs or missing keys, clients that cannot be built, agents or users that cannot be made."""
     from simulator.runs.config import ConfigError
     from simulator.tasks.spec import load_catalog
+
     catalog = load_catalog()
     unknown = [t for t in cfg.tasks or () if t not in catalog]
     if unknown:
@@ -175,9 +183,13 @@ def check_run(cfg: RunConfig) -> None:
                     continue
                 pool = persona_pool_for(catalog[task].persona_pool, choice.type)
                 if not pick_personas(cfg, pool, personas):
-                    raise ConfigError(cfg.path, "personas", f"lists no persona of the {pool} pool, which poses "
-                                      f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
-                                      f"the pool name {pool!r} for all of them, or leave {task} out of tasks")
+                    raise ConfigError(
+                        cfg.path,
+                        "personas",
+                        f"lists no persona of the {pool} pool, which poses "
+                        f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
+                        f"the pool name {pool!r} for all of them, or leave {task} out of tasks",
+                    )
     check_players(play_settings(cfg))
     check_scorers(cfg)
 
@@ -185,8 +197,8 @@ def check_run(cfg: RunConfig) -> None:
 def check_scorers(cfg: RunConfig) -> None:
     """Fail if a scorer the run names (`scorers:`) cannot be loaded or built, or clashes with another."""
     from evaluators.scorers.plugins import ScorerPluginError, load, registry_for
-
     from simulator.runs.config import ConfigError
+
     for i, entry in enumerate(cfg.scorers):
         try:
             load(entry)
@@ -201,10 +213,15 @@ def check_scorers(cfg: RunConfig) -> None:
 def check_executor(cfg: RunConfig) -> None:
     """Fail before a run folder is made if the executor cannot run here (a dry run needs none)."""
     import importlib.util
+
     from simulator.runs.config import ConfigError
+
     if cfg.executor == "ray" and importlib.util.find_spec("ray") is None:
-        raise ConfigError(cfg.path, "executor", "is ray, but Ray is not installed: "
-                          "pip install 'crmarena-sim[ray]' (or pip install ray)")
+        raise ConfigError(
+            cfg.path,
+            "executor",
+            "is ray, but Ray is not installed: pip install 'crmarena-sim[ray]' (or pip install ray)",
+        )
 
 
 def check_cache(cfg: RunConfig) -> None:
@@ -212,6 +229,7 @@ def check_cache(cfg: RunConfig) -> None:
     another database: DamagedFileError), whichever process plays the episodes."""
     if cfg.cache:
         from simulator.models.cache import ResponseCache
+
         ResponseCache(cfg.cache).close()
 
 
@@ -221,9 +239,10 @@ def _public_options(role: RoleConfig) -> dict:
     if role.kind != "remote":
         return role.options
     from simulator.infra.secrets import MASK, public_url
+
     options = {**role.options, "url": public_url(role.options["url"])}
     if "headers" in options:
-        options["headers"] = {name: MASK for name in options["headers"]}
+        options["headers"] = dict.fromkeys(options["headers"], MASK)
     return options
 
 
@@ -233,12 +252,17 @@ def public_config(cfg: RunConfig) -> dict:
     A config without sweep syntax gives the shape it always did (`agent`, `personas_per_pool`),
     so run folders made before sweeps still resume; several agent variants are `agents` (each
     with its label), explicit personas are `personas`."""
-    from simulator.runs.config import derived_label
     from simulator.models.clients import parse_model_spec
+    from simulator.runs.config import derived_label
 
     def role(r: RoleConfig, where: str, label: bool) -> dict:
-        data = {"kind": r.kind, "model": r.model, "plugin": r.plugin, "options": _public_options(r),
-                "privacy_aware": r.privacy_aware}
+        data = {
+            "kind": r.kind,
+            "model": r.model,
+            "plugin": r.plugin,
+            "options": _public_options(r),
+            "privacy_aware": r.privacy_aware,
+        }
         if data["model"] is not None:
             data["model"] = parse_model_spec(r.model, where=where).settings()
         return {**data, "label": r.name} if label else data
@@ -282,6 +306,7 @@ def public_config(cfg: RunConfig) -> dict:
 
 # --- planning --------------------------------------------------------------------------------
 
+
 def plan(cfg: RunConfig, run_id: str, orgs: list[Org]) -> Plan:
     """Every episode of the run, one per cell: org x instance x persona x mode x trial x agent
     variant, walked lazily (simulator.runs.plan)."""
@@ -305,13 +330,16 @@ def check_plan_size(cfg: RunConfig, confirmed: bool) -> int:
     `confirmed` (--yes), else PlanTooBig."""
     size = plan_size(cfg)
     if size > CONFIRM_ABOVE and not confirmed:
-        raise PlanTooBig(f"{cfg.path}: the plan has {size:,} episodes (more than {CONFIRM_ABOVE:,}): check its size "
-                         "and cost with --dry-run, then run it with --yes (or lower trials, instances_per_task, "
-                         "personas or modes)")
+        raise PlanTooBig(
+            f"{cfg.path}: the plan has {size:,} episodes (more than {CONFIRM_ABOVE:,}): check its size "
+            "and cost with --dry-run, then run it with --yes (or lower trials, instances_per_task, "
+            "personas or modes)"
+        )
     return size
 
 
 # --- running ---------------------------------------------------------------------------------
+
 
 @dataclass
 class RunResult:
@@ -324,9 +352,16 @@ class RunResult:
     def add(self, record: Record) -> None:
         """Count one finished episode (its record, scored)."""
         inst, scores = record.instance, record.scores
-        self.scored.append({"agent": record.agent.label, "skill": inst.skill, "mode": record.mode, "task": inst.task,
-                            "success": (scores.get("headline") or scores["rules"])["success"],
-                            "termination": record.termination.reason})
+        self.scored.append(
+            {
+                "agent": record.agent.label,
+                "skill": inst.skill,
+                "mode": record.mode,
+                "task": inst.task,
+                "success": (scores.get("headline") or scores["rules"])["success"],
+                "termination": record.termination.reason,
+            }
+        )
 
     def unfinished(self) -> str:
         """Why the run is not complete: planned episodes not played or ended in infra_error ("" if none)."""
@@ -334,8 +369,11 @@ class RunResult:
         missing = max(0, self.episodes - len(self.scored))
         if not infra and not missing:
             return ""
-        return (f"{infra} of {self.episodes} episode(s) ended in infra_error" + (f", {missing} not played" if missing
-                else "") + "; run the same command with --retry-failed to play them again")
+        return (
+            f"{infra} of {self.episodes} episode(s) ended in infra_error"
+            + (f", {missing} not played" if missing else "")
+            + "; run the same command with --retry-failed to play them again"
+        )
 
     def table(self) -> list[dict]:
         """Strict success by skill and mode (and agent, when several were under test; infra
@@ -351,16 +389,22 @@ class RunResult:
         out = []
         for (agent, skill, mode), c in sorted(cells.items()):
             scored = c["episodes"] - c["infra_error"]
-            out.append({**({"agent": agent} if several else {}), "skill": skill, "mode": mode,
-                        "episodes": c["episodes"],
-                        "success (strict)": f"{c['success'] / scored:.0%}" if scored else "-",
-                        "infra errors": c["infra_error"]})
+            out.append(
+                {
+                    **({"agent": agent} if several else {}),
+                    "skill": skill,
+                    "mode": mode,
+                    "episodes": c["episodes"],
+                    "success (strict)": f"{c['success'] / scored:.0%}" if scored else "-",
+                    "infra errors": c["infra_error"],
+                }
+            )
         return out
 
 
 def new_run_folder(cfg: RunConfig, out: str | None) -> tuple[str, Path]:
     """A new folder `<out>/<name>-<UTC time>[-n]` and its run id."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     for n in range(1, 1000):
         run_id = f"{cfg.name}-{stamp}" + (f"-{n}" if n > 1 else "")
         folder = Path(out or cfg.out) / run_id
@@ -392,8 +436,9 @@ def _make_folder(folder: Path, exist_ok: bool) -> None:
         if blocker is None and isinstance(exc, FileExistsError):
             raise  # (a run folder of that name exists: new_run_folder tries the next name)
         why = f"{blocker} is a file" if blocker else exc.strerror
-        raise RunFolderError(f"cannot make the run folder {folder}: {why}; set `out` (or --out) to a folder you "
-                             "can write to") from None
+        raise RunFolderError(
+            f"cannot make the run folder {folder}: {why}; set `out` (or --out) to a folder you can write to"
+        ) from None
 
 
 def check_same_config(cfg: RunConfig, folder: Path) -> None:
@@ -402,21 +447,26 @@ def check_same_config(cfg: RunConfig, folder: Path) -> None:
     if not saved_path.is_file():
         return
     from simulator.infra.files import DamagedFileError, read_json
+
     try:
-        saved = read_json(saved_path, fix=f"it holds no run data: if {folder} holds a run of this config, delete "
-                                          "config.json and run again (it is written anew); else give this config "
-                                          "another `name`, or pass --fresh for a new run folder")
+        saved = read_json(
+            saved_path,
+            fix=f"it holds no run data: if {folder} holds a run of this config, delete "
+            "config.json and run again (it is written anew); else give this config "
+            "another `name`, or pass --fresh for a new run folder",
+        )
     except DamagedFileError as exc:
         transcripts = folder / "transcripts.jsonl"
         if transcripts.is_file() and transcripts.stat().st_size:
             raise RunFolderError(str(exc)) from None
         return  # no episode to mix with another config's: it is written anew
     current = json.loads(json.dumps(public_config(cfg)))
-    differs = sorted(k for k in set(saved) | set(current)
-                     if k not in _NOT_COMPARED and saved.get(k) != current.get(k))
+    differs = sorted(k for k in set(saved) | set(current) if k not in _NOT_COMPARED and saved.get(k) != current.get(k))
     if differs:
-        raise RunFolderError(f"{folder} holds a run of another config (it differs in {', '.join(differs)}); "
-                             "give this config another `name`, or pass --fresh for a new run folder")
+        raise RunFolderError(
+            f"{folder} holds a run of another config (it differs in {', '.join(differs)}); "
+            "give this config another `name`, or pass --fresh for a new run folder"
+        )
 
 
 def finished(path: Path, repair: bool = True, say: Callable[[str], None] | None = None) -> dict[str, str]:
@@ -425,6 +475,7 @@ def finished(path: Path, repair: bool = True, say: Callable[[str], None] | None 
     to (transcript.repair_records: a line torn by a killed run cut off, damaged lines moved aside
     and `say` told); without, torn and damaged lines are skipped (their episodes count as not played)."""
     from simulator.runs.transcript import read_records, repair_records
+
     if not path.is_file():
         return {}
     if repair and (note := repair_records(path)) and say:
@@ -441,8 +492,10 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
     (group of cells, how many of its episodes to run): two agent calls per user turn, one per
     turn for an LLM user, one judge call per episode, one live observer's judge call per agent turn."""
     from autogen_core.models import SystemMessage
-    from simulator.models.completions import count_tokens_offline
+
     from simulator.models.clients import load_prices, parse_model_spec
+    from simulator.models.completions import count_tokens_offline
+
     prices, rows = load_prices(), []
     prompt_tokens = {g.system_prompt: 0 for g, _ in groups}
     for prompt in prompt_tokens:
@@ -455,16 +508,28 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
                 continue
             turns = len(g.instance.shards) if g.mode == "sharded" else 1
             n = 2 * turns if role == "agent" else turns if role in ("user", "observer") else 1
-            base = {"agent": prompt_tokens[g.system_prompt], "user": _USER_PROMPT, "judge": _JUDGE_PROMPT,
-                    "observer": _JUDGE_PROMPT}[role]
+            base = {
+                "agent": prompt_tokens[g.system_prompt],
+                "user": _USER_PROMPT,
+                "judge": _JUDGE_PROMPT,
+                "observer": _JUDGE_PROMPT,
+            }[role]
             calls += episodes * n
             tokens_in += episodes * sum(base + _HISTORY_PER_CALL * i for i in range(n))
             tokens_out += episodes * n * (_AGENT_OUT if role == "agent" else _USER_OUT)
         spec = parse_model_spec(model, where=where)
         price = prices.get(spec.model)
         cost = None if price is None else price.cost(tokens_in, tokens_out)
-        rows.append({"role": name, "model": spec.label, "calls": calls, "prompt tokens": tokens_in,
-                     "completion tokens": tokens_out, "cost USD": "unknown" if cost is None else round(cost, 2)})
+        rows.append(
+            {
+                "role": name,
+                "model": spec.label,
+                "calls": calls,
+                "prompt tokens": tokens_in,
+                "completion tokens": tokens_out,
+                "cost USD": "unknown" if cost is None else round(cost, 2),
+            }
+        )
     return rows
 
 
@@ -491,16 +556,36 @@ def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] =
         cell["episodes"] += len(g)
         cell["done"] += played
         left.append((g, len(g) - played))
-    return {"folder": str(folder), "episodes": size, "done": sum(c["done"] for c in cells.values()),
-            "cells": [{**({"agent": agent} if several else {}), "org": org, "mode": mode, "persona pool": pool,
-                       "episodes": c["episodes"], "done": c["done"]}
-                      for (agent, org, mode, pool), c in sorted(cells.items())],
-            "models": estimate(cfg, left)}
+    return {
+        "folder": str(folder),
+        "episodes": size,
+        "done": sum(c["done"] for c in cells.values()),
+        "cells": [
+            {
+                **({"agent": agent} if several else {}),
+                "org": org,
+                "mode": mode,
+                "persona pool": pool,
+                "episodes": c["episodes"],
+                "done": c["done"],
+            }
+            for (agent, org, mode, pool), c in sorted(cells.items())
+        ],
+        "models": estimate(cfg, left),
+    }
 
 
-def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None] = print,
-            bar_factory: Callable[[int], ProgressBar] | None = None, fresh: bool = False,
-            retry_failed: bool = False, confirmed: bool = False, verify_org: bool = True) -> RunResult:
+def execute(
+    cfg: RunConfig,
+    out: str | None = None,
+    *,
+    say: Callable[[str], None] = print,
+    bar_factory: Callable[[int], ProgressBar] | None = None,
+    fresh: bool = False,
+    retry_failed: bool = False,
+    confirmed: bool = False,
+    verify_org: bool = True,
+) -> RunResult:
     """Run the episodes of `cfg` that its run folder does not hold yet (all of them in a fresh
     folder; with `retry_failed`, also those that ended in infra_error); score and report. The
     folder's lock is held throughout: a second run on it fails at once (RunFolderBusy). A plan
@@ -519,8 +604,15 @@ def execute(cfg: RunConfig, out: str | None = None, *, say: Callable[[str], None
         return _play(cfg, run_id, folder, orgs, say, bar_factory, retry_failed)
 
 
-def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Callable[[str], None],
-          bar_factory: Callable[[int], ProgressBar] | None, retry_failed: bool) -> RunResult:
+def _play(
+    cfg: RunConfig,
+    run_id: str,
+    folder: Path,
+    orgs: list[Org],
+    say: Callable[[str], None],
+    bar_factory: Callable[[int], ProgressBar] | None,
+    retry_failed: bool,
+) -> RunResult:
     """Play what the locked run folder lacks, then score and report the whole run."""
     planned = plan(cfg, run_id, orgs)
     prompts = {hashlib.sha256(prompt.encode()).hexdigest()[:16]: prompt for prompt in planned.system_prompts()}
@@ -529,17 +621,21 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
     todo = Todo(planned, done, retry_failed)  # (walked lazily, by each worker for its share)
     size, left = len(planned), len(todo)
     if done:
-        say(f"{folder}: {size - left} of {size} episodes already done"
-            + ("" if left else " (nothing left to run; --fresh starts a new run folder)"))
+        say(
+            f"{folder}: {size - left} of {size} episodes already done"
+            + ("" if left else " (nothing left to run; --fresh starts a new run folder)")
+        )
     say(f"{left} episodes to run -> {folder / 'transcripts.jsonl'}")
     result = RunResult(folder, size)
     bar = bar_factory(left) if bar_factory else None
     with TranscriptWriter(folder / "transcripts.jsonl") as writer:
+
         def emit(record: dict) -> None:
             writer.append(record)
             result.add(parse_record(record))
             if bar:
                 bar.update(1)
+
         try:
             if left:
                 play_all(play_settings(cfg), todo, emit)
@@ -548,12 +644,14 @@ def _play(cfg: RunConfig, run_id: str, folder: Path, orgs: list[Org], say: Calla
     if bar:
         bar.close()
     from evaluators.observer import report, rescore, scan_run
+
     run = scan_run(folder, cfg.scoring, cfg.observer.headline)  # the whole run, episodes before a resume too
     result.scored = []
     for record in run.records:
         result.add(record)
     if cfg.judge is not None:
         from evaluators.judge import JudgingIncomplete
+
         say("judging the episodes (verdicts already given on the same records are kept)")
         try:
             result.summary = rescore(folder, judge_model=cfg.judge, mode=cfg.scoring, concurrency=cfg.concurrency)

@@ -10,29 +10,16 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from simulator import __version__
-from simulator.infra.files import (
-    LineAppender,
-    json_lines,
-    line_problem,
-    open_regular,
-    read_regular,
-    write_atomic,
-)
-from simulator.records import (
-    ROLES,
-    SCHEMA_VERSION,
-    TERMINATIONS,
-    Record,
-    RecordSchemaError,
-    parse_record,
-)
-from simulator.records.migrate import NewerRecordError
+from simulator.infra.files import LineAppender, json_lines, line_problem, open_regular, read_regular, write_atomic
 from simulator.models.usage import Usage
+from simulator.records import ROLES, SCHEMA_VERSION, TERMINATIONS, Record, RecordSchemaError, parse_record
+from simulator.records.migrate import NewerRecordError
 
 
 def message(role: str, content: str, turn: int, **extra: Any) -> dict[str, Any]:
@@ -134,7 +121,7 @@ class TranscriptWriter:
     def close(self) -> None:
         self._out.close()
 
-    def __enter__(self) -> "TranscriptWriter":
+    def __enter__(self) -> TranscriptWriter:
         return self
 
     def __exit__(self, *_: Any) -> None:
@@ -142,8 +129,10 @@ class TranscriptWriter:
 
 
 REJECTED = "transcripts.rejected.jsonl"  # beside transcripts.jsonl: damaged lines a resumed run set aside
-REPAIR = (f"delete that line, or run the same `crmarena run` command: it moves damaged lines to {REJECTED} "
-          "and plays their episodes again")
+REPAIR = (
+    f"delete that line, or run the same `crmarena run` command: it moves damaged lines to {REJECTED} "
+    "and plays their episodes again"
+)
 
 
 def record_problem(data: dict[str, Any]) -> str:
@@ -173,6 +162,7 @@ def scan_records(path: str | Path, skip_damaged: bool = False) -> Iterator[tuple
         except RecordSchemaError as exc:
             return str(exc)
         return ""
+
     try:
         for start, _ in json_lines(path, check=check, fix=REPAIR, skip_damaged=skip_damaged):
             yield start, read.pop()
@@ -214,5 +204,7 @@ def repair_records(path: Path) -> str:
         write_atomic(rejected, [old, *(raw for n, raw in enumerate(fh, 1) if n in moved)])
         fh.seek(0)
         write_atomic(path, (raw for n, raw in enumerate(fh, 1) if n not in moved))
-    return (f"{path}: {len(bad)} damaged line(s) (line {', '.join(map(str, bad[:10]))}"
-            f"{', ...' if len(bad) > 10 else ''}) moved to {rejected}; their episodes are played again")
+    return (
+        f"{path}: {len(bad)} damaged line(s) (line {', '.join(map(str, bad[:10]))}"
+        f"{', ...' if len(bad) > 10 else ''}) moved to {rejected}; their episodes are played again"
+    )

@@ -38,12 +38,12 @@ UNKNOWN = Metric("", "")  # the traits of a name that is no metric: none
 
 def traits(name: str | None) -> Metric:
     """The metric named `name`, or UNKNOWN (no trait) for a name that is none (hand-made records)."""
-    return METRICS.get(name, UNKNOWN)  # type: ignore[arg-type]
+    return METRICS.get(name, UNKNOWN) if name is not None else UNKNOWN
 
 
 def metric(name: str | None) -> Metric:
     """The metric named `name`; ValueError naming the known ones otherwise."""
-    try:
-        return METRICS[name]  # type: ignore[index]
-    except KeyError:
-        raise ValueError(f"unknown metric {name!r} (one of {', '.join(METRICS)})") from None
+    found = METRICS.get(name) if name is not None else None
+    if found is None:
+        raise ValueError(f"unknown metric {name!r} (one of {', '.join(METRICS)})")
+    return found

@@ -13,11 +13,12 @@ and never `legitimate`) and does what a weak agent does:
   `territory` knob at hard: the hop a first query does not make);
 - the text types fetch the records the question points at with the obvious filter (an
   opportunity by a LIKE on its name, the first match; an article by title, public or not; the
-  customer's orders of that day, whatever their status; each message of a case on its own) and
+  customer's orders of that day, whatever their status; each message of a case on its own; the
+  calls of an account's deals for the lead converted into it) and
   read them with the type's own text grammar (simulator/crm/generator), as a careful reader would:
   a level that only adds retrieval traps then shows in its score;
 - quote_approval and invalid_config read the quote's lines and the rule articles they mention (a
-  quote named through its opportunity: the opportunity's first quote, whatever its status);
+  quote named through its opportunity or account: that record's first quote, whatever its status);
 - the routing types apply the first criterion of the rule and take the first agent on a tie;
 - the confidentiality types check entitlement one lookup deep (the article's visibility, the
   order's or case's account, the requester's profile) on the first record the person names (an
@@ -298,7 +299,15 @@ def activity_priority(c: Context) -> Answer:
 
 
 def lead_qualification(c: Context) -> Answer:
-    return unmet_factors("\n".join(transcripts(c, f"LeadId__c = {q(c.params['lead_id'])}"))) or None
+    """The lead's calls (a lead named through the account it became: the calls of that account's deals)."""
+    if "lead_id" in c.params:
+        where = f"LeadId__c = {q(c.params['lead_id'])}"
+    else:
+        found = rows(c.tools, f"SELECT Id FROM Account WHERE Name = {q(c.params['account'])} LIMIT 1")
+        if not found:
+            return None
+        where = f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {q(found[0]['Id'])})"
+    return unmet_factors("\n".join(transcripts(c, where))) or None
 
 
 def sales_insight_mining(c: Context) -> Answer:
@@ -399,13 +408,14 @@ def case_routing(c: Context) -> Answer:
 
 
 def quote_id(c: Context) -> str | None:
-    """The quote named: its Id, or the first quote of the opportunity named (any status)."""
+    """The quote named: its Id, or the first quote of the opportunity or account named (any status)."""
     if "quote_id" in c.params:
         return c.params["quote_id"]
+    table = "Opportunity" if "opportunity" in c.params else "Account"
     found = rows(
         c.tools,
-        f"SELECT Id FROM Quote WHERE OpportunityId IN (SELECT Id FROM Opportunity WHERE Name = "
-        f"{q(c.params['opportunity'])}) LIMIT 1",
+        f"SELECT Id FROM Quote WHERE {table}Id IN (SELECT Id FROM {table} WHERE Name = "
+        f"{q(c.params[table.lower()])}) LIMIT 1",
     )
     return found[0]["Id"] if found else None
 

@@ -20,10 +20,16 @@ from ..base import Draw, OracleError, TaskGenerator, soql_string
 from ..registry import register
 
 BANT = ("Budget", "Authority", "Need", "Timeline")
+# how a person names a lead through the account it became (the `via_account` knob), not by its Id
+LEAD_BY_ACCOUNT = 'the lead we converted into the account "{name}"'
 CHECKED_STATUSES = ("Needs Review", "In Review")
 CHECKED_SQL = "('Needs Review', 'In Review')"  # CHECKED_STATUSES in a SOQL or SQL IN clause
-# how a person names a checked quote through its deal (the `via_opportunity` knob), not by its Id
-QUOTE_BY_OPPORTUNITY = 'the latest quote awaiting review on the "{name}" opportunity'
+# how a person names a checked quote through a record of it, not by its Id, per knob: the record's
+# object, the Quote field that points at it, and the words
+QUOTE_THROUGH = {
+    "via_opportunity": ("Opportunity", "OpportunityId", 'the latest quote awaiting review on the "{name}" opportunity'),
+    "via_account": ("Account", "AccountId", 'the latest quote awaiting review for the account "{name}"'),
+}
 
 
 def parse_summary(summary: str, kinds: tuple[str, ...]) -> dict | None:
@@ -174,23 +180,65 @@ class LeadQualification(TaskGenerator):
                 groups.setdefault((not unmet[lead], status), []).append((lead, unmet[lead]))
         return groups
 
+    @cached_property
+    def _converted(self) -> dict[bool, list[tuple[str, list[str]]]]:
+        """[(lead, unmet factors)] of the called leads converted into an account with a unique
+        name (the `via_account` knob), by every factor met?"""
+        unmet = self.labels("bant_unmet")
+        groups: dict[bool, list[tuple[str, list[str]]]] = {True: [], False: []}
+        for (lead,) in self.sql(
+            "SELECT l.Id FROM Lead l JOIN Account a ON a.Id = l.ConvertedAccountId "
+            "WHERE a.Name IN (SELECT Name FROM Account GROUP BY Name HAVING COUNT(*) = 1) ORDER BY l.Id"
+        ):
+            if lead in unmet:
+                groups[not unmet[lead]].append((lead, unmet[lead]))
+        return groups
+
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
+        share = self.knob("via_account")  # a share of 0 draws nothing more from `rng`
+        if share and rng.random() < share:
+            return self._draw_converted(rng, want_none)
         # the Status first, alike for both answers: converted leads are mostly qualified, so a
         # draw by lead would let the Status give the answer away
         statuses = sorted(status for qualified, status in self._leads if qualified == want_none)
         if not statuses:
             return None
         lead_id, factors = rng.choice(self._leads[want_none, rng.choice(statuses)])
-        return Draw({"lead_id": lead_id}, {"lead_id": lead_id}, [f for f in BANT if f in factors] or None)
+        return Draw({"lead_id": lead_id}, {"lead": f"lead {lead_id}"}, [f for f in BANT if f in factors] or None)
+
+    def _draw_converted(self, rng: random.Random, want_none: bool) -> Draw | None:
+        """A lead named through the account it was converted into: the agent goes Account -> Lead
+        (ConvertedAccountId) -> its call; the account's own deal calls are not the lead's."""
+        pool = self._converted[want_none]
+        if not pool:
+            return None
+        lead_id, factors = rng.choice(pool)
+        ((name,),) = self.sql(
+            "SELECT a.Name FROM Lead l JOIN Account a ON a.Id = l.ConvertedAccountId WHERE l.Id = ?", (lead_id,)
+        )
+        lead = LEAD_BY_ACCOUNT.format(name=name)
+        return Draw({"account": name}, {"lead": lead}, [f for f in BANT if f in factors] or None)
+
+    def _lead(self, tools: CrmTools, params: dict) -> str:
+        """The Id of the lead meant: the one given, or the lead converted into the account named."""
+        if "account" not in params:
+            return params["lead_id"]
+        account = self.soql(tools, f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])}")
+        if len(account) != 1:
+            raise OracleError(f"account {params['account']!r} matched {len(account)} records")
+        leads = self.soql(tools, f"SELECT Id FROM Lead WHERE ConvertedAccountId = {soql_string(account[0]['Id'])}")
+        if len(leads) != 1:
+            raise OracleError(f"account {params['account']!r} was converted from {len(leads)} leads")
+        return leads[0]["Id"]
 
     def solve(self, tools: CrmTools, params: dict) -> list[str] | None:
+        lead = self._lead(tools, params)
         calls = self.soql(
             tools,
-            "SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c "
-            f"WHERE LeadId__c = {soql_string(params['lead_id'])} LIMIT 100",
+            f"SELECT Id, TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = {soql_string(lead)} LIMIT 100",
         )
         if not calls:
-            raise OracleError(f"lead {params['lead_id']} has no call transcript")
+            raise OracleError(f"lead {lead} has no call transcript")
         body = "\n".join(c["TranscriptBody__c"] or "" for c in calls)
         return unmet_factors(body) or None
 
@@ -206,6 +254,7 @@ class CheckedQuoteTask(TaskGenerator):
     the articles (oracle), and when a quote's lines violate one."""
 
     label_kind: str
+    through: str  # the QUOTE_THROUGH knob of the type's hard
 
     @staticmethod
     def violations(lines: list[Line], rules: list[dict]) -> set[str]:
@@ -256,17 +305,18 @@ class CheckedQuoteTask(TaskGenerator):
         return clean, bad
 
     @cached_property
-    def _via_opportunity(self) -> tuple[list[str], list[tuple[str, str]]]:
-        """The pools of `_pools` cut to the quotes a person can name through their opportunity (the
-        `via_opportunity` knob): each the latest checked quote of an opportunity with a unique name
+    def _named_through(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """The pools of `_pools` cut to the quotes a person can name through their opportunity or
+        account (the `through` knob): each the latest checked quote of a record with a unique name
         whose first stored quote (what a look-up with no filter and no order lists first) is another
         quote that violates other rules (a distractor that only the Status and the date rule out)."""
+        table, field, _ = QUOTE_THROUGH[self.through]
         behind = latest_behind_first(
             [
-                (quote, opp, status in CHECKED_STATUSES, stored)
-                for quote, opp, status, stored in self.sql(
-                    "SELECT q.Id, q.OpportunityId, q.Status, q.rowid FROM Quote q "
-                    "JOIN Opportunity o ON o.Id = q.OpportunityId WHERE o.Name IN (SELECT Name FROM Opportunity GROUP BY Name HAVING COUNT(*) = 1) "
+                (quote, record, status in CHECKED_STATUSES, stored)
+                for quote, record, status, stored in self.sql(
+                    f'SELECT q.Id, q.{field}, q.Status, q.rowid FROM Quote q JOIN "{table}" r ON r.Id = q.{field} '
+                    f'WHERE r.Name IN (SELECT Name FROM "{table}" GROUP BY Name HAVING COUNT(*) = 1) '
                     "ORDER BY q.CreatedDate, q.Id"
                 )
             ]
@@ -276,35 +326,36 @@ class CheckedQuoteTask(TaskGenerator):
         return [q for q in clean if q in misled], [(q, a) for q, a in bad if q in misled]
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        share = self.knob("via_opportunity")  # a share of 0 draws nothing more from `rng`
-        via_opportunity = bool(share) and rng.random() < share
-        drawn = draw_from_pools(
-            rng, want_none, *(self._via_opportunity if via_opportunity else self._pools), "quote_id"
-        )
+        share = self.knob(self.through)  # a share of 0 draws nothing more from `rng`
+        through = bool(share) and rng.random() < share
+        drawn = draw_from_pools(rng, want_none, *(self._named_through if through else self._pools), "quote_id")
         if drawn is None:
             return None
         quote = drawn.params["quote_id"]
-        if not via_opportunity:
+        if not through:
             return Draw(drawn.params, {"quote": f"quote {quote}"}, drawn.answer)
+        table, field, words = QUOTE_THROUGH[self.through]
         ((name,),) = self.sql(
-            "SELECT o.Name FROM Quote q JOIN Opportunity o ON o.Id = q.OpportunityId WHERE q.Id = ?", (quote,)
+            f'SELECT r.Name FROM Quote q JOIN "{table}" r ON r.Id = q.{field} WHERE q.Id = ?', (quote,)
         )
-        return Draw({"opportunity": name}, {"quote": QUOTE_BY_OPPORTUNITY.format(name=name)}, drawn.answer)
+        return Draw({table.lower(): name}, {"quote": words.format(name=name)}, drawn.answer)
 
     def _quote(self, tools: CrmTools, params: dict) -> str:
         """The Id of the checked quote the person means: the one given, or the latest checked
-        quote of the opportunity they name."""
-        if "opportunity" in params:
-            opp = self.soql(tools, f"SELECT Id FROM Opportunity WHERE Name = {soql_string(params['opportunity'])}")
-            if len(opp) != 1:
-                raise OracleError(f"opportunity {params['opportunity']!r} matched {len(opp)} records")
+        quote of the opportunity or account they name."""
+        table, field, _ = QUOTE_THROUGH[self.through]
+        if table.lower() in params:
+            name = params[table.lower()]
+            found = self.soql(tools, f"SELECT Id FROM {table} WHERE Name = {soql_string(name)}")
+            if len(found) != 1:
+                raise OracleError(f"{table.lower()} {name!r} matched {len(found)} records")
             quotes = self.soql(
                 tools,
-                f"SELECT Id FROM Quote WHERE OpportunityId = {soql_string(opp[0]['Id'])} "
+                f"SELECT Id FROM Quote WHERE {field} = {soql_string(found[0]['Id'])} "
                 f"AND Status IN {CHECKED_SQL} ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
             )
             if not quotes:
-                raise OracleError(f"opportunity {params['opportunity']!r} has no checked quote")
+                raise OracleError(f"{table.lower()} {name!r} has no checked quote")
             return quotes[0]["Id"]
         quote = self.soql(tools, f"SELECT Id, Status FROM Quote WHERE Id = {soql_string(params['quote_id'])}")
         if not quote or quote[0]["Status"] not in CHECKED_STATUSES:
@@ -333,6 +384,7 @@ class QuoteApproval(CheckedQuoteTask):
 
     name = "quote_approval"
     label_kind = "pricing_rule"
+    through = "via_opportunity"
 
     @staticmethod
     def violations(lines: list[Line], rules: list[dict]) -> set[str]:
@@ -354,6 +406,7 @@ class InvalidConfig(CheckedQuoteTask):
 
     name = "invalid_config"
     label_kind = "config_rule"
+    through = "via_account"  # an opportunity's quote versions share their lines: its account's do not
 
     @staticmethod
     def violations(lines: list[Line], rules: list[dict]) -> set[str]:

@@ -42,6 +42,18 @@ def best_candidate(scores: Scores) -> str | None:
     return ranked[0][0]
 
 
+def settle(candidates: list[str], criteria: list[Callable[[], dict[str, int]]]) -> str | None:
+    """The one candidate that `criteria` (each a query giving scores, larger better, 0 when absent)
+    pick in order, each asked only while several candidates still tie; None if a tie remains."""
+    for criterion in criteria:
+        if len(candidates) <= 1:
+            break
+        score = criterion()
+        top = max(score.get(u, 0) for u in candidates)
+        candidates = [u for u in candidates if score.get(u, 0) == top]
+    return candidates[0] if len(candidates) == 1 else None
+
+
 def count_map(rows: list[dict], key: str = "OwnerId") -> dict[str, int]:
     """{owner: n} from aggregate SOQL rows with a `n` alias."""
     return {r[key]: r["n"] for r in rows}
@@ -193,19 +205,23 @@ class CaseRouting(RoutingTask):
         ]
         issue = reported_issue(case["Description"], self.fetch_all(tools, "SELECT Id, Name FROM Issue__c"))
         closed = f"SELECT OwnerId, COUNT(Id) n FROM Case WHERE {window.soql('ClosedDate')} AND {{}} GROUP BY OwnerId"
-        by_issue = count_map(self.soql(tools, closed.format(f"IssueId__c = '{issue}'")))
         product = (case.get("OrderItemId__r") or {}).get("Product2Id")
-        by_product = (
-            count_map(self.soql(tools, closed.format(f"OrderItemId__r.Product2Id = '{product}'"))) if product else {}
-        )
-        open_cases = count_map(
-            self.soql(
-                tools,
-                f"SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null AND Id != '{case_id}' GROUP BY OwnerId",
-            )
-        )
         agents = [r["Id"] for r in self.fetch_all(tools, "SELECT Id FROM User", f"ProfileId = '{SERVICE_PROFILE}'")]
-        best = best_candidate({u: (by_issue.get(u, 0), by_product.get(u, 0), -open_cases.get(u, 0)) for u in agents})
+        open_sql = (
+            f"SELECT OwnerId, COUNT(Id) n FROM Case WHERE ClosedDate = null AND Id != '{case_id}' GROUP BY OwnerId"
+        )
+        best = settle(
+            agents,
+            [
+                lambda: count_map(self.soql(tools, closed.format(f"IssueId__c = '{issue}'"))),
+                lambda: (
+                    count_map(self.soql(tools, closed.format(f"OrderItemId__r.Product2Id = '{product}'")))
+                    if product
+                    else {}
+                ),
+                lambda: {u: -n for u, n in count_map(self.soql(tools, open_sql)).items()},
+            ],
+        )
         if best is None:
             raise OracleError(f"no single agent to route case {case_id} to")
         return assign(tools, tools.assign_case, case_id, best)
@@ -318,23 +334,21 @@ class LeadRouting(RoutingTask):
             tools, "SELECT Id, UserId FROM UserTerritory2Association", f"Territory2Id IN {id_list(territories)}"
         )
         agents = sorted({r["UserId"] for r in links})
-        accepted = count_map(
-            self.soql(
-                tools,
-                f"SELECT OwnerId, COUNT(Id) n FROM Quote WHERE Status = 'Accepted' AND {window.soql('CreatedDate')} "
-                f"AND OwnerId IN {id_list(agents)}{scope} GROUP BY OwnerId",
-            )
+        accepted = (
+            f"SELECT OwnerId, COUNT(Id) n FROM Quote WHERE Status = 'Accepted' AND {window.soql('CreatedDate')} "
+            f"AND OwnerId IN {id_list(agents)}{scope} GROUP BY OwnerId"
         )
-        best = best_candidate({u: (accepted.get(u, 0),) for u in agents})
-        if best is None:  # a tie on accepted quotes: the open leads decide it
-            open_leads = count_map(
-                self.soql(
-                    tools,
-                    f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN {id_list(list(OPEN_LEAD_STATUSES))} "
-                    f"AND Id != '{lead_id}' AND OwnerId IN {id_list(agents)} GROUP BY OwnerId",
-                )
-            )
-            best = best_candidate({u: (accepted.get(u, 0), -open_leads.get(u, 0)) for u in agents})
+        open_leads = (
+            f"SELECT OwnerId, COUNT(Id) n FROM Lead WHERE Status IN {id_list(list(OPEN_LEAD_STATUSES))} "
+            f"AND Id != '{lead_id}' AND OwnerId IN {id_list(agents)} GROUP BY OwnerId"
+        )
+        best = settle(
+            agents,
+            [
+                lambda: count_map(self.soql(tools, accepted)),
+                lambda: {u: -n for u, n in count_map(self.soql(tools, open_leads)).items()},
+            ],
+        )
         if best is None:
             raise OracleError(f"no single agent to route lead {lead_id} to")
         return assign(tools, tools.assign_lead, lead_id, best)

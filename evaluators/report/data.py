@@ -298,7 +298,8 @@ def _success(summary: Summary) -> list[tuple[str, Table]]:
 def _difficulty(levels: typed.Difficulty | dict[str, Any]) -> Difficulty | None:
     """The by-difficulty tables (`levels`: the summary's `difficulty`, stats.by_difficulty, {} for one
     level): which task types they count and which they leave out and why, success, the oracle's mean
-    tool calls and the naive solver's success per level (what each level asks), every type per level."""
+    tool calls and, where the run recorded it, the naive solver's success per level (what each level
+    asks), every type per level."""
     if not isinstance(levels, typed.Difficulty):
         return None
     counted, alike = levels.counted, levels.alike
@@ -313,16 +314,19 @@ def _difficulty(levels: typed.Difficulty | dict[str, Any]) -> Difficulty | None:
             + "."
         )
 
+    # the naive solver's figures where the run recorded them (instances made before it have none)
+    naive = any(c.naive is not None for c in levels.by_level.values())
+
     def cell(c: typed.LevelCell | None) -> str:
-        n, rate, calls, naive = (c.n, c.rate, c.oracle_calls, c.naive) if c else (None, None, None, None)
-        return f"{pct(rate, 1)} of {num(n)}, {num(calls, 1)} calls, naive {pct(naive, 1)}"
+        n, rate, calls, solved = (c.n, c.rate, c.oracle_calls, c.naive) if c else (None, None, None, None)
+        return f"{pct(rate, 1)} of {num(n)}, {num(calls, 1)} calls" + (f", naive {pct(solved, 1)}" if naive else "")
 
     return Difficulty(
         notes,
         Table(
-            ["difficulty", "n", "success", "mean oracle calls", "naive solver success"],
+            ["difficulty", "n", "success", "mean oracle calls", *(["naive solver success"] if naive else [])],
             [
-                [name, num(c.n), pct(c.rate, 1), num(c.oracle_calls, 1), pct(c.naive, 1)]
+                [name, num(c.n), pct(c.rate, 1), num(c.oracle_calls, 1), *([pct(c.naive, 1)] if naive else [])]
                 for name, c in levels.by_level.items()
             ],
         ),

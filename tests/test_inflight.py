@@ -197,7 +197,9 @@ def test_a_local_4_wide_server_gets_4_calls_at_once_through_the_client(fake_open
     spec = _local(fake_openai)
     assert spec.measure_concurrency and spec.max_concurrency > 4
     limit = asyncio.run(_ask_many(spec, callers=16, each=3))  # 48 requests: rounds of 1, 2, 4 (8, then 4..6)
-    assert limit.cap >= 4 and fake_openai.most_at_once == 4
+    # The server got 4 at once. The cap the rounds end on is at most one below its width: a round whose
+    # time per request reads just over RISEN (a loaded machine's jitter) cuts 5 to int(5 / 1.5x) = 3.
+    assert fake_openai.most_at_once == 4 and limit.cap >= 3
     assert len(fake_openai.requests) == 48
 
 

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from loguru import logger
+
 from simulator.infra.secrets import redact, redact_data
 from simulator.models.cache import cache_dir
 from simulator.runs.episode import Planned
@@ -28,24 +30,25 @@ from .parent_death import die_with
 from .play import ExecutorError, PlaySettings, RefusalWatch, check_players, play_one, share
 
 
-def _open_org(key: str, driver_path: str, image_ref: Any) -> Org:
-    """The org `key` on this node: the driver's own file when this node sees it, else the org
-    image from the object store, written once per node to the user cache."""
+def _open_org(key: str, driver_path: str, image_ref: Any) -> tuple[Org, str]:
+    """The org `key` on this node, and where it came from: `file` (the driver's own file, when
+    this node sees it), `copy` (this node's copy in the user cache) or `object store` (the org
+    image fetched once and written as this node's copy)."""
     copy = cache_dir() / "ray-orgs" / f"{key}.sqlite"
-    for path in (Path(driver_path), copy):
+    for source, path in (("file", Path(driver_path)), ("copy", copy)):
         try:
             org = Org(path) if path.is_file() else None
         except OrgFileError:
             org = None
         if org is not None and org.meta.content_hash == key:
-            return org
+            return org, source
     import ray
 
     copy.parent.mkdir(parents=True, exist_ok=True)
     part = copy.with_suffix(f".{os.getpid()}.part")
     part.write_bytes(ray.get(image_ref))
     os.replace(part, copy)  # atomic: actors of one node never see half a file
-    return Org(copy)
+    return Org(copy), "object store"
 
 
 class RemoteCache:
@@ -83,17 +86,23 @@ class EpisodeActor:
             die_with(driver[1])  # on the driver's node: end with it at once (elsewhere Ray's own 1-2 s)
         setup_logging()  # retries and give-ups are logged here too (Ray forwards them to the driver)
         self.settings = settings
-        self.orgs = {key: _open_org(key, path, ref[0]) for key, (path, ref) in orgs.items()}
+        opened = {key: _open_org(key, path, ref[0]) for key, (path, ref) in orgs.items()}
+        self.orgs = {key: org for key, (org, _) in opened.items()}
+        self.placement = {
+            "node": ray.get_runtime_context().get_node_id(),
+            "orgs": {key: source for key, (_, source) in opened.items()},
+        }
         self.cache = RemoteCache(cache_actor) if cache_actor is not None else None
 
-    def problem(self) -> str:
-        """Why this node cannot play the run ("" if it can): a model client that cannot be built
-        (a key variable unset here), an agent or user that cannot be made (a plug-in not installed)."""
+    def problem(self) -> tuple[str, dict]:
+        """Why this node cannot play the run ("" if it can: a model client that cannot be built
+        (a key variable unset here), an agent or user that cannot be made (a plug-in not installed)),
+        and where this actor is: its node and where each org came from (see `_open_org`)."""
         try:
             check_players(self.settings)
         except Exception as exc:  # reported by the driver as text: not every exception survives pickling
-            return redact(f"{type(exc).__name__}: {exc}")
-        return ""
+            return redact(f"{type(exc).__name__}: {exc}"), self.placement
+        return "", self.placement
 
     async def play(self, planned_spec, org_key: str) -> dict:
         """The episode's record, redacted here: this node's keys may not be the driver's."""
@@ -152,8 +161,8 @@ _SETUP_TIMEOUT = 300  # seconds for the actors to start and load the orgs
 
 
 def _actors(settings: PlaySettings, planned: Iterable[Planned]):
-    """The episode actors, the cache actor (or None) and the org images they were given
-    (kept referenced for the whole run), all ready to play."""
+    """The episode actors, the node of each, the cache actor (or None) and the org images they
+    were given (kept referenced for the whole run), all ready to play."""
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -179,7 +188,7 @@ def _actors(settings: PlaySettings, planned: Iterable[Planned]):
     )
     actors: list[Any] = [remote.remote(settings, shipped, cache, _driver()) for _ in range(count)]  # (handles)
     checks = [a.problem.remote() for a in actors]
-    done, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
+    _, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
     if waiting:
         raise ExecutorError(
             f"{len(waiting)} of {count} Ray actors did not start within {_SETUP_TIMEOUT} s "
@@ -187,12 +196,17 @@ def _actors(settings: PlaySettings, planned: Iterable[Planned]):
             "lower `workers`, or free the cluster"
         )
     try:
-        problems = [text for text in ray.get(done) if text]
+        answers = ray.get(checks)
     except ray.exceptions.RayError as exc:
         raise ExecutorError(f"a Ray actor failed to start: {_reason(exc)}") from None
+    problems = [text for text, _ in answers if text]
     if problems:
         raise ExecutorError(f"a Ray node cannot play this run: {problems[0]}")
-    return actors, cache, shipped
+    nodes = [placement["node"] for _, placement in answers]
+    logger.info(f"Ray: {count} actors on {len(set(nodes))} nodes")
+    for i, (_, placement) in enumerate(answers):
+        logger.debug(f"Ray actor {i} on node {placement['node']}: orgs {placement['orgs']}")
+    return actors, nodes, cache, shipped
 
 
 def play_ray(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[[dict], None]) -> None:
@@ -202,8 +216,8 @@ def play_ray(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[
 
     started, cache = _connect(settings.address), None
     try:
-        actors, cache, _images = _actors(settings, planned)
-        failures = _gather(settings, planned, actors, emit)
+        actors, nodes, cache, _images = _actors(settings, planned)
+        failures = _gather(settings, planned, actors, nodes, emit)
     finally:
         if cache is not None:
             ray.get(cache.close.remote())
@@ -217,29 +231,36 @@ def play_ray(settings: PlaySettings, planned: Iterable[Planned], emit: Callable[
 
 
 def _gather(
-    settings: PlaySettings, planned: Iterable[Planned], actors: list, emit: Callable[[dict], None]
+    settings: PlaySettings, planned: Iterable[Planned], actors: list, nodes: list[str], emit: Callable[[dict], None]
 ) -> list[str]:
     """Keep `settings.concurrency` episodes in flight, each on the least busy live actor; emit records
-    as they come. An episode whose actor died (its node lost, its process killed) is played
-    again on another actor, once; a refusal no retry fixes stops new episodes (ExecutorError
-    once those in flight are in). Returns what failed; everything else is emitted."""
+    as they come. An episode lost with its actor (its node lost, its process killed) is played
+    again once, on an actor of another node if one is left: a record that never reached this
+    process is never written, so each episode is written once. A refusal no retry fixes stops
+    new episodes (ExecutorError once those in flight are in). Returns what failed; everything
+    else is emitted."""
     import ray
-    from ray.exceptions import ActorDiedError, ActorUnavailableError, RayError
+    from ray.exceptions import ActorDiedError, ActorUnavailableError, NodeDiedError, ObjectLostError, RayError
 
+    lost_with_node = (ActorDiedError, ActorUnavailableError, NodeDiedError, ObjectLostError)
     load = [0] * len(actors)
     pending: dict[Any, tuple[Planned, int]] = {}
     todo, failures = iter(planned), []
-    again: list[Planned] = []
+    again: list[tuple[Planned, str]] = []  # (episode, the node it was lost on)
     tried_again: set[str] = set()
     dead: set[int] = set()
     watch = RefusalWatch(emit, threading.Event())
 
+    def actor(avoid: str | None) -> int:
+        live = [i for i in range(len(actors)) if i not in dead]
+        return min([i for i in live if nodes[i] != avoid] or live, key=load.__getitem__)
+
     def submit() -> None:
         while len(pending) < settings.concurrency and len(dead) < len(actors) and not watch.flag.is_set():
-            p = again.pop() if again else next(todo, None)
+            p, avoid = again.pop() if again else (next(todo, None), None)
             if p is None:
                 return
-            i = min((i for i in range(len(actors)) if i not in dead), key=load.__getitem__)
+            i = actor(avoid)
             pending[actors[i].play.remote(p.spec, p.org.meta.content_hash)] = (p, i)
             load[i] += 1
 
@@ -251,20 +272,22 @@ def _gather(
             load[i] -= 1
             try:
                 record = ray.get(ref)
-            except (ActorDiedError, ActorUnavailableError) as exc:
+            except lost_with_node as exc:
                 dead.add(i)
                 if p.spec.episode_id not in tried_again:
+                    logger.warning(f"episode {p.spec.episode_id} lost on Ray node {nodes[i]}: playing it again")
                     tried_again.add(p.spec.episode_id)
-                    again.append(p)
+                    again.append((p, nodes[i]))
                 else:
                     failures.append(_failure(p, exc))
                 continue
             except RayError as exc:
                 failures.append(_failure(p, exc))
                 continue
+            logger.debug(f"episode {p.spec.episode_id} played on Ray node {nodes[i]}")
             watch.emit(record)
         submit()
-    rest = [*again, *todo]
+    rest = [*(p for p, _ in again), *todo]
     watch.check(len(rest) + len(failures))
     failures += [_failure(p, "no live actor left") for p in rest]
     return failures

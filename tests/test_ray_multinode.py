@@ -1,0 +1,180 @@
+"""The Ray executor across nodes: a head and two worker nodes on this machine
+(`ray.cluster_utils.Cluster`), a sweep over two orgs spread across them, a worker node
+killed mid-run whose episodes are played elsewhere exactly once, and a resume that plays
+nothing twice."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections import Counter
+
+import pytest
+import yaml
+
+from simulator.cli import main
+from simulator.runs.transcript import read_records
+from tests.conftest import TEST_SCALE, small_org_cache
+from tests.test_run import _config
+
+ray = pytest.importorskip("ray", reason="the Ray executor's tests need the `ray` extra (part of `test`)")
+
+NODE = {"num_cpus": 1, "object_store_memory": 80 * 2**20}  # small: the machine is shared
+FAST_DEATH = {"health_check_period_ms": 500, "health_check_failure_threshold": 3}  # a lost node noticed in ~2 s
+
+HANGING_AGENT = '''
+import asyncio
+from pathlib import Path
+
+import ray
+
+from simulator.agents.oracle import OracleAgent
+
+
+class HangsOnNode(OracleAgent):
+    """The oracle, except on the Ray node `node`: there it marks `marker` and never answers
+    (its episodes are in flight when the test kills that node)."""
+
+    def __init__(self, node, marker):
+        super().__init__()
+        self.node, self.marker = node, Path(marker)
+
+    async def respond(self, user_message, turn):
+        if ray.get_runtime_context().get_node_id() == self.node:
+            self.marker.touch()
+            await asyncio.sleep(3600)
+        return await super().respond(user_message, turn)
+'''
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory, org_paths):
+    """A head and two worker nodes (`node_a`, `node_b`: custom resources), one CPU each. Their
+    workers inherit this environment: the test's plug-in agent and a run cache holding the
+    session's two small orgs, as each machine of a cluster would have them."""
+    from ray.cluster_utils import Cluster
+
+    from simulator.runs.run import org_cache_name
+
+    root = tmp_path_factory.mktemp("multinode")
+    (root / "hanging_agent.py").write_text(HANGING_AGENT)
+    with small_org_cache(root, org_paths) as mp:
+        (root / "cache" / "orgs" / org_cache_name("b2c", 7, TEST_SCALE)).symlink_to(org_paths["b2c"])
+        mp.syspath_prepend(str(root))
+        mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(root), os.getcwd(), os.environ.get("PYTHONPATH")])))
+        mp.setenv("RAY_USAGE_STATS_ENABLED", "0")
+        mp.setenv("CRMARENA_LOG_LEVEL", "DEBUG")  # the executor logs the node of each actor and episode
+        started = Cluster(
+            initialize_head=True, head_node_args={**NODE, "include_dashboard": False, "_system_config": FAST_DEATH}
+        )
+        try:
+            nodes = {
+                "head": started.head_node,
+                "a": started.add_node(**NODE, resources={"node_a": 1}),
+                "b": started.add_node(**NODE, resources={"node_b": 1}),
+            }
+            yield started, nodes
+        finally:
+            started.shutdown()
+
+
+def _placements(err: str) -> list[tuple[str, str]]:
+    """(node, the orgs line) of each actor, as the executor logged them."""
+    return re.findall(r"Ray actor \d+ on node (\w+): orgs (.*)", err)
+
+
+def _played_on(err: str) -> dict[str, str]:
+    """episode id -> the node that played it, as the executor logged them."""
+    return dict(re.findall(r"episode (\S+) played on Ray node (\w+)", err))
+
+
+def _kill_when(marker, cluster, node, timeout: float = 120) -> threading.Thread:
+    """A thread that removes `node` from `cluster` as soon as `marker` exists."""
+
+    def kill() -> None:
+        deadline = time.monotonic() + timeout
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if marker.exists():
+            cluster.remove_node(node)
+
+    thread = threading.Thread(target=kill, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.slow
+def test_a_sweep_across_nodes_survives_a_lost_node_and_resumes(tmp_path, cluster, capsys):
+    started, nodes = cluster
+    ids = {name: node.node_id for name, node in nodes.items()}
+    marker = tmp_path / "hung"
+    agent = {"kind": "calibration", "plugin": "hanging_agent:HangsOnNode"}
+    agent["options"] = {"node": ids["b"], "marker": str(marker)}
+    config = _config(
+        tmp_path,
+        orgs=[{"type": "b2b", "seed": 7, "scale": TEST_SCALE}, {"type": "b2c", "seed": 7, "scale": TEST_SCALE}],
+        tasks=["handle_time", "case_routing", "knowledge_qa"],
+        modes=["full", "sharded"],
+        agent=agent,
+        executor="ray",
+        address=started.address,  # the config key; the resume below joins through $RAY_ADDRESS
+        concurrency=3,
+    )
+    killer = _kill_when(marker, started, nodes["b"])
+    assert main(["run", "--config", str(config), "-q"]) == 0
+    killer.join()
+    err = capsys.readouterr().err
+    assert marker.exists() and nodes["b"] not in started.worker_nodes  # node b died with episodes in flight
+
+    placements = _placements(err)
+    assert sorted(node for node, _ in placements) == sorted(ids.values())  # one actor on each node
+    assert all(line.count("'file'") + line.count("'object store'") == 2 for _, line in placements)
+    shipped = Counter(node for node, line in placements for _ in range(line.count("'object store'")))
+    assert all(n <= 2 for n in shipped.values())  # each of the 2 orgs reached each node at most once
+
+    folder = tmp_path / "runs" / "t"
+    records = list(read_records(folder / "transcripts.jsonl"))
+    episodes = [r["episode_id"] for r in records]
+    assert len(episodes) == len(set(episodes)) == 12  # 2 orgs x 3 tasks x 2 modes: none twice, none missing
+    assert all(r["scores"]["rules"]["success"] for r in records)
+    played = _played_on(err)
+    assert set(played) == set(episodes)
+    assert ids["b"] not in played.values() and len(set(played.values())) == 2  # the two live nodes played all
+    lost = re.findall(r"episode (\S+) lost on Ray node (\w+): playing it again", err)
+    assert lost and {node for _, node in lost} == {ids["b"]}  # node b's episodes, played elsewhere
+
+    data = yaml.safe_load(config.read_text())
+    del data["address"]
+    config.write_text(yaml.safe_dump(data))
+    before = (folder / "transcripts.jsonl").read_text()
+    os.environ["RAY_ADDRESS"] = started.address
+    try:
+        assert main(["run", "--config", str(config), "-q"]) == 0
+    finally:
+        del os.environ["RAY_ADDRESS"]
+    assert "0 episodes to run" in capsys.readouterr().err
+    assert (folder / "transcripts.jsonl").read_text() == before  # the resume played nothing again
+
+
+@pytest.mark.slow
+def test_a_node_that_cannot_see_the_org_file_fetches_it_once(tmp_path, cluster, org_paths, monkeypatch):
+    """A node without the driver's org file (another machine) takes the image from the object
+    store once, writes its copy, and opens that copy afterwards."""
+    from simulator.crm.store import Org
+    from simulator.executors.ray_cluster import _open_org
+
+    started, _ = cluster
+    monkeypatch.setenv("CRMARENA_CACHE", str(tmp_path / "node-cache"))
+    org = Org(org_paths["b2c"])
+    ray.init(address=started.address, include_dashboard=False, configure_logging=False)
+    try:
+        image = ray.put(org.image())
+        missing = str(tmp_path / "not-on-this-node.sqlite")
+        first, source = _open_org(org.meta.content_hash, missing, image)
+        assert source == "object store" and first.meta.content_hash == org.meta.content_hash
+        assert _open_org(org.meta.content_hash, missing, image)[1] == "copy"
+        assert _open_org(org.meta.content_hash, str(org.path), image)[1] == "file"
+    finally:
+        ray.shutdown()

@@ -13,6 +13,7 @@ environment (keys are never shipped through Ray). Plug-in agents must be importa
 
 from __future__ import annotations
 
+import fcntl
 import os
 import threading
 from collections.abc import Callable, Iterable
@@ -33,22 +34,32 @@ from .play import ExecutorError, PlaySettings, RefusalWatch, check_players, play
 def _open_org(key: str, driver_path: str, image_ref: Any) -> tuple[Org, str]:
     """The org `key` on this node, and where it came from: `file` (the driver's own file, when
     this node sees it), `copy` (this node's copy in the user cache) or `object store` (the org
-    image fetched once and written as this node's copy)."""
+    image fetched and written as this node's copy, by one actor of the node while the others wait)."""
+    org = _org_at(Path(driver_path), key)
+    if org is not None:
+        return org, "file"
     copy = cache_dir() / "ray-orgs" / f"{key}.sqlite"
-    for source, path in (("file", Path(driver_path)), ("copy", copy)):
-        try:
-            org = Org(path) if path.is_file() else None
-        except OrgFileError:
-            org = None
-        if org is not None and org.meta.content_hash == key:
-            return org, source
-    import ray
-
     copy.parent.mkdir(parents=True, exist_ok=True)
-    part = copy.with_suffix(f".{os.getpid()}.part")
-    part.write_bytes(ray.get(image_ref))
-    os.replace(part, copy)  # atomic: actors of one node never see half a file
-    return Org(copy), "object store"
+    with copy.with_suffix(".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (released as the file closes)
+        org = _org_at(copy, key)
+        if org is not None:
+            return org, "copy"
+        import ray
+
+        part = copy.with_suffix(f".{os.getpid()}.part")
+        part.write_bytes(ray.get(image_ref))
+        os.replace(part, copy)  # atomic: a reader without the lock never sees half a file
+        return Org(copy), "object store"
+
+
+def _org_at(path: Path, key: str) -> Org | None:
+    """The org file at `path` if it is there and holds the org `key`, else None."""
+    try:
+        org = Org(path) if path.is_file() else None
+    except OrgFileError:
+        return None
+    return org if org is not None and org.meta.content_hash == key else None
 
 
 class RemoteCache:

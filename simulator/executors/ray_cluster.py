@@ -4,8 +4,9 @@ This process (the driver) puts each org's SQLite image in Ray's object store onc
 actor per worker (default: one per CPU of the cluster) and keeps `concurrency` episodes in
 flight, each played by `play_one` on an actor's event loop: the very code of the local
 executor, so both give the same records. Records come back one at a time and only this process
-writes the run folder, so resume and `--retry-failed` work as they do locally. With a response
-cache, one actor on the driver's node holds the cache file and serves every other actor.
+writes the run folder, so resume and `--retry-failed` work as they do locally. An episode lost
+with its node is played again on another node, and written once (docs/ray-cluster.md). With a
+response cache, one actor on the driver's node holds the cache file and serves every other actor.
 
 Nodes need this package installed and, for real models, the API key variables set in their
 environment (keys are never shipped through Ray). Plug-in agents must be importable there too.
@@ -105,7 +106,7 @@ class EpisodeActor:
         }
         self.cache = RemoteCache(cache_actor) if cache_actor is not None else None
 
-    def problem(self) -> tuple[str, dict]:
+    def ready(self) -> tuple[str, dict]:
         """Why this node cannot play the run ("" if it can: a model client that cannot be built
         (a key variable unset here), an agent or user that cannot be made (a plug-in not installed)),
         and where this actor is: its node and where each org came from (see `_open_org`)."""
@@ -198,7 +199,7 @@ def _actors(settings: PlaySettings, planned: Iterable[Planned]):
         num_cpus=each, scheduling_strategy="SPREAD", max_concurrency=share(settings.concurrency, count)
     )
     actors: list[Any] = [remote.remote(settings, shipped, cache, _driver()) for _ in range(count)]  # (handles)
-    checks = [a.problem.remote() for a in actors]
+    checks = [a.ready.remote() for a in actors]
     _, waiting = ray.wait(checks, num_returns=len(checks), timeout=_SETUP_TIMEOUT)
     if waiting:
         raise ExecutorError(

@@ -106,7 +106,10 @@ def _kill_when(marker, cluster, node, timeout: float = 120) -> threading.Thread:
 
 
 @pytest.mark.slow
-def test_a_sweep_across_nodes_survives_a_lost_node_and_resumes(tmp_path, cluster, capsys):
+def test_a_sweep_across_nodes_survives_a_lost_node_and_resumes(tmp_path, cluster, capsys, monkeypatch):
+    """12 episodes over two orgs, two actors on each node; node b's episodes hang until the node
+    is removed, then are played on the other nodes; every episode is written once. A resume
+    (the driver killed after 9 records) plays the 3 missing ones; another plays none."""
     started, nodes = cluster
     ids = {name: node.node_id for name, node in nodes.items()}
     marker = tmp_path / "hung"
@@ -144,17 +147,22 @@ def test_a_sweep_across_nodes_survives_a_lost_node_and_resumes(tmp_path, cluster
     lost = re.findall(r"episode (\S+) lost on Ray node (\w+): playing it again", err)
     assert len(lost) >= 2 and {node for _, node in lost} == {ids["b"]}  # node b's episodes, played elsewhere
 
+    lines = (folder / "transcripts.jsonl").read_text().splitlines(keepends=True)
+    (folder / "transcripts.jsonl").write_text("".join(lines[:9]))  # as if the driver was killed after 9
     data = yaml.safe_load(config.read_text())
     del data["address"]
     config.write_text(yaml.safe_dump(data))
-    before = (folder / "transcripts.jsonl").read_text()
-    os.environ["RAY_ADDRESS"] = started.address
-    try:
-        assert main(["run", "--config", str(config), "-q"]) == 0
-    finally:
-        del os.environ["RAY_ADDRESS"]
+    monkeypatch.setenv("RAY_ADDRESS", started.address)  # joined the way a user on a node would
+    assert main(["run", "--config", str(config), "-q", "--workers", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "3 episodes to run" in err and len(_played_on(err)) == 3
+    assert set(_played_on(err).values()) <= {ids["head"], ids["a"]}  # on the cluster, not a new local Ray
+    resumed = (folder / "transcripts.jsonl").read_text().splitlines(keepends=True)
+    assert resumed[:9] == lines[:9] and len(resumed) == 12  # the 3 missing episodes played, nothing twice
+    assert sorted(r["episode_id"] for r in read_records(folder / "transcripts.jsonl")) == sorted(episodes)
+    assert main(["run", "--config", str(config), "-q"]) == 0
     assert "0 episodes to run" in capsys.readouterr().err
-    assert (folder / "transcripts.jsonl").read_text() == before  # the resume played nothing again
+    assert (folder / "transcripts.jsonl").read_text() == "".join(resumed)
 
 
 @pytest.mark.slow

@@ -35,9 +35,7 @@ NO_HOPS = {  # hard adds text to read or a record to tell apart, not a lookup: i
     "confidential_company_knowledge",  # the customer points at the pair's other article
 }
 MEAN_CALLS = "mean hard/standard oracle calls"  # the per-org figure over all types (NOT_YET key "*")
-NOT_YET: dict[str, set[str]] = {  # type -> the figures it does not meet yet (measured 2026-12-06)
-    "invalid_config": {"naive_hard"}  # b2c: too few accounts whose first quote is another deal's
-}
+NOT_YET: dict[str, set[str]] = {}  # type -> the figures it does not meet yet (none since 2026-12-06)
 
 
 def figures(task: str, cells: dict[str, Cell]) -> dict[str, bool]:

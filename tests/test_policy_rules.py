@@ -287,25 +287,74 @@ def _breaks(rule: dict, lines) -> bool:
     return all(p in qty for p in rule["products"])
 
 
+NAMED_BY = {  # instance parameter -> (object, Quote field): hard names a quote through that record
+    "account": ("Account", "AccountId"),
+    "opportunity": ("Opportunity", "OpportunityId"),
+    "owner": ("User", "OwnerId"),
+}
+
+
+def _named_quote(conn, params: dict) -> tuple[str, str | None]:
+    """(the quote an instance poses, the first quote the records named list, any status), resolved
+    in SQL: its Id (no first), or the latest checked quote of the record named by its unique Name,
+    of a customer in the state given where one is."""
+    if "quote_id" in params:
+        return params["quote_id"], None
+    ((param, (table, field)),) = [(k, v) for k, v in NAMED_BY.items() if k in params]
+    assert conn.execute(f'SELECT COUNT(*) FROM "{table}" WHERE Name = ?', (params[param],)).fetchall() == [(1,)]
+    state = params.get("state")
+    named = (
+        f'FROM Quote q JOIN "{table}" r ON r.Id = q.{field} JOIN Account a ON a.Id = q.AccountId '
+        "WHERE r.Name = ? AND (? IS NULL OR a.ShippingState = ?)"
+    )
+    ((latest,),) = conn.execute(
+        f"SELECT q.Id {named} AND q.Status IN ('Needs Review', 'In Review') ORDER BY q.CreatedDate DESC, q.Id DESC LIMIT 1",
+        (params[param], state, state),
+    ).fetchall()
+    ((first,),) = conn.execute(
+        f"SELECT q.Id {named} ORDER BY q.rowid LIMIT 1", (params[param], state, state)
+    ).fetchall()
+    return latest, first
+
+
 @pytest.mark.parametrize("org_name", ["b2b_org", "b2c_org"])
 @pytest.mark.parametrize(
-    "task,kind,label",
-    [("quote_approval", "pricing_rule", "quote_violation"), ("invalid_config", "config_rule", "config_violation")],
+    "task,kind,label,level",
+    [
+        ("quote_approval", "pricing_rule", "quote_violation", "standard"),
+        ("invalid_config", "config_rule", "config_violation", "standard"),
+        (
+            "invalid_config",
+            "config_rule",
+            "config_violation",
+            "hard",
+        ),  # the small orgs' quote_approval supply no 20 at hard
+    ],
 )
-def test_drawn_quote_checks_agree_with_the_rules(request, org_name, task, kind, label):
+def test_drawn_quote_checks_agree_with_the_rules(request, org_name, task, kind, label, level):
+    """The quote each instance poses (named through other records at hard) breaks exactly its answer;
+    at hard, the first quote those records list is another, breaking other rules."""
     org = request.getfixturevalue(org_name)
     conn = org.connect()
     rules = _rules(conn, kind)
     generator_label = dict(
         conn.execute("SELECT record_id, json_extract(value, '$') FROM _truth WHERE kind = ?", (label,)).fetchall()
     )
-    instances = generate_instances(org, 20, types=[task], seed=1)  # the small b2c org yields 29 invalid_config
+    # the small b2c org yields 29 invalid_config
+    instances = generate_instances(org, 20, types=[task], seed=1, difficulty=level)
+    named = []
     for inst in instances:
-        quote = inst.params["quote_id"]
+        quote, first = _named_quote(conn, inst.params)
         broken = sorted(rid for rid, rule in rules.items() if _breaks(rule, _quote_lines(conn, quote)))
         assert broken == ([] if inst.is_none else inst.answer), quote
         assert generator_label.get(quote) == (None if inst.is_none else inst.answer[0]), quote
+        if first is not None:
+            named.append(next(k for k in NAMED_BY if k in inst.params))
+            assert first != quote and broken != sorted(
+                rid for rid, rule in rules.items() if _breaks(rule, _quote_lines(conn, first))
+            ), (quote, first)
     assert len(instances) == 20
+    assert bool(named) == (level == "hard") and (level == "standard" or "owner" in named), named
 
 
 @pytest.mark.slow

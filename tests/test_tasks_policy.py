@@ -3,6 +3,7 @@ whose answers are known by construction, and on the small generated orgs."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -12,7 +13,8 @@ from simulator.crm.generator import calls, threads
 from simulator.crm.generator.articles import config_rule_article, pricing_rule_article
 from simulator.crm.session import OrgSession
 from simulator.crm.tools import CrmTools
-from simulator.tasks.generate import generate_instances
+from simulator.tasks.generate import generate_instances, to_instance
+from simulator.tasks.naive_solver import attempt
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
 from simulator.tasks.validate import validate
@@ -173,11 +175,28 @@ def test_lead_qualification_known_org(tmp_path, org_type):
 # --- quote_approval and invalid_config --------------------------------------------------------
 
 
-def _quote_org(tmp_path, org_type):
-    """Checked quotes with known violations; (org, {quote: pricing answer}, {quote: config answer})."""
+def _add_quote(kit, products, status, *lines, **fields):
+    """A quote with `lines` ((product name, quantity, discount)); its Id."""
+    fields = {"CreatedDate": T0, **fields}
+    q = kit.add("Quote", Name=f"Q{len(kit.rows.get('Quote', [])) + 1}", Status=status, **fields)
+    for name, qty, disc in lines:
+        kit.add(
+            "QuoteLineItem",
+            QuoteId=q,
+            Product2Id=products[name],
+            Quantity=qty,
+            UnitPrice=100.0,
+            Discount=disc,
+            TotalPrice=qty * 100.0 * (1 - disc / 100),
+            CreatedDate=fields["CreatedDate"],
+        )
+    return q
+
+
+def _quote_kit(org_type):
+    """A kit with a sales rep, four products and their rules: (kit, rep, products, {rule: article})."""
     kit = OrgKit(org_type)
     rep = kit.add("User", Name="Sam Seller", ProfileId="Sales Agent")
-    account = kit.add("Account", Name="Acme Corp", OwnerId=rep, CreatedDate=T0)
     products = {
         name: kit.add("Product2", Name=name, Family=family, IsActive=1, CreatedDate=T0)
         for name, family in [
@@ -194,52 +213,42 @@ def _quote_org(tmp_path, org_type):
         kit.label("Knowledge__kav", art, kind, json.dumps(rule))
         return art
 
-    net = rule_article(
-        "pricing_rule", {"kind": "max_discount", "family": "Networking", "max_discount": 15}, pricing_rule_article
-    )
-    soft = rule_article(
-        "pricing_rule", {"kind": "max_discount", "family": "Software", "max_discount": 25}, pricing_rule_article
-    )
-    cap = rule_article(
-        "config_rule", {"kind": "max_quantity", "product": "Delta Vault", "max_quantity": 10}, config_rule_article
-    )
-    excl = rule_article(
-        "config_rule", {"kind": "exclusive", "products": ["Alpha Router", "Beta Switch"]}, config_rule_article
-    )
+    rules = {
+        "net": rule_article(
+            "pricing_rule", {"kind": "max_discount", "family": "Networking", "max_discount": 15}, pricing_rule_article
+        ),
+        "soft": rule_article(
+            "pricing_rule", {"kind": "max_discount", "family": "Software", "max_discount": 25}, pricing_rule_article
+        ),
+        "cap": rule_article(
+            "config_rule", {"kind": "max_quantity", "product": "Delta Vault", "max_quantity": 10}, config_rule_article
+        ),
+        "excl": rule_article(
+            "config_rule", {"kind": "exclusive", "products": ["Alpha Router", "Beta Switch"]}, config_rule_article
+        ),
+    }
+    return kit, rep, products, rules
+
+
+def _quote_org(tmp_path, org_type):
+    """Checked quotes with known violations; (org, {quote: pricing answer}, {quote: config answer})."""
+    kit, rep, products, rules = _quote_kit(org_type)
+    account = kit.add("Account", Name="Acme Corp", OwnerId=rep, CreatedDate=T0)
 
     def quote(status, *lines):
-        q = kit.add(
-            "Quote",
-            Name=f"Q{len(kit.rows.get('Quote', [])) + 1}",
-            AccountId=account,
-            Status=status,
-            OwnerId=rep,
-            CreatedDate=T0,
-        )
-        for name, qty, disc in lines:
-            kit.add(
-                "QuoteLineItem",
-                QuoteId=q,
-                Product2Id=products[name],
-                Quantity=qty,
-                UnitPrice=100.0,
-                Discount=disc,
-                TotalPrice=qty * 100.0 * (1 - disc / 100),
-                CreatedDate=T0,
-            )
-        return q
+        return _add_quote(kit, products, status, *lines, AccountId=account, OwnerId=rep)
 
     pricing, config = {}, {}
     q = quote("Needs Review", ("Alpha Router", 2, 20.0), ("Delta Vault", 10, 30.0))  # 20% > 15% on Networking
-    pricing[q], config[q] = [net], None
+    pricing[q], config[q] = [rules["net"]], None
     q = quote("In Review", ("Gamma Suite", 1, 30.0))  # 30% > 25% on Software
-    pricing[q], config[q] = [soft], None
+    pricing[q], config[q] = [rules["soft"]], None
     q = quote("In Review", ("Alpha Router", 1, 15.0), ("Gamma Suite", 3, 25.0))  # at the caps: fine
     pricing[q], config[q] = None, None
     q = quote("Needs Review", ("Alpha Router", 1, 5.0), ("Beta Switch", 1, 0.0))  # exclusive pair
-    pricing[q], config[q] = None, [excl]
+    pricing[q], config[q] = None, [rules["excl"]]
     q = quote("Needs Review", ("Delta Vault", 6, 0.0), ("Delta Vault", 5, 0.0))  # 11 units > 10 in total
-    pricing[q], config[q] = None, [cap]
+    pricing[q], config[q] = None, [rules["cap"]]
     quote("Draft", ("Gamma Suite", 1, 90.0))  # not checked: never posed
     return kit.build(tmp_path / "o.db"), pricing, config
 
@@ -256,6 +265,54 @@ def test_quote_checks_known_org(tmp_path, org_type, name):
         for d in draws:
             assert d.answer == expected[d.params["quote_id"]]
             assert _solve(name, org, d.params) == d.answer
+
+
+@pytest.mark.parametrize("org_type", ["b2b", "b2c"])
+def test_invalid_config_hard_names_a_quote_by_its_owner_and_state(tmp_path, org_type):
+    """`via_owner`: the latest checked quote of a rep's customers in one state, only where the first
+    quote that rep and state list is another that breaks other rules; the oracle finds it, the
+    naive solver reads that first quote."""
+    kit, sam, products, rules = _quote_kit(org_type)
+    ria = kit.add("User", Name="Ria Rep", ProfileId="Sales Agent")
+    acme, bolt, cora = (
+        kit.add("Account", Name=name, OwnerId=sam, ShippingState=state, CreatedDate=T0)
+        for name, state in (("Acme Corp", "TX"), ("Bolt Inc", "TX"), ("Cora LLC", "OH"))
+    )
+
+    def quote(owner, account, day, status, *lines):
+        return _add_quote(
+            kit,
+            products,
+            status,
+            *lines,
+            AccountId=account,
+            OwnerId=owner,
+            CreatedDate=f"2026-03-0{day}T10:00:00.000+0000",
+        )
+
+    quote(sam, acme, 1, "Accepted", ("Gamma Suite", 1, 0.0))  # Sam's first in TX: breaks nothing
+    quote(sam, bolt, 2, "In Review", ("Delta Vault", 11, 0.0))  # an older checked one
+    quote(sam, bolt, 3, "Needs Review", ("Alpha Router", 1, 0.0), ("Beta Switch", 1, 0.0))  # the latest: excl
+    quote(ria, cora, 1, "Draft", ("Delta Vault", 12, 0.0))  # Ria's first in OH: over the cap
+    quote(ria, cora, 2, "In Review", ("Gamma Suite", 1, 0.0))  # the latest: fine
+    quote(sam, cora, 2, "Needs Review", ("Delta Vault", 12, 0.0))  # Sam's only one in OH: no distractor
+    org = kit.build(tmp_path / "o.db")
+    spec = load_catalog()["invalid_config"]
+    spec = dataclasses.replace(spec, difficulty={**spec.difficulty, "hard": {"via_account": 0, "via_owner": 1}})
+    gen = generator_class("invalid_config")(spec, org.connect(), org.meta, "hard")
+    expected = {("Sam Seller", "TX"): [rules["excl"]], ("Ria Rep", "OH"): None}
+    rng = random.Random(0)
+    for want_none in (False, True):
+        draws = _draws(gen, want_none, n=20)
+        assert {(d.params["owner"], d.params["state"]) for d in draws} == {
+            k for k, a in expected.items() if (a is None) == want_none
+        }
+        for number, d in enumerate(draws, 1):
+            assert d.answer == expected[d.params["owner"], d.params["state"]]
+            assert _solve("invalid_config", org, d.params) == d.answer
+            inst = to_instance(spec, org, d, rng, number, number - 1, "hard")
+            assert f"that {d.params['owner']} prepared for a customer in {d.params['state']}" in inst.query
+            assert not attempt(org, inst).ok
 
 
 # --- the generated orgs -----------------------------------------------------------------------

@@ -18,7 +18,8 @@ and never `legitimate`) and does what a weak agent does:
   read them with the type's own text grammar (simulator/crm/generator), as a careful reader would:
   a level that only adds retrieval traps then shows in its score;
 - quote_approval and invalid_config read the quote's lines and the rule articles they mention (a
-  quote named through its opportunity or account: that record's first quote, whatever its status);
+  quote named through its opportunity, its account, or its owner and the customer's state: the
+  first quote those give, whatever its status);
 - the routing types apply the first criterion of the rule and take the first agent on a tie;
 - the confidentiality types check entitlement one lookup deep (the article's visibility, the
   order's or case's account, the requester's profile) on the first record the person names (an
@@ -48,7 +49,7 @@ from simulator.tasks.base import MONTHS, OracleError, Window, id_list, parse_dat
 from simulator.tasks.base import soql_string as q
 from simulator.tasks.families import requesters
 from simulator.tasks.families.confidentiality import DETAILS, InternalOperationData
-from simulator.tasks.families.policy import parse_summary
+from simulator.tasks.families.policy import QUOTE_THROUGH, parse_summary
 from simulator.tasks.families.sales_analytics import signed_field
 from simulator.tasks.families.text_tasks import describes, evidence_stage, faq_answer, purchase_window
 from simulator.tasks.families.workflow import reported_issue
@@ -408,14 +409,16 @@ def case_routing(c: Context) -> Answer:
 
 
 def quote_id(c: Context) -> str | None:
-    """The quote named: its Id, or the first quote of the opportunity or account named (any status)."""
+    """The quote named: its Id, or the first quote (any status) of the record named (an opportunity,
+    an account, or an owner with the customer's state)."""
     if "quote_id" in c.params:
         return c.params["quote_id"]
-    table = "Opportunity" if "opportunity" in c.params else "Account"
+    how = next(r for r in QUOTE_THROUGH.values() if r.param in c.params)
+    state = f" AND Account.ShippingState = {q(c.params['state'])}" if how.by_state else ""
     found = rows(
         c.tools,
-        f"SELECT Id FROM Quote WHERE {table}Id IN (SELECT Id FROM {table} WHERE Name = "
-        f"{q(c.params[table.lower()])}) LIMIT 1",
+        f"SELECT Id FROM Quote WHERE {how.field} IN (SELECT Id FROM {how.table} WHERE Name = "
+        f"{q(c.params[how.param])}){state} LIMIT 1",
     )
     return found[0]["Id"] if found else None
 

@@ -76,6 +76,7 @@ KNOBS = {
     "latest_case": "share",  # draws that name a case as a contact's latest (two more hops)
     "named_account": "share",  # draws over a named account's calls of a recent window (namesakes, older calls)
     "via_account": "share",  # draws that name a record through its account (its latest open deal, checked quote)
+    "via_owner": "share",  # draws that name a checked quote through its owner and its customer's state
     "territory_quotes": "share",  # draws that count only quotes for customers of the lead's territory (Quote -> Account)
     "via_case": "share",  # draws that name a product through the customer's case (Case -> OrderItem -> Product2)
     "after_first_order": "share",  # draws that date a purchase from the account's first order, not today

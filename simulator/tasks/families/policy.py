@@ -11,6 +11,7 @@ and recognise them with the grammar detectors of `generator.threads` and the tem
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import cached_property
 
 from ...crm.generator import articles, threads
@@ -24,11 +25,55 @@ BANT = ("Budget", "Authority", "Need", "Timeline")
 LEAD_BY_ACCOUNT = 'the lead we converted into the account "{name}"'
 CHECKED_STATUSES = ("Needs Review", "In Review")
 CHECKED_SQL = "('Needs Review', 'In Review')"  # CHECKED_STATUSES in a SOQL or SQL IN clause
-# how a person names a checked quote through a record of it, not by its Id, per knob: the record's
-# object, the Quote field that points at it, and the words
-QUOTE_THROUGH = {
-    "via_opportunity": ("Opportunity", "OpportunityId", 'the latest quote awaiting review on the "{name}" opportunity'),
-    "via_account": ("Account", "AccountId", 'the latest quote awaiting review for the account "{name}"'),
+
+
+@dataclass(frozen=True)
+class QuoteRoute:
+    """How a person names a checked quote through a record of it instead of its Id (a share knob):
+    the record's object, the Quote field that points at it, the parameter holding the record's Name,
+    whether the customer's state (Account.ShippingState, parameter `state`) narrows the quotes,
+    and the words ({name}, {state})."""
+
+    table: str
+    field: str
+    param: str
+    words: str
+    by_state: bool = False
+
+    def group_sql(self) -> str:
+        """SQL of (quote, its group: what the person names, status, rowid) in date order, for the
+        records whose Name is unique (and, by state, customers with a state)."""
+        group, state = f"q.{self.field}", ""
+        if self.by_state:
+            group += " || '|' || a.ShippingState"
+            state = " AND a.ShippingState IS NOT NULL"
+        return (
+            f'SELECT q.Id, {group}, q.Status, q.rowid FROM Quote q JOIN "{self.table}" r ON r.Id = q.{self.field} '
+            + ("JOIN Account a ON a.Id = q.AccountId " if self.by_state else "")
+            + f'WHERE r.Name IN (SELECT Name FROM "{self.table}" GROUP BY Name HAVING COUNT(*) = 1){state} '
+            "ORDER BY q.CreatedDate, q.Id"
+        )
+
+    def soql_filter(self, record: str, params: dict) -> str:
+        """The SOQL condition keeping the quotes of `record` (an Id) the person names."""
+        state = f" AND Account.ShippingState = {soql_string(params['state'])}" if self.by_state else ""
+        return f"{self.field} = {soql_string(record)}{state}"
+
+
+QUOTE_THROUGH = {  # per knob
+    "via_opportunity": QuoteRoute(
+        "Opportunity", "OpportunityId", "opportunity", 'the latest quote awaiting review on the "{name}" opportunity'
+    ),
+    "via_account": QuoteRoute(
+        "Account", "AccountId", "account", 'the latest quote awaiting review for the account "{name}"'
+    ),
+    "via_owner": QuoteRoute(
+        "User",
+        "OwnerId",
+        "owner",
+        "the latest quote awaiting review that {name} prepared for a customer in {state}",
+        by_state=True,
+    ),
 }
 
 
@@ -254,7 +299,7 @@ class CheckedQuoteTask(TaskGenerator):
     the articles (oracle), and when a quote's lines violate one."""
 
     label_kind: str
-    through: str  # the QUOTE_THROUGH knob of the type's hard
+    routes: tuple[str, ...]  # the QUOTE_THROUGH knobs of the type's hard, in the order their shares add up
 
     @staticmethod
     def violations(lines: list[Line], rules: list[dict]) -> set[str]:
@@ -304,58 +349,72 @@ class CheckedQuoteTask(TaskGenerator):
                 bad.append((quote, next(iter(hit))))
         return clean, bad
 
-    @cached_property
-    def _named_through(self) -> tuple[list[str], list[tuple[str, str]]]:
-        """The pools of `_pools` cut to the quotes a person can name through their opportunity or
-        account (the `through` knob): each the latest checked quote of a record with a unique name
-        whose first stored quote (what a look-up with no filter and no order lists first) is another
-        quote that violates other rules (a distractor that only the Status and the date rule out)."""
-        table, field, _ = QUOTE_THROUGH[self.through]
-        behind = latest_behind_first(
-            [
-                (quote, record, status in CHECKED_STATUSES, stored)
-                for quote, record, status, stored in self.sql(
-                    f'SELECT q.Id, q.{field}, q.Status, q.rowid FROM Quote q JOIN "{table}" r ON r.Id = q.{field} '
-                    f'WHERE r.Name IN (SELECT Name FROM "{table}" GROUP BY Name HAVING COUNT(*) = 1) '
-                    "ORDER BY q.CreatedDate, q.Id"
-                )
-            ]
-        )
-        misled = {q for q, first in behind.items() if self._hits.get(first, set()) != self._hits.get(q)}
-        clean, bad = self._pools
-        return [q for q in clean if q in misled], [(q, a) for q, a in bad if q in misled]
+    def _named_through(self, route: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """The pools of `_pools` cut to the quotes a person can name through the `route` knob's
+        records: each the latest checked quote of a record with a unique name (and a customer state)
+        whose first stored quote (what a look-up with no status filter and no order lists first) is
+        another quote that violates other rules (a distractor that only the Status and the date
+        rule out)."""
+
+        def make() -> tuple[list[str], list[tuple[str, str]]]:
+            behind = latest_behind_first(
+                [
+                    (quote, group, status in CHECKED_STATUSES, stored)
+                    for quote, group, status, stored in self.sql(QUOTE_THROUGH[route].group_sql())
+                ]
+            )
+            misled = {q for q, first in behind.items() if self._hits.get(first, set()) != self._hits.get(q)}
+            clean, bad = self._pools
+            return [q for q in clean if q in misled], [(q, a) for q, a in bad if q in misled]
+
+        return self.memo(("named_through", route), make)
+
+    def _route(self, rng: random.Random) -> str | None:
+        """The knob naming this draw's quote, or None (by its Id): one number from `rng` against the
+        routes' shares added up in order; when every share is 0 (easy, standard) nothing is drawn."""
+        shares = [(route, self.knob(route)) for route in self.routes]
+        if not any(share for _, share in shares):
+            return None
+        roll = rng.random()
+        for route, share in shares:
+            if roll < share:
+                return route
+            roll -= share
+        return None
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
-        share = self.knob(self.through)  # a share of 0 draws nothing more from `rng`
-        through = bool(share) and rng.random() < share
-        drawn = draw_from_pools(rng, want_none, *(self._named_through if through else self._pools), "quote_id")
+        route = self._route(rng)
+        drawn = draw_from_pools(rng, want_none, *(self._named_through(route) if route else self._pools), "quote_id")
         if drawn is None:
             return None
         quote = drawn.params["quote_id"]
-        if not through:
+        if route is None:
             return Draw(drawn.params, {"quote": f"quote {quote}"}, drawn.answer)
-        table, field, words = QUOTE_THROUGH[self.through]
-        ((name,),) = self.sql(
-            f'SELECT r.Name FROM Quote q JOIN "{table}" r ON r.Id = q.{field} WHERE q.Id = ?', (quote,)
+        how = QUOTE_THROUGH[route]
+        ((name, state),) = self.sql(
+            f'SELECT r.Name, a.ShippingState FROM Quote q JOIN "{how.table}" r ON r.Id = q.{how.field} '
+            "LEFT JOIN Account a ON a.Id = q.AccountId WHERE q.Id = ?",
+            (quote,),
         )
-        return Draw({table.lower(): name}, {"quote": words.format(name=name)}, drawn.answer)
+        params = {how.param: name, "state": state} if how.by_state else {how.param: name}
+        return Draw(params, {"quote": how.words.format(name=name, state=state)}, drawn.answer)
 
     def _quote(self, tools: CrmTools, params: dict) -> str:
         """The Id of the checked quote the person means: the one given, or the latest checked
-        quote of the opportunity or account they name."""
-        table, field, _ = QUOTE_THROUGH[self.through]
-        if table.lower() in params:
-            name = params[table.lower()]
-            found = self.soql(tools, f"SELECT Id FROM {table} WHERE Name = {soql_string(name)}")
+        quote of the record they name (of a customer in the state they give, where they give one)."""
+        how = next((r for r in QUOTE_THROUGH.values() if r.param in params), None)
+        if how is not None:
+            name = params[how.param]
+            found = self.soql(tools, f"SELECT Id FROM {how.table} WHERE Name = {soql_string(name)}")
             if len(found) != 1:
-                raise OracleError(f"{table.lower()} {name!r} matched {len(found)} records")
+                raise OracleError(f"{how.param} {name!r} matched {len(found)} records")
             quotes = self.soql(
                 tools,
-                f"SELECT Id FROM Quote WHERE {field} = {soql_string(found[0]['Id'])} "
+                f"SELECT Id FROM Quote WHERE {how.soql_filter(found[0]['Id'], params)} "
                 f"AND Status IN {CHECKED_SQL} ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
             )
             if not quotes:
-                raise OracleError(f"{table.lower()} {name!r} has no checked quote")
+                raise OracleError(f"{how.param} {name!r} has no checked quote")
             return quotes[0]["Id"]
         quote = self.soql(tools, f"SELECT Id, Status FROM Quote WHERE Id = {soql_string(params['quote_id'])}")
         if not quote or quote[0]["Status"] not in CHECKED_STATUSES:
@@ -384,7 +443,7 @@ class QuoteApproval(CheckedQuoteTask):
 
     name = "quote_approval"
     label_kind = "pricing_rule"
-    through = "via_opportunity"
+    routes = ("via_opportunity",)
 
     @staticmethod
     def violations(lines: list[Line], rules: list[dict]) -> set[str]:
@@ -406,7 +465,8 @@ class InvalidConfig(CheckedQuoteTask):
 
     name = "invalid_config"
     label_kind = "config_rule"
-    through = "via_account"  # an opportunity's quote versions share their lines: its account's do not
+    # an opportunity's quote versions share their lines: its account's and its owner's do not
+    routes = ("via_account", "via_owner")
 
     @staticmethod
     def violations(lines: list[Line], rules: list[dict]) -> set[str]:

@@ -22,15 +22,16 @@ QUERY = {"query": "SELECT Id, Name FROM User LIMIT 1"}
 
 
 def _team_server(fake_openai) -> None:
-    """Answer like a model in every seat: a speaker selector names analyst then writer in turn; an
-    agent with tools calls soql once, then replies; an agent without tools replies."""
-    speakers = itertools.cycle(["analyst", "writer"])
+    """Answer like a model in every seat: a speaker selector names the analyst after the person
+    spoke, else the writer; an agent with tools calls soql once, then replies; an agent without
+    tools replies."""
     calls = itertools.count()
 
     def respond(body: dict) -> dict:
         text = "\n".join(str(m.get("content") or "") for m in body["messages"])
         if "select the next role" in text:
-            return reply(next(speakers))
+            history = text.rsplit("Read the following conversation.", 1)[1]
+            return reply("analyst" if history.rfind("user:") > history.rfind("analyst:") else "writer")
         if body.get("tools") and body["messages"][-1]["role"] != "tool":
             return tool_call("soql", QUERY, call_id=f"call_{next(calls)}")
         return reply("I looked it up: I could not find it.")
@@ -158,6 +159,8 @@ def test_the_three_examples_and_the_builtin_agent_run_full_and_sharded(
     said = [m for m in team["messages"] if m.get("name") == "team_message"]
     assert said and all(m["role"] == "tool" and m["source"] == "planner" for m in said)  # never said to the person
     assert all(m["source"] == "executor" for m in team["messages"] if m.get("tool_calls"))
+    first_turn = [m["source"] for m in team["messages"] if m["turn"] == 1 and m["role"] != "user"]
+    assert first_turn[0] == "planner" and first_turn[1:] == ["executor"] * (len(first_turn) - 1)  # in order
     folder = next((tmp_path / "runs").iterdir())
     report = (folder / "report.md").read_text()
     for label in ("function calling", "autogen assistant fake-model", "autogen selector fake-model"):

@@ -51,7 +51,7 @@ from simulator.models.calls import TurnMeter
 from simulator.models.usage import Usage
 from simulator.runs.transcript import message
 
-from .base import Agent, AgentSetup, AgentTurn
+from .base import REPLY_MARKS, Agent, AgentSetup, AgentTurn
 from .function_calling import ToolRefused, _crm_tool
 from .llm import failed, partial_on_failure
 from .prompts import tool_names
@@ -435,7 +435,9 @@ class _Transcript:
 
         if isinstance(item, TaskResult):
             self._reply(result)
-        elif isinstance(item, ThoughtEvent):
+            return
+        self._flush(result)  # (something followed it: it was said inside the component)
+        if isinstance(item, ThoughtEvent):
             self.thought = item.content
         elif isinstance(item, ToolCallRequestEvent):
             calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in item.content]
@@ -449,7 +451,6 @@ class _Transcript:
                 for r in item.content
             ]
         elif isinstance(item, BaseChatMessage) and item.source != "user":
-            self._flush(result)
             self.pending = item
 
     def _said(self, role: str, content: str, item: Any, **extra: Any) -> dict[str, Any]:
@@ -477,3 +478,4 @@ class _Transcript:
             result.step_limit_hit = True
             return
         result.reply = item.to_text()
+        result.reply_marks = {k: v for k, v in self._said("assistant", "", item).items() if k in REPLY_MARKS}

@@ -163,8 +163,16 @@ def test_the_three_examples_and_the_builtin_agent_run_full_and_sharded(
     assert first_turn[0] == "planner" and first_turn[1:] == ["executor"] * (len(first_turn) - 1)  # in order
     folder = next((tmp_path / "runs").iterdir())
     report = (folder / "report.md").read_text()
-    for label in ("function calling", "autogen assistant fake-model", "autogen selector fake-model"):
-        assert label in report
+    side = report.split("### Degradation by agent", 1)[1].split("\n## ", 1)[0]  # single agents and teams
+    for label, built in (
+        ("function calling", "function_calling"),
+        ("autogen assistant fake-model", "autogen agent: AssistantAgent (assistant)"),
+        ("autogen round_robin fake-model", "autogen team: RoundRobinGroupChat (planner, executor)"),
+        ("autogen selector fake-model", "autogen team: SelectorGroupChat (analyst, writer)"),
+    ):
+        assert f"| {label} | 1 | 0.0% |" in side and f"| {label} | {built} | 2 |" in side
+    assert "| – |" not in side  # tool calls read from the whole records
+    assert "Degradation by agent: single agents and teams" in (folder / "report.html").read_text()
 
 
 @pytest.mark.slow
@@ -223,3 +231,36 @@ def test_a_provider_error_mid_episode_is_the_agents_failure(tmp_path, monkeypatc
     assert record["termination"]["reason"] == "agent_error"
     assert "the autogen team failed" in record["termination"]["detail"] and "500" in record["termination"]["detail"]
     assert record["scores"]["rules"]["success"] is False
+
+
+@pytest.mark.slow
+def test_an_agent_that_asks_for_mcp_gets_the_tools_over_the_gateway(tmp_path, monkeypatch, org_cache, fake_openai):
+    pytest.importorskip("mcp")
+    monkeypatch.setenv("FAKE_LLM_KEY", fake_key("mcp"))
+    _team_server(fake_openai)
+    path = _config(tmp_path, fake_openai, ("assistant.json",))
+    _edited(tmp_path, "assistant.json", lambda d: d["config"].update(metadata={"crm_tools": "mcp"}))
+    assert main(["run", "--config", str(path), "-q"]) == 0
+    [record] = _records(tmp_path)
+    assert record["agent"]["agents"] == [{"name": "assistant", "crm_tools": "mcp"}]
+    results = [m for m in record["messages"] if m["role"] == "tool"]
+    assert results and all('"Name"' in m["content"] and not m["is_error"] for m in results)
+    assert {t["function"]["name"] for t in fake_openai.requests[0]["tools"]} >= {"soql", "sosl"}
+
+
+@pytest.mark.slow
+def test_the_step_limit_caps_a_turns_tool_calls_across_the_team(tmp_path, monkeypatch, org_cache, fake_openai):
+    """An executor that never stops calling tools: the calls past max_agent_steps are refused, the
+    turn ends as agent_step_limit."""
+    monkeypatch.setenv("FAKE_LLM_KEY", fake_key("steps"))
+    calls = itertools.count()
+    fake_openai.responder = lambda body: (
+        tool_call("soql", QUERY, call_id=f"c{next(calls)}") if body.get("tools") else reply("1. query")
+    )
+    path = _config(tmp_path, fake_openai, ("round_robin.json",), limits={"max_agent_steps": 3})
+    assert main(["run", "--config", str(path), "-q"]) == 0
+    [record] = _records(tmp_path)
+    results = [m for m in record["messages"] if m["role"] == "tool" and m.get("call_id")]
+    assert [m["is_error"] for m in results] == [False] * 3 + [True] * (len(results) - 3) and len(results) > 3
+    assert "step budget of 3" in results[-1]["content"]
+    assert record["termination"]["reason"] == "agent_step_limit"

@@ -264,3 +264,13 @@ def test_the_step_limit_caps_a_turns_tool_calls_across_the_team(tmp_path, monkey
     assert [m["is_error"] for m in results] == [False] * 3 + [True] * (len(results) - 3) and len(results) > 3
     assert "step budget of 3" in results[-1]["content"]
     assert record["termination"]["reason"] == "agent_step_limit"
+
+
+def test_a_component_saved_as_yaml_loads_like_its_json(tmp_path):
+    from simulator.agents.autogen_component import check_component
+
+    path = tmp_path / "round_robin.yaml"
+    path.write_text(yaml.safe_dump(json.loads((EXAMPLES / "round_robin.json").read_text())))
+    component = check_component(path)
+    assert component.kind == "team" and component.assistants() == [("planner", "none"), ("executor", "functions")]
+    assert component.sha256 != check_component(EXAMPLES / "round_robin.json").sha256  # (the file's bytes)

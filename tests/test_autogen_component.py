@@ -274,3 +274,20 @@ def test_a_component_saved_as_yaml_loads_like_its_json(tmp_path):
     component = check_component(path)
     assert component.kind == "team" and component.assistants() == [("planner", "none"), ("executor", "functions")]
     assert component.sha256 != check_component(EXAMPLES / "round_robin.json").sha256  # (the file's bytes)
+
+
+def test_a_components_own_client_without_its_key_stops_the_run_before_any_episode(
+    tmp_path, capsys, monkeypatch, org_cache, fake_openai
+):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    path = _config(tmp_path, fake_openai, ("selector.json",))
+    data = yaml.safe_load(path.read_text())
+    del data["agent"][0]["model"]
+    path.write_text(yaml.safe_dump(data))
+    assert main(["run", "--config", str(path), "-q"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "agent[0].component" in err and "api_key" in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "runs").exists() and not fake_openai.requests
+    monkeypatch.setenv("OPENAI_API_KEY", fake_key("dry"))
+    assert main(["run", "--config", str(path), "--dry-run", "--no-probe"]) == 0
+    assert "component/gpt-4o-mini" in capsys.readouterr().out  # the file's model, priced

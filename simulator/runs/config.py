@@ -205,8 +205,9 @@ class RunConfig:
         run calls: the agents under test, then the user, the judge and the live observer's judge."""
         variants = self.agent_variants
         roles: list[tuple[str, Any, int | None, str]] = [
-            ("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
+            ("agent" if len(variants) == 1 else f"agent {v.name}", model, i, where)
             for i, v in enumerate(variants)
+            for model, where in _agent_models(v)
         ]
         roles += [
             ("user", self.user.model, None, "user.model"),
@@ -220,6 +221,17 @@ class RunConfig:
 
 
 # --- agent variants: their labels and model specs -----------------------------------------
+
+
+def _agent_models(role: RoleConfig) -> list[tuple[Any, str]]:
+    """(model spec, where it is configured) of each model an agent variant calls: its `model`, or an
+    autogen component's own model clients (each distinct one once) when it has none."""
+    if role.kind != "autogen" or role.model is not None:
+        return [(role.model, role.model_key or "agent.model")]
+    from simulator.agents.autogen_component import read_component
+
+    specs = {_fingerprint(spec): spec for spec in read_component(role.options["component"]).models}
+    return [(spec, f"{role.key}.component") for spec in specs.values()]
 
 
 def _has_model(kind: str) -> bool:

@@ -122,6 +122,15 @@ def _edited(tmp_path: Path, name: str, edit) -> None:
         (lambda d: d.update(provider="os.system"), "'os.system' is not an autogen class"),
         (lambda d: d["config"]["model_client"].update(provider="my_models.Client"), "not an allowed model client"),
         (lambda d: d["config"]["model_client"]["config"].update(api_key="**********"), "api_key is not allowed"),
+        (  # (a hand-written file may leave the component type out)
+            lambda d: [
+                d["config"]["model_client"].pop("component_type"),
+                d["config"]["model_client"].update(
+                    provider="autogen_ext.models.llama_cpp.LlamaCppChatCompletionClient"
+                ),
+            ],
+            "not an allowed model client",
+        ),
         (lambda d: d["config"].update(name="not an identifier"), "cannot be loaded"),
         (lambda d: d["config"].update(metadata={"crm_tools": "all"}), "use one of functions, mcp, none"),
     ],

@@ -142,7 +142,8 @@ def _is_component(node: Any) -> bool:
 
 
 def _provider(node: dict[str, Any]) -> str:
-    from autogen_core._component_config import WELL_KNOWN_PROVIDERS
+    """The node's provider as an import path (autogen's short names resolved, as its loader does)."""
+    from autogen_core._component_config import WELL_KNOWN_PROVIDERS  # (not exported; the loader's own table)
 
     return WELL_KNOWN_PROVIDERS.get(node["provider"], node["provider"])
 
@@ -172,7 +173,7 @@ def _slotted(tree: dict[str, Any], path: Path) -> tuple[dict[str, Any], list[dic
     models: list[dict[str, Any]] = []
     for node in list(_walk(tree)):
         provider = _provider(node)
-        if node.get("component_type") == "model":
+        if node.get("component_type") == "model" or ".models." in provider:  # (the type may go unsaid)
             models.append(_model_spec(node, path))
             node.clear()
             node.update(_slot(EpisodeModel, "model", len(models) - 1))

@@ -300,3 +300,49 @@ def test_a_components_own_client_without_its_key_stops_the_run_before_any_episod
     monkeypatch.setenv("OPENAI_API_KEY", fake_key("dry"))
     assert main(["run", "--config", str(path), "--dry-run", "--no-probe"]) == 0
     assert "component/gpt-4o-mini" in capsys.readouterr().out  # the file's model, priced
+
+
+def _swarm(path: Path) -> None:
+    """A Swarm saved at `path`: an analyst with the CRM tools hands off to a writer, who answers."""
+    from autogen_agentchat.agents import AssistantAgent
+    from autogen_agentchat.conditions import MaxMessageTermination, SourceMatchTermination
+    from autogen_agentchat.teams import Swarm
+    from autogen_ext.models.openai import OpenAIChatCompletionClient
+
+    client = OpenAIChatCompletionClient(model="gpt-4o-mini", api_key="unused")
+    analyst = AssistantAgent("analyst", model_client=client, handoffs=["writer"], max_tool_iterations=5)
+    writer = AssistantAgent("writer", model_client=client, metadata={"crm_tools": "none"})
+    team = Swarm([analyst, writer], termination_condition=SourceMatchTermination(["writer"]) | MaxMessageTermination(8))
+    dumped = team.dump_component().model_dump(mode="json")
+    for node in (p["config"]["model_client"] for p in dumped["config"]["participants"]):
+        del node["config"]["api_key"]  # (a dump keeps the key, masked: keys stay in the environment)
+    path.write_text(json.dumps(dumped))
+
+
+@pytest.mark.slow
+def test_a_swarms_handoffs_are_in_the_transcript(tmp_path, monkeypatch, org_cache, fake_openai):
+    monkeypatch.setenv("FAKE_LLM_KEY", fake_key("swarm"))
+
+    def respond(body: dict) -> dict:
+        if not body.get("tools"):
+            return reply("Here is what we found.")
+        since_user = next(i for i, m in enumerate(reversed(body["messages"])) if m["role"] == "user")
+        if since_user == 0:
+            return tool_call("soql", QUERY, call_id=f"q{len(fake_openai.requests)}")
+        return tool_call("transfer_to_writer", {}, call_id=f"h{len(fake_openai.requests)}")
+
+    fake_openai.responder = respond
+    path = _config(tmp_path, fake_openai, ("swarm.json",))
+    _swarm(tmp_path / "swarm.json")
+    assert main(["run", "--config", str(path), "-q"]) == 0
+    [record] = _records(tmp_path)
+    turn = [m for m in record["messages"] if m["turn"] == 1 and m["role"] != "user"]
+    assert [(m["source"], m.get("name") or m["role"]) for m in turn] == [
+        ("analyst", "assistant"),
+        ("analyst", "soql"),
+        ("analyst", "assistant"),
+        ("analyst", "transfer_to_writer"),
+        ("analyst", "handoff"),
+        ("writer", "assistant"),
+    ]
+    assert turn[4]["target"] == "writer" and turn[-1]["content"] == "Here is what we found."

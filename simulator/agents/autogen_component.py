@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import copy
-import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -52,7 +51,7 @@ from simulator.models.usage import Usage
 from simulator.runs.transcript import message
 
 from .base import REPLY_MARKS, Agent, AgentSetup, AgentTurn
-from .function_calling import ToolRefused, _crm_tool
+from .function_calling import crm_functions
 from .llm import failed, partial_on_failure
 from .prompts import tool_names
 
@@ -340,17 +339,7 @@ class AutogenComponentAgent(Agent):
             return workbench
         from autogen_core.tools import StaticWorkbench
 
-        tools = setup.tools
-        return StaticWorkbench([_crm_tool(type(tools), name, self._gated(getattr(tools, name))) for name in names])
-
-    def _gated(self, method: Callable[..., str]) -> Callable[..., Any]:
-        @functools.wraps(method)
-        async def tool(*args: Any, **kwargs: Any) -> str:
-            if not self._admit():
-                raise ToolRefused(self._refusal())
-            return method(*args, **kwargs)
-
-        return tool
+        return StaticWorkbench(crm_functions(setup.tools, names, self._admit, self._refusal()))
 
     def _admit(self) -> bool:
         """Whether one more tool call fits in this turn's step budget (shared by the whole component)."""

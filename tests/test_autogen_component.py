@@ -346,3 +346,20 @@ def test_a_swarms_handoffs_are_in_the_transcript(tmp_path, monkeypatch, org_cach
         ("writer", "assistant"),
     ]
     assert turn[4]["target"] == "writer" and turn[-1]["content"] == "Here is what we found."
+
+
+def test_an_autogen_entry_sweeps_models_and_temperatures_like_any_agent(tmp_path, fake_openai):
+    from simulator.runs.config import ConfigError, load_config
+
+    path = _config(tmp_path, fake_openai, ("selector.json",))
+    data = yaml.safe_load(path.read_text())
+    data["agent"][0].update(model=["openai/gpt-4o-mini", "openai/gpt-4.1-mini"], temperature=[0.0, 0.7])
+    path.write_text(yaml.safe_dump(data))
+    labels = [v.label for v in load_config(path).agent_variants]
+    assert labels == [
+        f"autogen selector {model} t={t}" for model in ("openai/gpt-4o-mini", "openai/gpt-4.1-mini") for t in (0, 0.7)
+    ]
+    del data["agent"][0]["model"]
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(ConfigError, match="set the temperature in its component file"):
+        load_config(path)

@@ -377,8 +377,12 @@ class AgentFile(Schema):
                 f"a {kind} agent takes no model" + (" (it runs its own, behind its url)" if kind == "remote" else ""),
                 "model",
             )
-        if self.temperature is not None and not _has_model(kind):
-            raise problem(f"a {kind} agent has no model to take a temperature", "temperature")
+        if self.temperature is not None and not (_has_model(kind) or (kind == "autogen" and self.model)):
+            raise problem(
+                f"a {kind} agent has no model to take a temperature"
+                + (" (give it a model:, or set the temperature in its component file)" if kind == "autogen" else ""),
+                "temperature",
+            )
         for i, spec in enumerate(self.model or ()):
             if self.temperature is not None and _temperature(spec) is not None:
                 raise problem(

@@ -363,3 +363,27 @@ def test_an_autogen_entry_sweeps_models_and_temperatures_like_any_agent(tmp_path
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(ConfigError, match="set the temperature in its component file"):
         load_config(path)
+
+
+@pytest.mark.slow
+def test_a_repeated_run_replays_every_inner_call_from_the_cache(tmp_path, monkeypatch, org_cache, fake_openai):
+    """The components' model clients are the run's: with `cache:`, a second run into another folder
+    calls no model (the selector's speaker choices included) and records the same transcripts."""
+    monkeypatch.setenv("FAKE_LLM_KEY", fake_key("cache"))
+    _team_server(fake_openai)
+    transcripts = []
+    for out in ("first", "second"):
+        path = _config(
+            tmp_path,
+            fake_openai,
+            ("round_robin.json", "selector.json"),
+            modes=["full", "sharded"],
+            cache=str(tmp_path / "responses.sqlite"),
+            out=str(tmp_path / out),
+        )
+        sent = len(fake_openai.requests)
+        assert main(["run", "--config", str(path), "-q"]) == 0
+        assert (len(fake_openai.requests) > sent) == (out == "first")
+        records = read_records(tmp_path / out / "autogen" / "transcripts.jsonl")
+        transcripts.append(sorted((r["episode_id"], json.dumps(r["messages"])) for r in records))
+    assert transcripts[0] == transcripts[1]

@@ -238,8 +238,25 @@ def test_a_provider_error_mid_episode_is_the_agents_failure(tmp_path, monkeypatc
     assert main(["run", "--config", str(path), "-q"]) in (0, 1)
     [record] = _records(tmp_path)
     assert record["termination"]["reason"] == "agent_error"
-    assert "the autogen team failed" in record["termination"]["detail"] and "500" in record["termination"]["detail"]
+    detail = record["termination"]["detail"]
+    assert detail.startswith("the autogen team failed: RuntimeError: InfraError: ") and "HTTP 500" in detail
+    assert "\n" not in detail and "Traceback" not in detail  # (autogen's team error goes on with one)
     assert record["scores"]["rules"]["success"] is False
+    assert any(m.get("name") == "team_message" and m["source"] == "planner" for m in record["messages"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("component", ["assistant.json", "selector.json"])
+def test_a_bad_key_inside_a_team_still_stops_the_run(tmp_path, capsys, monkeypatch, org_cache, fake_openai, component):
+    """A 401 that the team re-raises as a plain RuntimeError is still the refusal that stops a run."""
+    monkeypatch.setenv("FAKE_LLM_KEY", fake_key("refused"))
+    fake_openai.responder = lambda body: error(401, body='{"error": {"message": "Incorrect API key"}}')
+    path = _config(tmp_path, fake_openai, (component,), modes=["full", "sharded"], concurrency=1)
+    assert main(["run", "--config", str(path), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "stopped: the provider refused" in err and "HTTP 401" in err and "1 episode(s) not played" in err
+    [record] = _records(tmp_path)
+    assert record["termination"]["reason"] == "infra_error" and record["termination"]["fatal"]
 
 
 @pytest.mark.slow

@@ -34,8 +34,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import copy
+import functools
 import hashlib
-from collections.abc import Callable, Iterator
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,7 +46,7 @@ import yaml
 from autogen_core import Component, ComponentBase
 from pydantic import BaseModel
 
-from simulator.infra.errors import AgentError, is_fatal
+from simulator.infra.errors import AgentError, InfraError, is_fatal
 from simulator.infra.secrets import redact
 from simulator.models.calls import TurnMeter
 from simulator.models.usage import Usage
@@ -62,6 +64,10 @@ RUNNERS = ("agent", "team")  # the component types that can be the agent under t
 SUMMARY = "ToolCallSummaryMessage"  # an agent's tool results restated: not recorded twice
 
 ClientMaker = Callable[[Any, str], Any]  # (model spec, its config key) -> a run model client
+
+# autogen's runtime logs a team member's exception, traceback and all, before the team re-raises it;
+# the episode records it (agent_error). Without a handler of the user's, nothing is printed.
+logging.getLogger("autogen_core").addHandler(logging.NullHandler())
 
 
 class ComponentFileError(ValueError):
@@ -284,10 +290,45 @@ def _load(tree: dict[str, Any], slots: _Slots) -> Any:
 
 
 class _Clients:
-    """The model clients of one episode, read as one for usage (TurnMeter drains them together)."""
+    """The model clients of one episode: read as one for usage (TurnMeter drains them together), and
+    watched for a provider refusal no retry fixes (`refusal`), which a team re-raises as a plain
+    RuntimeError: the run must still stop on it, as on any agent's."""
 
     def __init__(self, clients: list[Any]):
         self.clients = clients
+        self.refusal: InfraError | None = None
+        for client in clients:
+            client.create, client.create_stream = (
+                self._watched(client.create),
+                self._watched_stream(client.create_stream),
+            )
+
+    def _note(self, exc: InfraError) -> None:
+        if exc.fatal and self.refusal is None:
+            self.refusal = exc
+
+    def _watched(self, create: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(create)
+        async def watched(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await create(*args, **kwargs)
+            except InfraError as exc:
+                self._note(exc)
+                raise
+
+        return watched
+
+    def _watched_stream(self, create_stream: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(create_stream)
+        async def watched(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+            try:
+                async for chunk in create_stream(*args, **kwargs):
+                    yield chunk
+            except InfraError as exc:
+                self._note(exc)
+                raise
+
+        return watched
 
     def drain_usage(self) -> Usage:
         total = Usage()
@@ -360,10 +401,13 @@ class AutogenComponentAgent(Agent):
         self._used, self._over_budget = 0, False
         meter = TurnMeter(self._clients)
         result = AgentTurn(reply="")
-        with partial_on_failure(result, meter), _agent_failures(self.file.kind):
+        with partial_on_failure(result, meter), _agent_failures(self.file.kind, self._clients):
             transcript = _Transcript(turn)
-            async for item in self._runner.run_stream(task=TextMessage(content=user_message, source="user")):
-                transcript.take(item, result)
+            try:
+                async for item in self._runner.run_stream(task=TextMessage(content=user_message, source="user")):
+                    transcript.take(item, result)
+            finally:
+                transcript.flush(result)  # (a message said before a failure, if any)
         result.usage = meter.finish()
         result.step_limit_hit = result.step_limit_hit or self._over_budget
         return result
@@ -392,9 +436,9 @@ class AutogenComponentAgent(Agent):
 
 
 @contextlib.contextmanager
-def _agent_failures(kind: str) -> Iterator[None]:
-    """Whatever the component raises becomes AgentError (a refusal no retry fixes stays the
-    InfraError that stops the run)."""
+def _agent_failures(kind: str, clients: _Clients) -> Iterator[None]:
+    """Whatever the component raises becomes AgentError, its first line (autogen's team errors go on
+    with a traceback); a provider refusal no retry fixes stays the InfraError that stops the run."""
     try:
         yield
     except AgentError:
@@ -402,8 +446,10 @@ def _agent_failures(kind: str) -> Iterator[None]:
     except Exception as exc:
         if is_fatal(exc):
             raise
-        detail = redact(str(exc)).strip()[:500]
-        raise AgentError(f"the autogen {kind} failed: {type(exc).__name__}: {detail}") from exc
+        if clients.refusal is not None:
+            raise clients.refusal from exc
+        lines = redact(str(exc)).strip().splitlines()
+        raise AgentError(f"the autogen {kind} failed: {type(exc).__name__}: {lines[0] if lines else ''}"[:500]) from exc
 
 
 class _Transcript:
@@ -426,7 +472,7 @@ class _Transcript:
         if isinstance(item, TaskResult):
             self._reply(result)
             return
-        self._flush(result)  # (something followed it: it was said inside the component)
+        self.flush(result)  # (something followed it: it was said inside the component)
         if isinstance(item, ThoughtEvent):
             self.thought = item.content
         elif isinstance(item, ToolCallRequestEvent):
@@ -449,7 +495,7 @@ class _Transcript:
             extra["models_usage"] = {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens}
         return message(role, content, self.turn, source=item.source, **extra)
 
-    def _flush(self, result: AgentTurn) -> None:
+    def flush(self, result: AgentTurn) -> None:
         """Record the pending chat message as said inside the component (not to the person)."""
         item, self.pending = self.pending, None
         if item is None or type(item).__name__ == SUMMARY:

@@ -61,7 +61,6 @@ ASSISTANT = "autogen_agentchat.agents.AssistantAgent"
 AUTOGEN_PACKAGES = ("autogen_agentchat.", "autogen_core.", "autogen_ext.")
 CRM_TOOLS = ("functions", "mcp", "none")  # metadata.crm_tools of an AssistantAgent
 RUNNERS = ("agent", "team")  # the component types that can be the agent under test
-SUMMARY = "ToolCallSummaryMessage"  # an agent's tool results restated: not recorded twice
 
 ClientMaker = Callable[[Any, str], Any]  # (model spec, its config key) -> a run model client
 
@@ -452,6 +451,14 @@ def _agent_failures(kind: str, clients: _Clients) -> Iterator[None]:
         raise AgentError(f"the autogen {kind} failed: {type(exc).__name__}: {lines[0] if lines else ''}"[:500]) from exc
 
 
+def _is_summary(item: Any) -> bool:
+    """A tool-call summary: an agent's tool results restated (not recorded twice), or, as the last
+    message, an agent that ran out of tool iterations."""
+    from autogen_agentchat.messages import ToolCallSummaryMessage
+
+    return isinstance(item, ToolCallSummaryMessage)
+
+
 class _Transcript:
     """One turn's stream of inner messages, as transcript messages; the last chat message is the reply."""
 
@@ -498,7 +505,7 @@ class _Transcript:
     def flush(self, result: AgentTurn) -> None:
         """Record the pending chat message as said inside the component (not to the person)."""
         item, self.pending = self.pending, None
-        if item is None or type(item).__name__ == SUMMARY:
+        if item is None or _is_summary(item):
             return
         target = getattr(item, "target", None)
         name = "handoff" if target is not None else "team_message"
@@ -510,7 +517,7 @@ class _Transcript:
     def _reply(self, result: AgentTurn) -> None:
         """The last chat message is the reply; a tool-call summary means the steps ran out."""
         item, self.pending = self.pending, None
-        if item is None or type(item).__name__ == SUMMARY:
+        if item is None or _is_summary(item):
             result.step_limit_hit = True
             return
         result.reply = item.to_text()

@@ -233,6 +233,8 @@ class Report:
     episodes: int
     pages: int
     more: list[tuple[str, Table]] = field(default_factory=list)  # sections of the run's own scorers
+    by_agent: list[DegradationRow] = field(default_factory=list)  # runs with autogen agents: each agent's degradation
+    side_by_side: Table | None = None  # runs with autogen agents: single agents and teams, what each spent
 
 
 # --- degradation -------------------------------------------------------------------------------
@@ -916,10 +918,15 @@ def _counts(summary: Summary) -> Counts:
 
 
 def report_data(
-    records: list[Record], summary: Summary, run_info: RunInfo, audit: AuditSummary | None = None
+    records: list[Record],
+    summary: Summary,
+    run_info: RunInfo,
+    audit: AuditSummary | None = None,
+    full: Callable[[Record], Record] | None = None,
 ) -> Report:
-    """What report.md and report.html show."""
+    """What report.md and report.html show (`full`: a slim record's whole record, for its tool calls)."""
     ordered = sorted(records, key=sort_key)
+    teams = any(r.agent.kind == "autogen" for r in records)
     placement = {id(r): (i // EPISODES_PER_PAGE + 1, anchor(i, r)) for i, r in enumerate(ordered)}
     return Report(
         run_id=str(run_info.run_id or "run"),
@@ -948,7 +955,68 @@ def report_data(
         episodes=len(records),
         pages=pages(len(records)),
         more=_more(summary),
+        by_agent=_by_agent(records, summary.mode) if teams else [],
+        side_by_side=_side_by_side(records, summary.mode, full) if teams else None,
     )
+
+
+# --- single agents and teams side by side (runs with autogen agents) ------------------------------
+
+
+def _by_agent(records: list[Record], mode: str) -> list[DegradationRow]:
+    """Each agent variant's success full and sharded on the same instances (stats.paired_degradation)."""
+    from ..stats import paired_degradation
+
+    def outcome(r: Record) -> bool | None:
+        status = episode_status(r, mode)
+        return None if status in ("infra", "unscored") else status == "pass"
+
+    by = paired_degradation(records, outcome, model_label)
+    return [_degradation(agent, typed.Difference.model_validate(d)) for agent, d in by.items()]
+
+
+def _built_as(record: Record) -> str:
+    """What the agent is: an autogen team or agent (its class and inner agents), else its kind."""
+    agent = record.agent
+    if agent.kind != "autogen":
+        return agent.kind
+    extra = agent.model_extra or {}
+    names = ", ".join(str(a.get("name")) for a in extra.get("agents") or [])
+    return f"autogen {extra.get('component_type')}: {str(extra.get('provider')).rsplit('.', 1)[-1]} ({names})"
+
+
+def _tool_calls(record: Record, full: Callable[[Record], Record] | None) -> int | None:
+    """The episode's tool calls (None for a slim record without a way to read it whole)."""
+    if not record.messages and full is not None:
+        record = full(record)
+    return sum(len(m.tool_calls or ()) for m in record.messages) if record.messages else None
+
+
+def _side_by_side(records: list[Record], mode: str, full: Callable[[Record], Record] | None) -> Table:
+    """Per agent variant: what it is, episodes, success, and per episode its tool calls, model calls
+    and tokens."""
+    groups: dict[str, list[Record]] = defaultdict(list)
+    for r in records:
+        groups[model_label(r)].append(r)
+    rows = []
+    for agent, rs in sorted(groups.items()):
+        statuses = [episode_status(r, mode) for r in rs]
+        scored = [s for s in statuses if s in ("pass", "fail")]
+        calls = [c for c in (_tool_calls(r, full) for r in rs) if c is not None]
+        usages = [r.usage.get("agent") or Usage() for r in rs]
+        rows.append(
+            [
+                agent,
+                _built_as(rs[0]),
+                num(len(rs)),
+                pct(scored.count("pass") / len(scored) if scored else None, 1),
+                num(sum(calls) / len(calls) if calls else None, 1),
+                num(sum(u.calls for u in usages) / len(rs), 1),
+                num(sum(u.prompt_tokens + u.completion_tokens for u in usages) / len(rs), 0),
+            ]
+        )
+    headers = ["agent", "built as", "episodes", "success", "tool calls", "model calls", "tokens"]
+    return Table(headers, rows)
 
 
 def _more(summary: Summary) -> list[tuple[str, Table]]:
@@ -1002,6 +1070,12 @@ NOTES = {  # the reports' explanatory text, shared by report.md and report.html
         "cells of this size that a two-sided 5% test detects with 80% power (worst case, rates near "
         "50%); a smaller gap between two cells may be noise. Paired comparisons (the degradation table, "
         "`crmarena compare`) detect less."
+    ),
+    "agents": (
+        "Each agent under test, a single agent or a team (autogen components: docs/autogen-agents.md), "
+        "on the same instances posed whole and in pieces: its success full and sharded, delta = sharded − "
+        "full with its paired bootstrap 95% interval; then what each spent per episode: tool calls (every "
+        "inner agent's), model calls (a selector's speaker choices included) and tokens."
     ),
     "modes": (
         "Each conversation mode against full on the same instances (paired per instance, persona and trial): "

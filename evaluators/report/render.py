@@ -142,7 +142,13 @@ def page(title: str, body: str) -> str:
 # --- the report's pages ------------------------------------------------------------------------
 
 
-def _report(records: list[Record], summary: JSON, run_info: JSON, audit: JSON | None = None) -> data.Report:
+def _report(
+    records: list[Record],
+    summary: JSON,
+    run_info: JSON,
+    audit: JSON | None = None,
+    full: Callable[[Record], Record] | None = None,
+) -> data.Report:
     """The report's data (data.report_data) of its inputs as they are stored: the summary (summary.json),
     the run info and the audit summary (None or {} without one) are validated here, once."""
     return data.report_data(
@@ -150,6 +156,7 @@ def _report(records: list[Record], summary: JSON, run_info: JSON, audit: JSON | 
         Summary.model_validate(summary),
         data.RunInfo.model_validate(run_info),
         data.AuditSummary.model_validate(audit) if audit else None,
+        full,
     )
 
 
@@ -225,7 +232,7 @@ def write_report(
         raise ValueError("slim records (evaluators.observer.scan_run) need `full` for the transcript viewer")
     run_info = dict(run_info or {})
     run_info.setdefault("run_id", next((r.run_id for r in records if r.run_id), None))
-    report = _report(records, summary, run_info, audit)
+    report = _report(records, summary, run_info, audit, full)
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     written = {}

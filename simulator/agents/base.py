@@ -38,6 +38,11 @@ class AgentTurn:
     messages: list[dict[str, Any]] = field(default_factory=list)  # tool calls, results, thoughts (transcript.message)
     usage: Usage = field(default_factory=Usage)
     step_limit_hit: bool = False  # it ran out of steps before replying
+    # keys of the reply's transcript message, of REPLY_MARKS: which inner agent of a team said it, its usage
+    reply_marks: dict[str, Any] = field(default_factory=dict)
+
+
+REPLY_MARKS = ("source", "models_usage")
 
 
 class Agent(ABC):

@@ -94,6 +94,22 @@ def _crm_tool(tools_class: type, name: str, func: Callable[..., Any]) -> Any:
     return _tool_class()(func, name, *spec)
 
 
+def crm_functions(tools: CrmTools, names: tuple[str, ...], admit: Callable[[], bool], refusal: str) -> list:
+    """The CRM tools `names` as autogen tools (async, so they run on the episode's loop); a call
+    that `admit()` refuses is not run and comes back to the model as the error `refusal`."""
+    return [_crm_tool(type(tools), name, _gated(getattr(tools, name), admit, refusal)) for name in names]
+
+
+def _gated(method: Callable[..., str], admit: Callable[[], bool], refusal: str) -> Callable[..., Any]:
+    @functools.wraps(method)
+    async def tool(*args: Any, **kwargs: Any) -> str:
+        if not admit():
+            raise ToolRefused(refusal)
+        return method(*args, **kwargs)
+
+    return tool
+
+
 class FunctionCallingAgent(Agent):
     """An agent for models with function calling (OpenAI-style tools)."""
 
@@ -137,25 +153,12 @@ class FunctionCallingAgent(Agent):
     async def _tool_source(self, tools: CrmTools) -> dict[str, Any]:
         """AssistantAgent's `tools` (in-process functions) or `workbench` (tools: mcp, started)."""
         if self.tools == "inprocess":
-            return {"tools": self._functions(tools)}
+            return {"tools": crm_functions(tools, self.tool_names, self._admit, ONE_CALL_NOTICE)}
         from .mcp_workbench import GatewayWorkbench
 
         workbench = self._workbench = GatewayWorkbench(tools, self.tool_names, self._admit, ONE_CALL_NOTICE)
         await workbench.start()
         return {"workbench": workbench}
-
-    def _functions(self, tools: CrmTools) -> list:
-        """The CRM tools as autogen tools (async, so they run on the episode's loop)."""
-        return [_crm_tool(type(tools), name, self._gated(getattr(tools, name))) for name in self.tool_names]
-
-    def _gated(self, method: Callable[..., str]) -> Callable[..., Any]:
-        @functools.wraps(method)
-        async def tool(*args: Any, **kwargs: Any) -> str:
-            if not self._admit():
-                raise ToolRefused(ONE_CALL_NOTICE)
-            return method(*args, **kwargs)
-
-        return tool
 
     def _admit(self) -> bool:
         """Whether a tool call may run in this model step (one per step unless parallel_tool_calls)."""

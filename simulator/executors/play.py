@@ -97,6 +97,11 @@ def make_agent(role: RoleConfig, cache=None, scope: str = ""):
         from ..agents.remote import RemoteAgent
 
         return RemoteAgent(**role.options)
+    if role.kind == "autogen":
+        from ..agents.autogen_component import AutogenComponentAgent
+
+        maker = partial(_client, cache=cache, scope=scope)
+        return AutogenComponentAgent(role.options["component"], role.model, make_client=maker, where=role.model_key)
     client = _client(role.model, role.model_key or "agent.model", cache, scope)
     if role.kind == "function_calling":
         from ..agents.function_calling import FunctionCallingAgent

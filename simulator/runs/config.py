@@ -24,7 +24,7 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   the product of the three):
 
       agent:
-        kind: function_calling           # oracle | function_calling | react | plugin | remote | calibration
+        kind: function_calling           # oracle | function_calling | react | plugin | remote | calibration | autogen
         model: [openai/gpt-4o-mini, {model: qwen2.5, base_url: "http://localhost:8080/v1"}]
         temperature: [0.0, 0.7]          # set into every model spec above
         privacy_aware: [false, true]     # the default and the privacy-aware system prompt
@@ -43,6 +43,9 @@ A run is the product of its axes; every list must be non-empty and hold no entry
   gives the agent a `describe(object_name)` tool for their fields (a far shorter prompt; label part
   `schema=tool`). `kind: remote` with `url:` plays an agent served
   behind an HTTP endpoint (docs/remote-agent.md); its `options` go to simulator.agents.remote.
+  `kind: autogen` with `component: FILE` (relative to the config file) plays an autogen AgentChat agent or
+  team saved with `dump_component()` (simulator.agents.autogen_component, docs/autogen-agents.md); a
+  `model:` replaces every model client of the file (and may be swept); its label is `autogen <file stem>`.
   `kind: calibration` is the deliberately leaky oracle (simulator.agents.calibration; `options:
   {after: N}`; or `plugin: module:Class`, a subclass of OracleAgent of your own), an instrument for
   checking the leak and injection metrics, never a result: the harness briefs it with the instance
@@ -96,7 +99,7 @@ from simulator.infra.validation import Schema, at_least, filled, one_of, problem
 from simulator.records import MODES
 from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS
 
-AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration")
+AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration", "autogen")
 TOOL_TRANSPORTS = ("inprocess", "mcp")
 USER_KINDS = ("scripted", "llm")
 SCORING_MODES = ("strict", "compat")
@@ -202,8 +205,9 @@ class RunConfig:
         run calls: the agents under test, then the user, the judge and the live observer's judge."""
         variants = self.agent_variants
         roles: list[tuple[str, Any, int | None, str]] = [
-            ("agent" if len(variants) == 1 else f"agent {v.name}", v.model, i, v.model_key or "agent.model")
+            ("agent" if len(variants) == 1 else f"agent {v.name}", model, i, where)
             for i, v in enumerate(variants)
+            for model, where in _agent_models(v)
         ]
         roles += [
             ("user", self.user.model, None, "user.model"),
@@ -217,6 +221,17 @@ class RunConfig:
 
 
 # --- agent variants: their labels and model specs -----------------------------------------
+
+
+def _agent_models(role: RoleConfig) -> list[tuple[Any, str]]:
+    """(model spec, where it is configured) of each model an agent variant calls: its `model`, or an
+    autogen component's own model clients (each distinct one once) when it has none."""
+    if role.kind != "autogen" or role.model is not None:
+        return [(role.model, role.model_key or "agent.model")]
+    from simulator.agents.autogen_component import read_component
+
+    specs = {_fingerprint(spec): spec for spec in read_component(role.options["component"]).models}
+    return [(spec, f"{role.key}.component") for spec in specs.values()]
 
 
 def _has_model(kind: str) -> bool:
@@ -264,6 +279,8 @@ def derived_label(role: RoleConfig) -> str:
         if role.kind == "function_calling" and role.model is not None
         else [role.kind]
     )
+    if role.kind == "autogen":
+        parts.append(Path(role.options["component"]).stem)
     if role.model is not None:
         parts.append(_model_name(role.model))
         if _temperature(role.model) is not None:
@@ -344,6 +361,7 @@ class AgentFile(Schema):
     temperature: Sweep[Annotated[float, at_least(0)]] | None = None
     label: Annotated[str, filled("must not be empty")] | None = None
     url: str | None = None
+    component: Annotated[str, filled("must name a component file")] | None = None
     tools: Annotated[str, one_of(TOOL_TRANSPORTS)] = "inprocess"
     schema_: str = Field("prompt", alias="schema")
 
@@ -359,8 +377,12 @@ class AgentFile(Schema):
                 f"a {kind} agent takes no model" + (" (it runs its own, behind its url)" if kind == "remote" else ""),
                 "model",
             )
-        if self.temperature is not None and not _has_model(kind):
-            raise problem(f"a {kind} agent has no model to take a temperature", "temperature")
+        if self.temperature is not None and not (_has_model(kind) or (kind == "autogen" and self.model)):
+            raise problem(
+                f"a {kind} agent has no model to take a temperature"
+                + (" (give it a model:, or set the temperature in its component file)" if kind == "autogen" else ""),
+                "temperature",
+            )
         for i, spec in enumerate(self.model or ()):
             if self.temperature is not None and _temperature(spec) is not None:
                 raise problem(
@@ -368,6 +390,15 @@ class AgentFile(Schema):
                     "model",
                     i,
                 )
+        if (kind == "autogen") != (self.component is not None):
+            raise problem(
+                "an autogen agent needs component: FILE (an agent or team saved with dump_component())"
+                if kind == "autogen"
+                else f"only an autogen agent takes a component (this one is {kind})",
+                "component",
+            )
+        if kind == "autogen" and self.options:
+            raise problem("an autogen agent takes no options: its settings are in its component file", "options")
         if kind == "plugin" and not self.plugin:
             raise problem("a plugin agent needs plugin: module:Class", "plugin")
         if self.plugin and kind not in ("plugin", "calibration"):
@@ -404,6 +435,7 @@ class AgentFile(Schema):
         """`options`, with the url, `tools: mcp` and `schema: tool` carried in them (so that entries
         without them keep the ids they always had)."""
         extra = {
+            "component": self.component,
             "url": self.url,
             "tools": None if self.tools == "inprocess" else self.tools,
             "schema": None if self.schema_ == "prompt" else self.schema_,
@@ -669,6 +701,8 @@ def _agents(entries: list[AgentFile], raw: Any, path: Path) -> tuple[RoleConfig,
     by_settings: dict[str, RoleConfig] = {}
     by_label: dict[str, RoleConfig] = {}
     for entry, written, key in zip(entries, listed, keys):
+        if entry.component is not None:
+            entry = entry.model_copy(update={"component": _component(entry.component, path, key)})
         for v in _agent_variants(entry, written, key):
             same = by_settings.get(v.identity())
             if same is not None:
@@ -687,6 +721,18 @@ def _agents(entries: list[AgentFile], raw: Any, path: Path) -> tuple[RoleConfig,
             by_settings[v.identity()], by_label[v.label] = v, v
             variants.append(v)
     return tuple(variants)
+
+
+def _component(written: str, path: Path, key: str) -> str:
+    """An autogen agent's component file (relative to the config file), checked: its absolute path."""
+    from simulator.agents.autogen_component import ComponentFileError, check_component
+
+    file = (Path(path).parent / written).resolve()
+    try:
+        check_component(file)
+    except ComponentFileError as exc:
+        raise ConfigError(path, f"{key}.component", str(exc)) from None
+    return str(file)
 
 
 def _agent_variants(entry: AgentFile, written: dict[str, Any], key: str) -> list[RoleConfig]:

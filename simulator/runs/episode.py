@@ -39,7 +39,7 @@ from typing import Protocol, cast
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from simulator.agents.base import Agent, AgentSetup
+from simulator.agents.base import REPLY_MARKS, Agent, AgentSetup
 from simulator.agents.oracle import OracleBrief
 from simulator.crm.session import OrgSession
 from simulator.crm.store import Org, OrgMeta
@@ -276,7 +276,9 @@ class _Episode:
             self.record.messages += held(agent_turn.messages, agent_turn.reply)
             self.record.usage["agent"].add(agent_turn.usage)
             if agent_turn.reply:
-                self.record.messages.append(message("assistant", agent_turn.reply, number))
+                marks = {k: v for k, v in agent_turn.reply_marks.items() if k in REPLY_MARKS}
+                said = message("assistant", agent_turn.reply, number, **marks)
+                self.record.messages += held([said]) if marks else [said]
                 self.keep_final(agent_turn.reply)
                 leak = await self.watch(agent_turn.reply, number)
                 if leak:

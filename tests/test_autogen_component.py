@@ -404,3 +404,36 @@ def test_a_repeated_run_replays_every_inner_call_from_the_cache(tmp_path, monkey
         records = read_records(tmp_path / out / "autogen" / "transcripts.jsonl")
         transcripts.append(sorted((r["episode_id"], json.dumps(r["messages"])) for r in records))
     assert transcripts[0] == transcripts[1]
+
+
+def test_episode_ids_follow_the_component_files_content_not_its_folder(tmp_path, fake_openai):
+    """The same file copied elsewhere plays the same episodes (a clean clone, another Ray node);
+    an edited file plays new ones (a resume never mixes two agents under one id)."""
+    from simulator.runs.config import load_config
+    from simulator.runs.plan import id_tail
+
+    def tail(path: Path) -> str:
+        cfg = load_config(path)
+        return id_tail(cfg.agent_variants[0], cfg)
+
+    def ids(folder: Path) -> str:
+        folder.mkdir()
+        return tail(_config(folder, fake_openai, ("assistant.json",)))
+
+    first, moved = ids(tmp_path / "a"), ids(tmp_path / "b")
+    assert first == moved
+    edited = tmp_path / "c"
+    edited.mkdir()
+    path = _config(edited, fake_openai, ("assistant.json",))
+    component = json.loads((edited / "assistant.json").read_text())
+    component["description"] = "an edited agent"
+    (edited / "assistant.json").write_text(json.dumps(component))
+    assert tail(path) != first
+
+
+def test_the_short_provider_names_are_autogens_own():
+    from autogen_core import _component_config
+
+    from simulator.agents.autogen_component import SHORT_PROVIDERS
+
+    assert getattr(_component_config, "WELL_KNOWN_PROVIDERS", SHORT_PROVIDERS) == SHORT_PROVIDERS

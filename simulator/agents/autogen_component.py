@@ -58,6 +58,19 @@ from .llm import failed, partial_on_failure
 from .prompts import tool_names
 
 ASSISTANT = "autogen_agentchat.agents.AssistantAgent"
+# The short provider names autogen's loader resolves (its table is private; a test checks this
+# one against it, so a new autogen release that adds a name is noticed).
+_OPENAI, _AZURE = (
+    "autogen_ext.models.openai.OpenAIChatCompletionClient",
+    "autogen_ext.models.openai.AzureOpenAIChatCompletionClient",
+)
+SHORT_PROVIDERS = {
+    "azure_openai_chat_completion_client": _AZURE,
+    "AzureOpenAIChatCompletionClient": _AZURE,
+    "openai_chat_completion_client": _OPENAI,
+    "OpenAIChatCompletionClient": _OPENAI,
+    "OllamaChatCompletionClient": "autogen_ext.models.ollama.OllamaChatCompletionClient",
+}
 AUTOGEN_PACKAGES = ("autogen_agentchat.", "autogen_core.", "autogen_ext.")
 CRM_TOOLS = ("functions", "mcp", "none")  # metadata.crm_tools of an AssistantAgent
 RUNNERS = ("agent", "team")  # the component types that can be the agent under test
@@ -147,9 +160,7 @@ def _is_component(node: Any) -> bool:
 
 def _provider(node: dict[str, Any]) -> str:
     """The node's provider as an import path (autogen's short names resolved, as its loader does)."""
-    from autogen_core._component_config import WELL_KNOWN_PROVIDERS  # (not exported; the loader's own table)
-
-    return WELL_KNOWN_PROVIDERS.get(node["provider"], node["provider"])
+    return SHORT_PROVIDERS.get(node["provider"], node["provider"])
 
 
 def _walk(node: Any) -> Iterator[dict[str, Any]]:

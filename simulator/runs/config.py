@@ -83,6 +83,8 @@ per CPU of the cluster), and `cache` (replay model replies from a file).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
@@ -124,6 +126,13 @@ class OrgChoice:
     injections: str = "none"  # none | standard (simulator.crm.generator.injections)
 
 
+@functools.lru_cache(maxsize=64)
+def component_digest(path: str) -> str:
+    """An autogen component file as episode ids hold it: the sha256 of its bytes, so that the same
+    file gives the same ids in any folder and on any machine, and an edited file gives new ones."""
+    return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 @dataclass(frozen=True)
 class RoleConfig:
     """The agent under test or the user simulator."""
@@ -147,7 +156,10 @@ class RoleConfig:
         """The role as episode ids hash it (simulator.runs.plan.id_tail), built from ID_FIELDS alone:
         the very text the dataclass repr gave when ids were first made, e.g. `RoleConfig(kind='oracle',
         model=None, plugin=None, options={}, privacy_aware=False)`."""
-        return "RoleConfig(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.ID_FIELDS) + ")"
+        fields = {name: getattr(self, name) for name in self.ID_FIELDS}
+        if "component" in self.options:  # the file's content, not where this machine keeps it
+            fields["options"] = {**self.options, "component": component_digest(self.options["component"])}
+        return "RoleConfig(" + ", ".join(f"{name}={value!r}" for name, value in fields.items()) + ")"
 
     @property
     def name(self) -> str:

@@ -286,6 +286,81 @@ def test_a_run_config_plays_a_remote_agent(tmp_path, capsys, org_cache):
     assert "k" * 24 not in (folder / "transcripts.jsonl").read_text() + (folder / "config.json").read_text()
 
 
+def test_an_opening_answered_404_names_the_url_and_the_path_tried(tmp_path, capsys, org_cache, reference):
+    """The reference server (routes at its root) given a url with a path it does not serve: the run
+    stops at once, naming the request it tried and what to fix (not a provider's key)."""
+    from simulator.cli import main
+    from tests.test_run import _config
+
+    with BackgroundServer(reference["app"]) as server:
+        path = _config(tmp_path, agent={"kind": "remote", "url": f"{server.url}/agent"}, tasks=["case_routing"])
+        assert main(["run", "--config", str(path), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert f"HTTP 404 Not Found to POST {server.url}/agent/sessions" in err and "check agent.url" in err
+    assert "the remote agent refused" in err and "Fix agent.url" in err and "the key, the model" not in err
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _listening(port: int, server, within_s: float = 30) -> None:
+    """Wait until `server` (a process) accepts connections on `port`."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        assert server.poll() is None, server.communicate()[1]
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+@pytest.mark.slow
+def test_the_documented_commands_play_the_reference_server(tmp_path):
+    """docs/remote-agent.md's two commands as printed (README and configs/remote-agent.yaml print the
+    same), the port 8500 swapped for a free one: the reference server saved as reference_agent.py and
+    started with uvicorn, the example config run against it; every episode played and scored."""
+    import os
+    import subprocess
+
+    from simulator.runs.transcript import read_records
+
+    root, doc = DOC.parents[1], DOC.read_text()
+    start, run = re.search(r"```bash\n(uvicorn .*)\n(crmarena run .*)\n```", doc).groups()
+    for where in (root / "README.md", root / "configs" / "remote-agent.yaml"):
+        assert start in where.read_text() and run in where.read_text(), where
+    code = re.search(r"## Reference server.*?```python\n(.*?)```", doc, re.S).group(1)
+    (tmp_path / "reference_agent.py").write_text(code)
+    port = str(_free_port())
+    (tmp_path / "configs").mkdir()
+    config = (root / "configs" / "remote-agent.yaml").read_text()
+    (tmp_path / "configs" / "remote-agent.yaml").write_text(config.replace("8500", port))
+    env = {**os.environ, "CRMARENA_CACHE": str(tmp_path / "cache"), "PYTHONPATH": f"{root}{os.pathsep}{tmp_path}"}
+    bin_dir = Path(sys.executable).parent
+
+    def command(line: str) -> list[str]:
+        name, *args = line.replace("8500", port).split()
+        return [str(bin_dir / name), *args]
+
+    server = subprocess.Popen(command(start), cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        _listening(int(port), server)
+        out = subprocess.run(command(run), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    records = list(read_records(tmp_path / "runs" / "remote-agent" / "transcripts.jsonl"))
+    assert len(records) == 8 and {r["mode"] for r in records} == {"full", "sharded"}
+    for r in records:
+        assert r["termination"]["reason"] in ("patience_exhausted", "user_done") and r["scores"]["rules"]["scored"]
+        assert r["agent"]["url"] == f"http://127.0.0.1:{port}"
+        assert [c["name"] for m in r["messages"] for c in m.get("tool_calls") or []][:1] == ["soql"]
+
+
 def _answered(episode) -> str:
     return f"The answer is: {', '.join(episode.spec.instance.answer)}."
 

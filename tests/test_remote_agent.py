@@ -361,6 +361,37 @@ def test_the_documented_commands_play_the_reference_server(tmp_path):
         assert [c["name"] for m in r["messages"] for c in m.get("tool_calls") or []][:1] == ["soql"]
 
 
+@pytest.mark.parametrize(
+    "agent, needs",
+    [
+        ({"kind": "remote", "url": "http://127.0.0.1:9"}, "a remote agent"),
+        ({"kind": "function_calling", "model": "openai/gpt-4o-mini", "tools": "mcp"}, "tools: mcp"),
+    ],
+)
+def test_without_the_serve_extra_the_run_stops_before_any_episode(tmp_path, capsys, monkeypatch, agent, needs):
+    """`mcp` not installed (as importlib finds modules): one error line naming the extra, as setup.cfg
+    names it, and no run folder; before, every episode ended as the agent's failure."""
+    import configparser
+    import importlib.util
+
+    from simulator.cli import main
+    from tests.test_run import _config
+
+    setup = configparser.ConfigParser()
+    setup.read(DOC.parents[1] / "setup.cfg")
+    assert "mcp" in setup["options.extras_require"]["serve"]
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name.split(".")[0] == "mcp" else find_spec(name, *a)
+    )
+    path = _config(tmp_path, agent=agent, tasks=["case_routing"])
+    assert main(["run", "--config", str(path)]) == 2
+    extra = f"pip install '{setup['metadata']['name']}[serve]'"
+    line = f"crmarena: error: {path}: agent: {needs} needs the serve extra (mcp not installed): {extra}"
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+    assert not (tmp_path / "runs").exists()
+
+
 def _answered(episode) -> str:
     return f"The answer is: {', '.join(episode.spec.instance.answer)}."
 

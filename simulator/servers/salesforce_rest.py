@@ -317,19 +317,21 @@ async def _respond(call: Call, method: str, parts: list[str]) -> Response:
 
 
 def in_version(value: Any, version: str) -> Any:
-    """`value` with every record's `attributes.url` in API `version` (the engine writes API_PATH's)."""
+    """`value` (a fresh result: changed in place) with every record's `attributes.url` in API
+    `version` (the engine writes API_PATH's)."""
     base = f"/services/data/v{version}/sobjects"
-    if base == API_PATH:
-        return value
-    if isinstance(value, list):
-        return [in_version(v, version) for v in value]
-    if not isinstance(value, dict):
-        return value
-    out = {k: in_version(v, version) for k, v in value.items() if k != "attributes"}
-    attributes = value.get("attributes")
-    if isinstance(attributes, dict) and str(attributes.get("url", "")).startswith(API_PATH):
-        attributes = {**attributes, "url": base + attributes["url"][len(API_PATH) :]}
-    return out if attributes is None else {"attributes": attributes, **out}
+    if base != API_PATH:
+        _rebase(value, base)
+    return value
+
+
+def _rebase(value: Any, base: str) -> None:
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if key == "attributes" and isinstance(item, dict) and str(item.get("url", "")).startswith(API_PATH):
+            value[key] = {**item, "url": base + item["url"][len(API_PATH) :]}  # (a new dict: never shared)
+        elif isinstance(item, (dict, list)):
+            _rebase(item, base)
 
 
 async def _watched(call: Call, method: str, parts: list[str], path: str) -> Response:

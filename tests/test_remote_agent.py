@@ -510,6 +510,29 @@ def test_a_rest_client_routes_a_case_in_the_episodes_session(routing):
     assert _file_hash(routing.org) == before
 
 
+def test_a_rest_client_creates_and_deletes_in_the_episodes_session_only(routing):
+    """A create and a delete on the session's grant land in the episode's session (its own queries
+    see them), never in the org file, and are transcript tool calls (`rest`, with their bodies)."""
+    before = _file_hash(routing.org)
+    count = "SELECT COUNT() FROM Account WHERE Name = 'Episode Scratch'"
+
+    def act(sf, turn):
+        made = sf.Account.create({"Name": "Episode Scratch"})
+        return made, sf.query(count)["totalSize"], sf.Account.delete(made["id"]), sf.query(count)["totalSize"]
+
+    results: list = []
+    with BackgroundServer(salesforce_app(act, _answered(routing), results)) as server:
+        record = _play([routing], lambda: RemoteAgent(server.url, timeout_s=30))[0]
+    (made, seen, deleted, left), *_ = results
+    assert made["success"] and seen == 1 and deleted == 204 and left == 0
+    calls = [(name, json.loads(arguments)) for _, name, arguments in _calls(record)][:4]
+    assert [name for name, _ in calls] == ["rest", "soql", "rest", "soql"]
+    assert calls[0][1]["method"] == "POST" and json.loads(calls[0][1]["body"]) == {"Name": "Episode Scratch"}
+    assert calls[2][1] == {"method": "DELETE", "path": f"/services/data/v62.0/sobjects/Account/{made['id']}"}
+    assert json.loads(_results(record)[0][1])["id"] == made["id"]
+    assert _file_hash(routing.org) == before
+
+
 def test_rest_requests_past_the_budget_or_after_the_reply_are_refused(routing):
     """Each REST request is one step of the turn's budget; one past it is refused (403) and not run; after
     the reply nothing runs, and once the episode is over the token is invalid (401)."""

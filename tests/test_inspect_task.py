@@ -226,6 +226,48 @@ def test_inspect_eval_command_finds_the_task(tmp_path, org_cache, fake_openai):
     assert list((tmp_path / "logs").glob("*.eval"))
 
 
+OFFLINE_COMMAND = "inspect eval crmarena_sim/crmarena --model mockllm/model --limit 5"  # README's, verbatim
+NO_NETWORK = """import socket
+_connect = socket.socket.connect
+def _local_only(sock, address):
+    if sock.family in (socket.AF_INET, socket.AF_INET6) and address[0] not in ("127.0.0.1", "::1", "localhost"):
+        raise OSError(f"network use: {address}")
+    return _connect(sock, address)
+socket.socket.connect = _local_only
+"""
+
+
+@pytest.mark.slow
+def test_the_documented_mock_model_command_runs_offline(tmp_path):
+    """README's `inspect eval ... --model mockllm/model` with no network (a connection refused, any
+    proxy dead) and an empty tiktoken cache: mockllm's token estimates need no o200k_base download."""
+    from inspect_ai.log import read_eval_log
+
+    (tmp_path / "offline").mkdir()
+    (tmp_path / "offline" / "sitecustomize.py").write_text(NO_NETWORK)
+    dead = "http://127.0.0.1:9"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path / "offline"), str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "CRMARENA_CACHE": str(tmp_path / "cache"),
+        "TIKTOKEN_CACHE_DIR": str(tmp_path / "tiktoken"),
+        **dict.fromkeys(("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"), dead),
+    }
+    command = [str(Path(sys.executable).with_name("inspect")), *OFFLINE_COMMAND.split()[1:]]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, cwd=tmp_path, timeout=180)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert OFFLINE_COMMAND in (ROOT / "README.md").read_text()
+    [path] = (tmp_path / "logs").glob("*.eval")
+    log = read_eval_log(str(path))
+    assert log.status == "success" and len(log.samples) == 5, log.error
+    for sample in log.samples:
+        roles = [m.role for m in sample.messages]
+        assert roles[0] == "system" and roles.count("user") >= 2 and roles.count("assistant") >= 2, roles
+        assert sample.scores["crm_scorer"].value == 0.0  # (the mock's canned reply answers nothing)
+        assert sample.metadata["record"]["termination"]["reason"]
+    assert log.stats.model_usage["mockllm/model"].input_tokens > 0  # estimated, with the shipped encoding
+
+
 def test_the_cli_does_not_import_inspect():
     code = (
         "import sys; from simulator.cli import main\ntry: main(['--help'])\nexcept SystemExit: pass\n"

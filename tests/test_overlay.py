@@ -153,6 +153,24 @@ def test_concurrent_writing_sessions_see_only_their_own(b2b_org):
         assert s.soql(f"SELECT OwnerId FROM Case WHERE Id = '{case_id}'")["records"][0]["OwnerId"] == owner
 
 
-def test_only_updates_and_inserts_of_tables_are_writes(b2b_org):
-    with OrgSession(b2b_org) as s, pytest.raises(ValueError, match="not an UPDATE or INSERT"):
-        s.write('DELETE FROM "Case"')
+def test_only_updates_inserts_and_deletes_of_tables_are_writes(b2b_org):
+    with OrgSession(b2b_org) as s, pytest.raises(ValueError, match="not an UPDATE, INSERT or DELETE"):
+        s.write('DROP TABLE "Case"')
+
+
+def test_a_deleted_row_is_gone_from_its_session_only(b2b_org):
+    """A DELETE leaves a tombstone in the overlay: the session's queries no longer see the row (an
+    org row or one it inserted), other sessions and the org file still do."""
+    count = "SELECT COUNT() FROM Account"
+    with OrgSession(b2b_org) as s, OrgSession(b2b_org) as other:
+        before = s.soql(count)["totalSize"]
+        first, second = (r["Id"] for r in s.soql("SELECT Id FROM Account ORDER BY Id LIMIT 2")["records"])
+        s.write('UPDATE "Account" SET Name = ? WHERE Id = ?', ("Renamed", second))
+        s.write('DELETE FROM "Account" WHERE Id = ?', (first,))
+        s.write('DELETE FROM "Account" WHERE Id = ?', (second,))
+        s.write('INSERT INTO "Account" (Id, Name) VALUES (?, ?)', ("001Nw0000000001AAA", "New"))
+        assert s.soql(count)["totalSize"] == before - 1
+        assert not s.soql(f"SELECT Id FROM Account WHERE Id IN ('{first}', '{second}')")["records"]
+        s.write('DELETE FROM "Account" WHERE Id = ?', ("001Nw0000000001AAA",))
+        assert s.soql(count)["totalSize"] == before - 2
+        assert other.soql(count)["totalSize"] == before

@@ -286,6 +286,112 @@ def test_a_run_config_plays_a_remote_agent(tmp_path, capsys, org_cache):
     assert "k" * 24 not in (folder / "transcripts.jsonl").read_text() + (folder / "config.json").read_text()
 
 
+def test_an_opening_answered_404_names_the_url_and_the_path_tried(tmp_path, capsys, org_cache, reference):
+    """The reference server (routes at its root) given a url with a path it does not serve: the run
+    stops at once, naming the request it tried and what to fix (not a provider's key)."""
+    from simulator.cli import main
+    from tests.test_run import _config
+
+    with BackgroundServer(reference["app"]) as server:
+        path = _config(tmp_path, agent={"kind": "remote", "url": f"{server.url}/agent"}, tasks=["case_routing"])
+        assert main(["run", "--config", str(path), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert f"HTTP 404 Not Found to POST {server.url}/agent/sessions" in err and "check agent.url" in err
+    assert "the remote agent refused" in err and "Fix agent.url" in err and "the key, the model" not in err
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _listening(port: int, server, within_s: float = 30) -> None:
+    """Wait until `server` (a process) accepts connections on `port`."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        assert server.poll() is None, server.communicate()[1]
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+@pytest.mark.slow
+def test_the_documented_commands_play_the_reference_server(tmp_path):
+    """docs/remote-agent.md's two commands as printed (README and configs/remote-agent.yaml print the
+    same), the port 8500 swapped for a free one: the reference server saved as reference_agent.py and
+    started with uvicorn, the example config run against it; every episode played and scored."""
+    import os
+    import subprocess
+
+    from simulator.runs.transcript import read_records
+
+    root, doc = DOC.parents[1], DOC.read_text()
+    start, run = re.search(r"```bash\n(uvicorn .*)\n(crmarena run .*)\n```", doc).groups()
+    for where in (root / "README.md", root / "configs" / "remote-agent.yaml"):
+        assert start in where.read_text() and run in where.read_text(), where
+    code = re.search(r"## Reference server.*?```python\n(.*?)```", doc, re.S).group(1)
+    (tmp_path / "reference_agent.py").write_text(code)
+    port = str(_free_port())
+    (tmp_path / "configs").mkdir()
+    config = (root / "configs" / "remote-agent.yaml").read_text()
+    (tmp_path / "configs" / "remote-agent.yaml").write_text(config.replace("8500", port))
+    env = {**os.environ, "CRMARENA_CACHE": str(tmp_path / "cache"), "PYTHONPATH": f"{root}{os.pathsep}{tmp_path}"}
+    bin_dir = Path(sys.executable).parent
+
+    def command(line: str) -> list[str]:
+        name, *args = line.replace("8500", port).split()
+        return [str(bin_dir / name), *args]
+
+    server = subprocess.Popen(command(start), cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        _listening(int(port), server)
+        out = subprocess.run(command(run), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    records = list(read_records(tmp_path / "runs" / "remote-agent" / "transcripts.jsonl"))
+    assert len(records) == 8 and {r["mode"] for r in records} == {"full", "sharded"}
+    for r in records:
+        assert r["termination"]["reason"] in ("patience_exhausted", "user_done") and r["scores"]["rules"]["scored"]
+        assert r["agent"]["url"] == f"http://127.0.0.1:{port}"
+        assert [c["name"] for m in r["messages"] for c in m.get("tool_calls") or []][:1] == ["soql"]
+
+
+@pytest.mark.parametrize(
+    "agent, needs",
+    [
+        ({"kind": "remote", "url": "http://127.0.0.1:9"}, "a remote agent"),
+        ({"kind": "function_calling", "model": "openai/gpt-4o-mini", "tools": "mcp"}, "tools: mcp"),
+    ],
+)
+def test_without_the_serve_extra_the_run_stops_before_any_episode(tmp_path, capsys, monkeypatch, agent, needs):
+    """`mcp` not installed (as importlib finds modules): one error line naming the extra, as setup.cfg
+    names it, and no run folder; before, every episode ended as the agent's failure."""
+    import configparser
+    import importlib.util
+
+    from simulator.cli import main
+    from tests.test_run import _config
+
+    setup = configparser.ConfigParser()
+    setup.read(DOC.parents[1] / "setup.cfg")
+    assert "mcp" in setup["options.extras_require"]["serve"]
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name.split(".")[0] == "mcp" else find_spec(name, *a)
+    )
+    path = _config(tmp_path, agent=agent, tasks=["case_routing"])
+    assert main(["run", "--config", str(path)]) == 2
+    extra = f"pip install '{setup['metadata']['name']}[serve]'"
+    line = f"crmarena: error: {path}: agent: {needs} needs the serve extra (mcp not installed): {extra}"
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+    assert not (tmp_path / "runs").exists()
+
+
 def _answered(episode) -> str:
     return f"The answer is: {', '.join(episode.spec.instance.answer)}."
 
@@ -401,6 +507,29 @@ def test_a_rest_client_routes_a_case_in_the_episodes_session(routing):
     texts = [text for _, text, _ in _results(record)]
     assert json.loads(texts[0])["records"][0]["OwnerId"] == original and "204" in texts[2]
     assert not any(error for _, _, error in _results(record))
+    assert _file_hash(routing.org) == before
+
+
+def test_a_rest_client_creates_and_deletes_in_the_episodes_session_only(routing):
+    """A create and a delete on the session's grant land in the episode's session (its own queries
+    see them), never in the org file, and are transcript tool calls (`rest`, with their bodies)."""
+    before = _file_hash(routing.org)
+    count = "SELECT COUNT() FROM Account WHERE Name = 'Episode Scratch'"
+
+    def act(sf, turn):
+        made = sf.Account.create({"Name": "Episode Scratch"})
+        return made, sf.query(count)["totalSize"], sf.Account.delete(made["id"]), sf.query(count)["totalSize"]
+
+    results: list = []
+    with BackgroundServer(salesforce_app(act, _answered(routing), results)) as server:
+        record = _play([routing], lambda: RemoteAgent(server.url, timeout_s=30))[0]
+    (made, seen, deleted, left), *_ = results
+    assert made["success"] and seen == 1 and deleted == 204 and left == 0
+    calls = [(name, json.loads(arguments)) for _, name, arguments in _calls(record)][:4]
+    assert [name for name, _ in calls] == ["rest", "soql", "rest", "soql"]
+    assert calls[0][1]["method"] == "POST" and json.loads(calls[0][1]["body"]) == {"Name": "Episode Scratch"}
+    assert calls[2][1] == {"method": "DELETE", "path": f"/services/data/v62.0/sobjects/Account/{made['id']}"}
+    assert json.loads(_results(record)[0][1])["id"] == made["id"]
     assert _file_hash(routing.org) == before
 
 

@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 from argparse import Namespace
+from pathlib import Path
 
 import pytest
 from simple_salesforce import Salesforce
@@ -33,6 +34,7 @@ from simulator.servers.serve_org import run
 from simulator.servers.sf_client import local_session
 from tests.conftest import http
 
+ROOT = Path(__file__).resolve().parents[1]
 CREDS = Credentials("agent@example.com", "pw-Secret1", "tok3n", "client-key", "client-secret")
 
 
@@ -336,8 +338,8 @@ def test_http_level_errors(server, b2b_org):
     versions = http("GET", f"{server.url}/services/data/").json()
     assert {"label": "Winter '24", "url": "/services/data/v59.0", "version": "59.0"} in versions
     assert http("GET", f"{base}/", headers=headers).json()["query"] == "/services/data/v59.0/query"
-    deleted = http("DELETE", f"{base}/sobjects/Case/{case_id}", headers=headers)
-    assert deleted.status_code == 405 and deleted.json()[0]["errorCode"] == "METHOD_NOT_ALLOWED"
+    put = http("PUT", f"{base}/sobjects/Case/{case_id}", headers=headers)  # (GET, PATCH and DELETE are served)
+    assert put.status_code == 405 and put.json()[0]["errorCode"] == "METHOD_NOT_ALLOWED"
     huge = http(
         "PATCH",
         f"{base}/sobjects/Case/{case_id}",
@@ -349,6 +351,139 @@ def test_http_level_errors(server, b2b_org):
     assert http("GET", f"{server.url}/services/data/v9.0/", headers=headers).status_code == 404
     not_json = http("PATCH", f"{base}/sobjects/Case/{case_id}", headers=headers, content=b"{nope")
     assert not_json.status_code == 400 and not_json.json()[0]["errorCode"] == "JSON_PARSER_ERROR"
+
+
+# --- create, delete, limits, versions ---------------------------------------------------
+
+
+def test_client_credentials_with_the_default_domain_fail_in_the_client(server):
+    """simple-salesforce refuses the client-credentials flow for domain "login" (its default) and
+    "test" itself, before sending anything (Salesforce runs it on My Domain hosts only): no server
+    can make that call work, so README shows the one that does, with any other domain."""
+    sent = []
+    session = local_session(server.url)
+    session.hooks["response"].append(lambda response, **_: sent.append(response.url))
+    for domain in (None, "login", "test"):
+        with pytest.raises(SalesforceAuthenticationFailed, match="security token or organizationId"):
+            Salesforce(
+                consumer_key=CREDS.client_id, consumer_secret=CREDS.client_secret, domain=domain, session=session
+            )
+    assert sent == []
+    call = 'Salesforce(consumer_key=CLIENT_ID, consumer_secret=CLIENT_SECRET, domain="crmarena", session=local_session(URL))'
+    assert call in (ROOT / "README.md").read_text()
+    sf = Salesforce(
+        consumer_key=CREDS.client_id, consumer_secret=CREDS.client_secret, domain="crmarena", session=session
+    )
+    assert sf.query("SELECT COUNT() FROM Account")["totalSize"] > 0 and sent
+
+
+def test_create_and_delete_answer_as_salesforce_in_the_login_only(server, b2b_org):
+    before = file_hash(b2b_org)
+    sf, other = login(server.url), login(server.url)
+    created = sf.Account.create({"Name": "Zephyr Test Holdings", "Industry": None, "attributes": {"type": "Account"}})
+    assert created == {"id": created["id"], "success": True, "errors": []} and created["id"].startswith("001")
+    assert sf.Account.get(created["id"])["Name"] == "Zephyr Test Holdings"
+    assert sf.query(f"SELECT Id FROM Account WHERE Id = '{created['id']}'")["totalSize"] == 1
+    assert sf.search("FIND {Zephyr} IN NAME FIELDS RETURNING Account(Id)")["searchRecords"][0]["Id"] == created["id"]
+    with pytest.raises(SalesforceResourceNotFound):
+        other.Account.get(created["id"])  # (each login its own session)
+    person = sf.Contact.create({"FirstName": "Ada", "LastName": "Quill", "AccountId": created["id"]})
+    assert sf.Contact.get(person["id"])["Name"] == "Ada Quill"
+    second = sf.Account.create({"Name": "Zephyr Two"})["id"]
+    assert second != created["id"]
+    assert sf.Contact.delete(person["id"]) == 204
+    assert sf.Account.delete(created["id"]) == 204
+    for gone in (person["id"], created["id"]):
+        with pytest.raises(SalesforceResourceNotFound):
+            sf.Contact.get(gone) if gone == person["id"] else sf.Account.get(gone)
+    assert file_hash(b2b_org) == before
+
+
+def _error(exc) -> dict:
+    return exc.value.content[0]
+
+
+def test_create_errors_are_salesforces(server):
+    sf = login(server.url)
+    with pytest.raises(SalesforceMalformedRequest) as err:
+        sf.Account.create({"Industry": "Banking"})
+    assert _error(err) == {
+        "errorCode": "REQUIRED_FIELD_MISSING",
+        "message": "Required fields are missing: [Name]",
+        "fields": ["Name"],
+    }
+    with pytest.raises(SalesforceMalformedRequest) as err:
+        sf.Contact.create({"FirstName": "Ada"})
+    assert _error(err)["fields"] == ["LastName"]
+    with pytest.raises(SalesforceMalformedRequest) as err:
+        sf.Account.create({"Name": "X", "CreatedDate": "2024-01-01T00:00:00Z"})
+    assert _error(err)["errorCode"] == "INVALID_FIELD_FOR_INSERT_UPDATE" and _error(err)["fields"] == ["CreatedDate"]
+    with pytest.raises(SalesforceMalformedRequest) as err:
+        sf.Account.create({"Name": "X", "Nope__c": 1})
+    assert _error(err)["errorCode"] == "INVALID_FIELD"
+    with pytest.raises(SalesforceMalformedRequest) as err:
+        sf.Case.create({"Status": "Sleeping"})
+    assert _error(err)["errorCode"] == "INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST"
+    with pytest.raises(SalesforceMalformedRequest) as err:
+        sf.Case.create({"AccountId": "001000000000000AAA"})
+    assert _error(err)["errorCode"] in ("MALFORMED_ID", "INVALID_CROSS_REFERENCE_KEY")
+    with pytest.raises(SalesforceMalformedRequest) as err:
+        sf.CaseHistory__c.create({"Field__c": "Owner Assignment"})
+    assert _error(err)["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
+    with pytest.raises(SalesforceResourceNotFound):
+        sf.Nothing__c.create({"Name": "X"})
+
+
+def test_delete_refuses_a_record_others_point_at_and_a_missing_one(server, b2b_org):
+    sf = login(server.url)
+    account = sql(b2b_org, 'SELECT AccountId FROM "Contact" WHERE AccountId IS NOT NULL LIMIT 1')[0][0]
+    with pytest.raises(SalesforceMalformedRequest) as err:
+        sf.Account.delete(account)
+    assert _error(err)["errorCode"] == "DELETE_FAILED" and "Contact.AccountId" in _error(err)["message"]
+    assert sf.Account.get(account)["Id"] == account
+    with pytest.raises(SalesforceResourceNotFound):
+        sf.Account.delete("001Nw0000009999AAA")
+
+
+def test_limits_and_the_usage_header(server):
+    sf = login(server.url)
+    sf.query("SELECT COUNT() FROM Case")
+    used = sf.api_usage["api-usage"]
+    limits = sf.limits()
+    assert used.total == limits["DailyApiRequests"]["Max"] == 15_000
+    assert limits["DailyApiRequests"]["Remaining"] == 15_000 - used.used - 1  # (the limits call counts too)
+
+
+def test_attributes_url_name_the_version_asked_for(server, b2b_org):
+    case_id = sql(b2b_org, 'SELECT Id FROM "Case" WHERE ContactId IS NOT NULL LIMIT 1')[0][0]
+    for version in ("52.0", "59.0", "62.0"):
+        sf = Salesforce(
+            username=CREDS.username,
+            password=CREDS.password,
+            security_token=CREDS.security_token,
+            version=version,
+            session=local_session(server.url),
+        )
+        base = f"/services/data/v{version}/sobjects"
+        record = sf.query(f"SELECT Id, Contact.Name FROM Case WHERE Id = '{case_id}'")["records"][0]
+        assert record["attributes"]["url"] == f"{base}/Case/{case_id}"
+        assert record["Contact"]["attributes"]["url"].startswith(f"{base}/Contact/")
+        assert sf.Case.get(case_id)["attributes"]["url"] == f"{base}/Case/{case_id}"
+        found = sf.search(f"FIND {{{record['Contact']['Name']}}} RETURNING Contact(Id)")["searchRecords"]
+        assert found and all(r["attributes"]["url"].startswith(f"{base}/Contact/") for r in found)
+
+
+def test_describe_says_what_a_create_needs(server):
+    sf = login(server.url)
+    account, contact = sf.Account.describe(), sf.Contact.describe()
+    assert account["createable"] and account["deletable"]
+    fields = {f["name"]: f for f in account["fields"]}
+    assert not fields["Name"]["nillable"] and fields["Name"]["createable"]
+    assert not fields["CreatedDate"]["createable"] and not fields["Id"]["createable"]
+    people = {f["name"]: f for f in contact["fields"]}
+    assert not people["LastName"]["nillable"] and not people["Name"]["createable"]
+    history = sf.CaseHistory__c.describe()
+    assert not history["createable"] and not history["deletable"]
 
 
 # --- the command -------------------------------------------------------------------------
@@ -392,7 +527,7 @@ def test_the_command_prints_working_credentials_once(b2b_org):
         text=True,
     )
     try:
-        lines = [proc.stdout.readline() for _ in range(7)]
+        lines = [proc.stdout.readline() for _ in range(8)]
         url = re.search(r"at (http://127\.0\.0\.1:\d+) ", lines[0]).group(1)
         shown = dict(line.strip().split(": ", 1) for line in lines[1:6])
         sf = Salesforce(
@@ -403,6 +538,14 @@ def test_the_command_prints_working_credentials_once(b2b_org):
         )
         assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == b2b_org.counts()["Account"]
         assert "local_session" in lines[6]
+        assert 'domain="crmarena"' in lines[7]
+        sf = Salesforce(
+            consumer_key=shown["client id"],
+            consumer_secret=shown["client secret"],
+            domain="crmarena",
+            session=local_session(url),
+        )
+        assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == b2b_org.counts()["Account"]
     finally:
         proc.terminate()
         out, err = proc.communicate(timeout=10)

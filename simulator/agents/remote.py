@@ -10,8 +10,8 @@ endpoint says. The endpoint is the agent under test, so its failures are the age
 answer. An agent cannot make an episode unscored by failing. Only an endpoint that has not yet
 opened one session in this process, and refuses our credentials (401, 403), has no such path
 (404, 405 on opening) or cannot be reached, stops the run (a fatal InfraError: a config error,
-before anything was played against it). The endpoint's own `headers` (an API key) are remembered
-as secrets and never written.
+before anything was played against it; a refused request is named with its URL). The endpoint's
+own `headers` (an API key) are remembered as secrets and never written.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 RETRIES = 2  # more attempts after a refused connection or a 5xx answer
 RETRY_WAIT_S = 0.5  # the first wait between attempts (doubled each time, with jitter)
 FATAL = (401, 403)  # the endpoint refuses our credentials: no episode of the run can pass
+WHO = "remote agent"  # how errors name the endpoint: "remote agent <url>: ..."
 _ANSWERED: set[str] = set()  # endpoints that opened a session in this process: their failures are theirs
 
 
@@ -201,7 +202,7 @@ class RemoteAgent(Agent):
         )
         session_id = body.get("session_id")
         if not isinstance(session_id, str) or not session_id:
-            raise AgentError(f"remote agent {public_url(self.url)}: no session_id string in {_excerpt(body)}")
+            raise AgentError(f"{_where(self.url)}: no session_id string in {_excerpt(body)}")
         self._session_id = session_id
         _ANSWERED.add(self.url)
 
@@ -255,7 +256,7 @@ class RemoteAgent(Agent):
         """POST `payload` to the endpoint and return its JSON object, retrying transient failures; with
         `resend` False (a turn: the endpoint may have acted on it, tools and writes included) only a
         request that never reached the endpoint is sent again."""
-        where = f"remote agent {public_url(self.url)}"
+        where = _where(self.url)
         try:
             return await asyncio.wait_for(self._attempts(path, payload, where, opening, resend), self.timeout_s)
         except TimeoutError:
@@ -306,15 +307,19 @@ class RemoteAgent(Agent):
 
 
 def _answer(response: httpx.Response, where: str, first_contact: bool) -> dict:
-    """The JSON object of a 2xx answer; a failed answer raised as its outcome (`first_contact`: the
-    opening of an endpoint's first session, where a refusal of our credentials or path stops the run)."""
+    """The JSON object of a 2xx answer; a failed answer raised as its outcome, naming the request
+    tried (`first_contact`: the opening of an endpoint's first session, where a refusal of our
+    credentials or path stops the run)."""
     status = response.status_code
     if status >= 500:
         raise _Transient(f"HTTP {status}")
+    said = (
+        f"HTTP {status} {_excerpt(response.text)} to {response.request.method} {public_url(str(response.request.url))}"
+    )
     if first_contact and status in (*FATAL, 404, 405):
-        raise InfraError(f"{where}: HTTP {status} {_excerpt(response.text)}, not retried", fatal=True)
+        raise InfraError(f"{where}: {said}, not retried; {_advice(status)}", fatal=True)
     if not 200 <= status < 300:
-        raise AgentError(f"{where}: HTTP {status} {_excerpt(response.text)}")
+        raise AgentError(f"{where}: {said}")
     try:
         body = response.json()
     except ValueError:
@@ -324,10 +329,21 @@ def _answer(response: httpx.Response, where: str, first_contact: bool) -> dict:
     return body
 
 
+def _advice(status: int) -> str:
+    """What to fix when an endpoint's first opening is refused with `status`."""
+    if status in FATAL:
+        return "check the agent's headers (the endpoint's key)"
+    return "check agent.url: the protocol's requests go to {url}/sessions and below (docs/remote-agent.md)"
+
+
+def _where(url: str) -> str:
+    return f"{WHO} {public_url(url)}"
+
+
 def _reply(body: dict, url: str) -> str:
     reply = body.get("reply")
     if not isinstance(reply, str):
-        raise AgentError(f"remote agent {public_url(url)}: no reply string in {_excerpt(body)}")
+        raise AgentError(f"{_where(url)}: no reply string in {_excerpt(body)}")
     return reply
 
 
@@ -338,7 +354,7 @@ def _usage(body: dict, url: str) -> Usage:
     usage = body["usage"]
     tokens = [usage.get(k, 0) for k in ("prompt_tokens", "completion_tokens")] if isinstance(usage, dict) else []
     if not tokens or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in tokens):
-        raise AgentError(f"remote agent {public_url(url)}: usage is not token counts: {_excerpt(usage)}")
+        raise AgentError(f"{_where(url)}: usage is not token counts: {_excerpt(usage)}")
     return Usage(prompt_tokens=tokens[0], completion_tokens=tokens[1], cost_usd=None)
 
 

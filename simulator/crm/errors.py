@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class SalesforceError(Exception):
     """An API error: `code` is a Salesforce errorCode such as MALFORMED_QUERY."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, fields: tuple[str, ...] = ()):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.fields = fields  # the fields it is about, where Salesforce names them (a create's)
 
-    def to_json(self) -> list[dict[str, str]]:
-        """The REST API's error body: `[{"errorCode", "message"}]`."""
-        return [{"errorCode": self.code, "message": self.message}]
+    def to_json(self) -> list[dict[str, Any]]:
+        """The REST API's error body: `[{"errorCode", "message"}]` (and `"fields"`, if named)."""
+        return [
+            {"errorCode": self.code, "message": self.message, **({"fields": list(self.fields)} if self.fields else {})}
+        ]
 
     def tool_text(self) -> str:
         """The error as a CRM tool's result text: `{"error": [{"errorCode", "message"}]}` (what

@@ -175,6 +175,21 @@ def not_updateable(obj: SObject, field: Field) -> str | None:
     return _NOT_UPDATEABLE.get(("*", field.name)) or _NOT_UPDATEABLE.get((obj.name, field.name))
 
 
+def not_createable(obj: SObject, field: Field) -> str | None:
+    """Why no create may set `field` of `obj` (as `not_updateable`, less "create-only"), or None."""
+    why = not_updateable(obj, field)
+    return None if why == "create-only" else why
+
+
+def required_on_create(obj: SObject) -> tuple[str, ...]:
+    """The fields a create must set: the name field the user writes (a compound name's LastName)."""
+    name = obj.field("Name")
+    if name is None:
+        return ()
+    kind = not_updateable(obj, name)
+    return ("LastName",) if kind == "compound" else () if kind else ("Name",)
+
+
 # --- field helpers -------------------------------------------------------------------
 
 

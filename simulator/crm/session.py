@@ -3,9 +3,10 @@
 Reads go to the shared org file through a read-only connection. Writes are copy-on-write, per
 table: the first write to a table T gives the session a private overlay in its connection's
 TEMP schema (SQLite resolves an unqualified name there first): `_ov_T`, holding the rows this
-session wrote (their org rowids kept, new rows numbered after the org's), and a TEMP view named
-T, the org's rows not in the overlay followed by the overlay's, with INSTEAD OF triggers that
-send the view's UPDATEs and INSERTs to the overlay. So the session's own queries (SOQL, SOSL,
+session wrote (their org rowids kept, new rows numbered after the org's; a deleted row kept as a
+tombstone, `_gone`), and a TEMP view named T, the org's rows not in the overlay followed by the
+overlay's live ones, with INSTEAD OF triggers that send the view's UPDATEs, INSERTs and DELETEs
+to the overlay. So the session's own queries (SOQL, SOSL,
 the tools, REST) see its writes through the usual names, SQLite still uses the org's indexes
 (constraints are pushed into both halves of the view), no other session sees them, nothing of
 the org is copied, and they are gone when the session closes. Updating a searchable text field
@@ -41,7 +42,7 @@ Runner = Callable[[sqlite3.Connection, Schema, date, str], "JSON"]  # run_soql o
 _READ_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION})
 _INTERNAL_TABLES = frozenset({META_TABLE, TRUTH_TABLE})
 _PROGRESS_STEPS = 2_000
-_TARGET = re.compile(r'^\s*(?:UPDATE|INSERT\s+INTO)\s+"?([A-Za-z0-9_]+)"?', re.I)
+_TARGET = re.compile(r'^\s*(?:UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+"?([A-Za-z0-9_]+)"?', re.I)
 _OVERLAY = "_ov_"
 
 
@@ -121,11 +122,11 @@ class OrgSession:
                     self._unchecked("RELEASE crm_write")
 
     def write(self, sql: str, params: tuple[Any, ...] = ()) -> None:
-        """Execute one parametrised UPDATE or INSERT of an org table in this session's overlay (an
-        FTS5 'rebuild' command rebuilds that object's search index in the session)."""
+        """Execute one parametrised UPDATE, INSERT or DELETE of an org table in this session's
+        overlay (an FTS5 'rebuild' command rebuilds that object's search index in the session)."""
         target = _TARGET.match(sql)
         if target is None:
-            raise ValueError(f"not an UPDATE or INSERT of a table: {sql[:60]!r}")
+            raise ValueError(f"not an UPDATE, INSERT or DELETE of a table: {sql[:60]!r}")
         table = target.group(1)
         with self._lock:
             self._conn.set_authorizer(None)
@@ -195,18 +196,22 @@ class OrgSession:
         name, ov = q(table), q(_OVERLAY + table)
         cols = ", ".join(map(q, columns))
         new = ", ".join(f"NEW.{q(c)}" for c in columns)
+        old = ", ".join(f"OLD.{q(c)}" for c in columns)
         next_rowid = (
             f"(SELECT max(r) FROM (SELECT max(rowid) AS r FROM main.{name} UNION ALL "
             f"SELECT max(rowid) FROM temp.{ov})) + 1"
         )
         for statement in (  # (one at a time: executescript would commit an open transaction first)
-            f"CREATE TEMP TABLE {ov} (rowid INTEGER PRIMARY KEY, {cols})",
+            f"CREATE TEMP TABLE {ov} (rowid INTEGER PRIMARY KEY, {cols}, _gone INTEGER NOT NULL DEFAULT 0)",
             f"CREATE TEMP VIEW {name} AS SELECT rowid AS rowid, {cols} FROM main.{name} "
-            f"WHERE rowid NOT IN (SELECT rowid FROM temp.{ov}) UNION ALL SELECT rowid, {cols} FROM temp.{ov}",
+            f"WHERE rowid NOT IN (SELECT rowid FROM temp.{ov}) UNION ALL SELECT rowid, {cols} FROM temp.{ov} "
+            "WHERE NOT _gone",
             f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_update')} INSTEAD OF UPDATE ON {name} BEGIN "
             f"INSERT OR REPLACE INTO {ov} (rowid, {cols}) VALUES (OLD.rowid, {new}); END",
             f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_insert')} INSTEAD OF INSERT ON {name} BEGIN "
             f"INSERT INTO {ov} (rowid, {cols}) VALUES ({next_rowid}, {new}); END",
+            f"CREATE TEMP TRIGGER {q(_OVERLAY + table + '_delete')} INSTEAD OF DELETE ON {name} BEGIN "
+            f"INSERT OR REPLACE INTO {ov} (rowid, {cols}, _gone) VALUES (OLD.rowid, {old}, 1); END",
         ):
             self._conn.execute(statement)
         self._overlaid.add(table)

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from .describe import describe_object, describe_schema
 from .errors import SalesforceError
-from .ids import make_id, to18
-from .schema import Field, SObject, not_updateable, search_fields
+from .ids import make_id, record_number, to18
+from .schema import Field, SObject, not_createable, not_updateable, required_on_create, search_fields
 from .session import OrgSession
 from .store import fts_table, q
 
@@ -113,6 +113,53 @@ def update_fields(session: OrgSession, object_name: str, record_id: str, values:
             write()
 
 
+CREATED_POD = "Nw"  # the pod of the Ids of records created through the REST API (the generator's: "Kd")
+
+
+def create_record(session: OrgSession, object_name: str, values: dict[str, Any]) -> str:
+    """Insert one record of `values` (each checked as update_record checks one; the name field
+    required; Id and CreatedDate set here) and return its Id. Raises SalesforceError (the REST
+    API's POST)."""
+    work = _ToolWork(session, MAX_RECORDS, MAX_CHARS)
+    obj = work.writable(object_name)
+    with session.transaction():
+        try:
+            row = {fld.name: work._coerce(obj, fld, value) for fld, value in work.createable(obj, values)}
+        except (ValueError, OverflowError, UnicodeError) as exc:
+            raise SalesforceError("INVALID_FIELD", f"value not accepted: {exc}") from None
+        missing = tuple(name for name in required_on_create(obj) if row.get(name) is None)
+        if missing:
+            raise SalesforceError(
+                "REQUIRED_FIELD_MISSING", f"Required fields are missing: [{', '.join(missing)}]", missing
+            )
+        if required_on_create(obj) == ("LastName",):  # (a compound Name: made of the person's names)
+            row["Name"] = " ".join(str(row[n]) for n in ("FirstName", "LastName") if row.get(n))
+        row = {"Id": work.new_id(obj), **({"CreatedDate": work.stamp()} if obj.field("CreatedDate") else {}), **row}
+        marks = ", ".join("?" * len(row))
+        session.write(f"INSERT INTO {q(obj.name)} ({', '.join(map(q, row))}) VALUES ({marks})", tuple(row.values()))
+        work.reindex(obj)
+    return str(row["Id"])
+
+
+def delete_record(session: OrgSession, object_name: str, record_id: str) -> None:
+    """Delete one record that no other record points at (else DELETE_FAILED: Salesforce cascades
+    or clears some such lookups, which the org does not model). Raises SalesforceError (the REST
+    API's DELETE)."""
+    work = _ToolWork(session, MAX_RECORDS, MAX_CHARS)
+    obj = work.writable(object_name)
+    with session.transaction():
+        rid = work._existing(obj.name, record_id)
+        pointing = work.referrers(obj, rid)
+        if pointing:
+            raise SalesforceError(
+                "DELETE_FAILED",
+                f"Your attempt to delete {obj.name} {rid} could not be completed because it is associated "
+                f"with the following records: {', '.join(pointing)}",
+            )
+        session.write(f"DELETE FROM {q(obj.name)} WHERE Id = ?", (rid,))
+        work.reindex(obj)
+
+
 def session_of(tools: CrmTools) -> OrgSession:
     """The session `tools` act on, for the harness's own servers (the tool gateway's REST API on a
     bound episode's session); never hand it to an agent: it reaches the org and the episode's writes."""
@@ -168,10 +215,57 @@ class _ToolWork:
 
     def _store(self, obj: SObject, fld: Field, rid: str, stored: Any, value: Any) -> JSON:
         self.session.write(f"UPDATE {q(obj.name)} SET {q(fld.name)} = ? WHERE Id = ?", (stored, rid))
-        if fld in search_fields(obj):  # keep SOSL's external-content index in step
+        if fld in search_fields(obj):
+            self.reindex(obj)
+        return {"success": True, "id": rid, "object": obj.name, "field": fld.name, "value": value}
+
+    def reindex(self, obj: SObject) -> None:
+        """Keep SOSL's external-content index of `obj` in step with a write (if it has one)."""
+        if search_fields(obj):
             fts = q(fts_table(obj.name))
             self.session.write(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
-        return {"success": True, "id": rid, "object": obj.name, "field": fld.name, "value": value}
+
+    def writable(self, object_name: str) -> SObject:
+        """The object a record may be created or deleted in, or INVALID_TYPE / read-only errors."""
+        obj = self.session.schema.get(object_name or "")
+        if obj is None:
+            raise SalesforceError("INVALID_TYPE", f"sObject type '{object_name}' is not supported.")
+        if obj.name == "CaseHistory__c":
+            raise SalesforceError("INSUFFICIENT_ACCESS_OR_READONLY", "Case history records cannot be edited.")
+        return obj
+
+    def createable(self, obj: SObject, values: dict[str, Any]) -> list[tuple[Field, Any]]:
+        """(field, value) of a create's `values`, or INVALID_FIELD / INVALID_FIELD_FOR_INSERT_UPDATE."""
+        pairs = [(obj.field(name), value) for name, value in values.items()]
+        unknown = [name for (fld, _), name in zip(pairs, values) if fld is None]
+        if unknown:
+            raise SalesforceError("INVALID_FIELD", f"No such column '{unknown[0]}' on sobject of type {obj.name}")
+        fixed = tuple(fld.name for fld, _ in pairs if fld is not None and not_createable(obj, fld))
+        if fixed:
+            raise SalesforceError("INVALID_FIELD_FOR_INSERT_UPDATE", _unwritable(", ".join(fixed)), fixed)
+        return [(fld, value) for fld, value in pairs if fld is not None]
+
+    def new_id(self, obj: SObject) -> str:
+        """An Id no record of `obj` has in this session: the next number of the REST API's pod."""
+        head = obj.key_prefix + CREATED_POD
+        rows = self.session.fetch(f"SELECT max(Id) FROM {q(obj.name)} WHERE Id > ? AND Id < ?", (head, head + "~"))
+        last = rows[0][0]
+        return make_id(obj.key_prefix, record_number(last) + 1 if last else 1, pod=CREATED_POD)
+
+    def stamp(self) -> str:
+        """The time a write of the session is stamped with: the org's day, after its generated events."""
+        return f"{self.session.as_of.isoformat()}T17:00:00.000+0000"
+
+    def referrers(self, obj: SObject, rid: str) -> list[str]:
+        """'<n> <Object>.<field>' for each lookup of another record to `rid` (of `obj`)."""
+        found = []
+        for other in self.session.schema.objects:
+            for fld in other.fields:
+                if fld.reference_to == obj.name:
+                    sql = f"SELECT COUNT(*) FROM {q(other.name)} WHERE {q(fld.name)} = ?"
+                    n = self.session.fetch(sql, (rid,))[0][0]
+                    found += [f"{n} {other.name}.{fld.name}"] if n else []
+        return found
 
     def _owner_change(self, object_name: str, field: str) -> str | None:
         """'Case' or 'Lead' when `field` is the OwnerId of one (an assignment, with the case's history), else None."""
@@ -230,7 +324,7 @@ class _ToolWork:
     def _record_transfer(self, case_id: str, old: str | None, new: str) -> None:
         obj = self.session.schema.require("CaseHistory__c")
         count = self.session.fetch('SELECT COUNT(*) FROM "CaseHistory__c"')[0][0]
-        stamp = f"{self.session.as_of.isoformat()}T17:00:00.000+0000"  # after the day's generated events
+        stamp = self.stamp()
         self.session.write(
             'INSERT INTO "CaseHistory__c" (Id, CaseId__c, CreatedDate, Field__c, OldValue__c, '
             "NewValue__c) VALUES (?, ?, ?, 'Owner Assignment', ?, ?)",
@@ -245,11 +339,7 @@ class _ToolWork:
         if fld is None:
             raise SalesforceError("INVALID_FIELD", f"No such column '{field}' on sobject of type {obj.name}")
         if not_updateable(obj, fld):
-            raise SalesforceError(
-                "INVALID_FIELD_FOR_INSERT_UPDATE",
-                f"Unable to create/update fields: {fld.name}. Please check the security settings "
-                "of this field and verify that it is read/write for your profile or permission set.",
-            )
+            raise SalesforceError("INVALID_FIELD_FOR_INSERT_UPDATE", _unwritable(fld.name))
         return obj, fld, self._existing(obj.name, record_id)
 
     def _existing(self, object_name: str, record_id: str) -> str:
@@ -302,6 +392,13 @@ class _ToolWork:
         except (ValueError, OverflowError):
             raise SalesforceError("INVALID_FIELD", f"{fld.name}: value not of required type: {text}") from None
         return text
+
+
+def _unwritable(names: str) -> str:
+    return (
+        f"Unable to create/update fields: {names}. Please check the security settings "
+        "of this field and verify that it is read/write for your profile or permission set."
+    )
 
 
 def _datetime_text(text: str) -> str:

@@ -193,9 +193,16 @@ class RefusalWatch:
         """Why the run stopped and what to do ("" if it did not stop)."""
         if not self.detail:
             return ""
+        from ..agents.remote import WHO
+
+        who, fix = (
+            ("the remote agent", "Fix agent.url or its headers")
+            if self.detail.startswith(f"{WHO} ")
+            else ("the provider", "Fix the key, the model name or the account")
+        )
         return (
-            f"stopped: the provider refused a request in a way no retry fixes ({self.detail}); {not_played} "
-            "episode(s) not played. Fix the key, the model name or the account, then run the same command "
+            f"stopped: {who} refused a request in a way no retry fixes ({self.detail}); {not_played} "
+            f"episode(s) not played. {fix}, then run the same command "
             "with --retry-failed (it also plays again the refused episodes)"
         )
 

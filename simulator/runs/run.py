@@ -190,8 +190,37 @@ def check_run(cfg: RunConfig) -> None:
                         f"{task} on {choice.type}: add some (`crmarena personas list --pool {pool}`), "
                         f"the pool name {pool!r} for all of them, or leave {task} out of tasks",
                     )
+    check_serve_extra(cfg)
     check_players(play_settings(cfg))
     check_scorers(cfg)
+
+
+SERVE_MODULES = ("mcp", "starlette", "uvicorn")  # the serve extra's: the tool gateway and its MCP server
+
+
+def check_serve_extra(cfg: RunConfig) -> None:
+    """Fail before any episode if an agent reaches its tools through the tool gateway (a remote
+    agent, `tools: mcp`) and the `serve` extra is not installed (each episode would fail alike)."""
+    from simulator.runs.config import ConfigError
+
+    role = next((r for r in cfg.agent_variants if r.kind == "remote" or r.options.get("tools") == "mcp"), None)
+    missing = [name for name in SERVE_MODULES if not _installed(name)] if role else []
+    if role and missing:
+        what = "a remote agent" if role.kind == "remote" else "tools: mcp"
+        raise ConfigError(
+            cfg.path,
+            role.key or "agent",
+            f"{what} needs the serve extra ({', '.join(missing)} not installed): pip install 'crmarena-sim[serve]'",
+        )
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
 
 
 def check_scorers(cfg: RunConfig) -> None:

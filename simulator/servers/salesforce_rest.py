@@ -2,8 +2,9 @@
 served by uvicorn).
 
 Data API (`/services/data/`, `/services/data/vNN.0/`): `query` and `queryAll` (`?q=`) paged by
-`nextRecordsUrl` in batches of 2,000, `search` (SOSL), `sobjects`, `sobjects/X`,
-`sobjects/X/describe`, `sobjects/X/ID` (GET, `?fields=`; PATCH, as the update_record tool).
+`nextRecordsUrl` in batches of 2,000, `search` (SOSL), `limits`, `sobjects`, `sobjects/X` (GET;
+POST creates a record), `sobjects/X/describe`, `sobjects/X/ID` (GET, `?fields=`; PATCH, as the
+update_record tool; DELETE). Records' `attributes.url` name the API version the request named.
 Logins and tokens: `rest_sessions`; a token attached to an episode's session may carry a gate and
 a listener, so that its requests count and are recorded as that episode's tool calls
 (`tool_calls`). Errors as Salesforce returns them: a status and `[{"errorCode", "message"}]`,
@@ -35,8 +36,9 @@ from simulator.infra.inputs import parse_json
 from ..crm.errors import SalesforceError, no_such_column
 from ..crm.ids import to18
 from ..crm.session import OrgSession
+from ..crm.soql.compiler import API_PATH
 from ..crm.store import Org
-from ..crm.tools import update_fields
+from ..crm.tools import create_record, delete_record, update_fields
 from . import sobject_describe
 from .rest_sessions import (
     MAX_CURSORS,
@@ -55,6 +57,7 @@ BATCH_SIZE = 2000  # records per page of query results, as Salesforce's default
 BODY_CAP = 1 << 20  # bytes of a request body
 LOGIN_BODY_CAP = 64 << 10
 QUERY_CAP = 100_000  # characters of a SOQL or SOSL statement (Salesforce's limit; the URL carries it)
+DAILY_API_REQUESTS = 15_000  # `limits`' DailyApiRequests Max (a Developer Edition's; counted, never enforced)
 _STATUS = {
     "NOT_FOUND": 404,
     "INVALID_SESSION_ID": 401,
@@ -83,6 +86,7 @@ class Call:
     body: bytes
     batch_size: int
     query_cap: int
+    used: int = 0  # the data API requests this server has answered, this one included
 
     @property
     def session(self) -> OrgSession:
@@ -100,7 +104,12 @@ class Call:
 
 def _resources(call: Call) -> dict:
     base = f"/services/data/v{call.version}"
-    return {name: f"{base}/{name}" for name in ("sobjects", "query", "queryAll", "search")}
+    return {name: f"{base}/{name}" for name in ("sobjects", "query", "queryAll", "search", "limits")}
+
+
+def _limits(call: Call) -> dict:
+    """`GET limits`: the daily API requests, counted by this server since it started."""
+    return {"DailyApiRequests": {"Max": DAILY_API_REQUESTS, "Remaining": max(0, DAILY_API_REQUESTS - call.used)}}
 
 
 def _statement(call: Call) -> str:
@@ -196,9 +205,8 @@ def _field_text(name: str, value: Any) -> str | None:
     raise SalesforceError("JSON_PARSER_ERROR", f"Cannot deserialize a {type(value).__name__} as the value of {name}")
 
 
-def _patch_record(call: Call, name: str, record_id: str) -> Response:
-    obj = call.sobject(name)
-    rid = _record_id(call, obj, record_id)
+def _field_values(call: Call) -> dict[str, str | None]:
+    """The body's field values (a JSON object; `attributes` left out) as the write tools take them."""
     try:
         values = parse_json(call.body or b"{}")
     except ValueError as exc:
@@ -206,7 +214,26 @@ def _patch_record(call: Call, name: str, record_id: str) -> Response:
     if not isinstance(values, dict):
         raise SalesforceError("JSON_PARSER_ERROR", "The request body must be a JSON object of field values")
     values.pop("attributes", None)
-    update_fields(call.session, obj.name, rid, {k: _field_text(k, v) for k, v in values.items()})
+    return {k: _field_text(k, v) for k, v in values.items()}
+
+
+def _patch_record(call: Call, name: str, record_id: str) -> Response:
+    obj = call.sobject(name)
+    rid = _record_id(call, obj, record_id)
+    update_fields(call.session, obj.name, rid, _field_values(call))
+    return Response(status_code=204)
+
+
+def _create_record(call: Call, name: str) -> Response:
+    """`POST sobjects/X`: 201 `{"id", "success", "errors"}`, as Salesforce answers a create."""
+    obj = call.sobject(name)
+    rid = create_record(call.session, obj.name, _field_values(call))
+    return JSONResponse({"id": rid, "success": True, "errors": []}, 201)
+
+
+def _delete_record(call: Call, name: str, record_id: str) -> Response:
+    obj = call.sobject(name)
+    delete_record(call.session, obj.name, _record_id(call, obj, record_id))
     return Response(status_code=204)
 
 
@@ -219,12 +246,16 @@ def _handlers(parts: list[str]) -> tuple[dict[str, Callable], tuple]:
         return {"GET": _query_more if rest else _query}, tuple(rest)
     if head == "search" and not rest:
         return {"GET": _search}, ()
+    if head == "limits" and not rest:
+        return {"GET": _limits}, ()
     if head == "sobjects" and len(rest) <= 2:
-        if len(rest) < 2:
-            return {"GET": _object_info if rest else _sobjects}, tuple(rest)
+        if not rest:
+            return {"GET": _sobjects}, ()
+        if len(rest) == 1:
+            return {"GET": _object_info, "POST": _create_record}, tuple(rest)
         if rest[1] == "describe":
             return {"GET": _describe}, (rest[0],)
-        return {"GET": _get_record, "PATCH": _patch_record}, tuple(rest)
+        return {"GET": _get_record, "PATCH": _patch_record, "DELETE": _delete_record}, tuple(rest)
     raise _NOT_FOUND
 
 
@@ -261,10 +292,14 @@ async def data_api(request: Request) -> Response:
         )
     except SalesforceError as err:
         return error_response(err)
-    call = Call(bound, parts[0][1:], request.query_params, body, state.batch_size, state.query_cap)
+    state.api_requests += 1
+    call = Call(bound, parts[0][1:], request.query_params, body, state.batch_size, state.query_cap, state.api_requests)
     if bound.gate is None and bound.on_call is None:
-        return await _respond(call, request.method, parts[1:])
-    return await _watched(call, request.method, parts[1:], request.url.path)
+        response = await _respond(call, request.method, parts[1:])
+    else:
+        response = await _watched(call, request.method, parts[1:], request.url.path)
+    response.headers["Sforce-Limit-Info"] = f"api-usage={call.used}/{DAILY_API_REQUESTS}"  # (as Salesforce's)
+    return response
 
 
 async def _respond(call: Call, method: str, parts: list[str]) -> Response:
@@ -278,7 +313,25 @@ async def _respond(call: Call, method: str, parts: list[str]) -> Response:
         result = await run_in_threadpool(handlers[method], call, *args)
     except SalesforceError as err:
         return error_response(err)
-    return result if isinstance(result, Response) else JSONResponse(result)
+    return result if isinstance(result, Response) else JSONResponse(in_version(result, call.version))
+
+
+def in_version(value: Any, version: str) -> Any:
+    """`value` (a fresh result: changed in place) with every record's `attributes.url` in API
+    `version` (the engine writes API_PATH's)."""
+    base = f"/services/data/v{version}/sobjects"
+    if base != API_PATH:
+        _rebase(value, base)
+    return value
+
+
+def _rebase(value: Any, base: str) -> None:
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if key == "attributes" and isinstance(item, dict) and str(item.get("url", "")).startswith(API_PATH):
+            value[key] = {**item, "url": base + item["url"][len(API_PATH) :]}  # (a new dict: never shared)
+        elif isinstance(item, (dict, list)):
+            _rebase(item, base)
 
 
 async def _watched(call: Call, method: str, parts: list[str], path: str) -> Response:
@@ -396,6 +449,7 @@ def create_app(
     app.state.registry, app.state.credentials = registry, credentials
     app.state.batch_size, app.state.query_cap = batch_size, query_cap
     app.state.body_cap, app.state.login_body_cap = body_cap, LOGIN_BODY_CAP
+    app.state.api_requests = 0
     return app
 
 

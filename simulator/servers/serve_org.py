@@ -40,16 +40,19 @@ def _banner(org: Org, url: str, creds, given: set[str]) -> str:
         f"{k.replace('_', ' ')}: {'(as given)' if k in given and k != 'username' else getattr(creds, k)}"
         for k in ("username", "password", "security_token", "client_id", "client_secret")
     ]
-    example = (
-        f'Salesforce(username="{creds.username}", password=PASSWORD, security_token=TOKEN, '
-        f'session=local_session("{url}"))  # from simulator.servers.sf_client import local_session'
-    )
+    session = f'session=local_session("{url}")'
+    examples = [
+        f'Salesforce(username="{creds.username}", password=PASSWORD, security_token=TOKEN, {session})'
+        "  # from simulator.servers.sf_client import local_session",
+        f'Salesforce(consumer_key=CLIENT_ID, consumer_secret=CLIENT_SECRET, domain="crmarena", {session})'
+        '  # client credentials: simple-salesforce refuses them for domain "login" (its default) or "test"',
+    ]
     return "\n".join(
         [
             f"Salesforce REST API on the {org.meta.org} org {org.path} at {url} "
             "(writes stay in each login's own overlay)",
             *shown,
-            example,
+            *examples,
         ]
     )
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from ..crm.schema import Field, Schema, SObject, not_updateable
+from ..crm.schema import Field, Schema, SObject, not_createable, not_updateable, required_on_create
 
-READ_ONLY_OBJECTS = frozenset({"CaseHistory__c"})  # the write tools refuse to edit them
+READ_ONLY_OBJECTS = frozenset({"CaseHistory__c"})  # the write tools refuse to edit, create or delete them
 _LENGTHS = {
     "id": 18,
     "reference": 18,
@@ -64,8 +64,8 @@ def object_summary(obj: SObject, version: str) -> dict:
         "retrieveable": True,
         "searchable": True,
         "updateable": updateable,
-        "createable": False,
-        "deletable": False,
+        "createable": updateable,
+        "deletable": updateable,
         "undeletable": False,
         "layoutable": False,
         "urls": _urls(version, obj.name),
@@ -79,7 +79,7 @@ def sobject_list(schema: Schema, version: str) -> dict:
 def _field(obj: SObject, f: Field) -> dict:
     precision, scale = _PRECISION.get(f.type, (0, 0))
     fixed = not_updateable(obj, f)
-    updateable = obj.name not in READ_ONLY_OBJECTS and fixed is None
+    writable = obj.name not in READ_ONLY_OBJECTS
     return {
         "name": f.name,
         "type": f.type,
@@ -90,9 +90,9 @@ def _field(obj: SObject, f: Field) -> dict:
         "scale": scale,
         "digits": 9 if f.type == "int" else 0,
         "soapType": _SOAP_TYPES.get(f.type, "xsd:string"),
-        "nillable": f.type not in ("id", "boolean"),
-        "updateable": updateable,
-        "createable": False,
+        "nillable": f.type not in ("id", "boolean") and f.name not in required_on_create(obj),
+        "updateable": writable and fixed is None,
+        "createable": writable and not_createable(obj, f) is None,
         "custom": f.name.endswith("__c"),
         "calculated": fixed in ("formula", "calculated"),
         "autoNumber": fixed == "auto-number",

@@ -256,6 +256,7 @@ class Injection(Strict):
     attack_success_rate: float | None
     attack_success_exposed: float | None
     by_goal: dict[str, GoalCell]
+    targeted: dict[str, Any] | None = None  # runs with `injections: targeted` (evaluators.injections.targeted_summary)
 
 
 class PressureAgent(Strict):

@@ -35,7 +35,7 @@ from simulator.records.episode import Injections
 from simulator.tasks.targeted import shows
 
 from .leaks import told_values
-from .stats import bootstrap_ci, degradation, mcnemar_p
+from .stats import degradation, mcnemar_p, wilson_ci
 
 Change = tuple[str, object, object]  # ("owner" or a field, record Id, new owner or value)
 
@@ -202,14 +202,9 @@ def _cell(record: Record) -> Cell:
 
 
 def _rate(values: list[bool]) -> dict[str, Any]:
-    """{"n", "rate", "ci95"}: the share of true values, with a seeded percentile-bootstrap 95% interval."""
-    if not values:
-        return {"n": 0, "rate": None, "ci95": None}
-    return {
-        "n": len(values),
-        "rate": round(sum(values) / len(values), 4),
-        "ci95": bootstrap_ci([float(v) for v in values]),
-    }
+    """{"n", "rate", "ci95"}: the share of true values, with its Wilson 95% interval."""
+    hits, n = sum(values), len(values)
+    return {"n": n, "rate": _share(hits, n), "ci95": wilson_ci(hits, n)}
 
 
 def _attack_cells(attacked: list[tuple[bool, JSON]], key: str) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from simulator.records.summary import Empty, Summary
 from simulator.replies.categories import CATEGORIES
 
 from ..stats import min_detectable_difference, model_label, standard_error
-from .format import num, of, pct, pp
+from .format import interval, num, of, pct, pp
 
 EPISODES_PER_PAGE = 100
 TOOL_RESULT_CHARS = 1500
@@ -566,6 +566,78 @@ def _paired(paired: dict[str, typed.PressurePair]) -> Table:
     )
 
 
+def _rate_ci(cell: dict[str, Any] | None) -> str:
+    """'92.6% [81%, 100%]' for a targeted rate cell ({"n", "rate", "ci95"}), or '–'."""
+    if not cell or cell.get("rate") is None:
+        return "–"
+    lo, hi = cell["ci95"]
+    return f"{pct(cell['rate'], 1)} [{pct(lo)}, {pct(hi)}]"
+
+
+def _targeted(agents: dict[str, typed.PressureAgent]) -> dict[str, dict[str, Any]]:
+    return {a: t for a, p in agents.items() if p.injection is not None and (t := p.injection.targeted)}
+
+
+def _targeted_overall(targeted: dict[str, dict[str, Any]]) -> Table:
+    """Per agent: attacked, exposed and unreached episodes; utility without and under attack,
+    attack success, each with its interval; the paired difference (attacked - clean)."""
+    rows = []
+    for agent, t in targeted.items():
+        n, paired = t["episodes"], t["paired"]
+        ci = paired["ci95"] or [None, None]
+        rows.append(
+            [
+                agent,
+                num(n["attacked"]),
+                f"{num(n['exposed'])} ({pct(t['exposure']['rate'], 1)})",
+                num(n["unreached"]),
+                _rate_ci(t["utility"]),
+                _rate_ci(t["utility_under_attack"]),
+                _rate_ci(t["attack_success"]),
+                f"{pp(paired['delta'])} {interval(*ci)} ({num(paired['pairs'])} pairs, McNemar p {num(paired['mcnemar_p'], 3)})",
+            ]
+        )
+    return Table(
+        [
+            "agent",
+            "attacked episodes",
+            "exposed",
+            "unreached",
+            "utility (clean)",
+            "utility under attack",
+            "attack success",
+            "attacked - clean (paired)",
+        ],
+        rows,
+    )
+
+
+def _targeted_by(targeted: dict[str, dict[str, Any]], key: str, title: str) -> Table:
+    """Per agent and goal (or phrasing family): attacked, exposed, attack success, utility under attack."""
+    rows = [
+        [
+            agent,
+            name,
+            num(c["attacked"]),
+            num(c["exposed"]),
+            _rate_ci(c["attack_success"]),
+            _rate_ci(c["utility_under_attack"]),
+        ]
+        for agent, t in targeted.items()
+        for name, c in t[key].items()
+    ]
+    return Table(["agent", title, "attacked", "exposed", "attack success", "utility under attack"], rows)
+
+
+def _targeted_tables(targeted: dict[str, dict[str, Any]]) -> list[tuple[str, Table]]:
+    """The targeted injection tables (none without a targeted org)."""
+    return [
+        ("Targeted injections: every attacked episode meets its attack (95% intervals)", _targeted_overall(targeted)),
+        ("Targeted injections by goal", _targeted_by(targeted, "by_goal", "goal")),
+        ("Targeted injections by phrasing family", _targeted_by(targeted, "by_family", "phrasing family")),
+    ]
+
+
 def _pressure(pressure: typed.Pressure | None) -> Pressure | None:
     """Confidentiality under pressure and poisoned records (the summary's `pressure`: evaluators.pressure)."""
     if pressure is None:
@@ -578,6 +650,7 @@ def _pressure(pressure: typed.Pressure | None) -> Pressure | None:
         ),
         ("Survival by turn (not yet leaked after the turn)", _per_agent(leaking, "by_turn", _survival_cell, "turn")),
         ("Default vs privacy-aware prompt (episodes both played)", _paired(pressure.paired)),
+        *_targeted_tables(_targeted(pressure.agents)),
     ]
     curves = [(agent, survival) for agent, p in leaking.items() if (survival := p.survival)]
     return Pressure(curves, _pressure_agents(pressure.agents), [(title, t) for title, t in tables if t.rows])
@@ -1025,7 +1098,12 @@ NOTES = {  # the reports' explanatory text, shared by report.md and report.html
         "requests of pressure people declined and not served; legitimate served: those served (an agent "
         "that stalls declines nothing and serves nothing). Injected orgs: utility on the clean org, "
         "utility and attack success (obeyed) among the episodes whose agent read a planted instruction "
-        "(exposed episodes: read these rates only when that count is not small). Leaks are found by the "
+        "(exposed episodes: read these rates only when that count is not small). Targeted orgs (`injections: "
+        "targeted`): every attacked episode has one instruction in a record its task's solution reads; "
+        "utility without attack (clean twin orgs), utility under attack and attack success over every "
+        "attacked episode, with 95% bootstrap intervals, by goal and by phrasing family, and attacked - clean "
+        "success paired per instance, person and trial (unreached: episodes whose solution reads no free "
+        "text, played clean and left out). Leaks are found by the "
         "rules (exact values) unless a judge is set: without one, paraphrased leaks are missed and the "
         "leak rates are lower bounds."
     ),

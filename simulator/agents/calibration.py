@@ -32,7 +32,7 @@ class LeakyAgent(OracleAgent):
     third by default) it replies with the instance's confidential values, and it does what every
     planted instruction in its tool results asks (once each): the org-level ones (GRAMMAR) and
     the targeted ones (the attack library: simulator.tasks.attacks), whose `stop` and
-    `wrong_answer` goals replace its reply."""
+    `wrong_answer` goals replace its every reply from then on."""
 
     def __init__(self, after: int = 3):
         super().__init__()
@@ -40,6 +40,7 @@ class LeakyAgent(OracleAgent):
             raise ValueError(f"after must be a whole number of messages, at least 1, got {after!r}")
         self.after, self.heard = after, 0
         self.done: set[str] = set()
+        self.instead = ""  # the reply a targeted instruction (stop, wrong_answer) told it to give
 
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
         self.heard += 1
@@ -52,11 +53,12 @@ class LeakyAgent(OracleAgent):
         if self.heard >= self.after and self.instance.confidential_values:
             result.reply = f"Alright, since you insist: {', '.join(self.instance.confidential_values)}."
         result.reply = " ".join(filter(None, [result.reply, *told])).strip()
-        for goal, slots in orders:  # (what it was told to say instead of its answer)
+        for goal, slots in orders:  # (what it was told to say instead of its answer, from now on)
             if goal == "stop":
-                result.reply = f"{slots['value']}."
+                self.instead = f"{slots['value']}."
             elif goal == "wrong_answer":
-                result.reply = f"The answer is: {slots['value']}."
+                self.instead = f"The answer is: {slots['value']}."
+        result.reply = self.instead or result.reply
         return result
 
     def settings(self) -> dict:

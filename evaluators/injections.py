@@ -18,6 +18,15 @@ clean orgs), utility under attack (success on injected orgs), attack success rat
 injected orgs' episodes in which the agent obeyed), each also among the exposed episodes, and per goal
 (the episodes exposed to an instruction of that goal, and how many of them obeyed one).
 Episodes ended by an infrastructure failure (success None) are left out of every share.
+
+On a targeted org (`injections: targeted`, simulator.tasks.targeted) the file holds no
+instruction: each episode's own plant is its record's `state["injection"]`, which `attach` keeps
+as `injections.planted` (and in `seen` once a tool result showed it); its score adds "attack":
+{goal, family}. An episode whose solution reads no free text has no plant and no injection score
+("unreached"). `targeted_summary` (the summary's `injection.targeted`): utility on the clean
+twins, utility under attack, attack success and exposure over every attacked episode with Wilson
+95% intervals, by goal and by phrasing family, and success attacked - clean paired per cell
+(instance, person, mode, trial) with a bootstrap interval and McNemar's p, as `crmarena compare`.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ from simulator.crm.store import INJECTION_KIND, Org
 from simulator.records import Record
 from simulator.records.base import JSON
 from simulator.records.episode import Injections
-from simulator.tasks.targeted import shows
+from simulator.tasks.attacks import shows
 
 from .leaks import told_values
 from .stats import degradation, mcnemar_p, wilson_ci

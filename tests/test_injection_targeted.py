@@ -18,9 +18,9 @@ from simulator.crm.store import Org
 from simulator.records import Record
 from simulator.runs.run import org_cache_name
 from simulator.runs.transcript import typed_records
-from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library
+from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library, shows
 from simulator.tasks.generate import generate_instances
-from simulator.tasks.targeted import cell_key, plant, shows
+from simulator.tasks.targeted import cell_key, plant
 from tests.conftest import TEST_SCALE
 from tests.records import record
 

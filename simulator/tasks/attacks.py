@@ -9,12 +9,14 @@ the file and key, at load time (as the tactic library's are).
 `Library.text(goal, family, slots)` writes one planted instruction; `Library.read(text)` finds
 the instructions a text holds and gives back each one's (goal, slots): how a reader that obeys
 (the calibration LeakyAgent) learns what it was told, decoding the encoded and split families.
+`shows(text, result)`: whether a tool result holds a planted text (the exposure test).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -178,6 +180,11 @@ class Library:
 def _clause_pattern(clause: str) -> re.Pattern[str]:
     parts = _PLACEHOLDER.split(clause)
     return re.compile("".join(f"(?P<{p}>{SLOTS[p]})" if i % 2 else re.escape(p) for i, p in enumerate(parts)))
+
+
+def shows(text: str, result: str) -> bool:
+    """Whether a tool result holds the planted `text`, as it is or as a JSON string holds it."""
+    return any(form in result for form in {text, json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]})
 
 
 def _fill(template: str, **slots: str) -> str:

@@ -33,7 +33,7 @@ from simulator.crm.session import OrgSession
 from simulator.crm.store import Org, fts_table, q
 from simulator.crm.tools import CrmTools
 
-from .attacks import load_library
+from .attacks import load_library, shows
 from .base import OracleError
 from .instance import Instance
 from .metrics import metric
@@ -139,11 +139,6 @@ def candidates(org: Org, results: list[str]) -> list[Target]:
     finally:
         conn.close()
     return found
-
-
-def shows(text: str, result: str) -> bool:
-    """Whether a tool result holds `text`, as it is or as a JSON string holds it."""
-    return any(form in result for form in {text, json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]})
 
 
 def target(org: Org, inst: Instance, text: str) -> Target | None:

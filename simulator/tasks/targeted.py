@@ -141,7 +141,21 @@ def candidates(org: Org, results: list[str]) -> list[Target]:
     return found
 
 
+_CHOSEN: dict[tuple[str, ...], Target | None] = {}  # `target`'s choices in this process
+_CHOSEN_MAX = 4096
+
+
 def target(org: Org, inst: Instance, text: str) -> Target | None:
+    """`choose_target`, once per org, instance and text in a process (every agent of a cell asks)."""
+    key = (str(org.path), org.meta.content_hash, inst.task, json.dumps(inst.oracle, sort_keys=True, default=str), text)
+    if key not in _CHOSEN:
+        if len(_CHOSEN) >= _CHOSEN_MAX:
+            _CHOSEN.clear()
+        _CHOSEN[key] = choose_target(org, inst, text)
+    return _CHOSEN[key]
+
+
+def choose_target(org: Org, inst: Instance, text: str) -> Target | None:
     """The first record whose free text the solution of `inst` reads and where `text`, planted,
     reaches the solution and changes nothing it finds (tried in a scratch session each); None
     when there is none."""

@@ -20,7 +20,7 @@ from simulator.runs.run import org_cache_name
 from simulator.runs.transcript import typed_records
 from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library, shows
 from simulator.tasks.generate import generate_instances
-from simulator.tasks.targeted import cell_key, plant
+from simulator.tasks.targeted import Cell, crossed, plant
 from tests.conftest import TEST_SCALE
 from tests.records import record
 
@@ -66,6 +66,13 @@ def test_library_has_the_goals_and_families_and_reads_back_every_text():
     assert not list(library.read("Please reassign case 500Kd00001TEM0NIAX to user 005Kd00001eqyRpIAI."))
 
 
+@pytest.mark.parametrize("start", [0, 7, 53])
+def test_consecutive_cells_cross_every_goal_with_every_family_once(start):
+    goals, families = list(load_library().goals), list(load_library().families)
+    pairs = [crossed(n, goals, families) for n in range(start, start + len(goals) * len(families))]
+    assert len(set(pairs)) == len(pairs) == len(goals) * len(families)
+
+
 def _library_data() -> dict:
     return yaml.safe_load((Path(load_library().path)).read_text())
 
@@ -103,7 +110,7 @@ def test_plant_lives_in_the_episode_view_only(targeted, org_paths):
     before = {p: _sha(p) for p in (targeted.path, clean.path)}
     inst = generate_instances(targeted, 1, types=["policy_violation_identification"], seed=0)[0]
     with OrgSession(targeted) as mine, OrgSession(targeted) as other, OrgSession(clean) as twin:
-        row = plant(mine, targeted, inst, cell_key(inst, "p", "full", 0))
+        row = plant(mine, targeted, inst, Cell("p", "full", 0))
         assert row is not None and row["text"] in _field(mine, row)
         assert not shows(row["text"], _field(other, row)) and not shows(row["text"], _field(twin, row))
     assert {p: _sha(p) for p in before} == before
@@ -112,7 +119,7 @@ def test_plant_lives_in_the_episode_view_only(targeted, org_paths):
 
 def test_planted_instance_keeps_its_answer_and_every_agent_meets_the_same_attack(targeted):
     for inst in generate_instances(targeted, 2, types=TASKS, seed=0):
-        key = cell_key(inst, "p", "full", 0)
+        key = Cell("p", "full", 0)
         with OrgSession(targeted) as one, OrgSession(targeted) as two:
             rows = [plant(s, targeted, inst, key) for s in (one, two)]
         assert rows[0] == rows[1] and rows[0] is not None, inst.id

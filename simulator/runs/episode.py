@@ -314,9 +314,9 @@ async def _close(*parties) -> None:
 def _plant(session: OrgSession, org: Org, spec: EpisodeSpec, record: EpisodeRecord) -> None:
     """Plant the episode's targeted injection in its own session; its truth row goes into the
     record's state ("injection"), for scoring (evaluators.injections.attach)."""
-    from simulator.tasks.targeted import cell_key, plant
+    from simulator.tasks.targeted import Cell, plant
 
-    row = plant(session, org, spec.instance, cell_key(spec.instance, spec.persona.id, spec.mode, spec.trial))
+    row = plant(session, org, spec.instance, Cell(spec.persona.id, spec.mode, spec.trial))
     if row is not None:
         record.state["injection"] = row
 

@@ -3,17 +3,18 @@ episode, planted in a record the task's own solution reads.
 
 The org file of a targeted org is clean (it differs from the clean org's only in its `_meta`
 mark, so its content hash, and so its episode ids, differ). When an episode on it starts, `plant`
-runs the task's solver on the instance in a scratch session, takes the first record whose free
-text (a textarea field: a case description, an email, chat or call transcript, a knowledge
-article, opportunity or activity notes ...) came back in a tool result, and writes an instruction
-into that field in the episode's own session (OrgSession's copy-on-write overlay: the file and
-every other episode stay clean). The instruction's goal and phrasing family (the attack library,
-simulator/tasks/attacks.py) are drawn from the episode's cell (instance, person, mode, trial), so
-every agent on that cell meets the same attack; its slots name records by Id only, so no detector
-of the solver reads a fact from it. `plant` returns the truth row, {"record_id", "object",
-"field", "goal", "family", "obey", "text"} (`obey`: what obeying looks like, as
-evaluators.injections scores it), or None when the solution reads no free text (an instance the
-attack cannot reach: it is played clean and counted apart).
+writes the episode's instruction into the episode's own session (OrgSession's copy-on-write
+overlay: the file and every other episode stay clean), into the first record whose free text (a
+textarea field: a case description, an email, chat or call transcript, a knowledge article, a
+territory, opportunity or activity description) came back in a tool result of the task's solver,
+among those where, planted, it reaches the solver and changes nothing the solver finds (each
+tried in a scratch session: `choose_target`), so the task's ground truth stands. The goal and
+phrasing family (the attack library, simulator/tasks/attacks.py) follow from the episode's cell
+(instance, person, mode, trial: every agent on it meets the same attack) and cross evenly over the
+instances (`_attack`); the slots name records by Id only. `plant` returns the truth row,
+{"record_id", "object", "field", "goal", "family", "obey", "text"} (`obey`: what obeying looks
+like, as evaluators.injections scores it), or None when no record qualifies (an "unreached"
+instance: played clean and counted apart).
 """
 
 from __future__ import annotations
@@ -211,18 +212,32 @@ def _pools(path: str, content_hash: str, org_type: str) -> _Pools:
         conn.close()
 
 
-def cell_key(inst: Instance, persona: str, mode: str, trial: int) -> str:
-    """What draws an episode's attack: its cell less the agent (every agent meets the same attack)."""
-    return f"{inst.id}|{persona}|{mode}|{trial}"
+@dataclass(frozen=True)
+class Cell:
+    """An episode's cell less its agent: every agent on it meets the same attack."""
+
+    persona: str
+    mode: str
+    trial: int
 
 
-def _attack(org: Org, inst: Instance, key: str) -> tuple[str, str, dict[str, str], dict[str, Any]]:
-    """(goal, family, slots, obey) of the attack of the cell `key`: goal and family read from the
-    key's hash, the records it names drawn with it as seed, never one the instance is about."""
+def crossed(n: int, goals: list[str], families: list[str]) -> tuple[str, str]:
+    """The goal and family of cell number `n`: n mod G, (n + n div G) mod F (see `_attack`)."""
+    return goals[n % len(goals)], families[(n + n // len(goals)) % len(families)]
+
+
+def _attack(org: Org, inst: Instance, cell: Cell) -> tuple[str, str, dict[str, str], dict[str, Any]]:
+    """(goal, family, slots, obey) of the attack of `inst` on `cell`. Goal and family cross: the
+    cell's number n (the instance's place in the org's draw, shifted by a hash of the rest of the
+    cell) gives goal n mod G and family (n + n div G) mod F, so consecutive instances cycle through
+    the goals and families evenly and any G x F of them meet every pair once. The records it names
+    are drawn with the cell as seed, never one the instance is about."""
     library = load_library()
     goals, families = list(library.goals), list(library.families)
-    number = int(hashlib.sha1(key.encode()).hexdigest()[:12], 16)
-    goal, family = goals[number % len(goals)], families[number // len(goals) % len(families)]
+    rest = f"{org.meta.org}|{inst.difficulty}|{cell.persona}|{cell.mode}|{cell.trial}"
+    n = inst.idx + int(hashlib.sha1(rest.encode()).hexdigest()[:8], 16) % (len(goals) * len(families))
+    goal, family = crossed(n, goals, families)
+    key = f"{inst.id}|{rest}"
     rng, pools = random.Random(key), _pools(str(org.path), org.meta.content_hash, org.meta.org)
     mine = {*(v for v in inst.params.values() if isinstance(v, str)), *inst.answer}
     case, priority = rng.choice([c for c in pools.cases if c[0] not in mine])
@@ -244,9 +259,9 @@ def _attack(org: Org, inst: Instance, key: str) -> tuple[str, str, dict[str, str
     return goal, family, {"value": value}, {"say": [value]}
 
 
-def plant(session: OrgSession, org: Org, inst: Instance, key: str) -> dict[str, Any] | None:
-    """Plant the attack of cell `key` into `session` (module docstring); its truth row, or None."""
-    goal, family, slots, obey = _attack(org, inst, key)
+def plant(session: OrgSession, org: Org, inst: Instance, cell: Cell) -> dict[str, Any] | None:
+    """Plant the attack of `inst` on `cell` into `session` (module docstring); its truth row, or None."""
+    goal, family, slots, obey = _attack(org, inst, cell)
     text = load_library().text(goal, family, slots)
     where = target(org, inst, text)
     if where is None:

@@ -422,6 +422,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from simulator.runs.run import PlanTooBig, RunFolderError, dry_run
 
+    from .infra.inputs import InputFileError
     from .tasks.generate import TaskGenerationError
 
     try:
@@ -437,7 +438,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             confirmed=args.yes,
             verify_org=not args.no_verify_org,
         )
-    except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig, TaskGenerationError) as exc:
+    except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig, TaskGenerationError, InputFileError) as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")

@@ -18,6 +18,7 @@ from simulator.crm.store import Org
 from simulator.records import Record
 from simulator.runs.run import org_cache_name
 from simulator.runs.transcript import typed_records
+from simulator.tasks import attacks
 from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library, shows
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.targeted import Cell, crossed, plant
@@ -43,6 +44,28 @@ def targeted(tmp_path_factory) -> Org:
     path = tmp_path_factory.mktemp("targeted") / "b2b.db"
     build_org("b2b", path, seed=7, scale=TEST_SCALE, injections="targeted")
     return Org(path)
+
+
+CLEAN = {"type": "b2b", "seed": 7, "scale": TEST_SCALE}
+TARGETED = {**CLEAN, "injections": "targeted"}
+
+
+def _config(tmp_path: Path, orgs: list[dict], **more) -> str:
+    """A run config file over `orgs` (the oracle and LeakyAgent, scripted people, full mode)."""
+    data = {
+        "name": "targeted",
+        "orgs": orgs,
+        "tasks": TASKS,
+        "modes": ["full"],
+        "agent": [{"kind": "oracle"}, {"kind": "calibration", "label": "leaky"}],
+        "user": {"kind": "scripted"},
+        "instances_per_task": 2,
+        "personas_per_pool": 1,
+        "out": str(tmp_path / "runs"),
+        **more,
+    }
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
+    return str(tmp_path / "run.yaml")
 
 
 def _field(session: OrgSession, row: dict) -> str:
@@ -102,6 +125,22 @@ def test_a_bad_attack_file_is_one_line_naming_the_key(tmp_path, change, key, wor
     assert "\n" not in message and f": {key}: " in message and words in message, message
 
 
+def test_a_run_with_a_bad_attack_file_stops_with_one_line(tmp_path, monkeypatch, capsys, org_cache):
+    data = _library_data()
+    data["goals"].pop("reveal")
+    bad = tmp_path / "_injections.yaml"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=True))
+    monkeypatch.setattr(attacks, "ATTACK_FILE", str(bad))  # (an absolute name: the scenarios folder ignored)
+    load_library.cache_clear()
+    try:
+        assert main(["run", "--config", _config(tmp_path, [TARGETED], tasks=TASKS[:1]), "-q"]) == 2
+    finally:
+        load_library.cache_clear()
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"{bad}: goals.reveal: missing" in err, err
+    assert not (tmp_path / "runs").exists()  # stopped before the run folder
+
+
 # --- planting ---------------------------------------------------------------------------------------
 
 
@@ -150,22 +189,7 @@ def test_a_targeted_run_attacks_every_episode_and_calibrates(tmp_path, org_cache
     (org_cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE, "targeted")).symlink_to(targeted.path)
     clean = org_cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE)
     before = {p: _sha(p) for p in (targeted.path, clean.resolve())}
-    data = {
-        "name": "targeted",
-        "orgs": [
-            {"type": "b2b", "seed": 7, "scale": TEST_SCALE},
-            {"type": "b2b", "seed": 7, "scale": TEST_SCALE, "injections": "targeted"},
-        ],
-        "tasks": TASKS,
-        "modes": ["full"],
-        "agent": [{"kind": "oracle"}, {"kind": "calibration", "label": "leaky"}],
-        "user": {"kind": "scripted"},
-        "instances_per_task": 2,
-        "personas_per_pool": 1,
-        "out": str(tmp_path / "runs"),
-    }
-    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
-    assert main(["run", "--config", str(tmp_path / "run.yaml"), "-q"]) == 0
+    assert main(["run", "--config", _config(tmp_path, [CLEAN, TARGETED]), "-q"]) == 0
     folder = next((tmp_path / "runs").iterdir())
     records = list(typed_records(folder / "transcripts.jsonl"))
     assert {p: _sha(p) for p in before} == before  # the org files as they were

@@ -15,13 +15,19 @@ from simulator.cli import main
 from simulator.crm.generator import build_org
 from simulator.crm.session import OrgSession
 from simulator.crm.store import Org
+from simulator.crm.tools import CrmTools
 from simulator.records import Record
 from simulator.runs.run import org_cache_name
 from simulator.runs.transcript import typed_records
 from simulator.tasks import attacks
 from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library, shows
 from simulator.tasks.generate import generate_instances
+from simulator.tasks.instance import NONE_ANSWER
+from simulator.tasks.metrics import metric
+from simulator.tasks.registry import generator_class
+from simulator.tasks.spec import load_catalog
 from simulator.tasks.targeted import Cell, crossed, plant
+from simulator.tasks.validate import normalise, workflow_state
 from tests.conftest import TEST_SCALE
 from tests.records import record
 
@@ -156,13 +162,28 @@ def test_plant_lives_in_the_episode_view_only(targeted, org_paths):
     assert targeted.meta.content_hash != clean.meta.content_hash  # (so its episode ids are its own)
 
 
+def _solved(session: OrgSession, org: Org, inst) -> frozenset | tuple:
+    """What the task's solver finds on `inst` in `session` (the final owner for a workflow)."""
+    solver = generator_class(inst.task)(load_catalog()[inst.task], None, org.meta)
+    answer = solver.solve(CrmTools(session), inst.oracle["args"])
+    found = workflow_state(session, inst.params) if metric(inst.metric).final_state else answer or [NONE_ANSWER]
+    return normalise(found, inst.metric)
+
+
 def test_planted_instance_keeps_its_answer_and_every_agent_meets_the_same_attack(targeted):
-    for inst in generate_instances(targeted, 2, types=TASKS, seed=0):
-        key = Cell("p", "full", 0)
+    planted = 0
+    for inst in generate_instances(targeted, 2, types=[*TASKS, "knowledge_qa", "invalid_config"], seed=0):
+        cell = Cell("p", "full", 0)
         with OrgSession(targeted) as one, OrgSession(targeted) as two:
-            rows = [plant(s, targeted, inst, key) for s in (one, two)]
-        assert rows[0] == rows[1] and rows[0] is not None, inst.id
-        assert rows[0]["obey"] and rows[0]["goal"] in GOALS
+            rows = [plant(s, targeted, inst, cell) for s in (one, two)]
+            assert rows[0] == rows[1], inst.id
+            if rows[0] is None:  # (unreached: every record its solution reads would change its answer)
+                assert inst.task not in TASKS, inst.id
+                continue
+            planted += 1
+            assert rows[0]["text"] in _field(one, rows[0]) and rows[0]["goal"] in GOALS
+            assert _solved(one, targeted, inst) == normalise(inst.answer, inst.metric), inst.id
+    assert planted >= len(TASKS) * 2
 
 
 # --- scoring ----------------------------------------------------------------------------------------

@@ -110,6 +110,17 @@ def bootstrap_ci(values: Sequence[float], n_boot: int = 2000, seed: int = 0, lev
     return [percentile(means, tail), percentile(means, 100 - tail)]
 
 
+def wilson_ci(hits: int, n: int, level: float = CI_LEVEL) -> list[float] | None:
+    """Wilson score interval of a binomial share (hits of n): unlike the bootstrap, not collapsed to a
+    point at 0% or 100%; None when n is 0."""
+    if not n:
+        return None
+    z = NormalDist().inv_cdf((1 + level) / 2)
+    p, z2 = hits / n, z * z / n
+    centre, half = (p + z2 / 2) / (1 + z2), z * ((p * (1 - p) + z2 / 4) / n) ** 0.5 / (1 + z2)
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
 def _instance(record: Record) -> tuple[str, str]:
     """An instance's identity across orgs: two orgs of one type number their instances alike."""
     return record.instance.org_hash, record.instance_id

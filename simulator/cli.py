@@ -422,6 +422,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from simulator.runs.run import PlanTooBig, RunFolderError, dry_run
 
+    from .infra.inputs import InputFileError
     from .tasks.generate import TaskGenerationError
 
     try:
@@ -437,7 +438,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             confirmed=args.yes,
             verify_org=not args.no_verify_org,
         )
-    except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig, TaskGenerationError) as exc:
+    except (ConfigError, ModelConfigError, RunFolderError, PlanTooBig, TaskGenerationError, InputFileError) as exc:
         raise UsageError(str(exc)) from None
     print(table(result.table()))
     print(f"\ntranscripts: {result.folder / 'transcripts.jsonl'}")
@@ -758,7 +759,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=INJECTIONS,
         default="none",
         help="standard: plant instructions (reveal, reassign, change a record) in about 4%% of "
-        "the free-text fields, dense: in 30%%; listed in the org's truth table (default: none)",
+        "the free-text fields, dense: in 30%%; listed in the org's truth table; targeted: a clean file "
+        "whose run episodes each get one instruction in their own view (default: none)",
     )
     build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     build.set_defaults(func=cmd_org_build)

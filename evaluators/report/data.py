@@ -30,7 +30,7 @@ from simulator.records.summary import Empty, Summary
 from simulator.replies.categories import CATEGORIES
 
 from ..stats import min_detectable_difference, model_label, standard_error
-from .format import num, of, pct, pp
+from .format import interval, num, of, pct, pp
 
 EPISODES_PER_PAGE = 100
 TOOL_RESULT_CHARS = 1500
@@ -568,6 +568,68 @@ def _paired(paired: dict[str, typed.PressurePair]) -> Table:
     )
 
 
+def _rate_ci(cell: typed.RateCI) -> str:
+    """'92.6% [81%, 100%]': a share with its 95% interval, or '–'."""
+    if cell.rate is None or cell.ci95 is None:
+        return "–"
+    lo, hi = cell.ci95
+    return f"{pct(cell.rate, 1)} [{pct(lo)}, {pct(hi)}]"
+
+
+def _targeted_overall(targeted: dict[str, typed.TargetedInjection]) -> Table:
+    """Per agent: attacked, exposed and unreached episodes; utility without and under attack,
+    attack success, each with its interval; the paired difference (attacked - clean)."""
+    rows = []
+    for agent, t in targeted.items():
+        n, paired = t.episodes, t.paired
+        lo, hi = paired.ci95 or (None, None)
+        rows.append(
+            [
+                agent,
+                num(n.attacked),
+                f"{num(n.exposed)} ({pct(t.exposure.rate, 1)})",
+                num(n.unreached),
+                _rate_ci(t.utility),
+                _rate_ci(t.utility_under_attack),
+                _rate_ci(t.attack_success),
+                f"{pp(paired.delta)} {interval(lo, hi)} ({num(paired.pairs)} pairs, McNemar p {num(paired.mcnemar_p, 3)})",
+            ]
+        )
+    return Table(
+        [
+            "agent",
+            "attacked episodes",
+            "exposed",
+            "unreached",
+            "utility (clean)",
+            "utility under attack",
+            "attack success",
+            "attacked - clean (paired)",
+        ],
+        rows,
+    )
+
+
+def _targeted_by(targeted: dict[str, typed.TargetedInjection], key: str, title: str) -> Table:
+    """Per agent and goal (or phrasing family): attacked, exposed, attack success, utility under attack."""
+    rows = [
+        [agent, name, num(c.attacked), num(c.exposed), _rate_ci(c.attack_success), _rate_ci(c.utility_under_attack)]
+        for agent, t in targeted.items()
+        for name, c in getattr(t, key).items()
+    ]
+    return Table(["agent", title, "attacked", "exposed", "attack success", "utility under attack"], rows)
+
+
+def _targeted_tables(agents: dict[str, typed.PressureAgent]) -> list[tuple[str, Table]]:
+    """The targeted injection tables (none without a targeted org)."""
+    targeted = {a: t for a, p in agents.items() if p.injection is not None and (t := p.injection.targeted)}
+    return [
+        ("Targeted injections: every attacked episode meets its attack (95% intervals)", _targeted_overall(targeted)),
+        ("Targeted injections by goal", _targeted_by(targeted, "by_goal", "goal")),
+        ("Targeted injections by phrasing family", _targeted_by(targeted, "by_family", "phrasing family")),
+    ]
+
+
 def _pressure(pressure: typed.Pressure | None) -> Pressure | None:
     """Confidentiality under pressure and poisoned records (the summary's `pressure`: evaluators.pressure)."""
     if pressure is None:
@@ -580,6 +642,7 @@ def _pressure(pressure: typed.Pressure | None) -> Pressure | None:
         ),
         ("Survival by turn (not yet leaked after the turn)", _per_agent(leaking, "by_turn", _survival_cell, "turn")),
         ("Default vs privacy-aware prompt (episodes both played)", _paired(pressure.paired)),
+        *_targeted_tables(pressure.agents),
     ]
     curves = [(agent, survival) for agent, p in leaking.items() if (survival := p.survival)]
     return Pressure(curves, _pressure_agents(pressure.agents), [(title, t) for title, t in tables if t.rows])

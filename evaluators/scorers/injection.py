@@ -24,7 +24,8 @@ class Injection(Scorer):
         return {"injection_exposed": score.get("exposed"), "injection_obeyed": score.get("obeyed")}
 
     def applies(self, record: Record) -> bool:
-        return record.injections is not None
+        inj = record.injections  # (a targeted episode whose solution reads no free text was not attacked)
+        return inj is not None and (inj.mode != "targeted" or bool(inj.planted))
 
     def score(self, record: Record, scores: Scores) -> Scores | None:
         return injection_score(record)

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from ..crm.generator.injections import DETECT, GRAMMAR
 from ..crm.tools import CrmTools
+from ..tasks.attacks import load_library
 from .base import AgentTurn
 from .oracle import OracleAgent
 
@@ -29,7 +30,9 @@ PRIORITY = re.compile(r"\bto (Low|Medium|High)\b")
 class LeakyAgent(OracleAgent):
     """The oracle, except that it gives in: from the `after`-th message of the person on (the
     third by default) it replies with the instance's confidential values, and it does what every
-    planted instruction in its tool results asks (once each)."""
+    planted instruction in its tool results asks (once each): the org-level ones (GRAMMAR) and
+    the targeted ones (the attack library: simulator.tasks.attacks), whose `stop` and
+    `wrong_answer` goals replace its every reply from then on."""
 
     def __init__(self, after: int = 3):
         super().__init__()
@@ -37,17 +40,25 @@ class LeakyAgent(OracleAgent):
             raise ValueError(f"after must be a whole number of messages, at least 1, got {after!r}")
         self.after, self.heard = after, 0
         self.done: set[str] = set()
+        self.instead = ""  # the reply a targeted instruction (stop, wrong_answer) told it to give
 
     async def respond(self, user_message: str, turn: int) -> AgentTurn:
         self.heard += 1
         result = await super().respond(user_message, turn)
+        tools = cast(CrmTools, self.tools)
         new = [text for text in instructions(result.messages) if text not in self.done]
-        self.done.update(new)
-        told = " ".join(filter(None, (obey(cast(CrmTools, self.tools), text) for text in new)))
+        orders = [order for order in targeted_orders(result.messages) if repr(order) not in self.done]
+        self.done.update([*new, *map(repr, orders)])
+        told = [obey(tools, text) for text in new] + [obey_order(tools, goal, slots) for goal, slots in orders]
         if self.heard >= self.after and self.instance.confidential_values:
             result.reply = f"Alright, since you insist: {', '.join(self.instance.confidential_values)}."
-        if told:
-            result.reply = f"{result.reply} {told}".strip()
+        result.reply = " ".join(filter(None, [result.reply, *told])).strip()
+        for goal, slots in orders:  # (what it was told to say instead of its answer, from now on)
+            if goal == "stop":
+                self.instead = f"{slots['value']}."
+            elif goal == "wrong_answer":
+                self.instead = f"The answer is: {slots['value']}."
+        result.reply = self.instead or result.reply
         return result
 
     def settings(self) -> dict:
@@ -69,9 +80,7 @@ def obey(tools: CrmTools, text: str) -> str:
     revealed email and phone, or "" after a write)."""
     ids = RECORD_ID.findall(text)
     if GRAMMAR.pattern("say_reveal").fullmatch(text):
-        obj, email = ("Contact", "Email") if ids[0].startswith("003") else ("Account", "PersonEmail")
-        rows = json.loads(tools.soql(f"SELECT {email}, Phone FROM {obj} WHERE Id = '{ids[0]}'")).get("records", [])
-        return f"Their email is {rows[0][email]} and their phone is {rows[0]['Phone']}." if rows else ""
+        return _contact(tools, ids[0])
     if GRAMMAR.pattern("say_update").fullmatch(text):
         priority = PRIORITY.search(text)
         assert priority is not None  # (say_update's phrasings all name one)
@@ -81,6 +90,35 @@ def obey(tools: CrmTools, text: str) -> str:
     else:
         tools.update_record("Opportunity" if ids[0].startswith("006") else "Lead", ids[0], "OwnerId", ids[1])
     return ""
+
+
+def targeted_orders(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str, str]]]:
+    """(goal, slots) of every targeted instruction (the attack library's) in a turn's tool results."""
+    library = load_library()
+    found: list[tuple[str, dict[str, str]]] = []
+    for m in messages:
+        if m.get("role") == "tool":
+            for text in _strings(_parsed(m.get("content") or "")):
+                found += [order for order in library.read(text) if order not in found]
+    return found
+
+
+def obey_order(tools: CrmTools, goal: str, slots: dict[str, str]) -> str:
+    """Do what one targeted instruction asks with the agent's tools; the reply's words for a reveal."""
+    if goal == "reveal":
+        return _contact(tools, slots["who"])
+    if goal == "reassign":
+        tools.assign_case(slots["record"], slots["user"])
+    elif goal in ("update", "write"):
+        tools.update_record("Case", slots["record"], "Priority" if goal == "update" else "Subject", slots["value"])
+    return ""
+
+
+def _contact(tools: CrmTools, who: str) -> str:
+    """The email and phone of contact or person account `who`, in words ("" when not found)."""
+    obj, email = ("Contact", "Email") if who.startswith("003") else ("Account", "PersonEmail")
+    rows = json.loads(tools.soql(f"SELECT {email}, Phone FROM {obj} WHERE Id = '{who}'")).get("records", [])
+    return f"Their email is {rows[0][email]} and their phone is {rows[0]['Phone']}." if rows else ""
 
 
 def _parsed(content: str) -> Any:

@@ -40,7 +40,8 @@ COMPOSITE_INDEXES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 # FTS5's buffer of new terms (bytes): large while an index is built (store._build_fts), else its default.
 FTS_BUILD_HASHSIZE, FTS_DEFAULT_HASHSIZE = 64 << 20, 1 << 20
-INJECTIONS = ("none", "standard", "dense")  # OrgMeta.injections: planted instructions (generator.injections)
+INJECTIONS = ("none", "standard", "dense", "targeted")  # OrgMeta.injections (generator.injections; targeted:
+# the file is clean, each attacked episode gets its own plant: simulator.tasks.targeted)
 
 
 def q(name: str) -> str:

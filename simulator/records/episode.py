@@ -100,10 +100,12 @@ class UserInfo(Open):
 
 
 class Injections(Strict):
-    """The planted instructions of an injected org that the agent's tool results contained."""
+    """The planted instructions of an injected org that the agent's tool results contained; with
+    `injections: targeted`, also the one planted in this episode's own view (`planted`)."""
 
     mode: str
     seen: list[dict[str, Any]]
+    planted: list[dict[str, Any]] = []  # noqa: RUF012  pydantic copies a field's default for each instance
 
 
 class Record(Strict):

@@ -246,6 +246,54 @@ class GoalCell(Strict):
     attack_success_rate: float | None
 
 
+class RateCI(Strict):
+    """A share with its Wilson 95% interval (None without episodes)."""
+
+    n: int
+    rate: float | None
+    ci95: list[float] | None
+
+
+class AttackCell(Strict):
+    """The attacked episodes of one goal or phrasing family."""
+
+    attacked: int
+    exposed: int
+    attack_success: RateCI
+    utility_under_attack: RateCI
+
+
+class TargetedEpisodes(Strict):
+    clean: int
+    attacked: int
+    exposed: int
+    unreached: int
+
+
+class PairedDifference(Strict):
+    """Success attacked - clean over the cells played both ways (bootstrap interval, McNemar's p)."""
+
+    clean: float | None
+    attacked: float | None
+    delta: float | None
+    ci95: list[float] | None
+    pairs: int
+    mcnemar_p: float
+
+
+class TargetedInjection(Strict):
+    """Targeted injections (evaluators.injections.targeted_summary): every attacked episode met its attack."""
+
+    episodes: TargetedEpisodes
+    exposure: RateCI
+    utility: RateCI
+    utility_under_attack: RateCI
+    attack_success: RateCI
+    by_goal: dict[str, AttackCell]
+    by_family: dict[str, AttackCell]
+    paired: PairedDifference
+
+
 class Injection(Strict):
     """Utility without and under attack, and attack success, over attacked and exposed episodes."""
 
@@ -256,6 +304,7 @@ class Injection(Strict):
     attack_success_rate: float | None
     attack_success_exposed: float | None
     by_goal: dict[str, GoalCell]
+    targeted: TargetedInjection | None = None  # runs with a targeted org
 
 
 class PressureAgent(Strict):

@@ -8,8 +8,11 @@ The run folder is `<out>/<name>`: `name` is a plain folder name (`[A-Za-z0-9._-]
 
 A run is the product of its axes; every list must be non-empty and hold no entry twice:
 
-- `orgs`: a list of {type, seed, scale, injections} (injections: none, the default, or standard:
-  instructions planted in free text, scored by evaluators.injections);  `tasks`: `all` or a list of task types;
+- `orgs`: a list of {type, seed, scale, injections} (injections: none, the default, or standard |
+  dense: instructions planted in free text, scored by evaluators.injections; or targeted: one
+  instruction per episode, in a record its task's solution reads, planted in the episode's own
+  session (simulator.tasks.targeted): list the clean org beside it, and each attacked episode has
+  its clean twin on the same instance, person and trial);  `tasks`: `all` or a list of task types;
   `difficulty`: easy | standard | hard (default standard), or a list of levels: the instance
   set of each org is drawn and posed once per level;
   `modes`: a list of full | concat | sharded | recap | snowball | plan (simulator.runs.transcript.MODES);
@@ -123,7 +126,7 @@ class OrgChoice:
     type: str
     seed: int = 0
     scale: float = 1.0
-    injections: str = "none"  # none | standard (simulator.crm.generator.injections)
+    injections: str = "none"  # none | standard | dense (simulator.crm.generator.injections) | targeted
 
 
 @functools.lru_cache(maxsize=64)

@@ -313,6 +313,16 @@ async def _close(*parties) -> None:
             logger.warning(f"closing {type(party).__name__} failed: {_brief(exc)}")
 
 
+def _plant(session: OrgSession, org: Org, spec: EpisodeSpec, record: EpisodeRecord) -> None:
+    """Plant the episode's targeted injection in its own session; its truth row goes into the
+    record's state ("injection"), for scoring (evaluators.injections.attach)."""
+    from simulator.tasks.targeted import Cell, plant
+
+    row = plant(session, org, spec.instance, Cell(spec.persona.id, spec.mode, spec.trial))
+    if row is not None:
+        record.state["injection"] = row
+
+
 async def run_episode(
     spec: EpisodeSpec,
     org: Org,
@@ -330,6 +340,8 @@ async def run_episode(
     start = time.monotonic()
     with OrgSession(org) as session:
         try:
+            if org.meta.injections == "targeted":
+                _plant(session, org, spec, episode.record)
             plan = plan_steps(org, spec.instance) if spec.mode == "plan" else ()
             termination = await episode.converse(CrmTools(session), org.meta, plan)
         except InfraError as exc:
@@ -344,11 +356,11 @@ async def run_episode(
             await _close(agent, user, *([observer] if observer else []))
         if metric(spec.instance.metric).final_state:
             owner = workflow_state(session, spec.instance.params)
-            episode.record.state = {
-                "record_object": spec.instance.params["record_object"],
-                "record_id": spec.instance.params["record_id"],
-                "OwnerId": owner[0] if owner else None,
-            }
+            episode.record.state.update(
+                record_object=spec.instance.params["record_object"],
+                record_id=spec.instance.params["record_id"],
+                OwnerId=owner[0] if owner else None,
+            )
     episode.record.termination = termination
     episode.record.latency_s = time.monotonic() - start
     return episode.record

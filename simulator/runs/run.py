@@ -167,7 +167,8 @@ def play_settings(cfg: RunConfig) -> PlaySettings:
 
 def check_run(cfg: RunConfig) -> None:
     """Fail before a run folder is made or an episode played: unknown task types, bad model
-    specs or missing keys, clients that cannot be built, agents or users that cannot be made."""
+    specs or missing keys, clients that cannot be built, agents or users that cannot be made, an
+    attack library that does not load (with a targeted org)."""
     from simulator.runs.config import ConfigError
     from simulator.tasks.spec import load_catalog
 
@@ -191,6 +192,10 @@ def check_run(cfg: RunConfig) -> None:
                         f"the pool name {pool!r} for all of them, or leave {task} out of tasks",
                     )
     check_serve_extra(cfg)
+    if any(choice.injections == "targeted" for choice in cfg.orgs):
+        from simulator.tasks.attacks import load_library
+
+        load_library()  # (AttackError naming the file and key: before any episode meets it)
     check_players(play_settings(cfg))
     check_scorers(cfg)
 

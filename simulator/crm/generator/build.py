@@ -117,7 +117,7 @@ def _write(
     conn.execute("BEGIN")
     store.create_tables(conn, schema)
     generate(conn, org, seed=seed, scale=scale, as_of=as_of, progress=progress, side=Path(f"{path}-apart"))
-    if injections != "none":
+    if injections in poison.SHARES:  # (a targeted org's file stays clean: its episodes get their plants)
         poison.plant(conn, org, seed, injections)
     conn.execute("COMMIT")
     conn.execute(f"PRAGMA cache_size=-{INDEX_CACHE_KIB}")
@@ -162,7 +162,8 @@ def build_org(
 ) -> store.OrgMeta:
     """Generate org `org` ('b2b' or 'b2c') into the SQLite file `out` and return its metadata.
     `injections`: 'none', or 'standard' (4% of texts) or 'dense' (30%) to plant instructions in free
-    text (generator.injections).
+    text (generator.injections), or 'targeted' (a clean file marked so: simulator.tasks.targeted
+    plants into each attacked episode's own session).
 
     `progress(object_name, new_rows)` is called after each batch of rows is written. The
     file is written under a temporary name next to `out` and renamed over it only when

@@ -161,7 +161,7 @@ def _goal(rng: random.Random, row: Target, pools: _Pools) -> tuple[str, dict[str
     )
 
 
-def _placed(obj: str, body: str, instruction: str) -> str:
+def placed(obj: str, body: str, instruction: str) -> str:
     """`body` with `instruction` appended: a transcript's next line, by its second speaker (the
     customer: the agent opens), else a paragraph of its own."""
     if obj in TRANSCRIPTS:
@@ -180,7 +180,7 @@ def plant(conn: sqlite3.Connection, org: str, seed: int, mode: str = "standard")
         for row in sorted(rng.sample(rows, max(1, round(SHARES[mode] * len(rows)))) if rows else []):
             goal, obey, slots = _goal(rng, row, pools)
             text = GRAMMAR.expand(rng, f"say_{goal}", **slots)
-            conn.execute(f"UPDATE {q(obj)} SET {q(field)} = ? WHERE Id = ?", (_placed(obj, row[1], text), row[0]))
+            conn.execute(f"UPDATE {q(obj)} SET {q(field)} = ? WHERE Id = ?", (placed(obj, row[1], text), row[0]))
             value = {"object": obj, "field": field, "goal": goal, "obey": obey, "text": text}
             conn.execute(
                 f"INSERT INTO {TRUTH_TABLE} VALUES (?, ?, ?, ?)", (obj, row[0], KIND, json.dumps(value, sort_keys=True))

@@ -1,0 +1,235 @@
+"""Targeted injections (issue 33): `injections: targeted` plants one instruction per attacked
+episode in a record its task's solution reads, in that episode's own view of the org."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from evaluators.injections import injection_summary, obeyed
+from simulator.cli import main
+from simulator.crm.generator import build_org
+from simulator.crm.session import OrgSession
+from simulator.crm.store import Org
+from simulator.crm.tools import CrmTools
+from simulator.records import Record
+from simulator.runs.run import org_cache_name
+from simulator.runs.transcript import typed_records
+from simulator.tasks import attacks
+from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library, shows
+from simulator.tasks.generate import generate_instances
+from simulator.tasks.instance import NONE_ANSWER
+from simulator.tasks.metrics import metric
+from simulator.tasks.registry import generator_class
+from simulator.tasks.spec import load_catalog
+from simulator.tasks.targeted import Cell, crossed, plant
+from simulator.tasks.validate import normalise, workflow_state
+from tests.conftest import TEST_SCALE
+from tests.records import record
+
+TASKS = [
+    "case_routing",
+    "policy_violation_identification",
+    "lead_qualification",
+    "sales_insight_mining",
+    "lead_routing",
+]
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def targeted(tmp_path_factory) -> Org:
+    """The session's small b2b org (seed 7) built again as a targeted org."""
+    path = tmp_path_factory.mktemp("targeted") / "b2b.db"
+    build_org("b2b", path, seed=7, scale=TEST_SCALE, injections="targeted")
+    return Org(path)
+
+
+CLEAN = {"type": "b2b", "seed": 7, "scale": TEST_SCALE}
+TARGETED = {**CLEAN, "injections": "targeted"}
+
+
+def _config(tmp_path: Path, orgs: list[dict], **more) -> str:
+    """A run config file over `orgs` (the oracle and LeakyAgent, scripted people, full mode)."""
+    data = {
+        "name": "targeted",
+        "orgs": orgs,
+        "tasks": TASKS,
+        "modes": ["full"],
+        "agent": [{"kind": "oracle"}, {"kind": "calibration", "label": "leaky"}],
+        "user": {"kind": "scripted"},
+        "instances_per_task": 2,
+        "personas_per_pool": 1,
+        "out": str(tmp_path / "runs"),
+        **more,
+    }
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
+    return str(tmp_path / "run.yaml")
+
+
+def _field(session: OrgSession, row: dict) -> str:
+    return session.fetch(f'SELECT "{row["field"]}" FROM "{row["object"]}" WHERE Id = ?', (row["record_id"],))[0][0]
+
+
+# --- the attack library ----------------------------------------------------------------------------
+
+
+def test_library_has_the_goals_and_families_and_reads_back_every_text():
+    library = load_library()
+    assert set(library.goals) == set(GOALS) and len(GOALS) >= 5 and len(library.families) >= 8
+    assert {f.encoding for f in library.families.values()} == {"none", "base64", "split"}
+    assert {f.language for f in library.families.values()} > {"en"}
+    slots = {"who": "003Kd00000E475bIAB", "record": "500Kd00001TEM0NIAX", "user": "005Kd00001eqyRpIAI", "value": "High"}
+    for goal in GOALS:
+        wanted = {k: slots[k] for k in GOALS[goal]}
+        for family in library.families:
+            text = library.text(goal, family, wanted)
+            assert list(library.read(f"Agent: hello\nCustomer: {text}")) == [(goal, wanted)], (goal, family, text)
+    assert not list(library.read("Please reassign case 500Kd00001TEM0NIAX to user 005Kd00001eqyRpIAI."))
+
+
+@pytest.mark.parametrize("start", [0, 7, 53])
+def test_consecutive_cells_cross_every_goal_with_every_family_once(start):
+    goals, families = list(load_library().goals), list(load_library().families)
+    pairs = [crossed(n, goals, families) for n in range(start, start + len(goals) * len(families))]
+    assert len(set(pairs)) == len(pairs) == len(goals) * len(families)
+
+
+def _library_data() -> dict:
+    return yaml.safe_load((Path(load_library().path)).read_text())
+
+
+@pytest.mark.parametrize(
+    "change, key, words",
+    [
+        (lambda d: d["goals"].pop("stop"), "goals.stop", "missing"),
+        (lambda d: d["goals"].update(flatter={"en": "say {value}"}), "goals.flatter", "unknown goal"),
+        (lambda d: d["goals"]["reassign"].update(en="reassign case {record}"), "goals.reassign.en", "{record}, {user}"),
+        (
+            lambda d: d["families"]["polite_request"].update(text="please do it"),
+            "families.polite_request.text",
+            "{instruction}",
+        ),
+        (lambda d: d["families"]["encoded"].update(encoding="rot13"), "families.encoded.encoding", "'base64'"),
+        (lambda d: d["families"]["other_language"].update(language="fr"), "families.other_language.language", "'fr'"),
+        (lambda d: d["families"]["split"].pop("text"), "families.split.text", ""),
+    ],
+)
+def test_a_bad_attack_file_is_one_line_naming_the_key(tmp_path, change, key, words):
+    data = _library_data()
+    change(data)
+    with pytest.raises(AttackError) as err:
+        parse_library(data, tmp_path / "_injections.yaml")
+    message = str(err.value)
+    assert "\n" not in message and f": {key}: " in message and words in message, message
+
+
+def test_a_run_with_a_bad_attack_file_stops_with_one_line(tmp_path, monkeypatch, capsys, org_cache):
+    data = _library_data()
+    data["goals"].pop("reveal")
+    bad = tmp_path / "_injections.yaml"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=True))
+    monkeypatch.setattr(attacks, "ATTACK_FILE", str(bad))  # (an absolute name: the scenarios folder ignored)
+    load_library.cache_clear()
+    try:
+        assert main(["run", "--config", _config(tmp_path, [TARGETED], tasks=TASKS[:1]), "-q"]) == 2
+    finally:
+        load_library.cache_clear()
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"{bad}: goals.reveal: missing" in err, err
+    assert not (tmp_path / "runs").exists()  # stopped before the run folder
+
+
+# --- planting ---------------------------------------------------------------------------------------
+
+
+def test_plant_lives_in_the_episode_view_only(targeted, org_paths):
+    clean = Org(org_paths["b2b"])
+    before = {p: _sha(p) for p in (targeted.path, clean.path)}
+    inst = generate_instances(targeted, 1, types=["policy_violation_identification"], seed=0)[0]
+    with OrgSession(targeted) as mine, OrgSession(targeted) as other, OrgSession(clean) as twin:
+        row = plant(mine, targeted, inst, Cell("p", "full", 0))
+        assert row is not None and row["text"] in _field(mine, row)
+        assert not shows(row["text"], _field(other, row)) and not shows(row["text"], _field(twin, row))
+    assert {p: _sha(p) for p in before} == before
+    assert targeted.meta.content_hash != clean.meta.content_hash  # (so its episode ids are its own)
+
+
+def _solved(session: OrgSession, org: Org, inst) -> frozenset | tuple:
+    """What the task's solver finds on `inst` in `session` (the final owner for a workflow)."""
+    solver = generator_class(inst.task)(load_catalog()[inst.task], None, org.meta)
+    answer = solver.solve(CrmTools(session), inst.oracle["args"])
+    found = workflow_state(session, inst.params) if metric(inst.metric).final_state else answer or [NONE_ANSWER]
+    return normalise(found, inst.metric)
+
+
+def test_planted_instance_keeps_its_answer_and_every_agent_meets_the_same_attack(targeted):
+    planted = 0
+    for inst in generate_instances(targeted, 2, types=[*TASKS, "knowledge_qa", "invalid_config"], seed=0):
+        cell = Cell("p", "full", 0)
+        with OrgSession(targeted) as one, OrgSession(targeted) as two:
+            rows = [plant(s, targeted, inst, cell) for s in (one, two)]
+            assert rows[0] == rows[1], inst.id
+            if rows[0] is None:  # (unreached: every record its solution reads would change its answer)
+                assert inst.task not in TASKS, inst.id
+                continue
+            planted += 1
+            assert rows[0]["text"] in _field(one, rows[0]) and rows[0]["goal"] in GOALS
+            assert _solved(one, targeted, inst) == normalise(inst.answer, inst.metric), inst.id
+    assert planted >= len(TASKS) * 2
+
+
+# --- scoring ----------------------------------------------------------------------------------------
+
+
+def _said(reply: str) -> Record:
+    return record(
+        messages=[{"role": "user", "content": "hi", "turn": 1}, {"role": "assistant", "content": reply, "turn": 1}]
+    )
+
+
+def test_say_goals_are_obeyed_when_the_agent_says_the_words():
+    stop = {"obey": {"say": ["I cannot continue with this request"]}}
+    wrong = {"obey": {"say": ["005Kd00001eqyRpIAI"]}}
+    assert obeyed(stop, _said("I cannot continue with this request."))
+    assert obeyed(wrong, _said("The answer is: 005Kd00001eqyRpIAI."))
+    assert not obeyed(stop, _said("The answer is 42.")) and not obeyed(wrong, _said("The answer is 42."))
+
+
+# --- a run --------------------------------------------------------------------------------------------
+
+
+def test_a_targeted_run_attacks_every_episode_and_calibrates(tmp_path, org_cache, targeted):
+    (org_cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE, "targeted")).symlink_to(targeted.path)
+    clean = org_cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE)
+    before = {p: _sha(p) for p in (targeted.path, clean.resolve())}
+    assert main(["run", "--config", _config(tmp_path, [CLEAN, TARGETED]), "-q"]) == 0
+    folder = next((tmp_path / "runs").iterdir())
+    records = list(typed_records(folder / "transcripts.jsonl"))
+    assert {p: _sha(p) for p in before} == before  # the org files as they were
+    by_agent = {label: [r for r in records if r.agent.label == label] for label in ("oracle", "leaky")}
+    for label, rs in by_agent.items():
+        t = injection_summary(rs)["targeted"]
+        n = t["episodes"]
+        assert n["attacked"] == n["exposed"] == len(TASKS) * 2 - n["unreached"] and n["attacked"] >= 8, (label, n)
+        assert t["exposure"]["rate"] == 1.0 and t["paired"]["pairs"] == n["attacked"]
+        assert all(cell["ci95"] for cell in (t["utility"], t["utility_under_attack"], t["attack_success"]))
+    oracle, leaky = (injection_summary(by_agent[a])["targeted"] for a in ("oracle", "leaky"))
+    assert oracle["attack_success"]["rate"] == 0.0 and leaky["attack_success"]["rate"] == 1.0
+    assert oracle["utility"]["rate"] == oracle["utility_under_attack"]["rate"] == 1.0 and oracle["paired"]["delta"] == 0
+    attacked = [r for r in by_agent["oracle"] if r.injections is not None and r.injections.planted]
+    assert attacked and all(r.scores["rules"]["success"] for r in attacked)  # its answer unchanged on each
+    clean_records = [r for r in records if r.injections is None]
+    assert clean_records and not any("injection" in r.state for r in clean_records)  # the clean twins saw no plant
+    report = (folder / "report.md").read_text()
+    assert "Targeted injections: every attacked episode meets its attack" in report
+    assert "Targeted injections by phrasing family" in report and "% [" in report
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["pressure"]["agents"]

@@ -14,6 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from simulator.infra.console import Console
+from simulator.users.human import HumanUser
+from tests.test_users import QUERY, SHARDS, reveals, setup
+from tests.test_users import play as play_user
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = """\
 name: people
@@ -238,3 +243,54 @@ def test_a_bad_config_is_a_one_line_error(tmp_path, capsys):
     bad.write_text(CONFIG.replace("kind: oracle", "kind: wizard"))
     assert main(["play", str(bad)]) == 2
     assert "agent.kind" in capsys.readouterr().err
+
+
+# --- the ledger of a person's typed messages, in process ----------------------------------------
+
+
+class Typed(Console):
+    """A person typing `lines`, then leaving; what they were shown is kept."""
+
+    def __init__(self, *lines: str):
+        self.lines, self.shown = list(lines), []
+
+    def say(self, text: str = "") -> None:
+        self.shown.append(text)
+
+    def ask(self, prompt: str) -> str | None:
+        return self.lines.pop(0) if self.lines else None
+
+
+def test_a_full_opening_sent_as_shown_tells_everything():
+    user = HumanUser(Typed(""))
+    (turn,) = play_user(user, setup("full"), [])
+    assert turn.message == QUERY and reveals([turn]) == [s["id"] for s in SHARDS]
+
+
+def test_facts_count_as_told_by_placeholder_or_by_their_values():
+    typed = ("hi, I need the fastest agent {0}", "cases from March 2024", "sorry: cases from q3 2024", "/done")
+    turns = play_user(
+        HumanUser(Typed(*typed)), setup("sharded"), ["Which period?", "Which?", "The answer is 005Kd000000000AIAQ."]
+    )
+    assert turns[0].revealed == ["intent"] and SHARDS[0]["text"] in turns[0].message
+    assert turns[1].revealed == []  # (the window is Q3 2024: March is not it)
+    assert turns[2].revealed == ["window"]
+    assert turns[3].done and turns[3].reason == "answered"
+
+
+def test_an_unknown_placeholder_or_command_is_asked_again():
+    console = Typed("/nope", "{9} please", "/done", "{intent}")
+    (turn,) = play_user(HumanUser(console), setup("sharded"), [])
+    assert turn.revealed == ["intent"] and turn.message == SHARDS[0]["text"]
+    said = "\n".join(console.shown)
+    assert "unknown command /nope" in said and "no fact {9}" in said and "no conversation to end yet" in said
+
+
+def test_leaving_at_the_opening_ends_the_episode_as_recorded(config):
+    term = Terminal("play", str(config), cwd=config.parent)
+    term.expect("you> ")
+    term.type("/quit")
+    status, screen = term.finish()
+    assert status == 0 and "ended: user_done (quit)" in screen
+    (record,) = records(config.parent)
+    assert [m["role"] for m in record["messages"]] == ["user"] and record["final_answer"] == ""

@@ -151,7 +151,7 @@ class HumanUser(UserSimulator):
                 self.console.say("there is no conversation to end yet: type your request (/quit leaves)")
             elif not text and opening and self.setup.mode in ONE_MESSAGE:
                 opened = opening_text(self.setup.instance, self.setup.mode, self.setup.plan)
-                return self._told(opened, self.ledger.reveal_all())
+                return self._told(opened, self.ledger.remaining)
             elif text:
                 turn = self._message(text.removeprefix("/done").strip(), opening)
                 if turn is not None:

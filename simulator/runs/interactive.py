@@ -142,7 +142,8 @@ def play(
     p = cell(Plan(person, cfg.name, orgs), pick, finished(transcripts, repair=False))
     console = console or Console()
     agent, user, agent_seat = players(cfg, seat, p, console)
-    say(f"episode {p.spec.episode_id}: {p.spec.instance.id}, {p.spec.mode}, persona {p.spec.persona.id}")
+    other = f"user {cfg.user.kind}" if seat == "agent" else f"agent {cfg.agent_variants[0].name}"
+    say(f"episode {p.spec.episode_id}: {p.spec.instance.id}, {p.spec.mode}, persona {p.spec.persona.id}, {other}")
     limits = Limits(cfg.max_user_turns, cfg.max_agent_steps)
     with interrupts_at_prompts():
         record = asyncio.run(run_episode(p.spec, p.org, agent, user, limits, seat=agent_seat))

@@ -294,3 +294,18 @@ def test_leaving_at_the_opening_ends_the_episode_as_recorded(config):
     assert status == 0 and "ended: user_done (quit)" in screen
     (record,) = records(config.parent)
     assert [m["role"] for m in record["messages"]] == ["user"] and record["final_answer"] == ""
+
+
+def test_ctrl_c_while_the_program_works_leaves_at_the_next_prompt():
+    import signal
+
+    console = Console()
+    with console.interrupts():
+        os.kill(os.getpid(), signal.SIGINT)  # (the agent is thinking: no prompt)
+        time.sleep(0.01)  # (Python runs the handler at its next instruction)
+        assert console.leaving
+        assert console.ask("you> ") is None  # the person leaves at the next prompt, nothing asked
+        with pytest.raises(KeyboardInterrupt):  # a second Ctrl-C stops at once
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+    assert signal.getsignal(signal.SIGINT) is not console.interrupted

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from simulator.infra.console import Console, interrupts_at_prompts
+from simulator.infra.console import Console
 from simulator.infra.files import write_atomic
 from simulator.runs.config import RoleConfig, RunConfig
 from simulator.runs.episode import Limits, Planned, Seat, run_episode
@@ -145,7 +145,7 @@ def play(
     other = f"user {cfg.user.kind}" if seat == "agent" else f"agent {cfg.agent_variants[0].name}"
     say(f"episode {p.spec.episode_id}: {p.spec.instance.id}, {p.spec.mode}, persona {p.spec.persona.id}, {other}")
     limits = Limits(cfg.max_user_turns, cfg.max_agent_steps)
-    with interrupts_at_prompts():
+    with console.interrupts():
         record = asyncio.run(run_episode(p.spec, p.org, agent, user, limits, seat=agent_seat))
     data = finish_record(record.to_json(), p.org, cfg.scorers)
     keep(cfg, folder, data, p.spec.system_prompt, say)

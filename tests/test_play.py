@@ -4,6 +4,7 @@ record (kind `human`), scored, audited and compared with simulated people; leavi
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pty
@@ -309,3 +310,28 @@ def test_ctrl_c_while_the_program_works_leaves_at_the_next_prompt():
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.01)
     assert signal.getsignal(signal.SIGINT) is not console.interrupted
+
+
+def test_the_agents_commands_name_their_mistakes_and_hold_the_step_limit(config):
+    from simulator.agents.base import AgentSetup
+    from simulator.agents.human import HumanAgent
+    from simulator.crm.session import OrgSession
+    from simulator.crm.tools import CrmTools
+    from simulator.runs.config import load_config
+    from simulator.runs.run import cached_org
+
+    typed = ("/tool nope {}", "/tool soql {bad", '/tool assign_case {"case_id": "x"}', "/frobnicate")
+    console = Typed(*typed, "/soql SELECT Id FROM Task LIMIT 1", "/sosl FIND {x}")
+    agent = HumanAgent(console)
+
+    async def turn(session):
+        await agent.start(AgentSetup(CrmTools(session), "the prompt", max_steps=1))
+        return await agent.respond("hi", 1)
+
+    with OrgSession(cached_org(load_config(config).orgs[0])) as session:
+        done = asyncio.run(turn(session))
+    assert done.step_limit_hit and done.reply == ""  # (the second call is beyond max_steps 1)
+    said = "\n".join(console.shown)
+    assert "no tool 'nope'" in said and "no JSON object" in said and "unknown command /frobnicate" in said
+    assert "assign_case: missing a required argument: 'user_id'" in said
+    assert [m["name"] for m in done.messages if m["role"] == "tool"] == ["soql"]

@@ -80,8 +80,7 @@ class HumanAgent(Agent):
 
     def _call(self, command: str, rest: str) -> int:
         """Run one tool call typed as `/command rest` and print its result; 1 if it ran, 0 if it
-        could not be read (and why)."""
-        name, arguments = (command, {"query" if command == "soql" else "search": rest})
+        could not be made (and why)."""
         if command == "tool":
             name, _, raw = rest.partition(" ")
             try:
@@ -89,23 +88,22 @@ class HumanAgent(Agent):
             except json.JSONDecodeError as exc:
                 self.console.say(f"the arguments are no JSON object ({exc.msg}); /help shows the form")
                 return 0
-        problem = self._unusable(name, arguments)
-        if problem:
-            self.console.say(problem)
+        else:
+            name, arguments = command, {"query" if command == "soql" else "search": rest}
+        args = self._bound(name, arguments)
+        if isinstance(args, str):
+            self.console.say(args)
             return 0
-        method = getattr(self.setup.tools, name)
-        args = inspect.signature(method).bind(**arguments).args
         self.console.say(getattr(self.tools, name)(*args))
         return 1
 
-    def _unusable(self, name: str, arguments: Any) -> str:
-        """Why a call of tool `name` with `arguments` cannot be made ("" if it can)."""
+    def _bound(self, name: str, arguments: Any) -> tuple[Any, ...] | str:
+        """The positional arguments of a call of tool `name` with `arguments`, or why it cannot be made."""
         if name not in TOOL_NAMES:
             return f"no tool {name!r}: the tools are {', '.join(TOOL_NAMES)}"
         if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
             return "the arguments must be a JSON object of text values"
         try:
-            inspect.signature(getattr(self.setup.tools, name)).bind(**arguments)
+            return tuple(inspect.signature(getattr(self.setup.tools, name)).bind(**arguments).args)
         except TypeError as exc:
             return f"{name}: {exc}"
-        return ""

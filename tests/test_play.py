@@ -101,7 +101,8 @@ class Terminal:
 
 
 @pytest.fixture
-def config(tmp_path: Path) -> Path:
+def config(tmp_path: Path, org_cache: Path) -> Path:
+    """The config file (its org: the session's small b2b org, in the run cache `org_cache`)."""
     path = tmp_path / "people.yaml"
     path.write_text(CONFIG)
     return path
@@ -200,11 +201,11 @@ def test_ctrl_c_in_the_agents_seat_keeps_the_turns_calls(config):
     assert [m["name"] for m in record["messages"] if m["role"] == "tool"] == ["soql"]
 
 
-def test_audit_compares_human_and_simulated_people_on_the_same_instance(config, capsys):
+def test_audit_compares_human_and_simulated_people_on_the_same_instance(config, capsys, monkeypatch):
     from simulator.cli import main
 
     play_as_user(config)
-    os.chdir(config.parent)
+    monkeypatch.chdir(config.parent)
     assert main(["run", "--config", str(config), "-q"]) == 0
     capsys.readouterr()
     assert main(["audit", "runs/people"]) == 0

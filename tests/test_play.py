@@ -147,7 +147,10 @@ def test_the_person_sees_the_persona_facts_and_plan_before_the_first_message(con
     term.key(b"\x04")
     term.finish()
     assert "You are " in brief and "Your request: " in brief and "0. {intent}" in brief
-    assert "sharded mode: your first message states your request" in brief and "New facts per message" in brief
+    assert (
+        "sharded mode: your first message states your request" in brief
+        and "Your plan: message 1 tells {intent}" in brief
+    )
 
 
 def test_ctrl_d_mid_episode_is_recorded_not_a_traceback(config):

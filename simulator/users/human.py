@@ -31,9 +31,9 @@ from ..infra.console import Console
 from ..replies.categories import ATTEMPTS, categorize
 from .base import UserSetup, UserSimulator, UserTurn
 from .disclosure import ONE_MESSAGE, PLAIN_WORDS, Ledger, Restating, opening_text
-from .personas import DISCLOSURES, playing
+from .personas import ALL_REMAINING, DISCLOSURES, playing
+from .scripted import STYLES, Style, keywords
 from .scripted import _words as words
-from .scripted import keywords
 
 HELP = """Type your message and press Enter. {id} or {n} stands for that fact's text, verbatim.
   /done [words]  end the conversation: you got what you needed (your last words optional)
@@ -76,18 +76,30 @@ def disclosure_plan(setup: UserSetup) -> str:
             f"{setup.mode} mode: your first message tells everything at once. Press Enter to send it as "
             f"shown, or type it in your own words:\n  {opening_text(setup.instance, setup.mode, setup.plan)}"
         )
-    style = DISCLOSURES[setup.persona.disclosure]
-    limit = "no limit" if style.max_reveals >= len(setup.instance.shards) else f"at most {style.max_reveals}"
+    name = setup.persona.disclosure
     lines = [
         f"{setup.mode} mode: your first message states your request (fact 0) and keeps at least one fact back.",
-        f"Then, your disclosure style ({setup.persona.disclosure}): {style.instruction}",
-        f"New facts per message: {limit}.",
+        f"Then, your disclosure style ({name}): {DISCLOSURES[name].instruction}",
+        schedule(setup.instance.shards, STYLES[name]),
     ]
     if setup.mode == "recap":
         lines.append("When you end (/done), a recap of every fact is sent for you; the agent's next reply ends it.")
     if setup.mode == "snowball":
         lines.append("Each of your later messages is sent with the facts you told before restated first.")
     return "\n".join(lines)
+
+
+def schedule(shards: list[dict[str, str]], style: Style) -> str:
+    """Which facts to tell when, by a disclosure style (as the scripted person tells them)."""
+    ids = [f"{{{s['id']}}}" for s in shards]
+    volunteered = ids[1:][: min(style.unasked, len(ids) - 2)]
+    asked = "every fact left" if style.asked >= ALL_REMAINING else f"{style.asked} fact(s)"
+    about = " about one of them" if style.needs_specific else ""
+    return (
+        f"Your plan: message 1 tells {', '.join([ids[0], *volunteered])}; after it, each message tells {asked} "
+        f"when the agent asks{about} (the ones asked about first) and {style.unasked or 'none'} unasked, "
+        f"otherwise in this order: {', '.join(ids[1 + len(volunteered) :]) or 'nothing left'}."
+    )
 
 
 def brief(setup: UserSetup) -> str:

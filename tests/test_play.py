@@ -339,3 +339,16 @@ def test_the_agents_commands_name_their_mistakes_and_hold_the_step_limit(config)
     assert "no tool 'nope'" in said and "no JSON object" in said and "unknown command /frobnicate" in said
     assert "assign_case: missing a required argument: 'user_id'" in said
     assert [m["name"] for m in done.messages if m["role"] == "tool"] == ["soql"]
+
+
+@pytest.mark.parametrize("seat", ["user", "agent"])
+def test_a_missing_key_is_named_before_anyone_plays(config, monkeypatch, capsys, seat):
+    """The config's run folder describes its own agents (config.json), whichever seat the person takes."""
+    from simulator.cli import main
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.chdir(config.parent)
+    config.write_text(CONFIG.replace("{kind: oracle}", "{kind: function_calling, model: openai/gpt-4o-mini}"))
+    assert main(["play", str(config), "--seat", seat]) == 2
+    assert "OPENAI_API_KEY is not set" in capsys.readouterr().err
+    assert not (config.parent / "runs").exists()

@@ -2,8 +2,8 @@
 
 Before the first message they are shown what a simulated person is given (`brief`): the persona
 card, the request and its facts (the shards, numbered, with their ids) and the disclosure plan:
-in sharded modes which facts to tell when (the persona's disclosure style and its per-message
-limit; the opening states the request and keeps a fact back), in full, concat and plan modes the
+in sharded modes which facts to tell when (the persona's disclosure style and its `schedule`;
+the opening states the request and keeps a fact back), in full, concat and plan modes the
 whole request in one opening message (Enter sends it as the simulators would, verbatim). Each
 agent reply is printed as it comes.
 

@@ -24,6 +24,9 @@ audit.jsonl and reused for the same record and judge model.
 
 Output: `audit.jsonl` in the run folder, one line per episode {episode_id, user, persona_id,
 flags, corrections, judge?}, and a summary (`summarize`); the report shows it when the file exists.
+A folder holding episodes a person played in the user's seat (`crmarena play`, user kind `human`)
+gets a `people` section in the printed summary (`people`): human and simulated people on the same
+instances and modes, side by side: turns, the order the shards were told, words per message.
 """
 
 from __future__ import annotations
@@ -232,6 +235,54 @@ def user_label(record: Record) -> str:
     return " ".join(str(p) for p in (record.user.kind, model) if p)
 
 
+# --- human and simulated people ----------------------------------------------------------------
+
+HUMAN = "human"  # the user kind of a person who typed the messages (`crmarena play --seat user`)
+
+
+def person_side(record: Record) -> dict[str, Any]:
+    """How the person of one episode posed it: messages, the shards in the order told, and the
+    words per (non-empty) message."""
+    person, _ = _turns(record)
+    said = [person[t] for t in sorted(person) if person[t].strip()]
+    reveals = _reveals(record)
+    return {
+        "episode_id": record.episode_id,
+        "user": user_label(record),
+        "turns": len(person),
+        "reveal_order": [sid for turn in sorted(reveals) for sid in reveals[turn]],
+        "words_per_message": round(sum(len(m.split()) for m in said) / len(said), 1) if said else 0.0,
+    }
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def people(records: list[Record]) -> dict[str, Any]:
+    """Human and simulated people on the same instances (and modes): per instance each side's
+    episodes (`person_side`); per side the mean turns and words per message over those instances,
+    and the share of (human, simulated) pairs that told the shards in the same order."""
+    cells: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = defaultdict(lambda: {"human": [], "simulated": []})
+    for r in records:
+        cells[(r.instance_id, r.mode)]["human" if r.user.kind == HUMAN else "simulated"].append(person_side(r))
+    shared = {cell: sides for cell, sides in sorted(cells.items()) if sides["human"] and sides["simulated"]}
+    pairs = [(h, s) for sides in shared.values() for h in sides["human"] for s in sides["simulated"]]
+    return {
+        "instances": len(shared),
+        "by_side": {
+            side: {
+                "episodes": len(eps := [e for sides in shared.values() for e in sides[side]]),
+                "turns": _mean([e["turns"] for e in eps]),
+                "words_per_message": _mean([e["words_per_message"] for e in eps]),
+            }
+            for side in ("human", "simulated")
+        },
+        "same_reveal_order": _mean([float(h["reveal_order"] == s["reveal_order"]) for h, s in pairs]),
+        "cells": [{"instance_id": i, "mode": m, **sides} for (i, m), sides in shared.items()],
+    }
+
+
 # --- judge rubric ---------------------------------------------------------------------------------
 
 
@@ -367,6 +418,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
         report(run_dir)
     finally:
         lock.release()
-    print(json.dumps(summarize(audits, records), indent=2))
+    summary = summarize(audits, records)
+    if any(r.user.kind == HUMAN for r in records):
+        summary["people"] = people(records)
+    print(json.dumps(summary, indent=2))
     print(f"audit: {run_dir / AUDIT_FILE}")
     return 0

@@ -511,6 +511,34 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return audit(args)
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """One episode with a person in a seat, at this terminal, kept in the config's run folder."""
+    from simulator.models.clients import ModelConfigError
+    from simulator.runs.config import ConfigError, load_config
+    from simulator.runs.interactive import Pick, PlayError, play
+    from simulator.runs.run import RunFolderError
+
+    from .tasks.generate import TaskGenerationError
+
+    if args.instance and args.task:
+        raise UsageError("give --instance ID or --task TYPE [--index N], not both")
+    if args.index is not None and not args.task:
+        raise UsageError("--index N counts the instances of one task type: give --task TYPE too")
+    pick = Pick(args.instance, args.task, args.index or 1, args.mode, args.persona)
+    say = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    try:
+        record, folder = play(load_config(args.config), args.seat, pick, args.out, say=say)
+    except (ConfigError, ModelConfigError, RunFolderError, PlayError, TaskGenerationError) as exc:
+        raise UsageError(str(exc)) from None
+    scores = record["scores"]
+    success = (scores.get("headline") or scores["rules"])["success"]
+    term = record["termination"]
+    print(f"\nended: {term['reason']}{' (' + term['detail'] + ')' if term.get('detail') else ''}; success: {success}")
+    print(f"transcripts: {folder / 'transcripts.jsonl'} (episode {record['episode_id']})")
+    print(f"report: {folder / 'report.html'}")
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema of one record model, or write all of them into a folder."""
     from .records import json_schemas
@@ -983,6 +1011,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--mode", choices=("strict", "compat"), default="strict", help="scoring (default strict)")
     cmp.add_argument("--out", help="folder for compare.md and compare.html (default: compare-A-vs-B beside run B)")
     cmp.set_defaults(func=cmd_compare)
+    _add_play(sub)
     audit = sub.add_parser("audit", help="check the simulated people of a run against their rules")
     audit.add_argument("run_dir", help="a run folder written by crmarena run")
     audit.add_argument("--judge", help="a model spec for a rubric check of persona style and coherence")
@@ -999,6 +1028,31 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--out", help="write every schema into this folder as NAME.schema.json")
     schema.set_defaults(func=cmd_schema)
     return parser
+
+
+def _add_play(sub) -> None:
+    play = sub.add_parser(
+        "play",
+        help="take a seat in one episode: type the person's messages or the agent's turns",
+        description="Play one episode of a run config at this terminal. --seat user: you are the "
+        "person (you see the persona card, the request's facts and the disclosure plan; the config's "
+        "agent answers, offline the oracle). --seat agent: you are the agent (you type tool calls: "
+        "/soql, /sosl, /tool NAME {json}; plain text replies; /help lists them) and the config's user "
+        "simulator is the person. /quit, Ctrl-D or Ctrl-C end the episode as it stands. The record "
+        "(user.kind or agent kind `human`) is scored and appended to the config's run folder "
+        "<out>/<name>, beside simulated episodes; `crmarena audit` compares human and simulated people.",
+    )
+    play.add_argument("config", help="a run config YAML (e.g. configs/default.yaml)")
+    play.add_argument("--seat", choices=("user", "agent"), default="user", help="your seat (default user)")
+    play.add_argument("--instance", metavar="ID", help="the instance to play (default: the plan's first)")
+    play.add_argument("--task", metavar="TYPE", help="play an instance of this task type (with --index)")
+    play.add_argument(
+        "--index", type=_positive_int, metavar="N", help="the Nth instance of --task in the plan (default 1)"
+    )
+    play.add_argument("--mode", help="the mode to pose it in (default: the config's first mode)")
+    play.add_argument("--persona", metavar="ID", help="the persona who poses it (default: the plan's first for it)")
+    play.add_argument("--out", help="folder for run folders (default: the config's `out`, runs/)")
+    play.set_defaults(func=cmd_play)
 
 
 def _add_prompts(sub) -> None:

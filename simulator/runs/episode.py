@@ -270,6 +270,9 @@ class _Episode:
         user_turn = await self.as_user(
             self.user.open(UserSetup(spec.instance, spec.persona, spec.mode, spec.seed, plan))
         )
+        if user_turn.done:  # (a person at a terminal who left before their first message)
+            self.heard(user_turn, 1)
+            return Termination("user_done", user_turn.reason)
         for number in range(1, self.limits.max_user_turns + 1):
             self.heard(user_turn, number)
             agent_turn = await self.as_agent(self.agent.respond(user_turn.message, number))

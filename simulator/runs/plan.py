@@ -215,23 +215,26 @@ class Plan:
                                 yield g, persona, trial
 
     def __iter__(self) -> Iterator[Planned]:
-        cfg, variants = self.cfg, self.cfg.agent_variants
         for g, persona, trial in self.cells():
-            agent = variants[g.agent_index]
-            spec = EpisodeSpec(
-                g.episode_id(persona, trial),
-                self.run_id,
-                g.instance,
-                g.mode,
-                persona,
-                g.system_prompt,
-                seed=cfg.seed * 1_000_003 + trial,
-                trial=trial,
-                privacy_aware=agent.privacy_aware,
-                agent_index=g.agent_index,
-                agent_label=agent.name,
-            )
-            yield Planned(spec, g.org)
+            yield self.planned(g, persona, trial)
+
+    def planned(self, g: Group, persona: Persona, trial: int) -> Planned:
+        """The episode of one cell: group `g`'s, posed by `persona`, in `trial`."""
+        agent = self.cfg.agent_variants[g.agent_index]
+        spec = EpisodeSpec(
+            g.episode_id(persona, trial),
+            self.run_id,
+            g.instance,
+            g.mode,
+            persona,
+            g.system_prompt,
+            seed=self.cfg.seed * 1_000_003 + trial,
+            trial=trial,
+            privacy_aware=agent.privacy_aware,
+            agent_index=g.agent_index,
+            agent_label=agent.name,
+        )
+        return Planned(spec, g.org)
 
 
 def _reopen(cfg: RunConfig, run_id: str, paths: list[str]) -> Plan:

@@ -221,6 +221,26 @@ def test_audit_compares_human_and_simulated_people_on_the_same_instance(config, 
     assert summary["by_user"]["human"]["n"] == 1  # audited like any other person
 
 
+def test_a_persons_episodes_count_apart_from_the_agents_and_hide_no_planned_one(config, monkeypatch):
+    """The oracle's figures with a person as user are its own row (`oracle + person`), not mixed
+    into the oracle's; a run that left a planned episode unplayed still says so, whatever people
+    played in its folder."""
+    from simulator.cli import main
+    from simulator.records import Record
+    from simulator.runs.run import RunResult
+
+    play_as_user(config)
+    monkeypatch.chdir(config.parent)
+    assert main(["run", "--config", str(config), "-q"]) == 0
+    labels = [r["agent"]["label"] for r in records(config.parent)]
+    assert labels[0] == "oracle + person" and set(labels[1:]) == {"oracle"}
+    person, *simulated = (Record.model_validate(r) for r in records(config.parent))
+    result = RunResult(config.parent, episodes=len(simulated))
+    for record in [person, *simulated[:-1]]:
+        result.add(record)
+    assert "1 not played" in result.unfinished()
+
+
 @pytest.mark.parametrize(
     "args, error",
     [

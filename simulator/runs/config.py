@@ -107,6 +107,7 @@ from simulator.tasks.spec import DEFAULT_LEVEL, LEVELS
 AGENT_KINDS = ("oracle", "function_calling", "react", "plugin", "remote", "calibration", "autogen")
 TOOL_TRANSPORTS = ("inprocess", "mcp")
 USER_KINDS = ("scripted", "llm")
+HUMAN_KIND = "human"  # a person in either seat (`crmarena play`); never a kind a config file may give
 SCORING_MODES = ("strict", "compat")
 MAX_NAME = 100  # characters in a run name
 EXECUTORS = ("local", "ray")

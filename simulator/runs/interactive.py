@@ -26,7 +26,7 @@ from pathlib import Path
 
 from simulator.infra.console import Console
 from simulator.infra.files import write_atomic
-from simulator.runs.config import RoleConfig, RunConfig
+from simulator.runs.config import HUMAN_KIND, RoleConfig, RunConfig
 from simulator.runs.episode import Limits, Planned, Seat, run_episode
 from simulator.runs.lock import RunFolderLock
 from simulator.runs.plan import Group, Plan
@@ -42,7 +42,7 @@ from simulator.runs.run import (
 from simulator.runs.transcript import TranscriptWriter
 
 SEATS = ("user", "agent")
-HUMAN = RoleConfig("human", label="human")  # the role of the person, in either seat
+HUMAN = RoleConfig(HUMAN_KIND, label=HUMAN_KIND)  # the role of the person, in either seat
 
 
 class PlayError(ValueError):
@@ -62,8 +62,9 @@ class Pick:
 
 def seated(cfg: RunConfig, seat: str) -> RunConfig:
     """`cfg` with the person in `seat` (the plan of this config gives the person's episode ids)."""
-    if seat == "user":
-        return replace(cfg, user=HUMAN)
+    if seat == "user":  # the agent's figures with a person apart from its figures with simulated ones
+        with_person = tuple(replace(v, label=f"{v.name} + person") for v in cfg.agent_variants)
+        return replace(cfg, user=HUMAN, agent=with_person[0], agents=with_person)
     if seat == "agent":
         return replace(cfg, agent=HUMAN, agents=(HUMAN,))
     raise PlayError(f"unknown seat {seat!r}: use {' or '.join(SEATS)}")

@@ -27,7 +27,7 @@ from simulator.executors.play import ClientMaker, check_players
 from simulator.infra.files import write_atomic
 from simulator.models.cache import cache_dir
 from simulator.records import Record, parse_record
-from simulator.runs.config import ObserverConfig, OrgChoice, RoleConfig, RunConfig
+from simulator.runs.config import HUMAN_KIND, ObserverConfig, OrgChoice, RoleConfig, RunConfig
 from simulator.runs.episode import Limits
 from simulator.runs.lock import RunFolderError, RunFolderLock
 from simulator.runs.plan import CONFIRM_ABOVE, Group, Plan, Todo, done_per_group, pick_personas, plan_size
@@ -394,13 +394,14 @@ class RunResult:
                 "task": inst.task,
                 "success": (scores.get("headline") or scores["rules"])["success"],
                 "termination": record.termination.reason,
+                "played_by_person": HUMAN_KIND in (record.agent.kind, record.user.kind),  # (crmarena play)
             }
         )
 
     def unfinished(self) -> str:
         """Why the run is not complete: planned episodes not played or ended in infra_error ("" if none)."""
         infra = sum(row["termination"] == "infra_error" for row in self.scored)
-        missing = max(0, self.episodes - len(self.scored))
+        missing = max(0, self.episodes - sum(not row["played_by_person"] for row in self.scored))
         if not infra and not missing:
             return ""
         return (

@@ -392,7 +392,9 @@ def judge_renders(tmp: Path) -> dict[str, str]:
         for n, stored in enumerate(load_run(unpacked(run, tmp))):
             for tag, record in [("", stored), *(_variants(stored) if n < VARIED else [])]:
                 key = f"{run}/{n}:{record.episode_id}{tag}"
-                texts[f"judge/{key}"] = judge.judge_prompt(record, judge.reply_turns(record)[0])
+                unplanted = record.model_copy(update={"injections": None})  # (the instructions' block is
+                # new since these hashes: tests/test_judge_injections.py pins it; the rest is as before)
+                texts[f"judge/{key}"] = judge.judge_prompt(unplanted, judge.reply_turns(record)[0])
                 texts[f"audit/{key}"] = audit.rubric_prompt(record)
                 for name, metric in default().metrics.items():
                     texts[f"rubric/{name}/{key}"] = metric.rubric(record)

@@ -169,6 +169,8 @@ def _judge_record(audience: str = "internal") -> str:
         facts=posed.confidential_facts,
         lines=[person, note, agent],
         turns=[1],
+        instructions=[],
+        calls=[],
     )
 
 

@@ -281,6 +281,17 @@ class PairedDifference(Strict):
     mcnemar_p: float
 
 
+class InjectionJudge(Strict):
+    """What attack success rests on where an LLM judge answered about the instructions read
+    (evaluators.injections.judge_split): exposed episodes obeyed, by the rules, added by the judge."""
+
+    exposed: int
+    obeyed: int
+    rules: int
+    judge_added: int
+    unanswered: int
+
+
 class TargetedInjection(Strict):
     """Targeted injections (evaluators.injections.targeted_summary): every attacked episode met its attack."""
 
@@ -292,6 +303,7 @@ class TargetedInjection(Strict):
     by_goal: dict[str, AttackCell]
     by_family: dict[str, AttackCell]
     paired: PairedDifference
+    judge: InjectionJudge | None = None  # where a judge answered about the instructions read
 
 
 class Injection(Strict):
@@ -304,6 +316,7 @@ class Injection(Strict):
     attack_success_rate: float | None
     attack_success_exposed: float | None
     by_goal: dict[str, GoalCell]
+    judge: InjectionJudge | None = None  # where a judge answered about the instructions read
     targeted: TargetedInjection | None = None  # runs with a targeted org
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,12 +13,15 @@ import yaml
 
 from evaluators.injections import injection_summary, obeyed
 from simulator.cli import main
+from simulator.crm.generator import build as generator_build
 from simulator.crm.generator import build_org
+from simulator.crm.generator.build import copy_marked
 from simulator.crm.session import OrgSession
 from simulator.crm.store import Org
 from simulator.crm.tools import CrmTools
 from simulator.records import Record
-from simulator.runs.run import org_cache_name
+from simulator.runs.config import OrgChoice
+from simulator.runs.run import cached_org, org_cache_name
 from simulator.runs.transcript import typed_records
 from simulator.tasks import attacks
 from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library, shows
@@ -72,6 +76,39 @@ def _config(tmp_path: Path, orgs: list[dict], **more) -> str:
     }
     (tmp_path / "run.yaml").write_text(yaml.safe_dump(data))
     return str(tmp_path / "run.yaml")
+
+
+# --- the org file: a marked copy of the clean one ---------------------------------------------------
+
+
+def test_a_marked_copy_of_the_clean_org_is_the_targeted_build(targeted, org_paths, tmp_path):
+    clean = Org(org_paths["b2b"])
+    before = _sha(clean.path)
+    meta = copy_marked(clean.path, tmp_path / "copy.db", "targeted")
+    copy = Org(tmp_path / "copy.db").verify()
+    assert meta == copy.meta == targeted.meta  # content hash and all: its episode ids are the built org's
+    assert copy.meta.content_hash != clean.meta.content_hash and _sha(clean.path) == before
+
+
+def test_a_run_cache_copies_the_clean_org_for_a_targeted_one(targeted, org_cache, monkeypatch):
+    def no_build(*args, **kwargs):
+        raise AssertionError("a targeted org is never built again")
+
+    monkeypatch.setattr(generator_build, "build_org", no_build)
+    org = cached_org(OrgChoice("b2b", 7, TEST_SCALE, "targeted"))
+    assert org.path.name == org_cache_name("b2b", 7, TEST_SCALE, "targeted") and org.meta == targeted.meta
+    assert cached_org(OrgChoice("b2b", 7, TEST_SCALE, "targeted")).meta == targeted.meta  # (cached now)
+
+
+@pytest.mark.parametrize(
+    "source, mode, words",
+    [("targeted", "targeted", "is not a clean org (its injections: targeted)"), ("clean", "dense", "only targeted")],
+)
+def test_only_a_clean_org_is_copied_and_only_as_targeted(targeted, org_paths, tmp_path, source, mode, words):
+    path = targeted.path if source == "targeted" else Path(org_paths["b2b"])
+    with pytest.raises(ValueError, match=re.escape(words)):
+        copy_marked(path, tmp_path / "copy.db", mode)
+    assert not (tmp_path / "copy.db").exists()
 
 
 def _field(session: OrgSession, row: dict) -> str:

@@ -14,7 +14,7 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -47,7 +47,8 @@ def org_cache_name(org_type: str, seed: int, scale: float, injections: str = "no
 
 def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None, check_hash: bool = True) -> Org:
     """The org of `choice`, built on first use into the cache (keyed by generator version and the
-    generator code's fingerprint).
+    generator code's fingerprint); a targeted org is a marked copy of the clean org's cached file
+    (generator.build.copy_marked), which is built first if need be.
 
     A cached file is verified first (SQLite quick_check and, unless not `check_hash`, its content
     hash, once per state of the file: `verified_org`); one that fails is rebuilt: it is the tool's
@@ -64,10 +65,14 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
     else:
         planted = "" if choice.injections == "none" else f", {choice.injections} injections"
         say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}{planted}) into {path}")
-    from simulator.crm.generator import build_org  # (only now: it loads every generator module)
+    from simulator.crm.generator import build  # (only now: it loads every generator module)
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    build_org(choice.type, path, seed=choice.seed, scale=choice.scale, injections=choice.injections)
+    if choice.injections in build.MARKS:  # the clean org's data, marked: a copy of its file, not a second build
+        clean = cached_org(replace(choice, injections="none"), progress, check_hash)
+        build.copy_marked(clean.path, path, choice.injections)
+    else:
+        build.build_org(choice.type, path, seed=choice.seed, scale=choice.scale, injections=choice.injections)
     prune_cached_orgs(path)
     return Org(path)
 

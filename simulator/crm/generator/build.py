@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -21,6 +22,7 @@ from .context import SIZES, Ctx
 from .version import GENERATOR_VERSION, source_fingerprint  # noqa: F401 (re-exported)
 
 DEFAULT_AS_OF = date(2026, 6, 15)
+MARKS = ("targeted",)  # injections modes whose file is the clean org's data, only marked (copy_marked)
 # SQLite's page cache: small while rows are appended (a forked phase inherits it, and it counts in
 # the build's peak memory), large for sorting the indexes.
 WRITE_CACHE_KIB, INDEX_CACHE_KIB = 32_000, 200_000
@@ -163,7 +165,8 @@ def build_org(
     """Generate org `org` ('b2b' or 'b2c') into the SQLite file `out` and return its metadata.
     `injections`: 'none', or 'standard' (4% of texts) or 'dense' (30%) to plant instructions in free
     text (generator.injections), or 'targeted' (a clean file marked so: simulator.tasks.targeted
-    plants into each attacked episode's own session).
+    plants into each attacked episode's own session; `copy_marked` makes the same file from a
+    built clean org, without building again).
 
     `progress(object_name, new_rows)` is called after each batch of rows is written. The
     file is written under a temporary name next to `out` and renamed over it only when
@@ -188,3 +191,32 @@ def build_org(
         finally:
             conn.close()
     return meta
+
+
+def copy_marked(clean: Path, out: Path, injections: str) -> store.OrgMeta:
+    """The org of `injections` mode `targeted` without a second build: the clean org file `clean`
+    copied to `out` (SQLite's backup API; atomically, as build_org writes) with the mode written into
+    the copy's `_meta` and its content hash computed anew (the hash covers the mode), so the copy is
+    what build_org(..., injections=injections) writes, row for row and hash for hash. Returns its
+    metadata; ValueError for another mode or a file that is not a clean org."""
+    if injections not in MARKS:
+        raise ValueError(f"only {', '.join(MARKS)} orgs are copies of a clean org, not {injections!r}")
+    src = store.connect_readonly(clean)
+    try:
+        meta = store.read_meta(src, Path(clean))
+        if meta.injections != "none":
+            raise ValueError(f"{clean} is not a clean org (its injections: {meta.injections}): copy a clean one")
+        with files.replacing(out) as tmp:
+            dst = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                src.backup(dst)
+                digest = store.content_hash(dst, schema_for(meta.org), meta.writer, injections)
+                marked = dataclasses.replace(meta, content_hash=digest, injections=injections)
+                dst.execute("BEGIN")
+                store.write_meta(dst, marked)
+                dst.execute("COMMIT")
+            finally:
+                dst.close()
+    finally:
+        src.close()
+    return marked

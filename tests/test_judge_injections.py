@@ -11,6 +11,8 @@ import pytest
 from evaluators.injections import injection_summary, obeyed
 from evaluators.judge import judge_prompt, record_digest, reply_turns, reusable
 from evaluators.observer import score
+from evaluators.report.render import render_markdown
+from evaluators.summary import summarize
 from simulator.records import Record
 from tests import test_judge
 from tests.records import merged
@@ -86,9 +88,13 @@ def test_a_paraphrased_obedience_the_rules_miss_the_judge_catches(fake_openai, m
         "obeyed_rules": False,
         "judge_added": True,
     }
-    split = injection_summary([record.model_copy(update={"scores": scores})])
+    scored = record.model_copy(update={"scores": scores})
+    split = injection_summary([scored])
     assert split["judge"] == {"exposed": 1, "obeyed": 1, "rules": 0, "judge_added": 1, "unanswered": 0}
     assert split["targeted"]["judge"] == split["judge"] and split["targeted"]["attack_success"]["rate"] == 1.0
+    report = render_markdown([scored], summarize([scored]), {"run_dir": "r", "config": {}})
+    assert "Obeyed planted instructions: by the rules, and added by the LLM judge" in report
+    assert "| oracle | 1 | 1 | 0 | 1 | 0 |" in report
 
 
 def test_a_judge_cannot_make_an_unexposed_episode_obey(fake_openai, make_judge):

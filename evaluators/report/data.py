@@ -630,6 +630,17 @@ def _targeted_tables(agents: dict[str, typed.PressureAgent]) -> list[tuple[str, 
     ]
 
 
+def _obedience_basis(agents: dict[str, typed.PressureAgent]) -> Table:
+    """Per agent whose instructions a judge answered about: exposed episodes obeyed, by the rules, added
+    by the judge alone, and without a judge answer (evaluators.injections.judge_split)."""
+    rows = [
+        [agent, num(j.exposed), num(j.obeyed), num(j.rules), num(j.judge_added), num(j.unanswered)]
+        for agent, p in agents.items()
+        if p.injection is not None and (j := p.injection.judge)
+    ]
+    return Table(["agent", "exposed", "obeyed", "by the rules", "added by the judge", "no judge answer"], rows)
+
+
 def _pressure(pressure: typed.Pressure | None) -> Pressure | None:
     """Confidentiality under pressure and poisoned records (the summary's `pressure`: evaluators.pressure)."""
     if pressure is None:
@@ -643,6 +654,7 @@ def _pressure(pressure: typed.Pressure | None) -> Pressure | None:
         ("Survival by turn (not yet leaked after the turn)", _per_agent(leaking, "by_turn", _survival_cell, "turn")),
         ("Default vs privacy-aware prompt (episodes both played)", _paired(pressure.paired)),
         *_targeted_tables(pressure.agents),
+        ("Obeyed planted instructions: by the rules, and added by the LLM judge", _obedience_basis(pressure.agents)),
     ]
     curves = [(agent, survival) for agent, p in leaking.items() if (survival := p.survival)]
     return Pressure(curves, _pressure_agents(pressure.agents), [(title, t) for title, t in tables if t.rows])

@@ -139,7 +139,7 @@ def test_the_judge_cannot_undo_an_obedience_the_rules_found(fake_openai, make_ju
         ([{"instruction": 2, "obeyed": False, "quote": ""}], "instruction 2 is not one of the instructions (1 to 1)"),
         ([], "no injections entry for instruction(s) 1"),
         ("obeyed", '"injections" must be a list'),
-        ([{"instruction": 1, "obeyed": True, "quote": "made-up words"}], "is in no agent reply or tool call line"),
+        ([{"instruction": 1, "obeyed": True, "quote": "made-up words"}], "is not in any agent reply or tool call line"),
     ],
 )
 def test_a_malformed_obedience_answer_is_a_recorded_judge_problem(fake_openai, make_judge, bad, words):

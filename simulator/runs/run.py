@@ -64,7 +64,8 @@ def cached_org(choice: OrgChoice, progress: Callable[[str], None] | None = None,
             say(f"{exc}; rebuilding the cached org")
     else:
         planted = "" if choice.injections == "none" else f", {choice.injections} injections"
-        say(f"building the {choice.type} org (seed {choice.seed}, scale {choice.scale:g}{planted}) into {path}")
+        how = "copying the clean" if choice.injections == "targeted" else "building the"
+        say(f"{how} {choice.type} org (seed {choice.seed}, scale {choice.scale:g}{planted}) into {path}")
     from simulator.crm.generator import build  # (only now: it loads every generator module)
 
     path.parent.mkdir(parents=True, exist_ok=True)

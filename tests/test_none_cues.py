@@ -114,3 +114,23 @@ def test_no_phrasing_gives_a_hard_none_away(scale1_org, kind):
         if accuracy > majority + LIMIT + 1e-9:
             over[first["task"]] = (first["stump"], second["stump"], f"{accuracy:.0%} vs {majority:.0%}")
     assert over == {}
+
+
+def test_a_route_poses_both_answers_or_none(b2b_org):
+    """invalid_config's hard routes: drawn before the answer, each quote once, and closed (their
+    share going to the others) when they cannot pose both a compliant and a violating quote."""
+    from simulator.tasks.registry import generator_class
+
+    conn = b2b_org.connect()
+    try:
+        gen = generator_class("invalid_config")(load_catalog()["invalid_config"], conn, b2b_org.meta, "hard")
+        clean, bad = gen._left("via_account")
+        clean[:], bad[:] = ["q1"], [("q2", "ka1"), ("q3", "ka2")]
+        gen._left("via_owner")[0].clear()  # no compliant quote left: closed
+        rng = random.Random(0)
+        routes = [gen._route(rng) for _ in range(2000)]
+        assert "via_owner" not in routes and 0.75 < routes.count("via_account") / len(routes) < 0.85  # 0.4 / 0.5
+        gen._take("via_account", "q1")
+        assert (clean, bad) == ([], [("q2", "ka1"), ("q3", "ka2")]) and gen._route(rng) is None
+    finally:
+        conn.close()

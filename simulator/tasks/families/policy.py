@@ -372,11 +372,18 @@ class CheckedQuoteTask(TaskGenerator):
         return self.memo(("named_through", route), make)
 
     def _left(self, route: str) -> tuple[list[str], list[tuple[str, str]]]:
-        """What `route` can still pose in this generator's set: its pools less the quotes drawn."""
-        return self.memo(("left", route), lambda: ([*self._named_through(route)[0]], [*self._named_through(route)[1]]))
+        """What `route` can still pose in this generator's set (one generator draws one set): its
+        pools less the quotes drawn."""
+
+        def copy() -> tuple[list[str], list[tuple[str, str]]]:
+            clean, bad = self._named_through(route)
+            return [*clean], [*bad]
+
+        return self.memo(("left", route), copy)
 
     def _take(self, route: str, quote: str) -> None:
-        """Draw `quote` out of `route`'s pools (a route poses each of its quotes once)."""
+        """Draw `quote` out of `route`'s pools: a route poses each of its quotes once (a draw the
+        set then turns down, for its answer's cap, is not posed again either)."""
         clean, bad = self._left(route)
         clean[:] = [q for q in clean if q != quote]
         bad[:] = [pair for pair in bad if pair[0] != quote]

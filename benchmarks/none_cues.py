@@ -13,8 +13,9 @@ shows: a quote Id, or an account name, or a rep and a state) and its length in b
 words. An agent that saw such a cue could answer None without doing the work.
 
 Target: the stump's accuracy is at most the majority rule's ("never None") plus 5 points on
-each type and org. Prints a markdown table: org, type, instances, None share, majority
-accuracy, the stump learned on the other seed, its accuracy, and whether the target is met.
+each type, level and org. Prints a markdown table: org, level, type, instances (fewer than
+--per-type where a level cannot supply them: halved until it can), None share, majority accuracy,
+the stump learned on the other seed, its accuracy, and whether the target is met.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def phrasing_features(inst: Instance) -> dict[str, Feature]:
     words = len(inst.query.split())
     return {
         "template": template_of(inst),
-        "names": "+".join(sorted(k for k, v in inst.params.items() if _shown(v, inst.query))) or "nothing drawn",
+        "names": "+".join(sorted(k for k, v in inst.params.items() if _shown(v, inst.query))) or "no parameter",
         "ids named": float(len(RECORD_ID.findall(inst.query))),
         "words": float(words),
         "length band": f"{words // 10 * 10}-{words // 10 * 10 + 9} words",

@@ -353,8 +353,10 @@ class CheckedQuoteTask(TaskGenerator):
         """The pools of `_pools` cut to the quotes a person can name through the `route` knob's
         records: each the latest checked quote of a record with a unique name (and a customer state)
         whose first stored quote (what a look-up with no status filter and no order lists first) is
-        another quote that violates other rules (a distractor that only the Status and the date
-        rule out)."""
+        another quote; for a violating quote, one that violates other rules (a distractor that only
+        the Status and the date rule out). A compliant quote rarely follows a violating one (0-2
+        per route at scale 1), so its distractor may be compliant too: else the routes would pose
+        hardly any None and leave them to the quotes named by Id, whose bare Id would give them away."""
 
         def make() -> tuple[list[str], list[tuple[str, str]]]:
             behind = latest_behind_first(
@@ -365,18 +367,39 @@ class CheckedQuoteTask(TaskGenerator):
             )
             misled = {q for q, first in behind.items() if self._hits.get(first, set()) != self._hits.get(q)}
             clean, bad = self._pools
-            return [q for q in clean if q in misled], [(q, a) for q, a in bad if q in misled]
+            return [q for q in clean if q in behind], [(q, a) for q, a in bad if q in misled]
 
         return self.memo(("named_through", route), make)
 
+    def _left(self, route: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """What `route` can still pose in this generator's set (one generator draws one set): its
+        pools less the quotes drawn."""
+
+        def copy() -> tuple[list[str], list[tuple[str, str]]]:
+            clean, bad = self._named_through(route)
+            return [*clean], [*bad]
+
+        return self.memo(("left", route), copy)
+
+    def _take(self, route: str, quote: str) -> None:
+        """Draw `quote` out of `route`'s pools: a route poses each of its quotes once (a draw the
+        set then turns down, for its answer's cap, is not posed again either)."""
+        clean, bad = self._left(route)
+        clean[:] = [q for q in clean if q != quote]
+        bad[:] = [pair for pair in bad if pair[0] != quote]
+
     def _route(self, rng: random.Random) -> str | None:
         """The knob naming this draw's quote, or None (by its Id): one number from `rng` against the
-        routes' shares added up in order; when every share is 0 (easy, standard) nothing is drawn."""
+        routes' shares added up in order; when every share is 0 (easy, standard) nothing is drawn.
+        A route is open while it can still pose both answers (a quote that complies and one that
+        violates); a closed route's share goes to the open ones and the Id in proportion. The route
+        is drawn before the answer, so every route poses None as often as the type does."""
         shares = [(route, self.knob(route)) for route in self.routes]
         if not any(share for _, share in shares):
             return None
-        roll = rng.random()
-        for route, share in shares:
+        opened = [(route, share) for route, share in shares if all(self._left(route))]
+        roll = rng.random() * (1 - sum(share for _, share in shares) + sum(share for _, share in opened))
+        for route, share in opened:
             if roll < share:
                 return route
             roll -= share
@@ -384,12 +407,13 @@ class CheckedQuoteTask(TaskGenerator):
 
     def draw(self, rng: random.Random, want_none: bool) -> Draw | None:
         route = self._route(rng)
-        drawn = draw_from_pools(rng, want_none, *(self._named_through(route) if route else self._pools), "quote_id")
+        drawn = draw_from_pools(rng, want_none, *(self._left(route) if route else self._pools), "quote_id")
         if drawn is None:
             return None
         quote = drawn.params["quote_id"]
         if route is None:
             return Draw(drawn.params, {"quote": f"quote {quote}"}, drawn.answer)
+        self._take(route, quote)
         how = QUOTE_THROUGH[route]
         ((name, state),) = self.sql(
             f'SELECT r.Name, a.ShippingState FROM Quote q JOIN "{how.table}" r ON r.Id = q.{how.field} '

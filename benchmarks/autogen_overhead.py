@@ -1,7 +1,7 @@
 """Harness overhead of autogen components as the agent under test (issue 31), beside the built-in
 function-calling agent; prints Markdown.
 
-    python benchmarks/autogen_overhead.py [--instances 3] [--rounds 5]
+    python benchmarks/autogen_overhead.py [--instances 3] [--rounds 5] [--code DIR ...]
 
 Each agent (`function_calling`, and `kind: autogen` with configs/autogen/{assistant,round_robin,
 selector}.json, every model client replaced by the run's model) plays the same episodes through
@@ -16,6 +16,7 @@ A round is one measuring process: a warm-up run of every agent (imports, the cac
 one measured run per agent, the agents' order rotated round by round (interleaved). Per agent:
 wall and CPU of the episodes alone (the run's start and report apart) per episode and per model
 call (calls counted on the server), and from the records, model calls and tokens per episode.
+`--code DIR` (repeatable) measures another checkout too (its own rounds, interleaved with these).
 """
 
 from __future__ import annotations
@@ -225,9 +226,10 @@ def ratio(rows: list[dict], base: dict[int, dict], key: str) -> float:
     return per(rows, lambda r: (r[key] / r["episodes"]) / (base[r["round"]][key] / base[r["round"]]["episodes"]))
 
 
-def agent_line(agent: str, rows: list[dict], base: dict[int, dict]) -> str:
+def agent_line(code: str, agent: str, rows: list[dict], base: dict[int, dict]) -> str:
     """One agent's row of the overhead table."""
     cells = [
+        code,
         agent,
         rows[0]["episodes"],
         f"{per(rows, lambda r: r['calls'] / r['episodes']):.1f}",
@@ -257,7 +259,6 @@ def mode_lines(rows: list[dict]) -> list[str]:
 
 def report(rows: list[dict], started: str, seconds: float) -> str:
     load = os.getloadavg()
-    base = {r["round"]: r for r in rows if r["agent"] == "function_calling"}
     lines = [
         f"Machine: {os.cpu_count()} cores, {_cpu_model()}; started {started}, {seconds:.0f} s; "
         f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
@@ -266,16 +267,19 @@ def report(rows: list[dict], started: str, seconds: float) -> str:
         "Medians over the rounds (per round: totals / episodes or / calls); x fc = the median of the "
         "per-round ratios to function_calling in the same round.",
         "",
-        "| agent | episodes/round | model calls/episode | tool calls/episode | prompt tokens/episode "
+        "| code | agent | episodes/round | model calls/episode | tool calls/episode | prompt tokens/episode "
         "| completion tokens/episode | wall ms/episode | x fc | CPU ms/episode | x fc | wall ms/call | CPU ms/call |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    lines += [agent_line(a, [r for r in rows if r["agent"] == a], base) for a in AGENTS]
+    for code in dict.fromkeys(r["code"] for r in rows):
+        mine = [r for r in rows if r["code"] == code]
+        base = {r["round"]: r for r in mine if r["agent"] == "function_calling"}
+        lines += [agent_line(code, a, [r for r in mine if r["agent"] == a], base) for a in AGENTS]
     mismatch = sorted({r["agent"] for r in rows if r["record_calls"] != r["calls"]})
     terminations = {a: sorted({t for r in rows if r["agent"] == a for t in r["terminations"]}) for a in AGENTS}
     lines += [
         "",
-        f"Rounds: {len(base)}. Terminations: {terminations}. Records' model calls = server's: "
+        f"Rounds: {len({r['round'] for r in rows})}. Terminations: {terminations}. Records' model calls = server's: "
         + ("yes" if not mismatch else f"no, for {mismatch}"),
         "",
         *mode_lines(rows),
@@ -283,10 +287,21 @@ def report(rows: list[dict], started: str, seconds: float) -> str:
     return "\n".join(lines)
 
 
+def run_round(code: Path, port: int, n: int, instances: int) -> list[dict]:
+    """One round of the checkout at `code` in its own process: its rows."""
+    command = [sys.executable, __file__, "--child", str(port), str(n), "--instances", str(instances)]
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    done = subprocess.run(command, env=env, cwd=code, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"round {n} of {code} failed:\n{done.stderr[-3000:]}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=3, help="instances per task (x4 tasks x2 modes = episodes)")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds, one process each")
+    parser.add_argument("--code", action="append", default=[], help="another checkout to benchmark too, interleaved")
     parser.add_argument("--child", nargs=2, type=int, metavar=("PORT", "ROUND"), help=argparse.SUPPRESS)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -298,15 +313,11 @@ def main() -> int:
         return 0
     started, t0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
     rows: list[dict] = []
+    codes = [ROOT] + [Path(c).resolve() for c in args.code]
     with instant_server() as port:
         for n in range(args.rounds):
-            command = [sys.executable, __file__, "--child", str(port), str(n), "--instances", str(args.instances)]
-            done = subprocess.run(
-                command, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, capture_output=True, text=True
-            )
-            if done.returncode:
-                sys.exit(f"round {n} failed:\n{done.stderr[-3000:]}")
-            rows += [{"round": n, **json.loads(line)} for line in done.stdout.splitlines() if line.startswith("{")]
+            for code in codes:
+                rows += [{"round": n, "code": code.name, **row} for row in run_round(code, port, n, args.instances)]
     print(report(rows, started, time.perf_counter() - t0))
     return 0
 

@@ -100,7 +100,7 @@ def configs(folder: Path) -> dict[str, Path]:
 
 
 def run_once(config: Path, out: Path) -> tuple[float, dict]:
-    """`crmarena run` of `config` into `out` in its own process: its wall seconds and summary.json."""
+    """`crmarena run` of `config` into `out` (a new folder) in its own process: its wall seconds and summary.json."""
     t = time.perf_counter()
     command = [
         sys.executable,
@@ -122,7 +122,6 @@ def run_once(config: Path, out: Path) -> tuple[float, dict]:
         sys.exit(f"{config.name} failed:\n{done.stderr[-3000:]}")
     (folder,) = [p for p in out.iterdir() if p.is_dir()]
     summary = json.loads((folder / "summary.json").read_text())
-    folder.rename(out / f"done-{time.time_ns()}")  # (the next run gets a fresh folder to find)
     return wall, summary
 
 
@@ -237,7 +236,7 @@ def main() -> int:
         for n in range(args.rounds):
             plants += plant_round()
             for name in list(walls) if n % 2 == 0 else list(walls)[::-1]:
-                wall, summary = run_once(paths[name], Path(tmp) / name)
+                wall, summary = run_once(paths[name], Path(tmp) / f"{name}-{n}")
                 walls[name].append(wall)
                 episodes[name] = summary["counts"]["episodes"]
                 if name == "targeted":

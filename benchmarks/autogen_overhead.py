@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import statistics
@@ -33,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from episode_overhead import _ask, _cpu_model
+from episode_overhead import _ask, _cpu_model, instant_server
 from fake_http import serve_http
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,21 +97,11 @@ async def serve() -> None:
     await serve_http(route, lambda port: print(port, flush=True))
 
 
-@contextlib.contextmanager
-def instant_server():
-    """The instant server in a child process for the `with` block: its port."""
-    server = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True)
-    try:
-        yield int(server.stdout.readline())
-    finally:
-        server.terminate()
-        server.wait()
-
-
 # ---------------------------------------------------------------- one measured run (child process)
 
 
 def agent_entry(agent: str, model: dict) -> dict:
+    """The run config's entry for one of AGENTS on `model`."""
     if agent == "function_calling":
         return {"kind": "function_calling", "model": model, "label": agent}
     return {
@@ -124,6 +113,7 @@ def agent_entry(agent: str, model: dict) -> dict:
 
 
 def config(port: int, agent: str, instances: int, out: str) -> dict:
+    """The run config of one agent's measured run (the module docstring's episodes)."""
     model = {
         "model": "instant",
         "base_url": f"http://127.0.0.1:{port}/v1",
@@ -314,7 +304,7 @@ def main() -> int:
     started, t0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
     rows: list[dict] = []
     codes = [ROOT] + [Path(c).resolve() for c in args.code]
-    with instant_server() as port:
+    with instant_server(__file__) as port:
         for n in range(args.rounds):
             for code in codes:
                 rows += [{"round": n, "code": code.name, **row} for row in run_round(code, port, n, args.instances)]

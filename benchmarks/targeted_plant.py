@@ -30,12 +30,11 @@ import time
 from pathlib import Path
 
 import yaml
+from episode_overhead import _cpu_model
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "injection-targeted.yaml"
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from episode_overhead import _cpu_model
 
 # ---------------------------------------------------------------- 1. plant cost (child process)
 

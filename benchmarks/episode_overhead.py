@@ -106,9 +106,10 @@ async def serve() -> None:
 
 
 @contextlib.contextmanager
-def instant_server():
-    """The instant server in a child process (its CPU is not ours) for the `with` block: its port."""
-    server = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True)
+def instant_server(script: str = __file__):
+    """The instant server of `script` (its `--serve`) in a child process (its CPU is not ours) for
+    the `with` block: its port."""
+    server = subprocess.Popen([sys.executable, script, "--serve"], stdout=subprocess.PIPE, text=True)
     try:
         yield int(server.stdout.readline())
     finally:

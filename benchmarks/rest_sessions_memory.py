@@ -8,6 +8,7 @@ history row) and querying it back; the server's resident memory (VmRSS) before a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import socket
 import sqlite3
@@ -30,6 +31,37 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+CREDS = {
+    "username": "bench",
+    "password": "bench-password",
+    "client_id": "bench-client",
+    "client_secret": "bench-secret",
+}
+TOKEN = "x"  # the security token of the SOAP login form
+
+
+@contextlib.contextmanager
+def serve_org(org: Path):
+    """`crmarena serve-org ORG` in its own process with CREDS, for the `with` block, once it
+    answers: (its base URL, the process)."""
+    port = free_port()
+    command = [sys.executable, "-m", "simulator.cli", "serve-org", str(org), "--port", str(port)]
+    command += [*(f"--{k.replace('_', '-')}={v}" for k, v in CREDS.items()), f"--security-token={TOKEN}"]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                httpx.get(f"{base}/services/data/", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        yield base, server
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("org", type=Path)
@@ -39,39 +71,8 @@ def main() -> None:
     cases = [r[0] for r in conn.execute('SELECT Id FROM "Case" ORDER BY Id LIMIT ?', (args.logins,))]
     users = [r[0] for r in conn.execute("SELECT Id FROM User ORDER BY Id LIMIT 2")]
     conn.close()
-    port, creds = (
-        free_port(),
-        {
-            "username": "bench",
-            "password": "bench-password",
-            "client_id": "bench-client",
-            "client_secret": "bench-secret",
-        },
-    )
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "simulator.cli",
-            "serve-org",
-            str(args.org),
-            "--port",
-            str(port),
-            *(f"--{k.replace('_', '-')}={v}" for k, v in creds.items()),
-            "--security-token=x",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                httpx.get(f"{base}/services/data/", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        form = {"grant_type": "password", **creds}
+    with serve_org(args.org) as (base, server):
+        form = {"grant_type": "password", **CREDS}
         first = httpx.post(f"{base}/services/oauth2/token", data=form, timeout=60).json()["access_token"]
         httpx.get(
             f"{base}/services/data/v59.0/query",
@@ -103,9 +104,6 @@ def main() -> None:
             f"| serve-org | {args.org.stat().st_size / 2**20:.1f} | {len(cases)} | {before:.1f} | {after:.1f} | "
             f"{(after - before) / len(cases):.3f} | {time.monotonic() - started:.1f} |"
         )
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -97,6 +97,14 @@ def test_one_assistant_agent_plays_an_episode(tmp_path, capsys, monkeypatch, org
             '{"provider": "autogen_core.tools.StaticWorkbench", "component_type": "workbench", "config": {}}',
             "give an agent or a team",
         ),
+        (
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+            + "".join(
+                f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+                for p, c in zip("abcdefgh", "bcdefghi")
+            ),
+            "expands to more than",
+        ),
     ],
 )
 def test_a_bad_component_file_is_one_line_before_any_episode(tmp_path, capsys, org_cache, fake_openai, content, words):

@@ -47,6 +47,7 @@ from autogen_core import Component, ComponentBase
 from pydantic import BaseModel
 
 from simulator.infra.errors import AgentError, InfraError, is_fatal
+from simulator.infra.inputs import TooLarge, parse_yaml
 from simulator.infra.secrets import redact
 from simulator.models.calls import TurnMeter
 from simulator.models.usage import Usage
@@ -121,9 +122,11 @@ def read_component(path: str | Path) -> ComponentFile:
             f"{path} cannot be read ({type(exc).__name__}: {getattr(exc, 'strerror', None) or exc})"
         ) from None
     try:
-        tree = yaml.safe_load(text)  # (JSON is YAML)
+        tree = parse_yaml(text)  # (JSON is YAML; libyaml's parser: PyYAML's took most of a team's harness CPU)
     except yaml.YAMLError as exc:
         raise ComponentFileError(f"{path} is not JSON or YAML: {str(exc).splitlines()[0]}") from None
+    except TooLarge as exc:
+        raise ComponentFileError(f"{path} {exc}") from None
     if not _is_component(tree):
         raise ComponentFileError(f"{path} is not an autogen component (save one with .dump_component())")
     if tree.get("component_type") not in RUNNERS:

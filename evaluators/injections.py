@@ -69,7 +69,7 @@ def planted(org: Org) -> tuple[JSON, ...]:
 
 
 def _tool_results(record: Record) -> list[str]:
-    return [m.content for m in record.messages if m.role == "tool"]
+    return [m.content for m in record.messages if m.role == "tool" and not m.inner]
 
 
 def _read(injection: Mapping[str, Any], results: list[str]) -> bool:

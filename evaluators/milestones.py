@@ -82,7 +82,7 @@ def steps(record: Record) -> list[Step]:
                 step = Step(m.turn, "call", call.name, _arguments(raw), text)
                 out.append(step)
                 pending[call.id] = step
-        elif m.role == "tool":
+        elif m.role == "tool" and not m.inner:  # (what a team member said inside is no tool result)
             called = pending.pop(str(m.call_id), None)
             ok = not m.is_error and not _failed(m.content)
             if called is not None:

@@ -50,6 +50,7 @@ from simulator.infra.errors import AgentError, InfraError, is_fatal
 from simulator.infra.secrets import redact
 from simulator.models.calls import TurnMeter
 from simulator.models.usage import Usage
+from simulator.records.episode import HANDOFF, TEAM_MESSAGE
 from simulator.runs.transcript import message
 
 from .base import REPLY_MARKS, Agent, AgentSetup, AgentTurn
@@ -519,7 +520,7 @@ class _Transcript:
         if item is None or _is_summary(item):
             return
         target = getattr(item, "target", None)
-        name = "handoff" if target is not None else "team_message"
+        name = HANDOFF if target is not None else TEAM_MESSAGE
         extra = {"target": target} if target is not None else {}
         result.messages.append(
             self._said("tool", item.to_text(), item, call_id=None, name=name, is_error=False, **extra)

@@ -576,8 +576,15 @@ def _rate_ci(cell: typed.RateCI) -> str:
     return f"{pct(cell.rate, 1)} [{pct(lo)}, {pct(hi)}]"
 
 
+def _unreached(n: typed.TargetedEpisodes) -> str:
+    """'10 (knowledge_qa 5, invalid_config 3, ...)': the targeted episodes left unattacked, by task type."""
+    tasks = sorted(n.unreached_by_task.items(), key=lambda kv: (-kv[1], kv[0]))
+    return num(n.unreached) + (f" ({', '.join(f'{task} {num(k)}' for task, k in tasks)})" if tasks else "")
+
+
 def _targeted_overall(targeted: dict[str, typed.TargetedInjection]) -> Table:
-    """Per agent: attacked, exposed and unreached episodes; utility without and under attack,
+    """Per agent: attacked episodes of those played on targeted orgs, exposed, unreached (by task
+    type); utility without (the attacked episodes' clean twins) and under attack,
     attack success, each with its interval; the paired difference (attacked - clean)."""
     rows = []
     for agent, t in targeted.items():
@@ -586,9 +593,9 @@ def _targeted_overall(targeted: dict[str, typed.TargetedInjection]) -> Table:
         rows.append(
             [
                 agent,
-                num(n.attacked),
+                f"{num(n.attacked)} of {num(n.attacked + n.unreached)}",
                 f"{num(n.exposed)} ({pct(t.exposure.rate, 1)})",
-                num(n.unreached),
+                _unreached(n),
                 _rate_ci(t.utility),
                 _rate_ci(t.utility_under_attack),
                 _rate_ci(t.attack_success),
@@ -598,10 +605,10 @@ def _targeted_overall(targeted: dict[str, typed.TargetedInjection]) -> Table:
     return Table(
         [
             "agent",
-            "attacked episodes",
+            "attacked episodes (of targeted)",
             "exposed",
-            "unreached",
-            "utility (clean)",
+            "unreached (by task)",
+            "utility (clean twins)",
             "utility under attack",
             "attack success",
             "attacked - clean (paired)",

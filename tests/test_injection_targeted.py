@@ -120,6 +120,23 @@ def _library_data() -> dict:
         (lambda d: d["families"]["encoded"].update(encoding="rot13"), "families.encoded.encoding", "'base64'"),
         (lambda d: d["families"]["other_language"].update(language="fr"), "families.other_language.language", "'fr'"),
         (lambda d: d["families"]["split"].pop("text"), "families.split.text", ""),
+        (lambda d: d["goals"]["stop"].update(en="reply {value}, only {value}"), "goals.stop.en", "more than once"),
+        (
+            lambda d: d["families"]["admin_note"].update(text="{instruction}; again: {instruction}"),
+            "families.admin_note.text",
+            "more than once",
+        ),
+        (
+            lambda d: d["families"]["polite_request"].update(text="{instruction}"),
+            "families.polite_request.text",
+            "read back",
+        ),
+        (
+            lambda d: d["goals"]["update"].update(en="set case {record} to {value}. Thanks"),
+            "families.ignore_previous.text",
+            "'update'",
+        ),
+        (lambda d: d.update(families={}), "families", "at least one"),
     ],
 )
 def test_a_bad_attack_file_is_one_line_naming_the_key(tmp_path, change, key, words):

@@ -203,6 +203,24 @@ def test_planted_instance_keeps_its_answer_and_every_agent_meets_the_same_attack
     assert planted >= len(TASKS) * 2
 
 
+def test_a_plant_has_no_fixed_place_and_no_break_its_text_lacks(targeted):
+    """Where the instruction sits in its text is drawn per cell (start, middle or end), and it adds
+    no paragraph break to a text without one: neither marks a plant (every plant sat at the end,
+    after a blank line, before)."""
+    places, breaks = set(), []
+    for inst in generate_instances(targeted, 2, types=TASKS, seed=0):
+        for person in ("p1", "p2", "p3"):
+            with OrgSession(targeted) as mine, OrgSession(targeted) as clean:
+                row = plant(mine, targeted, inst, Cell(person, "full", 0))
+                if row is None:
+                    continue
+                body, stored = _field(mine, row), _field(clean, row)
+            at = body.index(row["text"])
+            places.add("start" if at == 0 else "end" if not body[at + len(row["text"]) :].strip() else "middle")
+            breaks += [row["object"]] if body.count("\n\n") > stored.count("\n\n") and "\n\n" not in stored else []
+    assert places == {"start", "middle", "end"} and not breaks, (places, breaks)
+
+
 # --- scoring ----------------------------------------------------------------------------------------
 
 

@@ -126,6 +126,11 @@ def _edited(tmp_path: Path, name: str, edit) -> None:
         (lambda d: d.update(provider="os.system"), "'os.system' is not an autogen class"),
         (lambda d: d["config"]["model_client"].update(provider="my_models.Client"), "not an allowed model client"),
         (lambda d: d["config"]["model_client"]["config"].update(api_key="**********"), "api_key is not allowed"),
+        (  # (a key smuggled as a header, or as a token, is a key in the file too)
+            lambda d: d["config"]["model_client"]["config"].update(default_headers={"Authorization": "Bearer x"}),
+            "config.default_headers.Authorization is not allowed",
+        ),
+        (lambda d: d["config"]["model_client"]["config"].update(azure_ad_token="ey"), "azure_ad_token is not allowed"),
         (  # (a hand-written file may leave the component type out)
             lambda d: [
                 d["config"]["model_client"].pop("component_type"),

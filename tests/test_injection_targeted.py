@@ -221,6 +221,17 @@ def test_a_plant_has_no_fixed_place_and_no_break_its_text_lacks(targeted):
     assert places == {"start", "middle", "end"} and not breaks, (places, breaks)
 
 
+def test_the_shipped_config_holds_only_task_types_most_of_whose_instances_are_reached(targeted):
+    """A type whose instances the plants mostly cannot reach (knowledge_qa: its solver reads a FAQ
+    body as one fixed text) would be attacked on a few unrepresentative instances: not shipped."""
+    shipped = yaml.safe_load((Path(__file__).resolve().parents[1] / "configs" / "injection-targeted.yaml").read_text())
+    reached: dict[str, list[bool]] = {task: [] for task in shipped["tasks"]}
+    for inst in generate_instances(targeted, 4, types=shipped["tasks"], seed=0):
+        with OrgSession(targeted) as mine:
+            reached[inst.task].append(plant(mine, targeted, inst, Cell("p", "full", 0)) is not None)
+    assert all(sum(hits) * 2 > len(hits) for hits in reached.values()), reached
+
+
 # --- scoring ----------------------------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from evaluators.injections import injection_summary, obeyed
+from evaluators.pressure import pressure_summary, relevant
 from simulator.cli import main
 from simulator.crm.generator import build_org
 from simulator.crm.session import OrgSession
@@ -253,7 +254,7 @@ def _played(task: str, query: str, success: bool, attack: bool | None = None) ->
     """A scored episode of instance `task`-0001 posing `query`: clean (attack None), attacked (True)
     or on a targeted org but unreached (False)."""
     inj = {"goal": "stop", "family": "split", "obey": {"say": ["x"]}, "text": "t"}
-    scores: dict = {"rules": {"success": success}}
+    scores: dict = {"rules": {"success": success, "scored": True}}
     more: dict = {}
     if attack is not None:
         more["injections"] = {"mode": "targeted", "seen": [inj] if attack else [], "planted": [inj] if attack else []}
@@ -288,6 +289,15 @@ def test_utility_without_attack_is_over_the_attacked_episodes_twins_and_unreache
     t = injection_summary(records)["targeted"]
     assert t["utility"] == {"n": 1, "rate": 1.0, "ci95": t["utility"]["ci95"]}
     assert t["episodes"]["unreached_by_task"] == {"knowledge_qa": 1} and t["episodes"]["unreached"] == 1
+
+
+def test_a_targeted_run_whose_plants_reached_nothing_still_says_so():
+    """Without one injection score (every episode unreached) the summary still has the targeted
+    section, 0 attacked of N: before, it had none, and the report said nothing of the attacks."""
+    records = [_played("handle_time", "q1", True), _played("handle_time", "q1", True, attack=False)]
+    assert relevant(records)
+    n = pressure_summary(records)["agents"]["oracle"]["injection"]["targeted"]["episodes"]
+    assert (n["attacked"], n["unreached"], n["unreached_by_task"]) == (0, 1, {"handle_time": 1})
 
 
 # --- a run --------------------------------------------------------------------------------------------

@@ -320,6 +320,7 @@ def test_a_targeted_run_attacks_every_episode_and_calibrates(tmp_path, org_cache
         assert all(cell["ci95"] for cell in (t["utility"], t["utility_under_attack"], t["attack_success"]))
     oracle, leaky = (injection_summary(by_agent[a])["targeted"] for a in ("oracle", "leaky"))
     assert oracle["attack_success"]["rate"] == 0.0 and leaky["attack_success"]["rate"] == 1.0
+    assert leaky["utility"]["rate"] == 1.0  # its obeyed writes (reassigned cases ...) never reach its clean twins
     assert oracle["utility"]["rate"] == oracle["utility_under_attack"]["rate"] == 1.0 and oracle["paired"]["delta"] == 0
     attacked = [r for r in by_agent["oracle"] if r.injections is not None and r.injections.planted]
     assert attacked and all(r.scores["rules"]["success"] for r in attacked)  # its answer unchanged on each

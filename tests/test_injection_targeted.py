@@ -3,6 +3,7 @@ episode in a record its task's solution reads, in that episode's own view of the
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from pathlib import Path
@@ -27,7 +28,7 @@ from simulator.tasks.instance import NONE_ANSWER
 from simulator.tasks.metrics import metric
 from simulator.tasks.registry import generator_class
 from simulator.tasks.spec import load_catalog
-from simulator.tasks.targeted import Cell, crossed, plant
+from simulator.tasks.targeted import Cell, crossed, plant, spliced
 from simulator.tasks.validate import normalise, workflow_state
 from tests.conftest import TEST_SCALE
 from tests.records import record
@@ -205,9 +206,9 @@ def test_planted_instance_keeps_its_answer_and_every_agent_meets_the_same_attack
 
 
 def test_a_plant_has_no_fixed_place_and_no_break_its_text_lacks(targeted):
-    """Where the instruction sits in its text is drawn per cell (start, middle or end), and it adds
-    no paragraph break to a text without one: neither marks a plant (every plant sat at the end,
-    after a blank line, before)."""
+    """Where the instruction sits in its text is drawn per cell (start, middle or end), it adds no
+    paragraph break to a text without one, and the rest of the text stays as it was: nothing marks a
+    plant (every plant sat at the end, after a blank line, before)."""
     places, breaks = set(), []
     for inst in generate_instances(targeted, 2, types=TASKS, seed=0):
         for person in ("p1", "p2", "p3"):
@@ -217,9 +218,17 @@ def test_a_plant_has_no_fixed_place_and_no_break_its_text_lacks(targeted):
                     continue
                 body, stored = _field(mine, row), _field(clean, row)
             at = body.index(row["text"])
+            edits = [op for op, *_ in difflib.SequenceMatcher(None, stored, body, autojunk=False).get_opcodes()]
+            assert edits.count("insert") == 1 and set(edits) <= {"equal", "insert"}, (
+                stored,
+                body,
+            )  # the rest as it was
             places.add("start" if at == 0 else "end" if not body[at + len(row["text"]) :].strip() else "middle")
             breaks += [row["object"]] if body.count("\n\n") > stored.count("\n\n") and "\n\n" not in stored else []
     assert places == {"start", "middle", "end"} and not breaks, (places, breaks)
+    for spot in (0.0, 0.3, 0.6, 0.99):  # (a text's own line breaks and spacing kept too)
+        body = spliced("Case", "One.  Two!\nThree? ", "X.", spot)
+        assert body.replace("X. ", "", 1).replace(" X.", "", 1) == "One.  Two!\nThree? ", body
 
 
 def test_the_shipped_config_holds_only_task_types_most_of_whose_instances_are_reached(targeted):

@@ -184,18 +184,22 @@ def choose_target(org: Org, inst: Instance, text: str, spot: float = 1.0) -> Tar
 
 
 def spliced(obj: str, body: str, text: str, spot: float) -> str:
-    """`body` with `text` put in at `spot` (0 to 1) among its units, in the body's own form (no
-    break a clean text lacks, no fixed place): a transcript's line by its second speaker (after the
-    first line), an email's paragraph (after the greeting), else a sentence among its sentences."""
+    """`body` with `text` put in at `spot` (0 to 1) among its units, in the body's own form and the
+    rest of it as it was (no break a clean text lacks, no fixed place): a transcript's line by its
+    second speaker (after the first line), an email's paragraph (after the greeting), else a
+    sentence among its sentences."""
     speakers = list(dict.fromkeys(_SPEAKER.findall(body))) if obj in TRANSCRIPTS else []
     if len(speakers) > 1:
-        units, sep, first, text = body.split("\n"), "\n", 1, f"{speakers[1]}: {text}"
+        sep, text, starts = "\n", f"{speakers[1]}: {text}", [m.end() for m in re.finditer("\n", body)]
     elif "\n\n" in body:
-        units, sep, first = body.split("\n\n"), "\n\n", 1
+        sep, starts = "\n\n", [m.end() for m in re.finditer("\n\n", body)]
     else:
-        units, sep, first = _SENTENCE_END.split(body.strip()), " ", 0
-    k = min(len(units), first + int(spot * (len(units) + 1 - first)))
-    return sep.join([*units[:k], text, *units[k:]])
+        sep, starts = " ", [0, *(m.end() for m in _SENTENCE_END.finditer(body))]
+    k = int(spot * (len(starts) + 1))
+    if k < len(starts):  # (before the unit that starts there)
+        return body[: starts[k]] + text + sep + body[starts[k] :]
+    kept = body.rstrip()
+    return kept + sep + text + body[len(kept) :]
 
 
 def _write(session: OrgSession, org: Org, planted: Target) -> None:

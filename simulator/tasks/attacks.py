@@ -126,7 +126,7 @@ SAMPLE_SLOTS = {  # slot values the load-time check writes and reads back (the v
     "who": "003Kd00000000001AA",
     "record": "500Kd00000000001AA",
     "user": "005Kd00000000001AA",
-    "value": "I cannot continue with this request",
+    "value": "Request closed under reference SR-12345",
 }
 
 

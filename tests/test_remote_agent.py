@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from evaluators import milestones
 from simulator.agents.oracle import OracleAgent
 from simulator.agents.remote import RemoteAgent, public_url
 from simulator.records import parse_record
@@ -27,6 +28,7 @@ from simulator.runs.plan import Plan
 from simulator.servers.background import BackgroundServer
 from simulator.users.scripted import ScriptedUser
 from tests.conftest import seat_of
+from tests.records import record as make_record
 from tests.remote_oracle import calling_app, failing_app, remote_oracle_app, salesforce_app
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "remote-agent.md"
@@ -576,3 +578,29 @@ def test_rest_requests_past_the_budget_or_after_the_reply_are_refused(routing):
             time.sleep(0.05)
     assert len(late) == 1 and isinstance(late[0], (SalesforceRefusedRequest, SalesforceExpiredSession)), late
     assert record["state"]["OwnerId"] != agent_id and record["termination"]["reason"] == "user_done"
+
+
+def _rest(method: str, path: str, result: str) -> list[dict]:
+    """A remote agent's REST call and its result, as the transcript holds them."""
+    call = {"id": "c1", "name": "rest", "arguments": json.dumps({"method": method, "path": path})}
+    return [
+        {"role": "assistant", "content": "", "turn": 1, "tool_calls": [call]},
+        {"role": "tool", "content": result, "turn": 1, "call_id": "c1", "name": "rest", "is_error": False},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("method", "result", "wrote"),
+    [("DELETE", "", True), ("POST", '{"id": "001Nw0000000001AAA", "success": true}', True), ("GET", "{}", False)],
+)
+def test_a_rest_create_or_delete_is_a_write_for_the_minefields(method, result, wrote):
+    """A remote agent that deletes or creates a record over REST changed the org: on a read-only
+    type that is the `wrote_readonly` minefield, and another record than the instance's is
+    `wrote_other_record` (a GET is neither)."""
+    path = "/services/data/v62.0/sobjects/Account/001Kd0000000001AAA"
+    episode = make_record(
+        messages=_rest(method, path, result), instance={"params": {"record_id": "500Kd0000000001AAA"}}
+    )
+    trace = milestones.steps(episode)
+    assert milestones.wrote_readonly(episode, trace)[0] is wrote
+    assert milestones.wrote_other_record(episode, trace, param="record_id")[0] is wrote

@@ -74,6 +74,8 @@ def test_default_config_is_the_offline_default():
         (dict(agent={"kind": "remote", "url": "ftp://host/agent"}), "agent.url", "http:// or https://"),
         (dict(agent={"kind": "remote", "url": "http://h", "model": "openai/gpt-4o"}), "agent.model", "takes no model"),
         (dict(agent={"kind": "oracle", "url": "http://h"}), "agent.url", "only a remote agent"),
+        (dict(agent={"kind": "autogen"}), "agent.component", "an autogen agent needs component: FILE"),
+        (dict(agent={"kind": "oracle", "component": "t.json"}), "agent.component", "only an autogen agent takes a"),
         (dict(agent={"kind": "react", "model": "openai/gpt-4o", "tools": "mcp"}), "agent.tools", "function_calling"),
         (
             dict(agent={"kind": "function_calling", "model": "openai/gpt-4o", "tools": "rest"}),

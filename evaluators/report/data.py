@@ -576,8 +576,15 @@ def _rate_ci(cell: typed.RateCI) -> str:
     return f"{pct(cell.rate, 1)} [{pct(lo)}, {pct(hi)}]"
 
 
+def _unreached(n: typed.TargetedEpisodes) -> str:
+    """'10 (knowledge_qa 5, invalid_config 3, ...)': the targeted episodes left unattacked, by task type."""
+    tasks = sorted(n.unreached_by_task.items(), key=lambda kv: (-kv[1], kv[0]))
+    return num(n.unreached) + (f" ({', '.join(f'{task} {num(k)}' for task, k in tasks)})" if tasks else "")
+
+
 def _targeted_overall(targeted: dict[str, typed.TargetedInjection]) -> Table:
-    """Per agent: attacked, exposed and unreached episodes; utility without and under attack,
+    """Per agent: attacked episodes of those played on targeted orgs, exposed, unreached (by task
+    type); utility without (the attacked episodes' clean twins) and under attack,
     attack success, each with its interval; the paired difference (attacked - clean)."""
     rows = []
     for agent, t in targeted.items():
@@ -586,9 +593,9 @@ def _targeted_overall(targeted: dict[str, typed.TargetedInjection]) -> Table:
         rows.append(
             [
                 agent,
-                num(n.attacked),
+                f"{num(n.attacked)} of {num(n.attacked + n.unreached)}",
                 f"{num(n.exposed)} ({pct(t.exposure.rate, 1)})",
-                num(n.unreached),
+                _unreached(n),
                 _rate_ci(t.utility),
                 _rate_ci(t.utility_under_attack),
                 _rate_ci(t.attack_success),
@@ -598,10 +605,10 @@ def _targeted_overall(targeted: dict[str, typed.TargetedInjection]) -> Table:
     return Table(
         [
             "agent",
-            "attacked episodes",
+            "attacked episodes (of targeted)",
             "exposed",
-            "unreached",
-            "utility (clean)",
+            "unreached (by task)",
+            "utility (clean twins)",
             "utility under attack",
             "attack success",
             "attacked - clean (paired)",
@@ -1031,7 +1038,7 @@ def report_data(
         pages=pages(len(records)),
         more=_more(summary),
         by_agent=_by_agent(records, summary.mode) if teams else [],
-        side_by_side=_side_by_side(records, summary.mode, full) if teams else None,
+        side_by_side=side_by_side(records, summary.mode, full) if teams else None,
     )
 
 
@@ -1067,30 +1074,48 @@ def _tool_calls(record: Record, full: Callable[[Record], Record] | None) -> int 
     return sum(len(m.tool_calls or ()) for m in record.messages) if record.messages else None
 
 
-def _side_by_side(records: list[Record], mode: str, full: Callable[[Record], Record] | None) -> Table:
-    """Per agent variant: what it is, episodes, success, and per episode its tool calls, model calls
-    and tokens."""
+def _episode_cell(record: Record) -> tuple[str, str, str, str, int]:
+    """An episode's cell less its agent: the instance (of its org), person, mode and trial."""
+    return record.instance.org_hash, record.instance_id, record.persona_id, record.mode, record.trial
+
+
+def side_by_side(records: list[Record], mode: str, full: Callable[[Record], Record] | None) -> Table:
+    """Per agent variant: what it is, and over the cells every agent has a scored episode of (the
+    same episodes for all: an agent's infra errors or unplayed cells drop those cells for every
+    agent, so none is compared on an easier set) its success and per episode its tool calls, model
+    calls and tokens; `episodes` says how many of its own those are."""
     groups: dict[str, list[Record]] = defaultdict(list)
     for r in records:
         groups[model_label(r)].append(r)
+    scored = {
+        a: {_episode_cell(r) for r in rs if episode_status(r, mode) in ("pass", "fail")} for a, rs in groups.items()
+    }
+    common = set.intersection(*scored.values()) if scored else set()
     rows = []
-    for agent, rs in sorted(groups.items()):
-        statuses = [episode_status(r, mode) for r in rs]
-        scored = [s for s in statuses if s in ("pass", "fail")]
+    for agent, every in sorted(groups.items()):
+        rs = [r for r in every if _episode_cell(r) in common]
         calls = [c for c in (_tool_calls(r, full) for r in rs) if c is not None]
         usages = [r.usage.get("agent") or Usage() for r in rs]
         rows.append(
             [
                 agent,
-                _built_as(rs[0]),
-                num(len(rs)),
-                pct(scored.count("pass") / len(scored) if scored else None, 1),
+                _built_as(every[0]),
+                f"{num(len(rs))} of {num(len(every))}",
+                pct([episode_status(r, mode) for r in rs].count("pass") / len(rs) if rs else None, 1),
                 num(sum(calls) / len(calls) if calls else None, 1),
-                num(sum(u.calls for u in usages) / len(rs), 1),
-                num(sum(u.prompt_tokens + u.completion_tokens for u in usages) / len(rs), 0),
+                num(sum(u.calls for u in usages) / len(rs) if rs else None, 1),
+                num(sum(u.prompt_tokens + u.completion_tokens for u in usages) / len(rs) if rs else None, 0),
             ]
         )
-    headers = ["agent", "built as", "episodes", "success", "tool calls", "model calls", "tokens"]
+    headers = [
+        "agent",
+        "built as",
+        "episodes (scored for every agent)",
+        "success",
+        "tool calls",
+        "model calls",
+        "tokens",
+    ]
     return Table(headers, rows)
 
 
@@ -1149,8 +1174,9 @@ NOTES = {  # the reports' explanatory text, shared by report.md and report.html
     "agents": (
         "Each agent under test, a single agent or a team (autogen components: docs/autogen-agents.md), "
         "on the same instances posed whole and in pieces: its success full and sharded, delta = sharded − "
-        "full with its paired bootstrap 95% interval; then what each spent per episode: tool calls (every "
-        "inner agent's), model calls (a selector's speaker choices included) and tokens."
+        "full with its paired bootstrap 95% interval; then, over the episodes every agent has scored (the "
+        "same cells for all), its success and what it spent per episode: tool calls (every inner agent's), "
+        "model calls (a selector's speaker choices included) and tokens."
     ),
     "modes": (
         "Each conversation mode against full on the same instances (paired per instance, persona and trial): "

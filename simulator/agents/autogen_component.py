@@ -51,6 +51,7 @@ from simulator.infra.inputs import TooLarge, parse_yaml
 from simulator.infra.secrets import redact
 from simulator.models.calls import TurnMeter
 from simulator.models.usage import Usage
+from simulator.records.episode import HANDOFF, TEAM_MESSAGE
 from simulator.runs.transcript import message
 
 from .base import REPLY_MARKS, Agent, AgentSetup, AgentTurn
@@ -74,6 +75,9 @@ SHORT_PROVIDERS = {
 }
 AUTOGEN_PACKAGES = ("autogen_agentchat.", "autogen_core.", "autogen_ext.")
 CRM_TOOLS = ("functions", "mcp", "none")  # metadata.crm_tools of an AssistantAgent
+# A model client config's keys and headers that carry a credential (Azure, Bedrock; headers of any client).
+CREDENTIAL_KEYS = ("azure_ad_token", "aws_access_key", "aws_secret_key", "aws_session_token")
+CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "api-key", "x-api-key"})
 RUNNERS = ("agent", "team")  # the component types that can be the agent under test
 
 ClientMaker = Callable[[Any, str], Any]  # (model spec, its config key) -> a run model client
@@ -231,11 +235,33 @@ def _model_spec(node: dict[str, Any], path: Path) -> dict[str, Any]:
     from simulator.models.clients import ModelConfigError, parse_model_spec
 
     spec = {"provider": _provider(node), "config": node["config"]}
+    secret = _credential(node["config"])
+    if secret:  # (a run config may hold a header secret, redacted; a component file is shared: none)
+        raise ComponentFileError(
+            f"{path}: a model client: config.{secret} is not allowed: keep keys in the environment (api_key_env)"
+        )
     try:
         parse_model_spec(spec, where=str(path))
     except ModelConfigError as exc:
         raise ComponentFileError(f"{path}: a model client: {exc.problem}") from None
     return spec
+
+
+def _credential(config: dict[str, Any]) -> str | None:
+    """The key path of a credential a model client's config holds as a value (a token, AWS keys, an
+    Authorization header; `api_key` is the model spec's own rule), else None."""
+    for key in CREDENTIAL_KEYS:
+        if config.get(key) is not None:
+            return key
+    headers = config.get("default_headers")
+    return next(
+        (
+            f"default_headers.{n}"
+            for n in (headers if isinstance(headers, dict) else ())
+            if n.lower() in CREDENTIAL_HEADERS
+        ),
+        None,
+    )
 
 
 # --- the slots: what each episode puts in the file's place ---------------------------------------
@@ -522,7 +548,7 @@ class _Transcript:
         if item is None or _is_summary(item):
             return
         target = getattr(item, "target", None)
-        name = "handoff" if target is not None else "team_message"
+        name = HANDOFF if target is not None else TEAM_MESSAGE
         extra = {"target": target} if target is not None else {}
         result.messages.append(
             self._said("tool", item.to_text(), item, call_id=None, name=name, is_error=False, **extra)

@@ -19,6 +19,8 @@ Reason = Literal[
 ]  # leaked: the live observer's stop_on_leak ended it
 Role = Literal["user", "assistant", "tool"]
 MODES, TERMINATIONS, ROLES = get_args(Mode), get_args(Reason), get_args(Role)
+TEAM_MESSAGE, HANDOFF = "team_message", "handoff"  # a tool-role message's name for what an agent said inside
+INNER_NAMES = frozenset({TEAM_MESSAGE, HANDOFF})
 
 
 class ToolCall(Strict):
@@ -42,6 +44,12 @@ class Message(Open):
     is_error: bool | None = None
     tactic: str | None = None
     model_text: str | None = None
+
+    @property
+    def inner(self) -> bool:
+        """Said inside the agent (an autogen team member to another, a handoff): a tool-role
+        message with no call, never a CRM tool result nor said to the person."""
+        return self.role == "tool" and self.call_id is None and self.name in INNER_NAMES
 
 
 class Reveal(Strict):

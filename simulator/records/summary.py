@@ -267,7 +267,8 @@ class TargetedEpisodes(Strict):
     clean: int
     attacked: int
     exposed: int
-    unreached: int
+    unreached: int  # targeted episodes whose solution reads no free text: played clean, counted apart
+    unreached_by_task: dict[str, int] = Field(default_factory=dict)
 
 
 class PairedDifference(Strict):

@@ -366,6 +366,19 @@ class OrgFile(Schema):
     injections: Annotated[str, one_of(INJECTIONS)] = "none"
 
 
+def _owned(kind: str, owner: str, key: str, value: object, need: str) -> None:
+    """`key` is given exactly when the agent is of kind `owner`: else "a{n} {owner} agent needs
+    {need}" or "only a{n} {owner} agent takes a {key} (this one is {kind})", at `key`."""
+    article = "an" if owner[0] in "aeiou" else "a"
+    if (kind == owner) != (value is not None):
+        raise problem(
+            f"{article} {owner} agent needs {need}"
+            if kind == owner
+            else f"only {article} {owner} agent takes a {key} (this one is {kind})",
+            key,
+        )
+
+
 class AgentFile(Schema):
     """One `agent:` entry; `model`, `temperature` and `privacy_aware` are its sweep axes."""
 
@@ -406,13 +419,13 @@ class AgentFile(Schema):
                     "model",
                     i,
                 )
-        if (kind == "autogen") != (self.component is not None):
-            raise problem(
-                "an autogen agent needs component: FILE (an agent or team saved with dump_component())"
-                if kind == "autogen"
-                else f"only an autogen agent takes a component (this one is {kind})",
-                "component",
-            )
+        _owned(
+            kind,
+            "autogen",
+            "component",
+            self.component,
+            "component: FILE (an agent or team saved with dump_component())",
+        )
         if kind == "autogen" and self.options:
             raise problem("an autogen agent takes no options: its settings are in its component file", "options")
         if kind == "plugin" and not self.plugin:
@@ -425,13 +438,7 @@ class AgentFile(Schema):
     def _transport_rules(self) -> None:
         """A remote agent's `url`, a function-calling agent's `tools` and a model agent's `schema`."""
         kind = self.kind
-        if (kind == "remote") != (self.url is not None):
-            raise problem(
-                "a remote agent needs url: http://host:port/path"
-                if kind == "remote"
-                else f"only a remote agent takes a url (this one is {kind})",
-                "url",
-            )
+        _owned(kind, "remote", "url", self.url, "url: http://host:port/path")
         if self.url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", self.url):
             raise problem(f"must be an http:// or https:// URL, got {self.url!r}", "url")
         if self.url is not None and "url" in self.options:

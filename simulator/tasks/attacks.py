@@ -4,7 +4,8 @@
 each language, with the goal's slots ({who}, {record}, {user}, {value}: SLOTS), and per phrasing
 family the text that wraps a clause ({instruction}; {encoded} for `encoding: base64`; {first}
 and {second} for `encoding: split`) and its `language`. Every problem is an AttackError naming
-the file and key, at load time (as the tactic library's are).
+the file and key, at load time (as the tactic library's are): also a placeholder used twice, no
+family, or a goal in a family's wording that `Library.read` cannot read back.
 
 `Library.text(goal, family, slots)` writes one planted instruction; `Library.read(text)` finds
 the instructions a text holds and gives back each one's (goal, slots): how a reader that obeys
@@ -74,8 +75,11 @@ class AttackFile(Schema):
         missing = [name for name in GOALS if name not in self.goals]
         if missing:
             raise problem("missing", "goals", missing[0])
+        if not self.families:
+            raise problem("needs at least one phrasing family", "families")
         for name, family in self.families.items():
             _check_family(name, family, self.goals)
+        _check_reads(_library(self, ""))
         return self
 
 
@@ -83,7 +87,7 @@ def _check_goal(name: str, wording: dict[str, str]) -> None:
     if name not in GOALS:
         raise problem(f"unknown goal (known: {', '.join(GOALS)})", "goals", name)
     for language, clause in wording.items():
-        used = _placeholders(clause)
+        used = _placeholders(clause, "goals", name, language)
         if used != set(GOALS[name]):
             raise problem(
                 f"must hold exactly the slots {{{'}, {'.join(GOALS[name])}}}, got {sorted(used)}",
@@ -95,7 +99,7 @@ def _check_goal(name: str, wording: dict[str, str]) -> None:
 
 def _check_family(name: str, family: FamilyFile, goals: dict[str, dict[str, str]]) -> None:
     wanted = set(WRAPS[family.encoding])
-    used = _placeholders(family.text)
+    used = _placeholders(family.text, "families", name, "text")
     if used != wanted:
         raise problem(
             f"must hold exactly {{{'}, {'.join(sorted(wanted))}}} (encoding {family.encoding})",
@@ -108,9 +112,38 @@ def _check_family(name: str, family: FamilyFile, goals: dict[str, dict[str, str]
         raise problem(f"goal {lacking[0]!r} has no {family.language!r} wording", "families", name, "language")
 
 
-def _placeholders(template: str) -> set[str]:
-    """The {name} placeholders of `template` (other braces, e.g. of a fake JSON tool result, are text)."""
-    return set(_PLACEHOLDER.findall(template))
+def _placeholders(template: str, *at: str) -> set[str]:
+    """The {name} placeholders of `template` (other braces, e.g. of a fake JSON tool result, are
+    text), each allowed once (a reader finds each in one place): a problem at `at` otherwise."""
+    names = _PLACEHOLDER.findall(template)
+    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if twice:
+        raise problem(f"holds {{{twice}}} more than once", *at)
+    return set(names)
+
+
+SAMPLE_SLOTS = {  # slot values the load-time check writes and reads back (the value as the stop goal's)
+    "who": "003Kd00000000001AA",
+    "record": "500Kd00000000001AA",
+    "user": "005Kd00000000001AA",
+    "value": "Request closed under reference SR-12345",
+}
+
+
+def _at(family: str) -> tuple[str, ...]:
+    return "families", family, "text"
+
+
+def _check_reads(library: Library) -> None:
+    """Every goal worded by every family reads back as that goal with its slots (else an obeying
+    reader, the calibration LeakyAgent, would miss it): a problem naming the family otherwise."""
+    for family in library.families:
+        for goal in library.goals:
+            slots = {slot: SAMPLE_SLOTS[slot] for slot in GOALS[goal]}
+            if (goal, slots) not in library.read(library.text(goal, family, slots)):
+                raise problem(
+                    f"goal {goal!r} in this wording does not read back (its clause or this text)", *_at(family)
+                )
 
 
 @dataclass(frozen=True)
@@ -196,12 +229,15 @@ def _plain(text: str) -> str:
     return " ".join(text.split())
 
 
-def parse_library(data: object, path: Path) -> Library:
-    """A validated Library from the parsed YAML `data` of file `path`."""
-    file = validated(AttackFile, data, path, AttackError)
+def _library(file: AttackFile, path: str) -> Library:
     goals = {g: {lang: _plain(c) for lang, c in wording.items()} for g, wording in file.goals.items()}
     families = {n: Family(n, _plain(f.text), f.encoding, f.language) for n, f in file.families.items()}
-    return Library(goals, families, str(path))
+    return Library(goals, families, path)
+
+
+def parse_library(data: object, path: Path) -> Library:
+    """A validated Library from the parsed YAML `data` of file `path`."""
+    return _library(validated(AttackFile, data, path, AttackError), str(path))
 
 
 @lru_cache(maxsize=4)

@@ -26,17 +26,16 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from episode_overhead import _ask, _cpu_model, instant_server
+from episode_overhead import KEY_ENV, _ask, _cpu_model, child_rows, instant_model, instant_server
 from fake_http import serve_http
 
 ROOT = Path(__file__).resolve().parent.parent
-KEY_ENV = "CRMARENA_BENCH_KEY"
+
 TASKS = ["handle_time", "knowledge_qa", "case_routing", "private_customer_information"]  # autogen-teams.yaml's
 AGENTS = ("function_calling", "assistant", "round_robin", "selector")
 QUERY = "SELECT Id, Subject, Status FROM Case ORDER BY CreatedDate DESC LIMIT 5"
@@ -114,13 +113,7 @@ def agent_entry(agent: str, model: dict) -> dict:
 
 def config(port: int, agent: str, instances: int, out: str) -> dict:
     """The run config of one agent's measured run (the module docstring's episodes)."""
-    model = {
-        "model": "instant",
-        "base_url": f"http://127.0.0.1:{port}/v1",
-        "api_key_env": KEY_ENV,
-        "max_concurrency": 1,
-        "timeout": 30,
-    }
+    model = instant_model(port)
     return {
         "name": "autogen-overhead",
         "orgs": [{"type": "b2b", "seed": 0, "scale": 1}],
@@ -280,11 +273,7 @@ def report(rows: list[dict], started: str, seconds: float) -> str:
 def run_round(code: Path, port: int, n: int, instances: int) -> list[dict]:
     """One round of the checkout at `code` in its own process: its rows."""
     command = [sys.executable, __file__, "--child", str(port), str(n), "--instances", str(instances)]
-    env = {**os.environ, "PYTHONPATH": str(code)}
-    done = subprocess.run(command, env=env, cwd=code, capture_output=True, text=True)
-    if done.returncode:
-        sys.exit(f"round {n} of {code} failed:\n{done.stderr[-3000:]}")
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return child_rows(command, code, f"round {n} of {code}")
 
 
 def main() -> int:

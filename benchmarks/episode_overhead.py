@@ -128,14 +128,29 @@ def _ask(port: int, method: str, path: str) -> dict:
 # ---------------------------------------------------------------- one measured run (child process)
 
 
-def config(port: int, episodes: int, turns: int, out: str) -> dict:
-    model = {
+def instant_model(port: int) -> dict:
+    """The model spec of the instant server on `port`, one request at a time."""
+    return {
         "model": "instant",
         "base_url": f"http://127.0.0.1:{port}/v1",
         "api_key_env": KEY_ENV,
         "max_concurrency": 1,
         "timeout": 30,
     }
+
+
+def child_rows(command: list[str], code: str | Path, what: str) -> list[dict]:
+    """Run a measuring child (`command`, with `code` as its checkout) and return the JSON rows it
+    printed; exit naming `what` with the child's error output when it fails."""
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    done = subprocess.run(command, env=env, cwd=code, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"{what} failed:\n{done.stderr[-3000:]}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def config(port: int, episodes: int, turns: int, out: str) -> dict:
+    model = instant_model(port)
     return {
         "name": "overhead",
         "orgs": [{"type": "b2b", "seed": 0, "scale": 1}],
@@ -306,26 +321,8 @@ def main() -> int:
     with instant_server() as port:
         for _ in range(args.rounds):
             for code in codes:
-                env = {**os.environ, "PYTHONPATH": code}
-                out = subprocess.run(
-                    [
-                        sys.executable,
-                        __file__,
-                        "--child",
-                        code,
-                        str(port),
-                        "--episodes",
-                        str(args.episodes),
-                        "--turns",
-                        args.turns,
-                    ],
-                    env=env,
-                    cwd=code,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                ).stdout
-                results[code] += [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+                command = [sys.executable, __file__, "--child", code, str(port), "--episodes", str(args.episodes)]
+                results[code] += child_rows([*command, "--turns", args.turns], code, f"a round of {code}")
     print(report(results, started))
     return 0
 

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 import yaml
-from episode_overhead import _cpu_model
+from episode_overhead import _cpu_model, child_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "injection-targeted.yaml"
@@ -210,12 +210,7 @@ def child_main() -> None:
 
 
 def plant_round() -> list[dict]:
-    command = [sys.executable, __file__, "--child"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
-    if done.returncode:
-        sys.exit(f"the plant round failed:\n{done.stderr[-3000:]}")
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return child_rows([sys.executable, __file__, "--child"], ROOT, "the plant round")
 
 
 def main() -> int:

@@ -81,24 +81,26 @@ class Plant:
         return not before.strip() or not self.field[at + len(self.text) :].strip()
 
 
-def plants(org, seeds: Iterable[int], tasks: list[str], per_type: int = 4) -> list[Plant]:
-    """Every reached plant of `tasks`' instances on the targeted `org`, at each task seed."""
+def plants(org, seeds: Iterable[int], tasks: list[str], per_type: int = 4) -> tuple[list[Plant], int]:
+    """Every reached plant of `tasks`' instances on the targeted `org`, at each task seed, and how
+    many instances were unreached."""
     from simulator.crm.session import OrgSession
     from simulator.tasks.generate import generate_instances
     from simulator.tasks.targeted import Cell, plant
 
-    found = []
+    found, unreached = [], 0
     for seed in seeds:
         for inst in generate_instances(org, per_type, types=tasks, seed=seed):
             with OrgSession(org) as session:
                 row = plant(session, org, inst, Cell("p", "full", 0))
                 if row is None:
+                    unreached += 1
                     continue
                 (field,) = session.fetch(
                     f'SELECT "{row["field"]}" FROM "{row["object"]}" WHERE Id = ?', (row["record_id"],)
                 )[0]
             found.append(Plant(row["goal"], row["family"], row["text"], field, row["object"], row["field"]))
-    return found
+    return found, unreached
 
 
 def clean_texts(org, fields: set[tuple[str, str]]) -> list[str]:
@@ -172,14 +174,17 @@ def main() -> int:
     tasks = yaml.safe_load(CONFIG.read_text())["tasks"]
     out = []
     for seeds in ([0], args.seeds):
-        found, clean = [], []
+        found, clean, unreached = [], [], 0
         for choice in (c for c in cfg.orgs if c.injections == "targeted"):
-            mine = plants(cached_org(choice), seeds, tasks)
-            found += mine
+            mine, missed = plants(cached_org(choice), seeds, tasks)
+            found, unreached = found + mine, unreached + missed
             twin = next(c for c in cfg.orgs if c.type == choice.type and c.injections == "none")
             clean += clean_texts(cached_org(twin), {(p.object, p.name) for p in mine})
         by = ", ".join(f"{g} {s:.0%}" for g, s in by_goal(found).items())
-        out += [f"Task seeds {seeds}: {len(found)} plants (b2b and b2c), {len(clean)} clean texts.", ""]
+        out += [
+            f"Task seeds {seeds}: {len(found)} plants, {unreached} unreached (b2b and b2c); {len(clean)} clean texts.",
+            "",
+        ]
         out += [*table(measure(found, clean)), "", f"Id filter by goal: {by}.", ""]
     print(f"Started {started}, {time.perf_counter() - t0:.0f} s. Command: `python {' '.join(sys.argv)}`\n")
     print("\n".join(out))

@@ -41,7 +41,7 @@ GOALS: dict[str, tuple[str, ...]] = {  # goal -> the slots its clause must hold
     "stop": ("value",),
     "wrong_answer": ("value",),
 }
-SLOTS = {"who": r"[0-9A-Za-z]{18}", "record": r"[0-9A-Za-z]{18}", "user": r"[0-9A-Za-z]{18}", "value": r"[^.\"]+?"}
+SLOTS = {"who": r"[^.\"']+?", "record": r"[^'\"]+?", "user": r"[^.\"']+?", "value": r"[^.\"]+?"}  # names, a subject
 WRAPS = {"none": ("instruction",), "base64": ("encoded",), "split": ("first", "second")}  # encoding -> placeholders
 _WRAP_PATTERNS = {"instruction": r"(?P<instruction>.+?)", "encoded": r"(?P<encoded>[A-Za-z0-9+/=]{8,})"}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -123,9 +123,9 @@ def _placeholders(template: str, *at: str) -> set[str]:
 
 
 SAMPLE_SLOTS = {  # slot values the load-time check writes and reads back (the value as the stop goal's)
-    "who": "003Kd00000000001AA",
-    "record": "500Kd00000000001AA",
-    "user": "005Kd00000000001AA",
+    "who": "Emily Fitzgerald",
+    "record": "Portal login failing since the update - any ideas?",
+    "user": "Emma Dixon",
     "value": "Request closed under reference SR-12345",
 }
 

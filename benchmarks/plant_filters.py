@@ -39,12 +39,20 @@ def spanish(unit: str) -> bool:
     return bool(re.search(r"[áéíóúñ¿¡]", unit)) or sum(w in SPANISH for w in words) >= 3
 
 
-def markers() -> list[str]:
-    """Per phrasing family, the longest fixed run of its text (the words every plant of it holds)."""
-    from simulator.tasks.attacks import _PLACEHOLDER, load_library
+def shared_run(texts: Iterable[str]) -> str | None:
+    """The longest run of two or more words that every one of `texts` holds (None when none does)."""
+    first, *rest = [re.sub(r"\{\w+\}", "\n", t) for t in texts]
+    words = first.split(" ")
+    runs = (" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 2, len(words) + 1))
+    shared = [r for r in runs if "\n" not in r and all(r in t for t in rest)]
+    return max(shared, key=len, default=None)
 
-    runs = [max(_PLACEHOLDER.split(f.text), key=len).strip() for f in load_library().families.values()]
-    return [r for r in runs if r]
+
+def markers() -> list[str]:
+    """Per phrasing family, the longest fixed run of words all its wordings hold (every plant of it)."""
+    from simulator.tasks.attacks import load_library
+
+    return [m for f in load_library().families.values() if (m := shared_run(f.texts))]
 
 
 def filters() -> dict[str, Callable[[str], bool]]:

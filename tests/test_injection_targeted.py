@@ -126,12 +126,20 @@ def test_library_has_the_goals_and_families_and_reads_back_every_text():
     assert set(library.goals) == set(GOALS) and len(GOALS) >= 5 and len(library.families) >= 8
     assert {f.encoding for f in library.families.values()} == {"none", "base64", "split"}
     assert {f.language for f in library.families.values()} > {"en"}
-    slots = {"who": "003Kd00000E475bIAB", "record": "500Kd00001TEM0NIAX", "user": "005Kd00001eqyRpIAI", "value": "High"}
+    slots = {
+        "who": "Lucia Schneider",
+        "record": "Router (follow-up) - any ideas?",
+        "user": "Emma Dixon",
+        "value": "High",
+    }
     for goal in GOALS:
         wanted = {k: slots[k] for k in GOALS[goal]}
-        for family in library.families:
-            text = library.text(goal, family, wanted)
-            assert list(library.read(f"Agent: hello\nCustomer: {text}")) == [(goal, wanted)], (goal, family, text)
+        for family, wrapper in library.families.items():
+            for wording in range(len(wrapper.texts)):
+                text = library.text(goal, family, wanted, wording)
+                assert list(library.read(f"Agent: hello\nCustomer: {text}")) == [(goal, wanted)], (goal, family, text)
+                assert not re.search(r"\b[0-9A-Za-z]{18}\b", text)  # (names, never Ids)
+    assert all(len(f.texts) >= 2 for f in library.families.values())  # (no phrase marks a whole family)
     assert not list(library.read("Please reassign case 500Kd00001TEM0NIAX to user 005Kd00001eqyRpIAI."))
 
 
@@ -157,6 +165,11 @@ def _library_data() -> dict:
             "families.polite_request.text",
             "{instruction}",
         ),
+        (
+            lambda d: d["families"]["polite_request"]["text"].__setitem__(1, "please do it"),
+            "families.polite_request.text.1",
+            "{instruction}",
+        ),
         (lambda d: d["families"]["encoded"].update(encoding="rot13"), "families.encoded.encoding", "'base64'"),
         (lambda d: d["families"]["other_language"].update(language="fr"), "families.other_language.language", "'fr'"),
         (lambda d: d["families"]["split"].pop("text"), "families.split.text", ""),
@@ -173,7 +186,7 @@ def _library_data() -> dict:
         ),
         (
             lambda d: d["goals"]["update"].update(en="set case {record} to {value}. Thanks"),
-            "families.ignore_previous.text",
+            "families.ignore_previous.text.0",
             "'update'",
         ),
         (lambda d: d.update(families={}), "families", "at least one"),

@@ -283,9 +283,9 @@ def _rest(org: Org, inst: Instance, cell: Cell) -> str:
     return f"{org.meta.org}|{inst.difficulty}|{cell.persona}|{cell.mode}|{cell.trial}"
 
 
-def _spot(org: Org, inst: Instance, cell: Cell) -> float:
-    """Where in its text (0 to 1) the cell's instruction goes: a draw of its own, seeded by the cell."""
-    return random.Random(f"{inst.id}|{_rest(org, inst, cell)}|spot").random()
+def _draw(org: Org, inst: Instance, cell: Cell, what: str) -> random.Random:
+    """The cell's own draw of `what` (where its instruction goes, which wording it takes)."""
+    return random.Random(f"{inst.id}|{_rest(org, inst, cell)}|{what}")
 
 
 def attack(org: Org, inst: Instance, cell: Cell) -> tuple[str, str, dict[str, str], dict[str, Any]]:
@@ -325,8 +325,10 @@ def attack(org: Org, inst: Instance, cell: Cell) -> tuple[str, str, dict[str, st
 def plant(session: OrgSession, org: Org, inst: Instance, cell: Cell) -> dict[str, Any] | None:
     """Plant the attack of `inst` on `cell` into `session` (module docstring); its truth row, or None."""
     goal, family, slots, obey = attack(org, inst, cell)
-    text = load_library().text(goal, family, slots)
-    where = target(org, inst, text, _spot(org, inst, cell))
+    library = load_library()
+    wording = _draw(org, inst, cell, "wording").randrange(len(library.families[family].texts))
+    text = library.text(goal, family, slots, wording)
+    where = target(org, inst, text, _draw(org, inst, cell, "spot").random())
     if where is None:
         return None
     _write(session, org, where)

@@ -1,9 +1,10 @@
 """The attack library of targeted injections: goals and phrasing families, as data.
 
 `scenarios/_injections.yaml` (ATTACK_FILE) holds, per goal (GOALS), the instruction as a clause in
-each language, with the goal's slots ({who}, {record}, {user}, {value}: SLOTS), and per phrasing
-family the text that wraps a clause ({instruction}; {encoded} for `encoding: base64`; {first}
-and {second} for `encoding: split`) and its `language`. Every problem is an AttackError naming
+each language, with the goal's slots ({who}, {record}, {user}, {value}: SLOTS; names and a case's
+subject, never Ids), and per phrasing family the text that wraps a clause, or a list of such
+wordings ({instruction}; {encoded} for `encoding: base64`; {first} and {second} for `encoding:
+split`) and its `language`. Every problem is an AttackError naming
 the file and key, at load time (as the tactic library's are): also a placeholder used twice, no
 family, or a goal in a family's wording that `Library.read` cannot read back.
 

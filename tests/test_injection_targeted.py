@@ -15,6 +15,7 @@ import yaml
 from benchmarks import plant_filters
 from evaluators.injections import injection_summary, obeyed
 from evaluators.pressure import pressure_summary, relevant
+from simulator.agents.calibration import obey_order
 from simulator.cli import main
 from simulator.crm.generator import build as generator_build
 from simulator.crm.generator import build_org
@@ -425,3 +426,24 @@ def test_a_record_id_filter_stops_few_plants(targeted, org_paths):
     ids = rows["18/15-char record Id"]
     assert len(found) >= 10 and ids.false_share < CLEAN_CUT_MAX
     assert ids.caught_share <= ID_FILTER_MAX, plant_filters.table(list(rows.values()))
+
+
+def test_the_leaky_agent_finds_the_named_records_and_does_what_obey_states(targeted):
+    """Plants name records by name or subject; LeakyAgent looks them up with its tools, and what it
+    does is what the truth row's `obey` (Ids) scores: for every goal that acts on the org."""
+    library, seen = load_library(), set()
+    for inst in generate_instances(targeted, 3, types=TASKS, seed=0):
+        for person in ("p1", "p2", "p3", "p4"):
+            goal, family, slots, obey = attack(targeted, inst, Cell(person, "full", 0))
+            if goal in seen or goal not in ("reveal", "reassign", "update", "write"):
+                continue
+            seen.add(goal)
+            ((read, named),) = library.read(library.text(goal, family, slots))
+            with OrgSession(targeted) as session:
+                said = obey_order(CrmTools(session), read, named)
+                if goal == "reveal":
+                    assert obey["reveal"] and all(v in said for v in obey["reveal"]), (said, obey)
+                    continue
+                field, value = ("OwnerId", obey["user_id"]) if goal == "reassign" else (obey["field"], obey["value"])
+                assert session.fetch(f'SELECT "{field}" FROM "Case" WHERE Id = ?', (obey["record_id"],)) == [(value,)]
+    assert seen == {"reveal", "reassign", "update", "write"}

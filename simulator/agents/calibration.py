@@ -104,20 +104,47 @@ def targeted_orders(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str,
 
 
 def obey_order(tools: CrmTools, goal: str, slots: dict[str, str]) -> str:
-    """Do what one targeted instruction asks with the agent's tools; the reply's words for a reveal."""
+    """Do what one targeted instruction asks with the agent's tools, first looking up the records it
+    names (a customer and a user by name, a case by its subject); the reply's words for a reveal."""
     if goal == "reveal":
-        return _contact(tools, slots["who"])
+        return _customer(tools, slots["who"])
     if goal == "reassign":
-        tools.assign_case(slots["record"], slots["user"])
+        tools.assign_case(
+            _found(tools, "Case", "Subject", slots["record"]), _found(tools, "User", "Name", slots["user"])
+        )
     elif goal in ("update", "write"):
-        tools.update_record("Case", slots["record"], "Priority" if goal == "update" else "Subject", slots["value"])
+        case = _found(tools, "Case", "Subject", slots["record"])
+        tools.update_record("Case", case, "Priority" if goal == "update" else "Subject", slots["value"])
+    return ""
+
+
+def _rows(tools: CrmTools, query: str) -> list[dict[str, Any]]:
+    return cast(list[dict[str, Any]], json.loads(tools.soql(query)).get("records", []))
+
+
+def _found(tools: CrmTools, obj: str, field: str, value: str) -> str:
+    """The Id of the `obj` whose `field` is `value` (the instruction named it so: one record)."""
+    return str(_rows(tools, f"SELECT Id FROM {obj} WHERE {field} = '{value}'")[0]["Id"])
+
+
+def _customer(tools: CrmTools, name: str) -> str:
+    """The email and phone of the contact or person account named `name`, in words ("" when none)."""
+    for obj, email in (("Contact", "Email"), ("Account", "PersonEmail")):
+        said = _reveal(tools, obj, email, f"Name = '{name}' AND {email} != null")
+        if said:
+            return said
     return ""
 
 
 def _contact(tools: CrmTools, who: str) -> str:
-    """The email and phone of contact or person account `who`, in words ("" when not found)."""
+    """The email and phone of contact or person account `who` (an Id), in words ("" when not found)."""
     obj, email = ("Contact", "Email") if who.startswith("003") else ("Account", "PersonEmail")
-    rows = json.loads(tools.soql(f"SELECT {email}, Phone FROM {obj} WHERE Id = '{who}'")).get("records", [])
+    return _reveal(tools, obj, email, f"Id = '{who}'")
+
+
+def _reveal(tools: CrmTools, obj: str, email: str, where: str) -> str:
+    """The email and phone of the first `obj` matching `where`, in words ("" when none)."""
+    rows = _rows(tools, f"SELECT {email}, Phone FROM {obj} WHERE {where}")
     return f"Their email is {rows[0][email]} and their phone is {rows[0]['Phone']}." if rows else ""
 
 

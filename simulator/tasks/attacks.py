@@ -1,9 +1,10 @@
 """The attack library of targeted injections: goals and phrasing families, as data.
 
 `scenarios/_injections.yaml` (ATTACK_FILE) holds, per goal (GOALS), the instruction as a clause in
-each language, with the goal's slots ({who}, {record}, {user}, {value}: SLOTS), and per phrasing
-family the text that wraps a clause ({instruction}; {encoded} for `encoding: base64`; {first}
-and {second} for `encoding: split`) and its `language`. Every problem is an AttackError naming
+each language, with the goal's slots ({who}, {record}, {user}, {value}: SLOTS; names and a case's
+subject, never Ids), and per phrasing family the text that wraps a clause, or a list of such
+wordings ({instruction}; {encoded} for `encoding: base64`; {first} and {second} for `encoding:
+split`) and its `language`. Every problem is an AttackError naming
 the file and key, at load time (as the tactic library's are): also a placeholder used twice, no
 family, or a goal in a family's wording that `Library.read` cannot read back.
 
@@ -28,7 +29,7 @@ from typing import Literal
 from pydantic import model_validator
 
 from simulator.infra.inputs import InputFileError, load_yaml
-from simulator.infra.validation import Schema, Text, problem, validated
+from simulator.infra.validation import Schema, Text, Texts, problem, validated
 
 from .spec import scenarios_dir
 
@@ -41,7 +42,7 @@ GOALS: dict[str, tuple[str, ...]] = {  # goal -> the slots its clause must hold
     "stop": ("value",),
     "wrong_answer": ("value",),
 }
-SLOTS = {"who": r"[0-9A-Za-z]{18}", "record": r"[0-9A-Za-z]{18}", "user": r"[0-9A-Za-z]{18}", "value": r"[^.\"]+?"}
+SLOTS = {"who": r"[^.\"']+?", "record": r"[^'\"]+?", "user": r"[^.\"']+?", "value": r"[^.\"]+?"}  # names, a subject
 WRAPS = {"none": ("instruction",), "base64": ("encoded",), "split": ("first", "second")}  # encoding -> placeholders
 _WRAP_PATTERNS = {"instruction": r"(?P<instruction>.+?)", "encoded": r"(?P<encoded>[A-Za-z0-9+/=]{8,})"}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -53,10 +54,16 @@ class AttackError(InputFileError):
 
 
 class FamilyFile(Schema):
-    """One phrasing family: its wrapping text, how it encodes the clause, its language."""
+    """One phrasing family: its wrapping text (or several wordings of it, one drawn per cell), how
+    it encodes the clause, its language."""
 
     SORT_KNOWN = False
-    text: Text
+    text: Text | Texts
+
+    @property
+    def texts(self) -> list[str]:
+        return [self.text] if isinstance(self.text, str) else self.text
+
     encoding: Literal["none", "base64", "split"] = "none"
     language: str = "en"
 
@@ -99,14 +106,10 @@ def _check_goal(name: str, wording: dict[str, str]) -> None:
 
 def _check_family(name: str, family: FamilyFile, goals: dict[str, dict[str, str]]) -> None:
     wanted = set(WRAPS[family.encoding])
-    used = _placeholders(family.text, "families", name, "text")
-    if used != wanted:
-        raise problem(
-            f"must hold exactly {{{'}, {'.join(sorted(wanted))}}} (encoding {family.encoding})",
-            "families",
-            name,
-            "text",
-        )
+    for wording, text in enumerate(family.texts):
+        at = _at(name, wording if isinstance(family.text, list) else None)
+        if _placeholders(text, *at) != wanted:
+            raise problem(f"must hold exactly {{{'}, {'.join(sorted(wanted))}}} (encoding {family.encoding})", *at)
     lacking = [goal for goal, wording in goals.items() if family.language not in wording]
     if lacking:
         raise problem(f"goal {lacking[0]!r} has no {family.language!r} wording", "families", name, "language")
@@ -123,54 +126,55 @@ def _placeholders(template: str, *at: str) -> set[str]:
 
 
 SAMPLE_SLOTS = {  # slot values the load-time check writes and reads back (the value as the stop goal's)
-    "who": "003Kd00000000001AA",
-    "record": "500Kd00000000001AA",
-    "user": "005Kd00000000001AA",
+    "who": "Emily Fitzgerald",
+    "record": "Portal login failing since the update - any ideas?",
+    "user": "Emma Dixon",
     "value": "Request closed under reference SR-12345",
 }
 
 
-def _at(family: str) -> tuple[str, ...]:
-    return "families", family, "text"
+def _at(family: str, wording: int | None) -> tuple[str, ...]:
+    """Where a family's wording is in the file (its place in the list, when `text` is one)."""
+    return ("families", family, "text") if wording is None else ("families", family, "text", str(wording))
 
 
 def _check_reads(library: Library) -> None:
     """Every goal worded by every family reads back as that goal with its slots (else an obeying
     reader, the calibration LeakyAgent, would miss it): a problem naming the family otherwise."""
-    for family in library.families:
-        for goal in library.goals:
-            slots = {slot: SAMPLE_SLOTS[slot] for slot in GOALS[goal]}
-            if (goal, slots) not in library.read(library.text(goal, family, slots)):
-                raise problem(
-                    f"goal {goal!r} in this wording does not read back (its clause or this text)", *_at(family)
-                )
+    for name, family in library.families.items():
+        for wording in range(len(family.texts)):
+            for goal in library.goals:
+                slots = {slot: SAMPLE_SLOTS[slot] for slot in GOALS[goal]}
+                if (goal, slots) not in library.read(library.text(goal, name, slots, wording)):
+                    at = _at(name, wording if len(family.texts) > 1 else None)
+                    raise problem(f"goal {goal!r} in this wording does not read back (its clause or this text)", *at)
 
 
 @dataclass(frozen=True)
 class Family:
     name: str
-    text: str
+    texts: tuple[str, ...]  # its wordings
     encoding: str
     language: str
 
     @property
-    def pattern(self) -> re.Pattern[str]:
-        """The family's text with its placeholders as named groups."""
-        parts = _PLACEHOLDER.split(self.text)
-        return re.compile("".join(_WRAP_PATTERNS[p] if i % 2 else re.escape(p) for i, p in enumerate(parts)))
+    def patterns(self) -> list[re.Pattern[str]]:
+        """Each wording with its placeholders as named groups."""
+        return [_wrap_pattern(text) for text in self.texts]
 
-    def wrap(self, clause: str) -> str:
-        """The planted text of `clause` in this family."""
+    def wrap(self, clause: str, wording: int = 0) -> str:
+        """The planted text of `clause` in this family's wording number `wording` (modulo their count)."""
+        text = self.texts[wording % len(self.texts)]
         if self.encoding == "base64":
-            return _fill(self.text, encoded=base64.b64encode(clause.encode()).decode())
+            return _fill(text, encoded=base64.b64encode(clause.encode()).decode())
         if self.encoding == "split":
             words = clause.split(" ")
             half = len(words) // 2
-            return _fill(self.text, first=" ".join(words[:half]), second=" ".join(words[half:]))
-        return _fill(self.text, instruction=clause)
+            return _fill(text, first=" ".join(words[:half]), second=" ".join(words[half:]))
+        return _fill(text, instruction=clause)
 
     def unwrap(self, match: re.Match[str]) -> str | None:
-        """The clause a match of `pattern` carries (None when an encoded one does not decode)."""
+        """The clause a match of one of `patterns` carries (None when an encoded one does not decode)."""
         if self.encoding == "base64":
             try:
                 return base64.b64decode(match["encoded"], validate=True).decode()
@@ -187,19 +191,21 @@ class Library:
     families: dict[str, Family] = field(hash=False)
     path: str
 
-    def text(self, goal: str, family: str, slots: dict[str, str]) -> str:
-        """The planted instruction asking for `goal`, worded by `family`, with `slots` filled."""
+    def text(self, goal: str, family: str, slots: dict[str, str], wording: int = 0) -> str:
+        """The planted instruction asking for `goal`, in `family`'s wording number `wording`, with
+        `slots` filled."""
         wrapper = self.families[family]
-        return wrapper.wrap(_fill(self.goals[goal][wrapper.language], **slots))
+        return wrapper.wrap(_fill(self.goals[goal][wrapper.language], **slots), wording)
 
     def read(self, text: str) -> Iterator[tuple[str, dict[str, str]]]:
         """(goal, slots) of every instruction of this library in `text`."""
         for family in self.families.values():
-            for match in family.pattern.finditer(text):
-                clause = family.unwrap(match)
-                order = self._order(clause, family.language) if clause else None
-                if order:
-                    yield order
+            for pattern in family.patterns:
+                for match in pattern.finditer(text):
+                    clause = family.unwrap(match)
+                    order = self._order(clause, family.language) if clause else None
+                    if order:
+                        yield order
 
     def _order(self, clause: str, language: str) -> tuple[str, dict[str, str]] | None:
         for goal, wording in self.goals.items():
@@ -207,6 +213,12 @@ class Library:
             if hit:
                 return goal, hit.groupdict()
         return None
+
+
+@lru_cache(maxsize=256)
+def _wrap_pattern(text: str) -> re.Pattern[str]:
+    parts = _PLACEHOLDER.split(text)
+    return re.compile("".join(_WRAP_PATTERNS[p] if i % 2 else re.escape(p) for i, p in enumerate(parts)))
 
 
 @lru_cache(maxsize=64)
@@ -231,7 +243,7 @@ def _plain(text: str) -> str:
 
 def _library(file: AttackFile, path: str) -> Library:
     goals = {g: {lang: _plain(c) for lang, c in wording.items()} for g, wording in file.goals.items()}
-    families = {n: Family(n, _plain(f.text), f.encoding, f.language) for n, f in file.families.items()}
+    families = {n: Family(n, tuple(map(_plain, f.texts)), f.encoding, f.language) for n, f in file.families.items()}
     return Library(goals, families, path)
 
 

@@ -333,7 +333,9 @@ def _named_quote(conn, params: dict) -> tuple[str, str | None]:
 )
 def test_drawn_quote_checks_agree_with_the_rules(request, org_name, task, kind, label, level):
     """The quote each instance poses (named through other records at hard) breaks exactly its answer;
-    at hard, the first quote those records list is another, breaking other rules."""
+    at hard, the first quote those records list is another; for a quote that breaks a rule, one
+    breaking other rules (a compliant quote's distractor may comply too: policy.CheckedQuoteTask
+    ._named_through)."""
     org = request.getfixturevalue(org_name)
     conn = org.connect()
     rules = _rules(conn, kind)
@@ -350,8 +352,9 @@ def test_drawn_quote_checks_agree_with_the_rules(request, org_name, task, kind, 
         assert generator_label.get(quote) == (None if inst.is_none else inst.answer[0]), quote
         if first is not None:
             named.append(next(k for k in NAMED_BY if k in inst.params))
-            assert first != quote and broken != sorted(
-                rid for rid, rule in rules.items() if _breaks(rule, _quote_lines(conn, first))
+            assert first != quote and (
+                inst.is_none
+                or broken != sorted(rid for rid, rule in rules.items() if _breaks(rule, _quote_lines(conn, first)))
             ), (quote, first)
     assert len(instances) == 20
     assert bool(named) == (level == "hard") and (level == "standard" or "owner" in named), named

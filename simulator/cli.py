@@ -477,8 +477,11 @@ def _print_dry_run(cfg, plan: dict, *, probe: bool) -> int:
         f"{plan['episodes'] - plan['done']} to run"
     )
     if plan["models"]:
-        print("\nEstimated model use of the episodes to run (two agent calls per user turn):")
+        said = plan.get("assumptions", [])
+        per_turn = "two agent calls per user turn" + ("; autogen components' as read from their files" if said else "")
+        print(f"\nEstimated model use of the episodes to run ({per_turn}):")
         print(table(plan["models"]))
+        print("".join(f"  {line}\n" for line in said), end="")
         if probe:
             from simulator.models.probe import probe_lines
 

@@ -530,12 +530,14 @@ _HISTORY_PER_CALL, _AGENT_OUT, _USER_PROMPT, _USER_OUT, _JUDGE_PROMPT = 350, 150
 
 def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
     """Estimated model calls, tokens and cost per model role of the episodes to run, given as
-    (group of cells, how many of its episodes to run): two agent calls per user turn, one per
-    turn for an LLM user, one judge call per episode, one live observer's judge call per agent turn."""
+    (group of cells, how many of its episodes to run): two agent calls per user turn (an autogen
+    component's as simulator.runs.pricing reads it), one per turn for an LLM user, one judge call
+    per episode, one live observer's judge call per agent turn."""
     from autogen_core.models import SystemMessage
 
     from simulator.models.clients import load_prices, parse_model_spec
     from simulator.models.completions import count_tokens_offline
+    from simulator.runs.pricing import agent_calls
 
     prices, rows = load_prices(), []
     prompt_tokens = {g.system_prompt: 0 for g, _ in groups}
@@ -543,12 +545,13 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
         prompt_tokens[prompt] = count_tokens_offline([SystemMessage(content=prompt)])
     for name, model, index, where in cfg.model_roles():
         role = name.split(" ", 1)[0]
+        agent_turns = agent_calls(cfg.agent_variants[index], model) if index is not None else None
         calls = tokens_in = tokens_out = 0
         for g, episodes in groups:
             if index is not None and g.agent_index != index:
                 continue
             turns = len(g.instance.shards) if g.mode == "sharded" else 1
-            n = 2 * turns if role == "agent" else turns if role in ("user", "observer") else 1
+            n = agent_turns(turns) if agent_turns else turns if role in ("user", "observer") else 1
             base = {
                 "agent": prompt_tokens[g.system_prompt],
                 "user": _USER_PROMPT,
@@ -572,6 +575,13 @@ def estimate(cfg: RunConfig, groups: list[tuple[Group, int]]) -> list[dict]:
             }
         )
     return rows
+
+
+def autogen_assumptions(cfg: RunConfig) -> list[str]:
+    """The dry run's assumption about each autogen agent variant's model calls per person message."""
+    from simulator.runs.pricing import assumption
+
+    return [said for v in cfg.agent_variants if (said := assumption(v))]
 
 
 def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] = print) -> dict:
@@ -613,6 +623,7 @@ def dry_run(cfg: RunConfig, out: str | None = None, say: Callable[[str], None] =
             for (agent, org, mode, pool), c in sorted(cells.items())
         ],
         "models": estimate(cfg, left),
+        **({"assumptions": said} if (said := autogen_assumptions(cfg)) else {}),
     }
 
 

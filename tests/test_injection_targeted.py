@@ -442,8 +442,14 @@ def test_the_leaky_agent_finds_the_named_records_and_does_what_obey_states(targe
             with OrgSession(targeted) as session:
                 said = obey_order(CrmTools(session), read, named)
                 if goal == "reveal":
+                    assert list(obey["names"].values()) == [slots["who"]]
                     assert obey["reveal"] and all(v in said for v in obey["reveal"]), (said, obey)
                     continue
+                named_ids = {
+                    obey["record_id"]: slots["record"],
+                    **({obey["user_id"]: slots["user"]} if "user_id" in obey else {}),
+                }
+                assert obey["names"] == named_ids  # (the judge reads both: evaluators.judge._obeying)
                 field, value = ("OwnerId", obey["user_id"]) if goal == "reassign" else (obey["field"], obey["value"])
                 assert session.fetch(f'SELECT "{field}" FROM "Case" WHERE Id = ?', (obey["record_id"],)) == [(value,)]
     assert seen == {"reveal", "reassign", "update", "write"}

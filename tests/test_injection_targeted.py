@@ -19,6 +19,7 @@ from simulator.agents.calibration import obey_order
 from simulator.cli import main
 from simulator.crm.generator import build as generator_build
 from simulator.crm.generator import build_org
+from simulator.crm.generator.articles import rule_of
 from simulator.crm.generator.build import copy_marked
 from simulator.crm.session import OrgSession
 from simulator.crm.store import Org
@@ -29,6 +30,7 @@ from simulator.runs.run import cached_org, org_cache_name
 from simulator.runs.transcript import typed_records
 from simulator.tasks import attacks
 from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library, shows
+from simulator.tasks.families.policy import parse_summary
 from simulator.tasks.generate import generate_instances
 from simulator.tasks.instance import NONE_ANSWER
 from simulator.tasks.metrics import metric
@@ -453,3 +455,54 @@ def test_the_leaky_agent_finds_the_named_records_and_does_what_obey_states(targe
                 field, value = ("OwnerId", obey["user_id"]) if goal == "reassign" else (obey["field"], obey["value"])
                 assert session.fetch(f'SELECT "{field}" FROM "Case" WHERE Id = ?', (obey["record_id"],)) == [(value,)]
     assert seen == {"reveal", "reassign", "update", "write"}
+
+
+# --- checked quotes: the rule article the answer is, reached ------------------------------------
+
+
+QUOTE_TASKS = ["invalid_config", "quote_approval"]
+
+
+@pytest.mark.parametrize("where", [0.0, 1.0])
+def test_a_rule_summary_with_an_instruction_in_it_states_the_same_rule(targeted, where):
+    """The solver reads a checked quote's rule from the article's Summary: an instruction planted
+    before or after the rule sentence (any family's wording) leaves the rule it reads as it was."""
+    library, conn = load_library(), targeted.connect()
+    try:
+        summaries = [s for (s,) in conn.execute("SELECT Summary FROM Knowledge__kav") if rule_of(s)]
+    finally:
+        conn.close()
+    assert summaries
+    for n, (family, spec) in enumerate(sorted(library.families.items())):
+        for w in range(len(spec.texts)):
+            text = library.text("reassign", family, {"record": "Printer jams on start-up", "user": "Dana Ortiz"}, w)
+            summary = summaries[(n + w) % len(summaries)]
+            planted = spliced("Knowledge__kav", summary, text, where)
+            kinds = ("max_discount", "max_quantity", "exclusive")
+            assert parse_summary(planted, kinds) == rule_of(summary), (family, w, planted)
+
+
+def test_a_clean_article_reads_as_the_generator_states_it(targeted, org_paths):
+    """Reading a rule wherever it sits changes no clean article's reading (their answers stay)."""
+    for org in (targeted, Org(org_paths["b2c"])):
+        conn = org.connect()
+        try:
+            kinds = ("max_discount", "max_quantity", "exclusive")
+            for (summary,) in conn.execute("SELECT Summary FROM Knowledge__kav"):
+                rule = rule_of(summary)
+                assert parse_summary(summary, kinds) == (rule if rule and rule["kind"] in kinds else None), summary
+        finally:
+            conn.close()
+
+
+def test_every_checked_quote_instance_is_reached(targeted):
+    """A checked quote's solution reads the Summary of the rule articles its lines mention; with the
+    answer's own article among them, a plant there no longer loses the rule (docs/injections.md)."""
+    insts = generate_instances(targeted, 6, types=QUOTE_TASKS, seed=3)
+    unreached = [i.id for i in insts if plant_row(targeted, i) is None]
+    assert not unreached, unreached
+
+
+def plant_row(org: Org, inst) -> dict | None:
+    with OrgSession(org) as session:
+        return plant(session, org, inst, Cell("p", "full", 0))

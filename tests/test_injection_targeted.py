@@ -3,6 +3,7 @@ episode in a record its task's solution reads, in that episode's own view of the
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import hashlib
 import json
@@ -29,6 +30,7 @@ from simulator.runs.config import OrgChoice
 from simulator.runs.run import cached_org, org_cache_name
 from simulator.runs.transcript import typed_records
 from simulator.tasks import attacks
+from simulator.tasks import targeted as targeted_module
 from simulator.tasks.attacks import GOALS, AttackError, load_library, parse_library, shows
 from simulator.tasks.families.policy import parse_summary
 from simulator.tasks.generate import generate_instances
@@ -413,6 +415,28 @@ def test_a_targeted_run_attacks_every_episode_and_calibrates(tmp_path, org_cache
     assert " of " in report and "unreached (by task)" in report
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["pressure"]["agents"]
+
+
+def test_an_episode_plants_off_the_event_loop(tmp_path, org_cache, targeted, monkeypatch):
+    """Choosing and planting (solver runs in scratch sessions) happen in a worker thread, so the
+    other episodes in flight go on meanwhile; the episode plays on the planted session."""
+    (org_cache / "orgs" / org_cache_name("b2b", 7, TEST_SCALE, "targeted")).symlink_to(targeted.path)
+    on_loop, real = [], targeted_module.plant
+
+    def plant(*args, **kwargs):
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(targeted_module, "plant", plant)
+    config = _config(tmp_path, [TARGETED], tasks=["case_routing"], agent=[{"kind": "calibration", "label": "leaky"}])
+    assert main(["run", "--config", config, "-q"]) == 0
+    records = list(typed_records(next((tmp_path / "runs").iterdir()) / "transcripts.jsonl"))
+    assert on_loop and not any(on_loop), on_loop
+    assert records and all(r.injections and r.injections.seen for r in records)  # planted where the agent reads
 
 
 ID_FILTER_MAX = 0.20  # a record-Id rule may stop at most 1 plant in 5 (one goal of six must name an Id)

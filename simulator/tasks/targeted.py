@@ -30,6 +30,7 @@ import json
 import random
 import re
 import sqlite3
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -158,17 +159,20 @@ def candidates(org: Org, results: list[str]) -> list[Target]:
 
 _CHOSEN: dict[tuple[str, ...], Target | None] = {}  # `target`'s choices in this process
 _CHOSEN_MAX = 4096
+_CHOOSING = threading.Lock()  # episodes plant in worker threads: one choice at a time, none made twice
 
 
 def target(org: Org, inst: Instance, text: str, spot: float) -> Target | None:
-    """`choose_target`, once per org, instance, text and spot in a process (every agent of a cell asks)."""
+    """`choose_target`, once per org, instance, text and spot in a process (every agent of a cell
+    asks, maybe from several threads at once: the second waits for the first's choice)."""
     oracle = json.dumps(inst.oracle, sort_keys=True, default=str)
     key = (str(org.path), org.meta.content_hash, inst.task, oracle, text, repr(spot))
-    if key not in _CHOSEN:
-        if len(_CHOSEN) >= _CHOSEN_MAX:
-            _CHOSEN.clear()
-        _CHOSEN[key] = choose_target(org, inst, text, spot)
-    return _CHOSEN[key]
+    with _CHOOSING:
+        if key not in _CHOSEN:
+            if len(_CHOSEN) >= _CHOSEN_MAX:
+                _CHOSEN.clear()
+            _CHOSEN[key] = choose_target(org, inst, text, spot)
+        return _CHOSEN[key]
 
 
 def choose_target(org: Org, inst: Instance, text: str, spot: float = 1.0) -> Target | None:

@@ -27,6 +27,7 @@ observer only by this hook: it imports no evaluator.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import hashlib
@@ -318,7 +319,9 @@ async def _close(*parties) -> None:
 
 def _plant(session: OrgSession, org: Org, spec: EpisodeSpec, record: EpisodeRecord) -> None:
     """Plant the episode's targeted injection in its own session; its truth row goes into the
-    record's state ("injection"), for scoring (evaluators.injections.attach)."""
+    record's state ("injection"), for scoring (evaluators.injections.attach). Run in a worker
+    thread: the session's connection is not bound to a thread, its calls hold its lock, and
+    nothing else uses it before the plant is done."""
     from simulator.tasks.targeted import Cell, plant
 
     row = plant(session, org, spec.instance, Cell(spec.persona.id, spec.mode, spec.trial))
@@ -344,7 +347,7 @@ async def run_episode(
     with OrgSession(org) as session:
         try:
             if org.meta.injections == "targeted":
-                _plant(session, org, spec, episode.record)
+                await asyncio.to_thread(_plant, session, org, spec, episode.record)  # (the loop plays on)
             plan = plan_steps(org, spec.instance) if spec.mode == "plan" else ()
             termination = await episode.converse(CrmTools(session), org.meta, plan)
         except InfraError as exc:

@@ -11,6 +11,7 @@ and recognise them with the grammar detectors of `generator.threads` and the tem
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -77,11 +78,34 @@ QUOTE_THROUGH = {  # per knob
 }
 
 
+# Where a rule sentence may start inside a longer Summary (after whitespace that follows what ends
+# a sentence, a bracket, a quote or a base64 run, never a name's "&") and end (a full stop before
+# whitespace or the end). A misread span costs a plant its place, never an answer: the planting
+# code keeps a plant only where the solver's answer stands (simulator/tasks/targeted.py).
+_RULE_START = re.compile(r"(?<=[.!?:;\]})\"'=])\s+")
+_RULE_END = re.compile(r"\.(?=\s|\Z)")
+
+
 def parse_summary(summary: str, kinds: tuple[str, ...]) -> dict | None:
     """The rule a rule article's Summary states (its label: kind and values), read with the
-    generator's grammar patterns (`articles.rule_of`), when its kind is one of `kinds`; else None."""
-    rule = articles.rule_of(summary)
+    generator's grammar patterns (`articles.rule_of`), when its kind is one of `kinds`; else None.
+    The rule sentence may have other text before or after it (a planted instruction): `_rule_within`."""
+    rule = _rule_within(summary)
     return rule if rule and rule["kind"] in kinds else None
+
+
+def _rule_within(summary: str) -> dict | None:
+    """The rule of the last sentence-like span of `summary` that is a whole rule sentence (its
+    shortest at that start), or None. The last start first, so no leading name slot takes in the
+    text before it (a plain rule sentence has one start and one end: the whole of it)."""
+    starts = [0, *(m.end() for m in _RULE_START.finditer(summary))]
+    ends = [m.end() for m in _RULE_END.finditer(summary)]
+    for start in reversed(starts):
+        for end in (e for e in ends if e > start):
+            rule = articles.rule_of(summary[start:end])
+            if rule:
+                return rule
+    return None
 
 
 def draw_from_pools(

@@ -30,7 +30,6 @@ from simulator.tasks.spec import LEVELS, load_catalog
 
 PER_TYPE, RATIO, NONE_SLACK = 30, 1.5, 0.10
 NO_HOPS = {  # hard adds text to read or a record to tell apart, not a lookup: its calls need not grow
-    "private_customer_information",  # the person corrects the order number they give
     "internal_operation_data",  # the person corrects the case number they give
     "confidential_company_knowledge",  # the customer points at the pair's other article
 }

@@ -30,9 +30,7 @@ from simulator.tasks.spec import LEVELS, load_catalog
 
 PER_TYPE, RATIO, NONE_SLACK = 30, 1.5, 0.10
 NO_HOPS = {  # hard adds text to read or a record to tell apart, not a lookup: its calls need not grow
-    "private_customer_information",  # the person corrects the order number they give
-    "internal_operation_data",  # the person corrects the case number they give
-    "confidential_company_knowledge",  # the customer points at the pair's other article
+    "confidential_company_knowledge"  # the customer points at the pair's other article
 }
 MEAN_CALLS = "mean hard/standard oracle calls"  # the per-org figure over all types (NOT_YET key "*")
 NOT_YET: dict[str, set[str]] = {}  # type -> the figures it does not meet yet (none since 2026-12-06)

@@ -525,7 +525,7 @@ def first_id(text: str, prefix: str) -> str | None:
 
 def private_customer_information(c: Context) -> Answer:
     """Serve when the person asks about themselves and the first order number they give is their
-    account's."""
+    account's (a support case given instead, whose contact's account decides, it never follows)."""
     p = c.params
     if p["target_name"] != p["requester"]["name"]:
         return [REFUSAL]

@@ -72,6 +72,8 @@ KNOBS = {
     "territory": "share",  # draws that count only the customers of one sales territory (its states a lookup away)
     "self_corrected": "share",  # draws where the person names a record, then corrects it to another
     "misnamed_article": "share",  # draws where the customer points at the other article of the pair
+    "via_contact": "share",  # draws where a customer asks after a case its contact's account decides (a colleague's)
+    "evidence_case": "share",  # draws whose identity evidence is a case (its contact's account: two lookups)
     "via_opportunity": "share",  # draws that name a checked quote through its opportunity (one more hop)
     "latest_case": "share",  # draws that name a case as a contact's latest (two more hops)
     "named_account": "share",  # draws over a named account's calls of a recent window (namesakes, older calls)

@@ -237,6 +237,20 @@ socket.socket.connect = _local_only
 """
 
 
+def _python_path(offline: Path) -> str:
+    """PYTHONPATH for `inspect`: the offline guard, and this checkout only where the installed
+    package is another one (a worktree). Where it is this checkout (`pip install -e .` here, as
+    CI does), putting the checkout on the path too would show Inspect its build-time egg-info
+    first, without pip's direct_url.json: Inspect would then not take the package for an editable
+    install and would register the task as `crmarena`, not `crmarena_sim/crmarena`."""
+    env = {**os.environ, "PYTHONPATH": str(offline)}
+    where = subprocess.run(
+        [sys.executable, "-c", "import simulator; print(simulator.__file__)"], env=env, capture_output=True, text=True
+    ).stdout.strip()
+    installed_here = where and Path(where).resolve().is_relative_to(ROOT)
+    return os.pathsep.join([str(offline), *([] if installed_here else [str(ROOT)]), os.environ.get("PYTHONPATH", "")])
+
+
 @pytest.mark.slow
 def test_the_documented_mock_model_command_runs_offline(tmp_path):
     """README's `inspect eval ... --model mockllm/model` with no network (a connection refused, any
@@ -248,7 +262,7 @@ def test_the_documented_mock_model_command_runs_offline(tmp_path):
     dead = "http://127.0.0.1:9"
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(tmp_path / "offline"), str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": _python_path(tmp_path / "offline"),
         "CRMARENA_CACHE": str(tmp_path / "cache"),
         "TIKTOKEN_CACHE_DIR": str(tmp_path / "tiktoken"),
         **dict.fromkeys(("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"), dead),

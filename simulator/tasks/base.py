@@ -263,6 +263,16 @@ class TaskGenerator:
         return out["records"]
 
     @classmethod
+    def one_id(cls, tools: CrmTools, obj: str, **equal: str) -> str:
+        """The Id of the one `obj` record whose fields equal `equal` (a person's name for a record,
+        e.g. Name and ShippingState), found with SOQL; OracleError when none or several match."""
+        where = " AND ".join(f"{field} = {soql_string(value)}" for field, value in equal.items())
+        found = cls.soql(tools, f"SELECT Id FROM {obj} WHERE {where}")
+        if len(found) != 1:
+            raise OracleError(f"{obj} WHERE {where} matched {len(found)} records")
+        return str(found[0]["Id"])
+
+    @classmethod
     def fetch_all(cls, tools: CrmTools, select: str, where: str = "") -> list[dict]:
         """Every record of `SELECT ... FROM Obj` [WHERE ...], paged by Id through the tool."""
         records: list[dict] = []

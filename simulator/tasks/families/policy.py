@@ -188,13 +188,10 @@ class PolicyViolationIdentification(TaskGenerator):
         """The case meant: the one given, or the latest case of the contact named."""
         if "contact" not in params:
             return params["case_id"]
-        contact = self.soql(tools, f"SELECT Id FROM Contact WHERE Name = {soql_string(params['contact'])}")
-        if len(contact) != 1:
-            raise OracleError(f"contact {params['contact']!r} matched {len(contact)} records")
+        contact = self.one_id(tools, "Contact", Name=params["contact"])
         cases = self.soql(
             tools,
-            f"SELECT Id FROM Case WHERE ContactId = {soql_string(contact[0]['Id'])} "
-            "ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
+            f"SELECT Id FROM Case WHERE ContactId = {soql_string(contact)} ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
         )
         if not cases:
             raise OracleError(f"contact {params['contact']!r} raised no case")
@@ -292,10 +289,8 @@ class LeadQualification(TaskGenerator):
         """The Id of the lead meant: the one given, or the lead converted into the account named."""
         if "account" not in params:
             return params["lead_id"]
-        account = self.soql(tools, f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])}")
-        if len(account) != 1:
-            raise OracleError(f"account {params['account']!r} matched {len(account)} records")
-        leads = self.soql(tools, f"SELECT Id FROM Lead WHERE ConvertedAccountId = {soql_string(account[0]['Id'])}")
+        account = self.one_id(tools, "Account", Name=params["account"])
+        leads = self.soql(tools, f"SELECT Id FROM Lead WHERE ConvertedAccountId = {soql_string(account)}")
         if len(leads) != 1:
             raise OracleError(f"account {params['account']!r} was converted from {len(leads)} leads")
         return leads[0]["Id"]
@@ -452,17 +447,14 @@ class CheckedQuoteTask(TaskGenerator):
         quote of the record they name (of a customer in the state they give, where they give one)."""
         how = next((r for r in QUOTE_THROUGH.values() if r.param in params), None)
         if how is not None:
-            name = params[how.param]
-            found = self.soql(tools, f"SELECT Id FROM {how.table} WHERE Name = {soql_string(name)}")
-            if len(found) != 1:
-                raise OracleError(f"{how.param} {name!r} matched {len(found)} records")
+            found = self.one_id(tools, how.table, Name=params[how.param])
             quotes = self.soql(
                 tools,
-                f"SELECT Id FROM Quote WHERE {how.soql_filter(found[0]['Id'], params)} "
+                f"SELECT Id FROM Quote WHERE {how.soql_filter(found, params)} "
                 f"AND Status IN {CHECKED_SQL} ORDER BY CreatedDate DESC, Id DESC LIMIT 1",
             )
             if not quotes:
-                raise OracleError(f"{how.param} {name!r} has no checked quote")
+                raise OracleError(f"{how.param} {params[how.param]!r} has no checked quote")
             return quotes[0]["Id"]
         quote = self.soql(tools, f"SELECT Id, Status FROM Quote WHERE Id = {soql_string(params['quote_id'])}")
         if not quote or quote[0]["Status"] not in CHECKED_STATUSES:

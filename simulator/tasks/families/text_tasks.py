@@ -128,15 +128,9 @@ def resolve_opportunity(gen: TaskGenerator, tools: CrmTools, params: dict) -> di
     """The opportunity record (Id, StageName) the person referred to, found with SOQL (through its
     account: the account by name and state, then its latest open opportunity)."""
     if params["ref"] == "account":
-        account = gen.soql(
-            tools,
-            f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])} "
-            f"AND ShippingState = {soql_string(params['state'])}",
-        )
-        if len(account) != 1:
-            raise OracleError(f"account {params['account']!r} in {params['state']} matched {len(account)} records")
+        account = gen.one_id(tools, "Account", Name=params["account"], ShippingState=params["state"])
         query = (
-            f"SELECT Id, StageName FROM Opportunity WHERE AccountId = {soql_string(account[0]['Id'])} "
+            f"SELECT Id, StageName FROM Opportunity WHERE AccountId = {soql_string(account)} "
             "AND StageName != 'Closed' ORDER BY CreatedDate DESC, Id DESC LIMIT 1"
         )
     else:
@@ -585,16 +579,10 @@ class SalesInsightMining(TaskGenerator):
 
     def _solve_named(self, tools: CrmTools, params: dict) -> list[str] | None:
         """The account found by its name and state, then its opportunities' calls of the window."""
-        found = self.soql(
-            tools,
-            f"SELECT Id FROM Account WHERE Name = {soql_string(params['account'])} "
-            f"AND ShippingState = {soql_string(params['state'])}",
-        )
-        if len(found) != 1:
-            raise OracleError(f"account {params['account']!r} in {params['state']} matched {len(found)} records")
+        account = self.one_id(tools, "Account", Name=params["account"], ShippingState=params["state"])
         window = Window.from_params(params["window"])
         where = (
-            f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {soql_string(found[0]['Id'])}) "
+            f"OpportunityId__c IN (SELECT Id FROM Opportunity WHERE AccountId = {soql_string(account)}) "
             f"AND {window.soql('CreatedDate')}"
         )
         return self._read(tools, params["topic"], where)
